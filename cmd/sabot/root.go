@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"sabot/internal/profilefile"
+	"sabot/rules"
+)
+
+// Exit statuses: 0 ok, 1 failure, 2 refused input.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitRefused = 2
+)
+
+// exitError carries an exit status and a one-line message for stderr.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// refused is an error for input the command refuses: exit status 2.
+func refused(format string, a ...any) error {
+	return &exitError{code: exitRefused, msg: fmt.Sprintf(format, a...)}
+}
+
+// failed is an error for a failure that is not the input's fault: exit status 1.
+func failed(format string, a ...any) error {
+	return &exitError{code: exitFailure, msg: fmt.Sprintf(format, a...)}
+}
+
+// env is what a command reads and writes, injected so tests can use buffers.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Run runs the sabot command line and returns the exit status.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "sabot",
+		Short:         "sabot: a casino blackjack system on the regulations' own rules",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return refused("%v", err) })
+	for _, add := range commands {
+		root.AddCommand(add(e))
+	}
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, ee.msg)
+		}
+		return ee.code
+	}
+	// Cobra's own errors (unknown command, bad arguments) are refused input.
+	fmt.Fprintln(stderr, "sabot:", err)
+	return exitRefused
+}
+
+// commands lists the subcommands; each file adds its constructor here.
+var commands = []func(*env) *cobra.Command{
+	newProfilesCmd,
+}
+
+// profileFlags are the flags of every command that takes a profile.
+type profileFlags struct {
+	options []string
+}
+
+func (f *profileFlags) add(c *cobra.Command) {
+	c.Flags().StringArrayVarP(&f.options, "option", "o", nil, "set a profile option, key=value (repeatable; see `sabot profiles show NAME`)")
+}
+
+// resolve returns the profile named by arg with the --option overrides.
+func (f *profileFlags) resolve(arg string) (*rules.Profile, error) {
+	p, err := profilefile.Resolve(arg, f.options)
+	if err != nil {
+		return nil, refused("%v", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,205 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The table limits of the built-in profiles are deliberately wide: the seeds
+// give none, and a table sets its own with min_bet and max_bet.
+const (
+	defaultMinBet = 1
+	defaultMaxBet = 1_000_000_00
+)
+
+func base() Profile {
+	return Profile{
+		Decks: 6, Boxes: 7, MinBet: defaultMinBet, MaxBet: defaultMaxBet, PayoutUnit: 1,
+		MinBetsToStart: 1, BlackjackPays: Ratio{3, 2}, MaxHands: 2,
+	}
+}
+
+// argentina is the Argentine reglamento (seeds 000 and 002).
+func argentina() Profile {
+	p := base()
+	p.Name = "argentina"
+	p.Description = "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split."
+	p.Decks = 8           // AR-01
+	p.MinCut = 50         // AR-07
+	p.CutCardReserve = 52 // AR-08
+	p.MinBetsToStart = 3  // AR-03
+	p.HoleCard = NoPeek   // AR-09
+	p.DoubleOn = Double11 // AR-17
+	p.MaxHands = 2        // AR-18
+	p.HitSplitAces = true // AR-19 (reading)
+	p.SplitBlackjack = SplitBlackjackEven
+	p.Challenge = true         // AR-10
+	p.ChallengeSplitAce = true // AR-10 (reading)
+	p.DeclareInitialAce = true // AR-11
+	return p
+}
+
+// spain is the Spanish casino leaflet (001) with the procedure of 003.
+func spain() Profile {
+	p := base()
+	p.Name = "spain"
+	p.Description = "Spanish casino: 6 decks, European no hole card, double on 9-11, up to 6 splits, insurance and even money under an Ace."
+	p.BurnCards = 5            // EG-03
+	p.CutCardReserve = 52      // EG-02
+	p.BackBetsPerBox = 9       // ES-03 (reading: the leaflet sets no number)
+	p.MaxScope = MaxPerBox     // ES-03 (reading)
+	p.HoleCard = NoHole        // ES-12
+	p.DoubleOn = Double9to11   // ES-08
+	p.DoubleAfterSplit = true  // ES-08 (reading)
+	p.MaxHands = 7             // ES-09 (reading: 6 splits)
+	p.Insurance = true         // ES-11
+	p.InsureBlackjack = true   // ES-10: "pago a la par ... o asegurarse"
+	p.EvenMoney = EvenMoneyAce // ES-10
+	return p
+}
+
+// family is Spanish family blackjack (003 §12), pontoon variants off.
+func family() Profile {
+	p := spain()
+	p.Name = "family"
+	p.Description = "Family blackjack: casino rules with one deck, cards collected under the deck, a rotating bank; pontoon variants as options."
+	p.Decks = 1 // FAM-01
+	p.BurnCards = 0
+	p.CutCardReserve = 0
+	p.BackBetsPerBox = 0
+	p.MaxScope = MaxPerBet
+	p.MaxHands = 4            // one deck holds four of a rank
+	p.Collected = UnderFaceUp // FAM-03
+	p.BankRotates = true      // FAM-02
+	return p
+}
+
+// venice is the Casinò di Venezia rules (004).
+func venice() Profile {
+	p := base()
+	p.Name = "venice"
+	p.Description = "Casinò di Venezia: 6 decks, European no hole card, 3 spots per box, must draw to 11, double any two, split to 3 hands."
+	p.CutCardReserve = 52         // reading: the rules name no reserve
+	p.BackBetsPerBox = 2          // VE-03
+	p.BelowMinStands = true       // VE-18
+	p.LoneCustomerBoxes = 2       // VE-20
+	p.HoleCard = NoHole           // VE-05
+	p.DoubleOn = DoubleAny        // VE-11
+	p.DoubleAfterSplit = true     // VE-13
+	p.DoubleForLess = true        // VE-19
+	p.MaxHands = 3                // VE-12
+	p.Insurance = true            // VE-15
+	p.EvenMoney = EvenMoneyAceTen // VE-16
+	p.MustDrawAtMost = 11         // VE-06
+	p.StandOn21 = true            // VE-06
+	p.SplitTenAceChoice = true    // VE-13
+	return p
+}
+
+func vegas(h17 bool) Profile {
+	p := base()
+	p.Name = "vegas-s17"
+	p.Description = "Reference: 6 decks, peek, dealer stands on soft 17, double any two, DAS, resplit to 4, Aces split once with one card."
+	if h17 {
+		p.Name = "vegas-h17"
+		p.Description = "Reference: 6 decks, peek, dealer hits soft 17, double any two, DAS, resplit to 4, Aces split once with one card."
+	}
+	p.BurnCards = 1
+	p.CutCardReserve = 78 // 75 % penetration
+	p.HoleCard = Peek
+	p.DealerBlackjackTakes = TakesOriginal
+	p.DealerHitsSoft17 = h17
+	p.DoubleAfterSplit = true
+	p.MaxHands = 4
+	p.Insurance = true
+	p.InsureBlackjack = true
+	p.EvenMoney = EvenMoneyAce
+	return p
+}
+
+var builtins = map[string]func() Profile{
+	"argentina": argentina,
+	"spain":     spain,
+	"family":    family,
+	"venice":    venice,
+	"vegas-s17": func() Profile { return vegas(false) },
+	"vegas-h17": func() Profile { return vegas(true) },
+}
+
+// Names lists the built-in profiles in a stable order.
+func Names() []string {
+	return []string{"argentina", "spain", "venice", "family", "vegas-s17", "vegas-h17"}
+}
+
+// Lookup returns a fresh copy of a built-in profile.
+func Lookup(name string) (*Profile, error) {
+	f, ok := builtins[strings.ToLower(name)]
+	if !ok {
+		names := make([]string, 0, len(builtins))
+		for n := range builtins {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("unknown profile %q (built-in: %s)", name, strings.Join(names, ", "))
+	}
+	p := f()
+	return &p, nil
+}
+
+// MustLookup is Lookup for names known to be built in.
+func MustLookup(name string) *Profile {
+	p, err := Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Readings returns the interpretations the profile takes where its seed is
+// silent or ambiguous, each with the option that carries it.
+func (p *Profile) Readings() []Reading {
+	var out []Reading
+	add := func(rule, opt, text string) { out = append(out, Reading{rule, opt, text}) }
+	if p.Challenge && p.ChallengeSplitAce {
+		add("AR-10", "challenge_split_aces", "after splitting Aces, the challenge may be placed on the second split hand before its second card, at half that hand's stake")
+	}
+	if p.DeclareInitialAce {
+		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too")
+	}
+	add("AR-14", "", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
+	if p.DoubleOn == Double11 && !p.DoubleAfterSplit {
+		add("AR-17", "double_after_split", "no double after a split: the rule speaks of the first two cards")
+	}
+	if p.HitSplitAces {
+		add("AR-19", "hit_split_aces", "split Aces may draw: the regulation states no limit")
+	}
+	if p.SplitBlackjack == SplitBlackjackEven {
+		add("AR-19", "split_blackjack", "a two-card 21 on any split hand ranks as a blackjack (beats a dealer 21, pushes a dealer blackjack) and is paid even money")
+	}
+	if p.DoubleOn == Double9to11 && p.DoubleAfterSplit {
+		add("ES-08", "double_after_split", "double after split allowed: the leaflet does not forbid it")
+	}
+	if p.MaxHands == 7 && !p.ResplitAces {
+		add("ES-09", "max_hands", "\"6 is the maximum number of splits\": up to 6 splits, 7 hands; Aces are not resplit")
+	}
+	if p.BackBetsPerBox == 9 {
+		add("ES-03", "back_bets_per_box", "the leaflet sets no number of back bettors per box: up to 9")
+	}
+	if p.MaxScope == MaxPerBox {
+		add("ES-03", "max_bet_scope", "back bettors bet \"within the maximum\": a box's stakes together stay within the table maximum")
+	}
+	if p.DoubleOn == Double9to11 || p.DoubleOn == Double10to11 {
+		add("ES-08", "double_on", "a soft hand may double if either of its counts is in range (the Ace counts as suits the player, ES-02)")
+	}
+	if p.HoleCard == NoHole && p.DealerBlackjackTakes == TakesAll {
+		add("ES-12", "dealer_blackjack_takes", "a dealer blackjack \"beats every other combination\": doubled and split stakes are lost too")
+	}
+	if p.BackBetsPerBox > 0 {
+		add("VE-12", "", "after the box holder's split each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; after a double, to match it or not (VE-11)")
+	}
+	if p.Insurance && p.InsureBlackjack {
+		add("ES-10", "insure_blackjack", "a blackjack may be insured as well as paid even money")
+	}
+	return out
+}

@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrUnknownOption and ErrBadOption are returned, wrapped, by Set; ErrInvalid
+// by Validate.
+var (
+	ErrUnknownOption = errors.New("unknown option")
+	ErrBadOption     = errors.New("bad option")
+	ErrInvalid       = errors.New("invalid profile")
+)
+
+// Option describes one named option of a profile.
+type Option struct {
+	Key   string   // the canonical key, e.g. "double_on"
+	Rules []string // the rule IDs it implements
+	Doc   string   // what it means
+	// Values lists the accepted values of an enumerated option, or says the
+	// kind of value ("integer", "bool", "ratio").
+	Values string
+
+	get func(*Profile) string
+	set func(*Profile, string) error
+}
+
+// Options returns every option, in the order profiles print them.
+func Options() []Option { return append([]Option(nil), options...) }
+
+// Reading is the interpretation a profile takes where a seed is silent or
+// ambiguous: the option that carries it and the text that explains it.
+type Reading struct {
+	Rule   string
+	Option string
+	Text   string
+}
+
+func intOpt(key, rules, doc string, f func(*Profile) *int) Option {
+	return Option{Key: key, Rules: splitRules(rules), Doc: doc, Values: "integer",
+		get: func(p *Profile) string { return strconv.Itoa(*f(p)) },
+		set: func(p *Profile, s string) error {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return fmt.Errorf("want an integer")
+			}
+			*f(p) = n
+			return nil
+		}}
+}
+
+func moneyOpt(key, rules, doc string, f func(*Profile) *int64) Option {
+	return Option{Key: key, Rules: splitRules(rules), Doc: doc, Values: "integer (minor units)",
+		get: func(p *Profile) string { return strconv.FormatInt(*f(p), 10) },
+		set: func(p *Profile, s string) error {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return fmt.Errorf("want an integer amount in minor units")
+			}
+			*f(p) = n
+			return nil
+		}}
+}
+
+func boolOpt(key, rules, doc string, f func(*Profile) *bool) Option {
+	return Option{Key: key, Rules: splitRules(rules), Doc: doc, Values: "bool",
+		get: func(p *Profile) string { return strconv.FormatBool(*f(p)) },
+		set: func(p *Profile, s string) error {
+			switch strings.ToLower(s) {
+			case "true", "yes", "on", "1":
+				*f(p) = true
+			case "false", "no", "off", "0":
+				*f(p) = false
+			default:
+				return fmt.Errorf("want true or false")
+			}
+			return nil
+		}}
+}
+
+// enumOpt is an option whose value is one of names; f returns a pointer to the
+// field as a uint8-based enum.
+func enumOpt[T ~uint8](key, rules, doc string, names []string, f func(*Profile) *T) Option {
+	return Option{Key: key, Rules: splitRules(rules), Doc: doc, Values: strings.Join(names, " | "),
+		get: func(p *Profile) string { return names[*f(p)] },
+		set: func(p *Profile, s string) error {
+			for i, n := range names {
+				if strings.EqualFold(s, n) {
+					*f(p) = T(i)
+					return nil
+				}
+			}
+			return fmt.Errorf("want one of %s", strings.Join(names, ", "))
+		}}
+}
+
+func splitRules(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// ParseRatio reads a payout ratio such as "3:2" or "6/5".
+func ParseRatio(s string) (Ratio, error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		a, b, ok = strings.Cut(s, "/")
+	}
+	if !ok {
+		return Ratio{}, fmt.Errorf("want a ratio such as 3:2")
+	}
+	n, err1 := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+	d, err2 := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+	if err1 != nil || err2 != nil || n <= 0 || d <= 0 || n > 1000 || d > 1000 {
+		return Ratio{}, fmt.Errorf("want a ratio of two positive integers up to 1000, such as 3:2")
+	}
+	return Ratio{n, d}, nil
+}
+
+var (
+	holeCardNames  = []string{"peek", "no-peek", "none"}
+	takesNames     = []string{"all", "original"}
+	doubleOnNames  = []string{"any", "9-11", "10-11", "11"}
+	splitBJNames   = []string{"21", "blackjack-even"}
+	surrenderNames = []string{"none", "late", "early"}
+	evenMoneyNames = []string{"none", "ace", "ace-or-ten"}
+	maxScopeNames  = []string{"bet", "box"}
+	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
+)
+
+var options = []Option{
+	intOpt("decks", "AR-01,VE-01,FAM-01,EG-02", "Decks of 52 cards in the shoe.", func(p *Profile) *int { return &p.Decks }),
+	intOpt("burn_cards", "EG-03", "Cards burned after the shoe is loaded and cut.", func(p *Profile) *int { return &p.BurnCards }),
+	intOpt("min_cut", "AR-07", "The player's cut must leave more than this many cards on either side (0: any cut).", func(p *Profile) *int { return &p.MinCut }),
+	intOpt("cut_card_reserve", "AR-08,EG-02", "Cards left behind the cut card; when the cut card comes out the round in progress is the last of the shoe. 0 deals to the end.", func(p *Profile) *int { return &p.CutCardReserve }),
+	boolOpt("last_round_void", "EG-04", "House option: when the cut card comes out, stop at once and void the round in progress instead of finishing it.", func(p *Profile) *bool { return &p.LastRoundVoid }),
+	enumOpt("collected_cards", "FAM-03,EG-05", "Where played cards go: the discard tray (reshuffle after the cut card), under the deck face up (reshuffle when the first face-up card is reached) or face down (dealt on until the bank changes hands).", collectedNames, func(p *Profile) *Collected { return &p.Collected }),
+	intOpt("boxes", "ES-03,VE-03", "Boxes (betting positions) on the layout.", func(p *Profile) *int { return &p.Boxes }),
+	intOpt("back_bets_per_box", "AR-05,ES-03,VE-03", "Back bettors allowed on a box besides its holder (0: no back betting).", func(p *Profile) *int { return &p.BackBetsPerBox }),
+	moneyOpt("min_bet", "AR-04,VE-18", "Table minimum stake, in minor units.", func(p *Profile) *int64 { return &p.MinBet }),
+	moneyOpt("max_bet", "AR-04,VE-21", "Table maximum stake, in minor units.", func(p *Profile) *int64 { return &p.MaxBet }),
+	enumOpt("max_bet_scope", "ES-03,VE-21", "What the maximum binds: each bettor's stake (bet) or a box's stakes together (box).", maxScopeNames, func(p *Profile) *MaxScope { return &p.MaxScope }),
+	boolOpt("below_min_stands", "VE-18", "A stake below the minimum, once the cards are dealt, stands as valid (else it is refused).", func(p *Profile) *bool { return &p.BelowMinStands }),
+	intOpt("min_bets_to_start", "AR-03", "Bets needed to start a shoe and to go on dealing it (table service).", func(p *Profile) *int { return &p.MinBetsToStart }),
+	intOpt("lone_customer_boxes", "VE-20", "Boxes a lone customer must play (table service; 0 or 1: no rule).", func(p *Profile) *int { return &p.LoneCustomerBoxes }),
+	moneyOpt("payout_unit", "", "The table's unit: a payout fraction below it rounds down.", func(p *Profile) *int64 { return &p.PayoutUnit }),
+	boolOpt("bank_rotates", "FAM-02", "The bank is a player and rotates: to a player who makes a blackjack, or after bank_rounds rounds (table service).", func(p *Profile) *bool { return &p.BankRotates }),
+	intOpt("bank_rounds", "FAM-02", "Rounds after which the bank passes on (0: only on a blackjack).", func(p *Profile) *int { return &p.BankRounds }),
+	enumOpt("hole_card", "AR-09,ES-12,VE-05", "The dealer's second card: peek (US, checked under an Ace or ten), no-peek (dealt face down, turned when the dealer plays) or none (European, drawn after the players).", holeCardNames, func(p *Profile) *HoleCard { return &p.HoleCard }),
+	enumOpt("dealer_blackjack_takes", "AR-15,ES-12,VE-15", "What a dealer blackjack beats: all stakes, doubles and splits included, or only the original stakes.", takesNames, func(p *Profile) *DealerBlackjackTakes { return &p.DealerBlackjackTakes }),
+	boolOpt("dealer_hits_soft_17", "AR-13,ES-05,VE-08", "The dealer draws to a soft 17.", func(p *Profile) *bool { return &p.DealerHitsSoft17 }),
+	{Key: "blackjack_pays", Rules: splitRules("AR-16,ES-07,VE-10"), Doc: "What a blackjack pays.", Values: "ratio",
+		get: func(p *Profile) string { return p.BlackjackPays.String() },
+		set: func(p *Profile, s string) error {
+			r, err := ParseRatio(s)
+			if err == nil {
+				p.BlackjackPays = r
+			}
+			return err
+		}},
+	enumOpt("double_on", "AR-17,ES-08,VE-11", "Two-card totals a hand may double on (either count of a soft hand, as suits the player).", doubleOnNames, func(p *Profile) *DoubleOn { return &p.DoubleOn }),
+	boolOpt("double_after_split", "AR-17,ES-08,VE-13", "A split hand may double.", func(p *Profile) *bool { return &p.DoubleAfterSplit }),
+	boolOpt("double_for_less", "VE-19", "A double may stake less than the original (paid at its amount) or more (the excess is neither paid nor lost); else it must equal the original.", func(p *Profile) *bool { return &p.DoubleForLess }),
+	intOpt("max_hands", "AR-18,ES-09,VE-12", "Hands one box may reach by splitting (1: no split, 2: one split).", func(p *Profile) *int { return &p.MaxHands }),
+	boolOpt("resplit_aces", "ES-09", "Split Aces may be split again.", func(p *Profile) *bool { return &p.ResplitAces }),
+	boolOpt("hit_split_aces", "AR-19,ES-09,VE-14", "Split Aces may draw more than one card.", func(p *Profile) *bool { return &p.HitSplitAces }),
+	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21, or ranked as a blackjack and paid even money.", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
+	enumOpt("surrender", "", "Surrender (reference profiles only): late (after the peek) or early.", surrenderNames, func(p *Profile) *Surrender { return &p.Surrender }),
+	boolOpt("insurance", "AR-20,ES-11,VE-15", "Insurance is offered under a dealer Ace, up to half the original stake, paying 2:1.", func(p *Profile) *bool { return &p.Insurance }),
+	boolOpt("insure_blackjack", "ES-10,VE-15", "A bettor holding a blackjack may insure it (else blackjacks cannot be insured).", func(p *Profile) *bool { return &p.InsureBlackjack }),
+	enumOpt("even_money", "ES-10,VE-16", "A blackjack may be paid 1:1 at once under these dealer up cards.", evenMoneyNames, func(p *Profile) *EvenMoney { return &p.EvenMoney }),
+	boolOpt("challenge", "AR-10", "The Desafío: with an Ace as first card, bet half the stake that the second card is ten-value, paying 2:1.", func(p *Profile) *bool { return &p.Challenge }),
+	boolOpt("challenge_split_aces", "AR-10", "After splitting Aces, the second hand may be challenged before its second card.", func(p *Profile) *bool { return &p.ChallengeSplitAce }),
+	boolOpt("declare_initial_ace", "AR-11", "A hand with an Ace among its first two cards must declare it 1 or 11 before acting, irrevocably.", func(p *Profile) *bool { return &p.DeclareInitialAce }),
+	intOpt("must_draw_at_most", "VE-06", "A hand at this total or less must draw (0: no obligation).", func(p *Profile) *int { return &p.MustDrawAtMost }),
+	boolOpt("stand_on_21", "VE-06", "A hand at 21 must stand.", func(p *Profile) *bool { return &p.StandOn21 }),
+	boolOpt("split_ten_ace_choice", "VE-13", "An Ace drawn to a split ten-value may be counted 1 (total 11: the hand may draw or double).", func(p *Profile) *bool { return &p.SplitTenAceChoice }),
+	boolOpt("five_card_21", "PON-01", "A five-card 21 pays 2:1 and beats a dealer 21 of another card count, except a dealer blackjack.", func(p *Profile) *bool { return &p.FiveCard21 }),
+	boolOpt("three_sevens", "PON-02", "Three sevens pay 3:1 and beat everything, a dealer blackjack included.", func(p *Profile) *bool { return &p.ThreeSevens }),
+}
+
+var optionByKey = func() map[string]*Option {
+	m := make(map[string]*Option, len(options))
+	for i := range options {
+		m[options[i].Key] = &options[i]
+	}
+	return m
+}()

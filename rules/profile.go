@@ -1,0 +1,219 @@
+// Package rules holds what the regulations say a blackjack game is: the rule
+// profile (every option with the rule IDs it implements), the built-in
+// profiles of the seeds, and the arithmetic of hands, the dealer's rule and the
+// settlement table that the engine, the analysis and the simulator share.
+package rules
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// HoleCard is how the dealer's second card is dealt (AR-09, ES-12, VE-05).
+type HoleCard uint8
+
+const (
+	// Peek is the US hole card: dealt face down and checked for a blackjack
+	// under an Ace or a ten-value up card before the players act.
+	Peek HoleCard = iota
+	// NoPeek deals the hole card face down and turns it only when the dealer
+	// plays (AR-09).
+	NoPeek
+	// NoHole is the European deal: the dealer takes one card and draws the
+	// rest after the players (ES-12, VE-05).
+	NoHole
+)
+
+// DealerBlackjackTakes says which stakes a dealer blackjack beats.
+type DealerBlackjackTakes uint8
+
+const (
+	// TakesAll: doubled and split stakes are lost too (AR-15, ES-12, VE-15).
+	TakesAll DealerBlackjackTakes = iota
+	// TakesOriginal: only the original stakes are lost; doubles and the
+	// stakes of split hands are returned.
+	TakesOriginal
+)
+
+// DoubleOn is the set of two-card totals a hand may double on.
+type DoubleOn uint8
+
+const (
+	DoubleAny    DoubleOn = iota // any first two cards (VE-11)
+	Double9to11                  // 9, 10 or 11 (ES-08)
+	Double10to11                 // 10 or 11
+	Double11                     // 11 only (AR-17)
+)
+
+// SplitBlackjack is what an Ace and a ten-value on a split hand make.
+type SplitBlackjack uint8
+
+const (
+	// Split21 counts it as a plain 21 (ES-09, VE-14).
+	Split21 SplitBlackjack = iota
+	// SplitBlackjackEven ranks it as a blackjack (beats a dealer 21, pushes a
+	// dealer blackjack) paid even money (AR-19).
+	SplitBlackjackEven
+)
+
+// Surrender is the surrender rule (reference profiles only).
+type Surrender uint8
+
+const (
+	NoSurrender Surrender = iota
+	LateSurrender
+	EarlySurrender
+)
+
+// EvenMoney says under which dealer up cards a blackjack may be paid 1:1 at once.
+type EvenMoney uint8
+
+const (
+	NoEvenMoney     EvenMoney = iota
+	EvenMoneyAce              // ES-10
+	EvenMoneyAceTen           // VE-16
+)
+
+// MaxScope says what the table maximum applies to.
+type MaxScope uint8
+
+const (
+	// MaxPerBet: each bettor's stake on a box stays within the maximum (VE-21).
+	MaxPerBet MaxScope = iota
+	// MaxPerBox: the box's stakes together stay within the maximum (ES-03
+	// reading: back bettors bet "within the maximum" of the box).
+	MaxPerBox
+)
+
+// Collected says where the cards go after a round (FAM-03).
+type Collected uint8
+
+const (
+	// DiscardTray: a discard tray, reshuffled after the cut card (EG-05).
+	DiscardTray Collected = iota
+	// UnderFaceUp: under the deck face up; reshuffle when the first face-up
+	// card is reached (FAM-03).
+	UnderFaceUp
+	// UnderFaceDown: under the deck face down; dealt on continuously until
+	// the bank changes hands, then reshuffled (FAM-03).
+	UnderFaceDown
+)
+
+// Ratio is a payout ratio such as 3:2.
+type Ratio struct{ Num, Den int64 }
+
+func (r Ratio) String() string { return fmt.Sprintf("%d:%d", r.Num, r.Den) }
+
+// Profile is a complete rule set: every option a table, the engine, the
+// analysis and the simulator read. Each field names the rule IDs it
+// implements; options.go documents each key and the reading taken where a
+// seed is ambiguous. Build one with Lookup or Default and change it with Set;
+// Validate refuses impossible combinations.
+type Profile struct {
+	Name        string
+	Description string
+
+	// The shoe.
+	Decks          int       // AR-01, VE-01, FAM-01
+	BurnCards      int       // EG-03
+	MinCut         int       // AR-07
+	CutCardReserve int       // AR-08, EG-02
+	LastRoundVoid  bool      // EG-04
+	Collected      Collected // FAM-03
+
+	// The table.
+	Boxes             int      // ES-03, VE-03
+	BackBetsPerBox    int      // AR-05, ES-03, VE-03
+	MinBet, MaxBet    int64    // AR-04, VE-18, VE-21
+	MaxScope          MaxScope // ES-03, VE-21
+	BelowMinStands    bool     // VE-18
+	MinBetsToStart    int      // AR-03
+	LoneCustomerBoxes int      // VE-20
+	PayoutUnit        int64    // payout fractions below the unit round down
+	BankRotates       bool     // FAM-02
+	BankRounds        int      // FAM-02: rounds before the bank passes (0: only on a blackjack)
+
+	// The deal and the dealer.
+	HoleCard             HoleCard             // AR-09, ES-12, VE-05
+	DealerBlackjackTakes DealerBlackjackTakes // AR-15, ES-12, VE-15
+	DealerHitsSoft17     bool                 // AR-13, ES-05, VE-08
+
+	// Payouts.
+	BlackjackPays Ratio // AR-16, ES-07, VE-10
+
+	// Player options.
+	DoubleOn          DoubleOn       // AR-17, ES-08, VE-11
+	DoubleAfterSplit  bool           // AR-17, ES-08, VE-13
+	DoubleForLess     bool           // VE-19
+	MaxHands          int            // AR-18, ES-09, VE-12
+	ResplitAces       bool           // ES-09
+	HitSplitAces      bool           // AR-19, ES-09, VE-14
+	SplitBlackjack    SplitBlackjack // AR-19, ES-09, VE-14
+	Surrender         Surrender
+	Insurance         bool      // AR-20, ES-11, VE-15
+	InsureBlackjack   bool      // ES-10, VE-15
+	EvenMoney         EvenMoney // ES-10, VE-16
+	Challenge         bool      // AR-10
+	ChallengeSplitAce bool      // AR-10
+	DeclareInitialAce bool      // AR-11
+	MustDrawAtMost    int       // VE-06
+	StandOn21         bool      // VE-06
+	SplitTenAceChoice bool      // VE-13
+	FiveCard21        bool      // PON-01
+	ThreeSevens       bool      // PON-02
+}
+
+// Clone returns a copy of p.
+func (p *Profile) Clone() *Profile { c := *p; return &c }
+
+// Cards is the number of cards in the full shoe.
+func (p *Profile) Cards() int { return 52 * p.Decks }
+
+// Hash is a stable digest of every option's value (not the name or the
+// description), so that results computed for a rule set can be cached and
+// two profiles with the same rules share them.
+func (p *Profile) Hash() string {
+	h := sha256.New()
+	for _, o := range options {
+		fmt.Fprintf(h, "%s=%s\n", o.Key, o.get(p))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Get returns the text of one option's value.
+func (p *Profile) Get(key string) (string, error) {
+	o, ok := optionByKey[key]
+	if !ok {
+		return "", fmt.Errorf("%w %q", ErrUnknownOption, key)
+	}
+	return o.get(p), nil
+}
+
+// Set parses and sets one option. The profile may then be invalid as a
+// whole; call Validate after the last Set.
+func (p *Profile) Set(key, value string) error {
+	o, ok := optionByKey[key]
+	if !ok {
+		return fmt.Errorf("%w %q (see `sabot profiles show`)", ErrUnknownOption, key)
+	}
+	if err := o.set(p, strings.TrimSpace(value)); err != nil {
+		return fmt.Errorf("%w: %s=%q: %v", ErrBadOption, key, value, err)
+	}
+	return nil
+}
+
+// SetAll applies key=value assignments in order, then validates.
+func (p *Profile) SetAll(assignments []string) error {
+	for _, a := range assignments {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return fmt.Errorf("%w: %q is not key=value", ErrBadOption, a)
+		}
+		if err := p.Set(strings.TrimSpace(k), v); err != nil {
+			return err
+		}
+	}
+	return p.Validate()
+}

@@ -1,0 +1,133 @@
+package rules
+
+// Result is how a bet ended.
+type Result uint8
+
+// The results of the scenario contract.
+const (
+	Pending Result = iota
+	Win
+	Blackjack
+	Push
+	Lose
+	Bust
+	EvenMoneyPaid
+	Void
+	Surrendered
+)
+
+var resultNames = [...]string{"pending", "win", "blackjack", "push", "lose", "bust", "even-money", "void", "surrender"}
+
+func (r Result) String() string {
+	if int(r) < len(resultNames) {
+		return resultNames[r]
+	}
+	return "?"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r Result) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// PlayerHand is what settlement needs to know of a player's hand.
+type PlayerHand struct {
+	Count       Count
+	Split       bool // the hand was made by splitting
+	Surrendered bool
+}
+
+// DealerHand is what settlement needs to know of the dealer's hand.
+type DealerHand struct {
+	Count Count
+}
+
+// Blackjack reports whether the dealer's first two cards make 21.
+func (d DealerHand) Blackjack() bool { return d.Count.TwoCard21() }
+
+// Outcome is the settlement of one hand: its result and what each unit of
+// stake on it wins (Num/Den > 0), pushes (0) or loses (Num/Den < 0).
+type Outcome struct {
+	Result   Result
+	Num, Den int64
+	// OriginalOnly: a dealer blackjack took only the original stake; the
+	// stake of a double or of a split hand is returned (dealer_blackjack_takes
+	// = original).
+	OriginalOnly bool
+}
+
+// IsBlackjack reports whether a player's hand ranks as a blackjack: an
+// unsplit two-card 21, or a split one where split_blackjack is
+// blackjack-even (AR-19).
+func (p *Profile) IsBlackjack(h PlayerHand) bool {
+	return h.Count.TwoCard21() && (!h.Split || p.SplitBlackjack == SplitBlackjackEven)
+}
+
+// Settle applies the settlement table (AR-15, AR-16, ES-04, ES-06, ES-07,
+// ES-12, VE-09, VE-10, VE-15, PON-01, PON-02) to one player hand.
+func (p *Profile) Settle(h PlayerHand, d DealerHand) Outcome {
+	pc := h.Count
+	dealerBJ := d.Blackjack()
+	if h.Surrendered {
+		if p.Surrender == LateSurrender && dealerBJ {
+			return Outcome{Result: Lose, Num: -1, Den: 1}
+		}
+		return Outcome{Result: Surrendered, Num: -1, Den: 2}
+	}
+	if pc.Bust() { // ES-04: lost even if the dealer busts
+		return Outcome{Result: Bust, Num: -1, Den: 1}
+	}
+	if p.ThreeSevens && pc.N == 3 && pc.Sevens == 3 { // PON-02
+		return Outcome{Result: Win, Num: 3, Den: 1}
+	}
+	playerBJ := p.IsBlackjack(h)
+	if dealerBJ {
+		if playerBJ { // AR-15, ES-07, VE-10: blackjack pushes blackjack
+			return Outcome{Result: Push, Num: 0, Den: 1}
+		}
+		return Outcome{Result: Lose, Num: -1, Den: 1, OriginalOnly: p.DealerBlackjackTakes == TakesOriginal}
+	}
+	if playerBJ {
+		if h.Split { // AR-19: ranks as a blackjack, paid even money
+			return Outcome{Result: Blackjack, Num: 1, Den: 1}
+		}
+		return Outcome{Result: Blackjack, Num: p.BlackjackPays.Num, Den: p.BlackjackPays.Den} // AR-16
+	}
+	pt, dt := pc.Total(), d.Count.Total()
+	if p.FiveCard21 && pc.N == 5 && pt == 21 { // PON-01
+		if dt == 21 && d.Count.N == 5 {
+			return Outcome{Result: Push, Num: 0, Den: 1}
+		}
+		return Outcome{Result: Win, Num: 2, Den: 1}
+	}
+	switch {
+	case dt > 21, pt > dt:
+		return Outcome{Result: Win, Num: 1, Den: 1}
+	case pt == dt:
+		return Outcome{Result: Push, Num: 0, Den: 1}
+	}
+	return Outcome{Result: Lose, Num: -1, Den: 1}
+}
+
+// Net is what a stake nets under an outcome, in minor units. A win is rounded
+// down to the table's unit; a partial loss (surrender) returns the part
+// rounded down.
+func (p *Profile) Net(stake int64, o Outcome) int64 {
+	switch {
+	case o.Num > 0:
+		return p.roundDown(stake * o.Num / o.Den)
+	case o.Num == 0:
+		return 0
+	}
+	kept := stake * (o.Den + o.Num) / o.Den
+	return -(stake - p.roundDown(kept))
+}
+
+func (p *Profile) roundDown(x int64) int64 {
+	if p.PayoutUnit > 1 {
+		return x - x%p.PayoutUnit
+	}
+	return x
+}
+
+// Pays returns what a winning side bet at num:1 nets on stake, rounded down
+// to the table's unit (insurance 2:1, the challenge 2:1).
+func (p *Profile) Pays(stake, num int64) int64 { return p.roundDown(stake * num) }
