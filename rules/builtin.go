@@ -17,6 +17,7 @@ func base() Profile {
 	return Profile{
 		Decks: 6, Boxes: 7, MinBet: defaultMinBet, MaxBet: defaultMaxBet, PayoutUnit: 1,
 		MinBetsToStart: 1, BlackjackPays: Ratio{3, 2}, MaxHands: 2,
+		StandOn21: true, // AR-12, VE-06; and the scenario contract: a hand of 21 ends
 	}
 }
 

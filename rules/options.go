@@ -163,6 +163,7 @@ var options = []Option{
 			return err
 		}},
 	enumOpt("double_on", "AR-17,ES-08,VE-11", "Two-card totals a hand may double on (either count of a soft hand, as suits the player).", doubleOnNames, func(p *Profile) *DoubleOn { return &p.DoubleOn }),
+	boolOpt("double_card_face_down", "AR-17", "The double's one card is dealt face down and turned after the dealer has played.", func(p *Profile) *bool { return &p.DoubleCardFaceDown }),
 	boolOpt("double_after_split", "AR-17,ES-08,VE-13", "A split hand may double.", func(p *Profile) *bool { return &p.DoubleAfterSplit }),
 	boolOpt("double_for_less", "VE-19", "A double may stake less than the original (paid at its amount) or more (the excess is neither paid nor lost); else it must equal the original.", func(p *Profile) *bool { return &p.DoubleForLess }),
 	intOpt("max_hands", "AR-18,ES-09,VE-12", "Hands one box may reach by splitting (1: no split, 2: one split).", func(p *Profile) *int { return &p.MaxHands }),

@@ -55,6 +55,8 @@ func (p *Profile) Validate() error {
 		return bad("an enumerated option is out of range")
 	case p.Surrender == LateSurrender && p.HoleCard == NoPeek:
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")
+	case p.Surrender == EarlySurrender && p.HoleCard == Peek:
+		return bad("surrender=early with hole_card=peek: early surrender would have to come before the peek; use late")
 	case p.ChallengeSplitAce && !p.Challenge:
 		return bad("challenge_split_aces=true needs challenge=true (AR-10)")
 	case p.Collected != DiscardTray && p.CutCardReserve != 0:

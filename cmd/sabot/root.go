@@ -79,6 +79,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // commands lists the subcommands; each file adds its constructor here.
 var commands = []func(*env) *cobra.Command{
 	newProfilesCmd,
+	newScenarioCmd,
 }
 
 // profileFlags are the flags of every command that takes a profile.

@@ -1,0 +1,383 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"sabot/rules"
+)
+
+// errQuiet stands for a refusal whose reason nobody will read: LegalActions
+// asks check without explanations so that listing allocates nothing.
+var errQuiet = errors.New("refused")
+
+// Act applies a decision if the rules allow it now, and otherwise refuses it
+// with a *Refusal naming the rule and changes nothing.
+func (r *Round) Act(a Action) error {
+	if err := r.check(a, true); err != nil {
+		return err
+	}
+	r.apply(a)
+	return nil
+}
+
+// Apply applies a decision without checking it: the fast path for callers
+// that only choose among LegalActions (the simulator). An illegal action
+// leaves the round in an undefined state.
+func (r *Round) Apply(a Action) { r.apply(a) }
+
+// Legal reports whether Act would accept a.
+func (r *Round) Legal(a Action) bool { return r.check(a, false) == nil }
+
+// refuse builds the refusal of a, or errQuiet when no reason is wanted.
+func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string) error {
+	if !explain {
+		return errQuiet
+	}
+	var what string
+	switch {
+	case a.Kind == Close:
+		what = "the dealer may not close"
+	case a.Kind == Declare:
+		what = fmt.Sprintf("%s box %d hand %d may not declare %d", a.Player, a.Box, a.Hand, a.Value)
+	case a.Kind == Insure:
+		what = fmt.Sprintf("%s box %d may not insure %d", a.Player, a.Box, a.Stake)
+	case a.Kind >= Hit && a.Kind <= Declare:
+		what = fmt.Sprintf("%s box %d hand %d may not %s", a.Player, a.Box, a.Hand, a.Kind)
+	default:
+		what = fmt.Sprintf("%s: unknown action %d", a.Player, a.Kind)
+	}
+	return &Refusal{Err: sentinel, What: what, Why: why, Rule: rule}
+}
+
+// findBet returns the index of a bettor's main or split bet on a box's hand, or -1.
+func (r *Round) findBet(player string, boxNo, hand int) int {
+	for i := range r.bets {
+		b := &r.bets[i]
+		if b.Box == boxNo && b.Hand == hand && b.Player == player && (b.Kind == MainBet || b.Kind == SplitBet) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Round) check(a Action, explain bool) error {
+	if a.Kind < Hit || a.Kind > Close {
+		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
+	}
+	switch r.phase {
+	case Betting:
+		return r.refuse(explain, a, ErrPhase, "the cards have not been dealt", "")
+	case Done:
+		return r.refuse(explain, a, ErrPhase, "the round is over", "")
+	case ChallengeWindow:
+		return r.checkChallenge(a, explain)
+	case InsuranceWindow:
+		return r.checkInsurance(a, explain)
+	case FollowWindow:
+		return r.checkFollow(a, explain)
+	case AceChoice:
+		return r.checkAceChoice(a, explain)
+	}
+	return r.checkPlay(a, explain)
+}
+
+func (r *Round) checkChallenge(a Action, explain bool) error {
+	switch a.Kind {
+	case Close:
+		return nil
+	case Challenge:
+	default:
+		return r.refuse(explain, a, ErrOutOfTurn, "the challenge is open: it comes before the second card", "AR-10")
+	}
+	if a.Box < 1 || a.Box > r.p.Boxes {
+		return r.refuse(explain, a, ErrIllegalAction, "no such box", "")
+	}
+	i := r.findBet(a.Player, a.Box, a.Hand)
+	if i < 0 {
+		return r.refuse(explain, a, ErrIllegalAction, "no bet of this player on that hand", "AR-06")
+	}
+	b := &r.bets[i]
+	if !r.canChallenge(b, r.challengeBox, r.challengeIdx) {
+		if b.window == r.window {
+			return r.refuse(explain, a, ErrIllegalAction, "already challenged", "AR-10")
+		}
+		if r.challengeBox != 0 {
+			return r.refuse(explain, a, ErrOutOfTurn, "the challenge now open is for the split Ace's hand only", "AR-10")
+		}
+		return r.refuse(explain, a, ErrIllegalAction, "the challenge needs an Ace as the hand's first card", "AR-10")
+	}
+	if half := b.Stake / 2; half < 1 || (a.Stake != 0 && a.Stake != half) {
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the challenge stakes half the original stake, %d", half), "AR-10")
+		}
+		return errQuiet
+	}
+	return nil
+}
+
+func (r *Round) checkInsurance(a Action, explain bool) error {
+	switch a.Kind {
+	case Close:
+		return nil
+	case Insure, EvenMoney:
+	default:
+		return r.refuse(explain, a, ErrOutOfTurn, "insurance and even money are offered now, before the first third card", "ES-11, VE-15")
+	}
+	if a.Hand > 1 {
+		return r.refuse(explain, a, ErrIllegalAction, "insurance and even money are on the first hand", "ES-11, VE-15")
+	}
+	if a.Box < 1 || a.Box > r.p.Boxes {
+		return r.refuse(explain, a, ErrIllegalAction, "no such box", "")
+	}
+	i := r.findBet(a.Player, a.Box, 1)
+	if i < 0 {
+		return r.refuse(explain, a, ErrIllegalAction, "no bet of this player on that box", "VE-15")
+	}
+	b := &r.bets[i]
+	bj := r.boxes[a.Box].hands[0].Count.TwoCard21()
+	if a.Kind == EvenMoney {
+		if r.canEvenMoney(b) {
+			return nil
+		}
+		switch {
+		case r.p.EvenMoney == rules.NoEvenMoney:
+			return r.refuse(explain, a, ErrIllegalAction, "there is no even money at this table", "ES-10, VE-16")
+		case !bj:
+			return r.refuse(explain, a, ErrIllegalAction, "even money needs a blackjack", "ES-10, VE-16")
+		case b.settled:
+			return r.refuse(explain, a, ErrIllegalAction, "even money has been paid", "ES-10")
+		case r.p.EvenMoney == rules.EvenMoneyAce && !r.upCard().IsAce():
+			return r.refuse(explain, a, ErrIllegalAction, "even money is offered under a dealer Ace", "ES-10")
+		case !r.upCard().IsAce() && !r.upCard().IsTen():
+			return r.refuse(explain, a, ErrIllegalAction, "even money is offered under a dealer Ace or ten", "VE-16")
+		}
+		return r.refuse(explain, a, ErrIllegalAction, "the blackjack has been insured", "ES-10")
+	}
+	switch {
+	case !r.p.Insurance:
+		return r.refuse(explain, a, ErrIllegalAction, "there is no insurance at this table", "AR-20")
+	case !r.upCard().IsAce():
+		return r.refuse(explain, a, ErrIllegalAction, "insurance is offered only under a dealer Ace", "ES-11, VE-15")
+	case bj && !r.p.InsureBlackjack:
+		return r.refuse(explain, a, ErrIllegalAction, "a blackjack cannot be insured", "VE-15")
+	case b.settled:
+		return r.refuse(explain, a, ErrIllegalAction, "even money has been paid", "ES-10")
+	case r.hasSideBet(a.Player, a.Box, InsuranceBet):
+		return r.refuse(explain, a, ErrIllegalAction, "already insured", "ES-11, VE-15")
+	case a.Stake < 1 || a.Stake > b.Stake/2:
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("insurance is 1 to half the original stake, %d", b.Stake/2), "ES-11, VE-15")
+		}
+		return errQuiet
+	}
+	return nil
+}
+
+func (r *Round) checkFollow(a Action, explain bool) error {
+	boxNo, idx := int(r.order[r.cur]), r.curHand
+	if a.Kind == Close {
+		return nil
+	}
+	if a.Kind != r.followKind || a.Box != boxNo || a.Hand != idx+1 {
+		if explain {
+			return r.refuse(explain, a, ErrOutOfTurn, fmt.Sprintf("the back bettors of box %d hand %d answer the %s now", boxNo, idx+1, r.followKind), "VE-11, VE-12")
+		}
+		return errQuiet
+	}
+	if a.Player == r.boxes[boxNo].holder {
+		return r.refuse(explain, a, ErrIllegalAction, "the box holder has decided; back bettors answer", "VE-11, VE-12")
+	}
+	i := r.findBet(a.Player, boxNo, idx+1)
+	if i < 0 {
+		return r.refuse(explain, a, ErrIllegalAction, "no back bet of this player on that hand", "VE-11, VE-12")
+	}
+	b := &r.bets[i]
+	if b.window == r.window {
+		return r.refuse(explain, a, ErrIllegalAction, "already answered", "VE-11, VE-12")
+	}
+	if a.Stake != 0 && a.Stake != b.Stake && !(a.Kind == Double && r.p.DoubleForLess && a.Stake > 0) {
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the stake must equal the original, %d", b.Stake), "AR-17, ES-09, VE-12")
+		}
+		return errQuiet
+	}
+	return nil
+}
+
+func (r *Round) checkAceChoice(a Action, explain bool) error {
+	boxNo, idx := int(r.order[r.cur]), r.curHand
+	switch {
+	case a.Kind == Close:
+		return nil
+	case a.Kind != Declare || a.Box != boxNo || a.Hand != idx+1:
+		return r.refuse(explain, a, ErrOutOfTurn, "the box holder may first count the Ace on the split ten 1 or 11", "VE-13")
+	case a.Player != r.boxes[boxNo].holder:
+		return r.refuse(explain, a, ErrIllegalAction, "the choice is the box holder's", "VE-13")
+	case a.Value != 1 && a.Value != 11:
+		return r.refuse(explain, a, ErrIllegalAction, "an Ace counts 1 or 11", "VE-13")
+	}
+	return nil
+}
+
+// mustDeclare reports whether the hand must declare its Ace before acting
+// (AR-11): an Ace among its first two cards, not yet declared.
+func (r *Round) mustDeclare(h *Hand) bool {
+	return r.p.DeclareInitialAce && h.Count.Declared == 0 && h.Count.N == 2 && (h.cards[0].IsAce() || h.cards[1].IsAce())
+}
+
+func (r *Round) checkPlay(a Action, explain bool) error {
+	boxNo, idx := int(r.order[r.cur]), r.curHand
+	b := &r.boxes[boxNo]
+	h := &b.hands[idx]
+	switch a.Kind {
+	case Close:
+		return r.refuse(explain, a, ErrPhase, "no optional window is open: the box holder decides", "")
+	case Insure, EvenMoney, Challenge:
+		return r.refuse(explain, a, ErrPhase, r.sideBetClosed(a.Kind), sideBetRule(a.Kind))
+	}
+	if a.Box != boxNo || a.Hand != idx+1 {
+		if explain {
+			return r.refuse(explain, a, ErrOutOfTurn, fmt.Sprintf("it is box %d hand %d's turn (%s)", boxNo, idx+1, b.holder), "")
+		}
+		return errQuiet
+	}
+	if a.Player != b.holder {
+		if explain {
+			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("decisions for box %d are its holder's, %s's", boxNo, b.holder), "AR-06, ES-03, VE-03")
+		}
+		return errQuiet
+	}
+	declare := r.mustDeclare(h)
+	switch a.Kind {
+	case Declare:
+		switch {
+		case !declare && h.Count.Declared != 0:
+			return r.refuse(explain, a, ErrIllegalAction, "the Ace has been declared, irrevocably", "AR-11")
+		case !declare:
+			return r.refuse(explain, a, ErrIllegalAction, "there is no Ace among the first two cards to declare", "AR-11")
+		case a.Value != 1 && a.Value != 11:
+			return r.refuse(explain, a, ErrIllegalAction, "an Ace counts 1 or 11", "AR-11")
+		}
+		return nil
+	case Split:
+		return r.checkSplit(a, b, h, explain)
+	case Surrender:
+		switch {
+		case r.p.Surrender == rules.NoSurrender:
+			return r.refuse(explain, a, ErrIllegalAction, "there is no surrender at this table", "")
+		case h.Count.N != 2 || h.split:
+			return r.refuse(explain, a, ErrIllegalAction, "surrender is only on the first two cards of an unsplit hand", "")
+		}
+		return nil
+	}
+	if declare {
+		return r.refuse(explain, a, ErrIllegalAction, "the Ace must first be declared 1 or 11", "AR-11")
+	}
+	switch a.Kind {
+	case Hit:
+		return nil
+	case Stand:
+		if r.p.MustDraw(h.Count) {
+			if explain {
+				return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("a hand of %d or less must draw", r.p.MustDrawAtMost), "VE-06")
+			}
+			return errQuiet
+		}
+		return nil
+	case Double:
+		return r.checkDouble(a, h, explain)
+	}
+	return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
+}
+
+var doubleRule = [...]struct{ why, rule string }{
+	rules.DoubleAny:    {"doubling needs the first two cards", "VE-11"},
+	rules.Double9to11:  {"doubling needs a two-card 9, 10 or 11", "ES-08"},
+	rules.Double10to11: {"doubling needs a two-card 10 or 11", ""},
+	rules.Double11:     {"doubling needs a two-card 11", "AR-17"},
+}
+
+func (r *Round) checkDouble(a Action, h *Hand, explain bool) error {
+	dr := doubleRule[r.p.DoubleOn]
+	switch {
+	case h.Count.N != 2:
+		return r.refuse(explain, a, ErrIllegalAction, "doubling needs the first two cards", "AR-17, ES-08, VE-11")
+	case h.split && !r.p.DoubleAfterSplit:
+		return r.refuse(explain, a, ErrIllegalAction, "no double after a split", "AR-17")
+	case h.splitAces && !r.p.HitSplitAces:
+		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
+	case !r.p.CanDoubleOn(h.Count):
+		return r.refuse(explain, a, ErrIllegalAction, dr.why, dr.rule)
+	}
+	base := r.baseStake(a.Player, a.Box, a.Hand)
+	if a.Stake != 0 && a.Stake != base && !(r.p.DoubleForLess && a.Stake > 0) {
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a double stakes the original %d", base), "AR-17, ES-08, VE-19")
+		}
+		return errQuiet
+	}
+	return nil
+}
+
+func (r *Round) checkSplit(a Action, b *box, h *Hand, explain bool) error {
+	switch {
+	case h.Count.N != 2:
+		return r.refuse(explain, a, ErrIllegalAction, "splitting needs the first two cards", "AR-18, ES-09, VE-12")
+	case h.cards[0].Value() != h.cards[1].Value():
+		return r.refuse(explain, a, ErrIllegalAction, "splitting needs two cards of equal value", "AR-18, ES-09, VE-12")
+	case b.n >= r.p.MaxHands:
+		if explain {
+			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("a box may reach %d hands by splitting", r.p.MaxHands), "AR-18, ES-09, VE-12")
+		}
+		return errQuiet
+	case h.splitAces && !r.p.ResplitAces:
+		return r.refuse(explain, a, ErrIllegalAction, "split Aces are not split again", "AR-19, ES-09, VE-14")
+	}
+	if base := r.baseStake(a.Player, a.Box, a.Hand); a.Stake != 0 && a.Stake != base {
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a split stakes the original %d", base), "AR-18, ES-09, VE-12")
+		}
+		return errQuiet
+	}
+	return nil
+}
+
+// sideBetClosed says why insurance, even money or the challenge is not open.
+func (r *Round) sideBetClosed(k Kind) string {
+	up := r.upCard()
+	switch k {
+	case Insure:
+		switch {
+		case !r.p.Insurance:
+			return "there is no insurance at this table"
+		case !up.IsAce():
+			return "insurance is offered only under a dealer Ace"
+		}
+		return "insurance is offered before the first third card is dealt"
+	case EvenMoney:
+		switch {
+		case r.p.EvenMoney == rules.NoEvenMoney:
+			return "there is no even money at this table"
+		case r.p.EvenMoney == rules.EvenMoneyAce && !up.IsAce():
+			return "even money is offered under a dealer Ace"
+		case !up.IsAce() && !up.IsTen():
+			return "even money is offered under a dealer Ace or ten"
+		}
+		return "even money is offered to a blackjack before the first third card is dealt"
+	}
+	if !r.p.Challenge {
+		return "there is no challenge at this table"
+	}
+	return "the challenge is placed on a first-card Ace before the second card"
+}
+
+func sideBetRule(k Kind) string {
+	switch k {
+	case Insure:
+		return "AR-20, ES-11, VE-15"
+	case EvenMoney:
+		return "ES-10, VE-16"
+	}
+	return "AR-10"
+}

@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"sabot/card"
+	"sabot/rules"
+)
+
+// Kind is the kind of a decision.
+type Kind uint8
+
+// The decisions of the scenario contract, and Close: the dealer moving on,
+// which ends an optional window (the challenge, insurance, a back bettor's
+// answer to a double or split, the VE-13 choice).
+const (
+	Hit Kind = iota + 1
+	Stand
+	Double
+	Split
+	Surrender
+	Insure
+	EvenMoney
+	Challenge
+	Declare
+	Close
+)
+
+var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k > 0 {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+// ParseKind reads an action name of the scenario contract.
+func ParseKind(s string) (Kind, bool) {
+	for i, n := range kindNames {
+		if i > 0 && n == s {
+			return Kind(i), true
+		}
+	}
+	return 0, false
+}
+
+// Action is one decision: who makes it, for which box and hand, and its stake
+// or value where it has one. Box and Hand count from 1; hands are numbered in
+// the order they are played. Close has no player: the dealer closes.
+type Action struct {
+	Kind   Kind
+	Player string
+	Box    int
+	Hand   int
+	Stake  int64 // Insure (required), Double (0: the hand's stake), Split (0: the hand's stake)
+	Value  int   // Declare: 1 or 11
+}
+
+func (a Action) String() string {
+	switch a.Kind {
+	case Close:
+		return "close"
+	case Declare:
+		return fmt.Sprintf("%s box %d hand %d declare %d", a.Player, a.Box, a.Hand, a.Value)
+	}
+	if a.Stake != 0 {
+		return fmt.Sprintf("%s box %d hand %d %s %d", a.Player, a.Box, a.Hand, a.Kind, a.Stake)
+	}
+	return fmt.Sprintf("%s box %d hand %d %s", a.Player, a.Box, a.Hand, a.Kind)
+}
+
+// Phase is where a round stands.
+type Phase uint8
+
+// The phases of a round.
+const (
+	Betting         Phase = iota // bets are placed
+	ChallengeWindow              // AR-10: first-card Aces may challenge
+	InsuranceWindow              // ES-10, ES-11, VE-15, VE-16: insurance and even money
+	Playing                      // a box holder decides for the current hand
+	FollowWindow                 // VE-11, VE-12: back bettors answer the holder's double or split
+	AceChoice                    // VE-13: an Ace on a split ten-value may count 1
+	Done                         // settled, or void
+)
+
+var phaseNames = [...]string{"betting", "challenge", "insurance", "playing", "follow", "ace-choice", "done"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "?"
+}
+
+// BetKind is the kind of a stake.
+type BetKind uint8
+
+// The kinds of the scenario contract.
+const (
+	MainBet BetKind = iota
+	DoubleBet
+	SplitBet
+	InsuranceBet
+	ChallengeBet
+)
+
+var betKindNames = [...]string{"main", "double", "split", "insurance", "challenge"}
+
+func (k BetKind) String() string { return betKindNames[k] }
+
+// MarshalText implements encoding.TextMarshaler.
+func (k BetKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Bet is one stake and, once settled, what it netted.
+type Bet struct {
+	Player string
+	Box    int
+	Hand   int // the hand it rides on, numbered in play order
+	Kind   BetKind
+	Stake  int64
+	Net    int64
+	Result rules.Result
+
+	settled bool
+	window  uint32 // the window in which the bettor last answered
+}
+
+// Settled reports whether the bet has been settled.
+func (b *Bet) Settled() bool { return b.settled }
+
+// Errors: every refusal wraps one of these.
+var (
+	ErrIllegalAction = errors.New("illegal action")
+	ErrOutOfTurn     = errors.New("out of turn")
+	ErrStake         = errors.New("stake refused")
+	ErrPhase         = errors.New("not now")
+)
+
+// Refusal is the error of a refused bet or decision: what was refused and
+// why, naming the rule. It wraps a sentinel error.
+type Refusal struct {
+	Err  error  // ErrIllegalAction, ErrOutOfTurn, ErrStake or ErrPhase
+	What string // e.g. "ana box 1 hand 1 may not double"
+	Why  string // e.g. "doubling needs a two-card 11"
+	Rule string // e.g. "AR-17"
+}
+
+func (r *Refusal) Error() string {
+	if r.Rule != "" {
+		return fmt.Sprintf("%s: %s (%s)", r.What, r.Why, r.Rule)
+	}
+	return fmt.Sprintf("%s: %s", r.What, r.Why)
+}
+
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// Hand is one hand of a box, or the dealer's.
+type Hand struct {
+	cards [maxHandCards]card.Card
+	Count rules.Count
+
+	split     bool // made by splitting
+	splitAces bool // a split Ace
+	fromTens  bool // a split ten-value (VE-13)
+	doubled   bool
+	stood     bool
+	surrender bool
+	aceChoice bool // the VE-13 choice has been offered
+	challenge bool // the AR-10 split-Ace challenge has been offered
+	faceDown  int8 // index of a face-down card, -1 none
+	result    rules.Result
+	outcome   rules.Outcome
+}
+
+// A hand is over when its total reaches 21 or more; with every card worth at
+// least 1 it holds at most 22 cards.
+const maxHandCards = 24
+
+// Cards returns the hand's cards (do not modify).
+func (h *Hand) Cards() []card.Card { return h.cards[:h.Count.N] }
+
+// Total is the hand's total.
+func (h *Hand) Total() int { return h.Count.Total() }
+
+// Split reports whether the hand was made by splitting.
+func (h *Hand) Split() bool { return h.split }
+
+// Doubled reports whether the hand has doubled.
+func (h *Hand) Doubled() bool { return h.doubled }
+
+// Result is the hand's result once settled.
+func (h *Hand) Result() rules.Result { return h.result }
+
+// FaceDown returns the index of a card dealt face down and not yet turned
+// (the dealer's hole card, an AR-17 double card), or -1.
+func (h *Hand) FaceDown() int { return int(h.faceDown) }
+
+func (h *Hand) add(c card.Card) {
+	h.cards[h.Count.N] = c
+	h.Count = h.Count.Add(c)
+}
+
+func (h *Hand) reset() {
+	*h = Hand{faceDown: -1}
+}

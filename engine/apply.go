@@ -1,0 +1,184 @@
+package engine
+
+import "sabot/rules"
+
+func (r *Round) apply(a Action) {
+	r.actions = append(r.actions, a)
+	r.emit(Event{Kind: EvAction, Action: a, Player: a.Player, Box: a.Box, Hand: a.Hand})
+	switch r.phase {
+	case ChallengeWindow:
+		r.applyChallenge(a)
+	case InsuranceWindow:
+		r.applyInsurance(a)
+	case FollowWindow:
+		r.applyFollow(a)
+	case AceChoice:
+		boxNo := int(r.order[r.cur])
+		if a.Kind == Declare { // VE-13
+			h := &r.boxes[boxNo].hands[r.curHand]
+			h.Count = h.Count.Declare(a.Value)
+		}
+		r.phase = Playing
+		r.advance()
+	case Playing:
+		r.applyPlay(a)
+	}
+}
+
+func (r *Round) applyChallenge(a Action) {
+	if a.Kind == Challenge {
+		b := &r.bets[r.findBet(a.Player, a.Box, a.Hand)]
+		b.window = r.window
+		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: a.Hand, Kind: ChallengeBet, Stake: b.Stake / 2})
+		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: b.Stake / 2})
+		for i := range r.bets {
+			if r.canChallenge(&r.bets[i], r.challengeBox, r.challengeIdx) {
+				return // others may still challenge
+			}
+		}
+	}
+	if r.challengeBox == 0 {
+		r.dealSecond()
+		return
+	}
+	r.challengeBox = 0
+	r.phase = Playing
+	r.advance()
+}
+
+func (r *Round) applyInsurance(a Action) {
+	switch a.Kind {
+	case Close:
+		r.afterInsurance()
+		return
+	case Insure:
+		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: 1, Kind: InsuranceBet, Stake: a.Stake})
+		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: 1, BetKind: InsuranceBet, Amount: a.Stake})
+	case EvenMoney: // ES-10, VE-16: 1:1 at once, ending the bet
+		b := &r.bets[r.findBet(a.Player, a.Box, 1)]
+		b.settled, b.Result, b.Net = true, rules.EvenMoneyPaid, r.p.Pays(b.Stake, 1)
+		r.emit(Event{Kind: EvResult, Player: b.Player, Box: b.Box, Hand: 1, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
+	}
+	if !r.insuranceOffered() {
+		r.afterInsurance()
+	}
+}
+
+func (r *Round) applyFollow(a Action) {
+	boxNo, idx := int(r.order[r.cur]), r.curHand
+	if a.Kind != Close {
+		b := &r.bets[r.findBet(a.Player, boxNo, idx+1)]
+		b.window = r.window
+		stake := a.Stake
+		if stake == 0 {
+			stake = b.Stake
+		}
+		if a.Kind == Double {
+			r.addBet(a.Player, boxNo, idx+1, DoubleBet, stake)
+		} else {
+			r.addBet(a.Player, boxNo, r.boxes[boxNo].n, SplitBet, stake)
+		}
+		if r.followPending(boxNo, idx) {
+			return
+		}
+	}
+	r.closeFollow()
+}
+
+func (r *Round) addBet(player string, boxNo, hand int, k BetKind, stake int64) {
+	r.bets = append(r.bets, Bet{Player: player, Box: boxNo, Hand: hand, Kind: k, Stake: stake})
+	r.emit(Event{Kind: EvBet, Player: player, Box: boxNo, Hand: hand, BetKind: k, Amount: stake})
+}
+
+// followPending reports whether a back bettor on the hand has yet to answer
+// the holder's double or split (VE-11, VE-12).
+func (r *Round) followPending(boxNo, idx int) bool {
+	holder := r.boxes[boxNo].holder
+	for i := range r.bets {
+		b := &r.bets[i]
+		if b.Box == boxNo && b.Hand == idx+1 && b.Player != holder && (b.Kind == MainBet || b.Kind == SplitBet) && b.window != r.window && !b.settled {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Round) closeFollow() {
+	r.phase = Playing
+	if r.followKind == Double {
+		r.dealDouble()
+		return
+	}
+	r.advance()
+}
+
+func (r *Round) dealDouble() {
+	boxNo := int(r.order[r.cur])
+	if !r.deal(boxNo, r.curHand, r.p.DoubleCardFaceDown) { // AR-17: face down
+		return
+	}
+	r.advance()
+}
+
+func (r *Round) applyPlay(a Action) {
+	boxNo := int(r.order[r.cur])
+	bx := &r.boxes[boxNo]
+	h := &bx.hands[r.curHand]
+	switch a.Kind {
+	case Hit:
+		if !r.deal(boxNo, r.curHand, false) {
+			return
+		}
+	case Stand:
+		h.stood = true
+	case Declare: // AR-11
+		h.Count = h.Count.Declare(a.Value)
+	case Surrender:
+		h.surrender = true
+	case Double:
+		h.doubled = true
+		stake := a.Stake
+		if stake == 0 {
+			stake = r.baseStake(a.Player, boxNo, r.curHand+1)
+		}
+		r.addBet(a.Player, boxNo, r.curHand+1, DoubleBet, stake)
+		if r.openFollow(Double, boxNo) {
+			return
+		}
+		r.dealDouble()
+		return
+	case Split:
+		stake := a.Stake
+		if stake == 0 {
+			stake = r.baseStake(a.Player, boxNo, r.curHand+1)
+		}
+		c1, c2 := h.cards[0], h.cards[1]
+		aces, tens := c1.IsAce(), c1.IsTen()
+		nh := &bx.hands[bx.n]
+		bx.n++
+		h.reset()
+		h.add(c1)
+		h.split, h.splitAces, h.fromTens, h.challenge = true, aces, tens, true
+		nh.reset()
+		nh.add(c2)
+		nh.split, nh.splitAces, nh.fromTens = true, aces, tens
+		r.addBet(a.Player, boxNo, bx.n, SplitBet, stake)
+		if r.openFollow(Split, boxNo) {
+			return
+		}
+	}
+	r.advance()
+}
+
+// openFollow opens the window in which back bettors answer the holder's
+// double or split, if the hand has any (VE-11, VE-12).
+func (r *Round) openFollow(k Kind, boxNo int) bool {
+	r.followKind = k
+	r.window++ // a fresh window: answers to earlier ones do not count
+	if !r.followPending(boxNo, r.curHand) {
+		return false
+	}
+	r.phase = FollowWindow
+	r.emit(Event{Kind: EvWindow, Phase: FollowWindow})
+	return true
+}

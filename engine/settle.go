@@ -1,0 +1,73 @@
+package engine
+
+import "sabot/rules"
+
+// settle settles every open bet against the dealer's final hand (AR-15,
+// AR-16, ES-06, ES-07, VE-09, VE-10, PON-01, PON-02) and ends the round.
+func (r *Round) settle() {
+	if r.void {
+		return
+	}
+	d := rules.DealerHand{Count: r.dealer.Count}
+	dealerBJ := d.Blackjack()
+	for i := 0; i < r.nOrder; i++ {
+		boxNo := int(r.order[i])
+		b := &r.boxes[boxNo]
+		for j := 0; j < b.n; j++ {
+			h := &b.hands[j]
+			if h.faceDown >= 0 { // AR-17: the double's card is turned now
+				r.emit(Event{Kind: EvReveal, Box: boxNo, Hand: j + 1, Card: h.cards[h.faceDown]})
+				h.faceDown = -1
+			}
+			h.outcome = r.p.Settle(rules.PlayerHand{Count: h.Count, Split: h.split, Surrendered: h.surrender}, d)
+			h.result = h.outcome.Result
+		}
+	}
+	for i := range r.bets {
+		b := &r.bets[i]
+		if b.settled {
+			continue
+		}
+		b.settled = true
+		switch b.Kind {
+		case InsuranceBet: // ES-11, VE-15: 2:1 against a dealer blackjack
+			if dealerBJ {
+				b.Result, b.Net = rules.Win, r.p.Pays(b.Stake, 2)
+			} else {
+				b.Result, b.Net = rules.Lose, -b.Stake
+			}
+		case ChallengeBet:
+			// Settled when the second card came; unsettled only if it never did.
+			b.Result, b.Net = rules.Void, 0
+		default:
+			h := &r.boxes[b.Box].hands[b.Hand-1]
+			o := h.outcome
+			stake := b.Stake
+			if b.Kind == DoubleBet && r.p.DoubleForLess {
+				// VE-19: the excess of a double over the original is
+				// neither paid nor lost.
+				stake = min(stake, r.baseStake(b.Player, b.Box, b.Hand))
+			}
+			if o.OriginalOnly && b.Kind != MainBet {
+				b.Result, b.Net = rules.Push, 0
+			} else {
+				b.Result, b.Net = o.Result, r.p.Net(stake, o)
+			}
+		}
+		r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
+	}
+	r.phase = Done
+	r.emit(Event{Kind: EvDone})
+}
+
+// baseStake is a bettor's stake on a hand: the main stake, or the stake of
+// the split that made the hand. 0 if the bettor has none there.
+func (r *Round) baseStake(player string, boxNo, hand int) int64 {
+	for i := range r.bets {
+		b := &r.bets[i]
+		if b.Box == boxNo && b.Hand == hand && b.Player == player && (b.Kind == MainBet || b.Kind == SplitBet) {
+			return b.Stake
+		}
+	}
+	return 0
+}
