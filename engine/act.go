@@ -248,6 +248,9 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		}
 		return errQuiet
 	}
+	if h.splitAces && !r.p.HitSplitAces && h.Count.N >= 2 && a.Kind != Split && a.Kind != Stand {
+		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
+	}
 	declare := r.mustDeclare(h)
 	switch a.Kind {
 	case Declare:

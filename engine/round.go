@@ -425,7 +425,7 @@ func (r *Round) advance() {
 				r.openWindow(AceChoice)
 				return
 			}
-			if r.needsDecision(h) {
+			if r.needsDecision(b, h) {
 				r.phase = Playing
 				return
 			}
@@ -436,12 +436,14 @@ func (r *Round) advance() {
 }
 
 // needsDecision reports whether a hand waits for its holder.
-func (r *Round) needsDecision(h *Hand) bool {
+func (r *Round) needsDecision(b *box, h *Hand) bool {
 	switch {
 	case h.stood, h.doubled, h.surrender:
 		return false
 	case h.splitAces && !r.p.HitSplitAces && h.Count.N >= 2:
-		return false // ES-09, VE-14: one card each
+		// ES-09, VE-14: one card each; only a new pair of Aces may be
+		// split again where resplit_aces allows it.
+		return r.p.ResplitAces && h.Count.N == 2 && h.cards[1].IsAce() && b.n < r.p.MaxHands
 	}
 	t := h.Count.Total()
 	if t > 21 {
