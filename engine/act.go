@@ -36,8 +36,8 @@ func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string)
 	}
 	var what string
 	switch {
-	case a.Kind == Close:
-		what = "the dealer may not close"
+	case a.Kind >= Close:
+		what = "the house may not " + a.Kind.String()
 	case a.Kind == Declare:
 		what = fmt.Sprintf("%s box %d hand %d may not declare %d", a.Player, a.Box, a.Hand, a.Value)
 	case a.Kind == Insure:
@@ -62,8 +62,11 @@ func (r *Round) findBet(player string, boxNo, hand int) int {
 }
 
 func (r *Round) check(a Action, explain bool) error {
-	if a.Kind < Hit || a.Kind > Close {
+	if a.Kind < Hit || a.Kind > ExposeHole {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
+	}
+	if a.Kind > Close {
+		return r.checkHouse(a, explain)
 	}
 	switch r.phase {
 	case Betting:
@@ -383,4 +386,29 @@ func sideBetRule(k Kind) string {
 		return "ES-10, VE-16"
 	}
 	return "AR-10"
+}
+
+// checkHouse checks the house's corrections of irregularities (AR-23).
+func (r *Round) checkHouse(a Action, explain bool) error {
+	if r.phase == Betting || r.phase == Done {
+		return r.refuse(explain, a, ErrPhase, "the round is not in play", "AR-23")
+	}
+	if a.Player != "" {
+		return r.refuse(explain, a, ErrIllegalAction, "only the house corrects an irregularity", "AR-23")
+	}
+	switch a.Kind {
+	case VoidBox:
+		if a.Box < 1 || a.Box > r.p.Boxes || r.boxes[a.Box].holder == "" || r.boxes[a.Box].void {
+			return r.refuse(explain, a, ErrIllegalAction, "no box in play by that number", "AR-23")
+		}
+	case BurnHole:
+		if r.p.HoleCard == rules.NoHole || r.dealer.Count.N != 2 || r.dealer.faceDown != 1 {
+			return r.refuse(explain, a, ErrIllegalAction, "there is no unturned hole card", "AR-23")
+		}
+	case ExposeHole:
+		if r.dealer.faceDown < 0 {
+			return r.refuse(explain, a, ErrIllegalAction, "there is no face-down dealer card", "AR-23")
+		}
+	}
+	return nil
 }

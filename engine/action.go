@@ -25,9 +25,16 @@ const (
 	Challenge
 	Declare
 	Close
+
+	// The house's corrections of a dealer's irregularities at a table dealt
+	// from a physical shoe (AR-23). They are not decisions: LegalActions
+	// never lists them.
+	VoidBox    // AR-23 (a), (b), (e): the box's bets are void and returned; it sits the round out
+	BurnHole   // AR-23 (c): the hole card came face up: it is burned and replaced
+	ExposeHole // AR-23 (g): the hole card was exposed: the players decide seeing it
 )
 
-var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close"}
+var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -60,8 +67,10 @@ type Action struct {
 
 func (a Action) String() string {
 	switch a.Kind {
-	case Close:
-		return "close"
+	case Close, BurnHole, ExposeHole:
+		return a.Kind.String()
+	case VoidBox:
+		return fmt.Sprintf("void box %d", a.Box)
 	case Declare:
 		return fmt.Sprintf("%s box %d hand %d declare %d", a.Player, a.Box, a.Hand, a.Value)
 	}

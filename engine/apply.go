@@ -5,6 +5,10 @@ import "sabot/rules"
 func (r *Round) apply(a Action) {
 	r.actions = append(r.actions, a)
 	r.emit(Event{Kind: EvAction, Action: a, Player: a.Player, Box: a.Box, Hand: a.Hand})
+	if a.Kind > Close {
+		r.applyHouse(a)
+		return
+	}
 	switch r.phase {
 	case ChallengeWindow:
 		r.applyChallenge(a)
@@ -37,6 +41,10 @@ func (r *Round) applyChallenge(a Action) {
 			}
 		}
 	}
+	r.closeChallenge()
+}
+
+func (r *Round) closeChallenge() {
 	if r.challengeBox == 0 {
 		r.dealSecond()
 		return
@@ -181,4 +189,54 @@ func (r *Round) openFollow(k Kind, boxNo int) bool {
 	r.phase = FollowWindow
 	r.emit(Event{Kind: EvWindow, Phase: FollowWindow})
 	return true
+}
+
+// applyHouse applies the house's correction of an irregularity (AR-23).
+func (r *Round) applyHouse(a Action) {
+	switch a.Kind {
+	case ExposeHole: // (g): the players decide seeing it
+		r.revealDealer()
+		return
+	case BurnHole: // (c): burned and replaced by the next card
+		old := r.dealer.cards[1]
+		c, ok := r.draw()
+		if !ok {
+			return
+		}
+		r.dealer.cards[1] = c
+		r.dealer.Count = rules.CountOf(r.dealer.cards[0], c)
+		r.emit(Event{Kind: EvBurn, Card: old})
+		r.emit(Event{Kind: EvCard, Card: c, FaceDown: true})
+		return
+	}
+	// VoidBox, (a) (b) (e): the box's bets are void, its cards burned.
+	bx := &r.boxes[a.Box]
+	bx.void = true
+	for i := range r.bets {
+		if b := &r.bets[i]; b.Box == a.Box {
+			b.settled, b.Result, b.Net = true, rules.Void, 0
+			r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: rules.Void})
+		}
+	}
+	for j := 0; j < bx.n; j++ {
+		bx.hands[j].result = rules.Void
+	}
+	switch r.phase {
+	case ChallengeWindow:
+		for i := range r.bets {
+			if r.canChallenge(&r.bets[i], r.challengeBox, r.challengeIdx) {
+				return
+			}
+		}
+		r.closeChallenge()
+	case InsuranceWindow:
+		if !r.insuranceOffered() {
+			r.afterInsurance()
+		}
+	default:
+		if int(r.order[r.cur]) == a.Box {
+			r.phase = Playing
+			r.advance()
+		}
+	}
 }

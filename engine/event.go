@@ -19,9 +19,10 @@ const (
 	EvVoid                         // the round is void: Text (AR-08, EG-04)
 	EvResult                       // a bet settled: Player, Box, Hand, BetKind, Result, Amount (its net)
 	EvDone                         // the round is over
+	EvBurn                         // a card burned in the round (AR-23): Box, Card
 )
 
-var eventNames = [...]string{"", "bet", "card", "reveal", "action", "window", "cut-card", "void", "result", "done"}
+var eventNames = [...]string{"", "bet", "card", "reveal", "action", "window", "cut-card", "void", "result", "done", "burn"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {

@@ -16,6 +16,7 @@ type Source interface {
 }
 
 type box struct {
+	void   bool // AR-23: the box sits the round out, its bets returned
 	holder string
 	hands  [rules.MaxHands]Hand
 	n      int // hands in play
@@ -76,6 +77,7 @@ func (r *Round) Reset(src Source) {
 		b := &r.boxes[i]
 		b.holder = ""
 		b.n = 0
+		b.void = false
 	}
 	r.nOrder = 0
 	r.dealer.reset()
@@ -165,31 +167,33 @@ func (r *Round) Net() (players map[string]int64, house int64) {
 // is its box holder; any further one is a back bettor (ES-03, VE-03), refused
 // where the profile has no back betting (AR-05).
 func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
-	what := fmt.Sprintf("%s may not bet %d on box %d", player, stake, boxNo)
+	refuse := func(err error, why, rule string) error {
+		return &Refusal{err, fmt.Sprintf("%s may not bet %d on box %d", player, stake, boxNo), why, rule}
+	}
 	if r.phase != Betting {
-		return &Refusal{ErrPhase, what, "no bet once the first card has left the shoe", "AR-22, ES-01, VE-04"}
+		return refuse(ErrPhase, "no bet once the first card has left the shoe", "AR-22, ES-01, VE-04")
 	}
 	if player == "" {
-		return &Refusal{ErrStake, what, "a bet needs a player", ""}
+		return refuse(ErrStake, "a bet needs a player", "")
 	}
 	if boxNo < 1 || boxNo > r.p.Boxes {
-		return &Refusal{ErrStake, what, fmt.Sprintf("the table has boxes 1 to %d", r.p.Boxes), ""}
+		return refuse(ErrStake, fmt.Sprintf("the table has boxes 1 to %d", r.p.Boxes), "")
 	}
 	if stake <= 0 {
-		return &Refusal{ErrStake, what, "a stake must be positive", "AR-04"}
+		return refuse(ErrStake, "a stake must be positive", "AR-04")
 	}
 	if stake < r.p.MinBet && !r.p.BelowMinStands {
-		return &Refusal{ErrStake, what, fmt.Sprintf("the table minimum is %d", r.p.MinBet), "AR-04"}
+		return refuse(ErrStake, fmt.Sprintf("the table minimum is %d", r.p.MinBet), "AR-04")
 	}
 	if stake > r.p.MaxBet {
-		return &Refusal{ErrStake, what, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "AR-04, VE-21"}
+		return refuse(ErrStake, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "AR-04, VE-21")
 	}
 	b := &r.boxes[boxNo]
 	onBox, boxTotal := 0, int64(0)
 	for i := range r.bets {
 		if r.bets[i].Box == boxNo {
 			if r.bets[i].Player == player {
-				return &Refusal{ErrStake, what, player + " already bets on this box", "AR-22"}
+				return refuse(ErrStake, player+" already bets on this box", "AR-22")
 			}
 			onBox++
 			boxTotal += r.bets[i].Stake
@@ -197,13 +201,13 @@ func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
 	}
 	if b.holder != "" {
 		if r.p.BackBetsPerBox == 0 {
-			return &Refusal{ErrStake, what, "no back betting: nobody adds to another player's box", "AR-05"}
+			return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05")
 		}
 		if onBox-1 >= r.p.BackBetsPerBox {
-			return &Refusal{ErrStake, what, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03"}
+			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
 		}
 		if r.p.MaxScope == rules.MaxPerBox && boxTotal+stake > r.p.MaxBet {
-			return &Refusal{ErrStake, what, fmt.Sprintf("the box's stakes would exceed the table maximum %d", r.p.MaxBet), "ES-03"}
+			return refuse(ErrStake, fmt.Sprintf("the box's stakes would exceed the table maximum %d", r.p.MaxBet), "ES-03")
 		}
 	} else {
 		b.holder = player
@@ -271,7 +275,7 @@ func (r *Round) openChallenge(boxNo, idx int) bool {
 }
 
 func (r *Round) canChallenge(b *Bet, boxNo, idx int) bool {
-	if b.Kind != MainBet && b.Kind != SplitBet || b.window == r.window {
+	if b.Kind != MainBet && b.Kind != SplitBet || b.window == r.window || b.settled {
 		return false
 	}
 	if boxNo == 0 {
@@ -294,6 +298,9 @@ func (r *Round) dealSecond() {
 	r.phase = Playing
 	for i := 0; i < r.nOrder; i++ {
 		boxNo := int(r.order[i])
+		if r.boxes[boxNo].void {
+			continue
+		}
 		if !r.deal(boxNo, 0, false) {
 			return
 		}
@@ -403,6 +410,9 @@ func (r *Round) advance() {
 	for ; r.cur < r.nOrder; r.cur, r.curHand = r.cur+1, 0 {
 		boxNo := int(r.order[r.cur])
 		b := &r.boxes[boxNo]
+		if b.void {
+			continue
+		}
 		for ; r.curHand < b.n; r.curHand++ {
 			h := &b.hands[r.curHand]
 			if h.Count.N == 1 {

@@ -13,6 +13,9 @@ func (r *Round) settle() {
 	for i := 0; i < r.nOrder; i++ {
 		boxNo := int(r.order[i])
 		b := &r.boxes[boxNo]
+		if b.void {
+			continue
+		}
 		for j := 0; j < b.n; j++ {
 			h := &b.hands[j]
 			if h.faceDown >= 0 { // AR-17: the double's card is turned now
@@ -23,41 +26,45 @@ func (r *Round) settle() {
 			h.result = h.outcome.Result
 		}
 	}
-	for i := range r.bets {
-		b := &r.bets[i]
-		if b.settled {
-			continue
-		}
-		b.settled = true
-		switch b.Kind {
-		case InsuranceBet: // ES-11, VE-15: 2:1 against a dealer blackjack
-			if dealerBJ {
-				b.Result, b.Net = rules.Win, r.p.Pays(b.Stake, 2)
-			} else {
-				b.Result, b.Net = rules.Lose, -b.Stake
-			}
-		case ChallengeBet:
-			// Settled when the second card came; unsettled only if it never did.
-			b.Result, b.Net = rules.Void, 0
-		default:
-			h := &r.boxes[b.Box].hands[b.Hand-1]
-			o := h.outcome
-			stake := b.Stake
-			if b.Kind == DoubleBet && r.p.DoubleForLess {
-				// VE-19: the excess of a double over the original is
-				// neither paid nor lost.
-				stake = min(stake, r.baseStake(b.Player, b.Box, b.Hand))
-			}
-			if o.OriginalOnly && b.Kind != MainBet {
-				b.Result, b.Net = rules.Push, 0
-			} else {
-				b.Result, b.Net = o.Result, r.p.Net(stake, o)
+	// VE-09: the dealer settles right to left, box by box.
+	for k := r.nOrder - 1; k >= 0; k-- {
+		for i := range r.bets {
+			if b := &r.bets[i]; !b.settled && b.Box == int(r.order[k]) {
+				r.settleBet(b, dealerBJ)
 			}
 		}
-		r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
 	}
 	r.phase = Done
 	r.emit(Event{Kind: EvDone})
+}
+
+func (r *Round) settleBet(b *Bet, dealerBJ bool) {
+	b.settled = true
+	switch b.Kind {
+	case InsuranceBet: // ES-11, VE-15: 2:1 against a dealer blackjack
+		if dealerBJ {
+			b.Result, b.Net = rules.Win, r.p.Pays(b.Stake, 2)
+		} else {
+			b.Result, b.Net = rules.Lose, -b.Stake
+		}
+	case ChallengeBet:
+		// Settled when the second card came; unsettled only if it never did.
+		b.Result, b.Net = rules.Void, 0
+	default:
+		o := r.boxes[b.Box].hands[b.Hand-1].outcome
+		stake := b.Stake
+		if b.Kind == DoubleBet && r.p.DoubleForLess {
+			// VE-19: the excess of a double over the original is neither
+			// paid nor lost.
+			stake = min(stake, r.baseStake(b.Player, b.Box, b.Hand))
+		}
+		if o.OriginalOnly && b.Kind != MainBet {
+			b.Result, b.Net = rules.Push, 0 // returned
+		} else {
+			b.Result, b.Net = o.Result, r.p.Net(stake, o)
+		}
+	}
+	r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
 }
 
 // baseStake is a bettor's stake on a hand: the main stake, or the stake of

@@ -199,7 +199,7 @@ func (in *Input) ParseCards() ([]card.Card, error) {
 // action converts a scripted decision.
 func (d Decision) action(i int) (engine.Action, error) {
 	k, ok := engine.ParseKind(d.Action)
-	if !ok || k == engine.Close {
+	if !ok || k >= engine.Close {
 		return engine.Action{}, inputErr("decision %d: unknown action %q (want hit, stand, double, split, surrender, insure, even-money, challenge or declare)", i, d.Action)
 	}
 	if d.Player == "" {
