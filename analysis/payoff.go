@@ -92,7 +92,7 @@ func (t *payTable) of(c rules.Count, split bool) *[outcomes]payoff {
 // surrender returns what a surrendered hand nets per unit against a dealer
 // blackjack and against any other dealer hand (Settle, surrender rule).
 func surrenderPays(p *rules.Profile) (vsBJ, vsOther float64) {
-	h := rules.PlayerHand{Count: rules.CountOf(kindCard[tenIdx].Card(), kindCard[5].Card()), Surrendered: true}
+	h := rules.PlayerHand{Count: rules.CountOf(kindCard[tenIdx], kindCard[5]), Surrendered: true}
 	a := p.Settle(h, dealerRep[dBJ])
 	b := p.Settle(h, dealerRep[d18])
 	return float64(a.Num) / float64(a.Den), float64(b.Num) / float64(b.Den)

@@ -17,7 +17,7 @@ const (
 	EvWindow                       // an optional window opened: Phase
 	EvCutCard                      // the cut card came out: this is the last round of the shoe (EG-04)
 	EvVoid                         // the round is void: Text (AR-08, EG-04)
-	EvResult                       // a bet settled: Player, Box, Hand, BetKind, Result, Amount (its net)
+	EvResult                       // a bet settled: Player, Box, Hand, BetKind, Result, Amount (its net); a void round settles every bet again at 0, so a bet's last result counts
 	EvDone                         // the round is over
 	EvBurn                         // a card burned in the round (AR-23): Box, Card
 )

@@ -593,6 +593,7 @@ func (r *Round) voidRound(reason string) {
 	for i := range r.bets {
 		b := &r.bets[i]
 		b.Net, b.Result, b.settled = 0, rules.Void, true
+		r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: rules.Void})
 	}
 	for i := 0; i < r.nOrder; i++ {
 		b := &r.boxes[r.order[i]]

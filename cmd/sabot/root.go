@@ -80,6 +80,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 var commands = []func(*env) *cobra.Command{
 	newProfilesCmd,
 	newScenarioCmd,
+	newPlayCmd,
 }
 
 // profileFlags are the flags of every command that takes a profile.

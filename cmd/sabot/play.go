@@ -1,0 +1,133 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"sabot/play"
+	"sabot/shoe"
+)
+
+func newPlayCmd(e *env) *cobra.Command {
+	var (
+		pf       profileFlags
+		boxes    int
+		boxList  string
+		bet      string
+		bankroll string
+		seed     string
+		rounds   int
+	)
+	c := &cobra.Command{
+		Use:   "play [PROFILE]",
+		Short: "Play blackjack against the dealer in the terminal",
+		Long: `Play blackjack against the dealer, one person alone at a table of any profile
+(default ` + play.DefaultProfile + `; a built-in name or a profile file) with --option overrides.
+The shoe runs from round to round with its cut card, burns and reshuffles; the
+menu offers what the rules allow, and anything else is refused with its rule ID.
+
+Money prints in units with two decimals. Amounts are typed as whole minor
+units (--bet 250) or as units with a point (--bet 2.50). In venice a lone
+customer must play at least two boxes (VE-20), so that is the default there.
+
+Input is read line by line, so a session can be piped in; the end of the input
+ends the session with its summary. Without --seed the shoe is seeded from the
+operating system's random source, and the summary prints the seed that plays
+the session again.`,
+		Example: `  sabot play
+  sabot play spain --box 3 --bet 500
+  sabot play argentina --boxes 2 --bankroll 50000 --seed 7
+  printf '\nh\ns\nquit\n' | sabot play vegas-s17 --seed 42`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := play.DefaultProfile
+			if len(args) == 1 {
+				name = args[0]
+			}
+			p, err := pf.resolve(name)
+			if err != nil {
+				return err
+			}
+			cfg := play.Config{Profile: p, Rounds: rounds, Echo: !isTerminal(e.stdin)}
+			switch {
+			case cmd.Flags().Changed("boxes") && cmd.Flags().Changed("box"):
+				return refused("play: give --boxes N or --box 1,3, not both")
+			case cmd.Flags().Changed("boxes"):
+				if boxes < 1 {
+					return refused("play: --boxes %d: want 1 or more", boxes)
+				}
+				for i := 1; i <= boxes; i++ {
+					cfg.Boxes = append(cfg.Boxes, i)
+				}
+			case cmd.Flags().Changed("box"):
+				if cfg.Boxes, err = play.ParseBoxes(boxList); err != nil {
+					return refused("play: --box: %v", err)
+				}
+			}
+			if bet != "" {
+				if cfg.Bet, err = play.ParseAmount(bet); err != nil {
+					return refused("play: --bet: %v", err)
+				}
+			}
+			if bankroll != "" {
+				if cfg.Bankroll, err = play.ParseAmount(bankroll); err != nil {
+					return refused("play: --bankroll: %v", err)
+				}
+			}
+			if seed != "" {
+				if cfg.Seed, err = play.ParseSeed(seed); err != nil {
+					return refused("play: --seed: %v", err)
+				}
+				cfg.SeedText = strings.TrimSpace(seed)
+			} else {
+				cfg.Seed = shoe.RandomSeed()
+				cfg.SeedText = play.SeedHex(cfg.Seed)
+			}
+			if rounds < 0 {
+				return refused("play: --rounds %d: want 0 (no limit) or more", rounds)
+			}
+			s, err := play.New(cfg)
+			if err != nil {
+				hint := ""
+				if p.LoneCustomerBoxes > 1 && strings.Contains(err.Error(), "VE-20") {
+					hint = "; play --boxes " + strconv.Itoa(p.LoneCustomerBoxes)
+				}
+				return refused("play: %s%s", refusalText(err), hint)
+			}
+			if _, err := s.Run(e.stdin, e.stdout); err != nil {
+				return failed("play: %v", err)
+			}
+			return nil
+		},
+	}
+	pf.add(c)
+	f := c.Flags()
+	f.IntVar(&boxes, "boxes", 0, "play boxes 1 to N (default: 1, or the lone customer's minimum, VE-20)")
+	f.StringVar(&boxList, "box", "", "play these boxes, e.g. 1,3")
+	f.StringVar(&bet, "bet", "", "stake on each box: minor units (1000) or units (10.00); default 10.00 within the table limits")
+	f.StringVar(&bankroll, "bankroll", "", "money at the start: minor units or units; default 1000.00")
+	f.StringVar(&seed, "seed", "", "seed the shoe: a number, or the 64 hex digits a summary prints (default: random)")
+	f.IntVar(&rounds, "rounds", 0, "end the session after N rounds (0: no limit)")
+	return c
+}
+
+// refusalText is an error as the player reads it, without the engine's name
+// for the lone player.
+func refusalText(err error) string {
+	return strings.TrimPrefix(err.Error(), play.Player+" ")
+}
+
+// isTerminal reports whether r is a terminal, which echoes what is typed;
+// input from a pipe or a file is echoed by the game instead.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,234 @@
+package sim
+
+import (
+	"encoding/binary"
+	"math/bits"
+	mrand "math/rand/v2"
+
+	"sabot/card"
+	"sabot/rules"
+	"sabot/shoe"
+)
+
+// deck is the simulator's dealing shoe. It runs the profile's shoe procedure
+// exactly as shoe.Shoe does (shoe.Prepare: shuffle, the player's cut, the cut
+// card, the burns; FAM-03 collection) and deals, for the same seed, the same
+// cards in the same order: TestDeckMatchesShoe holds it to that. It differs
+// only in cost: no allocation, no interface or closure per card, and padding
+// after the last card so that a draw never fails inside a round (a round that
+// reads the padding ran out of cards and is void, AR-08).
+//
+// In continuous-shuffle mode every round starts from the whole shoe and each
+// draw takes a uniformly random card of those not yet dealt.
+type deck struct {
+	decks int
+	proc  shoe.Procedure
+	csm   bool
+
+	buf   []card.Card // buf[:n] the shoe, buf[n:n+pad] padding
+	n     int
+	pos   int
+	limit int // draw calls refill when pos reaches it
+	cut   int // index of the first card behind the cut card; -1 none
+
+	collectedAt int  // FAM-03: index of the first collected face-up card; -1 none
+	filled      bool // continuous shuffle: the buffer holds the whole shoe
+
+	src *mrand.ChaCha8
+}
+
+// pad is more cards than any round can take once the shoe is empty: padding
+// cards are ten-values, and a hand of ten-values ends within three cards.
+const pad = rules.MaxBoxes*rules.MaxHands*4 + 64
+
+func newDeck(decks int, proc shoe.Procedure, csm bool) *deck {
+	d := &deck{decks: decks, proc: proc, csm: csm, cut: -1, collectedAt: -1}
+	n := 52 * decks
+	// Collected cards (FAM-03) can make the shoe longer than its decks
+	// for a while: leave room before compaction.
+	d.buf = make([]card.Card, 0, 4*n+pad)
+	d.buf = d.buf[:n+pad]
+	d.n = n
+	return d
+}
+
+// seedChunk returns the ChaCha8 seed of a chunk of rounds: every chunk has
+// its own source, so the result does not depend on which worker runs it.
+func seedChunk(seed uint64, chunk int) shoe.Seed {
+	var s shoe.Seed
+	binary.LittleEndian.PutUint64(s[0:], seed)
+	binary.LittleEndian.PutUint64(s[8:], uint64(chunk))
+	copy(s[16:], "sabot sim chunk")
+	return s
+}
+
+// reseed sets the deck's source.
+func (d *deck) reseed(s shoe.Seed) { d.src = mrand.NewChaCha8(s) }
+
+// uint64n is math/rand/v2's (*Rand).uint64n on the ChaCha8 source, so that a
+// shuffle here is the same permutation as shoe.Shoe's.
+func (d *deck) uint64n(n uint64) uint64 {
+	if n&(n-1) == 0 {
+		return d.src.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(d.src.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(d.src.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// shuffle is (*Rand).Shuffle: Fisher-Yates from the top down.
+func (d *deck) shuffle(cs []card.Card) {
+	for i := len(cs) - 1; i > 0; i-- {
+		j := int(d.uint64n(uint64(i + 1)))
+		cs[i], cs[j] = cs[j], cs[i]
+	}
+}
+
+// prepare is shoe.Prepare with a random cut: fill in new-deck order, shuffle
+// (EG-05), cut (AR-07, EG-02), place the cut card (AR-08, EG-02), burn
+// (EG-03).
+func (d *deck) prepare() {
+	n := 52 * d.decks
+	d.n = n
+	d.buf = d.buf[:n+pad]
+	d.pos = 0
+	d.cut = -1
+	d.collectedAt = -1
+	if d.csm && d.filled {
+		// The buffer holds every card of the shoe in some order: a
+		// uniformly random pick per draw needs no refill.
+		return
+	}
+	for k := 0; k < d.decks; k++ {
+		copy(d.buf[52*k:], newDeckOrder[:])
+	}
+	d.fillPad()
+	if d.csm {
+		d.filled = true
+		d.limit = 0 // every draw picks at random among the cards left
+		return
+	}
+	d.shuffle(d.buf[:n])
+	// The player's cut (shoe.RandomCut, shoe.Cut).
+	lo, hi := d.proc.MinCut+1, n-d.proc.MinCut-1
+	at := n / 2
+	if hi >= lo {
+		at = lo + int(d.uint64n(uint64(hi-lo+1)))
+	}
+	rotate(d.buf[:n], at)
+	// The cut card (shoe.PlaceCutCard).
+	if r := d.proc.CutCardReserve; r > 0 && r < n {
+		d.cut = n - r
+	}
+	d.limit = n
+	d.pos = d.proc.BurnCards // burns: no collected cards yet, the cut is beyond
+	if d.pos > n {
+		d.pos = n
+	}
+}
+
+// rotate moves the first at cards to the back.
+func rotate(cs []card.Card, at int) {
+	reverse(cs[:at])
+	reverse(cs[at:])
+	reverse(cs)
+}
+
+func reverse(cs []card.Card) {
+	for i, j := 0, len(cs)-1; i < j; i, j = i+1, j-1 {
+		cs[i], cs[j] = cs[j], cs[i]
+	}
+}
+
+var padCard = card.New(card.Ten, card.Spades)
+
+// newDeckOrder is card.Deck's order, the order shoe.Shoe fills a deck in.
+var newDeckOrder = func() (d [52]card.Card) {
+	copy(d[:], card.Deck())
+	return d
+}()
+
+func (d *deck) fillPad() {
+	p := d.buf[d.n : d.n+pad]
+	for i := range p {
+		p[i] = padCard
+	}
+}
+
+// draw deals the next card. Past the last card it deals padding; the round
+// is then void (out).
+func (d *deck) draw() card.Card {
+	if d.pos >= d.limit {
+		d.refill()
+	}
+	c := d.buf[d.pos]
+	d.pos++
+	return c
+}
+
+// refill handles what happens at limit: a random pick (continuous shuffle),
+// the first collected face-up card (FAM-03: the collected cards are shuffled
+// and the deal goes on), or the end of the cards.
+func (d *deck) refill() {
+	if d.csm {
+		if left := d.n - d.pos; left > 1 {
+			j := d.pos + int(d.uint64n(uint64(left)))
+			d.buf[d.pos], d.buf[j] = d.buf[j], d.buf[d.pos]
+		}
+		return
+	}
+	if d.pos == d.collectedAt && d.pos < d.n {
+		d.shuffle(d.buf[d.pos:d.n])
+		d.collectedAt = -1
+		d.limit = d.n
+		return
+	}
+	d.limit = d.n + pad // out of cards: deal padding for the rest of the round
+}
+
+// out reports whether the round dealt past the last card.
+func (d *deck) out() bool { return d.pos > d.n }
+
+// cutOut reports whether the cut card has come out (EG-04).
+func (d *deck) cutOut() bool { return d.cut >= 0 && d.pos > d.cut }
+
+// remaining is the number of cards still in the shoe.
+func (d *deck) remaining() int { return d.n - d.pos }
+
+// collect puts a round's cards under the deck (shoe.Collect, FAM-03).
+func (d *deck) collect(cs []card.Card, mode shoe.Collected) {
+	if mode == shoe.DiscardTray || len(cs) == 0 {
+		return
+	}
+	if d.pos > d.n/2 && d.pos > 64 {
+		copy(d.buf, d.buf[d.pos:d.n])
+		if d.collectedAt >= 0 {
+			d.collectedAt -= d.pos
+		}
+		if d.cut >= 0 {
+			d.cut -= d.pos
+		}
+		d.n -= d.pos
+		d.pos = 0
+	}
+	if mode == shoe.UnderFaceUp && d.collectedAt < 0 {
+		d.collectedAt = d.n
+	}
+	if d.n+len(cs)+pad > cap(d.buf) {
+		nb := make([]card.Card, 0, 2*(d.n+len(cs)+pad))
+		d.buf = append(nb, d.buf[:d.n]...)
+	}
+	d.buf = d.buf[:d.n+len(cs)+pad]
+	copy(d.buf[d.n:], cs)
+	d.n += len(cs)
+	d.fillPad()
+	d.limit = d.n
+	if d.collectedAt >= 0 && d.collectedAt >= d.pos {
+		d.limit = d.collectedAt
+	}
+}
