@@ -73,7 +73,7 @@ func TestArgentina(t *testing.T) {
 		{name: "AR-19 split Aces draw; a split blackjack beats a dealer 21 at 1:1", profile: "argentina",
 			cards: "AS 9D AH 2C KS 5D 4H TC", bets: "ana 1 100",
 			decisions: "ana 1 split; ana 1/2 declare 11; ana 1/2 hit; ana 1/2 stand",
-			net: "ana=0", dealer: 21, results: "1/1=blackjack 1/2=lose"},
+			net:       "ana=0", dealer: 21, results: "1/1=blackjack 1/2=lose"},
 		{name: "AR-20 no insurance", profile: "argentina", cards: "TS AD 9H 7C",
 			bets: "ana 1 100", decisions: "ana 1 insure 50", err: "no insurance at this table (AR-20"},
 		{name: "AR-05 no back betting", profile: "argentina", cards: "TS 9D 9H 7C",

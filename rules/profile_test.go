@@ -1,0 +1,143 @@
+package rules
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestBuiltinsValidate(t *testing.T) {
+	for _, n := range Names() {
+		p := MustLookup(n)
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+		if p.Name != n || p.Description == "" {
+			t.Errorf("%s: name %q description %q", n, p.Name, p.Description)
+		}
+	}
+	if _, err := Lookup("atlantis"); err == nil || !strings.Contains(err.Error(), "argentina") {
+		t.Errorf("unknown profile: %v", err)
+	}
+}
+
+// The decks of each seed: AR-01 at least 8, EG-02 and VE-01 six, FAM-01 one;
+// EG-02: the cut card leaves at least one deck; EG-03: five burned cards.
+func TestShoeOfEachProfile_AR01_VE01_FAM01_EG02_EG03(t *testing.T) {
+	want := map[string]int{"argentina": 8, "spain": 6, "venice": 6, "family": 1, "vegas-s17": 6}
+	for n, d := range want {
+		if got := MustLookup(n).Decks; got != d {
+			t.Errorf("%s: %d decks, want %d", n, got, d)
+		}
+	}
+	if p := MustLookup("spain"); p.CutCardReserve < 52 || p.BurnCards != 5 {
+		t.Errorf("spain: reserve %d burn %d", p.CutCardReserve, p.BurnCards)
+	}
+	if p := MustLookup("argentina"); p.MinCut != 50 || p.CutCardReserve != 52 {
+		t.Errorf("argentina: min cut %d reserve %d (AR-07, AR-08)", p.MinCut, p.CutCardReserve)
+	}
+}
+
+func TestOptionsRoundTrip(t *testing.T) {
+	for _, n := range Names() {
+		p := MustLookup(n)
+		q := MustLookup("vegas-s17")
+		for _, o := range Options() {
+			v, err := p.Get(o.Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := q.Set(o.Key, v); err != nil {
+				t.Fatalf("%s: set %s=%s: %v", n, o.Key, v, err)
+			}
+		}
+		if p.Hash() != q.Hash() {
+			t.Errorf("%s: options do not round-trip through Get/Set", n)
+		}
+	}
+	if MustLookup("vegas-s17").Hash() == MustLookup("vegas-h17").Hash() {
+		t.Error("different rules hash the same")
+	}
+}
+
+func TestEveryCanonicalKey(t *testing.T) {
+	// The canonical keys of RULES.md ("Profile options").
+	keys := "decks boxes back_bets_per_box min_bet max_bet min_bets_to_start burn_cards min_cut cut_card_reserve last_round_void hole_card dealer_blackjack_takes dealer_hits_soft_17 blackjack_pays double_on double_after_split max_hands resplit_aces hit_split_aces split_blackjack surrender insurance even_money challenge declare_initial_ace must_draw_at_most stand_on_21 split_ten_ace_choice five_card_21 three_sevens"
+	p := MustLookup("venice")
+	for _, k := range strings.Fields(keys) {
+		if _, err := p.Get(k); err != nil {
+			t.Errorf("canonical key %s: %v", k, err)
+		}
+	}
+}
+
+func TestValidateRefuses(t *testing.T) {
+	tests := []struct{ set, want string }{
+		{"max_hands=0", "max_hands=0"},
+		{"max_hands=9", "max_hands=9"},
+		{"decks=0", "decks=0"},
+		{"boxes=10", "boxes=10"},
+		{"min_bet=0", "min_bet=0"},
+		{"max_bet=5", "max_bet=5 is below min_bet"},
+		{"must_draw_at_most=21", "must_draw_at_most"},
+		{"cut_card_reserve=400", "cut_card_reserve"},
+		{"challenge_split_aces=true", "challenge=true"},
+	}
+	for _, tt := range tests {
+		p := MustLookup("venice")
+		p.MinBet = 10
+		err := p.SetAll([]string{tt.set})
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want ErrInvalid mentioning %q", tt.set, err, tt.want)
+		}
+	}
+	bad := []struct{ set, want string }{
+		{"double_on=12", "want one of any, 9-11, 10-11, 11"},
+		{"decks=six", "want an integer"},
+		{"insurance=maybe", "want true or false"},
+		{"blackjack_pays=3", "ratio"},
+		{"colour=red", "unknown option"},
+		{"decks", "not key=value"},
+	}
+	for _, tt := range bad {
+		err := MustLookup("venice").SetAll([]string{tt.set})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.set, err, tt.want)
+		}
+	}
+}
+
+func TestFromMap(t *testing.T) {
+	p, err := FromMap(map[string]any{"base": "venice", "name": "venezia-high", "max_bet": int64(500000), "decks": float64(8), "insurance": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "venezia-high" || p.MaxBet != 500000 || p.Decks != 8 || p.Insurance || !p.SplitTenAceChoice {
+		t.Errorf("profile %+v", p)
+	}
+	if _, err := FromMap(map[string]any{"base": "venice", "decks": 1.5}); err == nil {
+		t.Error("fractional decks accepted")
+	}
+	if _, err := FromMap(map[string]any{"base": "nowhere"}); err == nil {
+		t.Error("unknown base accepted")
+	}
+}
+
+func TestReadingsNameOptions(t *testing.T) {
+	for _, n := range Names() {
+		for _, r := range MustLookup(n).Readings() {
+			if r.Option != "" {
+				if _, err := MustLookup(n).Get(r.Option); err != nil {
+					t.Errorf("%s: reading %s names unknown option %s", n, r.Rule, r.Option)
+				}
+			}
+		}
+	}
+	found := false
+	for _, r := range MustLookup("argentina").Readings() {
+		found = found || r.Rule == "AR-19"
+	}
+	if !found {
+		t.Error("argentina: no AR-19 reading")
+	}
+}
