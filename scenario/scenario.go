@@ -40,10 +40,10 @@ type Bet struct {
 type Decision struct {
 	Player string `json:"player"`
 	Box    int    `json:"box"`
-	Hand   int    `json:"hand"`
+	Hand   int    `json:"hand,omitempty"`
 	Action string `json:"action"`
-	Stake  *int64 `json:"stake"`
-	Value  *int   `json:"value"`
+	Stake  *int64 `json:"stake,omitempty"`
+	Value  *int   `json:"value,omitempty"`
 }
 
 // Output is the round's result as `sabot scenario` prints it.
