@@ -1,0 +1,400 @@
+// Package table holds the rules of a table as a whole, above one round: the
+// seats and who may bet where (AR-04, AR-05, AR-21, ES-03, VE-03, VE-17,
+// VE-20), the condition to start and go on dealing a shoe (AR-03), the shoe
+// across rounds with its cut card, reshuffles and a new shoe on request
+// (EG-04, EG-05, AR-24, FAM-03), and the rotating bank of family blackjack
+// (FAM-02). It is pure logic on the engine: no I/O, no clock; the caller
+// (`sabot play`, the table server) supplies time and input.
+package table
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"sabot/card"
+	"sabot/engine"
+	"sabot/rules"
+	"sabot/shoe"
+)
+
+// ErrRefused is wrapped by every refusal of the table.
+var ErrRefused = errors.New("refused")
+
+func refuse(rule, format string, a ...any) error {
+	msg := fmt.Sprintf(format, a...)
+	if rule != "" {
+		msg += " (" + rule + ")"
+	}
+	return fmt.Errorf("%w: %s", ErrRefused, msg)
+}
+
+// Table is one blackjack table. It is not safe for concurrent use.
+type Table struct {
+	p     *rules.Profile
+	shoe  *shoe.Shoe
+	round *engine.Round
+
+	seats  []string // seats[box] = the seated box holder, "" when free (1-based)
+	bets   []engine.PlacedBet
+	claims []claim
+
+	shoeStarted bool // AR-03: the shoe has started and goes on while enough bets are made
+	shoeNo      int
+	roundNo     int
+	lastRound   bool // EG-04: the cut card came out in the previous round
+
+	bank       string // FAM-02: the player who holds the bank ("" = the house)
+	bankRounds int
+}
+
+type claim struct {
+	player string
+	box    int
+	at     int64 // when the player asked, in the caller's clock
+}
+
+// New returns a table for a profile with a shoe seeded by seed, prepared by
+// the profile's procedure (shuffle, cut, cut card, burns).
+func New(p *rules.Profile, seed shoe.Seed) (*Table, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Table{p: p, shoe: shoe.New(p.Decks, seed), round: engine.New(p), seats: make([]string, p.Boxes+1)}
+	if err := t.NewShoe(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Profile returns the table's profile.
+func (t *Table) Profile() *rules.Profile { return t.p }
+
+// Shoe returns the table's shoe.
+func (t *Table) Shoe() *shoe.Shoe { return t.shoe }
+
+// Round returns the round in play or last played.
+func (t *Table) Round() *engine.Round { return t.round }
+
+// ShoeNo and RoundNo count the shoes and rounds dealt.
+func (t *Table) ShoeNo() int  { return t.shoeNo }
+func (t *Table) RoundNo() int { return t.roundNo }
+
+// NewShoe shuffles every card and prepares the shoe again (EG-05); the
+// inspector may ask for it at any time between rounds (AR-24). The next
+// round must meet AR-03 again.
+func (t *Table) NewShoe() error {
+	if t.inRound() {
+		return refuse("AR-24", "a new shoe is prepared between rounds")
+	}
+	if _, err := t.shoe.Prepare(t.p.ShoeProcedure(), 0); err != nil {
+		return err
+	}
+	t.shoeNo++
+	t.shoeStarted = false
+	t.lastRound = false
+	return nil
+}
+
+func (t *Table) inRound() bool {
+	ph := t.round.Phase()
+	return ph != engine.Betting && ph != engine.Done
+}
+
+// Sit seats a player as the holder of a free box. A player may hold several
+// boxes (AR-04, VE-17).
+func (t *Table) Sit(player string, box int) error {
+	switch {
+	case player == "":
+		return refuse("", "a seat needs a player")
+	case box < 1 || box > t.p.Boxes:
+		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+	case t.seats[box] != "":
+		return refuse("AR-21", "box %d is taken by %s", box, t.seats[box])
+	}
+	t.seats[box] = player
+	return nil
+}
+
+// Leave frees every box the player holds and withdraws the bets not yet dealt.
+func (t *Table) Leave(player string) {
+	for b := range t.seats {
+		if t.seats[b] == player {
+			t.seats[b] = ""
+		}
+	}
+	kept := t.bets[:0]
+	for _, b := range t.bets {
+		if b.Player != player {
+			kept = append(kept, b)
+		}
+	}
+	t.bets = kept
+}
+
+// Holder returns who holds a box.
+func (t *Table) Holder(box int) string {
+	if box < 1 || box > t.p.Boxes {
+		return ""
+	}
+	return t.seats[box]
+}
+
+// Seated lists the seated players, by their first box.
+func (t *Table) Seated() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range t.seats[1:] {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (t *Table) firstSeat(player string) int {
+	for b := 1; b <= t.p.Boxes; b++ {
+		if t.seats[b] == player {
+			return b
+		}
+	}
+	return t.p.Boxes + 1 // standing players come after every seat
+}
+
+// Claim asks for a free box at time at (the caller's clock). Between rounds
+// ResolveClaims gives each box to the first who asked; on a tie, to the
+// claimant seated nearest box 1 (AR-21).
+func (t *Table) Claim(player string, box int, at int64) error {
+	if box < 1 || box > t.p.Boxes {
+		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+	}
+	t.claims = append(t.claims, claim{player, box, at})
+	return nil
+}
+
+// ResolveClaims seats the claimants of free boxes (AR-21) and returns who got
+// which box.
+func (t *Table) ResolveClaims() map[int]string {
+	sort.SliceStable(t.claims, func(i, j int) bool {
+		a, b := t.claims[i], t.claims[j]
+		if a.at != b.at {
+			return a.at < b.at
+		}
+		return t.firstSeat(a.player) < t.firstSeat(b.player)
+	})
+	got := map[int]string{}
+	for _, c := range t.claims {
+		if t.seats[c.box] == "" {
+			t.seats[c.box] = c.player
+			got[c.box] = c.player
+		}
+	}
+	t.claims = t.claims[:0]
+	return got
+}
+
+// Bet places a stake for the next round: a seated player on a box he holds,
+// or on a free box (AR-04, VE-17: he plays it until it is taken); a standing
+// player as a back bettor where the profile allows it (ES-03, VE-03; AR-05).
+// Limits and back-bet counts are checked by the engine when the round is
+// dealt; Bet refuses what the table can tell now.
+func (t *Table) Bet(player string, box int, stake int64) error {
+	if t.inRound() {
+		return refuse("AR-22, ES-01, VE-04", "no bet once the first card has left the shoe")
+	}
+	if box < 1 || box > t.p.Boxes {
+		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+	}
+	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet && !t.p.BelowMinStands {
+		return refuse("AR-04, VE-21", "a stake must be between %d and %d", t.p.MinBet, t.p.MaxBet)
+	}
+	holder := t.seats[box]
+	seated := t.firstSeat(player) <= t.p.Boxes
+	switch {
+	case holder == player:
+	case holder == "" && seated:
+		// AR-04, VE-17: a seated player may also play a free box.
+	case holder == "" && !seated:
+		return refuse("VE-20", "only seated players play a box: sit first")
+	case t.p.BackBetsPerBox == 0:
+		return refuse("AR-05", "no back betting: nobody adds to another player's box")
+	}
+	for i, b := range t.bets {
+		if b.Player == player && b.Box == box {
+			t.bets[i].Stake = stake // a bet may change until the deal
+			return nil
+		}
+	}
+	t.bets = append(t.bets, engine.PlacedBet{Player: player, Box: box, Stake: stake})
+	return nil
+}
+
+// Bets returns the bets placed for the next round.
+func (t *Table) Bets() []engine.PlacedBet { return append([]engine.PlacedBet(nil), t.bets...) }
+
+// CanDeal says whether the bets placed allow a round: AR-03 (a shoe starts
+// with at least min_bets_to_start bets from as many seated players, and goes
+// on while that many bets are made) and VE-20 (a lone customer plays at least
+// lone_customer_boxes boxes).
+func (t *Table) CanDeal() error {
+	if len(t.bets) == 0 {
+		return refuse("", "no bet has been placed")
+	}
+	need := t.p.MinBetsToStart
+	if need > 1 {
+		if len(t.bets) < need {
+			if t.shoeStarted {
+				return refuse("AR-03", "the shoe goes on while %d bets are made; %d placed", need, len(t.bets))
+			}
+			return refuse("AR-03", "a shoe starts with %d bets; %d placed", need, len(t.bets))
+		}
+		if !t.shoeStarted {
+			players := map[string]bool{}
+			for _, b := range t.bets {
+				if t.firstSeat(b.Player) <= t.p.Boxes {
+					players[b.Player] = true
+				}
+			}
+			if len(players) < need {
+				return refuse("AR-03", "a shoe starts with %d seated players betting; %d bet", need, len(players))
+			}
+		}
+	}
+	if n := t.p.LoneCustomerBoxes; n > 1 {
+		players := map[string]bool{}
+		boxes := map[int]bool{}
+		for _, b := range t.bets {
+			players[b.Player] = true
+			if t.seats[b.Box] == b.Player || t.seats[b.Box] == "" {
+				boxes[b.Box] = true
+			}
+		}
+		if len(players) == 1 && len(boxes) < n {
+			return refuse("VE-20", "a lone customer plays at least %d boxes", n)
+		}
+	}
+	return nil
+}
+
+// Deal starts a round with the bets placed. Seated players who placed no
+// bet give up their seats (AR-21). It returns the round, waiting for its
+// first decision (or done).
+func (t *Table) Deal() (*engine.Round, error) {
+	if t.inRound() {
+		return nil, refuse("", "a round is in play")
+	}
+	if err := t.CanDeal(); err != nil {
+		return nil, err
+	}
+	if t.lastRound { // EG-04, EG-05: the last round was played: reshuffle
+		if err := t.NewShoe(); err != nil {
+			return nil, err
+		}
+	}
+	// AR-21: a seated player must bet every round or give up the seat.
+	betting := map[string]bool{}
+	for _, b := range t.bets {
+		betting[b.Player] = true
+	}
+	for box, p := range t.seats {
+		if p != "" && !betting[p] {
+			t.seats[box] = ""
+		}
+	}
+	t.round.Reset(t.shoe)
+	// Box holders first, so that each box's first bettor is its holder.
+	sort.SliceStable(t.bets, func(i, j int) bool {
+		hi := t.seats[t.bets[i].Box] == t.bets[i].Player || t.seats[t.bets[i].Box] == ""
+		hj := t.seats[t.bets[j].Box] == t.bets[j].Player || t.seats[t.bets[j].Box] == ""
+		return hi && !hj
+	})
+	for _, b := range t.bets {
+		if err := t.round.PlaceBet(b.Player, b.Box, b.Stake); err != nil {
+			t.round.Reset(t.shoe)
+			return nil, fmt.Errorf("%w: %v", ErrRefused, err)
+		}
+	}
+	if err := t.round.Start(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	t.shoeStarted = true
+	t.roundNo++
+	t.bets = t.bets[:0]
+	return t.round, nil
+}
+
+// Finish closes a done round: the cards are collected (FAM-03), the cut card
+// makes this the shoe's last round (EG-04), and the family bank rotates
+// (FAM-02). It returns the new bank holder ("" if it did not change).
+func (t *Table) Finish() (newBank string, err error) {
+	r := t.round
+	if r.Phase() != engine.Done {
+		return "", refuse("", "the round is not over")
+	}
+	var played []card.Card
+	for _, e := range r.Events() {
+		if e.Kind == engine.EvCard {
+			played = append(played, e.Card)
+		}
+	}
+	t.shoe.Collect(played...)
+	if r.LastRound() || t.shoe.CutCardOut() {
+		t.lastRound = true
+	}
+	if void, _ := r.Void(); void && !r.LastRound() {
+		t.lastRound = true // AR-08: the cards ran out: a new shoe
+	}
+	if !t.p.BankRotates {
+		return "", nil
+	}
+	// FAM-02: the bank passes to the first player in dealing order who made
+	// a blackjack, or after bank_rounds rounds.
+	t.bankRounds++
+	for _, box := range r.Boxes() {
+		h := r.Hands(box)
+		if len(h) == 1 && !h[0].Split() && h[0].Count.TwoCard21() && r.Holder(box) != t.bank {
+			return t.passBank(r.Holder(box)), nil
+		}
+	}
+	if t.p.BankRounds > 0 && t.bankRounds >= t.p.BankRounds {
+		next := t.nextBank()
+		if next != "" && next != t.bank {
+			return t.passBank(next), nil
+		}
+	}
+	return "", nil
+}
+
+func (t *Table) passBank(player string) string {
+	t.bank, t.bankRounds = player, 0
+	if t.p.Collected == rules.UnderFaceDown {
+		t.NewShoe() // FAM-03: face-down cards are reshuffled when the bank changes hands
+	}
+	return player
+}
+
+// nextBank is the seated player after the bank in box order.
+func (t *Table) nextBank() string {
+	seated := t.Seated()
+	if len(seated) == 0 {
+		return ""
+	}
+	for i, p := range seated {
+		if p == t.bank {
+			return seated[(i+1)%len(seated)]
+		}
+	}
+	return seated[0]
+}
+
+// Bank returns the player who holds the bank in family blackjack (FAM-02),
+// "" for the house. The round's house net is the bank's.
+func (t *Table) Bank() string { return t.bank }
+
+// SetBank gives the bank to a player (the players agree who starts, FAM-01).
+func (t *Table) SetBank(player string) { t.bank, t.bankRounds = player, 0 }
+
+// LastRound reports whether the previous round was the shoe's last (EG-04):
+// the next deal reshuffles.
+func (t *Table) LastRound() bool { return t.lastRound }
