@@ -418,7 +418,7 @@ func (r *Round) advance() {
 			if h.Count.N == 1 {
 				// A split hand waits for its second card. AR-10: a split
 				// Ace may be challenged first.
-				if r.p.ChallengeSplitAce && h.splitAces && !h.challenge {
+				if r.p.Challenge && r.p.ChallengeSplitAce && h.splitAces && !h.challenge {
 					h.challenge = true
 					if r.openChallenge(boxNo, r.curHand) {
 						return

@@ -81,7 +81,6 @@ func TestValidateRefuses(t *testing.T) {
 		{"max_bet=5", "max_bet=5 is below min_bet"},
 		{"must_draw_at_most=21", "must_draw_at_most"},
 		{"cut_card_reserve=400", "cut_card_reserve"},
-		{"challenge_split_aces=true", "challenge=true"},
 	}
 	for _, tt := range tests {
 		p := MustLookup("venice")

@@ -57,8 +57,6 @@ func (p *Profile) Validate() error {
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")
 	case p.Surrender == EarlySurrender && p.HoleCard == Peek:
 		return bad("surrender=early with hole_card=peek: early surrender would have to come before the peek; use late")
-	case p.ChallengeSplitAce && !p.Challenge:
-		return bad("challenge_split_aces=true needs challenge=true (AR-10)")
 	case p.Collected != DiscardTray && p.CutCardReserve != 0:
 		return bad("collected_cards=%s deals through the deck: cut_card_reserve must be 0 (FAM-03)", collectedNames[p.Collected])
 	}
