@@ -1,0 +1,145 @@
+// Package sabot is the application domain shared by the store, the table
+// server and the command line: users and their wallets, the double-entry
+// ledger, tables, and the append-only log from which every table and round is
+// rebuilt (game recall, crash recovery). The rules themselves live in the
+// core packages card, shoe, rules, engine and table.
+package sabot
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// User is a registered player (or an administrator).
+type User struct {
+	ID           int64
+	Name         string
+	PasswordHash []byte // bcrypt
+	Admin        bool
+	Created      time.Time
+}
+
+// Session is a login: a random token, valid until it has been idle too long.
+type Session struct {
+	Token    string // stored hashed; the client holds the plain token
+	UserID   int64
+	Created  time.Time
+	LastSeen time.Time
+}
+
+// Account kinds of the ledger. Every chip is in exactly one account.
+const (
+	AccountWallet = "wallet" // a player's play-money wallet; never below zero
+	AccountTable  = "table"  // stakes in play at a table (escrow between bet and settlement)
+	AccountHouse  = "house"  // the house's bankroll; may go negative (it pays winnings)
+	AccountBank   = "bank"   // FAM-02: a player's money holding the bank at a family table
+)
+
+// Account is one account of the ledger.
+type Account struct {
+	ID      int64
+	Kind    string
+	OwnerID int64 // user for wallet and bank, table for table, 0 for house
+	Balance int64 // minor units; equals the sum of its entries
+}
+
+// Posting is one leg of a ledger transaction: an amount added to (positive)
+// or taken from (negative) an account. The postings of one transaction sum
+// to zero. A posting that would take a wallet below zero fails the whole
+// transaction with EINSUFFICIENT.
+type Posting struct {
+	AccountID int64
+	Amount    int64
+	Memo      string
+}
+
+// Log record kinds. A table's log, replayed in order through the table and
+// engine packages, rebuilds the table exactly: seats, shoe, the round in play.
+const (
+	LogTableOpened = "table-opened" // the table's profile and options
+	LogShoe        = "shoe"         // a new shoe: its seed commitment, order, cut, burns
+	LogShoeReveal  = "shoe-reveal"  // the shoe's seed revealed after its last round
+	LogSit         = "sit"
+	LogLeave       = "leave"
+	LogBet         = "bet"          // a stake for the next round (debited at once)
+	LogBetWithdraw = "bet-withdraw" // a stake withdrawn before the deal (credited back)
+	LogDeal        = "deal"         // rien ne va plus: the round starts
+	LogAction      = "action"       // a decision, by a player or by timeout
+	LogSettle      = "settle"       // the round's settlement (payouts credited)
+	LogVoid        = "void"         // the round is void, every stake returned
+	LogAdmin       = "admin"        // a significant event: credit, configuration change, void by the pit
+)
+
+// LogRecord is one entry of a table's append-only log.
+type LogRecord struct {
+	Seq     int64 // per table, from 1, gapless
+	TableID int64
+	Kind    string
+	// ClientID and CommandID identify the client command that wrote it: a
+	// command repeated with the same IDs is applied once (GLI-19 §4.2.3).
+	ClientID  string
+	CommandID string
+	UserID    int64
+	RoundNo   int64 // the round it belongs to, 0 for none
+	Payload   json.RawMessage
+	Created   time.Time
+}
+
+// Table is a table's configuration.
+type Table struct {
+	ID       int64
+	Name     string
+	Profile  string            // a built-in profile name
+	Options  map[string]string // options on top of the profile
+	TestMode bool              // forced-card dealing allowed; every round marked so
+	Created  time.Time
+}
+
+// LedgerReport is the result of checking the ledger.
+type LedgerReport struct {
+	Accounts     int
+	Entries      int
+	Transactions int
+	Total        int64    // the sum of every entry: 0 when the ledger balances
+	Problems     []string // each account whose balance differs from its entries, each unbalanced transaction
+}
+
+// OK reports whether the ledger balances.
+func (r *LedgerReport) OK() bool { return r.Total == 0 && len(r.Problems) == 0 }
+
+// Store is where everything lasting is kept. Its methods are safe for
+// concurrent use. Errors are *Error with a code.
+type Store interface {
+	CreateUser(ctx context.Context, u *User) error // sets ID and Created; ECONFLICT on a taken name
+	UserByName(ctx context.Context, name string) (*User, error)
+	UserByID(ctx context.Context, id int64) (*User, error)
+
+	CreateSession(ctx context.Context, s *Session) error
+	SessionByToken(ctx context.Context, token string) (*Session, error)
+	TouchSession(ctx context.Context, token string, at time.Time) error
+	DeleteSession(ctx context.Context, token string) error
+
+	// Account returns the account of a kind and owner, creating it empty.
+	Account(ctx context.Context, kind string, ownerID int64) (*Account, error)
+	// Transfer writes one balanced ledger transaction.
+	Transfer(ctx context.Context, memo string, postings []Posting) error
+
+	CreateTable(ctx context.Context, t *Table) error
+	Tables(ctx context.Context) ([]*Table, error)
+	TableByID(ctx context.Context, id int64) (*Table, error)
+
+	// Append writes a log record and its ledger postings in one transaction,
+	// setting rec.Seq. A record whose (TableID, ClientID, CommandID) is
+	// already in the log is not written again: Append returns dup = true
+	// with rec filled from the first one.
+	Append(ctx context.Context, rec *LogRecord, postings []Posting) (dup bool, err error)
+	// Log returns a table's records with Seq >= from, in order.
+	Log(ctx context.Context, tableID, from int64) ([]*LogRecord, error)
+
+	// CheckLedger proves every balance equals the sum of its entries and
+	// every transaction nets to zero.
+	CheckLedger(ctx context.Context) (*LedgerReport, error)
+
+	Close() error
+}
