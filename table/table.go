@@ -43,9 +43,17 @@ type Table struct {
 	shoeNo      int
 	roundNo     int
 	lastRound   bool // EG-04: the cut card came out in the previous round
+	forced      bool // the round in play deals a forced order (test mode)
 
 	bank       string // FAM-02: the player who holds the bank ("" = the house)
 	bankRounds int
+
+	// Seeds gives the seed of each new shoe after the first, so that each
+	// shoe has its own seed to commit to and reveal. The default draws from
+	// crypto/rand; a server records each seed and, rebuilding a table from
+	// its log, gives the recorded ones back.
+	Seeds func() shoe.Seed
+	seed  shoe.Seed
 }
 
 type claim struct {
@@ -60,12 +68,15 @@ func New(p *rules.Profile, seed shoe.Seed) (*Table, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Table{p: p, shoe: shoe.New(p.Decks, seed), round: engine.New(p), seats: make([]string, p.Boxes+1)}
-	if err := t.NewShoe(); err != nil {
+	t := &Table{p: p, round: engine.New(p), seats: make([]string, p.Boxes+1), Seeds: shoe.RandomSeed}
+	if err := t.newShoe(seed); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
+
+// Seed returns the seed of the current shoe.
+func (t *Table) Seed() shoe.Seed { return t.seed }
 
 // Profile returns the table's profile.
 func (t *Table) Profile() *rules.Profile { return t.p }
@@ -87,9 +98,15 @@ func (t *Table) NewShoe() error {
 	if t.inRound() {
 		return refuse("AR-24", "a new shoe is prepared between rounds")
 	}
-	if _, err := t.shoe.Prepare(t.p.ShoeProcedure(), 0); err != nil {
+	return t.newShoe(t.Seeds())
+}
+
+func (t *Table) newShoe(seed shoe.Seed) error {
+	s := shoe.New(t.p.Decks, seed)
+	if _, err := s.Prepare(t.p.ShoeProcedure(), 0); err != nil {
 		return err
 	}
+	t.shoe, t.seed = s, seed
 	t.shoeNo++
 	t.shoeStarted = false
 	t.lastRound = false
@@ -280,18 +297,28 @@ func (t *Table) CanDeal() error {
 // Deal starts a round with the bets placed. Seated players who placed no
 // bet give up their seats (AR-21). It returns the round, waiting for its
 // first decision (or done).
-func (t *Table) Deal() (*engine.Round, error) {
+func (t *Table) Deal() (*engine.Round, error) { return t.deal(nil) }
+
+// DealForced is Deal from a forced card order instead of the shoe: the test
+// mode of certification labs (and of the server's tests). The shoe is not
+// touched.
+func (t *Table) DealForced(cards []card.Card) (*engine.Round, error) {
+	return t.deal(engine.NewForced(cards))
+}
+
+func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	if t.inRound() {
 		return nil, refuse("", "a round is in play")
 	}
 	if err := t.CanDeal(); err != nil {
 		return nil, err
 	}
-	if t.lastRound { // EG-04, EG-05: the last round was played: reshuffle
+	if t.lastRound && forced == nil { // EG-04, EG-05: the last round was played: reshuffle
 		if err := t.NewShoe(); err != nil {
 			return nil, err
 		}
 	}
+	t.forced = forced != nil
 	// AR-21: a seated player must bet every round or give up the seat.
 	betting := map[string]bool{}
 	for _, b := range t.bets {
@@ -302,7 +329,11 @@ func (t *Table) Deal() (*engine.Round, error) {
 			t.seats[box] = ""
 		}
 	}
-	t.round.Reset(t.shoe)
+	var src engine.Source = t.shoe
+	if forced != nil {
+		src = forced
+	}
+	t.round.Reset(src)
 	// Box holders first, so that each box's first bettor is its holder.
 	sort.SliceStable(t.bets, func(i, j int) bool {
 		hi := t.seats[t.bets[i].Box] == t.bets[i].Player || t.seats[t.bets[i].Box] == ""
@@ -311,7 +342,7 @@ func (t *Table) Deal() (*engine.Round, error) {
 	})
 	for _, b := range t.bets {
 		if err := t.round.PlaceBet(b.Player, b.Box, b.Stake); err != nil {
-			t.round.Reset(t.shoe)
+			t.round.Reset(src)
 			return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 		}
 	}
@@ -332,18 +363,20 @@ func (t *Table) Finish() (newBank string, err error) {
 	if r.Phase() != engine.Done {
 		return "", refuse("", "the round is not over")
 	}
-	var played []card.Card
-	for _, e := range r.Events() {
-		if e.Kind == engine.EvCard {
-			played = append(played, e.Card)
+	if !t.forced {
+		var played []card.Card
+		for _, e := range r.Events() {
+			if e.Kind == engine.EvCard {
+				played = append(played, e.Card)
+			}
 		}
-	}
-	t.shoe.Collect(played...)
-	if r.LastRound() || t.shoe.CutCardOut() {
-		t.lastRound = true
-	}
-	if void, _ := r.Void(); void && !r.LastRound() {
-		t.lastRound = true // AR-08: the cards ran out: a new shoe
+		t.shoe.Collect(played...)
+		if r.LastRound() || t.shoe.CutCardOut() {
+			t.lastRound = true
+		}
+		if void, _ := r.Void(); void && !r.LastRound() {
+			t.lastRound = true // AR-08: the cards ran out: a new shoe
+		}
 	}
 	if !t.p.BankRotates {
 		return "", nil
