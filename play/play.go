@@ -163,7 +163,7 @@ func CheckBet(p *rules.Profile, boxes []int, stake int64) error {
 	r := engine.New(p)
 	for _, b := range boxes {
 		if err := r.PlaceBet(Player, b, stake); err != nil {
-			return err
+			return fmt.Errorf("a stake of %s on box %d: %s", FormatMoney(stake), b, reason(err))
 		}
 	}
 	return nil
@@ -258,7 +258,7 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 	}
 	for s.sum.Ended == 0 {
 		if s.cfg.Rounds > 0 && s.sum.Rounds >= s.cfg.Rounds {
-			s.printf("\nThe %d rounds of the session have been played.\n", s.cfg.Rounds)
+			s.printf("\nThe session ends after %s.\n", plural(s.cfg.Rounds, "round"))
 			s.sum.Ended = EndRounds
 			break
 		}
@@ -388,11 +388,11 @@ func (s *Session) betweenRounds() {
 func (s *Session) setBet(arg string) {
 	n, err := ParseAmount(arg)
 	if err != nil {
-		s.printf("%v.\n", err)
+		s.printf("%s.\n", capitalize(err.Error()))
 		return
 	}
 	if err := CheckBet(s.p, s.boxes, n); err != nil {
-		s.printf("Refused: %s.\n", refusalText(err))
+		s.printf("Refused: %v.\n", err)
 		return
 	}
 	s.bet = n
@@ -406,7 +406,7 @@ func (s *Session) setBoxes(word, arg string) {
 			boxes = append(boxes, i)
 		}
 	} else if boxes, err = ParseBoxes(arg); err != nil {
-		s.printf("%v.\n", err)
+		s.printf("%s.\n", capitalize(err.Error()))
 		return
 	}
 	if err := CheckBoxes(s.p, boxes); err != nil {
@@ -418,12 +418,14 @@ func (s *Session) setBoxes(word, arg string) {
 	s.printf("You play %s from the next round.\n", boxesText(boxes))
 }
 
-// refusalText is an engine refusal as the player reads it: without the
-// engine's name for the player.
-func refusalText(err error) string {
+// reason is why the engine refused, with the rule that says so.
+func reason(err error) string {
 	var ref *engine.Refusal
 	if errors.As(err, &ref) {
-		return strings.TrimPrefix(ref.Error(), Player+" ")
+		if ref.Rule != "" {
+			return fmt.Sprintf("%s (%s)", ref.Why, ref.Rule)
+		}
+		return ref.Why
 	}
 	return err.Error()
 }
@@ -454,7 +456,7 @@ func (s *Session) newShoe() error {
 		b.WriteString("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)")
 	}
 	if len(burned) > 0 {
-		fmt.Fprintf(&b, "; %d cards burned (EG-03)", len(burned))
+		fmt.Fprintf(&b, "; %s burned (EG-03)", plural(len(burned), "card"))
 	}
 	s.printf("\n%s.\n", b.String())
 	return nil

@@ -169,8 +169,6 @@ func (s *Session) showResult(e engine.Event) {
 	case e.Result == rules.Void:
 	case e.BetKind == engine.ChallengeBet:
 		s.printf("%s: the challenge %s %s.\n", s.view.label(e.Box, e.Hand), winsLoses(e.Amount), FormatNet(e.Amount))
-	case e.BetKind == engine.InsuranceBet:
-		s.printf("Box %d: the insurance %s %s.\n", e.Box, winsLoses(e.Amount), FormatNet(e.Amount))
 	case e.Result == rules.EvenMoneyPaid:
 		s.printf("Box %d takes even money: %s.\n", e.Box, FormatNet(e.Amount))
 	}
@@ -183,11 +181,20 @@ func winsLoses(net int64) string {
 	return "loses"
 }
 
-// showHands writes each hand's result and what its stakes netted.
+// showHands writes the settlement as the dealer makes it, box by box from
+// right to left (VE-09): the box's insurance, then each hand's result and
+// what its stakes netted.
 func (s *Session) showHands() {
 	r := s.round
 	bets := r.Bets()
-	for _, box := range r.Boxes() {
+	boxes := r.Boxes()
+	for k := len(boxes) - 1; k >= 0; k-- {
+		box := boxes[k]
+		for j := range bets {
+			if b := &bets[j]; b.Box == box && b.Kind == engine.InsuranceBet {
+				s.printf("Box %d: the insurance %s %s.\n", box, winsLoses(b.Net), FormatNet(b.Net))
+			}
+		}
 		for i := range r.Hands(box) {
 			hand := i + 1
 			var net int64
@@ -202,7 +209,7 @@ func (s *Session) showHands() {
 					result = b.Result
 				}
 			}
-			s.printf("%s: %s\n", s.view.playerLine(box, hand), fmt.Sprintf("%s %s", result, FormatNet(net)))
+			s.printf("%s: %s %s\n", s.view.playerLine(box, hand), result, FormatNet(net))
 		}
 	}
 }
@@ -282,7 +289,10 @@ func (s *Session) prompt(pt point) string {
 	case engine.ChallengeWindow:
 		note = " (AR-10: pays 2:1 if the next card is ten-value)"
 	case engine.InsuranceWindow:
-		note = " (insurance pays 2:1 against a dealer blackjack; even money pays the blackjack 1:1 now)"
+		note = " (insurance pays 2:1 against a dealer blackjack)"
+		if s.has(pt, engine.EvenMoney) {
+			note = " (insurance pays 2:1 against a dealer blackjack; even money pays the blackjack 1:1 now)"
+		}
 	case engine.AceChoice:
 		note = " (VE-13: counted one, the hand is 11 and may draw or double)"
 	case engine.Playing:
@@ -519,7 +529,7 @@ func capitalize(t string) string {
 // engine's refusal with its rule.
 func (s *Session) act(a engine.Action) {
 	if err := s.round.Act(a); err != nil {
-		s.printf("Refused: %s.\n", refusalText(err))
+		s.printf("Refused: %s may not %s: %s.\n", s.view.label(a.Box, a.Hand), actionText(a), reason(err))
 		return
 	}
 	s.render()
@@ -579,4 +589,19 @@ func (s *Session) autoAct() error {
 	}
 	s.render()
 	return nil
+}
+
+// actionText names a decision as the refusal quotes it.
+func actionText(a engine.Action) string {
+	switch a.Kind {
+	case engine.Declare:
+		return fmt.Sprintf("count the Ace %d", a.Value)
+	case engine.EvenMoney:
+		return "take even money"
+	case engine.Double, engine.Insure, engine.Split:
+		if a.Stake != 0 {
+			return fmt.Sprintf("%s %s", a.Kind, FormatMoney(a.Stake))
+		}
+	}
+	return a.Kind.String()
 }

@@ -118,7 +118,7 @@ func (t *tableView) playerTotal(h *handView) string {
 		return fmt.Sprintf("%d, bust", c.Total())
 	case t.p.IsBlackjack(rules.PlayerHand{Count: c, Split: h.split}):
 		return "blackjack"
-	case c.Soft():
+	case c.Soft() && c.Total() < 21:
 		return fmt.Sprintf("soft %d", c.Total())
 	}
 	return fmt.Sprint(c.Total())
@@ -139,6 +139,8 @@ func (t *tableView) dealerTotal() string {
 		return fmt.Sprintf("%d, bust", c.Total())
 	case h.faceDown < 0 && c.TwoCard21():
 		return "blackjack"
+	case c.N == 1 && c.Aces == 1:
+		return "Ace" // a lone Ace is announced as such, not as 1
 	}
 	return fmt.Sprint(c.AnnouncedTotal())
 }

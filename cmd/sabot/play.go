@@ -96,7 +96,7 @@ the session again.`,
 				if p.LoneCustomerBoxes > 1 && strings.Contains(err.Error(), "VE-20") {
 					hint = "; play --boxes " + strconv.Itoa(p.LoneCustomerBoxes)
 				}
-				return refused("play: %s%s", refusalText(err), hint)
+				return refused("play: %v%s", err, hint)
 			}
 			if _, err := s.Run(e.stdin, e.stdout); err != nil {
 				return failed("play: %v", err)
@@ -113,12 +113,6 @@ the session again.`,
 	f.StringVar(&seed, "seed", "", "seed the shoe: a number, or the 64 hex digits a summary prints (default: random)")
 	f.IntVar(&rounds, "rounds", 0, "end the session after N rounds (0: no limit)")
 	return c
-}
-
-// refusalText is an error as the player reads it, without the engine's name
-// for the lone player.
-func refusalText(err error) string {
-	return strings.TrimPrefix(err.Error(), play.Player+" ")
 }
 
 // isTerminal reports whether r is a terminal, which echoes what is typed;
