@@ -199,6 +199,12 @@ func (r *Round) checkFollow(a Action, explain bool) error {
 	if b.window == r.window {
 		return r.refuse(explain, a, ErrIllegalAction, "already answered", "VE-11, VE-12")
 	}
+	if a.Stake > r.p.MaxBet {
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "VE-21")
+		}
+		return errQuiet
+	}
 	if a.Stake != 0 && a.Stake != b.Stake && !(a.Kind == Double && r.p.DoubleForLess && a.Stake > 0) {
 		if explain {
 			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the stake must equal the original, %d", b.Stake), "AR-17, ES-09, VE-12")
@@ -317,6 +323,12 @@ func (r *Round) checkDouble(a Action, h *Hand, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, dr.why, dr.rule)
 	}
 	base := r.baseStake(a.Player, a.Box, a.Hand)
+	if a.Stake > r.p.MaxBet {
+		if explain {
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "VE-21")
+		}
+		return errQuiet
+	}
 	if a.Stake != 0 && a.Stake != base && !(r.p.DoubleForLess && a.Stake > 0) {
 		if explain {
 			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a double stakes the original %d", base), "AR-17, ES-08, VE-19")
