@@ -84,6 +84,8 @@ var veniceRounds = []round{
 		bets: "ana 1 100", decisions: "ana 1 double 150", net: "ana=200"},
 	{name: "VE-19 a double for more: the excess is returned on a loss", profile: "venice", cards: "5S 6D 4H 2C TC 5H",
 		bets: "ana 1 100", decisions: "ana 1 double 150", net: "ana=-200"},
+	{name: "VE-21 a double above the maximum is refused", profile: "venice", options: map[string]any{"max_bet": 100},
+		cards: "5S 6D 4H 9C TC 8D", bets: "ana 1 100", decisions: "ana 1 double 150", err: "maximum is 100 (VE-21)"},
 	{name: "VE-21 a stake above the maximum is refused", profile: "venice", options: map[string]any{"max_bet": 100},
 		cards: "TS 7C 9H KD", bets: "ana 1 150", err: "maximum"},
 }
