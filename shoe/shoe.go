@@ -64,7 +64,7 @@ type Shoe struct {
 	collected   Collected
 	collectedAt int // index in cards of the first collected card still face up; -1 none
 	reshuffles  int
-	dealtInShoe int
+	cutAt       int // where the last cut was made (AR-07)
 }
 
 // Collected is where played cards go (FAM-03); see rules.Collected.
@@ -142,7 +142,6 @@ func (s *Shoe) Shuffle() {
 	s.burned, s.removed = s.burned[:0], s.removed[:0]
 	s.collectedAt = -1
 	s.reshuffles++
-	s.dealtInShoe = 0
 }
 
 // Cut moves the first at cards to the back (AR-07, EG-02). The cut must leave
@@ -152,6 +151,7 @@ func (s *Shoe) Cut(at, minCut int) error {
 	if at <= minCut || n-at <= minCut {
 		return fmt.Errorf("%w: a cut at %d of %d cards must leave more than %d cards on each side (AR-07)", ErrCut, at, n, minCut)
 	}
+	s.cutAt = at
 	rest := s.cards[s.pos:]
 	tmp := append([]card.Card(nil), rest[:at]...)
 	copy(rest, rest[at:])
@@ -214,7 +214,6 @@ func (s *Shoe) Draw() (c card.Card, ok bool) {
 	}
 	c = s.cards[s.pos]
 	s.pos++
-	s.dealtInShoe++
 	return c, true
 }
 
@@ -260,6 +259,10 @@ func (s *Shoe) Collect(cs ...card.Card) {
 
 // SetCollected sets where played cards go (FAM-03).
 func (s *Shoe) SetCollected(c Collected) { s.collected = c }
+
+// CutAt returns where the last cut was made: the number of cards moved from
+// the front to the back (AR-07), for the shoe's record.
+func (s *Shoe) CutAt() int { return s.cutAt }
 
 // Remaining is the number of cards still in the shoe.
 func (s *Shoe) Remaining() int { return len(s.cards) - s.pos }
