@@ -309,8 +309,7 @@ func upRank(s string) int {
 
 // analyseUp runs the CD pass and the TD construction for one up card.
 func analyseUp(p *rules.Profile, up int) *upResult {
-	dm := newDealerModel(p, up)
-	s := newSolver(p, dm, up)
+	s := newSolver(p, up)
 	r := &upResult{up: up}
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
@@ -320,7 +319,7 @@ func analyseUp(p *rules.Profile, up int) *upResult {
 	r.td = s.buildTD()
 	r.col = s.td
 	r.dealer.Up = kindName[up]
-	dm.dist(&s.base, &r.dealer.All)
+	s.dg.dist(&s.base, &r.dealer.All, &s.buf)
 	if pn := 1 - r.dealer.All[dBJ]; pn > 0 {
 		for k := range r.dealer.All {
 			if k != dBJ {

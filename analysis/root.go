@@ -47,7 +47,7 @@ func (s *solver) handCands(h0 hand, pbj float64) []cand {
 		if d != 0 {
 			h = h0.declare(int(d))
 		}
-		if s.canStand(h) {
+		if s.standWorthy(h) {
 			out = append(out, cand{Code{Act: Stand, Declare: d}, s.total(s.stand(h, 0, 1), pbj)})
 		}
 		out = append(out, cand{Code{Act: Hit, Declare: d}, s.total(s.hit(h, 0), pbj)})

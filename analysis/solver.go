@@ -63,21 +63,35 @@ func (h hand) declare(v int) hand {
 	return h
 }
 
-// nodeKey identifies a hand in one context: its cards, the other known cards
-// removed from the shoe (a split's other pair cards), and what the cards do
-// not tell: split, the declared value and the Aces received after it.
-type nodeKey struct {
-	comp, extra pack
-	meta        uint32
+// memoKey identifies a hand within one context (see ctxOf): its cards,
+// packed, and in the top bits what the cards do not tell: the declared value
+// (AR-11, VE-13) and whether both of the first two cards were Aces (which
+// fixes how many Aces came after the declaration).
+func memoKey(h hand) uint64 {
+	k := uint64(h.comp)
+	switch h.c.Declared {
+	case 1:
+		k |= 1 << 60
+	case 11:
+		k |= 2 << 60
+	}
+	if h.c.Declared != 0 && h.c.Aces-h.c.LateAces == 2 {
+		k |= 1 << 62
+	}
+	return k
 }
 
-func keyFor(h hand, x pack) nodeKey {
-	m := uint32(h.c.LateAces)<<8 | uint32(h.c.Declared)
-	if h.split {
-		m |= 1<<16 | uint32(h.pair)<<20
+// ctxOf numbers the contexts a hand is played in: 0 for the hand of an
+// unsplit round, else the split pair's kind and the number k of the box's
+// other pair cards removed.
+func ctxOf(h hand, x pack) int {
+	if !h.split {
+		return 0
 	}
-	return nodeKey{h.comp, x, m}
+	return 1 + int(h.pair)*8 + x.get(int(h.pair))
 }
+
+const contexts = 1 + kinds*8
 
 // Policies: the composition-dependent optimum, and a total-dependent
 // strategy table.
@@ -100,15 +114,21 @@ const (
 type solver struct {
 	p     *rules.Profile
 	pay   *payTable
-	dm    *dealerModel
+	dg    *dealerGraph
 	up    int
-	base  Counts // the full shoe less the up card
-	peek  bool   // W-space leaves out the dealer blackjack
-	bjUp  bool   // the up card is an Ace or a ten
-	noBJ  bool   // W-space weights need P(no dealer blackjack)
-	dc    map[pack]*[outcomes]float64
-	memo  [2]map[nodeKey]val
+	base  Counts         // the full shoe less the up card
+	peek  bool           // W-space leaves out the dealer blackjack
+	bjUp  bool           // the up card is an Ace or a ten
+	noBJ  bool           // W-space weights need P(no dealer blackjack)
+	dc    map[pack]int32 // removal → index in dists
+	dists slab[[outcomes]float64]
+	buf   []float64
+	memo  [2][contexts]map[uint64]int32 // → index in vals
+	vals  slab[val]
 	pol   int
+	// alwaysResplit makes the CD policy resplit whenever it may (the TD
+	// policy always does); the split test uses it.
+	alwaysResplit bool
 	td    *tdColumn
 	seen  []hand // hands of unsplit rounds met by the CD pass, for the TD weights
 	split [2][kinds]val
@@ -116,14 +136,12 @@ type solver struct {
 	surBJ, surOther float64
 }
 
-func newSolver(p *rules.Profile, dm *dealerModel, up int) *solver {
-	s := &solver{p: p, pay: newPayTable(p), dm: dm, up: up, base: FullShoe(p)}
+func newSolver(p *rules.Profile, up int) *solver {
+	s := &solver{p: p, pay: newPayTable(p), dg: newDealerGraph(p, up), up: up, base: FullShoe(p)}
 	s.base[up]--
 	s.bjUp = up == aceIdx || up == tenIdx
 	s.peek = s.bjUp && p.HoleCard == rules.Peek
-	s.dc = map[pack]*[outcomes]float64{}
-	s.memo[polCD] = map[nodeKey]val{}
-	s.memo[polTD] = map[nodeKey]val{}
+	s.dc = make(map[pack]int32, 4096)
 	s.surBJ, s.surOther = surrenderPays(p)
 	return s
 }
@@ -157,14 +175,16 @@ func (s *solver) weight(rem pack) float64 {
 	return 1
 }
 
+// dealer returns the dealer's distribution with the cards rem removed. The
+// pointer is valid until the next call.
 func (s *solver) dealer(rem pack) *[outcomes]float64 {
-	if d, ok := s.dc[rem]; ok {
-		return d
+	if i, ok := s.dc[rem]; ok {
+		return s.dists.at(i)
 	}
 	sh := s.shoe(rem)
-	d := new([outcomes]float64)
-	s.dm.dist(&sh, d)
-	s.dc[rem] = d
+	i, d := s.dists.alloc()
+	s.dg.dist(&sh, d, &s.buf)
+	s.dc[rem] = i
 	return d
 }
 
@@ -187,11 +207,14 @@ func (s *solver) stand(h hand, x pack, stake float64) val {
 		o := &pay[k]
 		u := o.units * stake
 		if o.origOnly && o.res < 0 {
-			// dealer_blackjack_takes=original: an unsplit hand loses its
-			// original unit only; a split hand's stake is returned and the
-			// split charges the original stake once (see splitValue).
+			// dealer_blackjack_takes=original: the box loses its original
+			// unit only. An unsplit hand loses 1, doubled or not. After a
+			// split the original unit is lost once for the box: each hand
+			// bears half of it, which is exact for one split (the hands
+			// are exchangeable) and makes the post-split play optimise the
+			// right objective; with resplits it is an approximation.
 			if h.split {
-				u = 0
+				u = -0.5
 				v[sBJLoss] += q
 			} else {
 				u = -1
@@ -290,12 +313,25 @@ func (s *solver) canDouble(h hand) bool {
 
 func (s *solver) canStand(h hand) bool { return !s.p.MustDraw(h.c) }
 
+// standWorthy reports whether standing can be better than hitting. At 11 or
+// less it cannot: a hit cannot bust, every total it reaches settles at
+// least as well against any dealer hand, and the dealer's distribution
+// after one more random card is removed is, on average over that card, the
+// distribution before (the chance of any dealer hand is a martingale as
+// cards are drawn). So hitting is worth at least standing, exactly, and the
+// analysis skips standing there.
+func (s *solver) standWorthy(h hand) bool { return s.canStand(h) && h.c.Total() > 11 }
+
 // node is the value of hand h (not bust) played on by the current policy.
 func (s *solver) node(h hand, x pack) val {
-	key := keyFor(h, x)
-	m := s.memo[s.pol]
-	if v, ok := m[key]; ok {
-		return v
+	key := memoKey(h)
+	m := s.memo[s.pol][ctxOf(h, x)]
+	if m == nil {
+		m = make(map[uint64]int32, 256)
+		s.memo[s.pol][ctxOf(h, x)] = m
+	}
+	if i, ok := m[key]; ok {
+		return *s.vals.at(i)
 	}
 	var v val
 	if s.pol == polCD {
@@ -306,7 +342,9 @@ func (s *solver) node(h hand, x pack) val {
 	} else {
 		v = s.nodeTD(h, x)
 	}
-	m[key] = v
+	i, p := s.vals.alloc()
+	*p = v
+	m[key] = i
 	return v
 }
 
@@ -329,7 +367,7 @@ func (s *solver) nodeCD(h hand, x pack) val {
 		return s.stand(h, x, 1)
 	}
 	v := s.hit(h, x)
-	if s.canStand(h) {
+	if s.standWorthy(h) {
 		v = better(s.stand(h, x, 1), v)
 	}
 	if s.canDouble(h) {
@@ -418,7 +456,7 @@ func (s *solver) splitValue(P int) val {
 			v = sp.np.plus(chain(h, pend-1)).scaled(1 - sp.q)
 			if sp.q > 0 {
 				re := chain(h+1, pend+1)
-				if s.pol == polCD {
+				if s.pol == polCD && !s.alwaysResplit {
 					// The optimum may keep a new pair rather than resplit it.
 					re = better(re, sp.pp.plus(chain(h, pend-1)))
 				}
@@ -429,10 +467,6 @@ func (s *solver) splitValue(P int) val {
 		return v
 	}
 	v := chain(2, 2)
-	// dealer_blackjack_takes=original without a peek: a dealer blackjack
-	// takes the original stake once, not each split hand's (Settle's
-	// OriginalOnly). The split hands' losses to it were left at 0.
-	v[sEV] -= parts[1].any[sBJLoss]
 	if s.p.ChallengeSplitAce && P == aceIdx { // AR-10 on the second split Ace
 		if ev := s.challengeEV(pack(0).addN(aceIdx, 2)); ev > 0 {
 			v[sEV] += ev * s.weight(pack(0).addN(aceIdx, 2))
@@ -474,3 +508,23 @@ func lgamma(n int) float64 {
 	v, _ := math.Lgamma(float64(n))
 	return v
 }
+
+// slab stores values in fixed chunks, so that growing it copies nothing and
+// a pointer into it stays valid.
+type slab[T any] struct {
+	chunks [][]T
+	n      int32
+}
+
+const slabChunk = 4096
+
+func (s *slab[T]) alloc() (int32, *T) {
+	if int(s.n)%slabChunk == 0 {
+		s.chunks = append(s.chunks, make([]T, slabChunk))
+	}
+	i := s.n
+	s.n++
+	return i, &s.chunks[i/slabChunk][i%slabChunk]
+}
+
+func (s *slab[T]) at(i int32) *T { return &s.chunks[i/slabChunk][i%slabChunk] }

@@ -46,8 +46,11 @@ func kindFirst(p pack) int {
 
 // nodeTD plays hand h by the table.
 func (s *solver) nodeTD(h hand, x pack) val {
-	if s.tenAceChoice(h) { // VE-13, a single composition: the better play
-		return better(s.stand(h, x, 1), s.node(h.declare(1), x))
+	if s.tenAceChoice(h) { // VE-13: the card's ten-ace row
+		if s.td.tenAce.Declare == 1 {
+			return s.apply(h.declare(1), x, s.td.tenAce)
+		}
+		return s.stand(h, x, 1)
 	}
 	if !s.mustDeclare(h) && (h.c.Total() == 21 || (s.oneCard(h) && h.c.N >= 2)) {
 		return s.stand(h, x, 1)
@@ -158,7 +161,7 @@ func (s *solver) buildTD() []rootHand {
 		var sumS, sumH float64
 		canStand := true
 		for _, it := range items {
-			if !s.canStand(it.h) {
+			if !s.standWorthy(it.h) {
 				canStand = false
 				break
 			}
@@ -241,6 +244,21 @@ func (s *solver) buildTD() []rootHand {
 		}
 	}
 
+	// VE-13, decided with one other pair card removed, before any split is
+	// valued.
+	if s.p.SplitTenAceChoice {
+		h := hand{split: true, pair: tenIdx}.with(tenIdx).with(aceIdx)
+		x := pack(0).add(tenIdx)
+		st := s.stand(h, x, 1)
+		d := s.node(h.declare(1), x)
+		s.td.tenAce = Code{Act: Stand}
+		if d[sEV] > st[sEV] {
+			k, t := rowOf(h.declare(1))
+			s.td.tenAce = s.td.two[k][t]
+			s.td.tenAce.Declare = 1
+		}
+	}
+
 	// Pairs: split (playing the split hands by the table) or the row's play.
 	for P := 0; P < kinds; P++ {
 		h0 := hand{pair: -1}.with(P).with(P)
@@ -266,19 +284,6 @@ func (s *solver) buildTD() []rootHand {
 			}
 		}
 	}
-	if s.p.SplitTenAceChoice {
-		h := hand{split: true, pair: tenIdx}.with(tenIdx).with(aceIdx)
-		x := pack(0).add(tenIdx)
-		st := s.stand(h, x, 1)
-		d := s.node(h.declare(1), x)
-		s.td.tenAce = Code{Act: Stand}
-		if d[sEV] > st[sEV] {
-			k, t := rowOf(h.declare(1))
-			s.td.tenAce = s.td.two[k][t]
-			s.td.tenAce.Declare = 1
-		}
-	}
-
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
 			roots = append(roots, s.root(x, y))
