@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"sabot/rules"
 )
@@ -23,7 +24,13 @@ type Effect struct {
 // variations lists, for each option that can change the expectation, the
 // values to try against a profile. Options of the table service (limits,
 // boxes, the cut card) change nothing in a round off the top of a full
-// shoe and are left out.
+// shoe and are left out, and so are the options a player who plays best
+// never uses, whose effect is exactly zero: insurance and even money (never
+// worth taking off the top: see Result.InsuranceEV), the challenge (AR-10:
+// see Result.Challenge), must_draw_at_most (VE-06: hitting 11 or less is
+// never worse than standing, see solver.standWorthy), stand_on_21 (a hand
+// of 21 ends anyway) and split_ten_ace_choice (VE-13: 21 beats any play of
+// 11).
 var variations = []struct {
 	key    string
 	values []string
@@ -40,12 +47,7 @@ var variations = []struct {
 	{"hit_split_aces", []string{"true", "false"}},
 	{"split_blackjack", []string{"21", "blackjack-even"}},
 	{"surrender", []string{"none", "late", "early"}},
-	{"insurance", []string{"true", "false"}},
-	{"even_money", []string{"none", "ace", "ace-or-ten"}},
-	{"challenge", []string{"true", "false"}},
 	{"declare_initial_ace", []string{"true", "false"}},
-	{"must_draw_at_most", []string{"0", "11"}},
-	{"split_ten_ace_choice", []string{"true", "false"}},
 	{"five_card_21", []string{"true", "false"}},
 	{"three_sevens", []string{"true", "false"}},
 }
@@ -93,8 +95,6 @@ func variants(p *rules.Profile) []struct {
 				if n, _ := strconv.Atoi(val); n > 4*q.Decks {
 					continue
 				}
-			case "challenge":
-				q.ChallengeSplitAce = q.Challenge && p.ChallengeSplitAce
 			}
 			if q.Validate() != nil {
 				continue
@@ -127,16 +127,40 @@ func Effects(ctx context.Context, p *rules.Profile, k StrategyKind, o Options) (
 	for _, opt := range rules.Options() {
 		opts[opt.Key] = opt.Rules
 	}
-	out := make([]Effect, 0, len(vs))
+	// Two analyses in flight keep both cores busy while one finishes its
+	// last up cards.
+	out := make([]Effect, len(vs))
+	errs := make([]error, len(vs))
+	sem := make(chan struct{}, 2)
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done = 1
+	)
 	for i, v := range vs {
-		r, err := Analyze(ctx, v.p, sub)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			r, err := Analyze(ctx, v.p, sub)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s=%s: %w", v.key, v.value, err)
+				return
+			}
+			ev := r.Summary(k).EV
+			out[i] = Effect{Option: v.key, Value: v.value, Rules: opts[v.key], EV: ev, Delta: ev - base.Summary(k).EV}
+			mu.Lock()
+			done++
+			if o.Progress != nil {
+				o.Progress(done, total)
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("%s=%s: %w", v.key, v.value, err)
-		}
-		ev := r.Summary(k).EV
-		out = append(out, Effect{Option: v.key, Value: v.value, Rules: opts[v.key], EV: ev, Delta: ev - base.Summary(k).EV})
-		if o.Progress != nil {
-			o.Progress(i+2, total)
+			return nil, err
 		}
 	}
 	return out, nil

@@ -129,9 +129,12 @@ type solver struct {
 	// alwaysResplit makes the CD policy resplit whenever it may (the TD
 	// policy always does); the split test uses it.
 	alwaysResplit bool
-	td    *tdColumn
-	seen  []hand // hands of unsplit rounds met by the CD pass, for the TD weights
-	split [2][kinds]val
+	// exhaustiveStand values standing at every total, 11 or less too; the
+	// test of standWorthy uses it.
+	exhaustiveStand bool
+	td              *tdColumn
+	seen            []hand // hands of unsplit rounds met by the CD pass, for the TD weights
+	split           [2][kinds]val
 	// surrender's settlement: per unit, against a dealer blackjack and not.
 	surBJ, surOther float64
 }
@@ -320,7 +323,9 @@ func (s *solver) canStand(h hand) bool { return !s.p.MustDraw(h.c) }
 // distribution before (the chance of any dealer hand is a martingale as
 // cards are drawn). So hitting is worth at least standing, exactly, and the
 // analysis skips standing there.
-func (s *solver) standWorthy(h hand) bool { return s.canStand(h) && h.c.Total() > 11 }
+func (s *solver) standWorthy(h hand) bool {
+	return s.canStand(h) && (h.c.Total() > 11 || s.exhaustiveStand)
+}
 
 // node is the value of hand h (not bust) played on by the current policy.
 func (s *solver) node(h hand, x pack) val {

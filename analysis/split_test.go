@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"time"
 	"testing"
+	"time"
 
 	"sabot/rules"
 )

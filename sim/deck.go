@@ -20,10 +20,18 @@ import (
 //
 // In continuous-shuffle mode every round starts from the whole shoe and each
 // draw takes a uniformly random card of those not yet dealt.
+//
+// With fast set the deck draws from a wyrand generator (seeded from the
+// chunk's ChaCha8 seed) and shuffles with two 32-bit bounded draws per
+// 64-bit output (Lemire's method) instead of math/rand/v2's one 64-bit
+// ChaCha8 draw per card: a uniform shuffle still (TestFastShuffleUniform)
+// at about a sixth of the cost, but not shoe.Shoe's permutation for the
+// seed. The simulator uses it; the agreement tests use the exact one.
 type deck struct {
 	decks int
 	proc  shoe.Procedure
 	csm   bool
+	fast  bool
 
 	buf   []card.Card // buf[:n] the shoe, buf[n:n+pad] padding
 	n     int
@@ -33,8 +41,10 @@ type deck struct {
 
 	collectedAt int  // FAM-03: index of the first collected face-up card; -1 none
 	filled      bool // continuous shuffle: the buffer holds the whole shoe
+	padDirty    bool // collected cards were written past the shoe: refill the padding
 
-	src *mrand.ChaCha8
+	src *mrand.ChaCha8 // exact
+	wy  uint64         // fast: the wyrand state
 }
 
 // pad is more cards than any round can take once the shoe is empty: padding
@@ -49,6 +59,7 @@ func newDeck(decks int, proc shoe.Procedure, csm bool) *deck {
 	d.buf = make([]card.Card, 0, 4*n+pad)
 	d.buf = d.buf[:n+pad]
 	d.n = n
+	d.padDirty = true
 	return d
 }
 
@@ -63,7 +74,25 @@ func seedChunk(seed uint64, chunk int) shoe.Seed {
 }
 
 // reseed sets the deck's source.
-func (d *deck) reseed(s shoe.Seed) { d.src = mrand.NewChaCha8(s) }
+func (d *deck) reseed(s shoe.Seed) {
+	d.wy = mrand.NewChaCha8(s).Uint64()
+	d.src = mrand.NewChaCha8(s)
+}
+
+// wyrand constants (Wang Yi's wyhash, as the Go runtime's cheaprand).
+const (
+	wyInc = 0xa0761d6478bd642f
+	wyMix = 0xe7037ed1a0b428db
+)
+
+// rand64 is the fast mode's generator: wyrand, a 64-bit counter mixed by
+// one 64×64→128-bit multiply. It passes BigCrush and PractRand; its cost is
+// about a nanosecond.
+func (d *deck) rand64() uint64 {
+	d.wy += wyInc
+	hi, lo := bits.Mul64(d.wy, d.wy^wyMix)
+	return hi ^ lo
+}
 
 // uint64n is math/rand/v2's (*Rand).uint64n on the ChaCha8 source, so that a
 // shuffle here is the same permutation as shoe.Shoe's.
@@ -83,10 +112,60 @@ func (d *deck) uint64n(n uint64) uint64 {
 
 // shuffle is (*Rand).Shuffle: Fisher-Yates from the top down.
 func (d *deck) shuffle(cs []card.Card) {
+	if d.fast {
+		d.shuffleFast(cs)
+		return
+	}
 	for i := len(cs) - 1; i > 0; i-- {
 		j := int(d.uint64n(uint64(i + 1)))
 		cs[i], cs[j] = cs[j], cs[i]
 	}
+}
+
+// shuffleFast is Fisher-Yates from the top down drawing two indices from
+// each 64-bit output: j = ⌊x·(i+1)/2³²⌋ for a 32-bit x, rejecting the few x
+// that would bias it (Lemire, "Fast random integer generation in an
+// interval", 2019).
+func (d *deck) shuffleFast(cs []card.Card) {
+	s := d.wy // a local copy keeps the state in a register
+	for i := len(cs) - 1; i > 0; {
+		s += wyInc
+		hi, lo := bits.Mul64(s, s^wyMix)
+		r := hi ^ lo
+		for half := 0; half < 2 && i > 0; half++ {
+			n := uint32(i + 1)
+			m := uint64(uint32(r)) * uint64(n)
+			if uint32(m) < n { // rarely: maybe biased, decide by Lemire's threshold
+				d.wy = s
+				m = d.unbias(m, n)
+				s = d.wy
+			}
+			j := int(m >> 32)
+			cs[i], cs[j] = cs[j], cs[i]
+			i--
+			r >>= 32
+		}
+	}
+	d.wy = s
+}
+
+// bounded32 maps a 32-bit x to [0, n) without bias: ⌊x·n/2³²⌋, drawing
+// again the few x whose low product falls below 2³² mod n.
+func (d *deck) bounded32(x, n uint32) int {
+	return int(d.unbias(uint64(x)*uint64(n), n) >> 32)
+}
+
+// unbias returns m = x·n for a uniform 32-bit x, drawn again while its low
+// half is below 2³² mod n (Lemire's rejection).
+func (d *deck) unbias(m uint64, n uint32) uint64 {
+	if l := uint32(m); l < n {
+		t := -n % n
+		for l < t {
+			m = uint64(uint32(d.rand64())) * uint64(n)
+			l = uint32(m)
+		}
+	}
+	return m
 }
 
 // prepare is shoe.Prepare with a random cut: fill in new-deck order, shuffle
@@ -107,29 +186,37 @@ func (d *deck) prepare() {
 	for k := 0; k < d.decks; k++ {
 		copy(d.buf[52*k:], newDeckOrder[:])
 	}
-	d.fillPad()
+	if d.padDirty {
+		d.fillPad()
+		d.padDirty = false
+	}
 	if d.csm {
 		d.filled = true
 		d.limit = 0 // every draw picks at random among the cards left
 		return
 	}
 	d.shuffle(d.buf[:n])
-	// The player's cut (shoe.RandomCut, shoe.Cut).
+	if !d.fast {
+		d.cutShoe(n)
+	}
+	// The cut card (shoe.PlaceCutCard).
+	if r := d.proc.CutCardReserve; r > 0 && r < n {
+		d.cut = n - r
+	}
+	d.limit = n
+	d.pos = min(d.proc.BurnCards, n) // burns: no collected cards yet, the cut is beyond
+}
+
+// cutShoe is the player's cut (shoe.RandomCut, shoe.Cut, AR-07, EG-02). The
+// fast deck skips it: a cut of a uniformly shuffled shoe is a uniformly
+// shuffled shoe.
+func (d *deck) cutShoe(n int) {
 	lo, hi := d.proc.MinCut+1, n-d.proc.MinCut-1
 	at := n / 2
 	if hi >= lo {
 		at = lo + int(d.uint64n(uint64(hi-lo+1)))
 	}
 	rotate(d.buf[:n], at)
-	// The cut card (shoe.PlaceCutCard).
-	if r := d.proc.CutCardReserve; r > 0 && r < n {
-		d.cut = n - r
-	}
-	d.limit = n
-	d.pos = d.proc.BurnCards // burns: no collected cards yet, the cut is beyond
-	if d.pos > n {
-		d.pos = n
-	}
 }
 
 // rotate moves the first at cards to the back.
@@ -177,7 +264,12 @@ func (d *deck) draw() card.Card {
 func (d *deck) refill() {
 	if d.csm {
 		if left := d.n - d.pos; left > 1 {
-			j := d.pos + int(d.uint64n(uint64(left)))
+			var j int
+			if d.fast {
+				j = d.pos + d.bounded32(uint32(d.rand64()), uint32(left))
+			} else {
+				j = d.pos + int(d.uint64n(uint64(left)))
+			}
 			d.buf[d.pos], d.buf[j] = d.buf[j], d.buf[d.pos]
 		}
 		return
@@ -205,7 +297,9 @@ func (d *deck) collect(cs []card.Card, mode shoe.Collected) {
 	if mode == shoe.DiscardTray || len(cs) == 0 {
 		return
 	}
+	compacted := false
 	if d.pos > d.n/2 && d.pos > 64 {
+		compacted = true
 		copy(d.buf, d.buf[d.pos:d.n])
 		if d.collectedAt >= 0 {
 			d.collectedAt -= d.pos
@@ -222,11 +316,22 @@ func (d *deck) collect(cs []card.Card, mode shoe.Collected) {
 	if d.n+len(cs)+pad > cap(d.buf) {
 		nb := make([]card.Card, 0, 2*(d.n+len(cs)+pad))
 		d.buf = append(nb, d.buf[:d.n]...)
+		compacted = true
 	}
 	d.buf = d.buf[:d.n+len(cs)+pad]
+	d.padDirty = true // prepare refills it: the shoe shrinks back over these cards
 	copy(d.buf[d.n:], cs)
 	d.n += len(cs)
-	d.fillPad()
+	if compacted {
+		d.fillPad()
+	} else {
+		// The padding was intact up to the old end: only its new tail
+		// needs filling.
+		tail := d.buf[d.n+pad-len(cs) : d.n+pad]
+		for i := range tail {
+			tail[i] = padCard
+		}
+	}
 	d.limit = d.n
 	if d.collectedAt >= 0 && d.collectedAt >= d.pos {
 		d.limit = d.collectedAt

@@ -52,6 +52,9 @@ type Hand struct {
 	Pair  int         // 1 (Aces) to 10 when the hand's first two cards are of equal value and it holds only them; else 0
 	Split bool        // made by splitting
 	Hands int         // hands on the box
+	// TenAce: an Ace on a split ten-value, counted 1 or 11 as the box
+	// holder chooses (VE-13); Count.Declared says the choice once made.
+	TenAce bool
 }
 
 // Strategy decides for a box holder, and for the bettors who decide for
@@ -77,59 +80,91 @@ type Strategy interface {
 	Challenge(up int, count float64) bool
 }
 
-// code is a cell of a strategy table.
+// code is an action of a strategy table.
 type code uint8
 
 const (
 	cNone code = iota
 	cH         // hit
 	cS         // stand
-	cD         // double, else hit
+	cD         // double, else hit (Dh)
 	cDs        // double, else stand
 	cP         // split
-	cR         // surrender, else hit
+	cR         // surrender, else hit (Rh)
 	cRs        // surrender, else stand
 	cRp        // surrender, else split
 	cY         // yes (insurance, even money, challenge)
 	cN         // no
-	c1         // declare the Ace 1
-	c11        // declare the Ace 11
 )
 
-var codeNames = [...]string{"", "H", "S", "D", "Ds", "P", "R", "Rs", "Rp", "Y", "N", "1", "11"}
+var codeNames = [...]string{"", "H", "S", "Dh", "Ds", "P", "Rh", "Rs", "Rp", "Y", "N"}
 
 func (c code) String() string { return codeNames[c] }
 
-func parseCode(s string) (code, bool) {
-	s = strings.TrimSpace(s)
-	for i, n := range codeNames {
-		if i > 0 && strings.EqualFold(n, s) {
-			return code(i), true
-		}
-	}
-	switch strings.ToUpper(s) {
-	case "DH":
-		return cD, true
-	case "SP", "PS":
-		return cP, true
-	case "RH":
-		return cR, true
-	}
-	return cNone, false
+func (c code) surrender() bool { return c == cR || c == cRs || c == cRp }
+
+// cell is one cell: an action, and for a hand that must first declare its
+// Ace (AR-11) or may count an Ace on a split ten 1 (VE-13), the value.
+type cell struct {
+	c    code
+	decl uint8 // 0, 1 or 11
 }
 
-func (c code) surrender() bool { return c == cR || c == cRs || c == cRp }
+// parseCell reads an action code of the strategy CSV format: H, S, Dh (or
+// D), Ds, P, Rh (or R), Rs, Rp, Y, N, optionally followed by @1 or @11.
+func parseCell(s string) (cell, bool) {
+	s = strings.TrimSpace(s)
+	var x cell
+	if body, decl, ok := strings.Cut(s, "@"); ok {
+		switch decl {
+		case "1":
+			x.decl = 1
+		case "11":
+			x.decl = 11
+		default:
+			return x, false
+		}
+		s = body
+	}
+	switch strings.ToUpper(s) {
+	case "H":
+		x.c = cH
+	case "S":
+		x.c = cS
+	case "D", "DH":
+		x.c = cD
+	case "DS":
+		x.c = cDs
+	case "P":
+		x.c = cP
+	case "R", "RH":
+		x.c = cR
+	case "RS":
+		x.c = cRs
+	case "RP":
+		x.c = cRp
+	case "Y":
+		x.c = cY
+	case "N":
+		x.c = cN
+	default:
+		return x, false
+	}
+	return x, true
+}
 
 // Table rows. A row is one kind of hand; a column one dealer up card.
 const (
-	rowHard      = 0  // + total 2..21
-	rowSoft      = 22 // + total 12..21
-	rowPair      = 44 // + value 1..10
-	rowDeclare   = 55 // + hard total 2..11: an Ace and a card, to be declared 1 or 11
-	rowInsurance = 67
-	rowEvenMoney = 68
-	rowChallenge = 69
-	nRows        = 70
+	rowHard      = 0   // + total 2..21: two-card hands (split hands included)
+	rowSoft      = 22  // + total 12..21
+	rowPair      = 44  // + value 1..10
+	rowHardN     = 55  // + total: hands of three or more cards
+	rowSoftN     = 77  // + total
+	rowTenAce    = 99  // VE-13: an Ace on a split ten-value
+	rowInsurance = 100 // ES-11, VE-15
+	rowEvenMoney = 101 // ES-10, VE-16
+	rowChallenge = 102 // AR-10
+	nRows        = 103
 )
 
 // col is the column of an up-card value: 2..10 are columns 0..8, the Ace 9.
@@ -138,77 +173,6 @@ func col(up int) int {
 		return 9
 	}
 	return up - 2
-}
-
-var colNames = [10]string{"2", "3", "4", "5", "6", "7", "8", "9", "10", "A"}
-
-func rowName(r int) string {
-	switch {
-	case r < rowSoft:
-		return "H" + strconv.Itoa(r-rowHard)
-	case r < rowPair:
-		return "S" + strconv.Itoa(r-rowSoft)
-	case r < rowDeclare:
-		if r == rowPair+1 {
-			return "PA"
-		}
-		return "P" + strconv.Itoa(r-rowPair)
-	case r < rowInsurance:
-		if r == rowDeclare+2 {
-			return "A+A"
-		}
-		if r == rowDeclare+11 {
-			return "A+10"
-		}
-		return "A+" + strconv.Itoa(r-rowDeclare-1)
-	case r == rowInsurance:
-		return "insurance"
-	case r == rowEvenMoney:
-		return "even-money"
-	case r == rowChallenge:
-		return "challenge"
-	}
-	return "?"
-}
-
-// parseRow reads a row label: H2..H21, S12..S21, P2..P10 (PT) and PA,
-// A+A, A+2..A+9 and A+10 (A+T), insurance, even-money, challenge.
-func parseRow(s string) (int, bool) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	num := func(t string) (int, bool) {
-		switch t {
-		case "A":
-			return 1, true
-		case "T", "J", "Q", "K":
-			return 10, true
-		}
-		n, err := strconv.Atoi(t)
-		return n, err == nil
-	}
-	switch {
-	case s == "INSURANCE":
-		return rowInsurance, true
-	case s == "EVEN-MONEY" || s == "EVEN MONEY" || s == "EVENMONEY":
-		return rowEvenMoney, true
-	case s == "CHALLENGE":
-		return rowChallenge, true
-	case strings.HasPrefix(s, "A+"):
-		v, ok := num(s[2:])
-		if !ok || v < 1 || v > 10 {
-			return 0, false
-		}
-		return rowDeclare + 1 + v, true
-	case strings.HasPrefix(s, "H"):
-		v, ok := num(s[1:])
-		return rowHard + v, ok && v >= 2 && v <= 21
-	case strings.HasPrefix(s, "S"):
-		v, ok := num(s[1:])
-		return rowSoft + v, ok && v >= 12 && v <= 21
-	case strings.HasPrefix(s, "P"):
-		v, ok := num(s[1:])
-		return rowPair + v, ok && v >= 1 && v <= 10
-	}
-	return 0, false
 }
 
 // index is a count-dependent play: at a count at or above at, the table plays
@@ -220,41 +184,65 @@ type index struct {
 }
 
 // Table is a strategy table: basic strategy by hand and up card, with
-// optional count-dependent index plays. Its zero value plays a fallback
-// (hit below 17, soft 18) and never insures. It is read-only once built
-// and safe for concurrent use.
+// optional count-dependent index plays. Its zero value plays a fallback (hit
+// below 17, soft 18) and never insures. It is read-only once built and safe
+// for concurrent use.
 type Table struct {
 	Name  string
-	cells [nRows][10]code
+	cells [nRows][10]cell
 	play  [nRows][10]index // index plays
 	surr  [nRows][10]index // surrender index plays (their at-or-above code is R, Rs or Rp)
 	// Indices says whether the table has index plays.
 	Indices bool
 }
 
-func (t *Table) cell(row, c int, count float64) code {
+func (t *Table) code(row, c int, count float64) code {
 	if e := &t.play[row][c]; e.has {
 		if count >= e.at {
 			return e.above
 		}
 		return e.below
 	}
-	return t.cells[row][c]
+	return t.cells[row][c].c
 }
 
-func playRow(c rules.Count) int {
-	if c.Soft() {
+// row returns the row that decides a hand that is not (or no longer) to be
+// split: its two-card row, or the three-or-more-card row.
+func (t *Table) row(h *Hand) int {
+	c := h.Count
+	switch {
+	case h.TenAce:
+		return rowTenAce
+	case c.N <= 2 && c.Declared != 0 && int(c.Hard)+10 <= 21:
+		// AR-11: a declared two-card hand plays the cell of its soft
+		// total, where the declaration was read.
+		return rowSoft + int(c.Hard) + 10
+	case c.N <= 2 && c.Soft():
 		return rowSoft + c.Total()
+	case c.N <= 2:
+		return rowHard + min(c.Total(), 21)
+	case c.Soft():
+		return rowSoftN + c.Total()
 	}
-	t := c.Total()
-	if t > 21 {
-		t = 21
-	}
-	return rowHard + t
+	return rowHardN + min(c.Total(), 21)
 }
 
-// fallback is the play of an empty cell.
-func fallback(row int) code {
+// fallback is the play of an empty cell of a hand of three or more cards:
+// its two-card row's hit or stand; else hit below 17, soft 18.
+func (t *Table) fallback(row, col int, count float64) code {
+	if row >= rowHardN && row < rowTenAce {
+		two := row - rowHardN + rowHard
+		if row >= rowSoftN {
+			two = row - rowSoftN + rowSoft
+		}
+		switch t.code(two, col, count) {
+		case cH, cD, cR:
+			return cH
+		case cS, cDs, cRs:
+			return cS
+		}
+		row = two
+	}
 	switch {
 	case row < rowSoft:
 		if row-rowHard < 17 {
@@ -267,52 +255,53 @@ func fallback(row int) code {
 		}
 		return cS
 	}
-	return cNone
+	return cS
 }
 
 // Play implements Strategy.
 func (t *Table) Play(h *Hand, up int, legal Legal, count float64) Move {
 	c := col(up)
-	if h.Pair != 0 && legal.Has(Split) {
-		switch pc := t.cell(rowPair+h.Pair, c, count); pc {
-		case cP:
+	if h.Pair != 0 && (legal.Has(Split) || h.Count.N == 2 && h.Count.Declared == 0) {
+		pc := t.code(rowPair+h.Pair, c, count)
+		switch {
+		case pc == cP && legal.Has(Split):
 			return Split
-		case cRp:
-			if legal.Has(Surrender) {
-				return Surrender
-			}
+		case pc == cRp && legal.Has(Surrender):
+			return Surrender
+		case pc == cRp && legal.Has(Split):
 			return Split
-		case cNone:
-		default:
+		case pc != cNone && pc != cP && pc != cRp:
+			// The pair row gives the unsplit pair's play.
 			if legal.Has(Surrender) && pc.surrender() {
 				return Surrender
 			}
-			if legal.Has(Hit) {
-				return resolve(pc, legal)
+			if !legal.Has(Hit) {
+				return None
 			}
+			return resolve(pc, legal)
 		}
 	}
-	row := playRow(h.Count)
+	row := t.row(h)
 	if legal.Has(Surrender) {
 		if e := &t.surr[row][c]; e.has {
 			if count >= e.at && e.above.surrender() {
 				return Surrender
 			}
-		} else if t.cells[row][c].surrender() {
+		} else if t.code(row, c, count).surrender() {
 			return Surrender
 		}
 	}
 	if !legal.Has(Hit) {
 		return None
 	}
-	pc := t.cell(row, c, count)
-	if pc == cNone {
-		pc = fallback(row)
+	pc := t.code(row, c, count)
+	if pc == cNone || pc >= cY {
+		pc = t.fallback(row, c, count)
 	}
 	return resolve(pc, legal)
 }
 
-// resolve turns a cell into a legal move.
+// resolve turns a code into a legal move.
 func resolve(pc code, legal Legal) Move {
 	var m Move
 	switch pc {
@@ -342,25 +331,33 @@ func resolve(pc code, legal Legal) Move {
 	return m
 }
 
-// Declare implements Strategy. A table without A+ rows declares 11 when it
-// would stand on the soft total, else 1; an Ace on a split ten counts 11.
+// Declare implements Strategy: the @1 or @11 of the hand's cell. Without
+// one, an Ace on a split ten counts 11, and an AR-11 hand declares 11 where
+// the table stands on its soft total, else 1.
 func (t *Table) Declare(h *Hand, up int, count float64) int {
-	hard := int(h.Count.Hard)
-	if hard >= 2 && hard <= 11 {
-		switch t.cell(rowDeclare+hard, col(up), count) {
-		case c1:
+	c := col(up)
+	if h.TenAce {
+		if t.cells[rowTenAce][c].decl == 1 {
 			return 1
-		case c11:
-			return 11
 		}
-	}
-	if hard >= 11 {
 		return 11
 	}
+	hard := int(h.Count.Hard)
+	if h.Pair == 1 {
+		if d := t.cells[rowPair+1][c].decl; d != 0 {
+			return int(d)
+		}
+	}
+	if hard+10 > 21 {
+		return 1
+	}
 	row := rowSoft + hard + 10
-	pc := t.cell(row, col(up), count)
+	if d := t.cells[row][c].decl; d != 0 {
+		return int(d)
+	}
+	pc := t.code(row, c, count)
 	if pc == cNone {
-		pc = fallback(row)
+		pc = t.fallback(row, c, count)
 	}
 	if pc == cS || pc == cDs && hard+10 >= 18 {
 		return 11
@@ -370,13 +367,13 @@ func (t *Table) Declare(h *Hand, up int, count float64) int {
 
 // Insure implements Strategy.
 func (t *Table) Insure(up int, blackjack bool, count float64) bool {
-	return t.cell(rowInsurance, col(up), count) == cY
+	return t.code(rowInsurance, col(up), count) == cY
 }
 
 // EvenMoney implements Strategy: the even-money row, else as insurance
 // under an Ace (even money is insuring a blackjack).
 func (t *Table) EvenMoney(up int, count float64) bool {
-	switch t.cell(rowEvenMoney, col(up), count) {
+	switch t.code(rowEvenMoney, col(up), count) {
 	case cY:
 		return true
 	case cN:
@@ -387,7 +384,7 @@ func (t *Table) EvenMoney(up int, count float64) bool {
 
 // Challenge implements Strategy.
 func (t *Table) Challenge(up int, count float64) bool {
-	return t.cell(rowChallenge, col(up), count) == cY
+	return t.code(rowChallenge, col(up), count) == cY
 }
 
 // Basic returns a copy of the table without its index plays.
@@ -403,14 +400,87 @@ func (t *Table) Basic() *Table {
 // parse.
 var ErrFormat = errors.New("strategy file")
 
+// parseRow reads the hand of an index file or a wide chart: H2-H21,
+// S12-S21, P2-P10 (PT) and PA, TA (VE-13), insurance, even-money,
+// challenge. H and S name the two-card row; index plays on them apply to
+// hands of three or more cards too.
+func parseRow(s string) (int, bool) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	switch s {
+	case "INSURANCE":
+		return rowInsurance, true
+	case "EVEN-MONEY":
+		return rowEvenMoney, true
+	case "CHALLENGE":
+		return rowChallenge, true
+	case "TA", "T,A", "TEN-ACE":
+		return rowTenAce, true
+	}
+	if len(s) < 2 {
+		return 0, false
+	}
+	v, ok := parseValue(s[1:])
+	switch s[0] {
+	case 'H':
+		return rowHard + v, ok && v >= 2 && v <= 21
+	case 'S':
+		return rowSoft + v, ok && v >= 12 && v <= 21
+	case 'P':
+		return rowPair + v, ok && v >= 1 && v <= 10
+	}
+	return 0, false
+}
+
+// parseValue reads a total or a card: a number, A (1), T J Q K (10).
+func parseValue(s string) (int, bool) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "A":
+		return 1, true
+	case "T", "J", "Q", "K":
+		return 10, true
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	return n, err == nil
+}
+
+func parseUp(s string) (int, error) {
+	v, ok := parseValue(s)
+	if ok && v == 11 {
+		v = 1
+	}
+	if !ok || v < 1 || v > 10 {
+		return 0, fmt.Errorf("unknown dealer card %q (want 2-9, T or A)", s)
+	}
+	return v, nil
+}
+
+func cellFits(row int, x cell) bool {
+	switch {
+	case row >= rowInsurance:
+		return (x.c == cY || x.c == cN) && x.decl == 0
+	case row == rowTenAce:
+		return x.c >= cH && x.c <= cDs
+	case row >= rowHardN:
+		return x.c == cH || x.c == cS
+	case row >= rowPair:
+		return x.c >= cH && x.c <= cRp
+	}
+	return x.c >= cH && x.c <= cRp && x.c != cP && x.c != cRp
+}
+
 // ParseTable reads a strategy table in the CSV format of `sabot strategy
-// --format csv` (docs/strategy-csv.md): a header `hand,2,3,4,5,6,7,8,9,10,A`
-// and one row per hand. Lines starting with # are comments.
+// --format csv` (docs/strategy-csv.md): the header kind,player,dealer,action
+// and one record per hand and dealer card, kind hard, soft, pair, hard+,
+// soft+ or ten-ace. It also reads the kinds insurance, even-money and
+// challenge (player -, action Y or N), and a wide chart: the header
+// hand,2,3,4,5,6,7,8,9,10,A with one row per hand (H5, S18, P8, PA, TA …).
+// Lines starting with # are comments; "# name: …" names the table.
 func ParseTable(r io.Reader) (*Table, error) {
 	t := &Table{}
 	sc := bufio.NewScanner(r)
 	line := 0
-	cols := []int(nil)
+	var wide []int // the wide chart's columns
+	long := false
 	for sc.Scan() {
 		line++
 		s := strings.TrimSpace(sc.Text())
@@ -421,105 +491,109 @@ func ParseTable(r io.Reader) (*Table, error) {
 			continue
 		}
 		f := strings.Split(s, ",")
-		if cols == nil {
-			if !strings.EqualFold(strings.TrimSpace(f[0]), "hand") {
-				return nil, fmt.Errorf("%w: line %d: want the header hand,2,3,4,5,6,7,8,9,10,A", ErrFormat, line)
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("%w: line %d: %s", ErrFormat, line, fmt.Sprintf(format, a...))
+		}
+		switch {
+		case !long && wide == nil:
+			switch strings.ToLower(strings.Join(f, ",")) {
+			case "kind,player,dealer,action":
+				long = true
+				continue
+			}
+			if !strings.EqualFold(f[0], "hand") {
+				return nil, bad("want the header kind,player,dealer,action")
 			}
 			for _, h := range f[1:] {
 				up, err := parseUp(h)
 				if err != nil {
-					return nil, fmt.Errorf("%w: line %d: %v", ErrFormat, line, err)
+					return nil, bad("%v", err)
 				}
-				cols = append(cols, col(up))
+				wide = append(wide, col(up))
 			}
-			continue
-		}
-		row, ok := parseRow(f[0])
-		if !ok {
-			return nil, fmt.Errorf("%w: line %d: unknown hand %q (want H2-H21, S12-S21, P2-P10, PA, A+A, A+2-A+10, insurance, even-money, challenge)", ErrFormat, line, f[0])
-		}
-		if len(f)-1 != len(cols) {
-			return nil, fmt.Errorf("%w: line %d: %d cells for %d up cards", ErrFormat, line, len(f)-1, len(cols))
-		}
-		for i, cell := range f[1:] {
-			cd, ok := parseCode(cell)
+		case long:
+			// The player label may hold a comma (ten-ace "T,A").
+			if len(f) == 5 && strings.EqualFold(f[0], "ten-ace") {
+				f = []string{f[0], f[1] + "," + f[2], f[3], f[4]}
+			}
+			if len(f) != 4 {
+				return nil, bad("want kind,player,dealer,action")
+			}
+			row, ok := longRow(f[0], f[1])
 			if !ok {
-				return nil, fmt.Errorf("%w: line %d: unknown code %q (want H S D Ds P R Rs Rp Y N 1 11)", ErrFormat, line, cell)
+				return nil, bad("unknown hand %s %s", f[0], f[1])
 			}
-			if !codeFits(row, cd) {
-				return nil, fmt.Errorf("%w: line %d: code %s does not fit hand %s", ErrFormat, line, cd, rowName(row))
+			up, err := parseUp(f[2])
+			if err != nil {
+				return nil, bad("%v", err)
 			}
-			t.cells[row][cols[i]] = cd
+			x, ok := parseCell(f[3])
+			if !ok || !cellFits(row, x) {
+				return nil, bad("action %q does not fit %s %s", f[3], f[0], f[1])
+			}
+			t.cells[row][col(up)] = x
+		default:
+			row, ok := parseRow(f[0])
+			if !ok {
+				return nil, bad("unknown hand %q (want H2-H21, S12-S21, P2-P10, PA, TA, insurance, even-money, challenge)", f[0])
+			}
+			if len(f)-1 != len(wide) {
+				return nil, bad("%d cells for %d dealer cards", len(f)-1, len(wide))
+			}
+			for i, v := range f[1:] {
+				x, ok := parseCell(v)
+				if !ok || !cellFits(row, x) {
+					return nil, bad("action %q does not fit %s", v, f[0])
+				}
+				t.cells[row][wide[i]] = x
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	if cols == nil {
+	if !long && wide == nil {
 		return nil, fmt.Errorf("%w: empty", ErrFormat)
 	}
 	return t, nil
 }
 
-func codeFits(row int, c code) bool {
-	switch {
-	case c == cNone:
-		return true
-	case row >= rowInsurance:
-		return c == cY || c == cN
-	case row >= rowDeclare:
-		return c == c1 || c == c11
-	case row >= rowPair:
-		return c >= cH && c <= cRp
+// longRow maps a kind and player label of the CSV format to a row.
+func longRow(kind, player string) (int, bool) {
+	v, ok := parseValue(player)
+	switch strings.ToLower(kind) {
+	case "hard":
+		return rowHard + v, ok && v >= 2 && v <= 21
+	case "soft":
+		return rowSoft + v, ok && v >= 12 && v <= 21
+	case "pair":
+		return rowPair + v, ok && v >= 1 && v <= 10
+	case "hard+":
+		return rowHardN + v, ok && v >= 2 && v <= 21
+	case "soft+":
+		return rowSoftN + v, ok && v >= 12 && v <= 21
+	case "ten-ace":
+		return rowTenAce, true
+	case "insurance":
+		return rowInsurance, true
+	case "even-money":
+		return rowEvenMoney, true
+	case "challenge":
+		return rowChallenge, true
 	}
-	return c >= cH && c <= cRp && c != cP && c != cRp
-}
-
-func parseUp(s string) (int, error) {
-	switch strings.ToUpper(strings.TrimSpace(s)) {
-	case "A", "1", "11":
-		return 1, nil
-	case "T", "J", "Q", "K":
-		return 10, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 2 || n > 10 {
-		return 0, fmt.Errorf("unknown up card %q (want 2-10 or A)", s)
-	}
-	return n, nil
-}
-
-// WriteCSV writes the table in the format ParseTable reads.
-func (t *Table) WriteCSV(w io.Writer) error {
-	var b bytes.Buffer
-	if t.Name != "" {
-		fmt.Fprintf(&b, "# name: %s\n", t.Name)
-	}
-	b.WriteString("hand,2,3,4,5,6,7,8,9,10,A\n")
-	for r := 0; r < nRows; r++ {
-		empty := true
-		for _, c := range t.cells[r] {
-			empty = empty && c == cNone
-		}
-		if empty {
-			continue
-		}
-		b.WriteString(rowName(r))
-		for _, c := range t.cells[r] {
-			b.WriteByte(',')
-			b.WriteString(c.String())
-		}
-		b.WriteByte('\n')
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return 0, false
 }
 
 // LoadIndices adds index plays to the table from a CSV file with the header
 // hand,up,index,at_or_above,below: at a count at or above index the hand
-// plays at_or_above, below it it plays below (docs/sim.md). up may be * for
-// every up card. A row whose at_or_above is R, Rs or Rp is a surrender index:
-// it says only whether to surrender.
+// plays at_or_above, below it it plays below (docs/sim.md). hand is H5-H21,
+// S12-S21 (two or more cards), P2-P10, PA, insurance, even-money or
+// challenge; up is 2-9, T or A, or * for every up card. A row whose
+// at_or_above is R, Rs or Rp is a surrender index: it says only whether to
+// surrender.
 func (t *Table) LoadIndices(r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	line := 0
@@ -534,45 +608,63 @@ func (t *Table) LoadIndices(r io.Reader) error {
 		for i := range f {
 			f[i] = strings.TrimSpace(f[i])
 		}
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("%w: index line %d: %s", ErrFormat, line, fmt.Sprintf(format, a...))
+		}
 		if !header {
-			if len(f) != 5 || !strings.EqualFold(f[0], "hand") {
-				return fmt.Errorf("%w: index line %d: want the header hand,up,index,at_or_above,below", ErrFormat, line)
+			if strings.ToLower(strings.Join(f, ",")) != "hand,up,index,at_or_above,below" {
+				return bad("want the header hand,up,index,at_or_above,below")
 			}
 			header = true
 			continue
 		}
 		if len(f) != 5 {
-			return fmt.Errorf("%w: index line %d: want 5 fields", ErrFormat, line)
+			return bad("want 5 fields")
 		}
 		row, ok := parseRow(f[0])
-		if !ok {
-			return fmt.Errorf("%w: index line %d: unknown hand %q", ErrFormat, line, f[0])
+		if !ok || row == rowTenAce {
+			return bad("unknown hand %q", f[0])
 		}
 		at, err := strconv.ParseFloat(f[2], 64)
 		if err != nil {
-			return fmt.Errorf("%w: index line %d: index %q is not a number", ErrFormat, line, f[2])
+			return bad("index %q is not a number", f[2])
 		}
-		above, ok1 := parseCode(f[3])
-		below, ok2 := parseCode(f[4])
-		if !ok1 || !ok2 || !codeFits(row, above) || !codeFits(row, below) {
-			return fmt.Errorf("%w: index line %d: codes %q, %q do not fit hand %s", ErrFormat, line, f[3], f[4], rowName(row))
+		above, ok1 := parseCell(f[3])
+		below, ok2 := parseCell(f[4])
+		if !ok1 || !ok2 || above.decl != 0 || below.decl != 0 || !cellFits(row, above) || !cellFits(row, below) {
+			return bad("codes %q, %q do not fit hand %s", f[3], f[4], f[0])
 		}
-		var ups []int
+		var cols []int
 		if f[1] == "*" {
-			ups = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+			cols = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 		} else {
 			up, err := parseUp(f[1])
 			if err != nil {
-				return fmt.Errorf("%w: index line %d: %v", ErrFormat, line, err)
+				return bad("%v", err)
 			}
-			ups = []int{col(up)}
+			cols = []int{col(up)}
 		}
-		e := index{has: true, at: at, above: above, below: below}
-		for _, c := range ups {
-			if above.surrender() && row < rowPair {
-				t.surr[row][c] = e
-			} else {
-				t.play[row][c] = e
+		e := index{has: true, at: at, above: above.c, below: below.c}
+		rows := []int{row}
+		switch {
+		case row < rowSoft:
+			rows = append(rows, row-rowHard+rowHardN)
+		case row < rowPair:
+			rows = append(rows, row-rowSoft+rowSoftN)
+		}
+		for _, r := range rows {
+			for _, c := range cols {
+				switch {
+				case above.c.surrender() && r < rowPair:
+					t.surr[r][c] = e
+				case r >= rowHardN && r < rowTenAce:
+					// Three or more cards: hit or stand only.
+					ne := e
+					ne.above, ne.below = hitStand(e.above), hitStand(e.below)
+					t.play[r][c] = ne
+				default:
+					t.play[r][c] = e
+				}
 			}
 		}
 		t.Indices = true
@@ -584,6 +676,15 @@ func (t *Table) LoadIndices(r io.Reader) error {
 		return fmt.Errorf("%w: empty index file", ErrFormat)
 	}
 	return nil
+}
+
+// hitStand is what a two-card code does with three or more cards.
+func hitStand(c code) code {
+	switch c {
+	case cS, cDs, cRs:
+		return cS
+	}
+	return cH
 }
 
 //go:embed data/basic-s17.csv

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"sabot/analysis"
+	"sabot/internal/chart"
+	"sabot/sim"
+)
+
+func newSimCmd(e *env) *cobra.Command {
+	var (
+		pf                        profileFlags
+		rounds                    int64
+		targetSE                  float64
+		seed                      uint64
+		workers, boxes, others    int
+		backBets                  int
+		backFollow                bool
+		strategyFile, indicesFile string
+		textbook                  bool
+		count, ramp               string
+		wongIn, wongOut           string
+		unit                      int64
+		bankroll                  float64
+		continuous                bool
+		asJSON, progress          bool
+		chartDir                  string
+	)
+	c := &cobra.Command{
+		Use:   "sim PROFILE|FILE",
+		Short: "Simulate rounds on a profile's rules: EV, SD, win rates, counting figures",
+		Long: `Simulate blackjack rounds on the fast path of package sim, on the profile's own
+rules and shoe procedure (cut card, burns, reshuffle), and report the EV per
+initial bet with a 95 % confidence interval, the SD per round, win, push, loss
+and blackjack rates, and for a card counter the win rate, SCORE, N0 and risk of
+ruin. The same seed gives the same result whatever --workers is. See docs/sim.md.
+
+The default strategy is the exact basic strategy of package analysis for the
+profile; --strategy FILE reads a card in the CSV format of
+'sabot strategy --format csv'; --textbook plays the built-in textbook chart
+for the reference rules (a labelled fallback).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := pf.resolve(args[0])
+			if err != nil {
+				return err
+			}
+			cfg := sim.Config{Profile: p, Rounds: rounds, TargetSE: targetSE, Seed: seed, Workers: workers,
+				Boxes: boxes, Others: others, BackBets: backBets, BackFollow: backFollow, Unit: unit, Continuous: continuous}
+			if targetSE > 0 && !cmd.Flags().Changed("rounds") {
+				cfg.Rounds = 0
+			}
+			var tab *sim.Table
+			switch {
+			case strategyFile != "":
+				f, err := os.Open(strategyFile)
+				if err != nil {
+					return refused("sim: %v", err)
+				}
+				tab, err = sim.ParseTable(f)
+				f.Close()
+				if err != nil {
+					return refused("sim: %s: %v", strategyFile, err)
+				}
+				if tab.Name == "" {
+					tab.Name = strategyFile
+				}
+			case textbook:
+				tab = sim.Textbook(p.DealerHitsSoft17)
+			default:
+				res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
+				if err != nil {
+					return failed("sim: the basic strategy of %s: %v", p.Name, err)
+				}
+				var b bytes.Buffer
+				if err := res.Basic.WriteCSV(&b); err != nil {
+					return failed("sim: %v", err)
+				}
+				if tab, err = sim.ParseTable(&b); err != nil {
+					return failed("sim: the analysis strategy card: %v", err)
+				}
+				tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
+			}
+			if count != "" {
+				sys, err := sim.LookupSystem(count)
+				if err != nil {
+					return refused("sim: --count: %v", err)
+				}
+				cfg.Count = &sys
+			}
+			if indicesFile != "" {
+				var data []byte
+				if strings.EqualFold(indicesFile, "i18") {
+					data = sim.Illustrious18()
+				} else if data, err = os.ReadFile(indicesFile); err != nil {
+					return refused("sim: %v", err)
+				}
+				if err := tab.LoadIndices(bytes.NewReader(data)); err != nil {
+					return refused("sim: %s: %v", indicesFile, err)
+				}
+				if cfg.Count == nil {
+					return refused("sim: --indices needs --count")
+				}
+			}
+			if ramp != "" {
+				if cfg.Count == nil {
+					return refused("sim: --ramp needs --count")
+				}
+				if cfg.Ramp, err = sim.ParseRamp(ramp); err != nil {
+					return refused("sim: --ramp: %v", err)
+				}
+			}
+			for _, w := range []struct {
+				s   string
+				v   *float64
+				has *bool
+			}{{wongIn, &cfg.Wong.In, &cfg.Wong.HasIn}, {wongOut, &cfg.Wong.Out, &cfg.Wong.HasOut}} {
+				if w.s == "" {
+					continue
+				}
+				if *w.v, err = strconv.ParseFloat(w.s, 64); err != nil || math.IsNaN(*w.v) {
+					return refused("sim: wong count %q is not a number", w.s)
+				}
+				*w.has = true
+			}
+			cfg.Strategy = tab
+			if chartDir != "" {
+				cfg.Paths, cfg.PathPoints = 5, 400
+			}
+			if rounds <= 0 && targetSE <= 0 {
+				return refused("sim: give --rounds N or --target-se X")
+			}
+			var bar *progressbar.ProgressBar
+			showBar := progress
+			if f, ok := e.stderr.(*os.File); ok && !cmd.Flags().Changed("progress") {
+				showBar = term.IsTerminal(int(f.Fd()))
+			}
+			if showBar {
+				total := cfg.Rounds
+				if cfg.TargetSE > 0 {
+					total = -1
+				}
+				bar = progressbar.NewOptions64(total,
+					progressbar.OptionSetWriter(e.stderr),
+					progressbar.OptionSetDescription("sim "+p.Name),
+					progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(),
+					progressbar.OptionSetItsString("rounds"),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionThrottle(200*time.Millisecond),
+					progressbar.OptionClearOnFinish())
+				cfg.Progress = func(n int64) { bar.Set64(n) }
+			}
+			start := time.Now()
+			res, err := sim.Run(cmd.Context(), cfg)
+			if bar != nil {
+				bar.Finish()
+			}
+			if err != nil {
+				if errors.Is(err, sim.ErrConfig) {
+					return refused("sim: %v", err)
+				}
+				return failed("sim: %v", err)
+			}
+			elapsed := time.Since(start)
+			if chartDir != "" {
+				if err := writeSimCharts(chartDir, res); err != nil {
+					return failed("sim: charts: %v", err)
+				}
+			}
+			if asJSON {
+				out := struct {
+					*sim.Result
+					Strategy     string  `json:"strategy"`
+					Count        string  `json:"count,omitempty"`
+					Ramp         string  `json:"ramp,omitempty"`
+					Bankroll     float64 `json:"bankroll,omitempty"`
+					RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
+					Seconds      float64 `json:"seconds"`
+					RoundsPerSec float64 `json:"rounds_per_second"`
+				}{Result: res, Strategy: tab.Name, Seconds: elapsed.Seconds(), RoundsPerSec: float64(res.Rounds) / elapsed.Seconds()}
+				if cfg.Count != nil {
+					out.Count, out.Ramp = cfg.Count.Name, cfg.Ramp.String()
+				}
+				if bankroll > 0 {
+					out.Bankroll, out.RiskOfRuin = bankroll, res.RiskOfRuin(bankroll)
+				}
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
+			printSim(e, res, tab.Name, cfg, bankroll, elapsed)
+			return nil
+		},
+	}
+	pf.add(c)
+	f := c.Flags()
+	f.Int64Var(&rounds, "rounds", 10_000_000, "rounds to deal (with --target-se: at most)")
+	f.Float64Var(&targetSE, "target-se", 0, "stop when the standard error of the EV per initial bet is at or below this (e.g. 0.0005)")
+	f.Uint64Var(&seed, "seed", 1, "seed: the same seed gives the same result whatever --workers is")
+	f.IntVar(&workers, "workers", 0, "worker goroutines (default every core)")
+	f.IntVar(&boxes, "boxes", 1, "boxes the player plays each round (ES-03, VE-03)")
+	f.IntVar(&others, "others", 0, "other players' boxes at the table (flat one unit, basic strategy)")
+	f.IntVar(&backBets, "back-bets", 0, "back bets of the player's own on each of his boxes (ES-03, VE-03; refused where AR-05 forbids them)")
+	f.BoolVar(&backFollow, "back-follow", true, "back bets match the box holder's doubles and splits (VE-11, VE-12)")
+	f.StringVar(&strategyFile, "strategy", "", "strategy card, CSV (sabot strategy --format csv); default: the exact basic strategy of package analysis")
+	f.BoolVar(&textbook, "textbook", false, "play the built-in textbook chart (4-8 decks, S17 or H17, DAS; a fallback for the reference rules)")
+	f.StringVar(&count, "count", "", "count cards: hi-lo, ko, hi-opt-ii or zen")
+	f.StringVar(&indicesFile, "indices", "", "index plays, CSV (docs/sim.md), or i18 for the Illustrious 18 and Fab 4 (Hi-Lo)")
+	f.StringVar(&ramp, "ramp", "", "bet ramp by count, count:units, e.g. 2:2,3:4,4:8,5:12 (1 unit below the first)")
+	f.StringVar(&wongIn, "wong-in", "", "wonging: start each shoe out, enter at this count")
+	f.StringVar(&wongOut, "wong-out", "", "wonging: leave at a count below this")
+	f.Int64Var(&unit, "unit", 0, "one unit in minor units (default: the smallest that pays blackjacks and half stakes exactly)")
+	f.Float64Var(&bankroll, "bankroll", 0, "bankroll in units for the risk of ruin")
+	f.BoolVar(&continuous, "continuous", false, "shuffle every card back before each round (continuous shuffler): no cut card")
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	f.BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
+	f.StringVar(&chartDir, "chart", "", "write charts (SVG) to this folder: EV by count, bankroll paths, distribution of results")
+	return c
+}
+
+func printSim(e *env, r *sim.Result, strategy string, cfg sim.Config, bankroll float64, elapsed time.Duration) {
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	pct := func(x float64) string { return fmt.Sprintf("%+.3f %%", 100*x) }
+	fmt.Fprintf(w, "profile\t%s\n", r.Profile)
+	fmt.Fprintf(w, "strategy\t%s\n", strategy)
+	if cfg.Count != nil {
+		fmt.Fprintf(w, "count\t%s, ramp %s\n", cfg.Count.Name, cfg.Ramp.String())
+	}
+	shuffle := "the profile's shoe procedure"
+	if cfg.Continuous {
+		shuffle = "continuous shuffle"
+	}
+	fmt.Fprintf(w, "rounds\t%d (%d played, %d void), %d shoes, %s\n", r.Rounds, r.Played, r.Void, r.Shoes, shuffle)
+	fmt.Fprintf(w, "EV per initial bet\t%s ± %.3f %% (95 %%: %s to %s)\n", pct(r.EV), 196*r.SE, pct(r.CI95[0]), pct(r.CI95[1]))
+	fmt.Fprintf(w, "SD per round\t%.4f units\n", r.SD)
+	fmt.Fprintf(w, "win / push / loss\t%.2f %% / %.2f %% / %.2f %% of boxes, blackjack %.2f %%\n", 100*r.Win, 100*r.Push, 100*r.Loss, 100*r.Blackjack)
+	fmt.Fprintf(w, "average bet\t%.3f units of %d\n", r.AvgBet, r.Unit)
+	if cfg.BackBets > 0 {
+		fmt.Fprintf(w, "back bets EV\t%s ± %.3f %%\n", pct(r.BackEV), 196*r.BackSE)
+	}
+	if cfg.Count != nil {
+		fmt.Fprintf(w, "win rate\t%+.3f ± %.3f units per 100 rounds played\n", r.WinRate, r.WinRateSE)
+		fmt.Fprintf(w, "SCORE, DI, N0\t%.2f, %.2f, %.0f rounds\n", r.SCORE, r.DI, r.N0)
+	}
+	if bankroll > 0 {
+		fmt.Fprintf(w, "risk of ruin\t%.4f %% for %g units\n", 100*r.RiskOfRuin(bankroll), bankroll)
+	}
+	fmt.Fprintf(w, "speed\t%.1f M rounds/s in %v\n", float64(r.Rounds)/elapsed.Seconds()/1e6, elapsed.Round(time.Millisecond))
+	w.Flush()
+	if len(r.ByCount) > 0 {
+		fmt.Fprintln(e.stdout, "\nby count at the bet:")
+		w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(w, "count\tfreq\tEV\t± SE\tavg bet\t")
+		for _, c := range r.ByCount {
+			fmt.Fprintf(w, "%d\t%.2f %%\t%s\t%.3f %%\t%.2f\t\n", c.Count, 100*c.Freq, pct(c.EV), 100*c.SE, c.AvgBet)
+		}
+		w.Flush()
+	}
+}
+
+func writeSimCharts(dir string, r *sim.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if len(r.ByCount) > 0 {
+		if err := chart.SimEVByCount(filepath.Join(dir, "ev-by-count.svg"), r.ByCount); err != nil {
+			return err
+		}
+	}
+	if len(r.Paths) > 0 {
+		if err := chart.SimBankroll(filepath.Join(dir, "bankroll.svg"), r.Paths); err != nil {
+			return err
+		}
+	}
+	v, f := r.Distribution()
+	return chart.SimDistribution(filepath.Join(dir, "distribution.svg"), v, f)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runSim(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), append([]string{"sim"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestSimJSON: `sabot sim --json` prints at least ev (per initial unit bet,
+// a fraction), se and rounds, and the same seed gives the same numbers
+// whatever --workers is.
+func TestSimJSON(t *testing.T) {
+	var evs []float64
+	for _, w := range []string{"1", "2"} {
+		code, out, errs := runSim(t, "spain", "--rounds", "200000", "--seed", "9", "--workers", w, "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var r struct {
+			EV     *float64 `json:"ev"`
+			SE     *float64 `json:"se"`
+			Rounds *int64   `json:"rounds"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if r.EV == nil || r.SE == nil || r.Rounds == nil {
+			t.Fatalf("want ev, se and rounds in %s", out)
+		}
+		if *r.EV < -0.05 || *r.EV > 0.05 || *r.SE <= 0 || *r.Rounds < 200000 {
+			t.Errorf("ev %v se %v rounds %v: not a simulation of basic strategy", *r.EV, *r.SE, *r.Rounds)
+		}
+		evs = append(evs, *r.EV)
+	}
+	if evs[0] != evs[1] {
+		t.Errorf("seed 9: EV %v with 1 worker, %v with 2", evs[0], evs[1])
+	}
+}
+
+// TestSimCounting runs the counter's report: Hi-Lo, the Illustrious 18,
+// a ramp, wonging and the risk of ruin; text and JSON.
+func TestSimCounting(t *testing.T) {
+	code, out, errs := runSim(t, "vegas-s17", "--rounds", "100000", "--count", "hi-lo", "--indices", "i18",
+		"--ramp", "2:2,3:4,4:8,5:12", "--others", "1", "--wong-out", "-1", "--bankroll", "1000", "--textbook")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"EV per initial bet", "SCORE", "risk of ruin", "by count at the bet", "textbook"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestSimRefused: bad input is refused with exit status 2 and one line
+// saying why.
+func TestSimRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"nowhere"},
+		{"argentina", "--back-bets", "1"}, // AR-05: no back betting
+		{"venice", "--boxes", "8"},        // VE-03: seven boxes
+		{"vegas-s17", "--count", "nope"},
+		{"vegas-s17", "--ramp", "2:2"},                   // a ramp needs a count
+		{"vegas-s17", "--count", "hi-lo", "--ramp", "x"}, // malformed
+		{"vegas-s17", "--strategy", "/nonexistent.csv"},
+		{"vegas-s17", "-o", "decks=0"},
+		{"vegas-s17", "--rounds", "0"},
+	} {
+		code, out, errs := runSim(t, args...)
+		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 || errs == "" {
+			t.Errorf("sabot sim %v: exit %d, stdout %q, stderr %q; want exit 2 and one line", args, code, out, errs)
+		}
+	}
+}

@@ -1,0 +1,15 @@
+// Package sim is sabot's Monte Carlo simulator: it deals billions of rounds
+// on a profile's own rules and shoe procedure, on a fast unchecked path that
+// uses the same rule code as the engine (rules.Count, Profile.Settle,
+// Profile.Net, tables computed from Profile.DealerDraws, CanDoubleOn and
+// MustDraw) and agrees with the checked engine round for round
+// (TestAgreesWithEngine).
+//
+// A Config names the profile, the player's boxes, back bets and the other
+// players at the table, the Strategy (a *Table: a strategy card in the CSV
+// format of `sabot strategy --format csv`, with optional index plays), a
+// counting System with a bet Ramp and wonging, and how long to run. Run
+// deals chunks of rounds on every core, chunk k from seed (Seed, k) on a
+// fresh shoe, and merges them in order: the Result depends on the seed, not
+// on the number of workers. See docs/sim.md.
+package sim

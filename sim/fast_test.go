@@ -1,0 +1,208 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	mrand "math/rand/v2"
+	"testing"
+
+	"sabot/rules"
+)
+
+// randomTable is a strategy table with a random code in every cell (every
+// code its row allows, empty cells included, @1 and @11 on the ten-ace row),
+// random insurance, even-money and challenge rows, and with indices a
+// random index play in about one cell in six, surrender indices included.
+// It takes every move the rules allow often while staying a *Table, so
+// that it plays on the fast path.
+func randomTable(seed uint64, indices bool) *Table {
+	r := mrand.New(mrand.NewPCG(seed, 0x5ab07))
+	t := &Table{Name: fmt.Sprintf("random-%d", seed)}
+	codesOf := func(row int) []code {
+		switch {
+		case row >= rowInsurance:
+			return []code{cNone, cY, cN}
+		case row == rowTenAce:
+			return []code{cNone, cH, cS, cD, cDs}
+		case row >= rowHardN:
+			return []code{cNone, cH, cS, cS}
+		case row >= rowPair:
+			return []code{cNone, cH, cS, cD, cDs, cP, cP, cR, cRs, cRp}
+		}
+		return []code{cNone, cH, cS, cS, cD, cDs, cR, cRs}
+	}
+	for row := 0; row < nRows; row++ {
+		cs := codesOf(row)
+		for c := 0; c < 10; c++ {
+			x := cell{c: cs[r.IntN(len(cs))]}
+			if row == rowTenAce && r.IntN(2) == 0 {
+				x.decl = 1
+			}
+			t.cells[row][c] = x
+			if !indices || r.IntN(6) != 0 || row == rowTenAce {
+				continue
+			}
+			e := index{has: true, at: float64(r.IntN(13)-5) / 2}
+			nonEmpty := cs[1:]
+			e.above, e.below = nonEmpty[r.IntN(len(nonEmpty))], nonEmpty[r.IntN(len(nonEmpty))]
+			if e.above.surrender() && row < rowPair {
+				t.surr[row][c] = e
+			} else {
+				t.play[row][c] = e
+			}
+			t.Indices = true
+		}
+	}
+	return t
+}
+
+type fastCase struct {
+	name    string
+	profile string
+	options []string
+	setup   func(c *Config)
+}
+
+// fastCases are the configurations the fast path is checked on: every
+// built-in profile it plays, and the options it tabulates.
+func fastCases() []fastCase {
+	var cases []fastCase
+	for _, name := range rules.Names() {
+		if name == "argentina" {
+			continue // AR-10, AR-11: the general path
+		}
+		cases = append(cases, fastCase{name: name, profile: name})
+	}
+	return append(cases,
+		fastCase{name: "argentina-without-challenge-and-declaration", profile: "argentina", options: []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false"}},
+		fastCase{name: "vegas-s17/late-surrender", profile: "vegas-s17", options: []string{"surrender=late"}},
+		fastCase{name: "spain/early-surrender", profile: "spain", options: []string{"surrender=early"}},
+		fastCase{name: "vegas-h17/no-peek-takes-all", profile: "vegas-h17", options: []string{"hole_card=no-peek", "dealer_blackjack_takes=all", "resplit_aces=true", "hit_split_aces=true"}},
+		fastCase{name: "spain/original-bets-only", profile: "spain", options: []string{"dealer_blackjack_takes=original"}},
+		fastCase{name: "spain/last-round-void", profile: "spain", options: []string{"last_round_void=true"}},
+		fastCase{name: "venice/stand-on-21-off", profile: "venice", options: []string{"stand_on_21=false", "must_draw_at_most=12"}},
+		fastCase{name: "venice/split-blackjack-even", profile: "venice", options: []string{"split_blackjack=blackjack-even", "stand_on_21=false"}},
+		fastCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}},
+		fastCase{name: "family/face-down", profile: "family", options: []string{"collected_cards=under-face-down", "bank_rounds=5"}},
+		fastCase{name: "vegas-s17/double-card-face-down", profile: "vegas-s17", options: []string{"double_card_face_down=true", "double_on=10-11"}},
+		fastCase{name: "vegas-s17/deal-to-the-end", profile: "vegas-s17", options: []string{"cut_card_reserve=0", "decks=1", "min_cut=0", "max_hands=4", "burn_cards=0"},
+			setup: func(c *Config) { c.Boxes = 5 }},
+	)
+}
+
+// fastStrategies are the strategies the fast path is checked with.
+func fastStrategies(p *rules.Profile) []struct {
+	name  string
+	setup func(c *Config)
+} {
+	type st = struct {
+		name  string
+		setup func(c *Config)
+	}
+	return []st{
+		{"textbook", func(c *Config) {}},
+		{"random-table", func(c *Config) { c.Strategy = randomTable(1, false) }},
+		{"random-table-2-boxes-2-others", func(c *Config) {
+			c.Strategy, c.OthersStrategy, c.Boxes, c.Others = randomTable(2, false), randomTable(3, false), 2, 2
+		}},
+		{"random-indices-counting", func(c *Config) {
+			c.Strategy, c.Count = randomTable(4, true), &HiLo
+			c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
+		}},
+		{"random-indices-ko-wong-others", func(c *Config) {
+			c.Strategy, c.Count, c.Others = randomTable(5, true), &KO, 1
+			c.Ramp, _ = ParseRamp("0:1,2:4")
+			c.Wong = Wong{In: 1, HasIn: true, Out: -2, HasOut: true}
+		}},
+		{"hi-lo-i18-ramp", func(c *Config) {
+			tab := Textbook(p.DealerHitsSoft17)
+			if err := tab.LoadIndices(bytes.NewReader(Illustrious18())); err != nil {
+				panic(err)
+			}
+			c.Strategy, c.Count = tab, &HiLo
+			c.Ramp, _ = ParseRamp("1:2,2:4,3:8,4:12")
+		}},
+	}
+}
+
+// TestFastPath holds the fast path to the general one: on the same cards
+// (each path on its own deck from the same seed, in fast and exact modes),
+// round for round the same nets, stakes, running count, cards left, void
+// rounds, shuffles and box results, for every configuration of fastCases
+// and every strategy of fastStrategies.
+func TestFastPath(t *testing.T) {
+	rounds := 40_000
+	if testing.Short() {
+		rounds = 5_000
+	}
+	for _, fc := range fastCases() {
+		p := rules.MustLookup(fc.profile)
+		must(t, p.SetAll(fc.options))
+		for _, st := range fastStrategies(p) {
+			for _, exact := range []bool{false, true} {
+				name := fc.name + "/" + st.name
+				if exact {
+					name += "/exact"
+				}
+				t.Run(name, func(t *testing.T) {
+					cfg := Config{Profile: p, Rounds: 1, exactShoe: exact}
+					st.setup(&cfg)
+					if fc.setup != nil {
+						fc.setup(&cfg)
+					}
+					must(t, cfg.normalize())
+					fast := newTable(&cfg)
+					if fast.fp == nil {
+						t.Fatal("not on the fast path")
+					}
+					slow := cfg
+					slow.noFast = true
+					gen := newTable(&slow)
+					if gen.fp != nil {
+						t.Fatal("noFast: on the fast path")
+					}
+					for _, tab := range []*table{fast, gen} {
+						tab.d.reseed(seedChunk(9, 0))
+						tab.shuffle()
+					}
+					compareRounds(t, fast, gen, rounds)
+				})
+			}
+		}
+	}
+}
+
+func compareRounds(t *testing.T, fast, gen *table, rounds int) {
+	t.Helper()
+	var voids, doubles int
+	for i := 0; i < rounds; i++ {
+		pf, pg := fast.seat(), gen.seat()
+		if pf != pg || fast.roundCount != gen.roundCount {
+			t.Fatalf("round %d: seat: playing %v count %v on the fast path, %v %v on the general", i, pf, fast.roundCount, pg, gen.roundCount)
+		}
+		start := gen.d.pos
+		fast.round()
+		gen.round()
+		if fast.x != gen.x || fast.w != gen.w || fast.void != gen.void {
+			t.Fatalf("round %d: fast path nets %d on %d (void %v), general %d on %d (void %v); cards %v",
+				i, fast.x, fast.w, fast.void, gen.x, gen.w, gen.void, gen.d.buf[start:min(gen.d.pos, len(gen.d.buf))])
+		}
+		if fast.rc != gen.rc || fast.d.remaining() != gen.d.remaining() || fast.shoes != gen.shoes {
+			t.Fatalf("round %d: count %d, %d left, %d shoes on the fast path; %d, %d, %d on the general",
+				i, fast.rc, fast.d.remaining(), fast.shoes, gen.rc, gen.d.remaining(), gen.shoes)
+		}
+		if fast.playerBoxes != gen.playerBoxes || fast.blackjacks != gen.blackjacks || fast.boxWins != gen.boxWins {
+			t.Fatalf("round %d: box results differ", i)
+		}
+		if fast.void {
+			voids++
+		}
+		if gen.nBox > 0 && gen.boxes[0].hands[0].doubled {
+			doubles++
+		}
+	}
+	if doubles == 0 {
+		t.Logf("no double")
+	}
+	t.Logf("%d rounds agree (%d void)", rounds, voids)
+}
