@@ -83,6 +83,7 @@ var commands = []func(*env) *cobra.Command{
 	newScenarioCmd,
 	newSimCmd,
 	newPlayCmd,
+	newLedgerCmd,
 }
 
 // profileFlags are the flags of every command that takes a profile.

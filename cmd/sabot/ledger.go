@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"sabot"
+	"sabot/internal/store"
+)
+
+func newLedgerCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "ledger",
+		Short: "The table server's double-entry ledger",
+		Args:  cobra.NoArgs,
+	}
+	var dsn string
+	check := &cobra.Command{
+		Use:   "check",
+		Short: "Prove every balance equals the sum of its entries and every transaction nets to zero (exit 1 if not)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Checking a file that is not there must not create it.
+			if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) && path != ":memory:" {
+				if _, err := os.Stat(path); err != nil {
+					return refused("no database %s: %v", path, errors.Unwrap(err))
+				}
+			}
+			s, err := store.Open(cmd.Context(), dsn)
+			if sabot.ErrorCode(err) == sabot.EINVALID {
+				return refused("%s", sabot.ErrorMessage(err))
+			} else if err != nil {
+				return failed("cannot open the store: %s", errCause(err))
+			}
+			defer s.Close()
+			r, err := s.CheckLedger(cmd.Context())
+			if err != nil {
+				return failed("cannot check the ledger: %s", errCause(err))
+			}
+			verdict := "the ledger balances"
+			if !r.OK() {
+				verdict = "the ledger does NOT balance"
+			}
+			fmt.Fprintf(e.stdout, "%s: %d accounts, %d transactions, %d entries, total %d\n",
+				verdict, r.Accounts, r.Transactions, r.Entries, r.Total)
+			for _, p := range r.Problems {
+				fmt.Fprintf(e.stdout, "  %s\n", p)
+			}
+			if !r.OK() {
+				return failed("ledger check: %d problems", len(r.Problems))
+			}
+			return nil
+		},
+	}
+	check.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	c.AddCommand(check)
+	return c
+}
+
+// errCause is what an operator reads of an internal error: its cause, on
+// one line.
+func errCause(err error) string {
+	var e *sabot.Error
+	if errors.As(err, &e) && e.Cause != nil {
+		err = e.Cause
+	}
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -1,0 +1,153 @@
+// Package postgres is the sabot.Store in PostgreSQL, through pgx and its
+// connection pool.
+//
+// Read-write transactions run at READ COMMITTED: the store takes the row
+// locks it needs (an account's row for its balance, a table's row for the
+// next Seq) with the UPDATE that changes the row, and every later statement
+// of the transaction sees what committed before it. Read-only transactions
+// run at REPEATABLE READ: one snapshot. A deadlock or serialization failure
+// is retried.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"sabot"
+	"sabot/internal/store/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is a sabot.Store in a PostgreSQL database.
+type DB struct {
+	// DSN is a postgres:// or postgresql:// URL. Its parameters reach the
+	// server: search_path=NAME puts the store in that schema.
+	DSN string
+	// Now is the clock that stamps records.
+	Now func() time.Time
+
+	*sqlstore.Store
+	pool *pgxpool.Pool
+}
+
+var _ sabot.Store = (*DB)(nil)
+
+// NewDB returns a DB for a DSN on the real clock; Open opens it.
+func NewDB(dsn string) *DB {
+	return &DB{DSN: dsn, Now: time.Now}
+}
+
+// migrationLock keeps two processes opening the same schema from applying a
+// migration twice: it is held until the migration's transaction ends.
+const migrationLock = `SELECT pg_advisory_xact_lock(hashtext('sabot migrations ' || current_schema()))`
+
+// Open connects and applies the migrations the database has not had yet. A
+// DSN that does not parse is EINVALID; a server that cannot be reached is
+// EINTERNAL.
+func (db *DB) Open(ctx context.Context) error {
+	cfg, err := pgxpool.ParseConfig(db.DSN)
+	if err != nil {
+		return sabot.Errorf(sabot.EINVALID, "bad PostgreSQL DSN: %v", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return sabot.Internal(err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return sabot.Internal(fmt.Errorf("postgres: %w", err))
+	}
+	now := db.Now
+	if now == nil {
+		now = time.Now
+	}
+	c := &conn{pool}
+	if err := sqlstore.Migrate(ctx, c, migrations, "migrations", migrationLock); err != nil {
+		pool.Close()
+		return sabot.Internal(fmt.Errorf("postgres: %w", err))
+	}
+	db.pool, db.Store = pool, sqlstore.New(c, now)
+	return nil
+}
+
+// Close closes the pool's connections.
+func (db *DB) Close() error {
+	if db.pool != nil {
+		db.pool.Close()
+	}
+	return nil
+}
+
+// conn is the sqlstore.Conn of a pool.
+type conn struct{ pool *pgxpool.Pool }
+
+var (
+	readWrite = pgx.TxOptions{IsoLevel: pgx.ReadCommitted, AccessMode: pgx.ReadWrite}
+	readOnly  = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+)
+
+func (c *conn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) error {
+	opts := readWrite
+	if ro {
+		opts = readOnly
+	}
+	tx, err := c.pool.BeginTx(ctx, opts)
+	if err != nil {
+		return classify(err)
+	}
+	if err := fn(pgTx{tx}); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
+	return classify(tx.Commit(ctx))
+}
+
+// classify marks the errors sqlstore acts on.
+func classify(err error) error {
+	var e *pgconn.PgError
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch e.Code {
+	case "23505": // unique_violation
+		return fmt.Errorf("%w: %w", sqlstore.ErrUnique, err)
+	case "40001", "40P01": // serialization_failure, deadlock_detected
+		return fmt.Errorf("%w: %w", sqlstore.ErrRetry, err)
+	}
+	return err
+}
+
+type pgTx struct{ tx pgx.Tx }
+
+func (t pgTx) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := t.tx.Exec(ctx, query, args...)
+	if err != nil {
+		return 0, classify(err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+func (t pgTx) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return pgRow{t.tx.QueryRow(ctx, query, args...)}
+}
+
+func (t pgTx) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := t.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, classify(err)
+	}
+	return rows, nil
+}
+
+type pgRow struct{ row pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error { return classify(r.row.Scan(dest...)) }

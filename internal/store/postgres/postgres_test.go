@@ -1,0 +1,99 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"sabot"
+	"sabot/internal/store/postgres"
+	"sabot/internal/store/storetest"
+)
+
+// The suite runs on the database named by $SABOT_TEST_POSTGRES, each test in
+// a schema of its own; without it the tests skip, or fail in CI.
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) sabot.Store { return MustOpenDB(t) })
+}
+
+// DB is a store under test with raw access to its schema (storetest.Raw).
+type DB struct {
+	*postgres.DB
+	raw *pgxpool.Pool
+}
+
+func (db *DB) RawExec(ctx context.Context, query string, args ...any) error {
+	_, err := db.raw.Exec(ctx, query, args...)
+	return err
+}
+
+func (db *DB) RawInt64(ctx context.Context, query string, args ...any) (n int64, err error) {
+	err = db.raw.QueryRow(ctx, query, args...).Scan(&n)
+	return n, err
+}
+
+// MustOpenDB opens a store in a fresh schema, on storetest's clock, closed
+// and dropped when the test ends.
+func MustOpenDB(tb testing.TB) *DB {
+	tb.Helper()
+	dsn := storetest.PostgresDSN(tb)
+	db := postgres.NewDB(dsn)
+	db.Now = storetest.Now
+	if err := db.Open(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		raw.Close()
+		db.Close()
+	})
+	return &DB{db, raw}
+}
+
+// Reopening a schema keeps its data and applies no migration twice, even
+// when two open it at once.
+func TestReopen(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	u := &sabot.User{Name: "ana"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			again := postgres.NewDB(db.DSN)
+			err := again.Open(ctx)
+			if err == nil {
+				_, err = again.UserByName(ctx, "ana")
+				again.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := db.RawInt64(ctx, `SELECT COUNT(*) FROM schema_migrations`)
+	if err != nil || n != 1 {
+		t.Fatalf("%d migrations recorded (%v), want 1", n, err)
+	}
+}
+
+func TestOpenRefused(t *testing.T) {
+	err := postgres.NewDB("postgres://sabot@localhost:notaport/db").Open(context.Background())
+	if sabot.ErrorCode(err) != sabot.EINVALID {
+		t.Errorf("a DSN that does not parse: %v, want EINVALID", err)
+	}
+	// Port 1 is closed: a server that cannot be reached is internal.
+	err = postgres.NewDB("postgres://sabot@127.0.0.1:1/db?connect_timeout=2").Open(context.Background())
+	if sabot.ErrorCode(err) != sabot.EINTERNAL {
+		t.Errorf("no server: %v, want EINTERNAL", err)
+	}
+}

@@ -1,0 +1,125 @@
+// Package sqlstore is the sabot.Store written once in SQL that both SQLite
+// and PostgreSQL accept. A driver supplies a Conn (transactions, and its own
+// errors translated to ErrUnique and ErrRetry) and its schema as migrations;
+// everything else, every query and every guarantee, lives here.
+//
+// The SQL sticks to what the two share: $1-style parameters (modernc.org/sqlite
+// binds $N to the Nth argument), RETURNING, ON CONFLICT DO NOTHING, partial
+// unique indexes, and times as BIGINT microseconds since the Unix epoch.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"sabot"
+)
+
+// ErrUnique is what a driver's Tx returns, wrapped, for a unique constraint
+// violation.
+var ErrUnique = errors.New("unique constraint violation")
+
+// ErrRetry is what a driver returns, wrapped, when a transaction lost a race
+// it may win on a second try (a deadlock, a serialization failure, a busy
+// database). The transaction has been rolled back.
+var ErrRetry = errors.New("transaction may be retried")
+
+// A Row scans one row. Scan returns sql.ErrNoRows (or an error wrapping it)
+// when there is none.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// Rows iterates over the rows of a query.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// Tx is a transaction in progress.
+type Tx interface {
+	Exec(ctx context.Context, query string, args ...any) (rowsAffected int64, err error)
+	QueryRow(ctx context.Context, query string, args ...any) Row
+	Query(ctx context.Context, query string, args ...any) (Rows, error)
+}
+
+// Conn is a driver's connection pool.
+type Conn interface {
+	// InTx runs fn in a transaction and commits it if fn returns nil, or
+	// rolls it back. A read-write transaction must serialize with the other
+	// writers where the database cannot do it row by row (SQLite: BEGIN
+	// IMMEDIATE); PostgreSQL runs it at READ COMMITTED, where every
+	// statement sees the rows committed before it started, and the store
+	// takes the row locks it needs. A read-only transaction sees one
+	// snapshot throughout.
+	InTx(ctx context.Context, readOnly bool, fn func(Tx) error) error
+}
+
+// Store is the sabot.Store over a Conn.
+type Store struct {
+	conn Conn
+	now  func() time.Time
+}
+
+var _ sabot.Store = (*Store)(nil)
+
+// New returns the store over conn; now is the clock that stamps records.
+func New(conn Conn, now func() time.Time) *Store {
+	return &Store{conn: conn, now: now}
+}
+
+// Close does nothing: the driver closes its Conn.
+func (s *Store) Close() error { return nil }
+
+// maxTries bounds the retries of a transaction that lost a race (ErrRetry).
+const maxTries = 5
+
+// write runs fn in a read-write transaction, retried when the driver says
+// it may be. fn must not change anything outside the database before the
+// transaction commits: it may run more than once.
+func (s *Store) write(ctx context.Context, fn func(Tx) error) error {
+	var err error
+	for try := 0; try < maxTries; try++ {
+		err = s.conn.InTx(ctx, false, fn)
+		if !errors.Is(err, ErrRetry) {
+			return err
+		}
+	}
+	return err
+}
+
+// read runs fn in a read-only transaction: one snapshot.
+func (s *Store) read(ctx context.Context, fn func(Tx) error) error {
+	return s.conn.InTx(ctx, true, fn)
+}
+
+// stamp is a time as stored: microseconds since the Unix epoch.
+func stamp(t time.Time) int64 { return t.UnixMicro() }
+
+// unstamp is the time of a stored stamp, in UTC.
+func unstamp(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// clock returns t, or now when t is zero, at the precision it is stored with.
+func (s *Store) clock(t time.Time) time.Time {
+	if t.IsZero() {
+		t = s.now()
+	}
+	return unstamp(stamp(t))
+}
+
+// fail turns an error from the database into a sabot error: sabot errors
+// pass through, anything else is internal.
+func fail(err error) error {
+	var e *sabot.Error
+	if err == nil || errors.As(err, &e) {
+		return err
+	}
+	return sabot.Internal(err)
+}
+
+// noRows reports whether err says a query found no row.
+func noRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

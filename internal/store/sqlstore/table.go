@@ -1,0 +1,237 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"sabot"
+)
+
+// CreateTable inserts t, setting its ID and Created.
+func (s *Store) CreateTable(ctx context.Context, t *sabot.Table) error {
+	opts := t.Options
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	data, err := json.Marshal(opts)
+	if err != nil {
+		return sabot.Internal(err)
+	}
+	created := s.clock(t.Created)
+	var id int64
+	err = s.write(ctx, func(tx Tx) error {
+		return tx.QueryRow(ctx, `INSERT INTO tables (name, profile, options, test_mode, created, last_seq)
+			VALUES ($1, $2, $3, $4, $5, 0) RETURNING id`,
+			t.Name, t.Profile, string(data), t.TestMode, stamp(created)).Scan(&id)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	t.ID, t.Created = id, created
+	return nil
+}
+
+const tableColumns = `id, name, profile, options, test_mode, created`
+
+// Tables returns every table, in the order they were created.
+func (s *Store) Tables(ctx context.Context) ([]*sabot.Table, error) {
+	var ts []*sabot.Table
+	err := s.read(ctx, func(tx Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+tableColumns+` FROM tables ORDER BY id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			t, err := scanTable(rows)
+			if err != nil {
+				return err
+			}
+			ts = append(ts, t)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	return ts, nil
+}
+
+// TableByID returns a table; ENOTFOUND if there is none.
+func (s *Store) TableByID(ctx context.Context, id int64) (*sabot.Table, error) {
+	var t *sabot.Table
+	err := s.read(ctx, func(tx Tx) (err error) {
+		t, err = scanTable(tx.QueryRow(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = $1`, id))
+		return err
+	})
+	if noRows(err) {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+	} else if err != nil {
+		return nil, fail(err)
+	}
+	return t, nil
+}
+
+func scanTable(row Row) (*sabot.Table, error) {
+	var t sabot.Table
+	var opts string
+	var created int64
+	if err := row.Scan(&t.ID, &t.Name, &t.Profile, &opts, &t.TestMode, &created); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(opts), &t.Options); err != nil {
+		return nil, err
+	}
+	if len(t.Options) == 0 {
+		t.Options = nil
+	}
+	t.Created = unstamp(created)
+	return &t, nil
+}
+
+// errDup ends an Append's transaction when its command is already in the log.
+var errDup = errors.New("duplicate command")
+
+// Append writes a log record and its postings in one transaction.
+//
+// The next Seq is taken by incrementing the table's last_seq, which locks the
+// table's row until the transaction ends: appends to one table are
+// serialized, and a transaction that fails gives its Seq back with its
+// rollback, so the log has no gaps. Under that lock the command's IDs are
+// looked up: a command already in the log (even one committed a moment ago by
+// a concurrent duplicate) ends the transaction with nothing written and rec
+// filled from the first record. The partial unique index on (table_id,
+// client_id, command_id) guarantees it even without the lock.
+func (s *Store) Append(ctx context.Context, rec *sabot.LogRecord, postings []sabot.Posting) (dup bool, err error) {
+	if rec.Kind == "" {
+		return false, sabot.Errorf(sabot.EINVALID, "a log record needs a kind")
+	}
+	var payload any
+	if len(rec.Payload) > 0 {
+		if !json.Valid(rec.Payload) {
+			return false, sabot.Errorf(sabot.EINVALID, "the %s record's payload is not JSON", rec.Kind)
+		}
+		payload = string(rec.Payload)
+	}
+	if err := checkPostings(postings); err != nil {
+		return false, err
+	}
+	idempotent := rec.ClientID != "" && rec.CommandID != ""
+	created := s.clock(rec.Created)
+
+	var seq int64
+	var first *sabot.LogRecord
+	err = s.write(ctx, func(tx Tx) error {
+		first = nil
+		err := tx.QueryRow(ctx, `UPDATE tables SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq`, rec.TableID).Scan(&seq)
+		if noRows(err) {
+			return sabot.Errorf(sabot.ENOTFOUND, "no table %d", rec.TableID)
+		} else if err != nil {
+			return err
+		}
+		if idempotent {
+			first, err = scanRecord(tx.QueryRow(ctx, byCommand, rec.TableID, rec.ClientID, rec.CommandID))
+			if err == nil {
+				return errDup
+			} else if !noRows(err) {
+				return err
+			}
+		}
+		var n int64
+		n, err = tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, payload, created)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+			rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, payload, stamp(created))
+		if err != nil {
+			return err
+		} else if n == 0 && idempotent {
+			return errDup // only the unique index saw it: read the first record below
+		} else if n == 0 {
+			return fmt.Errorf("table %d seq %d is taken", rec.TableID, seq)
+		}
+		if len(postings) == 0 {
+			return nil
+		}
+		return post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, created, postings)
+	})
+	if errors.Is(err, errDup) {
+		if first == nil {
+			if first, err = s.command(ctx, rec.TableID, rec.ClientID, rec.CommandID); err != nil {
+				return false, err
+			}
+		}
+		*rec = *first
+		return true, nil
+	} else if err != nil {
+		return false, fail(err)
+	}
+	rec.Seq, rec.Created = seq, created
+	return false, nil
+}
+
+// command returns the record a command wrote.
+func (s *Store) command(ctx context.Context, table int64, client, command string) (*sabot.LogRecord, error) {
+	var r *sabot.LogRecord
+	err := s.read(ctx, func(tx Tx) (err error) {
+		r, err = scanRecord(tx.QueryRow(ctx, byCommand, table, client, command))
+		return err
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	return r, nil
+}
+
+// Log returns a table's records with Seq >= from, in order; ENOTFOUND if
+// there is no such table.
+func (s *Store) Log(ctx context.Context, tableID, from int64) ([]*sabot.LogRecord, error) {
+	recs := []*sabot.LogRecord{}
+	err := s.read(ctx, func(tx Tx) error {
+		var n int64
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM tables WHERE id = $1`, tableID).Scan(&n); err != nil {
+			return err
+		} else if n == 0 {
+			return sabot.Errorf(sabot.ENOTFOUND, "no table %d", tableID)
+		}
+		rows, err := tx.Query(ctx, `SELECT `+recordColumns+` FROM log WHERE table_id = $1 AND seq >= $2 ORDER BY seq`, tableID, from)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRecord(rows)
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	return recs, nil
+}
+
+const recordColumns = `seq, table_id, kind, client_id, command_id, user_id, round_no, payload, created`
+
+// byCommand finds the record of a command. It repeats the condition of the
+// partial index log_command so that the planner may use the index: it cannot
+// tell on its own that the parameters are not empty.
+const byCommand = `SELECT ` + recordColumns + ` FROM log
+	WHERE table_id = $1 AND client_id = $2 AND command_id = $3 AND client_id <> '' AND command_id <> ''`
+
+func scanRecord(row Row) (*sabot.LogRecord, error) {
+	var r sabot.LogRecord
+	var payload *string
+	var created int64
+	if err := row.Scan(&r.Seq, &r.TableID, &r.Kind, &r.ClientID, &r.CommandID, &r.UserID, &r.RoundNo, &payload, &created); err != nil {
+		return nil, err
+	}
+	if payload != nil {
+		r.Payload = json.RawMessage(*payload)
+	}
+	r.Created = unstamp(created)
+	return &r, nil
+}

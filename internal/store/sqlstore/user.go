@@ -1,0 +1,138 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"time"
+
+	"sabot"
+)
+
+// CreateUser inserts u, setting its ID and Created; ECONFLICT on a taken name.
+func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
+	if u.Name == "" {
+		return sabot.Errorf(sabot.EINVALID, "a user needs a name")
+	}
+	created := s.clock(u.Created)
+	hash := u.PasswordHash
+	if hash == nil {
+		hash = []byte{}
+	}
+	var id int64
+	err := s.write(ctx, func(tx Tx) error {
+		return tx.QueryRow(ctx, `INSERT INTO users (name, password_hash, admin, created) VALUES ($1, $2, $3, $4) RETURNING id`,
+			u.Name, hash, u.Admin, stamp(created)).Scan(&id)
+	})
+	if errors.Is(err, ErrUnique) {
+		return sabot.Errorf(sabot.ECONFLICT, "the name %q is taken", u.Name)
+	} else if err != nil {
+		return fail(err)
+	}
+	u.ID, u.Created = id, created
+	return nil
+}
+
+// UserByName returns the user with the name; ENOTFOUND if there is none.
+func (s *Store) UserByName(ctx context.Context, name string) (*sabot.User, error) {
+	return s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE name = $1`, name)
+}
+
+// UserByID returns the user with the ID; ENOTFOUND if there is none.
+func (s *Store) UserByID(ctx context.Context, id int64) (*sabot.User, error) {
+	return s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE id = $1`, id)
+}
+
+func (s *Store) user(ctx context.Context, query string, key any) (*sabot.User, error) {
+	var u sabot.User
+	var created int64
+	err := s.read(ctx, func(tx Tx) error {
+		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &created)
+	})
+	if noRows(err) {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no user %v", key)
+	} else if err != nil {
+		return nil, fail(err)
+	}
+	u.Created = unstamp(created)
+	return &u, nil
+}
+
+// tokenHash is what the sessions table keeps of a token: whoever reads the
+// database cannot log in with it.
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// CreateSession stores a session under the SHA-256 of its token. Created
+// defaults to now and LastSeen to Created.
+func (s *Store) CreateSession(ctx context.Context, x *sabot.Session) error {
+	if x.Token == "" {
+		return sabot.Errorf(sabot.EINVALID, "a session needs a token")
+	}
+	created := s.clock(x.Created)
+	seen := created
+	if !x.LastSeen.IsZero() {
+		seen = s.clock(x.LastSeen)
+	}
+	err := s.write(ctx, func(tx Tx) error {
+		var n int64
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE id = $1`, x.UserID).Scan(&n); err != nil {
+			return err
+		} else if n == 0 {
+			return sabot.Errorf(sabot.ENOTFOUND, "no user %d", x.UserID)
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created, last_seen) VALUES ($1, $2, $3, $4)`,
+			tokenHash(x.Token), x.UserID, stamp(created), stamp(seen))
+		return err
+	})
+	if errors.Is(err, ErrUnique) {
+		return sabot.Errorf(sabot.ECONFLICT, "the session token is in use")
+	} else if err != nil {
+		return fail(err)
+	}
+	x.Created, x.LastSeen = created, seen
+	return nil
+}
+
+// SessionByToken returns the session of a token; ENOTFOUND if there is none.
+func (s *Store) SessionByToken(ctx context.Context, token string) (*sabot.Session, error) {
+	x := sabot.Session{Token: token}
+	var created, seen int64
+	err := s.read(ctx, func(tx Tx) error {
+		return tx.QueryRow(ctx, `SELECT user_id, created, last_seen FROM sessions WHERE token_hash = $1`,
+			tokenHash(token)).Scan(&x.UserID, &created, &seen)
+	})
+	if noRows(err) {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no such session")
+	} else if err != nil {
+		return nil, fail(err)
+	}
+	x.Created, x.LastSeen = unstamp(created), unstamp(seen)
+	return &x, nil
+}
+
+// TouchSession sets a session's LastSeen; ENOTFOUND if there is no session.
+func (s *Store) TouchSession(ctx context.Context, token string, at time.Time) error {
+	var n int64
+	err := s.write(ctx, func(tx Tx) (err error) {
+		n, err = tx.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE token_hash = $1`, tokenHash(token), stamp(s.clock(at)))
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	} else if n == 0 {
+		return sabot.Errorf(sabot.ENOTFOUND, "no such session")
+	}
+	return nil
+}
+
+// DeleteSession deletes a session; deleting one that is gone is not an error
+// (a logout repeated).
+func (s *Store) DeleteSession(ctx context.Context, token string) error {
+	return fail(s.write(ctx, func(tx Tx) error {
+		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash(token))
+		return err
+	}))
+}

@@ -1,0 +1,165 @@
+// Package storetest is the one test suite of sabot.Store, run against every
+// driver: Run(t, open) with open returning a fresh, empty store on the
+// clock Now. A store that also implements Raw gets the tests that tamper
+// with the database behind the store's back (every driver's test should).
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"sabot"
+)
+
+// Now is the clock of the stores under test.
+func Now() time.Time { return time.Date(2025, 3, 14, 15, 9, 26, 535897000, time.UTC) }
+
+// Raw reaches the database under a store without its rules: for the tests
+// that corrupt the ledger on purpose and look at what is stored. Queries are
+// in the dialect both databases share ($1 parameters).
+type Raw interface {
+	RawExec(ctx context.Context, query string, args ...any) error
+	RawInt64(ctx context.Context, query string, args ...any) (int64, error)
+}
+
+// PostgresDSN returns the DSN of a fresh, empty schema in the PostgreSQL
+// database named by $SABOT_TEST_POSTGRES, dropped when the test ends. With
+// the variable unset it fails the test in CI (CI=true) and skips it
+// elsewhere, saying why: the PostgreSQL suite never passes by not running.
+func PostgresDSN(tb testing.TB) string {
+	tb.Helper()
+	dsn := os.Getenv("SABOT_TEST_POSTGRES")
+	if dsn == "" {
+		if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+			tb.Fatal("SABOT_TEST_POSTGRES is not set: CI runs the store suite on PostgreSQL (.ci/run starts a server and sets it)")
+		}
+		tb.Skip("SABOT_TEST_POSTGRES is not set: skipping the PostgreSQL store tests " +
+			"(set it to a postgres:// DSN whose role may create schemas, e.g. postgres://sabot:sabot@127.0.0.1:5432/sabot_test)")
+	}
+	u, err := url.Parse(dsn)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		tb.Fatalf("SABOT_TEST_POSTGRES=%q is not a postgres:// URL", dsn)
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		tb.Fatalf("SABOT_TEST_POSTGRES: %v", err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "sabot_test_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close(ctx)
+		tb.Fatalf("create schema %s: %v", schema, err)
+	}
+	tb.Cleanup(func() {
+		defer admin.Close(ctx)
+		if _, err := admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			tb.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// BenchmarkAppend measures Append of a bet: a log record with two postings
+// (the wallet to the table), a command ID each, on one table.
+func BenchmarkAppend(b *testing.B, s sabot.Store) {
+	ctx := context.Background()
+	tbl := &sabot.Table{Name: "bench", Profile: "venice"}
+	if err := s.CreateTable(ctx, tbl); err != nil {
+		b.Fatal(err)
+	}
+	house, wallet, table := account(b, s, sabot.AccountHouse, 0), account(b, s, sabot.AccountWallet, 1), account(b, s, sabot.AccountTable, tbl.ID)
+	if err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -1 << 40}, {AccountID: wallet, Amount: 1 << 40}}); err != nil {
+		b.Fatal(err)
+	}
+	payload := []byte(`{"box":1,"stake":1000}`)
+	n := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		n++
+		rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, ClientID: "bench", CommandID: strconv.Itoa(n), UserID: 1, Payload: payload}
+		if _, err := s.Append(ctx, rec, []sabot.Posting{{AccountID: wallet, Amount: -1000}, {AccountID: table, Amount: 1000}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "ops/s")
+}
+
+// account returns the ID of an account, creating it.
+func account(tb testing.TB, s sabot.Store, kind string, owner int64) int64 {
+	tb.Helper()
+	a, err := s.Account(context.Background(), kind, owner)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a.ID
+}
+
+// code checks an error's code.
+func code(tb testing.TB, err error, want string) {
+	tb.Helper()
+	if got := sabot.ErrorCode(err); got != want {
+		tb.Fatalf("error %v: code %q, want %q", err, got, want)
+	}
+}
+
+// balance returns an account's balance.
+func balance(tb testing.TB, s sabot.Store, kind string, owner int64) int64 {
+	tb.Helper()
+	a, err := s.Account(context.Background(), kind, owner)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a.Balance
+}
+
+// checkLedger fails the test unless the ledger balances.
+func checkLedger(tb testing.TB, s sabot.Store) *sabot.LedgerReport {
+	tb.Helper()
+	r, err := s.CheckLedger(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !r.OK() {
+		tb.Fatalf("the ledger does not balance: total %d, %v", r.Total, r.Problems)
+	}
+	return r
+}
+
+// raw returns the store's Raw, failing the test if it has none.
+func raw(tb testing.TB, s sabot.Store) Raw {
+	tb.Helper()
+	r, ok := s.(Raw)
+	if !ok {
+		tb.Fatalf("%T does not implement storetest.Raw: the driver's test must give the suite raw access", s)
+	}
+	return r
+}
+
+func must(tb testing.TB, err error) {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func credit(tb testing.TB, s sabot.Store, wallet, amount int64) {
+	tb.Helper()
+	house := account(tb, s, sabot.AccountHouse, 0)
+	must(tb, s.Transfer(context.Background(), fmt.Sprintf("credit %d", amount),
+		[]sabot.Posting{{AccountID: house, Amount: -amount}, {AccountID: wallet, Amount: amount}}))
+}
