@@ -431,3 +431,18 @@ func (t *Table) SetBank(player string) { t.bank, t.bankRounds = player, 0 }
 // LastRound reports whether the previous round was the shoe's last (EG-04):
 // the next deal reshuffles.
 func (t *Table) LastRound() bool { return t.lastRound }
+
+// Withdraw takes back a player's bet on a box before the deal (VE-04: until
+// "rien ne va plus" a bet may be removed). It returns the stake withdrawn.
+func (t *Table) Withdraw(player string, box int) (int64, error) {
+	if t.inRound() {
+		return 0, refuse("AR-22, ES-01, VE-04", "no bet is removed once the first card has left the shoe")
+	}
+	for i, b := range t.bets {
+		if b.Player == player && b.Box == box {
+			t.bets = append(t.bets[:i], t.bets[i+1:]...)
+			return b.Stake, nil
+		}
+	}
+	return 0, refuse("", "%s has no bet on box %d", player, box)
+}

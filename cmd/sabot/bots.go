@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sabot/internal/server"
+)
+
+func newBotsCmd(e *env) *cobra.Command {
+	var (
+		cfg   server.BotsConfig
+		opts  profileFlags
+		limit time.Duration
+	)
+	c := &cobra.Command{
+		Use:   "bots --url URL",
+		Short: "play bots over the real protocol with a basic strategy: for demos, tests and load",
+		Long: `bots creates --tables tables, registers --players players per table and credits them (as the
+administrator --admin, password in $` + AdminPasswordEnv + `), then each plays --rounds rounds at its
+box over the table's WebSocket, and prints the decisions per second and the decision-to-event latency.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.URL == "" {
+				return refused("sabot bots: --url is required")
+			}
+			cfg.AdminPassword = os.Getenv(AdminPasswordEnv)
+			if len(opts.options) > 0 {
+				cfg.Options = map[string]string{}
+				for _, o := range opts.options {
+					k, v, ok := cutOption(o)
+					if !ok {
+						return refused("sabot bots: %q is not key=value", o)
+					}
+					cfg.Options[k] = v
+				}
+			}
+			ctx := cmd.Context()
+			if limit > 0 {
+				var cancel func()
+				ctx, cancel = contextWithTimeout(ctx, limit)
+				defer cancel()
+			}
+			rep, err := server.RunBots(ctx, cfg)
+			if rep == nil {
+				return failed("sabot bots: %v", err)
+			}
+			fmt.Fprintf(e.stdout, "tables %d  players %d  rounds %d  decisions %d  errors %d  in %.1fs\n",
+				rep.Tables, rep.Players, rep.Rounds, rep.Decisions, rep.Errors, rep.Elapsed.Seconds())
+			fmt.Fprintf(e.stdout, "decisions/s %.0f  decision-to-event p50 %s  p99 %s  max %s\n",
+				rep.DecisionsPerSecond(), rep.P50, rep.P99, rep.Max)
+			for _, m := range rep.LastErrors {
+				fmt.Fprintln(e.stderr, "error:", m)
+			}
+			if err != nil {
+				return failed("sabot bots: stopped: %v", err)
+			}
+			if rep.Errors > 0 {
+				return failed("sabot bots: %d errors", rep.Errors)
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&cfg.URL, "url", "", "the server's base URL, e.g. http://127.0.0.1:8080")
+	f.StringVar(&cfg.AdminName, "admin", "admin", "the administrator who creates the tables and credits the players")
+	f.IntVar(&cfg.Tables, "tables", 1, "tables to create")
+	f.IntVar(&cfg.Players, "players", 3, "players per table (at most the table's boxes)")
+	f.IntVar(&cfg.Rounds, "rounds", 10, "rounds each player plays")
+	f.StringVar(&cfg.Profile, "profile", "venice", "the tables' profile")
+	f.Int64Var(&cfg.Stake, "stake", 100, "each bet, in minor units")
+	f.DurationVar(&cfg.Think, "think", 0, "pause before each decision")
+	f.StringVar(&cfg.Prefix, "prefix", "", "prefix of the tables' and players' names (default: random)")
+	f.DurationVar(&limit, "timeout", 0, "stop after this long (0: when every bot has played)")
+	opts.add(c)
+	return c
+}

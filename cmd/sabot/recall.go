@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"sabot"
+	"sabot/card"
+	"sabot/internal/server"
+	"sabot/internal/store"
+)
+
+// openStore opens the store a --db flag names.
+func openStore(ctx context.Context, dsn string) (sabot.Store, error) {
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, failed("%v", err)
+	}
+	return st, nil
+}
+
+// appErr turns an application error into an exit: refused input (2) for
+// what the user asked wrongly, failure (1) otherwise.
+func appErr(cmd string, err error) error {
+	switch sabot.ErrorCode(err) {
+	case sabot.EINVALID, sabot.ENOTFOUND, sabot.ECONFLICT:
+		return refused("%s: %s", cmd, sabot.ErrorMessage(err))
+	}
+	return failed("%s: %v", cmd, err)
+}
+
+func newRecallCmd(e *env) *cobra.Command {
+	var dsn string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "recall ROUND",
+		Short: "print a round's full record: shoe and position, every card, every decision and who made it, balances (game recall)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			rr, err := server.Recall(cmd.Context(), st, args[0])
+			if err != nil {
+				return appErr("sabot recall", err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rr)
+			}
+			printRecall(e.stdout, rr)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the record as JSON")
+	return c
+}
+
+func printRecall(w io.Writer, rr *server.RoundRecord) {
+	fmt.Fprintf(w, "round %s  table %d %q  profile %s", rr.ID, rr.Table, rr.TableName, rr.Profile)
+	for k, v := range rr.Options {
+		fmt.Fprintf(w, " %s=%s", k, v)
+	}
+	fmt.Fprintln(w)
+	mode := ""
+	if rr.Test {
+		mode = "  TEST MODE"
+		if rr.Forced {
+			mode += " (forced cards)"
+		}
+	}
+	fmt.Fprintf(w, "shoe %s  position %d%s\n", rr.Shoe, rr.ShoePos, mode)
+	fmt.Fprintf(w, "dealt %s  closed %s\n", rr.Dealt.Format("2006-01-02 15:04:05.000"), rr.Closed.Format("2006-01-02 15:04:05.000"))
+	fmt.Fprintln(w, "\nbets")
+	for _, b := range rr.Bets {
+		fmt.Fprintf(w, "  %-12s box %d  %d\n", b.Player, b.Box, b.Stake)
+	}
+	fmt.Fprintf(w, "\ncards drawn  %s\n", card.Format(rr.Cards))
+	fmt.Fprintln(w, "\ndecisions")
+	for _, d := range rr.Decisions {
+		a := d.Action
+		what := a.Kind
+		if a.Box > 0 {
+			what = fmt.Sprintf("box %d hand %d %s", a.Box, a.Hand, a.Kind)
+		}
+		if a.Stake != 0 {
+			what += fmt.Sprintf(" %d", a.Stake)
+		}
+		if a.Kind == "declare" {
+			what += fmt.Sprintf(" %d", a.Value)
+		}
+		who := a.Player
+		if who == "" {
+			who = "dealer"
+		}
+		fmt.Fprintf(w, "  %s  %-12s %-40s by %s\n", d.At.Format("15:04:05.000"), who, what, d.By)
+	}
+	fmt.Fprintf(w, "\ndealer  %s\n", card.Format(rr.Dealer))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, h := range rr.Hands {
+		fmt.Fprintf(tw, "  box %d hand %d\t%s\t%d\t%s\n", h.Box, h.Hand, card.Format(h.Cards), h.Total, h.Result)
+	}
+	tw.Flush()
+	if rr.Void {
+		fmt.Fprintf(w, "\nVOID: %s; every stake returned\n", rr.Reason)
+	}
+	fmt.Fprintln(w, "\nsettlement")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, b := range rr.Results {
+		fmt.Fprintf(tw, "  %s\tbox %d hand %d\t%s\t%d\t%s\t%+d\n", b.Player, b.Box, b.Hand, b.Kind, b.Stake, b.Result, b.Net)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nplayers (wallet at the deal, stakes taken → after the payout)")
+	for _, p := range sortedNames(rr.Net, rr.WalletsAtDeal) {
+		fmt.Fprintf(w, "  %-12s net %+d  wallet %d → %d\n", p, rr.Net[p], rr.WalletsAtDeal[p], rr.WalletsAfter[p])
+	}
+	house := "house"
+	if rr.Bank != "" {
+		house = "bank (" + rr.Bank + ")"
+	}
+	fmt.Fprintf(w, "  %-12s net %+d\n", house, rr.House)
+}
+
+func sortedNames(ms ...map[string]int64) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range ms {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func newReplayCmd(e *env) *cobra.Command {
+	var dsn string
+	c := &cobra.Command{
+		Use:   "replay ROUND",
+		Short: "replay a recorded round through the engine and check its stored result",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			rep, _, err := server.ReplayRound(cmd.Context(), st, args[0])
+			if err != nil {
+				return appErr("sabot replay", err)
+			}
+			if !rep.OK() {
+				for _, p := range rep.Problems {
+					fmt.Fprintln(e.stdout, "MISMATCH", p)
+				}
+				return failed("sabot replay: round %s does not replay to its stored result", rep.Round)
+			}
+			fmt.Fprintf(e.stdout, "round %s replays to its stored result: house %+d", rep.Round, rep.House)
+			for _, p := range sortedNames(rep.Net) {
+				fmt.Fprintf(e.stdout, ", %s %+d", p, rep.Net[p])
+			}
+			if rep.Void {
+				fmt.Fprint(e.stdout, " (void)")
+			}
+			fmt.Fprintln(e.stdout)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	return c
+}
+
+func newVerifyCmd(e *env) *cobra.Command {
+	var dsn string
+	c := &cobra.Command{
+		Use:   "verify SHOE",
+		Short: "check a finished shoe against the commitment published when it started, and its rounds against its order",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := openStore(cmd.Context(), dsn)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			rep, err := server.VerifyShoe(cmd.Context(), st, args[0])
+			if err != nil {
+				return appErr("sabot verify", err)
+			}
+			fmt.Fprintf(e.stdout, "shoe %s  commitment %s\n", rep.Shoe, rep.Commitment)
+			if len(rep.Skipped) > 0 {
+				fmt.Fprintf(e.stdout, "skipped (forced cards, test mode): %s\n", strings.Join(rep.Skipped, " "))
+			}
+			for _, p := range rep.Problems {
+				fmt.Fprintln(e.stdout, "PROBLEM", p)
+			}
+			if !rep.OK() {
+				return failed("sabot verify: shoe %s does not verify", rep.Shoe)
+			}
+			fmt.Fprintf(e.stdout, "ok: the revealed seed gives the committed order; %d rounds, %d cards dealt in order\n", rep.Rounds, rep.Cards)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	return c
+}

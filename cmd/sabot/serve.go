@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sabot/internal/server"
+	"sabot/internal/store"
+)
+
+// AdminPasswordEnv is the environment variable that holds the password of
+// the administrator `sabot serve --admin NAME` creates, and that `sabot
+// bots` logs in with.
+const AdminPasswordEnv = "SABOT_ADMIN_PASSWORD"
+
+func newServeCmd(e *env) *cobra.Command {
+	var (
+		addr, dsn, admin, logFormat string
+		testMode                    bool
+		timing                      = server.DefaultTiming
+		bcryptCost                  int
+	)
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "serve live tables: HTTP JSON API, a WebSocket per table, the ledger, game recall and crash recovery",
+		Long: `serve runs the table service (docs/server.md). Every table is rebuilt from its log at start:
+rounds in play when the server stopped (or was killed) resume. The first administrator is
+created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
+			if logFormat == "json" {
+				h = slog.NewJSONHandler(e.stderr, nil)
+			}
+			logger := slog.New(h)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			st, err := store.Open(ctx, dsn)
+			if err != nil {
+				return failed("sabot serve: %v", err)
+			}
+			defer st.Close()
+			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost}
+			if admin != "" {
+				pw := os.Getenv(AdminPasswordEnv)
+				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
+					return refused("sabot serve: administrator %s: %v (the password is read from $%s)", admin, err, AdminPasswordEnv)
+				}
+			}
+			if err := s.Open(); err != nil {
+				return failed("sabot serve: %v", err)
+			}
+			fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
+			<-ctx.Done()
+			logger.Info("shutting down: tables suspend, their rounds resume at the next start")
+			if err := s.Close(); err != nil {
+				return failed("sabot serve: %v", err)
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&addr, "addr", ":8080", "listen address")
+	f.StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	f.StringVar(&admin, "admin", "", "create this administrator if missing, with the password in $"+AdminPasswordEnv)
+	f.BoolVar(&testMode, "test-mode", false, "allow test-mode tables: forced card orders, every round marked test")
+	f.DurationVar(&timing.BetWindow, "bet-window", timing.BetWindow, "betting window, from the first bet to the deal")
+	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")
+	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
+	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
+	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
+	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	return c
+}
+
+func cutOption(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '=' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+func contextWithTimeout(ctx context.Context, d time.Duration) (context.Context, func()) {
+	return context.WithTimeout(ctx, d)
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/internal/server"
+	"sabot/internal/store"
+)
+
+// runMainEnv makes the test binary run the CLI with the JSON-encoded
+// arguments it holds: the real program as a subprocess, without a build.
+const runMainEnv = "SABOT_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if args := os.Getenv(runMainEnv); args != "" {
+		var a []string
+		if err := json.Unmarshal([]byte(args), &a); err != nil {
+			panic(err)
+		}
+		os.Exit(Run(context.Background(), a, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// serveProcess is `sabot serve` running as a subprocess.
+type serveProcess struct {
+	cmd *exec.Cmd
+	url string
+	log *os.File
+}
+
+func startServe(t *testing.T, db, addr string, extra ...string) *serveProcess {
+	t.Helper()
+	args, _ := json.Marshal(append([]string{"serve", "--addr", addr, "--db", db, "--admin", "admin", "--bcrypt-cost", "4"}, extra...))
+	logf, err := os.OpenFile(filepath.Join(filepath.Dir(db), "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), runMainEnv+"="+string(args), AdminPasswordEnv+"=admin-password")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &serveProcess{cmd: cmd, url: "http://" + addr, log: logf}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get(p.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			p.kill()
+			b, _ := os.ReadFile(logf.Name())
+			t.Fatalf("sabot serve did not come up: %v\n%s", err, b)
+		}
+	}
+}
+
+func (p *serveProcess) kill() {
+	p.cmd.Process.Kill() // SIGKILL: no shutdown, no flush
+	p.cmd.Wait()
+	p.log.Close()
+}
+
+func (p *serveProcess) stop(t *testing.T) {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("sabot serve exited: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		p.kill()
+		t.Error("sabot serve did not stop on SIGTERM")
+	}
+	p.log.Close()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// The server is killed with SIGKILL again and again while bots play; after
+// each restart every table is rebuilt from its log and play goes on. At the
+// end every round is settled or void, the ledger balances (`sabot ledger
+// check`), the tables hold no money, and rounds replay (GLI-19 §4.16, B.3).
+func TestKill9Recovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a server five times")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sabot.db")
+	addr := freeAddr(t)
+	flags := []string{"--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms"}
+	p := startServe(t, db, addr, flags...)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	botsDone := make(chan *server.BotsReport, 1)
+	go func() {
+		rep, _ := server.RunBots(ctx, server.BotsConfig{URL: p.url, AdminName: "admin", AdminPassword: "admin-password",
+			Tables: 3, Players: 4, Rounds: 100000, Profile: "venice", Stake: 100, Credit: 10_000_000, Prefix: "k9"})
+		botsDone <- rep
+	}()
+	// Let the bots set up and play, then kill at random moments.
+	time.Sleep(1500 * time.Millisecond)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 5; i++ {
+		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		p.kill()
+		p = startServe(t, db, addr, flags...)
+	}
+	time.Sleep(time.Second)
+	cancel()
+	rep := <-botsDone
+	if rep == nil || rep.Rounds == 0 {
+		t.Fatalf("the bots played no round: %+v", rep)
+	}
+	t.Logf("bots: %d rounds, %d decisions, %d errors %v", rep.Rounds, rep.Decisions, rep.Errors, rep.LastErrors)
+
+	// The bots have left; rounds still in play finish by their timers.
+	admin := &server.Client{URL: p.url}
+	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var ts []server.TableView
+		if err := admin.Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
+			t.Fatal(err)
+		}
+		busy := 0
+		for _, v := range ts {
+			if v.Turn != nil || len(v.Bets) > 0 {
+				busy++
+			}
+		}
+		if busy == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d tables still busy", busy)
+		}
+	}
+	p.stop(t)
+
+	if out, errb, code := run(t, "", "ledger", "check", "--db", db); code != 0 {
+		t.Fatalf("sabot ledger check: %d %s %s", code, out, errb)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	checkTables(t, st, db)
+}
+
+// checkTables checks every table's log: each round dealt is settled or
+// void, its record replays, the table's account is empty, finished shoes
+// verify.
+func checkTables(t *testing.T, st sabot.Store, db string) {
+	t.Helper()
+	ctx := context.Background()
+	ts, err := st.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, replayed, shoes := 0, 0, 0
+	for _, tb := range ts {
+		if tb.Profile == "" {
+			continue
+		}
+		recs, err := st.Log(ctx, tb.ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := map[int64]bool{}
+		revealed := []int{}
+		for _, r := range recs {
+			switch r.Kind {
+			case sabot.LogDeal:
+				open[r.RoundNo] = true
+				rounds++
+			case sabot.LogSettle, sabot.LogVoid:
+				delete(open, r.RoundNo)
+			case sabot.LogShoeReveal:
+				var p struct{ Shoe int }
+				json.Unmarshal(r.Payload, &p)
+				revealed = append(revealed, p.Shoe)
+			}
+		}
+		for no := range open {
+			t.Errorf("table %d round %d was dealt and never settled nor void", tb.ID, no)
+		}
+		acc, err := st.Account(ctx, sabot.AccountTable, tb.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if acc.Balance != 0 {
+			t.Errorf("table %d holds %d after every round and bet is closed", tb.ID, acc.Balance)
+		}
+		// Replay a few rounds through the CLI, and verify the shoes that are over.
+		for _, r := range recs {
+			if r.Kind == sabot.LogSettle && r.RoundNo%7 == 1 {
+				id := server.RoundID(tb.ID, int(r.RoundNo))
+				if out, errb, code := run(t, "", "replay", id, "--db", db); code != 0 {
+					t.Errorf("sabot replay %s: %s %s", id, out, errb)
+				}
+				replayed++
+			}
+		}
+		for _, no := range revealed {
+			id := server.ShoeID(tb.ID, no)
+			if out, errb, code := run(t, "", "verify", id, "--db", db); code != 0 || !strings.Contains(out, "ok:") {
+				t.Errorf("sabot verify %s: %s %s", id, out, errb)
+			}
+			shoes++
+		}
+	}
+	if rounds == 0 || replayed == 0 {
+		t.Fatalf("%d rounds, %d replayed", rounds, replayed)
+	}
+	t.Logf("%d rounds settled or void, %d replayed, %d shoes verified", rounds, replayed, shoes)
+	_ = fmt.Sprint
+}

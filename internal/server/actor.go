@@ -1,0 +1,478 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"time"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/rules"
+	"sabot/shoe"
+	"sabot/table"
+)
+
+// A table is served by one goroutine, its actor, which owns the
+// table.Table and everything about it: commands, timers and subscribers all
+// go through its loop, so nothing about a table is shared between
+// goroutines.
+//
+// Every change is written to the table's log before anyone is told of it.
+// A command is checked against the rules without changing anything, then
+// its record and its ledger postings are appended in one store transaction,
+// then it is applied. The two changes that can only be computed by making
+// them (a deal, which draws cards and frees seats; the close of a round,
+// which collects cards and may pass the bank) are made first and, if the
+// record cannot be written, the actor rebuilds the table from its log. The
+// log is replayed through the same code on every start: that is the crash
+// recovery.
+type actor struct {
+	s   *Server
+	cfg *sabot.Table
+	p   *rules.Profile
+	log *slog.Logger
+
+	cmds chan *command
+	done chan struct{}
+
+	state // what the log rebuilds
+
+	// Live only.
+	subs    map[*subscriber]struct{}
+	ring    []outMsg // the last events, for clients that reconnect
+	evSeq   int64
+	epoch   string
+	timer   *time.Timer
+	timerOn timerKind
+	due     time.Time
+	sent    int // engine events of the round already published
+}
+
+// state is everything replaying the log rebuilds.
+type state struct {
+	t        *table.Table
+	closed   string // why the table is out of service ("" when it serves)
+	lastSeq  int64
+	seeds    []shoe.Seed // recorded seeds not yet used by a shoe
+	fresh    []shoe.Seed // seeds drawn since the last record: written before it
+	shoes    map[int]*shoeState
+	shoeNo   int // the shoe whose position is counted
+	shoePos  int
+	players  map[string]int64 // player name → user ID
+	escrow   map[string]int64 // each player's stakes in the table account
+	dealt    bool             // the round in the table was dealt and not yet settled or void in the log
+	roundPos int              // the round's shoe position
+	forced   []card.Card      // test mode: the next round's cards
+	// forcedRound: the round in the table was dealt from forced cards, not
+	// from the shoe.
+	forcedRound bool
+	forcedCards []card.Card
+	declined    map[declineKey]bool
+	window      int // engine windows opened in the round: declines belong to one
+	seen        map[string]int64
+	seenFIFO    []string
+}
+
+type shoeState struct {
+	seed       shoe.Seed
+	commitment string
+	revealed   bool
+}
+
+type declineKey struct {
+	player string
+	box    int
+}
+
+type timerKind uint8
+
+const (
+	noTimer timerKind = iota
+	betTimer
+	decisionTimer
+)
+
+// maxSeen bounds the command IDs a table remembers in memory; older repeats
+// are still caught by the store, at the price of a rebuild.
+const maxSeen = 8192
+
+func newActor(s *Server, cfg *sabot.Table) *actor {
+	return &actor{
+		s: s, cfg: cfg, log: s.logger().With("table", cfg.ID),
+		cmds: make(chan *command, 64), done: make(chan struct{}),
+		subs: map[*subscriber]struct{}{}, epoch: randomID(8),
+	}
+}
+
+// load rebuilds the table from its log (resume then goes on with what the
+// log left open). A table whose log cannot be replayed is closed with every
+// stake returned.
+func (a *actor) load(ctx context.Context) error {
+	recs, err := a.s.Store.Log(ctx, a.cfg.ID, 1)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		// A table whose creation stopped before its first record.
+		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: mustJSON(openedPayload{
+			Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode})}
+		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+			return err
+		}
+		recs = []*sabot.LogRecord{rec}
+	}
+	a.state = state{shoes: map[int]*shoeState{}, players: map[string]int64{}, escrow: map[string]int64{},
+		declined: map[declineKey]bool{}, seen: map[string]int64{}}
+	for _, r := range recs {
+		if r.Kind == sabot.LogShoe {
+			var sp shoePayload
+			if json.Unmarshal(r.Payload, &sp) == nil {
+				if seed, err := parseSeed(sp.Seed); err == nil {
+					a.seeds = append(a.seeds, seed)
+				}
+			}
+		}
+	}
+	var replayErr error
+	for _, r := range recs {
+		if a.closed != "" {
+			a.track(r)
+			continue
+		}
+		if err := a.replay(r); err != nil {
+			replayErr = fmt.Errorf("record %d (%s): %w", r.Seq, r.Kind, err)
+			a.closed = "the table's log does not replay: " + replayErr.Error()
+		}
+	}
+	if replayErr != nil {
+		a.fresh = nil
+		a.log.Error("table log does not replay", "err", replayErr)
+		return a.closeTable(ctx, replayErr)
+	}
+	if a.t == nil {
+		return fmt.Errorf("table %d: the log has no table-opened record", a.cfg.ID)
+	}
+	return a.writeFresh(ctx)
+}
+
+// track keeps the money and the command IDs of a record that is not
+// replayed (a closed table): the stakes it moved still count.
+func (a *actor) track(r *sabot.LogRecord) {
+	a.lastSeq = r.Seq
+	a.remember(r.ClientID, r.CommandID, r.Seq)
+	if r.UserID != 0 {
+		var pl struct {
+			Player string `json:"player"`
+		}
+		if json.Unmarshal(r.Payload, &pl) == nil && pl.Player != "" {
+			a.players[pl.Player] = r.UserID
+		}
+	}
+	switch r.Kind {
+	case sabot.LogBet:
+		var p betPayload
+		json.Unmarshal(r.Payload, &p)
+		a.escrow[p.Player] += p.Debit
+	case sabot.LogBetWithdraw:
+		var p betPayload
+		json.Unmarshal(r.Payload, &p)
+		a.escrow[p.Player] -= p.Stake
+	case sabot.LogLeave:
+		var p seatPayload
+		json.Unmarshal(r.Payload, &p)
+		a.escrow[p.Player] -= p.Returned
+	case sabot.LogAction:
+		var p actionPayload
+		json.Unmarshal(r.Payload, &p)
+		a.escrow[p.Action.Player] += p.Debit
+	case sabot.LogShoe:
+		var p shoePayload
+		json.Unmarshal(r.Payload, &p)
+		if seed, err := parseSeed(p.Seed); err == nil {
+			a.shoes[p.Shoe] = &shoeState{seed: seed, commitment: p.Commitment}
+		}
+	case sabot.LogShoeReveal:
+		var p revealPayload
+		json.Unmarshal(r.Payload, &p)
+		if sh := a.shoes[p.Shoe]; sh != nil {
+			sh.revealed = true
+		}
+	case sabot.LogSettle, sabot.LogVoid:
+		var p settlePayload
+		json.Unmarshal(r.Payload, &p)
+		for pl, v := range p.Returned {
+			a.escrow[pl] -= v - p.Net[pl]
+		}
+		if p.Closed {
+			a.closed = "out of service: " + p.Reason
+		}
+	}
+}
+
+// closeTable writes the void that returns every stake of a table whose log
+// cannot be replayed, once.
+func (a *actor) closeTable(ctx context.Context, cause error) error {
+	ret := map[string]int64{}
+	for p, v := range a.escrow {
+		if v != 0 {
+			ret[p] = v
+		}
+	}
+	if len(ret) == 0 {
+		return nil
+	}
+	pay := settlePayload{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]int64{}}
+	var total int64
+	var ps []sabot.Posting
+	for _, p := range sortedKeys(ret) {
+		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
+		if err != nil {
+			return err
+		}
+		ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "void: table out of service"})
+		total += ret[p]
+	}
+	tid, err := a.s.account(ctx, sabot.AccountTable, a.cfg.ID)
+	if err != nil {
+		return err
+	}
+	ps = append(ps, sabot.Posting{AccountID: tid, Amount: -total, Memo: "void: table out of service"})
+	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogVoid, Payload: mustJSON(pay)}
+	if _, err := a.s.Store.Append(ctx, rec, ps); err != nil {
+		return err
+	}
+	a.escrow = map[string]int64{}
+	a.s.metrics.rounds.WithLabelValues("void").Inc()
+	return nil
+}
+
+// replay applies one record of the log to the rebuilt state.
+func (a *actor) replay(r *sabot.LogRecord) error {
+	a.track(r)
+	switch r.Kind {
+	case sabot.LogTableOpened:
+		var p openedPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		prof, err := profileOf(p.Profile, p.Options)
+		if err != nil {
+			return err
+		}
+		a.p = prof
+		t, err := table.New(prof, a.nextSeed())
+		if err != nil {
+			return err
+		}
+		t.Seeds = a.nextSeed
+		a.t = t
+		a.shoeNo, a.shoePos = 1, len(t.Shoe().Burned())
+		a.noteShoe()
+	case sabot.LogSit:
+		var p seatPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		return a.t.Sit(p.Player, p.Box)
+	case sabot.LogLeave:
+		var p seatPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		a.t.Leave(p.Player)
+	case sabot.LogBet:
+		var p betPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		return a.t.Bet(p.Player, p.Box, p.Stake)
+	case sabot.LogBetWithdraw:
+		var p betPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		_, err := a.t.Withdraw(p.Player, p.Box)
+		return err
+	case sabot.LogDeal:
+		var p dealPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		a.forced = p.Forced
+		if err := a.deal(); err != nil {
+			return err
+		}
+		if a.t.RoundNo() != p.Round || a.t.ShoeNo() != p.Shoe {
+			return fmt.Errorf("the deal replays as round %d of shoe %d, logged as round %d of shoe %d", a.t.RoundNo(), a.t.ShoeNo(), p.Round, p.Shoe)
+		}
+	case sabot.LogAction:
+		var p actionPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		a.syncWindow()
+		if p.Decline {
+			a.declined[declineKey{p.Action.Player, p.Action.Box}] = true
+			return nil
+		}
+		act, err := p.Action.engine()
+		if err != nil {
+			return err
+		}
+		if err := a.t.Round().Act(act); err != nil {
+			return err
+		}
+		a.syncWindow()
+	case sabot.LogSettle, sabot.LogVoid:
+		var p settlePayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		if p.Closed {
+			return nil
+		}
+		if a.t.Round().Phase() != engine.Done {
+			return fmt.Errorf("round %d is settled in the log but not over in the engine", p.Round)
+		}
+		got := a.t.Round().Record()
+		if card.Format(got.Cards) != card.Format(p.Record.Cards) {
+			return fmt.Errorf("round %d replays with cards %s, logged %s", p.Round, card.Format(got.Cards), card.Format(p.Record.Cards))
+		}
+		if _, err := a.finish(); err != nil {
+			return err
+		}
+	case sabot.LogAdmin:
+		var p adminPayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		switch p.Event {
+		case "force-cards":
+			a.forced = p.Cards
+		case "new-shoe":
+			if err := a.t.NewShoe(); err != nil {
+				return err
+			}
+			a.noteShoe()
+		}
+	}
+	return nil
+}
+
+// nextSeed is the table's source of shoe seeds: the recorded ones first
+// (replay), then fresh ones from crypto/rand, each written to the log before
+// the record of what drew it.
+func (a *actor) nextSeed() shoe.Seed {
+	if len(a.seeds) > 0 {
+		s := a.seeds[0]
+		a.seeds = a.seeds[1:]
+		return s
+	}
+	s := shoe.RandomSeed()
+	a.fresh = append(a.fresh, s)
+	return s
+}
+
+// noteShoe starts counting the position of a new shoe.
+func (a *actor) noteShoe() {
+	if a.t.ShoeNo() != a.shoeNo {
+		a.shoeNo = a.t.ShoeNo()
+	}
+	a.shoePos = len(a.t.Shoe().Burned())
+}
+
+// deal deals a round, forced in test mode when cards were given.
+func (a *actor) deal() error {
+	before := a.t.ShoeNo()
+	var err error
+	if a.forced != nil {
+		_, err = a.t.DealForced(a.forced)
+	} else {
+		_, err = a.t.Deal()
+	}
+	if err != nil {
+		return err
+	}
+	a.forcedRound, a.forcedCards = a.forced != nil, a.forced
+	a.forced = nil
+	if a.t.ShoeNo() != before {
+		a.noteShoe()
+	}
+	a.roundPos = a.shoePos
+	a.dealt = true
+	a.declined = map[declineKey]bool{}
+	a.window = 0
+	a.syncWindow()
+	return nil
+}
+
+// finish closes a round that is over in the engine: the cards are collected
+// and the shoe position moves on.
+func (a *actor) finish() (string, error) {
+	r := a.t.Round()
+	forced := a.forcedRound
+	before := a.t.ShoeNo()
+	newBank, err := a.t.Finish()
+	if err != nil {
+		return "", err
+	}
+	if !forced {
+		a.shoePos += len(r.Record().Cards)
+	}
+	if a.t.ShoeNo() != before {
+		a.noteShoe()
+	}
+	a.dealt = false
+	return newBank, nil
+}
+
+// syncWindow notes a newly opened optional window: declines belong to one.
+func (a *actor) syncWindow() {
+	n := 0
+	for _, e := range a.t.Round().Events() {
+		if e.Kind == engine.EvWindow {
+			n++
+		}
+	}
+	if n != a.window || !inWindow(a.t.Round().Phase()) && len(a.declined) > 0 {
+		a.window = n
+		a.declined = map[declineKey]bool{}
+	}
+}
+
+func (a *actor) remember(clientID, commandID string, seq int64) {
+	if commandID == "" {
+		return
+	}
+	k := clientID + "\x00" + commandID
+	if _, ok := a.seen[k]; ok {
+		return
+	}
+	a.seen[k] = seq
+	a.seenFIFO = append(a.seenFIFO, k)
+	if len(a.seenFIFO) > maxSeen {
+		delete(a.seen, a.seenFIFO[0])
+		a.seenFIFO = a.seenFIFO[1:]
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+var errClosed = errors.New("table closed")
+
+func itoa(n int) string { return strconv.Itoa(n) }

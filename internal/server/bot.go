@@ -1,0 +1,506 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"sabot"
+	"sabot/card"
+	"sabot/rules"
+)
+
+// Bot is a player that plays over the real protocol: it sits at a box,
+// bets each round and decides by a basic strategy, over its table's
+// WebSocket. It reconnects and resyncs when the connection drops (a server
+// restart), and records the time from each decision it sends to the event
+// that shows it applied.
+type Bot struct {
+	Client *Client
+	Name   string
+	Table  int64
+	Box    int
+	Stake  int64
+	Rounds int           // rounds to play (0: until ctx is done)
+	Think  time.Duration // pause before each decision
+	// Latency, if set, receives each decision-to-event time.
+	Latency func(time.Duration)
+	// Crowd, if set, is shared by the bots of a table: each keeps playing
+	// until all have played their rounds, so that nobody is left alone at a
+	// table that needs several bettors (AR-03, VE-20).
+	Crowd *Crowd
+
+	mu       sync.Mutex
+	counted  bool
+	played   int
+	errors   int
+	lastErrs []string
+}
+
+// Crowd counts the bots of a table that have yet to play their rounds.
+type Crowd struct {
+	mu        sync.Mutex
+	remaining int
+}
+
+// NewCrowd returns a crowd of n bots.
+func NewCrowd(n int) *Crowd { return &Crowd{remaining: n} }
+
+func (c *Crowd) done() bool {
+	if c == nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.remaining <= 0
+}
+
+// finished says whether the bot may stop: its rounds played, and its
+// crowd's.
+func (b *Bot) finished() bool {
+	if b.Rounds == 0 {
+		return false
+	}
+	b.mu.Lock()
+	reached := b.played >= b.Rounds
+	if reached && !b.counted && b.Crowd != nil {
+		b.counted = true
+		b.Crowd.mu.Lock()
+		b.Crowd.remaining--
+		b.Crowd.mu.Unlock()
+	}
+	b.mu.Unlock()
+	return reached && b.Crowd.done()
+}
+
+// BotStats is how a bot's session went.
+type BotStats struct {
+	Rounds    int
+	Errors    int
+	LastError string
+}
+
+// Stats returns the bot's counts so far.
+func (b *Bot) Stats() BotStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := BotStats{Rounds: b.played, Errors: b.errors}
+	if len(b.lastErrs) > 0 {
+		s.LastError = b.lastErrs[len(b.lastErrs)-1]
+	}
+	return s
+}
+
+func (b *Bot) fail(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.errors++
+	b.lastErrs = append(b.lastErrs, msg)
+	if len(b.lastErrs) > 8 {
+		b.lastErrs = b.lastErrs[1:]
+	}
+}
+
+// Run plays until the bot's rounds are played or ctx is done, then stands
+// up. Connection failures are retried; only ctx ends it early.
+func (b *Bot) Run(ctx context.Context) error {
+	epoch, since := "", int64(0)
+	for {
+		err := b.session(ctx, &epoch, &since)
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	// Stand up (best effort), so the seat is free again.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	b.Client.Command(lctx, b.Table, opLeave, CommandRequest{})
+	return ctx.Err()
+}
+
+type botState struct {
+	seated     bool
+	pending    bool // a bet is down for the next round
+	inRound    bool
+	betRound   bool // the bot has a stake in the round in play
+	turn       *TurnView
+	waiting    string    // the command ID awaiting its answer
+	withdraw   string    // the command ID of a last withdrawal
+	sentAction string    // the action kind sent, to time its event
+	sentAt     time.Time // when it was sent
+}
+
+// session is one connection: it returns nil when the bot has played its
+// rounds, an error when the connection failed.
+func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
+	f, err := b.Client.Subscribe(ctx, b.Table, *epoch, *since)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var st botState
+	for {
+		if b.finished() && !st.inRound && st.waiting == "" {
+			if !st.pending {
+				return nil
+			}
+			// A bet down for a round it will not play: take it back first.
+			id, err := f.Send(ctx, CommandRequest{Op: opWithdraw, Box: b.Box})
+			if err != nil {
+				return err
+			}
+			st.waiting, st.pending, st.withdraw = id, false, id
+		}
+		m, err := f.Next(ctx)
+		if err != nil {
+			return err
+		}
+		switch m.Type {
+		case "snapshot":
+			if m.Table == nil {
+				continue
+			}
+			if m.Epoch != "" {
+				*epoch, *since = m.Epoch, m.Seq
+			}
+			b.fromSnapshot(&st, m.Table)
+		case "event":
+			if m.Seq != *since+1 && *since != 0 {
+				return fmt.Errorf("missed events %d to %d: resync", *since+1, m.Seq-1)
+			}
+			*since = m.Seq
+			b.onEvent(&st, m.Event)
+		case "result", "error":
+			if m.CommandID == st.waiting {
+				st.waiting = ""
+			}
+			if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
+				b.fail(m.Code + ": " + m.Error)
+				if m.Code == sabot.EINSUFFICIENT {
+					return errors.New(m.Error)
+				}
+			}
+		}
+		if err := b.next(ctx, f, &st); err != nil {
+			return err
+		}
+	}
+}
+
+func (b *Bot) fromSnapshot(st *botState, v *TableView) {
+	*st = botState{}
+	for _, s := range v.Seats {
+		st.seated = st.seated || s.Player == b.Name && s.Box == b.Box
+	}
+	for _, x := range v.Bets {
+		st.pending = st.pending || x.Player == b.Name
+	}
+	if v.Round != nil && v.Round.Phase != "done" && v.Turn != nil {
+		st.inRound, st.turn = true, v.Turn
+		for _, x := range v.Round.Bets {
+			st.betRound = st.betRound || x.Player == b.Name
+		}
+	}
+}
+
+func (b *Bot) onEvent(st *botState, e *Event) {
+	switch e.Kind {
+	case "sit":
+		if e.Player == b.Name && e.Box == b.Box {
+			st.seated = true
+		}
+	case "leave":
+		if e.Player == b.Name {
+			st.seated, st.pending = false, false
+		}
+	case "bet":
+		if e.Player == b.Name {
+			st.pending = true
+		}
+	case "withdraw":
+		if e.Player == b.Name {
+			st.pending = false
+		}
+	case "deal":
+		st.inRound, st.betRound, st.turn = true, st.pending, nil
+		st.pending = false
+	case "turn":
+		st.turn = e.Turn
+	case "action":
+		st.turn = nil
+		if e.Action != nil && e.Action.Player == b.Name && st.sentAction == e.Action.Kind && !st.sentAt.IsZero() {
+			if b.Latency != nil {
+				b.Latency(time.Since(st.sentAt))
+			}
+			st.sentAt = time.Time{}
+		}
+	case "settle":
+		if st.betRound {
+			b.mu.Lock()
+			b.played++
+			b.mu.Unlock()
+		}
+		st.inRound, st.betRound, st.turn = false, false, nil
+	}
+}
+
+// next sends the bot's next command, if it has one to send now.
+func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
+	if st.waiting != "" {
+		return nil
+	}
+	send := func(req CommandRequest) error {
+		id, err := f.Send(ctx, req)
+		st.waiting = id
+		return err
+	}
+	switch {
+	case !st.seated:
+		return send(CommandRequest{Op: opSit, Box: b.Box})
+	case st.turn != nil && slices.Contains(st.turn.Players, b.Name):
+		act := Strategy(st.turn, b.Name)
+		if b.Think > 0 {
+			time.Sleep(b.Think)
+		}
+		st.sentAction, st.sentAt = act.Kind, time.Now()
+		if act.Kind == "decline" {
+			st.sentAction = "" // declines show as their own event
+			return send(CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
+		}
+		st.turn = nil
+		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
+	case !st.inRound && !st.pending && !b.finished():
+		st.pending = true
+		return send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
+	}
+	return nil
+}
+
+// Strategy picks a decision for player from a turn: a simple basic
+// strategy on hard totals, soft totals and pairs; every optional window is
+// declined; an Ace is declared 11 (AR-11).
+func Strategy(t *TurnView, player string) WireAction {
+	var mine []WireAction
+	for _, a := range t.Legal {
+		if a.Player == player {
+			mine = append(mine, a)
+		}
+	}
+	if len(mine) == 0 {
+		return WireAction{Kind: "decline"}
+	}
+	legal := func(kind string) (WireAction, bool) {
+		for _, a := range mine {
+			if a.Kind == kind && (kind != "declare" || a.Value == 11) {
+				return a, true
+			}
+		}
+		return WireAction{}, false
+	}
+	if t.Phase != "playing" {
+		return WireAction{Kind: "decline", Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
+	}
+	if a, ok := legal("declare"); ok {
+		return a
+	}
+	var cs []card.Card
+	for _, s := range t.Cards {
+		if c, err := card.Parse(s); err == nil {
+			cs = append(cs, c)
+		}
+	}
+	up := 10
+	if len(t.Dealer) > 0 {
+		if c, err := card.Parse(t.Dealer[0]); err == nil {
+			up = c.Value()
+			if c.IsAce() {
+				up = 11
+			}
+		}
+	}
+	want := "stand"
+	count := rules.CountOf(cs...)
+	total, soft := count.Total(), count.Soft()
+	switch {
+	case len(cs) == 2 && cs[0].Value() == cs[1].Value() && pairSplits(cs[0].Value(), up):
+		want = "split"
+	case soft:
+		switch {
+		case total >= 19 || total == 18 && up <= 8:
+			want = "stand"
+		case total >= 15 && up >= 4 && up <= 6 || total == 18 && up >= 3 && up <= 6:
+			want = "double"
+		default:
+			want = "hit"
+		}
+	case total >= 17:
+		want = "stand"
+	case total >= 13:
+		want = map[bool]string{true: "stand", false: "hit"}[up <= 6]
+	case total == 12:
+		want = map[bool]string{true: "stand", false: "hit"}[up >= 4 && up <= 6]
+	case total == 11 || total == 10 && up <= 9 || total == 9 && up >= 3 && up <= 6:
+		want = "double"
+	default:
+		want = "hit"
+	}
+	for _, k := range []string{want, map[string]string{"double": "hit", "split": "hit"}[want], "stand", "hit"} {
+		if a, ok := legal(k); ok {
+			return a
+		}
+	}
+	return mine[0]
+}
+
+func pairSplits(v, up int) bool {
+	switch v {
+	case 1, 8: // Aces (value 1) and eights
+		return true
+	case 9:
+		return up <= 9 && up != 7
+	case 7, 2, 3:
+		return up <= 7
+	case 6:
+		return up <= 6
+	case 4:
+		return up == 5 || up == 6
+	}
+	return false
+}
+
+// BotsConfig is a crowd of bots: tables made for them, players registered
+// and credited, each playing its rounds at its box.
+type BotsConfig struct {
+	URL                      string
+	AdminName, AdminPassword string // to create tables and credit the players
+	Tables, Players, Rounds  int    // players per table, rounds per player
+	Profile                  string
+	Options                  map[string]string
+	Stake, Credit            int64
+	Think                    time.Duration
+	Prefix                   string // of the players' names (default: random)
+}
+
+// BotsReport is what a crowd of bots measured.
+type BotsReport struct {
+	Tables, Players int
+	Rounds          int // rounds played, summed over players
+	Decisions       int
+	Errors          int
+	Elapsed         time.Duration // from the first bet to the last bot done
+	P50, P99, Max   time.Duration // decision to the event that shows it
+	LastErrors      []string
+}
+
+// DecisionsPerSecond is the decision rate over the run.
+func (r *BotsReport) DecisionsPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Decisions) / r.Elapsed.Seconds()
+}
+
+// RunBots sets up the tables and players and plays until every bot has
+// played its rounds or ctx is done.
+func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxIdleConns: 1024}}
+	admin := &Client{URL: cfg.URL, HTTP: hc}
+	if _, err := admin.Login(ctx, cfg.AdminName, cfg.AdminPassword); err != nil {
+		return nil, fmt.Errorf("admin login: %w", err)
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = "bot-" + randomID(3)
+	}
+	if cfg.Profile == "" {
+		cfg.Profile = "venice"
+	}
+	if cfg.Stake == 0 {
+		cfg.Stake = 100
+	}
+	if cfg.Credit == 0 {
+		cfg.Credit = cfg.Stake * int64(cfg.Rounds+10) * 8
+	}
+	var bots []*Bot
+	for i := 0; i < cfg.Tables; i++ {
+		crowd := NewCrowd(0)
+		v, err := admin.CreateTable(ctx, TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: cfg.Options})
+		if err != nil {
+			return nil, fmt.Errorf("create table: %w", err)
+		}
+		for j := 0; j < cfg.Players && j < v.Rules.Boxes; j++ {
+			name := fmt.Sprintf("%s-%d-%d", cfg.Prefix, i+1, j+1)
+			bots = append(bots, &Bot{Client: &Client{URL: cfg.URL, HTTP: hc}, Name: name, Table: v.ID, Box: j + 1,
+				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Crowd: crowd})
+			crowd.remaining++
+		}
+	}
+	// Register, credit and log in, a few at a time (bcrypt is slow on purpose).
+	sem := make(chan struct{}, 8)
+	errs := make(chan error, len(bots))
+	var wg sync.WaitGroup
+	for _, b := range bots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			pw := "bot-password-" + b.Name
+			if err := b.Client.Register(ctx, b.Name, pw); err != nil {
+				errs <- err
+				return
+			}
+			if err := admin.Credit(ctx, b.Name, cfg.Credit); err != nil {
+				errs <- err
+				return
+			}
+			if _, err := b.Client.Login(ctx, b.Name, pw); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, fmt.Errorf("players: %w", err)
+	}
+	var mu sync.Mutex
+	var lat []time.Duration
+	rep := &BotsReport{Tables: cfg.Tables, Players: len(bots)}
+	start := time.Now()
+	for _, b := range bots {
+		b.Latency = func(d time.Duration) {
+			mu.Lock()
+			lat = append(lat, d)
+			mu.Unlock()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.Run(ctx)
+		}()
+	}
+	wg.Wait()
+	rep.Elapsed = time.Since(start)
+	for _, b := range bots {
+		s := b.Stats()
+		rep.Rounds += s.Rounds
+		rep.Errors += s.Errors
+		if s.LastError != "" && len(rep.LastErrors) < 10 {
+			rep.LastErrors = append(rep.LastErrors, b.Name+": "+s.LastError)
+		}
+	}
+	slices.Sort(lat)
+	rep.Decisions = len(lat)
+	if n := len(lat); n > 0 {
+		rep.P50, rep.P99, rep.Max = lat[n/2], lat[min(n-1, n*99/100)], lat[n-1]
+	}
+	return rep, ctx.Err()
+}

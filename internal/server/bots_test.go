@@ -1,0 +1,83 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/internal/server"
+)
+
+// Bots play whole sessions over the real protocol on profiles with
+// windows (the Desafío, declarations, insurance, back bettors' answers);
+// every round is paid, the ledger balances, the metrics count them.
+func TestBotsPlay(t *testing.T) {
+	for _, profile := range []string{"argentina", "spain", "venice", "family"} {
+		t.Run(profile, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			h := newHarness(t, nil, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
+			rep, err := server.RunBots(ctx, server.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+				Tables: 2, Players: 3, Rounds: 6, Profile: profile, Stake: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Errors != 0 || rep.Rounds < 2*3*6 || rep.Decisions == 0 {
+				t.Fatalf("%+v", rep)
+			}
+			checkLedger(t, h.st)
+			resp, err := http.Get(h.srv.URL() + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			for _, l := range strings.Split(string(body), "\n") {
+				if strings.HasPrefix(l, "sabot_decisions_total") || strings.HasPrefix(l, "sabot_rounds_total") {
+					t.Log(l)
+				}
+			}
+			t.Logf("%+v", rep)
+			if !strings.Contains(string(body), `sabot_rounds_total{result="settled"}`) || !strings.Contains(string(body), "sabot_command_seconds_bucket") {
+				t.Fatalf("metrics:\n%.2000s", body)
+			}
+		})
+	}
+}
+
+// A record the store fails to write leaves nothing half done: a refused
+// bet changes nothing; a deal whose record failed is rebuilt from the log
+// and dealt again when the betting window closes.
+func TestStoreFailureRebuilds(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore()
+	h := newHarness(t, st, server.Timing{BetWindow: 100 * time.Millisecond, Decision: time.Minute, Window: time.Minute})
+	tb := h.table("vegas-s17", true, nil)
+	ana := h.player("ana", 1000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 9H 7C 8D"}))
+	boom := errors.New("disk full")
+	st.failAppend(0, boom)
+	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100})
+	wantCode(t, err, sabot.EINTERNAL, "internal error")
+	if v := must(ana.Table(ctx, tb)); len(v.Bets) != 0 || wallet(t, ana) != 1000 {
+		t.Fatalf("after a failed bet: %+v", v.Bets)
+	}
+	st.failAppend(1, boom) // the bet is written, the deal is not
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	eventually(t, "the round dealt again", func() bool {
+		v := must(ana.Table(ctx, tb))
+		return v.Round != nil && v.Round.Phase == "playing"
+	})
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	v := waitRound(t, ana, tb, 1)
+	if got := strings.Join(v.Round.Dealer.Cards, " "); got != "9H 8D" {
+		t.Fatalf("dealer %s", got)
+	}
+	checkLedger(t, st)
+}

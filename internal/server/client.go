@@ -1,0 +1,201 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/coder/websocket"
+
+	"sabot"
+)
+
+// Client speaks the table service's protocol: the HTTP API and a table's
+// WebSocket. The bots and the tests use it.
+type Client struct {
+	URL   string // the server's base URL, http://host:port
+	Token string // set by Login
+	HTTP  *http.Client
+	ID    string // the client ID sent with commands (default: random)
+
+	n    atomic.Int64
+	once sync.Once
+}
+
+// NextCommandID returns a fresh command ID.
+func (c *Client) NextCommandID() string {
+	c.once.Do(func() {
+		if c.ID == "" {
+			c.ID = randomID(6)
+		}
+	})
+	return fmt.Sprintf("%s-%d", c.ID, c.n.Add(1))
+}
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP != nil {
+		return c.HTTP
+	}
+	return http.DefaultClient
+}
+
+// Do sends a request with a JSON body and decodes the JSON answer into out.
+// An error answer comes back as a *sabot.Error with its code.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any) error {
+	var rd *bytes.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.URL, "/")+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	resp, err := c.httpClient().Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		var e ErrorBody
+		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Code == "" {
+			return sabot.Errorf(sabot.EINTERNAL, "HTTP %d", resp.StatusCode)
+		}
+		return &sabot.Error{Code: e.Code, Message: e.Error}
+	}
+	if out == nil {
+		return nil
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// Register registers a player.
+func (c *Client) Register(ctx context.Context, name, password string) error {
+	return c.Do(ctx, "POST", "/api/register", Credentials{name, password}, nil)
+}
+
+// Login logs in and keeps the session's token.
+func (c *Client) Login(ctx context.Context, name, password string) (*LoginResult, error) {
+	var r LoginResult
+	if err := c.Do(ctx, "POST", "/api/login", Credentials{name, password}, &r); err != nil {
+		return nil, err
+	}
+	c.Token = r.Token
+	return &r, nil
+}
+
+// Me returns the logged-in user and the wallet's balance.
+func (c *Client) Me(ctx context.Context) (*UserView, error) {
+	var u UserView
+	return &u, c.Do(ctx, "GET", "/api/me", nil, &u)
+}
+
+// Credit credits a user's wallet (administrators).
+func (c *Client) Credit(ctx context.Context, user string, amount int64) error {
+	return c.Do(ctx, "POST", "/api/admin/credit", CreditRequest{CommandID: c.NextCommandID(), User: user, Amount: amount}, nil)
+}
+
+// CreateTable creates a table (administrators).
+func (c *Client) CreateTable(ctx context.Context, req TableRequest) (*TableView, error) {
+	var v TableView
+	return &v, c.Do(ctx, "POST", "/api/tables", req, &v)
+}
+
+// Table returns a table's snapshot.
+func (c *Client) Table(ctx context.Context, id int64) (*TableView, error) {
+	var v TableView
+	return &v, c.Do(ctx, "GET", fmt.Sprintf("/api/tables/%d", id), nil, &v)
+}
+
+// Command sends a table command over HTTP; a missing command ID is made.
+func (c *Client) Command(ctx context.Context, table int64, op string, req CommandRequest) (*CommandResult, error) {
+	if req.CommandID == "" {
+		req.CommandID = c.NextCommandID()
+	}
+	var r CommandResult
+	return &r, c.Do(ctx, "POST", fmt.Sprintf("/api/tables/%d/%s", table, op), req, &r)
+}
+
+// Round recalls a round.
+func (c *Client) Round(ctx context.Context, id string) (*RoundRecord, error) {
+	var r RoundRecord
+	return &r, c.Do(ctx, "GET", "/api/rounds/"+id, nil, &r)
+}
+
+// Feed is a table's WebSocket.
+type Feed struct {
+	conn *websocket.Conn
+	c    *Client
+}
+
+// Subscribe opens a table's WebSocket. With the epoch and sequence number
+// of the last message seen, the server sends what was missed if it still
+// can, else a snapshot.
+func (c *Client) Subscribe(ctx context.Context, table int64, epoch string, since int64) (*Feed, error) {
+	u := strings.Replace(strings.TrimRight(c.URL, "/"), "http", "ws", 1) + fmt.Sprintf("/api/tables/%d/ws", table)
+	q := url.Values{}
+	if epoch != "" {
+		q.Set("epoch", epoch)
+		q.Set("since", fmt.Sprint(since))
+	}
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: c.HTTP,
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.Token}}})
+	if err != nil {
+		return nil, err
+	}
+	conn.SetReadLimit(1 << 22)
+	return &Feed{conn: conn, c: c}, nil
+}
+
+// Next reads the next message.
+func (f *Feed) Next(ctx context.Context) (*Message, error) {
+	_, data, err := f.conn.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var m Message
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// NextRaw reads the next message as sent.
+func (f *Feed) NextRaw(ctx context.Context) ([]byte, error) {
+	_, data, err := f.conn.Read(ctx)
+	return data, err
+}
+
+// Send sends a command on the socket; a missing command ID is made. The
+// answer comes as a "result" or "error" message after the events.
+func (f *Feed) Send(ctx context.Context, req CommandRequest) (string, error) {
+	if req.CommandID == "" {
+		req.CommandID = f.c.NextCommandID()
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return "", err
+	}
+	return req.CommandID, f.conn.Write(ctx, websocket.MessageText, b)
+}
+
+// Close closes the socket.
+func (f *Feed) Close() error { return f.conn.Close(websocket.StatusNormalClosure, "") }

@@ -1,0 +1,492 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"sabot"
+	"sabot/card"
+)
+
+// Handler returns the service's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	if s.metrics == nil {
+		s.metrics = newMetrics()
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.Handle("GET /metrics", s.metrics.handler())
+
+	mux.HandleFunc("POST /api/register", s.handleRegister)
+	mux.HandleFunc("POST /api/login", s.handleLogin)
+	mux.HandleFunc("POST /api/logout", s.authed(s.handleLogout))
+	mux.HandleFunc("GET /api/me", s.authed(s.handleMe))
+	mux.HandleFunc("POST /api/admin/credit", s.admin(s.handleCredit))
+	mux.HandleFunc("GET /api/admin/events", s.admin(s.handleEvents))
+
+	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
+	mux.HandleFunc("GET /api/tables", s.handleTables)
+	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
+	mux.HandleFunc("GET /api/tables/{id}/ws", s.authed(s.handleWS))
+	for _, op := range []string{opSit, opLeave, opBet, opWithdraw, opAct, opDecline} {
+		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
+	}
+	for _, op := range []string{opForce, opNewShoe, opVoid} {
+		mux.HandleFunc("POST /api/tables/{id}/"+op, s.admin(s.handleCommand(op)))
+	}
+	mux.HandleFunc("GET /api/rounds/{id}", s.handleRound)
+	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
+	return mux
+}
+
+// The one table from error code to HTTP status.
+var statusOf = map[string]int{
+	sabot.EINVALID:      http.StatusBadRequest,
+	sabot.EUNAUTHORIZED: http.StatusUnauthorized,
+	sabot.EINSUFFICIENT: http.StatusPaymentRequired,
+	sabot.EFORBIDDEN:    http.StatusForbidden,
+	sabot.ENOTFOUND:     http.StatusNotFound,
+	sabot.ECONFLICT:     http.StatusConflict,
+	sabot.EINTERNAL:     http.StatusInternalServerError,
+}
+
+// ErrorBody is every error's JSON body: a code and a one-line reason.
+type ErrorBody struct {
+	Code  string `json:"code"`
+	Error string `json:"error"`
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := sabot.ErrorCode(err)
+	if errors.Is(err, context.Canceled) {
+		code = sabot.ECONFLICT
+		err = sabot.Errorf(code, "the request was cancelled")
+	}
+	if code == sabot.EINTERNAL {
+		s.logger().Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	s.metrics.errors.WithLabelValues(code).Inc()
+	writeJSON(w, statusOf[code], ErrorBody{code, sabot.ErrorMessage(err)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return sabot.Errorf(sabot.EINVALID, "bad JSON body: %v", err)
+	}
+	return nil
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "tables": len(s.tableList())})
+}
+
+// ---- users and sessions ----
+
+// Credentials is the body of register and login.
+type Credentials struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+}
+
+// UserView is a user as the API shows it.
+type UserView struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Admin  bool   `json:"admin,omitempty"`
+	Wallet int64  `json:"wallet"`
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,32}$`)
+
+// MinPassword is the shortest password accepted.
+const MinPassword = 8
+
+func (s *Server) bcryptCost() int {
+	if s.BcryptCost != 0 {
+		return s.BcryptCost
+	}
+	return bcrypt.DefaultCost
+}
+
+// CreateUser registers a user (an administrator if admin).
+func (s *Server) CreateUser(ctx context.Context, name, password string, admin bool) (*sabot.User, error) {
+	if !validName.MatchString(name) {
+		return nil, sabot.Errorf(sabot.EINVALID, "a name is 1 to 32 letters, digits, '.', '_' or '-'")
+	}
+	if len(password) < MinPassword {
+		return nil, sabot.Errorf(sabot.EINVALID, "a password has at least %d characters", MinPassword)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.bcryptCost())
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", err)
+	}
+	u := &sabot.User{Name: name, PasswordHash: hash, Admin: admin}
+	if err := s.Store.CreateUser(ctx, u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// EnsureAdmin creates the administrator name with password unless a user
+// of that name exists (`sabot serve --admin NAME`).
+func (s *Server) EnsureAdmin(ctx context.Context, name, password string) error {
+	if u, err := s.Store.UserByName(ctx, name); err == nil {
+		if !u.Admin {
+			return sabot.Errorf(sabot.ECONFLICT, "user %s exists and is not an administrator", name)
+		}
+		return nil
+	} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		return err
+	}
+	u, err := s.CreateUser(ctx, name, password, true)
+	if err != nil {
+		return err
+	}
+	s.event(ctx, u, adminPayload{Event: "admin-created", User: name}, nil, "")
+	return nil
+}
+
+func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
+	var c Credentials
+	if err := decode(r, &c); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	u, err := s.CreateUser(r.Context(), c.Name, c.Password, false)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, UserView{ID: u.ID, Name: u.Name})
+}
+
+// LoginResult is the answer to a login.
+type LoginResult struct {
+	Token string   `json:"token"`
+	User  UserView `json:"user"`
+}
+
+func hashToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
+	var c Credentials
+	if err := decode(r, &c); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password")
+	u, err := s.Store.UserByName(r.Context(), c.Name)
+	if err != nil {
+		if sabot.ErrorCode(err) == sabot.ENOTFOUND {
+			err = bad
+		}
+		s.writeError(w, r, err)
+		return
+	}
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(c.Password)) != nil {
+		s.writeError(w, r, bad)
+		return
+	}
+	token := randomID(32)
+	now := s.now()
+	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: hashToken(token), UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, LoginResult{Token: token, User: s.userView(r.Context(), u)})
+}
+
+func (s *Server) userView(ctx context.Context, u *sabot.User) UserView {
+	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
+}
+
+type ctxKey int
+
+const userKey ctxKey = 1
+
+// authenticate finds the session of a request's bearer token (or, for a
+// WebSocket, its token parameter). A session idle longer than
+// Timing.SessionIdle is over: the player logs in again.
+func (s *Server) authenticate(r *http.Request) (*sabot.User, string, error) {
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		token = r.URL.Query().Get("token")
+	}
+	if token == "" {
+		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: no bearer token")
+	}
+	h := hashToken(token)
+	sess, err := s.Store.SessionByToken(r.Context(), h)
+	if err != nil {
+		if sabot.ErrorCode(err) == sabot.ENOTFOUND {
+			err = sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session is unknown or over")
+		}
+		return nil, "", err
+	}
+	now := s.now()
+	if now.Sub(sess.LastSeen) > s.timing().SessionIdle {
+		s.Store.DeleteSession(r.Context(), h)
+		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long")
+	}
+	if now.Sub(sess.LastSeen) > time.Minute/4 {
+		s.Store.TouchSession(r.Context(), h, now)
+	}
+	u, err := s.Store.UserByID(r.Context(), sess.UserID)
+	if err != nil {
+		return nil, "", err
+	}
+	return u, h, nil
+}
+
+func (s *Server) authed(h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u, _, err := s.authenticate(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		h(w, r, u)
+	}
+}
+
+func (s *Server) admin(h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
+	return s.authed(func(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+		if !u.Admin {
+			s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "administrators only"))
+			return
+		}
+		h(w, r, u)
+	})
+}
+
+func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	_, h, _ := s.authenticate(r)
+	if err := s.Store.DeleteSession(r.Context(), h); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	writeJSON(w, http.StatusOK, s.userView(r.Context(), u))
+}
+
+// CreditRequest is an administrator's credit of a wallet with play money.
+type CreditRequest struct {
+	CommandID string `json:"command_id"`
+	User      string `json:"user"`
+	Amount    int64  `json:"amount"`
+	Memo      string `json:"memo,omitempty"`
+}
+
+// Credit moves play money from the house to a user's wallet, as a
+// significant event; a repeated command ID credits once.
+func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditRequest) (*sabot.LogRecord, bool, error) {
+	if req.CommandID == "" {
+		return nil, false, sabot.Errorf(sabot.EINVALID, "every command needs a command_id")
+	}
+	if req.Amount <= 0 {
+		return nil, false, sabot.Errorf(sabot.EINVALID, "a credit is a positive amount in minor units")
+	}
+	u, err := s.Store.UserByName(ctx, req.User)
+	if err != nil {
+		return nil, false, err
+	}
+	wid, err := s.account(ctx, sabot.AccountWallet, u.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	hid, err := s.account(ctx, sabot.AccountHouse, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	memo := "credit by " + admin.Name
+	ps := []sabot.Posting{{AccountID: wid, Amount: req.Amount, Memo: memo}, {AccountID: hid, Amount: -req.Amount, Memo: memo}}
+	return s.event(ctx, admin, adminPayload{Event: "credit", User: u.Name, Amount: req.Amount, Memo: req.Memo}, ps, req.CommandID)
+}
+
+func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	var req CreditRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, dup, err := s.Credit(r.Context(), u, req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rec.Seq, Duplicate: dup})
+}
+
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	id, err := s.systemLog(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	recs, err := s.Store.Log(r.Context(), id, 1)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, recs)
+}
+
+// ---- tables ----
+
+// TableRequest creates a table.
+type TableRequest struct {
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+}
+
+func (s *Server) handleCreateTable(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	var req TableRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := s.CreateTable(r.Context(), &sabot.Table{Name: req.Name, Profile: req.Profile, Options: req.Options, TestMode: req.TestMode})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, v)
+}
+
+func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
+	out := []*TableView{}
+	for _, a := range s.tableList() {
+		if rep := a.do(r.Context(), &command{op: opView}); rep.err == nil {
+			out = append(out, rep.view)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) tableOf(r *http.Request) (*actor, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "%q is not a table ID", r.PathValue("id"))
+	}
+	return s.table(id)
+}
+
+func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
+	a, err := s.tableOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rep := a.do(r.Context(), &command{op: opView})
+	if rep.err != nil {
+		s.writeError(w, r, rep.err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rep.view)
+}
+
+// CommandRequest is the body of every table command. CommandID is the
+// client's, unique per client: a command sent again with the same ID is
+// applied once and answered the same.
+type CommandRequest struct {
+	Op        string `json:"op,omitempty"` // on the WebSocket; the URL says it over HTTP
+	CommandID string `json:"command_id"`
+	ClientID  string `json:"client_id,omitempty"`
+	Box       int    `json:"box,omitempty"`
+	Hand      int    `json:"hand,omitempty"`
+	Stake     int64  `json:"stake,omitempty"`
+	Action    string `json:"action,omitempty"`
+	Value     int    `json:"value,omitempty"`
+	Cards     string `json:"cards,omitempty"` // force-cards: space-separated codes
+}
+
+// CommandResult is the answer to a command that was applied: the sequence
+// number of its record in the table's log.
+type CommandResult struct {
+	OK        bool  `json:"ok"`
+	Seq       int64 `json:"seq"`
+	Duplicate bool  `json:"duplicate,omitempty"`
+}
+
+func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command, error) {
+	c := &command{op: op, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + req.ClientID, commandID: req.CommandID,
+		box: req.Box, hand: req.Hand, stake: req.Stake, action: req.Action, value: req.Value}
+	if op == opForce {
+		cards, err := card.ParseList(req.Cards)
+		if err != nil || len(cards) == 0 {
+			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
+		}
+		c.cards = cards
+	}
+	return c, nil
+}
+
+func (s *Server) handleCommand(op string) func(http.ResponseWriter, *http.Request, *sabot.User) {
+	return func(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+		a, err := s.tableOf(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		var req CommandRequest
+		if err := decode(r, &req); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		c, err := s.command(u, op, req)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		rep := a.do(r.Context(), c)
+		if rep.err != nil {
+			s.writeError(w, r, rep.err)
+			return
+		}
+		writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
+	}
+}
+
+func (s *Server) handleRound(w http.ResponseWriter, r *http.Request) {
+	rec, err := Recall(r.Context(), s.Store, r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rec)
+}
+
+func (s *Server) handleShoe(w http.ResponseWriter, r *http.Request) {
+	v, err := ShoeInfo(r.Context(), s.Store, r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}

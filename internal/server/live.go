@@ -1,0 +1,924 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/table"
+)
+
+// command is one request to a table's actor. Commands that change the table
+// carry the client's command ID: a repeat is answered with the first
+// answer and changes nothing (GLI-19 §4.2.3).
+type command struct {
+	op        string
+	user      *sabot.User
+	clientID  string
+	commandID string
+	box, hand int
+	stake     int64
+	action    string
+	value     int
+	cards     []card.Card
+	sub       *subscriber
+	since     int64
+	epoch     string
+	reply     chan reply
+}
+
+type reply struct {
+	seq  int64
+	dup  bool
+	err  error
+	view *TableView
+}
+
+// Table operations a client may send.
+const (
+	opSit      = "sit"
+	opLeave    = "leave"
+	opBet      = "bet"
+	opWithdraw = "withdraw"
+	opAct      = "act"
+	opDecline  = "decline"
+	// Administrators.
+	opForce   = "force-cards"
+	opNewShoe = "new-shoe"
+	opVoid    = "void"
+	// The server's own.
+	opSubscribe   = "subscribe"
+	opUnsubscribe = "unsubscribe"
+	opView        = "view"
+)
+
+// do sends a command to the actor and waits for its answer.
+func (a *actor) do(ctx context.Context, c *command) reply {
+	c.reply = make(chan reply, 1)
+	select {
+	case a.cmds <- c:
+	case <-a.done:
+		return reply{err: sabot.Errorf(sabot.ECONFLICT, "the table is not serving (the server is shutting down)")}
+	case <-ctx.Done():
+		return reply{err: ctx.Err()}
+	}
+	select {
+	case r := <-c.reply:
+		return r
+	case <-a.done:
+		return reply{err: sabot.Errorf(sabot.ECONFLICT, "the table is not serving (the server is shutting down)")}
+	case <-ctx.Done():
+		return reply{err: ctx.Err()}
+	}
+}
+
+// run is the actor's loop. It returns when ctx is done: the table is
+// suspended, everything it did is in the log.
+func (a *actor) run(ctx context.Context) {
+	defer close(a.done)
+	work := context.WithoutCancel(ctx) // a store write is never cut in half by a shutdown
+	for {
+		var tc <-chan time.Time
+		if a.timer != nil {
+			tc = a.timer.C
+		}
+		select {
+		case <-ctx.Done():
+			a.stopTimer()
+			for s := range a.subs {
+				a.dropSub(s)
+			}
+			return
+		case c := <-a.cmds:
+			start := time.Now()
+			r := a.handle(work, c)
+			if c.reply != nil {
+				c.reply <- r
+			}
+			if c.op != opSubscribe && c.op != opUnsubscribe && c.op != opView {
+				a.s.metrics.observe(c.op, time.Since(start), r.err)
+			}
+		case <-tc:
+			a.timer, a.timerOn = nil, noTimer
+			a.expire(work)
+		}
+	}
+}
+
+func (a *actor) handle(ctx context.Context, c *command) reply {
+	switch c.op {
+	case opSubscribe:
+		a.subscribe(c)
+		return reply{}
+	case opUnsubscribe:
+		if _, ok := a.subs[c.sub]; ok {
+			a.dropSub(c.sub)
+		}
+		return reply{}
+	case opView:
+		return reply{view: a.view()}
+	}
+	if a.closed != "" {
+		return reply{err: sabot.Errorf(sabot.ECONFLICT, "table %d is out of service: %s", a.cfg.ID, a.closed)}
+	}
+	if c.commandID == "" {
+		return reply{err: sabot.Errorf(sabot.EINVALID, "every command needs a command_id")}
+	}
+	if seq, ok := a.seen[c.clientID+"\x00"+c.commandID]; ok {
+		return reply{seq: seq, dup: true}
+	}
+	seq, err := a.exec(ctx, c)
+	if errors.Is(err, errDuplicate) {
+		// The store knew the command though this table had forgotten it:
+		// the change made in memory was made before: rebuild.
+		a.rebuild(ctx)
+		return reply{seq: seq, dup: true}
+	}
+	return reply{seq: seq, err: err}
+}
+
+var errDuplicate = errors.New("duplicate command")
+
+func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
+	name := c.user.Name
+	a.players[name] = c.user.ID
+	switch c.op {
+	case opSit:
+		if c.box < 1 || c.box > a.p.Boxes {
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+		}
+		if h := a.t.Holder(c.box); h != "" {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", c.box, h)
+		}
+		rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: c.box}, nil)
+		if err != nil {
+			return 0, err
+		}
+		a.t.Sit(name, c.box)
+		a.publish(Event{Kind: "sit", Player: name, Box: c.box})
+		a.maybeDeal(ctx)
+		return rec.Seq, nil
+
+	case opLeave:
+		var pending int64
+		for _, b := range a.t.Bets() {
+			if b.Player == name {
+				pending += b.Stake
+			}
+		}
+		seated := false
+		for _, p := range a.t.Seated() {
+			seated = seated || p == name
+		}
+		if !seated && pending == 0 {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID)
+		}
+		ps, err := a.moves(ctx, name, pending, "leave: bets returned")
+		if err != nil {
+			return 0, err
+		}
+		rec, err := a.append(ctx, c, sabot.LogLeave, 0, seatPayload{Player: name, Returned: pending}, ps)
+		if err != nil {
+			return 0, err
+		}
+		a.t.Leave(name)
+		a.publish(Event{Kind: "leave", Player: name, Amount: pending})
+		a.maybeDeal(ctx)
+		return rec.Seq, nil
+
+	case opBet:
+		if err := a.checkBet(name, c.box, c.stake); err != nil {
+			return 0, err
+		}
+		var old int64
+		for _, b := range a.t.Bets() {
+			if b.Player == name && b.Box == c.box {
+				old = b.Stake
+			}
+		}
+		if err := a.t.Bet(name, c.box, c.stake); err != nil {
+			return 0, refusal(err)
+		}
+		debit := c.stake - old
+		ps, err := a.moves(ctx, name, -debit, "bet")
+		if err == nil {
+			var rec *sabot.LogRecord
+			rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: c.box, Stake: c.stake, Debit: debit}, ps)
+			if err == nil {
+				a.publish(Event{Kind: "bet", Player: name, Box: c.box, Amount: c.stake})
+				a.armBetTimer()
+				a.maybeDeal(ctx)
+				return rec.Seq, nil
+			}
+		}
+		if errors.Is(err, errDuplicate) {
+			return 0, err
+		}
+		// Undo exactly: the bet keeps its place in the table's list.
+		if old > 0 {
+			a.t.Bet(name, c.box, old)
+		} else {
+			a.t.Withdraw(name, c.box)
+		}
+		return 0, err
+
+	case opWithdraw:
+		stake, err := a.t.Withdraw(name, c.box)
+		if err != nil {
+			return 0, refusal(err)
+		}
+		ps, err := a.moves(ctx, name, stake, "bet withdrawn")
+		if err == nil {
+			var rec *sabot.LogRecord
+			rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: c.box, Stake: stake}, ps)
+			if err == nil {
+				a.publish(Event{Kind: "withdraw", Player: name, Box: c.box, Amount: stake})
+				return rec.Seq, nil
+			}
+		}
+		a.rebuild(ctx)
+		return 0, err
+
+	case opAct:
+		return a.act(ctx, c)
+	case opDecline:
+		return a.decline(ctx, c)
+
+	case opForce:
+		if !a.cfg.TestMode {
+			return 0, sabot.Errorf(sabot.EFORBIDDEN, "forced cards are for test-mode tables only")
+		}
+		if a.dealt {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: forced cards are given between rounds")
+		}
+		rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "force-cards", Cards: c.cards}, nil)
+		if err != nil {
+			return 0, err
+		}
+		a.forced = c.cards
+		return rec.Seq, nil
+
+	case opNewShoe:
+		if a.dealt {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
+		}
+		if err := a.t.NewShoe(); err != nil {
+			return 0, refusal(err)
+		}
+		a.noteShoe()
+		rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
+		if err != nil {
+			a.rebuild(ctx)
+			return 0, err
+		}
+		a.revealShoes(ctx)
+		return rec.Seq, nil
+
+	case opVoid:
+		return a.voidRound(ctx, c)
+	}
+	return 0, sabot.Errorf(sabot.EINVALID, "unknown command %q", c.op)
+}
+
+// checkBet refuses a back bet that the engine would refuse at the deal
+// (ES-03, VE-03: back bettors per box; the box maximum), so that a bet
+// accepted now never stops the deal.
+func (a *actor) checkBet(player string, box int, stake int64) error {
+	if box < 1 || box > a.p.Boxes {
+		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	others, total := 0, stake
+	for _, b := range a.t.Bets() {
+		if b.Box == box && b.Player != player {
+			others++
+			total += b.Stake
+		}
+	}
+	if others > a.p.BackBetsPerBox && a.p.BackBetsPerBox > 0 {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
+	}
+	if others > 0 && a.p.MaxScope == 1 && total > a.p.MaxBet {
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %d (ES-03)", a.p.MaxBet)
+	}
+	return nil
+}
+
+// moves returns the postings that move amount from the table to a player's
+// wallet (negative: from the wallet to the table).
+func (a *actor) moves(ctx context.Context, player string, amount int64, memo string) ([]sabot.Posting, error) {
+	if amount == 0 {
+		return nil, nil
+	}
+	w, err := a.s.account(ctx, sabot.AccountWallet, a.players[player])
+	if err != nil {
+		return nil, err
+	}
+	t, err := a.s.account(ctx, sabot.AccountTable, a.cfg.ID)
+	if err != nil {
+		return nil, err
+	}
+	return []sabot.Posting{{AccountID: w, Amount: amount, Memo: memo}, {AccountID: t, Amount: -amount, Memo: memo}}, nil
+}
+
+// append writes a record (after the seeds of any shoe the change started)
+// and its postings in one store transaction.
+func (a *actor) append(ctx context.Context, c *command, kind string, round int, payload any, ps []sabot.Posting) (*sabot.LogRecord, error) {
+	if err := a.writeFresh(ctx); err != nil {
+		return nil, err
+	}
+	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: mustJSON(payload), Created: a.s.now()}
+	if c != nil {
+		rec.ClientID, rec.CommandID = c.clientID, c.commandID
+		if c.user != nil {
+			rec.UserID = c.user.ID
+		}
+	}
+	dup, err := a.s.Store.Append(ctx, rec, ps)
+	if err != nil {
+		return nil, err
+	}
+	if dup {
+		return rec, errDuplicate
+	}
+	a.track(rec)
+	return rec, nil
+}
+
+// writeFresh writes the record of each shoe seed drawn since the last
+// record, with its commitment, and tells the players the commitment.
+func (a *actor) writeFresh(ctx context.Context) error {
+	for len(a.fresh) > 0 {
+		seed := a.fresh[0]
+		no := a.t.ShoeNo() - len(a.fresh) + 1
+		order, err := ShoeOrder(a.p, seed)
+		if err != nil {
+			return err
+		}
+		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, Created: a.s.now(),
+			Payload: mustJSON(shoePayload{Shoe: no, Seed: seedHex(seed), Commitment: Commitment(seed, order)})}
+		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+			return err
+		}
+		a.track(rec)
+		a.fresh = a.fresh[1:]
+		a.publish(Event{Kind: "shoe", Shoe: ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
+	}
+	return nil
+}
+
+// revealShoes reveals the seed of every shoe that is over: replaced, or
+// whose last round has been played (EG-04).
+func (a *actor) revealShoes(ctx context.Context) {
+	for _, no := range sortedInts(a.shoes) {
+		sh := a.shoes[no]
+		if sh.revealed || no > a.t.ShoeNo() || no == a.t.ShoeNo() && !a.t.LastRound() {
+			continue
+		}
+		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, Created: a.s.now(),
+			Payload: mustJSON(revealPayload{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
+		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+			a.log.Error("shoe reveal not written", "shoe", no, "err", err)
+			return
+		}
+		a.track(rec)
+		a.publish(Event{Kind: "shoe-reveal", Shoe: ShoeID(a.cfg.ID, no), Seed: seedHex(sh.seed), Commitment: sh.commitment})
+	}
+}
+
+// ShoeID names a shoe: table and shoe number, "3-2".
+func ShoeID(table int64, no int) string { return RoundID(table, no) }
+
+// fillStake sets the stake a decision adds, so that the log and the ledger
+// say it and the engine checks it.
+func (a *actor) fillStake(act *engine.Action) {
+	r := a.t.Round()
+	base := func() int64 {
+		for _, b := range r.Bets() {
+			if b.Player == act.Player && b.Box == act.Box && b.Hand == act.Hand && (b.Kind == engine.MainBet || b.Kind == engine.SplitBet) {
+				return b.Stake
+			}
+		}
+		return 0
+	}
+	switch act.Kind {
+	case engine.Double, engine.Split:
+		if act.Stake == 0 {
+			act.Stake = base()
+		}
+	case engine.Challenge:
+		if act.Stake == 0 {
+			act.Stake = base() / 2
+		}
+	case engine.Insure:
+		if act.Stake == 0 {
+			act.Stake = base() / 2
+		}
+	}
+}
+
+func stakeOf(act engine.Action) int64 {
+	switch act.Kind {
+	case engine.Double, engine.Split, engine.Challenge, engine.Insure:
+		return act.Stake
+	}
+	return 0
+}
+
+func (a *actor) act(ctx context.Context, c *command) (int64, error) {
+	r := a.t.Round()
+	if !a.dealt || r.Phase() == engine.Done {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
+	}
+	w := WireAction{Kind: c.action, Player: c.user.Name, Box: c.box, Hand: c.hand, Stake: c.stake, Value: c.value}
+	act, err := w.engine()
+	if err != nil {
+		return 0, err
+	}
+	if act.Kind == engine.Close || act.Kind >= engine.VoidBox {
+		return 0, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s is the house's, not a player's", act.Kind)
+	}
+	a.fillStake(&act)
+	if !r.Legal(act) {
+		return 0, refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
+	}
+	debit := stakeOf(act)
+	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
+	if err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit}, ps)
+	if err != nil {
+		return 0, err
+	}
+	if err := r.Act(act); err != nil { // cannot happen: checked above
+		a.log.Error("a checked decision was refused", "err", err)
+		a.rebuild(ctx)
+		return 0, sabot.Internal(err)
+	}
+	a.s.metrics.decisions.WithLabelValues("player").Inc()
+	a.publishRound("player")
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// eligible lists who may still answer the open optional window.
+func (a *actor) eligible() map[declineKey]bool {
+	r := a.t.Round()
+	out := map[declineKey]bool{}
+	var buf [64]engine.Action
+	for _, x := range r.LegalActions(buf[:0]) {
+		if x.Kind != engine.Close && !a.declined[declineKey{x.Player, x.Box}] {
+			out[declineKey{x.Player, x.Box}] = true
+		}
+	}
+	return out
+}
+
+func inWindow(ph engine.Phase) bool {
+	switch ph {
+	case engine.ChallengeWindow, engine.InsuranceWindow, engine.FollowWindow, engine.AceChoice:
+		return true
+	}
+	return false
+}
+
+func (a *actor) decline(ctx context.Context, c *command) (int64, error) {
+	r := a.t.Round()
+	if !a.dealt || !inWindow(r.Phase()) {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open")
+	}
+	a.syncWindow()
+	key := declineKey{c.user.Name, c.box}
+	if !a.eligible()[key] {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, c.box, r.Phase())
+	}
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
+		Action: WireAction{Kind: "decline", Player: c.user.Name, Box: c.box, Hand: c.hand}}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.declined[key] = true
+	a.publish(Event{Kind: "decline", Player: c.user.Name, Box: c.box, Round: a.t.RoundNo()})
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// house applies a decision that is not a player's: the dealer closing a
+// window, or a default when a decision timer ran out (GLI-19 §4.16.3).
+func (a *actor) house(ctx context.Context, act engine.Action, byTimeout bool) bool {
+	r := a.t.Round()
+	if err := r.Act(act); err != nil {
+		a.log.Error("house decision refused", "action", act.String(), "err", err)
+		return false
+	}
+	// The decision is applied first: a failed write rebuilds from the log.
+	pay := actionPayload{Round: a.t.RoundNo(), Action: toWire(act), ByTimeout: byTimeout}
+	if _, err := a.append(ctx, nil, sabot.LogAction, a.t.RoundNo(), pay, nil); err != nil {
+		a.log.Error("house decision not written", "err", err)
+		a.rebuild(ctx)
+		return false
+	}
+	by := "dealer"
+	if byTimeout {
+		by = "timeout"
+		a.s.metrics.decisions.WithLabelValues("timeout").Inc()
+	}
+	a.publishRound(by)
+	return true
+}
+
+// proceed moves the round on after a change: it closes a window nobody
+// has left to answer, settles a round that is over, and otherwise starts
+// the decision timer and tells the players whose turn it is.
+func (a *actor) proceed(ctx context.Context) {
+	for a.dealt {
+		r := a.t.Round()
+		if r.Phase() == engine.Done {
+			a.settle(ctx)
+			return
+		}
+		a.syncWindow()
+		if inWindow(r.Phase()) && len(a.eligible()) == 0 {
+			if !a.house(ctx, engine.Action{Kind: engine.Close}, false) {
+				return
+			}
+			continue
+		}
+		a.armDecisionTimer()
+		a.publishTurn()
+		return
+	}
+}
+
+// expire applies what the table's rules publish for a timer that ran out:
+// the betting window closes and the round is dealt; a window closes; a
+// hand whose player did not decide stands (draws where it must, VE-06;
+// counts an Ace 11 where one must be declared, AR-11), until the next
+// player's turn.
+func (a *actor) expire(ctx context.Context) {
+	if !a.dealt {
+		a.tryDeal(ctx)
+		return
+	}
+	r := a.t.Round()
+	if inWindow(r.Phase()) {
+		a.house(ctx, engine.Action{Kind: engine.Close}, true)
+		a.proceed(ctx)
+		return
+	}
+	box, hand := r.Current()
+	for a.dealt && r.Phase() == engine.Playing {
+		b, h := r.Current()
+		if b != box || h != hand {
+			break
+		}
+		act, ok := defaultAction(r)
+		if !ok || !a.house(ctx, act, true) {
+			break
+		}
+	}
+	a.proceed(ctx)
+}
+
+// defaultAction is the decision applied when a player's timer runs out.
+func defaultAction(r *engine.Round) (engine.Action, bool) {
+	box, hand := r.Current()
+	p := r.Holder(box)
+	for _, act := range []engine.Action{
+		{Kind: engine.Stand, Player: p, Box: box, Hand: hand},
+		{Kind: engine.Declare, Player: p, Box: box, Hand: hand, Value: 11},
+		{Kind: engine.Hit, Player: p, Box: box, Hand: hand},
+	} {
+		if r.Legal(act) {
+			return act, true
+		}
+	}
+	return engine.Action{}, false
+}
+
+// maybeDeal deals at once when every seated player has a bet on each box
+// he holds and the table's conditions are met; else the betting window's
+// timer deals.
+func (a *actor) maybeDeal(ctx context.Context) {
+	if a.dealt || len(a.t.Bets()) == 0 {
+		return
+	}
+	has := map[[2]any]bool{}
+	for _, b := range a.t.Bets() {
+		has[[2]any{b.Player, b.Box}] = true
+	}
+	for box := 1; box <= a.p.Boxes; box++ {
+		if h := a.t.Holder(box); h != "" && !has[[2]any{h, box}] {
+			return
+		}
+	}
+	if a.t.CanDeal() == nil {
+		a.tryDeal(ctx)
+	}
+}
+
+// tryDeal says "rien ne va plus" and deals (VE-04, ES-01, AR-22), if the
+// bets allow a round.
+func (a *actor) tryDeal(ctx context.Context) {
+	a.stopTimer()
+	if err := a.t.CanDeal(); err != nil {
+		if len(a.t.Bets()) > 0 {
+			a.publish(Event{Kind: "waiting", Text: refusal(err).Error()})
+		}
+		return
+	}
+	wallets := map[string]int64{}
+	for _, b := range a.t.Bets() {
+		if _, ok := wallets[b.Player]; !ok {
+			wallets[b.Player] = a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player])
+		}
+	}
+	if err := a.deal(); err != nil {
+		a.log.Error("deal refused", "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	r := a.t.Round()
+	rec := r.Record()
+	seats := map[string]string{}
+	for box := 1; box <= a.p.Boxes; box++ {
+		if h := a.t.Holder(box); h != "" {
+			seats[itoa(box)] = h
+		}
+	}
+	pay := dealPayload{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
+		Bets: rec.Bets, Seats: seats, Bank: a.t.Bank(), Wallets: wallets}
+	if a.forcedRound {
+		pay.Forced = a.forcedCards
+	}
+	if _, err := a.append(ctx, nil, sabot.LogDeal, a.t.RoundNo(), pay, nil); err != nil {
+		a.log.Error("deal not written", "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	a.revealShoes(ctx)
+	a.sent = 0
+	a.publish(Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
+	a.publishRound("")
+	a.proceed(ctx)
+}
+
+// settle settles a round that is over (or returns every stake of a void
+// one), closes it in the table and opens the betting for the next.
+func (a *actor) settle(ctx context.Context) {
+	r := a.t.Round()
+	void, reason := r.Void()
+	stakes, net, ret := map[string]int64{}, map[string]int64{}, map[string]int64{}
+	var house, escrow int64
+	pay := settlePayload{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
+	for _, b := range r.Bets() {
+		stakes[b.Player] += b.Stake
+		net[b.Player] += b.Net
+		house -= b.Net
+		escrow += b.Stake
+		pay.Bets = append(pay.Bets, betResult{b.Player, b.Box, b.Hand, b.Kind.String(), b.Stake, b.Result.String(), b.Net})
+	}
+	pay.House = house
+	pay.Dealer = append([]card.Card(nil), r.Dealer().Cards()...)
+	for _, box := range r.Boxes() {
+		for i, h := range r.Hands(box) {
+			pay.Hands = append(pay.Hands, handResult{box, i + 1, append([]card.Card(nil), h.Cards()...), h.Total(), h.Result().String()})
+		}
+	}
+	var ps []sabot.Posting
+	pay.Wallets = map[string]int64{}
+	for _, p := range sortedKeys(stakes) {
+		ret[p] = stakes[p] + net[p]
+		if a.escrow[p] != stakes[p] {
+			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", a.escrow[p], "stakes", stakes[p])
+		}
+		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
+		if err != nil {
+			a.log.Error("settle", "err", err)
+			return
+		}
+		if ret[p] != 0 {
+			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + itoa(a.t.RoundNo())})
+		}
+		pay.Wallets[p] = a.s.balance(ctx, sabot.AccountWallet, a.players[p]) + ret[p]
+	}
+	tid, err := a.s.account(ctx, sabot.AccountTable, a.cfg.ID)
+	if err != nil {
+		a.log.Error("settle", "err", err)
+		return
+	}
+	if escrow != 0 {
+		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + itoa(a.t.RoundNo())})
+	}
+	if house != 0 {
+		bps, err := a.housePostings(ctx, pay.Bank, house, ret, &pay)
+		if err != nil {
+			a.log.Error("settle", "err", err)
+			return
+		}
+		ps = append(ps, bps...)
+	}
+	round := a.t.RoundNo()
+	newBank, err := a.finish()
+	if err != nil {
+		a.log.Error("finish refused", "err", err)
+		return
+	}
+	pay.NewBank = newBank
+	kind := sabot.LogSettle
+	if void {
+		kind = sabot.LogVoid
+	}
+	if _, err := a.append(ctx, nil, kind, round, pay, ps); err != nil {
+		a.log.Error("settlement not written", "round", round, "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	result := "settled"
+	if void {
+		result = "void"
+	}
+	a.s.metrics.rounds.WithLabelValues(result).Inc()
+	a.stopTimer()
+	a.publish(Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
+	a.revealShoes(ctx)
+	a.armBetTimer()
+	a.maybeDeal(ctx)
+}
+
+// housePostings are the house's side of a settlement: the house pays or
+// collects the round's net. FAM-02: at a family table whose bank a player
+// holds, the bank player's bank account collects; it pays from the bank
+// account, then from the bank player's wallet (this round's payout to him
+// included), and what the bank player cannot pay the house pays.
+func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret map[string]int64, pay *settlePayload) ([]sabot.Posting, error) {
+	memo := "round " + itoa(a.t.RoundNo())
+	houseID, err := a.s.account(ctx, sabot.AccountHouse, 0)
+	if err != nil {
+		return nil, err
+	}
+	if bank == "" {
+		return []sabot.Posting{{AccountID: houseID, Amount: net, Memo: memo}}, nil
+	}
+	owner := a.players[bank]
+	bankID, err := a.s.account(ctx, sabot.AccountBank, owner)
+	if err != nil {
+		return nil, err
+	}
+	if net > 0 {
+		pay.BankPaid = map[string]int64{"bank": net}
+		return []sabot.Posting{{AccountID: bankID, Amount: net, Memo: memo}}, nil
+	}
+	need := -net
+	fromBank := min(need, a.s.balance(ctx, sabot.AccountBank, owner))
+	fromWallet := min(need-fromBank, max(0, a.s.balance(ctx, sabot.AccountWallet, owner)+ret[bank]))
+	fromHouse := need - fromBank - fromWallet
+	pay.BankPaid = map[string]int64{"bank": -fromBank, "wallet": -fromWallet, "house": -fromHouse}
+	var ps []sabot.Posting
+	if fromBank > 0 {
+		ps = append(ps, sabot.Posting{AccountID: bankID, Amount: -fromBank, Memo: memo + ": the bank pays"})
+	}
+	if fromWallet > 0 {
+		wid, err := a.s.account(ctx, sabot.AccountWallet, owner)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, sabot.Posting{AccountID: wid, Amount: -fromWallet, Memo: memo + ": the bank player pays"})
+	}
+	if fromHouse > 0 {
+		ps = append(ps, sabot.Posting{AccountID: houseID, Amount: -fromHouse, Memo: memo + ": the house covers the bank"})
+	}
+	return ps, nil
+}
+
+// voidRound voids the round in play on the pit's order: every box is void
+// (AR-23) and every stake returned.
+func (a *actor) voidRound(ctx context.Context, c *command) (int64, error) {
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), adminPayload{Event: "void", Round: a.t.RoundNo(), Text: "void by the pit"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	r := a.t.Round()
+	for _, box := range r.Boxes() {
+		if r.Phase() == engine.Done {
+			break
+		}
+		if r.Legal(engine.Action{Kind: engine.VoidBox, Box: box}) {
+			a.house(ctx, engine.Action{Kind: engine.VoidBox, Box: box}, false)
+		}
+	}
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// rebuild throws the table's state away and replays its log: after a
+// write that failed half-way, or a command the store knew and the actor
+// had forgotten. Subscribers get a fresh snapshot. What the log left open
+// is taken up again a moment later, by a timer, so that a write that keeps
+// failing is retried, not looped on.
+func (a *actor) rebuild(ctx context.Context) {
+	a.stopTimer()
+	if err := a.load(ctx); err != nil {
+		a.log.Error("rebuild failed", "err", err)
+		a.closed = "the table could not be rebuilt from its log"
+	}
+	if a.dealt {
+		a.sent = len(a.t.Round().Events())
+		a.arm(decisionTimer, retryAfter)
+	} else {
+		a.armBetTimer()
+	}
+	a.resync()
+}
+
+// retryAfter is when a table takes up again what a failed write left open.
+const retryAfter = time.Second
+
+// resume goes on from the state the log left, live: the seeds of a shoe
+// drawn at the end of the replay are written, a round over in the engine
+// but not settled in the log is settled, a round in play gets its timer.
+func (a *actor) resume(ctx context.Context) error {
+	if a.closed != "" {
+		return nil
+	}
+	a.revealShoes(ctx)
+	if a.dealt {
+		a.sent = len(a.t.Round().Events())
+		a.proceed(ctx)
+		return nil
+	}
+	a.armBetTimer()
+	return nil
+}
+
+func (a *actor) stopTimer() {
+	if a.timer != nil {
+		a.timer.Stop()
+	}
+	a.timer, a.timerOn = nil, noTimer
+}
+
+func (a *actor) arm(k timerKind, d time.Duration) {
+	a.stopTimer()
+	a.timer, a.timerOn, a.due = time.NewTimer(d), k, a.s.now().Add(d)
+}
+
+// armBetTimer opens the betting window's timer once a bet is down.
+func (a *actor) armBetTimer() {
+	if a.dealt || a.timerOn == betTimer || len(a.t.Bets()) == 0 {
+		return
+	}
+	a.arm(betTimer, a.s.timing().BetWindow)
+	a.publish(Event{Kind: "betting", Deadline: a.due.UnixMilli()})
+}
+
+func (a *actor) armDecisionTimer() {
+	d := a.s.timing().Decision
+	if inWindow(a.t.Round().Phase()) {
+		d = a.s.timing().Window
+	}
+	a.arm(decisionTimer, d)
+}
+
+// refusal turns a rule's refusal into an error a player reads: what was
+// refused and why, with the rule ID.
+func refusal(err error) error {
+	if err == nil {
+		return nil
+	}
+	var r *engine.Refusal
+	switch {
+	case errors.As(err, &r):
+		code := sabot.EINVALID
+		if errors.Is(err, engine.ErrOutOfTurn) || errors.Is(err, engine.ErrPhase) {
+			code = sabot.ECONFLICT
+		}
+		return sabot.Errorf(code, "refused: %s", r.Error())
+	case errors.Is(err, table.ErrRefused):
+		return sabot.Errorf(sabot.ECONFLICT, "%s", err.Error())
+	}
+	var se *sabot.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

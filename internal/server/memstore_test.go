@@ -1,0 +1,259 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"sabot"
+)
+
+// memStore is a small in-memory sabot.Store for the server's tests: the same
+// contract as the SQL stores (idempotent Append, wallets never below zero,
+// balanced transactions), none of the durability.
+type memStore struct {
+	mu       sync.Mutex
+	users    []*sabot.User
+	sessions map[string]*sabot.Session
+	accounts []*sabot.Account
+	entries  int
+	txs      int
+	tables   []*sabot.Table
+	logs     map[int64][]*sabot.LogRecord
+	cmds     map[string]*sabot.LogRecord
+	failNext error // an Append fails with it, after failSkip more succeed (tests of the rebuild)
+	failSkip int
+}
+
+var _ sabot.Store = (*memStore)(nil)
+
+func newMemStore() *memStore {
+	return &memStore{sessions: map[string]*sabot.Session{}, logs: map[int64][]*sabot.LogRecord{}, cmds: map[string]*sabot.LogRecord{}}
+}
+
+func (s *memStore) CreateUser(_ context.Context, u *sabot.User) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.users {
+		if x.Name == u.Name {
+			return sabot.Errorf(sabot.ECONFLICT, "the name %s is taken", u.Name)
+		}
+	}
+	u.ID = int64(len(s.users) + 1)
+	u.Created = time.Now()
+	c := *u
+	s.users = append(s.users, &c)
+	return nil
+}
+
+func (s *memStore) UserByName(_ context.Context, name string) (*sabot.User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.users {
+		if x.Name == name {
+			c := *x
+			return &c, nil
+		}
+	}
+	return nil, sabot.Errorf(sabot.ENOTFOUND, "no user %s", name)
+}
+
+func (s *memStore) UserByID(_ context.Context, id int64) (*sabot.User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id < 1 || id > int64(len(s.users)) {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no user %d", id)
+	}
+	c := *s.users[id-1]
+	return &c, nil
+}
+
+func (s *memStore) CreateSession(_ context.Context, x *sabot.Session) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := *x
+	s.sessions[x.Token] = &c
+	return nil
+}
+
+func (s *memStore) SessionByToken(_ context.Context, token string) (*sabot.Session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x, ok := s.sessions[token]
+	if !ok {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no session")
+	}
+	c := *x
+	return &c, nil
+}
+
+func (s *memStore) TouchSession(_ context.Context, token string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if x, ok := s.sessions[token]; ok {
+		x.LastSeen = at
+	}
+	return nil
+}
+
+func (s *memStore) DeleteSession(_ context.Context, token string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.sessions, token)
+	return nil
+}
+
+func (s *memStore) account(kind string, owner int64) *sabot.Account {
+	for _, a := range s.accounts {
+		if a.Kind == kind && a.OwnerID == owner {
+			return a
+		}
+	}
+	a := &sabot.Account{ID: int64(len(s.accounts) + 1), Kind: kind, OwnerID: owner}
+	s.accounts = append(s.accounts, a)
+	return a
+}
+
+func (s *memStore) Account(_ context.Context, kind string, owner int64) (*sabot.Account, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := *s.account(kind, owner)
+	return &c, nil
+}
+
+func (s *memStore) post(ps []sabot.Posting) error {
+	var sum int64
+	for _, p := range ps {
+		sum += p.Amount
+		if p.AccountID < 1 || p.AccountID > int64(len(s.accounts)) {
+			return sabot.Errorf(sabot.EINVALID, "no account %d", p.AccountID)
+		}
+	}
+	if sum != 0 {
+		return sabot.Errorf(sabot.EINVALID, "postings sum to %d", sum)
+	}
+	bal := map[int64]int64{}
+	for _, p := range ps {
+		a := s.accounts[p.AccountID-1]
+		if _, ok := bal[a.ID]; !ok {
+			bal[a.ID] = a.Balance
+		}
+		bal[a.ID] += p.Amount
+		if a.Kind == sabot.AccountWallet && bal[a.ID] < 0 {
+			return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds")
+		}
+	}
+	for id, b := range bal {
+		s.accounts[id-1].Balance = b
+	}
+	if len(ps) > 0 {
+		s.entries += len(ps)
+		s.txs++
+	}
+	return nil
+}
+
+func (s *memStore) Transfer(_ context.Context, _ string, ps []sabot.Posting) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.post(ps)
+}
+
+func (s *memStore) CreateTable(_ context.Context, t *sabot.Table) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.ID = int64(len(s.tables) + 1)
+	t.Created = time.Now()
+	c := *t
+	s.tables = append(s.tables, &c)
+	return nil
+}
+
+func (s *memStore) Tables(context.Context) ([]*sabot.Table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*sabot.Table, len(s.tables))
+	for i, t := range s.tables {
+		c := *t
+		out[i] = &c
+	}
+	return out, nil
+}
+
+func (s *memStore) TableByID(_ context.Context, id int64) (*sabot.Table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id < 1 || id > int64(len(s.tables)) {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+	}
+	c := *s.tables[id-1]
+	return &c, nil
+}
+
+func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.failNext; err != nil {
+		if s.failSkip == 0 {
+			s.failNext = nil
+			return false, err
+		}
+		s.failSkip--
+	}
+	key := fmt.Sprintf("%d/%s/%s", rec.TableID, rec.ClientID, rec.CommandID)
+	if rec.CommandID != "" {
+		if first, ok := s.cmds[key]; ok {
+			*rec = *first
+			return true, nil
+		}
+	}
+	if err := s.post(ps); err != nil {
+		return false, err
+	}
+	rec.Seq = int64(len(s.logs[rec.TableID]) + 1)
+	rec.Created = time.Now()
+	c := *rec
+	s.logs[rec.TableID] = append(s.logs[rec.TableID], &c)
+	if rec.CommandID != "" {
+		s.cmds[key] = &c
+	}
+	return false, nil
+}
+
+func (s *memStore) Log(_ context.Context, tableID, from int64) ([]*sabot.LogRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*sabot.LogRecord
+	for _, r := range s.logs[tableID] {
+		if r.Seq >= from {
+			c := *r
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}
+
+func (s *memStore) CheckLedger(context.Context) (*sabot.LedgerReport, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &sabot.LedgerReport{Accounts: len(s.accounts), Entries: s.entries, Transactions: s.txs}
+	for _, a := range s.accounts {
+		r.Total += a.Balance
+		if a.Kind == sabot.AccountWallet && a.Balance < 0 {
+			r.Problems = append(r.Problems, fmt.Sprintf("wallet %d below zero", a.ID))
+		}
+	}
+	sort.Strings(r.Problems)
+	return r, nil
+}
+
+func (s *memStore) Close() error { return nil }
+
+// failAppend makes the Append after skip more fail with err.
+func (s *memStore) failAppend(skip int, err error) {
+	s.mu.Lock()
+	s.failNext, s.failSkip = err, skip
+	s.mu.Unlock()
+}

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"sabot"
+)
+
+// metrics are the service's Prometheus metrics, in a registry of their own
+// so that several servers (tests) live in one process.
+type metrics struct {
+	reg       *prometheus.Registry
+	rounds    *prometheus.CounterVec   // result: settled, void
+	decisions *prometheus.CounterVec   // by: player, timeout
+	commands  *prometheus.HistogramVec // op: a table command's time in its actor, the store write included
+	errors    *prometheus.CounterVec   // code
+	events    prometheus.Counter
+	tables    prometheus.Gauge
+	sockets   prometheus.Gauge
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_rounds_total",
+			Help: "Rounds closed, by result: settled or void."}, []string{"result"}),
+		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_decisions_total",
+			Help: "Decisions applied, by who made them: player or timeout."}, []string{"by"}),
+		commands: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "sabot_command_seconds",
+			Help:    "Time a table command takes in its table, the log and ledger write included, by operation.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}}, []string{"op"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_errors_total",
+			Help: "Commands and requests refused or failed, by error code."}, []string{"code"}),
+		events:  prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_events_total", Help: "Table events published."}),
+		tables:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_tables", Help: "Tables served."}),
+		sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_websockets", Help: "Open WebSocket connections."}),
+	}
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.errors, m.events, m.tables, m.sockets,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) observe(op string, d time.Duration, err error) {
+	m.commands.WithLabelValues(op).Observe(d.Seconds())
+	if err != nil {
+		m.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
+	}
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}

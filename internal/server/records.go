@@ -1,0 +1,235 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/rules"
+	"sabot/shoe"
+)
+
+// The payloads of the table log's records (sabot.LogRecord.Payload). They
+// are part of the stored format: fields are added, never renamed.
+
+type openedPayload struct {
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+}
+
+// shoePayload starts a shoe. The seed stays in the server until the shoe
+// is revealed; clients see the commitment only.
+type shoePayload struct {
+	Shoe       int    `json:"shoe"`
+	Seed       string `json:"seed"` // hex
+	Commitment string `json:"commitment"`
+}
+
+type revealPayload struct {
+	Shoe       int    `json:"shoe"`
+	Seed       string `json:"seed"`
+	Commitment string `json:"commitment"`
+}
+
+type seatPayload struct {
+	Player string `json:"player"`
+	Box    int    `json:"box,omitempty"`
+	// Returned is what a leaving player's bets for the next round gave back.
+	Returned int64 `json:"returned,omitempty"`
+}
+
+// betPayload places or changes a bet: Debit is what moved from the wallet
+// to the table (negative when a stake was lowered).
+type betPayload struct {
+	Player string `json:"player"`
+	Box    int    `json:"box"`
+	Stake  int64  `json:"stake"`
+	Debit  int64  `json:"debit"`
+}
+
+type dealPayload struct {
+	Round   int                `json:"round"`
+	Shoe    int                `json:"shoe"`
+	ShoePos int                `json:"shoe_pos"` // cards out of the shoe (burns included) before the round's first card
+	Test    bool               `json:"test,omitempty"`
+	Forced  []card.Card        `json:"forced,omitempty"`
+	Bets    []engine.PlacedBet `json:"bets"`
+	Seats   map[string]string  `json:"seats,omitempty"` // box → holder after AR-21
+	Bank    string             `json:"bank,omitempty"`
+	Wallets map[string]int64   `json:"wallets_at_deal,omitempty"`
+}
+
+// actionPayload is one decision: a player's, the dealer's closing of a
+// window, or a default applied when the decision timer ran out.
+type actionPayload struct {
+	Round     int        `json:"round"`
+	Action    WireAction `json:"action"`
+	ByTimeout bool       `json:"by_timeout,omitempty"`
+	Decline   bool       `json:"decline,omitempty"` // a player passes in an optional window
+	Debit     int64      `json:"debit,omitempty"`   // the stake the decision added
+}
+
+type betResult struct {
+	Player string `json:"player"`
+	Box    int    `json:"box"`
+	Hand   int    `json:"hand"`
+	Kind   string `json:"kind"`
+	Stake  int64  `json:"stake"`
+	Result string `json:"result"`
+	Net    int64  `json:"net"`
+}
+
+type handResult struct {
+	Box    int         `json:"box"`
+	Hand   int         `json:"hand"`
+	Cards  []card.Card `json:"cards"`
+	Total  int         `json:"total"`
+	Result string      `json:"result"`
+}
+
+// settlePayload closes a round: settled, or void with every stake returned.
+type settlePayload struct {
+	Round    int              `json:"round"`
+	Void     bool             `json:"void,omitempty"`
+	Reason   string           `json:"reason,omitempty"`
+	Record   engine.Record    `json:"record"`
+	Dealer   []card.Card      `json:"dealer"`
+	Hands    []handResult     `json:"hands"`
+	Bets     []betResult      `json:"bets"`
+	Net      map[string]int64 `json:"net"`
+	Returned map[string]int64 `json:"returned"` // credited to each wallet: stakes plus net
+	House    int64            `json:"house"`    // the house's (or the bank's) net
+	Bank     string           `json:"bank,omitempty"`
+	NewBank  string           `json:"new_bank,omitempty"`
+	// BankPaid says where a family bank's net went: "bank", "wallet"
+	// (the bank player's), "house" (what the bank player could not pay).
+	BankPaid map[string]int64 `json:"bank_paid,omitempty"`
+	Wallets  map[string]int64 `json:"wallets_after,omitempty"`
+	// Closed marks a void written because the table's log could not be
+	// replayed: the table is out of service.
+	Closed bool `json:"closed,omitempty"`
+}
+
+// adminPayload is a significant event: a credit, a configuration change, a
+// void by the pit, a new shoe on request, forced cards in test mode.
+type adminPayload struct {
+	Event  string      `json:"event"`
+	User   string      `json:"user,omitempty"`
+	Amount int64       `json:"amount,omitempty"`
+	Memo   string      `json:"memo,omitempty"`
+	Cards  []card.Card `json:"cards,omitempty"`
+	Round  int         `json:"round,omitempty"`
+	Text   string      `json:"text,omitempty"`
+}
+
+// WireAction is an engine.Action as JSON, with the action's name.
+type WireAction struct {
+	Kind   string `json:"action"`
+	Player string `json:"player,omitempty"`
+	Box    int    `json:"box,omitempty"`
+	Hand   int    `json:"hand,omitempty"`
+	Stake  int64  `json:"stake,omitempty"`
+	Value  int    `json:"value,omitempty"`
+}
+
+func toWire(a engine.Action) WireAction {
+	return WireAction{a.Kind.String(), a.Player, a.Box, a.Hand, a.Stake, a.Value}
+}
+
+func (w WireAction) engine() (engine.Action, error) {
+	k, ok := engine.ParseKind(w.Kind)
+	if !ok {
+		return engine.Action{}, sabot.Errorf(sabot.EINVALID, "unknown action %q", w.Kind)
+	}
+	hand := w.Hand
+	if hand == 0 && k != engine.Close && k < engine.VoidBox {
+		hand = 1
+	}
+	return engine.Action{Kind: k, Player: w.Player, Box: w.Box, Hand: hand, Stake: w.Stake, Value: w.Value}, nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Commitment is the SHA-256 over a shoe's seed and its order after the
+// shuffle and the cut: published when the shoe starts, checked against the
+// seed revealed after it (`sabot verify`).
+func Commitment(seed shoe.Seed, order []card.Card) string {
+	h := sha256.New()
+	h.Write(seed[:])
+	h.Write([]byte(card.Format(order)))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ShoeOrder prepares a shoe from its seed exactly as a table does and
+// returns the order of its cards, the burned ones first.
+func ShoeOrder(p *rules.Profile, seed shoe.Seed) ([]card.Card, error) {
+	s := shoe.New(p.Decks, seed)
+	if _, err := s.Prepare(p.ShoeProcedure(), 0); err != nil {
+		return nil, err
+	}
+	return s.Composition(), nil
+}
+
+func seedHex(s shoe.Seed) string { return hex.EncodeToString(s[:]) }
+
+func parseSeed(h string) (shoe.Seed, error) {
+	var s shoe.Seed
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) != len(s) {
+		return s, fmt.Errorf("bad shoe seed %q", h)
+	}
+	copy(s[:], b)
+	return s, nil
+}
+
+// RoundID names a round: table and round number, "3-17".
+func RoundID(table int64, round int) string { return fmt.Sprintf("%d-%d", table, round) }
+
+// ParseRoundID reads a round's or a shoe's ID, "TABLE-N".
+func ParseRoundID(s string) (table int64, n int, err error) {
+	a, b, ok := strings.Cut(s, "-")
+	t, err1 := strconv.ParseInt(a, 10, 64)
+	r, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || t < 1 || r < 1 {
+		return 0, 0, sabot.Errorf(sabot.EINVALID, "%q is not an ID of the form TABLE-N, e.g. 3-17", s)
+	}
+	return t, r, nil
+}
+
+// profileOf builds a table's profile from its configuration.
+func profileOf(profile string, options map[string]string) (*rules.Profile, error) {
+	p, err := rules.Lookup(profile)
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+	}
+	p = p.Clone()
+	keys := make([]string, 0, len(options))
+	for k := range options {
+		keys = append(keys, k)
+	}
+	// A fixed order, so that an invalid combination reads the same each time.
+	sortStrings(keys)
+	for _, k := range keys {
+		if err := p.Set(k, options[k]); err != nil {
+			return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,313 @@
+// Package server is `sabot serve`: the authoritative table service. It
+// serves live tables over an HTTP JSON API and one WebSocket per table, keeps
+// the money in the store's double-entry ledger, and writes every change of a
+// table to its append-only log before anybody sees it, so that a table is
+// rebuilt exactly by replaying its log: on every start (crash recovery,
+// GLI-19 §4.16, B.3), for game recall (§4.14) and replays of rounds.
+//
+// Each table is one goroutine (its actor) that owns the table.Table; the
+// HTTP handlers and WebSocket loops send it commands. See docs/server.md,
+// docs/protocol.md and docs/openapi.yaml.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"sabot"
+)
+
+// Timing is the table service's clocks: the betting window, the decision
+// timers and the idle time after which a session must log in again.
+type Timing struct {
+	BetWindow   time.Duration // from the first bet to "rien ne va plus"
+	Decision    time.Duration // a player's decision on a hand
+	Window      time.Duration // an optional window (challenge, insurance, back bettors' answers)
+	SessionIdle time.Duration // a session unused this long must log in again
+}
+
+// DefaultTiming is the timing of `sabot serve` unless flags change it.
+var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute}
+
+// Server is the table service. Set the exported fields, then Open.
+type Server struct {
+	Store  sabot.Store
+	Addr   string       // listen address; "" means "127.0.0.1:0"
+	Logger *slog.Logger // nil: discard
+	Now    func() time.Time
+	// TestMode allows tables in test mode: forced card orders, every round
+	// marked test (`sabot serve --test-mode`).
+	TestMode bool
+	Timing   Timing // zero fields take DefaultTiming's
+	// BcryptCost is the cost of password hashes (0: bcrypt's default);
+	// tests and load benchmarks that register hundreds of players lower it.
+	BcryptCost int
+
+	ln      net.Listener
+	srv     *http.Server
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	metrics *metrics
+
+	mu       sync.Mutex
+	tables   map[int64]*actor
+	system   int64    // the table row whose log is the significant-event log
+	accounts sync.Map // "kind/owner" → account ID
+}
+
+// Open recovers every table from its log and starts serving.
+func (s *Server) Open() error {
+	if s.Store == nil {
+		return errors.New("server: no store")
+	}
+	if s.metrics == nil {
+		s.metrics = newMetrics()
+	}
+	addr := s.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	if err := s.start(); err != nil {
+		ln.Close()
+		return err
+	}
+	s.ln = ln
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return s.ctx }}
+	go s.srv.Serve(ln)
+	s.logger().Info("serving", "url", s.URL(), "tables", len(s.tables), "test_mode", s.TestMode)
+	return nil
+}
+
+// start loads the tables: each is rebuilt from its log and goes on.
+func (s *Server) start() error {
+	if s.metrics == nil {
+		s.metrics = newMetrics()
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.tables = map[int64]*actor{}
+	ts, err := s.Store.Tables(s.ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if t.Profile == "" { // the significant-event log
+			s.system = t.ID
+			continue
+		}
+		if _, err := s.startTable(t); err != nil {
+			return fmt.Errorf("table %d: %w", t.ID, err)
+		}
+	}
+	return nil
+}
+
+func (s *Server) startTable(t *sabot.Table) (*actor, error) {
+	a := newActor(s, t)
+	if err := a.load(s.ctx); err != nil {
+		return nil, err
+	}
+	if err := a.resume(s.ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.tables[t.ID] = a
+	s.mu.Unlock()
+	s.metrics.tables.Inc()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		a.run(s.ctx)
+	}()
+	return a, nil
+}
+
+// Close stops the service gracefully: no new requests, WebSockets closed,
+// every table suspended between two commands (its rounds resume from the
+// log at the next start).
+func (s *Server) Close() error {
+	var err error
+	if s.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.cancel() // WebSocket loops and tables stop
+		err = s.srv.Shutdown(ctx)
+	} else if s.cancel != nil {
+		s.cancel()
+	}
+	s.wg.Wait()
+	return err
+}
+
+// URL is the base URL of the running server.
+func (s *Server) URL() string {
+	if s.ln == nil {
+		return ""
+	}
+	return "http://" + s.ln.Addr().String()
+}
+
+func (s *Server) logger() *slog.Logger {
+	if s.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Logger
+}
+
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Server) timing() Timing {
+	t := s.Timing
+	if t.BetWindow <= 0 {
+		t.BetWindow = DefaultTiming.BetWindow
+	}
+	if t.Decision <= 0 {
+		t.Decision = DefaultTiming.Decision
+	}
+	if t.Window <= 0 {
+		t.Window = DefaultTiming.Window
+	}
+	if t.SessionIdle <= 0 {
+		t.SessionIdle = DefaultTiming.SessionIdle
+	}
+	return t
+}
+
+// account returns the ID of an account, cached: accounts never go away.
+func (s *Server) account(ctx context.Context, kind string, owner int64) (int64, error) {
+	key := kind + "/" + fmt.Sprint(owner)
+	if id, ok := s.accounts.Load(key); ok {
+		return id.(int64), nil
+	}
+	acc, err := s.Store.Account(ctx, kind, owner)
+	if err != nil {
+		return 0, err
+	}
+	s.accounts.Store(key, acc.ID)
+	return acc.ID, nil
+}
+
+// balance reads an account's balance (0 if it cannot).
+func (s *Server) balance(ctx context.Context, kind string, owner int64) int64 {
+	acc, err := s.Store.Account(ctx, kind, owner)
+	if err != nil {
+		return 0
+	}
+	return acc.Balance
+}
+
+func (s *Server) table(id int64) (*actor, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.tables[id]
+	if !ok {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+	}
+	return a, nil
+}
+
+func (s *Server) tableList() []*actor {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*actor, 0, len(s.tables))
+	for _, a := range s.tables {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].cfg.ID < out[j].cfg.ID })
+	return out
+}
+
+// CreateTable opens a table from a profile and options. Test mode needs a
+// server in test mode.
+func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, error) {
+	if t.TestMode && !s.TestMode {
+		return nil, sabot.Errorf(sabot.EFORBIDDEN, "test-mode tables need a server started with --test-mode")
+	}
+	if t.Name == "" {
+		return nil, sabot.Errorf(sabot.EINVALID, "a table needs a name")
+	}
+	if _, err := profileOf(t.Profile, t.Options); err != nil {
+		return nil, err
+	}
+	if err := s.Store.CreateTable(ctx, t); err != nil {
+		return nil, err
+	}
+	a, err := s.startTable(t)
+	if err != nil {
+		return nil, err
+	}
+	s.event(ctx, nil, adminPayload{Event: "table-created", Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
+	r := a.do(ctx, &command{op: opView})
+	return r.view, r.err
+}
+
+// SystemLogName names the table row whose log is the significant-event log
+// of everything that belongs to no table: credits, tables created,
+// administrators. It has no profile and is not served.
+const SystemLogName = "significant events"
+
+// systemLog returns the ID of the significant-event log, creating it.
+func (s *Server) systemLog(ctx context.Context) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.system != 0 {
+		return s.system, nil
+	}
+	ts, err := s.Store.Tables(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range ts {
+		if t.Profile == "" {
+			s.system = t.ID
+			return t.ID, nil
+		}
+	}
+	t := &sabot.Table{Name: SystemLogName}
+	if err := s.Store.CreateTable(ctx, t); err != nil {
+		return 0, err
+	}
+	s.system = t.ID
+	return t.ID, nil
+}
+
+// event writes a significant event to the system log, with its postings.
+func (s *Server) event(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, commandID string) (*sabot.LogRecord, bool, error) {
+	id, err := s.systemLog(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: mustJSON(p), Created: s.now(), CommandID: commandID}
+	if u != nil {
+		rec.UserID, rec.ClientID = u.ID, fmt.Sprint(u.ID)
+	}
+	dup, err := s.Store.Append(ctx, rec, ps)
+	if err != nil {
+		s.logger().Error("significant event not written", "event", p.Event, "err", err)
+	}
+	return rec, dup, err
+}
+
+func randomID(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

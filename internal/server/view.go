@@ -1,0 +1,411 @@
+package server
+
+import (
+	"encoding/json"
+	"sort"
+
+	"sabot/card"
+	"sabot/engine"
+	"sabot/rules"
+)
+
+// What clients see. A card dealt face down (the hole card, an AR-17 double
+// card) is "??" until it is turned, and no total counts it; the shoe's seed
+// and its undealt cards never leave the server before the shoe is over.
+
+// Hidden is how a face-down card shows.
+const Hidden = "??"
+
+// TableView is a table as a client sees it: the snapshot.
+type TableView struct {
+	ID       int64             `json:"id"`
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+	Closed   string            `json:"closed,omitempty"`
+	Rules    RulesView         `json:"rules"`
+	Seats    []SeatView        `json:"seats"`
+	Bets     []BetView         `json:"bets"` // placed for the next round
+	Bank     string            `json:"bank,omitempty"`
+	Shoe     ShoeView          `json:"shoe"`
+	Round    *RoundView        `json:"round,omitempty"`
+	Turn     *TurnView         `json:"turn,omitempty"`
+	// BettingDeadline is when the betting window closes (Unix ms), 0 when
+	// no bet is down yet.
+	BettingDeadline int64 `json:"betting_deadline,omitempty"`
+}
+
+// RulesView is what a table publishes of its rules, the timers and the
+// default decisions included.
+type RulesView struct {
+	Boxes             int    `json:"boxes"`
+	BackBetsPerBox    int    `json:"back_bets_per_box"`
+	MinBet            int64  `json:"min_bet"`
+	MaxBet            int64  `json:"max_bet"`
+	MinBetsToStart    int    `json:"min_bets_to_start"`
+	LoneCustomerBoxes int    `json:"lone_customer_boxes,omitempty"`
+	BetWindowMS       int64  `json:"bet_window_ms"`
+	DecisionMS        int64  `json:"decision_ms"`
+	WindowMS          int64  `json:"window_ms"`
+	OnTimeout         string `json:"on_timeout"`
+}
+
+// OnTimeout is what the server decides for a player whose timer runs out.
+const OnTimeout = "betting window: the round is dealt; optional window (challenge, insurance, even money, back bettors' answer, VE-13 choice): closed; a hand: stands, or declares its Ace 11 where one must be declared (AR-11), or draws where it may not stand (VE-06), until the next hand's turn"
+
+type SeatView struct {
+	Box    int    `json:"box"`
+	Player string `json:"player"`
+}
+
+type BetView struct {
+	Player string `json:"player"`
+	Box    int    `json:"box"`
+	Hand   int    `json:"hand,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Stake  int64  `json:"stake"`
+	Result string `json:"result,omitempty"`
+	Net    int64  `json:"net,omitempty"`
+}
+
+type ShoeView struct {
+	ID         string `json:"id"`
+	Commitment string `json:"commitment"`
+	Remaining  int    `json:"remaining"`
+}
+
+type HandView struct {
+	Box    int      `json:"box,omitempty"`
+	Hand   int      `json:"hand,omitempty"`
+	Holder string   `json:"holder,omitempty"`
+	Cards  []string `json:"cards"`
+	Total  int      `json:"total"` // of the cards shown
+	Result string   `json:"result,omitempty"`
+}
+
+type RoundView struct {
+	ID     string     `json:"id"`
+	No     int        `json:"no"`
+	Phase  string     `json:"phase"`
+	Test   bool       `json:"test,omitempty"`
+	Void   string     `json:"void,omitempty"`
+	Dealer HandView   `json:"dealer"`
+	Hands  []HandView `json:"hands"`
+	Bets   []BetView  `json:"bets"`
+}
+
+// TurnView says who decides now, until when, what they may do, and what
+// happens if they do not.
+type TurnView struct {
+	Round    int          `json:"round"`
+	Phase    string       `json:"phase"`
+	Box      int          `json:"box,omitempty"`
+	Hand     int          `json:"hand,omitempty"`
+	Players  []string     `json:"players"`
+	Deadline int64        `json:"deadline"` // Unix ms
+	Default  string       `json:"default"`
+	Legal    []WireAction `json:"legal"`
+	// Cards is the hand in turn, as shown; Dealer the dealer's cards shown.
+	Cards  []string `json:"cards,omitempty"`
+	Dealer []string `json:"dealer"`
+}
+
+// Event is one event pushed to a table's subscribers.
+type Event struct {
+	Kind       string           `json:"kind"`
+	Round      int              `json:"round,omitempty"`
+	Box        int              `json:"box,omitempty"`
+	Hand       int              `json:"hand,omitempty"`
+	Card       string           `json:"card,omitempty"`
+	FaceDown   bool             `json:"face_down,omitempty"`
+	Phase      string           `json:"phase,omitempty"`
+	Player     string           `json:"player,omitempty"`
+	Action     *WireAction      `json:"action,omitempty"`
+	By         string           `json:"by,omitempty"` // player, dealer or timeout
+	Bet        string           `json:"bet,omitempty"`
+	Result     string           `json:"result,omitempty"`
+	Amount     int64            `json:"amount,omitempty"`
+	Text       string           `json:"text,omitempty"`
+	Shoe       string           `json:"shoe,omitempty"`
+	ShoePos    int              `json:"shoe_pos,omitempty"`
+	Commitment string           `json:"commitment,omitempty"`
+	Seed       string           `json:"seed,omitempty"`
+	Test       bool             `json:"test,omitempty"`
+	Void       bool             `json:"void,omitempty"`
+	Net        map[string]int64 `json:"net,omitempty"`
+	House      int64            `json:"house,omitempty"`
+	NewBank    string           `json:"new_bank,omitempty"`
+	Deadline   int64            `json:"deadline,omitempty"`
+	Turn       *TurnView        `json:"turn,omitempty"`
+}
+
+// Message is one WebSocket message from the server.
+type Message struct {
+	Type  string     `json:"type"` // snapshot, event, result, error
+	Epoch string     `json:"epoch,omitempty"`
+	Seq   int64      `json:"seq,omitempty"`
+	Table *TableView `json:"table,omitempty"`
+	Event *Event     `json:"event,omitempty"`
+	// The answer to a command sent on the socket.
+	CommandID string `json:"command_id,omitempty"`
+	LogSeq    int64  `json:"log_seq,omitempty"`
+	Duplicate bool   `json:"duplicate,omitempty"`
+	Code      string `json:"code,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+type outMsg struct {
+	seq  int64
+	data []byte
+}
+
+func cardText(c card.Card) string { return c.String() }
+
+// handView shows a hand's cards, a face-down one as Hidden, and the total
+// of the cards shown.
+func handView(h *engine.Hand) HandView {
+	v := HandView{Cards: []string{}}
+	fd := h.FaceDown()
+	var shown []card.Card
+	for i, c := range h.Cards() {
+		if i == fd {
+			v.Cards = append(v.Cards, Hidden)
+			continue
+		}
+		v.Cards = append(v.Cards, cardText(c))
+		shown = append(shown, c)
+	}
+	if len(shown) > 0 {
+		if fd < 0 {
+			v.Total = h.Total() // declarations (AR-11, VE-13) count
+		} else {
+			v.Total = rules.CountOf(shown...).Total()
+		}
+	}
+	if r := h.Result(); r != rules.Pending {
+		v.Result = r.String()
+	}
+	return v
+}
+
+func (a *actor) view() *TableView {
+	v := &TableView{ID: a.cfg.ID, Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode,
+		Closed: a.closed, Seats: []SeatView{}, Bets: []BetView{}}
+	if a.t == nil {
+		return v
+	}
+	tm := a.s.timing()
+	v.Rules = RulesView{Boxes: a.p.Boxes, BackBetsPerBox: a.p.BackBetsPerBox, MinBet: a.p.MinBet, MaxBet: a.p.MaxBet,
+		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes,
+		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout}
+	for box := 1; box <= a.p.Boxes; box++ {
+		if h := a.t.Holder(box); h != "" {
+			v.Seats = append(v.Seats, SeatView{box, h})
+		}
+	}
+	for _, b := range a.t.Bets() {
+		v.Bets = append(v.Bets, BetView{Player: b.Player, Box: b.Box, Stake: b.Stake})
+	}
+	v.Bank = a.t.Bank()
+	v.Shoe = ShoeView{ID: ShoeID(a.cfg.ID, a.t.ShoeNo()), Remaining: a.t.Shoe().Remaining()}
+	if sh := a.shoes[a.t.ShoeNo()]; sh != nil {
+		v.Shoe.Commitment = sh.commitment
+	}
+	if a.timerOn == betTimer {
+		v.BettingDeadline = a.due.UnixMilli()
+	}
+	if a.dealt || a.t.RoundNo() > 0 {
+		v.Round = a.roundView()
+	}
+	if a.dealt {
+		v.Turn = a.turn()
+	}
+	return v
+}
+
+func (a *actor) roundView() *RoundView {
+	r := a.t.Round()
+	rv := &RoundView{ID: RoundID(a.cfg.ID, a.t.RoundNo()), No: a.t.RoundNo(), Phase: r.Phase().String(), Test: a.cfg.TestMode,
+		Dealer: handView(r.Dealer()), Hands: []HandView{}, Bets: []BetView{}}
+	if void, why := r.Void(); void {
+		rv.Void = why
+	}
+	for _, box := range r.Boxes() {
+		hs := r.Hands(box)
+		for i := range hs {
+			hv := handView(&hs[i])
+			hv.Box, hv.Hand, hv.Holder = box, i+1, r.Holder(box)
+			rv.Hands = append(rv.Hands, hv)
+		}
+	}
+	for _, b := range r.Bets() {
+		bv := BetView{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake}
+		if b.Settled() {
+			bv.Result, bv.Net = b.Result.String(), b.Net
+		}
+		rv.Bets = append(rv.Bets, bv)
+	}
+	return rv
+}
+
+// turn says who decides now.
+func (a *actor) turn() *TurnView {
+	r := a.t.Round()
+	if !a.dealt || r.Phase() == engine.Done {
+		return nil
+	}
+	tv := &TurnView{Round: a.t.RoundNo(), Phase: r.Phase().String(), Players: []string{}, Legal: []WireAction{}}
+	if a.timerOn == decisionTimer {
+		tv.Deadline = a.due.UnixMilli()
+	}
+	tv.Box, tv.Hand = r.Current()
+	tv.Dealer = handView(r.Dealer()).Cards
+	if hs := r.Hands(tv.Box); tv.Hand > 0 && tv.Hand <= len(hs) {
+		tv.Cards = handView(&hs[tv.Hand-1]).Cards
+	}
+	var buf [64]engine.Action
+	seen := map[string]bool{}
+	for _, x := range r.LegalActions(buf[:0]) {
+		if x.Kind == engine.Close || inWindow(r.Phase()) && a.declined[declineKey{x.Player, x.Box}] {
+			continue
+		}
+		tv.Legal = append(tv.Legal, toWire(x))
+		if !seen[x.Player] {
+			seen[x.Player] = true
+			tv.Players = append(tv.Players, x.Player)
+		}
+	}
+	sort.Strings(tv.Players)
+	if inWindow(r.Phase()) {
+		tv.Default = "close"
+	} else if act, ok := defaultAction(r); ok {
+		tv.Default = act.Kind.String()
+		if act.Kind == engine.Declare {
+			tv.Default = "declare 11"
+		}
+	}
+	return tv
+}
+
+// eventOf turns an engine event into what clients see: a face-down card
+// without its face.
+func eventOf(e engine.Event, round int, by string) Event {
+	w := Event{Round: round, Box: e.Box, Hand: e.Hand, Player: e.Player}
+	switch e.Kind {
+	case engine.EvBet:
+		w.Kind, w.Bet, w.Amount = "stake", e.BetKind.String(), e.Amount
+	case engine.EvCard:
+		w.Kind = "card"
+		if e.FaceDown {
+			w.FaceDown = true
+		} else {
+			w.Card = cardText(e.Card)
+		}
+	case engine.EvReveal:
+		w.Kind, w.Card = "reveal", cardText(e.Card)
+	case engine.EvBurn:
+		w.Kind, w.Card = "burn", cardText(e.Card)
+	case engine.EvAction:
+		act := toWire(e.Action)
+		w.Kind, w.Action, w.By = "action", &act, by
+		if e.Action.Player == "" && by == "player" {
+			w.By = "dealer"
+		}
+	case engine.EvWindow:
+		w.Kind, w.Phase = "window", e.Phase.String()
+	case engine.EvCutCard:
+		w.Kind = "cut-card"
+	case engine.EvVoid:
+		w.Kind, w.Text = "void", e.Text
+	case engine.EvResult:
+		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
+	case engine.EvDone:
+		w.Kind = "done"
+	default:
+		w.Kind = e.Kind.String()
+	}
+	return w
+}
+
+// publishRound publishes the round's engine events not yet published.
+func (a *actor) publishRound(by string) {
+	ev := a.t.Round().Events()
+	for _, e := range ev[a.sent:] {
+		a.publish(eventOf(e, a.t.RoundNo(), by))
+	}
+	a.sent = len(ev)
+}
+
+func (a *actor) publishTurn() {
+	if tv := a.turn(); tv != nil {
+		a.publish(Event{Kind: "turn", Round: tv.Round, Turn: tv})
+	}
+}
+
+// ringSize is how many events a table keeps for clients that reconnect.
+const ringSize = 1024
+
+// publish sends an event to every subscriber. A subscriber too slow to
+// take it is dropped: its client reconnects and resyncs.
+func (a *actor) publish(e Event) {
+	a.evSeq++
+	data, _ := json.Marshal(Message{Type: "event", Seq: a.evSeq, Event: &e})
+	m := outMsg{a.evSeq, data}
+	if len(a.ring) == ringSize {
+		copy(a.ring, a.ring[1:])
+		a.ring = a.ring[:ringSize-1]
+	}
+	a.ring = append(a.ring, m)
+	for s := range a.subs {
+		a.send(s, data)
+	}
+	a.s.metrics.events.Inc()
+}
+
+func (a *actor) send(s *subscriber, data []byte) {
+	select {
+	case s.ch <- data:
+	default:
+		a.dropSub(s)
+	}
+}
+
+func (a *actor) snapshotMsg() []byte {
+	data, _ := json.Marshal(Message{Type: "snapshot", Epoch: a.epoch, Seq: a.evSeq, Table: a.view()})
+	return data
+}
+
+// subscribe adds a subscriber: the events it missed since its last seq if
+// this table still has them, else a snapshot.
+func (a *actor) subscribe(c *command) {
+	s := c.sub
+	a.subs[s] = struct{}{}
+	if c.epoch == a.epoch && c.since <= a.evSeq && len(a.ring) > 0 && c.since >= a.ring[0].seq-1 {
+		for _, m := range a.ring {
+			if m.seq > c.since {
+				a.send(s, m.data)
+			}
+		}
+		return
+	}
+	a.send(s, a.snapshotMsg())
+}
+
+func (a *actor) dropSub(s *subscriber) {
+	delete(a.subs, s)
+	close(s.ch)
+}
+
+// resync sends every subscriber a fresh snapshot.
+func (a *actor) resync() {
+	data := a.snapshotMsg()
+	for s := range a.subs {
+		a.send(s, data)
+	}
+}
+
+// subscriber is one client's feed of a table's events.
+type subscriber struct {
+	ch chan []byte
+}
