@@ -16,6 +16,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/web"
 )
 
 // Handler returns the service's HTTP handler.
@@ -44,8 +45,14 @@ func (s *Server) Handler() http.Handler {
 	for _, op := range []string{opForce, opNewShoe, opVoid} {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.admin(s.handleCommand(op)))
 	}
-	mux.HandleFunc("GET /api/rounds/{id}", s.handleRound)
+	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
+
+	// The web client (issue 6) and the API it reads besides: the house
+	// edge, the strategy card, the rules in plain words, a recalled
+	// round's replay.
+	(&web.API{Tables: s.Store}).Register(mux)
+	mux.Handle("/", web.Handler())
 	return mux
 }
 
@@ -473,13 +480,35 @@ func (s *Server) handleCommand(op string) func(http.ResponseWriter, *http.Reques
 	}
 }
 
-func (s *Server) handleRound(w http.ResponseWriter, r *http.Request) {
+// handleRound recalls a round (GLI-19 §4.14): an administrator sees every
+// round; a player only the rounds he bet in, and of the wallets only his own.
+func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.User) {
 	rec, err := Recall(r.Context(), s.Store, r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	if !u.Admin {
+		played := false
+		for _, b := range rec.Bets {
+			played = played || b.Player == u.Name
+		}
+		if !played {
+			s.writeError(w, r, sabot.Errorf(sabot.ENOTFOUND, "no round %s of yours", r.PathValue("id")))
+			return
+		}
+		rec.WalletsAtDeal = onlyMine(rec.WalletsAtDeal, u.Name)
+		rec.WalletsAfter = onlyMine(rec.WalletsAfter, u.Name)
+	}
 	writeJSON(w, http.StatusOK, rec)
+}
+
+func onlyMine(wallets map[string]int64, name string) map[string]int64 {
+	mine := map[string]int64{}
+	if v, ok := wallets[name]; ok {
+		mine[name] = v
+	}
+	return mine
 }
 
 func (s *Server) handleShoe(w http.ResponseWriter, r *http.Request) {

@@ -197,6 +197,13 @@ func TestRoundOverHTTP(t *testing.T) {
 	if rec.WalletsAtDeal["ana"] != 900 || rec.WalletsAfter["ana"] != 1100 || len(rec.Decisions) != 2 || rec.Decisions[0].By != "player" {
 		t.Fatalf("recall: wallets %v → %v, decisions %+v", rec.WalletsAtDeal, rec.WalletsAfter, rec.Decisions)
 	}
+	// A player recalls his own rounds and sees only his own wallet.
+	if _, ok := rec.WalletsAtDeal["ben"]; ok || len(rec.WalletsAfter) != 1 {
+		t.Fatalf("ana sees other wallets: %v → %v", rec.WalletsAtDeal, rec.WalletsAfter)
+	}
+	if _, err := h.player("zed", 0).Round(ctx, v.Round.ID); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		t.Fatalf("a stranger recalled the round: %v", err)
+	}
 	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +216,7 @@ func TestRoundOverHTTP(t *testing.T) {
 // Errors carry a code, one HTTP status per code, and a one-line reason.
 func TestErrorStatus(t *testing.T) {
 	h := newHarness(t, nil, slow)
+	pat := h.player("pat", 0)
 	for _, c := range []struct {
 		method, path, token string
 		status              int
@@ -216,14 +224,14 @@ func TestErrorStatus(t *testing.T) {
 		{"GET", "/api/me", "", http.StatusUnauthorized},
 		{"GET", "/api/me", "nonsense", http.StatusUnauthorized},
 		{"GET", "/api/tables/99", "", http.StatusNotFound},
-		{"GET", "/api/rounds/x", "", http.StatusBadRequest},
+		{"GET", "/api/rounds/x", "", http.StatusUnauthorized},
+		{"GET", "/api/rounds/x", "player", http.StatusBadRequest},
 		{"POST", "/api/tables", "player", http.StatusForbidden},
 		{"GET", "/healthz", "", http.StatusOK},
 	} {
 		req, _ := http.NewRequest(c.method, h.srv.URL()+c.path, strings.NewReader(`{"name":"x","profile":"venice"}`))
 		if c.token == "player" {
-			p := h.player("pat", 0)
-			req.Header.Set("Authorization", "Bearer "+p.Token)
+			req.Header.Set("Authorization", "Bearer "+pat.Token)
 		} else if c.token != "" {
 			req.Header.Set("Authorization", "Bearer "+c.token)
 		}

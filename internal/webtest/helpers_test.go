@@ -1,0 +1,221 @@
+package webtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"sabot/internal/server"
+)
+
+// slow timers: nothing runs out during a test.
+var slow = server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}
+
+// do runs browser steps, failing the test with what it was doing (and a
+// screenshot of the page).
+func do(t testing.TB, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, steps...); err != nil {
+		shot(t, ctx, "failure")
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates JavaScript in the page.
+func eval[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		shot(t, ctx, "failure")
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// shot saves a screenshot, for a failure, in $SABOT_WEBTEST_SHOTS or the
+// temporary directory.
+func shot(t testing.TB, ctx context.Context, name string) {
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	b, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		return
+	}
+	dir := os.Getenv("SABOT_WEBTEST_SHOTS")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	p := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+"-"+name+".png")
+	if os.WriteFile(p, b, 0o644) == nil {
+		t.Logf("screenshot: %s", p)
+	}
+}
+
+// register registers a player through the page and stays logged in. The
+// cards are dealt with a short pause each (?pace=).
+func register(t testing.TB, ctx context.Context, site *Site, name string) {
+	t.Helper()
+	do(t, ctx, "register "+name,
+		chromedp.Navigate(site.URL+"/login?pace=25"),
+		chromedp.WaitVisible(chromedp.ID("name")),
+		chromedp.SendKeys(chromedp.ID("name"), name),
+		chromedp.SendKeys(chromedp.ID("password"), Password),
+		chromedp.Click(chromedp.ID("register")),
+		chromedp.WaitVisible(chromedp.CSS(".lobby")),
+		chromedp.WaitVisible(chromedp.ID("balance")),
+	)
+}
+
+// open goes to a page of the site and waits for the selector.
+func open(t testing.TB, ctx context.Context, site *Site, path, wait string) {
+	t.Helper()
+	do(t, ctx, "open "+path, chromedp.Navigate(site.URL+path), chromedp.WaitVisible(chromedp.CSS(wait)))
+}
+
+// waitJS waits until a JavaScript expression is true in the page.
+func waitJS(t testing.TB, ctx context.Context, what, js string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			shot(t, ctx, "timeout")
+			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('main').innerText`))
+			t.Fatalf("timed out waiting for %s (%s); the page says:\n%s", what, js, page)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// click clicks the element a CSS selector finds, once it is there and
+// enabled. The page redraws parts of the felt as events come, so the
+// element is found and clicked in one step.
+func click(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	waitJS(t, ctx, "to click "+sel, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e || e.disabled) return false; e.click(); return true })()`, sel))
+}
+
+func itoa(n int64) string { return fmt.Sprint(n) }
+
+// pageLog records what a tab receives and what goes wrong in it: every
+// WebSocket frame, every API response (read later with bodies), every
+// uncaught exception and console error.
+type pageLog struct {
+	mu        sync.Mutex
+	frames    []string
+	responses []apiResponse
+	urls      map[network.RequestID]string
+	errors    []string
+}
+
+type apiResponse struct {
+	id  network.RequestID
+	url string
+	at  int // frames received before it
+}
+
+// watch starts recording a tab; the test fails if the page throws or logs
+// an error.
+func watch(t testing.TB, ctx context.Context) *pageLog {
+	t.Helper()
+	l := &pageLog{urls: map[network.RequestID]string{}}
+	err := chromedp.Listen(ctx, func(ev any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventWebSocketFrameReceived:
+			l.frames = append(l.frames, string(e.Response.PayloadData))
+		case *network.EventResponseReceived:
+			if strings.Contains(e.Response.URL, "/api/") {
+				l.urls[e.RequestID] = e.Response.URL
+			}
+		case *network.EventLoadingFinished:
+			if u, ok := l.urls[e.RequestID]; ok {
+				l.responses = append(l.responses, apiResponse{e.RequestID, u, len(l.frames)})
+			}
+		case *runtime.EventExceptionThrown:
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			l.errors = append(l.errors, fmt.Sprintf("uncaught: %s (%s:%d)", msg, d.URL, d.LineNumber+1))
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				l.errors = append(l.errors, "console.error: "+strings.Join(parts, " "))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, e := range l.errors {
+			t.Errorf("the page: %s", e)
+		}
+	})
+	return l
+}
+
+func (l *pageLog) allFrames() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.frames...)
+}
+
+// bodies reads the bodies of the API responses received so far, each with
+// how many WebSocket frames had come before it.
+func (l *pageLog) bodies(t testing.TB, ctx context.Context) []apiResponse {
+	t.Helper()
+	l.mu.Lock()
+	rs := append([]apiResponse(nil), l.responses...)
+	l.mu.Unlock()
+	return rs
+}
+
+func body(ctx context.Context, id network.RequestID) string {
+	r, err := chromedp.Call(ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
+	if err != nil {
+		return ""
+	}
+	return string(r.Body)
+}
+
+// keys lists the keyboard shortcuts of the decisions offered, in order.
+func keys(t testing.TB, ctx context.Context) string {
+	t.Helper()
+	return eval[string](t, ctx, `[...document.querySelectorAll('.prompt:not([hidden]) button[data-key]')].map(b => b.dataset.key).join(' ')`)
+}
+
+// feltSig is what the felt shows: the dealer's cards and total, each box's
+// hands with their totals and results, and the stakes on its spots.
+const feltSig = `JSON.stringify({
+	dealer: [...document.querySelectorAll('.dealer .card')].map(c => c.dataset.card || '??').join(' ') + ' ' + document.querySelector('.dealer .total').textContent,
+	boxes: [...document.querySelectorAll('.box')].map(b => [
+		[...b.querySelectorAll('.hand')].map(h => [...h.querySelectorAll('.card')].map(c => c.dataset.card || '??').join(' ') + ' = ' + h.querySelector('.total').textContent + ' ' + (h.querySelector('.badge')?.textContent || '')).join(' | '),
+		[...b.querySelectorAll('.spot')].map(s => (s.querySelector('.amount')?.textContent || '-')).join(' '),
+		b.querySelector('.plate .name')?.firstChild?.textContent || ''
+	].join(' / '))
+})`

@@ -1,0 +1,195 @@
+// Package webtest drives the web client (package web) in a real browser:
+// the real table service on a temporary SQLite database and port :0, in
+// test mode (forced cards), with the client mounted at "/", and Debian's
+// chromium under chromedp. The tests are in this package's _test files.
+//
+// Chromium is found on $PATH as chromium (or chromium-browser,
+// google-chrome), or at $SABOT_CHROMIUM. Without it the tests skip, except
+// in CI (CI=true), where they fail: CI installs chromium so that they run.
+package webtest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"sabot"
+	"sabot/internal/server"
+	"sabot/internal/store"
+)
+
+// Password is every test user's password.
+const Password = "correct horse"
+
+// Site is the table service with the web client, as `sabot serve` serves it.
+type Site struct {
+	URL    string
+	Server *server.Server
+	Store  sabot.Store
+	Admin  *server.Client
+
+	timing  server.Timing
+	handler atomic.Pointer[http.Handler] // the running server's, swapped by Restart
+}
+
+// Handler is the handler `sabot serve` serves: the table service with the
+// web client and its API mounted at "/" (server.Server.Handler).
+func Handler(srv *server.Server, _ sabot.Store) http.Handler { return srv.Handler() }
+
+// MustStart starts the table service with an administrator "pit" on a
+// temporary database, in test mode, and the client in front of it.
+func MustStart(tb testing.TB, timing server.Timing) *Site {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(tb.TempDir(), "sabot.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &Site{Store: st, timing: timing}
+	s.start(tb)
+	if err := s.Server.EnsureAdmin(ctx, "pit", Password); err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		(*s.handler.Load()).ServeHTTP(w, r)
+	}))
+	tb.Cleanup(func() {
+		s.Server.Close() // tables stop, WebSockets end
+		ts.CloseClientConnections()
+		ts.Close()
+		st.Close()
+	})
+	s.URL = ts.URL
+	s.Admin = &server.Client{URL: ts.URL}
+	if _, err := s.Admin.Login(ctx, "pit", Password); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+func (s *Site) start(tb testing.TB) {
+	tb.Helper()
+	srv := &server.Server{Store: s.Store, TestMode: true, Timing: s.timing, BcryptCost: 4}
+	if err := srv.Open(); err != nil {
+		tb.Fatal(err)
+	}
+	h := Handler(srv, s.Store)
+	s.handler.Store(&h)
+	s.Server = srv
+}
+
+// Restart stops the table service and starts it again on the same store
+// and address: every table is rebuilt from its log, rounds in play resume,
+// and the clients reconnect (a new epoch: a fresh snapshot).
+func (s *Site) Restart(tb testing.TB) {
+	tb.Helper()
+	if err := s.Server.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	s.start(tb)
+}
+
+// Table opens a test-mode table.
+func (s *Site) Table(tb testing.TB, name, profile string, options map[string]string) int64 {
+	tb.Helper()
+	v, err := s.Admin.CreateTable(context.Background(), server.TableRequest{Name: name, Profile: profile, Options: options, TestMode: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v.ID
+}
+
+// Credit gives a player play money.
+func (s *Site) Credit(tb testing.TB, name string, amount int64) {
+	tb.Helper()
+	if err := s.Admin.Credit(context.Background(), name, amount); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Force makes the next round of a table deal these cards.
+func (s *Site) Force(tb testing.TB, table int64, cards string) {
+	tb.Helper()
+	if _, err := s.Admin.Command(context.Background(), table, "force-cards", server.CommandRequest{CommandID: "force-" + cards + time.Now().String(), Cards: cards}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Chromium returns the browser to drive: it skips the test when there is
+// none, or fails it in CI.
+func Chromium(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("SABOT_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		tb.Fatal("chromium is not installed: CI must install it (apt-get install -y chromium) so that the browser tests run")
+	}
+	tb.Skip("browser tests skipped: no chromium on $PATH (apt-get install chromium, or set SABOT_CHROMIUM)")
+	return ""
+}
+
+// Browser starts chromium headless with a fresh profile and returns a
+// context for its first tab; more tabs, each with its own cookies and
+// storage (another player), come from Player.
+func Browser(tb testing.TB, width, height int) context.Context {
+	tb.Helper()
+	path := Chromium(tb)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.WindowSize(width, height),
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	// The first run starts the browser, which lives as long as this
+	// context: no timeout on it.
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		cancelAlloc()
+		tb.Fatalf("starting chromium: %v", err)
+	}
+	tb.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	return ctx
+}
+
+// Player opens a tab in a browser context of its own: another person at
+// the table, with a storage of its own.
+func Player(tb testing.TB, browser context.Context) context.Context {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		tb.Fatalf("opening a tab: %v", err)
+	}
+	tb.Cleanup(cancel)
+	return ctx
+}

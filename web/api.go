@@ -1,0 +1,380 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"sabot"
+	"sabot/analysis"
+	"sabot/engine"
+	"sabot/internal/chart"
+	"sabot/rules"
+)
+
+// Tables finds a table's configuration; sabot.Store satisfies it.
+type Tables interface {
+	TableByID(ctx context.Context, id int64) (*sabot.Table, error)
+}
+
+// API serves what the web client needs besides the table service. Mount
+// each handler at its pattern (Register does it on a ServeMux):
+//
+//	GET  /api/tables/{id}/edge          the house edge and RTP of the table's rules
+//	GET  /api/tables/{id}/strategy.svg  its basic strategy card
+//	GET  /api/tables/{id}/rules         its rules in plain words, with the rule IDs' texts
+//	POST /api/replay                    a recorded round's events, for the step-by-step recall
+type API struct {
+	Tables Tables
+	// Cache holds the analyses by profile; nil uses package analysis' own.
+	Cache *analysis.Cache
+
+	mu  sync.Mutex
+	svg map[string][]byte // strategy cards by profile hash
+}
+
+// Register mounts the API's handlers on mux.
+func (a *API) Register(mux *http.ServeMux) {
+	mux.Handle("GET /api/tables/{id}/edge", a.Edge())
+	mux.Handle("GET /api/tables/{id}/strategy.svg", a.Strategy())
+	mux.Handle("GET /api/tables/{id}/rules", a.Rules())
+	mux.Handle("POST /api/replay", a.Replay())
+}
+
+// profile returns the rules of the table the request names.
+func (a *API) profile(r *http.Request) (*sabot.Table, *rules.Profile, error) {
+	s := r.PathValue("id")
+	if s == "" { // mounted without the pattern: /api/tables/{id}/…
+		parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/tables/"), "/")
+		s = parts[0]
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return nil, nil, sabot.Errorf(sabot.EINVALID, "%q is not a table ID", s)
+	}
+	if a.Tables == nil {
+		return nil, nil, sabot.Errorf(sabot.EINTERNAL, "no tables")
+	}
+	t, err := a.Tables.TableByID(r.Context(), id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Profile == "" {
+		return nil, nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+	}
+	p, err := Profile(t.Profile, t.Options)
+	return t, p, err
+}
+
+// Profile builds a table's rules from its profile name and options, as the
+// table service does.
+func Profile(name string, options map[string]string) (*rules.Profile, error) {
+	p, err := rules.Lookup(name)
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+	}
+	keys := make([]string, 0, len(options))
+	for k := range options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := p.Set(k, options[k]); err != nil {
+			return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+	}
+	return p, nil
+}
+
+func (a *API) analyze(ctx context.Context, p *rules.Profile) (*analysis.Result, error) {
+	res, err := analysis.Analyze(ctx, p, analysis.Options{Cache: a.Cache})
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, sabot.Errorf(sabot.ECONFLICT, "the analysis was cancelled")
+		}
+		if errors.Is(err, rules.ErrInvalid) {
+			return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
+		}
+		return nil, sabot.Internal(err)
+	}
+	return res, nil
+}
+
+// Edge is one table's exact house edge (package analysis: every hand off the
+// top of a full shoe, one player alone at the table).
+type Edge struct {
+	Table   int64  `json:"table"`
+	Profile string `json:"profile"`
+	Hash    string `json:"hash"`
+	Decks   int    `json:"decks"`
+	// Basic is total-dependent basic strategy, Best composition-dependent play.
+	Basic EdgeFigures `json:"basic"`
+	Best  EdgeFigures `json:"best"`
+	// InsuranceEV is insurance's return per unit insured off the top, for a
+	// player holding no ten; omitted where the table has no insurance.
+	InsuranceEV *float64 `json:"insurance_ev,omitempty"`
+	Method      string   `json:"method"`
+}
+
+// EdgeFigures are a strategy's figures per unit of initial bet.
+type EdgeFigures struct {
+	HouseEdge float64 `json:"house_edge"`
+	RTP       float64 `json:"rtp"`
+	EV        float64 `json:"ev"`
+}
+
+// Edge serves GET /api/tables/{id}/edge. The first request for a profile
+// computes it (about a second); later ones come from the cache.
+func (a *API) Edge() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t, p, err := a.profile(r)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		res, err := a.analyze(r.Context(), p)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		e := Edge{Table: t.ID, Profile: p.Name, Hash: res.Hash, Decks: p.Decks,
+			Basic:  EdgeFigures{res.TD.HouseEdge, res.TD.RTP, res.TD.EV},
+			Best:   EdgeFigures{res.CD.HouseEdge, res.CD.RTP, res.CD.EV},
+			Method: "exact analysis off the top of a full shoe, one player alone at the table"}
+		if p.Insurance {
+			ev := res.InsuranceEV
+			e.InsuranceEV = &ev
+		}
+		w.Header().Set("Cache-Control", "max-age=300")
+		writeJSON(w, http.StatusOK, e)
+	})
+}
+
+// Strategy serves GET /api/tables/{id}/strategy.svg: the basic strategy card
+// of the table's rules (package chart's drawing, as `sabot strategy`).
+func (a *API) Strategy() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, p, err := a.profile(r)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		key := p.Hash()
+		a.mu.Lock()
+		b, ok := a.svg[key]
+		a.mu.Unlock()
+		if !ok {
+			res, err := a.analyze(r.Context(), p)
+			if err != nil {
+				writeErr(w, err)
+				return
+			}
+			card := *res.Basic
+			card.Profile = p.Name
+			var buf bytes.Buffer
+			if err := chart.Write(&buf, &card, "svg"); err != nil {
+				writeErr(w, sabot.Internal(err))
+				return
+			}
+			b = buf.Bytes()
+			a.mu.Lock()
+			if a.svg == nil {
+				a.svg = map[string][]byte{}
+			}
+			a.svg[key] = b
+			a.mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "max-age=300")
+		w.Write(b)
+	})
+}
+
+// TableRules is a table's rules in plain words.
+type TableRules struct {
+	Table       int64  `json:"table"`
+	Profile     string `json:"profile"`
+	Description string `json:"description"`
+	// Values is every option's value, by its key.
+	Values map[string]string `json:"values"`
+	Lines  []RuleLine        `json:"lines"`
+	// Readings are the interpretations the profile takes where its seed is
+	// silent or ambiguous.
+	Readings []RuleLine `json:"readings"`
+}
+
+// RuleLine is one rule of the table in a sentence, with the options that
+// set it and the regulations' rules it follows.
+type RuleLine struct {
+	Topic   string    `json:"topic"`
+	Text    string    `json:"text"`
+	Options []string  `json:"options,omitempty"`
+	Rules   []RuleRef `json:"rules,omitempty"`
+}
+
+// RuleRef is a rule ID with its wording.
+type RuleRef struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// Rules serves GET /api/tables/{id}/rules.
+func (a *API) Rules() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t, p, err := a.profile(r)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, PlainRules(t.ID, p))
+	})
+}
+
+// ReplayRequest is a recorded round to replay: the profile, options and
+// record of a round's recall (GET /api/rounds/{id}).
+type ReplayRequest struct {
+	Profile string            `json:"profile"`
+	Options map[string]string `json:"options,omitempty"`
+	Round   int               `json:"round,omitempty"`
+	Record  engine.Record     `json:"record"`
+}
+
+// ReplayResult is a replayed round's events, in the table WebSocket's
+// shape (docs/protocol.md), and the layout of its table.
+type ReplayResult struct {
+	Boxes          int               `json:"boxes"`
+	BackBetsPerBox int               `json:"back_bets_per_box"`
+	Values         map[string]string `json:"values"` // every option's value
+	Events         []*Event          `json:"events"`
+}
+
+// Replay serves POST /api/replay: the record of a settled round, played
+// again through the engine (engine.Replay), returns every event in order, so
+// that the client shows the round step by step (GLI-19 §4.14). It only
+// computes on what it is sent: a round's record is public once the round is
+// recalled, and a record that does not replay is refused.
+func (a *API) Replay() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req ReplayRequest
+		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<18))
+		if err := dec.Decode(&req); err != nil {
+			writeErr(w, sabot.Errorf(sabot.EINVALID, "bad JSON body: %v", err))
+			return
+		}
+		p, err := Profile(req.Profile, req.Options)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		round, err := engine.Replay(p, req.Record)
+		if err != nil {
+			writeErr(w, sabot.Errorf(sabot.EINVALID, "the record does not replay: %v", err))
+			return
+		}
+		out := ReplayResult{Boxes: p.Boxes, BackBetsPerBox: p.BackBetsPerBox, Values: values(p), Events: []*Event{}}
+		for _, e := range round.Events() {
+			out.Events = append(out.Events, wireEvent(e, req.Round))
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+}
+
+// Event is an engine event as the table WebSocket shows it.
+type Event struct {
+	Kind     string  `json:"kind"`
+	Round    int     `json:"round,omitempty"`
+	Box      int     `json:"box,omitempty"`
+	Hand     int     `json:"hand,omitempty"`
+	Card     string  `json:"card,omitempty"`
+	FaceDown bool    `json:"face_down,omitempty"`
+	Phase    string  `json:"phase,omitempty"`
+	Player   string  `json:"player,omitempty"`
+	Action   *Action `json:"action,omitempty"`
+	Bet      string  `json:"bet,omitempty"`
+	Result   string  `json:"result,omitempty"`
+	Amount   int64   `json:"amount,omitempty"`
+	Text     string  `json:"text,omitempty"`
+}
+
+// Action is a decision as the WebSocket shows it.
+type Action struct {
+	Action string `json:"action"`
+	Player string `json:"player,omitempty"`
+	Box    int    `json:"box,omitempty"`
+	Hand   int    `json:"hand,omitempty"`
+	Stake  int64  `json:"stake,omitempty"`
+	Value  int    `json:"value,omitempty"`
+}
+
+func wireEvent(e engine.Event, round int) *Event {
+	w := &Event{Round: round, Box: e.Box, Hand: e.Hand, Player: e.Player}
+	switch e.Kind {
+	case engine.EvBet:
+		w.Kind, w.Bet, w.Amount = "stake", e.BetKind.String(), e.Amount
+	case engine.EvCard:
+		// A recorded round is over: its face-down cards were turned; the
+		// reveal that follows shows them again, in order.
+		w.Kind, w.Card, w.FaceDown = "card", e.Card.String(), e.FaceDown
+		if e.FaceDown {
+			w.Card = ""
+		}
+	case engine.EvReveal:
+		w.Kind, w.Card = "reveal", e.Card.String()
+	case engine.EvBurn:
+		w.Kind, w.Card = "burn", e.Card.String()
+	case engine.EvAction:
+		x := e.Action
+		w.Kind, w.Action = "action", &Action{x.Kind.String(), x.Player, x.Box, x.Hand, x.Stake, x.Value}
+	case engine.EvWindow:
+		w.Kind, w.Phase = "window", e.Phase.String()
+	case engine.EvCutCard:
+		w.Kind = "cut-card"
+	case engine.EvVoid:
+		w.Kind, w.Text = "void", e.Text
+	case engine.EvResult:
+		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
+	case engine.EvDone:
+		w.Kind = "done"
+	default:
+		w.Kind = e.Kind.String()
+	}
+	return w
+}
+
+// The server's one table from error code to HTTP status.
+var statusOf = map[string]int{
+	sabot.EINVALID:      http.StatusBadRequest,
+	sabot.EUNAUTHORIZED: http.StatusUnauthorized,
+	sabot.EINSUFFICIENT: http.StatusPaymentRequired,
+	sabot.EFORBIDDEN:    http.StatusForbidden,
+	sabot.ENOTFOUND:     http.StatusNotFound,
+	sabot.ECONFLICT:     http.StatusConflict,
+	sabot.EINTERNAL:     http.StatusInternalServerError,
+}
+
+func writeErr(w http.ResponseWriter, err error) {
+	code := sabot.ErrorCode(err)
+	writeError(w, statusOf[code], code, sabot.ErrorMessage(err))
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, struct {
+		Code  string `json:"code"`
+		Error string `json:"error"`
+	}{code, msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,288 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/rules"
+)
+
+// tables is a store of table configurations for the tests.
+type tables map[int64]*sabot.Table
+
+func (ts tables) TableByID(_ context.Context, id int64) (*sabot.Table, error) {
+	if t, ok := ts[id]; ok {
+		return t, nil
+	}
+	return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+}
+
+func testServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	(&API{Tables: tables{
+		1: {ID: 1, Name: "Venezia", Profile: "venice", Options: map[string]string{"min_bet": "500", "max_bet": "50000"}},
+		2: {ID: 2, Name: "Buenos Aires", Profile: "argentina"},
+		3: {ID: 3, Name: "significant events"},
+	}}).Register(mux)
+	mux.Handle("/", Handler())
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func get(t *testing.T, url string) (*http.Response, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// The house edge of a table's rules is package analysis' exact figure:
+// venice (VE-*) off the top, basic strategy.
+func TestEdge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an exact analysis takes a second")
+	}
+	ts := testServer(t)
+	resp, body := get(t, ts.URL+"/api/tables/1/edge")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var e Edge
+	if err := json.Unmarshal([]byte(body), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Profile != "venice" || e.Decks != 6 || e.Basic.HouseEdge < 0.004 || e.Basic.HouseEdge > 0.007 || e.Basic.RTP+e.Basic.HouseEdge < 0.9999 || e.Best.RTP < e.Basic.RTP {
+		t.Fatalf("venice's edge: %+v", e)
+	}
+	if e.InsuranceEV == nil || *e.InsuranceEV >= 0 {
+		t.Fatalf("venice has insurance, never worth taking off the top: %v", e.InsuranceEV)
+	}
+	resp, body = get(t, ts.URL+"/api/tables/1/strategy.svg")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(body, "<svg") {
+		t.Fatalf("the strategy card: %d %s %.80s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
+
+// Errors have the server's shape and statuses.
+func TestAPIErrors(t *testing.T) {
+	ts := testServer(t)
+	for _, c := range []struct {
+		path   string
+		status int
+		code   string
+	}{
+		{"/api/tables/9/edge", 404, "not_found"},
+		{"/api/tables/x/rules", 400, "invalid"},
+		{"/api/tables/3/rules", 404, "not_found"}, // the significant-event log is no table
+		{"/api/nothing", 404, "not_found"},
+	} {
+		resp, body := get(t, ts.URL+c.path)
+		var e struct{ Code, Error string }
+		json.Unmarshal([]byte(body), &e)
+		if resp.StatusCode != c.status || e.Code != c.code || e.Error == "" || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s: %d %s", c.path, resp.StatusCode, body)
+		}
+	}
+}
+
+// The rules in plain words say what the profile's options say, each line
+// with its own regulation's rule IDs and their texts.
+func TestRules(t *testing.T) {
+	ts := testServer(t)
+	_, body := get(t, ts.URL+"/api/tables/2/rules")
+	var r TableRules
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatal(err)
+	}
+	text := map[string]string{}
+	ids := map[string]bool{}
+	for _, l := range r.Lines {
+		text[l.Topic] += l.Text
+		for _, x := range l.Rules {
+			ids[x.ID] = true
+			if !strings.HasPrefix(x.ID, "AR-") || x.Text == "" {
+				t.Errorf("argentina's %s line cites %s: %q", l.Topic, x.ID, x.Text)
+			}
+		}
+	}
+	for topic, want := range map[string]string{
+		"Deal":      "face down: the hole card", // AR-09
+		"Double":    "only on a two-card 11",    // AR-17
+		"Challenge": "half your stake",          // AR-10
+		"Aces":      "declare it 1 or 11",       // AR-11
+		"Insurance": "No insurance",             // AR-20
+		"Start":     "3 bets from 3 seated",     // AR-03
+	} {
+		if !strings.Contains(text[topic], want) {
+			t.Errorf("argentina's %s: %q lacks %q", topic, text[topic], want)
+		}
+	}
+	for _, id := range []string{"AR-09", "AR-10", "AR-11", "AR-17", "AR-20"} {
+		if !ids[id] {
+			t.Errorf("no line cites %s", id)
+		}
+	}
+	if r.Values["blackjack_pays"] != "3:2" || r.Values["decks"] != "8" || len(r.Readings) == 0 {
+		t.Errorf("values %v, readings %v", r.Values, r.Readings)
+	}
+}
+
+// Every rule ID a profile's options or readings name has its text.
+func TestRuleTexts(t *testing.T) {
+	for _, o := range rules.Options() {
+		for _, id := range o.Rules {
+			if ruleText[id] == "" {
+				t.Errorf("option %s names %s, which has no text", o.Key, id)
+			}
+		}
+	}
+	for _, n := range rules.Names() {
+		for _, rd := range rules.MustLookup(n).Readings() {
+			if ruleText[rd.Rule] == "" {
+				t.Errorf("%s's reading of %s: no text", n, rd.Rule)
+			}
+		}
+	}
+}
+
+// A recorded round replays to the events the table showed, face-down
+// cards first dealt face down, then turned (AR-09).
+func TestReplay(t *testing.T) {
+	ts := testServer(t)
+	p := rules.MustLookup("argentina")
+	r := engine.New(p)
+	r.Reset(engine.NewForced(card.MustParseList("TS 9D 8H QC")))
+	if err := r.PlaceBet("ana", 1, 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Act(engine.Action{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 1}); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := json.Marshal(ReplayRequest{Profile: "argentina", Round: 7, Record: r.Record()})
+	resp, err := http.Post(ts.URL+"/api/replay", "application/json", strings.NewReader(string(req)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out ReplayResult
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, err)
+	}
+	var got []string
+	for _, e := range out.Events {
+		s := e.Kind
+		switch {
+		case e.Kind == "card" && e.FaceDown:
+			s += " face-down"
+		case e.Card != "":
+			s += " " + e.Card
+		case e.Action != nil:
+			s += " " + e.Action.Action
+		case e.Result != "":
+			s += " " + e.Result
+		}
+		if e.Round != 7 {
+			t.Errorf("%s: round %d", s, e.Round)
+		}
+		got = append(got, s)
+	}
+	want := "stake card TS card 9D card 8H card face-down action stand reveal QC result lose done"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("events\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if out.Boxes != 7 || out.BackBetsPerBox != 0 || out.Values["hole_card"] != "no-peek" {
+		t.Fatalf("layout %+v", out)
+	}
+
+	// A record that is not this engine's is refused.
+	bad := strings.Replace(string(req), `"TS"`, `"AS"`, 1)
+	resp2, err := http.Post(ts.URL+"/api/replay", "application/json", strings.NewReader(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp2.Body.Close()
+	if resp2.StatusCode != 400 {
+		t.Fatalf("a record that does not replay: %d", resp2.StatusCode)
+	}
+}
+
+// The client is served at "/" and at each of its routes; an unknown API
+// path is the API's 404, never the page.
+func TestHandler(t *testing.T) {
+	ts := testServer(t)
+	for _, path := range []string{"/", "/tables/3", "/rounds/3-17", "/recall", "/login"} {
+		resp, body := get(t, ts.URL+path)
+		if resp.StatusCode != 200 || !strings.Contains(body, `<script type="module" src="/js/app.js">`) {
+			t.Errorf("%s: %d", path, resp.StatusCode)
+		}
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("%s: CSP %q", path, csp)
+		}
+	}
+	resp, body := get(t, ts.URL+"/js/table.js")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || !strings.Contains(body, "export function tablePage") {
+		t.Fatalf("table.js: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	// Revalidated with its ETag.
+	req, _ := http.NewRequest("GET", ts.URL+"/js/table.js", nil)
+	req.Header.Set("If-None-Match", resp.Header.Get("ETag"))
+	resp2, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp2.Body.Close()
+	if resp2.StatusCode != http.StatusNotModified {
+		t.Fatalf("revalidation: %d", resp2.StatusCode)
+	}
+	if resp, _ := get(t, ts.URL+"/js/missing.js"); resp.StatusCode != 404 {
+		t.Fatalf("a missing file: %d", resp.StatusCode)
+	}
+	post, err := http.Post(ts.URL+"/", "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Body.Close()
+	if post.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("POST /: %d", post.StatusCode)
+	}
+}
+
+// Every module the page loads is embedded, and every file it names exists.
+func TestAssetsComplete(t *testing.T) {
+	for path, a := range assets {
+		if !strings.HasSuffix(path, ".js") && !strings.HasSuffix(path, ".html") {
+			continue
+		}
+		for _, m := range importRe.FindAllStringSubmatch(string(a.data), -1) {
+			ref := m[1]
+			if strings.HasPrefix(ref, "./") {
+				ref = path[:strings.LastIndex(path, "/")+1] + ref[2:]
+			}
+			if _, ok := assets[ref]; !ok {
+				t.Errorf("%s names %s, which is not embedded", path, m[1])
+			}
+		}
+	}
+}
+
+// importRe finds the files a module imports and the page loads.
+var importRe = regexp.MustCompile(`(?:from|import|src=|href=)\s*['"](\.?/[^'"]+\.(?:js|css|svg))['"]`)

@@ -1,0 +1,270 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+
+	"sabot/rules"
+)
+
+// rulePrefixes names, for each built-in profile, the regulations its rule
+// IDs come from: a table shows only its own regulation's rules. A profile
+// not listed (a reference profile) shows none.
+var rulePrefixes = map[string][]string{
+	"argentina": {"AR-"},
+	"spain":     {"ES-", "EG-"},
+	"family":    {"FAM-", "PON-", "ES-", "EG-"},
+	"venice":    {"VE-"},
+}
+
+// PlainRules says a profile's rules in sentences, each with the options that
+// set it and its rule IDs' wording.
+func PlainRules(table int64, p *rules.Profile) *TableRules {
+	prefixes := rulePrefixes[p.Name]
+	refs := func(ids ...string) []RuleRef {
+		var out []RuleRef
+		seen := map[string]bool{}
+		for _, id := range ids {
+			ok := false
+			for _, pre := range prefixes {
+				ok = ok || strings.HasPrefix(id, pre)
+			}
+			if ok && !seen[id] {
+				seen[id] = true
+				out = append(out, RuleRef{id, ruleText[id]})
+			}
+		}
+		return out
+	}
+	// optRules lists the rule IDs of options, as package rules documents them.
+	optRules := func(keys ...string) []string {
+		var ids []string
+		for _, o := range rules.Options() {
+			for _, k := range keys {
+				if o.Key == k {
+					ids = append(ids, o.Rules...)
+				}
+			}
+		}
+		return ids
+	}
+	tr := &TableRules{Table: table, Profile: p.Name, Description: p.Description, Values: values(p), Lines: []RuleLine{}, Readings: []RuleLine{}}
+	add := func(topic, text string, extra []string, keys ...string) {
+		ids := append(optRules(keys...), extra...)
+		tr.Lines = append(tr.Lines, RuleLine{Topic: topic, Text: text, Options: keys, Rules: refs(ids...)})
+	}
+
+	// The shoe.
+	shoe := fmt.Sprintf("%d %s of 52 cards", p.Decks, plural(p.Decks, "deck", "decks"))
+	if p.BurnCards > 0 {
+		shoe += fmt.Sprintf("; %d %s burned after the shuffle and the cut", p.BurnCards, plural(p.BurnCards, "card is", "cards are"))
+	}
+	switch {
+	case p.CutCardReserve > 0 && p.LastRoundVoid:
+		shoe += fmt.Sprintf(". A cut card leaves %d cards behind it: when it comes out the house stops the shoe and voids the round in play", p.CutCardReserve)
+	case p.CutCardReserve > 0:
+		shoe += fmt.Sprintf(". A cut card leaves %d cards behind it: when it comes out, the round in play is the last of the shoe", p.CutCardReserve)
+	default:
+		shoe += ". The cards are dealt to the end"
+	}
+	switch p.Collected {
+	case rules.UnderFaceUp:
+		shoe += "; played cards go under the deck face up, and the deck is reshuffled when the first face-up card is reached"
+	case rules.UnderFaceDown:
+		shoe += "; played cards go under the deck face down, dealt on until the bank changes hands"
+	}
+	add("Cards", "Aces count 1 or 11, 2 to 10 their face value, J, Q and K count 10. A blackjack is an Ace and a ten-value as the first two cards.", []string{"AR-02", "ES-02", "ES-07", "VE-02", "VE-10"})
+	add("Shoe", shoe+".", []string{"EG-01", "EG-05"}, "decks", "burn_cards", "cut_card_reserve", "last_round_void", "collected_cards", "min_cut")
+
+	// The layout and who bets.
+	layout := fmt.Sprintf("%d boxes", p.Boxes)
+	if p.BackBetsPerBox == 0 {
+		layout += ". No back betting: only seated players bet, each on his own box or on free boxes"
+	} else {
+		layout += fmt.Sprintf(". Each box has its holder's spot and up to %d back %s; the box holder decides for the box and back bettors accept his decisions", p.BackBetsPerBox, plural(p.BackBetsPerBox, "bettor", "bettors"))
+	}
+	add("Boxes", layout+".", []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box")
+
+	limits := fmt.Sprintf("Stakes from %s to %s", money(p.MinBet), money(p.MaxBet))
+	if p.MaxScope == rules.MaxPerBox {
+		limits += " for a box's stakes together"
+	}
+	if p.BelowMinStands {
+		limits += "; a stake below the minimum, once the cards are dealt, stands"
+	}
+	add("Limits", limits+". No bet is placed, changed or withdrawn once the first card leaves the shoe.", []string{"AR-22", "ES-01", "VE-04"}, "min_bet", "max_bet", "max_bet_scope", "below_min_stands")
+	if p.MinBetsToStart > 1 {
+		add("Start", fmt.Sprintf("A shoe starts with %d bets from %d seated players and goes on while %d bets are made.", p.MinBetsToStart, p.MinBetsToStart, p.MinBetsToStart), nil, "min_bets_to_start")
+	}
+	if p.LoneCustomerBoxes > 1 {
+		add("Start", fmt.Sprintf("A lone customer plays at least %d boxes.", p.LoneCustomerBoxes), []string{"VE-20"}, "lone_customer_boxes")
+	}
+	if p.BankRotates {
+		bank := "The bank is a player's: it passes to a player who makes a blackjack"
+		if p.BankRounds > 0 {
+			bank += fmt.Sprintf(", or after %d rounds", p.BankRounds)
+		}
+		add("Bank", bank+".", nil, "bank_rotates", "bank_rounds")
+	}
+
+	// The dealer.
+	switch p.HoleCard {
+	case rules.Peek:
+		add("Deal", "The dealer takes a second card face down and checks it under an Ace or a ten: a dealer blackjack ends the round at once.", nil, "hole_card")
+	case rules.NoPeek:
+		add("Deal", "A card to each box, one face up to the dealer, a second to each box, and the dealer's second card face down: the hole card, turned only when the dealer plays. The dealer does not peek.", nil, "hole_card")
+	case rules.NoHole:
+		add("Deal", "European deal: a card to each box, one to the dealer, a second to each box; the dealer draws the rest after the players. There is no hole card.", []string{"VE-07"}, "hole_card")
+	}
+	if p.DealerHitsSoft17 {
+		add("Dealer", "The dealer draws to 16 and to a soft 17, and stands on a hard 17 and more.", nil, "dealer_hits_soft_17")
+	} else {
+		add("Dealer", "The dealer draws to 16 and stands on every 17, a soft 17 included.", []string{"AR-14"}, "dealer_hits_soft_17")
+	}
+	if p.DealerBlackjackTakes == rules.TakesAll {
+		add("Dealer blackjack", "A dealer blackjack beats every hand but a player's blackjack, which pushes: doubled and split stakes are lost too.", nil, "dealer_blackjack_takes")
+	} else {
+		add("Dealer blackjack", "A dealer blackjack beats only the original stakes: doubled and split stakes are returned; a player's blackjack pushes.", nil, "dealer_blackjack_takes")
+	}
+
+	// Payouts.
+	pays := fmt.Sprintf("Blackjack pays %d to %d; every other win pays even money; a tie is a push.", p.BlackjackPays.Num, p.BlackjackPays.Den)
+	add("Payouts", pays, []string{"AR-15", "ES-04", "ES-06", "VE-09"}, "blackjack_pays")
+
+	// The player's options.
+	double := map[rules.DoubleOn]string{rules.DoubleAny: "Double on any first two cards", rules.Double9to11: "Double on a two-card 9, 10 or 11",
+		rules.Double10to11: "Double on a two-card 10 or 11", rules.Double11: "Double only on a two-card 11"}[p.DoubleOn]
+	double += ", for one card"
+	if p.DoubleCardFaceDown {
+		double += ", dealt face down and turned after the dealer has played"
+	}
+	if p.DoubleAfterSplit {
+		double += "; a split hand may double"
+	} else {
+		double += "; no double after a split"
+	}
+	if p.DoubleForLess {
+		double += ". A double for less than the stake is paid at its amount; for more, the excess is neither paid nor lost"
+	}
+	add("Double", double+".", nil, "double_on", "double_card_face_down", "double_after_split", "double_for_less")
+
+	var split string
+	switch {
+	case p.MaxHands <= 1:
+		split = "No split"
+	case p.MaxHands == 2:
+		split = "Split two cards of equal value (K-10 too) once, for a stake equal to the original"
+	default:
+		split = fmt.Sprintf("Split two cards of equal value (K-10 too) for an equal stake, up to %d hands", p.MaxHands)
+	}
+	if p.MaxHands > 1 {
+		if p.HitSplitAces {
+			split += "; split Aces may draw"
+		} else {
+			split += "; split Aces get one card each"
+		}
+		if p.MaxHands > 2 && p.ResplitAces {
+			split += " and may be split again"
+		}
+		if p.SplitBlackjack == rules.SplitBlackjackEven {
+			split += "; an Ace and a ten on a split hand rank as a blackjack, paid even money"
+		} else {
+			split += "; an Ace and a ten on a split hand are 21, not blackjack"
+		}
+	}
+	add("Split", split+".", nil, "max_hands", "resplit_aces", "hit_split_aces", "split_blackjack")
+	if p.SplitTenAceChoice {
+		add("Split", "After splitting ten-values, an Ace drawn to a split hand may be counted 1 (the hand is then 11 and may draw or double) or 11.", nil, "split_ten_ace_choice")
+	}
+	if p.MustDrawAtMost > 0 || p.StandOn21 {
+		var parts []string
+		if p.MustDrawAtMost > 0 {
+			parts = append(parts, fmt.Sprintf("A hand of %d or less must draw", p.MustDrawAtMost))
+		}
+		if p.StandOn21 {
+			parts = append(parts, "a hand of 21 stands")
+		}
+		line := strings.Join(parts, "; ")
+		add("Drawing", strings.ToUpper(line[:1])+line[1:]+"; over 21 the hand is out at once.", []string{"AR-12", "ES-04"}, "must_draw_at_most", "stand_on_21")
+	}
+	switch p.Surrender {
+	case rules.LateSurrender:
+		add("Surrender", "Late surrender: give up half the stake after the dealer has checked for blackjack.", nil, "surrender")
+	case rules.EarlySurrender:
+		add("Surrender", "Early surrender: give up half the stake before the dealer checks for blackjack.", nil, "surrender")
+	}
+	if p.Insurance {
+		ins := "Insurance: with a dealer Ace up, stake up to half the original bet that the dealer has blackjack; it pays 2 to 1"
+		if !p.InsureBlackjack {
+			ins += "; a blackjack cannot be insured"
+		}
+		add("Insurance", ins+".", nil, "insurance", "insure_blackjack")
+	} else {
+		add("Insurance", "No insurance.", nil, "insurance")
+	}
+	switch p.EvenMoney {
+	case rules.EvenMoneyAce:
+		add("Even money", "With a dealer Ace up, a blackjack may take even money at once, ending the hand.", nil, "even_money")
+	case rules.EvenMoneyAceTen:
+		add("Even money", "With a dealer Ace or ten-value up, any bettor holding a blackjack, back bettors included, may take even money at once.", nil, "even_money")
+	}
+	if p.Challenge {
+		ch := "The challenge (Desafío): when your first card is an Ace, before the second card you may bet half your stake that it is a ten-value; it pays 2 to 1"
+		if p.ChallengeSplitAce {
+			ch += ". After splitting Aces, the second hand may be challenged too"
+		}
+		add("Challenge", ch+".", nil, "challenge", "challenge_split_aces")
+	}
+	if p.DeclareInitialAce {
+		add("Aces", "When one of your first two cards is an Ace, you declare it 1 or 11 before acting, for the rest of the round; a blackjack needs no declaration.", nil, "declare_initial_ace")
+	}
+	if p.FiveCard21 {
+		add("Five-card 21", "A five-card 21 pays 2 to 1 and beats a dealer 21 of another card count, except a dealer blackjack.", nil, "five_card_21")
+	}
+	if p.ThreeSevens {
+		add("Three sevens", "Three sevens pay 3 to 1 and beat everything, a dealer blackjack included.", nil, "three_sevens")
+	}
+	for _, rd := range p.Readings() {
+		var keys []string
+		if rd.Option != "" {
+			keys = []string{rd.Option}
+		}
+		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Text: rd.Text, Options: keys, Rules: refs(rd.Rule)})
+	}
+	return tr
+}
+
+// values is every option's value, by its key.
+func values(p *rules.Profile) map[string]string {
+	out := map[string]string{}
+	for _, o := range rules.Options() {
+		if v, err := p.Get(o.Key); err == nil {
+			out[o.Key] = v
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// money shows minor units as the client does: 1234567 is "12,345.67".
+func money(minor int64) string {
+	sign := ""
+	if minor < 0 {
+		sign, minor = "-", -minor
+	}
+	units := fmt.Sprint(minor / 100)
+	var b strings.Builder
+	for i, c := range units {
+		if i > 0 && (len(units)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return fmt.Sprintf("%s%s.%02d", sign, b.String(), minor%100)
+}

@@ -1,0 +1,93 @@
+// The application: the routes of the single page and the account in the
+// header.
+
+import { session, bus, refreshMe, logout, loggedIn } from './api.js';
+import { h, replace, money } from './dom.js';
+import { lobbyPage } from './lobby.js';
+import { loginPage } from './auth.js';
+import { tablePage } from './table.js';
+import { recallListPage, replayPage } from './recall.js';
+import { navigate, setRouter } from './ui.js';
+
+const main = document.getElementById('main');
+const account = document.getElementById('account');
+
+function drawAccount() {
+  if (!loggedIn()) {
+    replace(account, h('a', { class: 'button small', href: '/login' }, 'Log in'));
+    return;
+  }
+  const u = session.user || {};
+  replace(account,
+    h('span', { class: 'who' }, u.name),
+    h('span', { class: 'wallet' }, h('span', { class: 'wallet-label' }, 'Balance '), h('strong', { id: 'balance' }, money(u.wallet || 0))),
+    h('button', { class: 'link', onclick: async () => { await logout(); navigate('/'); } }, 'Log out'));
+}
+// A different user (a login, a logout, a session that ran out) sees the
+// page again as himself.
+let shownAs = session.user?.name || '';
+bus.addEventListener('session', () => {
+  drawAccount();
+  const now = session.user?.name || '';
+  if (now !== shownAs) {
+    shownAs = now;
+    route();
+  }
+});
+bus.addEventListener('wallet', drawAccount);
+
+// ---- routes ----
+
+let cleanup = null;
+
+function route() {
+  if (cleanup) {
+    cleanup();
+    cleanup = null;
+  }
+  const path = location.pathname;
+  let m;
+  refreshMe();
+  main.replaceChildren();
+  window.scrollTo(0, 0);
+  if (path === '/' || path === '') {
+    document.title = 'Lobby · sabot';
+    cleanup = lobbyPage(main);
+  } else if (path === '/login') {
+    document.title = 'Log in · sabot';
+    cleanup = loginPage(main, new URLSearchParams(location.search).get('next') || '/');
+  } else if ((m = path.match(/^\/tables\/(\d+)$/))) {
+    document.title = 'Table · sabot';
+    cleanup = tablePage(main, Number(m[1]));
+  } else if (path === '/recall') {
+    document.title = 'My rounds · sabot';
+    cleanup = recallListPage(main);
+  } else if ((m = path.match(/^\/rounds\/(\d+-\d+)$/))) {
+    document.title = `Replay of round ${m[1]} · sabot`;
+    cleanup = replayPage(main, m[1]);
+  } else {
+    document.title = 'Not found · sabot';
+    replace(main, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
+  }
+  for (const a of document.querySelectorAll('.nav a')) {
+    if (a.getAttribute('href') === path) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+// Links inside the page change the route without a reload.
+document.addEventListener('click', ev => {
+  const a = ev.target.closest('a');
+  if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || a.target) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+  if (url.hash && url.pathname === location.pathname) return; // an anchor on the page
+  ev.preventDefault();
+  navigate(url.pathname + url.search);
+  main.focus({ preventScroll: true });
+});
+window.addEventListener('popstate', route);
+setRouter(route);
+
+drawAccount();
+route();

@@ -1,0 +1,133 @@
+// Small helpers shared by the views: building elements (text only: nothing
+// a server or a player sent is ever parsed as HTML), money, cards.
+
+// h builds an element: h('button', {class: 'x', onclick: f}, 'text', child…).
+// Attributes whose value is false, null or undefined are left out.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'style' && typeof v === 'object') {
+      for (const [p, x] of Object.entries(v)) el.style.setProperty(p.startsWith('--') ? p : p.replace(/[A-Z]/g, c => '-' + c.toLowerCase()), x);
+    }
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// replace empties an element and fills it with children.
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+// money shows minor units: 123456 is "1,234.56".
+export function money(minor) {
+  const n = Number(minor || 0);
+  const sign = n < 0 ? '−' : '';
+  const abs = Math.abs(n);
+  const units = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}${units}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+// signed shows a net amount with its sign: "+10.00", "−5.00", "0.00".
+export function signed(minor) {
+  return minor > 0 ? '+' + money(minor) : money(minor);
+}
+
+// parseMoney reads "12.5" as 1250 minor units (NaN if it is not an amount).
+export function parseMoney(s) {
+  const m = String(s).trim().replace(/,/g, '').match(/^(\d+)(?:\.(\d{0,2}))?$/);
+  if (!m) return NaN;
+  return Number(m[1]) * 100 + Number((m[2] || '').padEnd(2, '0'));
+}
+
+export function pct(x, digits = 2) {
+  return (100 * x).toFixed(digits) + '%';
+}
+
+const RANKS = { A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king' };
+const SUITS = { S: ['♠', 'spades'], H: ['♥', 'hearts'], D: ['♦', 'diamonds'], C: ['♣', 'clubs'] };
+export const HIDDEN = '??';
+
+// cardName says a card: "QH" is "queen of hearts".
+export function cardName(code) {
+  if (!code || code === HIDDEN) return 'a card face down';
+  return `${RANKS[code[0]]} of ${SUITS[code[1]][1]}`;
+}
+
+// cardShort shows a card with its suit symbol: "Q♥", "10♠".
+export function cardShort(code) {
+  if (!code || code === HIDDEN) return '🂠';
+  return (code[0] === 'T' ? '10' : code[0]) + SUITS[code[1]][0];
+}
+
+// cardEl draws a card: the face with its rank and suit in the corners and
+// the middle, or its back. A face-down card carries nothing of its face.
+export function cardEl(code, { fresh = false } = {}) {
+  if (!code || code === HIDDEN) {
+    return h('span', { class: 'card back' + (fresh ? ' fresh' : ''), role: 'img', 'aria-label': 'card face down' });
+  }
+  const rank = code[0] === 'T' ? '10' : code[0];
+  const [sym] = SUITS[code[1]];
+  const red = code[1] === 'H' || code[1] === 'D';
+  return h('span', { class: `card ${red ? 'red' : 'black'}${fresh ? ' fresh' : ''}`, role: 'img', 'aria-label': cardName(code), 'data-card': code },
+    h('span', { class: 'corner', 'aria-hidden': 'true' }, h('b', {}, rank), h('i', {}, sym)),
+    h('span', { class: 'pip', 'aria-hidden': 'true' }, sym),
+    h('span', { class: 'corner end', 'aria-hidden': 'true' }, h('b', {}, rank), h('i', {}, sym)));
+}
+
+// The chip values, in minor units, and their colours.
+const CHIPS = [100, 500, 2500, 10000, 50000, 100000, 500000, 1000000];
+
+// chipSet picks the chips a table's limits call for: the minimum if it is
+// not a chip, then up to five chips within the limits.
+export function chipSet(min, max) {
+  const out = [];
+  if (!CHIPS.includes(min) && min > 0) out.push(min);
+  for (const c of CHIPS) if (c >= min && c <= max) out.push(c);
+  if (out.length === 0) out.push(Math.max(1, min));
+  return out.slice(0, 6);
+}
+
+// chipClass is a chip's colour class by its value.
+export function chipClass(v) {
+  if (v >= 1000000) return 'chip-orange';
+  if (v >= 500000) return 'chip-yellow';
+  if (v >= 100000) return 'chip-blue';
+  if (v >= 50000) return 'chip-purple';
+  if (v >= 10000) return 'chip-black';
+  if (v >= 2500) return 'chip-green';
+  if (v >= 500) return 'chip-red';
+  return 'chip-white';
+}
+
+export function chipLabel(v) {
+  if (v % 100 !== 0) return money(v);
+  const u = v / 100;
+  return u >= 1000 ? (u / 1000) + 'k' : String(u);
+}
+
+// randomID is a random hex string (crypto.randomUUID needs a secure context).
+export function randomID(bytes = 8) {
+  const b = new Uint8Array(bytes);
+  crypto.getRandomValues(b);
+  return Array.from(b, x => x.toString(16).padStart(2, '0')).join('');
+}
+
+export function plural(n, one, many) {
+  return n === 1 ? one : many;
+}

@@ -1,0 +1,306 @@
+// The felt: a semicircle of the table's boxes around the dealer, as players
+// know a blackjack table. Box 1, the first dealt (the dealer's left), is on
+// the right; each box shows its hands, its betting spots (the box holder's
+// and the back bettors', VE-03) and its holder. The live table and the
+// replay draw the same felt from a TableState.
+
+import { h, replace, cardEl, money, signed, chipClass, chipLabel } from './dom.js';
+
+const RESULT_TEXT = {
+  win: 'Win', blackjack: 'Blackjack', push: 'Push', lose: 'Lose', bust: 'Bust', 'even-money': 'Even money', void: 'Void', surrender: 'Surrender',
+};
+
+// feltPrint is what the layout says, printed on the cloth.
+function feltPrint(values, profile) {
+  const lines = [];
+  if (values) {
+    lines.push(`BLACKJACK PAYS ${values.blackjack_pays.replace(':', ' TO ')}`);
+    lines.push(values.dealer_hits_soft_17 === 'true' ? 'DEALER DRAWS TO SOFT 17' : 'DEALER MUST DRAW TO 16 AND STAND ON ALL 17s');
+    if (values.insurance === 'true') lines.push('INSURANCE PAYS 2 TO 1');
+  } else lines.push('BLACKJACK');
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('class', 'felt-print');
+  svg.setAttribute('viewBox', '0 0 1000 540');
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('aria-hidden', 'true');
+  const defs = document.createElementNS(ns, 'defs');
+  svg.append(defs);
+  lines.forEach((text, i) => {
+    const path = document.createElementNS(ns, 'path');
+    const y = 150 + i * 30;
+    path.setAttribute('id', `arc-${profile}-${i}`);
+    path.setAttribute('d', `M ${270 - i * 10},${y} Q 500,${y + 120} ${730 + i * 10},${y}`);
+    defs.append(path);
+    const t = document.createElementNS(ns, 'text');
+    t.setAttribute('class', i === 0 ? 'print-main' : 'print-sub');
+    const tp = document.createElementNS(ns, 'textPath');
+    tp.setAttribute('href', `#arc-${profile}-${i}`);
+    tp.setAttribute('startOffset', '50%');
+    tp.setAttribute('text-anchor', 'middle');
+    tp.textContent = text;
+    t.append(tp);
+    svg.append(t);
+  });
+  const arc = document.createElementNS(ns, 'path');
+  arc.setAttribute('class', 'print-line');
+  arc.setAttribute('d', 'M 150,110 Q 500,470 850,110');
+  svg.append(arc);
+  return svg;
+}
+
+// position places box i of n on the arc: box 1 on the right.
+function position(i, n) {
+  const from = 19;
+  const to = 161;
+  const th = n === 1 ? 90 : from + (to - from) * (i - 1) / (n - 1);
+  const rad = th * Math.PI / 180;
+  return { x: 50 + 42.5 * Math.cos(rad), y: 4 + 77 * Math.sin(rad) };
+}
+
+// keepFocus redraws part of the page without losing the keyboard focus: the
+// element focused inside it is found again by its data-fk.
+function keepFocus(root, draw) {
+  const a = document.activeElement;
+  const key = a && root.contains(a) ? a.dataset.fk : null;
+  draw();
+  if (key) root.querySelector(`[data-fk="${CSS.escape(key)}"]`)?.focus();
+}
+
+export class Felt {
+  // opts: {replay, onSpot(box), onSit(box)}
+  constructor(opts = {}) {
+    this.opts = opts;
+    this.el = h('section', { class: 'felt' + (opts.replay ? ' replay' : ''), 'aria-label': opts.replay ? 'The table, replayed' : 'The table' });
+    this.boxes = new Map();
+    this.sigs = new Map();
+    this.built = 0;
+  }
+
+  build(state) {
+    const t = state.table;
+    const n = t.rules.boxes;
+    this.built = n;
+    this.el.replaceChildren();
+    this.print = feltPrint(this.values, t.profile);
+    this.el.append(this.print);
+    this.info = h('div', { class: 'felt-info' });
+    this.shoe = h('div', { class: 'shoe' });
+    this.dealerCards = h('div', { class: 'cards' });
+    this.dealerTotal = h('div', { class: 'total', 'aria-hidden': 'true' });
+    this.dealer = h('div', { class: 'dealer', role: 'group', 'aria-label': 'Dealer' },
+      h('div', { class: 'dealer-label' }, 'Dealer'), this.dealerCards, this.dealerTotal);
+    this.list = h('ol', { class: 'boxes', 'aria-label': `${n} boxes, box 1 first dealt` });
+    this.boxes.clear();
+    this.sigs.clear();
+    for (let i = 1; i <= n; i++) {
+      const p = position(i, n);
+      const hands = h('div', { class: 'hands' });
+      const spots = h('div', { class: 'spots' });
+      const plate = h('div', { class: 'plate' });
+      const timer = h('div', { class: 'box-timer', hidden: true }, h('span'));
+      const li = h('li', { class: 'box', dataset: { box: i }, style: { '--x': p.x.toFixed(2) + '%', '--y': p.y.toFixed(2) + '%' } },
+        timer, hands, spots, plate);
+      this.boxes.set(i, { li, hands, spots, plate, timer });
+      this.list.append(li);
+    }
+    this.el.append(this.info, this.shoe, this.dealer, this.list);
+  }
+
+  // setValues prints the table's rules on the cloth: every option's value
+  // (GET /api/tables/{id}/rules).
+  setValues(values) {
+    this.values = values;
+    if (this.print) {
+      const p = feltPrint(values, this.print.dataset?.profile || 'p');
+      this.print.replaceWith(p);
+      this.print = p;
+    }
+  }
+
+  update(state) {
+    const t = state.table;
+    if (!t) return;
+    if (this.built !== t.rules.boxes) this.build(state);
+    const r = state.round;
+    const me = state.me;
+
+    // The round and the shoe.
+    replace(this.info,
+      r ? h('span', {}, `Round ${r.no}`) : h('span', {}, 'No round yet'),
+      r?.test ? h('span', { class: 'tag test' }, 'test') : null,
+      t.bank ? h('span', { class: 'tag' }, `bank: ${t.bank}`) : null);
+    const remaining = t.shoe?.remaining;
+    this.shoe.setAttribute('role', 'img');
+    this.shoe.setAttribute('aria-label', `Shoe ${t.shoe?.id || ''}: ${remaining ?? '?'} cards left${state.lastRound ? '; the cut card is out, this is the last round' : ''}`);
+    replace(this.shoe,
+      h('span', { class: 'shoe-body', 'aria-hidden': 'true' }, h('span', { class: 'shoe-card' })),
+      h('span', { class: 'shoe-count', 'aria-hidden': 'true' }, `${remaining ?? ''}`),
+      state.lastRound ? h('span', { class: 'cut', 'aria-hidden': 'true' }, 'Cut card: last round') : null);
+
+    // The dealer.
+    const d = r?.dealer;
+    const dsig = d ? d.cards.join(' ') + '|' + d.fresh : '';
+    if (this.sigs.get('dealer') !== dsig) {
+      this.sigs.set('dealer', dsig);
+      replace(this.dealerCards, d ? d.cards.map((c, i) => cardEl(c, { fresh: i === d.fresh && !this.opts.replay })) : []);
+      if (d) d.fresh = -1;
+    }
+    const dt = d?.dealerTotal() || '';
+    this.dealerTotal.textContent = dt;
+    this.dealerTotal.hidden = !dt;
+    this.dealer.setAttribute('aria-label', d && d.cards.length ? `Dealer: ${dt}` : 'Dealer');
+
+    // The boxes.
+    const back = t.rules.back_bets_per_box || 0;
+    const inPlay = state.inPlay();
+    for (const [box, v] of this.boxes) {
+      const seat = state.holder(box);
+      const hands = r?.boxes.get(box) || [];
+      const turn = state.turn && state.turn.box === box && state.turn.phase !== 'insurance' && state.turn.phase !== 'challenge' ? state.turn : null;
+      // The bets shown: the round's while it is played, else those placed
+      // for the next round, else the last round's with their results.
+      let bets;
+      let holder;
+      const next = t.bets.filter(b => b.box === box);
+      if (r && (inPlay || next.length === 0)) {
+        holder = r.holders.get(box) || '';
+        bets = aggregate(r.bets.filter(b => b.box === box));
+      } else {
+        holder = seat || next[0]?.player || '';
+        bets = next.map(b => ({ player: b.player, stake: b.stake, side: [] }));
+      }
+      const holderBet = bets.find(b => b.player === holder) || null;
+      const backBets = bets.filter(b => b.player !== holder);
+      const mine = bets.some(b => b.player === me) || seat === me;
+      v.li.classList.toggle('mine', !!me && mine);
+      v.li.classList.toggle('turn', !!turn);
+      v.li.classList.toggle('free', !seat);
+      v.li.setAttribute('aria-label', `Box ${box}${seat ? ', ' + seat + (seat === me ? ' (you)' : '') : ', free'}`);
+
+      // Hands.
+      const hsig = hands.map(x => x.cards.join(',') + x.result + x.playerTotal() + x.fresh).join('/') + (turn ? `t${turn.hand}` : '') + (r?.settled ? 's' : '');
+      if (this.sigs.get('h' + box) !== hsig) {
+        this.sigs.set('h' + box, hsig);
+        replace(v.hands, hands.filter(x => x.cards.length).map((x, i) => {
+          const label = `${state.label(box, i + 1)}: ${x.playerTotal()}${x.result ? ', ' + RESULT_TEXT[x.result] : ''}`;
+          const el = h('div', { class: `hand${turn && turn.hand === i + 1 ? ' current' : ''}${x.result ? ' result-' + x.result : ''}`, role: 'group', 'aria-label': label },
+            h('div', { class: 'cards' }, x.cards.map((c, j) => cardEl(c, { fresh: j === x.fresh && !this.opts.replay }))),
+            h('div', { class: 'total', 'aria-hidden': 'true' }, x.playerTotal()),
+            x.doubled ? h('div', { class: 'doubled', title: 'doubled' }, '×2') : null,
+            x.result ? h('div', { class: `badge ${x.result}`, 'aria-hidden': 'true' }, RESULT_TEXT[x.result] || x.result) : null);
+          x.fresh = -1;
+          return el;
+        }));
+      }
+
+      // Spots: the holder's, then the back bettors'.
+      const canBet = !!this.opts.onSpot && !!me && !inPlay && !t.closed;
+      const seated = state.seatedBoxes().length > 0;
+      const spotSig = JSON.stringify([holder, bets, canBet, seated, seat, back]);
+      if (this.sigs.get('s' + box) !== spotSig) {
+        this.sigs.set('s' + box, spotSig);
+        keepFocus(v.spots, () => {
+          const spots = [];
+          const holderOpen = canBet && (seat === me || (!seat && seated && (!holder || holder === me)));
+          const holderSpot = this.spot(box, 'holder', holderBet, holderOpen, me, 'the box holder’s spot');
+          if (back > 0) {
+            // VE-03: the holder's spot between two back bettors' spots.
+            const myBack = backBets.find(b => b.player === me);
+            const backOpen = canBet && seat && seat !== me && holder !== me;
+            const backSpot = i => {
+              const b = backBets[i];
+              const open = backOpen && (b ? b.player === me : !myBack && i === backBets.length);
+              return this.spot(box, 'back', b || null, open, me, `back bet spot ${i + 1}`, i);
+            };
+            spots.push(backSpot(0), holderSpot);
+            if (back > 1) spots.push(backSpot(1));
+            if (backBets.length > 2) spots.push(h('span', { class: 'more', title: backBets.slice(2).map(b => b.player).join(', ') }, `+${backBets.length - 2}`));
+          } else spots.push(holderSpot);
+          replace(v.spots, spots);
+        });
+      }
+
+      // The holder's plate, and a seat to take.
+      const plateSig = JSON.stringify([seat, me, !!this.opts.onSit, t.closed]);
+      if (this.sigs.get('p' + box) !== plateSig) {
+        this.sigs.set('p' + box, plateSig);
+        keepFocus(v.plate, () => replace(v.plate,
+          h('span', { class: 'num', 'aria-hidden': 'true' }, box),
+          seat ? h('span', { class: 'name' + (seat === me ? ' me' : '') }, seat, seat === me ? h('span', { class: 'visually-hidden' }, ' (you)') : null)
+            : this.opts.onSit && me && !t.closed
+              ? h('button', { class: 'sit', 'data-fk': `sit-${box}`, onclick: () => this.opts.onSit(box), 'aria-label': `Sit at box ${box}` }, 'Sit')
+              : h('span', { class: 'name free' }, 'free')));
+      }
+    }
+  }
+
+  spot(box, role, bet, open, me, what, i = 0) {
+    const mine = bet && bet.player === me;
+    const cls = `spot ${role}${mine ? ' mine' : ''}${bet ? ' taken' : ''}${open ? ' open' : ''}`;
+    const settled = bet && bet.net !== null && bet.net !== undefined;
+    const body = [
+      h('span', { class: 'ring', 'aria-hidden': 'true' },
+        bet ? h('span', { class: 'chipstack' }, chips(bet.stake)) : role === 'back' ? h('span', { class: 'empty' }, 'back') : null),
+    ];
+    if (bet) {
+      body.push(h('span', { class: 'amount', 'aria-hidden': 'true' }, money(bet.stake)));
+      body.push(h('span', { class: 'who', 'aria-hidden': 'true' }, mine ? 'you' : bet.player));
+      for (const s of bet.side) body.push(h('span', { class: 'side', 'aria-hidden': 'true' }, `${s.kind} ${money(s.stake)}`));
+      if (settled) body.push(h('span', { class: 'net ' + (bet.net > 0 ? 'up' : bet.net < 0 ? 'down' : 'even'), 'aria-hidden': 'true' }, signed(bet.net)));
+    }
+    const side = bet && bet.side.length ? '; ' + bet.side.map(s => `${s.kind} ${money(s.stake)}`).join(', ') : '';
+    const label = `Box ${box}, ${what}: ${bet ? `${mine ? 'your' : bet.player + "'s"} stake ${money(bet.stake)}${side}${settled ? ', net ' + signed(bet.net) : ''}` : 'empty'}${open ? '. Add the chosen chip' : ''}`;
+    if (open) {
+      return h('button', { class: cls, 'data-fk': `spot-${box}-${role}-${i}`, 'aria-label': label, onclick: () => this.opts.onSpot(box, role) }, body);
+    }
+    return h('span', { class: cls, role: 'img', 'aria-label': label }, body);
+  }
+
+  // setTimer shows the share of the decision time left on the box in turn.
+  setTimer(box, frac) {
+    for (const [b, v] of this.boxes) {
+      const on = b === box && frac !== null;
+      v.timer.hidden = !on;
+      if (on) {
+        v.timer.firstChild.style.width = `${Math.max(0, Math.min(1, frac)) * 100}%`;
+        v.timer.classList.toggle('low', frac < 0.25);
+      }
+    }
+  }
+}
+
+// aggregate sums each player's stakes on a box: the main stake, doubles and
+// splits; insurance and the challenge are shown beside; and the net once
+// every bet is settled.
+function aggregate(bets) {
+  const by = new Map();
+  for (const b of bets) {
+    let a = by.get(b.player);
+    if (!a) {
+      a = { player: b.player, stake: 0, side: [], net: 0, settled: true };
+      by.set(b.player, a);
+    }
+    if (b.kind === 'insurance' || b.kind === 'challenge') a.side.push({ kind: b.kind, stake: b.stake });
+    else a.stake += b.stake;
+    a.net += b.net || 0;
+    a.settled = a.settled && !!b.result;
+  }
+  return [...by.values()].map(a => ({ player: a.player, stake: a.stake, side: a.side, net: a.settled ? a.net : null }));
+}
+
+// chips draws a stake as a small stack of chips, the largest first.
+function chips(amount) {
+  const values = [1000000, 500000, 100000, 50000, 10000, 2500, 500, 100];
+  const out = [];
+  let left = amount;
+  for (const v of values) {
+    while (left >= v && out.length < 5) {
+      out.push(v);
+      left -= v;
+    }
+  }
+  if (left > 0 && out.length < 5) out.push(left);
+  return out.reverse().map((v, i) => h('span', { class: `chip ${chipClass(v)}`, style: { '--i': i } }, i === out.length - 1 ? chipLabel(v) : ''));
+}
+

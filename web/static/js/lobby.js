@@ -1,0 +1,83 @@
+// The lobby: every table with its rules, limits, free boxes and house edge.
+
+import { api, loggedIn, session } from './api.js';
+import { h, replace, money, pct, plural } from './dom.js';
+import { toast } from './ui.js';
+
+export function lobbyPage(main) {
+  const list = h('ul', { class: 'lobby', 'aria-label': 'Tables' });
+  const edges = new Map(); // "profile options" → promise of the edge
+  replace(main,
+    h('div', { class: 'lobby-head' },
+      h('h1', {}, 'Tables'),
+      loggedIn()
+        ? h('p', {}, `Welcome, ${session.user?.name}. Choose a table; you may watch before you sit.`)
+        : h('p', {}, h('a', { href: '/login' }, 'Log in or register'), ' to play. You may watch any table.')),
+    list);
+
+  async function load() {
+    let tables;
+    try {
+      tables = await api('/api/tables');
+    } catch (e) {
+      toast(e.message);
+      return;
+    }
+    if (!tables.length) {
+      replace(list, h('li', { class: 'empty' }, 'No table is open yet: an administrator opens tables (POST /api/tables).'));
+      return;
+    }
+    // Redraw only what changed, so that a reader's place in the list stays.
+    const sig = JSON.stringify(tables.map(t => [t.id, t.name, t.seats, t.closed, t.round?.no, t.round?.phase, t.rules?.min_bet, t.rules?.max_bet]));
+    if (sig === shown) return;
+    shown = sig;
+    replace(list, tables.map(t => tableCard(t)));
+  }
+  let shown = '';
+
+  function tableCard(t) {
+    const r = t.rules || {};
+    const free = (r.boxes || 0) - (t.seats || []).length;
+    const edge = h('span', { class: 'edge' }, '…');
+    const key = t.profile + JSON.stringify(t.options || {});
+    if (!edges.has(key)) edges.set(key, api(`/api/tables/${t.id}/edge`));
+    edges.get(key).then(e => {
+      replace(edge, h('strong', {}, pct(e.basic.house_edge)), h('span', { class: 'nowrap' }, ` · RTP ${pct(e.basic.rtp)}`));
+    }, () => { edge.textContent = 'not available'; });
+    const inPlay = t.round && t.round.phase !== 'done';
+    return h('li', { class: 'table-card' + (t.closed ? ' closed' : '') },
+      h('h2', {}, h('a', { href: `/tables/${t.id}`, 'aria-describedby': `tc-${t.id}` }, t.name)),
+      h('dl', { id: `tc-${t.id}` },
+        h('div', {}, h('dt', {}, 'Rules'), h('dd', {}, t.profile, t.test_mode ? h('span', { class: 'tag test' }, 'test') : null)),
+        h('div', {}, h('dt', {}, 'Stakes'), h('dd', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`)),
+        h('div', {}, h('dt', {}, 'Boxes'), h('dd', {}, `${free} of ${r.boxes} free`, r.back_bets_per_box ? ` · back bets ${r.back_bets_per_box} per box` : ' · no back bets')),
+        h('div', {}, h('dt', {}, 'House edge'), h('dd', {}, edge)),
+        h('div', {}, h('dt', {}, 'Now'), h('dd', {}, t.closed ? `out of service` : inPlay ? `round ${t.round.no} in play` : `${(t.seats || []).length} ${plural((t.seats || []).length, 'player', 'players')} seated`))),
+      miniFelt(r.boxes || 0, t.seats || []),
+      h('a', { class: 'button', href: `/tables/${t.id}` }, t.closed ? 'View' : free > 0 ? 'Play' : 'Watch'));
+  }
+
+  load();
+  const timer = setInterval(load, 10000);
+  return () => clearInterval(timer);
+}
+
+// miniFelt draws the table from above: its boxes on the arc, box 1 on the
+// right, the taken ones filled.
+function miniFelt(n, seats) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const el = (tag, attrs) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
+  };
+  const svg = el('svg', { class: 'mini-felt', viewBox: '0 0 200 104', 'aria-hidden': 'true' });
+  svg.append(el('path', { d: 'M 4,4 H 196 A 96,96 0 0 1 4,4 Z', class: 'mini-cloth' }));
+  svg.append(el('rect', { x: 88, y: 8, width: 24, height: 6, rx: 2, class: 'mini-dealer' }));
+  for (let i = 1; i <= n; i++) {
+    const th = (n === 1 ? 90 : 19 + 142 * (i - 1) / (n - 1)) * Math.PI / 180;
+    const taken = seats.some(s => s.box === i);
+    svg.append(el('circle', { cx: (100 + 78 * Math.cos(th)).toFixed(1), cy: (6 + 74 * Math.sin(th)).toFixed(1), r: 7, class: taken ? 'mini-seat taken' : 'mini-seat' }));
+  }
+  return svg;
+}

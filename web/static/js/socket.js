@@ -1,0 +1,137 @@
+// The table WebSocket (docs/protocol.md): a snapshot, then every event in
+// order; a gap in seq or a lost connection reconnects with the epoch and
+// the last seq applied. Commands carry a command ID, so that one sent again
+// (over the socket or, when the socket is down, over HTTP) is applied once.
+
+import { api, session, clientID, commandID, APIError } from './api.js';
+
+export class TableSocket {
+  // onMessage(msg) gets snapshots and events in order; onStatus(text) the
+  // connection's state ('open', 'connecting', 'closed').
+  constructor(table, onMessage, onStatus = () => {}) {
+    this.table = table;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.epoch = '';
+    this.seq = 0;
+    this.pending = new Map();
+    this.closed = false;
+    this.retry = 0;
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const q = new URLSearchParams({ token: session.token || '' });
+    if (this.epoch) {
+      q.set('epoch', this.epoch);
+      q.set('since', String(this.seq));
+    }
+    this.onStatus('connecting');
+    const ws = new WebSocket(`${proto}://${location.host}/api/tables/${this.table}/ws?${q}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus('open');
+    };
+    ws.onmessage = ev => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      this.receive(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      this.onStatus('connecting');
+      const wait = Math.min(5000, 250 * 2 ** this.retry++);
+      setTimeout(() => this.reconnect(), wait);
+    };
+  }
+
+  async reconnect() {
+    if (this.closed) return;
+    if (this.retry > 3) {
+      // Perhaps the session is over: ask, so that the page can say so.
+      try { await api('/api/me'); } catch (e) {
+        if (e instanceof APIError && e.status === 401) {
+          this.onStatus('unauthorized');
+          return;
+        }
+      }
+    }
+    this.connect();
+  }
+
+  // resync drops the connection and comes back for what was missed.
+  resync() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+    this.connect();
+  }
+
+  receive(m) {
+    if (m.command_id && (m.type === 'result' || m.type === 'error' || m.type === 'snapshot')) {
+      const p = this.pending.get(m.command_id);
+      if (p) {
+        this.pending.delete(m.command_id);
+        clearTimeout(p.timer);
+        if (m.type === 'error') p.reject(new APIError(0, m.code, m.error));
+        else p.resolve(m);
+      }
+      return;
+    }
+    if (m.type === 'error') {
+      this.onMessage(m);
+      return;
+    }
+    if (m.type === 'snapshot') {
+      this.epoch = m.epoch;
+      this.seq = m.seq;
+      this.onMessage(m);
+      return;
+    }
+    if (m.type === 'event') {
+      if (this.seq && m.seq <= this.seq) return; // already applied
+      if (this.seq && m.seq !== this.seq + 1) {
+        this.resync(); // a gap: come back for what is missing
+        return;
+      }
+      this.seq = m.seq;
+      this.onMessage(m);
+    }
+  }
+
+  // command sends a table command and resolves with its answer, or rejects
+  // with the server's error (its code and one-line reason).
+  command(op, fields = {}) {
+    const cmd = { op, command_id: commandID(), client_id: clientID, ...fields };
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          // No answer on the socket: send it again over HTTP; the command ID
+          // makes sure it is applied once.
+          this.pending.delete(cmd.command_id);
+          this.http(cmd).then(resolve, reject);
+        }, 8000);
+        this.pending.set(cmd.command_id, { resolve, reject, timer });
+        this.ws.send(JSON.stringify(cmd));
+      });
+    }
+    return this.http(cmd);
+  }
+
+  http(cmd) {
+    const { op, ...body } = cmd;
+    return api(`/api/tables/${this.table}/${op}`, { method: 'POST', body });
+  }
+
+  close() {
+    this.closed = true;
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

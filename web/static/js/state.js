@@ -1,0 +1,456 @@
+// A table's state as this client knows it: the last snapshot with every
+// event since applied in order (docs/protocol.md), and what the dealer says
+// about each. It knows nothing of the page; the live table and the replay
+// both draw it.
+
+import { Count } from './count.js';
+import { HIDDEN, cardName, cardShort, money } from './dom.js';
+
+// Hand is a box's hand, or the dealer's, as shown: a face-down card is
+// HIDDEN and no total counts it.
+export class Hand {
+  constructor() {
+    this.cards = [];
+    this.faceDown = -1;
+    this.shown = new Count();
+    this.split = false;
+    this.doubled = false;
+    this.result = '';
+    this.fixed = null; // a total from a snapshot, until the next card
+    this.fresh = -1; // the index of the card just dealt (drawn with a deal animation)
+  }
+
+  static fromView(hv) {
+    const h = new Hand();
+    for (const c of hv.cards || []) h.add(c, c === HIDDEN);
+    h.fresh = -1;
+    h.result = hv.result || '';
+    if (hv.total !== undefined && hv.total !== h.shown.total() && h.shown.aces > 0) {
+      // The hand declared its Ace (AR-11, VE-13): the snapshot's total says how.
+      h.shown.declare(hv.total === h.shown.hard + 10 ? 11 : 1);
+    }
+    return h;
+  }
+
+  add(code, faceDown = false) {
+    this.fresh = this.cards.length;
+    if (faceDown || !code || code === HIDDEN) {
+      this.faceDown = this.cards.length;
+      this.cards.push(HIDDEN);
+    } else {
+      this.cards.push(code);
+      this.shown.add(code);
+    }
+  }
+
+  reveal(code) {
+    if (this.faceDown < 0) return;
+    this.cards[this.faceDown] = code;
+    this.shown.add(code);
+    this.fresh = this.faceDown;
+    this.faceDown = -1;
+  }
+
+  declare(v) {
+    this.shown.declare(v);
+  }
+
+  total() {
+    return this.shown.total();
+  }
+
+  blackjack() {
+    return !this.split && this.faceDown < 0 && this.shown.twoCard21();
+  }
+
+  // playerTotal is the total the dealer announces for a player's hand
+  // (AR-12): a face-down double card (AR-17) leaves it open.
+  playerTotal() {
+    const c = this.shown;
+    if (c.n === 0) return '';
+    const t = c.total();
+    if (this.faceDown >= 0) return `${t} + ?`;
+    if (c.bust()) return `${t} bust`;
+    if (this.blackjack()) return 'Blackjack';
+    if (c.soft() && t < 21) return `soft ${t}`;
+    return String(t);
+  }
+
+  // dealerTotal is the dealer's own total as announced (AR-13: an Ace
+  // counts 11 only when that makes 17 to 21; a lone Ace is "Ace").
+  dealerTotal() {
+    const c = this.shown;
+    if (c.n === 0) return '';
+    if (c.bust()) return `${c.total()} bust`;
+    if (this.faceDown < 0 && c.twoCard21()) return 'Blackjack';
+    if (c.n === 1 && c.aces === 1) return 'Ace';
+    return String(c.announced());
+  }
+}
+
+// Round is the round in play or last played.
+export class Round {
+  constructor(no, id, test) {
+    this.no = no;
+    this.id = id;
+    this.test = !!test;
+    this.phase = 'dealing';
+    this.void = '';
+    this.dealer = new Hand();
+    this.boxes = new Map(); // box → [Hand]
+    this.bets = []; // {player, box, hand, kind, stake, result, net}
+    this.holders = new Map(); // box → its holder this round
+    this.settled = false;
+    this.net = null;
+    this.cutCard = false;
+    this.followKind = '';
+  }
+
+  static fromView(tableID, rv) {
+    const r = new Round(rv.no, rv.id, rv.test);
+    r.phase = rv.phase;
+    r.void = rv.void || '';
+    r.dealer = Hand.fromView(rv.dealer || { cards: [] });
+    for (const hv of rv.hands || []) {
+      const hs = r.handsOf(hv.box);
+      hs[hv.hand - 1] = Hand.fromView(hv);
+      if (hv.holder) r.holders.set(hv.box, hv.holder);
+    }
+    for (const [, hs] of r.boxes) {
+      for (let i = 0; i < hs.length; i++) {
+        if (!hs[i]) hs[i] = new Hand();
+        if (hs.length > 1) hs[i].split = true;
+      }
+    }
+    r.bets = (rv.bets || []).map(b => ({ ...b, result: b.result || '', net: b.net || 0 }));
+    for (const b of r.bets) if (b.kind === 'double') r.hand(b.box, b.hand || 1).doubled = true;
+    r.settled = rv.phase === 'done';
+    if (r.settled) {
+      r.net = {};
+      for (const b of r.bets) r.net[b.player] = (r.net[b.player] || 0) + (b.net || 0);
+    }
+    return r;
+  }
+
+  handsOf(box) {
+    let hs = this.boxes.get(box);
+    if (!hs) {
+      hs = [];
+      this.boxes.set(box, hs);
+    }
+    return hs;
+  }
+
+  hand(box, hand = 1) {
+    const hs = this.handsOf(box);
+    while (hs.length < hand) hs.push(new Hand());
+    return hs[hand - 1];
+  }
+
+  // split mirrors the engine: the hand keeps its first card, a new hand
+  // numbered after the box's last takes the second.
+  split(box, hand) {
+    const hs = this.handsOf(box);
+    const h = this.hand(box, hand);
+    if (h.cards.length !== 2) return;
+    const a = new Hand();
+    const b = new Hand();
+    a.split = b.split = true;
+    a.add(h.cards[0]);
+    b.add(h.cards[1]);
+    a.fresh = b.fresh = -1;
+    hs[hand - 1] = a;
+    hs.push(b);
+  }
+
+}
+
+const ACTION_WORDS = {
+  hit: 'hits', stand: 'stands', double: 'doubles', split: 'splits', surrender: 'surrenders',
+};
+
+const WINDOW_TEXT = {
+  insurance: 'Insurance and even money are open.',
+  challenge: 'The challenge is open: a first-card Ace may bet that the second card is a ten (AR-10).',
+  'ace-choice': 'The box holder counts the Ace on a split ten 1 or 11 (VE-13).',
+};
+
+// TableState is a table: the snapshot's fields, the round, whose turn it is.
+export class TableState {
+  constructor(id, me = '') {
+    this.id = id;
+    this.me = me;
+    this.epoch = '';
+    this.seq = 0;
+    this.table = null;
+    this.round = null;
+    this.turn = null;
+    this.lastRound = false; // EG-04: the cut card came out
+    this.bettingDeadline = 0;
+    this.version = 0; // counts changes, for redrawing
+  }
+
+  snapshot(epoch, seq, tv) {
+    this.epoch = epoch || this.epoch;
+    if (seq !== undefined) this.seq = seq;
+    const { round, turn, ...table } = tv;
+    this.table = { ...table, seats: [...(table.seats || [])], bets: [...(table.bets || [])] };
+    this.round = round ? Round.fromView(tv.id, round) : null;
+    this.turn = turn || null;
+    this.bettingDeadline = tv.betting_deadline || 0;
+    this.version++;
+  }
+
+  holder(box) {
+    return this.table?.seats.find(s => s.box === box)?.player || '';
+  }
+
+  seatedBoxes(player = this.me) {
+    return (this.table?.seats || []).filter(s => s.player === player).map(s => s.box);
+  }
+
+  // inPlay says whether a round is being played: no bet now.
+  inPlay() {
+    return !!this.round && !this.round.settled;
+  }
+
+  label(box, hand) {
+    const n = this.round?.boxes.get(box)?.length || 0;
+    return n > 1 ? `Box ${box} hand ${hand}` : `Box ${box}`;
+  }
+
+  // apply applies one event and returns what the dealer says of it:
+  // [{text, speech, kind}] (kind: dealer, info, me, alert).
+  apply(e) {
+    this.version++;
+    const out = [];
+    const say = (text, kind = 'dealer', speech = text) => out.push({ text, speech, kind });
+    const r = this.round;
+    const t = this.table;
+    switch (e.kind) {
+      case 'sit':
+        t.seats = t.seats.filter(s => s.box !== e.box).concat({ box: e.box, player: e.player }).sort((a, b) => a.box - b.box);
+        say(`${e.player} sits at box ${e.box}.`, 'info');
+        break;
+      case 'leave':
+        t.seats = t.seats.filter(s => s.player !== e.player);
+        t.bets = t.bets.filter(b => b.player !== e.player);
+        say(`${e.player} leaves the table${e.amount ? `; ${money(e.amount)} in bets returned` : ''}.`, 'info');
+        break;
+      case 'bet': {
+        const b = t.bets.find(b => b.player === e.player && b.box === e.box);
+        if (b) b.stake = e.amount;
+        else t.bets.push({ player: e.player, box: e.box, stake: e.amount });
+        say(`${e.player} bets ${money(e.amount)} on box ${e.box}.`, 'info');
+        break;
+      }
+      case 'withdraw':
+        t.bets = t.bets.filter(b => !(b.player === e.player && b.box === e.box));
+        say(`${e.player} withdraws the bet on box ${e.box}.`, 'info');
+        break;
+      case 'betting':
+        this.bettingDeadline = e.deadline;
+        say('Place your bets.');
+        break;
+      case 'waiting':
+        this.bettingDeadline = 0;
+        say(e.text, 'alert');
+        break;
+      case 'shoe':
+        t.shoe = { ...t.shoe, id: e.shoe, commitment: e.commitment };
+        this.lastRound = false;
+        say(`A new shoe, ${e.shoe}: its commitment is ${String(e.commitment).slice(0, 12)}…`, 'info');
+        break;
+      case 'shoe-reveal':
+        say(`Shoe ${e.shoe} is over: its seed is published for verification.`, 'info');
+        break;
+      case 'deal': {
+        // AR-21: a seated player who placed no bet gives up the seat.
+        const betting = new Set(t.bets.map(b => b.player));
+        t.seats = t.seats.filter(s => betting.has(s.player));
+        t.bets = [];
+        this.bettingDeadline = 0;
+        this.round = new Round(e.round, `${this.id}-${e.round}`, e.test);
+        this.turn = null;
+        if (t.shoe && e.shoe && t.shoe.id !== e.shoe) t.shoe = { ...t.shoe, id: e.shoe };
+        say(`No more bets. Round ${e.round}${e.test ? ' (test mode)' : ''}.`);
+        break;
+      }
+      case 'stake': {
+        if (!r) break;
+        r.bets.push({ player: e.player, box: e.box, hand: e.hand || 1, kind: e.bet, stake: e.amount, result: '', net: 0 });
+        if (e.bet === 'main' && !r.holders.has(e.box)) {
+          r.holders.set(e.box, e.player);
+          r.hand(e.box, 1);
+        }
+        if (e.bet === 'insurance') say(`${e.player} insures box ${e.box} for ${money(e.amount)}.`);
+        if (e.bet === 'challenge') say(`${e.player} challenges on box ${e.box} for ${money(e.amount)}.`);
+        break;
+      }
+      case 'card': {
+        if (!r) break;
+        if (t.shoe && t.shoe.remaining > 0 && !r.test) t.shoe.remaining--;
+        if (!e.box) {
+          r.dealer.add(e.card, e.face_down);
+          if (e.face_down) say("The dealer's second card, face down.");
+          else if (r.dealer.cards.length === 1) say(`The dealer shows ${cardShort(e.card)}.`, 'dealer', `The dealer shows the ${cardName(e.card)}.`);
+          else say(`Dealer draws ${cardShort(e.card)}: ${r.dealer.dealerTotal()}.`, 'dealer', `Dealer draws the ${cardName(e.card)}: ${r.dealer.dealerTotal()}.`);
+        } else {
+          const h = r.hand(e.box, e.hand || 1);
+          h.add(e.card, e.face_down);
+          const who = this.label(e.box, e.hand || 1);
+          if (e.face_down) say(`${who}: a card face down (AR-17).`);
+          else if (h.cards.length < 2) say(`${who}: ${cardShort(e.card)}.`, 'dealer', `${who}: the ${cardName(e.card)}.`);
+          else say(`${who}: ${cardShort(e.card)}, ${h.playerTotal()}.`, 'dealer', `${who}: the ${cardName(e.card)}, ${h.playerTotal()}.`);
+        }
+        break;
+      }
+      case 'reveal': {
+        if (!r) break;
+        if (!e.box) {
+          r.dealer.reveal(e.card);
+          say(`The dealer turns ${cardShort(e.card)}: ${r.dealer.dealerTotal()}.`, 'dealer', `The dealer turns the ${cardName(e.card)}: ${r.dealer.dealerTotal()}.`);
+        } else {
+          const h = r.hand(e.box, e.hand || 1);
+          h.reveal(e.card);
+          const who = this.label(e.box, e.hand || 1);
+          say(`${who}'s double card: ${cardShort(e.card)}, ${h.playerTotal()}.`, 'dealer', `${who}'s double card is the ${cardName(e.card)}: ${h.playerTotal()}.`);
+        }
+        break;
+      }
+      case 'burn':
+        say(`A card is burned: ${cardShort(e.card)}.`, 'info', `A card is burned: the ${cardName(e.card)}.`);
+        break;
+      case 'window':
+        if (!r) break;
+        r.phase = e.phase;
+        if (e.phase === 'follow') {
+          const b = this.turnBox();
+          say(`Back bettors may follow the ${r.followKind || 'decision'}${b ? ' on box ' + b : ''} (VE-11, VE-12).`);
+        } else if (WINDOW_TEXT[e.phase]) say(WINDOW_TEXT[e.phase]);
+        break;
+      case 'turn':
+        this.turn = e.turn;
+        if (r && e.turn) r.phase = e.turn.phase;
+        if (e.turn && e.turn.players.includes(this.me)) {
+          const mine = e.turn.legal.filter(l => l.player === this.me);
+          const box = e.turn.box || mine[0]?.box;
+          const what = e.turn.phase === 'playing' ? `Your turn: ${this.label(box, e.turn.hand || 1)}` : `Your answer, please: ${e.turn.phase.replace('-', ' ')}`;
+          say(`${what}.`, 'me');
+        }
+        break;
+      case 'action': {
+        if (!r || !e.action) break;
+        const a = e.action;
+        const holder = r.holders.get(a.box);
+        const byHolder = a.player && a.player === holder;
+        const prefix = e.by === 'timeout' ? 'Time is up: ' : '';
+        this.turn = null;
+        switch (a.action) {
+          case 'split':
+            if (byHolder && r.phase !== 'follow') {
+              r.split(a.box, a.hand || 1);
+              r.followKind = 'split';
+              say(`${prefix}Box ${a.box} splits.`);
+            } else say(`${prefix}${a.player} follows the split on box ${a.box}.`);
+            break;
+          case 'double':
+            if (byHolder && r.phase !== 'follow') {
+              r.hand(a.box, a.hand || 1).doubled = true;
+              r.followKind = 'double';
+              say(`${prefix}${this.label(a.box, a.hand || 1)} doubles.`);
+            } else say(`${prefix}${a.player} follows the double on box ${a.box}.`);
+            break;
+          case 'declare':
+            r.hand(a.box, a.hand || 1).declare(a.value);
+            say(`${prefix}${this.label(a.box, a.hand || 1)} counts the Ace ${a.value}: ${r.hand(a.box, a.hand || 1).playerTotal()}.`);
+            break;
+          case 'even-money':
+            say(`${prefix}${a.player} takes even money on box ${a.box}.`);
+            break;
+          case 'insure':
+          case 'challenge':
+            break; // said with the stake
+          case 'close':
+            if (e.by === 'timeout') say('Time is up: the window closes.');
+            break;
+          default:
+            if (ACTION_WORDS[a.action]) {
+              const h = r.hand(a.box, a.hand || 1);
+              const on = a.action === 'stand' ? ` on ${h.playerTotal()}` : '';
+              say(`${prefix}${this.label(a.box, a.hand || 1)} ${ACTION_WORDS[a.action]}${on}.`);
+            }
+        }
+        break;
+      }
+      case 'decline':
+        if (this.turn) {
+          this.turn = { ...this.turn, legal: this.turn.legal.filter(l => !(l.player === e.player && l.box === e.box)) };
+          this.turn.players = [...new Set(this.turn.legal.map(l => l.player))];
+        }
+        if (e.player === this.me) say(`You pass on box ${e.box}.`, 'info');
+        break;
+      case 'cut-card':
+        this.lastRound = true;
+        if (r) r.cutCard = true;
+        say('The cut card is out: this is the last round of the shoe (EG-04).', 'alert');
+        break;
+      case 'result': {
+        if (!r) break;
+        let b = r.bets.find(x => x.player === e.player && x.box === e.box && x.hand === (e.hand || 1) && x.kind === e.bet);
+        if (!b) {
+          b = { player: e.player, box: e.box, hand: e.hand || 1, kind: e.bet, stake: 0 };
+          r.bets.push(b);
+        }
+        b.result = e.result;
+        b.net = e.amount || 0;
+        if (e.player === r.holders.get(e.box) && (e.bet === 'main' || e.bet === 'split')) r.hand(e.box, e.hand || 1).result = e.result;
+        break;
+      }
+      case 'void':
+        if (r) r.void = e.text || 'void';
+        say(`The round is void: ${e.text}. Every stake is returned.`, 'alert');
+        break;
+      case 'done':
+        if (!r) break;
+        r.phase = 'done';
+        this.turn = null;
+        if (r.dealer.cards.length && !r.void) {
+          const d = r.dealer;
+          if (d.shown.bust()) say(`The dealer busts with ${d.total()}.`);
+          else if (d.blackjack()) say('The dealer has blackjack.');
+          else if (d.shown.n > 1) say(`The dealer has ${d.total()}.`);
+        }
+        break;
+      case 'settle': {
+        if (!r) break;
+        r.phase = 'done';
+        r.settled = true;
+        r.net = e.net || {};
+        this.turn = null;
+        if (e.new_bank) t.bank = e.new_bank;
+        if (this.me && this.me in r.net) {
+          const n = r.net[this.me];
+          if (e.void) say('Your stakes are returned.', 'me');
+          else if (n > 0) say(`You win ${money(n)}.`, 'me');
+          else if (n < 0) say(`You lose ${money(-n)}.`, 'me');
+          else say('You break even: your stakes are returned.', 'me');
+        } else say(`Round ${e.round} is over.`, 'info');
+        if (e.new_bank) say(`The bank passes to ${e.new_bank} (FAM-02).`, 'info');
+        break;
+      }
+    }
+    return out;
+  }
+
+  turnBox() {
+    return this.turn?.box || 0;
+  }
+
+  // myLegal is what this player may decide now, by box.
+  myLegal() {
+    if (!this.turn || !this.me) return [];
+    return this.turn.legal.filter(l => l.player === this.me);
+  }
+}
+
