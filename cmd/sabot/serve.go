@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
 )
@@ -23,9 +24,10 @@ const AdminPasswordEnv = "SABOT_ADMIN_PASSWORD"
 func newServeCmd(e *env) *cobra.Command {
 	var (
 		addr, dsn, admin, logFormat string
-		testMode                    bool
+		testMode, defaultTables     bool
 		timing                      = server.DefaultTiming
 		bcryptCost                  int
+		welcome                     int64
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -47,7 +49,7 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
-			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost}
+			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -56,6 +58,12 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			}
 			if err := s.Open(); err != nil {
 				return failed("sabot serve: %v", err)
+			}
+			if defaultTables {
+				if err := openDefaultTables(ctx, s, st); err != nil {
+					s.Close()
+					return failed("sabot serve: %v", err)
+				}
 			}
 			fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
 			<-ctx.Done()
@@ -77,7 +85,41 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
+	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	return c
+}
+
+// defaultTables are the tables a fresh store opens with: one per built-in
+// profile, with table limits of 1.00 to 500.00.
+var defaultTables = []struct{ name, profile string }{
+	{"Buenos Aires", "argentina"},
+	{"Madrid", "spain"},
+	{"Venezia", "venice"},
+	{"En familia", "family"},
+	{"Las Vegas S17", "vegas-s17"},
+	{"Las Vegas H17", "vegas-h17"},
+}
+
+// openDefaultTables opens the default tables when the store has no game
+// table yet, so that a first `sabot serve` has a lobby to show.
+func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) error {
+	tables, err := st.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.Profile != "" { // the significant-event log is a table without a profile
+			return nil
+		}
+	}
+	for _, d := range defaultTables {
+		t := &sabot.Table{Name: d.name, Profile: d.profile, Options: map[string]string{"min_bet": "100", "max_bet": "50000"}}
+		if _, err := s.CreateTable(ctx, t); err != nil {
+			return fmt.Errorf("default table %s: %w", d.name, err)
+		}
+	}
+	return nil
 }
 
 func cutOption(s string) (string, string, bool) {

@@ -182,6 +182,13 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if s.WelcomeCredit > 0 {
+		house := &sabot.User{Name: "the house"}
+		req := CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: s.WelcomeCredit, Memo: "welcome credit"}
+		if _, _, err := s.Credit(r.Context(), house, req); err != nil {
+			s.logger().Error("welcome credit not written", "user", u.Name, "err", err)
+		}
+	}
 	writeJSON(w, http.StatusCreated, UserView{ID: u.ID, Name: u.Name})
 }
 

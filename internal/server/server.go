@@ -51,6 +51,10 @@ type Server struct {
 	// BcryptCost is the cost of password hashes (0: bcrypt's default);
 	// tests and load benchmarks that register hundreds of players lower it.
 	BcryptCost int
+	// WelcomeCredit is play money credited from the house to each new
+	// player at registration, as a significant event (0: none; an
+	// administrator credits wallets).
+	WelcomeCredit int64
 
 	ln      net.Listener
 	srv     *http.Server

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sabot/internal/server"
+)
+
+// A first `sabot serve` on a fresh store opens one table per built-in
+// profile and credits each new player, so that the README's main job has a
+// lobby to show; a second start opens no more tables.
+func TestServeOpensDefaultTables(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	for start := 0; start < 2; start++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan int)
+		go func() {
+			done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--bcrypt-cost", "4"}, strings.NewReader(""), pw, io.Discard)
+			pw.Close()
+		}()
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		if err != nil {
+			t.Fatalf("serve printed no address: %v", err)
+		}
+		go io.Copy(io.Discard, pr)
+		url := strings.TrimSpace(strings.TrimPrefix(line, "sabot serve: "))
+		c := &server.Client{URL: url}
+		var tables []server.TableView
+		if err := c.Do(context.Background(), "GET", "/api/tables", nil, &tables); err != nil {
+			t.Fatal(err)
+		}
+		if len(tables) != len(defaultTables) {
+			t.Fatalf("start %d: %d tables, want %d", start, len(tables), len(defaultTables))
+		}
+		if start == 0 {
+			if err := c.Register(context.Background(), "ana", "a long password"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Login(context.Background(), "ana", "a long password"); err != nil {
+				t.Fatal(err)
+			}
+			me, err := c.Me(context.Background())
+			if err != nil || me.Wallet != 1000_00 {
+				t.Fatalf("welcome credit: %+v %v", me, err)
+			}
+		}
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Fatalf("serve exited %d", code)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("serve did not shut down")
+		}
+	}
+}
