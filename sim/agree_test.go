@@ -357,6 +357,7 @@ type agreeCase struct {
 	setup   func(c *Config)
 	random  bool // the random strategy, else the textbook table
 	rounds  int
+	fast    bool // must play on the fast path (fast.go)
 }
 
 // TestAgreesWithEngine is the simulator's contract: on the same shoes (the
@@ -414,6 +415,34 @@ func TestAgreesWithEngine(t *testing.T) {
 		agreeCase{name: "venice/stand-on-21-off", profile: "venice", options: []string{"stand_on_21=false", "must_draw_at_most=12"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}, random: true, rounds: 4000},
 	)
+	// The fast path: every configuration of TestFastPath with a random
+	// strategy table (every move, index plays, Hi-Lo with a ramp, two
+	// boxes and another player), and one that insures and refuses even
+	// money.
+	for i, fc := range fastCases() {
+		cases = append(cases,
+			agreeCase{name: fc.name + "/fast-random-table-counting", profile: fc.profile, options: fc.options, rounds: 15000, fast: true,
+				setup: func(c *Config) {
+					c.Strategy, c.Count, c.Boxes, c.Others = randomTable(uint64(100+i), true), &HiLo, 2, 1
+					c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
+					if fc.setup != nil {
+						fc.setup(c)
+					}
+				}},
+			agreeCase{name: fc.name + "/fast-random-table-insures", profile: fc.profile, options: fc.options, rounds: 4000, fast: true,
+				setup: func(c *Config) {
+					tab := randomTable(uint64(200+i), false)
+					for j := range tab.cells[rowInsurance] {
+						tab.cells[rowInsurance][j] = cell{c: cY}
+						tab.cells[rowEvenMoney][j] = cell{c: cN}
+					}
+					c.Strategy = tab
+					if fc.setup != nil {
+						fc.setup(c)
+					}
+				}},
+		)
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := rules.MustLookup(tc.profile)
@@ -426,6 +455,9 @@ func TestAgreesWithEngine(t *testing.T) {
 				tc.setup(&cfg)
 			}
 			must(t, cfg.normalize())
+			if tc.fast && newTable(&cfg).fp == nil {
+				t.Fatal("not on the fast path")
+			}
 			agree(t, &cfg, tc.rounds)
 		})
 	}
@@ -460,5 +492,9 @@ func agree(t *testing.T, cfg *Config, rounds int) {
 			shoes++
 		}
 	}
-	t.Logf("%d rounds agree (%d void, %d shoes)", rounds, voids, shoes)
+	path := "general"
+	if tab.fp != nil {
+		path = "fast"
+	}
+	t.Logf("%d rounds agree on the %s path (%d void, %d shoes)", rounds, path, voids, shoes)
 }

@@ -41,7 +41,7 @@ type deck struct {
 
 	collectedAt int  // FAM-03: index of the first collected face-up card; -1 none
 	filled      bool // continuous shuffle: the buffer holds the whole shoe
-	padDirty    bool // collected cards were written past the shoe: refill the padding
+	shuffled    int  // fast, discard tray: buf[:shuffled] is shuffled, the rest when the deal reaches it; -1 all
 
 	src *mrand.ChaCha8 // exact
 	wy  uint64         // fast: the wyrand state
@@ -52,14 +52,13 @@ type deck struct {
 const pad = rules.MaxBoxes*rules.MaxHands*4 + 64
 
 func newDeck(decks int, proc shoe.Procedure, csm bool) *deck {
-	d := &deck{decks: decks, proc: proc, csm: csm, cut: -1, collectedAt: -1}
+	d := &deck{decks: decks, proc: proc, csm: csm, cut: -1, collectedAt: -1, shuffled: -1}
 	n := 52 * decks
 	// Collected cards (FAM-03) can make the shoe longer than its decks
 	// for a while: leave room before compaction.
 	d.buf = make([]card.Card, 0, 4*n+pad)
 	d.buf = d.buf[:n+pad]
 	d.n = n
-	d.padDirty = true
 	return d
 }
 
@@ -122,31 +121,47 @@ func (d *deck) shuffle(cs []card.Card) {
 	}
 }
 
-// shuffleFast is Fisher-Yates from the top down drawing two indices from
-// each 64-bit output: j = ⌊x·(i+1)/2³²⌋ for a 32-bit x, rejecting the few x
-// that would bias it (Lemire, "Fast random integer generation in an
-// interval", 2019).
-func (d *deck) shuffleFast(cs []card.Card) {
+// shuffleFast shuffles cs uniformly: Fisher-Yates from the bottom up.
+func (d *deck) shuffleFast(cs []card.Card) { d.fisherYates(cs, 0, len(cs)) }
+
+// fisherYates puts a uniformly random card of cs[i:] at each position i
+// from from to end: Fisher-Yates from the bottom up, stopped at end, so
+// that cs[:end] is the top of a uniform shuffle of cs[from:] and the rest
+// can follow later. Each 64-bit output gives two positions j = i+⌊x·(n−i)/2³²⌋
+// of 32-bit x, rejecting the few x that would bias them (Lemire, "Fast
+// random integer generation in an interval", 2019).
+func (d *deck) fisherYates(cs []card.Card, from, end int) {
+	n := len(cs)
 	s := d.wy // a local copy keeps the state in a register
-	for i := len(cs) - 1; i > 0; {
+	i := from
+	for ; i+1 < end; i += 2 {
 		s += wyInc
 		hi, lo := bits.Mul64(s, s^wyMix)
 		r := hi ^ lo
-		for half := 0; half < 2 && i > 0; half++ {
-			n := uint32(i + 1)
-			m := uint64(uint32(r)) * uint64(n)
-			if uint32(m) < n { // rarely: maybe biased, decide by Lemire's threshold
-				d.wy = s
-				m = d.unbias(m, n)
-				s = d.wy
-			}
-			j := int(m >> 32)
-			cs[i], cs[j] = cs[j], cs[i]
-			i--
-			r >>= 32
+		left := uint32(n - i)
+		m := uint64(uint32(r)) * uint64(left)
+		if uint32(m) < left { // rarely: maybe biased, decide by Lemire's threshold
+			d.wy = s
+			m = d.unbias(m, left)
+			s = d.wy
 		}
+		j := i + int(m>>32)
+		cs[i], cs[j] = cs[j], cs[i]
+		left--
+		m = (r >> 32) * uint64(left)
+		if uint32(m) < left {
+			d.wy = s
+			m = d.unbias(m, left)
+			s = d.wy
+		}
+		j = i + 1 + int(m>>32)
+		cs[i+1], cs[j] = cs[j], cs[i+1]
 	}
 	d.wy = s
+	if i < end {
+		j := i + d.bounded32(uint32(d.rand64()), uint32(n-i))
+		cs[i], cs[j] = cs[j], cs[i]
+	}
 }
 
 // bounded32 maps a 32-bit x to [0, n) without bias: ⌊x·n/2³²⌋, drawing
@@ -178,34 +193,57 @@ func (d *deck) prepare() {
 	d.pos = 0
 	d.cut = -1
 	d.collectedAt = -1
-	if d.csm && d.filled {
-		// The buffer holds every card of the shoe in some order: a
-		// uniformly random pick per draw needs no refill.
+	if d.csm {
+		// A uniformly random pick among the cards left at each draw;
+		// the buffer holds every card of the shoe in some order, after
+		// the first shuffle in new-deck order. The fast deck picks a
+		// few cards ahead (Fisher-Yates from the bottom up, stopped),
+		// the exact one at each draw (refill).
+		if !d.filled {
+			for k := 0; k < d.decks; k++ {
+				copy(d.buf[52*k:], newDeckOrder[:])
+			}
+			d.filled = true
+		}
+		d.limit = 0
+		if d.fast {
+			d.limit = min(csmAhead, n)
+			d.fisherYates(d.buf[:n], 0, d.limit)
+		}
 		return
 	}
 	for k := 0; k < d.decks; k++ {
 		copy(d.buf[52*k:], newDeckOrder[:])
 	}
-	if d.padDirty {
-		d.fillPad()
-		d.padDirty = false
-	}
-	if d.csm {
-		d.filled = true
-		d.limit = 0 // every draw picks at random among the cards left
-		return
-	}
-	d.shuffle(d.buf[:n])
-	if !d.fast {
-		d.cutShoe(n)
-	}
 	// The cut card (shoe.PlaceCutCard).
 	if r := d.proc.CutCardReserve; r > 0 && r < n {
 		d.cut = n - r
 	}
-	d.limit = n
+	d.shuffled, d.limit = -1, n
+	if d.fast && d.proc.Collected == shoe.DiscardTray && d.cut >= 0 {
+		// Behind the cut card only the last round's cards are dealt:
+		// shuffle to a little past it, the rest if a round needs it
+		// (refill). Fisher-Yates from the bottom up stopped anywhere
+		// leaves a uniformly shuffled top.
+		d.shuffled = min(d.cut+pastCut, n)
+		d.fisherYates(d.buf[:n], 0, d.shuffled)
+		d.limit = d.shuffled
+	} else {
+		d.shuffle(d.buf[:n])
+	}
+	if !d.fast {
+		d.cutShoe(n)
+	}
 	d.pos = min(d.proc.BurnCards, n) // burns: no collected cards yet, the cut is beyond
 }
+
+// pastCut is how many cards past the cut card the fast deck shuffles at
+// first: more than one round takes but in rare cases.
+const pastCut = 32
+
+// csmAhead is how many cards the fast continuous shuffler picks at a time:
+// a round of one box takes about five.
+const csmAhead = 8
 
 // cutShoe is the player's cut (shoe.RandomCut, shoe.Cut, AR-07, EG-02). The
 // fast deck skips it: a cut of a uniformly shuffled shoe is a uniformly
@@ -240,12 +278,15 @@ var newDeckOrder = func() (d [52]card.Card) {
 	return d
 }()
 
-func (d *deck) fillPad() {
-	p := d.buf[d.n : d.n+pad]
+func (d *deck) fillPad() { copy(d.buf[d.n:d.n+pad], padding[:]) }
+
+// padding is pad padding cards (a copy is a memmove, a loop is not).
+var padding = func() (p [pad]card.Card) {
 	for i := range p {
 		p[i] = padCard
 	}
-}
+	return p
+}()
 
 // draw deals the next card. Past the last card it deals padding; the round
 // is then void (out).
@@ -263,15 +304,27 @@ func (d *deck) draw() card.Card {
 // and the deal goes on), or the end of the cards.
 func (d *deck) refill() {
 	if d.csm {
-		if left := d.n - d.pos; left > 1 {
-			var j int
-			if d.fast {
-				j = d.pos + d.bounded32(uint32(d.rand64()), uint32(left))
-			} else {
-				j = d.pos + int(d.uint64n(uint64(left)))
+		if d.pos == d.n {
+			d.fillPad()
+		}
+		if d.fast {
+			if d.pos >= d.n {
+				d.limit = d.n + pad // out of cards (a round of a whole shoe)
+				return
 			}
+			d.limit = min(d.pos+csmAhead, d.n)
+			d.fisherYates(d.buf[:d.n], d.pos, d.limit)
+			return
+		}
+		if left := d.n - d.pos; left > 1 {
+			j := d.pos + int(d.uint64n(uint64(left)))
 			d.buf[d.pos], d.buf[j] = d.buf[j], d.buf[d.pos]
 		}
+		return
+	}
+	if d.pos == d.shuffled && d.pos < d.n { // a long last round past the cut card
+		d.fisherYates(d.buf[:d.n], d.shuffled, d.n)
+		d.shuffled, d.limit = -1, d.n
 		return
 	}
 	if d.pos == d.collectedAt && d.pos < d.n {
@@ -280,8 +333,15 @@ func (d *deck) refill() {
 		d.limit = d.n
 		return
 	}
-	d.limit = d.n + pad // out of cards: deal padding for the rest of the round
+	// Out of cards: deal padding for the rest of the round. (The padding
+	// is laid when it is reached: collected cards may lie there before.)
+	d.fillPad()
+	d.limit = d.n + pad
 }
+
+// compacts reports whether collect moves the cards left to the front of
+// the buffer first (then the round's cards must be copied out before).
+func (d *deck) compacts() bool { return d.pos > d.n/2 && d.pos > 64 }
 
 // out reports whether the round dealt past the last card.
 func (d *deck) out() bool { return d.pos > d.n }
@@ -297,9 +357,7 @@ func (d *deck) collect(cs []card.Card, mode shoe.Collected) {
 	if mode == shoe.DiscardTray || len(cs) == 0 {
 		return
 	}
-	compacted := false
-	if d.pos > d.n/2 && d.pos > 64 {
-		compacted = true
+	if d.compacts() {
 		copy(d.buf, d.buf[d.pos:d.n])
 		if d.collectedAt >= 0 {
 			d.collectedAt -= d.pos
@@ -316,22 +374,10 @@ func (d *deck) collect(cs []card.Card, mode shoe.Collected) {
 	if d.n+len(cs)+pad > cap(d.buf) {
 		nb := make([]card.Card, 0, 2*(d.n+len(cs)+pad))
 		d.buf = append(nb, d.buf[:d.n]...)
-		compacted = true
 	}
 	d.buf = d.buf[:d.n+len(cs)+pad]
-	d.padDirty = true // prepare refills it: the shoe shrinks back over these cards
 	copy(d.buf[d.n:], cs)
 	d.n += len(cs)
-	if compacted {
-		d.fillPad()
-	} else {
-		// The padding was intact up to the old end: only its new tail
-		// needs filling.
-		tail := d.buf[d.n+pad-len(cs) : d.n+pad]
-		for i := range tail {
-			tail[i] = padCard
-		}
-	}
 	d.limit = d.n
 	if d.collectedAt >= 0 && d.collectedAt >= d.pos {
 		d.limit = d.collectedAt

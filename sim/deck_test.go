@@ -70,25 +70,33 @@ func TestDeckMatchesShoe(t *testing.T) {
 	}
 }
 
-// TestContinuousDeck checks the continuous shuffler: every round is a
-// uniformly random deal of the whole shoe, so each rank is the first card
-// of a round in proportion to its cards.
+// TestContinuousDeck checks the continuous shuffler, exact (a pick per
+// card) and fast (a few cards ahead): every round is a uniformly random
+// deal of the whole shoe, so each rank is the first card of a round, and
+// its tenth (past the fast deck's first picks), in proportion to its cards.
 func TestContinuousDeck(t *testing.T) {
 	p := rules.MustLookup("vegas-s17")
-	d := newDeck(p.Decks, p.ShoeProcedure(), true)
-	d.reseed(seedChunk(7, 0))
-	var n [14]int
-	const rounds = 130000
-	for i := 0; i < rounds; i++ {
-		d.prepare()
-		n[d.draw().Rank()]++
-		d.draw()
-		d.draw()
-	}
-	for r := card.Ace; r <= card.King; r++ {
-		// Expected rounds/13 = 10000, SD ≈ 96: within 5 SD.
-		if n[r] < 10000-480 || n[r] > 10000+480 {
-			t.Errorf("rank %v first in %d of %d rounds, want about 10000", r, n[r], rounds)
+	for _, fast := range []bool{false, true} {
+		d := newDeck(p.Decks, p.ShoeProcedure(), true)
+		d.fast = fast
+		d.reseed(seedChunk(7, 0))
+		var first, tenth [14]int
+		const rounds = 130000
+		for i := 0; i < rounds; i++ {
+			d.prepare()
+			first[d.draw().Rank()]++
+			for k := 1; k < 9; k++ {
+				d.draw()
+			}
+			tenth[d.draw().Rank()]++
+		}
+		for r := card.Ace; r <= card.King; r++ {
+			// Expected rounds/13 = 10000, SD ≈ 96: within 5 SD.
+			for _, n := range []int{first[r], tenth[r]} {
+				if n < 10000-480 || n > 10000+480 {
+					t.Errorf("fast %v: rank %v first or tenth in %d of %d rounds, want about 10000", fast, r, n, rounds)
+				}
+			}
 		}
 	}
 }
@@ -125,4 +133,44 @@ func TestFastShuffleUniform(t *testing.T) {
 	if chi < 2601-360 || chi > 2601+360 {
 		t.Errorf("chi-square %.0f over 2601 degrees of freedom: the shuffle is not uniform", chi)
 	}
+}
+
+// TestFastDeckPastTheCut checks the fast deck's shuffle stopped past the cut
+// card and finished when a round deals further (prepare, refill): over many
+// two-deck shoes dealt to the end, every card code lands in every position
+// equally often, before and after the stop (a chi-square test over the
+// 52×104 counts of code by position).
+func TestFastDeckPastTheCut(t *testing.T) {
+	const n = 104
+	d := newDeck(2, shoe.Procedure{CutCardReserve: 60}, false)
+	d.fast = true
+	d.reseed(seedChunk(8, 0))
+	const shoes = 20000
+	var cnt [64][n]int
+	for k := 0; k < shoes; k++ {
+		d.prepare()
+		if k == 0 && d.shuffled != n-60+pastCut {
+			t.Fatalf("the fast deck shuffled %d cards at first, want %d", d.shuffled, n-60+pastCut)
+		}
+		for d.pos < n {
+			pos := d.pos
+			cnt[d.draw()&63][pos]++
+		}
+		if d.shuffled != -1 {
+			t.Fatalf("dealt to the end, the deck shuffled %d cards", d.shuffled)
+		}
+	}
+	want := shoes * 2.0 / n
+	chi := 0.0
+	for _, c := range card.Deck() {
+		for pos := 0; pos < n; pos++ {
+			x := float64(cnt[c&63][pos]) - want
+			chi += x * x / want
+		}
+	}
+	// About 52·104·(1−1/52) = 5304, SD about √(2·5408) ≈ 104: within 5 SD.
+	if chi < 5304-520 || chi > 5304+520 {
+		t.Errorf("chi-square %.0f, want 5304 ± 520: the shuffle is not uniform", chi)
+	}
+	t.Logf("chi-square %.0f (want 5304 ± 104)", chi)
 }

@@ -21,5 +21,5 @@ func Example() {
 		panic(err)
 	}
 	fmt.Printf("%d rounds, EV per initial bet between %.1f %% and %.1f %%\n", res.Rounds, 100*res.CI95[0], 100*res.CI95[1])
-	// Output: 200078 rounds, EV per initial bet between -0.7 % and 0.3 %
+	// Output: 200061 rounds, EV per initial bet between -1.2 % and -0.1 %
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -9,18 +10,21 @@ import (
 )
 
 // The fast path: a round for the common case, one bettor per box (no back
-// bets), no challenge (AR-10), no declaration (AR-11), no pontoon bonuses
-// (PON-01, PON-02), every box played by a *Table. It is chosen once per run
-// (newTable) and plays exactly the rounds table.play plays
-// (TestAgreesWithEngine runs both paths against the engine, TestFastPath
-// checks them against each other). It writes none of the rules again:
-// everything it knows of them is a table filled once from the rules' own
-// code (rules.Count, Profile.DealerDraws, CanDoubleOn, MustDraw, Settle,
-// Net, Pays) and of the strategy from Table.Play and Table.Declare.
+// bets), no pontoon bonuses (PON-01, PON-02), every box played by a *Table
+// (the strategy cards and index plays of `sabot sim`). It is chosen once per
+// run (newTable) and plays exactly the rounds table.play plays, card for
+// card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
+// and TestFastPathStats hold them to each other). It writes none of the
+// rules again: everything it knows of them is a table filled once from the
+// rules' own code (rules.Count, Profile.DealerDraws, CanDoubleOn, MustDraw,
+// IsBlackjack, Settle, Net, Pays), and of the strategy from Table.Play,
+// Declare and Challenge; where the strategy's answer depends on the count
+// (an index play) the table says so and Table.Play answers at the time.
 //
 // A hand is a small state: its hard total (every Ace 1) and whether it
 // holds an Ace (soft when that Ace can count 11), one byte; totals over 21
-// are one state, bust.
+// are one state, bust. A declared Ace (AR-11, VE-13) is folded into the
+// hard total: 11 for good, or 1 with later Aces counting as they may.
 
 // Hand states.
 const (
@@ -47,14 +51,20 @@ const (
 )
 
 // Two-card decision kinds: a pair by value (0..9 for Ace..ten), a hard or
-// soft total, or an Ace on a split ten-value declared 1 or 11 (VE-13).
+// soft total, an Ace on a split ten-value declared 1 or 11 (VE-13), a hand
+// whose Ace was declared 1 or 11 by its hard total, or a pair of Aces so
+// declared (AR-11).
 const (
 	kPair     = 0
 	kHard     = 10 // + total 0..21
 	kSoft     = 32 // + total 0..21
 	kTenAce1  = 54
 	kTenAce11 = 55
-	nKinds    = 56
+	kDecl1    = 56 // + hard total 0..11
+	kDecl11   = 68 // + hard total 0..11
+	kDeclAA1  = 80
+	kDeclAA11 = 81
+	nKinds    = 82
 )
 
 // Legal-move bits of a two-card decision besides hit and stand.
@@ -72,23 +82,37 @@ const dynamic = 0x80
 const maxOutcomes = 16
 
 // fastPlan is what the fast path knows of the rules: tables computed once.
+// Tables indexed by a state, a card or a class have a power-of-two size that
+// their (masked) index cannot leave, which spares the bounds checks.
 type fastPlan struct {
 	p *rules.Profile
 
-	next      [nStates * 16]uint8 // next[s<<4|v]: the state after a card of value v
-	total     [nStates]uint8      // Total (22: bust)
-	draws     [nStates]bool       // DealerDraws
-	canDouble [nStates]bool       // CanDoubleOn, two cards
-	mustDraw  [nStates]bool       // MustDraw (VE-06)
-	value     [256]uint8          // card code → value 1..10
-	upCol     [11]uint8           // up-card value → strategy column
+	next      [256][16]uint8 // next[s][v]: the state after a card of value v
+	nextCard  [64][64]uint8  // nextCard[s][c]: the state after card c (a code, rank<<2|suit < 64)
+	total     [256]uint8     // Total (22: bust)
+	draws     [256]bool      // DealerDraws
+	canDouble [256]bool      // CanDoubleOn, two cards
+	mustDraw  [256]bool      // MustDraw (VE-06)
+	value     [256]uint8     // card code → value 1..10
+	upCol     [16]uint8      // up-card value → strategy column
+	kindOf    [256]uint8     // a two-card hand's kind by state, not a pair
+	lgOf      [4]uint8       // double and surrender bits by unsplit, split, split Aces
+	lgMask    [256]uint8     // the legal bits a two-card state allows: no double where CanDoubleOn refuses
+	insUp     [16]bool       // insurance offered under this up card
+	emUp      [16]bool       // even money offered under this up card
 
 	// Settlement: the outcome of a player class against a dealer class,
 	// and per stake level what each outcome nets.
-	outcome  [nPClasses][nDClasses]uint8
-	origOnly [maxOutcomes]bool
-	needOf   [nPClasses]uint8 // how far the dealer must play for a hand (AR-14)
-	levels   []fastLevel
+	outcome [32][32]uint8
+	// stakes[o][split hand][doubled]: how many stakes an outcome settles
+	// (Settle's OriginalOnly: only the first hand's original stake).
+	stakes [maxOutcomes][2][2]uint8
+	needOf [32]uint8 // how far the dealer must play for a hand (AR-14)
+	levels []fastLevel
+	// ramp: the ramp's counts where they ascend and are 8 at most
+	// (rampSorted; level sums them), +Inf after the last.
+	ramp       [8]float64
+	rampSorted bool
 
 	mine, other *fastStrategy
 }
@@ -105,12 +129,18 @@ type fastLevel struct {
 
 // fastStrategy is a *Table tabulated by decision.
 type fastStrategy struct {
-	t       *Table
-	counted bool // shown the count (the player's own boxes when counting)
+	t *Table
 
-	two    [nKinds][nLegal][10]uint8 // two-card decisions by kind, legal bits, column
-	more   [nStates][10]uint8        // three or more cards, by state
-	tenAce [10]uint8                 // VE-13: the value an Ace on a split ten counts
+	two    [128][nLegal][16]uint8 // two-card decisions by kind, legal bits, column
+	more   [256][16]uint8         // three or more cards, by state and column
+	tenAce [16]uint8              // VE-13: the value an Ace on a split ten counts
+
+	// AR-11: before a hand with an Ace acts it declares it, unless it
+	// splits or surrenders (pre, by undeclared kind, the split and
+	// surrender bits, column: Split, Surrender or 0); declare is the
+	// value (1, 11 or dynamic).
+	pre     [64][4][16]uint8
+	declare [64][16]uint8
 
 	twoView  [nKinds]Hand
 	moreView [nStates]Hand
@@ -119,7 +149,7 @@ type fastStrategy struct {
 // fastEligible reports whether a configuration can play on the fast path.
 func fastEligible(cfg *Config) bool {
 	p := cfg.Profile
-	if cfg.noFast || cfg.BackBets > 0 || p.Challenge || p.ChallengeSplitAce || p.DeclareInitialAce || p.FiveCard21 || p.ThreeSevens {
+	if cfg.noFast || cfg.BackBets > 0 || p.FiveCard21 || p.ThreeSevens {
 		return false
 	}
 	_, ok1 := cfg.Strategy.(*Table)
@@ -139,10 +169,12 @@ func stateCount(s int, n uint8) rules.Count {
 func newFastPlan(cfg *Config) *fastPlan {
 	p := cfg.Profile
 	fp := &fastPlan{p: p}
+	for s := range fp.total {
+		fp.total[s] = stBust // (states past nStates never occur)
+	}
 	for s := 0; s < nStates; s++ {
 		hard := s &^ stAce
 		if hard > stBust {
-			fp.total[s] = stBust
 			continue
 		}
 		c := stateCount(s, 3)
@@ -162,16 +194,47 @@ func newFastPlan(cfg *Config) *fastPlan {
 			if hard >= stBust {
 				ns = stBust
 			}
-			fp.next[s<<4|v] = uint8(ns)
+			fp.next[s][v] = uint8(ns)
 		}
 	}
 	for _, c := range card.Deck() {
 		fp.value[c] = uint8(c.Value())
+		for s := 0; s < nStates; s++ {
+			fp.nextCard[s][c&63] = fp.next[s][c.Value()]
+		}
 	}
 	for v := 1; v <= 10; v++ {
 		fp.upCol[v] = uint8(col(v))
+		upAce, upTen := v == 1, v == 10
+		fp.insUp[v] = p.Insurance && upAce
+		fp.emUp[v] = p.EvenMoney == rules.EvenMoneyAce && upAce || p.EvenMoney == rules.EvenMoneyAceTen && (upAce || upTen)
 	}
-	fp.settlement(cfg)
+	for s := 0; s < nStates; s++ {
+		if tot := int(fp.total[s]); tot < stBust {
+			fp.kindOf[s] = uint8(kHard + tot)
+			if s&stAce != 0 && tot != s&^stAce {
+				fp.kindOf[s] = uint8(kSoft + tot)
+			}
+		}
+	}
+	for s := range fp.lgMask {
+		fp.lgMask[s] = 0xff
+		if !fp.canDouble[s] {
+			fp.lgMask[s] &^= lgDouble
+		}
+	}
+	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
+		split, splitAces := sk > 0, sk == 2
+		if p.Surrender != rules.NoSurrender && !split {
+			fp.lgOf[sk] |= lgSurrender
+		}
+		if !(split && !p.DoubleAfterSplit) && !(splitAces && !p.HitSplitAces) {
+			fp.lgOf[sk] |= lgDouble
+		}
+	}
+	if !fp.settlement(cfg) {
+		return nil // (more outcomes than the tables hold: the general path)
+	}
 	mine, _ := cfg.Strategy.(*Table)
 	other, _ := cfg.OthersStrategy.(*Table)
 	fp.mine = fp.tabulate(mine, cfg.Count != nil)
@@ -180,8 +243,9 @@ func newFastPlan(cfg *Config) *fastPlan {
 }
 
 // settlement tabulates Settle over player and dealer classes and Net over
-// stake levels.
-func (fp *fastPlan) settlement(cfg *Config) {
+// stake levels. It reports false if Settle has more outcomes than the
+// tables hold.
+func (fp *fastPlan) settlement(cfg *Config) bool {
 	p := fp.p
 	tenAce := rules.CountOf(card.New(card.Ten, card.Spades), card.New(card.Ace, card.Spades))
 	player := func(pc int) rules.PlayerHand {
@@ -208,15 +272,21 @@ func (fp *fastPlan) settlement(cfg *Config) {
 		}
 		return rules.DealerHand{Count: rules.Count{Hard: uint8(dc), N: 3}}
 	}
-	var outs []rules.Outcome
+	var outs []rules.Outcome // (Settle has fewer than maxOutcomes: 9 at most)
 	for pc := 0; pc < nPClasses; pc++ {
 		for dc := 0; dc < nDClasses; dc++ {
 			o := p.Settle(player(pc), dealer(dc))
 			i := slices.Index(outs, o)
 			if i < 0 {
+				if len(outs) == maxOutcomes {
+					return false
+				}
 				i = len(outs)
 				outs = append(outs, o)
-				fp.origOnly[i] = o.OriginalOnly
+				fp.stakes[i] = [2][2]uint8{{1, 2}, {1, 2}}
+				if o.OriginalOnly {
+					fp.stakes[i] = [2][2]uint8{{1, 1}, {0, 0}}
+				}
 			}
 			fp.outcome[pc][dc] = uint8(i)
 		}
@@ -232,6 +302,17 @@ func (fp *fastPlan) settlement(cfg *Config) {
 			fp.needOf[pc] = 1
 		default:
 			fp.needOf[pc] = 2
+		}
+	}
+	steps := cfg.Ramp.Steps
+	nan := slices.ContainsFunc(steps, func(s Step) bool { return math.IsNaN(s.Count) })
+	if len(steps) <= len(fp.ramp) && !nan && slices.IsSortedFunc(steps, func(a, b Step) int { return cmp.Compare(a.Count, b.Count) }) {
+		fp.rampSorted = true
+		for i := range fp.ramp {
+			fp.ramp[i] = math.Inf(1)
+			if i < len(steps) {
+				fp.ramp[i] = steps[i].Count
+			}
 		}
 	}
 	units := []int64{1}
@@ -251,13 +332,20 @@ func (fp *fastPlan) settlement(cfg *Config) {
 		l.evenMoney = p.Pays(l.stake, 1)
 		fp.levels = append(fp.levels, l)
 	}
+	return true
 }
 
 // level returns the stake level of the player's boxes at a count: Ramp.Units
-// by the index of its step.
+// by the index of its step. Over sorted steps (as ParseRamp makes them) it
+// is the number of steps at or below the count, summed without a branch.
 func (t *table) level(count float64) int {
 	if !t.counting || len(t.cfg.Ramp.Steps) == 0 {
 		return 0
+	}
+	if fp := t.fp; fp.rampSorted {
+		c := &fp.ramp // (unused steps are +Inf)
+		return 1 + b2i(count >= c[0]) + b2i(count >= c[1]) + b2i(count >= c[2]) + b2i(count >= c[3]) +
+			b2i(count >= c[4]) + b2i(count >= c[5]) + b2i(count >= c[6]) + b2i(count >= c[7])
 	}
 	k := 1
 	for _, s := range t.cfg.Ramp.Steps {
@@ -275,7 +363,7 @@ func (t *table) level(count float64) int {
 // else taken at count 0 as the general path shows it.
 func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 	p := fp.p
-	fs := &fastStrategy{t: t, counted: counted}
+	fs := &fastStrategy{t: t}
 	counts := []float64{0}
 	if counted && t.Indices {
 		// Play is constant between the thresholds of its index plays:
@@ -297,6 +385,9 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 			m := t.Play(h, up, legal, c)
 			if !legal.Has(m) {
 				m = Hit // as decide does
+				if !legal.Has(Hit) {
+					m = None // AR-11: declare
+				}
 			}
 			if i == 0 {
 				first = m
@@ -315,7 +406,7 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 			v := k + 1
 			c := card.New(card.Rank(v), card.Spades)
 			h = Hand{Count: rules.CountOf(c, c), Pair: v}
-			s = int(fp.next[int(fp.next[v])<<4|v])
+			s = int(fp.next[fp.next[0][v]][v])
 		case k < kSoft:
 			s = k - kHard
 			h = Hand{Count: rules.Count{Hard: uint8(s), N: 2}}
@@ -329,9 +420,29 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 		case k == kTenAce1:
 			s = 11
 			h = Hand{Count: rules.CountOf(ten, ace).Declare(1), TenAce: true}
-		default:
+		case k == kTenAce11:
 			s = 21
 			h = Hand{Count: rules.CountOf(ten, ace).Declare(11), TenAce: true}
+		case k < kDeclAA1:
+			v, hard := 1, k-kDecl1
+			if k >= kDecl11 {
+				v, hard = 11, k-kDecl11
+			}
+			if hard < 3 {
+				continue // (A-A is a pair)
+			}
+			s = hard
+			if v == 11 {
+				s = hard + 10
+			}
+			h = Hand{Count: rules.Count{Hard: uint8(hard), N: 2, Aces: 1}.Declare(v)}
+		default:
+			v := 1
+			if k == kDeclAA11 {
+				v = 11
+			}
+			s = 1 + v
+			h = Hand{Count: rules.CountOf(ace, ace).Declare(v), Pair: 1}
 		}
 		h.Hands = 1
 		fs.twoView[k] = h
@@ -354,8 +465,12 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 			}
 		}
 	}
-	for s := 0; s < nStates; s++ {
-		if fp.total[s] >= stBust {
+	for s := range fs.more {
+		if tot := fp.total[s]; s >= nStates || tot >= stBust || tot == 21 && p.StandOn21 {
+			// needsDecision: no decision over 21, nor on 21 (AR-12, VE-06).
+			for c := range fs.more[s] {
+				fs.more[s][c] = uint8(Stand)
+			}
 			continue
 		}
 		h := Hand{Count: stateCount(s, 3), Hands: 1}
@@ -366,6 +481,37 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 		}
 		for up := 1; up <= 10; up++ {
 			fs.more[s][col(up)] = decide(&h, up, legal)
+		}
+	}
+	if p.DeclareInitialAce {
+		// AR-11, the undeclared hands with an Ace: a pair of Aces and
+		// the soft totals.
+		for k := kPair; k < kSoft+22; k++ {
+			if k > kPair && k < kSoft+12 {
+				continue
+			}
+			h := &fs.twoView[k]
+			for lg := 0; lg < 4; lg++ {
+				var legal Legal
+				if lg&1 != 0 {
+					legal = legal.With(Split)
+				}
+				if lg&2 != 0 {
+					legal = legal.With(Surrender)
+				}
+				for up := 1; up <= 10; up++ {
+					fs.pre[k][lg][col(up)] = decide(h, up, legal)
+				}
+			}
+			for up := 1; up <= 10; up++ {
+				v := t.Declare(h, up, counts[0])
+				for _, c := range counts[1:] {
+					if t.Declare(h, up, c) != v {
+						v = dynamic
+					}
+				}
+				fs.declare[k][col(up)] = uint8(v)
+			}
 		}
 	}
 	if p.SplitTenAceChoice {
@@ -384,11 +530,12 @@ type fhand struct {
 	v0, v1 uint8 // the first two cards' values
 	pc     uint8 // settlement class, once played
 	tenAce uint8 // VE-13: 0, or the value its Ace was declared
+	decl   uint8 // AR-11: 0, or the value its Ace was declared
 
 	split, splitAces, fromTens bool
 	done, doubled, surrender   bool
-	em                         bool  // paid even money
-	hidden                     int32 // AR-17: the tag of a double's card dealt face down
+	em                         bool // paid even money
+	challenged                 bool // AR-10: a split Ace's challenge was offered
 }
 
 // fbox is a box on the fast path: one bettor.
@@ -396,21 +543,36 @@ type fbox struct {
 	hands [rules.MaxHands]fhand
 	n     int
 	mine  bool
+	bj    bool // the box's hand is a blackjack (an unsplit two-card 21)
 	fs    *fastStrategy
 	lv    *fastLevel
 	ins   int64
+	chal  int64 // AR-10: the challenge on the first card, until the second
 	net0  int64
 }
 
-// seatFast lays out the boxes as seat does.
+// seatFast lays out the boxes as seat does. The layout depends only on
+// whether the player bets and at which level: it stays from round to round
+// until either changes.
 func (t *table) seatFast(playing bool, count float64) {
 	fp := t.fp
-	lv := &fp.levels[t.level(count)]
+	lv := t.level(count)
+	if t.nBox > 0 && playing == t.fbPlaying {
+		if playing && lv != t.fbLevel { // the stake changes with the count
+			t.fbLevel = lv
+			for i := range t.fb[:t.cfg.Boxes] {
+				t.fb[i].lv = &fp.levels[lv]
+			}
+		}
+		return
+	}
+	t.fbPlaying, t.fbLevel = playing, lv
+	t.nBox = 0
 	if playing {
 		for i := 0; i < t.cfg.Boxes; i++ {
 			b := &t.fb[t.nBox]
 			t.nBox++
-			b.mine, b.fs, b.lv = true, fp.mine, lv
+			b.mine, b.fs, b.lv = true, fp.mine, &fp.levels[lv]
 		}
 	}
 	others := t.cfg.Others
@@ -424,23 +586,36 @@ func (t *table) seatFast(playing bool, count float64) {
 	}
 }
 
-// dealV deals a card seen by all and returns its value.
-func (t *table) dealV() uint8 {
-	d := t.d
-	if d.pos >= d.limit {
-		d.refill()
+// The count on the fast path: the cards of a round are counted once, when
+// it ends (t.rc += the tags of buf[fstart:pos]); a decision that needs the
+// count before (an index play, insurance) has liveCount add the cards
+// dealt so far but the hole card and an AR-17 double card still face down.
+
+// liveCount is count in the middle of a round on the fast path.
+func (t *table) liveCount() float64 {
+	if !t.counting {
+		return 0
 	}
-	c := d.buf[d.pos]
-	d.pos++
-	t.rc += t.tag[c]
-	return t.fp.value[c]
+	rc := t.rc - t.hiddenTags + t.tags(t.d.buf[t.fstart:t.d.pos])
+	if t.holeHidden {
+		rc -= t.tag[t.hole]
+	}
+	return t.countOf(rc)
 }
 
-func (t *table) creditF(b *fbox, n int64) {
-	if b.mine {
-		t.x += n
-		b.net0 += n
+// tags sums the count's tags of cards, four at a time.
+func (t *table) tags(cs []card.Card) int32 {
+	tag := &t.tag
+	var a, b int32
+	for len(cs) >= 4 {
+		a += tag[cs[0]] + tag[cs[1]]
+		b += tag[cs[2]] + tag[cs[3]]
+		cs = cs[4:]
 	}
+	for _, c := range cs {
+		a += tag[c]
+	}
+	return a + b
 }
 
 // playFast plays one round on the fast path: table.play for one bettor
@@ -450,7 +625,8 @@ func (t *table) playFast() {
 	p := t.p
 	d := t.d
 	start := d.pos
-	t.x, t.bx, t.w, t.bw = 0, 0, 0, 0
+	t.fstart, t.hiddenTags = start, 0
+	t.x, t.w = 0, 0
 	t.roundHadBJ = false
 	boxes := t.fb[:t.nBox]
 
@@ -461,56 +637,47 @@ func (t *table) playFast() {
 		if b.mine {
 			t.w += b.lv.stake
 		}
-		v := t.dealV()
-		b.hands[0] = fhand{s: fp.next[v], n: 1, v0: v}
+		v := fp.value[d.draw()]
+		b.hands[0] = fhand{s: fp.next[0][v&15], n: 1, v0: v}
 	}
 	upC := d.draw()
-	t.rc += t.tag[upC]
-	t.up, t.hole, t.holeHidden = upC, 0, false
 	upv := fp.value[upC]
-	ds, dn := fp.next[upv], 1
-	upAce, upTen := upv == 1, upv == 10
+	t.up, t.hole, t.holeHidden = upC, 0, false
+	ds, dn := fp.next[0][upv&15], 1
+	challenged := p.Challenge && t.challengeFast(boxes, upv)
+	bjs := false
 	for i := range boxes {
 		h := &boxes[i].hands[0]
-		v := t.dealV()
-		h.v1, h.s, h.n = v, fp.next[int(h.s)<<4|int(v)], 2
-		if h.s == 11|stAce {
-			h.done = true // a blackjack
+		v := fp.value[d.draw()]
+		h.v1, h.s, h.n = v, fp.next[h.s][v&15], 2
+		h.done = h.s == 11|stAce // a blackjack
+		bjs = bjs || h.done
+	}
+	if challenged {
+		for i := range boxes {
+			t.settleChallenge(&boxes[i], boxes[i].hands[0].v1)
 		}
 	}
 	if p.HoleCard != rules.NoHole {
 		c := d.draw()
 		t.hole, t.holeHidden = c, true
-		ds, dn = fp.next[int(ds)<<4|int(fp.value[c])], 2
+		ds, dn = fp.next[ds][fp.value[c]&15], 2
 	}
 
-	// Insurance and even money (ES-10, ES-11, VE-15, VE-16).
-	emUp := p.EvenMoney == rules.EvenMoneyAce && upAce || p.EvenMoney == rules.EvenMoneyAceTen && (upAce || upTen)
-	if p.Insurance && upAce || emUp {
-		for i := range boxes {
-			b := &boxes[i]
-			h := &b.hands[0]
-			bj := h.s == 11|stAce
-			count := t.countF(b)
-			if bj && emUp && b.fs.t.EvenMoney(int(upv), count) {
-				h.em = true
-				t.creditF(b, b.lv.evenMoney)
-				continue
-			}
-			if p.Insurance && upAce && b.lv.half >= 1 && (p.InsureBlackjack || !bj) && b.fs.t.Insure(int(upv), bj, count) {
-				b.ins = b.lv.half
-			}
-		}
+	// Insurance and even money (ES-10, ES-11, VE-15, VE-16): even money
+	// only for a blackjack.
+	if fp.insUp[upv&15] || bjs && fp.emUp[upv&15] {
+		t.insuranceFast(boxes, upv)
 	}
 
-	if p.HoleCard == rules.Peek && (upAce || upTen) && ds == 11|stAce {
-		t.reveal() // the peek: a dealer blackjack ends the round
+	if p.HoleCard == rules.Peek && ds == 11|stAce { // (only an Ace or a ten-value up card makes one)
+		t.holeHidden = false // the peek: a dealer blackjack ends the round
 		for i := range boxes {
 			h := &boxes[i].hands[0]
 			h.pc = fp.classOf(h)
 		}
 	} else {
-		col := fp.upCol[upv]
+		col := fp.upCol[upv&15]
 		need := uint8(0)
 		for i := range boxes {
 			b := &boxes[i]
@@ -518,23 +685,34 @@ func (t *table) playFast() {
 			if b.ins > 0 {
 				need = max(need, 1)
 			}
-			for k := 0; k < b.n; k++ {
-				if h := &b.hands[k]; !h.em {
-					need = max(need, fp.needOf[h.pc])
+			hands := b.hands[:b.n]
+			for k := range hands {
+				if h := &hands[k]; !h.em {
+					need = max(need, fp.needOf[h.pc&31])
 				}
 			}
 		}
 		// The dealer (AR-13, AR-14, ES-05, VE-08).
-		t.reveal()
-		if need > 0 && (dn == 2 || need == 2 || upAce || upTen) {
+		t.holeHidden = false
+		if need > 0 && (dn == 2 || need == 2 || upv == 1 || upv == 10) {
 			if dn == 1 {
-				ds, dn = fp.next[int(ds)<<4|int(t.dealV())], 2
+				ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
 			}
-			if need == 2 && ds != 11|stAce {
+			if need == 2 { // a blackjack draws nothing: draws[21] is false
+				// d.draw, with the position in a register: the
+				// dealer's cards are the round's longest chain.
+				buf, pos, limit := d.buf, d.pos, d.limit
 				for fp.draws[ds] {
-					ds = fp.next[int(ds)<<4|int(t.dealV())]
+					if pos >= limit {
+						d.pos = pos
+						d.refill()
+						limit = d.limit
+					}
+					ds = fp.nextCard[ds&63][buf[pos]&63]
+					pos++
 					dn++
 				}
+				d.pos = pos
 			}
 		}
 	}
@@ -547,24 +725,16 @@ func (t *table) playFast() {
 	for i := range boxes {
 		b := &boxes[i]
 		net := int64(0)
-		for k := 0; k < b.n; k++ {
-			h := &b.hands[k]
-			t.rc += h.hidden // AR-17: the double's card is turned now
+		hands := b.hands[:b.n]
+		for k := range hands {
+			h := &hands[k]
 			if h.em {
 				continue
 			}
-			o := fp.outcome[h.pc][dc]
-			n := b.lv.net[o]
-			switch {
-			case fp.origOnly[o]:
-				if true {
-					net += n
-				}
-			case h.doubled:
-				net += 2 * n
-			default:
-				net += n
-			}
+			// The stakes the outcome settles: the original and the
+			// double, or only the first hand's original (OriginalOnly).
+			o := fp.outcome[h.pc&31][dc&31] & (maxOutcomes - 1)
+			net += b.lv.net[o] * int64(fp.stakes[o][b2i(k > 0)&1][b2i(h.doubled)&1])
 		}
 		if b.ins > 0 {
 			if dc == dcBlackjack {
@@ -573,20 +743,80 @@ func (t *table) playFast() {
 				net -= b.ins
 			}
 		}
-		t.creditF(b, net)
-		if h0 := &b.hands[0]; b.n == 1 && h0.n == 2 && h0.s == 11|stAce {
+		if b.mine {
+			t.x += net
+			b.net0 += net
+		}
+		// (The state first: it is rarely a blackjack's, while n is as
+		// often 2 as not, a branch the processor cannot predict.)
+		h0 := &b.hands[0]
+		b.bj = h0.s == 11|stAce && h0.n == 2 && b.n == 1
+		if b.bj {
 			t.roundHadBJ = true
 		}
+	}
+	if t.counting { // every card is face up now
+		t.rc += t.tags(d.buf[start:d.pos])
 	}
 	t.endRound(start)
 }
 
-// countF is the count a box's strategy is shown.
-func (t *table) countF(b *fbox) float64 {
-	if b.mine {
-		return t.count()
+// challengeFast is the challenge on a first-card Ace, before the second
+// cards (AR-10), as in play. It reports whether the player challenged.
+func (t *table) challengeFast(boxes []fbox, upv uint8) bool {
+	any := false
+	for i := range boxes {
+		b := &boxes[i]
+		b.chal = 0
+		// (Another player's challenge is nobody's net.)
+		if b.mine && b.hands[0].v0 == 1 && b.lv.half >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
+			b.chal = b.lv.half
+			any = true
+		}
 	}
-	return 0
+	return any
+}
+
+// settleChallenge settles a box's challenge on its hand's second card: 2:1
+// on a ten-value (AR-10).
+func (t *table) settleChallenge(b *fbox, second uint8) {
+	if b.chal == 0 {
+		return
+	}
+	n := -b.chal
+	if second == 10 {
+		n = b.lv.insWin // Pays(half, 2), as insurance
+	}
+	b.chal = 0
+	t.x += n
+	b.net0 += n
+}
+
+// insuranceFast is the insurance and even-money window (ES-10, ES-11,
+// VE-15, VE-16), as in play.
+func (t *table) insuranceFast(boxes []fbox, upv uint8) {
+	p := t.p
+	upAce, emUp := upv == 1, t.fp.emUp[upv&15]
+	for i := range boxes {
+		b := &boxes[i]
+		h := &b.hands[0]
+		bj := h.s == 11|stAce
+		count := 0.0
+		if b.mine {
+			count = t.liveCount()
+		}
+		if bj && emUp && b.fs.t.EvenMoney(int(upv), count) {
+			h.em = true
+			if b.mine {
+				t.x += b.lv.evenMoney
+				b.net0 += b.lv.evenMoney
+			}
+			continue
+		}
+		if p.Insurance && upAce && b.lv.half >= 1 && (p.InsureBlackjack || !bj) && b.fs.t.Insure(int(upv), bj, count) {
+			b.ins = b.lv.half
+		}
+	}
 }
 
 // classOf is a played hand's settlement class.
@@ -609,130 +839,218 @@ func (fp *fastPlan) classOf(h *fhand) uint8 {
 // playBoxFast plays a box's hands in order, as playBox.
 func (t *table) playBoxFast(b *fbox, upv, col uint8) {
 	fp := t.fp
-	p := t.p
 	for k := 0; k < b.n; k++ {
-		h := &b.hands[k]
+		h := &b.hands[k&(rules.MaxHands-1)]
 		if h.n == 1 {
-			// A split hand waits for its second card.
-			v := t.dealV()
-			h.v1, h.s, h.n = v, fp.next[int(h.s)<<4|int(v)], 2
-			if h.splitAces && !p.HitSplitAces {
-				h.done = true // ES-09, VE-14: one card each
-			}
-			// VE-13: an Ace on a split ten-value may be counted 1.
-			if p.SplitTenAceChoice && h.fromTens && v == 1 {
-				h.tenAce = b.fs.tenAce[col]
-				if h.tenAce == 1 {
-					h.s = 11
-				} else {
-					h.s = 21
-				}
-			}
+			t.secondCard(b, h, upv, col)
 		}
-		for !h.done {
-			tot := fp.total[h.s]
-			if tot > 21 || tot == 21 && (p.StandOn21 || h.n == 2 && h.v0+h.v1 == 11) {
-				break
-			}
-			if !t.decideFast(b, k, upv, col) {
-				k-- // split: the same hand again, waiting for its second card
-				break
-			}
+		// A two-card hand decides below 21 (a two-card 21 is a
+		// blackjack or stands, AR-12, VE-06, VE-10).
+		if !h.done && fp.total[h.s] < 21 && !t.decideFast(b, h, upv, col) {
+			k-- // split: the same hand again, waiting for its second card
+			continue
 		}
-		if h.n >= 2 {
-			h.pc = fp.classOf(h)
+		h.pc = fp.classOf(h)
+	}
+}
+
+// secondCard deals a split hand its second card.
+func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
+	fp := t.fp
+	p := t.p
+	if p.ChallengeSplitAce && h.splitAces && !h.challenged {
+		// AR-10: a split Ace may be challenged first.
+		h.challenged = true
+		if b.mine && b.lv.half >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
+			b.chal = b.lv.half
+		}
+	}
+	v := fp.value[t.d.draw()]
+	if b.chal != 0 {
+		t.settleChallenge(b, v)
+	}
+	h.v1, h.s, h.n = v, fp.next[h.s][v&15], 2
+	if h.splitAces && !p.HitSplitAces {
+		h.done = true // ES-09, VE-14: one card each
+	}
+	// VE-13: an Ace on a split ten-value may be counted 1.
+	if p.SplitTenAceChoice && h.fromTens && v == 1 {
+		h.tenAce = b.fs.tenAce[col&15]
+		if h.tenAce == 1 {
+			h.s = 11
+		} else {
+			h.s = 21
 		}
 	}
 }
 
-// decideFast takes one decision on a hand and applies it, as decide. It
-// reports false after a split.
-func (t *table) decideFast(b *fbox, k int, upv, col uint8) bool {
+// decideFast takes a two-card hand's first decision and plays it out, as
+// decide does decision by decision. It reports false after a split.
+func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 	fp := t.fp
-	p := t.p
 	fs := b.fs
-	h := &b.hands[k]
-	var m uint8
-	var kind, lg int
-	if h.n == 2 {
-		switch {
-		case h.tenAce == 1:
-			kind = kTenAce1
-		case h.tenAce == 11:
-			kind = kTenAce11
-		case h.v0 == h.v1:
-			kind = kPair + int(h.v0) - 1
-			if b.n < p.MaxHands && !(h.splitAces && !p.ResplitAces) {
-				lg |= lgSplit
-			}
-		case h.s&stAce != 0 && fp.total[h.s] != h.s&^stAce:
-			kind = kSoft + int(fp.total[h.s])
-		default:
-			kind = kHard + int(fp.total[h.s])
+	d := t.d
+	if fp.p.DeclareInitialAce && h.decl == 0 && h.tenAce == 0 && (h.v0 == 1 || h.v1 == 1) {
+		if !t.declareFast(b, h, upv, col) {
+			return false // split
 		}
-		if p.Surrender != rules.NoSurrender && !h.split {
-			lg |= lgSurrender
+		if h.done {
+			return true // surrendered
 		}
-		if !(h.split && !p.DoubleAfterSplit) && !(h.splitAces && !p.HitSplitAces) && fp.canDouble[h.s] {
-			lg |= lgDouble
-		}
-		m = fs.two[kind][lg][col]
-	} else {
-		m = fs.more[h.s][col]
 	}
+	kind := fp.kindOf[h.s]
+	lg := uint8(0)
+	switch {
+	case h.tenAce == 1:
+		kind = kTenAce1
+	case h.tenAce == 11:
+		kind = kTenAce11
+	case h.decl != 0: // AR-11: declared, by its hard total
+		switch {
+		case h.v0 == h.v1:
+			kind = kDeclAA1
+			if h.decl == 11 {
+				kind = kDeclAA11
+			}
+			if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
+				lg = lgSplit
+			}
+		case h.decl == 11:
+			kind = kDecl11 + h.s - 10
+		default:
+			kind = kDecl1 + h.s
+		}
+	case h.v0 == h.v1:
+		kind = kPair + h.v0 - 1
+		if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
+			lg = lgSplit
+		}
+	}
+	sk := b2i(h.split) + b2i(h.splitAces) // unsplit, split, split Aces
+	lg |= fp.lgOf[sk&3] & fp.lgMask[h.s]
+	m := fs.two[kind&127][lg&7][col&15]
 	if m == dynamic {
-		m = t.dynamicMove(fs, h, kind, lg, upv)
+		m = t.dynamicMove(fs, &fs.twoView[kind], h.s, lg, upv)
 	}
 	switch Move(m) {
-	case Hit:
-		h.s = fp.next[int(h.s)<<4|int(t.dealV())]
-		h.n++
 	case Stand:
 		h.done = true
+	case Hit:
+		// Then, with three cards and more, hit or stand (more encodes
+		// 21 and bust); d.draw with the position in a register.
+		s, n := h.s, h.n
+		buf, pos, limit := d.buf, d.pos, d.limit
+		for a := uint8(Hit); a == uint8(Hit); {
+			if pos >= limit {
+				d.pos = pos
+				d.refill()
+				limit = d.limit
+			}
+			s = fp.nextCard[s&63][buf[pos]&63]
+			pos++
+			n++
+			a = fs.more[s][col&15]
+			if a == dynamic {
+				d.pos = pos
+				a = t.dynamicMove(fs, &fs.moreView[s&(nStates-1)], s, 0, upv)
+			}
+		}
+		d.pos = pos
+		h.s, h.n, h.done = s, n, true
 	case Surrender:
 		h.surrender, h.done = true, true
 	case Double:
 		h.doubled, h.done = true, true
-		c := t.d.draw()
-		if p.DoubleCardFaceDown { // AR-17: turned after the dealer plays
-			h.hidden = t.tag[c]
-		} else {
-			t.rc += t.tag[c]
+		c := d.draw()
+		if fp.p.DoubleCardFaceDown { // AR-17: turned after the dealer plays
+			t.hiddenTags += t.tag[c]
 		}
-		h.s = fp.next[int(h.s)<<4|int(fp.value[c])]
+		h.s = fp.next[h.s][fp.value[c]&15]
 		h.n++
 	case Split:
-		v0, v1 := h.v0, h.v1
-		aces, tens := v0 == 1, v0 == 10
-		b.hands[b.n] = fhand{s: fp.next[v1], n: 1, v0: v1, split: true, splitAces: aces, fromTens: tens}
-		b.n++
-		*h = fhand{s: fp.next[v0], n: 1, v0: v0, split: true, splitAces: aces, fromTens: tens}
+		t.splitFast(b, h)
 		return false
 	}
 	return true
 }
 
-// dynamicMove asks the table for a count-dependent decision.
-func (t *table) dynamicMove(fs *fastStrategy, h *fhand, kind, lg int, upv uint8) uint8 {
+// splitFast splits a pair: the new hand goes after the box's last (split).
+func (t *table) splitFast(b *fbox, h *fhand) {
 	fp := t.fp
-	legal := Legal(0).With(Hit)
-	if !fp.mustDraw[h.s] {
-		legal = legal.With(Stand)
-	}
-	view := &fs.moreView[h.s]
-	if h.n == 2 {
-		view = &fs.twoView[kind]
-		if lg&lgDouble != 0 {
-			legal = legal.With(Double)
+	v0, v1 := h.v0, h.v1
+	aces, tens := v0 == 1, v0 == 10
+	b.hands[b.n&(rules.MaxHands-1)] = fhand{s: fp.next[0][v1&15], n: 1, v0: v1, split: true, splitAces: aces, fromTens: tens}
+	b.n++
+	*h = fhand{s: fp.next[0][v0&15], n: 1, v0: v0, split: true, splitAces: aces, fromTens: tens, challenged: true}
+}
+
+// declareFast is AR-11 before a hand with an undeclared Ace acts: it may
+// split or surrender, else it declares its Ace, as decide does. It reports
+// false after a split.
+func (t *table) declareFast(b *fbox, h *fhand, upv, col uint8) bool {
+	fp := t.fp
+	fs := b.fs
+	kind, lg := fp.kindOf[h.s], uint8(0)
+	if h.v0 == h.v1 { // a pair of Aces
+		kind = kPair
+		if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
+			lg = lgSplit
 		}
+	}
+	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3] & lgSurrender
+	m := fs.pre[kind&63][lg>>1&3][col&15]
+	if m == dynamic {
+		var legal Legal
 		if lg&lgSplit != 0 {
 			legal = legal.With(Split)
 		}
 		if lg&lgSurrender != 0 {
 			legal = legal.With(Surrender)
 		}
+		m = uint8(fs.t.Play(&fs.twoView[kind], int(upv), legal, t.liveCount()))
 	}
-	m := fs.t.Play(view, int(upv), legal, t.count())
+	switch Move(m) {
+	case Split:
+		if lg&lgSplit != 0 {
+			t.splitFast(b, h)
+			return false
+		}
+	case Surrender:
+		if lg&lgSurrender != 0 {
+			h.surrender, h.done = true, true
+			return true
+		}
+	}
+	v := fs.declare[kind&63][col&15]
+	if v == dynamic {
+		v = uint8(fs.t.Declare(&fs.twoView[kind], int(upv), t.liveCount()))
+	}
+	h.decl = v
+	h.s &^= stAce // the hard total: the Aces count 1,
+	if v == 11 {
+		h.s += 10 // or one of them 11 for good
+	}
+	return true
+}
+
+// dynamicMove asks the table for a count-dependent decision on a hand in
+// state s shown as view.
+func (t *table) dynamicMove(fs *fastStrategy, view *Hand, s, lg, upv uint8) uint8 {
+	fp := t.fp
+	legal := Legal(0).With(Hit)
+	if !fp.mustDraw[s] {
+		legal = legal.With(Stand)
+	}
+	if lg&lgDouble != 0 {
+		legal = legal.With(Double)
+	}
+	if lg&lgSplit != 0 {
+		legal = legal.With(Split)
+	}
+	if lg&lgSurrender != 0 {
+		legal = legal.With(Surrender)
+	}
+	m := fs.t.Play(view, int(upv), legal, t.liveCount())
 	if !legal.Has(m) {
 		m = Hit
 	}

@@ -3,7 +3,9 @@ package sim
 import (
 	"bytes"
 	"fmt"
+	"math"
 	mrand "math/rand/v2"
+	"slices"
 	"testing"
 
 	"sabot/rules"
@@ -68,13 +70,14 @@ type fastCase struct {
 func fastCases() []fastCase {
 	var cases []fastCase
 	for _, name := range rules.Names() {
-		if name == "argentina" {
-			continue // AR-10, AR-11: the general path
-		}
 		cases = append(cases, fastCase{name: name, profile: name})
 	}
 	return append(cases,
 		fastCase{name: "argentina-without-challenge-and-declaration", profile: "argentina", options: []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false"}},
+		fastCase{name: "argentina/early-surrender", profile: "argentina", options: []string{"surrender=early"}},
+		fastCase{name: "argentina/must-draw-11", profile: "argentina", options: []string{"must_draw_at_most=11", "double_on=any"}},
+		fastCase{name: "argentina/payout-unit", profile: "argentina", options: []string{"payout_unit=5", "min_bet=25"},
+			setup: func(c *Config) { c.Unit = 35 }},
 		fastCase{name: "vegas-s17/late-surrender", profile: "vegas-s17", options: []string{"surrender=late"}},
 		fastCase{name: "spain/early-surrender", profile: "spain", options: []string{"surrender=early"}},
 		fastCase{name: "vegas-h17/no-peek-takes-all", profile: "vegas-h17", options: []string{"hole_card=no-peek", "dealer_blackjack_takes=all", "resplit_aces=true", "hit_split_aces=true"}},
@@ -84,7 +87,13 @@ func fastCases() []fastCase {
 		fastCase{name: "venice/split-blackjack-even", profile: "venice", options: []string{"split_blackjack=blackjack-even", "stand_on_21=false"}},
 		fastCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}},
 		fastCase{name: "family/face-down", profile: "family", options: []string{"collected_cards=under-face-down", "bank_rounds=5"}},
-		fastCase{name: "vegas-s17/double-card-face-down", profile: "vegas-s17", options: []string{"double_card_face_down=true", "double_on=10-11"}},
+		fastCase{name: "vegas-s17/double-card-face-down", profile: "vegas-s17", options: []string{"double_card_face_down=true", "double_on=10-11"},
+			setup: func(c *Config) { c.Boxes = 3 }},
+		fastCase{name: "spain/late-surrender", profile: "spain", options: []string{"surrender=late"}},
+		fastCase{name: "spain/hit-split-aces", profile: "spain", options: []string{"hit_split_aces=true"}},
+		fastCase{name: "venice/no-must-draw", profile: "venice", options: []string{"must_draw_at_most=0"}},
+		fastCase{name: "vegas-s17/no-insuring-blackjacks", profile: "vegas-s17", options: []string{"insure_blackjack=false"}},
+		fastCase{name: "vegas-s17/unit-1", profile: "vegas-s17", setup: func(c *Config) { c.Unit = 1 }},
 		fastCase{name: "vegas-s17/deal-to-the-end", profile: "vegas-s17", options: []string{"cut_card_reserve=0", "decks=1", "min_cut=0", "max_hands=4", "burn_cards=0"},
 			setup: func(c *Config) { c.Boxes = 5 }},
 	)
@@ -102,6 +111,14 @@ func fastStrategies(p *rules.Profile) []struct {
 	return []st{
 		{"textbook", func(c *Config) {}},
 		{"random-table", func(c *Config) { c.Strategy = randomTable(1, false) }},
+		{"random-table-insures", func(c *Config) {
+			tab := randomTable(6, false)
+			for i := range tab.cells[rowInsurance] {
+				tab.cells[rowInsurance][i] = cell{c: cY}
+				tab.cells[rowEvenMoney][i] = cell{c: cN}
+			}
+			c.Strategy = tab
+		}},
 		{"random-table-2-boxes-2-others", func(c *Config) {
 			c.Strategy, c.OthersStrategy, c.Boxes, c.Others = randomTable(2, false), randomTable(3, false), 2, 2
 		}},
@@ -113,6 +130,10 @@ func fastStrategies(p *rules.Profile) []struct {
 			c.Strategy, c.Count, c.Others = randomTable(5, true), &KO, 1
 			c.Ramp, _ = ParseRamp("0:1,2:4")
 			c.Wong = Wong{In: 1, HasIn: true, Out: -2, HasOut: true}
+		}},
+		{"random-indices-unsorted-ramp", func(c *Config) {
+			c.Strategy, c.Count = randomTable(7, true), &ZenCount
+			c.Ramp = Ramp{Min: 1, Steps: []Step{{2, 4}, {-1, 2}, {1, 3}}} // Ramp.Units' order
 		}},
 		{"hi-lo-i18-ramp", func(c *Config) {
 			tab := Textbook(p.DealerHitsSoft17)
@@ -131,7 +152,7 @@ func fastStrategies(p *rules.Profile) []struct {
 // rounds, shuffles and box results, for every configuration of fastCases
 // and every strategy of fastStrategies.
 func TestFastPath(t *testing.T) {
-	rounds := 40_000
+	rounds := 25_000
 	if testing.Short() {
 		rounds = 5_000
 	}
@@ -145,6 +166,7 @@ func TestFastPath(t *testing.T) {
 					name += "/exact"
 				}
 				t.Run(name, func(t *testing.T) {
+					t.Parallel()
 					cfg := Config{Profile: p, Rounds: 1, exactShoe: exact}
 					st.setup(&cfg)
 					if fc.setup != nil {
@@ -205,4 +227,47 @@ func compareRounds(t *testing.T, fast, gen *table, rounds int) {
 		t.Logf("no double")
 	}
 	t.Logf("%d rounds agree (%d void)", rounds, voids)
+}
+
+// TestDistIndex: the branch-free rounding of the distribution is
+// math.Round on every quotient 2x/unit.
+func TestDistIndex(t *testing.T) {
+	for _, unit := range []int64{1, 2, 3, 4, 5, 7, 10, 25, 40, 100, 1000, 12345} {
+		for x := int64(-60 * unit); x <= 60*unit; x++ {
+			q := 2 * float64(x) / float64(unit)
+			v := int(math.Round(q))
+			want := min(max(v, -distRange), distRange) + distRange
+			if got := distIndex(q); got != want {
+				t.Fatalf("unit %d, net %d: bucket %d, want %d", unit, x, got, want)
+			}
+		}
+	}
+}
+
+// TestFastPathStats: a chunk's sums are the same on both paths, to the
+// bit, with and without a count (runChunk seats once and sums the count 0
+// at the end without one).
+func TestFastPathStats(t *testing.T) {
+	for _, name := range []string{"vegas-s17", "family", "venice"} {
+		p := rules.MustLookup(name)
+		for _, st := range fastStrategies(p) {
+			t.Run(name+"/"+st.name, func(t *testing.T) {
+				cfg := Config{Profile: p, Rounds: 1}
+				st.setup(&cfg)
+				must(t, cfg.normalize())
+				slow := cfg
+				slow.noFast = true
+				fast, gen := newTable(&cfg), newTable(&slow)
+				if fast.fp == nil || gen.fp != nil {
+					t.Fatal("not on the fast and the general path")
+				}
+				for k := 0; k < 3; k++ {
+					a, b := fast.runChunk(7, k, 20_000, 4), gen.runChunk(7, k, 20_000, 4)
+					if a.stats != b.stats || !slices.Equal(a.path, b.path) {
+						t.Fatalf("chunk %d: the paths' sums differ: EV %v, %v", k, float64(a.stats.X)/float64(a.stats.W), float64(b.stats.X)/float64(b.stats.W))
+					}
+				}
+			})
+		}
+	}
 }

@@ -15,9 +15,10 @@ import (
 // Professional Blackjack, 1994). Flat bet, basic strategy, 6 decks, S17,
 // DAS, 75 % penetration (vegas-s17); the slope of EV by true count at the
 // bet, by weighted least squares over counts -3 to +5, must lie in
-// 0.40-0.65 % per count.
+// 0.40-0.65 % per count. 10 M rounds (about a second) measure it to ±0.023 %;
+// the long run (100 M) measures 0.47 %.
 func TestHiLoTrueCountWorth(t *testing.T) {
-	rounds := int64(3_000_000)
+	rounds := int64(10_000_000)
 	if *Long {
 		rounds = 100_000_000
 	}

@@ -58,8 +58,12 @@ type table struct {
 
 	// The fast path (fast.go), when the configuration allows it: its
 	// tables and boxes.
-	fp *fastPlan
-	fb [rules.MaxBoxes]fbox
+	fp         *fastPlan
+	fb         [rules.MaxBoxes]fbox
+	fbPlaying  bool // the layout of fb: the player bets, at this level
+	fbLevel    int
+	fstart     int   // the round's first card in the deck
+	hiddenTags int32 // the tags of AR-17 double cards dealt face down this round
 
 	hand Hand // the strategy's view, reused
 
@@ -116,7 +120,7 @@ func newTable(cfg *Config) *table {
 	}
 	t.scratch = make([]card.Card, 0, 512)
 	if fastEligible(cfg) {
-		t.fp = newFastPlan(cfg)
+		t.fp = newFastPlan(cfg) // nil if it cannot
 	}
 	return t
 }
@@ -141,14 +145,19 @@ func (t *table) count() float64 {
 	if !t.counting {
 		return 0
 	}
+	return t.countOf(t.rc)
+}
+
+// countOf is the count of a running count rc with the cards left now.
+func (t *table) countOf(rc int32) float64 {
 	if !t.balanced {
-		return float64(t.rc)
+		return float64(rc)
 	}
 	left := t.d.remaining()
 	if left < 1 {
 		left = 1
 	}
-	return float64(t.rc) * 52 / float64(left)
+	return float64(rc) * 52 / float64(left)
 }
 
 func (t *table) stratOf(b *box) Strategy {
@@ -179,12 +188,12 @@ func (t *table) seat() bool {
 			t.in = true
 		}
 	}
-	t.nBox = 0
 	playing := t.in
 	if t.fp != nil {
 		t.seatFast(playing, count)
 		return playing
 	}
+	t.nBox = 0
 	if playing {
 		units := int64(1)
 		if t.counting && len(cfg.Ramp.Steps) > 0 {
@@ -407,7 +416,7 @@ func (t *table) endRound(start int) {
 		if t.fp != nil {
 			for i := 0; i < t.nBox; i++ {
 				if b := &t.fb[i]; b.mine {
-					t.tally(b.n == 1 && b.hands[0].n == 2 && b.hands[0].s == 11|stAce, b.net0)
+					t.tally(b.bj, b.net0)
 				}
 			}
 		} else {
@@ -420,8 +429,12 @@ func (t *table) endRound(start int) {
 	}
 	proc := d.proc
 	if proc.Collected != shoe.DiscardTray && !d.out() && !d.csm {
-		t.scratch = append(t.scratch[:0], d.buf[start:d.pos]...)
-		d.collect(t.scratch, proc.Collected)
+		cs := d.buf[start:d.pos]
+		if d.compacts() { // the round's cards would be overwritten
+			t.scratch = append(t.scratch[:0], cs...)
+			cs = t.scratch
+		}
+		d.collect(cs, proc.Collected)
 	}
 	t.bankRounds++
 	switch {
@@ -447,20 +460,20 @@ func (t *table) credit(b *box, j int, n int64) {
 }
 
 // tally counts a player box's result for the win, push, loss and
-// blackjack rates: by the box holder's net on the box.
+// blackjack rates: by the box holder's net on the box. Without a branch:
+// a round's result is as unpredictable as the cards.
 func (t *table) tally(blackjack bool, net0 int64) {
 	t.playerBoxes++
-	if blackjack {
-		t.blackjacks++
+	t.blackjacks += int64(b2i(blackjack))
+	t.boxWins[1+b2i(net0 < 0)-b2i(net0 > 0)]++ // won, pushed, lost
+}
+
+// b2i is 1 for true: the compiler makes it a SETcc, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	switch {
-	case net0 > 0:
-		t.boxWins[0]++
-	case net0 == 0:
-		t.boxWins[1]++
-	default:
-		t.boxWins[2]++
-	}
+	return 0
 }
 
 // bankPasses applies FAM-02 for a shoe whose cards are collected face down:

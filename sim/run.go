@@ -250,11 +250,26 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 	var cum int64
 	shoes0 := t.shoes
 	fresh := true
+	// Without a count the seats never change: the player bets one unit
+	// on his boxes every round (seat once), at the count 0 (ByCount
+	// once, at the end).
+	fixed := t.fp != nil && !t.counting
+	playing := t.seat()
+	bk := bucket(t.roundCount)
+	// 2·x/unit as a product where 2/unit is exact (a power of two unit,
+	// as the default unit of a 3:2 game): the same quotient, no division.
+	perHalf, exact := 2/unit, cfg.Unit&(cfg.Unit-1) == 0
 	for r := int64(0); r < rounds || finish && !fresh; r++ {
-		playing := t.seat()
-		bk := bucket(t.roundCount)
+		if !fixed {
+			playing = t.seat()
+			bk = bucket(t.roundCount)
+		}
 		s0 := t.shoes
-		t.round()
+		if t.fp != nil {
+			t.playFast()
+		} else {
+			t.play()
+		}
 		fresh = t.shoes != s0
 		st.Rounds++
 		if t.void {
@@ -276,14 +291,19 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 			st.BackW += t.bw
 			st.BackXX += float64(t.bx) * float64(t.bx)
 		}
-		b := &st.ByCount[bk]
-		b.Rounds++
-		b.X += x
-		b.W += w
-		b.XX += fx * fx
+		if !fixed {
+			b := &st.ByCount[bk]
+			b.Rounds++
+			b.X += x
+			b.W += w
+			b.XX += fx * fx
+		}
 		if w > 0 {
-			v := int(math.Round(2 * fx / unit))
-			st.Dist[min(max(v, -distRange), distRange)+distRange]++
+			q := 2 * fx / unit
+			if exact {
+				q = fx * perHalf
+			}
+			st.Dist[distIndex(q)]++
 		}
 		if step > 0 {
 			cum += x
@@ -292,6 +312,9 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 			}
 		}
 	}
+	if fixed { // every round at the count 0, the same sums
+		st.ByCount[bk] = Bucket{Rounds: st.Played, X: st.X, W: st.W, XX: st.XX}
+	}
 	st.Shoes = 1 + t.shoes - shoes0 // shoes begun: the first, and every reshuffle but a last unused one
 	if fresh {
 		st.Shoes--
@@ -299,6 +322,17 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 	st.Boxes, st.Blackjacks = t.playerBoxes, t.blackjacks
 	st.Wins, st.Pushes, st.Losses = t.boxWins[0], t.boxWins[1], t.boxWins[2]
 	return res
+}
+
+// distIndex is the distribution's bucket of a net of q half units:
+// math.Round(q), clamped. It rounds without a branch: q+½ (or q−½) truncated
+// toward zero is Round(q) for every q = 2x/unit of integers x and unit,
+// which is either exactly halfway between two integers or farther than an
+// ulp from it (math.Round branches on q's exponent, which a round's net
+// makes unpredictable).
+func distIndex(q float64) int {
+	v := int(q + math.Copysign(0.5, q))
+	return min(max(v, -distRange), distRange) + distRange
 }
 
 // Run runs a simulation on cfg.Workers goroutines. The result depends only
