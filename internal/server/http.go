@@ -46,6 +46,7 @@ func (s *Server) Handler() http.Handler {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.admin(s.handleCommand(op)))
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
+	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
 	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
 
 	// The web client (issue 6) and the API it reads besides: the house
@@ -508,6 +509,16 @@ func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.Us
 		rec.WalletsAfter = onlyMine(rec.WalletsAfter, u.Name)
 	}
 	writeJSON(w, http.StatusOK, rec)
+}
+
+// handleMyRounds lists the player's last 50 rounds, the newest first.
+func (s *Server) handleMyRounds(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	rounds, err := PlayerRounds(r.Context(), s.Store, u.Name, 50)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rounds)
 }
 
 func onlyMine(wallets map[string]int64, name string) map[string]int64 {

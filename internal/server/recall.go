@@ -319,3 +319,65 @@ func ReplayRound(ctx context.Context, st sabot.Store, id string) (*ReplayReport,
 	}
 	return rep, rr, nil
 }
+
+// RoundSummary is one line of a player's list of rounds.
+type RoundSummary struct {
+	ID      string    `json:"id"`
+	Table   int64     `json:"table"`
+	Name    string    `json:"name"`
+	Profile string    `json:"profile"`
+	Test    bool      `json:"test,omitempty"`
+	Void    bool      `json:"void,omitempty"`
+	At      time.Time `json:"at"`
+	Net     int64     `json:"net"`
+}
+
+// PlayerRounds lists the last settled or void rounds a player bet in, the
+// newest first (GLI-19 §4.14: a player recalls his own games). It reads the
+// tables' logs; an index in the store would serve long logs faster.
+func PlayerRounds(ctx context.Context, st sabot.Store, player string, limit int) ([]RoundSummary, error) {
+	tables, err := st.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []RoundSummary{}
+	for _, t := range tables {
+		if t.Profile == "" {
+			continue // the significant-event log
+		}
+		recs, err := st.Log(ctx, t.ID, 1)
+		if err != nil {
+			return nil, err
+		}
+		played := map[int64]bool{}
+		test := map[int64]bool{}
+		for _, r := range recs {
+			switch r.Kind {
+			case sabot.LogDeal:
+				var p dealPayload
+				if err := json.Unmarshal(r.Payload, &p); err != nil {
+					return nil, sabot.Internal(err)
+				}
+				for _, b := range p.Bets {
+					played[r.RoundNo] = played[r.RoundNo] || b.Player == player
+				}
+				test[r.RoundNo] = p.Test
+			case sabot.LogSettle, sabot.LogVoid:
+				if !played[r.RoundNo] {
+					continue
+				}
+				var p settlePayload
+				if err := json.Unmarshal(r.Payload, &p); err != nil {
+					return nil, sabot.Internal(err)
+				}
+				out = append(out, RoundSummary{ID: RoundID(t.ID, int(r.RoundNo)), Table: t.ID, Name: t.Name, Profile: t.Profile,
+					Test: test[r.RoundNo], Void: p.Void, At: r.Created, Net: p.Net[player]})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

@@ -204,6 +204,11 @@ func TestRoundOverHTTP(t *testing.T) {
 	if _, err := h.player("zed", 0).Round(ctx, v.Round.ID); sabot.ErrorCode(err) != sabot.ENOTFOUND {
 		t.Fatalf("a stranger recalled the round: %v", err)
 	}
+	// GLI-19 §4.14: the player's list of his rounds.
+	var mine []server.RoundSummary
+	if err := ana.Do(ctx, "GET", "/api/me/rounds", nil, &mine); err != nil || len(mine) != 1 || mine[0].ID != v.Round.ID || mine[0].Net != 100 || !mine[0].Test {
+		t.Fatalf("ana's rounds: %+v %v", mine, err)
+	}
 	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
 	if err != nil {
 		t.Fatal(err)
