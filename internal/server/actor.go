@@ -44,14 +44,15 @@ type actor struct {
 	state // what the log rebuilds
 
 	// Live only.
-	subs    map[*subscriber]struct{}
-	ring    []outMsg // the last events, for clients that reconnect
-	evSeq   int64
-	epoch   string
-	timer   *time.Timer
-	timerOn timerKind
-	due     time.Time
-	sent    int // engine events of the round already published
+	subs     map[*subscriber]struct{}
+	ring     []outMsg // the last events, for clients that reconnect: ringSize at most, then circular
+	ringHead int      // where the oldest is in a full ring
+	evSeq    int64
+	epoch    string
+	timer    *time.Timer
+	timerOn  timerKind
+	due      time.Time
+	sent     int // engine events of the round already published
 }
 
 // state is everything replaying the log rebuilds.
@@ -163,49 +164,57 @@ func (a *actor) load(ctx context.Context) error {
 
 // track keeps the money and the command IDs of a record that is not
 // replayed (a closed table): the stakes it moved still count.
-func (a *actor) track(r *sabot.LogRecord) {
+func (a *actor) track(r *sabot.LogRecord) { a.trackAs(r, nil) }
+
+// trackAs is track of a record this actor has just written, with the
+// payload it wrote (the value; nil: read it from the record).
+func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 	a.lastSeq = r.Seq
 	a.remember(r.ClientID, r.CommandID, r.Seq)
 	if r.UserID != 0 {
-		var pl struct {
-			Player string `json:"player"`
+		var player string
+		switch p := payload.(type) {
+		case seatPayload:
+			player = p.Player
+		case betPayload:
+			player = p.Player
+		case nil:
+			var pl struct {
+				Player string `json:"player"`
+			}
+			if json.Unmarshal(r.Payload, &pl) == nil {
+				player = pl.Player
+			}
 		}
-		if json.Unmarshal(r.Payload, &pl) == nil && pl.Player != "" {
-			a.players[pl.Player] = r.UserID
+		if player != "" {
+			a.players[player] = r.UserID
 		}
 	}
 	switch r.Kind {
 	case sabot.LogBet:
-		var p betPayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[betPayload](r, payload)
 		a.escrow[p.Player] += p.Debit
 	case sabot.LogBetWithdraw:
-		var p betPayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[betPayload](r, payload)
 		a.escrow[p.Player] -= p.Stake
 	case sabot.LogLeave:
-		var p seatPayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[seatPayload](r, payload)
 		a.escrow[p.Player] -= p.Returned
 	case sabot.LogAction:
-		var p actionPayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[actionPayload](r, payload)
 		a.escrow[p.Action.Player] += p.Debit
 	case sabot.LogShoe:
-		var p shoePayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[shoePayload](r, payload)
 		if seed, err := parseSeed(p.Seed); err == nil {
 			a.shoes[p.Shoe] = &shoeState{seed: seed, commitment: p.Commitment}
 		}
 	case sabot.LogShoeReveal:
-		var p revealPayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[revealPayload](r, payload)
 		if sh := a.shoes[p.Shoe]; sh != nil {
 			sh.revealed = true
 		}
 	case sabot.LogSettle, sabot.LogVoid:
-		var p settlePayload
-		json.Unmarshal(r.Payload, &p)
+		p := payloadOf[settlePayload](r, payload)
 		for pl, v := range p.Returned {
 			a.escrow[pl] -= v - p.Net[pl]
 		}
@@ -213,6 +222,17 @@ func (a *actor) track(r *sabot.LogRecord) {
 			a.closed = "out of service: " + p.Reason
 		}
 	}
+}
+
+// payloadOf is a record's payload as a T: given, if it is one, else
+// decoded from the record (a zero T if it does not decode).
+func payloadOf[T any](r *sabot.LogRecord, given any) T {
+	if v, ok := given.(T); ok {
+		return v
+	}
+	var v T
+	json.Unmarshal(r.Payload, &v)
+	return v
 }
 
 // closeTable writes the void that returns every stake of a table whose log

@@ -343,7 +343,7 @@ func (a *actor) append(ctx context.Context, c *command, kind string, round int, 
 	if dup {
 		return rec, errDuplicate
 	}
-	a.track(rec)
+	a.trackAs(rec, payload)
 	return rec, nil
 }
 

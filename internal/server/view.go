@@ -352,11 +352,12 @@ func (a *actor) publish(e Event) {
 	a.evSeq++
 	data, _ := json.Marshal(Message{Type: "event", Seq: a.evSeq, Event: &e})
 	m := outMsg{a.evSeq, data}
-	if len(a.ring) == ringSize {
-		copy(a.ring, a.ring[1:])
-		a.ring = a.ring[:ringSize-1]
+	if len(a.ring) < ringSize {
+		a.ring = append(a.ring, m)
+	} else { // full: the newest replaces the oldest
+		a.ring[a.ringHead] = m
+		a.ringHead = (a.ringHead + 1) % ringSize
 	}
-	a.ring = append(a.ring, m)
 	for s := range a.subs {
 		a.send(s, data)
 	}
@@ -381,9 +382,9 @@ func (a *actor) snapshotMsg() []byte {
 func (a *actor) subscribe(c *command) {
 	s := c.sub
 	a.subs[s] = struct{}{}
-	if c.epoch == a.epoch && c.since <= a.evSeq && len(a.ring) > 0 && c.since >= a.ring[0].seq-1 {
-		for _, m := range a.ring {
-			if m.seq > c.since {
+	if n := len(a.ring); c.epoch == a.epoch && c.since <= a.evSeq && n > 0 && c.since >= a.ring[a.ringHead].seq-1 {
+		for i := range n {
+			if m := a.ring[(a.ringHead+i)%n]; m.seq > c.since {
 				a.send(s, m.data)
 			}
 		}

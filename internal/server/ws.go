@@ -1,10 +1,15 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"net"
 	"net/http"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -22,7 +27,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		return
 	}
 	since, _ := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64)
-	conn, err := websocket.Accept(w, r, nil)
+	cw := &corkingWriter{ResponseWriter: w}
+	conn, err := websocket.Accept(cw, r, nil)
 	if err != nil {
 		return
 	}
@@ -63,6 +69,18 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		}
 	}()
 
+	// Every message ready is written, then sent in one go: the events of
+	// a decision (the action, its card, whose turn) usually leave in one
+	// write to the socket, not one each. The writes' context has no end
+	// (the library would arm and disarm a timer around every frame): a
+	// write still blocked on a client that does not read when ctx ends
+	// (shutdown, or the reader gone) fails 5 seconds later, at the latest.
+	wctx := context.WithoutCancel(ctx)
+	defer context.AfterFunc(ctx, func() { cw.setWriteDeadline(time.Now().Add(5 * time.Second)) })()
+	tooSlow := func() {
+		cw.uncork()
+		conn.Close(websocket.StatusPolicyViolation, "too slow: reconnect with since and epoch to resync")
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -70,33 +88,145 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 			return
 		case data, ok := <-sub.ch:
 			if !ok {
-				conn.Close(websocket.StatusPolicyViolation, "too slow: reconnect with since and epoch to resync")
+				tooSlow()
 				return
 			}
-			if conn.Write(ctx, websocket.MessageText, data) != nil {
+			cw.cork()
+			if conn.Write(wctx, websocket.MessageText, data) != nil {
 				return
 			}
 		case res := <-results:
+			cw.cork()
 			// The events a command caused come before its answer.
 			for drained := false; !drained; {
 				select {
 				case data, ok := <-sub.ch:
 					if !ok {
-						conn.Close(websocket.StatusPolicyViolation, "too slow: reconnect with since and epoch to resync")
+						tooSlow()
 						return
 					}
-					if conn.Write(ctx, websocket.MessageText, data) != nil {
+					if conn.Write(wctx, websocket.MessageText, data) != nil {
 						return
 					}
 				default:
 					drained = true
 				}
 			}
-			if conn.Write(ctx, websocket.MessageText, res) != nil {
+			if conn.Write(wctx, websocket.MessageText, res) != nil {
 				return
 			}
 		}
+		// What else is ready goes in the same write.
+		for more := true; more && cw.corked() < maxCorked; {
+			select {
+			case data, ok := <-sub.ch:
+				if !ok {
+					tooSlow()
+					return
+				}
+				if conn.Write(wctx, websocket.MessageText, data) != nil {
+					return
+				}
+			default:
+				more = false
+			}
+		}
+		if cw.uncork() != nil {
+			return
+		}
 	}
+}
+
+// maxCorked bounds the bytes a socket's writer gathers before it sends them.
+const maxCorked = 64 << 10
+
+// corkingWriter lets the WebSocket's writer gather several messages into
+// one write to the connection. The WebSocket library writes each message
+// (frame) through a bufio.Writer that it flushes at the end of the message;
+// Hijack gives it one whose flushes land here, where, between cork and
+// uncork, they are kept and then written at once. Anything written while not
+// corked (a pong, a close frame written by the reader) goes straight
+// through.
+type corkingWriter struct {
+	http.ResponseWriter
+
+	raw  net.Conn // the hijacked connection, set once
+	mu   sync.Mutex
+	conn net.Conn // raw, if the writes come here (else nil: no corking)
+	on   bool
+	buf  []byte
+}
+
+// setWriteDeadline sets the connection's write deadline. It does not take
+// mu, which a write blocked on the client holds: it is what ends that
+// write. (raw is set by the hijack, before anything can call it.)
+func (c *corkingWriter) setWriteDeadline(t time.Time) {
+	if c.raw != nil {
+		c.raw.SetWriteDeadline(t)
+	}
+}
+
+func (c *corkingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := c.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("the response cannot be hijacked")
+	}
+	conn, brw, err := h.Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	c.raw = conn
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if brw.Writer.Buffered() > 0 {
+		// Not expected (net/http flushes the 101 before it gives the
+		// connection up): write through, uncorked, the library's writer.
+		return conn, brw, nil
+	}
+	c.conn = conn
+	return conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(c, brw.Writer.Size())), nil
+}
+
+func (c *corkingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil { // before the hijack: the HTTP response
+		return c.ResponseWriter.Write(p)
+	}
+	if c.on {
+		c.buf = append(c.buf, p...)
+		return len(p), nil
+	}
+	return c.conn.Write(p)
+}
+
+func (c *corkingWriter) cork() {
+	c.mu.Lock()
+	c.on = true
+	c.mu.Unlock()
+}
+
+func (c *corkingWriter) corked() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.buf)
+}
+
+// uncork writes what was gathered.
+func (c *corkingWriter) uncork() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.on = false
+	if len(c.buf) == 0 || c.conn == nil {
+		return nil
+	}
+	_, err := c.conn.Write(c.buf)
+	if cap(c.buf) > maxCorked {
+		c.buf = nil
+	} else {
+		c.buf = c.buf[:0]
+	}
+	return err
 }
 
 // wsCommand runs one command sent on a socket and returns its answer.

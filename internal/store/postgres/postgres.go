@@ -6,7 +6,9 @@
 // next Seq) with the UPDATE that changes the row, and every later statement
 // of the transaction sees what committed before it. Read-only transactions
 // run at REPEATABLE READ: one snapshot. A deadlock or serialization failure
-// is retried.
+// is retried. Appends go through the store's group commit (sqlstore): half
+// the pool's connections (at most 4) are writers, each committing the appends
+// of its share of the tables together, on a connection of its own.
 package postgres
 
 import (
@@ -75,13 +77,22 @@ func (db *DB) Open(ctx context.Context) error {
 		pool.Close()
 		return sabot.Internal(fmt.Errorf("postgres: %w", err))
 	}
-	db.pool, db.Store = pool, sqlstore.New(c, now)
+	db.pool, db.Store = pool, sqlstore.New(c, now, sqlstore.Config{Writers: writers(cfg.MaxConns)})
 	return nil
 }
 
-// Close closes the pool's connections.
+// writers is how many group-commit writers a pool of n connections gets:
+// they commit side by side, as PostgreSQL allows, and leave half the pool to
+// the reads and the other writes.
+func writers(n int32) int {
+	return int(min(max(n/2, 1), 4))
+}
+
+// Close closes the pool's connections, after the batch of appends being
+// committed; appends still queued fail.
 func (db *DB) Close() error {
 	if db.pool != nil {
+		db.Store.Close()
 		db.pool.Close()
 	}
 	return nil
@@ -109,6 +120,56 @@ func (c *conn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) er
 		return err
 	}
 	return classify(tx.Commit(ctx))
+}
+
+// Writer gives a group-commit writer a connection of its own, taken from
+// the pool when it first writes and taken again if it breaks.
+func (c *conn) Writer() (sqlstore.Conn, func()) {
+	w := &writerConn{c: c}
+	return w, w.release
+}
+
+// writerConn is the Conn of a group-commit writer: its read-write
+// transactions run on one connection, its reads on the pool.
+type writerConn struct {
+	c  *conn
+	pc *pgxpool.Conn // nil until the first write, or after it broke
+}
+
+func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) error {
+	if ro {
+		return w.c.InTx(ctx, true, fn)
+	}
+	if w.pc == nil {
+		pc, err := w.c.pool.Acquire(ctx)
+		if err != nil {
+			return classify(err)
+		}
+		w.pc = pc
+	}
+	defer func() {
+		if w.pc.Conn().IsClosed() {
+			w.release()
+		}
+	}()
+	tx, err := w.pc.BeginTx(ctx, readWrite)
+	if err != nil {
+		return classify(err)
+	}
+	if err := fn(pgTx{tx}); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
+	return classify(tx.Commit(ctx))
+}
+
+func (w *writerConn) Writer() (sqlstore.Conn, func()) { return w, func() {} }
+
+func (w *writerConn) release() {
+	if w.pc != nil {
+		w.pc.Release()
+		w.pc = nil
+	}
 }
 
 // classify marks the errors sqlstore acts on.

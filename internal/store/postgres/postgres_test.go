@@ -54,6 +54,18 @@ func MustOpenDB(tb testing.TB) *DB {
 	return &DB{db, raw}
 }
 
+// A process killed (SIGKILL) while it appends from many tables loses none
+// of the appends it acknowledged.
+func TestCrash(t *testing.T) {
+	storetest.Crash(t, func() string { return storetest.PostgresDSN(t) }, func(tb testing.TB, dsn string) sabot.Store {
+		db := postgres.NewDB(dsn)
+		if err := db.Open(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		return db
+	})
+}
+
 // Reopening a schema keeps its data and applies no migration twice, even
 // when two open it at once.
 func TestReopen(t *testing.T) {

@@ -6,7 +6,10 @@
 // read-write transaction begins IMMEDIATE, taking the write lock at once, so
 // concurrent writers wait for each other (busy_timeout, and in-process a
 // one-slot queue) instead of failing halfway; read-only transactions are
-// deferred and read one snapshot.
+// deferred and read one snapshot. Appends go through the store's group
+// commit (sqlstore): one writer, on a connection of its own, commits the
+// appends of every table that are ready together, with one sync. Every
+// query's statement is prepared once and kept.
 package sqlite
 
 import (
@@ -19,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -42,7 +46,8 @@ type DB struct {
 	Now func() time.Time
 
 	*sqlstore.Store
-	db *sql.DB
+	db   *sql.DB
+	conn *conn
 }
 
 var _ sabot.Store = (*DB)(nil)
@@ -109,18 +114,23 @@ func (db *DB) Open(ctx context.Context) error {
 		// Each connection to ":memory:" is a database of its own.
 		sdb.SetMaxOpenConns(1)
 	} else {
-		sdb.SetMaxOpenConns(8)
+		// 8 for the reads and the other writes, 1 kept by the group
+		// commit's writer; all kept open (a new connection applies the
+		// pragmas again).
+		sdb.SetMaxOpenConns(9)
+		sdb.SetMaxIdleConns(9)
 	}
 	now := db.Now
 	if now == nil {
 		now = time.Now
 	}
-	c := &conn{db: sdb, writer: make(chan struct{}, 1)}
+	c := &conn{db: sdb, writer: make(chan struct{}, 1), memory: memory, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}}
 	if err := sdb.PingContext(ctx); err != nil {
 		sdb.Close()
 		return sabot.Errorf(sabot.EINVALID, "cannot open the database %s: %v", db.DSN, err)
 	}
 	if err := sqlstore.Migrate(ctx, c, migrations, "migrations", ""); err != nil {
+		c.close()
 		sdb.Close()
 		var e *sqlite.Error
 		if errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_NOTADB {
@@ -128,15 +138,19 @@ func (db *DB) Open(ctx context.Context) error {
 		}
 		return sabot.Internal(fmt.Errorf("sqlite %s: %w", db.DSN, err))
 	}
-	db.db, db.Store = sdb, sqlstore.New(c, now)
+	// One writer: SQLite writes one transaction at a time.
+	db.db, db.conn, db.Store = sdb, c, sqlstore.New(c, now, sqlstore.Config{Writers: 1})
 	return nil
 }
 
-// Close closes the database.
+// Close closes the database: the batch of appends being committed completes,
+// appends still queued fail.
 func (db *DB) Close() error {
 	if db.db == nil {
 		return nil
 	}
+	db.Store.Close()
+	db.conn.close()
 	return db.db.Close()
 }
 
@@ -146,6 +160,58 @@ type conn struct {
 	// writer is held by the read-write transaction in progress: writers of
 	// this process queue here rather than poll the file lock.
 	writer chan struct{}
+	memory bool // ":memory:": one connection
+
+	// Every query's statement, prepared once (on each connection of the
+	// pool, as it comes) rather than parsed at every execution.
+	mu        sync.Mutex
+	stmts     map[string]*sql.Stmt
+	preparing map[string]bool
+	closed    bool           // no more preparing: the database is closing
+	prepares  sync.WaitGroup // the preparations under way
+}
+
+// close waits for the preparations under way (each holds a connection,
+// which must be closed with the others) and starts no more.
+func (c *conn) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.prepares.Wait()
+}
+
+// maxStmts bounds the statements kept prepared; the store's are far fewer
+// (the INSERT of entries varies with the number of postings).
+const maxStmts = 256
+
+// stmt returns the prepared statement of a query, or nil: then the query
+// runs unprepared this time, and its statement is prepared in the
+// background. Preparing takes a connection of the pool: a transaction, which
+// holds one already, must not wait for another.
+func (c *conn) stmt(query string) *sql.Stmt {
+	if strings.Contains(query, ";") { // a migration's script
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts[query]; ok {
+		return st
+	}
+	if c.closed || c.preparing[query] || len(c.stmts)+len(c.preparing) >= maxStmts {
+		return nil
+	}
+	c.preparing[query] = true
+	c.prepares.Go(func() {
+		st, err := c.db.Prepare(query)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.preparing, query)
+		if err != nil {
+			st = nil // runs unprepared from now on, and fails there if it must
+		}
+		c.stmts[query] = st
+	})
+	return nil
 }
 
 func (c *conn) InTx(ctx context.Context, readOnly bool, fn func(sqlstore.Tx) error) error {
@@ -161,11 +227,69 @@ func (c *conn) InTx(ctx context.Context, readOnly bool, fn func(sqlstore.Tx) err
 	if err != nil {
 		return classify(err)
 	}
-	if err := fn(sqlTx{tx}); err != nil {
+	return c.run(tx, fn)
+}
+
+// run runs fn in tx and commits it, or rolls it back.
+func (c *conn) run(tx *sql.Tx, fn func(sqlstore.Tx) error) error {
+	if err := fn(sqlTx{tx, c}); err != nil {
 		tx.Rollback()
 		return err
 	}
 	return classify(tx.Commit())
+}
+
+// Writer gives a group-commit writer a connection of its own, taken from
+// the pool when it first writes. With ":memory:" the pool's one connection
+// is the database: the writer shares it.
+func (c *conn) Writer() (sqlstore.Conn, func()) {
+	if c.memory {
+		return c, func() {}
+	}
+	w := &writerConn{c: c}
+	return w, w.release
+}
+
+// writerConn is the Conn of a group-commit writer: its read-write
+// transactions run on one connection (after taking the process's writer
+// turn, as every writer does); its reads on the pool.
+type writerConn struct {
+	c  *conn
+	sc *sql.Conn // nil until the first write, or after a connection failed
+}
+
+func (w *writerConn) InTx(ctx context.Context, readOnly bool, fn func(sqlstore.Tx) error) error {
+	if readOnly {
+		return w.c.InTx(ctx, true, fn)
+	}
+	select {
+	case w.c.writer <- struct{}{}:
+		defer func() { <-w.c.writer }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if w.sc == nil {
+		sc, err := w.c.db.Conn(ctx)
+		if err != nil {
+			return classify(err)
+		}
+		w.sc = sc
+	}
+	tx, err := w.sc.BeginTx(ctx, nil)
+	if err != nil {
+		w.release() // the next transaction takes a fresh connection
+		return classify(err)
+	}
+	return w.c.run(tx, fn)
+}
+
+func (w *writerConn) Writer() (sqlstore.Conn, func()) { return w, func() {} }
+
+func (w *writerConn) release() {
+	if w.sc != nil {
+		w.sc.Close()
+		w.sc = nil
+	}
 }
 
 // classify marks the errors sqlstore acts on.
@@ -183,10 +307,19 @@ func classify(err error) error {
 	return err
 }
 
-type sqlTx struct{ tx *sql.Tx }
+type sqlTx struct {
+	tx *sql.Tx
+	c  *conn
+}
 
 func (t sqlTx) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := t.tx.ExecContext(ctx, query, args...)
+	var res sql.Result
+	var err error
+	if st := t.prepared(ctx, query); st != nil {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = t.tx.ExecContext(ctx, query, args...)
+	}
 	if err != nil {
 		return 0, classify(err)
 	}
@@ -194,11 +327,30 @@ func (t sqlTx) Exec(ctx context.Context, query string, args ...any) (int64, erro
 }
 
 func (t sqlTx) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	if st := t.prepared(ctx, query); st != nil {
+		return sqlRow{st.QueryRowContext(ctx, args...)}
+	}
 	return sqlRow{t.tx.QueryRowContext(ctx, query, args...)}
 }
 
+// prepared returns the transaction's use of a query's prepared statement,
+// or nil.
+func (t sqlTx) prepared(ctx context.Context, query string) *sql.Stmt {
+	st := t.c.stmt(query)
+	if st == nil {
+		return nil
+	}
+	return t.tx.StmtContext(ctx, st)
+}
+
 func (t sqlTx) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	rows, err := t.tx.QueryContext(ctx, query, args...)
+	var rows *sql.Rows
+	var err error
+	if st := t.prepared(ctx, query); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = t.tx.QueryContext(ctx, query, args...)
+	}
 	if err != nil {
 		return nil, classify(err)
 	}

@@ -19,16 +19,27 @@ var kinds = map[string]bool{
 	sabot.AccountHouse:  true,
 }
 
-// Account returns the account of a kind and owner, creating it empty. Two
-// callers racing to create the same account get the same one: the insert
-// does nothing on the (kind, owner_id) unique key, and the select after it
-// sees whichever insert committed.
+// Account returns the account of a kind and owner, creating it empty. An
+// account that exists is read in a read-only transaction. Two callers racing
+// to create the same account get the same one: the insert does nothing on
+// the (kind, owner_id) unique key, and the select after it sees whichever
+// insert committed.
 func (s *Store) Account(ctx context.Context, kind string, ownerID int64) (*sabot.Account, error) {
 	if _, ok := kinds[kind]; !ok {
 		return nil, sabot.Errorf(sabot.EINVALID, "no account kind %q", kind)
 	}
 	a := sabot.Account{Kind: kind, OwnerID: ownerID}
-	err := s.write(ctx, func(tx Tx) error {
+	// An account that exists is read, without taking the writer's turn.
+	err := s.read(ctx, func(tx Tx) error {
+		return tx.QueryRow(ctx, `SELECT id, balance FROM accounts WHERE kind = $1 AND owner_id = $2`,
+			kind, ownerID).Scan(&a.ID, &a.Balance)
+	})
+	if err == nil {
+		return &a, nil
+	} else if !noRows(err) {
+		return nil, fail(err)
+	}
+	err = s.write(ctx, func(tx Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO accounts (kind, owner_id, balance) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`,
 			kind, ownerID); err != nil {
 			return err

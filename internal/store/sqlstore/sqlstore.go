@@ -1,7 +1,8 @@
 // Package sqlstore is the sabot.Store written once in SQL that both SQLite
 // and PostgreSQL accept. A driver supplies a Conn (transactions, and its own
 // errors translated to ErrUnique and ErrRetry) and its schema as migrations;
-// everything else, every query and every guarantee, lives here.
+// everything else, every query and every guarantee, lives here, the group
+// commit of appends included (group.go).
 //
 // The SQL sticks to what the two share: $1-style parameters (modernc.org/sqlite
 // binds $N to the Nth argument), RETURNING, ON CONFLICT DO NOTHING, partial
@@ -57,23 +58,30 @@ type Conn interface {
 	// takes the row locks it needs. A read-only transaction sees one
 	// snapshot throughout.
 	InTx(ctx context.Context, readOnly bool, fn func(Tx) error) error
+	// Writer returns the Conn a group-commit writer runs its transactions
+	// on: the same database, its read-write transactions on a connection
+	// kept for the writer where the driver can, so that a writer never
+	// queues with the readers for a connection of the pool. release gives
+	// the connection back when the writer stops.
+	Writer() (w Conn, release func())
 }
 
 // Store is the sabot.Store over a Conn.
 type Store struct {
-	conn Conn
-	now  func() time.Time
+	conn  Conn
+	now   func() time.Time
+	group *group
 }
 
 var _ sabot.Store = (*Store)(nil)
 
-// New returns the store over conn; now is the clock that stamps records.
-func New(conn Conn, now func() time.Time) *Store {
-	return &Store{conn: conn, now: now}
+// New returns the store over conn, its group-commit writers started (Close
+// stops them); now is the clock that stamps records.
+func New(conn Conn, now func() time.Time, cfg Config) *Store {
+	s := &Store{conn: conn, now: now}
+	s.startGroup(cfg)
+	return s
 }
-
-// Close does nothing: the driver closes its Conn.
-func (s *Store) Close() error { return nil }
 
 // maxTries bounds the retries of a transaction that lost a race (ErrRetry).
 const maxTries = 5
@@ -82,9 +90,14 @@ const maxTries = 5
 // it may be. fn must not change anything outside the database before the
 // transaction commits: it may run more than once.
 func (s *Store) write(ctx context.Context, fn func(Tx) error) error {
+	return writeOn(ctx, s.conn, fn)
+}
+
+// writeOn is write on a given Conn.
+func writeOn(ctx context.Context, conn Conn, fn func(Tx) error) error {
 	var err error
 	for try := 0; try < maxTries; try++ {
-		err = s.conn.InTx(ctx, false, fn)
+		err = conn.InTx(ctx, false, fn)
 		if !errors.Is(err, ErrRetry) {
 			return err
 		}

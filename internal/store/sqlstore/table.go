@@ -91,83 +91,98 @@ func scanTable(row Row) (*sabot.Table, error) {
 	return &t, nil
 }
 
-// errDup ends an Append's transaction when its command is already in the log.
+// errDup ends an append when its command is already in the log.
 var errDup = errors.New("duplicate command")
 
-// Append writes a log record and its postings in one transaction.
+// Append writes a log record and its postings in one transaction, shared
+// with the appends of other tables that are ready at the same moment (group
+// commit, group.go); it returns when that transaction has committed.
 //
 // The next Seq is taken by incrementing the table's last_seq, which locks the
 // table's row until the transaction ends: appends to one table are
-// serialized, and a transaction that fails gives its Seq back with its
-// rollback, so the log has no gaps. Under that lock the command's IDs are
-// looked up: a command already in the log (even one committed a moment ago by
-// a concurrent duplicate) ends the transaction with nothing written and rec
-// filled from the first record. The partial unique index on (table_id,
-// client_id, command_id) guarantees it even without the lock.
+// serialized, and an append that fails gives its Seq back with its rollback
+// (to its savepoint in a batch), so the log has no gaps. A command already
+// in the log (even one committed a moment ago by a concurrent duplicate, or
+// written earlier in the same batch) is found by the partial unique index on
+// (table_id, client_id, command_id) when the record is inserted: the insert
+// does nothing, the append is rolled back with nothing written, and rec is
+// filled from the first record, read once the append's transaction is over.
 func (s *Store) Append(ctx context.Context, rec *sabot.LogRecord, postings []sabot.Posting) (dup bool, err error) {
+	p, err := s.prepare(rec, postings)
+	if err != nil {
+		return false, err
+	}
+	if err := s.submit(ctx, p); err != nil {
+		return false, err
+	}
+	return s.outcome(ctx, rec, p)
+}
+
+// prepare checks an append before it goes to a writer: a kind, a JSON
+// payload, balanced postings.
+func (s *Store) prepare(rec *sabot.LogRecord, postings []sabot.Posting) (*pending, error) {
 	if rec.Kind == "" {
-		return false, sabot.Errorf(sabot.EINVALID, "a log record needs a kind")
+		return nil, sabot.Errorf(sabot.EINVALID, "a log record needs a kind")
 	}
 	var payload any
 	if len(rec.Payload) > 0 {
 		if !json.Valid(rec.Payload) {
-			return false, sabot.Errorf(sabot.EINVALID, "the %s record's payload is not JSON", rec.Kind)
+			return nil, sabot.Errorf(sabot.EINVALID, "the %s record's payload is not JSON", rec.Kind)
 		}
 		payload = string(rec.Payload)
 	}
 	if err := checkPostings(postings); err != nil {
-		return false, err
+		return nil, err
 	}
-	idempotent := rec.ClientID != "" && rec.CommandID != ""
-	created := s.clock(rec.Created)
+	return &pending{rec: rec, payload: payload, postings: postings, idem: rec.ClientID != "" && rec.CommandID != "",
+		created: s.clock(rec.Created), done: make(chan struct{})}, nil
+}
 
-	var seq int64
-	var first *sabot.LogRecord
-	err = s.write(ctx, func(tx Tx) error {
-		first = nil
-		err := tx.QueryRow(ctx, `UPDATE tables SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq`, rec.TableID).Scan(&seq)
-		if noRows(err) {
-			return sabot.Errorf(sabot.ENOTFOUND, "no table %d", rec.TableID)
-		} else if err != nil {
-			return err
-		}
-		if idempotent {
-			first, err = scanRecord(tx.QueryRow(ctx, byCommand, rec.TableID, rec.ClientID, rec.CommandID))
-			if err == nil {
-				return errDup
-			} else if !noRows(err) {
-				return err
-			}
-		}
-		var n int64
-		n, err = tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, payload, created)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-			rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, payload, stamp(created))
+// outcome is what Append returns for a committed (or refused) append, rec
+// filled in.
+func (s *Store) outcome(ctx context.Context, rec *sabot.LogRecord, p *pending) (bool, error) {
+	if errors.Is(p.err, errDup) {
+		first, err := s.command(ctx, rec.TableID, rec.ClientID, rec.CommandID)
 		if err != nil {
-			return err
-		} else if n == 0 && idempotent {
-			return errDup // only the unique index saw it: read the first record below
-		} else if n == 0 {
-			return fmt.Errorf("table %d seq %d is taken", rec.TableID, seq)
-		}
-		if len(postings) == 0 {
-			return nil
-		}
-		return post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, created, postings)
-	})
-	if errors.Is(err, errDup) {
-		if first == nil {
-			if first, err = s.command(ctx, rec.TableID, rec.ClientID, rec.CommandID); err != nil {
-				return false, err
-			}
+			return false, err
 		}
 		*rec = *first
 		return true, nil
-	} else if err != nil {
-		return false, fail(err)
+	} else if p.err != nil {
+		return false, fail(p.err)
 	}
-	rec.Seq, rec.Created = seq, created
+	rec.Seq, rec.Created = p.seq, p.created
 	return false, nil
+}
+
+// appendTx writes one append in tx and sets p.seq; errDup if the command is
+// in the log, a sabot error if refused.
+func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
+	rec := p.rec
+	var seq int64
+	err := tx.QueryRow(ctx, `UPDATE tables SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq`, rec.TableID).Scan(&seq)
+	if noRows(err) {
+		return sabot.Errorf(sabot.ENOTFOUND, "no table %d", rec.TableID)
+	} else if err != nil {
+		return err
+	}
+	n, err := tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, payload, created)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+		rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, p.payload, stamp(p.created))
+	if err != nil {
+		return err
+	} else if n == 0 && p.idem {
+		return errDup // the command is in the log: the caller reads its record
+	} else if n == 0 {
+		return fmt.Errorf("table %d seq %d is taken", rec.TableID, seq)
+	}
+	if len(p.postings) > 0 {
+		if err := post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, p.created, p.postings); err != nil {
+			return err
+		}
+	}
+	p.seq = seq
+	return nil
 }
 
 // command returns the record a command wrote.

@@ -11,13 +11,17 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"sabot"
+	"sabot/internal/store/sqlstore"
 )
 
 // Now is the clock of the stores under test.
@@ -162,4 +166,71 @@ func credit(tb testing.TB, s sabot.Store, wallet, amount int64) {
 	house := account(tb, s, sabot.AccountHouse, 0)
 	must(tb, s.Transfer(context.Background(), fmt.Sprintf("credit %d", amount),
 		[]sabot.Posting{{AccountID: house, Amount: -amount}, {AccountID: wallet, Amount: amount}}))
+}
+
+// BenchmarkAppendTables measures Append from many tables at once, as a
+// server's tables append: each of tables goroutines appends bets to its own
+// table, one after the other. It reports appends/s, the latency of an append
+// (p50, p99) and, for a store that says (GroupStats), the appends per
+// transaction of the group commit.
+func BenchmarkAppendTables(b *testing.B, s sabot.Store, tables int) {
+	ctx := context.Background()
+	house := account(b, s, sabot.AccountHouse, 0)
+	type seat struct{ table, wallet, account int64 }
+	seats := make([]seat, tables)
+	for i := range seats {
+		tbl := &sabot.Table{Name: fmt.Sprint("bench ", i), Profile: "venice"}
+		if err := s.CreateTable(ctx, tbl); err != nil {
+			b.Fatal(err)
+		}
+		w := account(b, s, sabot.AccountWallet, int64(i+1))
+		if err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -1 << 40}, {AccountID: w, Amount: 1 << 40}}); err != nil {
+			b.Fatal(err)
+		}
+		seats[i] = seat{tbl.ID, w, account(b, s, sabot.AccountTable, tbl.ID)}
+	}
+	stats, _ := s.(interface{ GroupStats() sqlstore.GroupStats })
+	var before sqlstore.GroupStats
+	if stats != nil {
+		before = stats.GroupStats()
+	}
+	payload := []byte(`{"box":1,"stake":1000}`)
+	var next atomic.Int64
+	lat := make([][]time.Duration, tables)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for i := range seats {
+		wg.Go(func() {
+			st := seats[i]
+			for next.Add(1) <= int64(b.N) {
+				n := next.Load()
+				rec := &sabot.LogRecord{TableID: st.table, Kind: sabot.LogBet, ClientID: "bench", CommandID: strconv.FormatInt(n, 10), UserID: int64(i + 1), Payload: payload}
+				t := time.Now()
+				if _, err := s.Append(ctx, rec, []sabot.Posting{{AccountID: st.wallet, Amount: -1000}, {AccountID: st.account, Amount: 1000}}); err != nil {
+					b.Error(err)
+					return
+				}
+				lat[i] = append(lat[i], time.Since(t))
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	if n := len(all); n > 0 {
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "appends/s")
+		b.ReportMetric(float64(all[n/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(all[min(n-1, n*99/100)].Microseconds()), "p99-µs")
+	}
+	if stats != nil {
+		after := stats.GroupStats()
+		if txs := after.Transactions - before.Transactions; txs > 0 {
+			b.ReportMetric(float64(after.Appends-before.Appends)/float64(txs), "appends/tx")
+		}
+	}
 }

@@ -1,0 +1,54 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+
+	"sabot"
+)
+
+// A client that reconnects with the epoch and the sequence number of the
+// last event it saw gets exactly the events it missed, oldest first, while
+// the table still has them, also after the ring of recent events has wrapped
+// around; when they are gone, a snapshot.
+func TestRingResync(t *testing.T) {
+	s := &Server{metrics: newMetrics()}
+	a := newActor(s, &sabot.Table{ID: 1, Name: "t"})
+	for range ringSize + ringSize/2 + 3 {
+		a.publish(Event{Kind: "test"})
+	}
+	last := a.evSeq
+	for _, since := range []int64{last, last - 1, last - 10, last - ringSize + 1, last - ringSize} {
+		sub := &subscriber{ch: make(chan []byte, ringSize+1)}
+		a.subscribe(&command{sub: sub, since: since, epoch: a.epoch})
+		close(sub.ch)
+		want := since + 1
+		for data := range sub.ch {
+			var m Message
+			mustUnmarshal(t, data, &m)
+			if m.Type != "event" || m.Seq != want {
+				t.Fatalf("since %d: got %s seq %d, want event %d", since, m.Type, m.Seq, want)
+			}
+			want++
+		}
+		if want != last+1 {
+			t.Fatalf("since %d: events up to %d, want up to %d", since, want-1, last)
+		}
+		delete(a.subs, sub)
+	}
+	// Older than the ring: a snapshot.
+	sub := &subscriber{ch: make(chan []byte, 2)}
+	a.subscribe(&command{sub: sub, since: last - ringSize - 1, epoch: a.epoch})
+	var m Message
+	mustUnmarshal(t, <-sub.ch, &m)
+	if m.Type != "snapshot" || m.Seq != last {
+		t.Fatalf("too old: got %s seq %d, want the snapshot at %d", m.Type, m.Seq, last)
+	}
+}
+
+func mustUnmarshal(t *testing.T, data []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatal(err)
+	}
+}
