@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"sort"
@@ -13,8 +12,8 @@ import (
 
 	"sabot"
 	"sabot/analysis"
-	"sabot/engine"
 	"sabot/internal/chart"
+	"sabot/internal/httpjson"
 	"sabot/rules"
 )
 
@@ -29,7 +28,6 @@ type Tables interface {
 //	GET  /api/tables/{id}/edge          the house edge and RTP of the table's rules
 //	GET  /api/tables/{id}/strategy.svg  its basic strategy card
 //	GET  /api/tables/{id}/rules         its rules in plain words, with the rule IDs' texts
-//	POST /api/replay                    a recorded round's events, for the step-by-step recall
 type API struct {
 	Tables Tables
 	// Cache holds the analyses by profile; nil uses package analysis' own.
@@ -44,7 +42,6 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.Handle("GET /api/tables/{id}/edge", a.Edge())
 	mux.Handle("GET /api/tables/{id}/strategy.svg", a.Strategy())
 	mux.Handle("GET /api/tables/{id}/rules", a.Rules())
-	mux.Handle("POST /api/replay", a.Replay())
 }
 
 // profile returns the rules of the table the request names.
@@ -239,142 +236,6 @@ func (a *API) Rules() http.Handler {
 	})
 }
 
-// ReplayRequest is a recorded round to replay: the profile, options and
-// record of a round's recall (GET /api/rounds/{id}).
-type ReplayRequest struct {
-	Profile string            `json:"profile"`
-	Options map[string]string `json:"options,omitempty"`
-	Round   int               `json:"round,omitempty"`
-	Record  engine.Record     `json:"record"`
-}
+func writeErr(w http.ResponseWriter, err error) { httpjson.WriteError(w, err) }
 
-// ReplayResult is a replayed round's events, in the table WebSocket's
-// shape (docs/protocol.md), and the layout of its table.
-type ReplayResult struct {
-	Boxes          int               `json:"boxes"`
-	BackBetsPerBox int               `json:"back_bets_per_box"`
-	Values         map[string]string `json:"values"` // every option's value
-	Events         []*Event          `json:"events"`
-}
-
-// Replay serves POST /api/replay: the record of a settled round, played
-// again through the engine (engine.Replay), returns every event in order, so
-// that the client shows the round step by step (GLI-19 §4.14). It only
-// computes on what it is sent: a round's record is public once the round is
-// recalled, and a record that does not replay is refused.
-func (a *API) Replay() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req ReplayRequest
-		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<18))
-		if err := dec.Decode(&req); err != nil {
-			writeErr(w, sabot.Errorf(sabot.EINVALID, "bad JSON body: %v", err))
-			return
-		}
-		p, err := Profile(req.Profile, req.Options)
-		if err != nil {
-			writeErr(w, err)
-			return
-		}
-		round, err := engine.Replay(p, req.Record)
-		if err != nil {
-			writeErr(w, sabot.Errorf(sabot.EINVALID, "the record does not replay: %v", err))
-			return
-		}
-		out := ReplayResult{Boxes: p.Boxes, BackBetsPerBox: p.BackBetsPerBox, Values: values(p), Events: []*Event{}}
-		for _, e := range round.Events() {
-			out.Events = append(out.Events, wireEvent(e, req.Round))
-		}
-		writeJSON(w, http.StatusOK, out)
-	})
-}
-
-// Event is an engine event as the table WebSocket shows it.
-type Event struct {
-	Kind     string  `json:"kind"`
-	Round    int     `json:"round,omitempty"`
-	Box      int     `json:"box,omitempty"`
-	Hand     int     `json:"hand,omitempty"`
-	Card     string  `json:"card,omitempty"`
-	FaceDown bool    `json:"face_down,omitempty"`
-	Phase    string  `json:"phase,omitempty"`
-	Player   string  `json:"player,omitempty"`
-	Action   *Action `json:"action,omitempty"`
-	Bet      string  `json:"bet,omitempty"`
-	Result   string  `json:"result,omitempty"`
-	Amount   int64   `json:"amount,omitempty"`
-	Text     string  `json:"text,omitempty"`
-}
-
-// Action is a decision as the WebSocket shows it.
-type Action struct {
-	Action string `json:"action"`
-	Player string `json:"player,omitempty"`
-	Box    int    `json:"box,omitempty"`
-	Hand   int    `json:"hand,omitempty"`
-	Stake  int64  `json:"stake,omitempty"`
-	Value  int    `json:"value,omitempty"`
-}
-
-func wireEvent(e engine.Event, round int) *Event {
-	w := &Event{Round: round, Box: e.Box, Hand: e.Hand, Player: e.Player}
-	switch e.Kind {
-	case engine.EvBet:
-		w.Kind, w.Bet, w.Amount = "stake", e.BetKind.String(), e.Amount
-	case engine.EvCard:
-		// A recorded round is over: its face-down cards were turned; the
-		// reveal that follows shows them again, in order.
-		w.Kind, w.Card, w.FaceDown = "card", e.Card.String(), e.FaceDown
-		if e.FaceDown {
-			w.Card = ""
-		}
-	case engine.EvReveal:
-		w.Kind, w.Card = "reveal", e.Card.String()
-	case engine.EvBurn:
-		w.Kind, w.Card = "burn", e.Card.String()
-	case engine.EvAction:
-		x := e.Action
-		w.Kind, w.Action = "action", &Action{x.Kind.String(), x.Player, x.Box, x.Hand, x.Stake, x.Value}
-	case engine.EvWindow:
-		w.Kind, w.Phase = "window", e.Phase.String()
-	case engine.EvCutCard:
-		w.Kind = "cut-card"
-	case engine.EvVoid:
-		w.Kind, w.Text = "void", e.Text
-	case engine.EvResult:
-		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
-	case engine.EvDone:
-		w.Kind = "done"
-	default:
-		w.Kind = e.Kind.String()
-	}
-	return w
-}
-
-// The server's one table from error code to HTTP status.
-var statusOf = map[string]int{
-	sabot.EINVALID:      http.StatusBadRequest,
-	sabot.EUNAUTHORIZED: http.StatusUnauthorized,
-	sabot.EINSUFFICIENT: http.StatusPaymentRequired,
-	sabot.EFORBIDDEN:    http.StatusForbidden,
-	sabot.ENOTFOUND:     http.StatusNotFound,
-	sabot.ECONFLICT:     http.StatusConflict,
-	sabot.EINTERNAL:     http.StatusInternalServerError,
-}
-
-func writeErr(w http.ResponseWriter, err error) {
-	code := sabot.ErrorCode(err)
-	writeError(w, statusOf[code], code, sabot.ErrorMessage(err))
-}
-
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, struct {
-		Code  string `json:"code"`
-		Error string `json:"error"`
-	}{code, msg})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
+func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }

@@ -18,6 +18,9 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"sabot"
+	"sabot/internal/httpjson"
 )
 
 //go:embed static
@@ -73,12 +76,12 @@ func Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if p == "/api" || strings.HasPrefix(p, "/api/") {
-			writeError(w, http.StatusNotFound, "not_found", "no API endpoint "+r.Method+" "+p)
+			writeErr(w, sabot.Errorf(sabot.ENOTFOUND, "no API endpoint %s %s", r.Method, p))
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeError(w, http.StatusMethodNotAllowed, "invalid", "the web client is read with GET")
+			httpjson.Write(w, http.StatusMethodNotAllowed, httpjson.ErrorBody{Code: sabot.EINVALID, Error: "the web client is read with GET"})
 			return
 		}
 		a, ok := assets[p]

@@ -16,6 +16,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/internal/httpjson"
 	"sabot/web"
 )
 
@@ -47,32 +48,18 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
+	mux.HandleFunc("POST /api/replay", s.handleReplay)
 	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
 
 	// The web client (issue 6) and the API it reads besides: the house
-	// edge, the strategy card, the rules in plain words, a recalled
-	// round's replay.
+	// edge, the strategy card, the rules in plain words.
 	(&web.API{Tables: s.Store}).Register(mux)
 	mux.Handle("/", web.Handler())
 	return mux
 }
 
-// The one table from error code to HTTP status.
-var statusOf = map[string]int{
-	sabot.EINVALID:      http.StatusBadRequest,
-	sabot.EUNAUTHORIZED: http.StatusUnauthorized,
-	sabot.EINSUFFICIENT: http.StatusPaymentRequired,
-	sabot.EFORBIDDEN:    http.StatusForbidden,
-	sabot.ENOTFOUND:     http.StatusNotFound,
-	sabot.ECONFLICT:     http.StatusConflict,
-	sabot.EINTERNAL:     http.StatusInternalServerError,
-}
-
 // ErrorBody is every error's JSON body: a code and a one-line reason.
-type ErrorBody struct {
-	Code  string `json:"code"`
-	Error string `json:"error"`
-}
+type ErrorBody = httpjson.ErrorBody
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code := sabot.ErrorCode(err)
@@ -84,14 +71,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.logger().Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	s.metrics.errors.WithLabelValues(code).Inc()
-	writeJSON(w, statusOf[code], ErrorBody{code, sabot.ErrorMessage(err)})
+	httpjson.WriteError(w, err)
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
+func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }
 
 func decode(r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<16))
