@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,31 +64,8 @@ func (a *API) profile(r *http.Request) (*sabot.Table, *rules.Profile, error) {
 	if t.Profile == "" {
 		return nil, nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
 	}
-	p, err := Profile(t.Profile, t.Options)
+	p, err := t.Rules()
 	return t, p, err
-}
-
-// Profile builds a table's rules from its profile name and options, as the
-// table service does.
-func Profile(name string, options map[string]string) (*rules.Profile, error) {
-	p, err := rules.Lookup(name)
-	if err != nil {
-		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
-	}
-	keys := make([]string, 0, len(options))
-	for k := range options {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := p.Set(k, options[k]); err != nil {
-			return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
-		}
-	}
-	if err := p.Validate(); err != nil {
-		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
-	}
-	return p, nil
 }
 
 func (a *API) analyze(ctx context.Context, p *rules.Profile) (*analysis.Result, error) {

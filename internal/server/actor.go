@@ -491,8 +491,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func sortStrings(s []string) { sort.Strings(s) }
-
 var errClosed = errors.New("table closed")
 
 func itoa(n int) string { return strconv.Itoa(n) }

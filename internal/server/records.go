@@ -212,24 +212,5 @@ func ParseRoundID(s string) (table int64, n int, err error) {
 
 // profileOf builds a table's profile from its configuration.
 func profileOf(profile string, options map[string]string) (*rules.Profile, error) {
-	p, err := rules.Lookup(profile)
-	if err != nil {
-		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
-	}
-	p = p.Clone()
-	keys := make([]string, 0, len(options))
-	for k := range options {
-		keys = append(keys, k)
-	}
-	// A fixed order, so that an invalid combination reads the same each time.
-	sortStrings(keys)
-	for _, k := range keys {
-		if err := p.Set(k, options[k]); err != nil {
-			return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
-		}
-	}
-	if err := p.Validate(); err != nil {
-		return nil, sabot.Errorf(sabot.EINVALID, "%v", err)
-	}
-	return p, nil
+	return sabot.ProfileOf(profile, options)
 }
