@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,7 +33,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			if len(opts.options) > 0 {
 				cfg.Options = map[string]string{}
 				for _, o := range opts.options {
-					k, v, ok := cutOption(o)
+					k, v, ok := strings.Cut(o, "=")
 					if !ok {
 						return refused("sabot bots: %q is not key=value", o)
 					}
@@ -41,7 +43,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			ctx := cmd.Context()
 			if limit > 0 {
 				var cancel func()
-				ctx, cancel = contextWithTimeout(ctx, limit)
+				ctx, cancel = context.WithTimeout(ctx, limit)
 				defer cancel()
 			}
 			rep, err := server.RunBots(ctx, cfg)

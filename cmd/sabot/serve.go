@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -120,17 +119,4 @@ func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) er
 		}
 	}
 	return nil
-}
-
-func cutOption(s string) (string, string, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '=' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return "", "", false
-}
-
-func contextWithTimeout(ctx context.Context, d time.Duration) (context.Context, func()) {
-	return context.WithTimeout(ctx, d)
 }
