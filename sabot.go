@@ -86,6 +86,16 @@ type LogRecord struct {
 	Created   time.Time
 }
 
+// LogQuery selects log records by kind for Store.Find. Records come in the
+// order (Created, TableID, Seq), or the reverse with Newest.
+type LogQuery struct {
+	Kinds   []string  // at least one
+	TableID int64     // 0: every table
+	Since   time.Time // zero: from the first
+	Limit   int       // 0: no limit
+	Newest  bool      // the newest first
+}
+
 // Table is a table's configuration.
 type Table struct {
 	ID       int64
@@ -136,6 +146,9 @@ type Store interface {
 	Append(ctx context.Context, rec *LogRecord, postings []Posting) (dup bool, err error)
 	// Log returns a table's records with Seq >= from, in order.
 	Log(ctx context.Context, tableID, from int64) ([]*LogRecord, error)
+	// Find returns the records of some kinds, of one table or of all: the
+	// significant events, a table's latest snapshot.
+	Find(ctx context.Context, q LogQuery) ([]*LogRecord, error)
 
 	// CheckLedger proves every balance equals the sum of its entries and
 	// every transaction nets to zero.

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -231,6 +232,40 @@ func (s *memStore) Log(_ context.Context, tableID, from int64) ([]*sabot.LogReco
 			c := *r
 			out = append(out, &c)
 		}
+	}
+	return out, nil
+}
+
+func (s *memStore) Find(_ context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []*sabot.LogRecord{}
+	for id, log := range s.logs {
+		if q.TableID != 0 && id != q.TableID {
+			continue
+		}
+		for _, r := range log {
+			if slices.Contains(q.Kinds, r.Kind) && !r.Created.Before(q.Since) {
+				c := *r
+				out = append(out, &c)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if q.Newest {
+			a, b = b, a
+		}
+		if !a.Created.Equal(b.Created) {
+			return a.Created.Before(b.Created)
+		}
+		if a.TableID != b.TableID {
+			return a.TableID < b.TableID
+		}
+		return a.Seq < b.Seq
+	})
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"sabot"
 )
@@ -249,4 +250,60 @@ func scanRecord(row Row) (*sabot.LogRecord, error) {
 	}
 	r.Created = unstamp(created)
 	return &r, nil
+}
+
+// Find returns the records of the kinds asked, of one table or of every
+// table, in (created, table, seq) order or its reverse.
+func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, error) {
+	if len(q.Kinds) == 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "a log query needs at least one kind")
+	}
+	if q.Limit < 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "a log query's limit is 0 (none) or more, not %d", q.Limit)
+	}
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	in := make([]string, len(q.Kinds))
+	for i, k := range q.Kinds {
+		in[i] = arg(k)
+	}
+	where = append(where, "kind IN ("+strings.Join(in, ", ")+")")
+	if q.TableID != 0 {
+		where = append(where, "table_id = "+arg(q.TableID))
+	}
+	if !q.Since.IsZero() {
+		where = append(where, "created >= "+arg(stamp(q.Since)))
+	}
+	order := "created, table_id, seq"
+	if q.Newest {
+		order = "created DESC, table_id DESC, seq DESC"
+	}
+	query := `SELECT ` + recordColumns + ` FROM log WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order
+	if q.Limit > 0 {
+		query += " LIMIT " + arg(q.Limit)
+	}
+	recs := []*sabot.LogRecord{}
+	err := s.read(ctx, func(tx Tx) error {
+		rows, err := tx.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRecord(rows)
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	return recs, nil
 }

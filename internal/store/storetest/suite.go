@@ -41,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"AppendBatch", testAppendBatch},
 		{"AppendGroupCommit", testAppendGroupCommit},
 		{"AppendClose", testAppendClose},
+		{"Find", testFind},
 		{"CheckLedger", testCheckLedger},
 		{"CheckLedgerCorruptBalance", testCheckLedgerCorruptBalance},
 		{"CheckLedgerUnbalancedTransaction", testCheckLedgerUnbalancedTransaction},
@@ -324,6 +325,59 @@ func testTables(t *testing.T, s sabot.Store) {
 	}
 	_, err = s.TableByID(ctx, 999)
 	code(t, err, sabot.ENOTFOUND)
+}
+
+func testFind(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	a := &sabot.Table{Name: "A", Profile: "spain"}
+	b := &sabot.Table{Name: "B", Profile: "venice"}
+	must(t, s.CreateTable(ctx, a))
+	must(t, s.CreateTable(ctx, b))
+	at := func(sec int) time.Time { return Now().Add(time.Duration(sec) * time.Second) }
+	for _, r := range []*sabot.LogRecord{
+		{TableID: a.ID, Kind: sabot.LogTableOpened, Created: at(0)},
+		{TableID: b.ID, Kind: sabot.LogTableOpened, Created: at(1)},
+		{TableID: a.ID, Kind: sabot.LogAction, Created: at(2)},
+		{TableID: a.ID, Kind: sabot.LogAdmin, Created: at(3), Payload: json.RawMessage(`{"event":"void"}`)},
+		{TableID: b.ID, Kind: sabot.LogAdmin, Created: at(3)},
+		{TableID: a.ID, Kind: sabot.LogVoid, Created: at(4)},
+		{TableID: a.ID, Kind: sabot.LogAdmin, Created: at(5)},
+	} {
+		_, err := s.Append(ctx, r, nil)
+		must(t, err)
+	}
+	ids := func(recs []*sabot.LogRecord) string {
+		var out []string
+		for _, r := range recs {
+			out = append(out, fmt.Sprintf("%d.%d", r.TableID, r.Seq))
+		}
+		return strings.Join(out, " ")
+	}
+	A, B := a.ID, b.ID
+	for _, tc := range []struct {
+		q    sabot.LogQuery
+		want string
+	}{
+		{sabot.LogQuery{Kinds: []string{sabot.LogAdmin, sabot.LogVoid}},
+			fmt.Sprintf("%d.3 %d.2 %d.4 %d.5", A, B, A, A)},
+		{sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: A}, fmt.Sprintf("%d.3 %d.5", A, A)},
+		{sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: A, Newest: true, Limit: 1}, fmt.Sprintf("%d.5", A)},
+		{sabot.LogQuery{Kinds: []string{sabot.LogAdmin, sabot.LogTableOpened}, Since: at(1), Limit: 2}, fmt.Sprintf("%d.1 %d.3", B, A)},
+		{sabot.LogQuery{Kinds: []string{sabot.LogSettle}}, ""},
+	} {
+		got, err := s.Find(ctx, tc.q)
+		must(t, err)
+		if ids(got) != tc.want {
+			t.Errorf("Find(%+v) = %q, want %q", tc.q, ids(got), tc.want)
+		}
+	}
+	got, err := s.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: A, Limit: 1})
+	must(t, err)
+	if len(got) != 1 || string(got[0].Payload) != `{"event":"void"}` || !got[0].Created.Equal(at(3)) || got[0].Kind != sabot.LogAdmin {
+		t.Errorf("Find returned %+v", got)
+	}
+	_, err = s.Find(ctx, sabot.LogQuery{})
+	code(t, err, sabot.EINVALID)
 }
 
 // bet is the log record of a stake with its postings.
