@@ -65,11 +65,20 @@ const (
 	LogBet         = "bet"          // a stake for the next round (debited at once)
 	LogBetWithdraw = "bet-withdraw" // a stake withdrawn before the deal (credited back)
 	LogDeal        = "deal"         // rien ne va plus: the round starts
-	LogAction      = "action"       // a decision, by a player or by timeout
+	LogAction      = "action"       // a decision, by a player or by the dealer closing a window
+	LogTimeout     = "timeout"      // a decision's default, applied by the server when its timer ran out
 	LogSettle      = "settle"       // the round's settlement (payouts credited)
 	LogVoid        = "void"         // the round is void, every stake returned
-	LogAdmin       = "admin"        // a significant event: credit, configuration change, void by the pit
+	LogAdmin       = "admin"        // a significant event: credit, table created, void by the pit, new shoe, forced cards
+	LogConfigure   = "configure"    // a live table's configuration changed between rounds
+	LogSnapshot    = "snapshot"     // the table's state between rounds: a start replays the log from here
 )
+
+// SignificantKinds are the kinds of log record that make up the
+// significant-event log (GLI-19): voids, timeouts, administrators' acts
+// (credits, tables created, voids, new shoes, forced cards) and
+// configuration changes.
+var SignificantKinds = []string{LogTableOpened, LogAdmin, LogConfigure, LogVoid, LogTimeout}
 
 // LogRecord is one entry of a table's append-only log.
 type LogRecord struct {

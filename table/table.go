@@ -44,6 +44,7 @@ type Table struct {
 	roundNo     int
 	lastRound   bool // EG-04: the cut card came out in the previous round
 	forced      bool // the round in play deals a forced order (test mode)
+	unfinished  bool // the round dealt is not Finished yet (no Snapshot before)
 
 	bank       string // FAM-02: the player who holds the bank ("" = the house)
 	bankRounds int
@@ -226,6 +227,9 @@ func (t *Table) Bet(player string, box int, stake int64) error {
 	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet && !t.p.BelowMinStands {
 		return refuse("AR-04, VE-21", "a stake must be between %d and %d", t.p.MinBet, t.p.MaxBet)
 	}
+	if player == t.bank && t.bank != "" {
+		return refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
+	}
 	holder := t.seats[box]
 	seated := t.firstSeat(player) <= t.p.Boxes
 	switch {
@@ -325,7 +329,7 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 		betting[b.Player] = true
 	}
 	for box, p := range t.seats {
-		if p != "" && !betting[p] {
+		if p != "" && !betting[p] && p != t.bank { // FAM-02: the bank plays the dealer's hand
 			t.seats[box] = ""
 		}
 	}
@@ -350,6 +354,7 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
 	t.shoeStarted = true
+	t.unfinished = true
 	t.roundNo++
 	t.bets = t.bets[:0]
 	return t.round, nil
@@ -363,6 +368,7 @@ func (t *Table) Finish() (newBank string, err error) {
 	if r.Phase() != engine.Done {
 		return "", refuse("", "the round is not over")
 	}
+	t.unfinished = false
 	if !t.forced {
 		var played []card.Card
 		for _, e := range r.Events() {

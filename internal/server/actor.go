@@ -33,10 +33,11 @@ import (
 // log is replayed through the same code on every start: that is the crash
 // recovery.
 type actor struct {
-	s   *Server
-	cfg *sabot.Table
-	p   *rules.Profile
-	log *slog.Logger
+	s       *Server
+	cfg     *sabot.Table // the configuration in force
+	created *sabot.Table // as the table was created
+	p       *rules.Profile
+	log     *slog.Logger
 
 	cmds chan *command
 	done chan struct{}
@@ -57,19 +58,22 @@ type actor struct {
 
 // state is everything replaying the log rebuilds.
 type state struct {
-	t        *table.Table
-	closed   string // why the table is out of service ("" when it serves)
-	lastSeq  int64
-	seeds    []shoe.Seed // recorded seeds not yet used by a shoe
-	fresh    []shoe.Seed // seeds drawn since the last record: written before it
-	shoes    map[int]*shoeState
-	shoeNo   int // the shoe whose position is counted
-	shoePos  int
-	players  map[string]int64 // player name → user ID
-	escrow   map[string]int64 // each player's stakes in the table account
-	dealt    bool             // the round in the table was dealt and not yet settled or void in the log
-	roundPos int              // the round's shoe position
-	forced   []card.Card      // test mode: the next round's cards
+	t       *table.Table
+	closed  string // why the table is out of service ("" when it serves)
+	lastSeq int64
+	// configured are the options a configuration change put in force (nil:
+	// those the table was created with).
+	configured map[string]string
+	seeds      []shoe.Seed // recorded seeds not yet used by a shoe
+	fresh      []shoe.Seed // seeds drawn since the last record: written before it
+	shoes      map[int]*shoeState
+	shoeNo     int // the shoe whose position is counted
+	shoePos    int
+	players    map[string]int64 // player name → user ID
+	escrow     map[string]int64 // each player's stakes in the table account
+	dealt      bool             // the round in the table was dealt and not yet settled or void in the log
+	roundPos   int              // the round's shoe position
+	forced     []card.Card      // test mode: the next round's cards
 	// forcedRound: the round in the table was dealt from forced cards, not
 	// from the shoe.
 	forcedRound bool
@@ -105,7 +109,7 @@ const maxSeen = 8192
 
 func newActor(s *Server, cfg *sabot.Table) *actor {
 	return &actor{
-		s: s, cfg: cfg, log: s.logger().With("table", cfg.ID),
+		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
 		subs: map[*subscriber]struct{}{}, epoch: randomID(8),
 	}
@@ -128,6 +132,7 @@ func (a *actor) load(ctx context.Context) error {
 		}
 		recs = []*sabot.LogRecord{rec}
 	}
+	a.cfg = a.created
 	a.state = state{shoes: map[int]*shoeState{}, players: map[string]int64{}, escrow: map[string]int64{},
 		declined: map[declineKey]bool{}, seen: map[string]int64{}}
 	for _, r := range recs {
@@ -200,7 +205,7 @@ func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 	case sabot.LogLeave:
 		p := payloadOf[seatPayload](r, payload)
 		a.escrow[p.Player] -= p.Returned
-	case sabot.LogAction:
+	case sabot.LogAction, sabot.LogTimeout:
 		p := payloadOf[actionPayload](r, payload)
 		a.escrow[p.Action.Player] += p.Debit
 	case sabot.LogShoe:
@@ -331,7 +336,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		if a.t.RoundNo() != p.Round || a.t.ShoeNo() != p.Shoe {
 			return fmt.Errorf("the deal replays as round %d of shoe %d, logged as round %d of shoe %d", a.t.RoundNo(), a.t.ShoeNo(), p.Round, p.Shoe)
 		}
-	case sabot.LogAction:
+	case sabot.LogAction, sabot.LogTimeout:
 		var p actionPayload
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
 			return err
@@ -366,6 +371,22 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		}
 		if _, err := a.finish(); err != nil {
 			return err
+		}
+	case sabot.LogConfigure:
+		var p configurePayload
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return err
+		}
+		prof, err := profileOf(a.cfg.Profile, p.Options)
+		if err != nil {
+			return err
+		}
+		newShoe, err := a.reconfigure(prof, p)
+		if err != nil {
+			return err
+		}
+		if newShoe != p.NewShoe {
+			return fmt.Errorf("the configuration change replays with new shoe %v, logged %v", newShoe, p.NewShoe)
 		}
 	case sabot.LogAdmin:
 		var p adminPayload

@@ -131,6 +131,7 @@ type botState struct {
 	pending    bool // a bet is down for the next round
 	inRound    bool
 	betRound   bool // the bot has a stake in the round in play
+	bank       bool // the bot holds a family table's bank (FAM-02): it plays the dealer's hand, it does not bet
 	turn       *TurnView
 	waiting    string    // the command ID awaiting its answer
 	withdraw   string    // the command ID of a last withdrawal
@@ -196,7 +197,7 @@ func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
 }
 
 func (b *Bot) fromSnapshot(st *botState, v *TableView) {
-	*st = botState{}
+	*st = botState{bank: v.Bank == b.Name}
 	for _, s := range v.Seats {
 		st.seated = st.seated || s.Player == b.Name && s.Box == b.Box
 	}
@@ -243,12 +244,15 @@ func (b *Bot) onEvent(st *botState, e *Event) {
 			st.sentAt = time.Time{}
 		}
 	case "settle":
-		if st.betRound {
+		if st.betRound || st.bank {
 			b.mu.Lock()
 			b.played++
 			b.mu.Unlock()
 		}
 		st.inRound, st.betRound, st.turn = false, false, nil
+		if e.NewBank != "" {
+			st.bank = e.NewBank == b.Name
+		}
 	}
 }
 
@@ -277,7 +281,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		}
 		st.turn = nil
 		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
-	case !st.inRound && !st.pending && !b.finished():
+	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
 		return send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
 	}

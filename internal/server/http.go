@@ -43,7 +43,7 @@ func (s *Server) Handler() http.Handler {
 	for _, op := range []string{opSit, opLeave, opBet, opWithdraw, opAct, opDecline} {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
 	}
-	for _, op := range []string{opForce, opNewShoe, opVoid} {
+	for _, op := range []string{opForce, opNewShoe, opVoid, opConfig} {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.admin(s.handleCommand(op)))
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
@@ -53,7 +53,7 @@ func (s *Server) Handler() http.Handler {
 
 	// The web client (issue 6) and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
-	(&web.API{Tables: s.Store}).Register(mux)
+	(&web.API{Tables: liveTables{s}}).Register(mux)
 	mux.Handle("/", web.Handler())
 	return mux
 }
@@ -339,21 +339,82 @@ func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.U
 	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rec.Seq, Duplicate: dup})
 }
 
+// EventView is one entry of the significant-event log.
+type EventView struct {
+	Table   int64           `json:"table"` // the table whose log has it; the system log for credits and tables created
+	Seq     int64           `json:"seq"`
+	Kind    string          `json:"kind"` // table-opened, admin, configure, void, timeout
+	At      time.Time       `json:"at"`
+	UserID  int64           `json:"user_id,omitempty"` // who did it; 0 for the server
+	Round   int64           `json:"round,omitempty"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// handleEvents lists the significant-event log (GLI-19): voids, timeouts,
+// administrators' acts and configuration changes of every table, the
+// newest first; ?table=ID keeps one table's, ?since=RFC3339 the later
+// ones, ?limit=N (1 to 10000, default 200) that many.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	id, err := s.systemLog(r.Context())
+	q := sabot.LogQuery{Kinds: sabot.SignificantKinds, Newest: true, Limit: 200}
+	v := r.URL.Query()
+	if t := v.Get("table"); t != "" {
+		id, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || id < 1 {
+			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "table=%q is not a table ID", t))
+			return
+		}
+		q.TableID = id
+	}
+	if since := v.Get("since"); since != "" {
+		at, err := time.Parse(time.RFC3339, since)
+		if err != nil {
+			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "since=%q is not an RFC 3339 time, e.g. 2026-11-22T10:00:00Z", since))
+			return
+		}
+		q.Since = at
+	}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > 10000 {
+			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "limit=%q: give 1 to 10000", l))
+			return
+		}
+		q.Limit = n
+	}
+	if _, err := s.systemLog(r.Context()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	recs, err := s.Store.Find(r.Context(), q)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	recs, err := s.Store.Log(r.Context(), id, 1)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
+	out := make([]EventView, len(recs))
+	for i, rec := range recs {
+		out[i] = EventView{Table: rec.TableID, Seq: rec.Seq, Kind: rec.Kind, At: rec.Created, UserID: rec.UserID, Round: rec.RoundNo, Payload: rec.Payload}
 	}
-	writeJSON(w, http.StatusOK, recs)
+	writeJSON(w, http.StatusOK, out)
 }
 
 // ---- tables ----
+
+// liveTables gives the web API each table's configuration in force: the
+// one it was created with, changed since by configuration changes.
+type liveTables struct{ s *Server }
+
+func (l liveTables) TableByID(ctx context.Context, id int64) (*sabot.Table, error) {
+	a, err := l.s.table(id)
+	if err != nil {
+		return l.s.Store.TableByID(ctx, id) // the significant-event log, a table not served
+	}
+	rep := a.do(ctx, &command{op: opView})
+	if rep.err != nil {
+		return nil, rep.err
+	}
+	v := rep.view
+	return &sabot.Table{ID: v.ID, Name: v.Name, Profile: v.Profile, Options: v.Options, TestMode: v.TestMode}, nil
+}
 
 // TableRequest creates a table.
 type TableRequest struct {
@@ -422,6 +483,11 @@ type CommandRequest struct {
 	Action    string `json:"action,omitempty"`
 	Value     int    `json:"value,omitempty"`
 	Cards     string `json:"cards,omitempty"` // force-cards: space-separated codes
+	// configure: options to set ("" puts the profile's back), the bank of
+	// a family table (a seated player, "" the house; FAM-01), why.
+	Options map[string]string `json:"options,omitempty"`
+	Bank    *string           `json:"bank,omitempty"`
+	Reason  string            `json:"reason,omitempty"`
 }
 
 // CommandResult is the answer to a command that was applied: the sequence
@@ -434,7 +500,8 @@ type CommandResult struct {
 
 func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command, error) {
 	c := &command{op: op, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + req.ClientID, commandID: req.CommandID,
-		box: req.Box, hand: req.Hand, stake: req.Stake, action: req.Action, value: req.Value}
+		box: req.Box, hand: req.Hand, stake: req.Stake, action: req.Action, value: req.Value,
+		options: req.Options, bank: req.Bank, text: req.Reason}
 	if op == opForce {
 		cards, err := card.ParseList(req.Cards)
 		if err != nil || len(cards) == 0 {

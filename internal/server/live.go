@@ -24,6 +24,9 @@ type command struct {
 	action    string
 	value     int
 	cards     []card.Card
+	options   map[string]string // configure
+	bank      *string           // configure: FAM-01
+	text      string            // configure: the reason
 	sub       *subscriber
 	since     int64
 	epoch     string
@@ -49,6 +52,7 @@ const (
 	opForce   = "force-cards"
 	opNewShoe = "new-shoe"
 	opVoid    = "void"
+	opConfig  = "configure"
 	// The server's own.
 	opSubscribe   = "subscribe"
 	opUnsubscribe = "unsubscribe"
@@ -279,6 +283,8 @@ func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 
 	case opVoid:
 		return a.voidRound(ctx, c)
+	case opConfig:
+		return a.configure(ctx, c)
 	}
 	return 0, sabot.Errorf(sabot.EINVALID, "unknown command %q", c.op)
 }
@@ -358,7 +364,7 @@ func (a *actor) writeFresh(ctx context.Context) error {
 			return err
 		}
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, Created: a.s.now(),
-			Payload: mustJSON(shoePayload{Shoe: no, Seed: seedHex(seed), Commitment: Commitment(seed, order)})}
+			Payload: mustJSON(shoePayload{Shoe: no, Seed: seedHex(seed), Commitment: Commitment(seed, order), Options: a.configured})}
 		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
 			return err
 		}
@@ -516,7 +522,11 @@ func (a *actor) house(ctx context.Context, act engine.Action, byTimeout bool) bo
 	}
 	// The decision is applied first: a failed write rebuilds from the log.
 	pay := actionPayload{Round: a.t.RoundNo(), Action: toWire(act), ByTimeout: byTimeout}
-	if _, err := a.append(ctx, nil, sabot.LogAction, a.t.RoundNo(), pay, nil); err != nil {
+	kind := sabot.LogAction
+	if byTimeout {
+		kind = sabot.LogTimeout
+	}
+	if _, err := a.append(ctx, nil, kind, a.t.RoundNo(), pay, nil); err != nil {
 		a.log.Error("house decision not written", "err", err)
 		a.rebuild(ctx)
 		return false
@@ -611,7 +621,7 @@ func (a *actor) maybeDeal(ctx context.Context) {
 		has[[2]any{b.Player, b.Box}] = true
 	}
 	for box := 1; box <= a.p.Boxes; box++ {
-		if h := a.t.Holder(box); h != "" && !has[[2]any{h, box}] {
+		if h := a.t.Holder(box); h != "" && h != a.t.Bank() && !has[[2]any{h, box}] {
 			return
 		}
 	}

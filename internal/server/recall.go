@@ -88,6 +88,14 @@ func recallFrom(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, 
 		Decisions: []Decision{}}
 	dealt, closed := false, false
 	for _, r := range recs {
+		if r.Kind == sabot.LogConfigure && !dealt {
+			// The options in force: the last change before the deal.
+			var p configurePayload
+			if err := json.Unmarshal(r.Payload, &p); err != nil {
+				return nil, sabot.Internal(err)
+			}
+			rr.Options = p.Options
+		}
 		if r.RoundNo != int64(no) {
 			continue
 		}
@@ -100,7 +108,7 @@ func recallFrom(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, 
 			dealt = true
 			rr.Shoe, rr.ShoePos, rr.Test, rr.Forced = ShoeID(t.ID, p.Shoe), p.ShoePos, p.Test, p.Forced != nil
 			rr.Dealt, rr.Bets, rr.WalletsAtDeal, rr.Bank = r.Created, p.Bets, p.Wallets, p.Bank
-		case sabot.LogAction:
+		case sabot.LogAction, sabot.LogTimeout:
 			var p actionPayload
 			if err := json.Unmarshal(r.Payload, &p); err != nil {
 				return nil, sabot.Internal(err)
@@ -216,7 +224,8 @@ func VerifyShoe(ctx context.Context, st sabot.Store, id string) (*VerifyReport, 
 	if !info.Revealed {
 		return nil, sabot.Errorf(sabot.ECONFLICT, "shoe %s is still in play: it is verified once its seed is revealed", info.ID)
 	}
-	p, err := profileOf(t.Profile, t.Options)
+	_, shoeNo, _ := ParseRoundID(info.ID)
+	p, err := profileOf(t.Profile, optionsAtShoe(t, recs, shoeNo))
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +269,21 @@ func VerifyShoe(ctx context.Context, st sabot.Store, id string) (*VerifyReport, 
 		rep.Rounds++
 	}
 	return rep, nil
+}
+
+// optionsAtShoe are a table's options when a shoe was prepared: those it
+// was created with, or those a configuration change put in force.
+func optionsAtShoe(t *sabot.Table, recs []*sabot.LogRecord, shoeNo int) map[string]string {
+	for _, r := range recs {
+		if r.Kind != sabot.LogShoe {
+			continue
+		}
+		var p shoePayload
+		if json.Unmarshal(r.Payload, &p) == nil && p.Shoe == shoeNo && p.Options != nil {
+			return p.Options
+		}
+	}
+	return t.Options
 }
 
 // ReplayReport is the outcome of replaying a recorded round.

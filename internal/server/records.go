@@ -31,6 +31,9 @@ type shoePayload struct {
 	Shoe       int    `json:"shoe"`
 	Seed       string `json:"seed"` // hex
 	Commitment string `json:"commitment"`
+	// Options are the table's options when the shoe was prepared, when a
+	// configuration change had changed them from those it was created with.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 type revealPayload struct {

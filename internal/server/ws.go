@@ -245,7 +245,7 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 	}
 	switch req.Op {
 	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
-	case opForce, opNewShoe, opVoid:
+	case opForce, opNewShoe, opVoid, opConfig:
 		if !u.Admin {
 			return fail(sabot.Errorf(sabot.EFORBIDDEN, "administrators only"))
 		}

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"sabot"
+	"sabot/engine"
+	"sabot/rules"
+)
+
+// configurePayload is a change of a live table's configuration, made
+// between rounds by an administrator (the pit; at a family table, what the
+// players agreed, FAM-01). It is a significant event of the table's log.
+type configurePayload struct {
+	Options map[string]string `json:"options"`           // the options in force from now on, on top of the profile
+	Changed map[string]string `json:"changed,omitempty"` // what this change set ("": back to the profile's)
+	// Bank, when set, gives a family table's bank to a seated player
+	// (FAM-01: the players agree who starts), "" to the house.
+	Bank *string `json:"bank,omitempty"`
+	// Returned are the bets placed for the next round that the new rules
+	// refuse: their stakes went back to the wallets.
+	Returned []betPayload `json:"returned,omitempty"`
+	NewShoe  bool         `json:"new_shoe,omitempty"` // the change prepared a new shoe (AR-24)
+	Reason   string       `json:"reason,omitempty"`
+	By       string       `json:"by"`
+}
+
+// configure applies an administrator's change of the table's options and,
+// at a family table, of who holds the bank. It takes effect between rounds:
+// the next round is dealt under it.
+func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: round %d is in play; the configuration changes between rounds", a.t.RoundNo())
+	}
+	if len(c.options) == 0 && c.bank == nil {
+		return 0, sabot.Errorf(sabot.EINVALID, "a configuration change needs options or a bank")
+	}
+	opts := maps.Clone(a.cfg.Options)
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	for k, v := range c.options {
+		if v == "" {
+			delete(opts, k)
+		} else {
+			opts[k] = v
+		}
+	}
+	prof, err := profileOf(a.cfg.Profile, opts)
+	if err != nil {
+		return 0, refusal(err)
+	}
+	for box := prof.Boxes + 1; box <= a.p.Boxes; box++ {
+		if h := a.t.Holder(box); h != "" {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is held by %s; a layout of %d boxes would drop it", box, h, prof.Boxes)
+		}
+	}
+	if c.bank != nil {
+		switch {
+		case !prof.BankRotates:
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank is the house's at this table (FAM-02: bank_rotates=false)")
+		case *c.bank != "" && !slices.Contains(a.t.Seated(), *c.bank):
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player (FAM-01)", *c.bank, a.cfg.ID)
+		}
+	}
+	pay := configurePayload{Options: opts, Changed: c.options, Bank: c.bank, Reason: c.text, By: c.user.Name}
+	var ps []sabot.Posting
+	for _, b := range refusedBets(prof, a.t.Holder, a.t.Bets()) {
+		pay.Returned = append(pay.Returned, betPayload{Player: b.Player, Box: b.Box, Stake: b.Stake})
+		m, err := a.moves(ctx, b.Player, b.Stake, "bet returned: the table's configuration changed")
+		if err != nil {
+			return 0, err
+		}
+		ps = append(ps, m...)
+	}
+	// The change draws a seed when it starts a shoe: make it, then write
+	// it (the seed first); if the record cannot be written, rebuild.
+	if pay.NewShoe, err = a.reconfigure(prof, pay); err != nil {
+		a.rebuild(ctx)
+		return 0, refusal(err)
+	}
+	rec, err := a.append(ctx, c, sabot.LogConfigure, 0, pay, ps)
+	if err != nil {
+		a.rebuild(ctx)
+		return 0, err
+	}
+	a.log.Info("configuration changed", "by", c.user.Name, "changed", c.options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
+	a.publish(Event{Kind: "configure", Text: describeChange(pay)})
+	for _, b := range pay.Returned {
+		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})
+	}
+	a.revealShoes(ctx)
+	a.resync() // every client gets the table's new rules
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
+
+// reconfigure applies a configuration change to the table, live or from
+// the log: the refused bets are withdrawn, the profile changes, the bank
+// is given.
+func (a *actor) reconfigure(prof *rules.Profile, pay configurePayload) (newShoe bool, err error) {
+	for _, b := range pay.Returned {
+		if _, err := a.t.Withdraw(b.Player, b.Box); err != nil {
+			return false, err
+		}
+	}
+	if newShoe, err = a.t.Reconfigure(prof); err != nil {
+		return false, err
+	}
+	if pay.Bank != nil {
+		again, err := a.t.GiveBank(*pay.Bank)
+		if err != nil {
+			return false, err
+		}
+		newShoe = newShoe || again
+	}
+	if newShoe {
+		a.noteShoe()
+	}
+	cfg := *a.cfg
+	cfg.Options = pay.Options
+	a.cfg, a.p, a.configured = &cfg, prof, pay.Options
+	return newShoe, nil
+}
+
+// refusedBets are the bets, in the order placed, that a table under p would
+// refuse: the table's limits (AR-04, VE-18, VE-21), back betting (AR-05,
+// ES-03, VE-03), the layout.
+func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.PlacedBet) []engine.PlacedBet {
+	var out []engine.PlacedBet
+	others := map[int]int{}
+	total := map[int]int64{}
+	for _, b := range bets {
+		back := b.Box <= p.Boxes && holder(b.Box) != "" && holder(b.Box) != b.Player
+		refused := b.Box > p.Boxes ||
+			b.Stake > p.MaxBet || b.Stake < p.MinBet && !p.BelowMinStands ||
+			back && p.BackBetsPerBox == 0 ||
+			back && others[b.Box] >= p.BackBetsPerBox ||
+			p.MaxScope == 1 && total[b.Box]+b.Stake > p.MaxBet
+		if refused {
+			out = append(out, b)
+			continue
+		}
+		if back {
+			others[b.Box]++
+		}
+		total[b.Box] += b.Stake
+	}
+	return out
+}
+
+// describeChange says a configuration change in a line, for the players.
+func describeChange(p configurePayload) string {
+	s := "the table's configuration changed"
+	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
+		v := p.Changed[k]
+		if v == "" {
+			v = "the profile's"
+		}
+		s += fmt.Sprintf("; %s: %s", k, v)
+	}
+	if p.Bank != nil {
+		if *p.Bank == "" {
+			s += "; the bank goes to the house"
+		} else {
+			s += "; the bank goes to " + *p.Bank + " (FAM-01)"
+		}
+	}
+	if p.NewShoe {
+		s += "; a new shoe"
+	}
+	return s
+}

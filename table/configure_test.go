@@ -1,0 +1,96 @@
+package table
+
+import (
+	"testing"
+
+	"sabot/rules"
+)
+
+func profile(t *testing.T, name string, opts ...string) *rules.Profile {
+	t.Helper()
+	p := rules.MustLookup(name)
+	if err := p.SetAll(opts); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A live table's rules change between rounds: limits at once, the shoe
+// (decks, cut card) with a new shoe (AR-24); seats beyond a smaller layout
+// must be free; never during a round.
+func TestReconfigure_AR24(t *testing.T) {
+	tb := newTable(t, "vegas-s17")
+	tb.Sit("ana", 1)
+	tb.Sit("ben", 5)
+	if err := tb.Bet("ana", 1, 500); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Reconfigure(profile(t, "vegas-s17", "boxes=3")); err == nil {
+		t.Fatal("a layout of 3 boxes dropped ben's box 5")
+	}
+	shoeNo := tb.ShoeNo()
+	newShoe, err := tb.Reconfigure(profile(t, "vegas-s17", "max_bet=1000"))
+	if err != nil || newShoe || tb.ShoeNo() != shoeNo {
+		t.Fatalf("a new limit: new shoe %v, shoe %d→%d, %v", newShoe, shoeNo, tb.ShoeNo(), err)
+	}
+	if err := tb.Bet("ben", 5, 2000); err == nil {
+		t.Fatal("a bet over the new maximum was taken")
+	}
+	tb.Bet("ben", 5, 100)
+	r, err := tb.Deal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Reconfigure(profile(t, "vegas-s17", "decks=2")); err == nil {
+		t.Fatal("the rules changed during a round")
+	}
+	play(t, tb, r)
+	newShoe, err = tb.Reconfigure(profile(t, "vegas-s17", "decks=2", "cut_card_reserve=26"))
+	if err != nil || !newShoe || tb.ShoeNo() != shoeNo+1 || tb.Shoe().Decks() != 2 {
+		t.Fatalf("two decks: new shoe %v, shoe %d, %d decks, %v", newShoe, tb.ShoeNo(), tb.Shoe().Decks(), err)
+	}
+	tb.Bet("ana", 1, 100)
+	tb.Bet("ben", 5, 100)
+	if r, err = tb.Deal(); err != nil {
+		t.Fatal(err)
+	}
+	play(t, tb, r)
+}
+
+// FAM-01: the players agree who holds the bank first (and may agree to
+// give it on); it goes only to a seated player, and face-down collected
+// cards are reshuffled when it changes hands (FAM-03). FAM-02: the bank
+// plays the dealer's hand, so its holder bets on no box and keeps his seat.
+func TestBankAgreed_FAM01_FAM03(t *testing.T) {
+	tb := newTable(t, "family", "collected_cards=under-face-down")
+	tb.Sit("ana", 1)
+	tb.Sit("ben", 2)
+	if _, err := tb.GiveBank("zed"); err == nil {
+		t.Fatal("the bank went to a player who does not sit")
+	}
+	shoeNo := tb.ShoeNo()
+	newShoe, err := tb.GiveBank("ben")
+	if err != nil || !newShoe || tb.Bank() != "ben" || tb.ShoeNo() != shoeNo+1 {
+		t.Fatalf("bank to ben: %q, new shoe %v (%d→%d), %v", tb.Bank(), newShoe, shoeNo, tb.ShoeNo(), err)
+	}
+	wantRefused(t, tb.Bet("ben", 2, 10), "FAM-02")
+	if err := tb.Bet("ana", 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	r, err := tb.Deal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, tb, r)
+	if tb.Holder(2) != "ben" {
+		t.Fatal("the bank's holder lost his seat for not betting (AR-21 does not apply to the bank)")
+	}
+	if _, err := tb.GiveBank(""); err != nil || tb.Bank() != "" {
+		t.Fatalf("bank back to the house: %q %v", tb.Bank(), err)
+	}
+	house := newTable(t, "vegas-s17")
+	house.Sit("ana", 1)
+	if _, err := house.GiveBank("ana"); err == nil {
+		t.Fatal("a house-banked table gave its bank to a player")
+	}
+}
