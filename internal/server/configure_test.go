@@ -203,4 +203,3 @@ func TestFamilyBankAgreed(t *testing.T) {
 		t.Fatalf("bank %q, want the house", v.Bank)
 	}
 }
-
