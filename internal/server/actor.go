@@ -35,7 +35,7 @@ import (
 type actor struct {
 	s       *Server
 	cfg     *sabot.Table // the configuration in force
-	created *sabot.Table // as the table was created
+	created *sabot.Table // as the table was created; never changes (other goroutines read its ID)
 	p       *rules.Profile
 	log     *slog.Logger
 

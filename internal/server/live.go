@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"sort"
 	"time"
 
 	"sabot"
@@ -28,6 +29,7 @@ type command struct {
 	bank      *string           // configure: FAM-01
 	text      string            // configure: the reason
 	sub       *subscriber
+	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
 	since     int64
 	epoch     string
 	reply     chan reply
@@ -97,13 +99,30 @@ func (a *actor) run(ctx context.Context) {
 			}
 			return
 		case c := <-a.cmds:
-			start := time.Now()
-			r := a.handle(work, c)
-			if c.reply != nil {
-				c.reply <- r
+			batch := []*command{c}
+			if c.op == opSit {
+				// AR-21: requests for a seat that wait together are
+				// simultaneous claims; take them together.
+			drain:
+				for len(batch) < cap(a.cmds) {
+					select {
+					case more := <-a.cmds:
+						batch = append(batch, more)
+					default:
+						break drain
+					}
+				}
+				a.orderClaims(batch)
 			}
-			if c.op != opSubscribe && c.op != opUnsubscribe && c.op != opView {
-				a.s.metrics.observe(c.op, time.Since(start), r.err)
+			for _, c := range batch {
+				start := time.Now()
+				r := a.handle(work, c)
+				if c.reply != nil {
+					c.reply <- r
+				}
+				if c.op != opSubscribe && c.op != opUnsubscribe && c.op != opView {
+					a.s.metrics.observe(c.op, time.Since(start), r.err)
+				}
 			}
 		case <-tc:
 			a.timer, a.timerOn = nil, noTimer
@@ -287,6 +306,51 @@ func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 		return a.configure(ctx, c)
 	}
 	return 0, sabot.Errorf(sabot.EINVALID, "unknown command %q", c.op)
+}
+
+// claimTick is the resolution of the time of a claim for a seat: two
+// requests for a free box received within the same tick are a tie, which
+// AR-21 gives to the claimant seated nearest box 1.
+const claimTick = time.Millisecond
+
+// orderClaims puts the requests for seats in a batch of commands that
+// waited together in the order AR-21 serves them: "a free box goes to the
+// first player who asks; on a tie, to the one seated nearest box 1" (a
+// player already seated at a box; one not yet seated comes after every
+// seat). The other commands keep their places.
+func (a *actor) orderClaims(batch []*command) {
+	var at []int
+	var sits []*command
+	for i, c := range batch {
+		if c.op == opSit {
+			at = append(at, i)
+			sits = append(sits, c)
+		}
+	}
+	if len(sits) < 2 {
+		return
+	}
+	seatOf := func(c *command) int {
+		if c.user == nil {
+			return a.p.Boxes + 1
+		}
+		for box := 1; box <= a.p.Boxes; box++ {
+			if a.t.Holder(box) == c.user.Name {
+				return box
+			}
+		}
+		return a.p.Boxes + 1
+	}
+	sort.SliceStable(sits, func(i, j int) bool {
+		ti, tj := sits[i].at.Truncate(claimTick), sits[j].at.Truncate(claimTick)
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
+		}
+		return seatOf(sits[i]) < seatOf(sits[j])
+	})
+	for k, i := range at {
+		batch[i] = sits[k]
+	}
 }
 
 // checkBet refuses a back bet that the engine would refuse at the deal

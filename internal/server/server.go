@@ -235,7 +235,7 @@ func (s *Server) tableList() []*actor {
 	for _, a := range s.tables {
 		out = append(out, a)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].cfg.ID < out[j].cfg.ID })
+	sort.Slice(out, func(i, j int) bool { return out[i].created.ID < out[j].created.ID })
 	return out
 }
 
