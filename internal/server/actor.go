@@ -64,6 +64,7 @@ type state struct {
 	// configured are the options a configuration change put in force (nil:
 	// those the table was created with).
 	configured map[string]string
+	snapRound  int         // the round after which the last snapshot was written
 	seeds      []shoe.Seed // recorded seeds not yet used by a shoe
 	fresh      []shoe.Seed // seeds drawn since the last record: written before it
 	shoes      map[int]*shoeState
@@ -119,22 +120,44 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 // log left open). A table whose log cannot be replayed is closed with every
 // stake returned.
 func (a *actor) load(ctx context.Context) error {
-	recs, err := a.s.Store.Log(ctx, a.cfg.ID, 1)
-	if err != nil {
-		return err
+	if a.s.SnapshotEvery >= 0 {
+		err := a.loadFrom(ctx, true)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errNoSnapshot) {
+			a.log.Warn("the table's snapshot is not used: replaying its whole log", "err", err)
+		}
 	}
-	if len(recs) == 0 {
-		// A table whose creation stopped before its first record.
-		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: mustJSON(openedPayload{
-			Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode})}
-		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+	return a.loadFrom(ctx, false)
+}
+
+// loadFrom rebuilds the table from its latest snapshot and the records
+// after it, or from its whole log. From a snapshot, any failure is
+// returned (the caller replays the whole log); from the whole log, a table
+// that does not replay is closed with every stake returned.
+func (a *actor) loadFrom(ctx context.Context, fromSnapshot bool) error {
+	a.reset()
+	var recs []*sabot.LogRecord
+	var err error
+	if fromSnapshot {
+		if recs, err = a.restoreSnapshot(ctx); err != nil {
 			return err
 		}
-		recs = []*sabot.LogRecord{rec}
+	} else {
+		if recs, err = a.s.Store.Log(ctx, a.cfg.ID, 1); err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			// A table whose creation stopped before its first record.
+			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: mustJSON(openedPayload{
+				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode})}
+			if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+				return err
+			}
+			recs = []*sabot.LogRecord{rec}
+		}
 	}
-	a.cfg = a.created
-	a.state = state{shoes: map[int]*shoeState{}, players: map[string]int64{}, escrow: map[string]int64{},
-		declined: map[declineKey]bool{}, seen: map[string]int64{}}
 	for _, r := range recs {
 		if r.Kind == sabot.LogShoe {
 			var sp shoePayload
@@ -156,6 +179,9 @@ func (a *actor) load(ctx context.Context) error {
 			a.closed = "the table's log does not replay: " + replayErr.Error()
 		}
 	}
+	if replayErr != nil && fromSnapshot {
+		return replayErr
+	}
 	if replayErr != nil {
 		a.fresh = nil
 		a.log.Error("table log does not replay", "err", replayErr)
@@ -165,6 +191,13 @@ func (a *actor) load(ctx context.Context) error {
 		return fmt.Errorf("table %d: the log has no table-opened record", a.cfg.ID)
 	}
 	return a.writeFresh(ctx)
+}
+
+// reset forgets everything the log rebuilds.
+func (a *actor) reset() {
+	a.cfg = a.created
+	a.state = state{shoes: map[int]*shoeState{}, players: map[string]int64{}, escrow: map[string]int64{},
+		declined: map[declineKey]bool{}, seen: map[string]int64{}}
 }
 
 // track keeps the money and the command IDs of a record that is not
@@ -218,6 +251,15 @@ func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 		if sh := a.shoes[p.Shoe]; sh != nil {
 			sh.revealed = true
 		}
+		// Only the shoes not yet revealed, and the current one (its
+		// commitment is shown), are kept: the table's memory stays bounded.
+		for no, sh := range a.shoes {
+			if sh.revealed && (a.t == nil || no < a.t.ShoeNo()) {
+				delete(a.shoes, no)
+			}
+		}
+	case sabot.LogSnapshot:
+		a.snapRound = int(r.RoundNo)
 	case sabot.LogSettle, sabot.LogVoid:
 		p := payloadOf[settlePayload](r, payload)
 		for pl, v := range p.Returned {

@@ -167,7 +167,10 @@ var errDuplicate = errors.New("duplicate command")
 
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 	name := c.user.Name
-	a.players[name] = c.user.ID
+	switch c.op {
+	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
+		a.players[name] = c.user.ID // a player's wallet, found by name at settlement
+	}
 	switch c.op {
 	case opSit:
 		if c.box < 1 || c.box > a.p.Boxes {
@@ -819,6 +822,7 @@ func (a *actor) settle(ctx context.Context) {
 	a.stopTimer()
 	a.publish(Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
 	a.revealShoes(ctx)
+	a.maybeSnapshot(ctx)
 	a.armBetTimer()
 	a.maybeDeal(ctx)
 }

@@ -55,6 +55,11 @@ type Server struct {
 	// player at registration, as a significant event (0: none; an
 	// administrator credits wallets).
 	WelcomeCredit int64
+	// SnapshotEvery is how many rounds a table plays between the snapshots
+	// of its state that let a start replay only the end of its log (0:
+	// DefaultSnapshotEvery; negative: no snapshots, a start replays the
+	// whole log).
+	SnapshotEvery int
 
 	ln      net.Listener
 	srv     *http.Server

@@ -1,0 +1,145 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	"sabot"
+	"sabot/card"
+	"sabot/table"
+)
+
+// A table's log grows with every round, and a start replays it. Between
+// rounds, every SnapshotEvery rounds, the table writes its state as a
+// snapshot record; a start restores the latest snapshot and replays only
+// the records after it. The snapshot is a shortcut, never the truth: a
+// snapshot that does not restore, or a log that does not replay after it,
+// sends the start back to the full replay from the first record.
+
+// DefaultSnapshotEvery is how many rounds a table plays between snapshots.
+const DefaultSnapshotEvery = 100
+
+// snapshotPayload is the table's state between rounds: what replaying the
+// log up to the snapshot record would rebuild.
+type snapshotPayload struct {
+	Table table.Snapshot `json:"table"`
+	// Options are the options in force when a configuration change had
+	// changed them (nil: those the table was created with).
+	Options map[string]string `json:"options,omitempty"`
+	Players map[string]int64  `json:"players"` // player name → user ID
+	Escrow  map[string]int64  `json:"escrow"`  // each player's stakes held by the table
+	ShoeNo  int               `json:"shoe_no"`
+	ShoePos int               `json:"shoe_pos"`
+	// Shoes are the shoes whose seeds are not yet revealed, and the
+	// current one.
+	Shoes  map[int]snapshotShoe `json:"shoes"`
+	Forced []card.Card          `json:"forced,omitempty"` // test mode: the next round's cards
+}
+
+type snapshotShoe struct {
+	Seed       string `json:"seed"`
+	Commitment string `json:"commitment"`
+	Revealed   bool   `json:"revealed,omitempty"`
+}
+
+// maybeSnapshot writes a snapshot between rounds when the table has played
+// SnapshotEvery rounds since the last.
+func (a *actor) maybeSnapshot(ctx context.Context) {
+	every := a.s.SnapshotEvery
+	if every == 0 {
+		every = DefaultSnapshotEvery
+	}
+	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || a.t.RoundNo()-a.snapRound < every {
+		return
+	}
+	pay, err := a.snapshot()
+	if err != nil {
+		a.log.Warn("no snapshot", "err", err)
+		return
+	}
+	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogSnapshot, RoundNo: int64(a.t.RoundNo()), Created: a.s.now(), Payload: mustJSON(pay)}
+	if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+		a.log.Warn("snapshot not written", "err", err)
+		return
+	}
+	a.track(rec)
+	a.snapRound = a.t.RoundNo()
+}
+
+func (a *actor) snapshot() (*snapshotPayload, error) {
+	ts, err := a.t.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	pay := &snapshotPayload{Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]int64{},
+		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced}
+	for p, v := range a.escrow {
+		if v != 0 {
+			pay.Escrow[p] = v
+		}
+	}
+	for no, sh := range a.shoes { // bounded: see trackAs
+		pay.Shoes[no] = snapshotShoe{seedHex(sh.seed), sh.commitment, sh.revealed}
+	}
+	return pay, nil
+}
+
+// errNoSnapshot: the table has no snapshot to start from.
+var errNoSnapshot = errors.New("no snapshot")
+
+// restoreSnapshot rebuilds the state from the table's latest snapshot and
+// returns the records after it, to replay.
+func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error) {
+	found, err := a.s.Store.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: a.cfg.ID, Newest: true, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, errNoSnapshot
+	}
+	snap := found[0]
+	var pay snapshotPayload
+	if err := json.Unmarshal(snap.Payload, &pay); err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	opts := a.created.Options
+	if pay.Options != nil {
+		opts = pay.Options
+		cfg := *a.created
+		cfg.Options = opts
+		a.cfg = &cfg
+	}
+	prof, err := profileOf(a.created.Profile, opts)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	t, err := table.Restore(prof, pay.Table)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	t.Seeds = a.nextSeed
+	a.p, a.t, a.configured = prof, t, pay.Options
+	a.shoeNo, a.shoePos, a.forced = pay.ShoeNo, pay.ShoePos, pay.Forced
+	for p, id := range pay.Players {
+		a.players[p] = id
+	}
+	for p, v := range pay.Escrow {
+		a.escrow[p] = v
+	}
+	for no, sh := range pay.Shoes {
+		seed, err := parseSeed(sh.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: shoe %d: %w", snap.Seq, no, err)
+		}
+		a.shoes[no] = &shoeState{seed: seed, commitment: sh.Commitment, revealed: sh.Revealed}
+	}
+	a.lastSeq, a.snapRound = snap.Seq, t.RoundNo()
+	recs, err := a.s.Store.Log(ctx, a.cfg.ID, snap.Seq+1)
+	if err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
