@@ -27,6 +27,7 @@ func newServeCmd(e *env) *cobra.Command {
 		timing                      = server.DefaultTiming
 		bcryptCost                  int
 		welcome                     int64
+		snapshotEvery               int
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -48,7 +49,8 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
-			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome}
+			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
+				SnapshotEvery: snapshotEvery}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -85,6 +87,7 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
+	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	return c
 }

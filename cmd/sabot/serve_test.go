@@ -116,7 +116,9 @@ func TestKill9Recovery(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "sabot.db")
 	addr := freeAddr(t)
-	flags := []string{"--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms"}
+	// A snapshot every 3 rounds: most starts restore one (and replay the
+	// records after it) instead of the whole log.
+	flags := []string{"--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms", "--snapshot-every", "3"}
 	p := startServe(t, db, addr, flags...)
 
 	ctx, cancel := context.WithCancel(context.Background())
