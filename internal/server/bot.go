@@ -135,6 +135,7 @@ type botState struct {
 	turn       *TurnView
 	waiting    string    // the command ID awaiting its answer
 	withdraw   string    // the command ID of a last withdrawal
+	betID      string    // the command ID of the last bet
 	sentAction string    // the action kind sent, to time its event
 	sentAt     time.Time // when it was sent
 }
@@ -183,7 +184,11 @@ func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
 			if m.CommandID == st.waiting {
 				st.waiting = ""
 			}
-			if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
+			if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT {
+				// The bet came after "rien ne va plus" (AR-22): the bot
+				// sits this round out and bets for the next.
+				st.pending, st.betRound = false, false
+			} else if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
 				b.fail(m.Code + ": " + m.Error)
 				if m.Code == sabot.EINSUFFICIENT {
 					return errors.New(m.Error)
@@ -283,7 +288,9 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
-		return send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
+		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
+		st.betID = st.waiting
+		return err
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"time"
 
@@ -713,10 +714,16 @@ func (a *actor) tryDeal(ctx context.Context) {
 			wallets[b.Player] = a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player])
 		}
 	}
+	seatedBefore := a.t.Seated()
 	if err := a.deal(); err != nil {
 		a.log.Error("deal refused", "err", err)
 		a.rebuild(ctx)
 		return
+	}
+	for _, p := range seatedBefore {
+		if !slices.Contains(a.t.Seated(), p) {
+			a.publish(Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)"})
+		}
 	}
 	r := a.t.Round()
 	rec := r.Record()
