@@ -132,7 +132,7 @@ type Options struct {
 	// Progress, if set, is called after each dealer up card is analysed
 	// with the number done and the total (10), from one goroutine at a time.
 	Progress func(done, total int)
-	// Cache holds results by Profile.Hash; nil uses the package's cache.
+	// Cache holds results by Profile.GameHash; nil uses the package's cache.
 	Cache *Cache
 }
 
@@ -209,7 +209,7 @@ loop:
 		return nil, err
 	}
 
-	res := &Result{Profile: p.Name, Hash: p.Hash(), Decks: p.Decks, Basic: &StrategyCard{Profile: p.Name}}
+	res := &Result{Profile: p.Name, Hash: p.GameHash(), Decks: p.Decks, Basic: &StrategyCard{Profile: p.Name}}
 	N := float64(full.Total())
 	res.CD.Strategy, res.TD.Strategy = CompositionDependent, TotalDependent
 	for up := 0; up < kinds; up++ {

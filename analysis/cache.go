@@ -8,7 +8,7 @@ import (
 	"sabot/rules"
 )
 
-// Cache keeps analyses by Profile.Hash, so that a server can show a
+// Cache keeps analyses by Profile.GameHash, so that a server can show a
 // profile's figures at once after the first computation. It is safe for
 // concurrent use; a second request for a profile being computed waits for
 // the first instead of computing it again.
@@ -31,7 +31,7 @@ var defaultCache = NewCache()
 // Cached returns the analysis of p if the cache holds it.
 func (c *Cache) Cached(p *rules.Profile) (*Result, bool) {
 	c.mu.Lock()
-	e, ok := c.m[p.Hash()]
+	e, ok := c.m[p.GameHash()]
 	c.mu.Unlock()
 	if !ok {
 		return nil, false
@@ -45,7 +45,7 @@ func (c *Cache) Cached(p *rules.Profile) (*Result, bool) {
 }
 
 func (c *Cache) get(ctx context.Context, p *rules.Profile, compute func() (*Result, error)) (*Result, error) {
-	key := p.Hash()
+	key := p.GameHash()
 	for {
 		c.mu.Lock()
 		e, ok := c.m[key]

@@ -25,7 +25,7 @@
 // describes the method, the readings taken and the published figures the
 // tests compare with.
 //
-// Results are cached by Profile.Hash in a Cache safe for concurrent use, so
+// Results are cached by Profile.GameHash in a Cache safe for concurrent use, so
 // a server can show them at once; Options.Progress reports a long
 // computation. The package does no I/O but through the io.Writer of
 // StrategyCard.WriteCSV and WriteText.

@@ -185,6 +185,32 @@ func (p *Profile) Hash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// tableOnly are the options of the table service and of the shoe's
+// handling that do not change the return of a round to a box: limits,
+// layout, the shoe's start and the family bank, the cut, the cut card and
+// the burns (the return of the full shoe; a simulation measures the cut
+// card's effect), where collected cards go.
+var tableOnly = map[string]bool{
+	"min_bet": true, "max_bet": true, "max_bet_scope": true, "below_min_stands": true,
+	"min_bets_to_start": true, "lone_customer_boxes": true, "boxes": true, "back_bets_per_box": true,
+	"bank_rotates": true, "bank_rounds": true,
+	"burn_cards": true, "min_cut": true, "cut_card_reserve": true, "last_round_void": true, "collected_cards": true,
+}
+
+// GameHash is the SHA-256 over the options that decide the return of a
+// round to a box (Hash without the table-only options): profiles that
+// differ only in their limits, layout or shoe handling have the same game
+// hash, and share one analysis.
+func (p *Profile) GameHash() string {
+	h := sha256.New()
+	for _, o := range options {
+		if !tableOnly[o.Key] {
+			fmt.Fprintf(h, "%s=%s\n", o.Key, o.get(p))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // Get returns the text of one option's value.
 func (p *Profile) Get(key string) (string, error) {
 	o, ok := optionByKey[key]

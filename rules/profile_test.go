@@ -60,6 +60,40 @@ func TestOptionsRoundTrip(t *testing.T) {
 	}
 }
 
+// The game hash ignores what does not change a round's return (limits,
+// layout, the shoe's handling) and sees everything else; tableOnly names
+// real options.
+func TestGameHash(t *testing.T) {
+	for k := range tableOnly {
+		if _, ok := optionByKey[k]; !ok {
+			t.Errorf("tableOnly names no option %q", k)
+		}
+	}
+	p := MustLookup("venice")
+	q := MustLookup("venice")
+	if err := q.SetAll([]string{"min_bet=500", "max_bet=90000", "boxes=9", "cut_card_reserve=100", "burn_cards=3", "lone_customer_boxes=1"}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Hash() == q.Hash() || p.GameHash() != q.GameHash() {
+		t.Error("limits, layout and the cut card change the game hash, or not the hash")
+	}
+	for _, o := range options {
+		if tableOnly[o.Key] {
+			continue
+		}
+		r := MustLookup("venice")
+		v := o.get(r)
+		for _, alt := range []string{"true", "false", "1", "2", "3", "6:5", "none", "late", "no-peek", "17", "any"} {
+			if alt != v && r.Set(o.Key, alt) == nil && o.get(r) != v {
+				break
+			}
+		}
+		if o.get(r) != v && r.GameHash() == p.GameHash() {
+			t.Errorf("%s=%s changes no game hash", o.Key, o.get(r))
+		}
+	}
+}
+
 func TestEveryCanonicalKey(t *testing.T) {
 	// The canonical keys of RULES.md ("Profile options").
 	keys := "decks boxes back_bets_per_box min_bet max_bet min_bets_to_start burn_cards min_cut cut_card_reserve last_round_void hole_card dealer_blackjack_takes dealer_hits_soft_17 blackjack_pays double_on double_after_split max_hands resplit_aces hit_split_aces split_blackjack surrender insurance even_money challenge declare_initial_ace must_draw_at_most stand_on_21 split_ten_ace_choice five_card_21 three_sevens"

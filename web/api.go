@@ -141,7 +141,7 @@ func (a *API) Strategy() http.Handler {
 			writeErr(w, err)
 			return
 		}
-		key := p.Hash()
+		key := p.GameHash()
 		a.mu.Lock()
 		b, ok := a.svg[key]
 		a.mu.Unlock()
