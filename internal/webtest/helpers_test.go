@@ -20,6 +20,131 @@ import (
 // slow timers: nothing runs out during a test.
 var slow = server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}
 
+// limits are a test table's options: stakes from 1.00 to 1,000.00, and
+// more options as key, value pairs.
+func limits(kv ...string) map[string]string {
+	o := map[string]string{"min_bet": "100", "max_bet": "100000"}
+	for i := 0; i+1 < len(kv); i += 2 {
+		o[kv[i]] = kv[i+1]
+	}
+	return o
+}
+
+// game is a test's set-up: the site, one test-mode table, and a browser
+// whose tabs are the players.
+type game struct {
+	site    *Site
+	table   int64
+	browser context.Context
+	tabs    int
+	logs    map[context.Context]*pageLog
+}
+
+// newGame starts the site with these timers, opens a test-mode table of
+// the profile (limits, and the options as key, value pairs) and starts a
+// browser.
+func newGame(t testing.TB, timing server.Timing, name, profile string, options ...string) *game {
+	t.Helper()
+	site := MustStart(t, timing)
+	return &game{
+		site:    site,
+		table:   site.Table(t, name, profile, limits(options...)),
+		browser: Browser(t, 1280, 1000),
+		logs:    map[context.Context]*pageLog{},
+	}
+}
+
+// player opens a tab for a player (the browser's own for the first, one
+// with its own storage for each other), records it (watch: the test fails
+// on an error in the page), registers the player through the login page
+// and has the pit credit him 1,000.00.
+func (g *game) player(t testing.TB, name string) context.Context {
+	t.Helper()
+	ctx := g.browser
+	if g.tabs > 0 {
+		ctx = Player(t, g.browser)
+	}
+	g.tabs++
+	g.logs[ctx] = watch(t, ctx)
+	register(t, ctx, g.site, name)
+	g.site.Credit(t, name, 100000)
+	return ctx
+}
+
+// join is player, then the table's page.
+func (g *game) join(t testing.TB, name string) context.Context {
+	t.Helper()
+	ctx := g.player(t, name)
+	open(t, ctx, g.site, g.path(), ".box .plate")
+	return ctx
+}
+
+// path is the table's page.
+func (g *game) path() string { return "/tables/" + itoa(g.table) }
+
+// force makes the table's next round deal these cards.
+func (g *game) force(t testing.TB, cards string) { g.site.Force(t, g.table, cards) }
+
+// sit takes the seat at a box and waits for it.
+func sit(t testing.TB, ctx context.Context, box int) {
+	t.Helper()
+	b := itoa(int64(box))
+	click(t, ctx, `.box[data-box="`+b+`"] .sit`)
+	waitJS(t, ctx, "seated at box "+b, `!!document.querySelector('.box[data-box="`+b+`"] .plate .me')`)
+}
+
+// bet chooses a chip (0: the chip chosen) and clicks the box holder's
+// spot of a box once.
+func bet(t testing.TB, ctx context.Context, box int, chip int64) {
+	t.Helper()
+	if chip > 0 {
+		click(t, ctx, `.rack [data-fk="chip-`+itoa(chip)+`"]`)
+	}
+	click(t, ctx, `.box[data-box="`+itoa(int64(box))+`"] .spot.holder.open`)
+}
+
+// waitKey waits until the player is offered the decision with this key.
+func waitKey(t testing.TB, ctx context.Context, what, key string) {
+	t.Helper()
+	waitJS(t, ctx, what, `!!document.querySelector('.prompt:not([hidden]) button[data-key="`+key+`"]')`)
+}
+
+// press types a key (a decision's shortcut).
+func press(t testing.TB, ctx context.Context, what, key string) {
+	t.Helper()
+	do(t, ctx, what, chromedp.KeyEvent(key))
+}
+
+// waitBalance waits until the header shows the balance.
+func waitBalance(t testing.TB, ctx context.Context, what, want string) {
+	t.Helper()
+	waitJS(t, ctx, what, `document.getElementById('balance').textContent === '`+want+`'`)
+}
+
+// waitCalls waits until the dealer's calls say each of these lines.
+func waitCalls(t testing.TB, ctx context.Context, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		waitJS(t, ctx, "the dealer's call "+l, fmt.Sprintf(`document.querySelector('.calls').innerText.split('\n').includes(%q)`, l))
+	}
+}
+
+// text is the text of the first element a CSS selector finds ("" if none).
+func text(t testing.TB, ctx context.Context, sel string) string {
+	t.Helper()
+	return eval[string](t, ctx, fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ''`, sel))
+}
+
+// record opens the replay of a round of the table, as the player recalls
+// it, and returns its record and the rows of its settlement ("ana 1 1 main
+// 5.00 win +5.00").
+func (g *game) record(t testing.TB, ctx context.Context, round int) (string, []string) {
+	t.Helper()
+	open(t, ctx, g.site, "/rounds/"+itoa(g.table)+"-"+itoa(int64(round)), ".replay-summary")
+	return eval[string](t, ctx, `document.querySelector('.replay-summary').innerText`),
+		eval[[]string](t, ctx, `[...document.querySelectorAll('.replay-summary table.rounds')[0].tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent).join(' '))`)
+}
+
 // do runs browser steps, failing the test with what it was doing (and a
 // screenshot of the page).
 func do(t testing.TB, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {

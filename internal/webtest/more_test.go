@@ -14,48 +14,35 @@ import (
 // reconnects, gets the rebuilt table (a new epoch: a snapshot) and the
 // player goes on.
 func TestReconnectAfterRestart(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Reference", "vegas-s17", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
+	g := newGame(t, slow, "Reference", "vegas-s17")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
 	// ana TS 8H = 18; the dealer 9D up, 7C in the hole (no peek under a 9), draws 2S: 18.
-	site.Force(t, tb, "TS 9D 8H 7C 2S")
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
-	waitJS(t, ana, "ana's decision", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	g.force(t, "TS 9D 8H 7C 2S")
+	bet(t, ana, 1, 0)
+	waitKey(t, ana, "ana's decision", "s")
 	epoch := eval[string](t, ana, `document.querySelector('.conn').dataset.epoch`)
 
-	site.Restart(t)
+	g.site.Restart(t)
 	waitJS(t, ana, "back live after the restart", `document.querySelector('.conn').dataset.epoch !== '`+epoch+`' && document.querySelector('.conn').classList.contains('open') && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
 	if got := eval[string](t, ana, `document.querySelector('.box[data-box="1"] .total').textContent + ' vs ' + document.querySelector('.dealer .total').textContent`); got != "18 vs 9" {
 		t.Errorf("after the restart the page shows %q", got)
 	}
 	click(t, ana, `.prompt button[data-key="s"]`)
 	waitJS(t, ana, "the push", `!!document.querySelector('.box[data-box="1"] .badge.push') && document.querySelector('.dealer .total').textContent === '18'`)
-	waitJS(t, ana, "the balance", `document.getElementById('balance').textContent === '1,000.00'`)
+	waitBalance(t, ana, "the balance", "1,000.00")
 }
 
 // Insurance (ES-11, VE-15) is offered under a dealer Ace with its stake;
 // the peek finds the dealer's blackjack; insurance pays 2 to 1.
 func TestInsurance(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Reference", "vegas-s17", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
+	g := newGame(t, slow, "Reference", "vegas-s17")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
 	// ana TS 9H = 19; the dealer AD up, KC in the hole: blackjack.
-	site.Force(t, tb, "TS AD 9H KC")
-	click(t, ana, `.rack [data-fk="chip-500"]`)
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
-	waitJS(t, ana, "the insurance window", `!!document.querySelector('.prompt:not([hidden]) button[data-key="i"]')`)
+	g.force(t, "TS AD 9H KC")
+	bet(t, ana, 1, 500)
+	waitKey(t, ana, "the insurance window", "i")
 	if got := keys(t, ana); got != "i n" {
 		t.Errorf("the insurance window offers %q, want i n", got)
 	}
@@ -75,26 +62,20 @@ func TestInsurance(t *testing.T) {
 		t.Errorf("box 1's spot: %q", spot)
 	}
 	// −5.00 on the hand, +3.00 on the insurance.
-	waitJS(t, ana, "the balance", `document.getElementById('balance').textContent === '998.00'`)
+	waitBalance(t, ana, "the balance", "998.00")
 }
 
 // A player who does not decide in time: the timer runs down on the page,
 // and the default the table publishes applies, said as such.
 func TestTimeout(t *testing.T) {
-	site := MustStart(t, server.Timing{BetWindow: time.Minute, Decision: 3 * time.Second, Window: time.Second})
-	tb := site.Table(t, "Reference", "vegas-s17", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
+	g := newGame(t, server.Timing{BetWindow: time.Minute, Decision: 3 * time.Second, Window: time.Second}, "Reference", "vegas-s17")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
 	// ana TS 8H = 18; the dealer 9D, 7C, draws 5S: 21.
-	site.Force(t, tb, "TS 9D 8H 7C 5S")
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
+	g.force(t, "TS 9D 8H 7C 5S")
+	bet(t, ana, 1, 0)
 	waitJS(t, ana, "ana's decision and its timer", `!!document.querySelector('.prompt:not([hidden])') && !document.querySelector('.timer').hidden && !document.querySelector('.box[data-box="1"] .box-timer').hidden`)
-	status := eval[string](t, ana, `document.querySelector('.status-text').textContent`)
+	status := text(t, ana, ".status-text")
 	if !strings.Contains(status, "If time runs out: stand.") {
 		t.Errorf("the status: %q", status)
 	}
@@ -106,19 +87,13 @@ func TestTimeout(t *testing.T) {
 // control has a name, every card is announced, the dealer's calls go to a
 // live region, the decision takes the focus, and text has contrast.
 func TestAccessible(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Venezia", "venice", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
-	site.Force(t, tb, "TS 5H 6D 9C 4C TD TC 9S")
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
-	click(t, ana, `.box[data-box="2"] .spot.holder.open`)
-	waitJS(t, ana, "the decision", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	g := newGame(t, slow, "Venezia", "venice")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
+	g.force(t, "TS 5H 6D 9C 4C TD TC 9S")
+	bet(t, ana, 1, 0)
+	bet(t, ana, 2, 0)
+	waitKey(t, ana, "the decision", "s")
 
 	unnamed := eval[[]string](t, ana, `[...document.querySelectorAll('button, a, input, [role="img"], img, [role="radio"]')].filter(e => {
 		if (e.tagName === 'IMG') return !e.alt;
@@ -140,7 +115,7 @@ func TestAccessible(t *testing.T) {
 		t.Errorf("live regions: %q", live)
 	}
 	waitJS(t, ana, "the turn announced", `document.getElementById('announce-urgent').textContent === 'Your turn: Box 1.'`)
-	do(t, ana, "stand", chromedp.KeyEvent("s"))
+	press(t, ana, "stand", "s")
 	waitJS(t, ana, "a dealer's call read out", `document.getElementById('announce').textContent.startsWith('Box 1 stands on 19')`)
 
 	// Contrast (WCAG AA): text on the panels and the felt's badges.
@@ -178,15 +153,9 @@ const contrastJS = `(() => {
 // (one deck, the cut card 20 cards in), so their cards are unknown: the
 // player bets again after each round and stands whenever he may.
 func TestCutCard(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Short shoe", "vegas-s17", map[string]string{"decks": "1", "burn_cards": "0", "cut_card_reserve": "32", "min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
+	g := newGame(t, slow, "Short shoe", "vegas-s17", "decks", "1", "burn_cards", "0", "cut_card_reserve", "32")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
 	sawCut := false
 	for deadline := time.Now().Add(40 * time.Second); time.Now().Before(deadline); {
 		state := eval[string](t, ana, `(() => {
@@ -209,41 +178,34 @@ func TestCutCard(t *testing.T) {
 	if !sawCut {
 		t.Errorf("the cut card was never announced on the page")
 	}
-	waitJS(t, ana, "the shoe over", `document.querySelector('.calls').innerText.includes('Shoe `+itoa(tb)+`-1 is over: its seed is published for verification.')`)
+	waitJS(t, ana, "the shoe over", `document.querySelector('.calls').innerText.includes('Shoe `+itoa(g.table)+`-1 is over: its seed is published for verification.')`)
 }
 
 // The Desafío (AR-10) is offered on a first-card Ace before the second
 // card; the Ace is then declared 1 or 11 (AR-11) before any other decision.
 func TestChallengeAndDeclaration_AR10_AR11(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Buenos Aires", "argentina", map[string]string{"min_bets_to_start": "1", "min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
+	g := newGame(t, slow, "Buenos Aires", "argentina", "min_bets_to_start", "1")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
 	// ana AS, then 6H: no ten, the challenge is lost; the dealer 9D and 8C: 17.
-	site.Force(t, tb, "AS 9D 6H 8C")
-	click(t, ana, `.rack [data-fk="chip-100"]`)
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
-	waitJS(t, ana, "the challenge", `!!document.querySelector('.prompt:not([hidden]) button[data-key="c"]')`)
+	g.force(t, "AS 9D 6H 8C")
+	bet(t, ana, 1, 100)
+	waitKey(t, ana, "the challenge", "c")
 	if got := keys(t, ana); got != "c n" {
 		t.Errorf("the challenge window offers %q, want c n", got)
 	}
-	if got := eval[string](t, ana, `document.querySelector('.prompt-text').textContent`); !strings.Contains(got, "your first card is an Ace") || !strings.Contains(got, "(0.50)") {
+	if got := text(t, ana, ".prompt-text"); !strings.Contains(got, "your first card is an Ace") || !strings.Contains(got, "(0.50)") {
 		t.Errorf("the challenge prompt: %q", got)
 	}
-	do(t, ana, "challenge", chromedp.KeyEvent("c"))
-	waitJS(t, ana, "the declaration", `!!document.querySelector('.prompt:not([hidden]) button[data-key="e"]')`)
+	press(t, ana, "challenge", "c")
+	waitKey(t, ana, "the declaration", "e")
 	if got := keys(t, ana); got != "1 e" {
 		t.Errorf("with A-6, ana is offered %q, want 1 e: declare first (AR-11)", got)
 	}
-	if got := eval[string](t, ana, `document.querySelector('.prompt-text').textContent`); !strings.Contains(got, "Declare your Ace 1 or 11 first (AR-11)") {
+	if got := text(t, ana, ".prompt-text"); !strings.Contains(got, "Declare your Ace 1 or 11 first (AR-11)") {
 		t.Errorf("the declaration prompt: %q", got)
 	}
-	do(t, ana, "the Ace counts 11", chromedp.KeyEvent("e"))
+	press(t, ana, "the Ace counts 11", "e")
 	waitJS(t, ana, "17, then hit or stand", `document.querySelector('.box[data-box="1"] .total').textContent === '17' && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
 	if got := keys(t, ana); got != "h s" {
 		t.Errorf("after the declaration ana is offered %q, want h s", got)
@@ -251,8 +213,8 @@ func TestChallengeAndDeclaration_AR10_AR11(t *testing.T) {
 	if got := eval[string](t, ana, `document.querySelector('.box[data-box="1"] .spot.holder').getAttribute('aria-label')`); !strings.Contains(got, "challenge 0.50") {
 		t.Errorf("box 1's spot: %q", got)
 	}
-	do(t, ana, "stand", chromedp.KeyEvent("s"))
+	press(t, ana, "stand", "s")
 	waitJS(t, ana, "the push", `!!document.querySelector('.box[data-box="1"] .badge.push') && document.querySelector('.dealer .total').textContent === '17'`)
 	// The hand pushes; the challenge loses its 0.50.
-	waitJS(t, ana, "the balance", `document.getElementById('balance').textContent === '999.50'`)
+	waitBalance(t, ana, "the balance", "999.50")
 }

@@ -61,10 +61,10 @@ func picture(t *testing.T, ctx context.Context, name string, phone bool) {
 // (VE-06): Hit and Double only.
 func TestScreenshots(t *testing.T) {
 	site := MustStart(t, slow)
-	tb := site.Table(t, "Venezia 1", "venice", map[string]string{"min_bet": "500", "max_bet": "50000"})
-	site.Table(t, "Buenos Aires", "argentina", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	site.Table(t, "Madrid", "spain", map[string]string{"min_bet": "1000", "max_bet": "200000"})
-	site.Table(t, "Reference S17", "vegas-s17", map[string]string{"min_bet": "1000", "max_bet": "100000"})
+	tb := site.Table(t, "Venezia 1", "venice", limits("min_bet", "500", "max_bet", "50000"))
+	site.Table(t, "Buenos Aires", "argentina", limits())
+	site.Table(t, "Madrid", "spain", limits("min_bet", "1000", "max_bet", "200000"))
+	site.Table(t, "Reference S17", "vegas-s17", limits("min_bet", "1000"))
 	b := Browser(t, 1280, 1200)
 	ana := b
 	ben, cy, dora := Player(t, b), Player(t, b), Player(t, b)
@@ -76,13 +76,9 @@ func TestScreenshots(t *testing.T) {
 	for _, ctx := range []context.Context{ana, ben, cy, dora} {
 		open(t, ctx, site, path, ".felt .box .plate")
 	}
-	sit := func(ctx context.Context, box string) {
-		click(t, ctx, `.box[data-box="`+box+`"] .sit`)
-		waitJS(t, ctx, "seated at box "+box, `!!document.querySelector('.box[data-box="`+box+`"] .plate .me')`)
-	}
-	sit(ana, "2")
-	sit(ben, "4")
-	sit(cy, "6")
+	sit(t, ana, 2)
+	sit(t, ben, 4)
+	sit(t, cy, 6)
 	open(t, ana, site, "/", ".table-card")
 	picture(t, ana, "lobby", false)
 	picture(t, ana, "lobby-phone", true)
@@ -90,16 +86,16 @@ func TestScreenshots(t *testing.T) {
 
 	// box 2: 8S 8H (ana; dora behind), box 4: KD AC, box 6: 9C 7D; the dealer 6H.
 	site.Force(t, tb, "8S KD 9C 6H 8H AC 7D 3D TS TC 9H 7S 5C")
-	bet := func(ctx context.Context, box, chip string, n int, total string) {
+	stake := func(ctx context.Context, box, chip string, n int, total string) {
 		click(t, ctx, `.rack [data-fk="chip-`+chip+`"]`)
 		for range n {
 			click(t, ctx, `.box[data-box="`+box+`"] .spot.open`)
 		}
 		waitJS(t, ctx, "the bet on box "+box, `document.querySelector('.mybets')?.textContent.includes(': `+total+`')`)
 	}
-	bet(dora, "2", "500", 2, "10.00")
-	bet(ana, "2", "2500", 1, "25.00")
-	bet(ben, "4", "2500", 2, "50.00")
+	stake(dora, "2", "500", 2, "10.00")
+	stake(ana, "2", "2500", 1, "25.00")
+	stake(ben, "4", "2500", 2, "50.00")
 	click(t, cy, `.rack [data-fk="chip-500"]`)
 	click(t, cy, `.box[data-box="6"] .spot.open`) // every seated player has bet: the deal
 	waitJS(t, ana, "ana's turn", `!!document.querySelector('.prompt button[data-key="p"]')`)

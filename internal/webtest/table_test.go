@@ -15,12 +15,9 @@ import (
 // the end with the keyboard and the buttons, and sees her balance; then she
 // recalls the round and replays it step by step.
 func TestPlayRound(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Venezia 1", "venice", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
+	g := newGame(t, slow, "Venezia 1", "venice")
+	site, tb := g.site, g.table
+	ana := g.player(t, "ana")
 
 	// The lobby: the table, its limits, free boxes and house edge.
 	open(t, ana, site, "/", ".table-card")
@@ -38,27 +35,25 @@ func TestPlayRound(t *testing.T) {
 	waitJS(t, ana, "the table", `location.pathname === '/tables/`+itoa(tb)+`' && !!document.querySelector('.box[data-box="3"] .sit')`)
 
 	// VE-20: a lone customer plays two boxes: his own and a free one (VE-17).
-	click(t, ana, `.box[data-box="3"] .sit`)
-	waitJS(t, ana, "seated at box 3", `!!document.querySelector('.box[data-box="3"] .plate .me')`)
+	sit(t, ana, 3)
 	// box 3: TS 9C = 19; box 4: 5H 4C = 9, draws TD = 19; the dealer 6D, draws TC 9S: 25.
-	site.Force(t, tb, "TS 5H 6D 9C 4C TD TC 9S")
-	click(t, ana, `.rack [data-fk="chip-500"]`)
-	click(t, ana, `.box[data-box="3"] .spot.holder.open`)
+	g.force(t, "TS 5H 6D 9C 4C TD TC 9S")
+	bet(t, ana, 3, 500)
 	waitJS(t, ana, "the bet on box 3", `/Box 3: 5\.00/.test(document.querySelector('.mybets')?.textContent)`)
-	if got := eval[string](t, ana, `document.querySelector('.status-text').textContent`); !strings.Contains(got, "no more bets in") {
+	if got := text(t, ana, ".status-text"); !strings.Contains(got, "no more bets in") {
 		t.Errorf("the betting window: %q", got)
 	}
-	click(t, ana, `.box[data-box="4"] .spot.holder.open`)
+	bet(t, ana, 4, 0)
 
 	// Exactly the legal decisions: 19 may hit, stand or double (VE-11).
-	waitJS(t, ana, "the decision on box 3", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	waitKey(t, ana, "the decision on box 3", "s")
 	if got := keys(t, ana); got != "h s d" {
 		t.Errorf("box 3 (19) offers %q, want h s d", got)
 	}
 	if got := eval[string](t, ana, `document.querySelector('.box[data-box="3"] .hand .total').textContent + ' vs ' + document.querySelector('.dealer .total').textContent`); got != "19 vs 6" {
 		t.Errorf("box 3 and the dealer show %q", got)
 	}
-	do(t, ana, "stand with the keyboard", chromedp.KeyEvent("s"))
+	press(t, ana, "stand with the keyboard", "s")
 
 	// VE-06: 9 must draw: no stand.
 	waitJS(t, ana, "the decision on box 4", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 4')`)
@@ -72,10 +67,10 @@ func TestPlayRound(t *testing.T) {
 	// The dealer draws to 25 and busts: both boxes win 5.00, settled right
 	// to left (VE-09).
 	waitJS(t, ana, "the settlement", `document.querySelectorAll('.badge.win').length === 2`)
-	if got := eval[string](t, ana, `document.querySelector('.dealer .total').textContent`); got != "25 bust" {
+	if got := text(t, ana, ".dealer .total"); got != "25 bust" {
 		t.Errorf("the dealer shows %q, want 25 bust", got)
 	}
-	waitJS(t, ana, "the balance after the round", `document.getElementById('balance').textContent === '1,010.00'`)
+	waitBalance(t, ana, "the balance after the round", "1,010.00")
 	calls := eval[string](t, ana, `document.querySelector('.calls').innerText`)
 	for _, want := range []string{"The dealer busts with 25.", "You win 10.00.", "Box 3 stands on 19.", "Box 4: 10♦, 19."} {
 		if !strings.Contains(calls, want) {
@@ -95,7 +90,7 @@ func TestPlayRound(t *testing.T) {
 	}
 	click(t, ana, `table.rounds a[href="/rounds/`+itoa(tb)+`-1"]`)
 	waitJS(t, ana, "the replay", `!!document.querySelector('.replay-banner') && !!document.querySelector('.felt.replay')`)
-	if got := eval[string](t, ana, `document.querySelector('.replay-banner').textContent`); !strings.Contains(got, "REPLAY") || !strings.Contains(got, "not a live game") {
+	if got := text(t, ana, ".replay-banner"); !strings.Contains(got, "REPLAY") || !strings.Contains(got, "not a live game") {
 		t.Errorf("the replay banner: %q", got)
 	}
 	if n := eval[int](t, ana, `document.querySelectorAll('.felt.replay .card').length`); n != 0 {
@@ -103,7 +98,7 @@ func TestPlayRound(t *testing.T) {
 	}
 	do(t, ana, "next step", chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
 	waitJS(t, ana, "the first card", `document.querySelectorAll('.felt.replay .card').length === 1`)
-	if got := eval[string](t, ana, `document.querySelector('.step-line').textContent`); !strings.Contains(got, "step 2 of") || !strings.Contains(got, "Box 3: 10♠") {
+	if got := text(t, ana, ".step-line"); !strings.Contains(got, "step 2 of") || !strings.Contains(got, "Box 3: 10♠") {
 		t.Errorf("step 2 says %q", got)
 	}
 	steps := eval[string](t, ana, `document.querySelector('.steps').innerText`)
@@ -125,26 +120,18 @@ func TestPlayRound(t *testing.T) {
 // Two players at one table see the same table, each deciding only for
 // himself.
 func TestTwoBrowsers(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Venezia 2", "venice", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	b := Browser(t, 1280, 1000)
-	ana, ben := b, Player(t, b)
-	for name, ctx := range map[string]context.Context{"ana": ana, "ben": ben} {
-		watch(t, ctx)
-		register(t, ctx, site, name)
-		site.Credit(t, name, 100000)
-		open(t, ctx, site, "/tables/"+itoa(tb), ".box .plate")
-	}
-	click(t, ana, `.box[data-box="1"] .sit`)
-	click(t, ben, `.box[data-box="2"] .sit`)
+	g := newGame(t, slow, "Venezia 2", "venice")
+	ana, ben := g.join(t, "ana"), g.join(t, "ben")
+	sit(t, ana, 1)
+	sit(t, ben, 2)
 	for _, ctx := range []context.Context{ana, ben} {
 		waitJS(t, ctx, "both seated", `/ana/.test(document.querySelector('.box[data-box="1"] .plate').textContent) && /ben/.test(document.querySelector('.box[data-box="2"] .plate').textContent)`)
 	}
 	// ana 9S 8C = 17, ben TH 9H = 19, the dealer 7D, draws TD: 17.
-	site.Force(t, tb, "9S TH 7D 8C 9H TD")
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
+	g.force(t, "9S TH 7D 8C 9H TD")
+	bet(t, ana, 1, 0)
 	waitJS(t, ben, "ana's bet, seen by ben", `document.querySelector('.box[data-box="1"] .spot.holder .amount')?.textContent === '5.00'`)
-	click(t, ben, `.box[data-box="2"] .spot.holder.open`)
+	bet(t, ben, 2, 0)
 
 	same := func(what string) string {
 		t.Helper()
@@ -160,7 +147,7 @@ func TestTwoBrowsers(t *testing.T) {
 		t.Fatalf("%s: ana and ben see different tables:\nana %s\nben %s", what, a, b)
 		return ""
 	}
-	waitJS(t, ana, "ana's turn", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	waitKey(t, ana, "ana's turn", "s")
 	waitJS(t, ben, "ben waits for ana", `/waiting for ana/.test(document.querySelector('.status-text').textContent)`)
 	sig := same("ana's turn")
 	if !strings.Contains(sig, "9S 8C = 17") || !strings.Contains(sig, "TH 9H = 19") || !strings.Contains(sig, `"dealer":"7D 7"`) {
@@ -170,12 +157,13 @@ func TestTwoBrowsers(t *testing.T) {
 		t.Errorf("ben is offered %q on ana's turn", got)
 	}
 	click(t, ana, `.prompt button[data-key="s"]`)
-	waitJS(t, ben, "ben's turn", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	waitKey(t, ben, "ben's turn", "s")
+	waitJS(t, ana, "ana waits for ben", `/waiting for ben/.test(document.querySelector('.status-text').textContent)`)
 	if got := keys(t, ana); got != "" {
 		t.Errorf("ana is offered %q on ben's turn", got)
 	}
 	same("ben's turn")
-	do(t, ben, "stand with the keyboard", chromedp.KeyEvent("s"))
+	press(t, ben, "stand with the keyboard", "s")
 	for _, ctx := range []context.Context{ana, ben} {
 		waitJS(t, ctx, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge.push') && !!document.querySelector('.box[data-box="2"] .badge.win')`)
 	}
@@ -183,39 +171,31 @@ func TestTwoBrowsers(t *testing.T) {
 	if !strings.Contains(sig, `"dealer":"7D TD 17"`) {
 		t.Errorf("after the round: %s", sig)
 	}
-	waitJS(t, ana, "ana's balance (a push)", `document.getElementById('balance').textContent === '1,000.00'`)
-	waitJS(t, ben, "ben's balance (a win)", `document.getElementById('balance').textContent === '1,005.00'`)
+	waitBalance(t, ana, "ana's balance (a push)", "1,000.00")
+	waitBalance(t, ben, "ben's balance (a win)", "1,005.00")
 }
 
 // A back bettor (VE-03) sees his stake on the box holder's box, is asked
 // only where the rules give him a choice (VE-12: follow the split), and is
 // paid with the box.
 func TestBackBettor(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Venezia 3", "venice", map[string]string{"min_bet": "100", "max_bet": "100000"})
-	b := Browser(t, 1280, 1000)
-	ana, ben := b, Player(t, b)
-	for name, ctx := range map[string]context.Context{"ana": ana, "ben": ben} {
-		watch(t, ctx)
-		register(t, ctx, site, name)
-		site.Credit(t, name, 100000)
-		open(t, ctx, site, "/tables/"+itoa(tb), ".box .plate")
-	}
-	click(t, ana, `.box[data-box="1"] .sit`)
+	g := newGame(t, slow, "Venezia 3", "venice")
+	ana, ben := g.join(t, "ana"), g.join(t, "ben")
+	sit(t, ana, 1)
 	waitJS(t, ben, "ana at box 1", `/ana/.test(document.querySelector('.box[data-box="1"] .plate').textContent)`)
 	if n := eval[int](t, ben, `document.querySelectorAll('.box[data-box="1"] .spot.holder.open').length`); n != 0 {
 		t.Errorf("ben may bet on ana's own spot")
 	}
 	// ana 8S 8C splits: TS and TH, 18 and 18; the dealer 9D, draws 8D: 17.
-	site.Force(t, tb, "8S 9D 8C TS TH 8D")
+	g.force(t, "8S 9D 8C TS TH 8D")
 	click(t, ben, `.box[data-box="1"] .spot.back.open`)
 	waitJS(t, ben, "ben's back bet", `document.querySelector('.box[data-box="1"] .spot.back.mine .amount')?.textContent === '5.00'`)
-	if got := eval[string](t, ben, `document.querySelector('.mybets').textContent`); !strings.Contains(got, "Box 1 (behind ana): 5.00") {
+	if got := text(t, ben, ".mybets"); !strings.Contains(got, "Box 1 (behind ana): 5.00") {
 		t.Errorf("ben's bets: %q", got)
 	}
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
+	bet(t, ana, 1, 0)
 
-	waitJS(t, ana, "ana's turn", `!!document.querySelector('.prompt:not([hidden]) button[data-key="p"]')`)
+	waitKey(t, ana, "ana's turn", "p")
 	if got := keys(t, ana); got != "h s d p" {
 		t.Errorf("ana (8-8) is offered %q", got)
 	}
@@ -228,15 +208,15 @@ func TestBackBettor(t *testing.T) {
 		t.Errorf("box 1's spots, seen by ben: %s", spots)
 	}
 
-	do(t, ana, "split with the keyboard", chromedp.KeyEvent("p"))
-	waitJS(t, ben, "ben asked to follow the split", `!!document.querySelector('.prompt:not([hidden]) button[data-key="p"]')`)
+	press(t, ana, "split with the keyboard", "p")
+	waitKey(t, ben, "ben asked to follow the split", "p")
 	if got := keys(t, ben); got != "p n" {
 		t.Errorf("ben is offered %q in the follow window, want p n", got)
 	}
-	if got := eval[string](t, ben, `document.querySelector('.prompt-text').textContent`); !strings.Contains(got, "the box holder splits") {
+	if got := text(t, ben, ".prompt-text"); !strings.Contains(got, "the box holder splits") {
 		t.Errorf("ben's prompt: %q", got)
 	}
-	do(t, ben, "follow the split", chromedp.KeyEvent("p"))
+	press(t, ben, "follow the split", "p")
 	waitJS(t, ana, "ana's first hand", `document.querySelectorAll('.box[data-box="1"] .hand').length === 2 && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
 	click(t, ana, `.prompt button[data-key="s"]`)
 	waitJS(t, ana, "ana's second hand", `document.querySelector('.box[data-box="1"] .hand.current .total')?.textContent === '18'  && document.querySelectorAll('.box[data-box="1"] .hand')[1].classList.contains('current')`)
@@ -246,37 +226,33 @@ func TestBackBettor(t *testing.T) {
 	if got := eval[string](t, ben, `document.querySelector('.box[data-box="1"] .spot.back.mine').innerText.replace(/\s+/g, ' ')`); !strings.Contains(got, "+10.00") || !strings.Contains(got, "10.00") {
 		t.Errorf("ben's spot after the round: %q", got)
 	}
-	waitJS(t, ben, "ben's balance", `document.getElementById('balance').textContent === '1,010.00'`)
-	waitJS(t, ana, "ana's balance", `document.getElementById('balance').textContent === '1,010.00'`)
+	waitBalance(t, ben, "ben's balance", "1,010.00")
+	waitBalance(t, ana, "ana's balance", "1,010.00")
 }
 
 // The hole card (AR-09) and a double's face-down card (AR-17) are in
 // neither the page nor anything the browser receives, WebSocket frames and
 // API responses, before they are turned.
 func TestHiddenCardsNeverInThePage_AR09_AR17(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Buenos Aires", "argentina", map[string]string{"min_bets_to_start": "1", "min_bet": "100", "max_bet": "100000"})
-	ana := Browser(t, 1280, 1000)
-	log := watch(t, ana)
-	register(t, ana, site, "ana")
-	site.Credit(t, "ana", 100000)
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
+	g := newGame(t, slow, "Buenos Aires", "argentina", "min_bets_to_start", "1")
+	ana := g.join(t, "ana")
+	log := g.logs[ana]
 	// A player may hold several boxes (AR-04): the round is dealt once he
 	// has bet on each.
-	click(t, ana, `.box[data-box="1"] .sit`)
-	waitJS(t, ana, "seated at box 1", `!!document.querySelector('.box[data-box="1"] .plate .me')`)
-	click(t, ana, `.box[data-box="2"] .sit`)
-	waitJS(t, ana, "seated at box 2", `!!document.querySelector('.box[data-box="2"] .plate .me')`)
+	sit(t, ana, 1)
+	sit(t, ana, 2)
 	// box 1: 5S 6C = 11, doubles: 4D face down; box 2: TS 8H = 18; the
 	// dealer 9D up, QC in the hole.
-	site.Force(t, tb, "5S TS 9D 6C 8H QC 4D")
-	click(t, ana, `.rack [data-fk="chip-100"]`)
-	click(t, ana, `.box[data-box="1"] .spot.holder.open`)
+	g.force(t, "5S TS 9D 6C 8H QC 4D")
+	bet(t, ana, 1, 100)
 	waitJS(t, ana, "the bet on box 1", `/Box 1: 1\.00/.test(document.querySelector('.mybets')?.textContent)`)
-	click(t, ana, `.box[data-box="2"] .spot.holder.open`)
+	bet(t, ana, 2, 0)
 	waitJS(t, ana, "box 1's decision", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 1')`)
 	if got := keys(t, ana); got != "h s d" {
 		t.Errorf("box 1 (11) offers %q, want h s d (AR-17: double on 11)", got)
+	}
+	if n := eval[int](t, ana, `document.querySelectorAll('.double-stake').length`); n != 0 {
+		t.Errorf("a stake for the double is asked at argentina, which doubles for the stake only (no VE-19)")
 	}
 	if got := eval[string](t, ana, `[...document.querySelectorAll('.dealer .card')].map(c => c.dataset.card || 'back').join(' ') + ' = ' + document.querySelector('.dealer .total').textContent`); got != "9D back = 9" {
 		t.Errorf("the dealer shows %q, want 9D and a card face down, total 9", got)
@@ -304,7 +280,7 @@ func TestHiddenCardsNeverInThePage_AR09_AR17(t *testing.T) {
 	}
 	noSecret("before the double", "QC", "4D")
 
-	do(t, ana, "double with the keyboard", chromedp.KeyEvent("d"))
+	press(t, ana, "double with the keyboard", "d")
 	waitJS(t, ana, "box 2's decision", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 2')`)
 	if got := keys(t, ana); got != "h s" {
 		t.Errorf("box 2 (18) offers %q, want h s", got)
@@ -313,7 +289,7 @@ func TestHiddenCardsNeverInThePage_AR09_AR17(t *testing.T) {
 		t.Errorf("box 1 after the double shows %q", got)
 	}
 	// Refresh the page: the snapshot, too, keeps them secret.
-	open(t, ana, site, "/tables/"+itoa(tb), ".box .plate")
+	open(t, ana, g.site, g.path(), ".box .plate")
 	waitJS(t, ana, "box 2's decision again", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 2')`)
 	noSecret("after the double", "QC", "4D")
 
@@ -338,7 +314,7 @@ func TestHiddenCardsNeverInThePage_AR09_AR17(t *testing.T) {
 			break
 		}
 	}
-	waitJS(t, ana, "the balance", `document.getElementById('balance').textContent === '997.00'`)
+	waitBalance(t, ana, "the balance", "997.00")
 }
 
 // shownAs is how a card could appear in a page: its code, its name, its

@@ -179,15 +179,17 @@ export class Felt {
       v.li.setAttribute('aria-label', `Box ${box}${seat ? ', ' + seat + (seat === me ? ' (you)' : '') : ', free'}`);
 
       // Hands.
-      const hsig = hands.map(x => x.cards.join(',') + x.result + x.playerTotal() + x.fresh).join('/') + (turn ? `t${turn.hand}` : '') + (r?.settled ? 's' : '');
+      const dbl = hands.map((x, i) => x.doubled ? doubled(r, box, i + 1) : null);
+      const hsig = hands.map((x, i) => x.cards.join(',') + x.result + x.playerTotal() + x.fresh + (dbl[i]?.mark || '')).join('/') + (turn ? `t${turn.hand}` : '') + (r?.settled ? 's' : '');
       if (this.sigs.get('h' + box) !== hsig) {
         this.sigs.set('h' + box, hsig);
         replace(v.hands, hands.filter(x => x.cards.length).map((x, i) => {
-          const label = `${state.label(box, i + 1)}: ${x.playerTotal()}${x.result ? ', ' + RESULT_TEXT[x.result] : ''}`;
+          const d = dbl[hands.indexOf(x)];
+          const label = `${state.label(box, i + 1)}: ${x.playerTotal()}${d ? ', ' + d.text : ''}${x.result ? ', ' + RESULT_TEXT[x.result] : ''}`;
           const el = h('div', { class: `hand${turn && turn.hand === i + 1 ? ' current' : ''}${x.result ? ' result-' + x.result : ''}`, role: 'group', 'aria-label': label },
             h('div', { class: 'cards' }, x.cards.map((c, j) => cardEl(c, { fresh: j === x.fresh && !this.opts.replay }))),
             h('div', { class: 'total', 'aria-hidden': 'true' }, x.playerTotal()),
-            x.doubled ? h('div', { class: 'doubled', title: 'doubled' }, '×2') : null,
+            d ? h('div', { class: 'doubled', title: d.text, 'aria-hidden': 'true' }, d.mark) : null,
             x.result ? h('div', { class: `badge ${x.result}`, 'aria-hidden': 'true' }, RESULT_TEXT[x.result] || x.result) : null);
           x.fresh = -1;
           return el;
@@ -268,6 +270,17 @@ export class Felt {
       }
     }
   }
+}
+
+// doubled is how a doubled hand is marked: ×2, or, for a double of another
+// amount than the stake (VE-19), +2.00.
+function doubled(r, box, hand) {
+  const holder = r?.holders.get(box);
+  const mine = kinds => r?.bets.find(b => b.box === box && (b.hand || 1) === hand && b.player === holder && kinds.includes(b.kind));
+  const d = mine(['double']);
+  const base = mine(['main', 'split']);
+  if (!d || !base || d.stake === base.stake) return { mark: '×2', text: 'doubled' };
+  return { mark: '+' + money(d.stake), text: `doubled for ${money(d.stake)}` };
 }
 
 // aggregate sums each player's stakes on a box: the main stake, doubles and

@@ -24,19 +24,18 @@ export async function rulesPanel(el, id, { open = false } = {}) {
   replace(el, h('section', { class: 'rules-panel', id: 'rules', 'aria-labelledby': 'rules-h' },
     h('h2', { id: 'rules-h' }, 'Rules of the table'), rtp, body, timers, card));
 
-  const [rules, edge, table] = await Promise.allSettled([
-    api(`/api/tables/${id}/rules`), api(`/api/tables/${id}/edge`), api(`/api/tables/${id}`),
-  ]);
-  if (edge.status === 'fulfilled') {
-    const e = edge.value;
+  // The edge takes a second the first time its rules are analysed: the
+  // rules, and the option values the table needs (VE-19), do not wait.
+  api(`/api/tables/${id}/edge`).then(e => {
     replace(rtp,
       h('strong', {}, `Return to player ${pct(e.basic.rtp)}`), ` (house edge ${pct(e.basic.house_edge)}) with basic strategy; `,
       `${pct(e.best.rtp)} with composition-dependent play. `,
       h('span', { class: 'hint' }, `Exact: ${e.method}.`),
       e.insurance_ev !== undefined ? h('span', { class: 'hint' }, ` Insurance returns ${pct(e.insurance_ev)} of its stake: ${e.insurance_ev > 0 ? 'worth taking' : 'never worth taking'} off the top.`) : null);
-  } else {
-    rtp.textContent = 'The return to player is not available: ' + edge.reason.message;
-  }
+  }, err => {
+    rtp.textContent = 'The return to player is not available: ' + err.message;
+  });
+  const [rules, table] = await Promise.allSettled([api(`/api/tables/${id}/rules`), api(`/api/tables/${id}`)]);
   if (rules.status !== 'fulfilled') {
     replace(body, h('p', {}, 'The rules are not available: ' + rules.reason.message));
     return null;

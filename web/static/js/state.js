@@ -235,7 +235,11 @@ export class TableState {
       case 'leave':
         t.seats = t.seats.filter(s => s.player !== e.player);
         t.bets = t.bets.filter(b => b.player !== e.player);
-        say(`${e.player} leaves the table${e.amount ? `; ${money(e.amount)} in bets returned` : ''}.`, 'info');
+        say(e.text ? `${e.player}: ${e.text}.` : `${e.player} leaves the table${e.amount ? `; ${money(e.amount)} in bets returned` : ''}.`, 'info');
+        break;
+      case 'configure':
+        // A fresh snapshot with the new rules follows.
+        say(`The pit: ${e.text}.`, 'info');
         break;
       case 'bet': {
         const b = t.bets.find(b => b.player === e.player && b.box === e.box);
@@ -354,13 +358,16 @@ export class TableState {
               say(`${prefix}Box ${a.box} splits.`);
             } else say(`${prefix}${a.player} follows the split on box ${a.box}.`);
             break;
-          case 'double':
+          case 'double': {
+            // VE-19: a double may name its own stake.
+            const amount = a.stake ? ` for ${money(a.stake)}` : '';
             if (byHolder && r.phase !== 'follow') {
               r.hand(a.box, a.hand || 1).doubled = true;
               r.followKind = 'double';
-              say(`${prefix}${this.label(a.box, a.hand || 1)} doubles.`);
-            } else say(`${prefix}${a.player} follows the double on box ${a.box}.`);
+              say(`${prefix}${this.label(a.box, a.hand || 1)} doubles${amount}.`);
+            } else say(`${prefix}${a.player} follows the double on box ${a.box}${amount}.`);
             break;
+          }
           case 'declare':
             r.hand(a.box, a.hand || 1).declare(a.value);
             say(`${prefix}${this.label(a.box, a.hand || 1)} counts the Ace ${a.value}: ${r.hand(a.box, a.hand || 1).playerTotal()}.`);

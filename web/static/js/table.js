@@ -78,6 +78,7 @@ export function tablePage(main, id) {
     if (values) {
       felt.setValues(values);
       state.values = values;
+      render(); // a decision already shown may take a stake now (VE-19)
     }
   });
 
@@ -147,7 +148,7 @@ export function tablePage(main, id) {
   let promptSig = '';
   function drawPrompt() {
     const legal = state.myLegal();
-    const sig = JSON.stringify([legal, state.turn?.phase, state.turn?.box, state.turn?.hand]);
+    const sig = JSON.stringify([legal, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess()]);
     if (sig === promptSig) return;
     promptSig = sig;
     prompt.hidden = legal.length === 0;
@@ -192,7 +193,7 @@ export function tablePage(main, id) {
     const r = state.round;
     const x = r?.hand(box, hand);
     const up = r?.dealer.cards[0];
-    const myMain = r?.bets.find(b => b.player === me && b.box === box && b.hand === hand && (b.kind === 'main' || b.kind === 'split'));
+    const myMain = r?.bets.find(b => b.player === me && b.box === box && (b.hand || 1) === hand && (b.kind === 'main' || b.kind === 'split'));
     let text;
     switch (phase) {
       case 'insurance':
@@ -213,6 +214,8 @@ export function tablePage(main, id) {
     }
     const buttons = [];
     let stakeInput = null;
+    let insureField = null;
+    let doubleField = null;
     const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
     for (const l of sorted) {
       let label;
@@ -226,14 +229,32 @@ export function tablePage(main, id) {
       } else {
         ({ label, key } = ACTIONS[l.action] || { label: l.action, key: '' });
       }
-      if (l.action === 'insure') {
-        stakeInput = h('input', { type: 'text', inputmode: 'decimal', class: 'stake-input', id: `ins-${box}`, value: money(l.stake).replace(/,/g, ''), 'aria-label': `Insurance stake on box ${box}, at most ${money(l.stake)}` });
-      }
       const fk = `act-${box}-${hand}-${l.action}-${l.value || ''}`;
+      let field = null;
+      if (l.action === 'insure') {
+        stakeInput = h('input', { type: 'text', inputmode: 'decimal', class: 'stake-input', id: `ins-${box}`, 'data-fk': `ins-${box}`, value: plainMoney(l.stake), autocomplete: 'off', 'aria-describedby': `ins-${box}-error`, 'aria-label': `Insurance stake on box ${box}, at most ${money(l.stake)}` });
+        field = insureField = stakeField(stakeInput, 'insurance', 1, l.stake, fk);
+      }
+      if (l.action === 'double' && doubleForLess() && myMain) {
+        // VE-19: a double may stake less than the original (paid at its
+        // amount) or more (the excess is neither paid nor lost).
+        const max = state.table.rules.max_bet;
+        const id = `dbl-${box}-${hand}`;
+        const input = h('input', {
+          type: 'text', inputmode: 'decimal', class: 'stake-input double-stake', id, autocomplete: 'off', 'data-fk': id,
+          value: plainMoney(Math.min(myMain.stake, max)), 'aria-describedby': `${id}-range ${id}-error`,
+        });
+        field = doubleField = stakeField(input, 'double', 1, max, fk);
+        field.el = h('div', { class: 'stake-field' },
+          h('label', { class: 'stake-label', for: id }, phase === 'follow' ? 'Your double stake ' : 'Double stake ', input),
+          h('p', { class: 'stake-range', id: `${id}-range` },
+            `From ${money(1)} to ${money(max)} (VE-19): less than ${money(myMain.stake)} is paid at its amount; above it, the excess is neither paid nor lost. Enter doubles; ↑ ↓ change it by ${money(state.table.rules.min_bet || 100)}.`),
+          field.error);
+      }
       buttons.push(h('button', {
         class: `act act-${l.action}`, 'data-fk': fk, 'data-key': keys ? key : null,
         'aria-keyshortcuts': keys && key ? key.toUpperCase() : null,
-        onclick: () => act(l, stakeInput),
+        onclick: () => act(l, field),
       }, label, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
     }
     if (inWindow(phase)) {
@@ -243,7 +264,61 @@ export function tablePage(main, id) {
     return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text },
       h('p', { class: 'prompt-text' }, text),
       stakeInput ? h('label', { class: 'stake-label', for: stakeInput.id }, 'Insurance stake ', stakeInput) : null,
+      insureField ? insureField.error : null,
+      doubleField ? doubleField.el : null,
       h('div', { class: 'actions' }, buttons));
+  }
+
+  // doubleForLess says whether a double may take a stake of its own
+  // (VE-19), once the table's rules are known.
+  function doubleForLess() {
+    return state.values?.double_for_less === 'true';
+  }
+
+  // stakeField reads a decision's stake from its input: an amount from min
+  // to max (and within the balance), else a one-line error beside it, read
+  // out, and nothing is sent. Enter decides; the arrow keys step the amount
+  // by the table minimum.
+  function stakeField(input, what, min, max, fk) {
+    const error = h('p', { class: 'stake-error', id: `${input.id}-error`, role: 'alert' });
+    const step = state.table.rules.min_bet || 100;
+    input.addEventListener('keydown', ev => {
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        prompt.querySelector(`[data-fk="${CSS.escape(fk)}"]`)?.click();
+      } else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') {
+        ev.preventDefault();
+        const v = parseMoney(input.value);
+        const base = Number.isFinite(v) ? v : min;
+        const next = ev.key === 'ArrowUp' ? Math.min(max, base + step) : Math.max(min, base - step);
+        input.value = plainMoney(next);
+        clear();
+      }
+    });
+    input.addEventListener('input', () => clear());
+    function clear() {
+      error.textContent = '';
+      input.removeAttribute('aria-invalid');
+    }
+    function fail(text) {
+      error.textContent = text;
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+      input.select();
+      return null;
+    }
+    return {
+      input, error,
+      read() {
+        const v = parseMoney(input.value);
+        if (!Number.isFinite(v)) return fail(`The ${what} stake is an amount, from ${money(min)} to ${money(max)}, e.g. ${plainMoney(Math.max(min, Math.min(max, 250)))}.`);
+        if (v < min || v > max) return fail(`The ${what} stake must be from ${money(min)} to ${money(max)}: ${money(v)} is out of range.`);
+        const wallet = session.user?.wallet;
+        if (typeof wallet === 'number' && v > wallet) return fail(`Your balance is ${money(wallet)}: not enough to stake ${money(v)} on the ${what}.`);
+        clear();
+        return v;
+      },
+    };
   }
 
   let bettingSig = '';
@@ -324,15 +399,13 @@ export function tablePage(main, id) {
   function leave() { run('leave', {}); }
   function decline(box, hand) { run('decline', { box, hand }); }
 
-  function act(l, stakeInput) {
+  function act(l, field) {
     const fields = { action: l.action, box: l.box, hand: l.hand || 1 };
     if (l.action === 'declare') fields.value = l.value;
-    if (l.action === 'insure') {
-      const v = stakeInput ? parseMoney(stakeInput.value) : l.stake;
-      if (!(v > 0)) {
-        toast('Say the insurance stake as an amount, e.g. 2.50.');
-        return;
-      }
+    if (l.action === 'insure') fields.stake = l.stake;
+    if (field) {
+      const v = field.read();
+      if (v === null) return;
       fields.stake = v;
     }
     run('act', fields);
@@ -472,6 +545,11 @@ function inWindow(phase) {
 
 function phaseName(p) {
   return { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' }[p] || p;
+}
+
+// plainMoney is an amount as typed in a field: 1234.5 units is "1234.50".
+function plainMoney(minor) {
+  return money(minor).replace(/,/g, '');
 }
 
 function isTyping() {
