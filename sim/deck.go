@@ -21,6 +21,15 @@ import (
 // In continuous-shuffle mode every round starts from the whole shoe and each
 // draw takes a uniformly random card of those not yet dealt.
 //
+// Collected cards (FAM-03) go under the deck without being copied: a round's
+// cards, buf[pos-k:pos] when it ends, are the shoe's next k cards after
+// buf[:n] (n grows by k), and since every round between two shuffles is
+// collected, the cards from laid to n are those dealt lag = n−pos cards
+// before them, buf[i] = buf[i-lag]. They are laid (copied, and shuffled when
+// they were collected face up) when the deal reaches them, and the live
+// cards moved to the front of the buffer (compacted) when enough dead ones
+// lie before them.
+//
 // With fast set the deck draws from a wyrand generator (seeded from the
 // chunk's ChaCha8 seed) and shuffles with two 32-bit bounded draws per
 // 64-bit output (Lemire's method) instead of math/rand/v2's one 64-bit
@@ -39,9 +48,10 @@ type deck struct {
 	limit int // draw calls refill when pos reaches it
 	cut   int // index of the first card behind the cut card; -1 none
 
-	collectedAt int  // FAM-03: index of the first collected face-up card; -1 none
-	filled      bool // continuous shuffle: the buffer holds the whole shoe
-	shuffled    int  // fast, discard tray: buf[:shuffled] is shuffled, the rest when the deal reaches it; -1 all
+	laid     int  // FAM-03: buf[:laid] holds the cards, buf[laid:n] are collected cards still to lay: buf[i-lag]
+	lag      int  // FAM-03: n−pos at the end of every round of the shoe
+	filled   bool // continuous shuffle: the buffer holds the whole shoe
+	shuffled int  // fast, discard tray: buf[:shuffled] is shuffled, the rest when the deal reaches it; -1 all
 
 	src *mrand.ChaCha8 // exact
 	wy  uint64         // fast: the wyrand state
@@ -52,13 +62,13 @@ type deck struct {
 const pad = rules.MaxBoxes*rules.MaxHands*4 + 64
 
 func newDeck(decks int, proc shoe.Procedure, csm bool) *deck {
-	d := &deck{decks: decks, proc: proc, csm: csm, cut: -1, collectedAt: -1, shuffled: -1}
+	d := &deck{decks: decks, proc: proc, csm: csm, cut: -1, shuffled: -1}
 	n := 52 * decks
-	// Collected cards (FAM-03) can make the shoe longer than its decks
-	// for a while: leave room before compaction.
-	d.buf = make([]card.Card, 0, 4*n+pad)
-	d.buf = d.buf[:n+pad]
-	d.n = n
+	// Collected cards (FAM-03) make the shoe run on in the buffer: after
+	// collect, the cards to lay end before 3n (fewer than n dead cards,
+	// n live ones, n to lay), and the padding follows them.
+	d.buf = make([]card.Card, 4*n+pad)
+	d.n, d.laid = n, n
 	return d
 }
 
@@ -72,10 +82,13 @@ func seedChunk(seed uint64, chunk int) shoe.Seed {
 	return s
 }
 
-// reseed sets the deck's source.
+// reseed sets the deck's source. A continuous shuffler starts again from
+// new-deck order: a chunk's cards depend on its seed alone, not on the
+// chunks the worker dealt before.
 func (d *deck) reseed(s shoe.Seed) {
 	d.wy = mrand.NewChaCha8(s).Uint64()
 	d.src = mrand.NewChaCha8(s)
+	d.filled = false
 }
 
 // wyrand constants (Wang Yi's wyhash, as the Go runtime's cheaprand).
@@ -188,11 +201,9 @@ func (d *deck) unbias(m uint64, n uint32) uint64 {
 // (EG-03).
 func (d *deck) prepare() {
 	n := 52 * d.decks
-	d.n = n
-	d.buf = d.buf[:n+pad]
+	d.n, d.laid = n, n
 	d.pos = 0
 	d.cut = -1
-	d.collectedAt = -1
 	if d.csm {
 		// A uniformly random pick among the cards left at each draw;
 		// the buffer holds every card of the shoe in some order, after
@@ -300,8 +311,8 @@ func (d *deck) draw() card.Card {
 }
 
 // refill handles what happens at limit: a random pick (continuous shuffle),
-// the first collected face-up card (FAM-03: the collected cards are shuffled
-// and the deal goes on), or the end of the cards.
+// the first collected card (FAM-03: the collected cards are laid, shuffled
+// if they are face up, and the deal goes on), or the end of the cards.
 func (d *deck) refill() {
 	if d.csm {
 		if d.pos == d.n {
@@ -327,9 +338,8 @@ func (d *deck) refill() {
 		d.shuffled, d.limit = -1, d.n
 		return
 	}
-	if d.pos == d.collectedAt && d.pos < d.n {
-		d.shuffle(d.buf[d.pos:d.n])
-		d.collectedAt = -1
+	if d.pos == d.laid && d.pos < d.n {
+		d.lay()
 		d.limit = d.n
 		return
 	}
@@ -339,9 +349,16 @@ func (d *deck) refill() {
 	d.limit = d.n + pad
 }
 
-// compacts reports whether collect moves the cards left to the front of
-// the buffer first (then the round's cards must be copied out before).
-func (d *deck) compacts() bool { return d.pos > d.n/2 && d.pos > 64 }
+// lay lays the collected cards buf[laid:n] (FAM-03): they are the cards
+// dealt lag cards before, and when they were collected face up they are
+// shuffled once the deal reaches the first of them.
+func (d *deck) lay() {
+	copy(d.buf[d.laid:d.n], d.buf[d.laid-d.lag:d.n-d.lag])
+	if d.proc.Collected == shoe.UnderFaceUp {
+		d.shuffle(d.buf[d.laid:d.n])
+	}
+	d.laid = d.n
+}
 
 // out reports whether the round dealt past the last card.
 func (d *deck) out() bool { return d.pos > d.n }
@@ -352,34 +369,36 @@ func (d *deck) cutOut() bool { return d.cut >= 0 && d.pos > d.cut }
 // remaining is the number of cards still in the shoe.
 func (d *deck) remaining() int { return d.n - d.pos }
 
-// collect puts a round's cards under the deck (shoe.Collect, FAM-03).
-func (d *deck) collect(cs []card.Card, mode shoe.Collected) {
-	if mode == shoe.DiscardTray || len(cs) == 0 {
+// collect puts the round's cards, the last k dealt (buf[pos-k:pos]), under
+// the deck (shoe.Collect, FAM-03). Nothing is copied: the deck grows by k
+// cards still to lay (lay), buf[i] = buf[i-lag]. The collected cards wait
+// face up behind the deck's last card (laid) or face down in order.
+func (d *deck) collect(k int) {
+	if d.proc.Collected == shoe.DiscardTray || k == 0 {
 		return
 	}
-	if d.compacts() {
-		copy(d.buf, d.buf[d.pos:d.n])
-		if d.collectedAt >= 0 {
-			d.collectedAt -= d.pos
-		}
+	lag := d.n + k - d.pos
+	if d.laid < d.n && lag != d.lag {
+		// Every round of a shoe is collected: lag stays.
+		panic("sim: a round of the shoe was not collected")
+	}
+	d.lag = lag
+	d.n += k
+	d.limit = d.laid
+	// The live cards are buf[laid-lag:laid]: the deck's, and those the
+	// cards to lay repeat. Move them to the front when as many dead
+	// cards lie before them.
+	if dead := d.laid - lag; dead >= lag {
+		copy(d.buf, d.buf[dead:d.laid])
+		d.pos -= dead
+		d.laid -= dead
+		d.n -= dead
+		d.limit = d.laid
 		if d.cut >= 0 {
-			d.cut -= d.pos
+			d.cut = max(d.cut-dead, 0) // (out, it stays out)
 		}
-		d.n -= d.pos
-		d.pos = 0
 	}
-	if mode == shoe.UnderFaceUp && d.collectedAt < 0 {
-		d.collectedAt = d.n
-	}
-	if d.n+len(cs)+pad > cap(d.buf) {
-		nb := make([]card.Card, 0, 2*(d.n+len(cs)+pad))
-		d.buf = append(nb, d.buf[:d.n]...)
-	}
-	d.buf = d.buf[:d.n+len(cs)+pad]
-	copy(d.buf[d.n:], cs)
-	d.n += len(cs)
-	d.limit = d.n
-	if d.collectedAt >= 0 && d.collectedAt >= d.pos {
-		d.limit = d.collectedAt
+	if d.n+pad > len(d.buf) { // (never: see newDeck)
+		d.buf = append(d.buf, make([]card.Card, d.n+pad-len(d.buf))...)
 	}
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"testing"
 
 	"sabot/card"
@@ -32,6 +33,7 @@ func TestDeckMatchesShoe(t *testing.T) {
 					d := newDeck(p.Decks, proc, false)
 					d.reseed(sd)
 					d.prepare()
+					size := len(d.buf)
 					var round []card.Card
 					for i := 0; i < 40*52*p.Decks; i++ {
 						want, ok := s.Draw()
@@ -56,7 +58,13 @@ func TestDeckMatchesShoe(t *testing.T) {
 						round = append(round, got)
 						if len(round) == 5+i%7 { // a round ends: collect its cards (FAM-03)
 							s.Collect(round...)
-							d.collect(round, proc.Collected)
+							if got := d.buf[d.pos-len(round) : d.pos]; proc.Collected != shoe.DiscardTray && !slices.Equal(got, round) {
+								t.Fatalf("seed %d card %d: the deck's last cards are %v, the round's %v", seed, i, got, round)
+							}
+							d.collect(len(round))
+							if len(d.buf) != size {
+								t.Fatalf("seed %d card %d: the deck's buffer grew to %d cards from %d", seed, i, len(d.buf), size)
+							}
 							round = round[:0]
 							if s.CutCardOut() {
 								s.Prepare(proc, 0)

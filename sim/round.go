@@ -78,8 +78,6 @@ type table struct {
 	void       bool  // the last round was void
 	bankRounds int   // FAM-02: rounds since the bank last passed
 
-	scratch []card.Card
-
 	// The round's result.
 	x, w        int64    // the player's net and initial stakes
 	bx, bw      int64    // the back bets'
@@ -118,7 +116,6 @@ func newTable(cfg *Config) *table {
 		}
 		t.mustDraw[h] = p.MustDraw(rules.Count{Hard: uint8(h), N: 3})
 	}
-	t.scratch = make([]card.Card, 0, 512)
 	if fastEligible(cfg) {
 		t.fp = newFastPlan(cfg) // nil if it cannot
 	}
@@ -429,12 +426,7 @@ func (t *table) endRound(start int) {
 	}
 	proc := d.proc
 	if proc.Collected != shoe.DiscardTray && !d.out() && !d.csm {
-		cs := d.buf[start:d.pos]
-		if d.compacts() { // the round's cards would be overwritten
-			t.scratch = append(t.scratch[:0], cs...)
-			cs = t.scratch
-		}
-		d.collect(cs, proc.Collected)
+		d.collect(d.pos - start)
 	}
 	t.bankRounds++
 	switch {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sabot/analysis"
 	"sabot/rules"
 )
 
@@ -97,9 +98,31 @@ const (
 	cN         // no
 )
 
-var codeNames = [...]string{"", "H", "S", "Dh", "Ds", "P", "Rh", "Rs", "Rp", "Y", "N"}
+// shared is the action code of the strategy CSV format each playing code
+// is: package analysis defines them (analysis.ParseCode, Code.String). Y
+// and N are the simulator's own.
+var shared = [...]analysis.Code{
+	cH:  {Act: analysis.Hit},
+	cS:  {Act: analysis.Stand},
+	cD:  {Act: analysis.Double, Else: analysis.Hit},
+	cDs: {Act: analysis.Double, Else: analysis.Stand},
+	cP:  {Act: analysis.Split},
+	cR:  {Act: analysis.Surrender, Else: analysis.Hit},
+	cRs: {Act: analysis.Surrender, Else: analysis.Stand},
+	cRp: {Act: analysis.Surrender, Else: analysis.Split},
+}
 
-func (c code) String() string { return codeNames[c] }
+func (c code) String() string {
+	switch {
+	case c == cY:
+		return "Y"
+	case c == cN:
+		return "N"
+	case c > cNone && int(c) < len(shared):
+		return shared[c].String()
+	}
+	return ""
+}
 
 func (c code) surrender() bool { return c == cR || c == cRs || c == cRp }
 
@@ -110,47 +133,40 @@ type cell struct {
 	decl uint8 // 0, 1 or 11
 }
 
-// parseCell reads an action code of the strategy CSV format: H, S, Dh (or
-// D), Ds, P, Rh (or R), Rs, Rp, Y, N, optionally followed by @1 or @11.
-func parseCell(s string) (cell, bool) {
+// parseCell reads a cell: an action code of the strategy CSV format (H, S,
+// Dh, Ds, P, Rh, Rs, Rp, optionally followed by @1 or @11), as package
+// analysis reads it (analysis.ParseCode), or one of the simulator's own: Y
+// and N (insurance, even money, the challenge), and D and R, the short
+// forms of Dh and Rh in its wide charts and index files.
+func parseCell(s string) (cell, error) {
 	s = strings.TrimSpace(s)
-	var x cell
-	if body, decl, ok := strings.Cut(s, "@"); ok {
-		switch decl {
-		case "1":
-			x.decl = 1
-		case "11":
-			x.decl = 11
-		default:
-			return x, false
-		}
-		s = body
-	}
-	switch strings.ToUpper(s) {
-	case "H":
-		x.c = cH
-	case "S":
-		x.c = cS
-	case "D", "DH":
-		x.c = cD
-	case "DS":
-		x.c = cDs
-	case "P":
-		x.c = cP
-	case "R", "RH":
-		x.c = cR
-	case "RS":
-		x.c = cRs
-	case "RP":
-		x.c = cRp
+	switch s {
 	case "Y":
-		x.c = cY
+		return cell{c: cY}, nil
 	case "N":
-		x.c = cN
-	default:
-		return x, false
+		return cell{c: cN}, nil
 	}
-	return x, true
+	body, decl, ok := strings.Cut(s, "@")
+	switch body {
+	case "D", "R":
+		body += "h"
+	}
+	if ok {
+		body += "@" + decl
+	}
+	a, err := analysis.ParseCode(body)
+	if err != nil {
+		if _, e := analysis.ParseCode(s); e != nil && body != s {
+			err = e // (its message quotes the cell as written)
+		}
+		return cell{}, err
+	}
+	for c := cH; c <= cRp; c++ {
+		if shared[c] == (analysis.Code{Act: a.Act, Else: a.Else}) {
+			return cell{c: c, decl: a.Declare}, nil
+		}
+	}
+	return cell{}, fmt.Errorf("action code %q is not a move of the simulator", s)
 }
 
 // Table rows. A row is one kind of hand; a column one dealer up card.
@@ -454,6 +470,35 @@ func parseUp(s string) (int, error) {
 	return v, nil
 }
 
+// readCell parses the cell of a row; its error says what the row takes.
+func readCell(s string, row int) (cell, error) {
+	x, err := parseCell(s)
+	switch {
+	case row >= rowInsurance && (err != nil || !cellFits(row, x)):
+		return cell{}, fmt.Errorf("action %q: want Y or N", s)
+	case err != nil:
+		return cell{}, err
+	case !cellFits(row, x):
+		return cell{}, fmt.Errorf("action %q does not fit the hand: want %s", s, rowTakes(row))
+	}
+	return x, nil
+}
+
+// rowTakes says what cellFits lets a row hold.
+func rowTakes(row int) string {
+	switch {
+	case row >= rowInsurance:
+		return "Y or N"
+	case row == rowTenAce:
+		return "H, S, Dh or Ds"
+	case row >= rowHardN:
+		return "H or S (three or more cards)"
+	case row >= rowPair:
+		return "H, S, Dh, Ds, P, Rh, Rs or Rp"
+	}
+	return "H, S, Dh, Ds, Rh or Rs (P and Rp are for pairs)"
+}
+
 func cellFits(row int, x cell) bool {
 	switch {
 	case row >= rowInsurance:
@@ -479,7 +524,8 @@ func ParseTable(r io.Reader) (*Table, error) {
 	t := &Table{}
 	sc := bufio.NewScanner(r)
 	line := 0
-	var wide []int // the wide chart's columns
+	var wide []int      // the wide chart's columns
+	var upName []string // and their dealer cards as written
 	long := false
 	for sc.Scan() {
 		line++
@@ -513,6 +559,7 @@ func ParseTable(r io.Reader) (*Table, error) {
 					return nil, bad("%v", err)
 				}
 				wide = append(wide, col(up))
+				upName = append(upName, h)
 			}
 		case long:
 			// The player label may hold a comma (ten-ace "T,A").
@@ -530,9 +577,9 @@ func ParseTable(r io.Reader) (*Table, error) {
 			if err != nil {
 				return nil, bad("%v", err)
 			}
-			x, ok := parseCell(f[3])
-			if !ok || !cellFits(row, x) {
-				return nil, bad("action %q does not fit %s %s", f[3], f[0], f[1])
+			x, err := readCell(f[3], row)
+			if err != nil {
+				return nil, bad("%s %s vs %s: %v", f[0], f[1], f[2], err)
 			}
 			t.cells[row][col(up)] = x
 		default:
@@ -544,9 +591,9 @@ func ParseTable(r io.Reader) (*Table, error) {
 				return nil, bad("%d cells for %d dealer cards", len(f)-1, len(wide))
 			}
 			for i, v := range f[1:] {
-				x, ok := parseCell(v)
-				if !ok || !cellFits(row, x) {
-					return nil, bad("action %q does not fit %s", v, f[0])
+				x, err := readCell(v, row)
+				if err != nil {
+					return nil, bad("%s vs %s: %v", f[0], upName[i], err)
 				}
 				t.cells[row][wide[i]] = x
 			}
@@ -629,11 +676,18 @@ func (t *Table) LoadIndices(r io.Reader) error {
 		if err != nil {
 			return bad("index %q is not a number", f[2])
 		}
-		above, ok1 := parseCell(f[3])
-		below, ok2 := parseCell(f[4])
-		if !ok1 || !ok2 || above.decl != 0 || below.decl != 0 || !cellFits(row, above) || !cellFits(row, below) {
-			return bad("codes %q, %q do not fit hand %s", f[3], f[4], f[0])
+		var codes [2]cell
+		for i, name := range []string{"at_or_above", "below"} {
+			x, err := readCell(f[3+i], row)
+			if err == nil && x.decl != 0 {
+				err = fmt.Errorf("action %q: an index play declares no Ace (@1, @11)", f[3+i])
+			}
+			if err != nil {
+				return bad("%s vs %s: %s: %v", f[0], f[1], name, err)
+			}
+			codes[i] = x
 		}
+		above, below := codes[0], codes[1]
 		var cols []int
 		if f[1] == "*" {
 			cols = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
