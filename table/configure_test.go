@@ -94,3 +94,36 @@ func TestBankAgreed_FAM01_FAM03(t *testing.T) {
 		t.Fatal("a house-banked table gave its bank to a player")
 	}
 }
+
+// AR-21 frees the seats of players who did not bet only when the round
+// starts: a deal the engine refuses changes no seat. A round is finished
+// once.
+func TestRefusedDealKeepsSeats_AR21(t *testing.T) {
+	tb := newTable(t, "vegas-s17", "back_bets_per_box=2", "max_bet_scope=box", "max_bet=100")
+	tb.Sit("ana", 1)
+	tb.Sit("cy", 2)
+	if err := tb.Bet("ana", 1, 80); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Bet("ben", 1, 50); err != nil { // a back bet: the box's 130 exceed the maximum
+		t.Fatal(err)
+	}
+	if _, err := tb.Deal(); err == nil {
+		t.Fatal("the engine took a box over its maximum")
+	}
+	if tb.Holder(2) != "cy" {
+		t.Fatal("a refused deal freed cy's seat")
+	}
+	tb.Withdraw("ben", 1)
+	r, err := tb.Deal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.Holder(2) != "" {
+		t.Fatal("cy kept his seat without betting (AR-21)")
+	}
+	play(t, tb, r)
+	if _, err := tb.Finish(); err == nil {
+		t.Fatal("a round was finished twice")
+	}
+}

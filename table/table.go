@@ -323,16 +323,6 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 		}
 	}
 	t.forced = forced != nil
-	// AR-21: a seated player must bet every round or give up the seat.
-	betting := map[string]bool{}
-	for _, b := range t.bets {
-		betting[b.Player] = true
-	}
-	for box, p := range t.seats {
-		if p != "" && !betting[p] && p != t.bank { // FAM-02: the bank plays the dealer's hand
-			t.seats[box] = ""
-		}
-	}
 	var src engine.Source = t.shoe
 	if forced != nil {
 		src = forced
@@ -353,6 +343,17 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	if err := t.round.Start(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
+	// AR-21: a seated player must bet every round or give up the seat.
+	// (Only once the round has started: a refused deal changes no seat.)
+	betting := map[string]bool{}
+	for _, b := range t.bets {
+		betting[b.Player] = true
+	}
+	for box, p := range t.seats {
+		if p != "" && !betting[p] && p != t.bank { // FAM-02: the bank plays the dealer's hand
+			t.seats[box] = ""
+		}
+	}
 	t.shoeStarted = true
 	t.unfinished = true
 	t.roundNo++
@@ -367,6 +368,9 @@ func (t *Table) Finish() (newBank string, err error) {
 	r := t.round
 	if r.Phase() != engine.Done {
 		return "", refuse("", "the round is not over")
+	}
+	if !t.unfinished {
+		return "", refuse("", "the round is already finished")
 	}
 	t.unfinished = false
 	if !t.forced {
