@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -69,8 +70,8 @@ func newRecallCmd(e *env) *cobra.Command {
 
 func printRecall(w io.Writer, rr *server.RoundRecord) {
 	fmt.Fprintf(w, "round %s  table %d %q  profile %s", rr.ID, rr.Table, rr.TableName, rr.Profile)
-	for k, v := range rr.Options {
-		fmt.Fprintf(w, " %s=%s", k, v)
+	for _, k := range slices.Sorted(maps.Keys(rr.Options)) {
+		fmt.Fprintf(w, " %s=%s", k, rr.Options[k])
 	}
 	fmt.Fprintln(w)
 	mode := ""

@@ -173,6 +173,28 @@ func TestKill9Recovery(t *testing.T) {
 	if out, errb, code := run(t, "", "ledger", "check", "--db", db); code != 0 {
 		t.Fatalf("sabot ledger check: %d %s %s", code, out, errb)
 	}
+	// The significant-event log: the tables opened and created, the
+	// credits, and the decisions the timers applied while the server was
+	// down and up again.
+	out, errb, code := run(t, "", "events", "--db", db, "--limit", "0", "--json")
+	var evs []server.EventView
+	if code != 0 || json.Unmarshal([]byte(out), &evs) != nil {
+		t.Fatalf("sabot events: %d %s", code, errb)
+	}
+	kinds := map[string]int{}
+	for _, ev := range evs {
+		kinds[ev.Kind]++
+		if ev.Summary == "" {
+			t.Errorf("event %+v has no summary", ev)
+		}
+	}
+	if kinds[sabot.LogTableOpened] != 3+6 || kinds[sabot.LogAdmin] < 3 { // the bots' 3 tables and the 6 default ones
+		t.Errorf("significant events by kind: %v", kinds)
+	}
+	t.Logf("significant events by kind: %v", kinds)
+	if _, errb, code := run(t, "", "events", "--db", db, "--since", "yesterday"); code != 2 || !strings.Contains(errb, "RFC 3339") {
+		t.Errorf("sabot events --since yesterday: exit %d, %q", code, errb)
+	}
 	st, err := store.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)

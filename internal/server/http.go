@@ -339,23 +339,11 @@ func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.U
 	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rec.Seq, Duplicate: dup})
 }
 
-// EventView is one entry of the significant-event log.
-type EventView struct {
-	Table   int64           `json:"table"` // the table whose log has it; the system log for credits and tables created
-	Seq     int64           `json:"seq"`
-	Kind    string          `json:"kind"` // table-opened, admin, configure, void, timeout
-	At      time.Time       `json:"at"`
-	UserID  int64           `json:"user_id,omitempty"` // who did it; 0 for the server
-	Round   int64           `json:"round,omitempty"`
-	Payload json.RawMessage `json:"payload"`
-}
-
-// handleEvents lists the significant-event log (GLI-19): voids, timeouts,
-// administrators' acts and configuration changes of every table, the
-// newest first; ?table=ID keeps one table's, ?since=RFC3339 the later
-// ones, ?limit=N (1 to 10000, default 200) that many.
+// handleEvents lists the significant-event log (GLI-19), the newest
+// first; ?table=ID keeps one table's, ?since=RFC3339 the later ones,
+// ?limit=N (1 to 10000, default 200) that many.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	q := sabot.LogQuery{Kinds: sabot.SignificantKinds, Newest: true, Limit: 200}
+	q := EventQuery{Limit: 200}
 	v := r.URL.Query()
 	if t := v.Get("table"); t != "" {
 		id, err := strconv.ParseInt(t, 10, 64)
@@ -363,7 +351,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.U
 			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "table=%q is not a table ID", t))
 			return
 		}
-		q.TableID = id
+		q.Table = id
 	}
 	if since := v.Get("since"); since != "" {
 		at, err := time.Parse(time.RFC3339, since)
@@ -381,18 +369,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.U
 		}
 		q.Limit = n
 	}
-	if _, err := s.systemLog(r.Context()); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	recs, err := s.Store.Find(r.Context(), q)
+	out, err := Events(r.Context(), s.Store, q)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
-	}
-	out := make([]EventView, len(recs))
-	for i, rec := range recs {
-		out[i] = EventView{Table: rec.TableID, Seq: rec.Seq, Kind: rec.Kind, At: rec.Created, UserID: rec.UserID, Round: rec.RoundNo, Payload: rec.Payload}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
