@@ -45,6 +45,9 @@ type RulesView struct {
 	MaxBet            int64  `json:"max_bet"`
 	MinBetsToStart    int    `json:"min_bets_to_start"`
 	LoneCustomerBoxes int    `json:"lone_customer_boxes,omitempty"`
+	DoubleForLess     bool   `json:"double_for_less,omitempty"` // VE-19: a double may stake less or more than the original
+	BankRotates       bool   `json:"bank_rotates,omitempty"`    // FAM-02: the bank is a player's and rotates
+	BankRounds        int    `json:"bank_rounds,omitempty"`     // FAM-02: rounds after which it passes (0: on a blackjack only)
 	BetWindowMS       int64  `json:"bet_window_ms"`
 	DecisionMS        int64  `json:"decision_ms"`
 	WindowMS          int64  `json:"window_ms"`
@@ -197,7 +200,8 @@ func (a *actor) view() *TableView {
 	}
 	tm := a.s.timing()
 	v.Rules = RulesView{Boxes: a.p.Boxes, BackBetsPerBox: a.p.BackBetsPerBox, MinBet: a.p.MinBet, MaxBet: a.p.MaxBet,
-		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes,
+		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes, DoubleForLess: a.p.DoubleForLess,
+		BankRotates: a.p.BankRotates, BankRounds: a.p.BankRounds,
 		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
