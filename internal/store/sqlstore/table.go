@@ -202,7 +202,7 @@ func (s *Store) command(ctx context.Context, table int64, client, command string
 // Log returns a table's records with Seq >= from, in order; ENOTFOUND if
 // there is no such table.
 func (s *Store) Log(ctx context.Context, tableID, from int64) ([]*sabot.LogRecord, error) {
-	recs := []*sabot.LogRecord{}
+	var recs []*sabot.LogRecord
 	err := s.read(ctx, func(tx Tx) error {
 		var n int64
 		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM tables WHERE id = $1`, tableID).Scan(&n); err != nil {
@@ -210,24 +210,32 @@ func (s *Store) Log(ctx context.Context, tableID, from int64) ([]*sabot.LogRecor
 		} else if n == 0 {
 			return sabot.Errorf(sabot.ENOTFOUND, "no table %d", tableID)
 		}
-		rows, err := tx.Query(ctx, `SELECT `+recordColumns+` FROM log WHERE table_id = $1 AND seq >= $2 ORDER BY seq`, tableID, from)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRecord(rows)
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r)
-		}
-		return rows.Err()
+		var err error
+		recs, err = queryRecords(ctx, tx, `SELECT `+recordColumns+` FROM log WHERE table_id = $1 AND seq >= $2 ORDER BY seq`, tableID, from)
+		return err
 	})
 	if err != nil {
 		return nil, fail(err)
 	}
 	return recs, nil
+}
+
+// queryRecords runs a query of recordColumns and scans its rows.
+func queryRecords(ctx context.Context, tx Tx, query string, args ...any) ([]*sabot.LogRecord, error) {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	recs := []*sabot.LogRecord{}
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, rows.Err()
 }
 
 const recordColumns = `seq, table_id, kind, client_id, command_id, user_id, round_no, payload, created`
@@ -286,21 +294,10 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 	if q.Limit > 0 {
 		query += " LIMIT " + arg(q.Limit)
 	}
-	recs := []*sabot.LogRecord{}
-	err := s.read(ctx, func(tx Tx) error {
-		rows, err := tx.Query(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRecord(rows)
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r)
-		}
-		return rows.Err()
+	var recs []*sabot.LogRecord
+	err := s.read(ctx, func(tx Tx) (err error) {
+		recs, err = queryRecords(ctx, tx, query, args...)
+		return err
 	})
 	if err != nil {
 		return nil, fail(err)
