@@ -96,7 +96,8 @@ type LogRecord struct {
 }
 
 // LogQuery selects log records by kind for Store.Find. Records come in the
-// order (Created, TableID, Seq), or the reverse with Newest.
+// order (Created, TableID, Seq) — one table's in the order of its log —
+// or the reverse with Newest.
 type LogQuery struct {
 	Kinds   []string  // at least one
 	TableID int64     // 0: every table

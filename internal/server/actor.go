@@ -260,6 +260,11 @@ func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 		}
 	case sabot.LogSnapshot:
 		a.snapRound = int(r.RoundNo)
+	case sabot.LogConfigure:
+		p := payloadOf[configurePayload](r, payload)
+		for _, b := range p.Returned {
+			a.escrow[b.Player] -= b.Stake
+		}
 	case sabot.LogSettle, sabot.LogVoid:
 		p := payloadOf[settlePayload](r, payload)
 		for pl, v := range p.Returned {

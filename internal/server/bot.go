@@ -127,17 +127,19 @@ func (b *Bot) Run(ctx context.Context) error {
 }
 
 type botState struct {
-	seated     bool
-	pending    bool // a bet is down for the next round
-	inRound    bool
-	betRound   bool // the bot has a stake in the round in play
-	bank       bool // the bot holds a family table's bank (FAM-02): it plays the dealer's hand, it does not bet
-	turn       *TurnView
-	waiting    string    // the command ID awaiting its answer
-	withdraw   string    // the command ID of a last withdrawal
-	betID      string    // the command ID of the last bet
-	sentAction string    // the action kind sent, to time its event
-	sentAt     time.Time // when it was sent
+	seated   bool
+	pending  bool // a bet is down for the next round
+	inRound  bool
+	betRound bool // the bot has a stake in the round in play
+	bank     bool // the bot holds a family table's bank (FAM-02): it plays the dealer's hand, it does not bet
+	turn     *TurnView
+	waiting  string // the command ID awaiting its answer
+	withdraw string // the command ID of a last withdrawal
+	betID    string // the command ID of the last bet
+	// dealtSinceBet: a round was dealt after the last bet was sent.
+	dealtSinceBet bool
+	sentAction    string    // the action kind sent, to time its event
+	sentAt        time.Time // when it was sent
 }
 
 // session is one connection: it returns nil when the bot has played its
@@ -184,9 +186,10 @@ func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
 			if m.CommandID == st.waiting {
 				st.waiting = ""
 			}
-			if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT {
-				// The bet came after "rien ne va plus" (AR-22): the bot
-				// sits this round out and bets for the next.
+			if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && st.dealtSinceBet {
+				// The bet came after "rien ne va plus" (AR-22; the deal's
+				// event comes before the answer): the bot sits this
+				// round out and bets for the next.
 				st.pending, st.betRound = false, false
 			} else if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
 				b.fail(m.Code + ": " + m.Error)
@@ -237,6 +240,7 @@ func (b *Bot) onEvent(st *botState, e *Event) {
 		}
 	case "deal":
 		st.inRound, st.betRound, st.turn = true, st.pending, nil
+		st.dealtSinceBet = true
 		st.pending = false
 	case "turn":
 		st.turn = e.Turn
@@ -289,7 +293,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
 		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
-		st.betID = st.waiting
+		st.betID, st.dealtSinceBet = st.waiting, false
 		return err
 	}
 	return nil

@@ -68,7 +68,17 @@ func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
 	}
 	pay := configurePayload{Options: opts, Changed: c.options, Bank: c.bank, Reason: c.text, By: c.user.Name}
 	var ps []sabot.Posting
-	for _, b := range refusedBets(prof, a.t.Holder, a.t.Bets()) {
+	returned := refusedBets(prof, a.t.Holder, a.t.Bets())
+	if c.bank != nil && *c.bank != "" {
+		// FAM-02: the bank plays the dealer's hand; the bets its new
+		// holder placed for the next round go back.
+		for _, b := range a.t.Bets() {
+			if b.Player == *c.bank && !slices.Contains(returned, b) {
+				returned = append(returned, b)
+			}
+		}
+	}
+	for _, b := range returned {
 		pay.Returned = append(pay.Returned, betPayload{Player: b.Player, Box: b.Box, Stake: b.Stake})
 		m, err := a.moves(ctx, b.Player, b.Stake, "bet returned: the table's configuration changed")
 		if err != nil {
@@ -126,27 +136,38 @@ func (a *actor) reconfigure(prof *rules.Profile, pay configurePayload) (newShoe 
 	return newShoe, nil
 }
 
-// refusedBets are the bets, in the order placed, that a table under p would
-// refuse: the table's limits (AR-04, VE-18, VE-21), back betting (AR-05,
-// ES-03, VE-03), the layout.
+// refusedBets are the bets that a table under p would refuse: the table's
+// limits (AR-04, VE-18, VE-21), back betting (AR-05, ES-03, VE-03), the
+// layout. They are judged as the deal takes them: on each box the holder's
+// bet first (or, on a free box, the first placed), then the others, which
+// are back bets, in the order placed.
 func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.PlacedBet) []engine.PlacedBet {
+	ordered := slices.Clone(bets)
+	slices.SortStableFunc(ordered, func(x, y engine.PlacedBet) int {
+		hx := x.Box <= p.Boxes && holder(x.Box) == x.Player
+		hy := y.Box <= p.Boxes && holder(y.Box) == y.Player
+		switch {
+		case hx && !hy:
+			return -1
+		case hy && !hx:
+			return 1
+		}
+		return 0
+	})
 	var out []engine.PlacedBet
-	others := map[int]int{}
+	bettors := map[int]int{}
 	total := map[int]int64{}
-	for _, b := range bets {
-		back := b.Box <= p.Boxes && holder(b.Box) != "" && holder(b.Box) != b.Player
+	for _, b := range ordered {
+		back := bettors[b.Box] > 0 // the box's first bettor plays it
 		refused := b.Box > p.Boxes ||
 			b.Stake > p.MaxBet || b.Stake < p.MinBet && !p.BelowMinStands ||
-			back && p.BackBetsPerBox == 0 ||
-			back && others[b.Box] >= p.BackBetsPerBox ||
+			back && bettors[b.Box] > p.BackBetsPerBox ||
 			p.MaxScope == 1 && total[b.Box]+b.Stake > p.MaxBet
 		if refused {
 			out = append(out, b)
 			continue
 		}
-		if back {
-			others[b.Box]++
-		}
+		bettors[b.Box]++
 		total[b.Box] += b.Stake
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sort"
 	"time"
 
 	"sabot"
@@ -323,17 +322,6 @@ const claimTick = time.Millisecond
 // player already seated at a box; one not yet seated comes after every
 // seat). The other commands keep their places.
 func (a *actor) orderClaims(batch []*command) {
-	var at []int
-	var sits []*command
-	for i, c := range batch {
-		if c.op == opSit {
-			at = append(at, i)
-			sits = append(sits, c)
-		}
-	}
-	if len(sits) < 2 {
-		return
-	}
 	seatOf := func(c *command) int {
 		if c.user == nil {
 			return a.p.Boxes + 1
@@ -345,15 +333,24 @@ func (a *actor) orderClaims(batch []*command) {
 		}
 		return a.p.Boxes + 1
 	}
-	sort.SliceStable(sits, func(i, j int) bool {
-		ti, tj := sits[i].at.Truncate(claimTick), sits[j].at.Truncate(claimTick)
-		if !ti.Equal(tj) {
-			return ti.Before(tj)
+	// Only requests for seats that wait next to each other are claims made
+	// together: a sit never moves past another command (a leave that frees
+	// the box, a bet on it).
+	for i := 0; i < len(batch); {
+		j := i
+		for j < len(batch) && batch[j].op == opSit {
+			j++
 		}
-		return seatOf(sits[i]) < seatOf(sits[j])
-	})
-	for k, i := range at {
-		batch[i] = sits[k]
+		if j-i > 1 {
+			slices.SortStableFunc(batch[i:j], func(x, y *command) int {
+				tx, ty := x.at.Truncate(claimTick), y.at.Truncate(claimTick)
+				if c := tx.Compare(ty); c != 0 {
+					return c
+				}
+				return seatOf(x) - seatOf(y)
+			})
+		}
+		i = max(j, i+1)
 	}
 }
 
@@ -371,7 +368,11 @@ func (a *actor) checkBet(player string, box int, stake int64) error {
 			total += b.Stake
 		}
 	}
-	if others > a.p.BackBetsPerBox && a.p.BackBetsPerBox > 0 {
+	if others > 0 && a.p.BackBetsPerBox == 0 {
+		// Two seated players on one free box: the second would be a back bet.
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here (AR-05)", box)
+	}
+	if others > a.p.BackBetsPerBox {
 		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
 	}
 	if others > 0 && a.p.MaxScope == 1 && total > a.p.MaxBet {

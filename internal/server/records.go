@@ -32,8 +32,9 @@ type shoePayload struct {
 	Seed       string `json:"seed"` // hex
 	Commitment string `json:"commitment"`
 	// Options are the table's options when the shoe was prepared, when a
-	// configuration change had changed them from those it was created with.
-	Options map[string]string `json:"options,omitempty"`
+	// configuration change had changed them from those it was created with
+	// (null: none had; {} is the profile's own values).
+	Options map[string]string `json:"options"`
 }
 
 type revealPayload struct {

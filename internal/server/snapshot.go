@@ -22,13 +22,19 @@ import (
 // DefaultSnapshotEvery is how many rounds a table plays between snapshots.
 const DefaultSnapshotEvery = 100
 
+// snapshotVersion is the version of the snapshot's format; a start ignores
+// (and replays past) a snapshot of another version.
+const snapshotVersion = 1
+
 // snapshotPayload is the table's state between rounds: what replaying the
 // log up to the snapshot record would rebuild.
 type snapshotPayload struct {
-	Table table.Snapshot `json:"table"`
+	Version int            `json:"version"` // snapshotVersion; a snapshot of another version is not used
+	Table   table.Snapshot `json:"table"`
 	// Options are the options in force when a configuration change had
-	// changed them (nil: those the table was created with).
-	Options map[string]string `json:"options,omitempty"`
+	// changed them (null: those the table was created with; {}: the
+	// profile's own values).
+	Options map[string]string `json:"options"`
 	Players map[string]int64  `json:"players"` // player name → user ID
 	Escrow  map[string]int64  `json:"escrow"`  // each player's stakes held by the table
 	ShoeNo  int               `json:"shoe_no"`
@@ -52,7 +58,11 @@ func (a *actor) maybeSnapshot(ctx context.Context) {
 	if every == 0 {
 		every = DefaultSnapshotEvery
 	}
-	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || a.t.RoundNo()-a.snapRound < every {
+	// Not with seeds drawn and not yet written (a.fresh), nor with seeds
+	// written and not yet used (a.seeds: a record that drew a shoe failed
+	// after its seed was written): a start from the snapshot would not
+	// give them back.
+	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || a.t.RoundNo()-a.snapRound < every {
 		return
 	}
 	pay, err := a.snapshot()
@@ -74,7 +84,7 @@ func (a *actor) snapshot() (*snapshotPayload, error) {
 	if err != nil {
 		return nil, err
 	}
-	pay := &snapshotPayload{Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]int64{},
+	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]int64{},
 		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced}
 	for p, v := range a.escrow {
 		if v != 0 {
@@ -104,6 +114,9 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 	var pay snapshotPayload
 	if err := json.Unmarshal(snap.Payload, &pay); err != nil {
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	if pay.Version != snapshotVersion {
+		return nil, fmt.Errorf("snapshot %d is of version %d, this server writes %d", snap.Seq, pay.Version, snapshotVersion)
 	}
 	opts := a.created.Options
 	if pay.Options != nil {
@@ -137,9 +150,16 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		a.shoes[no] = &shoeState{seed: seed, commitment: sh.Commitment, revealed: sh.Revealed}
 	}
 	a.lastSeq, a.snapRound = snap.Seq, t.RoundNo()
-	recs, err := a.s.Store.Log(ctx, a.cfg.ID, snap.Seq+1)
+	// The commands of the last maxSeen records before the snapshot are
+	// remembered, as a replay of the whole log would: a command repeated
+	// after the start is answered as a duplicate (GLI-19 §4.2.3).
+	recs, err := a.s.Store.Log(ctx, a.cfg.ID, max(1, snap.Seq+1-maxSeen))
 	if err != nil {
 		return nil, err
 	}
-	return recs, nil
+	i := 0
+	for ; i < len(recs) && recs[i].Seq <= snap.Seq; i++ {
+		a.remember(recs[i].ClientID, recs[i].CommandID, recs[i].Seq)
+	}
+	return recs[i:], nil
 }

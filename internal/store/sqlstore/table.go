@@ -286,9 +286,14 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 	if !q.Since.IsZero() {
 		where = append(where, "created >= "+arg(stamp(q.Since)))
 	}
+	// One table's records in the order of its log (on the primary key);
+	// every table's by time.
 	order := "created, table_id, seq"
+	if q.TableID != 0 {
+		order = "seq"
+	}
 	if q.Newest {
-		order = "created DESC, table_id DESC, seq DESC"
+		order = strings.ReplaceAll(order, ",", " DESC,") + " DESC"
 	}
 	query := `SELECT ` + recordColumns + ` FROM log WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order
 	if q.Limit > 0 {
