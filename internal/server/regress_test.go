@@ -198,7 +198,7 @@ func TestRefusedBetsHolderFirst_ES03(t *testing.T) {
 	p := newPlayedTable(t, "spain", map[string]string{"max_bet": "10000"}, -1)
 	ana, ben, cy := p.player(t, "ana"), p.player(t, "ben"), p.player(t, "cy")
 	p.do(t, ana, opSit, command{box: 1})
-	p.do(t, cy, opSit, command{box: 3}) // has not bet: no deal yet
+	p.do(t, cy, opSit, command{box: 3})               // has not bet: no deal yet
 	p.do(t, ben, opBet, command{box: 1, stake: 3000}) // a back bet, placed first
 	p.do(t, ana, opBet, command{box: 1, stake: 4000})
 	p.do(t, pit, opConfig, command{options: map[string]string{"max_bet": "6000"}})
