@@ -26,6 +26,16 @@ import (
 // writer, in the order they were queued; SQLite has one writer, PostgreSQL
 // several (Config.Writers), which commit side by side.
 //
+// Decisions go first. A player waits for the record of his decision before
+// he sees it applied, while a burst of bets (every player of every table
+// betting as the rounds settle) waits for nobody in particular. A writer
+// has two queues: the records of decisions (sabot.LogAction, LogTimeout)
+// and the rest. A batch takes the decisions queued, then fills up from the
+// rest, and a batch is at most MaxBatch appends, so that a decision waits
+// at most for the batch being committed and its own. Each table has at most
+// one append on its way at a time (its actor waits for each), so a table's
+// appends still commit in the order it made them.
+//
 // A transaction that fails as a whole (a database error, not a refusal) is
 // retried when the driver says it may be (ErrRetry), then each of its appends
 // is tried again alone, so that one bad append cannot fail the others: every
@@ -36,7 +46,9 @@ type Config struct {
 	// Writers is the number of writers, each committing its own batches;
 	// a table's appends always go to the same one. 0 means 1.
 	Writers int
-	// MaxBatch bounds the appends of one transaction. 0 means 512.
+	// MaxBatch bounds the appends of one transaction. 0 means 64: about
+	// 5 ms of SQLite's work (appends with postings), the longest a
+	// decision waits behind a batch being committed.
 	MaxBatch int
 }
 
@@ -89,7 +101,8 @@ func (p *pending) abandon() bool { return p.state.CompareAndSwap(queued, abandon
 type writer struct {
 	s       *Store
 	conn    Conn
-	queue   chan *pending
+	urgent  chan *pending // decisions
+	queue   chan *pending // the rest
 	stopped chan struct{}
 }
 
@@ -107,11 +120,11 @@ func (s *Store) startGroup(cfg Config) {
 	n := max(cfg.Writers, 1)
 	g := &group{maxBatch: cfg.MaxBatch, quit: make(chan struct{})}
 	if g.maxBatch <= 0 {
-		g.maxBatch = 512
+		g.maxBatch = 64
 	}
 	s.group = g
 	for range n {
-		w := &writer{s: s, queue: make(chan *pending, 4096), stopped: make(chan struct{})}
+		w := &writer{s: s, urgent: make(chan *pending, 4096), queue: make(chan *pending, 4096), stopped: make(chan struct{})}
 		g.writers = append(g.writers, w)
 		g.wg.Go(w.run)
 	}
@@ -136,8 +149,12 @@ func (s *Store) GroupStats() GroupStats {
 // before a writer took p.
 func (s *Store) submit(ctx context.Context, p *pending) error {
 	w := s.group.writers[uint64(p.rec.TableID)%uint64(len(s.group.writers))]
+	q := w.queue
+	if p.rec.Kind == sabot.LogAction || p.rec.Kind == sabot.LogTimeout {
+		q = w.urgent
+	}
 	select {
-	case w.queue <- p:
+	case q <- p:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.stopped:
@@ -174,20 +191,27 @@ func (w *writer) run() {
 		select {
 		case <-g.quit:
 			return
+		case p := <-w.urgent:
+			if p.take() {
+				batch = append(batch, p)
+			}
 		case p := <-w.queue:
 			if p.take() {
 				batch = append(batch, p)
 			}
 		}
-	gather:
-		for len(batch) < g.maxBatch {
-			select {
-			case p := <-w.queue:
-				if p.take() {
-					batch = append(batch, p)
+		// The decisions queued first, then the rest.
+		for _, q := range [2]chan *pending{w.urgent, w.queue} {
+		gather:
+			for len(batch) < g.maxBatch {
+				select {
+				case p := <-q:
+					if p.take() {
+						batch = append(batch, p)
+					}
+				default:
+					break gather
 				}
-			default:
-				break gather
 			}
 		}
 		if len(batch) == 0 {
