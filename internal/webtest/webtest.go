@@ -123,6 +123,14 @@ func (s *Site) Force(tb testing.TB, table int64, cards string) {
 	}
 }
 
+// Configure changes a table's options between rounds, as the pit does.
+func (s *Site) Configure(tb testing.TB, table int64, options map[string]string, reason string) {
+	tb.Helper()
+	if _, err := s.Admin.Command(context.Background(), table, "configure", server.CommandRequest{Options: options, Reason: reason}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // Chromium returns the browser to drive: it skips the test when there is
 // none, or fails it in CI.
 func Chromium(tb testing.TB) string {

@@ -73,14 +73,18 @@ export function tablePage(main, id) {
           h('h2', { id: 'calls-h' }, "Dealer's calls"), log))),
     rulesBox);
 
-  // Rules, the RTP and the strategy card.
-  rulesPanel(rulesBox, id).then(values => {
-    if (values) {
-      felt.setValues(values);
-      state.values = values;
-      render(); // a decision already shown may take a stake now (VE-19)
-    }
-  });
+  // Rules, the RTP and the strategy card; again when the pit changes the
+  // table's configuration.
+  function loadRules() {
+    rulesPanel(rulesBox, id).then(values => {
+      if (values) {
+        felt.setValues(values);
+        state.values = values;
+        render(); // a decision already shown may take a stake now (VE-19)
+      }
+    });
+  }
+  loadRules();
 
   // ---- drawing ----
 
@@ -469,6 +473,10 @@ export function tablePage(main, id) {
   function after(e) {
     if (e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave'))) asked.clear();
     const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'stake'].includes(e.kind);
+    if (e.kind === 'configure') {
+      loadRules();
+      refreshWallet(); // bets the new rules refuse come back
+    }
     if (e.kind === 'settle') {
       noteSettled();
       refreshWallet();
