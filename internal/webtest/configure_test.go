@@ -14,7 +14,7 @@ func TestConfigurationChange(t *testing.T) {
 	waitJS(t, ana, "the limits in the rules", `document.querySelector('#rules').innerText.includes('Limits: 1.00 to 1,000.00')`)
 	sit(t, ana, 1)
 	ben := g.join(t, "ben")
-	sit(t, ben, 2) // ben has not bet: no deal
+	sit(t, ben, 2)      // ben has not bet: no deal
 	bet(t, ana, 1, 500) // 5.00
 	waitBalance(t, ana, "the bet debited", "995.00")
 	g.site.Configure(t, g.table, map[string]string{"max_bet": "400"}, "new limits for the evening")
