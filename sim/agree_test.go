@@ -116,7 +116,8 @@ func (dr *driver) count() float64 {
 	if !dr.cfg.Count.Balanced {
 		return float64(dr.rc)
 	}
-	return float64(dr.rc) * 52 / float64(max(dr.s.Remaining(), 1))
+	// The exact true count (the default) is running·52/cards left.
+	return dr.cfg.TrueCount.Of(int(dr.rc), dr.s.Remaining())
 }
 
 // see counts the cards the round has shown since last time.
@@ -414,6 +415,31 @@ func TestAgreesWithEngine(t *testing.T) {
 			setup: func(c *Config) { c.Boxes = 5 }},
 		agreeCase{name: "venice/stand-on-21-off", profile: "venice", options: []string{"stand_on_21=false", "must_draw_at_most=12"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}, random: true, rounds: 4000},
+		// A player's true count: the decks left estimated, the count
+		// rounded (the driver counts with TrueCount.Of).
+		agreeCase{name: "vegas-s17/hi-lo-i18-half-deck-floor-wong", profile: "vegas-s17", rounds: 4000, fast: true,
+			setup: func(c *Config) {
+				counting(c)
+				c.TrueCount = TrueCount{Decks: 0.5, Round: RoundFloor}
+				c.Wong = Wong{In: 1, HasIn: true, Out: 0, HasOut: true}
+			}},
+		agreeCase{name: "vegas-s17/random-counting-deck-truncate", profile: "vegas-s17", random: true, rounds: 4000,
+			setup: func(c *Config) {
+				c.Count, c.TrueCount = &HiLo, TrueCount{Decks: 1, Round: RoundTruncate}
+				c.Ramp, _ = ParseRamp("0:1,2:3")
+			}},
+		agreeCase{name: "argentina/fast-random-table-zen-quarter-nearest-half", profile: "argentina", rounds: 6000, fast: true,
+			setup: func(c *Config) {
+				c.Strategy, c.Count, c.Boxes, c.Others = randomTable(300, true), &ZenCount, 2, 1
+				c.TrueCount = TrueCount{Decks: 0.25, Round: RoundNearest, Step: 0.5}
+				c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
+			}},
+		agreeCase{name: "vegas-s17/fast-double-card-face-down-exact-decks-floor", profile: "vegas-s17", options: []string{"double_card_face_down=true", "double_on=10-11"}, rounds: 6000, fast: true,
+			setup: func(c *Config) {
+				c.Strategy, c.Count, c.Boxes = randomTable(301, true), &HiLo, 3
+				c.TrueCount = TrueCount{Round: RoundFloor}
+				c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
+			}},
 	)
 	// The fast path: every configuration of TestFastPath with a random
 	// strategy table (every move, index plays, Hi-Lo with a ramp, two

@@ -27,6 +27,12 @@ func BenchmarkSim(b *testing.B) {
 	b.Run("vegas-s17/hi-lo-ramp-i18", func(b *testing.B) {
 		benchRounds(b, hiLoConfig(rules.MustLookup("vegas-s17")))
 	})
+	// The same with a player's true count: decks to the half deck, floored.
+	b.Run("vegas-s17/hi-lo-ramp-i18-half-deck-floor", func(b *testing.B) {
+		c := hiLoConfig(rules.MustLookup("vegas-s17"))
+		c.TrueCount = TrueCount{Decks: 0.5, Round: RoundFloor}
+		benchRounds(b, c)
+	})
 }
 
 func hiLoConfig(p *rules.Profile) Config {

@@ -600,6 +600,9 @@ func (t *table) liveCount() float64 {
 	if t.holeHidden {
 		rc -= t.tag[t.hole]
 	}
+	if t.tcEst {
+		return t.estimate(rc)
+	}
 	return t.countOf(rc)
 }
 

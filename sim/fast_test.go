@@ -135,6 +135,17 @@ func fastStrategies(p *rules.Profile) []struct {
 			c.Strategy, c.Count = randomTable(7, true), &ZenCount
 			c.Ramp = Ramp{Min: 1, Steps: []Step{{2, 4}, {-1, 2}, {1, 3}}} // Ramp.Units' order
 		}},
+		{"random-indices-half-deck-floor-wong", func(c *Config) {
+			c.Strategy, c.Count = randomTable(8, true), &HiLo
+			c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
+			c.TrueCount = TrueCount{Decks: 0.5, Round: RoundFloor}
+			c.Wong = Wong{In: 0.5, HasIn: true, Out: -1, HasOut: true}
+		}},
+		{"random-indices-zen-quarter-deck-nearest-half", func(c *Config) {
+			c.Strategy, c.Count = randomTable(10, true), &ZenCount
+			c.Ramp, _ = ParseRamp("-1:2,0.5:3,1.5:4,2:5")
+			c.TrueCount = TrueCount{Decks: 0.25, Round: RoundNearest, Step: 0.5}
+		}},
 		{"hi-lo-i18-ramp", func(c *Config) {
 			tab := Textbook(p.DealerHitsSoft17)
 			if err := tab.LoadIndices(bytes.NewReader(Illustrious18())); err != nil {

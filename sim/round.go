@@ -49,6 +49,7 @@ type table struct {
 	strat, other Strategy
 	counting     bool
 	balanced     bool
+	tcEst        bool // a true count other than the exact one (estimate)
 	tag          [256]int32
 	rc, irc      int32
 
@@ -86,6 +87,15 @@ type table struct {
 	playerBoxes int64
 	roundHadBJ  bool
 	roundCount  float64 // the count when the bets were placed
+
+	// The true count of Config.TrueCount when tcEst (estimate): its
+	// rounding and step; tcNum is 52 times the count's scale (2 for half
+	// counts), and tcDiv[left+pad] what rc·tcNum is divided by with left
+	// cards left: 52 times the estimate of the decks, or for exact decks
+	// the cards left, at least 1.
+	tcRound       Rounding
+	tcNum, tcStep float64
+	tcDiv         []float64
 }
 
 type dealer struct {
@@ -105,6 +115,22 @@ func newTable(cfg *Config) *table {
 		t.tag = cfg.Count.tagTable()
 		if !t.balanced {
 			t.irc = int32(cfg.Count.IRCConst + cfg.Count.IRCPerDeck*p.Decks)
+		}
+		if m := cfg.TrueCount; t.balanced && !m.Exact() {
+			t.tcEst, t.tcRound = true, m.Round
+			t.tcNum, t.tcStep = 52, 1
+			if m.Step == 0.5 {
+				t.tcNum, t.tcStep = 104, 0.5
+			}
+			// (Fewer than none left: the deal in the padding.)
+			t.tcDiv = make([]float64, pad+52*p.Decks+1)
+			for i := range t.tcDiv {
+				left := max(i-pad, 1)
+				t.tcDiv[i] = float64(left)
+				if m.Decks > 0 {
+					t.tcDiv[i] = 52 * m.DecksLeft(left)
+				}
+			}
 		}
 	}
 	for h := 0; h < 32; h++ {
@@ -142,10 +168,16 @@ func (t *table) count() float64 {
 	if !t.counting {
 		return 0
 	}
+	if t.tcEst {
+		return t.estimate(t.rc)
+	}
 	return t.countOf(t.rc)
 }
 
-// countOf is the count of a running count rc with the cards left now.
+// countOf is the count of a running count rc with the cards left now,
+// exactly: the running count of an unbalanced system, the exact true count
+// of a balanced one. (The true count of Config.TrueCount is estimate's; the
+// callers choose, so that this stays small enough to be inlined.)
 func (t *table) countOf(rc int32) float64 {
 	if !t.balanced {
 		return float64(rc)
@@ -157,6 +189,32 @@ func (t *table) countOf(rc int32) float64 {
 	return float64(rc) * 52 / float64(left)
 }
 
+// estimate is the true count of Config.TrueCount (other than the exact
+// one) of a running count rc with the cards left now: TrueCount.Of bit for
+// bit (TestEstimateIsOf), small enough to be inlined (a call would cost
+// the default path a frame in liveCount). rc·52·s / (52·decks), s = 1 or 2
+// for half counts, is rc/decks·s correctly rounded as TrueCount.Of's
+// quotient is: 52·rc and 52·decks are exact and a power of two scales
+// exactly. Rounding half away from zero is Trunc(y ± ½) (math.Round is not
+// an intrinsic): y = a/b with b at most 2·52·16 is exactly halfway between
+// two integers or 1/2b from it, far more than an ulp.
+func (t *table) estimate(rc int32) float64 {
+	y := float64(rc) * t.tcNum / t.tcDiv[t.d.remaining()+pad]
+	switch t.tcRound {
+	case RoundFloor:
+		y = math.Floor(y)
+	case RoundTruncate:
+		y = math.Trunc(y)
+	case RoundNearest:
+		h := 0.5
+		if y < 0 {
+			h = -0.5
+		}
+		y = math.Trunc(y + h)
+	}
+	return y * t.tcStep
+}
+
 func (t *table) stratOf(b *box) Strategy {
 	if b.mine {
 		return t.strat
@@ -165,7 +223,7 @@ func (t *table) stratOf(b *box) Strategy {
 }
 
 func (t *table) countFor(b *box) float64 {
-	if b.mine {
+	if b.mine && t.counting {
 		return t.count()
 	}
 	return 0
@@ -175,7 +233,12 @@ func (t *table) countFor(b *box) float64 {
 // wonged out) and the other players'. It reports whether the player bets.
 func (t *table) seat() bool {
 	cfg := t.cfg
-	count := t.count()
+	count := 0.0
+	if t.tcEst {
+		count = t.estimate(t.rc)
+	} else if t.counting {
+		count = t.countOf(t.rc)
+	}
 	t.roundCount = count
 	if t.counting {
 		if t.in && cfg.Wong.HasOut && count < cfg.Wong.Out {

@@ -32,6 +32,11 @@ type Config struct {
 	Count *System
 	Ramp  Ramp
 	Wong  Wong
+	// TrueCount is how a balanced count's true count is computed: the
+	// decks left estimated to a resolution, the quotient rounded (the
+	// zero value: exact, not rounded). The bets, wonging, insurance, the
+	// index plays and the EV by count all use it.
+	TrueCount TrueCount
 
 	// Unit is the stake of one unit in minor units (0: the smallest stake
 	// at or above the table minimum that pays blackjacks and half stakes
@@ -159,6 +164,8 @@ func (c *Config) normalize() error {
 		return cfgErr("give a number of rounds or a target standard error")
 	case (c.Wong.HasIn || c.Wong.HasOut) && c.Count == nil:
 		return cfgErr("wonging needs a count")
+	case c.TrueCount.Validate() != nil:
+		return cfgErr("%v", c.TrueCount.Validate())
 	case c.Wong.HasIn && c.Wong.HasOut && c.Wong.Out > c.Wong.In:
 		return cfgErr("wong out at %g is above wong in at %g", c.Wong.Out, c.Wong.In)
 	}

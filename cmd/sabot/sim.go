@@ -34,6 +34,7 @@ func newSimCmd(e *env) *cobra.Command {
 		strategyFile, indicesFile string
 		textbook                  bool
 		count, ramp               string
+		tcDecks, tcRound, tcStep  string
 		wongIn, wongOut           string
 		unit                      int64
 		bankroll                  float64
@@ -64,6 +65,9 @@ for the reference rules (a labelled fallback).`,
 				Boxes: boxes, Others: others, BackBets: backBets, BackFollow: backFollow, Unit: unit, Continuous: continuous}
 			if targetSE > 0 && !cmd.Flags().Changed("rounds") {
 				cfg.Rounds = 0
+			}
+			if cfg.TrueCount, err = parseTrueCount(cmd, count, tcDecks, tcRound, tcStep); err != nil {
+				return err
 			}
 			var tab *sim.Table
 			switch {
@@ -189,6 +193,7 @@ for the reference rules (a labelled fallback).`,
 					Strategy     string  `json:"strategy"`
 					Count        string  `json:"count,omitempty"`
 					Ramp         string  `json:"ramp,omitempty"`
+					TrueCount    string  `json:"true_count,omitempty"`
 					Bankroll     float64 `json:"bankroll,omitempty"`
 					RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
 					Seconds      float64 `json:"seconds"`
@@ -196,6 +201,10 @@ for the reference rules (a labelled fallback).`,
 				}{Result: res, Strategy: tab.Name, Seconds: elapsed.Seconds(), RoundsPerSec: float64(res.Rounds) / elapsed.Seconds()}
 				if cfg.Count != nil {
 					out.Count, out.Ramp = cfg.Count.Name, cfg.Ramp.String()
+					out.TrueCount = "running count (unbalanced)"
+					if cfg.Count.Balanced {
+						out.TrueCount = cfg.TrueCount.String()
+					}
 				}
 				if bankroll > 0 {
 					out.Bankroll, out.RiskOfRuin = bankroll, res.RiskOfRuin(bankroll)
@@ -223,6 +232,9 @@ for the reference rules (a labelled fallback).`,
 	f.StringVar(&count, "count", "", "count cards: hi-lo, ko, hi-opt-ii or zen")
 	f.StringVar(&indicesFile, "indices", "", "index plays, CSV (docs/sim.md), or i18 for the Illustrious 18 and Fab 4 (Hi-Lo)")
 	f.StringVar(&ramp, "ramp", "", "bet ramp by count, count:units, e.g. 2:2,3:4,4:8,5:12 (1 unit below the first)")
+	f.StringVar(&tcDecks, "tc-decks", "exact", "true count: the decks left estimated to exact, 1, 0.5 or 0.25 deck (the nearest multiple)")
+	f.StringVar(&tcRound, "tc-round", "none", "true count: round the running count / decks left: none, floor, truncate or nearest")
+	f.StringVar(&tcStep, "tc-step", "1", "true count: --tc-round to a multiple of 1 or 0.5")
 	f.StringVar(&wongIn, "wong-in", "", "wonging: start each shoe out, enter at this count")
 	f.StringVar(&wongOut, "wong-out", "", "wonging: leave at a count below this")
 	f.Int64Var(&unit, "unit", 0, "one unit in minor units (default: the smallest that pays blackjacks and half stakes exactly)")
@@ -234,13 +246,56 @@ for the reference rules (a labelled fallback).`,
 	return c
 }
 
+// parseTrueCount reads --tc-decks, --tc-round and --tc-step.
+func parseTrueCount(cmd *cobra.Command, count, decks, round, step string) (sim.TrueCount, error) {
+	var m sim.TrueCount
+	fl := cmd.Flags()
+	if count == "" {
+		for _, n := range []string{"tc-decks", "tc-round", "tc-step"} {
+			if fl.Changed(n) {
+				return m, refused("sim: --%s needs --count", n)
+			}
+		}
+		return m, nil
+	}
+	var err error
+	if m.Decks, err = sim.ParseDeckResolution(decks); err != nil {
+		return m, refused("sim: --tc-decks: %v", err)
+	}
+	if m.Round, err = sim.ParseRounding(round); err != nil {
+		return m, refused("sim: --tc-round: %v", err)
+	}
+	if m.Step, err = sim.ParseCountStep(step); err != nil {
+		return m, refused("sim: --tc-step: %v", err)
+	}
+	if m.Step == 0.5 && m.Round == sim.RoundNone {
+		return m, refused("sim: --tc-step 0.5 needs --tc-round")
+	}
+	if err := m.Validate(); err != nil {
+		return m, refused("sim: %v", err)
+	}
+	return m, nil
+}
+
+// trueCountNote says how the count line's true count is computed, if not
+// exactly.
+func trueCountNote(cfg sim.Config) string {
+	switch {
+	case cfg.TrueCount.Exact():
+		return ""
+	case !cfg.Count.Balanced:
+		return ", running count (unbalanced: no true count)"
+	}
+	return ", true count: " + cfg.TrueCount.String()
+}
+
 func printSim(e *env, r *sim.Result, strategy string, cfg sim.Config, bankroll float64, elapsed time.Duration) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	pct := func(x float64) string { return fmt.Sprintf("%+.3f %%", 100*x) }
 	fmt.Fprintf(w, "profile\t%s\n", r.Profile)
 	fmt.Fprintf(w, "strategy\t%s\n", strategy)
 	if cfg.Count != nil {
-		fmt.Fprintf(w, "count\t%s, ramp %s\n", cfg.Count.Name, cfg.Ramp.String())
+		fmt.Fprintf(w, "count\t%s, ramp %s%s\n", cfg.Count.Name, cfg.Ramp.String(), trueCountNote(cfg))
 	}
 	shuffle := "the profile's shoe procedure"
 	if cfg.Continuous {

@@ -74,6 +74,10 @@ func TestSimRefused(t *testing.T) {
 		{"vegas-s17", "--strategy", "/nonexistent.csv"},
 		{"vegas-s17", "-o", "decks=0"},
 		{"vegas-s17", "--rounds", "0"},
+		{"vegas-s17", "--count", "hi-lo", "--tc-decks", "2"},  // a resolution of 1, 0.5 or 0.25
+		{"vegas-s17", "--tc-round", "floor"},                  // a true count needs a count
+		{"vegas-s17", "--count", "hi-lo", "--tc-step", "0.5"}, // half counts need a rounding
+		{"vegas-s17", "--count", "hi-lo", "--tc-round", "up"}, // no such rounding
 	} {
 		code, out, errs := runSim(t, args...)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 || errs == "" {
