@@ -22,6 +22,10 @@ import (
 // DefaultSnapshotEvery is how many rounds a table plays between snapshots.
 const DefaultSnapshotEvery = 100
 
+// snapshotSeen is how many records before a snapshot a start from it reads
+// for their command IDs: a few dozen rounds of a table, minutes of play.
+const snapshotSeen = 1024
+
 // snapshotVersion is the version of the snapshot's format; a start ignores
 // (and replays past) a snapshot of another version.
 const snapshotVersion = 1
@@ -150,10 +154,12 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		a.shoes[no] = &shoeState{seed: seed, commitment: sh.Commitment, revealed: sh.Revealed}
 	}
 	a.lastSeq, a.snapRound = snap.Seq, t.RoundNo()
-	// The commands of the last maxSeen records before the snapshot are
-	// remembered, as a replay of the whole log would: a command repeated
-	// after the start is answered as a duplicate (GLI-19 §4.2.3).
-	recs, err := a.s.Store.Log(ctx, a.cfg.ID, max(1, snap.Seq+1-maxSeen))
+	// The commands of the last records before the snapshot are
+	// remembered, as a replay of the whole log would: a command a client
+	// repeats after the start is answered as a duplicate (GLI-19 §4.2.3).
+	// An older repeat is still caught by the store (at the price of a
+	// rebuild).
+	recs, err := a.s.Store.Log(ctx, a.cfg.ID, max(1, snap.Seq+1-snapshotSeen))
 	if err != nil {
 		return nil, err
 	}
