@@ -77,11 +77,10 @@ func summarize(r *sabot.LogRecord) string {
 		var p actionPayload
 		json.Unmarshal(r.Payload, &p)
 		a := p.Action
-		who := a.Player
-		if who == "" {
-			who = "the dealer"
+		if a.Player == "" || a.Box == 0 {
+			return fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind)
 		}
-		return fmt.Sprintf("round %d: time ran out; %s: %s on box %d hand %d applied by default", p.Round, who, a.Kind, a.Box, max(a.Hand, 1))
+		return fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind)
 	case sabot.LogAdmin:
 		var p adminPayload
 		json.Unmarshal(r.Payload, &p)
