@@ -40,8 +40,12 @@ func TestServeOpensDefaultTables(t *testing.T) {
 			t.Fatalf("start %d: %d tables, want %d", start, len(tables), len(defaultTables))
 		}
 		if start == 0 {
-			if err := c.Register(context.Background(), "ana", "a long password"); err != nil {
+			var made server.UserView
+			if err := c.Do(context.Background(), "POST", "/api/register", server.Credentials{Name: "ana", Password: "a long password"}, &made); err != nil {
 				t.Fatal(err)
+			}
+			if made.Wallet != 1000_00 {
+				t.Fatalf("the registration says a wallet of %d, want the welcome credit", made.Wallet)
 			}
 			if _, err := c.Login(context.Background(), "ana", "a long password"); err != nil {
 				t.Fatal(err)

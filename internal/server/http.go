@@ -173,7 +173,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 			s.logger().Error("welcome credit not written", "user", u.Name, "err", err)
 		}
 	}
-	writeJSON(w, http.StatusCreated, UserView{ID: u.ID, Name: u.Name})
+	writeJSON(w, http.StatusCreated, s.userView(r.Context(), u)) // the wallet with its welcome credit
 }
 
 // LoginResult is the answer to a login.
