@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -94,7 +95,9 @@ func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
 	}
 	rec, err := a.append(ctx, c, sabot.LogConfigure, 0, pay, ps)
 	if err != nil {
-		a.rebuild(ctx)
+		if !errors.Is(err, errDuplicate) { // handle rebuilds after a duplicate
+			a.rebuild(ctx)
+		}
 		return 0, err
 	}
 	a.log.Info("configuration changed", "by", c.user.Name, "changed", c.options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
