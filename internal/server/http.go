@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -182,10 +180,6 @@ type LoginResult struct {
 	User  UserView `json:"user"`
 }
 
-func hashToken(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
-}
 
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	var c Credentials
@@ -208,7 +202,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	token := randomID(32)
 	now := s.now()
-	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: hashToken(token), UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -234,7 +228,7 @@ func (s *Server) authenticate(r *http.Request) (*sabot.User, string, error) {
 	if token == "" {
 		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: no bearer token")
 	}
-	h := hashToken(token)
+	h := token // the store keeps only its hash
 	sess, err := s.Store.SessionByToken(r.Context(), h)
 	if err != nil {
 		if sabot.ErrorCode(err) == sabot.ENOTFOUND {
