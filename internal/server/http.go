@@ -180,7 +180,6 @@ type LoginResult struct {
 	User  UserView `json:"user"`
 }
 
-
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	var c Credentials
 	if err := decode(r, &c); err != nil {
