@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -302,7 +303,7 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 	pay := settlePayload{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]int64{}}
 	var total int64
 	var ps []sabot.Posting
-	for _, p := range sortedKeys(ret) {
+	for _, p := range slices.Sorted(maps.Keys(ret)) {
 		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
 		if err != nil {
 			return err
@@ -548,15 +549,6 @@ func (a *actor) remember(clientID, commandID string, seq int64) {
 		delete(a.seen, a.seenFIFO[0])
 		a.seenFIFO = a.seenFIFO[1:]
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 var errClosed = errors.New("table closed")

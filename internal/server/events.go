@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,7 +112,7 @@ func summarize(r *sabot.LogRecord) string {
 
 func optionText(opts map[string]string) string {
 	s := ""
-	for _, k := range sortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		s += " " + k + "=" + opts[k]
 	}
 	return s

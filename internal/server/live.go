@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"time"
 
@@ -447,7 +448,7 @@ func (a *actor) writeFresh(ctx context.Context) error {
 // revealShoes reveals the seed of every shoe that is over: replaced, or
 // whose last round has been played (EG-04).
 func (a *actor) revealShoes(ctx context.Context) {
-	for _, no := range sortedInts(a.shoes) {
+	for _, no := range slices.Sorted(maps.Keys(a.shoes)) {
 		sh := a.shoes[no]
 		if sh.revealed || no > a.t.ShoeNo() || no == a.t.ShoeNo() && !a.t.LastRound() {
 			continue
@@ -775,7 +776,7 @@ func (a *actor) settle(ctx context.Context) {
 	}
 	var ps []sabot.Posting
 	pay.Wallets = map[string]int64{}
-	for _, p := range sortedKeys(stakes) {
+	for _, p := range slices.Sorted(maps.Keys(stakes)) {
 		ret[p] = stakes[p] + net[p]
 		if a.escrow[p] != stakes[p] {
 			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", a.escrow[p], "stakes", stakes[p])
@@ -994,17 +995,4 @@ func refusal(err error) error {
 		return err
 	}
 	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
-}
-
-func sortedInts[V any](m map[int]V) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
