@@ -133,10 +133,19 @@ func (a *actor) reconfigure(prof *rules.Profile, pay configurePayload) (newShoe 
 	if newShoe {
 		a.noteShoe()
 	}
-	cfg := *a.cfg
-	cfg.Options = pay.Options
-	a.cfg, a.p, a.configured = &cfg, prof, pay.Options
+	a.inForce(prof, pay.Options)
 	return newShoe, nil
+}
+
+// inForce makes a configuration change's options (and the profile they
+// give) the table's: opts nil keeps those it was created with.
+func (a *actor) inForce(prof *rules.Profile, opts map[string]string) {
+	a.cfg, a.p, a.configured = a.created, prof, opts
+	if opts != nil {
+		cfg := *a.created
+		cfg.Options = opts
+		a.cfg = &cfg
+	}
 }
 
 // refusedBets are the bets that a table under p would refuse: the table's

@@ -125,9 +125,6 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 	opts := a.created.Options
 	if pay.Options != nil {
 		opts = pay.Options
-		cfg := *a.created
-		cfg.Options = opts
-		a.cfg = &cfg
 	}
 	prof, err := profileOf(a.created.Profile, opts)
 	if err != nil {
@@ -138,7 +135,8 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 	}
 	t.Seeds = a.nextSeed
-	a.p, a.t, a.configured = prof, t, pay.Options
+	a.t = t
+	a.inForce(prof, pay.Options)
 	a.shoeNo, a.shoePos, a.forced = pay.ShoeNo, pay.ShoePos, pay.Forced
 	for p, id := range pay.Players {
 		a.players[p] = id
