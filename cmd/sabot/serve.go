@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,6 +26,7 @@ const AdminPasswordEnv = "SABOT_ADMIN_PASSWORD"
 func newServeCmd(e *env) *cobra.Command {
 	var (
 		addr, dsn, admin, logFormat string
+		debugAddr                   string
 		testMode, defaultTables     bool
 		timing                      = server.DefaultTiming
 		bcryptCost                  int
@@ -66,6 +70,15 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 					return failed("sabot serve: %v", err)
 				}
 			}
+			if debugAddr != "" {
+				url, stopDebug, err := serveDebug(debugAddr)
+				if err != nil {
+					s.Close()
+					return failed("sabot serve: --debug-addr: %v", err)
+				}
+				defer stopDebug()
+				logger.Info("profiling endpoints", "url", url)
+			}
 			fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
 			<-ctx.Done()
 			logger.Info("shutting down: tables suspend, their rounds resume at the next start")
@@ -88,6 +101,7 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
 	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
+	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	return c
 }
@@ -122,4 +136,22 @@ func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) er
 		}
 	}
 	return nil
+}
+
+// serveDebug serves net/http/pprof on an address of its own, so that the
+// profiling endpoints never share the public API's listener.
+func serveDebug(addr string) (string, func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String() + "/debug/pprof/", func() { hs.Close() }, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -270,4 +271,25 @@ func checkTables(t *testing.T, st sabot.Store, db string) {
 	}
 	t.Logf("%d rounds settled or void, %d replayed, %d shoes verified", rounds, replayed, shoes)
 	_ = fmt.Sprint
+}
+
+// --debug-addr serves Go's profiling endpoints on their own listener.
+func TestServeDebug(t *testing.T) {
+	url, stop, err := serveDebug("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	res, err := http.Get(url + "goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "goroutine profile") {
+		t.Fatalf("GET %sgoroutine: %d %.80q", url, res.StatusCode, body)
+	}
+	if _, _, err := serveDebug("127.0.0.1:-1"); err == nil {
+		t.Error("a bad --debug-addr was accepted")
+	}
 }
