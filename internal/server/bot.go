@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"sync"
@@ -27,6 +28,9 @@ type Bot struct {
 	Stake  int64
 	Rounds int           // rounds to play (0: until ctx is done)
 	Think  time.Duration // pause before each decision
+	// Jitter spreads the pause: each is drawn uniformly between
+	// Think×(1−Jitter) and Think×(1+Jitter) (0: exactly Think).
+	Jitter float64
 	// Latency, if set, receives each decision-to-event time.
 	Latency func(time.Duration)
 	// Crowd, if set, is shared by the bots of a table: each keeps playing
@@ -265,6 +269,13 @@ func (b *Bot) onEvent(st *botState, e *Event) {
 	}
 }
 
+// pause is the bot's time to think before a decision: Think, spread by
+// Jitter.
+func (b *Bot) pause() time.Duration {
+	j := min(max(b.Jitter, 0), 1)
+	return time.Duration(float64(b.Think) * (1 - j + 2*j*rand.Float64()))
+}
+
 // next sends the bot's next command, if it has one to send now.
 func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	if st.waiting != "" {
@@ -281,7 +292,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	case st.turn != nil && slices.Contains(st.turn.Players, b.Name):
 		act := Strategy(st.turn, b.Name)
 		if b.Think > 0 {
-			time.Sleep(b.Think)
+			time.Sleep(b.pause())
 		}
 		st.sentAction, st.sentAt = act.Kind, time.Now()
 		if act.Kind == "decline" {
@@ -401,7 +412,8 @@ type BotsConfig struct {
 	Options                  map[string]string
 	Stake, Credit            int64
 	Think                    time.Duration
-	Prefix                   string // of the players' names (default: random)
+	ThinkJitter              float64 // Bot.Jitter
+	Prefix                   string  // of the players' names (default: random)
 }
 
 // BotsReport is what a crowd of bots measured.
@@ -453,7 +465,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		for j := 0; j < cfg.Players && j < v.Rules.Boxes; j++ {
 			name := fmt.Sprintf("%s-%d-%d", cfg.Prefix, i+1, j+1)
 			bots = append(bots, &Bot{Client: &Client{URL: cfg.URL, HTTP: hc}, Name: name, Table: v.ID, Box: j + 1,
-				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Crowd: crowd})
+				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Jitter: cfg.ThinkJitter, Crowd: crowd})
 			crowd.remaining++
 		}
 	}
