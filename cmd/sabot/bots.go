@@ -29,6 +29,9 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			if cfg.URL == "" {
 				return refused("sabot bots: --url is required")
 			}
+			if cfg.Think < 0 || cfg.ThinkJitter < 0 || cfg.ThinkJitter > 1 {
+				return refused("sabot bots: --think must not be negative and --think-jitter must be within 0..1 (got %s and %g)", cfg.Think, cfg.ThinkJitter)
+			}
 			cfg.AdminPassword = os.Getenv(AdminPasswordEnv)
 			if len(opts.options) > 0 {
 				cfg.Options = map[string]string{}
@@ -75,6 +78,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 	f.StringVar(&cfg.Profile, "profile", "venice", "the tables' profile")
 	f.Int64Var(&cfg.Stake, "stake", 100, "each bet, in minor units")
 	f.DurationVar(&cfg.Think, "think", 0, "pause before each decision")
+	f.Float64Var(&cfg.ThinkJitter, "think-jitter", 0.5, "spread of the pause: each is drawn uniformly within ±this fraction of --think (0: every pause exactly --think)")
 	f.StringVar(&cfg.Prefix, "prefix", "", "prefix of the tables' and players' names (default: random)")
 	f.DurationVar(&limit, "timeout", 0, "stop after this long (0: when every bot has played)")
 	opts.add(c)

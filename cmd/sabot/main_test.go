@@ -144,3 +144,17 @@ func TestProfilesCommand(t *testing.T) {
 		t.Errorf("unknown command: exit %d %q", code, stderr)
 	}
 }
+
+// sabot bots refuses a pause it cannot take, before it connects.
+func TestBotsRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"--think-jitter", "1.5"},
+		{"--think-jitter", "-0.1"},
+		{"--think", "-1s"},
+	} {
+		stdout, stderr, code := run(t, "", append([]string{"bots", "--url", "http://127.0.0.1:1"}, args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "--think") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("bots %v: exit %d, stdout %q, stderr %q; want 2 and one line naming --think", args, code, stdout, stderr)
+		}
+	}
+}
