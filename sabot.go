@@ -166,3 +166,21 @@ type Store interface {
 
 	Close() error
 }
+
+// CommitObserver is a Store that tells how its group commit goes: fn is
+// called after each transaction of appends it commits (nil: no more
+// calls), on the goroutine that committed it; fn must be quick, every
+// append of the next transaction waits for it.
+type CommitObserver interface {
+	ObserveCommits(fn func(CommitStats))
+}
+
+// CommitStats is one transaction of a group commit (CommitObserver).
+type CommitStats struct {
+	Appends int           // appends in the transaction, refused ones included
+	Took    time.Duration // the transaction, its sync included
+	// Waits holds, for each decision (LogAction, LogTimeout) in the
+	// transaction, the time from its arrival at the store's writer to the
+	// transaction's start. Valid only during the call.
+	Waits []time.Duration
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,15 @@ func TestBotsPlay(t *testing.T) {
 			if !strings.Contains(string(body), `sabot_rounds_total{result="settled"}`) || !strings.Contains(string(body), "sabot_command_seconds_bucket") {
 				t.Fatalf("metrics:\n%.2000s", body)
 			}
+			// The store's group commit: transactions, their appends, the decisions' waits.
+			for _, name := range []string{"sabot_store_commit_seconds_count", "sabot_store_commit_appends_count", "sabot_store_decision_wait_seconds_count"} {
+				if n := metricValue(string(body), name); n <= 0 {
+					t.Errorf("%s = %v, want > 0", name, n)
+				}
+			}
+			if commits, appends := metricValue(string(body), "sabot_store_commit_appends_count"), metricValue(string(body), "sabot_store_commit_appends_sum"); appends < commits {
+				t.Errorf("%v appends in %v commits", appends, commits)
+			}
 		})
 	}
 }
@@ -80,4 +90,18 @@ func TestStoreFailureRebuilds(t *testing.T) {
 		t.Fatalf("dealer %s", got)
 	}
 	checkLedger(t, st)
+}
+
+// metricValue is the value of an unlabelled metric in a Prometheus text
+// exposition (-1 if absent).
+func metricValue(body, name string) float64 {
+	for _, l := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(l, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err == nil {
+				return f
+			}
+		}
+	}
+	return -1
 }

@@ -22,6 +22,11 @@ type metrics struct {
 	events    prometheus.Counter
 	tables    prometheus.Gauge
 	sockets   prometheus.Gauge
+
+	// The store's group commit, where the store says (sqlstore.ObserveCommits).
+	commitTime    prometheus.Histogram
+	commitAppends prometheus.Histogram
+	decisionWait  prometheus.Histogram
 }
 
 func newMetrics() *metrics {
@@ -33,16 +38,37 @@ func newMetrics() *metrics {
 			Help: "Decisions applied, by who made them: player or timeout."}, []string{"by"}),
 		commands: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "sabot_command_seconds",
 			Help:    "Time a table command takes in its table, the log and ledger write included, by operation.",
-			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}}, []string{"op"}),
+			Buckets: latencyBuckets}, []string{"op"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_errors_total",
 			Help: "Commands and requests refused or failed, by error code."}, []string{"code"}),
 		events:  prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_events_total", Help: "Table events published."}),
 		tables:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_tables", Help: "Tables served."}),
 		sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_websockets", Help: "Open WebSocket connections."}),
+		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_seconds",
+			Help:    "Time of a group-commit transaction of the log and ledger, its sync included.",
+			Buckets: latencyBuckets}),
+		commitAppends: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_appends",
+			Help:    "Appends (log records with their postings) per group-commit transaction.",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64}}),
+		decisionWait: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_decision_wait_seconds",
+			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
+			Buckets: latencyBuckets}),
 	}
 	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.errors, m.events, m.tables, m.sockets,
+		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
+
+// commit records a transaction of the store's group commit.
+func (m *metrics) commit(c sabot.CommitStats) {
+	m.commitTime.Observe(c.Took.Seconds())
+	m.commitAppends.Observe(float64(c.Appends))
+	for _, w := range c.Waits {
+		m.decisionWait.Observe(w.Seconds())
+	}
 }
 
 func (m *metrics) observe(op string, d time.Duration, err error) {

@@ -106,6 +106,9 @@ func (s *Server) start() error {
 	if s.metrics == nil {
 		s.metrics = newMetrics()
 	}
+	if o, ok := s.Store.(sabot.CommitObserver); ok {
+		o.ObserveCommits(s.metrics.commit)
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor{}
 	ts, err := s.Store.Tables(s.ctx)

@@ -60,6 +60,16 @@ type GroupStats struct {
 	Largest      int64 // the most appends in one transaction
 }
 
+// ObserveCommits makes the store a sabot.CommitObserver: fn is called on
+// the writer's goroutine after each transaction of appends it commits.
+func (s *Store) ObserveCommits(fn func(sabot.CommitStats)) {
+	if fn == nil {
+		s.group.observe.Store(nil)
+		return
+	}
+	s.group.observe.Store(&fn)
+}
+
 // BatchAppend is one append of AppendBatch: the record and postings of
 // Append, and what Append would return.
 type BatchAppend struct {
@@ -80,6 +90,7 @@ type pending struct {
 	created  time.Time
 	state    atomic.Int32
 	done     chan struct{}
+	queued   time.Time // when it reached its writer
 
 	// The outcome, set by the writer before done is closed.
 	seq int64
@@ -114,6 +125,7 @@ type group struct {
 	wg       sync.WaitGroup
 
 	appends, refused, txs, largest atomic.Int64
+	observe                        atomic.Pointer[func(sabot.CommitStats)]
 }
 
 func (s *Store) startGroup(cfg Config) {
@@ -150,9 +162,10 @@ func (s *Store) GroupStats() GroupStats {
 func (s *Store) submit(ctx context.Context, p *pending) error {
 	w := s.group.writers[uint64(p.rec.TableID)%uint64(len(s.group.writers))]
 	q := w.queue
-	if p.rec.Kind == sabot.LogAction || p.rec.Kind == sabot.LogTimeout {
+	if p.urgent() {
 		q = w.urgent
 	}
+	p.queued = time.Now()
 	select {
 	case q <- p:
 	case <-ctx.Done():
@@ -178,6 +191,10 @@ func (s *Store) submit(ctx context.Context, p *pending) error {
 	return nil
 }
 
+func (p *pending) urgent() bool {
+	return p.rec.Kind == sabot.LogAction || p.rec.Kind == sabot.LogTimeout
+}
+
 func (w *writer) run() {
 	defer close(w.stopped)
 	conn, release := w.s.conn.Writer()
@@ -185,6 +202,7 @@ func (w *writer) run() {
 	w.conn = conn
 	g := w.s.group
 	batch := make([]*pending, 0, g.maxBatch)
+	var waits []time.Duration
 	for {
 		clear(batch) // the last batch's appends are their callers' again
 		batch = batch[:0]
@@ -217,7 +235,17 @@ func (w *writer) run() {
 		if len(batch) == 0 {
 			continue
 		}
+		start := time.Now()
 		w.s.commit(context.Background(), w.conn, batch)
+		if fn := g.observe.Load(); fn != nil {
+			waits = waits[:0]
+			for _, p := range batch {
+				if p.urgent() {
+					waits = append(waits, start.Sub(p.queued))
+				}
+			}
+			(*fn)(sabot.CommitStats{Appends: len(batch), Took: time.Since(start), Waits: waits})
+		}
 		for _, p := range batch {
 			close(p.done)
 		}

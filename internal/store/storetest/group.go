@@ -408,3 +408,50 @@ func crashChild(t *testing.T, env string, open func(tb testing.TB, dsn string) s
 	time.Sleep(time.Minute) // the parent kills it long before
 	os.Exit(4)
 }
+
+// A store with a group commit tells an observer of each transaction: its
+// appends, its time, and how long each decision in it waited for the
+// writer; nil stops the calls.
+func testObserveCommits(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	o, ok := s.(sabot.CommitObserver)
+	if !ok {
+		t.Fatalf("%T does not report its commits (sabot.CommitObserver)", s)
+	}
+	tbl := &sabot.Table{Name: "t", Profile: "venice"}
+	must(t, s.CreateTable(ctx, tbl))
+	var mu sync.Mutex
+	var commits, appends, waits int
+	var took time.Duration
+	o.ObserveCommits(func(c sabot.CommitStats) {
+		mu.Lock()
+		defer mu.Unlock()
+		commits++
+		appends += c.Appends
+		waits += len(c.Waits)
+		took += c.Took
+		for _, w := range c.Waits {
+			if w < 0 || w > time.Minute {
+				t.Errorf("a decision waited %v", w)
+			}
+		}
+	})
+	for _, kind := range []string{sabot.LogDeal, sabot.LogAction, sabot.LogAction, sabot.LogTimeout, sabot.LogSettle} {
+		_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: kind}, nil)
+		must(t, err)
+	}
+	mu.Lock()
+	if commits == 0 || appends != 5 || waits != 3 || took <= 0 {
+		t.Errorf("observed %d commits of %d appends, %d decisions' waits, %v in all; want 5 appends, 3 waits", commits, appends, waits, took)
+	}
+	n := commits
+	mu.Unlock()
+	o.ObserveCommits(nil)
+	_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAction}, nil)
+	must(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	if commits != n {
+		t.Errorf("a commit was observed after ObserveCommits(nil)")
+	}
+}

@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"AppendConcurrentDuplicates", testAppendConcurrentDuplicates},
 		{"AppendRace", testAppendRace},
 		{"AppendBatch", testAppendBatch},
+		{"ObserveCommits", testObserveCommits},
 		{"AppendGroupCommit", testAppendGroupCommit},
 		{"AppendClose", testAppendClose},
 		{"Find", testFind},
