@@ -41,7 +41,7 @@ func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string)
 	case a.Kind == Declare:
 		what = fmt.Sprintf("%s box %d hand %d may not declare %d", a.Player, a.Box, a.Hand, a.Value)
 	case a.Kind == Insure:
-		what = fmt.Sprintf("%s box %d may not insure %d", a.Player, a.Box, a.Stake)
+		what = fmt.Sprintf("%s box %d may not insure %s", a.Player, a.Box, r.amount(a.Stake))
 	case a.Kind >= Hit && a.Kind <= Declare:
 		what = fmt.Sprintf("%s box %d hand %d may not %s", a.Player, a.Box, a.Hand, a.Kind)
 	default:
@@ -112,7 +112,7 @@ func (r *Round) checkChallenge(a Action, explain bool) error {
 	}
 	if half := b.Stake / 2; half < 1 || (a.Stake != 0 && a.Stake != half) {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the challenge stakes half the original stake, %d", half), "AR-10")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the challenge stakes half the original stake, %s", r.amount(half)), "AR-10")
 		}
 		return errQuiet
 	}
@@ -170,7 +170,7 @@ func (r *Round) checkInsurance(a Action, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, "already insured", "ES-11, VE-15")
 	case a.Stake < 1 || a.Stake > b.Stake/2:
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("insurance is 1 to half the original stake, %d", b.Stake/2), "ES-11, VE-15")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("insurance is 1 to half the original stake, %s", r.amount(b.Stake/2)), "ES-11, VE-15")
 		}
 		return errQuiet
 	}
@@ -201,13 +201,13 @@ func (r *Round) checkFollow(a Action, explain bool) error {
 	}
 	if a.Stake > r.p.MaxBet {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "VE-21")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "VE-21")
 		}
 		return errQuiet
 	}
 	if a.Stake != 0 && a.Stake != b.Stake && !(a.Kind == Double && r.p.DoubleForLess && a.Stake > 0) {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the stake must equal the original, %d", b.Stake), "AR-17, ES-09, VE-12")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the stake must equal the original, %s", r.amount(b.Stake)), "AR-17, ES-09, VE-12")
 		}
 		return errQuiet
 	}
@@ -325,13 +325,13 @@ func (r *Round) checkDouble(a Action, h *Hand, explain bool) error {
 	base := r.baseStake(a.Player, a.Box, a.Hand)
 	if a.Stake > r.p.MaxBet {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "VE-21")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "VE-21")
 		}
 		return errQuiet
 	}
 	if a.Stake != 0 && a.Stake != base && !(r.p.DoubleForLess && a.Stake > 0) {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a double stakes the original %d", base), "AR-17, ES-08, VE-19")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a double stakes the original %s", r.amount(base)), "AR-17, ES-08, VE-19")
 		}
 		return errQuiet
 	}
@@ -354,7 +354,7 @@ func (r *Round) checkSplit(a Action, b *box, h *Hand, explain bool) error {
 	}
 	if base := r.baseStake(a.Player, a.Box, a.Hand); a.Stake != 0 && a.Stake != base {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a split stakes the original %d", base), "AR-18, ES-09, VE-12")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a split stakes the original %s", r.amount(base)), "AR-18, ES-09, VE-12")
 		}
 		return errQuiet
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 
 	"sabot/card"
 	"sabot/rules"
@@ -55,6 +56,8 @@ type Round struct {
 	events  []Event
 	drawn   []card.Card
 	actions []Action
+
+	format func(int64) string // how refusals show amounts (nil: the integer)
 }
 
 // New returns a round for a profile. The profile must be valid and must not
@@ -91,6 +94,18 @@ func (r *Round) Reset(src Source) {
 	r.events = r.events[:0]
 	r.drawn = r.drawn[:0]
 	r.actions = r.actions[:0]
+}
+
+// SetAmountFormat sets how the round's refusals show an amount (a stake,
+// a table limit): a table whose amounts are minor units shows them as
+// money. nil shows the integer, as given. It holds across Reset.
+func (r *Round) SetAmountFormat(f func(int64) string) { r.format = f }
+
+func (r *Round) amount(n int64) string {
+	if r.format != nil {
+		return r.format(n)
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // Profile returns the round's profile.
@@ -168,7 +183,7 @@ func (r *Round) Net() (players map[string]int64, house int64) {
 // where the profile has no back betting (AR-05).
 func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
 	refuse := func(err error, why, rule string) error {
-		return &Refusal{err, fmt.Sprintf("%s may not bet %d on box %d", player, stake, boxNo), why, rule}
+		return &Refusal{err, fmt.Sprintf("%s may not bet %s on box %d", player, r.amount(stake), boxNo), why, rule}
 	}
 	if r.phase != Betting {
 		return refuse(ErrPhase, "no bet once the first card has left the shoe", "AR-22, ES-01, VE-04")
@@ -183,10 +198,10 @@ func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
 		return refuse(ErrStake, "a stake must be positive", "AR-04")
 	}
 	if stake < r.p.MinBet && !r.p.BelowMinStands {
-		return refuse(ErrStake, fmt.Sprintf("the table minimum is %d", r.p.MinBet), "AR-04")
+		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04")
 	}
 	if stake > r.p.MaxBet {
-		return refuse(ErrStake, fmt.Sprintf("the table maximum is %d", r.p.MaxBet), "AR-04, VE-21")
+		return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, VE-21")
 	}
 	b := &r.boxes[boxNo]
 	onBox, boxTotal := 0, int64(0)
@@ -207,7 +222,7 @@ func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
 			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
 		}
 		if r.p.MaxScope == rules.MaxPerBox && boxTotal+stake > r.p.MaxBet {
-			return refuse(ErrStake, fmt.Sprintf("the box's stakes would exceed the table maximum %d", r.p.MaxBet), "ES-03")
+			return refuse(ErrStake, fmt.Sprintf("the box's stakes would exceed the table maximum %s", r.amount(r.p.MaxBet)), "ES-03")
 		}
 	} else {
 		b.holder = player

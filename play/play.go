@@ -161,6 +161,7 @@ func CheckBoxes(p *rules.Profile, boxes []int) error {
 // engine's own reason (AR-04, VE-21).
 func CheckBet(p *rules.Profile, boxes []int, stake int64) error {
 	r := engine.New(p)
+	r.SetAmountFormat(FormatMoney)
 	for _, b := range boxes {
 		if err := r.PlaceBet(Player, b, stake); err != nil {
 			return fmt.Errorf("a stake of %s on box %d: %s", FormatMoney(stake), b, reason(err))
@@ -240,6 +241,7 @@ func New(cfg Config) (*Session, error) {
 	s.sum.Start, s.sum.Bankroll = s.bankroll, s.bankroll
 	s.shoe = shoe.New(p.Decks, cfg.Seed)
 	s.round = engine.New(p)
+	s.round.SetAmountFormat(FormatMoney)
 	s.src = &source{shoe: s.shoe, round: s.round}
 	return s, nil
 }

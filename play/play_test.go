@@ -220,7 +220,7 @@ func TestRefusalsNameTheRule(t *testing.T) {
 		{"VE-06 VE-20 VE-21", "venice", "venice-basic", 42, nil, []string{
 			"Refused: Box 1 may not stand: a hand of 11 or less must draw (VE-06).",
 			"Refused: venice: a lone customer must play at least 2 boxes (VE-20), not 1.",
-			"the table maximum is 100000000 (AR-04, VE-21).",
+			"the table maximum is 1000000.00 (AR-04, VE-21).",
 		}},
 		{"AR-10 AR-11 AR-17 AR-18 AR-20", "argentina", "argentina-refusals", 4, []int{1, 2, 3}, []string{
 			"Refused: Box 3 may not hit: the challenge is open: it comes before the second card (AR-10).",

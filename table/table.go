@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"sabot/card"
 	"sabot/engine"
@@ -55,6 +56,23 @@ type Table struct {
 	// its log, gives the recorded ones back.
 	Seeds func() shoe.Seed
 	seed  shoe.Seed
+
+	format func(int64) string // how refusals show amounts (SetAmountFormat)
+}
+
+// SetAmountFormat sets how the table's refusals, and its rounds', show an
+// amount (a stake, a limit): a server whose amounts are minor units shows
+// them as money. nil (the default) shows the integer.
+func (t *Table) SetAmountFormat(f func(int64) string) {
+	t.format = f
+	t.round.SetAmountFormat(f)
+}
+
+func (t *Table) amount(n int64) string {
+	if t.format != nil {
+		return t.format(n)
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 type claim struct {
@@ -225,7 +243,7 @@ func (t *Table) Bet(player string, box int, stake int64) error {
 		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	}
 	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet && !t.p.BelowMinStands {
-		return refuse("AR-04, VE-21", "a stake must be between %d and %d", t.p.MinBet, t.p.MaxBet)
+		return refuse("AR-04, VE-21", "a stake must be between %s and %s", t.amount(t.p.MinBet), t.amount(t.p.MaxBet))
 	}
 	if player == t.bank && t.bank != "" {
 		return refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)

@@ -85,7 +85,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	}
 	add("Boxes", layout+".", []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box")
 
-	limits := fmt.Sprintf("Stakes from %s to %s", money(p.MinBet), money(p.MaxBet))
+	limits := fmt.Sprintf("Stakes from %s to %s", Money(p.MinBet), Money(p.MaxBet))
 	if p.MaxScope == rules.MaxPerBox {
 		limits += " for a box's stakes together"
 	}
@@ -252,8 +252,8 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// money shows minor units as the client does: 1234567 is "12,345.67".
-func money(minor int64) string {
+// Money shows minor units as the client does: 1234567 is "12,345.67".
+func Money(minor int64) string {
 	sign := ""
 	if minor < 0 {
 		sign, minor = "-", -minor

@@ -86,7 +86,7 @@ func TestPlayRefusedInput(t *testing.T) {
 		{[]string{"play", "spain", "--option", "colour=red"}, "unknown option"},
 		{[]string{"play", "spain", "--bet", "ten"}, "--bet"},
 		{[]string{"play", "spain", "--bet", "0"}, "must be positive"},
-		{[]string{"play", "spain", "--bet", "100", "--option", "min_bet=500"}, "the table minimum is 500 (AR-04)"},
+		{[]string{"play", "spain", "--bet", "100", "--option", "min_bet=500"}, "the table minimum is 5.00 (AR-04)"},
 		{[]string{"play", "spain", "--bet", "2000000000"}, "(AR-04, VE-21)"},
 		{[]string{"play", "spain", "--bankroll", "5", "--bet", "10"}, "cannot cover"},
 		{[]string{"play", "spain", "--seed", "xyz"}, "--seed"},

@@ -17,6 +17,7 @@ import (
 	"sabot/rules"
 	"sabot/shoe"
 	"sabot/table"
+	"sabot/web"
 )
 
 // A table is served by one goroutine, its actor, which owns the
@@ -344,6 +345,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 			return err
 		}
 		t.Seeds = a.nextSeed
+		t.SetAmountFormat(web.Money) // refusals show money as the players see it
 		a.t = t
 		a.shoeNo, a.shoePos = 1, len(t.Shoe().Burned())
 		a.noteShoe()

@@ -11,6 +11,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/table"
+	"sabot/web"
 )
 
 // command is one request to a table's actor. Commands that change the table
@@ -250,7 +251,7 @@ func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 		} else {
 			a.t.Withdraw(name, c.box)
 		}
-		return 0, err
+		return 0, a.short(ctx, err, name, debit, "bet")
 
 	case opWithdraw:
 		stake, err := a.t.Withdraw(name, c.box)
@@ -377,7 +378,7 @@ func (a *actor) checkBet(player string, box int, stake int64) error {
 		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
 	}
 	if others > 0 && a.p.MaxScope == 1 && total > a.p.MaxBet {
-		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %d (ES-03)", a.p.MaxBet)
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", web.Money(a.p.MaxBet))
 	}
 	return nil
 }
@@ -397,6 +398,18 @@ func (a *actor) moves(ctx context.Context, player string, amount int64, memo str
 		return nil, err
 	}
 	return []sabot.Posting{{AccountID: w, Amount: amount, Memo: memo}, {AccountID: t, Amount: -amount, Memo: memo}}, nil
+}
+
+// short tells a player his wallet cannot pay a stake. The store's refusal
+// (EINSUFFICIENT) names the account by its ID and the amounts in minor
+// units; the player reads his balance and the stake as money. Any other
+// error is returned as it is.
+func (a *actor) short(ctx context.Context, err error, player string, debit int64, what string) error {
+	if sabot.ErrorCode(err) != sabot.EINSUFFICIENT {
+		return err
+	}
+	held := a.s.balance(ctx, sabot.AccountWallet, a.players[player])
+	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, web.Money(held), what, web.Money(debit))
 }
 
 // append writes a record (after the seeds of any shoe the change started)
@@ -527,7 +540,7 @@ func (a *actor) act(ctx context.Context, c *command) (int64, error) {
 	}
 	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit}, ps)
 	if err != nil {
-		return 0, err
+		return 0, a.short(ctx, err, act.Player, debit, act.Kind.String())
 	}
 	if err := r.Act(act); err != nil { // cannot happen: checked above
 		a.log.Error("a checked decision was refused", "err", err)

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/web"
 )
 
 const password = "correct horse"
@@ -255,9 +257,14 @@ func TestErrorStatus(t *testing.T) {
 	poor := h.player("poor", 50)
 	must(poor.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	_, err := poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100})
-	wantCode(t, err, sabot.EINSUFFICIENT, "")
-	if v := must(poor.Table(ctx, tb)); len(v.Bets) != 0 {
+	// The refusal shows money as the player sees it, not minor units.
+	wantCode(t, err, sabot.EINSUFFICIENT, "insufficient funds: poor's wallet holds 0.50, the bet takes 1.00")
+	v := must(poor.Table(ctx, tb))
+	if len(v.Bets) != 0 {
 		t.Fatalf("a refused bet stayed: %+v", v.Bets)
 	}
+	// So do the table's limits (AR-04, VE-21).
+	_, err = poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: v.Rules.MaxBet + 1})
+	wantCode(t, err, sabot.ECONFLICT, fmt.Sprintf("a stake must be between %s and %s (AR-04, VE-21)", web.Money(v.Rules.MinBet), web.Money(v.Rules.MaxBet)))
 	checkLedger(t, h.st)
 }

@@ -10,6 +10,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/table"
+	"sabot/web"
 )
 
 // A table's log grows with every round, and a start replays it. Between
@@ -135,6 +136,7 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 	}
 	t.Seeds = a.nextSeed
+	t.SetAmountFormat(web.Money)
 	a.t = t
 	a.inForce(prof, pay.Options)
 	a.shoeNo, a.shoePos, a.forced = pay.ShoeNo, pay.ShoePos, pay.Forced

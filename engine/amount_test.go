@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"sabot/card"
+	"sabot/rules"
+)
+
+// A round's refusals show amounts as the table shows money (AR-04, VE-21
+// limits; ES-11, VE-15 insurance), across rounds; without a format, as the
+// integers given.
+func TestAmountFormat_AR04_VE21(t *testing.T) {
+	p := rules.MustLookup("spain")
+	if err := p.SetAll([]string{"min_bet=500", "max_bet=100000"}); err != nil {
+		t.Fatal(err)
+	}
+	r := New(p)
+	r.Reset(NewForced(card.MustParseList("TH 6C AS")))
+	if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.Contains(err.Error(), "the table minimum is 500 (AR-04)") {
+		t.Fatalf("no format: %v", err)
+	}
+	r.SetAmountFormat(func(n int64) string { return fmt.Sprintf("€%d.%02d", n/100, n%100) })
+	for range 2 { // the format holds across Reset
+		r.Reset(NewForced(card.MustParseList("TH AS 6C 9D")))
+		if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.Contains(err.Error(), "ana may not bet €1.00 on box 1: the table minimum is €5.00 (AR-04)") {
+			t.Fatalf("minimum: %v", err)
+		}
+		if err := r.PlaceBet("ana", 1, 200000); err == nil || !strings.Contains(err.Error(), "the table maximum is €1000.00") {
+			t.Fatalf("maximum: %v", err)
+		}
+	}
+	if err := r.PlaceBet("ana", 1, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	err := r.Act(Action{Kind: Insure, Player: "ana", Box: 1, Stake: 900})
+	if err == nil || !strings.Contains(err.Error(), "ana box 1 may not insure €9.00: insurance is 1 to half the original stake, €5.00") {
+		t.Fatalf("insurance: %v", err)
+	}
+}
