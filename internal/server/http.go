@@ -18,6 +18,13 @@ import (
 	"sabot/web"
 )
 
+// The table commands a player sends, and those only administrators send,
+// each at POST /api/tables/{id}/OP.
+var (
+	playerOps = []string{opSit, opLeave, opBet, opWithdraw, opAct, opDecline}
+	adminOps  = []string{opForce, opNewShoe, opVoid, opConfig}
+)
+
 // Handler returns the service's HTTP handler.
 func (s *Server) Handler() http.Handler {
 	if s.metrics == nil {
@@ -38,10 +45,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.authed(s.handleWS))
-	for _, op := range []string{opSit, opLeave, opBet, opWithdraw, opAct, opDecline} {
+	for _, op := range playerOps {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
 	}
-	for _, op := range []string{opForce, opNewShoe, opVoid, opConfig} {
+	for _, op := range adminOps {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.admin(s.handleCommand(op)))
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
