@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/web"
 )
 
 // EventView is one entry of the significant-event log.
@@ -65,7 +66,7 @@ func summarize(r *sabot.LogRecord) string {
 		}
 		s += ")"
 		for _, b := range p.Returned {
-			s += fmt.Sprintf("; %s's bet of %d on box %d returned", b.Player, b.Stake, b.Box)
+			s += fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, web.Money(b.Stake), b.Box)
 		}
 		return s
 	case sabot.LogVoid:
@@ -91,7 +92,7 @@ func summarize(r *sabot.LogRecord) string {
 			parts = append(parts, p.User)
 		}
 		if p.Amount != 0 {
-			parts = append(parts, fmt.Sprint(p.Amount))
+			parts = append(parts, web.Money(p.Amount))
 		}
 		if p.Round != 0 {
 			parts = append(parts, fmt.Sprintf("round %d", p.Round))
