@@ -7,12 +7,19 @@ import { lobbyPage } from './lobby.js';
 import { loginPage } from './auth.js';
 import { tablePage } from './table.js';
 import { recallListPage, replayPage } from './recall.js';
+import { pitPage } from './pit.js';
 import { navigate, setRouter } from './ui.js';
 
 const main = document.getElementById('main');
 const account = document.getElementById('account');
 
+// The pit's link shows to administrators only.
+const nav = document.querySelector('.nav');
+const pitLink = h('a', { href: '/pit' }, 'Pit');
+
 function drawAccount() {
+  if (session.user?.admin) nav.append(pitLink);
+  else pitLink.remove();
   if (!loggedIn()) {
     replace(account, h('a', { class: 'button small', href: '/login' }, 'Log in'));
     return;
@@ -59,6 +66,9 @@ function route() {
   } else if ((m = path.match(/^\/tables\/(\d+)$/))) {
     document.title = 'Table · sabot';
     cleanup = tablePage(main, Number(m[1]));
+  } else if (path === '/pit') {
+    document.title = 'The pit · sabot';
+    cleanup = pitPage(main);
   } else if (path === '/recall') {
     document.title = 'My rounds · sabot';
     cleanup = recallListPage(main);
