@@ -119,4 +119,17 @@ func TestScreenshots(t *testing.T) {
 	do(t, ana, "the replay's end", chromedp.KeyEvent(kb.End))
 	waitJS(t, ana, "the end of the replay", `document.querySelector('.felt.replay .dealer .total').textContent === '18'`)
 	picture(t, ana, "replay", false)
+
+	// The pit, after the round: the tables and the significant events.
+	pit := Player(t, b)
+	do(t, pit, "log in as the pit",
+		chromedp.Navigate(site.URL+"/login"),
+		chromedp.WaitVisible(chromedp.ID("name")),
+		chromedp.SendKeys(chromedp.ID("name"), "pit"),
+		chromedp.SendKeys(chromedp.ID("password"), Password),
+		chromedp.Click(chromedp.ID("login")),
+		chromedp.WaitVisible(chromedp.CSS(".lobby")))
+	open(t, pit, site, "/pit", "#credit")
+	waitJS(t, pit, "the events", `document.querySelectorAll('.pit-events tbody tr[data-kind]').length >= 8`)
+	picture(t, pit, "pit", false)
 }

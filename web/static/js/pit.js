@@ -124,8 +124,8 @@ export function pitPage(main) {
       h('td', {}, h('a', { href: `/tables/${t.id}` }, t.name), h('br'), h('small', {}, `${t.id} · ${t.profile}`)),
       h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`),
       h('td', {}, t.closed ? 'out of service' : inPlay ? `round ${t.round.no}: ${t.round.phase}` : `${(t.seats || []).length} seated`),
-      h('td', { class: 'pit-change' }, opts, reason, configure),
-      h('td', { class: 'pit-actions' }, act('new-shoe', 'New shoe', 'a new shoe (AR-24)'), inPlay ? act('void', 'Void round', 'the round is void, every stake returned') : null));
+      h('td', {}, h('div', { class: 'pit-change' }, opts, reason, configure)),
+      h('td', {}, h('div', { class: 'pit-actions' }, act('new-shoe', 'New shoe', 'a new shoe (AR-24)'), inPlay ? act('void', 'Void round', 'the round is void, every stake returned') : null)));
   }
 
   async function loadTables() {
@@ -150,7 +150,8 @@ export function pitPage(main) {
       toast(e.message);
       return;
     }
-    const name = id => known.find(t => t.id === id)?.name || (id ? `table ${id}` : '');
+    // Credits, tables opened and administrators are in the log of no game table.
+    const name = id => known.find(t => t.id === id)?.name || 'the house';
     replace(events, list.length ? list.map(e => h('tr', { dataset: { kind: e.kind } },
       h('td', { class: 'nowrap' }, new Date(e.at).toLocaleString()),
       h('td', {}, name(e.table)),
