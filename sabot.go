@@ -168,9 +168,9 @@ type Store interface {
 }
 
 // CommitObserver is a Store that tells how its group commit goes: fn is
-// called after each transaction of appends it commits (nil: no more
-// calls), on the goroutine that committed it; fn must be quick, every
-// append of the next transaction waits for it.
+// called after each transaction of appends it commits, once its appends
+// have their outcome (nil: no more calls), on the goroutine that committed
+// it; fn must be quick: the next transaction waits for it.
 type CommitObserver interface {
 	ObserveCommits(fn func(CommitStats))
 }

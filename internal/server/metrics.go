@@ -23,7 +23,7 @@ type metrics struct {
 	tables    prometheus.Gauge
 	sockets   prometheus.Gauge
 
-	// The store's group commit, where the store says (sqlstore.ObserveCommits).
+	// The store's group commit, where the store tells it (sabot.CommitObserver).
 	commitTime    prometheus.Histogram
 	commitAppends prometheus.Histogram
 	decisionWait  prometheus.Histogram

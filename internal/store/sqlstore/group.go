@@ -237,17 +237,24 @@ func (w *writer) run() {
 		}
 		start := time.Now()
 		w.s.commit(context.Background(), w.conn, batch)
-		if fn := g.observe.Load(); fn != nil {
+		fn := g.observe.Load()
+		var stats sabot.CommitStats
+		if fn != nil {
+			// Read before the appends go back to their callers.
+			stats.Appends, stats.Took = len(batch), time.Since(start)
 			waits = waits[:0]
 			for _, p := range batch {
 				if p.urgent() {
 					waits = append(waits, start.Sub(p.queued))
 				}
 			}
-			(*fn)(sabot.CommitStats{Appends: len(batch), Took: time.Since(start), Waits: waits})
+			stats.Waits = waits
 		}
 		for _, p := range batch {
 			close(p.done)
+		}
+		if fn != nil {
+			(*fn)(stats) // after the callers have their outcome
 		}
 	}
 }

@@ -440,6 +440,15 @@ func testObserveCommits(t *testing.T, s sabot.Store) {
 		_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: kind}, nil)
 		must(t, err)
 	}
+	// The observer is told once the appends have their outcome: soon after.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		seen := appends
+		mu.Unlock()
+		if seen >= 5 || time.Now().After(deadline) {
+			break
+		}
+	}
 	mu.Lock()
 	if commits == 0 || appends != 5 || waits != 3 || took <= 0 {
 		t.Errorf("observed %d commits of %d appends, %d decisions' waits, %v in all; want 5 appends, 3 waits", commits, appends, waits, took)
@@ -449,6 +458,7 @@ func testObserveCommits(t *testing.T, s sabot.Store) {
 	o.ObserveCommits(nil)
 	_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAction}, nil)
 	must(t, err)
+	time.Sleep(10 * time.Millisecond) // a call would come by now
 	mu.Lock()
 	defer mu.Unlock()
 	if commits != n {
