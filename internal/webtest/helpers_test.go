@@ -204,6 +204,18 @@ func register(t testing.TB, ctx context.Context, site *Site, name string) {
 	)
 }
 
+// login logs an existing user (the pit) in through the login page.
+func login(t testing.TB, ctx context.Context, site *Site, name string) {
+	t.Helper()
+	do(t, ctx, "log in as "+name,
+		chromedp.Navigate(site.URL+"/login"),
+		chromedp.WaitVisible(chromedp.ID("name")),
+		chromedp.SendKeys(chromedp.ID("name"), name),
+		chromedp.SendKeys(chromedp.ID("password"), Password),
+		chromedp.Click(chromedp.ID("login")),
+		chromedp.WaitVisible(chromedp.CSS(".lobby")))
+}
+
 // open goes to a page of the site and waits for the selector.
 func open(t testing.TB, ctx context.Context, site *Site, path, wait string) {
 	t.Helper()

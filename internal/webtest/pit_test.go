@@ -22,13 +22,7 @@ func TestPit(t *testing.T) {
 
 	pit := Player(t, g.browser)
 	g.logs[pit] = watch(t, pit)
-	do(t, pit, "log in as the pit",
-		chromedp.Navigate(g.site.URL+"/login"),
-		chromedp.WaitVisible(chromedp.ID("name")),
-		chromedp.SendKeys(chromedp.ID("name"), "pit"),
-		chromedp.SendKeys(chromedp.ID("password"), Password),
-		chromedp.Click(chromedp.ID("login")),
-		chromedp.WaitVisible(chromedp.CSS(".lobby")))
+	login(t, pit, g.site, "pit")
 	click(t, pit, `.nav a[href="/pit"]`)
 	waitJS(t, pit, "the table in the pit's list", `!!document.querySelector('.pit-tables tr[data-table="`+itoa(g.table)+`"]')`)
 

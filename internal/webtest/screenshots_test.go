@@ -122,13 +122,7 @@ func TestScreenshots(t *testing.T) {
 
 	// The pit, after the round: the tables and the significant events.
 	pit := Player(t, b)
-	do(t, pit, "log in as the pit",
-		chromedp.Navigate(site.URL+"/login"),
-		chromedp.WaitVisible(chromedp.ID("name")),
-		chromedp.SendKeys(chromedp.ID("name"), "pit"),
-		chromedp.SendKeys(chromedp.ID("password"), Password),
-		chromedp.Click(chromedp.ID("login")),
-		chromedp.WaitVisible(chromedp.CSS(".lobby")))
+	login(t, pit, site, "pit")
 	open(t, pit, site, "/pit", "#credit")
 	waitJS(t, pit, "the events", `document.querySelectorAll('.pit-events tbody tr[data-kind]').length >= 8`)
 	picture(t, pit, "pit", false)
