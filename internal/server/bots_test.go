@@ -48,10 +48,14 @@ func TestBotsPlay(t *testing.T) {
 				t.Fatalf("metrics:\n%.2000s", body)
 			}
 			// The store's group commit: transactions, their appends, the decisions' waits.
-			for _, name := range []string{"sabot_store_commit_seconds_count", "sabot_store_commit_appends_count", "sabot_store_decision_wait_seconds_count"} {
+			for _, name := range []string{"sabot_decision_seconds_count", "sabot_store_commit_seconds_count", "sabot_store_commit_appends_count", "sabot_store_decision_wait_seconds_count"} {
 				if n := metricValue(string(body), name); n <= 0 {
 					t.Errorf("%s = %v, want > 0", name, n)
 				}
+			}
+			// Every decision applied is timed by the server (declines too).
+			if n, acts := metricValue(string(body), "sabot_decision_seconds_count"), metricValue(string(body), `sabot_decisions_total{by="player"}`); n < acts || n < float64(rep.Decisions) {
+				t.Errorf("%v decisions timed by the server; %v applied, %d timed by the bots", n, acts, rep.Decisions)
 			}
 			if commits, appends := metricValue(string(body), "sabot_store_commit_appends_count"), metricValue(string(body), "sabot_store_commit_appends_sum"); appends < commits {
 				t.Errorf("%v appends in %v commits", appends, commits)

@@ -481,7 +481,7 @@ type CommandResult struct {
 func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command, error) {
 	c := &command{op: op, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + req.ClientID, commandID: req.CommandID,
 		box: req.Box, hand: req.Hand, stake: req.Stake, action: req.Action, value: req.Value,
-		options: req.Options, bank: req.Bank, text: req.Reason, at: s.now()}
+		options: req.Options, bank: req.Bank, text: req.Reason, at: s.now(), received: time.Now()}
 	if op == opForce {
 		cards, err := card.ParseList(req.Cards)
 		if err != nil || len(cards) == 0 {

@@ -32,6 +32,7 @@ type command struct {
 	text      string            // configure: the reason
 	sub       *subscriber
 	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
+	received  time.Time // the same on the process's clock (sabot_decision_seconds)
 	since     int64
 	epoch     string
 	reply     chan reply
@@ -549,6 +550,7 @@ func (a *actor) act(ctx context.Context, c *command) (int64, error) {
 	}
 	a.s.metrics.decisions.WithLabelValues("player").Inc()
 	a.publishRound("player")
+	a.s.metrics.decided(c)
 	a.proceed(ctx)
 	return rec.Seq, nil
 }
@@ -591,6 +593,7 @@ func (a *actor) decline(ctx context.Context, c *command) (int64, error) {
 	}
 	a.declined[key] = true
 	a.publish(Event{Kind: "decline", Player: c.user.Name, Box: c.box, Round: a.t.RoundNo()})
+	a.s.metrics.decided(c)
 	a.proceed(ctx)
 	return rec.Seq, nil
 }

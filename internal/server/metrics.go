@@ -18,6 +18,7 @@ type metrics struct {
 	rounds    *prometheus.CounterVec   // result: settled, void
 	decisions *prometheus.CounterVec   // by: player, timeout
 	commands  *prometheus.HistogramVec // op: a table command's time in its actor, the store write included
+	decision  prometheus.Histogram     // a decision's arrival to the publication of its event
 	errors    *prometheus.CounterVec   // code
 	events    prometheus.Counter
 	tables    prometheus.Gauge
@@ -39,6 +40,10 @@ func newMetrics() *metrics {
 		commands: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "sabot_command_seconds",
 			Help:    "Time a table command takes in its table, the log and ledger write included, by operation.",
 			Buckets: latencyBuckets}, []string{"op"}),
+		decision: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_decision_seconds",
+			Help: "Time from a player's decision reaching the server to the publication of the event that shows it " +
+				"applied (its record durable first): the server's part of the decision-to-event latency.",
+			Buckets: latencyBuckets}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_errors_total",
 			Help: "Commands and requests refused or failed, by error code."}, []string{"code"}),
 		events:  prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_events_total", Help: "Table events published."}),
@@ -54,13 +59,21 @@ func newMetrics() *metrics {
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
 	}
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.errors, m.events, m.tables, m.sockets,
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
 var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
+
+// decided records the time of a player's decision, from its arrival to
+// the publication of its event.
+func (m *metrics) decided(c *command) {
+	if !c.received.IsZero() {
+		m.decision.Observe(time.Since(c.received).Seconds())
+	}
+}
 
 // commit records a transaction of the store's group commit.
 func (m *metrics) commit(c sabot.CommitStats) {
