@@ -193,27 +193,29 @@ func shot(t testing.TB, ctx context.Context, name string) {
 // cards are dealt with a short pause each (?pace=).
 func register(t testing.TB, ctx context.Context, site *Site, name string) {
 	t.Helper()
-	do(t, ctx, "register "+name,
-		chromedp.Navigate(site.URL+"/login?pace=25"),
-		chromedp.WaitVisible(chromedp.ID("name")),
-		chromedp.SendKeys(chromedp.ID("name"), name),
-		chromedp.SendKeys(chromedp.ID("password"), Password),
-		chromedp.Click(chromedp.ID("register")),
-		chromedp.WaitVisible(chromedp.CSS(".lobby")),
-		chromedp.WaitVisible(chromedp.ID("balance")),
-	)
+	loginPage(t, ctx, site, "/login?pace=25", name, "register")
 }
 
 // login logs an existing user (the pit) in through the login page.
 func login(t testing.TB, ctx context.Context, site *Site, name string) {
 	t.Helper()
-	do(t, ctx, "log in as "+name,
-		chromedp.Navigate(site.URL+"/login"),
+	loginPage(t, ctx, site, "/login", name, "login")
+}
+
+// loginPage fills the login page at path with name and the test password
+// and presses the button (register or login), then waits for the lobby
+// and the balance.
+func loginPage(t testing.TB, ctx context.Context, site *Site, path, name, button string) {
+	t.Helper()
+	do(t, ctx, button+" "+name,
+		chromedp.Navigate(site.URL+path),
 		chromedp.WaitVisible(chromedp.ID("name")),
 		chromedp.SendKeys(chromedp.ID("name"), name),
 		chromedp.SendKeys(chromedp.ID("password"), Password),
-		chromedp.Click(chromedp.ID("login")),
-		chromedp.WaitVisible(chromedp.CSS(".lobby")))
+		chromedp.Click(chromedp.ID(button)),
+		chromedp.WaitVisible(chromedp.CSS(".lobby")),
+		chromedp.WaitVisible(chromedp.ID("balance")),
+	)
 }
 
 // open goes to a page of the site and waits for the selector.
