@@ -69,6 +69,13 @@ func (r HostileReport) String() string {
 	return b.String()
 }
 
+// Seen is how many times an attack has met an outcome so far.
+func (h *Hostile) Seen(attack, outcome string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.out[attack][outcome]
+}
+
 func (h *Hostile) count(attack, outcome string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -95,7 +102,9 @@ func (h *Hostile) Run(ctx context.Context) (HostileReport, error) {
 	if h.Sockets <= 0 {
 		h.Sockets = 256
 	}
+	h.mu.Lock()
 	h.out = map[string]map[string]int{}
+	h.mu.Unlock()
 	hc := h.httpClient()
 	me := &Client{URL: h.URL, HTTP: hc}
 	if _, err := me.Login(ctx, h.Name, h.Password); err != nil {
