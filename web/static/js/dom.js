@@ -1,5 +1,6 @@
 // Small helpers shared by the views: building elements (text only: nothing
-// a server or a player sent is ever parsed as HTML), money, cards.
+// a server or a player sent is ever parsed as HTML), the focus, money,
+// cards, chips. Each has its home here, and nowhere else.
 
 // h builds an element: h('button', {class: 'x', onclick: f}, 'text', child…).
 // Attributes whose value is false, null or undefined are left out.
@@ -27,6 +28,14 @@ function append(el, children) {
   }
 }
 
+// svgEl builds an SVG element as h builds an HTML one.
+export function svgEl(tag, attrs = {}, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  append(el, children);
+  return el;
+}
+
 // replace empties an element and fills it with children.
 export function replace(el, ...children) {
   el.replaceChildren();
@@ -46,6 +55,16 @@ export function money(minor) {
 // signed shows a net amount with its sign: "+10.00", "−5.00", "0.00".
 export function signed(minor) {
   return minor > 0 ? '+' + money(minor) : money(minor);
+}
+
+// plainMoney is an amount as typed in a field: 123450 is "1234.50".
+export function plainMoney(minor) {
+  return money(minor).replace(/,/g, '');
+}
+
+// netClass is the class of a net amount: 'up', 'down', or zero's.
+export function netClass(n, zero = '') {
+  return n > 0 ? 'up' : n < 0 ? 'down' : zero;
 }
 
 // parseMoney reads "12.5" as 1250 minor units (NaN if it is not an amount).
@@ -121,6 +140,40 @@ export function chipLabel(v) {
   return u >= 1000 ? (u / 1000) + 'k' : String(u);
 }
 
+// chipStack is a stake as a small stack of chips, up to five, the largest
+// first: 2650 is 2500, 100 and 50.
+export function chipStack(amount) {
+  const out = [];
+  let left = amount;
+  for (const v of [...CHIPS].reverse()) {
+    while (left >= v && out.length < 5) {
+      out.push(v);
+      left -= v;
+    }
+  }
+  if (left > 0 && out.length < 5) out.push(left);
+  return out;
+}
+
+// keepFocus redraws part of the page without losing the keyboard focus: the
+// element focused inside it is found again by its data-fk. It says whether
+// it was.
+export function keepFocus(root, draw) {
+  const a = document.activeElement;
+  const key = a && root.contains(a) ? a.dataset.fk : null;
+  draw();
+  const again = key ? root.querySelector(`[data-fk="${CSS.escape(key)}"]`) : null;
+  again?.focus();
+  return !!again;
+}
+
+// isTyping says whether the focus is in a field: the page's keyboard
+// shortcuts leave its keys alone.
+export function isTyping() {
+  const a = document.activeElement;
+  return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' || a.isContentEditable);
+}
+
 // randomID is a random hex string (crypto.randomUUID needs a secure context).
 export function randomID(bytes = 8) {
   const b = new Uint8Array(bytes);
@@ -128,6 +181,7 @@ export function randomID(bytes = 8) {
   return Array.from(b, x => x.toString(16).padStart(2, '0')).join('');
 }
 
+// plural picks a word's form by a count.
 export function plural(n, one, many) {
   return n === 1 ? one : many;
 }

@@ -4,7 +4,7 @@
 // and the back bettors', VE-03) and its holder. The live table and the
 // replay draw the same felt from a TableState.
 
-import { h, replace, cardEl, money, signed, chipClass, chipLabel } from './dom.js';
+import { h, svgEl, replace, keepFocus, cardEl, money, signed, netClass, chipClass, chipLabel, chipStack } from './dom.js';
 
 const RESULT_TEXT = {
   win: 'Win', blackjack: 'Blackjack', push: 'Push', lose: 'Lose', bust: 'Bust', 'even-money': 'Even money', void: 'Void', surrender: 'Surrender',
@@ -18,53 +18,32 @@ function feltPrint(values, profile) {
     lines.push(values.dealer_hits_soft_17 === 'true' ? 'DEALER DRAWS TO SOFT 17' : 'DEALER MUST DRAW TO 16 AND STAND ON ALL 17s');
     if (values.insurance === 'true') lines.push('INSURANCE PAYS 2 TO 1');
   } else lines.push('BLACKJACK');
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('class', 'felt-print');
-  svg.setAttribute('viewBox', '0 0 1000 540');
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.setAttribute('aria-hidden', 'true');
-  const defs = document.createElementNS(ns, 'defs');
+  const svg = svgEl('svg', { class: 'felt-print', viewBox: '0 0 1000 540', preserveAspectRatio: 'none', 'aria-hidden': 'true' });
+  const defs = svgEl('defs');
   svg.append(defs);
   lines.forEach((text, i) => {
-    const path = document.createElementNS(ns, 'path');
     const y = 150 + i * 30;
-    path.setAttribute('id', `arc-${profile}-${i}`);
-    path.setAttribute('d', `M ${270 - i * 10},${y} Q 500,${y + 120} ${730 + i * 10},${y}`);
-    defs.append(path);
-    const t = document.createElementNS(ns, 'text');
-    t.setAttribute('class', i === 0 ? 'print-main' : 'print-sub');
-    const tp = document.createElementNS(ns, 'textPath');
-    tp.setAttribute('href', `#arc-${profile}-${i}`);
-    tp.setAttribute('startOffset', '50%');
-    tp.setAttribute('text-anchor', 'middle');
-    tp.textContent = text;
-    t.append(tp);
-    svg.append(t);
+    defs.append(svgEl('path', { id: `arc-${profile}-${i}`, d: `M ${270 - i * 10},${y} Q 500,${y + 120} ${730 + i * 10},${y}` }));
+    svg.append(svgEl('text', { class: i === 0 ? 'print-main' : 'print-sub' },
+      svgEl('textPath', { href: `#arc-${profile}-${i}`, startOffset: '50%', 'text-anchor': 'middle' }, text)));
   });
-  const arc = document.createElementNS(ns, 'path');
-  arc.setAttribute('class', 'print-line');
-  arc.setAttribute('d', 'M 150,110 Q 500,470 850,110');
-  svg.append(arc);
+  svg.append(svgEl('path', { class: 'print-line', d: 'M 150,110 Q 500,470 850,110' }));
   return svg;
 }
 
-// position places box i of n on the arc: box 1 on the right.
-function position(i, n) {
+// boxAngle is where box i of n sits on the table's arc, in radians from
+// the right: box 1 on the right (the lobby's small felt uses it too).
+export function boxAngle(i, n) {
   const from = 19;
   const to = 161;
   const th = n === 1 ? 90 : from + (to - from) * (i - 1) / (n - 1);
-  const rad = th * Math.PI / 180;
-  return { x: 50 + 42.5 * Math.cos(rad), y: 4 + 77 * Math.sin(rad) };
+  return th * Math.PI / 180;
 }
 
-// keepFocus redraws part of the page without losing the keyboard focus: the
-// element focused inside it is found again by its data-fk.
-function keepFocus(root, draw) {
-  const a = document.activeElement;
-  const key = a && root.contains(a) ? a.dataset.fk : null;
-  draw();
-  if (key) root.querySelector(`[data-fk="${CSS.escape(key)}"]`)?.focus();
+// position places box i of n on the felt.
+function position(i, n) {
+  const rad = boxAngle(i, n);
+  return { x: 50 + 42.5 * Math.cos(rad), y: 4 + 77 * Math.sin(rad) };
 }
 
 export class Felt {
@@ -249,7 +228,7 @@ export class Felt {
       body.push(h('span', { class: 'amount', 'aria-hidden': 'true' }, money(bet.stake)));
       body.push(h('span', { class: 'who', 'aria-hidden': 'true' }, mine ? 'you' : bet.player));
       for (const s of bet.side) body.push(h('span', { class: 'side', 'aria-hidden': 'true' }, `${s.kind} ${money(s.stake)}`));
-      if (settled) body.push(h('span', { class: 'net ' + (bet.net > 0 ? 'up' : bet.net < 0 ? 'down' : 'even'), 'aria-hidden': 'true' }, signed(bet.net)));
+      if (settled) body.push(h('span', { class: 'net ' + netClass(bet.net, 'even'), 'aria-hidden': 'true' }, signed(bet.net)));
     }
     const side = bet && bet.side.length ? '; ' + bet.side.map(s => `${s.kind} ${money(s.stake)}`).join(', ') : '';
     const label = `Box ${box}, ${what}: ${bet ? `${mine ? 'your' : bet.player + "'s"} stake ${money(bet.stake)}${side}${settled ? ', net ' + signed(bet.net) : ''}` : 'empty'}${open ? '. Add the chosen chip' : ''}`;
@@ -302,18 +281,9 @@ function aggregate(bets) {
   return [...by.values()].map(a => ({ player: a.player, stake: a.stake, side: a.side, net: a.settled ? a.net : null }));
 }
 
-// chips draws a stake as a small stack of chips, the largest first.
+// chips draws a stake as a small stack of chips, the largest on top.
 function chips(amount) {
-  const values = [1000000, 500000, 100000, 50000, 10000, 2500, 500, 100];
-  const out = [];
-  let left = amount;
-  for (const v of values) {
-    while (left >= v && out.length < 5) {
-      out.push(v);
-      left -= v;
-    }
-  }
-  if (left > 0 && out.length < 5) out.push(left);
+  const out = chipStack(amount);
   return out.reverse().map((v, i) => h('span', { class: `chip ${chipClass(v)}`, style: { '--i': i } }, i === out.length - 1 ? chipLabel(v) : ''));
 }
 

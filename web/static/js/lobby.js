@@ -1,7 +1,8 @@
 // The lobby: every table with its rules, limits, free boxes and house edge.
 
 import { api, loggedIn, session } from './api.js';
-import { h, replace, money, pct, plural } from './dom.js';
+import { h, svgEl, replace, money, pct, plural } from './dom.js';
+import { boxAngle } from './felt.js';
 import { toast } from './ui.js';
 
 export function lobbyPage(main) {
@@ -65,19 +66,13 @@ export function lobbyPage(main) {
 // miniFelt draws the table from above: its boxes on the arc, box 1 on the
 // right, the taken ones filled.
 function miniFelt(n, seats) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const el = (tag, attrs) => {
-    const e = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    return e;
-  };
-  const svg = el('svg', { class: 'mini-felt', viewBox: '0 0 200 104', 'aria-hidden': 'true' });
-  svg.append(el('path', { d: 'M 4,4 H 196 A 96,96 0 0 1 4,4 Z', class: 'mini-cloth' }));
-  svg.append(el('rect', { x: 88, y: 8, width: 24, height: 6, rx: 2, class: 'mini-dealer' }));
+  const svg = svgEl('svg', { class: 'mini-felt', viewBox: '0 0 200 104', 'aria-hidden': 'true' });
+  svg.append(svgEl('path', { d: 'M 4,4 H 196 A 96,96 0 0 1 4,4 Z', class: 'mini-cloth' }));
+  svg.append(svgEl('rect', { x: 88, y: 8, width: 24, height: 6, rx: 2, class: 'mini-dealer' }));
   for (let i = 1; i <= n; i++) {
-    const th = (n === 1 ? 90 : 19 + 142 * (i - 1) / (n - 1)) * Math.PI / 180;
+    const th = boxAngle(i, n);
     const taken = seats.some(s => s.box === i);
-    svg.append(el('circle', { cx: (100 + 78 * Math.cos(th)).toFixed(1), cy: (6 + 74 * Math.sin(th)).toFixed(1), r: 7, class: taken ? 'mini-seat taken' : 'mini-seat' }));
+    svg.append(svgEl('circle', { cx: (100 + 78 * Math.cos(th)).toFixed(1), cy: (6 + 74 * Math.sin(th)).toFixed(1), r: 7, class: taken ? 'mini-seat taken' : 'mini-seat' }));
   }
   return svg;
 }

@@ -3,7 +3,7 @@
 // replay and never to be taken for a live game.
 
 import { api, history, loggedIn, APIError } from './api.js';
-import { h, replace, money, signed, cardShort } from './dom.js';
+import { h, replace, money, signed, netClass, isTyping, cardShort } from './dom.js';
 import { TableState, Round } from './state.js';
 import { Felt } from './felt.js';
 import { navigate, toast } from './ui.js';
@@ -51,7 +51,7 @@ export function recallListPage(main) {
           h('th', { scope: 'row' }, r.id, r.test ? h('span', { class: 'tag test' }, 'test') : null),
           h('td', {}, r.name || `table ${r.table}`, r.profile ? h('span', { class: 'hint' }, ` (${r.profile})`) : null),
           h('td', {}, r.at ? new Date(r.at).toLocaleString() : ''),
-          h('td', { class: r.net > 0 ? 'up' : r.net < 0 ? 'down' : '' }, r.net === undefined ? '' : signed(r.net)),
+          h('td', { class: netClass(r.net) }, r.net === undefined ? '' : signed(r.net)),
           h('td', {}, h('a', { href: `/rounds/${r.id}`, 'aria-label': `Replay round ${r.id}` }, 'Replay')))))));
   })();
   return null;
@@ -224,7 +224,7 @@ export function replayPage(main, id) {
         h('thead', {}, h('tr', {}, ['Player', 'Box', 'Hand', 'Bet', 'Stake', 'Result', 'Net'].map(x => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, (rr.results || []).map(b => h('tr', {},
           h('td', {}, b.player), h('td', {}, b.box), h('td', {}, b.hand), h('td', {}, b.kind), h('td', {}, money(b.stake)), h('td', {}, b.result),
-          h('td', { class: b.net > 0 ? 'up' : b.net < 0 ? 'down' : '' }, signed(b.net)))))),
+          h('td', { class: netClass(b.net) }, signed(b.net)))))),
       h('table', { class: 'rounds' },
         h('caption', {}, 'Wallets'),
         h('thead', {}, h('tr', {}, ['Player', 'At the deal (stakes taken)', 'Net', 'After the payout'].map(x => h('th', { scope: 'col' }, x)))),
@@ -247,7 +247,7 @@ export function replayPage(main, id) {
         h('p', {}, h('a', { href: '/recall' }, 'My rounds'), ' · ', h('a', { href: `/tables/${rr.table}` }, 'Back to the table'))));
     show(0);
     onKey = ev => {
-      if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+      if (isTyping()) return;
       const k = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: all.length }[ev.key];
       if (k !== undefined) {
         ev.preventDefault();

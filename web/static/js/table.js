@@ -3,7 +3,7 @@
 // chips, and the dealer's calls (read out by screen readers).
 
 import { api, session, bus, refreshMe, noteRound, loggedIn } from './api.js';
-import { h, replace, money, parseMoney, chipSet, chipClass, chipLabel } from './dom.js';
+import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney, chipSet, chipClass, chipLabel } from './dom.js';
 import { TableState } from './state.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
@@ -555,12 +555,3 @@ function phaseName(p) {
   return { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' }[p] || p;
 }
 
-// plainMoney is an amount as typed in a field: 1234.5 units is "1234.50".
-function plainMoney(minor) {
-  return money(minor).replace(/,/g, '');
-}
-
-function isTyping() {
-  const a = document.activeElement;
-  return a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' || a.isContentEditable);
-}
