@@ -133,10 +133,11 @@ export class Felt {
     // The boxes.
     const back = t.rules.back_bets_per_box || 0;
     const inPlay = state.inPlay();
+    const boxTurn = state.boxTurn();
     for (const [box, v] of this.boxes) {
       const seat = state.holder(box);
       const hands = r?.boxes.get(box) || [];
-      const turn = state.turn && state.turn.box === box && state.turn.phase !== 'insurance' && state.turn.phase !== 'challenge' ? state.turn : null;
+      const turn = boxTurn && boxTurn.box === box ? boxTurn : null;
       // The bets shown: the round's while it is played, else those placed
       // for the next round, else the last round's with their results.
       let bets;

@@ -175,6 +175,13 @@ const WINDOW_TEXT = {
   'ace-choice': 'The box holder counts the Ace on a split ten 1 or 11 (VE-13).',
 };
 
+// inWindow says whether a phase is an optional window (insurance, the
+// challenge, following the box holder, the Ace on a split ten): it has its
+// own time (window_ms) and may be declined.
+export function inWindow(phase) {
+  return phase === 'insurance' || phase === 'challenge' || phase === 'follow' || phase === 'ace-choice';
+}
+
 // TableState is a table: the snapshot's fields, the round, whose turn it is.
 export class TableState {
   constructor(id, me = '') {
@@ -452,6 +459,13 @@ export class TableState {
 
   turnBox() {
     return this.turn?.box || 0;
+  }
+
+  // boxTurn is the turn if it is one box's (insurance and the challenge are
+  // open to every box at once): that box is marked, with its timer.
+  boxTurn() {
+    const tn = this.turn;
+    return tn && tn.phase !== 'insurance' && tn.phase !== 'challenge' ? tn : null;
   }
 
   // myLegal is what this player may decide now, by box.

@@ -4,7 +4,8 @@
 
 import { api, session, bus, refreshMe, noteRound, loggedIn } from './api.js';
 import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney, chipSet, chipClass, chipLabel } from './dom.js';
-import { TableState } from './state.js';
+import { TableState, inWindow } from './state.js';
+import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
 import { rulesPanel } from './rules.js';
@@ -51,26 +52,23 @@ export function tablePage(main, id) {
   const felt = new Felt({ onSpot: me ? placeChip : null, onSit: me ? sit : null });
   const title = h('h1', { class: 'table-title' }, 'Table');
   const sub = h('p', { class: 'table-sub' });
-  const conn = h('span', { class: 'conn', role: 'status' });
-  const status = h('div', { class: 'status' });
-  const statusText = h('p', { class: 'status-text', id: 'status-text' });
-  const statusTimer = h('div', { class: 'timer', role: 'timer', 'aria-label': 'time left to decide' }, h('span'));
-  status.append(statusText, statusTimer);
+  const conn = new Connection();
+  const status = new Status(felt);
   const prompt = h('section', { class: 'prompt', 'aria-label': 'Your decision', hidden: true });
   const betting = h('section', { class: 'betting', 'aria-label': 'Betting' });
-  const log = h('ol', { class: 'calls', 'aria-label': "The dealer's calls, the latest first" });
+  const calls = new Calls(announce);
   const rulesBox = h('div', { class: 'rules-slot' });
 
   replace(main,
     h('div', { class: 'table-page' },
       h('div', { class: 'table-head' },
         h('div', {}, title, sub),
-        h('div', { class: 'table-links' }, conn, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
+        h('div', { class: 'table-links' }, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
       felt.el,
       h('div', { class: 'console' },
-        h('div', { class: 'console-main' }, status, prompt, betting),
+        h('div', { class: 'console-main' }, status.el, prompt, betting),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
-          h('h2', { id: 'calls-h' }, "Dealer's calls"), log))),
+          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el))),
     rulesBox);
 
   // Rules, the RTP and the strategy card; again when the pit changes the
@@ -107,45 +105,9 @@ export function tablePage(main, id) {
     const r = t.rules;
     sub.textContent = `${t.profile} · stakes ${money(r.min_bet)} to ${money(r.max_bet)} · ${r.boxes} boxes${r.back_bets_per_box ? `, ${r.back_bets_per_box} back bets each` : ''}${t.test_mode ? ' · test mode' : ''}`;
     felt.update(state);
-    drawStatus();
+    status.draw(state);
     drawPrompt();
     drawBetting();
-  }
-
-  function deadline() {
-    if (state.turn?.deadline) {
-      const total = inWindow(state.turn.phase) ? state.table.rules.window_ms : state.table.rules.decision_ms;
-      return { at: state.turn.deadline, total };
-    }
-    if (!state.inPlay() && state.bettingDeadline) return { at: state.bettingDeadline, total: state.table.rules.bet_window_ms };
-    return null;
-  }
-
-  function drawStatus() {
-    const t = state.table;
-    const d = deadline();
-    const left = d ? Math.max(0, Math.ceil((d.at - Date.now()) / 1000)) : 0;
-    let text;
-    if (t.closed) text = `This table is out of service: ${t.closed}`;
-    else if (state.inPlay()) {
-      const tn = state.turn;
-      if (!tn) text = 'Dealing…';
-      else if (tn.players.includes(me)) text = `Your decision${tn.box ? ' on ' + state.label(tn.box, tn.hand || 1) : ''} — ${left} s. If time runs out: ${tn.default || 'the default'}.`;
-      else text = `${phaseName(tn.phase)}: waiting for ${tn.players.join(', ') || 'the dealer'}${tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : ''} — ${left} s`;
-    } else if (state.bettingDeadline) text = `Place your bets — no more bets in ${left} s.`;
-    else if (!me) text = 'Log in to sit and bet.';
-    else if (state.seatedBoxes().length) text = 'Place your bets: choose a chip, then your spot.';
-    else text = t.rules.back_bets_per_box ? 'Take a free seat, or bet behind a seated player.' : 'Take a free seat to play.';
-    if (statusText.textContent !== text) statusText.textContent = text;
-    statusTimer.hidden = !d;
-    if (d) {
-      const frac = Math.max(0, Math.min(1, (d.at - Date.now()) / d.total));
-      statusTimer.firstChild.style.width = `${frac * 100}%`;
-      statusTimer.classList.toggle('low', frac < 0.25);
-      statusTimer.setAttribute('aria-valuetext', `${left} seconds`);
-    }
-    const tb = state.turn && state.turn.phase !== 'insurance' && state.turn.phase !== 'challenge' ? state.turn.box : 0;
-    felt.setTimer(tb, d && state.turn ? (d.at - Date.now()) / d.total : null);
   }
 
   // The decisions this player may make now, grouped by box and hand.
@@ -432,7 +394,7 @@ export function tablePage(main, id) {
     if (m.type === 'snapshot') {
       queue.length = 0;
       state.snapshot(m.epoch, m.seq, m.table);
-      conn.dataset.epoch = m.epoch || '';
+      conn.setEpoch(m.epoch);
       // What happened while this page was away: a round settled, money moved.
       noteSettled();
       refreshWallet();
@@ -453,7 +415,7 @@ export function tablePage(main, id) {
     while (queue.length) {
       const m = queue.shift();
       const e = m.event;
-      for (const s of state.apply(e)) say(s);
+      for (const s of state.apply(e)) calls.say(s);
       after(e);
       render();
       if (pace > 0 && (e.kind === 'card' || e.kind === 'reveal') && !document.hidden) {
@@ -499,15 +461,8 @@ export function tablePage(main, id) {
     } catch { /* the next snapshot says it */ }
   }
 
-  function say(s) {
-    log.prepend(h('li', { class: 'call call-' + s.kind }, s.text));
-    while (log.children.length > 60) log.lastChild.remove();
-    if (s.kind !== 'info') announce(s.speech, s.kind === 'alert' || s.kind === 'me');
-  }
-
   function onConn(st) {
-    conn.textContent = { open: '● live', connecting: '○ connecting…', unauthorized: 'logged out' }[st] || st;
-    conn.className = 'conn ' + st;
+    conn.show(st);
     if (st === 'unauthorized') toast('Your session is over: log in again.');
   }
 
@@ -518,7 +473,6 @@ export function tablePage(main, id) {
     }
     // Watching without a session: the public snapshot, read again and again.
     onConn('watching');
-    conn.textContent = 'watching';
     const load = async () => {
       try {
         const v = await api(`/api/tables/${id}`);
@@ -535,7 +489,7 @@ export function tablePage(main, id) {
 
   const onWallet = () => { bettingSig = ''; render(); };
   bus.addEventListener('wallet', onWallet);
-  const tick = setInterval(() => { if (state.table) drawStatus(); }, 250);
+  const tick = setInterval(() => { if (state.table) status.draw(state); }, 250);
 
   return () => {
     clearInterval(tick);
@@ -545,13 +499,5 @@ export function tablePage(main, id) {
     document.removeEventListener('keydown', onKey);
     bus.removeEventListener('wallet', onWallet);
   };
-}
-
-function inWindow(phase) {
-  return phase === 'insurance' || phase === 'challenge' || phase === 'follow' || phase === 'ace-choice';
-}
-
-function phaseName(p) {
-  return { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' }[p] || p;
 }
 

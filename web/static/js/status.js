@@ -1,0 +1,112 @@
+// The table's status: whose turn it is and what happens when time runs out,
+// the time left (a bar here and on the box in turn), the connection, and
+// the dealer's calls (a log, and read out to screen readers). What it says
+// is worked out from a TableState by pure functions; the classes draw it.
+
+import { h } from './dom.js';
+import { inWindow } from './state.js';
+
+const PHASE_NAMES = { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' };
+
+// phaseName is a turn's phase as the status names it.
+export function phaseName(phase) {
+  return PHASE_NAMES[phase] || phase;
+}
+
+// deadline is when the time the table waits for runs out, and how long it
+// was: {at, total} in ms, or null.
+export function deadline(state) {
+  const r = state.table.rules;
+  if (state.turn?.deadline) return { at: state.turn.deadline, total: inWindow(state.turn.phase) ? r.window_ms : r.decision_ms };
+  if (!state.inPlay() && state.bettingDeadline) return { at: state.bettingDeadline, total: r.bet_window_ms };
+  return null;
+}
+
+// statusLine is the status at time now (ms): its text; the time left in
+// whole seconds (left) and as a share (frac, null without a deadline); the
+// box in turn and the share of its time left, for its own timer (boxFrac,
+// null without one).
+export function statusLine(state, now) {
+  const t = state.table;
+  const me = state.me;
+  const d = deadline(state);
+  const left = d ? Math.max(0, Math.ceil((d.at - now) / 1000)) : 0;
+  let text;
+  if (t.closed) text = `This table is out of service: ${t.closed}`;
+  else if (state.inPlay()) {
+    const tn = state.turn;
+    if (!tn) text = 'Dealing…';
+    else if (tn.players.includes(me)) text = `Your decision${tn.box ? ' on ' + state.label(tn.box, tn.hand || 1) : ''} — ${left} s. If time runs out: ${tn.default || 'the default'}.`;
+    else text = `${phaseName(tn.phase)}: waiting for ${tn.players.join(', ') || 'the dealer'}${tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : ''} — ${left} s`;
+  } else if (state.bettingDeadline) text = `Place your bets — no more bets in ${left} s.`;
+  else if (!me) text = 'Log in to sit and bet.';
+  else if (state.seatedBoxes().length) text = 'Place your bets: choose a chip, then your spot.';
+  else text = t.rules.back_bets_per_box ? 'Take a free seat, or bet behind a seated player.' : 'Take a free seat to play.';
+  return {
+    text,
+    left,
+    frac: d ? Math.max(0, Math.min(1, (d.at - now) / d.total)) : null,
+    box: state.boxTurn()?.box || 0,
+    boxFrac: d && state.turn ? (d.at - now) / d.total : null,
+  };
+}
+
+// Status is the status line and its timer; the felt shows the box's.
+export class Status {
+  constructor(felt) {
+    this.felt = felt;
+    this.text = h('p', { class: 'status-text', id: 'status-text' });
+    this.timer = h('div', { class: 'timer', role: 'timer', 'aria-label': 'time left to decide' }, h('span'));
+    this.el = h('div', { class: 'status' }, this.text, this.timer);
+  }
+
+  // draw shows the status now: on every change, and as the time runs.
+  draw(state, now = Date.now()) {
+    const s = statusLine(state, now);
+    if (this.text.textContent !== s.text) this.text.textContent = s.text;
+    this.timer.hidden = s.frac === null;
+    if (s.frac !== null) {
+      this.timer.firstChild.style.width = `${s.frac * 100}%`;
+      this.timer.classList.toggle('low', s.frac < 0.25);
+      this.timer.setAttribute('aria-valuetext', `${s.left} seconds`);
+    }
+    this.felt.setTimer(s.box, s.boxFrac);
+  }
+}
+
+const CONNECTION = { open: '● live', connecting: '○ connecting…', unauthorized: 'logged out' };
+
+// Connection shows the table's feed: live, connecting, logged out, or
+// watching (without a session); and the epoch it follows.
+export class Connection {
+  constructor() {
+    this.el = h('span', { class: 'conn', role: 'status' });
+  }
+
+  show(st) {
+    this.el.textContent = CONNECTION[st] || st;
+    this.el.className = 'conn ' + st;
+  }
+
+  setEpoch(epoch) {
+    this.el.dataset.epoch = epoch || '';
+  }
+}
+
+// Calls is the log of the dealer's calls, the latest first: each call
+// (from TableState.apply) is written there and, unless it is only
+// information, read out, at once if it is an alert or concerns this player.
+export class Calls {
+  // announce(text, assertive) reads a line out (ui.js).
+  constructor(announce, keep = 60) {
+    this.announce = announce;
+    this.keep = keep;
+    this.el = h('ol', { class: 'calls', 'aria-label': "The dealer's calls, the latest first" });
+  }
+
+  say(s) {
+    this.el.prepend(h('li', { class: 'call call-' + s.kind }, s.text));
+    while (this.el.children.length > this.keep) this.el.lastChild.remove();
+    if (s.kind !== 'info') this.announce(s.speech, s.kind === 'alert' || s.kind === 'me');
+  }
+}
