@@ -3,26 +3,14 @@
 // chips, and the dealer's calls (read out by screen readers).
 
 import { api, session, bus, refreshMe, noteRound, loggedIn } from './api.js';
-import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney, chipSet, chipClass, chipLabel } from './dom.js';
-import { TableState, inWindow } from './state.js';
+import { h, replace, money, chipSet, chipClass, chipLabel } from './dom.js';
+import { TableState } from './state.js';
+import { Prompt } from './prompt.js';
 import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
 import { rulesPanel } from './rules.js';
 import { toast, announce } from './ui.js';
-
-// What each decision is called, its key, and in which order it is offered.
-const ACTIONS = {
-  hit: { label: 'Hit', key: 'h' },
-  stand: { label: 'Stand', key: 's' },
-  double: { label: 'Double', key: 'd' },
-  split: { label: 'Split', key: 'p' },
-  surrender: { label: 'Surrender', key: 'r' },
-  insure: { label: 'Insure', key: 'i' },
-  'even-money': { label: 'Even money', key: 'e' },
-  challenge: { label: 'Challenge', key: 'c' },
-};
-const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge', 'declare'];
 
 const PACE_KEY = 'sabot.pace';
 
@@ -54,7 +42,7 @@ export function tablePage(main, id) {
   const sub = h('p', { class: 'table-sub' });
   const conn = new Connection();
   const status = new Status(felt);
-  const prompt = h('section', { class: 'prompt', 'aria-label': 'Your decision', hidden: true });
+  const prompt = new Prompt(state, run);
   const betting = h('section', { class: 'betting', 'aria-label': 'Betting' });
   const calls = new Calls(announce);
   const rulesBox = h('div', { class: 'rules-slot' });
@@ -66,7 +54,7 @@ export function tablePage(main, id) {
         h('div', { class: 'table-links' }, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
       felt.el,
       h('div', { class: 'console' },
-        h('div', { class: 'console-main' }, status.el, prompt, betting),
+        h('div', { class: 'console-main' }, status.el, prompt.el, betting),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
           h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el))),
     rulesBox);
@@ -106,185 +94,8 @@ export function tablePage(main, id) {
     sub.textContent = `${t.profile} · stakes ${money(r.min_bet)} to ${money(r.max_bet)} · ${r.boxes} boxes${r.back_bets_per_box ? `, ${r.back_bets_per_box} back bets each` : ''}${t.test_mode ? ' · test mode' : ''}`;
     felt.update(state);
     status.draw(state);
-    drawPrompt();
+    prompt.draw();
     drawBetting();
-  }
-
-  // The decisions this player may make now, grouped by box and hand.
-  let promptSig = '';
-  function drawPrompt() {
-    const legal = state.myLegal();
-    const sig = JSON.stringify([legal, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess()]);
-    if (sig === promptSig) return;
-    promptSig = sig;
-    prompt.hidden = legal.length === 0;
-    if (!legal.length) {
-      prompt.replaceChildren();
-      return;
-    }
-    const phase = state.turn.phase;
-    const groups = new Map();
-    for (const l of legal) {
-      const k = `${l.box}/${l.hand || 1}`;
-      if (!groups.has(k)) groups.set(k, []);
-      groups.get(k).push(l);
-    }
-    const hadFocus = prompt.contains(document.activeElement) ? document.activeElement.dataset.fk : null;
-    const rows = [];
-    let first = true;
-    for (const [k, ls] of groups) {
-      const [box, hand] = k.split('/').map(Number);
-      rows.push(promptRow(phase, box, hand, ls, first));
-      first = false;
-    }
-    replace(prompt, h('h2', { class: 'prompt-h' }, promptHeading(phase)), rows);
-    const again = hadFocus && prompt.querySelector(`[data-fk="${hadFocus}"]`);
-    if (again) again.focus();
-    else if (!isTyping() && (document.activeElement === document.body || main.querySelector('.table-page')?.contains(document.activeElement))) {
-      prompt.querySelector('button')?.focus({ preventScroll: true });
-    }
-  }
-
-  function promptHeading(phase) {
-    return {
-      playing: 'Your decision',
-      insurance: 'Insurance?',
-      challenge: 'The challenge (Desafío)?',
-      follow: 'Follow the box holder?',
-      'ace-choice': 'Count the Ace 1 or 11?',
-    }[phase] || 'Your decision';
-  }
-
-  function promptRow(phase, box, hand, ls, keys) {
-    const r = state.round;
-    const x = r?.hand(box, hand);
-    const up = r?.dealer.cards[0];
-    const myMain = r?.bets.find(b => b.player === me && b.box === box && (b.hand || 1) === hand && (b.kind === 'main' || b.kind === 'split'));
-    let text;
-    switch (phase) {
-      case 'insurance':
-        text = `Box ${box}: the dealer shows ${up && up[0] === 'A' ? 'an Ace' : 'a ten'}. ${ls.some(l => l.action === 'insure') ? `Insurance pays 2 to 1, up to ${money(ls.find(l => l.action === 'insure').stake)}.` : ''} ${ls.some(l => l.action === 'even-money') ? 'Your blackjack may take even money now.' : ''}`;
-        break;
-      case 'challenge':
-        text = `Box ${box}: your first card is an Ace. Bet half your stake${myMain ? ` (${money(Math.floor(myMain.stake / 2))})` : ''} that the next card is a ten-value; it pays 2 to 1 (AR-10).`;
-        break;
-      case 'follow':
-        text = `Box ${box}: the box holder ${r?.followKind === 'double' ? 'doubles' : 'splits'}. Follow with your own stake${myMain ? ` (${money(myMain.stake)})` : ''}, or stay as you are (VE-11, VE-12).`;
-        break;
-      case 'ace-choice':
-        text = `${state.label(box, hand)}: an Ace on your split ten. Count it 1 (the hand is 11 and may draw or double) or 11 (VE-13).`;
-        break;
-      default:
-        text = `${state.label(box, hand)}: ${x?.playerTotal() || ''} against the dealer's ${r?.dealer.dealerTotal() || '?'}.`;
-        if (ls.some(l => l.action === 'declare') && !ls.some(l => l.action === 'hit')) text += ' Declare your Ace 1 or 11 first (AR-11).';
-    }
-    const buttons = [];
-    let stakeInput = null;
-    let insureField = null;
-    let doubleField = null;
-    const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
-    for (const l of sorted) {
-      let label;
-      let key;
-      if (l.action === 'declare') {
-        label = `Ace counts ${l.value}`;
-        key = l.value === 1 ? '1' : 'e';
-      } else if (phase === 'follow') {
-        label = l.action === 'double' ? 'Double too' : 'Split too';
-        key = ACTIONS[l.action].key;
-      } else {
-        ({ label, key } = ACTIONS[l.action] || { label: l.action, key: '' });
-      }
-      const fk = `act-${box}-${hand}-${l.action}-${l.value || ''}`;
-      let field = null;
-      if (l.action === 'insure') {
-        stakeInput = h('input', { type: 'text', inputmode: 'decimal', class: 'stake-input', id: `ins-${box}`, 'data-fk': `ins-${box}`, value: plainMoney(l.stake), autocomplete: 'off', 'aria-describedby': `ins-${box}-error`, 'aria-label': `Insurance stake on box ${box}, at most ${money(l.stake)}` });
-        field = insureField = stakeField(stakeInput, 'insurance', 1, l.stake, fk);
-      }
-      if (l.action === 'double' && doubleForLess() && myMain) {
-        // VE-19: a double may stake less than the original (paid at its
-        // amount) or more (the excess is neither paid nor lost).
-        const max = state.table.rules.max_bet;
-        const id = `dbl-${box}-${hand}`;
-        const input = h('input', {
-          type: 'text', inputmode: 'decimal', class: 'stake-input double-stake', id, autocomplete: 'off', 'data-fk': id,
-          value: plainMoney(Math.min(myMain.stake, max)), 'aria-describedby': `${id}-range ${id}-error`,
-        });
-        field = doubleField = stakeField(input, 'double', 1, max, fk);
-        field.el = h('div', { class: 'stake-field' },
-          h('label', { class: 'stake-label', for: id }, phase === 'follow' ? 'Your double stake ' : 'Double stake ', input),
-          h('p', { class: 'stake-range', id: `${id}-range` },
-            `From ${money(1)} to ${money(max)} (VE-19): less than ${money(myMain.stake)} is paid at its amount; above it, the excess is neither paid nor lost. Enter doubles; ↑ ↓ change it by ${money(state.table.rules.min_bet || 100)}.`),
-          field.error);
-      }
-      buttons.push(h('button', {
-        class: `act act-${l.action}`, 'data-fk': fk, 'data-key': keys ? key : null,
-        'aria-keyshortcuts': keys && key ? key.toUpperCase() : null,
-        onclick: () => act(l, field),
-      }, label, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
-    }
-    if (inWindow(phase)) {
-      buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? 'n' : null, 'aria-keyshortcuts': keys ? 'N' : null, onclick: () => decline(box, hand) },
-        phase === 'ace-choice' ? 'Keep 11' : 'No, thanks', keys ? h('kbd', { 'aria-hidden': 'true' }, 'N') : null));
-    }
-    return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text },
-      h('p', { class: 'prompt-text' }, text),
-      stakeInput ? h('label', { class: 'stake-label', for: stakeInput.id }, 'Insurance stake ', stakeInput) : null,
-      insureField ? insureField.error : null,
-      doubleField ? doubleField.el : null,
-      h('div', { class: 'actions' }, buttons));
-  }
-
-  // doubleForLess says whether a double may take a stake of its own
-  // (VE-19), once the table's rules are known.
-  function doubleForLess() {
-    return state.values?.double_for_less === 'true';
-  }
-
-  // stakeField reads a decision's stake from its input: an amount from min
-  // to max (and within the balance), else a one-line error beside it, read
-  // out, and nothing is sent. Enter decides; the arrow keys step the amount
-  // by the table minimum.
-  function stakeField(input, what, min, max, fk) {
-    const error = h('p', { class: 'stake-error', id: `${input.id}-error`, role: 'alert' });
-    const step = state.table.rules.min_bet || 100;
-    input.addEventListener('keydown', ev => {
-      if (ev.key === 'Enter') {
-        ev.preventDefault();
-        prompt.querySelector(`[data-fk="${CSS.escape(fk)}"]`)?.click();
-      } else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') {
-        ev.preventDefault();
-        const v = parseMoney(input.value);
-        const base = Number.isFinite(v) ? v : min;
-        const next = ev.key === 'ArrowUp' ? Math.min(max, base + step) : Math.max(min, base - step);
-        input.value = plainMoney(next);
-        clear();
-      }
-    });
-    input.addEventListener('input', () => clear());
-    function clear() {
-      error.textContent = '';
-      input.removeAttribute('aria-invalid');
-    }
-    function fail(text) {
-      error.textContent = text;
-      input.setAttribute('aria-invalid', 'true');
-      input.focus();
-      input.select();
-      return null;
-    }
-    return {
-      input, error,
-      read() {
-        const v = parseMoney(input.value);
-        if (!Number.isFinite(v)) return fail(`The ${what} stake is an amount, from ${money(min)} to ${money(max)}, e.g. ${plainMoney(Math.max(min, Math.min(max, 250)))}.`);
-        if (v < min || v > max) return fail(`The ${what} stake must be from ${money(min)} to ${money(max)}: ${money(v)} is out of range.`);
-        const wallet = session.user?.wallet;
-        if (typeof wallet === 'number' && v > wallet) return fail(`Your balance is ${money(wallet)}: not enough to stake ${money(v)} on the ${what}.`);
-        clear();
-        return v;
-      },
-    };
   }
 
   let bettingSig = '';
@@ -363,30 +174,8 @@ export function tablePage(main, id) {
   function sit(box) { run('sit', { box }); }
   function withdraw(box) { run('withdraw', { box }); }
   function leave() { run('leave', {}); }
-  function decline(box, hand) { run('decline', { box, hand }); }
-
-  function act(l, field) {
-    const fields = { action: l.action, box: l.box, hand: l.hand || 1 };
-    if (l.action === 'declare') fields.value = l.value;
-    if (l.action === 'insure') fields.stake = l.stake;
-    if (field) {
-      const v = field.read();
-      if (v === null) return;
-      fields.stake = v;
-    }
-    run('act', fields);
-  }
-
   // Keyboard shortcuts: the keys shown on the decision buttons.
-  function onKey(ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || isTyping()) return;
-    const b = prompt.querySelector(`button[data-key="${CSS.escape(ev.key.toLowerCase())}"]`);
-    if (b && !b.disabled) {
-      ev.preventDefault();
-      b.click();
-    }
-  }
-  document.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', prompt.onKey);
 
   // ---- the feed ----
 
@@ -496,7 +285,7 @@ export function tablePage(main, id) {
     clearInterval(poll);
     clearTimeout(walletTimer);
     if (sock) sock.close();
-    document.removeEventListener('keydown', onKey);
+    document.removeEventListener('keydown', prompt.onKey);
     bus.removeEventListener('wallet', onWallet);
   };
 }

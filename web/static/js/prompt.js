@@ -1,0 +1,276 @@
+// The decisions this player may make now: a row for each box and hand, the
+// situation in the dealer's words, a button for each decision the rules
+// allow (with its keyboard shortcut, on the first row), and the stake a
+// decision takes (insurance; a double for less, VE-19). What is offered is
+// worked out from a TableState by pure functions; Prompt draws it and sends
+// the decision.
+
+import { session } from './api.js';
+import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney } from './dom.js';
+import { inWindow } from './state.js';
+
+// What each decision is called, its key, and in which order it is offered.
+export const ACTIONS = {
+  hit: { label: 'Hit', key: 'h' },
+  stand: { label: 'Stand', key: 's' },
+  double: { label: 'Double', key: 'd' },
+  split: { label: 'Split', key: 'p' },
+  surrender: { label: 'Surrender', key: 'r' },
+  insure: { label: 'Insure', key: 'i' },
+  'even-money': { label: 'Even money', key: 'e' },
+  challenge: { label: 'Challenge', key: 'c' },
+};
+const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge', 'declare'];
+
+const HEADINGS = {
+  playing: 'Your decision',
+  insurance: 'Insurance?',
+  challenge: 'The challenge (Desafío)?',
+  follow: 'Follow the box holder?',
+  'ace-choice': 'Count the Ace 1 or 11?',
+};
+
+// promptHeading is the question a phase asks.
+export function promptHeading(phase) {
+  return HEADINGS[phase] || 'Your decision';
+}
+
+// promptGroups groups the legal decisions by box and hand, in the order the
+// server lists them: [{box, hand, legal}].
+export function promptGroups(legal) {
+  const groups = new Map();
+  for (const l of legal) {
+    const k = `${l.box}/${l.hand || 1}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(l);
+  }
+  return [...groups].map(([k, ls]) => {
+    const [box, hand] = k.split('/').map(Number);
+    return { box, hand, legal: ls };
+  });
+}
+
+// doubleForLess says whether a double may take a stake of its own (VE-19),
+// once the table's rules are known.
+export function doubleForLess(state) {
+  return state.values?.double_for_less === 'true';
+}
+
+// mainBet is this player's stake on a hand: its main bet, or its split's.
+export function mainBet(state, box, hand) {
+  return state.round?.bets.find(b => b.player === state.me && b.box === box && (b.hand || 1) === hand && (b.kind === 'main' || b.kind === 'split'));
+}
+
+// promptText says a row's situation: the hand and what the decision is.
+export function promptText(state, phase, box, hand, ls) {
+  const r = state.round;
+  const x = r?.hand(box, hand);
+  const up = r?.dealer.cards[0];
+  const myMain = mainBet(state, box, hand);
+  let text;
+  switch (phase) {
+    case 'insurance':
+      text = `Box ${box}: the dealer shows ${up && up[0] === 'A' ? 'an Ace' : 'a ten'}. ${ls.some(l => l.action === 'insure') ? `Insurance pays 2 to 1, up to ${money(ls.find(l => l.action === 'insure').stake)}.` : ''} ${ls.some(l => l.action === 'even-money') ? 'Your blackjack may take even money now.' : ''}`;
+      break;
+    case 'challenge':
+      text = `Box ${box}: your first card is an Ace. Bet half your stake${myMain ? ` (${money(Math.floor(myMain.stake / 2))})` : ''} that the next card is a ten-value; it pays 2 to 1 (AR-10).`;
+      break;
+    case 'follow':
+      text = `Box ${box}: the box holder ${r?.followKind === 'double' ? 'doubles' : 'splits'}. Follow with your own stake${myMain ? ` (${money(myMain.stake)})` : ''}, or stay as you are (VE-11, VE-12).`;
+      break;
+    case 'ace-choice':
+      text = `${state.label(box, hand)}: an Ace on your split ten. Count it 1 (the hand is 11 and may draw or double) or 11 (VE-13).`;
+      break;
+    default:
+      text = `${state.label(box, hand)}: ${x?.playerTotal() || ''} against the dealer's ${r?.dealer.dealerTotal() || '?'}.`;
+      if (ls.some(l => l.action === 'declare') && !ls.some(l => l.action === 'hit')) text += ' Declare your Ace 1 or 11 first (AR-11).';
+  }
+  return text;
+}
+
+// promptButtons is a row's decisions in the order offered, each with its
+// label and key: [{legal, label, key}].
+export function promptButtons(phase, ls) {
+  const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
+  return sorted.map(l => {
+    if (l.action === 'declare') return { legal: l, label: `Ace counts ${l.value}`, key: l.value === 1 ? '1' : 'e' };
+    if (phase === 'follow') return { legal: l, label: l.action === 'double' ? 'Double too' : 'Split too', key: ACTIONS[l.action].key };
+    const { label, key } = ACTIONS[l.action] || { label: l.action, key: '' };
+    return { legal: l, label, key };
+  });
+}
+
+// declineLabel is the button that passes in a window.
+export function declineLabel(phase) {
+  return phase === 'ace-choice' ? 'Keep 11' : 'No, thanks';
+}
+
+// checkStake reads a decision's stake as typed: {stake} from min to max
+// and within the wallet (if known), else {error}, a one-line reason.
+export function checkStake(text, what, min, max, wallet) {
+  const v = parseMoney(text);
+  if (!Number.isFinite(v)) return { error: `The ${what} stake is an amount, from ${money(min)} to ${money(max)}, e.g. ${plainMoney(Math.max(min, Math.min(max, 250)))}.` };
+  if (v < min || v > max) return { error: `The ${what} stake must be from ${money(min)} to ${money(max)}: ${money(v)} is out of range.` };
+  if (typeof wallet === 'number' && v > wallet) return { error: `Your balance is ${money(wallet)}: not enough to stake ${money(v)} on the ${what}.` };
+  return { stake: v };
+}
+
+// stepStake is a stake as typed moved one step up or down, within min and
+// max (from min if it is not an amount).
+export function stepStake(text, up, min, max, step) {
+  const v = parseMoney(text);
+  const base = Number.isFinite(v) ? v : min;
+  return up ? Math.min(max, base + step) : Math.max(min, base - step);
+}
+
+// actFields is the command's fields for a decision, with its stake if it
+// was asked.
+export function actFields(l, stake) {
+  const fields = { action: l.action, box: l.box, hand: l.hand || 1 };
+  if (l.action === 'declare') fields.value = l.value;
+  if (l.action === 'insure') fields.stake = l.stake;
+  if (stake !== undefined) fields.stake = stake;
+  return fields;
+}
+
+// Prompt is the decision's section; run(op, fields) sends a command. Its
+// onKey is the keyboard shortcuts' listener, for the page to add.
+export class Prompt {
+  constructor(state, run) {
+    this.state = state;
+    this.run = run;
+    this.sig = '';
+    this.el = h('section', { class: 'prompt', 'aria-label': 'Your decision', hidden: true });
+    // Keyboard shortcuts: the keys shown on the decision buttons.
+    this.onKey = ev => {
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || isTyping()) return;
+      const b = this.el.querySelector(`button[data-key="${CSS.escape(ev.key.toLowerCase())}"]`);
+      if (b && !b.disabled) {
+        ev.preventDefault();
+        b.click();
+      }
+    };
+  }
+
+  // draw shows the decisions this player may make now, grouped by box and
+  // hand; the focus stays where it was, else goes to the first decision.
+  draw() {
+    const state = this.state;
+    const legal = state.myLegal();
+    const sig = JSON.stringify([legal, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess(state)]);
+    if (sig === this.sig) return;
+    this.sig = sig;
+    this.el.hidden = legal.length === 0;
+    if (!legal.length) {
+      this.el.replaceChildren();
+      return;
+    }
+    const phase = state.turn.phase;
+    const kept = keepFocus(this.el, () => replace(this.el,
+      h('h2', { class: 'prompt-h' }, promptHeading(phase)),
+      promptGroups(legal).map((g, i) => this.row(phase, g.box, g.hand, g.legal, i === 0))));
+    const page = this.el.closest('.table-page');
+    if (!kept && !isTyping() && (document.activeElement === document.body || page?.contains(document.activeElement))) {
+      this.el.querySelector('button')?.focus({ preventScroll: true });
+    }
+  }
+
+  row(phase, box, hand, ls, keys) {
+    const state = this.state;
+    const text = promptText(state, phase, box, hand, ls);
+    const myMain = mainBet(state, box, hand);
+    const buttons = [];
+    let stakeInput = null;
+    let insureField = null;
+    let doubleField = null;
+    for (const { legal: l, label, key } of promptButtons(phase, ls)) {
+      const fk = `act-${box}-${hand}-${l.action}-${l.value || ''}`;
+      let field = null;
+      if (l.action === 'insure') {
+        stakeInput = h('input', { type: 'text', inputmode: 'decimal', class: 'stake-input', id: `ins-${box}`, 'data-fk': `ins-${box}`, value: plainMoney(l.stake), autocomplete: 'off', 'aria-describedby': `ins-${box}-error`, 'aria-label': `Insurance stake on box ${box}, at most ${money(l.stake)}` });
+        field = insureField = this.stakeField(stakeInput, 'insurance', 1, l.stake, fk);
+      }
+      if (l.action === 'double' && doubleForLess(state) && myMain) {
+        // VE-19: a double may stake less than the original (paid at its
+        // amount) or more (the excess is neither paid nor lost).
+        const max = state.table.rules.max_bet;
+        const id = `dbl-${box}-${hand}`;
+        const input = h('input', {
+          type: 'text', inputmode: 'decimal', class: 'stake-input double-stake', id, autocomplete: 'off', 'data-fk': id,
+          value: plainMoney(Math.min(myMain.stake, max)), 'aria-describedby': `${id}-range ${id}-error`,
+        });
+        field = doubleField = this.stakeField(input, 'double', 1, max, fk);
+        field.el = h('div', { class: 'stake-field' },
+          h('label', { class: 'stake-label', for: id }, phase === 'follow' ? 'Your double stake ' : 'Double stake ', input),
+          h('p', { class: 'stake-range', id: `${id}-range` },
+            `From ${money(1)} to ${money(max)} (VE-19): less than ${money(myMain.stake)} is paid at its amount; above it, the excess is neither paid nor lost. Enter doubles; ↑ ↓ change it by ${money(state.table.rules.min_bet || 100)}.`),
+          field.error);
+      }
+      buttons.push(h('button', {
+        class: `act act-${l.action}`, 'data-fk': fk, 'data-key': keys ? key : null,
+        'aria-keyshortcuts': keys && key ? key.toUpperCase() : null,
+        onclick: () => this.act(l, field),
+      }, label, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
+    }
+    if (inWindow(phase)) {
+      buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? 'n' : null, 'aria-keyshortcuts': keys ? 'N' : null, onclick: () => this.run('decline', { box, hand }) },
+        declineLabel(phase), keys ? h('kbd', { 'aria-hidden': 'true' }, 'N') : null));
+    }
+    return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text },
+      h('p', { class: 'prompt-text' }, text),
+      stakeInput ? h('label', { class: 'stake-label', for: stakeInput.id }, 'Insurance stake ', stakeInput) : null,
+      insureField ? insureField.error : null,
+      doubleField ? doubleField.el : null,
+      h('div', { class: 'actions' }, buttons));
+  }
+
+  // act sends a decision, with the stake its field reads (if it has one):
+  // none if the field refuses it.
+  act(l, field) {
+    let stake;
+    if (field) {
+      stake = field.read();
+      if (stake === null) return;
+    }
+    this.run('act', actFields(l, stake));
+  }
+
+  // stakeField reads a decision's stake from its input: an amount from min
+  // to max (and within the balance), else a one-line error beside it, read
+  // out, and nothing is sent. Enter decides; the arrow keys step the amount
+  // by the table minimum.
+  stakeField(input, what, min, max, fk) {
+    const error = h('p', { class: 'stake-error', id: `${input.id}-error`, role: 'alert' });
+    const step = this.state.table.rules.min_bet || 100;
+    const clear = () => {
+      error.textContent = '';
+      input.removeAttribute('aria-invalid');
+    };
+    input.addEventListener('keydown', ev => {
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        this.el.querySelector(`[data-fk="${CSS.escape(fk)}"]`)?.click();
+      } else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') {
+        ev.preventDefault();
+        input.value = plainMoney(stepStake(input.value, ev.key === 'ArrowUp', min, max, step));
+        clear();
+      }
+    });
+    input.addEventListener('input', () => clear());
+    return {
+      input, error,
+      read() {
+        const v = checkStake(input.value, what, min, max, session.user?.wallet);
+        if (v.error) {
+          error.textContent = v.error;
+          input.setAttribute('aria-invalid', 'true');
+          input.focus();
+          input.select();
+          return null;
+        }
+        clear();
+        return v.stake;
+      },
+    };
+  }
+}
