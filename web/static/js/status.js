@@ -53,7 +53,8 @@ export function statusLine(state, now) {
 
 // Status is the status line and its timer; the felt shows the box's.
 export class Status {
-  constructor(felt) {
+  constructor(state, felt) {
+    this.state = state;
     this.felt = felt;
     this.text = h('p', { class: 'status-text', id: 'status-text' });
     this.timer = h('div', { class: 'timer', role: 'timer', 'aria-label': 'time left to decide' }, h('span'));
@@ -61,8 +62,8 @@ export class Status {
   }
 
   // draw shows the status now: on every change, and as the time runs.
-  draw(state, now = Date.now()) {
-    const s = statusLine(state, now);
+  draw(now = Date.now()) {
+    const s = statusLine(this.state, now);
     if (this.text.textContent !== s.text) this.text.textContent = s.text;
     this.timer.hidden = s.frac === null;
     if (s.frac !== null) {

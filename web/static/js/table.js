@@ -1,11 +1,15 @@
-// The live table: the felt, whose turn it is and the timer, the decisions
-// the rules allow this player now (as buttons with keyboard shortcuts), the
-// chips, and the dealer's calls (read out by screen readers).
+// The live table's page: it lays out and wires the parts, each drawn from
+// one TableState (state.js) — the felt (felt.js); whose turn it is, the
+// timer and the dealer's calls (status.js); the decisions the rules allow
+// this player now (prompt.js); the chips and bets (betting.js) — and feeds
+// that state from the table's socket, or, watching without a session, from
+// its snapshot read again and again. Commands go through run().
 
 import { api, session, bus, refreshMe, noteRound, loggedIn } from './api.js';
-import { h, replace, money, chipSet, chipClass, chipLabel } from './dom.js';
+import { h, replace, money } from './dom.js';
 import { TableState } from './state.js';
 import { Prompt } from './prompt.js';
+import { Betting } from './betting.js';
 import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
@@ -28,7 +32,6 @@ export function tablePage(main, id) {
   const me = session.user?.name || '';
   const state = new TableState(id, me);
   const pace = dealPace();
-  let chip = 0;
   let sock = null;
   let poll = null;
   let rendered = 0;
@@ -37,13 +40,13 @@ export function tablePage(main, id) {
   let pumping = false;
   let walletTimer = 0;
 
-  const felt = new Felt({ onSpot: me ? placeChip : null, onSit: me ? sit : null });
+  const felt = new Felt({ onSpot: me ? box => betting.placeChip(box) : null, onSit: me ? box => run('sit', { box }) : null });
   const title = h('h1', { class: 'table-title' }, 'Table');
   const sub = h('p', { class: 'table-sub' });
   const conn = new Connection();
-  const status = new Status(felt);
+  const status = new Status(state, felt);
   const prompt = new Prompt(state, run);
-  const betting = h('section', { class: 'betting', 'aria-label': 'Betting' });
+  const betting = new Betting(state, id, run);
   const calls = new Calls(announce);
   const rulesBox = h('div', { class: 'rules-slot' });
 
@@ -54,7 +57,7 @@ export function tablePage(main, id) {
         h('div', { class: 'table-links' }, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
       felt.el,
       h('div', { class: 'console' },
-        h('div', { class: 'console-main' }, status.el, prompt.el, betting),
+        h('div', { class: 'console-main' }, status.el, prompt.el, betting.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
           h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el))),
     rulesBox);
@@ -93,58 +96,9 @@ export function tablePage(main, id) {
     const r = t.rules;
     sub.textContent = `${t.profile} · stakes ${money(r.min_bet)} to ${money(r.max_bet)} · ${r.boxes} boxes${r.back_bets_per_box ? `, ${r.back_bets_per_box} back bets each` : ''}${t.test_mode ? ' · test mode' : ''}`;
     felt.update(state);
-    status.draw(state);
+    status.draw();
     prompt.draw();
-    drawBetting();
-  }
-
-  let bettingSig = '';
-  function drawBetting() {
-    const t = state.table;
-    const open = !!me && !state.inPlay() && !t.closed;
-    const mine = t.bets.filter(b => b.player === me);
-    const seats = state.seatedBoxes();
-    const chips = chipSet(t.rules.min_bet, t.rules.max_bet);
-    if (!chips.includes(chip)) chip = chips[Math.min(1, chips.length - 1)];
-    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet]);
-    if (sig === bettingSig) return;
-    bettingSig = sig;
-    const hadFocus = betting.contains(document.activeElement) ? document.activeElement.dataset.fk : null;
-    if (!me) {
-      replace(betting, h('p', {}, h('a', { href: `/login?next=/tables/${id}` }, 'Log in or register'), ' to take a seat.'));
-      return;
-    }
-    const rack = h('div', { class: 'rack', role: 'radiogroup', 'aria-label': 'Chip to place' },
-      chips.map(v => h('button', {
-        class: `chip big ${chipClass(v)}${v === chip ? ' chosen' : ''}`, role: 'radio', 'aria-checked': String(v === chip),
-        'data-fk': `chip-${v}`, 'aria-label': `chip of ${money(v)}`, disabled: !open,
-        onclick: () => { chip = v; bettingSig = ''; drawBetting(); },
-        onkeydown: ev => chipKeys(ev, chips),
-      }, chipLabel(v))));
-    const list = mine.length
-      ? h('ul', { class: 'mybets' }, mine.map(b => h('li', {},
-        `Box ${b.box}${state.holder(b.box) && state.holder(b.box) !== me ? ` (behind ${state.holder(b.box)})` : ''}: ${money(b.stake)} `,
-        h('button', { class: 'link', 'data-fk': `withdraw-${b.box}`, onclick: () => withdraw(b.box), disabled: !open, 'aria-label': `Withdraw your bet on box ${b.box}` }, 'Withdraw'))))
-      : h('p', { class: 'hint' }, open ? 'Choose a chip, then click your spot on the felt: each click adds the chip.' : 'Bets open when the round is over.');
-    replace(betting,
-      h('h2', { class: 'visually-hidden' }, 'Betting'),
-      h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, 'Balance ', h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
-      list,
-      seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: leave }, 'Leave the table') : null);
-    if (hadFocus) betting.querySelector(`[data-fk="${hadFocus}"]`)?.focus();
-  }
-
-  function chipKeys(ev, chips) {
-    const i = chips.indexOf(chip);
-    let j = i;
-    if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') j = Math.min(chips.length - 1, i + 1);
-    else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp') j = Math.max(0, i - 1);
-    else return;
-    ev.preventDefault();
-    chip = chips[j];
-    bettingSig = '';
-    drawBetting();
-    betting.querySelector(`[data-fk="chip-${chip}"]`)?.focus();
+    betting.draw();
   }
 
   // ---- commands ----
@@ -160,20 +114,6 @@ export function tablePage(main, id) {
     }
   }
 
-  // Chips clicked faster than the server answers add up: each click adds
-  // to the stake last asked for, not only to the one the table shows yet.
-  const asked = new Map();
-  function placeChip(box) {
-    const shown = state.table.bets.find(b => b.player === me && b.box === box)?.stake || 0;
-    const cur = Math.max(shown, asked.get(box) || 0);
-    const stake = Math.min(cur + chip, state.table.rules.max_bet);
-    asked.set(box, stake);
-    run('bet', { box, stake }).then(ok => { if (!ok) asked.delete(box); });
-  }
-
-  function sit(box) { run('sit', { box }); }
-  function withdraw(box) { run('withdraw', { box }); }
-  function leave() { run('leave', {}); }
   // Keyboard shortcuts: the keys shown on the decision buttons.
   document.addEventListener('keydown', prompt.onKey);
 
@@ -222,7 +162,7 @@ export function tablePage(main, id) {
   }
 
   function after(e) {
-    if (e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave'))) asked.clear();
+    betting.seen(e);
     const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'stake'].includes(e.kind);
     if (e.kind === 'configure') {
       loadRules();
@@ -276,9 +216,9 @@ export function tablePage(main, id) {
   }
   start();
 
-  const onWallet = () => { bettingSig = ''; render(); };
+  const onWallet = () => { betting.invalidate(); render(); };
   bus.addEventListener('wallet', onWallet);
-  const tick = setInterval(() => { if (state.table) status.draw(state); }, 250);
+  const tick = setInterval(() => { if (state.table) status.draw(); }, 250);
 
   return () => {
     clearInterval(tick);
