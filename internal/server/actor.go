@@ -74,13 +74,9 @@ type state struct {
 	shoePos    int
 	players    map[string]int64 // player name → user ID
 	escrow     map[string]int64 // each player's stakes in the table account
-	// bankCover is what the player holding a family bank has moved to his
-	// bank account to cover the round in play (FAM-01); bankHolder is he.
-	bankCover  int64
-	bankHolder string
-	dealt      bool        // the round in the table was dealt and not yet settled or void in the log
-	roundPos   int         // the round's shoe position
-	forced     []card.Card // test mode: the next round's cards
+	dealt      bool             // the round in the table was dealt and not yet settled or void in the log
+	roundPos   int              // the round's shoe position
+	forced     []card.Card      // test mode: the next round's cards
 	// forcedRound: the round in the table was dealt from forced cards, not
 	// from the shoe.
 	forcedRound bool
@@ -89,6 +85,11 @@ type state struct {
 	window      int // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
+
+	// bankCover is what the player holding a family bank has moved to his
+	// bank account to cover the round in play (FAM-01); bankHolder is he.
+	bankCover  int64
+	bankHolder string
 }
 
 type shoeState struct {
