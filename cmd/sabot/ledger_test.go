@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	_ "modernc.org/sqlite"
 
 	"sabot"
@@ -59,6 +60,60 @@ func TestLedgerCheck(t *testing.T) {
 	stdout, stderr, code = run(t, "", "ledger", "check", "--db", path)
 	if code != 1 || !strings.HasPrefix(stdout, "the ledger does NOT balance") ||
 		!strings.Contains(stdout, "balance 907, its entries sum to 900") || !strings.Contains(stderr, "2 problems") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+}
+
+// Issue 11, finding 3: a balance SQLite turned into a REAL when a sum
+// overflowed (as a database written before the bound of amounts may hold:
+// its triggers are dropped here) is reported with its account, and the
+// check exits 1; it does not die on "integer overflow".
+func TestLedgerCheckOverflowedBalance(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sabot.db")
+	ledgerDB(t, path)
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`DROP TRIGGER accounts_balance_bound_update`,
+		`UPDATE accounts SET balance = balance + 9223372036854775807 WHERE kind = 'wallet'`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var kind string
+	if err := db.QueryRow(`SELECT typeof(balance) FROM accounts WHERE kind = 'wallet'`).Scan(&kind); err != nil || kind != "real" {
+		t.Fatalf("the wallet's balance is %q (%v), want a REAL", kind, err)
+	}
+	stdout, stderr, code := run(t, "", "ledger", "check", "--db", path)
+	if code != 1 || !strings.HasPrefix(stdout, "the ledger does NOT balance: 3 accounts, 2 transactions, 4 entries") ||
+		!strings.Contains(stdout, "account 2 (wallet of 1): balance 9.22337203685477") ||
+		strings.Contains(stderr, "overflow") || !strings.Contains(stderr, "problems") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+}
+
+// The same on PostgreSQL: a balance beyond the bound (its constraint
+// dropped, as before migration 007) is reported with its account.
+func TestLedgerCheckOutOfRangePostgres(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	ledgerDB(t, dsn)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `ALTER TABLE accounts DROP CONSTRAINT accounts_balance_bound;
+		UPDATE accounts SET balance = 9223372036854775807 WHERE kind = 'wallet'`); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, "", "ledger", "check", "--db", dsn)
+	if code != 1 || !strings.HasPrefix(stdout, "the ledger does NOT balance: 3 accounts") ||
+		!strings.Contains(stdout, "(wallet of 1): balance 9223372036854775807 is not an amount") || strings.Contains(stderr, "out of range") {
 		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 }

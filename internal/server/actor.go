@@ -85,6 +85,11 @@ type state struct {
 	window      int // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
+
+	// bankCover is what the player holding a family bank has moved to his
+	// bank account to cover the round in play (FAM-01); bankHolder is he.
+	bankCover  int64
+	bankHolder string
 }
 
 type shoeState struct {
@@ -240,9 +245,13 @@ func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 	case sabot.LogLeave:
 		p := payloadOf[seatPayload](r, payload)
 		a.escrow[p.Player] -= p.Returned
+	case sabot.LogDeal:
+		p := payloadOf[dealPayload](r, payload)
+		a.bankCover, a.bankHolder = p.BankCover, p.Bank
 	case sabot.LogAction, sabot.LogTimeout:
 		p := payloadOf[actionPayload](r, payload)
 		a.escrow[p.Action.Player] += p.Debit
+		a.bankCover += p.BankCover
 	case sabot.LogShoe:
 		p := payloadOf[shoePayload](r, payload)
 		if seed, err := parseSeed(p.Seed); err == nil {
@@ -272,6 +281,7 @@ func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 		for pl, v := range p.Returned {
 			a.escrow[pl] -= v - p.Net[pl]
 		}
+		a.bankCover, a.bankHolder = 0, ""
 		if p.Closed {
 			a.closed = "out of service: " + p.Reason
 		}
@@ -298,12 +308,21 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 			ret[p] = v
 		}
 	}
-	if len(ret) == 0 {
+	if len(ret) == 0 && a.bankCover == 0 {
 		return nil
 	}
 	pay := settlePayload{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]int64{}}
 	var total int64
 	var ps []sabot.Posting
+	if a.bankCover != 0 {
+		// FAM-01: the bank's cover goes back to its holder's wallet.
+		bps, err := a.returnCover(ctx, a.bankHolder, 0, "void: table out of service")
+		if err != nil {
+			return err
+		}
+		ps = append(ps, bps...)
+		pay.Bank, pay.BankCover = a.bankHolder, a.bankCover
+	}
 	for _, p := range slices.Sorted(maps.Keys(ret)) {
 		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
 		if err != nil {
@@ -316,12 +335,15 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 	if err != nil {
 		return err
 	}
-	ps = append(ps, sabot.Posting{AccountID: tid, Amount: -total, Memo: "void: table out of service"})
+	if total != 0 {
+		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -total, Memo: "void: table out of service"})
+	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogVoid, Payload: mustJSON(pay)}
 	if _, err := a.s.Store.Append(ctx, rec, ps); err != nil {
 		return err
 	}
 	a.escrow = map[string]int64{}
+	a.bankCover, a.bankHolder = 0, ""
 	a.s.metrics.rounds.WithLabelValues("void").Inc()
 	return nil
 }

@@ -54,6 +54,9 @@ func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
 	if err != nil {
 		return 0, refusal(err)
 	}
+	if err := checkLimits(prof); err != nil {
+		return 0, err
+	}
 	for box := prof.Boxes + 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is held by %s; a layout of %d boxes would drop it", box, h, prof.Boxes)

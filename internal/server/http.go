@@ -308,9 +308,17 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 	if req.Amount <= 0 {
 		return nil, false, sabot.Errorf(sabot.EINVALID, "a credit is a positive amount in minor units")
 	}
+	if req.Amount > sabot.MaxAmount {
+		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: a credit is at most %d minor units (the most an amount may be)", sabot.MaxAmount)
+	}
 	u, err := s.Store.UserByName(ctx, req.User)
 	if err != nil {
 		return nil, false, err
+	}
+	if held := s.balance(ctx, sabot.AccountWallet, u.ID); req.Amount > sabot.MaxAmount-held {
+		// The store refuses it too (a race): this says it in money.
+		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: %s's wallet holds %s; a credit of %s would take it beyond the most a wallet may hold (%s)",
+			u.Name, web.Money(held), web.Money(req.Amount), web.Money(sabot.MaxAmount))
 	}
 	wid, err := s.account(ctx, sabot.AccountWallet, u.ID)
 	if err != nil {
@@ -479,6 +487,9 @@ type CommandResult struct {
 }
 
 func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command, error) {
+	if err := checkStake(req.Stake); err != nil {
+		return nil, err
+	}
 	c := &command{op: op, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + req.ClientID, commandID: req.CommandID,
 		box: req.Box, hand: req.Hand, stake: req.Stake, action: req.Action, value: req.Value,
 		options: req.Options, bank: req.Bank, text: req.Reason, at: s.now(), received: time.Now()}

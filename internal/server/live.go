@@ -232,7 +232,11 @@ func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 			return 0, refusal(err)
 		}
 		debit := c.stake - old
-		ps, err := a.moves(ctx, name, -debit, "bet")
+		err := a.checkBankCover(ctx, name, c.box, c.stake) // FAM-01
+		var ps []sabot.Posting
+		if err == nil {
+			ps, err = a.moves(ctx, name, -debit, "bet")
+		}
 		if err == nil {
 			var rec *sabot.LogRecord
 			rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: c.box, Stake: c.stake, Debit: debit}, ps)
@@ -539,8 +543,18 @@ func (a *actor) act(ctx context.Context, c *command) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit}, ps)
+	cps, bankCover, err := a.actCover(ctx, act, debit) // FAM-01
 	if err != nil {
+		return 0, err
+	}
+	ps = append(ps, cps...)
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit, BankCover: bankCover}, ps)
+	if err != nil {
+		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
+			if _, _, again := a.actCover(ctx, act, debit); again != nil {
+				return 0, again // the bank's funds went meanwhile
+			}
+		}
 		return 0, a.short(ctx, err, act.Player, debit, act.Kind.String())
 	}
 	if err := r.Act(act); err != nil { // cannot happen: checked above
@@ -726,6 +740,15 @@ func (a *actor) tryDeal(ctx context.Context) {
 		}
 		return
 	}
+	if !a.refuseUncovered(ctx) { // FAM-01
+		return
+	}
+	if err := a.t.CanDeal(); err != nil {
+		if len(a.t.Bets()) > 0 {
+			a.publish(Event{Kind: "waiting", Text: refusal(err).Error()})
+		}
+		return
+	}
 	wallets := map[string]int64{}
 	for _, b := range a.t.Bets() {
 		if _, ok := wallets[b.Player]; !ok {
@@ -756,7 +779,14 @@ func (a *actor) tryDeal(ctx context.Context) {
 	if a.forcedRound {
 		pay.Forced = a.forcedCards
 	}
-	if _, err := a.append(ctx, nil, sabot.LogDeal, a.t.RoundNo(), pay, nil); err != nil {
+	ps, bankCover, err := a.dealCover(ctx, pay.Bank) // FAM-01
+	if err != nil {
+		a.log.Error("deal not written", "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	pay.BankCover = bankCover
+	if _, err := a.append(ctx, nil, sabot.LogDeal, a.t.RoundNo(), pay, ps); err != nil {
 		a.log.Error("deal not written", "err", err)
 		a.rebuild(ctx)
 		return
@@ -815,7 +845,7 @@ func (a *actor) settle(ctx context.Context) {
 	if escrow != 0 {
 		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + itoa(a.t.RoundNo())})
 	}
-	if house != 0 {
+	if house != 0 || a.bankCover != 0 { // FAM-01: a bank's cover goes back even when it nets nothing
 		bps, err := a.housePostings(ctx, pay.Bank, house, ret, &pay)
 		if err != nil {
 			a.log.Error("settle", "err", err)
@@ -854,11 +884,15 @@ func (a *actor) settle(ctx context.Context) {
 
 // housePostings are the house's side of a settlement: the house pays or
 // collects the round's net. FAM-02: at a family table whose bank a player
-// holds, the bank player's bank account collects; it pays from the bank
-// account, then from the bank player's wallet (this round's payout to him
-// included), and what the bank player cannot pay the house pays.
+// holds, the bank's cover goes back from his bank account to his wallet
+// with the bank's net; the cover taken at the deal (FAM-01) pays what the
+// bank loses, and the house pays nothing (bank.go).
 func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret map[string]int64, pay *settlePayload) ([]sabot.Posting, error) {
 	memo := "round " + itoa(a.t.RoundNo())
+	if bank != "" && a.bankCover > 0 {
+		pay.BankPaid, pay.BankCover = map[string]int64{"wallet": net}, a.bankCover
+		return a.returnCover(ctx, bank, net, memo)
+	}
 	houseID, err := a.s.account(ctx, sabot.AccountHouse, 0)
 	if err != nil {
 		return nil, err
@@ -866,6 +900,9 @@ func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret m
 	if bank == "" {
 		return []sabot.Posting{{AccountID: houseID, Amount: net, Memo: memo}}, nil
 	}
+	// A round dealt before banks took cover (its deal has no bank_cover),
+	// settled as it was then: the bank account, then the bank player's
+	// wallet, then the house.
 	owner := a.players[bank]
 	bankID, err := a.s.account(ctx, sabot.AccountBank, owner)
 	if err != nil {

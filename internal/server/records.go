@@ -57,6 +57,9 @@ type betPayload struct {
 	Box    int    `json:"box"`
 	Stake  int64  `json:"stake"`
 	Debit  int64  `json:"debit"`
+	// Reason says why the server withdrew a bet (a record with no command):
+	// at the deal, a family bank could not cover it (FAM-01).
+	Reason string `json:"reason,omitempty"`
 }
 
 type dealPayload struct {
@@ -69,6 +72,9 @@ type dealPayload struct {
 	Seats   map[string]string  `json:"seats,omitempty"` // box → holder after AR-21
 	Bank    string             `json:"bank,omitempty"`
 	Wallets map[string]int64   `json:"wallets_at_deal,omitempty"`
+	// BankCover is what moved from the bank holder's wallet to his bank
+	// account to cover the bets dealt: the most they can win (FAM-01).
+	BankCover int64 `json:"bank_cover,omitempty"`
 }
 
 // actionPayload is one decision: a player's, the dealer's closing of a
@@ -79,6 +85,9 @@ type actionPayload struct {
 	ByTimeout bool       `json:"by_timeout,omitempty"`
 	Decline   bool       `json:"decline,omitempty"` // a player passes in an optional window
 	Debit     int64      `json:"debit,omitempty"`   // the stake the decision added
+	// BankCover is what moved from the bank holder's wallet to his bank
+	// account to cover the stake the decision added (FAM-01).
+	BankCover int64 `json:"bank_cover,omitempty"`
 }
 
 type betResult struct {
@@ -113,10 +122,15 @@ type settlePayload struct {
 	House    int64            `json:"house"`    // the house's (or the bank's) net
 	Bank     string           `json:"bank,omitempty"`
 	NewBank  string           `json:"new_bank,omitempty"`
-	// BankPaid says where a family bank's net went: "bank", "wallet"
-	// (the bank player's), "house" (what the bank player could not pay).
+	// BankPaid says where a family bank's net went: "wallet" (the bank
+	// player's). Rounds dealt before banks took cover (no bank_cover in
+	// their deal) also have "bank" (his bank account) and "house" (what
+	// he could not pay).
 	BankPaid map[string]int64 `json:"bank_paid,omitempty"`
-	Wallets  map[string]int64 `json:"wallets_after,omitempty"`
+	// BankCover is the round's cover, returned from the bank holder's bank
+	// account to his wallet with the bank's net (FAM-01, FAM-02).
+	BankCover int64            `json:"bank_cover,omitempty"`
+	Wallets   map[string]int64 `json:"wallets_after,omitempty"`
 	// Closed marks a void written because the table's log could not be
 	// replayed: the table is out of service.
 	Closed bool `json:"closed,omitempty"`

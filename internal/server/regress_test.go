@@ -207,3 +207,41 @@ func TestRefusedBetsHolderFirst_ES03(t *testing.T) {
 		t.Fatalf("bets kept %+v, want ana's (the holder's) and ben's back bet returned", bets)
 	}
 }
+
+// Issue 11, finding 4: the cover a player's bank took for the round in play
+// is rebuilt from the log, and a table closed mid-round (its log does not
+// replay) gives it back to the holder's wallet: nothing stays in the bank
+// account (FAM-01, FAM-02).
+func TestClosedTableReturnsBankCover_FAM01(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "family", nil, -1)
+	ana, ben := p.player(t, "ana"), p.player(t, "ben")
+	p.do(t, ana, opSit, command{box: 1})
+	p.do(t, ben, opSit, command{box: 2})
+	p.do(t, pit, opConfig, command{bank: new("ben")})
+	for !p.a.dealt { // a blackjack ends the round at once: deal again
+		if p.a.t.Bank() != "ben" {
+			p.do(t, pit, opConfig, command{bank: new("ben")})
+		}
+		p.do(t, ana, opBet, command{box: 1, stake: 100})
+	}
+	full := p.s.balance(ctx, sabot.AccountWallet, ben.ID) + p.a.bankCover
+	if p.a.bankCover != 150 || p.s.balance(ctx, sabot.AccountBank, ben.ID) != 150 {
+		t.Fatalf("ben's bank covers %d (account %d), want 150", p.a.bankCover, p.s.balance(ctx, sabot.AccountBank, ben.ID))
+	}
+	if c := p.startFrom(t, -1).bankCover; c != 150 {
+		t.Fatalf("rebuilt from the log, the bank covers %d", c)
+	}
+	if err := p.a.closeTable(ctx, errors.New("a test")); err != nil {
+		t.Fatal(err)
+	}
+	if b, w := p.s.balance(ctx, sabot.AccountBank, ben.ID), p.s.balance(ctx, sabot.AccountWallet, ben.ID); b != 0 || w != full {
+		t.Fatalf("after the close: ben's bank account %d, wallet %d (want 0, %d)", b, w, full)
+	}
+	if b := p.tableAccount(); b != 0 {
+		t.Fatalf("the table account is %d after the close", b)
+	}
+	if r, err := p.st.CheckLedger(ctx); err != nil || !r.OK() {
+		t.Fatalf("ledger: %v %v", err, r)
+	}
+}

@@ -256,7 +256,9 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 	if t.Name == "" {
 		return nil, sabot.Errorf(sabot.EINVALID, "a table needs a name")
 	}
-	if _, err := profileOf(t.Profile, t.Options); err != nil {
+	if p, err := profileOf(t.Profile, t.Options); err != nil {
+		return nil, err
+	} else if err := checkLimits(p); err != nil {
 		return nil, err
 	}
 	if err := s.Store.CreateTable(ctx, t); err != nil {

@@ -34,6 +34,13 @@ func (db *DB) RawInt64(ctx context.Context, query string, args ...any) (n int64,
 	return n, err
 }
 
+// RawDropAmountBound drops migration 007's constraints (storetest.Unbounded).
+func (db *DB) RawDropAmountBound(ctx context.Context) error {
+	_, err := db.raw.Exec(ctx, `ALTER TABLE accounts DROP CONSTRAINT accounts_balance_bound;
+		ALTER TABLE entries DROP CONSTRAINT entries_amount_bound`)
+	return err
+}
+
 // MustOpenDB opens a store in a fresh schema, on storetest's clock, closed
 // and dropped when the test ends.
 func MustOpenDB(tb testing.TB) *DB {

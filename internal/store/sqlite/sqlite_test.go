@@ -34,6 +34,16 @@ func (db *DB) RawInt64(ctx context.Context, query string, args ...any) (n int64,
 	return n, err
 }
 
+// RawDropAmountBound drops migration 007's triggers (storetest.Unbounded).
+func (db *DB) RawDropAmountBound(ctx context.Context) error {
+	for _, name := range []string{"accounts_balance_bound_insert", "accounts_balance_bound_update", "entries_amount_bound_insert", "entries_amount_bound_update"} {
+		if _, err := db.raw.ExecContext(ctx, `DROP TRIGGER `+name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // MustOpenDB opens a store in a new file of the test's temp directory, on
 // storetest's clock, closed when the test ends.
 func MustOpenDB(tb testing.TB) *DB {

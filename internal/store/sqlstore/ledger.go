@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,20 +70,31 @@ func (s *Store) Transfer(ctx context.Context, memo string, postings []sabot.Post
 }
 
 // checkPostings refuses postings that do not sum to zero (EINVALID): such a
-// transaction would create or destroy money.
+// transaction would create or destroy money; and a posting beyond
+// sabot.MaxAmount either way, or postings whose credits together overflow:
+// then no account's net in the transaction can overflow either.
 func checkPostings(postings []sabot.Posting) error {
-	var sum int64
+	var sum, credits int64
 	for _, p := range postings {
-		if (p.Amount > 0 && sum > math.MaxInt64-p.Amount) || (p.Amount < 0 && sum < math.MinInt64-p.Amount) {
-			return sabot.Errorf(sabot.EINVALID, "the postings overflow")
+		if p.Amount > sabot.MaxAmount || p.Amount < -sabot.MaxAmount {
+			return sabot.Errorf(sabot.EINVALID, "refused: a posting of %d minor units is beyond the most an amount may be (%d)", p.Amount, sabot.MaxAmount)
 		}
-		sum += p.Amount
+		if p.Amount > 0 {
+			if credits > math.MaxInt64-p.Amount {
+				return sabot.Errorf(sabot.EINVALID, "the postings overflow")
+			}
+			credits += p.Amount
+		}
+		sum += p.Amount // |sum| <= credits: no overflow
 	}
 	if sum != 0 {
 		return sabot.Errorf(sabot.EINVALID, "the postings sum to %d, not 0: a transaction must balance", sum)
 	}
 	return nil
 }
+
+// maxAmount is sabot.MaxAmount as SQL: the bound of every balance.
+var maxAmount = strconv.FormatInt(sabot.MaxAmount, 10)
 
 // logRef is the log record a transaction belongs to.
 type logRef struct{ table, seq int64 }
@@ -114,20 +126,36 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
+		// A net beyond twice the bound takes any balance in range out of
+		// it; refused here, it never reaches SQL, where balance + net
+		// could overflow.
+		if net[id] > 2*sabot.MaxAmount || net[id] < -2*sabot.MaxAmount {
+			return sabot.Errorf(sabot.EINVALID, "refused: the transaction moves %d minor units on account %d, beyond the most a balance may be (%d)", net[id], id, sabot.MaxAmount)
+		}
 		n, err := tx.Exec(ctx, `UPDATE accounts SET balance = balance + $2
-			WHERE id = $1 AND (kind NOT IN ('wallet', 'bank') OR balance + $2 >= 0)`, id, net[id])
+			WHERE id = $1 AND (kind NOT IN ('wallet', 'bank') OR balance + $2 >= 0)
+			AND balance + $2 BETWEEN -`+maxAmount+` AND `+maxAmount, id, net[id])
 		if err != nil {
 			return err
 		} else if n == 1 {
 			continue
 		}
 		var kind string
-		var owner, balance int64
-		err = tx.QueryRow(ctx, `SELECT kind, owner_id, balance FROM accounts WHERE id = $1`, id).Scan(&kind, &owner, &balance)
+		var owner int64
+		var held string // a balance written before the bound may not be an integer (SQLite)
+		err = tx.QueryRow(ctx, `SELECT kind, owner_id, CAST(balance AS TEXT) FROM accounts WHERE id = $1`, id).Scan(&kind, &owner, &held)
 		if noRows(err) {
 			return sabot.Errorf(sabot.EINVALID, "no account %d", id)
 		} else if err != nil {
 			return err
+		}
+		balance, err := strconv.ParseInt(held, 10, 64)
+		switch {
+		case err != nil || balance > sabot.MaxAmount || balance < -sabot.MaxAmount:
+			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %s, out of the range of an amount (±%d): run sabot ledger check", kind, owner, held, sabot.MaxAmount)
+		case net[id] > sabot.MaxAmount-balance || net[id] < -sabot.MaxAmount-balance:
+			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %d; %+d would take it beyond the most a balance may be (±%d minor units)",
+				kind, owner, balance, net[id], sabot.MaxAmount)
 		}
 		return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: the %s of %d holds %d, the transaction takes %d",
 			kind, owner, balance, -net[id])
@@ -152,74 +180,129 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 // CheckLedger proves, on one snapshot of the database, that every account's
 // balance equals the sum of its entries, that no wallet or bank is below
 // zero, that every transaction nets to zero, and that all the entries sum to
-// zero.
+// zero. Every balance and every entry must be an integer within
+// ±sabot.MaxAmount: one that is not (a balance SQLite turned into a REAL when
+// a sum overflowed, before the bound; a row changed behind the store's back)
+// is a problem named by its ID, left out of the sums. The sums are made
+// here, not in SQL, so that no data, however corrupt, can make the check
+// fail with an overflow instead of reporting.
 func (s *Store) CheckLedger(ctx context.Context) (*sabot.LedgerReport, error) {
 	r := &sabot.LedgerReport{}
 	err := s.read(ctx, func(tx Tx) error {
-		var accounts, entries, transactions, balances int64
-		if err := tx.QueryRow(ctx, `SELECT
-			(SELECT COUNT(*) FROM accounts),
-			(SELECT COUNT(*) FROM entries),
-			(SELECT COUNT(*) FROM transactions),
-			(SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM entries),
-			(SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM accounts)`).
-			Scan(&accounts, &entries, &transactions, &r.Total, &balances); err != nil {
+		var transactions int64
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM transactions`).Scan(&transactions); err != nil {
 			return err
 		}
-		r.Accounts, r.Entries, r.Transactions = int(accounts), int(entries), int(transactions)
+		r.Transactions = int(transactions)
 
-		rows, err := tx.Query(ctx, `SELECT a.id, a.kind, a.owner_id, a.balance, COALESCE(e.total, 0)
-			FROM accounts a
-			LEFT JOIN (SELECT account_id, CAST(SUM(amount) AS BIGINT) AS total FROM entries GROUP BY account_id) e
-				ON e.account_id = a.id
-			WHERE a.balance <> COALESCE(e.total, 0) OR (a.kind IN ('wallet', 'bank') AND a.balance < 0)
-			ORDER BY a.id`)
+		type account struct {
+			kind    string
+			owner   int64
+			balance int64
+			sum     int64
+			over    bool // the sum of its entries overflows
+		}
+		accounts := map[int64]*account{}
+		var ids []int64
+		var balances int64
+		balancesOver := false
+		rows, err := tx.Query(ctx, `SELECT id, kind, owner_id, CAST(balance AS TEXT) FROM accounts ORDER BY id`)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
-			var id, owner, balance, sum int64
-			var kind string
-			if err := rows.Scan(&id, &kind, &owner, &balance, &sum); err != nil {
+			var id, owner int64
+			var kind, held string
+			if err := rows.Scan(&id, &kind, &owner, &held); err != nil {
 				rows.Close()
 				return err
 			}
-			if balance != sum {
-				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %d, its entries sum to %d", id, kind, owner, balance, sum))
+			r.Accounts++
+			balance, ok := amountOf(held)
+			if !ok {
+				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %s is not an amount (an integer within ±%d)", id, kind, owner, held, sabot.MaxAmount))
+				continue
 			}
-			if !kinds[kind] && balance < 0 {
-				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %d is below zero", id, kind, owner, balance))
-			}
+			accounts[id] = &account{kind: kind, owner: owner, balance: balance}
+			ids = append(ids, id)
+			balances, balancesOver = addChecked(balances, balance, balancesOver)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
 
-		rows, err = tx.Query(ctx, `SELECT t.id, t.memo, CAST(SUM(e.amount) AS BIGINT)
-			FROM transactions t JOIN entries e ON e.transaction_id = t.id
-			GROUP BY t.id, t.memo HAVING SUM(e.amount) <> 0
-			ORDER BY t.id`)
+		// The entries in the order of their transactions: each
+		// transaction's sum is made as its entries go by.
+		type unbalanced struct{ id, net int64 }
+		var bad []unbalanced
+		txID, txSum, txOver, txAny := int64(0), int64(0), false, false
+		endTx := func() {
+			if txAny && (txSum != 0 || txOver) {
+				bad = append(bad, unbalanced{txID, txSum})
+			}
+		}
+		totalOver := false
+		rows, err = tx.Query(ctx, `SELECT id, transaction_id, account_id, CAST(amount AS TEXT) FROM entries ORDER BY transaction_id, id`)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
-			var id, sum int64
+			var id, t, acc int64
+			var text string
+			if err := rows.Scan(&id, &t, &acc, &text); err != nil {
+				rows.Close()
+				return err
+			}
+			r.Entries++
+			if t != txID || !txAny {
+				endTx()
+				txID, txSum, txOver, txAny = t, 0, false, true
+			}
+			amount, ok := amountOf(text)
+			if !ok {
+				r.Problems = append(r.Problems, fmt.Sprintf("entry %d (account %d, transaction %d): amount %s is not an amount (an integer within ±%d)", id, acc, t, text, sabot.MaxAmount))
+				continue
+			}
+			txSum, txOver = addChecked(txSum, amount, txOver)
+			r.Total, totalOver = addChecked(r.Total, amount, totalOver)
+			if a := accounts[acc]; a != nil {
+				a.sum, a.over = addChecked(a.sum, amount, a.over)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		endTx()
+
+		for _, id := range ids {
+			a := accounts[id]
+			switch {
+			case a.over:
+				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %d, its entries sum beyond the range of an int64", id, a.kind, a.owner, a.balance))
+			case a.balance != a.sum:
+				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %d, its entries sum to %d", id, a.kind, a.owner, a.balance, a.sum))
+			}
+			if !kinds[a.kind] && a.balance < 0 {
+				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %d is below zero", id, a.kind, a.owner, a.balance))
+			}
+		}
+		for _, u := range bad {
 			var memo string
-			if err := rows.Scan(&id, &memo, &sum); err != nil {
-				rows.Close()
+			if err := tx.QueryRow(ctx, `SELECT memo FROM transactions WHERE id = $1`, u.id).Scan(&memo); err != nil {
 				return err
 			}
-			r.Problems = append(r.Problems, fmt.Sprintf("transaction %d (%s): its entries net %+d", id, memo, sum))
+			r.Problems = append(r.Problems, fmt.Sprintf("transaction %d (%s): its entries net %+d", u.id, memo, u.net))
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if r.Total != 0 {
+		if totalOver {
+			r.Problems = append(r.Problems, "the entries sum beyond the range of an int64")
+		} else if r.Total != 0 {
 			r.Problems = append(r.Problems, fmt.Sprintf("the entries sum to %+d, not 0", r.Total))
 		}
-		if balances != 0 {
+		if balancesOver {
+			r.Problems = append(r.Problems, "the balances sum beyond the range of an int64")
+		} else if balances != 0 {
 			r.Problems = append(r.Problems, fmt.Sprintf("the balances sum to %+d, not 0", balances))
 		}
 		return nil
@@ -228,4 +311,24 @@ func (s *Store) CheckLedger(ctx context.Context) (*sabot.LedgerReport, error) {
 		return nil, fail(err)
 	}
 	return r, nil
+}
+
+// amountOf parses a balance or an amount as the database gives it in text:
+// ok only for an integer within ±sabot.MaxAmount.
+func amountOf(text string) (int64, bool) {
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n > sabot.MaxAmount || n < -sabot.MaxAmount {
+		return 0, false
+	}
+	return n, true
+}
+
+// addChecked adds b to a, and reports whether the sum has overflowed (once
+// it has, it stays so).
+func addChecked(a, b int64, over bool) (int64, bool) {
+	sum := a + b
+	if (b > 0 && sum < a) || (b < 0 && sum > a) {
+		over = true
+	}
+	return sum, over
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -46,6 +47,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckLedger", testCheckLedger},
 		{"CheckLedgerCorruptBalance", testCheckLedgerCorruptBalance},
 		{"CheckLedgerUnbalancedTransaction", testCheckLedgerUnbalancedTransaction},
+		{"AmountBound", testAmountBound},
+		{"CheckLedgerOutOfRange", testCheckLedgerOutOfRange},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.test(t, open(t)) })
@@ -791,4 +794,116 @@ func dump(log []*sabot.LogRecord) string {
 		fmt.Fprintf(&b, "\n  %+v payload=%s", *r, r.Payload)
 	}
 	return b.String()
+}
+
+// Issue 11, finding 3: no posting and no balance goes beyond
+// sabot.MaxAmount, so that no sum overflows; a posting that would is
+// refused as invalid, with a reason, and changes nothing. The database
+// itself refuses such a balance or entry written behind the store's back.
+func testAmountBound(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	tbl := &sabot.Table{Name: "t", Profile: "venice"}
+	must(t, s.CreateTable(ctx, tbl))
+	house := account(t, s, sabot.AccountHouse, 0)
+	wallet, table := account(t, s, sabot.AccountWallet, 1), account(t, s, sabot.AccountTable, tbl.ID)
+	unchanged := func(wantWallet int64, wantEntries int) {
+		t.Helper()
+		if w := balance(t, s, sabot.AccountWallet, 1); w != wantWallet {
+			t.Fatalf("wallet %d, want %d", w, wantWallet)
+		}
+		if r := checkLedger(t, s); r.Entries != wantEntries {
+			t.Fatalf("%d entries, want %d", r.Entries, wantEntries)
+		}
+	}
+	for _, amount := range []int64{math.MaxInt64, sabot.MaxAmount + 1} {
+		err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -amount}, {AccountID: wallet, Amount: amount}})
+		code(t, err, sabot.EINVALID)
+		if !strings.Contains(err.Error(), "beyond") {
+			t.Fatalf("a credit of %d: %v, want a reason that says the bound", amount, err)
+		}
+	}
+	unchanged(0, 0)
+
+	credit(t, s, wallet, sabot.MaxAmount-5)
+	unchanged(sabot.MaxAmount-5, 2)
+	// The wallet would hold MaxAmount+1 (and the house -MaxAmount-1).
+	err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -6}, {AccountID: wallet, Amount: 6}})
+	code(t, err, sabot.EINVALID)
+	if !strings.Contains(err.Error(), "beyond the most a balance may be") {
+		t.Fatalf("a credit past the bound: %v", err)
+	}
+	unchanged(sabot.MaxAmount-5, 2)
+	// The same in an append: neither the record nor its postings.
+	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle},
+		[]sabot.Posting{{AccountID: table, Amount: -6}, {AccountID: wallet, Amount: 6}})
+	code(t, err, sabot.EINVALID)
+	unchanged(sabot.MaxAmount-5, 2)
+	if log, err := s.Log(ctx, tbl.ID, 1); err != nil || len(log) != 0 {
+		t.Fatalf("the refused append left %d records (%v)", len(log), err)
+	}
+	// Up to the bound is allowed.
+	credit(t, s, wallet, 5)
+	unchanged(sabot.MaxAmount, 4)
+
+	// Behind the store's back, the database refuses it too.
+	db := raw(t, s)
+	if err := db.RawExec(ctx, `UPDATE accounts SET balance = balance + 1 WHERE id = $1`, wallet); err == nil {
+		t.Fatal("the database took a balance beyond the bound")
+	}
+	txID, err := db.RawInt64(ctx, `SELECT MAX(id) FROM transactions`)
+	must(t, err)
+	if err := db.RawExec(ctx, `INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES ($1, $2, $3, 'forged', 0)`, txID, table, sabot.MaxAmount+1); err == nil {
+		t.Fatal("the database took an entry beyond the bound")
+	}
+	unchanged(sabot.MaxAmount, 4)
+}
+
+// Unbounded is a store under test that can lift the database's own bound of
+// amounts (migration 007), to write what a database written before it may
+// hold.
+type Unbounded interface {
+	RawDropAmountBound(ctx context.Context) error
+}
+
+// Issue 11, finding 3: a balance or an entry out of the range of an amount
+// (written before the bound, or behind the store's back) is reported by
+// CheckLedger with its ID; the check does not fail with an overflow.
+func testCheckLedgerOutOfRange(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	db := raw(t, s)
+	u, ok := s.(Unbounded)
+	if !ok {
+		t.Fatalf("%T does not implement storetest.Unbounded", s)
+	}
+	must(t, u.RawDropAmountBound(ctx))
+	wallet, other := account(t, s, sabot.AccountWallet, 1), account(t, s, sabot.AccountWallet, 2)
+	credit(t, s, wallet, 1000)
+	credit(t, s, other, 1000)
+	txID, err := db.RawInt64(ctx, `SELECT MAX(id) FROM transactions`)
+	must(t, err)
+	must(t, db.RawExec(ctx, `UPDATE accounts SET balance = $2 WHERE id = $1`, wallet, int64(math.MaxInt64)))
+	must(t, db.RawExec(ctx, `INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES ($1, $2, $3, 'forged', 0)`, txID, other, int64(math.MaxInt64)))
+	entry, err := db.RawInt64(ctx, `SELECT MAX(id) FROM entries`)
+	must(t, err)
+	must(t, db.RawExec(ctx, `INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES ($1, $2, $3, 'forged', 0)`, txID, other, int64(math.MaxInt64)))
+	r, err := s.CheckLedger(ctx)
+	if err != nil {
+		t.Fatalf("the check failed instead of reporting: %v", err)
+	}
+	if r.OK() {
+		t.Fatalf("out-of-range rows passed: %+v", r)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("account %d (wallet of 1): balance %d is not an amount", wallet, int64(math.MaxInt64)),
+		fmt.Sprintf("entry %d (account %d, transaction %d): amount %d is not an amount", entry, other, txID, int64(math.MaxInt64)),
+		fmt.Sprintf("entry %d (account %d, transaction %d): amount %d is not an amount", entry+1, other, txID, int64(math.MaxInt64)),
+	} {
+		found := false
+		for _, p := range r.Problems {
+			found = found || strings.HasPrefix(p, want)
+		}
+		if !found {
+			t.Errorf("no problem %q in %q", want, r.Problems)
+		}
+	}
 }

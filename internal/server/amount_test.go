@@ -1,0 +1,101 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"sabot"
+	"sabot/internal/server"
+)
+
+// Issue 11, finding 3: an administrator's credit of 2^63-1 was accepted
+// and overflowed the balances (SQLite turned them into REALs, PostgreSQL
+// answered 500). Every amount is bounded by sabot.MaxAmount: a credit
+// beyond it, or one that would take a wallet beyond it, is refused as
+// invalid (400) with its reason, and changes nothing.
+func TestCreditOverflowRefused(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	ana := h.player("ana", 1000)
+	events := func() int {
+		return len(must(server.Events(ctx, h.st, server.EventQuery{Limit: 1000})))
+	}
+	before := events()
+	unchanged := func(want int64) {
+		t.Helper()
+		if w := wallet(t, ana); w != want {
+			t.Fatalf("wallet %d, want %d", w, want)
+		}
+		if n := events(); n != before {
+			t.Fatalf("%d significant events, want %d: a refused credit was logged", n, before)
+		}
+		checkLedger(t, h.st)
+	}
+
+	// Over HTTP, as the finding sent it: 400 invalid.
+	body := []byte(`{"command_id":"big","user":"ana","amount":9223372036854775807}`)
+	req, _ := http.NewRequestWithContext(ctx, "POST", h.srv.URL()+"/api/admin/credit", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+h.admin.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("a credit of 2^63-1: HTTP %d, want 400", resp.StatusCode)
+	}
+	unchanged(1000)
+	for _, amount := range []int64{math.MaxInt64, sabot.MaxAmount + 1} {
+		wantCode(t, h.admin.Credit(ctx, "ana", amount), sabot.EINVALID, "at most "+strconv.FormatInt(sabot.MaxAmount, 10))
+		unchanged(1000)
+	}
+
+	// Up to the bound, then one more minor unit is refused.
+	must(0, h.admin.Credit(ctx, "ana", sabot.MaxAmount-1000))
+	before = events()
+	unchanged(sabot.MaxAmount)
+	wantCode(t, h.admin.Credit(ctx, "ana", 1), sabot.EINVALID, "beyond the most a wallet may hold")
+	unchanged(sabot.MaxAmount)
+}
+
+// Issue 11, finding 3: a stake beyond the bound never reaches the table or
+// the ledger: 400 invalid, nothing placed.
+func TestStakeOverflowRefused(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("vegas-s17", true, nil)
+	ana := h.player("ana", 1000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	for _, stake := range []int64{math.MaxInt64, sabot.MaxAmount + 1, math.MinInt64} {
+		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
+		wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
+	}
+	if v := must(ana.Table(ctx, tb)); len(v.Bets) != 0 {
+		t.Fatalf("bets %+v", v.Bets)
+	}
+	if w := wallet(t, ana); w != 1000 {
+		t.Fatalf("wallet %d", w)
+	}
+	checkLedger(t, h.st)
+}
+
+// Issue 11, finding 3: table limits under which one stake could win beyond
+// the bound are refused, at creation and by a configuration change.
+func TestLimitsOverflowRefused(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	big := map[string]string{"max_bet": strconv.FormatInt(1<<40, 10), "blackjack_pays": "1000:1"}
+	_, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "big", Profile: "vegas-s17", Options: big})
+	wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
+	tb := h.table("vegas-s17", true, nil)
+	_, err = h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: big})
+	wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
+	if v := must(h.admin.Table(ctx, tb)); len(v.Options) != 0 {
+		t.Fatalf("options %v after a refused change", v.Options)
+	}
+}
