@@ -337,7 +337,7 @@ func (s *Server) dummyHash() []byte {
 
 // roundUp is a wait as a client reads it: whole seconds, at least one.
 func roundUp(d time.Duration) time.Duration {
-	return max(time.Second, (d+time.Second-1).Truncate(time.Second))
+	return max(time.Second, (d + time.Second - 1).Truncate(time.Second))
 }
 
 type ctxKey int
