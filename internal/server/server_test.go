@@ -36,6 +36,7 @@ type harness struct {
 	st    sabot.Store
 	srv   *server.Server
 	admin *server.Client
+	set   func(*server.Server) // the server's limits, before it opens (nil: the defaults)
 }
 
 func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
@@ -51,6 +52,9 @@ func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
 func (h *harness) start(timing server.Timing) {
 	h.t.Helper()
 	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4}
+	if h.set != nil {
+		h.set(h.srv)
+	}
 	if err := h.srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
 		h.t.Fatal(err)
 	}
