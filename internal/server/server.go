@@ -85,7 +85,7 @@ type Server struct {
 	HashWorkers int
 	HashQueue   int
 	// MaxIDLength bounds a command_id or client_id in bytes (at most
-	// MaxIDLengthLimit).
+	// MaxIDLengthLimit; 0 or negative: the default, never unbounded).
 	MaxIDLength int
 
 	guardOnce sync.Once
