@@ -3,6 +3,7 @@ package sabot
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. The server maps each to one HTTP status.
@@ -14,6 +15,14 @@ const (
 	EUNAUTHORIZED = "unauthorized"
 	EFORBIDDEN    = "forbidden"
 	EINSUFFICIENT = "insufficient_funds"
+	// ETHROTTLED: too many requests of a kind from one client or for one
+	// name; the answer says when to try again (Error.RetryAfter).
+	ETHROTTLED = "too_many_requests"
+	// EUNAVAILABLE: the service cannot take the request now (its password
+	// hashing is saturated, its store refuses writes).
+	EUNAVAILABLE = "unavailable"
+	// EMEDIATYPE: a request body that is not declared application/json.
+	EMEDIATYPE = "unsupported_media_type"
 )
 
 // Error is an application error: a code and a one-line message a user may
@@ -22,6 +31,9 @@ type Error struct {
 	Code    string
 	Message string
 	Cause   error
+	// RetryAfter, for ETHROTTLED and EUNAVAILABLE, is how long the client
+	// should wait before it tries again (0: not said).
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -36,6 +48,20 @@ func (e *Error) Unwrap() error { return e.Cause }
 // Errorf returns an *Error with a code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Throttled returns an ETHROTTLED error that asks the client to wait.
+func Throttled(wait time.Duration, format string, args ...any) *Error {
+	return &Error{Code: ETHROTTLED, Message: fmt.Sprintf(format, args...), RetryAfter: wait}
+}
+
+// RetryAfter returns how long an error asks the client to wait (0: not said).
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // Internal wraps an unexpected error: the user sees only "internal error".

@@ -143,7 +143,12 @@ func (r *LedgerReport) OK() bool { return r.Total == 0 && len(r.Problems) == 0 }
 // Store is where everything lasting is kept. Its methods are safe for
 // concurrent use. Errors are *Error with a code.
 type Store interface {
-	CreateUser(ctx context.Context, u *User) error // sets ID and Created; ECONFLICT on a taken name
+	// CreateUser sets ID and Created; ECONFLICT on a name taken, compared
+	// by FoldName ("Alice" takes "alice").
+	CreateUser(ctx context.Context, u *User) error
+	// UserByName returns the user of exactly that name, or else the one
+	// whose name has the same FoldName (the first registered, where a
+	// store made before names were folded holds several).
 	UserByName(ctx context.Context, name string) (*User, error)
 	UserByID(ctx context.Context, id int64) (*User, error)
 
@@ -195,4 +200,12 @@ type CommitStats struct {
 	// transaction, the time from its arrival at the store's writer to the
 	// transaction's start. Valid only during the call.
 	Waits []time.Duration
+}
+
+// WriteChecker is a Store that can tell whether it accepts writes now: a
+// write that it rolls back. The server's readiness check (/readyz) and its
+// start ask it: a database opened read-only serves reads and refuses every
+// login, bet and payout.
+type WriteChecker interface {
+	CheckWritable(ctx context.Context) error
 }

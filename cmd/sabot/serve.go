@@ -32,6 +32,14 @@ func newServeCmd(e *env) *cobra.Command {
 		bcryptCost                  int
 		welcome                     int64
 		snapshotEvery               int
+		lim                         = server.Server{
+			ReadTimeout: server.DefaultReadTimeout, WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
+			MaxConnsPerAddr: server.DefaultMaxConnsPerAddr,
+			LoginNameBurst:  server.DefaultLoginNameBurst, LoginNameEvery: server.DefaultLoginNameEvery,
+			LoginAddrBurst: server.DefaultLoginAddrBurst, LoginAddrEvery: server.DefaultLoginAddrEvery,
+			RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
+			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
+		} // the limits' flags
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -53,8 +61,15 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
+			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
+				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
+			}
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
-				SnapshotEvery: snapshotEvery}
+				SnapshotEvery: snapshotEvery,
+				ReadTimeout:   lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
+				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
+				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
+				MaxIDLength: lim.MaxIDLength}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -102,6 +117,20 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
 	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
+	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
+	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")
+	f.DurationVar(&lim.WriteTimeout, "write-timeout", lim.WriteTimeout, "time to write an answer (not a WebSocket's)")
+	f.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "a keep-alive connection idle this long is closed")
+	f.IntVar(&lim.MaxConnsPerAddr, "max-conns-per-addr", lim.MaxConnsPerAddr, "connections open at once from one client address (IPv6: a /64); more are closed at once")
+	f.IntVar(&lim.LoginNameBurst, "login-name-burst", lim.LoginNameBurst, "failed logins for one name before it is throttled (429)")
+	f.DurationVar(&lim.LoginNameEvery, "login-name-every", lim.LoginNameEvery, "then one failed login for that name per this interval")
+	f.IntVar(&lim.LoginAddrBurst, "login-addr-burst", lim.LoginAddrBurst, "failed logins from one address before it is throttled (429)")
+	f.DurationVar(&lim.LoginAddrEvery, "login-addr-every", lim.LoginAddrEvery, "then one failed login from that address per this interval")
+	f.IntVar(&lim.RegisterBurst, "register-burst", lim.RegisterBurst, "registrations from one address before it is throttled (429)")
+	f.DurationVar(&lim.RegisterEvery, "register-every", lim.RegisterEvery, "then one registration from that address per this interval")
+	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
+	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
+	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	return c
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
@@ -291,5 +293,42 @@ func TestServeDebug(t *testing.T) {
 	}
 	if _, _, err := serveDebug("127.0.0.1:-1"); err == nil {
 		t.Error("a bad --debug-addr was accepted")
+	}
+}
+
+// Every flag of `sabot serve` is documented in docs/server.md (the flags
+// table, or the table of "Abuse and limits" for a limit).
+func TestServeFlagsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/server.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	newServeCmd(&env{}).Flags().VisitAll(func(f *pflag.Flag) {
+		n++
+		if !strings.Contains(string(doc), "`--"+f.Name) {
+			t.Errorf("--%s is not in docs/server.md", f.Name)
+		}
+	})
+	if n < 20 {
+		t.Fatalf("only %d flags", n)
+	}
+}
+
+// Issue 11, finding 11: on a database it may read but not write, `sabot
+// serve` refuses to start and says why, instead of serving logins that all
+// fail.
+func TestServeRefusesReadOnlyStore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sabot.db")
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	var stdout, stderr strings.Builder
+	code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", "file:" + path + "?mode=ro"}, strings.NewReader(""), &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "the store does not accept writes") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

@@ -6,6 +6,8 @@ package httpjson
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"time"
 
 	"sabot"
 )
@@ -19,6 +21,9 @@ var statusOf = map[string]int{
 	sabot.ENOTFOUND:     http.StatusNotFound,
 	sabot.ECONFLICT:     http.StatusConflict,
 	sabot.EINTERNAL:     http.StatusInternalServerError,
+	sabot.ETHROTTLED:    http.StatusTooManyRequests,
+	sabot.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	sabot.EMEDIATYPE:    http.StatusUnsupportedMediaType,
 }
 
 // Status returns the HTTP status of an error code.
@@ -43,8 +48,13 @@ func Write(w http.ResponseWriter, status int, v any) {
 }
 
 // WriteError writes an error's code and user-readable message with its
-// status; an internal error's cause never reaches the user.
+// status; an internal error's cause never reaches the user. An error that
+// asks the client to wait says how long in Retry-After (whole seconds, at
+// least 1).
 func WriteError(w http.ResponseWriter, err error) {
 	code := sabot.ErrorCode(err)
+	if d := sabot.RetryAfter(err); d > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10))
+	}
 	Write(w, Status(code), ErrorBody{code, sabot.ErrorMessage(err)})
 }

@@ -2,15 +2,17 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/text/unicode/norm"
 
 	"sabot"
 	"sabot/card"
@@ -32,6 +34,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /readyz", s.handleReady)
 	mux.Handle("GET /metrics", s.metrics.handler())
 
 	mux.HandleFunc("POST /api/register", s.handleRegister)
@@ -44,7 +47,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
-	mux.HandleFunc("GET /api/tables/{id}/ws", s.authed(s.handleWS))
+	mux.HandleFunc("GET /api/tables/{id}/ws", s.authedWS(s.handleWS))
 	for _, op := range playerOps {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
 	}
@@ -60,7 +63,7 @@ func (s *Server) Handler() http.Handler {
 	// edge, the strategy card, the rules in plain words.
 	(&web.API{Tables: liveTables{s}}).Register(mux)
 	mux.Handle("/", web.Handler())
-	return mux
+	return s.requireJSON(mux)
 }
 
 // ErrorBody is every error's JSON body: a code and a one-line reason.
@@ -81,17 +84,46 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }
 
-func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<16))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return sabot.Errorf(sabot.EINVALID, "bad JSON body: %v", err)
-	}
-	return nil
-}
-
+// handleHealth is the liveness check: the process serves.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "tables": len(s.tableList())})
+}
+
+// handleReady is the readiness check: the store accepts writes (issue 11,
+// finding 11: on a read-only database /healthz said ok while every login
+// failed). 503 `unavailable` otherwise.
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	if err := s.ready(r.Context()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+// readyEvery is how often the readiness check writes to the store at
+// most: a check is a write transaction, and probes may come from anyone.
+const readyEvery = time.Second
+
+func (s *Server) ready(ctx context.Context) error {
+	wc, ok := s.Store.(sabot.WriteChecker)
+	if !ok {
+		return nil
+	}
+	g := s.guards()
+	g.readyMu.Lock()
+	defer g.readyMu.Unlock()
+	if !g.readyAt.IsZero() && time.Since(g.readyAt) < readyEvery {
+		return g.readyErr
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := wc.CheckWritable(cctx)
+	if err != nil {
+		s.logger().Error("not ready: the store does not accept writes", "err", err)
+		err = &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "not ready: the store does not accept writes", Cause: err, RetryAfter: readyEvery}
+	}
+	g.readyAt, g.readyErr = time.Now(), err
+	return err
 }
 
 // ---- users and sessions ----
@@ -112,8 +144,35 @@ type UserView struct {
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,32}$`)
 
-// MinPassword is the shortest password accepted.
+// MinPassword is the shortest password accepted, in characters.
 const MinPassword = 8
+
+// checkName returns a name as it is kept (Unicode NFKC: "ａｎａ" is "ana")
+// or refuses it. Names are unique as sabot.FoldName folds them: "Ana" and
+// "ana" are one (issue 11, finding 12).
+func checkName(name string) (string, error) {
+	if len(name) <= 4*32 { // NFKC of anything longer cannot be 32 characters or fewer of these
+		name = norm.NFKC.String(name)
+	}
+	if !validName.MatchString(name) {
+		return "", sabot.Errorf(sabot.EINVALID, "a name is 1 to 32 letters, digits, '.', '_' or '-'")
+	}
+	return name, nil
+}
+
+// checkPassword refuses a password bcrypt cannot keep whole (over 72
+// bytes), a short one, and one of nothing but spaces.
+func checkPassword(password string) error {
+	switch {
+	case len(password) > MaxPassword:
+		return sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes (bcrypt reads no more); this one has %d", MaxPassword, len(password))
+	case utf8.RuneCountInString(password) < MinPassword:
+		return sabot.Errorf(sabot.EINVALID, "a password has at least %d characters", MinPassword)
+	case strings.TrimFunc(password, unicode.IsSpace) == "":
+		return sabot.Errorf(sabot.EINVALID, "a password needs more than spaces")
+	}
+	return nil
+}
 
 func (s *Server) bcryptCost() int {
 	if s.BcryptCost != 0 {
@@ -124,13 +183,20 @@ func (s *Server) bcryptCost() int {
 
 // CreateUser registers a user (an administrator if admin).
 func (s *Server) CreateUser(ctx context.Context, name, password string, admin bool) (*sabot.User, error) {
-	if !validName.MatchString(name) {
-		return nil, sabot.Errorf(sabot.EINVALID, "a name is 1 to 32 letters, digits, '.', '_' or '-'")
+	name, err := checkName(name)
+	if err != nil {
+		return nil, err
 	}
-	if len(password) < MinPassword {
-		return nil, sabot.Errorf(sabot.EINVALID, "a password has at least %d characters", MinPassword)
+	if err := checkPassword(password); err != nil {
+		return nil, err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.bcryptCost())
+	var hash []byte
+	if herr := s.guards().hash.do(ctx, func() {
+		hash, err = bcrypt.GenerateFromPassword([]byte(password), s.bcryptCost())
+		s.metrics.hashes.WithLabelValues("generate").Inc()
+	}); herr != nil {
+		return nil, herr
+	}
 	if err != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", err)
 	}
@@ -161,6 +227,12 @@ func (s *Server) EnsureAdmin(ctx context.Context, name, password string) error {
 }
 
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
+	// Each registration is a welcome credit and a password hash: so many
+	// from one address (issue 11, finding 6).
+	if d := s.guards().register.take(clientKey(r.RemoteAddr), s.now()); d > 0 {
+		s.writeError(w, r, sabot.Throttled(d, "too many registrations from your address: try again in %s", roundUp(d)))
+		return
+	}
 	var c Credentials
 	if err := decode(r, &c); err != nil {
 		s.writeError(w, r, err)
@@ -193,21 +265,51 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password")
-	u, err := s.Store.UserByName(r.Context(), c.Name)
+	name, err := checkName(c.Name)
 	if err != nil {
-		if sabot.ErrorCode(err) == sabot.ENOTFOUND {
-			err = bad
-		}
 		s.writeError(w, r, err)
 		return
 	}
-	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(c.Password)) != nil {
+	if len(c.Password) > MaxPassword {
+		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword))
+		return
+	}
+	// Guessing is throttled per name and per address; only failures count
+	// (issue 11, finding 6).
+	g, now := s.guards(), s.now()
+	folded, addr := sabot.FoldName(name), clientKey(r.RemoteAddr)
+	if d := max(g.loginName.wait(folded, now), g.loginAddr.wait(addr, now)); d > 0 {
+		s.writeError(w, r, sabot.Throttled(d, "too many failed logins: try again in %s", roundUp(d)))
+		return
+	}
+	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password")
+	u, err := s.Store.UserByName(r.Context(), name)
+	if err != nil && sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		s.writeError(w, r, err)
+		return
+	}
+	// An unknown name is checked against a hash too, so that it takes
+	// the time of a known one: names are not told by timing.
+	hash := s.dummyHash()
+	if u != nil {
+		hash = u.PasswordHash
+	}
+	var match bool
+	if err := g.hash.do(r.Context(), func() {
+		match = bcrypt.CompareHashAndPassword(hash, []byte(c.Password)) == nil
+		s.metrics.hashes.WithLabelValues("compare").Inc()
+	}); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if u == nil || !match {
+		g.loginName.charge(folded, now)
+		g.loginAddr.charge(addr, now)
 		s.writeError(w, r, bad)
 		return
 	}
 	token := randomID(32)
-	now := s.now()
+	now = s.now()
 	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -219,16 +321,39 @@ func (s *Server) userView(ctx context.Context, u *sabot.User) UserView {
 	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
 }
 
+// dummyHash is a bcrypt hash of the server's cost that no password
+// matches: an unknown name's login is checked against it.
+func (s *Server) dummyHash() []byte {
+	g := s.guards()
+	g.dummyOnce.Do(func() {
+		h, err := bcrypt.GenerateFromPassword([]byte(randomID(16)), s.bcryptCost())
+		if err != nil {
+			h, _ = bcrypt.GenerateFromPassword([]byte(randomID(16)), bcrypt.DefaultCost)
+		}
+		g.dummy = h
+	})
+	return g.dummy
+}
+
+// roundUp is a wait as a client reads it: whole seconds, at least one.
+func roundUp(d time.Duration) time.Duration {
+	return max(time.Second, (d + time.Second - 1).Truncate(time.Second))
+}
+
 type ctxKey int
 
 const userKey ctxKey = 1
 
-// authenticate finds the session of a request's bearer token (or, for a
-// WebSocket, its token parameter). A session idle longer than
-// Timing.SessionIdle is over: the player logs in again.
-func (s *Server) authenticate(r *http.Request) (*sabot.User, string, error) {
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+// authenticate finds the session of a request's bearer token (the
+// scheme's case does not matter), or, where query is set (the WebSocket:
+// a browser cannot give it headers), of its token parameter. A session
+// idle longer than Timing.SessionIdle is over: the player logs in again.
+func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string, error) {
+	token, err := bearer(r.Header.Get("Authorization"))
+	if err != nil {
+		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: the Authorization header is not \"Bearer TOKEN\"")
+	}
+	if token == "" && query {
 		token = r.URL.Query().Get("token")
 	}
 	if token == "" {
@@ -258,8 +383,18 @@ func (s *Server) authenticate(r *http.Request) (*sabot.User, string, error) {
 }
 
 func (s *Server) authed(h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
+	return s.authedBy(false, h)
+}
+
+// authedWS also takes the token as ?token= (issue 11, finding 12: only
+// the WebSocket does; in other URLs it would end in logs and histories).
+func (s *Server) authedWS(h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
+	return s.authedBy(true, h)
+}
+
+func (s *Server) authedBy(query bool, h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		u, _, err := s.authenticate(r)
+		u, _, err := s.authenticate(r, query)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -279,7 +414,7 @@ func (s *Server) admin(h func(http.ResponseWriter, *http.Request, *sabot.User)) 
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	_, h, _ := s.authenticate(r)
+	_, h, _ := s.authenticate(r, false)
 	if err := s.Store.DeleteSession(r.Context(), h); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -304,6 +439,9 @@ type CreditRequest struct {
 func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditRequest) (*sabot.LogRecord, bool, error) {
 	if req.CommandID == "" {
 		return nil, false, sabot.Errorf(sabot.EINVALID, "every command needs a command_id")
+	}
+	if err := s.checkID("command_id", req.CommandID); err != nil {
+		return nil, false, err
 	}
 	if req.Amount <= 0 {
 		return nil, false, sabot.Errorf(sabot.EINVALID, "a credit is a positive amount in minor units")
@@ -487,6 +625,12 @@ type CommandResult struct {
 }
 
 func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command, error) {
+	if err := s.checkID("command_id", req.CommandID); err != nil {
+		return nil, err
+	}
+	if err := s.checkID("client_id", req.ClientID); err != nil {
+		return nil, err
+	}
 	if err := checkStake(req.Stake); err != nil {
 		return nil, err
 	}

@@ -368,6 +368,12 @@ func (a *actor) checkBet(player string, box int, stake int64) error {
 	if box < 1 || box > a.p.Boxes {
 		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
 	}
+	// A stake outside the table's limits is a wrong stake, whatever the
+	// table's state: `invalid`, as docs/protocol.md says (the table would
+	// refuse it too, as a conflict).
+	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet && !a.p.BelowMinStands {
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", web.Money(a.p.MinBet), web.Money(a.p.MaxBet))
+	}
 	others, total := 0, stake
 	for _, b := range a.t.Bets() {
 		if b.Box == box && b.Player != player {

@@ -38,7 +38,7 @@ func (s *memStore) CreateUser(_ context.Context, u *sabot.User) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, x := range s.users {
-		if x.Name == u.Name {
+		if sabot.FoldName(x.Name) == sabot.FoldName(u.Name) {
 			return sabot.Errorf(sabot.ECONFLICT, "the name %s is taken", u.Name)
 		}
 	}
@@ -52,10 +52,15 @@ func (s *memStore) CreateUser(_ context.Context, u *sabot.User) error {
 func (s *memStore) UserByName(_ context.Context, name string) (*sabot.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, x := range s.users {
-		if x.Name == name {
-			c := *x
-			return &c, nil
+	for _, match := range []func(*sabot.User) bool{
+		func(x *sabot.User) bool { return x.Name == name },
+		func(x *sabot.User) bool { return sabot.FoldName(x.Name) == sabot.FoldName(name) },
+	} {
+		for _, x := range s.users {
+			if match(x) {
+				c := *x
+				return &c, nil
+			}
 		}
 	}
 	return nil, sabot.Errorf(sabot.ENOTFOUND, "no user %s", name)

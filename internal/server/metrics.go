@@ -23,6 +23,8 @@ type metrics struct {
 	events    prometheus.Counter
 	tables    prometheus.Gauge
 	sockets   prometheus.Gauge
+	hashes    *prometheus.CounterVec // op: compare, generate (bcrypt)
+	refused   prometheus.Counter     // connections over the cap of their address
 
 	// The store's group commit, where the store tells it (sabot.CommitObserver).
 	commitTime    prometheus.Histogram
@@ -49,6 +51,10 @@ func newMetrics() *metrics {
 		events:  prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_events_total", Help: "Table events published."}),
 		tables:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_tables", Help: "Tables served."}),
 		sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_websockets", Help: "Open WebSocket connections."}),
+		hashes: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_password_hashes_total",
+			Help: "Password hashes computed (bcrypt), by operation: compare (a login, unknown names included) or generate (a registration)."}, []string{"op"}),
+		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_connections_refused_total",
+			Help: "Connections closed as they were accepted: their client address held its cap of open connections."}),
 		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_seconds",
 			Help:    "Time of a group-commit transaction of the log and ledger, its sync included.",
 			Buckets: latencyBuckets}),
@@ -59,7 +65,7 @@ func newMetrics() *metrics {
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
 	}
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets,
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

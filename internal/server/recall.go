@@ -432,8 +432,8 @@ type ReplayResult struct {
 // computes on what it is sent; a record that does not replay is refused.
 func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	var req ReplayRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<18)).Decode(&req); err != nil {
-		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "bad JSON body: %v", err))
+	if err := decodeLimit(r, &req, 1<<18); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	p, err := profileOf(req.Profile, req.Options)

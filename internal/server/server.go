@@ -61,6 +61,36 @@ type Server struct {
 	// whole log).
 	SnapshotEvery int
 
+	// Abuse and limits (docs/server.md): what one client may take. A zero
+	// field takes its default (DefaultReadTimeout …); a negative one turns
+	// the limit off.
+	ReadTimeout     time.Duration // to read a request, its body included
+	WriteTimeout    time.Duration // to write an answer; a WebSocket is not bound by it
+	IdleTimeout     time.Duration // a keep-alive connection waiting for its next request
+	MaxConnsPerAddr int           // connections open at once from one client address (IPv6: its /64)
+	// Failed logins: for one name (case-folded), LoginNameBurst, then one
+	// per LoginNameEvery; from one address, LoginAddrBurst, then one per
+	// LoginAddrEvery. Beyond, 429 with Retry-After. A success costs nothing.
+	LoginNameBurst int
+	LoginNameEvery time.Duration
+	LoginAddrBurst int
+	LoginAddrEvery time.Duration
+	// Registrations from one address: RegisterBurst, then one per
+	// RegisterEvery (each is a welcome credit and a password hash).
+	RegisterBurst int
+	RegisterEvery time.Duration
+	// Password hashes (bcrypt) computed at once (default: half the CPUs,
+	// at least 1), and requests that may wait for one beyond those;
+	// further ones are answered 503 at once.
+	HashWorkers int
+	HashQueue   int
+	// MaxIDLength bounds a command_id or client_id in bytes (at most
+	// MaxIDLengthLimit; 0 or negative: the default, never unbounded).
+	MaxIDLength int
+
+	guardOnce sync.Once
+	guard     *guards
+
 	ln      net.Listener
 	srv     *http.Server
 	ctx     context.Context
@@ -82,6 +112,19 @@ func (s *Server) Open() error {
 	if s.metrics == nil {
 		s.metrics = newMetrics()
 	}
+	if s.MaxIDLength > MaxIDLengthLimit {
+		return fmt.Errorf("server: command IDs of %d bytes: at most %d", s.MaxIDLength, MaxIDLengthLimit)
+	}
+	// A database opened read-only (a file without write permission) reads
+	// well and refuses every login and bet: refuse to start on it.
+	if wc, ok := s.Store.(sabot.WriteChecker); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := wc.CheckWritable(ctx)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("the store does not accept writes (a read-only database file or directory?): %w", err)
+		}
+	}
 	addr := s.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -95,8 +138,21 @@ func (s *Server) Open() error {
 		return err
 	}
 	s.ln = ln
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return s.ctx }}
-	go s.srv.Serve(ln)
+	serve := ln
+	if n := countOr(s.MaxConnsPerAddr, DefaultMaxConnsPerAddr); n > 0 {
+		serve = &addrListener{Listener: ln, max: n, refused: s.metrics.refused.Inc, open: map[string]int{}}
+	}
+	read := durationOr(s.ReadTimeout, DefaultReadTimeout)
+	header := 10 * time.Second
+	if read > 0 {
+		header = min(header, read)
+	}
+	// WriteTimeout would end a WebSocket: its handler lifts the deadlines
+	// (handleWS) once the connection is its own.
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: header, ReadTimeout: read,
+		WriteTimeout: durationOr(s.WriteTimeout, DefaultWriteTimeout), IdleTimeout: durationOr(s.IdleTimeout, DefaultIdleTimeout),
+		BaseContext: func(net.Listener) context.Context { return s.ctx }}
+	go s.srv.Serve(serve)
 	s.logger().Info("serving", "url", s.URL(), "tables", len(s.tables), "test_mode", s.TestMode)
 	return nil
 }

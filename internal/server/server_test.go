@@ -36,6 +36,7 @@ type harness struct {
 	st    sabot.Store
 	srv   *server.Server
 	admin *server.Client
+	set   func(*server.Server) // the server's limits, before it opens (nil: the defaults)
 }
 
 func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
@@ -51,6 +52,9 @@ func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
 func (h *harness) start(timing server.Timing) {
 	h.t.Helper()
 	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4}
+	if h.set != nil {
+		h.set(h.srv)
+	}
 	if err := h.srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
 		h.t.Fatal(err)
 	}
@@ -159,7 +163,7 @@ func TestRoundOverHTTP(t *testing.T) {
 	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 9H 6D 7C 8S TD 9C"}))
 
 	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 600})
-	wantCode(t, err, sabot.ECONFLICT, "AR-04, VE-21")
+	wantCode(t, err, sabot.EINVALID, "AR-04, VE-21")
 	bet := server.CommandRequest{CommandID: "ana-bet-1", Box: 1, Stake: 100}
 	first := must(ana.Command(ctx, tb, "bet", bet))
 	again := must(ana.Command(ctx, tb, "bet", bet))
@@ -237,6 +241,7 @@ func TestErrorStatus(t *testing.T) {
 		{"GET", "/healthz", "", http.StatusOK},
 	} {
 		req, _ := http.NewRequest(c.method, h.srv.URL()+c.path, strings.NewReader(`{"name":"x","profile":"venice"}`))
+		req.Header.Set("Content-Type", "application/json")
 		if c.token == "player" {
 			req.Header.Set("Authorization", "Bearer "+pat.Token)
 		} else if c.token != "" {
@@ -265,6 +270,6 @@ func TestErrorStatus(t *testing.T) {
 	}
 	// So do the table's limits (AR-04, VE-21).
 	_, err = poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: v.Rules.MaxBet + 1})
-	wantCode(t, err, sabot.ECONFLICT, fmt.Sprintf("a stake must be between %s and %s (AR-04, VE-21)", web.Money(v.Rules.MinBet), web.Money(v.Rules.MaxBet)))
+	wantCode(t, err, sabot.EINVALID, fmt.Sprintf("a stake must be between %s and %s (AR-04, VE-21)", web.Money(v.Rules.MinBet), web.Money(v.Rules.MaxBet)))
 	checkLedger(t, h.st)
 }

@@ -27,6 +27,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		return
 	}
 	since, _ := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64)
+	// The server's read and write timeouts bound a request and its answer;
+	// a WebSocket lasts as long as the player plays (issue 11, finding 5).
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	cw := &corkingWriter{ResponseWriter: w}
 	conn, err := websocket.Accept(cw, r, nil)
 	if err != nil {
@@ -236,8 +241,8 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 		b, _ := json.Marshal(m)
 		return b
 	}
-	if err := json.Unmarshal(data, &req); err != nil {
-		return answer(Message{Type: "error", Code: sabot.EINVALID, Error: "bad JSON command: " + err.Error()})
+	if err := decodeJSON(data, &req); err != nil {
+		return answer(Message{Type: "error", Code: sabot.EINVALID, Error: sabot.ErrorMessage(err)})
 	}
 	fail := func(err error) []byte {
 		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()

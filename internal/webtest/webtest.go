@@ -10,6 +10,7 @@ package webtest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -118,7 +119,7 @@ func (s *Site) Credit(tb testing.TB, name string, amount int64) {
 // Force makes the next round of a table deal these cards.
 func (s *Site) Force(tb testing.TB, table int64, cards string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "force-cards", server.CommandRequest{CommandID: "force-" + cards + time.Now().String(), Cards: cards}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, "force-cards", server.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
 		tb.Fatal(err)
 	}
 }

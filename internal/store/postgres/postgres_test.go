@@ -45,7 +45,12 @@ func (db *DB) RawDropAmountBound(ctx context.Context) error {
 // and dropped when the test ends.
 func MustOpenDB(tb testing.TB) *DB {
 	tb.Helper()
-	dsn := storetest.PostgresDSN(tb)
+	return mustOpenDSN(tb, storetest.PostgresDSN(tb))
+}
+
+// mustOpenDSN opens the store a DSN names, closed when the test ends.
+func mustOpenDSN(tb testing.TB, dsn string) *DB {
+	tb.Helper()
 	db := postgres.NewDB(dsn)
 	db.Now = storetest.Now
 	if err := db.Open(context.Background()); err != nil {
@@ -60,6 +65,20 @@ func MustOpenDB(tb testing.TB) *DB {
 		db.Close()
 	})
 	return &DB{db, raw}
+}
+
+// Issue 11, finding 12: a store made before names were folded, holding
+// "Alice" and "alice", migrates and keeps both.
+func TestFoldedNamesMigration(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	db := mustOpenDSN(t, dsn)
+	storetest.FoldedNamesMigration(t, db, func() sabot.Store {
+		db.raw.Close()
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return mustOpenDSN(t, dsn)
+	})
 }
 
 // A process killed (SIGKILL) while it appends from many tables loses none

@@ -48,7 +48,12 @@ func (db *DB) RawDropAmountBound(ctx context.Context) error {
 // storetest's clock, closed when the test ends.
 func MustOpenDB(tb testing.TB) *DB {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "sabot.db")
+	return mustOpenPath(tb, filepath.Join(tb.TempDir(), "sabot.db"))
+}
+
+// mustOpenPath opens the store in a file, closed when the test ends.
+func mustOpenPath(tb testing.TB, path string) *DB {
+	tb.Helper()
 	db := sqlite.NewDB(path)
 	db.Now = storetest.Now
 	if err := db.Open(context.Background()); err != nil {
@@ -65,6 +70,44 @@ func MustOpenDB(tb testing.TB) *DB {
 		}
 	})
 	return &DB{db, raw}
+}
+
+// Issue 11, finding 12: a store made before names were folded, holding
+// "Alice" and "alice", migrates and keeps both.
+func TestFoldedNamesMigration(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sabot.db")
+	db := mustOpenPath(t, path)
+	storetest.FoldedNamesMigration(t, db, func() sabot.Store {
+		db.raw.Close()
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return mustOpenPath(t, path)
+	})
+}
+
+// Issue 11, finding 11: a database file opened read-only (SQLite falls back
+// to that when the file is not writable; mode=ro does it for root too)
+// serves reads and fails its check of writes with SQLite's reason.
+func TestCheckWritableReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sabot.db")
+	db := mustOpenPath(t, path)
+	if err := db.CheckWritable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db.raw.Close()
+	db.Close()
+	ro := sqlite.NewDB("file:" + path + "?mode=ro")
+	if err := ro.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.Tables(context.Background()); err != nil {
+		t.Fatalf("a read-only store does not read: %v", err)
+	}
+	if err := ro.CheckWritable(context.Background()); err == nil || !strings.Contains(err.Error(), "readonly") {
+		t.Fatalf("CheckWritable on a read-only file: %v", err)
+	}
 }
 
 // A process killed (SIGKILL) while it appends from many tables loses none

@@ -74,6 +74,7 @@ type Store struct {
 }
 
 var _ sabot.Store = (*Store)(nil)
+var _ sabot.WriteChecker = (*Store)(nil)
 
 // New returns the store over conn, its group-commit writers started (Close
 // stops them); now is the clock that stamps records.
@@ -136,3 +137,22 @@ func fail(err error) error {
 
 // noRows reports whether err says a query found no row.
 func noRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// errRollback ends CheckWritable's transaction without committing it.
+var errRollback = errors.New("rolled back on purpose")
+
+// CheckWritable proves the database accepts writes now: it rewrites a row
+// in a transaction that it rolls back (sabot.WriteChecker). A database
+// opened read-only (a file without write permission, a replica) fails it.
+func (s *Store) CheckWritable(ctx context.Context) error {
+	err := s.conn.InTx(ctx, false, func(tx Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE schema_migrations SET applied = applied WHERE version = (SELECT MAX(version) FROM schema_migrations)`); err != nil {
+			return err
+		}
+		return errRollback
+	})
+	if errors.Is(err, errRollback) {
+		return nil
+	}
+	return err
+}

@@ -9,7 +9,8 @@ import (
 	"sabot"
 )
 
-// CreateUser inserts u, setting its ID and Created; ECONFLICT on a taken name.
+// CreateUser inserts u, setting its ID and Created; ECONFLICT on a name
+// taken, compared by sabot.FoldName.
 func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	if u.Name == "" {
 		return sabot.Errorf(sabot.EINVALID, "a user needs a name")
@@ -21,8 +22,8 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	}
 	var id int64
 	err := s.write(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, `INSERT INTO users (name, password_hash, admin, created) VALUES ($1, $2, $3, $4) RETURNING id`,
-			u.Name, hash, u.Admin, stamp(created)).Scan(&id)
+		return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, created) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+			u.Name, sabot.FoldName(u.Name), hash, u.Admin, stamp(created)).Scan(&id)
 	})
 	if errors.Is(err, ErrUnique) {
 		return sabot.Errorf(sabot.ECONFLICT, "the name %q is taken", u.Name)
@@ -33,9 +34,16 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	return nil
 }
 
-// UserByName returns the user with the name; ENOTFOUND if there is none.
+// UserByName returns the user with exactly the name, or else the one whose
+// name folds the same (sabot.FoldName); ENOTFOUND if there is none. Names
+// that differ only by case, kept from before names were folded, each log in
+// with their own spelling; another spelling finds the first registered.
 func (s *Store) UserByName(ctx context.Context, name string) (*sabot.User, error) {
-	return s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE name = $1`, name)
+	u, err := s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE name = $1`, name)
+	if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		return u, err
+	}
+	return s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE name_folded = $1`, sabot.FoldName(name))
 }
 
 // UserByID returns the user with the ID; ENOTFOUND if there is none.

@@ -234,3 +234,39 @@ func BenchmarkAppendTables(b *testing.B, s sabot.Store, tables int) {
 		}
 	}
 }
+
+// FoldedNamesMigration checks migration 004 (names unique as sabot.FoldName
+// folds them) on a store made before it that holds names differing only by
+// case: db is a fresh store, taken back to before the migration; reopen
+// closes it and opens the same database again, which applies it again. Both
+// accounts are kept and log in with their own spelling; another spelling
+// finds the first registered; no new name may clash with them.
+func FoldedNamesMigration(t *testing.T, db sabot.Store, reopen func() sabot.Store) {
+	ctx := context.Background()
+	raw := db.(Raw)
+	for _, q := range []string{
+		`DROP INDEX users_name_folded`,
+		`ALTER TABLE users DROP COLUMN name_folded`,
+		`DELETE FROM schema_migrations WHERE version = 4`,
+		`INSERT INTO users (name, password_hash, admin, created) VALUES ('Alice', '', FALSE, 1)`,
+		`INSERT INTO users (name, password_hash, admin, created) VALUES ('bob', '', FALSE, 2)`,
+		`INSERT INTO users (name, password_hash, admin, created) VALUES ('alice', '', FALSE, 3)`,
+		`INSERT INTO users (name, password_hash, admin, created) VALUES ('ALICE', '', FALSE, 4)`,
+	} {
+		must(t, raw.RawExec(ctx, q))
+	}
+	s := reopen()
+	for name, want := range map[string]string{"Alice": "Alice", "alice": "alice", "ALICE": "ALICE", "aLiCe": "Alice", "BOB": "bob"} {
+		u, err := s.UserByName(ctx, name)
+		must(t, err)
+		if u.Name != want {
+			t.Errorf("UserByName(%q) = %q, want %q", name, u.Name, want)
+		}
+	}
+	for _, name := range []string{"aLICE", "Bob"} {
+		if err := s.CreateUser(ctx, &sabot.User{Name: name}); sabot.ErrorCode(err) != sabot.ECONFLICT {
+			t.Errorf("CreateUser(%q) after the migration: %v, want a conflict", name, err)
+		}
+	}
+	must(t, s.CreateUser(ctx, &sabot.User{Name: "carla"}))
+}

@@ -25,6 +25,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		test func(*testing.T, sabot.Store)
 	}{
 		{"Users", testUsers},
+		{"UsersFoldedNames", testUsersFoldedNames},
+		{"CheckWritable", testCheckWritable},
 		{"Sessions", testSessions},
 		{"SessionTokenHashed", testSessionTokenHashed},
 		{"Accounts", testAccounts},
@@ -94,6 +96,30 @@ func testUsers(t *testing.T, s sabot.Store) {
 	_, err = s.UserByID(ctx, 999)
 	code(t, err, sabot.ENOTFOUND)
 	code(t, s.CreateUser(ctx, &sabot.User{}), sabot.EINVALID)
+}
+
+// Issue 11, finding 12: names are one whatever their case or Unicode form.
+func testUsersFoldedNames(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	alice := &sabot.User{Name: "Alice"}
+	must(t, s.CreateUser(ctx, alice))
+	for _, name := range []string{"alice", "ALICE", "ａｌｉｃｅ"} {
+		code(t, s.CreateUser(ctx, &sabot.User{Name: name}), sabot.ECONFLICT)
+		got, err := s.UserByName(ctx, name)
+		must(t, err)
+		if got.ID != alice.ID || got.Name != "Alice" {
+			t.Errorf("UserByName(%q) = %+v, want Alice", name, got)
+		}
+	}
+}
+
+// A store that is open for writing passes its readiness check.
+func testCheckWritable(t *testing.T, s sabot.Store) {
+	w, ok := s.(sabot.WriteChecker)
+	if !ok {
+		t.Fatalf("%T does not check that it is writable", s)
+	}
+	must(t, w.CheckWritable(context.Background()))
 }
 
 func testSessions(t *testing.T, s sabot.Store) {

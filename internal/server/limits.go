@@ -1,0 +1,274 @@
+package server
+
+import (
+	"context"
+	"net"
+	"net/netip"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"sabot"
+)
+
+// The defaults of the limits on Server (docs/server.md, "Abuse and
+// limits"). A zero field takes its default; a negative one turns the
+// limit off.
+const (
+	DefaultReadTimeout     = 15 * time.Second // a request, headers and body
+	DefaultWriteTimeout    = 30 * time.Second // an answer (not a WebSocket)
+	DefaultIdleTimeout     = 60 * time.Second // a keep-alive connection between requests
+	DefaultMaxConnsPerAddr = 1024             // 100 tables × 7 bots from one address hold about 710
+	DefaultLoginNameBurst  = 10               // failed logins for one name, then one per DefaultLoginNameEvery
+	DefaultLoginNameEvery  = time.Minute
+	DefaultLoginAddrBurst  = 50 // failed logins from one address, then one per DefaultLoginAddrEvery
+	DefaultLoginAddrEvery  = 5 * time.Second
+	DefaultRegisterBurst   = 1000 // registrations from one address (sabot bots registers 700), then one per DefaultRegisterEvery
+	DefaultRegisterEvery   = 6 * time.Second
+	DefaultHashQueue       = 32 // requests waiting for a password hash beyond those being computed
+	DefaultMaxIDLength     = 64 // bytes of a command_id or client_id
+	// MaxIDLengthLimit bounds MaxIDLength: the log's unique index holds
+	// the IDs (PostgreSQL's B-tree refuses entries over about 2.7 kB).
+	MaxIDLengthLimit = 512
+)
+
+// MaxPassword is the longest password in bytes: bcrypt reads no more.
+const MaxPassword = 72
+
+func durationOr(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
+func countOr(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// defaultHashWorkers is half the CPUs, at least one: the tables keep the
+// other half while passwords are checked (issue 11, finding 6).
+func defaultHashWorkers() int { return max(1, runtime.GOMAXPROCS(0)/2) }
+
+// guards are the server's defences against one client's abuse, made once
+// from the Server's fields.
+type guards struct {
+	loginName *throttle // failed logins per name (folded)
+	loginAddr *throttle // failed logins per client address
+	register  *throttle // registrations per client address
+	hash      *hasher
+
+	dummyOnce sync.Once
+	dummy     []byte // a bcrypt hash no password matches, of the server's cost
+
+	readyMu  sync.Mutex
+	readyAt  time.Time
+	readyErr error
+}
+
+func (s *Server) guards() *guards {
+	s.guardOnce.Do(func() {
+		if s.metrics == nil { // EnsureAdmin hashes before Open
+			s.metrics = newMetrics()
+		}
+		s.guard = &guards{
+			loginName: newThrottle(countOr(s.LoginNameBurst, DefaultLoginNameBurst), durationOr(s.LoginNameEvery, DefaultLoginNameEvery)),
+			loginAddr: newThrottle(countOr(s.LoginAddrBurst, DefaultLoginAddrBurst), durationOr(s.LoginAddrEvery, DefaultLoginAddrEvery)),
+			register:  newThrottle(countOr(s.RegisterBurst, DefaultRegisterBurst), durationOr(s.RegisterEvery, DefaultRegisterEvery)),
+			hash:      newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue)),
+		}
+	})
+	return s.guard
+}
+
+// clientKey is the address a client is counted under: its IP, or for IPv6
+// its /64 (one subscriber's network, which holds countless addresses).
+func clientKey(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}
+
+// throttle is a token bucket per key (a name, an address): burst attempts,
+// then one per interval. Buckets that have filled up again are forgotten.
+type throttle struct {
+	burst int
+	every time.Duration
+
+	mu      sync.Mutex
+	buckets map[string]*rate.Limiter
+	sweepAt int
+}
+
+// newThrottle returns a throttle, or nil (no limit) when burst or every is 0.
+func newThrottle(burst int, every time.Duration) *throttle {
+	if burst <= 0 || every <= 0 {
+		return nil
+	}
+	return &throttle{burst: burst, every: every, buckets: map[string]*rate.Limiter{}, sweepAt: 1024}
+}
+
+func (t *throttle) bucket(key string, now time.Time) *rate.Limiter {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if l, ok := t.buckets[key]; ok {
+		return l
+	}
+	if len(t.buckets) >= t.sweepAt {
+		for k, l := range t.buckets {
+			if l.TokensAt(now) >= float64(t.burst) {
+				delete(t.buckets, k)
+			}
+		}
+		t.sweepAt = max(1024, 2*len(t.buckets))
+	}
+	l := rate.NewLimiter(rate.Every(t.every), t.burst)
+	t.buckets[key] = l
+	return l
+}
+
+// wait returns how long key must wait for its next attempt (0: none), and
+// takes nothing.
+func (t *throttle) wait(key string, now time.Time) time.Duration {
+	if t == nil {
+		return 0
+	}
+	tokens := t.bucket(key, now).TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) * float64(t.every))
+}
+
+// charge counts an attempt of key (a failed login), if it has any left.
+func (t *throttle) charge(key string, now time.Time) {
+	if t != nil {
+		t.bucket(key, now).AllowN(now, 1)
+	}
+}
+
+// take counts an attempt of key, or returns how long it must wait.
+func (t *throttle) take(key string, now time.Time) time.Duration {
+	if t == nil {
+		return 0
+	}
+	r := t.bucket(key, now).ReserveN(now, 1)
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return d
+	}
+	return 0
+}
+
+// hasher bounds the CPU that password hashing takes: at most workers
+// hashes at once, at most queue more waiting (each with its request's
+// context); beyond that a request is refused at once (503, Retry-After).
+type hasher struct {
+	slots   chan struct{} // nil: no bound
+	waiting chan struct{}
+}
+
+func newHasher(workers, queue int) *hasher {
+	if workers <= 0 {
+		return &hasher{}
+	}
+	return &hasher{slots: make(chan struct{}, workers), waiting: make(chan struct{}, workers+max(queue, 0))}
+}
+
+func (h *hasher) do(ctx context.Context, fn func()) error {
+	if h.slots == nil {
+		fn()
+		return nil
+	}
+	select {
+	case h.waiting <- struct{}{}:
+	default:
+		return &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "the server is busy checking passwords: try again in a moment", RetryAfter: time.Second}
+	}
+	defer func() { <-h.waiting }()
+	select {
+	case h.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-h.slots }()
+	fn()
+	return nil
+}
+
+// addrListener caps the connections open at once from one client address:
+// a connection over the cap is closed as soon as it is accepted (issue 11,
+// finding 5: one client's idle connections took every file descriptor).
+type addrListener struct {
+	net.Listener
+	max     int
+	refused func()
+
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func (l *addrListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		key := clientKey(c.RemoteAddr().String())
+		l.mu.Lock()
+		if l.open[key] >= l.max {
+			l.mu.Unlock()
+			c.Close()
+			l.refused()
+			continue
+		}
+		l.open[key]++
+		l.mu.Unlock()
+		return &addrConn{Conn: c, l: l, key: key}, nil
+	}
+}
+
+func (l *addrListener) release(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[key]--; l.open[key] <= 0 {
+		delete(l.open, key)
+	}
+}
+
+// addrConn gives its place back when it closes (a WebSocket's too: the
+// hijacked connection is this one).
+type addrConn struct {
+	net.Conn
+	l    *addrListener
+	key  string
+	once sync.Once
+}
+
+func (c *addrConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.l.release(c.key) })
+	return err
+}
