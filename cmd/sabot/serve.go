@@ -36,6 +36,7 @@ func newServeCmd(e *env) *cobra.Command {
 			ReadTimeout: server.DefaultReadTimeout, WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
 			MaxConnsPerAddr: server.DefaultMaxConnsPerAddr,
 			LoginNameBurst:  server.DefaultLoginNameBurst, LoginNameEvery: server.DefaultLoginNameEvery,
+			LoginNameAllBurst: server.DefaultLoginNameAllBurst, LoginNameAllEvery: server.DefaultLoginNameAllEvery,
 			LoginAddrBurst: server.DefaultLoginAddrBurst, LoginAddrEvery: server.DefaultLoginAddrEvery,
 			RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
 			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
@@ -67,7 +68,8 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
 				SnapshotEvery: snapshotEvery,
 				ReadTimeout:   lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
-				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
+				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
+				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
 				MaxIDLength: lim.MaxIDLength}
 			if admin != "" {
@@ -122,8 +124,10 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.DurationVar(&lim.WriteTimeout, "write-timeout", lim.WriteTimeout, "time to write an answer (not a WebSocket's)")
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "a keep-alive connection idle this long is closed")
 	f.IntVar(&lim.MaxConnsPerAddr, "max-conns-per-addr", lim.MaxConnsPerAddr, "connections open at once from one client address (IPv6: a /64); more are closed at once")
-	f.IntVar(&lim.LoginNameBurst, "login-name-burst", lim.LoginNameBurst, "failed logins for one name before it is throttled (429)")
-	f.DurationVar(&lim.LoginNameEvery, "login-name-every", lim.LoginNameEvery, "then one failed login for that name per this interval")
+	f.IntVar(&lim.LoginNameBurst, "login-name-burst", lim.LoginNameBurst, "failed logins for one name from one address before they are throttled (429)")
+	f.DurationVar(&lim.LoginNameEvery, "login-name-every", lim.LoginNameEvery, "then one failed login for that name from that address per this interval")
+	f.IntVar(&lim.LoginNameAllBurst, "login-name-all-burst", lim.LoginNameAllBurst, "failed logins for one name from all the addresses it has not logged in from, before they are throttled (429)")
+	f.DurationVar(&lim.LoginNameAllEvery, "login-name-all-every", lim.LoginNameAllEvery, "then one such failed login for that name per this interval")
 	f.IntVar(&lim.LoginAddrBurst, "login-addr-burst", lim.LoginAddrBurst, "failed logins from one address before it is throttled (429)")
 	f.DurationVar(&lim.LoginAddrEvery, "login-addr-every", lim.LoginAddrEvery, "then one failed login from that address per this interval")
 	f.IntVar(&lim.RegisterBurst, "register-burst", lim.RegisterBurst, "registrations from one address before it is throttled (429)")

@@ -267,6 +267,39 @@ func TestHostileLoginThrottledPerName(t *testing.T) {
 	}
 }
 
+// A stranger guessing a name's password, from however many addresses,
+// does not lock its owner out of the addresses it has logged in from;
+// the guessing addresses, and a new address once the name's guesses from
+// new addresses are spent, are throttled (issue 11, finding 6).
+func TestLoginThrottleDoesNotLockOutOwner(t *testing.T) {
+	h := newLimited(t, nil, func(s *server.Server) { s.LoginNameAllBurst, s.LoginNameAllEvery = 12, time.Hour })
+	h.player("victim", 0)
+	url := h.srv.URL() + "/api/login"
+	owner := from("127.0.0.1")
+	if a := postJSON(t, owner, url, server.Credentials{Name: "victim", Password: password}); a.status != http.StatusOK {
+		t.Fatalf("the owner's first login: %d %+v", a.status, a.body)
+	}
+	// Two strangers: 10 guesses each are answered, then their own
+	// addresses are throttled; the second meets the name's bound for new
+	// addresses (12) on its third guess.
+	for _, ip := range []string{"127.0.0.2", "127.0.0.3"} {
+		hc := from(ip)
+		for i := 0; i < 15; i++ {
+			a := postJSON(t, hc, url, server.Credentials{Name: "victim", Password: fmt.Sprintf("guess-%s-%d", ip, i)})
+			if a.status != http.StatusUnauthorized && a.status != http.StatusTooManyRequests {
+				t.Fatalf("guess from %s: %d %+v", ip, a.status, a.body)
+			}
+		}
+	}
+	a := postJSON(t, from("127.0.0.2"), url, server.Credentials{Name: "victim", Password: password})
+	wantAnswer(t, "the right password from a guessing address", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many failed logins")
+	a = postJSON(t, from("127.0.0.4"), url, server.Credentials{Name: "victim", Password: password})
+	wantAnswer(t, "the right password from a new address, the name's guesses spent", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many failed logins")
+	if a := postJSON(t, owner, url, server.Credentials{Name: "victim", Password: password}); a.status != http.StatusOK {
+		t.Fatalf("the owner is locked out by strangers' guesses: %d %+v", a.status, a.body)
+	}
+}
+
 // Failed logins from one address across names are throttled too; another
 // address is not held up, and successes cost nothing.
 func TestHostileLoginThrottledPerAddress(t *testing.T) {

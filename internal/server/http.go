@@ -274,11 +274,18 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword))
 		return
 	}
-	// Guessing is throttled per name and per address; only failures count
-	// (issue 11, finding 6).
+	// Guessing is throttled per name and address, per address, and per
+	// name from addresses it has not logged in from (so that a stranger's
+	// guessing does not lock the owner out); only failures count (issue
+	// 11, finding 6).
 	g, now := s.guards(), s.now()
 	folded, addr := sabot.FoldName(name), clientKey(r.RemoteAddr)
-	if d := max(g.loginName.wait(folded, now), g.loginAddr.wait(addr, now)); d > 0 {
+	pair, known := folded+"\x00"+addr, g.known.has(folded, addr)
+	d := max(g.loginName.wait(pair, now), g.loginAddr.wait(addr, now))
+	if !known {
+		d = max(d, g.loginNameAll.wait(folded, now))
+	}
+	if d > 0 {
 		s.writeError(w, r, sabot.Throttled(d, "too many failed logins: try again in %s", roundUp(d)))
 		return
 	}
@@ -303,11 +310,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if u == nil || !match {
-		g.loginName.charge(folded, now)
+		g.loginName.charge(pair, now)
 		g.loginAddr.charge(addr, now)
+		if !known {
+			g.loginNameAll.charge(folded, now)
+		}
 		s.writeError(w, r, bad)
 		return
 	}
+	g.known.add(folded, addr)
 	token := randomID(32)
 	now = s.now()
 	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,14 +22,20 @@ const (
 	DefaultWriteTimeout    = 30 * time.Second // an answer (not a WebSocket)
 	DefaultIdleTimeout     = 60 * time.Second // a keep-alive connection between requests
 	DefaultMaxConnsPerAddr = 1024             // 100 tables × 7 bots from one address hold about 710
-	DefaultLoginNameBurst  = 10               // failed logins for one name, then one per DefaultLoginNameEvery
+	DefaultLoginNameBurst  = 10               // failed logins for one name from one address, then one per DefaultLoginNameEvery
 	DefaultLoginNameEvery  = time.Minute
-	DefaultLoginAddrBurst  = 50 // failed logins from one address, then one per DefaultLoginAddrEvery
-	DefaultLoginAddrEvery  = 5 * time.Second
-	DefaultRegisterBurst   = 1000 // registrations from one address (sabot bots registers 700), then one per DefaultRegisterEvery
-	DefaultRegisterEvery   = 6 * time.Second
-	DefaultHashQueue       = 32 // requests waiting for a password hash beyond those being computed
-	DefaultMaxIDLength     = 64 // bytes of a command_id or client_id
+	// Failed logins for one name from every address it has not logged in
+	// from, then one per DefaultLoginNameAllEvery: guessing spread over
+	// many addresses. An address the name has logged in from is not held
+	// up by it, so that a stranger's guessing does not lock its owner out.
+	DefaultLoginNameAllBurst = 100
+	DefaultLoginNameAllEvery = 10 * time.Second
+	DefaultLoginAddrBurst    = 50 // failed logins from one address, then one per DefaultLoginAddrEvery
+	DefaultLoginAddrEvery    = 5 * time.Second
+	DefaultRegisterBurst     = 1000 // registrations from one address (sabot bots registers 700), then one per DefaultRegisterEvery
+	DefaultRegisterEvery     = 6 * time.Second
+	DefaultHashQueue         = 32 // requests waiting for a password hash beyond those being computed
+	DefaultMaxIDLength       = 64 // bytes of a command_id or client_id
 	// MaxIDLengthLimit bounds MaxIDLength: the log's unique index holds
 	// the IDs (PostgreSQL's B-tree refuses entries over about 2.7 kB).
 	MaxIDLengthLimit = 512
@@ -64,10 +71,13 @@ func defaultHashWorkers() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 // guards are the server's defences against one client's abuse, made once
 // from the Server's fields.
 type guards struct {
-	loginName *throttle // failed logins per name (folded)
-	loginAddr *throttle // failed logins per client address
-	register  *throttle // registrations per client address
-	hash      *hasher
+	loginName *throttle // failed logins per name (folded) and address
+	// failed logins per name from addresses it has not logged in from
+	loginNameAll *throttle
+	known        *knownAddrs
+	loginAddr    *throttle // failed logins per client address
+	register     *throttle // registrations per client address
+	hash         *hasher
 
 	dummyOnce sync.Once
 	dummy     []byte // a bcrypt hash no password matches, of the server's cost
@@ -83,10 +93,12 @@ func (s *Server) guards() *guards {
 			s.metrics = newMetrics()
 		}
 		s.guard = &guards{
-			loginName: newThrottle(countOr(s.LoginNameBurst, DefaultLoginNameBurst), durationOr(s.LoginNameEvery, DefaultLoginNameEvery)),
-			loginAddr: newThrottle(countOr(s.LoginAddrBurst, DefaultLoginAddrBurst), durationOr(s.LoginAddrEvery, DefaultLoginAddrEvery)),
-			register:  newThrottle(countOr(s.RegisterBurst, DefaultRegisterBurst), durationOr(s.RegisterEvery, DefaultRegisterEvery)),
-			hash:      newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue)),
+			loginName:    newThrottle(countOr(s.LoginNameBurst, DefaultLoginNameBurst), durationOr(s.LoginNameEvery, DefaultLoginNameEvery)),
+			loginNameAll: newThrottle(countOr(s.LoginNameAllBurst, DefaultLoginNameAllBurst), durationOr(s.LoginNameAllEvery, DefaultLoginNameAllEvery)),
+			known:        &knownAddrs{names: map[string][]string{}},
+			loginAddr:    newThrottle(countOr(s.LoginAddrBurst, DefaultLoginAddrBurst), durationOr(s.LoginAddrEvery, DefaultLoginAddrEvery)),
+			register:     newThrottle(countOr(s.RegisterBurst, DefaultRegisterBurst), durationOr(s.RegisterEvery, DefaultRegisterEvery)),
+			hash:         newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue)),
 		}
 	})
 	return s.guard
@@ -271,4 +283,30 @@ func (c *addrConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() { c.l.release(c.key) })
 	return err
+}
+
+// knownAddrs remembers, per name (folded), the last addresses it logged
+// in from (a few each, in memory: a restart forgets them).
+type knownAddrs struct {
+	mu    sync.Mutex
+	names map[string][]string
+}
+
+// knownAddrsPerName bounds the addresses remembered for one name.
+const knownAddrsPerName = 8
+
+func (k *knownAddrs) has(name, addr string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Contains(k.names[name], addr)
+}
+
+func (k *knownAddrs) add(name, addr string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	as := slices.DeleteFunc(k.names[name], func(a string) bool { return a == addr })
+	if len(as) >= knownAddrsPerName {
+		as = as[1:]
+	}
+	k.names[name] = append(as, addr)
 }

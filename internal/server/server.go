@@ -68,13 +68,17 @@ type Server struct {
 	WriteTimeout    time.Duration // to write an answer; a WebSocket is not bound by it
 	IdleTimeout     time.Duration // a keep-alive connection waiting for its next request
 	MaxConnsPerAddr int           // connections open at once from one client address (IPv6: its /64)
-	// Failed logins: for one name (case-folded), LoginNameBurst, then one
-	// per LoginNameEvery; from one address, LoginAddrBurst, then one per
+	// Failed logins: for one name (case-folded) from one address,
+	// LoginNameBurst, then one per LoginNameEvery; for one name from the
+	// addresses it has not logged in from, LoginNameAllBurst, then one per
+	// LoginNameAllEvery; from one address, LoginAddrBurst, then one per
 	// LoginAddrEvery. Beyond, 429 with Retry-After. A success costs nothing.
-	LoginNameBurst int
-	LoginNameEvery time.Duration
-	LoginAddrBurst int
-	LoginAddrEvery time.Duration
+	LoginNameBurst    int
+	LoginNameEvery    time.Duration
+	LoginNameAllBurst int
+	LoginNameAllEvery time.Duration
+	LoginAddrBurst    int
+	LoginAddrEvery    time.Duration
 	// Registrations from one address: RegisterBurst, then one per
 	// RegisterEvery (each is a welcome credit and a password hash).
 	RegisterBurst int
