@@ -56,6 +56,9 @@ type actor struct {
 	timerOn  timerKind
 	due      time.Time
 	sent     int // engine events of the round already published
+	// seenMax bounds the command IDs the table remembers (maxSeen; a
+	// test sets it small).
+	seenMax int
 }
 
 // state is everything replaying the log rebuilds.
@@ -85,6 +88,10 @@ type state struct {
 	window      int // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
+	// forgot: seen may lack commands of the log (the oldest were
+	// dropped, or the start read only the end of the log): a command it
+	// does not know is looked up in the store before it is run.
+	forgot bool
 }
 
 type shoeState struct {
@@ -107,14 +114,14 @@ const (
 )
 
 // maxSeen bounds the command IDs a table remembers in memory; older repeats
-// are still caught by the store, at the price of a rebuild.
+// are looked up in the store (GLI-19 §4.2.3).
 const maxSeen = 8192
 
 func newActor(s *Server, cfg *sabot.Table) *actor {
 	return &actor{
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
-		subs: map[*subscriber]struct{}{}, epoch: randomID(8),
+		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
 	}
 }
 
@@ -547,9 +554,10 @@ func (a *actor) remember(clientID, commandID string, seq int64) {
 	}
 	a.seen[k] = seq
 	a.seenFIFO = append(a.seenFIFO, k)
-	if len(a.seenFIFO) > maxSeen {
+	if len(a.seenFIFO) > max(a.seenMax, 1) {
 		delete(a.seen, a.seenFIFO[0])
 		a.seenFIFO = a.seenFIFO[1:]
+		a.forgot = true
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -153,20 +154,43 @@ func (a *actor) handle(ctx context.Context, c *command) reply {
 	if c.commandID == "" {
 		return reply{err: sabot.Errorf(sabot.EINVALID, "every command needs a command_id")}
 	}
+	// A repeated command is answered with the first answer and changes
+	// nothing (GLI-19 §4.2.3): no timer, no message to anyone.
 	if seq, ok := a.seen[c.clientID+"\x00"+c.commandID]; ok {
 		return reply{seq: seq, dup: true}
 	}
+	if a.forgot {
+		first, err := a.s.Store.Command(ctx, a.cfg.ID, c.clientID, c.commandID)
+		if err == nil {
+			a.remember(first.ClientID, first.CommandID, first.Seq)
+			return reply{seq: first.Seq, dup: true}
+		} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+			return reply{err: err}
+		}
+	}
 	seq, err := a.exec(ctx, c)
-	if errors.Is(err, errDuplicate) {
-		// The store knew the command though this table had forgotten it:
-		// the change made in memory was made before: rebuild.
+	var dup *duplicateError
+	if errors.As(err, &dup) {
+		// The store knew the command though the table did not (it should
+		// not happen: seen and forgot say what the table knows). What the
+		// command may have changed in memory is undone by a rebuild.
+		a.log.Warn("a command unknown to the table is in its log: rebuilding", "client", c.clientID, "command", c.commandID, "seq", dup.seq)
 		a.rebuild(ctx)
-		return reply{seq: seq, dup: true}
+		return reply{seq: dup.seq, dup: true}
 	}
 	return reply{seq: seq, err: err}
 }
 
 var errDuplicate = errors.New("duplicate command")
+
+// duplicateError is what an append of a command already in the log
+// returns: the first record's seq.
+type duplicateError struct{ seq int64 }
+
+func (e *duplicateError) Error() string {
+	return fmt.Sprintf("duplicate command (log record %d)", e.seq)
+}
+func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 	name := c.user.Name
@@ -431,7 +455,7 @@ func (a *actor) append(ctx context.Context, c *command, kind string, round int, 
 		return nil, err
 	}
 	if dup {
-		return rec, errDuplicate
+		return rec, &duplicateError{seq: rec.Seq}
 	}
 	a.trackAs(rec, payload)
 	return rec, nil
