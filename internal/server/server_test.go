@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,7 @@ type harness struct {
 	st    sabot.Store
 	srv   *server.Server
 	admin *server.Client
+	log   *slog.Logger // the server's logger (nil: none)
 }
 
 func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
@@ -50,7 +52,7 @@ func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
 
 func (h *harness) start(timing server.Timing) {
 	h.t.Helper()
-	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4}
+	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4, Logger: h.log}
 	if err := h.srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
 		h.t.Fatal(err)
 	}

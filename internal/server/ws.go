@@ -240,8 +240,17 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 		return answer(Message{Type: "error", Code: sabot.EINVALID, Error: "bad JSON command: " + err.Error()})
 	}
 	fail := func(err error) []byte {
-		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
-		return answer(Message{Type: "error", CommandID: req.CommandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err)})
+		if errors.Is(err, context.Canceled) {
+			err = sabot.Errorf(sabot.ECONFLICT, "the command was cancelled: the socket is closing")
+		}
+		code := sabot.ErrorCode(err)
+		if code == sabot.EINTERNAL {
+			// The player reads "internal error"; the operator, the cause.
+			s.logger().Error("internal error on a WebSocket command", "table", a.created.ID, "user", u.Name,
+				"op", req.Op, "command_id", req.CommandID, "client_id", req.ClientID, "err", err)
+		}
+		s.metrics.errors.WithLabelValues(code).Inc()
+		return answer(Message{Type: "error", CommandID: req.CommandID, Code: code, Error: sabot.ErrorMessage(err)})
 	}
 	switch req.Op {
 	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
