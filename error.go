@@ -14,6 +14,7 @@ const (
 	EUNAUTHORIZED = "unauthorized"
 	EFORBIDDEN    = "forbidden"
 	EINSUFFICIENT = "insufficient_funds"
+	ETOOMANY      = "too_many_requests" // a limit on a user, a client or a socket: try again later
 )
 
 // Error is an application error: a code and a one-line message a user may

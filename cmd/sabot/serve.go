@@ -32,6 +32,8 @@ func newServeCmd(e *env) *cobra.Command {
 		bcryptCost                  int
 		welcome                     int64
 		snapshotEvery               int
+		wsPerUser, wsBurst          int
+		wsRate                      float64
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -54,7 +56,7 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			}
 			defer st.Close()
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
-				SnapshotEvery: snapshotEvery}
+				SnapshotEvery: snapshotEvery, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -103,6 +105,9 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
+	f.IntVar(&wsPerUser, "ws-per-user", server.DefaultMaxSockets, "WebSockets one user may hold open at once, over every table (negative: no limit)")
+	f.Float64Var(&wsRate, "ws-rate", server.DefaultSocketRate, "messages a second the server reads from one WebSocket; faster ones wait their turn (negative: no limit)")
+	f.IntVar(&wsBurst, "ws-burst", server.DefaultSocketBurst, "messages one WebSocket may send at once before --ws-rate applies")
 	return c
 }
 

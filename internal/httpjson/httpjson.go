@@ -19,6 +19,7 @@ var statusOf = map[string]int{
 	sabot.ENOTFOUND:     http.StatusNotFound,
 	sabot.ECONFLICT:     http.StatusConflict,
 	sabot.EINTERNAL:     http.StatusInternalServerError,
+	sabot.ETOOMANY:      http.StatusTooManyRequests,
 }
 
 // Status returns the HTTP status of an error code.

@@ -44,7 +44,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
-	mux.HandleFunc("GET /api/tables/{id}/ws", s.authed(s.handleWS))
+	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS) // authenticates: its socket belongs to the session
 	for _, op := range playerOps {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
 	}
@@ -245,6 +245,7 @@ func (s *Server) authenticate(r *http.Request) (*sabot.User, string, error) {
 	now := s.now()
 	if now.Sub(sess.LastSeen) > s.timing().SessionIdle {
 		s.Store.DeleteSession(r.Context(), h)
+		s.revokeSession(h)
 		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long")
 	}
 	if now.Sub(sess.LastSeen) > time.Minute/4 {
@@ -280,6 +281,7 @@ func (s *Server) admin(h func(http.ResponseWriter, *http.Request, *sabot.User)) 
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.User) {
 	_, h, _ := s.authenticate(r)
+	s.revokeSession(h) // its sockets close and run no more commands
 	if err := s.Store.DeleteSession(r.Context(), h); err != nil {
 		s.writeError(w, r, err)
 		return

@@ -23,6 +23,7 @@ type metrics struct {
 	events    prometheus.Counter
 	tables    prometheus.Gauge
 	sockets   prometheus.Gauge
+	paced     prometheus.Counter
 
 	// The store's group commit, where the store tells it (sabot.CommitObserver).
 	commitTime    prometheus.Histogram
@@ -49,6 +50,7 @@ func newMetrics() *metrics {
 		events:  prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_events_total", Help: "Table events published."}),
 		tables:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_tables", Help: "Tables served."}),
 		sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_websockets", Help: "Open WebSocket connections."}),
+		paced:   prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_paced_total", Help: "WebSocket messages held back by the per-socket rate."}),
 		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_seconds",
 			Help:    "Time of a group-commit transaction of the log and ledger, its sync included.",
 			Buckets: latencyBuckets}),
@@ -59,7 +61,7 @@ func newMetrics() *metrics {
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
 	}
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets,
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.paced,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -60,6 +60,15 @@ type Server struct {
 	// DefaultSnapshotEvery; negative: no snapshots, a start replays the
 	// whole log).
 	SnapshotEvery int
+	// MaxSockets bounds the WebSockets one user holds open at once, over
+	// every table (0: DefaultMaxSockets; negative: no limit).
+	MaxSockets int
+	// SocketRate is how many messages a second the server reads from one
+	// WebSocket, in bursts of up to SocketBurst (0: DefaultSocketRate and
+	// DefaultSocketBurst; a negative rate: no limit). Messages sent faster
+	// wait their turn.
+	SocketRate  float64
+	SocketBurst int
 
 	ln      net.Listener
 	srv     *http.Server
@@ -72,6 +81,7 @@ type Server struct {
 	tables   map[int64]*actor
 	system   int64    // the table row whose log is the significant-event log
 	accounts sync.Map // "kind/owner" → account ID
+	sockets  sockets
 }
 
 // Open recovers every table from its log and starts serving.

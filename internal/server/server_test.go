@@ -38,6 +38,8 @@ type harness struct {
 	srv   *server.Server
 	admin *server.Client
 	log   *slog.Logger // the server's logger (nil: none)
+	// set, if given, sets the server's fields before it opens.
+	set func(*server.Server)
 }
 
 func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
@@ -53,6 +55,9 @@ func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
 func (h *harness) start(timing server.Timing) {
 	h.t.Helper()
 	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4, Logger: h.log}
+	if h.set != nil {
+		h.set(h.srv)
+	}
 	if err := h.srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
 		h.t.Fatal(err)
 	}

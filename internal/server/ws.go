@@ -19,13 +19,27 @@ import (
 // handleWS serves a table's WebSocket: a snapshot (or the events missed
 // since the client's last sequence number), then every event of the table
 // as it happens; commands sent on the socket are answered on it, after the
-// events they caused. See docs/protocol.md.
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+// events they caused. See docs/protocol.md. A user holds at most
+// MaxSockets at once; a socket takes at most SocketRate messages a second
+// and closes when its session is over (sockets.go).
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	u, token, err := s.authenticate(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	a, err := s.tableOf(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	k, err := s.openSocket(u, token)
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		s.writeError(w, r, err)
+		return
+	}
+	defer s.closeSocket(k)
 	since, _ := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64)
 	cw := &corkingWriter{ResponseWriter: w}
 	conn, err := websocket.Accept(cw, r, nil)
@@ -52,19 +66,22 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		go a.do(context.WithoutCancel(ctx), &command{op: opUnsubscribe, sub: sub})
 	}()
 
-	results := make(chan []byte, 16)
+	results := make(chan wsAnswer, 16)
 	go func() {
-		defer cancel()
 		for {
 			_, data, err := conn.Read(ctx)
 			if err != nil {
+				cancel()
 				return
 			}
-			msg := s.wsCommand(ctx, a, u, data)
+			res := s.wsMessage(ctx, k, a, data)
 			select {
-			case results <- msg:
+			case results <- res:
 			case <-ctx.Done():
 				return
+			}
+			if res.closing != "" {
+				return // the writer answers, then closes
 			}
 		}
 	}()
@@ -81,11 +98,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		cw.uncork()
 		conn.Close(websocket.StatusPolicyViolation, "too slow: reconnect with since and epoch to resync")
 	}
+	idle := time.NewTimer(s.idleCheck(k))
+	defer idle.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			conn.Close(websocket.StatusGoingAway, "server shutting down")
 			return
+		case <-k.revoked:
+			cw.uncork()
+			conn.Close(websocket.StatusPolicyViolation, "the session is over: log in again")
+			return
+		case <-idle.C:
+			// Nothing used the session from here for a while: is it over?
+			if !s.sessionLive(ctx, k, false) {
+				continue // revoked: the next turn closes
+			}
+			idle.Reset(s.idleCheck(k))
+			continue
 		case data, ok := <-sub.ch:
 			if !ok {
 				tooSlow()
@@ -112,7 +142,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 					drained = true
 				}
 			}
-			if conn.Write(wctx, websocket.MessageText, res) != nil {
+			if conn.Write(wctx, websocket.MessageText, res.data) != nil {
+				return
+			}
+			if res.closing != "" {
+				cw.uncork()
+				conn.Close(websocket.StatusPolicyViolation, res.closing)
 				return
 			}
 		}
@@ -227,6 +262,32 @@ func (c *corkingWriter) uncork() error {
 		c.buf = c.buf[:0]
 	}
 	return err
+}
+
+// wsAnswer is the answer to a message on a socket; closing, if set, is
+// why the socket closes after it.
+type wsAnswer struct {
+	data    []byte
+	closing string
+}
+
+// wsMessage answers one message received on a socket, once the socket's
+// rate allows it: refused when the socket's session is over (and the
+// socket closes), else run.
+func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte) wsAnswer {
+	refuse := func(err error, closing string) wsAnswer {
+		var req struct {
+			CommandID string `json:"command_id"`
+		}
+		json.Unmarshal(data, &req)
+		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
+		b, _ := json.Marshal(Message{Type: "error", CommandID: req.CommandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err)})
+		return wsAnswer{data: b, closing: closing}
+	}
+	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, true) {
+		return refuse(errSessionOver, "the session is over: log in again")
+	}
+	return wsAnswer{data: s.wsCommand(ctx, a, k.user, data)}
 }
 
 // wsCommand runs one command sent on a socket and returns its answer.
