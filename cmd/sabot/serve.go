@@ -33,6 +33,7 @@ func newServeCmd(e *env) *cobra.Command {
 		welcome                     int64
 		snapshotEvery               int
 		wsPerUser, wsBurst          int
+		boxesWithoutBet             int
 		wsRate                      float64
 	)
 	c := &cobra.Command{
@@ -56,7 +57,8 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			}
 			defer st.Close()
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
-				SnapshotEvery: snapshotEvery, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst}
+				SnapshotEvery: snapshotEvery, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
+				MaxBoxesWithoutBet: boxesWithoutBet}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -99,6 +101,8 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")
 	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
+	f.DurationVar(&timing.SeatIdle, "seat-idle", timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
+	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", server.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")

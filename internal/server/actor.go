@@ -56,6 +56,13 @@ type actor struct {
 	timerOn  timerKind
 	due      time.Time
 	sent     int // engine events of the round already published
+	// AR-21: when each box was taken, and when the last round ended (or
+	// the table started): a box held SeatIdle since both without a round
+	// dealt is given up; seatTimer fires at the first such moment.
+	seatSince map[int]time.Time
+	roundEnd  time.Time
+	seatTimer *time.Timer
+	seatDue   time.Time
 	// seenMax bounds the command IDs the table remembers (maxSeen; a
 	// test sets it small).
 	seenMax int
@@ -129,6 +136,7 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 // log left open). A table whose log cannot be replayed is closed with every
 // stake returned.
 func (a *actor) load(ctx context.Context) error {
+	a.seatSince, a.roundEnd = map[int]time.Time{}, a.s.now() // every seat held gets its full time again
 	if a.s.SnapshotEvery >= 0 {
 		err := a.loadFrom(ctx, true)
 		if err == nil {
@@ -366,6 +374,9 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		var p seatPayload
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
 			return err
+		}
+		if p.Box > 0 { // AR-21: one seat given up
+			return a.vacate(p.Player, p.Box, p.Returned)
 		}
 		a.t.Leave(p.Player)
 	case sabot.LogBet:

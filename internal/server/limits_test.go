@@ -275,3 +275,49 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 		t.Fatalf("the idle session still answers: %v", err)
 	}
 }
+
+// AR-21 (issue 11, finding 2): a box held with no round dealt is given up
+// after SeatIdle: one player holding boxes and never betting keeps them
+// from the others no longer than that, and no longer holds up the deal.
+func TestSeatIdleGivenUp_AR21(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, server.Timing{BetWindow: time.Hour, SeatIdle: 300 * time.Millisecond})
+	tb := h.table("vegas-s17", false, nil)
+	ana, eve := h.player("ana", 1000), h.player("eve", 1000)
+	tp := listen(t, ana, tb)
+	for box := 1; box <= 3; box++ {
+		must(eve.Command(ctx, tb, "sit", server.CommandRequest{Box: box}))
+	}
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 4}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 4, Stake: 100})) // the window: an hour
+	eventually(t, "eve's boxes given up", func() bool {
+		for _, s := range must(ana.Table(ctx, tb)).Seats {
+			if s.Player == "eve" {
+				return false
+			}
+		}
+		return true
+	})
+	v := must(ana.Table(ctx, tb))
+	if len(v.Seats) != 1 || v.Seats[0].Player != "ana" || v.Round == nil || v.Round.No != 1 {
+		t.Fatalf("seats %+v, round %+v: want ana's round dealt once eve's boxes were given up", v.Seats, v.Round)
+	}
+	releases := 0
+	for _, m := range tp.all() {
+		if strings.Contains(m, `"kind":"release"`) && strings.Contains(m, `"player":"eve"`) {
+			releases++
+		}
+	}
+	if releases != 3 {
+		t.Fatalf("%d release events for eve's 3 boxes", releases)
+	}
+	// Recovery replays the releases.
+	h.restart(server.Timing{BetWindow: time.Hour})
+	ana.URL, eve.URL = h.srv.URL(), h.srv.URL()
+	for _, s := range must(ana.Table(ctx, tb)).Seats {
+		if s.Player == "eve" {
+			t.Fatalf("after a restart eve holds box %d again", s.Box)
+		}
+	}
+	must(eve.Command(ctx, tb, "sit", server.CommandRequest{Box: 1})) // free for anyone
+}

@@ -91,13 +91,17 @@ func (a *actor) run(ctx context.Context) {
 	defer close(a.done)
 	work := context.WithoutCancel(ctx) // a store write is never cut in half by a shutdown
 	for {
-		var tc <-chan time.Time
+		var tc, sc <-chan time.Time
 		if a.timer != nil {
 			tc = a.timer.C
+		}
+		if a.seatTimer != nil {
+			sc = a.seatTimer.C
 		}
 		select {
 		case <-ctx.Done():
 			a.stopTimer()
+			a.stopSeatTimer()
 			for s := range a.subs {
 				a.dropSub(s)
 			}
@@ -131,7 +135,11 @@ func (a *actor) run(ctx context.Context) {
 		case <-tc:
 			a.timer, a.timerOn = nil, noTimer
 			a.expire(work)
+		case <-sc:
+			a.seatTimer, a.seatDue = nil, time.Time{}
+			a.expireSeats(work)
 		}
+		a.armSeatTimer()
 	}
 }
 
@@ -206,11 +214,15 @@ func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 		if h := a.t.Holder(c.box); h != "" {
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", c.box, h)
 		}
+		if err := a.checkSeatCap(name); err != nil {
+			return 0, err
+		}
 		rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: c.box}, nil)
 		if err != nil {
 			return 0, err
 		}
 		a.t.Sit(name, c.box)
+		a.seatSince[c.box] = a.s.now()
 		a.publish(Event{Kind: "sit", Player: name, Box: c.box})
 		a.maybeDeal(ctx)
 		return rec.Seq, nil
@@ -680,6 +692,9 @@ func (a *actor) proceed(ctx context.Context) {
 // player's turn.
 func (a *actor) expire(ctx context.Context) {
 	if !a.dealt {
+		// The betting window closes: a box its holder has not bet on is
+		// given up (AR-21), then the round is dealt.
+		a.releaseSeats(ctx, true)
 		a.tryDeal(ctx)
 		return
 	}
@@ -868,6 +883,7 @@ func (a *actor) settle(ctx context.Context) {
 		result = "void"
 	}
 	a.s.metrics.rounds.WithLabelValues(result).Inc()
+	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
 	a.stopTimer()
 	a.publish(Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
 	a.revealShoes(ctx)

@@ -33,10 +33,14 @@ type Timing struct {
 	Decision    time.Duration // a player's decision on a hand
 	Window      time.Duration // an optional window (challenge, insurance, back bettors' answers)
 	SessionIdle time.Duration // a session unused this long must log in again
+	// SeatIdle is how long a box may be held with no round dealt before
+	// it is given up (AR-21); two betting windows by default.
+	SeatIdle time.Duration
 }
 
 // DefaultTiming is the timing of `sabot serve` unless flags change it.
-var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute}
+var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute,
+	SeatIdle: 30 * time.Second}
 
 // Server is the table service. Set the exported fields, then Open.
 type Server struct {
@@ -69,6 +73,10 @@ type Server struct {
 	// wait their turn.
 	SocketRate  float64
 	SocketBurst int
+	// MaxBoxesWithoutBet is how many boxes one player may hold at a table
+	// without a bet of his on them (AR-21); he bets on them to take more
+	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
+	MaxBoxesWithoutBet int
 
 	ln      net.Listener
 	srv     *http.Server
@@ -209,6 +217,9 @@ func (s *Server) timing() Timing {
 	}
 	if t.SessionIdle <= 0 {
 		t.SessionIdle = DefaultTiming.SessionIdle
+	}
+	if t.SeatIdle <= 0 {
+		t.SeatIdle = DefaultTiming.SeatIdle
 	}
 	return t
 }

@@ -471,8 +471,8 @@ export function tablePage(main, id) {
   }
 
   function after(e) {
-    if (e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave'))) asked.clear();
-    const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'stake'].includes(e.kind);
+    if (e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave' || e.kind === 'release'))) asked.clear();
+    const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'release', 'stake'].includes(e.kind);
     if (e.kind === 'configure') {
       loadRules();
       refreshWallet(); // bets the new rules refuse come back
