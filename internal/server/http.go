@@ -486,8 +486,10 @@ func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command
 		options: req.Options, bank: req.Bank, text: req.Reason, at: s.now(), received: time.Now()}
 	if op == opForce {
 		cards, err := card.ParseList(req.Cards)
-		if err != nil || len(cards) == 0 {
+		if err != nil {
 			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
+		} else if len(cards) == 0 {
+			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
 		}
 		c.cards = cards
 	}

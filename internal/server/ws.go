@@ -2,14 +2,19 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -292,14 +297,11 @@ func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte
 
 // wsCommand runs one command sent on a socket and returns its answer.
 func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []byte) []byte {
-	var req CommandRequest
 	answer := func(m Message) []byte {
 		b, _ := json.Marshal(m)
 		return b
 	}
-	if err := json.Unmarshal(data, &req); err != nil {
-		return answer(Message{Type: "error", Code: sabot.EINVALID, Error: "bad JSON command: " + err.Error()})
-	}
+	req, c, err := s.decodeWS(u, data)
 	fail := func(err error) []byte {
 		if errors.Is(err, context.Canceled) {
 			err = sabot.Errorf(sabot.ECONFLICT, "the command was cancelled: the socket is closing")
@@ -313,25 +315,75 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 		s.metrics.errors.WithLabelValues(code).Inc()
 		return answer(Message{Type: "error", CommandID: req.CommandID, Code: code, Error: sabot.ErrorMessage(err)})
 	}
-	switch req.Op {
-	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
-	case opForce, opNewShoe, opVoid, opConfig:
-		if !u.Admin {
-			return fail(sabot.Errorf(sabot.EFORBIDDEN, "administrators only"))
-		}
-	case "snapshot":
-		rep := a.do(ctx, &command{op: opView})
-		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Table: rep.view})
-	default:
-		return fail(sabot.Errorf(sabot.EINVALID, "unknown op %q", req.Op))
-	}
-	c, err := s.command(u, req.Op, req)
 	if err != nil {
 		return fail(err)
+	}
+	if c == nil { // a snapshot
+		rep := a.do(ctx, &command{op: opView})
+		if rep.err != nil {
+			return fail(rep.err)
+		}
+		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Table: rep.view})
 	}
 	rep := a.do(ctx, c)
 	if rep.err != nil {
 		return fail(rep.err)
 	}
 	return answer(Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.seq, Duplicate: rep.dup})
+}
+
+// opSnapshot asks, on a socket, for the table's snapshot.
+const opSnapshot = "snapshot"
+
+// decodeWS reads a message received on a socket: a request for the
+// table's snapshot (c nil), or a table command for its table; anything else
+// is refused with a one-line reason (invalid; forbidden: an
+// administrator's command from a player). The JSON is read as strictly as
+// an HTTP body: no unknown field, nothing after the object. req is what
+// could be read of the message (its command ID goes with the refusal).
+func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *command, err error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, nil, sabot.Errorf(sabot.EINVALID, "bad JSON command: %s", brief(err.Error()))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return req, nil, sabot.Errorf(sabot.EINVALID, "bad JSON command: something follows the object")
+	}
+	switch req.Op {
+	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
+	case opForce, opNewShoe, opVoid, opConfig:
+		if !u.Admin {
+			return req, nil, sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
+		}
+	case opSnapshot:
+		return req, nil, nil
+	case "":
+		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: sit, leave, bet, withdraw, act, decline or snapshot")
+	default:
+		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", brief(strconv.Quote(req.Op)))
+	}
+	c, err = s.command(u, req.Op, req)
+	if err != nil {
+		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", brief(sabot.ErrorMessage(err)))
+	}
+	return req, c, nil
+}
+
+// brief is a text a refusal quotes, on one line and at most 120 bytes.
+func brief(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > 120 {
+		cut := 117
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }
