@@ -143,6 +143,11 @@ func (s *Server) sessionLive(ctx context.Context, k *socket, use bool) bool {
 	if now.Sub(last) > idle {
 		// Perhaps used elsewhere (HTTP, another socket): ask the store.
 		sess, err := s.Store.SessionByToken(ctx, k.token)
+		if err != nil && sabot.ErrorCode(err) != sabot.ENOTFOUND {
+			// The store cannot tell now: the session stands, asked again later.
+			s.logger().Warn("a socket's session not checked", "user", k.user.Name, "err", err)
+			return true
+		}
 		if err != nil || now.Sub(sess.LastSeen) > idle {
 			if err == nil {
 				s.Store.DeleteSession(ctx, k.token)
