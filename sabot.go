@@ -171,6 +171,9 @@ type Store interface {
 	// already in the log is not written again: Append returns dup = true
 	// with rec filled from the first one.
 	Append(ctx context.Context, rec *LogRecord, postings []Posting) (dup bool, err error)
+	// Command returns the record a command wrote: the one whose (TableID,
+	// ClientID, CommandID) these are; ENOTFOUND if there is none.
+	Command(ctx context.Context, tableID int64, clientID, commandID string) (*LogRecord, error)
 	// Log returns a table's records with Seq >= from, in order.
 	Log(ctx context.Context, tableID, from int64) ([]*LogRecord, error)
 	// Find returns the records of some kinds, of one table or of all: the

@@ -168,6 +168,14 @@ func (t *Table) Leave(player string) {
 	t.bets = kept
 }
 
+// Vacate frees a box whose holder gives up the seat (AR-21: a seat not
+// bet on is given up) and keeps his other boxes; his bets stay as they are.
+func (t *Table) Vacate(box int) {
+	if box >= 1 && box <= t.p.Boxes {
+		t.seats[box] = ""
+	}
+}
+
 // Holder returns who holds a box.
 func (t *Table) Holder(box int) string {
 	if box < 1 || box > t.p.Boxes {

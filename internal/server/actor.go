@@ -56,6 +56,16 @@ type actor struct {
 	timerOn  timerKind
 	due      time.Time
 	sent     int // engine events of the round already published
+	// AR-21: when each box was taken, and when the last round ended (or
+	// the table started): a box held SeatIdle since both without a round
+	// dealt is given up; seatTimer fires at the first such moment.
+	seatSince map[int]time.Time
+	roundEnd  time.Time
+	seatTimer *time.Timer
+	seatDue   time.Time
+	// seenMax bounds the command IDs the table remembers (maxSeen; a
+	// test sets it small).
+	seenMax int
 }
 
 // state is everything replaying the log rebuilds.
@@ -90,6 +100,10 @@ type state struct {
 	// bank account to cover the round in play (FAM-01); bankHolder is he.
 	bankCover  int64
 	bankHolder string
+	// forgot: seen may lack commands of the log (the oldest were
+	// dropped, or the start read only the end of the log): a command it
+	// does not know is looked up in the store before it is run.
+	forgot bool
 }
 
 type shoeState struct {
@@ -112,14 +126,14 @@ const (
 )
 
 // maxSeen bounds the command IDs a table remembers in memory; older repeats
-// are still caught by the store, at the price of a rebuild.
+// are looked up in the store (GLI-19 §4.2.3).
 const maxSeen = 8192
 
 func newActor(s *Server, cfg *sabot.Table) *actor {
 	return &actor{
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
-		subs: map[*subscriber]struct{}{}, epoch: randomID(8),
+		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
 	}
 }
 
@@ -127,6 +141,7 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 // log left open). A table whose log cannot be replayed is closed with every
 // stake returned.
 func (a *actor) load(ctx context.Context) error {
+	a.seatSince, a.roundEnd = map[int]time.Time{}, a.s.now() // every seat held gets its full time again
 	if a.s.SnapshotEvery >= 0 {
 		err := a.loadFrom(ctx, true)
 		if err == nil {
@@ -382,6 +397,9 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
 			return err
 		}
+		if p.Box > 0 { // AR-21: one seat given up
+			return a.vacate(p.Player, p.Box, p.Returned)
+		}
 		a.t.Leave(p.Player)
 	case sabot.LogBet:
 		var p betPayload
@@ -569,9 +587,10 @@ func (a *actor) remember(clientID, commandID string, seq int64) {
 	}
 	a.seen[k] = seq
 	a.seenFIFO = append(a.seenFIFO, k)
-	if len(a.seenFIFO) > maxSeen {
+	if len(a.seenFIFO) > max(a.seenMax, 1) {
 		delete(a.seen, a.seenFIFO[0])
 		a.seenFIFO = a.seenFIFO[1:]
+		a.forgot = true
 	}
 }
 

@@ -234,6 +234,11 @@ func (b *Bot) onEvent(st *botState, e *Event) {
 		if e.Player == b.Name {
 			st.seated, st.pending = false, false
 		}
+	case "release": // AR-21: one box given up, the bet on it returned
+		if e.Player == b.Name && e.Box == b.Box {
+			st.seated = false
+			st.pending = st.pending && e.Amount == 0
+		}
 	case "bet":
 		if e.Player == b.Name {
 			st.pending = true

@@ -47,7 +47,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
-	mux.HandleFunc("GET /api/tables/{id}/ws", s.authedWS(s.handleWS))
+	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS) // authenticates: its socket belongs to the session
 	for _, op := range playerOps {
 		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
 	}
@@ -381,6 +381,7 @@ func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string,
 	now := s.now()
 	if now.Sub(sess.LastSeen) > s.timing().SessionIdle {
 		s.Store.DeleteSession(r.Context(), h)
+		s.revokeSession(h)
 		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long")
 	}
 	if now.Sub(sess.LastSeen) > time.Minute/4 {
@@ -395,12 +396,6 @@ func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string,
 
 func (s *Server) authed(h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
 	return s.authedBy(false, h)
-}
-
-// authedWS also takes the token as ?token= (issue 11, finding 12: only
-// the WebSocket does; in other URLs it would end in logs and histories).
-func (s *Server) authedWS(h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
-	return s.authedBy(true, h)
 }
 
 func (s *Server) authedBy(query bool, h func(http.ResponseWriter, *http.Request, *sabot.User)) http.HandlerFunc {
@@ -426,6 +421,7 @@ func (s *Server) admin(h func(http.ResponseWriter, *http.Request, *sabot.User)) 
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.User) {
 	_, h, _ := s.authenticate(r, false)
+	s.revokeSession(h) // its sockets close and run no more commands
 	if err := s.Store.DeleteSession(r.Context(), h); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -650,8 +646,10 @@ func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command
 		options: req.Options, bank: req.Bank, text: req.Reason, at: s.now(), received: time.Now()}
 	if op == opForce {
 		cards, err := card.ParseList(req.Cards)
-		if err != nil || len(cards) == 0 {
+		if err != nil {
 			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
+		} else if len(cards) == 0 {
+			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
 		}
 		c.cards = cards
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -90,13 +91,17 @@ func (a *actor) run(ctx context.Context) {
 	defer close(a.done)
 	work := context.WithoutCancel(ctx) // a store write is never cut in half by a shutdown
 	for {
-		var tc <-chan time.Time
+		var tc, sc <-chan time.Time
 		if a.timer != nil {
 			tc = a.timer.C
+		}
+		if a.seatTimer != nil {
+			sc = a.seatTimer.C
 		}
 		select {
 		case <-ctx.Done():
 			a.stopTimer()
+			a.stopSeatTimer()
 			for s := range a.subs {
 				a.dropSub(s)
 			}
@@ -130,7 +135,11 @@ func (a *actor) run(ctx context.Context) {
 		case <-tc:
 			a.timer, a.timerOn = nil, noTimer
 			a.expire(work)
+		case <-sc:
+			a.seatTimer, a.seatDue = nil, time.Time{}
+			a.expireSeats(work)
 		}
+		a.armSeatTimer()
 	}
 }
 
@@ -153,20 +162,43 @@ func (a *actor) handle(ctx context.Context, c *command) reply {
 	if c.commandID == "" {
 		return reply{err: sabot.Errorf(sabot.EINVALID, "every command needs a command_id")}
 	}
+	// A repeated command is answered with the first answer and changes
+	// nothing (GLI-19 §4.2.3): no timer, no message to anyone.
 	if seq, ok := a.seen[c.clientID+"\x00"+c.commandID]; ok {
 		return reply{seq: seq, dup: true}
 	}
+	if a.forgot {
+		first, err := a.s.Store.Command(ctx, a.cfg.ID, c.clientID, c.commandID)
+		if err == nil {
+			a.remember(first.ClientID, first.CommandID, first.Seq)
+			return reply{seq: first.Seq, dup: true}
+		} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+			return reply{err: err}
+		}
+	}
 	seq, err := a.exec(ctx, c)
-	if errors.Is(err, errDuplicate) {
-		// The store knew the command though this table had forgotten it:
-		// the change made in memory was made before: rebuild.
+	var dup *duplicateError
+	if errors.As(err, &dup) {
+		// The store knew the command though the table did not (it should
+		// not happen: seen and forgot say what the table knows). What the
+		// command may have changed in memory is undone by a rebuild.
+		a.log.Warn("a command unknown to the table is in its log: rebuilding", "client", c.clientID, "command", c.commandID, "seq", dup.seq)
 		a.rebuild(ctx)
-		return reply{seq: seq, dup: true}
+		return reply{seq: dup.seq, dup: true}
 	}
 	return reply{seq: seq, err: err}
 }
 
 var errDuplicate = errors.New("duplicate command")
+
+// duplicateError is what an append of a command already in the log
+// returns: the first record's seq.
+type duplicateError struct{ seq int64 }
+
+func (e *duplicateError) Error() string {
+	return fmt.Sprintf("duplicate command (log record %d)", e.seq)
+}
+func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 	name := c.user.Name
@@ -182,11 +214,15 @@ func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
 		if h := a.t.Holder(c.box); h != "" {
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", c.box, h)
 		}
+		if err := a.checkSeatCap(name); err != nil {
+			return 0, err
+		}
 		rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: c.box}, nil)
 		if err != nil {
 			return 0, err
 		}
 		a.t.Sit(name, c.box)
+		a.seatSince[c.box] = a.s.now()
 		a.publish(Event{Kind: "sit", Player: name, Box: c.box})
 		a.maybeDeal(ctx)
 		return rec.Seq, nil
@@ -441,7 +477,7 @@ func (a *actor) append(ctx context.Context, c *command, kind string, round int, 
 		return nil, err
 	}
 	if dup {
-		return rec, errDuplicate
+		return rec, &duplicateError{seq: rec.Seq}
 	}
 	a.trackAs(rec, payload)
 	return rec, nil
@@ -676,6 +712,9 @@ func (a *actor) proceed(ctx context.Context) {
 // player's turn.
 func (a *actor) expire(ctx context.Context) {
 	if !a.dealt {
+		// The betting window closes: a box its holder has not bet on is
+		// given up (AR-21), then the round is dealt.
+		a.releaseSeats(ctx, true)
 		a.tryDeal(ctx)
 		return
 	}
@@ -880,6 +919,7 @@ func (a *actor) settle(ctx context.Context) {
 		result = "void"
 	}
 	a.s.metrics.rounds.WithLabelValues(result).Inc()
+	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
 	a.stopTimer()
 	a.publish(Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
 	a.revealShoes(ctx)

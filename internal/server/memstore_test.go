@@ -228,6 +228,16 @@ func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Po
 	return false, nil
 }
 
+func (s *memStore) Command(_ context.Context, tableID int64, clientID, commandID string) (*sabot.LogRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if first, ok := s.cmds[fmt.Sprintf("%d/%s/%s", tableID, clientID, commandID)]; ok && commandID != "" {
+		c := *first
+		return &c, nil
+	}
+	return nil, sabot.Errorf(sabot.ENOTFOUND, "no command %q", commandID)
+}
+
 func (s *memStore) Log(_ context.Context, tableID, from int64) ([]*sabot.LogRecord, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

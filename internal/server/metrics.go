@@ -25,6 +25,7 @@ type metrics struct {
 	sockets   prometheus.Gauge
 	hashes    *prometheus.CounterVec // op: compare, generate (bcrypt)
 	refused   prometheus.Counter     // connections over the cap of their address
+	paced     prometheus.Counter
 
 	// The store's group commit, where the store tells it (sabot.CommitObserver).
 	commitTime    prometheus.Histogram
@@ -55,6 +56,7 @@ func newMetrics() *metrics {
 			Help: "Password hashes computed (bcrypt), by operation: compare (a login, unknown names included) or generate (a registration)."}, []string{"op"}),
 		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_connections_refused_total",
 			Help: "Connections closed as they were accepted: their client address held its cap of open connections."}),
+		paced: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_paced_total", Help: "WebSocket messages held back by the per-socket rate."}),
 		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_seconds",
 			Help:    "Time of a group-commit transaction of the log and ledger, its sync included.",
 			Buckets: latencyBuckets}),
@@ -65,7 +67,7 @@ func newMetrics() *metrics {
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
 	}
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused,
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

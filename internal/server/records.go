@@ -45,9 +45,14 @@ type revealPayload struct {
 
 type seatPayload struct {
 	Player string `json:"player"`
-	Box    int    `json:"box,omitempty"`
+	// Box is the box taken (sit) or, on a leave, the one box given up
+	// (AR-21: the seat was not bet on; 0: every box the player holds).
+	Box int `json:"box,omitempty"`
 	// Returned is what a leaving player's bets for the next round gave back.
 	Returned int64 `json:"returned,omitempty"`
+	// Reason says why the server gave the seat up (AR-21); "" when the
+	// player left.
+	Reason string `json:"reason,omitempty"`
 }
 
 // betPayload places or changes a bet: Debit is what moved from the wallet

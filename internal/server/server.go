@@ -33,10 +33,14 @@ type Timing struct {
 	Decision    time.Duration // a player's decision on a hand
 	Window      time.Duration // an optional window (challenge, insurance, back bettors' answers)
 	SessionIdle time.Duration // a session unused this long must log in again
+	// SeatIdle is how long a box may be held with no round dealt before
+	// it is given up (AR-21); two betting windows by default.
+	SeatIdle time.Duration
 }
 
 // DefaultTiming is the timing of `sabot serve` unless flags change it.
-var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute}
+var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute,
+	SeatIdle: 30 * time.Second}
 
 // Server is the table service. Set the exported fields, then Open.
 type Server struct {
@@ -60,6 +64,19 @@ type Server struct {
 	// DefaultSnapshotEvery; negative: no snapshots, a start replays the
 	// whole log).
 	SnapshotEvery int
+	// MaxSockets bounds the WebSockets one user holds open at once, over
+	// every table (0: DefaultMaxSockets; negative: no limit).
+	MaxSockets int
+	// SocketRate is how many messages a second the server reads from one
+	// WebSocket, in bursts of up to SocketBurst (0: DefaultSocketRate and
+	// DefaultSocketBurst; a negative rate: no limit). Messages sent faster
+	// wait their turn.
+	SocketRate  float64
+	SocketBurst int
+	// MaxBoxesWithoutBet is how many boxes one player may hold at a table
+	// without a bet of his on them (AR-21); he bets on them to take more
+	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
+	MaxBoxesWithoutBet int
 
 	// Abuse and limits (docs/server.md): what one client may take. A zero
 	// field takes its default (DefaultReadTimeout …); a negative one turns
@@ -106,6 +123,7 @@ type Server struct {
 	tables   map[int64]*actor
 	system   int64    // the table row whose log is the significant-event log
 	accounts sync.Map // "kind/owner" → account ID
+	sockets  sockets
 }
 
 // Open recovers every table from its log and starts serving.
@@ -259,6 +277,9 @@ func (s *Server) timing() Timing {
 	}
 	if t.SessionIdle <= 0 {
 		t.SessionIdle = DefaultTiming.SessionIdle
+	}
+	if t.SeatIdle <= 0 {
+		t.SeatIdle = DefaultTiming.SeatIdle
 	}
 	return t
 }

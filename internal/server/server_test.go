@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,9 @@ type harness struct {
 	st    sabot.Store
 	srv   *server.Server
 	admin *server.Client
-	set   func(*server.Server) // the server's limits, before it opens (nil: the defaults)
+	log   *slog.Logger // the server's logger (nil: none)
+	// set, if given, sets the server's fields before it opens.
+	set func(*server.Server)
 }
 
 func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
@@ -51,7 +54,7 @@ func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
 
 func (h *harness) start(timing server.Timing) {
 	h.t.Helper()
-	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4}
+	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4, Logger: h.log}
 	if h.set != nil {
 		h.set(h.srv)
 	}

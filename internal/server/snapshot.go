@@ -157,9 +157,10 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 	// The commands of the last records before the snapshot are
 	// remembered, as a replay of the whole log would: a command a client
 	// repeats after the start is answered as a duplicate (GLI-19 §4.2.3).
-	// An older repeat is still caught by the store (at the price of a
-	// rebuild).
-	recs, err := a.s.Store.Log(ctx, a.cfg.ID, max(1, snap.Seq+1-snapshotSeen))
+	// An older repeat is looked up in the store.
+	from := max(1, snap.Seq+1-snapshotSeen)
+	a.forgot = a.forgot || from > 1
+	recs, err := a.s.Store.Log(ctx, a.cfg.ID, from)
 	if err != nil {
 		return nil, err
 	}

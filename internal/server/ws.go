@@ -8,8 +8,11 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -19,13 +22,30 @@ import (
 // handleWS serves a table's WebSocket: a snapshot (or the events missed
 // since the client's last sequence number), then every event of the table
 // as it happens; commands sent on the socket are answered on it, after the
-// events they caused. See docs/protocol.md.
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+// events they caused. See docs/protocol.md. A user holds at most
+// MaxSockets at once; a socket takes at most SocketRate messages a second
+// and closes when its session is over (sockets.go).
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	// The token may come as ?token= here only (a browser's WebSocket
+	// sends no header; in other URLs it would end in logs and histories:
+	// issue 11, finding 12).
+	u, token, err := s.authenticate(r, true)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	a, err := s.tableOf(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	k, err := s.openSocket(u, token)
+	if err != nil {
+		w.Header().Set("Retry-After", "5")
+		s.writeError(w, r, err)
+		return
+	}
+	defer s.closeSocket(k)
 	since, _ := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64)
 	// The server's read and write timeouts bound a request and its answer;
 	// a WebSocket lasts as long as the player plays (issue 11, finding 5).
@@ -57,19 +77,22 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		go a.do(context.WithoutCancel(ctx), &command{op: opUnsubscribe, sub: sub})
 	}()
 
-	results := make(chan []byte, 16)
+	results := make(chan wsAnswer, 16)
 	go func() {
-		defer cancel()
 		for {
 			_, data, err := conn.Read(ctx)
 			if err != nil {
+				cancel()
 				return
 			}
-			msg := s.wsCommand(ctx, a, u, data)
+			res := s.wsMessage(ctx, k, a, data)
 			select {
-			case results <- msg:
+			case results <- res:
 			case <-ctx.Done():
 				return
+			}
+			if res.closing != "" {
+				return // the writer answers, then closes
 			}
 		}
 	}()
@@ -86,11 +109,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 		cw.uncork()
 		conn.Close(websocket.StatusPolicyViolation, "too slow: reconnect with since and epoch to resync")
 	}
+	idle := time.NewTimer(s.idleCheck(k))
+	defer idle.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			conn.Close(websocket.StatusGoingAway, "server shutting down")
 			return
+		case <-k.revoked:
+			cw.uncork()
+			conn.Close(websocket.StatusPolicyViolation, "the session is over: log in again")
+			return
+		case <-idle.C:
+			// Nothing used the session from here for a while: is it over?
+			if !s.sessionLive(ctx, k, false) {
+				continue // revoked: the next turn closes
+			}
+			idle.Reset(s.idleCheck(k))
+			continue
 		case data, ok := <-sub.ch:
 			if !ok {
 				tooSlow()
@@ -117,7 +153,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, u *sabot.User)
 					drained = true
 				}
 			}
-			if conn.Write(wctx, websocket.MessageText, res) != nil {
+			if conn.Write(wctx, websocket.MessageText, res.data) != nil {
+				return
+			}
+			if res.closing != "" {
+				cw.uncork()
+				conn.Close(websocket.StatusPolicyViolation, res.closing)
 				return
 			}
 		}
@@ -234,39 +275,117 @@ func (c *corkingWriter) uncork() error {
 	return err
 }
 
+// wsAnswer is the answer to a message on a socket; closing, if set, is
+// why the socket closes after it.
+type wsAnswer struct {
+	data    []byte
+	closing string
+}
+
+// wsMessage answers one message received on a socket, once the socket's
+// rate allows it: refused when the socket's session is over (and the
+// socket closes), else run.
+func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte) wsAnswer {
+	refuse := func(err error, closing string) wsAnswer {
+		var req struct {
+			CommandID string `json:"command_id"`
+		}
+		json.Unmarshal(data, &req)
+		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
+		b, _ := json.Marshal(Message{Type: "error", CommandID: req.CommandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err)})
+		return wsAnswer{data: b, closing: closing}
+	}
+	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, true) {
+		return refuse(errSessionOver, "the session is over: log in again")
+	}
+	return wsAnswer{data: s.wsCommand(ctx, a, k.user, data)}
+}
+
 // wsCommand runs one command sent on a socket and returns its answer.
 func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []byte) []byte {
-	var req CommandRequest
 	answer := func(m Message) []byte {
 		b, _ := json.Marshal(m)
 		return b
 	}
-	if err := decodeJSON(data, &req); err != nil {
-		return answer(Message{Type: "error", Code: sabot.EINVALID, Error: sabot.ErrorMessage(err)})
-	}
+	req, c, err := s.decodeWS(u, data)
 	fail := func(err error) []byte {
-		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
-		return answer(Message{Type: "error", CommandID: req.CommandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err)})
-	}
-	switch req.Op {
-	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
-	case opForce, opNewShoe, opVoid, opConfig:
-		if !u.Admin {
-			return fail(sabot.Errorf(sabot.EFORBIDDEN, "administrators only"))
+		if errors.Is(err, context.Canceled) {
+			err = sabot.Errorf(sabot.ECONFLICT, "the command was cancelled: the socket is closing")
 		}
-	case "snapshot":
-		rep := a.do(ctx, &command{op: opView})
-		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Table: rep.view})
-	default:
-		return fail(sabot.Errorf(sabot.EINVALID, "unknown op %q", req.Op))
+		code := sabot.ErrorCode(err)
+		if code == sabot.EINTERNAL {
+			// The player reads "internal error"; the operator, the cause.
+			s.logger().Error("internal error on a WebSocket command", "table", a.created.ID, "user", u.Name,
+				"op", req.Op, "command_id", req.CommandID, "client_id", req.ClientID, "err", err)
+		}
+		s.metrics.errors.WithLabelValues(code).Inc()
+		return answer(Message{Type: "error", CommandID: req.CommandID, Code: code, Error: sabot.ErrorMessage(err)})
 	}
-	c, err := s.command(u, req.Op, req)
 	if err != nil {
 		return fail(err)
+	}
+	if c == nil { // a snapshot
+		rep := a.do(ctx, &command{op: opView})
+		if rep.err != nil {
+			return fail(rep.err)
+		}
+		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Table: rep.view})
 	}
 	rep := a.do(ctx, c)
 	if rep.err != nil {
 		return fail(rep.err)
 	}
 	return answer(Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.seq, Duplicate: rep.dup})
+}
+
+// opSnapshot asks, on a socket, for the table's snapshot.
+const opSnapshot = "snapshot"
+
+// decodeWS reads a message received on a socket: a request for the
+// table's snapshot (c nil), or a table command for its table; anything else
+// is refused with a one-line reason (invalid; forbidden: an
+// administrator's command from a player). The JSON is read as strictly as
+// an HTTP body (decodeJSON): fields spelled exactly, each once, nothing
+// after the object. req is what
+// could be read of the message (its command ID goes with the refusal).
+func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *command, err error) {
+	if err := decodeJSON(data, &req); err != nil {
+		return req, nil, err
+	}
+	switch req.Op {
+	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
+	case opForce, opNewShoe, opVoid, opConfig:
+		if !u.Admin {
+			return req, nil, sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
+		}
+	case opSnapshot:
+		return req, nil, nil
+	case "":
+		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: sit, leave, bet, withdraw, act, decline or snapshot")
+	default:
+		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", brief(strconv.Quote(req.Op)))
+	}
+	c, err = s.command(u, req.Op, req)
+	if err != nil {
+		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", brief(sabot.ErrorMessage(err)))
+	}
+	return req, c, nil
+}
+
+// brief is a text a refusal quotes, on one line and at most 120 bytes.
+func brief(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > 120 {
+		cut := 117
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }

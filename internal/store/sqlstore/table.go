@@ -186,6 +186,25 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 	return nil
 }
 
+// Command returns the record a command wrote (ENOTFOUND: none), found by
+// the log's index on (table_id, client_id, command_id).
+func (s *Store) Command(ctx context.Context, table int64, client, command string) (*sabot.LogRecord, error) {
+	if client == "" || command == "" {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no command %q of client %q", command, client)
+	}
+	var r *sabot.LogRecord
+	err := s.read(ctx, func(tx Tx) (err error) {
+		r, err = scanRecord(tx.QueryRow(ctx, byCommand, table, client, command))
+		return err
+	})
+	if noRows(err) {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no command %q of client %q", command, client)
+	} else if err != nil {
+		return nil, fail(err)
+	}
+	return r, nil
+}
+
 // command returns the record a command wrote.
 func (s *Store) command(ctx context.Context, table int64, client, command string) (*sabot.LogRecord, error) {
 	var r *sabot.LogRecord

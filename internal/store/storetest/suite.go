@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"Append", testAppend},
 		{"AppendRefused", testAppendRefused},
 		{"AppendIdempotent", testAppendIdempotent},
+		{"Command", testCommand},
 		{"AppendConcurrent", testAppendConcurrent},
 		{"AppendConcurrentDuplicates", testAppendConcurrentDuplicates},
 		{"AppendRace", testAppendRace},
@@ -527,6 +528,32 @@ func testAppendRefused(t *testing.T, s sabot.Store) {
 	must(t, err)
 	if dup || rec.Seq != 1 {
 		t.Fatalf("after refusals: dup %v seq %d, want the first record", dup, rec.Seq)
+	}
+}
+
+// Command finds the record a command wrote, on its table only; a command
+// never written is ENOTFOUND.
+func testCommand(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	tbl := &sabot.Table{Name: "t", Profile: "venice"}
+	must(t, s.CreateTable(ctx, tbl))
+	other := &sabot.Table{Name: "u", Profile: "venice"}
+	must(t, s.CreateTable(ctx, other))
+	first := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSit, ClientID: "c1", CommandID: "k1", UserID: 1, Payload: json.RawMessage(`{"player":"ana","box":1}`)}
+	_, err := s.Append(ctx, first, nil)
+	must(t, err)
+	got, err := s.Command(ctx, tbl.ID, "c1", "k1")
+	must(t, err)
+	if !reflect.DeepEqual(got, first) {
+		t.Fatalf("Command gives %+v, want %+v", got, first)
+	}
+	for _, q := range []struct {
+		table           int64
+		client, command string
+	}{{other.ID, "c1", "k1"}, {tbl.ID, "c2", "k1"}, {tbl.ID, "c1", "k2"}, {tbl.ID, "", ""}} {
+		if r, err := s.Command(ctx, q.table, q.client, q.command); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+			t.Fatalf("Command(%d, %q, %q) = %+v, %v; want not_found", q.table, q.client, q.command, r, err)
+		}
 	}
 }
 

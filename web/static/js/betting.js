@@ -30,9 +30,9 @@ export function nextStake(shown, asked, chip, max) {
 }
 
 // forgetsAsked says whether an event ends the stakes asked for: the deal,
-// or the player's own withdrawal or leaving.
+// or the player's own withdrawal, leaving or box given up (AR-21).
 export function forgetsAsked(e, me) {
-  return e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave'));
+  return e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave' || e.kind === 'release'));
 }
 
 // Betting is the betting section of table id; run(op, fields) sends a

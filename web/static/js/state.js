@@ -244,6 +244,12 @@ export class TableState {
         t.bets = t.bets.filter(b => b.player !== e.player);
         say(e.text ? `${e.player}: ${e.text}.` : `${e.player} leaves the table${e.amount ? `; ${money(e.amount)} in bets returned` : ''}.`, 'info');
         break;
+      case 'release':
+        // AR-21: one box given up, and its holder's bet on it returned.
+        t.seats = t.seats.filter(s => !(s.box === e.box && s.player === e.player));
+        t.bets = t.bets.filter(b => !(b.box === e.box && b.player === e.player));
+        say(`${e.player}: ${e.text}.`, 'info');
+        break;
       case 'configure':
         // A fresh snapshot with the new rules follows.
         say(`The pit: ${e.text}.`, 'info');

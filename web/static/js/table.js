@@ -163,7 +163,7 @@ export function tablePage(main, id) {
 
   function after(e) {
     betting.seen(e);
-    const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'stake'].includes(e.kind);
+    const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'release', 'stake'].includes(e.kind);
     if (e.kind === 'configure') {
       loadRules();
       refreshWallet(); // bets the new rules refuse come back

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"sabot"
+)
+
+// FuzzWSCommand feeds the decoder of the WebSocket's messages anything: it
+// never panics, and gives either a clear refusal (invalid or forbidden, one
+// short line) or a valid command: a known op, a player's op (or, for an
+// administrator, an administrator's), from the JSON the message is. The
+// seed corpus is in testdata/fuzz/FuzzWSCommand (`go test -fuzz
+// FuzzWSCommand ./internal/server`).
+func FuzzWSCommand(f *testing.F) {
+	f.Add([]byte(`{"op":"sit","command_id":"c-1","box":3}`), false)
+	s := &Server{}
+	player := &sabot.User{ID: 7, Name: "ana"}
+	admin := &sabot.User{ID: 1, Name: "pit", Admin: true}
+	f.Fuzz(func(t *testing.T, data []byte, asAdmin bool) {
+		u := player
+		if asAdmin {
+			u = admin
+		}
+		req, c, err := s.decodeWS(u, data)
+		if err != nil {
+			code, msg := sabot.ErrorCode(err), sabot.ErrorMessage(err)
+			if code != sabot.EINVALID && code != sabot.EFORBIDDEN {
+				t.Fatalf("%q: refused with code %s (%v), want invalid or forbidden", data, code, err)
+			}
+			if msg == "" || strings.ContainsAny(msg, "\n\r") || len(msg) > 300 {
+				t.Fatalf("%q: the refusal is not one short line: %q", data, msg)
+			}
+			if c != nil {
+				t.Fatalf("%q: refused (%v) and a command", data, err)
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("%q: accepted, and not JSON", data)
+		}
+		if req.Op == opSnapshot {
+			if c != nil {
+				t.Fatalf("%q: a snapshot request gives a command %+v", data, c)
+			}
+			return
+		}
+		if c == nil || c.op != req.Op || c.user != u || c.commandID != req.CommandID || c.box != req.Box || c.stake != req.Stake {
+			t.Fatalf("%q: accepted as %+v from %+v", data, c, req)
+		}
+		if !slices.Contains(playerOps, c.op) && !(u.Admin && slices.Contains(adminOps, c.op)) {
+			t.Fatalf("%q: op %q accepted from %s", data, c.op, u.Name)
+		}
+		if c.op == opForce && len(c.cards) == 0 {
+			t.Fatalf("%q: forced cards accepted without a card", data)
+		}
+	})
+}
