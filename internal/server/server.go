@@ -60,6 +60,12 @@ type Server struct {
 	// DefaultSnapshotEvery; negative: no snapshots, a start replays the
 	// whole log).
 	SnapshotEvery int
+	// ShoeReads is how many GET /api/shoes/{id} (no login needed) the
+	// server answers a second, from everybody together; more are refused
+	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
+	ShoeReads float64
+
+	shoeReads readLimit
 
 	ln      net.Listener
 	srv     *http.Server
@@ -109,6 +115,7 @@ func (s *Server) start() error {
 	if o, ok := s.Store.(sabot.CommitObserver); ok {
 		o.ObserveCommits(s.metrics.commit)
 	}
+	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor{}
 	ts, err := s.Store.Tables(s.ctx)

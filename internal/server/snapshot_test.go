@@ -24,12 +24,20 @@ type playedTable struct {
 
 func newPlayedTable(tb testing.TB, profile string, opts map[string]string, every int) *playedTable {
 	tb.Helper()
+	p := newPlayedTableIn(tb, tb.TempDir(), profile, opts, every)
+	tb.Cleanup(func() { p.st.Close() })
+	return p
+}
+
+// newPlayedTableIn is newPlayedTable in a directory; the caller closes its
+// store.
+func newPlayedTableIn(tb testing.TB, dir, profile string, opts map[string]string, every int) *playedTable {
+	tb.Helper()
 	ctx := context.Background()
-	st := sqlite.NewDB(filepath.Join(tb.TempDir(), "sabot.db") + "?_pragma=synchronous(OFF)")
+	st := sqlite.NewDB(filepath.Join(dir, "sabot.db") + "?_pragma=synchronous(OFF)")
 	if err := st.Open(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
 	p := &playedTable{st: st, s: &Server{Store: st, SnapshotEvery: every, metrics: newMetrics(),
 		Timing: Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}}
 	cfg := &sabot.Table{Name: "snap", Profile: profile, Options: opts}
