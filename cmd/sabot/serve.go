@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -32,13 +36,19 @@ func newServeCmd(e *env) *cobra.Command {
 		bcryptCost                  int
 		welcome                     int64
 		snapshotEvery               int
+		seedKeyFile                 string
+		shoeReads                   float64
 	)
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "serve live tables: HTTP JSON API, a WebSocket per table, the ledger, game recall and crash recovery",
 		Long: `serve runs the table service (docs/server.md). Every table is rebuilt from its log at start:
 rounds in play when the server stopped (or was killed) resume. The first administrator is
-created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
+created with --admin NAME and the password in $` + AdminPasswordEnv + `.
+
+The seeds of live shoes are sealed in the log with a key kept outside the database:
+--seed-key-file FILE or $` + server.SeedKeyEnv + ` (64 hex digits). A SQLite store without either uses
+the file DB.seed-key beside the database, made on the first start; a PostgreSQL store needs one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
@@ -48,13 +58,21 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			logger := slog.New(h)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(server.SeedKeyEnv) == "" {
+				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
+				return err
+			}
 			st, err := store.Open(ctx, dsn)
 			if err != nil {
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
+			key, err := seedKey(dsn, seedKeyFile, logger)
+			if err != nil {
+				return err
+			}
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
-				SnapshotEvery: snapshotEvery}
+				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -102,8 +120,62 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
 	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
+	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+server.SeedKeyEnv+
+		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")
+	f.Float64Var(&shoeReads, "shoe-reads", server.DefaultShoeReads, "GET /api/shoes/{id} (no login) answered a second, from everybody together; more get 429 (negative: no limit)")
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	return c
+}
+
+// seedKey is the key that seals live shoes' seeds (docs/server.md, "Shoe
+// seeds"): --seed-key-file, else $SABOT_SEED_KEY; else, for a SQLite file,
+// the key file beside it, made (0600) when there is none; a PostgreSQL
+// store needs one given.
+func seedKey(dsn, file string, logger *slog.Logger) (*server.SeedKey, error) {
+	switch env := os.Getenv(server.SeedKeyEnv); {
+	case file != "":
+		k, err := server.ReadSeedKeyFile(file)
+		if err != nil {
+			return nil, refused("sabot serve: --seed-key-file: %v", err)
+		}
+		warnReadable(file, logger)
+		return k, nil
+	case env != "":
+		k, err := server.ParseSeedKey(env)
+		if err != nil {
+			return nil, refused("sabot serve: $%s: %v", server.SeedKeyEnv, err)
+		}
+		return k, nil
+	case store.IsPostgres(dsn):
+		return nil, refused("sabot serve: a PostgreSQL store needs a seed key kept outside the database: --seed-key-file FILE or $%s (64 hex digits, e.g. openssl rand -hex 32)", server.SeedKeyEnv)
+	}
+	path, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	if path == ":memory:" || path == "" {
+		// The database goes with the process: so does its key.
+		b := make([]byte, server.SeedKeySize)
+		rand.Read(b)
+		return server.NewSeedKey(b)
+	}
+	path += ".seed-key"
+	k, err := server.ReadSeedKeyFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if k, err = server.CreateSeedKeyFile(path); err == nil {
+			logger.Info("a new seed key seals the live shoes' seeds: keep it with the database's backups, apart from them", "file", path, "key", k.ID())
+			return k, nil
+		}
+	}
+	if err != nil {
+		return nil, failed("sabot serve: the seed key beside the database: %v", err)
+	}
+	warnReadable(path, logger)
+	return k, nil
+}
+
+// warnReadable warns when a key file may be read by others than its owner.
+func warnReadable(path string, logger *slog.Logger) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		logger.Warn("the seed key file may be read by others than its owner (chmod 600)", "file", path, "mode", fi.Mode().Perm().String())
+	}
 }
 
 // defaultTables are the tables a fresh store opens with: one per built-in

@@ -467,12 +467,14 @@ func (a *actor) writeFresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(),
-			Payload: mustJSON(shoePayload{Shoe: no, Seed: seedHex(seed), Commitment: Commitment(seed, order), Options: a.configured})}
+		pay := shoePayload{Shoe: no, Commitment: Commitment(seed, order), Options: a.configured}
+		a.s.sealSeed(&pay, a.cfg.ID, seed)
+		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: mustJSON(pay)}
 		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
 			return err
 		}
 		a.track(rec)
+		a.shoes[no] = &shoeState{seed: seed, commitment: pay.Commitment}
 		a.fresh = a.fresh[1:]
 		a.publish(Event{Kind: "shoe", Shoe: ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
 	}

@@ -86,7 +86,7 @@ func benchLog(b *testing.B, n int) *playedTable {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := newPlayedTableIn(b, dir, "vegas-s17", nil, 0)
+	p := newPlayedTableIn(b, dir, testSeedKey, "vegas-s17", nil, 0)
 	for _, name := range []string{"ana", "ben", "cy"} {
 		p.player(b, name)
 	}

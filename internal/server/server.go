@@ -60,6 +60,11 @@ type Server struct {
 	// DefaultSnapshotEvery; negative: no snapshots, a start replays the
 	// whole log).
 	SnapshotEvery int
+	// SeedKey seals the seed of each live shoe in the log, and a
+	// snapshot's shoes (seal.go); a start needs the key the store's sealed
+	// seeds were sealed with. nil: seeds are written in the clear (tests;
+	// `sabot serve` always has a key).
+	SeedKey *SeedKey
 	// ShoeReads is how many GET /api/shoes/{id} (no login needed) the
 	// server answers a second, from everybody together; more are refused
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
@@ -128,6 +133,10 @@ func (s *Server) start() error {
 			continue
 		}
 		if _, err := s.startTable(t); err != nil {
+			// The tables started stop: a server that does not start
+			// writes nothing more.
+			s.cancel()
+			s.wg.Wait()
 			return fmt.Errorf("table %d: %w", t.ID, err)
 		}
 	}
