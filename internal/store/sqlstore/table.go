@@ -350,11 +350,11 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 		if q.TableID != 0 {
 			where = append(where, "l.seq < "+arg(b.Seq))
 		} else {
-			c := arg(stamp(b.Created))
-			// The first term bounds the index range; the row value, the
-			// exact cursor.
-			where = append(where, ord+".created <= "+c,
-				fmt.Sprintf("(%[1]s.created, %[1]s.table_id, %[1]s.seq) < (%[2]s, %[3]s, %[4]s)", ord, c, arg(b.TableID), arg(b.Seq)))
+			// A row value, which both planners read as a range of the
+			// index (log_users' primary key): the page is read in order
+			// from the cursor.
+			where = append(where, fmt.Sprintf("(%[1]s.created, %[1]s.table_id, %[1]s.seq) < (%[2]s, %[3]s, %[4]s)",
+				ord, arg(stamp(b.Created)), arg(b.TableID), arg(b.Seq)))
 		}
 	}
 	// One table's records in the order of its log (on the primary key);

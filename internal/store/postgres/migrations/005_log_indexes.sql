@@ -9,8 +9,9 @@ UPDATE log SET shoe_no = (payload->>'shoe')::BIGINT
 
 -- A round's records, on one table.
 CREATE INDEX log_round ON log (table_id, round_no, seq) WHERE round_no <> 0;
--- A shoe's records: its start, its reveal, the deals of its rounds.
-CREATE INDEX log_shoe ON log (table_id, shoe_no, round_no) WHERE shoe_no <> 0;
+-- A shoe's records: its start, its reveal, the deals of its rounds (by kind,
+-- so that the start and the reveal are found without the deals).
+CREATE INDEX log_shoe ON log (table_id, shoe_no, kind, round_no) WHERE shoe_no <> 0;
 -- The options in force at a deal: the last configuration change before it.
 CREATE INDEX log_configure ON log (table_id, seq) WHERE kind = 'configure';
 
