@@ -160,8 +160,10 @@ func seedKey(dsn, file string, logger *slog.Logger) (*server.SeedKey, error) {
 	k, err := server.ReadSeedKeyFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if k, err = server.CreateSeedKeyFile(path); err == nil {
-			logger.Info("a new seed key seals the live shoes' seeds: keep it with the database's backups, apart from them", "file", path, "key", k.ID())
+			logger.Info("a new seed key seals the live shoes' seeds: keep it safe, apart from the database's backups", "file", path, "key", k.ID())
 			return k, nil
+		} else if errors.Is(err, fs.ErrExist) { // another start made it a moment ago
+			k, err = server.ReadSeedKeyFile(path)
 		}
 	}
 	if err != nil {

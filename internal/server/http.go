@@ -584,7 +584,7 @@ func onlyMine(wallets map[string]int64, name string) map[string]int64 {
 // it is bounded: its cost follows the page, and the server answers at most
 // ShoeReads of them a second (429 with Retry-After beyond).
 func (s *Server) handleShoe(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.shoeReads.allow(s.now()); !ok {
+	if wait, ok := s.shoeReads.allow(time.Now()); !ok { // real load, on the real clock
 		s.tooMany(w, r, wait, "too many shoe reads: at most %g a second are served", s.shoeReads.perSecond)
 		return
 	}
