@@ -127,7 +127,8 @@ func TestServeSeedKey(t *testing.T) {
 		select {
 		case <-out.lines: // serving
 			cancel()
-			return errb.String(), <-done
+			code := <-done
+			return errb.String(), code
 		case code := <-done:
 			return errb.String(), code
 		case <-time.After(30 * time.Second):
