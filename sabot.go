@@ -103,19 +103,42 @@ type LogRecord struct {
 	CommandID string
 	UserID    int64
 	RoundNo   int64 // the round it belongs to, 0 for none
-	Payload   json.RawMessage
-	Created   time.Time
+	// ShoeNo is the shoe a shoe, shoe-reveal or deal record belongs to, 0
+	// for none: a shoe's records are found by it (LogQuery.Shoe).
+	ShoeNo  int64
+	Payload json.RawMessage
+	Created time.Time
+	// Users are the users the record is indexed under, in the same
+	// transaction (LogQuery.UserID): the players who bet in the round a
+	// settle or void record closes. Append writes them; reads leave it nil.
+	Users []int64
 }
 
 // LogQuery selects log records by kind for Store.Find. Records come in the
 // order (Created, TableID, Seq) — one table's in the order of its log —
-// or the reverse with Newest.
+// or the reverse with Newest. Every field but Since narrows the query on an
+// index: its cost follows what it returns, not the length of the logs.
 type LogQuery struct {
 	Kinds   []string  // at least one
 	TableID int64     // 0: every table
 	Since   time.Time // zero: from the first
 	Limit   int       // 0: no limit
 	Newest  bool      // the newest first
+	// FromRound and ToRound keep one table's records whose RoundNo is in
+	// [FromRound, ToRound] (0: no bound on that side). Setting either
+	// excludes the records of no round (RoundNo 0). They need TableID.
+	FromRound, ToRound int64
+	// Shoe keeps one table's records of that shoe (ShoeNo; 0: any). It
+	// needs TableID.
+	Shoe int64
+	// UserID keeps the records indexed under that user (LogRecord.Users;
+	// 0: any).
+	UserID int64
+	// Before keeps the records older than it: of one table, those with
+	// Seq < Before.Seq; across tables, those before (Before.Created,
+	// Before.TableID, Before.Seq) in that order. With Newest it is the
+	// cursor of the next page: the last record of this one. nil: no bound.
+	Before *LogRecord
 }
 
 // Table is a table's configuration.
@@ -177,7 +200,8 @@ type Store interface {
 	// Log returns a table's records with Seq >= from, in order.
 	Log(ctx context.Context, tableID, from int64) ([]*LogRecord, error)
 	// Find returns the records of some kinds, of one table or of all: the
-	// significant events, a table's latest snapshot.
+	// significant events, a table's latest snapshot, a round's records, a
+	// shoe's, a player's rounds.
 	Find(ctx context.Context, q LogQuery) ([]*LogRecord, error)
 
 	// CheckLedger proves every balance equals the sum of its entries and

@@ -186,18 +186,33 @@ func newReplayCmd(e *env) *cobra.Command {
 }
 
 func newVerifyCmd(e *env) *cobra.Command {
-	var dsn string
+	var dsn, url string
 	c := &cobra.Command{
 		Use:   "verify SHOE",
 		Short: "check a finished shoe against the commitment published when it started, and its rounds against its order",
-		Args:  cobra.ExactArgs(1),
+		Long: `verify checks a finished shoe ("TABLE-SHOE"): its revealed seed and the order it gives hash to the
+commitment published when the shoe started, and every round of the shoe drew exactly the next cards of
+that order. With --db it reads the store; with --url it asks a server (GET /api/shoes/{id}, no login),
+as any player can.`,
+		Example: `  sabot verify 3-2 --db sabot.db
+  sabot verify 3-2 --url https://tables.example.com`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd.Context(), dsn)
-			if err != nil {
-				return err
+			var rep *server.VerifyReport
+			var err error
+			if url != "" {
+				if cmd.Flags().Changed("db") {
+					return refused("sabot verify: give --db or --url, not both")
+				}
+				rep, err = (&server.Client{URL: url}).VerifyShoeAt(cmd.Context(), args[0])
+			} else {
+				st, oerr := openStore(cmd.Context(), dsn)
+				if oerr != nil {
+					return oerr
+				}
+				defer st.Close()
+				rep, err = server.VerifyShoe(cmd.Context(), st, args[0])
 			}
-			defer st.Close()
-			rep, err := server.VerifyShoe(cmd.Context(), st, args[0])
 			if err != nil {
 				return appErr("sabot verify", err)
 			}
@@ -216,5 +231,6 @@ func newVerifyCmd(e *env) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	c.Flags().StringVar(&url, "url", "", "ask the server at this URL instead of reading a store (http://host:port)")
 	return c
 }

@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -44,13 +48,19 @@ func newServeCmd(e *env) *cobra.Command {
 		wsPerUser, wsBurst int
 		boxesWithoutBet    int
 		wsRate             float64
+		seedKeyFile        string
+		shoeReads          float64
 	)
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "serve live tables: HTTP JSON API, a WebSocket per table, the ledger, game recall and crash recovery",
 		Long: `serve runs the table service (docs/server.md). Every table is rebuilt from its log at start:
 rounds in play when the server stopped (or was killed) resume. The first administrator is
-created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
+created with --admin NAME and the password in $` + AdminPasswordEnv + `.
+
+The seeds of live shoes are sealed in the log with a key kept outside the database:
+--seed-key-file FILE or $` + server.SeedKeyEnv + ` (64 hex digits). A SQLite store without either uses
+the file DB.seed-key beside the database, made on the first start; a PostgreSQL store needs one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
@@ -60,6 +70,10 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			logger := slog.New(h)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(server.SeedKeyEnv) == "" {
+				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
+				return err
+			}
 			st, err := store.Open(ctx, dsn)
 			if err != nil {
 				return failed("sabot serve: %v", err)
@@ -68,9 +82,13 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
 				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
 			}
+			key, err := seedKey(dsn, seedKeyFile, logger)
+			if err != nil {
+				return err
+			}
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome,
-				SnapshotEvery: snapshotEvery,
-				ReadTimeout:   lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
+				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads,
+				ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
 				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
@@ -141,11 +159,67 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.`,
 	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
 	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
 	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
+	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+server.SeedKeyEnv+
+		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")
+	f.Float64Var(&shoeReads, "shoe-reads", server.DefaultShoeReads, "GET /api/shoes/{id} (no login) answered a second, from everybody together; more get 429 (negative: no limit)")
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	f.IntVar(&wsPerUser, "ws-per-user", server.DefaultMaxSockets, "WebSockets one user may hold open at once, over every table (negative: no limit)")
 	f.Float64Var(&wsRate, "ws-rate", server.DefaultSocketRate, "messages a second the server reads from one WebSocket; faster ones wait their turn (negative: no limit)")
 	f.IntVar(&wsBurst, "ws-burst", server.DefaultSocketBurst, "messages one WebSocket may send at once before --ws-rate applies")
 	return c
+}
+
+// seedKey is the key that seals live shoes' seeds (docs/server.md, "Shoe
+// seeds"): --seed-key-file, else $SABOT_SEED_KEY; else, for a SQLite file,
+// the key file beside it, made (0600) when there is none; a PostgreSQL
+// store needs one given.
+func seedKey(dsn, file string, logger *slog.Logger) (*server.SeedKey, error) {
+	switch env := os.Getenv(server.SeedKeyEnv); {
+	case file != "":
+		k, err := server.ReadSeedKeyFile(file)
+		if err != nil {
+			return nil, refused("sabot serve: --seed-key-file: %v", err)
+		}
+		warnReadable(file, logger)
+		return k, nil
+	case env != "":
+		k, err := server.ParseSeedKey(env)
+		if err != nil {
+			return nil, refused("sabot serve: $%s: %v", server.SeedKeyEnv, err)
+		}
+		return k, nil
+	case store.IsPostgres(dsn):
+		return nil, refused("sabot serve: a PostgreSQL store needs a seed key kept outside the database: --seed-key-file FILE or $%s (64 hex digits, e.g. openssl rand -hex 32)", server.SeedKeyEnv)
+	}
+	path, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	if path == ":memory:" || path == "" {
+		// The database goes with the process: so does its key.
+		b := make([]byte, server.SeedKeySize)
+		rand.Read(b)
+		return server.NewSeedKey(b)
+	}
+	path += ".seed-key"
+	k, err := server.ReadSeedKeyFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if k, err = server.CreateSeedKeyFile(path); err == nil {
+			logger.Info("a new seed key seals the live shoes' seeds: keep it safe, apart from the database's backups", "file", path, "key", k.ID())
+			return k, nil
+		} else if errors.Is(err, fs.ErrExist) { // another start made it a moment ago
+			k, err = server.ReadSeedKeyFile(path)
+		}
+	}
+	if err != nil {
+		return nil, failed("sabot serve: the seed key beside the database: %v", err)
+	}
+	warnReadable(path, logger)
+	return k, nil
+}
+
+// warnReadable warns when a key file may be read by others than its owner.
+func warnReadable(path string, logger *slog.Logger) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		logger.Warn("the seed key file may be read by others than its owner (chmod 600)", "file", path, "mode", fi.Mode().Perm().String())
+	}
 }
 
 // defaultTables are the tables a fresh store opens with: one per built-in

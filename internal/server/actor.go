@@ -180,13 +180,18 @@ func (a *actor) loadFrom(ctx context.Context, fromSnapshot bool) error {
 			recs = []*sabot.LogRecord{rec}
 		}
 	}
+	// The shoes' seeds, in the order they were drawn. A seed that does not
+	// open (the server has another seed key, or none) stops the start: the
+	// table would deal other cards than those its log committed to.
 	for _, r := range recs {
 		if r.Kind == sabot.LogShoe {
 			var sp shoePayload
 			if json.Unmarshal(r.Payload, &sp) == nil {
-				if seed, err := parseSeed(sp.Seed); err == nil {
-					a.seeds = append(a.seeds, seed)
+				seed, err := a.s.openSeed(sp, a.cfg.ID)
+				if err != nil {
+					return err
 				}
+				a.seeds = append(a.seeds, seed)
 			}
 		}
 	}
@@ -268,8 +273,10 @@ func (a *actor) trackAs(r *sabot.LogRecord, payload any) {
 		a.escrow[p.Action.Player] += p.Debit
 		a.bankCover += p.BankCover
 	case sabot.LogShoe:
+		// (The seeds of a start were opened before the replay; a shoe the
+		// actor writes, writeFresh notes with its seed.)
 		p := payloadOf[shoePayload](r, payload)
-		if seed, err := parseSeed(p.Seed); err == nil {
+		if seed, err := a.s.openSeed(p, a.cfg.ID); err == nil {
 			a.shoes[p.Shoe] = &shoeState{seed: seed, commitment: p.Commitment}
 		}
 	case sabot.LogShoeReveal:

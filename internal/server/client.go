@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -135,6 +136,32 @@ func (c *Client) Command(ctx context.Context, table int64, op string, req Comman
 func (c *Client) Round(ctx context.Context, id string) (*RoundRecord, error) {
 	var r RoundRecord
 	return &r, c.Do(ctx, "GET", "/api/rounds/"+id, nil, &r)
+}
+
+// Shoe reads a page of a shoe: up to limit of its rounds after round after
+// (0: from the first); no login needed.
+func (c *Client) Shoe(ctx context.Context, id string, after, limit int) (*ShoeReport, error) {
+	tid, _, err := ParseRoundID(id)
+	if err != nil {
+		return nil, err
+	}
+	path := "/api/shoes/" + url.PathEscape(id) + "?limit=" + strconv.Itoa(limit)
+	if after > 0 {
+		path += "&after=" + RoundID(tid, after)
+	}
+	var r ShoeReport
+	return &r, c.Do(ctx, "GET", path, nil, &r)
+}
+
+// VerifyShoeAt checks a finished shoe from a server, without its store:
+// every page of GET /api/shoes/{id}, checked by CheckShoe (`sabot verify
+// --url`).
+func (c *Client) VerifyShoeAt(ctx context.Context, id string) (*VerifyReport, error) {
+	info, err := WholeShoe(func(after int) (*ShoeReport, error) { return c.Shoe(ctx, id, after, MaxShoePage) })
+	if err != nil {
+		return nil, err
+	}
+	return CheckShoe(info)
 }
 
 // Feed is a table's WebSocket.

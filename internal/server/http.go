@@ -705,14 +705,34 @@ func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.Us
 	writeJSON(w, http.StatusOK, rec)
 }
 
-// handleMyRounds lists the player's last 50 rounds, the newest first.
+// handleMyRounds lists a page of the player's rounds, the newest first:
+// ?limit= (1 to MaxRoundsPage, DefaultRoundsPage) of those closed before
+// ?before=ROUND (the last of the previous page).
 func (s *Server) handleMyRounds(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	rounds, err := PlayerRounds(r.Context(), s.Store, u.Name, 50)
+	limit, err := pageLimit(r, DefaultRoundsPage, MaxRoundsPage)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rounds, err := PlayerRounds(r.Context(), s.Store, u, r.URL.Query().Get("before"), limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, rounds)
+}
+
+// pageLimit reads ?limit=, 1 to most (def when absent).
+func pageLimit(r *http.Request, def, most int) (int, error) {
+	l := r.URL.Query().Get("limit")
+	if l == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(l)
+	if err != nil || n < 1 || n > most {
+		return 0, sabot.Errorf(sabot.EINVALID, "limit=%q: give 1 to %d", l, most)
+	}
+	return n, nil
 }
 
 func onlyMine(wallets map[string]int64, name string) map[string]int64 {
@@ -723,8 +743,28 @@ func onlyMine(wallets map[string]int64, name string) map[string]int64 {
 	return mine
 }
 
+// handleShoe serves a page of a shoe (ShoeInfo): ?limit= rounds (1 to
+// MaxShoePage, DefaultShoePage) after ?after=ROUND. It needs no login, so
+// it is bounded: its cost follows the page, and the server answers at most
+// ShoeReads of them a second (429 with Retry-After beyond).
 func (s *Server) handleShoe(w http.ResponseWriter, r *http.Request) {
-	v, err := ShoeInfo(r.Context(), s.Store, r.PathValue("id"))
+	if wait, ok := s.shoeReads.allow(time.Now()); !ok { // real load, on the real clock
+		s.writeError(w, r, sabot.Throttled(wait, "too many shoe reads: at most %g a second are served", s.shoeReads.perSecond))
+		return
+	}
+	limit, err := pageLimit(r, DefaultShoePage, MaxShoePage)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	after := 0
+	if a := r.URL.Query().Get("after"); a != "" {
+		if _, after, err = ParseRoundID(a); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	v, err := ShoeInfo(r.Context(), s.Store, r.PathValue("id"), after, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

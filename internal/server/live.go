@@ -466,6 +466,7 @@ func (a *actor) append(ctx context.Context, c *command, kind string, round int, 
 		return nil, err
 	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: mustJSON(payload), Created: a.s.now()}
+	a.index(rec, payload)
 	if c != nil {
 		rec.ClientID, rec.CommandID = c.clientID, c.commandID
 		if c.user != nil {
@@ -483,6 +484,25 @@ func (a *actor) append(ctx context.Context, c *command, kind string, round int, 
 	return rec, nil
 }
 
+// index sets what the store finds a record by besides its table and round
+// (in the record's transaction): the shoe of a deal, the players who bet in
+// the round a settlement closes.
+func (a *actor) index(rec *sabot.LogRecord, payload any) {
+	switch p := payload.(type) {
+	case dealPayload:
+		rec.ShoeNo = int64(p.Shoe)
+	case settlePayload:
+		if p.Closed || rec.RoundNo == 0 {
+			return
+		}
+		for _, b := range p.Record.Bets {
+			if id := a.players[b.Player]; id != 0 && !slices.Contains(rec.Users, id) {
+				rec.Users = append(rec.Users, id)
+			}
+		}
+	}
+}
+
 // writeFresh writes the record of each shoe seed drawn since the last
 // record, with its commitment, and tells the players the commitment.
 func (a *actor) writeFresh(ctx context.Context) error {
@@ -493,12 +513,14 @@ func (a *actor) writeFresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, Created: a.s.now(),
-			Payload: mustJSON(shoePayload{Shoe: no, Seed: seedHex(seed), Commitment: Commitment(seed, order), Options: a.configured})}
+		pay := shoePayload{Shoe: no, Commitment: Commitment(seed, order), Options: a.configured}
+		a.s.sealSeed(&pay, a.cfg.ID, seed)
+		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: mustJSON(pay)}
 		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
 			return err
 		}
 		a.track(rec)
+		a.shoes[no] = &shoeState{seed: seed, commitment: pay.Commitment}
 		a.fresh = a.fresh[1:]
 		a.publish(Event{Kind: "shoe", Shoe: ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
 	}
@@ -513,7 +535,7 @@ func (a *actor) revealShoes(ctx context.Context) {
 		if sh.revealed || no > a.t.ShoeNo() || no == a.t.ShoeNo() && !a.t.LastRound() {
 			continue
 		}
-		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, Created: a.s.now(),
+		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, ShoeNo: int64(no), Created: a.s.now(),
 			Payload: mustJSON(revealPayload{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
 		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
 			a.log.Error("shoe reveal not written", "shoe", no, "err", err)

@@ -221,6 +221,7 @@ func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Po
 	rec.Seq = int64(len(s.logs[rec.TableID]) + 1)
 	rec.Created = time.Now()
 	c := *rec
+	c.Users = slices.Clone(rec.Users)
 	s.logs[rec.TableID] = append(s.logs[rec.TableID], &c)
 	if rec.CommandID != "" {
 		s.cmds[key] = &c
@@ -245,6 +246,7 @@ func (s *memStore) Log(_ context.Context, tableID, from int64) ([]*sabot.LogReco
 	for _, r := range s.logs[tableID] {
 		if r.Seq >= from {
 			c := *r
+			c.Users = nil
 			out = append(out, &c)
 		}
 	}
@@ -260,10 +262,12 @@ func (s *memStore) Find(_ context.Context, q sabot.LogQuery) ([]*sabot.LogRecord
 			continue
 		}
 		for _, r := range log {
-			if slices.Contains(q.Kinds, r.Kind) && !r.Created.Before(q.Since) {
-				c := *r
-				out = append(out, &c)
+			if !slices.Contains(q.Kinds, r.Kind) || r.Created.Before(q.Since) || !memMatch(q, r) {
+				continue
 			}
+			c := *r
+			c.Users = nil
+			out = append(out, &c)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -283,6 +287,33 @@ func (s *memStore) Find(_ context.Context, q sabot.LogQuery) ([]*sabot.LogRecord
 		out = out[:q.Limit]
 	}
 	return out, nil
+}
+
+// memMatch reports whether r passes the query's round, shoe, user and
+// cursor (as the SQL stores read them).
+func memMatch(q sabot.LogQuery, r *sabot.LogRecord) bool {
+	if (q.FromRound != 0 || q.ToRound != 0) && (r.RoundNo == 0 || r.RoundNo < q.FromRound || q.ToRound != 0 && r.RoundNo > q.ToRound) {
+		return false
+	}
+	if q.Shoe != 0 && r.ShoeNo != q.Shoe {
+		return false
+	}
+	if q.UserID != 0 && !slices.Contains(r.Users, q.UserID) {
+		return false
+	}
+	if b := q.Before; b != nil {
+		if q.TableID != 0 {
+			return r.Seq < b.Seq
+		}
+		if !r.Created.Equal(b.Created) {
+			return r.Created.Before(b.Created)
+		}
+		if r.TableID != b.TableID {
+			return r.TableID < b.TableID
+		}
+		return r.Seq < b.Seq
+	}
+	return true
 }
 
 func (s *memStore) CheckLedger(context.Context) (*sabot.LedgerReport, error) {

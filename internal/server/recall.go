@@ -59,26 +59,37 @@ type Decision struct {
 	Action WireAction `json:"action"`
 }
 
-// tableLog reads a table's configuration and log.
-func tableLog(ctx context.Context, st sabot.Store, id int64) (*sabot.Table, []*sabot.LogRecord, error) {
-	t, err := st.TableByID(ctx, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := st.Log(ctx, id, 1)
-	return t, recs, err
-}
+// roundKinds are the records of a round that recall reads.
+var roundKinds = []string{sabot.LogDeal, sabot.LogAction, sabot.LogTimeout, sabot.LogSettle, sabot.LogVoid}
 
 // Recall returns a settled or void round's record, by its ID ("3-17"). A
-// round in play is refused: its hidden cards are still secret.
+// round in play is refused: its hidden cards are still secret. It reads the
+// round's records and the last configuration change before its deal, each
+// on an index: its cost does not grow with the table's log.
 func Recall(ctx context.Context, st sabot.Store, id string) (*RoundRecord, error) {
 	tid, no, err := ParseRoundID(id)
 	if err != nil {
 		return nil, err
 	}
-	t, recs, err := tableLog(ctx, st, tid)
+	t, err := st.TableByID(ctx, tid)
 	if err != nil {
 		return nil, err
+	}
+	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: roundKinds, TableID: tid, FromRound: int64(no), ToRound: int64(no)})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if r.Kind != sabot.LogDeal {
+			continue
+		}
+		// The options in force: the last change before the deal.
+		cfg, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: tid, Before: r, Newest: true, Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		recs = append(cfg, recs...)
+		break
 	}
 	return recallFrom(t, recs, no)
 }
@@ -142,51 +153,130 @@ func recallFrom(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, 
 }
 
 // ShoeReport is a shoe as the API shows it: its commitment from the start,
-// its seed once it is over, and its rounds.
+// its seed once it is over, its rounds (a page of them), and, once it is
+// over, each round's cards: everything `sabot verify` checks it with.
 type ShoeReport struct {
-	ID         string   `json:"id"`
-	Commitment string   `json:"commitment"`
-	Revealed   bool     `json:"revealed"`
-	Seed       string   `json:"seed,omitempty"`
-	Rounds     []string `json:"rounds"`
+	ID         string `json:"id"`
+	Commitment string `json:"commitment"`
+	Revealed   bool   `json:"revealed"`
+	Seed       string `json:"seed,omitempty"`
+	// Profile and Options are the table's when the shoe was prepared: they
+	// give its decks and its shuffle, cut and burns.
+	Profile string            `json:"profile"`
+	Options map[string]string `json:"options,omitempty"`
+	Rounds  []string          `json:"rounds"`
+	// Dealt are the rounds' cards in the order drawn, once the seed is
+	// revealed (and, before, not at all).
+	Dealt []DealtRound `json:"dealt,omitempty"`
+	// Next, when the shoe has more rounds than this page, is the after=
+	// of the next page: the last round of this one.
+	Next string `json:"next,omitempty"`
 }
 
-// ShoeInfo returns a shoe's commitment, its seed if revealed, its rounds.
-func ShoeInfo(ctx context.Context, st sabot.Store, id string) (*ShoeReport, error) {
+// DealtRound is a round of a revealed shoe: its cards in the order drawn,
+// or Forced (test mode: dealt from cards given, not from the shoe).
+type DealtRound struct {
+	Round  string      `json:"round"`
+	Forced bool        `json:"forced,omitempty"`
+	Closed bool        `json:"closed"` // settled or void in the log
+	Cards  []card.Card `json:"cards"`
+}
+
+// Pages of a shoe's rounds (GET /api/shoes/{id}?limit=&after=).
+const (
+	DefaultShoePage = 100 // a shoe of 8 decks plays about 80 rounds
+	MaxShoePage     = 200
+)
+
+// ShoeInfo returns a page of a shoe: its commitment, its seed if revealed,
+// up to limit of its rounds after round after (0: from the first), with
+// their cards once the seed is revealed. Every record it reads is found on
+// an index (the shoe's, the rounds'): its cost follows the page, not the
+// table's log.
+func ShoeInfo(ctx context.Context, st sabot.Store, id string, after, limit int) (*ShoeReport, error) {
 	tid, no, err := ParseRoundID(id)
 	if err != nil {
 		return nil, err
 	}
-	_, recs, err := tableLog(ctx, st, tid)
+	if limit < 1 || limit > MaxShoePage || after < 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "a page of a shoe is 1 to %d rounds after a round of it", MaxShoePage)
+	}
+	t, err := st.TableByID(ctx, tid)
 	if err != nil {
 		return nil, err
 	}
-	rep := &ShoeReport{ID: ShoeID(tid, no), Rounds: []string{}}
+	rep := &ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
+	heads, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe, sabot.LogShoeReveal}, TableID: tid, Shoe: int64(no)})
+	if err != nil {
+		return nil, err
+	}
 	found := false
-	for _, r := range recs {
+	for _, r := range heads {
 		switch r.Kind {
 		case sabot.LogShoe:
 			var p shoePayload
-			json.Unmarshal(r.Payload, &p)
-			if p.Shoe == no {
-				found, rep.Commitment = true, p.Commitment
+			if err := json.Unmarshal(r.Payload, &p); err != nil {
+				return nil, sabot.Internal(err)
+			}
+			found, rep.Commitment = true, p.Commitment
+			if p.Options != nil {
+				rep.Options = p.Options // a configuration change had changed them
 			}
 		case sabot.LogShoeReveal:
 			var p revealPayload
-			json.Unmarshal(r.Payload, &p)
-			if p.Shoe == no {
-				rep.Revealed, rep.Seed = true, p.Seed
+			if err := json.Unmarshal(r.Payload, &p); err != nil {
+				return nil, sabot.Internal(err)
 			}
-		case sabot.LogDeal:
-			var p dealPayload
-			json.Unmarshal(r.Payload, &p)
-			if p.Shoe == no {
-				rep.Rounds = append(rep.Rounds, RoundID(tid, p.Round))
-			}
+			rep.Revealed, rep.Seed = true, p.Seed
 		}
 	}
 	if !found {
 		return nil, sabot.Errorf(sabot.ENOTFOUND, "no shoe %s", rep.ID)
+	}
+	deals, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: tid, Shoe: int64(no), FromRound: int64(after) + 1, Limit: limit + 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(deals) > limit {
+		deals = deals[:limit]
+		rep.Next = RoundID(tid, int(deals[limit-1].RoundNo))
+	}
+	for _, d := range deals {
+		rep.Rounds = append(rep.Rounds, RoundID(tid, int(d.RoundNo)))
+	}
+	if !rep.Revealed || len(deals) == 0 {
+		return rep, nil
+	}
+	// The rounds' cards: their settlements, on the rounds' index.
+	closes, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSettle, sabot.LogVoid}, TableID: tid,
+		FromRound: deals[0].RoundNo, ToRound: deals[len(deals)-1].RoundNo})
+	if err != nil {
+		return nil, err
+	}
+	cards := map[int64][]card.Card{}
+	for _, r := range closes {
+		var p struct { // of settlePayload, the cards
+			Record struct {
+				Cards []card.Card `json:"cards"`
+			} `json:"record"`
+		}
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return nil, sabot.Internal(err)
+		}
+		cards[r.RoundNo] = p.Record.Cards
+	}
+	for _, d := range deals {
+		var p struct { // of dealPayload, whether the cards were forced
+			Forced []card.Card `json:"forced"`
+		}
+		if err := json.Unmarshal(d.Payload, &p); err != nil {
+			return nil, sabot.Internal(err)
+		}
+		c, closed := cards[d.RoundNo]
+		if c == nil {
+			c = []card.Card{}
+		}
+		rep.Dealt = append(rep.Dealt, DealtRound{Round: RoundID(tid, int(d.RoundNo)), Forced: p.Forced != nil, Closed: closed, Cards: c})
 	}
 	return rep, nil
 }
@@ -205,33 +295,59 @@ type VerifyReport struct {
 // OK reports whether the shoe verified.
 func (v *VerifyReport) OK() bool { return v.Matches && len(v.Problems) == 0 }
 
-// VerifyShoe checks a revealed shoe: the seed and the order it gives hash
-// to the commitment published when the shoe started, and every round of the
-// shoe drew exactly the next cards of that order (`sabot verify`).
+// VerifyShoe checks a revealed shoe in the store: the seed and the order it
+// gives hash to the commitment published when the shoe started, and every
+// round of the shoe drew exactly the next cards of that order (`sabot
+// verify --db`).
 func VerifyShoe(ctx context.Context, st sabot.Store, id string) (*VerifyReport, error) {
-	tid, _, err := ParseRoundID(id)
+	info, err := WholeShoe(func(after int) (*ShoeReport, error) { return ShoeInfo(ctx, st, id, after, MaxShoePage) })
 	if err != nil {
 		return nil, err
 	}
-	t, recs, err := tableLog(ctx, st, tid)
+	return CheckShoe(info)
+}
+
+// WholeShoe reads every page of a shoe (page gives the one after a round)
+// into one report.
+func WholeShoe(page func(after int) (*ShoeReport, error)) (*ShoeReport, error) {
+	info, err := page(0)
 	if err != nil {
 		return nil, err
 	}
-	info, err := ShoeInfo(ctx, st, id)
-	if err != nil {
-		return nil, err
+	for next := info.Next; next != ""; {
+		_, after, err := ParseRoundID(next)
+		if err != nil {
+			return nil, err
+		}
+		more, err := page(after)
+		if err != nil {
+			return nil, err
+		}
+		if more.Next != "" && more.Next == next {
+			return nil, sabot.Errorf(sabot.EINVALID, "the pages of shoe %s do not move on from %s", info.ID, next)
+		}
+		info.Rounds = append(info.Rounds, more.Rounds...)
+		info.Dealt = append(info.Dealt, more.Dealt...)
+		next = more.Next
 	}
+	info.Next = ""
+	return info, nil
+}
+
+// CheckShoe checks a revealed shoe from its report (ShoeInfo, or GET
+// /api/shoes/{id}, every page): the seed and the order it gives hash to the
+// commitment, and every round drew exactly the next cards of that order.
+func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 	if !info.Revealed {
 		return nil, sabot.Errorf(sabot.ECONFLICT, "shoe %s is still in play: it is verified once its seed is revealed", info.ID)
 	}
-	_, shoeNo, _ := ParseRoundID(info.ID)
-	p, err := profileOf(t.Profile, optionsAtShoe(t, recs, shoeNo))
+	p, err := profileOf(info.Profile, info.Options)
 	if err != nil {
 		return nil, err
 	}
 	seed, err := parseSeed(info.Seed)
 	if err != nil {
-		return nil, sabot.Internal(err)
+		return nil, sabot.Errorf(sabot.EINVALID, "shoe %s: %v", info.ID, err)
 	}
 	order, err := ShoeOrder(p, seed)
 	if err != nil {
@@ -246,44 +362,30 @@ func VerifyShoe(ctx context.Context, st sabot.Store, id string) (*VerifyReport, 
 	if _, err := sh.Prepare(p.ShoeProcedure(), 0); err != nil {
 		return nil, sabot.Internal(err)
 	}
-	for _, rid := range info.Rounds {
-		_, n, _ := ParseRoundID(rid)
-		rr, err := recallFrom(t, recs, n)
-		if err != nil {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("round %s: %s", rid, sabot.ErrorMessage(err)))
+	for _, d := range info.Dealt {
+		if !d.Closed {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("round %s: not settled in the log", d.Round))
 			continue
 		}
-		if rr.Forced {
-			rep.Skipped = append(rep.Skipped, rid)
+		if d.Forced {
+			rep.Skipped = append(rep.Skipped, d.Round)
 			continue
 		}
-		for i, c := range rr.Cards {
+		for i, c := range d.Cards {
 			got, ok := sh.Draw()
 			if !ok || got != c {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("round %s card %d: %v dealt, the shoe gives %v", rid, i+1, c, got))
+				rep.Problems = append(rep.Problems, fmt.Sprintf("round %s card %d: %v dealt, the shoe gives %v", d.Round, i+1, c, got))
 				break
 			}
 			rep.Cards++
 		}
-		sh.Collect(rr.Cards...)
+		sh.Collect(d.Cards...)
 		rep.Rounds++
 	}
-	return rep, nil
-}
-
-// optionsAtShoe are a table's options when a shoe was prepared: those it
-// was created with, or those a configuration change put in force.
-func optionsAtShoe(t *sabot.Table, recs []*sabot.LogRecord, shoeNo int) map[string]string {
-	for _, r := range recs {
-		if r.Kind != sabot.LogShoe {
-			continue
-		}
-		var p shoePayload
-		if json.Unmarshal(r.Payload, &p) == nil && p.Shoe == shoeNo && p.Options != nil {
-			return p.Options
-		}
+	if len(info.Dealt) != len(info.Rounds) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d rounds, the cards of %d", len(info.Rounds), len(info.Dealt)))
 	}
-	return t.Options
+	return rep, nil
 }
 
 // ReplayReport is the outcome of replaying a recorded round.
@@ -358,52 +460,60 @@ type RoundSummary struct {
 	Net     int64     `json:"net"`
 }
 
-// PlayerRounds lists the last settled or void rounds a player bet in, the
-// newest first (GLI-19 §4.14: a player recalls his own games). It reads the
-// tables' logs; an index in the store would serve long logs faster.
-func PlayerRounds(ctx context.Context, st sabot.Store, player string, limit int) ([]RoundSummary, error) {
-	tables, err := st.Tables(ctx)
-	if err != nil {
-		return nil, err
+// Pages of a player's rounds (GET /api/me/rounds?limit=&before=).
+const (
+	DefaultRoundsPage = 50
+	MaxRoundsPage     = 200
+)
+
+// PlayerRounds lists up to limit of the settled or void rounds a player bet
+// in, the newest first, those closed before round before ("" : from the
+// newest) (GLI-19 §4.14: a player recalls his own games). They are read on
+// the store's index of each player's rounds: the cost follows the page, not
+// the logs.
+func PlayerRounds(ctx context.Context, st sabot.Store, u *sabot.User, before string, limit int) ([]RoundSummary, error) {
+	if limit < 1 || limit > MaxRoundsPage {
+		return nil, sabot.Errorf(sabot.EINVALID, "a page of rounds is 1 to %d rounds, not %d", MaxRoundsPage, limit)
 	}
-	out := []RoundSummary{}
-	for _, t := range tables {
-		if t.Profile == "" {
-			continue // the significant-event log
-		}
-		recs, err := st.Log(ctx, t.ID, 1)
+	closing := []string{sabot.LogSettle, sabot.LogVoid}
+	q := sabot.LogQuery{Kinds: closing, UserID: u.ID, Newest: true, Limit: limit}
+	if before != "" {
+		tid, no, err := ParseRoundID(before)
 		if err != nil {
 			return nil, err
 		}
-		played := map[int64]bool{}
-		test := map[int64]bool{}
-		for _, r := range recs {
-			switch r.Kind {
-			case sabot.LogDeal:
-				var p dealPayload
-				if err := json.Unmarshal(r.Payload, &p); err != nil {
-					return nil, sabot.Internal(err)
-				}
-				for _, b := range p.Bets {
-					played[r.RoundNo] = played[r.RoundNo] || b.Player == player
-				}
-				test[r.RoundNo] = p.Test
-			case sabot.LogSettle, sabot.LogVoid:
-				if !played[r.RoundNo] {
-					continue
-				}
-				var p settlePayload
-				if err := json.Unmarshal(r.Payload, &p); err != nil {
-					return nil, sabot.Internal(err)
-				}
-				out = append(out, RoundSummary{ID: RoundID(t.ID, int(r.RoundNo)), Table: t.ID, Name: t.Name, Profile: t.Profile,
-					Test: test[r.RoundNo], Void: p.Void, At: r.Created, Net: p.Net[player]})
-			}
+		at, err := st.Find(ctx, sabot.LogQuery{Kinds: closing, TableID: tid, FromRound: int64(no), ToRound: int64(no), Limit: 1})
+		if err != nil {
+			return nil, err
 		}
+		if len(at) == 0 {
+			return nil, sabot.Errorf(sabot.EINVALID, "before=%s: no such round is closed", before)
+		}
+		q.Before = at[0]
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
-	if len(out) > limit {
-		out = out[:limit]
+	recs, err := st.Find(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	tables := map[int64]*sabot.Table{}
+	out := []RoundSummary{}
+	for _, r := range recs {
+		t := tables[r.TableID]
+		if t == nil {
+			if t, err = st.TableByID(ctx, r.TableID); err != nil {
+				return nil, err
+			}
+			tables[r.TableID] = t
+		}
+		var p struct { // of settlePayload, what a summary shows
+			Void bool             `json:"void"`
+			Net  map[string]int64 `json:"net"`
+		}
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return nil, sabot.Internal(err)
+		}
+		out = append(out, RoundSummary{ID: RoundID(t.ID, int(r.RoundNo)), Table: t.ID, Name: t.Name, Profile: t.Profile,
+			Test: t.TestMode, Void: p.Void, At: r.Created, Net: p.Net[u.Name]})
 	}
 	return out, nil
 }

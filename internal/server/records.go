@@ -26,10 +26,13 @@ type openedPayload struct {
 }
 
 // shoePayload starts a shoe. The seed stays in the server until the shoe
-// is revealed; clients see the commitment only.
+// is revealed; clients see the commitment only, and the log has the seed
+// sealed with the server's seed key (seal.go). Stores written before seeds
+// were sealed have it in the clear, in Seed.
 type shoePayload struct {
 	Shoe       int    `json:"shoe"`
-	Seed       string `json:"seed"` // hex
+	Seed       string `json:"seed,omitempty"`   // hex: a store of an older sabot, or a server without a seed key
+	Sealed     string `json:"sealed,omitempty"` // the seed, sealed (SeedKey.seal)
 	Commitment string `json:"commitment"`
 	// Options are the table's options when the shoe was prepared, when a
 	// configuration change had changed them from those it was created with

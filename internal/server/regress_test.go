@@ -23,7 +23,7 @@ func (p *playedTable) tableAccount() int64 {
 // (every < 0: from its whole log).
 func (p *playedTable) startFrom(tb testing.TB, every int) *actor {
 	tb.Helper()
-	a := newActor(&Server{Store: p.s.Store, SnapshotEvery: every, metrics: newMetrics()}, p.a.created)
+	a := newActor(&Server{Store: p.s.Store, SnapshotEvery: every, metrics: newMetrics(), SeedKey: p.s.SeedKey}, p.a.created)
 	if err := a.load(context.Background()); err != nil {
 		tb.Fatal(err)
 	}

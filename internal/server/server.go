@@ -111,6 +111,17 @@ type Server struct {
 
 	guardOnce sync.Once
 	guard     *guards
+	// SeedKey seals the seed of each live shoe in the log, and a
+	// snapshot's shoes (seal.go); a start needs the key the store's sealed
+	// seeds were sealed with. nil: seeds are written in the clear (tests;
+	// `sabot serve` always has a key).
+	SeedKey *SeedKey
+	// ShoeReads is how many GET /api/shoes/{id} (no login needed) the
+	// server answers a second, from everybody together; more are refused
+	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
+	ShoeReads float64
+
+	shoeReads readLimit
 
 	ln      net.Listener
 	srv     *http.Server
@@ -187,6 +198,7 @@ func (s *Server) start() error {
 	if o, ok := s.Store.(sabot.CommitObserver); ok {
 		o.ObserveCommits(s.metrics.commit)
 	}
+	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor{}
 	ts, err := s.Store.Tables(s.ctx)
@@ -199,6 +211,10 @@ func (s *Server) start() error {
 			continue
 		}
 		if _, err := s.startTable(t); err != nil {
+			// The tables started stop: a server that does not start
+			// writes nothing more.
+			s.cancel()
+			s.wg.Wait()
 			return fmt.Errorf("table %d: %w", t.ID, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/shoe"
 	"sabot/table"
 	"sabot/web"
 )
@@ -48,6 +49,19 @@ type snapshotPayload struct {
 	// current one.
 	Shoes  map[int]snapshotShoe `json:"shoes"`
 	Forced []card.Card          `json:"forced,omitempty"` // test mode: the next round's cards
+	// Sealed holds, sealed with the server's seed key, what would predict
+	// the cards to come: the current shoe's seed and state (Table.Seed and
+	// Table.Shoe, then empty) and the shoes' seeds (Shoes, then null).
+	// Empty: they are in the clear (a server without a seed key, or a
+	// snapshot of an older sabot).
+	Sealed string `json:"sealed,omitempty"`
+}
+
+// snapshotSecret is what a snapshot seals.
+type snapshotSecret struct {
+	Seed  string               `json:"seed"`
+	Shoe  shoe.State           `json:"shoe"`
+	Shoes map[int]snapshotShoe `json:"shoes"`
 }
 
 type snapshotShoe struct {
@@ -99,6 +113,11 @@ func (a *actor) snapshot() (*snapshotPayload, error) {
 	for no, sh := range a.shoes { // bounded: see trackAs
 		pay.Shoes[no] = snapshotShoe{seedHex(sh.seed), sh.commitment, sh.revealed}
 	}
+	if k := a.s.SeedKey; k != nil {
+		secret := snapshotSecret{Seed: pay.Table.Seed, Shoe: pay.Table.Shoe, Shoes: pay.Shoes}
+		pay.Sealed = k.seal(mustJSON(secret), snapshotSealWhat(a.cfg.ID, ts.RoundNo))
+		pay.Table.Seed, pay.Table.Shoe, pay.Shoes = "", shoe.State{}, nil
+	}
 	return pay, nil
 }
 
@@ -122,6 +141,17 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 	}
 	if pay.Version != snapshotVersion {
 		return nil, fmt.Errorf("snapshot %d is of version %d, this server writes %d", snap.Seq, pay.Version, snapshotVersion)
+	}
+	if pay.Sealed != "" {
+		b, err := a.s.SeedKey.open(pay.Sealed, snapshotSealWhat(a.cfg.ID, pay.Table.RoundNo))
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+		}
+		var secret snapshotSecret
+		if err := json.Unmarshal(b, &secret); err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+		}
+		pay.Table.Seed, pay.Table.Shoe, pay.Shoes = secret.Seed, secret.Shoe, secret.Shoes
 	}
 	opts := a.created.Options
 	if pay.Options != nil {

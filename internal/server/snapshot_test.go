@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,13 +25,21 @@ type playedTable struct {
 
 func newPlayedTable(tb testing.TB, profile string, opts map[string]string, every int) *playedTable {
 	tb.Helper()
+	p := newPlayedTableIn(tb, tb.TempDir(), testSeedKey, profile, opts, every)
+	tb.Cleanup(func() { p.st.Close() })
+	return p
+}
+
+// newPlayedTableIn is newPlayedTable in a directory, its seeds sealed with
+// key (nil: in the clear); the caller closes its store.
+func newPlayedTableIn(tb testing.TB, dir string, key *SeedKey, profile string, opts map[string]string, every int) *playedTable {
+	tb.Helper()
 	ctx := context.Background()
-	st := sqlite.NewDB(filepath.Join(tb.TempDir(), "sabot.db") + "?_pragma=synchronous(OFF)")
+	st := sqlite.NewDB(filepath.Join(dir, "sabot.db") + "?_pragma=synchronous(OFF)")
 	if err := st.Open(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
-	p := &playedTable{st: st, s: &Server{Store: st, SnapshotEvery: every, metrics: newMetrics(),
+	p := &playedTable{st: st, s: &Server{Store: st, SnapshotEvery: every, metrics: newMetrics(), SeedKey: key,
 		Timing: Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}}
 	cfg := &sabot.Table{Name: "snap", Profile: profile, Options: opts}
 	if err := st.CreateTable(ctx, cfg); err != nil {
@@ -60,6 +69,15 @@ func (p *playedTable) player(tb testing.TB, name string) *sabot.User {
 }
 
 var cmdNo int
+
+// testSeedKey seals the seeds of the played tables' shoes.
+var testSeedKey = func() *SeedKey {
+	k, err := ParseSeedKey(strings.Repeat("5eed", 16))
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
 
 // do runs a command through the actor, as its loop would.
 func (p *playedTable) do(tb testing.TB, u *sabot.User, op string, c command) {
@@ -182,7 +200,7 @@ func TestStartFromSnapshot(t *testing.T) {
 			if got := fromSnap.stateJSON(t); got != want {
 				t.Fatalf("from the snapshot:\n%s\nwant (the table):\n%s", got, want)
 			}
-			full := newActor(&Server{Store: p.st, SnapshotEvery: -1, metrics: newMetrics()}, p.a.created)
+			full := newActor(&Server{Store: p.st, SnapshotEvery: -1, metrics: newMetrics(), SeedKey: p.s.SeedKey}, p.a.created)
 			if err := full.load(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +254,7 @@ func BenchmarkTableStart(b *testing.B) {
 		every int
 	}{{"whole-log", -1}, {"snapshot", DefaultSnapshotEvery}} {
 		b.Run(bc.name, func(b *testing.B) {
-			s := &Server{Store: p.st, SnapshotEvery: bc.every, metrics: newMetrics()}
+			s := &Server{Store: p.st, SnapshotEvery: bc.every, metrics: newMetrics(), SeedKey: p.s.SeedKey}
 			for b.Loop() {
 				a := newActor(s, p.a.created)
 				if err := a.load(context.Background()); err != nil {

@@ -16,6 +16,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -38,7 +39,8 @@ type DB struct {
 	Now func() time.Time
 
 	*sqlstore.Store
-	pool *pgxpool.Pool
+	migrateTo int64 // tests: apply the migrations up to this version only (0: all)
+	pool      *pgxpool.Pool
 }
 
 var _ sabot.Store = (*DB)(nil)
@@ -73,7 +75,7 @@ func (db *DB) Open(ctx context.Context) error {
 		now = time.Now
 	}
 	c := &conn{pool}
-	if err := sqlstore.Migrate(ctx, c, migrations, "migrations", migrationLock); err != nil {
+	if err := sqlstore.Migrate(ctx, c, db.migrations(), "migrations", migrationLock); err != nil {
 		pool.Close()
 		return sabot.Internal(fmt.Errorf("postgres: %w", err))
 	}
@@ -212,3 +214,11 @@ func (t pgTx) Query(ctx context.Context, query string, args ...any) (sqlstore.Ro
 type pgRow struct{ row pgx.Row }
 
 func (r pgRow) Scan(dest ...any) error { return classify(r.row.Scan(dest...)) }
+
+// migrations are the migrations Open applies.
+func (db *DB) migrations() fs.FS {
+	if db.migrateTo > 0 {
+		return sqlstore.UpTo(migrations, db.migrateTo)
+	}
+	return migrations
+}

@@ -137,3 +137,25 @@ func TestOpenRefused(t *testing.T) {
 		t.Errorf("no server: %v, want EINTERNAL", err)
 	}
 }
+
+// TestIndexBackfill: a store written before the log's indexes is indexed
+// when this version opens it (issue 11, finding 9).
+func TestIndexBackfill(t *testing.T) {
+	storetest.Backfill(t, storetest.PostgresDSN(t), func(tb testing.TB, dsn string, upTo int64) sabot.Store {
+		db := postgres.NewDB(dsn)
+		db.Now = storetest.Now
+		postgres.MigrateTo(db, upTo)
+		if err := db.Open(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		raw, err := pgxpool.New(context.Background(), dsn)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() {
+			raw.Close()
+			db.Close()
+		})
+		return &DB{db, raw}
+	})
+}

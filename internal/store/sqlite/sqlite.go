@@ -18,6 +18,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,8 +47,9 @@ type DB struct {
 	Now func() time.Time
 
 	*sqlstore.Store
-	db   *sql.DB
-	conn *conn
+	migrateTo int64 // tests: apply the migrations up to this version only (0: all)
+	db        *sql.DB
+	conn      *conn
 }
 
 var _ sabot.Store = (*DB)(nil)
@@ -129,7 +131,7 @@ func (db *DB) Open(ctx context.Context) error {
 		sdb.Close()
 		return sabot.Errorf(sabot.EINVALID, "cannot open the database %s: %v", db.DSN, err)
 	}
-	if err := sqlstore.Migrate(ctx, c, migrations, "migrations", ""); err != nil {
+	if err := sqlstore.Migrate(ctx, c, db.migrations(), "migrations", ""); err != nil {
 		c.close()
 		sdb.Close()
 		var e *sqlite.Error
@@ -364,3 +366,11 @@ func (r sqlRow) Scan(dest ...any) error { return classify(r.row.Scan(dest...)) }
 type sqlRows struct{ *sql.Rows }
 
 func (r sqlRows) Close() { r.Rows.Close() }
+
+// migrations are the migrations Open applies.
+func (db *DB) migrations() fs.FS {
+	if db.migrateTo > 0 {
+		return sqlstore.UpTo(migrations, db.migrateTo)
+	}
+	return migrations
+}

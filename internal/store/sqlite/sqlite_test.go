@@ -240,3 +240,26 @@ func TestOpenRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexBackfill: a store written before the log's indexes is indexed
+// when this version opens it (issue 11, finding 9).
+func TestIndexBackfill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sabot.db")
+	storetest.Backfill(t, path, func(tb testing.TB, dsn string, upTo int64) sabot.Store {
+		db := sqlite.NewDB(dsn)
+		db.Now = storetest.Now
+		sqlite.MigrateTo(db, upTo)
+		if err := db.Open(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		raw, err := sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() {
+			raw.Close()
+			db.Close()
+		})
+		return &DB{db, raw}
+	})
+}

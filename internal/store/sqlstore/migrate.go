@@ -80,3 +80,27 @@ func Migrate(ctx context.Context, conn Conn, fsys fs.FS, dir, lock string) error
 	}
 	return nil
 }
+
+// UpTo is fsys with only the migrations up to a version: a database left
+// at an older version, for the tests of a migration.
+func UpTo(fsys fs.FS, version int64) fs.FS { return upTo{fsys, version} }
+
+type upTo struct {
+	fs.FS
+	version int64
+}
+
+func (u upTo) Glob(pattern string) ([]string, error) {
+	names, err := fs.Glob(u.FS, pattern)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, name := range names {
+		num, _, _ := strings.Cut(path.Base(name), "_")
+		if v, err := strconv.ParseInt(num, 10, 64); err == nil && v <= u.version {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}

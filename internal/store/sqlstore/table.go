@@ -132,6 +132,14 @@ func (s *Store) prepare(rec *sabot.LogRecord, postings []sabot.Posting) (*pendin
 		}
 		payload = string(rec.Payload)
 	}
+	if rec.RoundNo < 0 || rec.ShoeNo < 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "the %s record's round (%d) and shoe (%d) are 0 (none) or more", rec.Kind, rec.RoundNo, rec.ShoeNo)
+	}
+	for _, u := range rec.Users {
+		if u < 1 {
+			return nil, sabot.Errorf(sabot.EINVALID, "the %s record is indexed under user %d: users are 1 or more", rec.Kind, u)
+		}
+	}
 	if err := checkPostings(postings); err != nil {
 		return nil, err
 	}
@@ -167,15 +175,28 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 	} else if err != nil {
 		return err
 	}
-	n, err := tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, payload, created)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-		rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, p.payload, stamp(p.created))
+	n, err := tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, shoe_no, payload, created)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+		rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, rec.ShoeNo, p.payload, stamp(p.created))
 	if err != nil {
 		return err
 	} else if n == 0 && p.idem {
 		return errDup // the command is in the log: the caller reads its record
 	} else if n == 0 {
 		return fmt.Errorf("table %d seq %d is taken", rec.TableID, seq)
+	}
+	// The record's index rows, in its transaction: a crash keeps both or
+	// neither.
+	indexed := map[int64]bool{}
+	for _, u := range rec.Users {
+		if indexed[u] {
+			continue
+		}
+		indexed[u] = true
+		if _, err := tx.Exec(ctx, `INSERT INTO log_users (user_id, created, table_id, seq) VALUES ($1, $2, $3, $4)`,
+			u, stamp(p.created), rec.TableID, seq); err != nil {
+			return err
+		}
 	}
 	if len(p.postings) > 0 {
 		if err := post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, p.created, p.postings); err != nil {
@@ -257,7 +278,7 @@ func queryRecords(ctx context.Context, tx Tx, query string, args ...any) ([]*sab
 	return recs, rows.Err()
 }
 
-const recordColumns = `seq, table_id, kind, client_id, command_id, user_id, round_no, payload, created`
+const recordColumns = `seq, table_id, kind, client_id, command_id, user_id, round_no, shoe_no, payload, created`
 
 // byCommand finds the record of a command. It repeats the condition of the
 // partial index log_command so that the planner may use the index: it cannot
@@ -269,7 +290,7 @@ func scanRecord(row Row) (*sabot.LogRecord, error) {
 	var r sabot.LogRecord
 	var payload *string
 	var created int64
-	if err := row.Scan(&r.Seq, &r.TableID, &r.Kind, &r.ClientID, &r.CommandID, &r.UserID, &r.RoundNo, &payload, &created); err != nil {
+	if err := row.Scan(&r.Seq, &r.TableID, &r.Kind, &r.ClientID, &r.CommandID, &r.UserID, &r.RoundNo, &r.ShoeNo, &payload, &created); err != nil {
 		return nil, err
 	}
 	if payload != nil {
@@ -280,7 +301,9 @@ func scanRecord(row Row) (*sabot.LogRecord, error) {
 }
 
 // Find returns the records of the kinds asked, of one table or of every
-// table, in (created, table, seq) order or its reverse.
+// table, in (created, table, seq) order or its reverse; each narrowing of
+// the query is served by an index (see the migrations), so that its cost
+// follows what it returns, not the length of the logs.
 func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, error) {
 	if len(q.Kinds) == 0 {
 		return nil, sabot.Errorf(sabot.EINVALID, "a log query needs at least one kind")
@@ -288,33 +311,88 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 	if q.Limit < 0 {
 		return nil, sabot.Errorf(sabot.EINVALID, "a log query's limit is 0 (none) or more, not %d", q.Limit)
 	}
+	if q.FromRound < 0 || q.ToRound < 0 || q.Shoe < 0 || q.UserID < 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "a log query's rounds, shoe and user are 0 (any) or more")
+	}
+	if q.TableID == 0 && (q.FromRound != 0 || q.ToRound != 0 || q.Shoe != 0) {
+		return nil, sabot.Errorf(sabot.EINVALID, "a log query by round or shoe needs a table")
+	}
 	var where []string
 	var args []any
 	arg := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
 	}
+	// The kinds are written in the query, not bound: a partial index on a
+	// kind (log_configure) is used only when the planner sees the kind.
 	in := make([]string, len(q.Kinds))
 	for i, k := range q.Kinds {
-		in[i] = arg(k)
+		if !kindName(k) {
+			return nil, sabot.Errorf(sabot.EINVALID, "a log query's kind is lower-case letters and hyphens, not %q", k)
+		}
+		in[i] = "'" + k + "'"
 	}
-	where = append(where, "kind IN ("+strings.Join(in, ", ")+")")
+	if len(in) == 1 {
+		where = append(where, "l.kind = "+in[0])
+	} else {
+		where = append(where, "l.kind IN ("+strings.Join(in, ", ")+")")
+	}
+	// Across tables with a user, the order and the bounds are the user
+	// index's (the same values as the record's), so that it is read in
+	// order from the cursor.
+	from, ord := "log l", "l"
+	if q.UserID != 0 {
+		from, ord = "log_users u JOIN log l ON l.table_id = u.table_id AND l.seq = u.seq", "u"
+		where = append(where, "u.user_id = "+arg(q.UserID))
+	}
 	if q.TableID != 0 {
-		where = append(where, "table_id = "+arg(q.TableID))
+		where = append(where, "l.table_id = "+arg(q.TableID))
 	}
 	if !q.Since.IsZero() {
-		where = append(where, "created >= "+arg(stamp(q.Since)))
+		where = append(where, ord+".created >= "+arg(stamp(q.Since)))
+	}
+	// The conditions <> 0 repeat those of the partial indexes log_round
+	// and log_shoe, which the planner cannot tell from a parameter.
+	if q.FromRound != 0 || q.ToRound != 0 {
+		where = append(where, "l.round_no <> 0")
+		if q.FromRound != 0 {
+			where = append(where, "l.round_no >= "+arg(q.FromRound))
+		}
+		if q.ToRound != 0 {
+			where = append(where, "l.round_no <= "+arg(q.ToRound))
+		}
+	}
+	if q.Shoe != 0 {
+		where = append(where, "l.shoe_no = "+arg(q.Shoe), "l.shoe_no <> 0")
+	}
+	if b := q.Before; b != nil {
+		if q.TableID != 0 {
+			where = append(where, "l.seq < "+arg(b.Seq))
+		} else {
+			// A row value, which both planners read as a range of the
+			// index (log_users' primary key): the page is read in order
+			// from the cursor.
+			where = append(where, fmt.Sprintf("(%[1]s.created, %[1]s.table_id, %[1]s.seq) < (%[2]s, %[3]s, %[4]s)",
+				ord, arg(stamp(b.Created)), arg(b.TableID), arg(b.Seq)))
+		}
 	}
 	// One table's records in the order of its log (on the primary key);
 	// every table's by time.
-	order := "created, table_id, seq"
+	order := ord + ".created, " + ord + ".table_id, " + ord + ".seq"
 	if q.TableID != 0 {
-		order = "seq"
+		order = "l.seq"
+		if q.FromRound != 0 || q.ToRound != 0 || q.Shoe != 0 {
+			// Sorted after the search on log_round or log_shoe: ordered
+			// by l.seq alone, SQLite would read the table's whole log on
+			// the primary key rather than sort a round's or a shoe's
+			// records.
+			order = "l.seq + 0"
+		}
 	}
 	if q.Newest {
 		order = strings.ReplaceAll(order, ",", " DESC,") + " DESC"
 	}
-	query := `SELECT ` + recordColumns + ` FROM log WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order
+	query := `SELECT ` + findColumns + ` FROM ` + from + ` WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order
 	if q.Limit > 0 {
 		query += " LIMIT " + arg(q.Limit)
 	}
@@ -327,4 +405,21 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 		return nil, fail(err)
 	}
 	return recs, nil
+}
+
+// findColumns are recordColumns of the log as l.
+const findColumns = `l.seq, l.table_id, l.kind, l.client_id, l.command_id, l.user_id, l.round_no, l.shoe_no, l.payload, l.created`
+
+// kindName reports whether k may be written in a query: lower-case letters
+// and hyphens, as every kind of record is.
+func kindName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, c := range k {
+		if (c < 'a' || c > 'z') && c != '-' {
+			return false
+		}
+	}
+	return true
 }

@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"AppendGroupCommit", testAppendGroupCommit},
 		{"AppendClose", testAppendClose},
 		{"Find", testFind},
+		{"FindIndexed", testFindIndexed},
 		{"CheckLedger", testCheckLedger},
 		{"CheckLedgerCorruptBalance", testCheckLedgerCorruptBalance},
 		{"CheckLedgerUnbalancedTransaction", testCheckLedgerUnbalancedTransaction},
