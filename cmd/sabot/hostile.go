@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,7 +24,7 @@ func newHostileCmd(e *env) *cobra.Command {
 		Long: `hostile attacks a server of yours for --for: password guessing on --victim and on unknown
 names, registrations, up to --sockets WebSockets of one account on --table each asking for snapshots
 without pause, and table commands with malformed IDs, each attack with --workers goroutines. It prints
-what each attack met (HTTP statuses, sockets refused or closed). Run it beside 'sabot bots' and compare
+(at the end, or when interrupted) what each attack met (HTTP statuses, sockets refused or closed). Run it beside 'sabot bots' and compare
 the bots' latency with a quiet run (docs/server.md, "Abuse and limits"). Point it only at your own
 server: --from sends from another loopback address (127.0.0.2) so that the limits per client address
 meet it and not the bots.`,
@@ -33,7 +36,10 @@ meet it and not the bots.`,
 			if dur <= 0 {
 				return refused("sabot hostile: --for must be positive (got %s)", dur)
 			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), dur)
+			// Interrupted (Ctrl-C, SIGTERM), it stops and prints what it met.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			ctx, cancel := context.WithTimeout(ctx, dur)
 			defer cancel()
 			rep, err := h.Run(ctx)
 			if err != nil {

@@ -370,6 +370,23 @@ func TestHostileRegistrationFlood(t *testing.T) {
 	if a := postJSON(t, from("127.0.0.2"), url, server.Credentials{Name: "elsewhere", Password: password}); a.status != http.StatusCreated {
 		t.Fatalf("a registration from 127.0.0.2: %d %+v", a.status, a.body)
 	}
+	// An administrator registering players (sabot bots, a batch) from the
+	// throttled address is not counted; a player's session is.
+	pitReg := &server.Client{URL: h.srv.URL(), Token: h.admin.Token}
+	for i := 0; i < 20; i++ {
+		if err := pitReg.Register(context.Background(), fmt.Sprintf("batch-%d", i), password); err != nil {
+			t.Fatalf("the pit's registration %d: %v", i, err)
+		}
+	}
+	ana := &server.Client{URL: h.srv.URL()}
+	if _, err := ana.Login(context.Background(), "batch-0", password); err != nil {
+		t.Fatal(err)
+	}
+	a = postJSON(t, local, url, server.Credentials{Name: "by-ana", Password: password})
+	wantAnswer(t, "a registration with no session, after the pit's", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many registrations")
+	if err := (&server.Client{URL: h.srv.URL(), Token: ana.Token}).Register(context.Background(), "by-ana", password); sabot.ErrorCode(err) != sabot.ETHROTTLED {
+		t.Fatalf("a player's session lifted the registrations' throttle: %v", err)
+	}
 }
 
 // ---- finding 8: command IDs ----

@@ -16,9 +16,7 @@ import (
 // address, the ledger balances, the server never answers 500, and the
 // hostile client met each limit.
 func TestHostileBesideBots(t *testing.T) {
-	// The registrations' burst is lowered so that a short test meets it.
-	h := newLimited(t, nil, func(s *server.Server) { s.RegisterBurst = 20 })
-	h.restart(server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
+	h := newHarness(t, nil, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	target := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "target", Profile: "venice"}))

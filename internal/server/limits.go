@@ -32,8 +32,8 @@ const (
 	DefaultLoginNameAllEvery = 10 * time.Second
 	DefaultLoginAddrBurst    = 50 // failed logins from one address, then one per DefaultLoginAddrEvery
 	DefaultLoginAddrEvery    = 5 * time.Second
-	DefaultRegisterBurst     = 1000 // registrations from one address (sabot bots registers 700), then one per DefaultRegisterEvery
-	DefaultRegisterEvery     = 6 * time.Second
+	DefaultRegisterBurst     = 10 // registrations from one address (a family, a café), then one per DefaultRegisterEvery; an administrator's are not counted
+	DefaultRegisterEvery     = time.Minute
 	DefaultHashQueue         = 32 // requests waiting for a password hash beyond those being computed
 	DefaultMaxIDLength       = 64 // bytes of a command_id or client_id
 	// MaxIDLengthLimit bounds MaxIDLength: the log's unique index holds
