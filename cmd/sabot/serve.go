@@ -43,6 +43,7 @@ func newServeCmd(e *env) *cobra.Command {
 			LoginNameAllBurst: server.DefaultLoginNameAllBurst, LoginNameAllEvery: server.DefaultLoginNameAllEvery,
 			LoginAddrBurst: server.DefaultLoginAddrBurst, LoginAddrEvery: server.DefaultLoginAddrEvery,
 			RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
+			RefusalBurst: server.DefaultRefusalBurst, RefusalEvery: server.DefaultRefusalEvery, Tarpit: server.DefaultTarpit,
 			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
 		} // the limits' flags
 		wsPerUser, wsBurst int
@@ -92,6 +93,7 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
 				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
+				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
 				MaxBoxesWithoutBet: boxesWithoutBet}
 			if admin != "" {
@@ -156,6 +158,9 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 	f.DurationVar(&lim.LoginAddrEvery, "login-addr-every", lim.LoginAddrEvery, "then one failed login from that address per this interval")
 	f.IntVar(&lim.RegisterBurst, "register-burst", lim.RegisterBurst, "registrations from one address before it is throttled (429)")
 	f.DurationVar(&lim.RegisterEvery, "register-every", lim.RegisterEvery, "then one registration from that address per this interval")
+	f.IntVar(&lim.RefusalBurst, "refusal-burst", lim.RefusalBurst, "requests refused (4xx) from one address before its refusals are held back (--tarpit)")
+	f.DurationVar(&lim.RefusalEvery, "refusal-every", lim.RefusalEvery, "then one refusal from that address per this interval is answered at once")
+	f.DurationVar(&lim.Tarpit, "tarpit", lim.Tarpit, "how long a refusal beyond those waits before it is answered")
 	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
 	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
 	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))

@@ -680,3 +680,47 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 		t.Fatalf("refused stakes moved money: %d", w)
 	}
 }
+
+// A client sending bad requests at full speed is answered, beyond its
+// refusals' burst, only after the tarpit delay, on its own connections; a
+// client at another address is answered at once (issue 11: one hostile
+// client's refusals took the cores from 100 tables).
+func TestRefusalsTarpitted(t *testing.T) {
+	h := newLimited(t, nil, func(s *server.Server) {
+		s.RefusalBurst, s.RefusalEvery, s.Tarpit = 5, time.Hour, 300*time.Millisecond
+	})
+	ana := h.player("ana", 1000)
+	url := fmt.Sprintf("%s/api/tables/%d/sit", h.srv.URL(), h.table("venice", false, nil))
+	tarpitted := func() float64 {
+		resp, err := http.Get(h.srv.URL() + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return metricValue(string(b), "sabot_tarpitted_total")
+	}
+	hostile := from("127.0.0.2")
+	bad := `{"command_id":"a\u0000b","box":1}`
+	for i := 0; i < 5; i++ {
+		a := send(t, hostile, "POST", url, "application/json", bad, "Bearer "+ana.Token)
+		wantAnswer(t, "a bad command ID", a, http.StatusBadRequest, sabot.EINVALID, "command_id")
+	}
+	if n := tarpitted(); n != 0 {
+		t.Fatalf("%v refusals held back within the burst", n)
+	}
+	start := time.Now()
+	a := send(t, hostile, "POST", url, "application/json", bad, "Bearer "+ana.Token)
+	wantAnswer(t, "the 6th bad command ID", a, http.StatusBadRequest, sabot.EINVALID, "command_id")
+	if n := tarpitted(); n != 1 {
+		t.Fatalf("the 6th refusal from one address: %v held back, want 1", n)
+	}
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Fatalf("the held-back refusal was answered after %v, before the tarpit's 300ms", d)
+	}
+	a = send(t, from("127.0.0.3"), "POST", url, "application/json", bad, "Bearer "+ana.Token)
+	wantAnswer(t, "a bad command ID from another address", a, http.StatusBadRequest, sabot.EINVALID, "command_id")
+	if n := tarpitted(); n != 1 {
+		t.Fatalf("another address's first refusal was held back (%v)", n)
+	}
+}

@@ -79,7 +79,28 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.logger().Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	s.metrics.errors.WithLabelValues(code).Inc()
+	if st := httpjson.Status(code); st >= 400 && st < 500 {
+		s.tarpit(r)
+	}
 	httpjson.WriteError(w, err)
+}
+
+// tarpit holds the answer to a refused request when its address has been
+// refused too often of late (Server.RefusalBurst, RefusalEvery): a client
+// sending bad requests at full speed waits Tarpit for each, on its own
+// connections, instead of taking the cores from the tables (issue 11).
+func (s *Server) tarpit(r *http.Request) {
+	g := s.guards()
+	if g.tarpit <= 0 || g.refusals.take(clientKey(r.RemoteAddr), s.now()) == 0 {
+		return
+	}
+	s.metrics.tarpitted.Inc()
+	t := time.NewTimer(g.tarpit)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }

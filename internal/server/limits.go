@@ -34,8 +34,15 @@ const (
 	DefaultLoginAddrEvery    = 5 * time.Second
 	DefaultRegisterBurst     = 10 // registrations from one address (a family, a café), then one per DefaultRegisterEvery; an administrator's are not counted
 	DefaultRegisterEvery     = time.Minute
-	DefaultHashQueue         = 32 // requests waiting for a password hash beyond those being computed
-	DefaultMaxIDLength       = 64 // bytes of a command_id or client_id
+	// Refused requests (4xx) from one address: DefaultRefusalBurst, then
+	// one per DefaultRefusalEvery; beyond, each refusal is answered only
+	// after DefaultTarpit, so that a client hammering the server with bad
+	// requests slows itself, not the tables.
+	DefaultRefusalBurst = 200
+	DefaultRefusalEvery = 50 * time.Millisecond
+	DefaultTarpit       = time.Second
+	DefaultHashQueue    = 32 // requests waiting for a password hash beyond those being computed
+	DefaultMaxIDLength  = 64 // bytes of a command_id or client_id
 	// MaxIDLengthLimit bounds MaxIDLength: the log's unique index holds
 	// the IDs (PostgreSQL's B-tree refuses entries over about 2.7 kB).
 	MaxIDLengthLimit = 512
@@ -77,6 +84,8 @@ type guards struct {
 	known        *knownAddrs
 	loginAddr    *throttle // failed logins per client address
 	register     *throttle // registrations per client address
+	refusals     *throttle // refused requests per client address (tarpit beyond)
+	tarpit       time.Duration
 	hash         *hasher
 
 	dummyOnce sync.Once
@@ -98,6 +107,8 @@ func (s *Server) guards() *guards {
 			known:        &knownAddrs{names: map[string][]string{}},
 			loginAddr:    newThrottle(countOr(s.LoginAddrBurst, DefaultLoginAddrBurst), durationOr(s.LoginAddrEvery, DefaultLoginAddrEvery)),
 			register:     newThrottle(countOr(s.RegisterBurst, DefaultRegisterBurst), durationOr(s.RegisterEvery, DefaultRegisterEvery)),
+			refusals:     newThrottle(countOr(s.RefusalBurst, DefaultRefusalBurst), durationOr(s.RefusalEvery, DefaultRefusalEvery)),
+			tarpit:       durationOr(s.Tarpit, DefaultTarpit),
 			hash:         newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue)),
 		}
 	})

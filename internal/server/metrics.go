@@ -26,6 +26,7 @@ type metrics struct {
 	hashes    *prometheus.CounterVec // op: compare, generate (bcrypt)
 	refused   prometheus.Counter     // connections over the cap of their address
 	paced     prometheus.Counter
+	tarpitted prometheus.Counter // refusals held back: their address was refused too often
 
 	// The store's group commit, where the store tells it (sabot.CommitObserver).
 	commitTime    prometheus.Histogram
@@ -57,6 +58,8 @@ func newMetrics() *metrics {
 		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_connections_refused_total",
 			Help: "Connections closed as they were accepted: their client address held its cap of open connections."}),
 		paced: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_paced_total", Help: "WebSocket messages held back by the per-socket rate."}),
+		tarpitted: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_tarpitted_total",
+			Help: "Refused requests answered only after the tarpit delay: their client address was refused too often."}),
 		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_seconds",
 			Help:    "Time of a group-commit transaction of the log and ledger, its sync included.",
 			Buckets: latencyBuckets}),
@@ -67,7 +70,7 @@ func newMetrics() *metrics {
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
 	}
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced,
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -100,6 +100,13 @@ type Server struct {
 	// RegisterEvery (each is a welcome credit and a password hash).
 	RegisterBurst int
 	RegisterEvery time.Duration
+	// Refused requests (answered 4xx) from one address: RefusalBurst,
+	// then one per RefusalEvery; beyond, each refusal waits Tarpit before
+	// it is answered (a client sending bad requests at full speed slows
+	// itself down, not the tables).
+	RefusalBurst int
+	RefusalEvery time.Duration
+	Tarpit       time.Duration
 	// Password hashes (bcrypt) computed at once (default: half the CPUs,
 	// at least 1), and requests that may wait for one beyond those;
 	// further ones are answered 503 at once.
