@@ -12,9 +12,9 @@ import (
 // The fast path: a round for the common case, one bettor per box (no back
 // bets), no pontoon bonuses (PON-01, PON-02), every box played by a *Table
 // (the strategy cards and index plays of `sabot sim`). It is chosen once per
-// run (newTable) and plays exactly the rounds table.play plays, card for
+// run (newTable) and plays exactly the rounds the engine plays, card for
 // card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
-// and TestFastPathStats hold them to each other). It writes none of the
+// and TestFastPathStats hold it to the general path, the engine's round). It writes none of the
 // rules again: everything it knows of them is a table filled once from the
 // rules' own code (rules.Count, Profile.DealerDraws, CanDoubleOn, MustDraw,
 // IsBlackjack, Settle, Net, Pays), and of the strategy from Table.Play,
@@ -621,8 +621,8 @@ func (t *table) tags(cs []card.Card) int32 {
 	return a + b
 }
 
-// playFast plays one round on the fast path: table.play for one bettor
-// per box, on the tables.
+// playFast plays one round on the fast path: the engine's round for one
+// bettor per box, on the tables.
 func (t *table) playFast() {
 	fp := t.fp
 	p := t.p

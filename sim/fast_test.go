@@ -230,7 +230,7 @@ func compareRounds(t *testing.T, fast, gen *table, rounds int) {
 		if fast.void {
 			voids++
 		}
-		if gen.nBox > 0 && gen.boxes[0].hands[0].doubled {
+		if gen.nBox > 0 && gen.gr.Hands(1)[0].Doubled() {
 			doubles++
 		}
 	}
