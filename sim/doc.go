@@ -5,8 +5,8 @@
 // (engine.Round: LegalActions, then Apply) dealt from the simulator's deck
 // (general.go); the fast path (one bettor per box, strategy cards) plays
 // from tables computed once per run from the rules' own code (rules.Count,
-// Profile.Settle, Profile.Net, DealerDraws, CanDoubleOn, MustDraw) and the
-// strategy (fast.go).
+// Profile.MaySplit, MayDouble, OneCard, DealerNeed, DealerTakes, MustDraw,
+// Settle, Net) and the strategy (fast.go).
 //
 // A Config names the profile, the player's boxes, back bets and the other
 // players at the table, the Strategy (a *Table: a strategy card in the CSV

@@ -14,12 +14,13 @@ import (
 // (the strategy cards and index plays of `sabot sim`). It is chosen once per
 // run (newTable) and plays exactly the rounds the engine plays, card for
 // card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
-// and TestFastPathStats hold it to the general path, the engine's round). It writes none of the
-// rules again: everything it knows of them is a table filled once from the
-// rules' own code (rules.Count, Profile.DealerDraws, CanDoubleOn, MustDraw,
-// IsBlackjack, Settle, Net, Pays), and of the strategy from Table.Play,
-// Declare and Challenge; where the strategy's answer depends on the count
-// (an index play) the table says so and Table.Play answers at the time.
+// and TestFastPathStats hold it to the general path, the engine's round).
+// It writes none of the rules again: everything it knows of them is a
+// table filled once from the rules' own code (rules.Count, Profile.MaySplit,
+// MayDouble, OneCard, DealerNeed, DealerTakes, MustDraw, Settle, Net,
+// Pays), and of the strategy from Table.Play, Declare and
+// Challenge; where the strategy's answer depends on the count (an index
+// play) the table says so and Table.Play answers at the time.
 //
 // A hand is a small state: its hard total (every Ace 1) and whether it
 // holds an Ace (soft when that Ace can count 11), one byte; totals over 21
@@ -87,19 +88,20 @@ const maxOutcomes = 16
 type fastPlan struct {
 	p *rules.Profile
 
-	next      [256][16]uint8 // next[s][v]: the state after a card of value v
-	nextCard  [64][64]uint8  // nextCard[s][c]: the state after card c (a code, rank<<2|suit < 64)
-	total     [256]uint8     // Total (22: bust)
-	draws     [256]bool      // DealerDraws
-	canDouble [256]bool      // CanDoubleOn, two cards
-	mustDraw  [256]bool      // MustDraw (VE-06)
-	value     [256]uint8     // card code → value 1..10
-	upCol     [16]uint8      // up-card value → strategy column
-	kindOf    [256]uint8     // a two-card hand's kind by state, not a pair
-	lgOf      [4]uint8       // double and surrender bits by unsplit, split, split Aces
-	lgMask    [256]uint8     // the legal bits a two-card state allows: no double where CanDoubleOn refuses
-	insUp     [16]bool       // insurance offered under this up card
-	emUp      [16]bool       // even money offered under this up card
+	next     [256][16]uint8 // next[s][v]: the state after a card of value v
+	nextCard [64][64]uint8  // nextCard[s][c]: the state after card c (a code, rank<<2|suit < 64)
+	total    [256]uint8     // Total (22: bust)
+	draws    [256]bool      // DealerTakes a card beyond two, playing in full (DealerDraws)
+	second   [4][16]bool    // DealerTakes his second card (no hole card), by need and up card
+	mustDraw [256]bool      // MustDraw (VE-06)
+	value    [256]uint8     // card code → value 1..10
+	upCol    [16]uint8      // up-card value → strategy column
+	kindOf   [256]uint8     // a two-card hand's kind by state, not a pair
+	lgOf     [4][256]uint8  // the double (MayDouble) and surrender bits of a two-card state, by unsplit, split, split Aces
+	splitLg  [2][16]uint8   // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
+	oneCard  bool           // split Aces take one card (OneCard)
+	insUp    [16]bool       // insurance offered under this up card
+	emUp     [16]bool       // even money offered under this up card
 
 	// Settlement: the outcome of a player class against a dealer class,
 	// and per stake level what each outcome nets.
@@ -107,7 +109,7 @@ type fastPlan struct {
 	// stakes[o][split hand][doubled]: how many stakes an outcome settles
 	// (Settle's OriginalOnly: only the first hand's original stake).
 	stakes [maxOutcomes][2][2]uint8
-	needOf [32]uint8 // how far the dealer must play for a hand (AR-14)
+	needOf [32]uint8 // how far the dealer must play for a hand (AR-14: DealerNeed)
 	levels []fastLevel
 	// ramp: the ramp's counts where they ascend and are 8 at most
 	// (rampSorted; level sums them), +Inf after the last.
@@ -180,10 +182,8 @@ func newFastPlan(cfg *Config) *fastPlan {
 		c := stateCount(s, 3)
 		fp.total[s] = uint8(min(c.Total(), stBust))
 		if fp.total[s] < stBust {
-			fp.draws[s] = p.DealerDraws(c)
+			fp.draws[s] = p.DealerTakes(rules.DealerFull, c)
 			fp.mustDraw[s] = p.MustDraw(c)
-			c.N = 2
-			fp.canDouble[s] = p.CanDoubleOn(c)
 		}
 		for v := 1; v <= 10; v++ {
 			nh, ace := hard+v, s&stAce != 0 || v == 1
@@ -203,6 +203,11 @@ func newFastPlan(cfg *Config) *fastPlan {
 			fp.nextCard[s][c&63] = fp.next[s][c.Value()]
 		}
 	}
+	for need := rules.DealerStands; need <= rules.DealerFull; need++ {
+		for v := 1; v <= 10; v++ {
+			fp.second[need][v] = p.DealerTakes(need, stateCount(int(fp.next[0][v]), 1))
+		}
+	}
 	for v := 1; v <= 10; v++ {
 		fp.upCol[v] = uint8(col(v))
 		upAce, upTen := v == 1, v == 10
@@ -217,21 +222,27 @@ func newFastPlan(cfg *Config) *fastPlan {
 			}
 		}
 	}
-	for s := range fp.lgMask {
-		fp.lgMask[s] = 0xff
-		if !fp.canDouble[s] {
-			fp.lgMask[s] &^= lgDouble
-		}
-	}
 	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
 		split, splitAces := sk > 0, sk == 2
-		if p.Surrender != rules.NoSurrender && !split {
-			fp.lgOf[sk] |= lgSurrender
-		}
-		if !(split && !p.DoubleAfterSplit) && !(splitAces && !p.HitSplitAces) {
-			fp.lgOf[sk] |= lgDouble
+		for s := range fp.lgOf[sk] {
+			if p.Surrender != rules.NoSurrender && !split {
+				fp.lgOf[sk][s] |= lgSurrender
+			}
+			// (A two-card hand is never bust.)
+			if s < nStates && fp.total[s] < stBust && p.MayDouble(rules.HandPos{Count: stateCount(s, 2), Split: split, SplitAces: splitAces}) {
+				fp.lgOf[sk][s] |= lgDouble
+			}
 		}
 	}
+	for aces := 0; aces < 2; aces++ {
+		for n := 1; n < len(fp.splitLg[aces]); n++ {
+			h := rules.HandPos{Count: rules.Count{N: 2}, Pair: true, Split: aces == 1 || n > 1, SplitAces: aces == 1, Hands: n}
+			if p.MaySplit(h) {
+				fp.splitLg[aces][n] = lgSplit
+			}
+		}
+	}
+	fp.oneCard = p.OneCard(rules.HandPos{Count: rules.Count{Hard: 2, N: 2, Aces: 2}, Split: true, SplitAces: true, Hands: 2})
 	if !fp.settlement(cfg) {
 		return nil // (more outcomes than the tables hold: the general path)
 	}
@@ -290,19 +301,8 @@ func (fp *fastPlan) settlement(cfg *Config) bool {
 			}
 			fp.outcome[pc][dc] = uint8(i)
 		}
-		// AR-14: how far the dealer must play for this hand (dealerNeed).
-		h := player(pc)
-		switch {
-		case pc == pcBust:
-		case pc == pcSurrender:
-			if p.Surrender == rules.LateSurrender {
-				fp.needOf[pc] = 1
-			}
-		case p.IsBlackjack(h):
-			fp.needOf[pc] = 1
-		default:
-			fp.needOf[pc] = 2
-		}
+		// AR-14: how far the dealer must play for this hand.
+		fp.needOf[pc] = uint8(p.DealerNeed(player(pc)))
 	}
 	steps := cfg.Ramp.Steps
 	nan := slices.ContainsFunc(steps, func(s Step) bool { return math.IsNaN(s.Count) })
@@ -681,12 +681,12 @@ func (t *table) playFast() {
 		}
 	} else {
 		col := fp.upCol[upv&15]
-		need := uint8(0)
+		need := uint8(rules.DealerStands)
 		for i := range boxes {
 			b := &boxes[i]
 			t.playBoxFast(b, upv, col)
 			if b.ins > 0 {
-				need = max(need, 1)
+				need = max(need, uint8(rules.DealerTwoCards))
 			}
 			hands := b.hands[:b.n]
 			for k := range hands {
@@ -695,28 +695,27 @@ func (t *table) playFast() {
 				}
 			}
 		}
-		// The dealer (AR-13, AR-14, ES-05, VE-08).
+		// The dealer (AR-13, AR-14, ES-05, VE-08): his second card
+		// where he has none, then his rule if he plays in full.
 		t.holeHidden = false
-		if need > 0 && (dn == 2 || need == 2 || upv == 1 || upv == 10) {
-			if dn == 1 {
-				ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
-			}
-			if need == 2 { // a blackjack draws nothing: draws[21] is false
-				// d.draw, with the position in a register: the
-				// dealer's cards are the round's longest chain.
-				buf, pos, limit := d.buf, d.pos, d.limit
-				for fp.draws[ds] {
-					if pos >= limit {
-						d.pos = pos
-						d.refill()
-						limit = d.limit
-					}
-					ds = fp.nextCard[ds&63][buf[pos]&63]
-					pos++
-					dn++
+		if dn == 1 && fp.second[need&3][upv&15] {
+			ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
+		}
+		if need == uint8(rules.DealerFull) { // a blackjack draws nothing: draws[21] is false
+			// d.draw, with the position in a register: the
+			// dealer's cards are the round's longest chain.
+			buf, pos, limit := d.buf, d.pos, d.limit
+			for fp.draws[ds] {
+				if pos >= limit {
+					d.pos = pos
+					d.refill()
+					limit = d.limit
 				}
-				d.pos = pos
+				ds = fp.nextCard[ds&63][buf[pos]&63]
+				pos++
+				dn++
 			}
+			d.pos = pos
 		}
 	}
 
@@ -873,7 +872,7 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 		t.settleChallenge(b, v)
 	}
 	h.v1, h.s, h.n = v, fp.next[h.s][v&15], 2
-	if h.splitAces && !p.HitSplitAces {
+	if h.splitAces && fp.oneCard {
 		h.done = true // ES-09, VE-14: one card each
 	}
 	// VE-13: an Ace on a split ten-value may be counted 1.
@@ -915,9 +914,7 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 			if h.decl == 11 {
 				kind = kDeclAA11
 			}
-			if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
-				lg = lgSplit
-			}
+			lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 		case h.decl == 11:
 			kind = kDecl11 + h.s - 10
 		default:
@@ -925,12 +922,10 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 		}
 	case h.v0 == h.v1:
 		kind = kPair + h.v0 - 1
-		if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
-			lg = lgSplit
-		}
+		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 	}
 	sk := b2i(h.split) + b2i(h.splitAces) // unsplit, split, split Aces
-	lg |= fp.lgOf[sk&3] & fp.lgMask[h.s]
+	lg |= fp.lgOf[sk&3][h.s]
 	m := fs.two[kind&127][lg&7][col&15]
 	if m == dynamic {
 		m = t.dynamicMove(fs, &fs.twoView[kind], h.s, lg, upv)
@@ -996,11 +991,9 @@ func (t *table) declareFast(b *fbox, h *fhand, upv, col uint8) bool {
 	kind, lg := fp.kindOf[h.s], uint8(0)
 	if h.v0 == h.v1 { // a pair of Aces
 		kind = kPair
-		if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
-			lg = lgSplit
-		}
+		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 	}
-	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3] & lgSurrender
+	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3][h.s] & lgSurrender
 	m := fs.pre[kind&63][lg>>1&3][col&15]
 	if m == dynamic {
 		var legal Legal
