@@ -280,6 +280,12 @@ func (dr *driver) round() {
 			switch {
 			case !legal.Has(m) && canDeclare: // AR-11
 				a.Kind, a.Value = engine.Declare, s.Declare(&v, up, c)
+			case !legal.Has(m) && !legal.Has(Hit) && legal.Has(Stand):
+				// ES-09: split Aces that take one card, a new pair
+				// that may split again: the strategy declines.
+				a.Kind = engine.Stand
+			case !legal.Has(m) && !legal.Has(Hit):
+				a.Kind = engine.Split // (nor may it stand)
 			case m == Hit:
 				a.Kind = engine.Hit
 			case m == Stand:
@@ -409,6 +415,8 @@ func TestAgreesWithEngine(t *testing.T) {
 		agreeCase{name: "vegas-s17/late-surrender", profile: "vegas-s17", options: []string{"surrender=late"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/early-surrender", profile: "spain", options: []string{"surrender=early"}, random: true, rounds: 4000},
 		agreeCase{name: "vegas-h17/no-peek-takes-all", profile: "vegas-h17", options: []string{"hole_card=no-peek", "dealer_blackjack_takes=all", "resplit_aces=true", "hit_split_aces=true"}, random: true, rounds: 4000},
+		agreeCase{name: "spain/resplit-one-card-aces", profile: "spain", options: []string{"resplit_aces=true"}, random: true, rounds: 6000},
+		agreeCase{name: "spain/resplit-one-card-aces-textbook", profile: "spain", options: []string{"resplit_aces=true"}, rounds: 6000},
 		agreeCase{name: "spain/original-bets-only", profile: "spain", options: []string{"dealer_blackjack_takes=original"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/last-round-void", profile: "spain", options: []string{"last_round_void=true"}, random: true, rounds: 4000},
 		agreeCase{name: "argentina/deal-to-the-end", profile: "argentina", options: []string{"cut_card_reserve=0", "decks=1", "min_cut=0"}, random: true, rounds: 4000,

@@ -100,8 +100,12 @@ type fastPlan struct {
 	lgOf     [4][256]uint8  // the double (MayDouble) and surrender bits of a two-card state, by unsplit, split, split Aces
 	splitLg  [2][16]uint8   // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
 	oneCard  bool           // split Aces take one card (OneCard)
-	insUp    [16]bool       // insurance offered under this up card
-	emUp     [16]bool       // even money offered under this up card
+	// resplitLegal: the moves of a new pair of such Aces that may split
+	// again: split, and stand unless the hand must draw (VE-06) or
+	// declare (AR-11), which it may not.
+	resplitLegal Legal
+	insUp        [16]bool // insurance offered under this up card
+	emUp         [16]bool // even money offered under this up card
 
 	// Settlement: the outcome of a player class against a dealer class,
 	// and per stake level what each outcome nets.
@@ -136,6 +140,9 @@ type fastStrategy struct {
 	two    [128][nLegal][16]uint8 // two-card decisions by kind, legal bits, column
 	more   [256][16]uint8         // three or more cards, by state and column
 	tenAce [16]uint8              // VE-13: the value an Ace on a split ten counts
+	// resplit: split again or stand, a new pair of Aces that take one
+	// card (ES-09 and resplit_aces), by column.
+	resplit [16]uint8
 
 	// AR-11: before a hand with an Ace acts it declares it, unless it
 	// splits or surrenders (pre, by undeclared kind, the split and
@@ -144,8 +151,9 @@ type fastStrategy struct {
 	pre     [64][4][16]uint8
 	declare [64][16]uint8
 
-	twoView  [nKinds]Hand
-	moreView [nStates]Hand
+	twoView     [nKinds]Hand
+	moreView    [nStates]Hand
+	resplitView Hand
 }
 
 // fastEligible reports whether a configuration can play on the fast path.
@@ -243,6 +251,10 @@ func newFastPlan(cfg *Config) *fastPlan {
 		}
 	}
 	fp.oneCard = p.OneCard(rules.HandPos{Count: rules.Count{Hard: 2, N: 2, Aces: 2}, Split: true, SplitAces: true, Hands: 2})
+	fp.resplitLegal = Legal(0).With(Split)
+	if !fp.mustDraw[2|stAce] && !p.DeclareInitialAce {
+		fp.resplitLegal = fp.resplitLegal.With(Stand)
+	}
 	if !fp.settlement(cfg) {
 		return nil // (more outcomes than the tables hold: the general path)
 	}
@@ -518,6 +530,16 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 		for up := 1; up <= 10; up++ {
 			h := Hand{Count: rules.CountOf(ten, ace), Split: true, Hands: 2, TenAce: true}
 			fs.tenAce[col(up)] = uint8(t.Declare(&h, up, 0))
+		}
+	}
+	if fp.oneCard {
+		fs.resplitView = Hand{Count: rules.CountOf(ace, ace), Pair: 1, Split: true, Hands: 2}
+		for up := 1; up <= 10; up++ {
+			m := decide(&fs.resplitView, up, fp.resplitLegal)
+			if m != dynamic {
+				m = uint8(fp.resplitMove(Move(m)))
+			}
+			fs.resplit[col(up)] = m
 		}
 	}
 	return fs
@@ -843,8 +865,9 @@ func (t *table) playBoxFast(b *fbox, upv, col uint8) {
 	fp := t.fp
 	for k := 0; k < b.n; k++ {
 		h := &b.hands[k&(rules.MaxHands-1)]
-		if h.n == 1 {
-			t.secondCard(b, h, upv, col)
+		if h.n == 1 && t.secondCard(b, h, upv, col) {
+			k-- // split again: the same hand again, waiting for its second card
+			continue
 		}
 		// A two-card hand decides below 21 (a two-card 21 is a
 		// blackjack or stands, AR-12, VE-06, VE-10).
@@ -856,8 +879,9 @@ func (t *table) playBoxFast(b *fbox, upv, col uint8) {
 	}
 }
 
-// secondCard deals a split hand its second card.
-func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
+// secondCard deals a split hand its second card. It reports whether the
+// hand, a new pair of Aces, split again.
+func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) bool {
 	fp := t.fp
 	p := t.p
 	if p.ChallengeSplitAce && h.splitAces && !h.challenged {
@@ -874,6 +898,10 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	h.v1, h.s, h.n = v, fp.next[h.s][v&15], 2
 	if h.splitAces && fp.oneCard {
 		h.done = true // ES-09, VE-14: one card each
+		// A new pair of Aces may split again (MaySplit: resplit_aces).
+		if v == 1 && fp.splitLg[1][b.n&15] != 0 && t.resplitFast(b, h, upv, col) {
+			return true
+		}
 	}
 	// VE-13: an Ace on a split ten-value may be counted 1.
 	if p.SplitTenAceChoice && h.fromTens && v == 1 {
@@ -884,6 +912,35 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 			h.s = 21
 		}
 	}
+	return false
+}
+
+// resplitFast asks whether a new pair of Aces that take one card splits
+// again (else it stands), and splits it. It reports whether it split.
+func (t *table) resplitFast(b *fbox, h *fhand, upv, col uint8) bool {
+	fs := b.fs
+	m := fs.resplit[col&15]
+	if m == dynamic {
+		m = uint8(t.fp.resplitMove(fs.t.Play(&fs.resplitView, int(upv), t.fp.resplitLegal, t.liveCount())))
+	}
+	if Move(m) != Split {
+		return false
+	}
+	t.splitFast(b, h)
+	return true
+}
+
+// resplitMove is the move a new pair of Aces that take one card makes on
+// the strategy's answer m: m where legal, else a stand, or a split where
+// it may not stand (the general path's decide).
+func (fp *fastPlan) resplitMove(m Move) Move {
+	switch {
+	case fp.resplitLegal.Has(m):
+		return m
+	case fp.resplitLegal.Has(Stand):
+		return Stand
+	}
+	return Split
 }
 
 // decideFast takes a two-card hand's first decision and plays it out, as

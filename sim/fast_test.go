@@ -91,6 +91,10 @@ func fastCases() []fastCase {
 			setup: func(c *Config) { c.Boxes = 3 }},
 		fastCase{name: "spain/late-surrender", profile: "spain", options: []string{"surrender=late"}},
 		fastCase{name: "spain/hit-split-aces", profile: "spain", options: []string{"hit_split_aces=true"}},
+		// ES-09 option: split Aces take one card, and a new pair of Aces
+		// splits again (rules.MaySplit, as the engine plays it).
+		fastCase{name: "spain/resplit-one-card-aces", profile: "spain", options: []string{"resplit_aces=true"}},
+		fastCase{name: "vegas-s17/resplit-one-card-aces-must-draw-12", profile: "vegas-s17", options: []string{"resplit_aces=true", "must_draw_at_most=12"}},
 		fastCase{name: "venice/no-must-draw", profile: "venice", options: []string{"must_draw_at_most=0"}},
 		fastCase{name: "vegas-s17/no-insuring-blackjacks", profile: "vegas-s17", options: []string{"insure_blackjack=false"}},
 		fastCase{name: "vegas-s17/unit-1", profile: "vegas-s17", setup: func(c *Config) { c.Unit = 1 }},
