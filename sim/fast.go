@@ -10,17 +10,17 @@ import (
 )
 
 // The fast path: a round for the common case, one bettor per box (no back
-// bets), no pontoon bonuses (PON-01, PON-02), every box played by a *Table
-// (the strategy cards and index plays of `sabot sim`). It is chosen once per
-// run (newTable) and plays exactly the rounds the engine plays, card for
-// card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
+// bets), no pontoon bonuses (PON-01, PON-02), every box played by a
+// *StrategyCard (the strategy cards and index plays of `sabot sim`). It is
+// chosen once per run (newTable) and plays exactly the rounds the engine
+// plays, card for card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
 // and TestFastPathStats hold it to the general path, the engine's round).
 // It writes none of the rules again: everything it knows of them is a
 // table filled once from the rules' own code (rules.Count, Profile.MaySplit,
 // MayDouble, OneCard, DealerNeed, DealerTakes, MustDraw, Settle, Net,
-// Pays), and of the strategy from Table.Play, Declare and
+// Pays), and of the strategy from StrategyCard.Play, Declare and
 // Challenge; where the strategy's answer depends on the count (an index
-// play) the table says so and Table.Play answers at the time.
+// play) the table says so and StrategyCard.Play answers at the time.
 //
 // A hand is a small state: its hard total (every Ace 1) and whether it
 // holds an Ace (soft when that Ace can count 11), one byte; totals over 21
@@ -76,8 +76,8 @@ const (
 	nLegal = 8
 )
 
-// dynamic marks a decision that depends on the count: the table's index
-// plays decide it at the time (Table.Play).
+// dynamic marks a decision that depends on the count: the card's index
+// plays decide it at the time (StrategyCard.Play).
 const dynamic = 0x80
 
 const maxOutcomes = 16
@@ -133,9 +133,9 @@ type fastLevel struct {
 	evenMoney int64 // Pays(stake, 1)
 }
 
-// fastStrategy is a *Table tabulated by decision.
+// fastStrategy is a *StrategyCard tabulated by decision.
 type fastStrategy struct {
-	t *Table
+	t *StrategyCard
 
 	two    [128][nLegal][16]uint8 // two-card decisions by kind, legal bits, column
 	more   [256][16]uint8         // three or more cards, by state and column
@@ -162,8 +162,8 @@ func fastEligible(cfg *Config) bool {
 	if cfg.noFast || cfg.BackBets > 0 || p.FiveCard21 || p.ThreeSevens {
 		return false
 	}
-	_, ok1 := cfg.Strategy.(*Table)
-	_, ok2 := cfg.OthersStrategy.(*Table)
+	_, ok1 := cfg.Strategy.(*StrategyCard)
+	_, ok2 := cfg.OthersStrategy.(*StrategyCard)
 	return ok1 && ok2
 }
 
@@ -258,8 +258,8 @@ func newFastPlan(cfg *Config) *fastPlan {
 	if !fp.settlement(cfg) {
 		return nil // (more outcomes than the tables hold: the general path)
 	}
-	mine, _ := cfg.Strategy.(*Table)
-	other, _ := cfg.OthersStrategy.(*Table)
+	mine, _ := cfg.Strategy.(*StrategyCard)
+	other, _ := cfg.OthersStrategy.(*StrategyCard)
 	fp.mine = fp.tabulate(mine, cfg.Count != nil)
 	fp.other = fp.tabulate(other, false)
 	return fp
@@ -369,11 +369,11 @@ func (t *table) level(count float64) int {
 	return k
 }
 
-// tabulate fills a strategy's decisions from Table.Play for every decision
-// the fast path can ask. A decision whose answer changes with the count
+// tabulate fills a strategy's decisions from StrategyCard.Play for every
+// decision the fast path can ask. A decision whose answer changes with the count
 // (an index play) is marked dynamic when the strategy is shown the count,
 // else taken at count 0 as the general path shows it.
-func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
+func (fp *fastPlan) tabulate(t *StrategyCard, counted bool) *fastStrategy {
 	p := fp.p
 	fs := &fastStrategy{t: t}
 	counts := []float64{0}
