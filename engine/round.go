@@ -465,10 +465,10 @@ func (r *Round) needsDecision(b *box, h *Hand) bool {
 	switch {
 	case h.stood, h.doubled, h.surrender:
 		return false
-	case r.p.OneCard(r.pos(b, h)):
+	case h.splitAces && r.p.OneCard(r.pos(b, h)):
 		// ES-09, VE-14: one card each; only a new pair of Aces may be
 		// split again where resplit_aces allows it.
-		return r.p.MaySplit(r.pos(b, h))
+		return r.p.MaySplit(withPair(r.pos(b, h), h))
 	}
 	t := h.Count.Total()
 	if t > 21 {

@@ -142,13 +142,10 @@ func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 // plays in full or it can make a blackjack; beyond two cards only if he
 // plays in full and his rule draws (DealerDraws).
 func (p *Profile) DealerTakes(need DealerPlay, d Count) bool {
-	switch {
-	case need == DealerStands:
-		return false
-	case d.N < 2:
-		return need == DealerFull || d.Aces > 0 || d.Hard == 10
-	case need == DealerTwoCards:
-		return false
+	if d.N >= 2 {
+		return need == DealerFull && p.DealerDraws(d)
 	}
-	return p.DealerDraws(d)
+	// His up card alone: the second card where he plays in full, or
+	// where it can make a blackjack (an Ace or a ten-value up).
+	return need == DealerFull || need == DealerTwoCards && (d.Aces > 0 || d.Hard == 10)
 }

@@ -97,7 +97,8 @@ type fastPlan struct {
 	value    [256]uint8     // card code → value 1..10
 	upCol    [16]uint8      // up-card value → strategy column
 	kindOf   [256]uint8     // a two-card hand's kind by state, not a pair
-	lgOf     [4][256]uint8  // the double (MayDouble) and surrender bits of a two-card state, by unsplit, split, split Aces
+	lgOf     [4]uint8       // the double (MayDouble) and surrender bits by unsplit, split, split Aces
+	lgMask   [256]uint8     // the legal bits a two-card state allows: no double where MayDouble refuses
 	splitLg  [2][16]uint8   // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
 	oneCard  bool           // split Aces take one card (OneCard)
 	// resplitLegal: the moves of a new pair of such Aces that may split
@@ -230,15 +231,32 @@ func newFastPlan(cfg *Config) *fastPlan {
 			}
 		}
 	}
+	// Whether a two-card hand may double (MayDouble) is a bit by split
+	// kind, for a hard 11, and a mask by state, for an unsplit hand: two
+	// look-ups and an and. The plan holds where the rules factor so, for
+	// every state (a two-card hand is never bust); else the general path
+	// plays.
+	mayDouble := func(sk, s int) bool {
+		return p.MayDouble(rules.HandPos{Count: stateCount(s, 2), Split: sk > 0, SplitAces: sk == 2})
+	}
 	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
-		split, splitAces := sk > 0, sk == 2
-		for s := range fp.lgOf[sk] {
-			if p.Surrender != rules.NoSurrender && !split {
-				fp.lgOf[sk][s] |= lgSurrender
-			}
-			// (A two-card hand is never bust.)
-			if s < nStates && fp.total[s] < stBust && p.MayDouble(rules.HandPos{Count: stateCount(s, 2), Split: split, SplitAces: splitAces}) {
-				fp.lgOf[sk][s] |= lgDouble
+		if p.Surrender != rules.NoSurrender && sk == 0 {
+			fp.lgOf[sk] |= lgSurrender
+		}
+		if mayDouble(sk, 11) {
+			fp.lgOf[sk] |= lgDouble
+		}
+	}
+	for s := range fp.lgMask {
+		fp.lgMask[s] = 0xff
+		if s >= nStates || fp.total[s] >= stBust || !mayDouble(0, s) {
+			fp.lgMask[s] &^= lgDouble
+		}
+	}
+	for sk := 0; sk < 3; sk++ {
+		for s := 0; s < nStates; s++ {
+			if fp.total[s] < stBust && (fp.lgOf[sk]&fp.lgMask[s]&lgDouble != 0) != mayDouble(sk, s) {
+				return nil
 			}
 		}
 	}
@@ -865,9 +883,8 @@ func (t *table) playBoxFast(b *fbox, upv, col uint8) {
 	fp := t.fp
 	for k := 0; k < b.n; k++ {
 		h := &b.hands[k&(rules.MaxHands-1)]
-		if h.n == 1 && t.secondCard(b, h, upv, col) {
-			k-- // split again: the same hand again, waiting for its second card
-			continue
+		if h.n == 1 {
+			t.secondCard(b, h, upv, col)
 		}
 		// A two-card hand decides below 21 (a two-card 21 is a
 		// blackjack or stands, AR-12, VE-06, VE-10).
@@ -879,9 +896,9 @@ func (t *table) playBoxFast(b *fbox, upv, col uint8) {
 	}
 }
 
-// secondCard deals a split hand its second card. It reports whether the
-// hand, a new pair of Aces, split again.
-func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) bool {
+// secondCard deals a split hand its second card (again, if it makes a new
+// pair of Aces that splits again).
+func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	fp := t.fp
 	p := t.p
 	if p.ChallengeSplitAce && h.splitAces && !h.challenged {
@@ -900,7 +917,8 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) bool {
 		h.done = true // ES-09, VE-14: one card each
 		// A new pair of Aces may split again (MaySplit: resplit_aces).
 		if v == 1 && fp.splitLg[1][b.n&15] != 0 && t.resplitFast(b, h, upv, col) {
-			return true
+			t.secondCard(b, h, upv, col)
+			return
 		}
 	}
 	// VE-13: an Ace on a split ten-value may be counted 1.
@@ -912,7 +930,6 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) bool {
 			h.s = 21
 		}
 	}
-	return false
 }
 
 // resplitFast asks whether a new pair of Aces that take one card splits
@@ -982,7 +999,7 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 	}
 	sk := b2i(h.split) + b2i(h.splitAces) // unsplit, split, split Aces
-	lg |= fp.lgOf[sk&3][h.s]
+	lg |= fp.lgOf[sk&3] & fp.lgMask[h.s]
 	m := fs.two[kind&127][lg&7][col&15]
 	if m == dynamic {
 		m = t.dynamicMove(fs, &fs.twoView[kind], h.s, lg, upv)
@@ -1050,7 +1067,7 @@ func (t *table) declareFast(b *fbox, h *fhand, upv, col uint8) bool {
 		kind = kPair
 		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 	}
-	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3][h.s] & lgSurrender
+	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3] & lgSurrender
 	m := fs.pre[kind&63][lg>>1&3][col&15]
 	if m == dynamic {
 		var legal Legal
