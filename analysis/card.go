@@ -68,7 +68,7 @@ func (c *StrategyCard) setColumn(up int, col *tdColumn, p *rules.Profile) {
 		}
 	}
 	for _, k := range UpOrder {
-		if p.MaxHands >= 2 {
+		if p.MaySplit(rules.HandPos{Count: rules.CountOf(kindCard[k], kindCard[k]), Pair: true, Hands: 1}) {
 			c.row(KindPair, kindName[k]).Cells[up] = col.pair[k]
 		}
 	}

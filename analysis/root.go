@@ -80,7 +80,7 @@ func (s *solver) root(x, y int) rootHand {
 		return r
 	}
 	r.cands = s.handCands(h0, pbj)
-	if x == y && s.p.MaxHands >= 2 && s.base[x]-2 >= 0 {
+	if x == y && s.maySplit(x, 1) && s.base[x]-2 >= 0 {
 		r.cands = append(r.cands, cand{Code{Act: Split}, s.total(s.splitValue(x), pbj)})
 	}
 	if s.pol == polCD {

@@ -291,10 +291,15 @@ func (s *solver) double(h hand, x pack) val {
 	return v
 }
 
-// oneCard reports a split Ace that takes one card only (ES-09, VE-14).
-func (s *solver) oneCard(h hand) bool {
-	return h.split && h.pair == aceIdx && !s.p.HitSplitAces
+// pos is a hand as the rules on splitting and doubling read it: pair says
+// its two cards are a pair, hands the hands of its box.
+func (s *solver) pos(h hand, pair bool, hands int) rules.HandPos {
+	return rules.HandPos{Count: h.c, Pair: pair, Split: h.split, SplitAces: h.split && h.pair == aceIdx, Hands: hands}
 }
+
+// oneCard reports a split Ace that has its card and takes no more (ES-09,
+// VE-14).
+func (s *solver) oneCard(h hand) bool { return s.p.OneCard(s.pos(h, false, 0)) }
 
 // mustDeclare reports a hand that must declare its Ace 1 or 11 before it
 // acts (AR-11): two cards with an Ace, not yet declared, not 21, able to act.
@@ -310,8 +315,16 @@ func (s *solver) tenAceChoice(h hand) bool {
 		h.c.Aces == 1 && h.c.Declared == 0
 }
 
-func (s *solver) canDouble(h hand) bool {
-	return h.c.N == 2 && s.p.CanDoubleOn(h.c) && (!h.split || s.p.DoubleAfterSplit) && !s.oneCard(h)
+func (s *solver) canDouble(h hand) bool { return s.p.MayDouble(s.pos(h, false, 0)) }
+
+// maySplit reports whether a pair of kind P may be split, its box holding
+// hands hands (1: the initial pair; more: a pair made again after a split).
+func (s *solver) maySplit(P, hands int) bool {
+	h := hand{pair: -1}.with(P).with(P)
+	if hands > 1 {
+		h.split, h.pair = true, int8(P)
+	}
+	return s.p.MaySplit(s.pos(h, true, hands))
 }
 
 func (s *solver) canStand(h hand) bool { return !s.p.MustDraw(h.c) }
@@ -432,12 +445,11 @@ func (s *solver) parts(P, k int) splitParts {
 // the time it takes its second card; the brute-force test measures its
 // error on one deck.
 func (s *solver) splitValue(P int) val {
-	maxHands := s.p.MaxHands
-	if P == aceIdx && !s.p.ResplitAces {
-		maxHands = 2
-	}
-	if maxHands > 4*s.p.Decks {
-		maxHands = 4 * s.p.Decks
+	// The hands the box may reach: a pair made again is split again while
+	// the rules allow it, and while the shoe holds the cards.
+	maxHands := 2
+	for maxHands < 4*s.p.Decks && s.maySplit(P, maxHands) {
+		maxHands++
 	}
 	parts := make([]splitParts, maxHands)
 	for k := 1; k < maxHands; k++ {

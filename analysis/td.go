@@ -265,7 +265,7 @@ func (s *solver) buildTD() []rootHand {
 		k, t := rowOf(h0)
 		row := s.td.two[k][t]
 		s.td.pair[P] = row
-		if s.p.MaxHands < 2 || s.weightOf(h0.comp) == 0 {
+		if !s.maySplit(P, 1) || s.weightOf(h0.comp) == 0 {
 			continue
 		}
 		pbj := s.pBJ(h0.comp)

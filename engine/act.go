@@ -229,6 +229,18 @@ func (r *Round) checkAceChoice(a Action, explain bool) error {
 	return nil
 }
 
+// pos is a box's hand as the rules on splitting and doubling read it;
+// Pair is left to the split's check (withPair), which alone reads it.
+func (r *Round) pos(b *box, h *Hand) rules.HandPos {
+	return rules.HandPos{Count: h.Count, Split: h.split, SplitAces: h.splitAces, Hands: b.n}
+}
+
+// withPair completes pos with whether the hand's first two cards are a pair.
+func withPair(pos rules.HandPos, h *Hand) rules.HandPos {
+	pos.Pair = h.Count.N == 2 && h.cards[0].Value() == h.cards[1].Value()
+	return pos
+}
+
 // mustDeclare reports whether the hand must declare its Ace before acting
 // (AR-11): an Ace among its first two cards, not yet declared.
 func (r *Round) mustDeclare(h *Hand) bool {
@@ -257,7 +269,9 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		}
 		return errQuiet
 	}
-	if h.splitAces && !r.p.HitSplitAces && h.Count.N >= 2 && a.Kind != Split && a.Kind != Stand {
+	// (Only a hand of split Aces may take one card: the others spare
+	// building the rules' view of the hand for the question.)
+	if h.splitAces && r.p.OneCard(r.pos(b, h)) && a.Kind != Split && a.Kind != Stand {
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
 	}
 	declare := r.mustDeclare(h)
@@ -273,7 +287,7 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		}
 		return nil
 	case Split:
-		return r.checkSplit(a, b, h, explain)
+		return r.checkSplit(a, withPair(r.pos(b, h), h), explain)
 	case Surrender:
 		switch {
 		case r.p.Surrender == rules.NoSurrender:
@@ -298,7 +312,7 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		}
 		return nil
 	case Double:
-		return r.checkDouble(a, h, explain)
+		return r.checkDouble(a, r.pos(b, h), explain)
 	}
 	return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 }
@@ -310,16 +324,16 @@ var doubleRule = [...]struct{ why, rule string }{
 	rules.Double11:     {"doubling needs a two-card 11", "AR-17"},
 }
 
-func (r *Round) checkDouble(a Action, h *Hand, explain bool) error {
-	dr := doubleRule[r.p.DoubleOn]
-	switch {
-	case h.Count.N != 2:
+func (r *Round) checkDouble(a Action, pos rules.HandPos, explain bool) error {
+	switch r.p.DoubleBar(pos) {
+	case rules.BarCards:
 		return r.refuse(explain, a, ErrIllegalAction, "doubling needs the first two cards", "AR-17, ES-08, VE-11")
-	case h.split && !r.p.DoubleAfterSplit:
+	case rules.BarAfterSplit:
 		return r.refuse(explain, a, ErrIllegalAction, "no double after a split", "AR-17")
-	case h.splitAces && !r.p.HitSplitAces:
+	case rules.BarSplitAces:
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
-	case !r.p.CanDoubleOn(h.Count):
+	case rules.BarTotal:
+		dr := doubleRule[r.p.DoubleOn]
 		return r.refuse(explain, a, ErrIllegalAction, dr.why, dr.rule)
 	}
 	base := r.baseStake(a.Player, a.Box, a.Hand)
@@ -338,18 +352,18 @@ func (r *Round) checkDouble(a Action, h *Hand, explain bool) error {
 	return nil
 }
 
-func (r *Round) checkSplit(a Action, b *box, h *Hand, explain bool) error {
-	switch {
-	case h.Count.N != 2:
+func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
+	switch r.p.SplitBar(pos) {
+	case rules.BarCards:
 		return r.refuse(explain, a, ErrIllegalAction, "splitting needs the first two cards", "AR-18, ES-09, VE-12")
-	case h.cards[0].Value() != h.cards[1].Value():
+	case rules.BarPair:
 		return r.refuse(explain, a, ErrIllegalAction, "splitting needs two cards of equal value", "AR-18, ES-09, VE-12")
-	case b.n >= r.p.MaxHands:
+	case rules.BarHands:
 		if explain {
 			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("a box may reach %d hands by splitting", r.p.MaxHands), "AR-18, ES-09, VE-12")
 		}
 		return errQuiet
-	case h.splitAces && !r.p.ResplitAces:
+	case rules.BarResplitAces:
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces are not split again", "AR-19, ES-09, VE-14")
 	}
 	if base := r.baseStake(a.Player, a.Box, a.Hand); a.Stake != 0 && a.Stake != base {

@@ -17,7 +17,9 @@
 // LegalActions lists what may be done now and by whom. Act applies one
 // action or refuses it with a *Refusal that names the rule and leaves the
 // round as it was; Apply is the unchecked path for callers that choose among
-// LegalActions. Windows are optional: Close (the dealer moving on) ends one.
+// LegalActions: the simulator's general path (package sim) plays its rounds
+// so, and a round it applies is the round Act would play. Windows are
+// optional: Close (the dealer moving on) ends one.
 //
 // Every round keeps an event log (Events) that a table shows to its players
 // as it happens — a face-down card's value must not leave the server before

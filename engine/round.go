@@ -465,10 +465,10 @@ func (r *Round) needsDecision(b *box, h *Hand) bool {
 	switch {
 	case h.stood, h.doubled, h.surrender:
 		return false
-	case h.splitAces && !r.p.HitSplitAces && h.Count.N >= 2:
+	case h.splitAces && r.p.OneCard(r.pos(b, h)):
 		// ES-09, VE-14: one card each; only a new pair of Aces may be
 		// split again where resplit_aces allows it.
-		return r.p.ResplitAces && h.Count.N == 2 && h.cards[1].IsAce() && b.n < r.p.MaxHands
+		return r.p.MaySplit(withPair(r.pos(b, h), h))
 	}
 	t := h.Count.Total()
 	if t > 21 {
@@ -539,11 +539,11 @@ func (r *Round) revealDealer() {
 	}
 }
 
-// dealerNeed says how far the dealer must play: 2 to his rule when a live
-// hand remains; 1 only to complete two cards, to settle blackjacks,
-// insurance or a late surrender; 0 not at all (AR-14).
-func (r *Round) dealerNeed() int {
-	need := 0
+// dealerNeed says how far the dealer must play for the bets still to
+// settle (AR-14): the farthest any of them needs (Profile.DealerNeed; an
+// insurance bet, two cards).
+func (r *Round) dealerNeed() rules.DealerPlay {
+	need := rules.DealerStands
 	for i := range r.bets {
 		b := &r.bets[i]
 		if b.settled {
@@ -551,52 +551,31 @@ func (r *Round) dealerNeed() int {
 		}
 		switch b.Kind {
 		case InsuranceBet:
-			need = max(need, 1)
+			need = max(need, rules.DealerTwoCards)
 			continue
 		case ChallengeBet:
 			continue
 		}
 		h := &r.boxes[b.Box].hands[b.Hand-1]
-		switch {
-		case h.Count.Bust():
-		case h.surrender:
-			if r.p.Surrender == rules.LateSurrender {
-				need = max(need, 1)
-			}
-		case r.p.ThreeSevens && h.Count.N == 3 && h.Count.Sevens == 3:
-		case r.p.IsBlackjack(rules.PlayerHand{Count: h.Count, Split: h.split}):
-			need = max(need, 1)
-		default:
-			return 2
+		n := r.p.DealerNeed(rules.PlayerHand{Count: h.Count, Split: h.split, Surrendered: h.surrender})
+		if n == rules.DealerFull {
+			return n
 		}
+		need = max(need, n)
 	}
 	return need
 }
 
 // playDealer plays the dealer's hand after the boxes (AR-13, AR-14, ES-05,
-// VE-08).
+// VE-08): he turns his hole card and takes cards as far as the bets need
+// (Profile.DealerTakes).
 func (r *Round) playDealer() {
 	if r.void {
 		return
 	}
 	need := r.dealerNeed()
 	r.revealDealer()
-	if need == 0 {
-		return
-	}
-	if r.dealer.Count.N == 1 {
-		up := r.upCard()
-		if need == 1 && !up.IsAce() && !up.IsTen() {
-			return // no blackjack is possible: nothing to settle by a card
-		}
-		if !r.dealDealer(false) {
-			return
-		}
-	}
-	if need < 2 || r.dealer.Count.TwoCard21() {
-		return
-	}
-	for r.p.DealerDraws(r.dealer.Count) {
+	for r.p.DealerTakes(need, r.dealer.Count) {
 		if !r.dealDealer(false) {
 			return
 		}

@@ -1,7 +1,9 @@
 // Package rules holds what the regulations say a blackjack game is: the rule
 // profile (every option with the rule IDs it implements), the built-in
-// profiles of the seeds, and the arithmetic of hands, the dealer's rule and the
-// settlement table that the engine, the analysis and the simulator share.
+// profiles of the seeds, and the arithmetic of hands, the player's options
+// (who may split, double, draw), the dealer's rule and how far he plays, and
+// the settlement table that the engine, the analysis and the simulator
+// share: each check is written here once.
 package rules
 
 import (

@@ -280,6 +280,12 @@ func (dr *driver) round() {
 			switch {
 			case !legal.Has(m) && canDeclare: // AR-11
 				a.Kind, a.Value = engine.Declare, s.Declare(&v, up, c)
+			case !legal.Has(m) && !legal.Has(Hit) && legal.Has(Stand):
+				// ES-09: split Aces that take one card, a new pair
+				// that may split again: the strategy declines.
+				a.Kind = engine.Stand
+			case !legal.Has(m) && !legal.Has(Hit):
+				a.Kind = engine.Split // (nor may it stand)
 			case m == Hit:
 				a.Kind = engine.Hit
 			case m == Stand:
@@ -356,7 +362,7 @@ type agreeCase struct {
 	profile string
 	options []string
 	setup   func(c *Config)
-	random  bool // the random strategy, else the textbook table
+	random  bool // the random strategy, else the textbook card
 	rounds  int
 	fast    bool // must play on the fast path (fast.go)
 }
@@ -409,6 +415,8 @@ func TestAgreesWithEngine(t *testing.T) {
 		agreeCase{name: "vegas-s17/late-surrender", profile: "vegas-s17", options: []string{"surrender=late"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/early-surrender", profile: "spain", options: []string{"surrender=early"}, random: true, rounds: 4000},
 		agreeCase{name: "vegas-h17/no-peek-takes-all", profile: "vegas-h17", options: []string{"hole_card=no-peek", "dealer_blackjack_takes=all", "resplit_aces=true", "hit_split_aces=true"}, random: true, rounds: 4000},
+		agreeCase{name: "spain/resplit-one-card-aces", profile: "spain", options: []string{"resplit_aces=true"}, random: true, rounds: 6000},
+		agreeCase{name: "spain/resplit-one-card-aces-textbook", profile: "spain", options: []string{"resplit_aces=true"}, rounds: 6000},
 		agreeCase{name: "spain/original-bets-only", profile: "spain", options: []string{"dealer_blackjack_takes=original"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/last-round-void", profile: "spain", options: []string{"last_round_void=true"}, random: true, rounds: 4000},
 		agreeCase{name: "argentina/deal-to-the-end", profile: "argentina", options: []string{"cut_card_reserve=0", "decks=1", "min_cut=0"}, random: true, rounds: 4000,
@@ -430,26 +438,26 @@ func TestAgreesWithEngine(t *testing.T) {
 			}},
 		agreeCase{name: "argentina/fast-random-table-zen-quarter-nearest-half", profile: "argentina", rounds: 6000, fast: true,
 			setup: func(c *Config) {
-				c.Strategy, c.Count, c.Boxes, c.Others = randomTable(300, true), &ZenCount, 2, 1
+				c.Strategy, c.Count, c.Boxes, c.Others = randomCard(300, true), &ZenCount, 2, 1
 				c.TrueCount = TrueCount{Decks: 0.25, Round: RoundNearest, Step: 0.5}
 				c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
 			}},
 		agreeCase{name: "vegas-s17/fast-double-card-face-down-exact-decks-floor", profile: "vegas-s17", options: []string{"double_card_face_down=true", "double_on=10-11"}, rounds: 6000, fast: true,
 			setup: func(c *Config) {
-				c.Strategy, c.Count, c.Boxes = randomTable(301, true), &HiLo, 3
+				c.Strategy, c.Count, c.Boxes = randomCard(301, true), &HiLo, 3
 				c.TrueCount = TrueCount{Round: RoundFloor}
 				c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
 			}},
 	)
 	// The fast path: every configuration of TestFastPath with a random
-	// strategy table (every move, index plays, Hi-Lo with a ramp, two
+	// strategy card (every move, index plays, Hi-Lo with a ramp, two
 	// boxes and another player), and one that insures and refuses even
 	// money.
 	for i, fc := range fastCases() {
 		cases = append(cases,
 			agreeCase{name: fc.name + "/fast-random-table-counting", profile: fc.profile, options: fc.options, rounds: 15000, fast: true,
 				setup: func(c *Config) {
-					c.Strategy, c.Count, c.Boxes, c.Others = randomTable(uint64(100+i), true), &HiLo, 2, 1
+					c.Strategy, c.Count, c.Boxes, c.Others = randomCard(uint64(100+i), true), &HiLo, 2, 1
 					c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
 					if fc.setup != nil {
 						fc.setup(c)
@@ -457,7 +465,7 @@ func TestAgreesWithEngine(t *testing.T) {
 				}},
 			agreeCase{name: fc.name + "/fast-random-table-insures", profile: fc.profile, options: fc.options, rounds: 4000, fast: true,
 				setup: func(c *Config) {
-					tab := randomTable(uint64(200+i), false)
+					tab := randomCard(uint64(200+i), false)
 					for j := range tab.cells[rowInsurance] {
 						tab.cells[rowInsurance][j] = cell{c: cY}
 						tab.cells[rowEvenMoney][j] = cell{c: cN}

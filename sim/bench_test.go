@@ -33,7 +33,30 @@ func BenchmarkSim(b *testing.B) {
 		c.TrueCount = TrueCount{Decks: 0.5, Round: RoundFloor}
 		benchRounds(b, c)
 	})
+	// The general path: the set-ups the fast one does not play (back
+	// bets, the pontoon options, a strategy that is not a card), and
+	// vegas-s17's basic strategy on it for comparison with the fast path.
+	b.Run("general/venice/back-bets-follow", func(b *testing.B) {
+		benchRounds(b, Config{Profile: rules.MustLookup("venice"), Rounds: 1, BackBets: 2, BackFollow: true})
+	})
+	b.Run("general/family/pontoon", func(b *testing.B) {
+		p := rules.MustLookup("family")
+		if err := p.SetAll([]string{"five_card_21=true", "three_sevens=true"}); err != nil {
+			b.Fatal(err)
+		}
+		benchRounds(b, Config{Profile: p, Rounds: 1})
+	})
+	b.Run("general/vegas-s17/strategy-not-a-card", func(b *testing.B) {
+		benchRounds(b, Config{Profile: rules.MustLookup("vegas-s17"), Rounds: 1, Strategy: notACard{Textbook(false)}})
+	})
+	b.Run("general/vegas-s17", func(b *testing.B) {
+		benchRounds(b, Config{Profile: rules.MustLookup("vegas-s17"), Rounds: 1, noFast: true})
+	})
 }
+
+// notACard is a strategy card behind another type: a Strategy the fast
+// path does not tabulate.
+type notACard struct{ Strategy }
 
 func hiLoConfig(p *rules.Profile) Config {
 	tab := Textbook(p.DealerHitsSoft17)
@@ -49,6 +72,9 @@ func benchRounds(b *testing.B, cfg Config) {
 		b.Fatal(err)
 	}
 	t := newTable(&cfg)
+	if general := cfg.noFast || !fastEligible(&cfg); general != (t.fp == nil) {
+		b.Fatalf("general path %v, want %v", t.fp == nil, general)
+	}
 	t.runChunk(1, 0, 1000, 0) // warm up
 	// The thread's CPU time as well as the wall time: on a machine
 	// shared with other work the wall time counts the time the thread

@@ -14,7 +14,7 @@ import (
 // basicOf returns the analysis package's exact total-dependent basic
 // strategy for a profile, through the strategy CSV format, and its exact EV
 // off the top of a full shoe.
-func basicOf(t *testing.T, p *rules.Profile) (*sim.Table, float64) {
+func basicOf(t *testing.T, p *rules.Profile) (*sim.StrategyCard, float64) {
 	t.Helper()
 	res, err := analysis.Analyze(context.Background(), p, analysis.Options{})
 	if err != nil {
@@ -24,7 +24,7 @@ func basicOf(t *testing.T, p *rules.Profile) (*sim.Table, float64) {
 	if err := res.Basic.WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := sim.ParseTable(&b)
+	tab, err := sim.ParseStrategyCard(&b)
 	if err != nil {
 		t.Fatalf("the analysis card does not parse: %v", err)
 	}

@@ -10,16 +10,17 @@ import (
 )
 
 // The fast path: a round for the common case, one bettor per box (no back
-// bets), no pontoon bonuses (PON-01, PON-02), every box played by a *Table
-// (the strategy cards and index plays of `sabot sim`). It is chosen once per
-// run (newTable) and plays exactly the rounds table.play plays, card for
-// card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
-// and TestFastPathStats hold them to each other). It writes none of the
-// rules again: everything it knows of them is a table filled once from the
-// rules' own code (rules.Count, Profile.DealerDraws, CanDoubleOn, MustDraw,
-// IsBlackjack, Settle, Net, Pays), and of the strategy from Table.Play,
-// Declare and Challenge; where the strategy's answer depends on the count
-// (an index play) the table says so and Table.Play answers at the time.
+// bets), no pontoon bonuses (PON-01, PON-02), every box played by a
+// *StrategyCard (the strategy cards and index plays of `sabot sim`). It is
+// chosen once per run (newTable) and plays exactly the rounds the engine
+// plays, card for card (TestAgreesWithEngine holds both paths to the engine, TestFastPath
+// and TestFastPathStats hold it to the general path, the engine's round).
+// It writes none of the rules again: everything it knows of them is a
+// table filled once from the rules' own code (rules.Count, Profile.MaySplit,
+// MayDouble, OneCard, DealerNeed, DealerTakes, MustDraw, Settle, Net,
+// Pays), and of the strategy from StrategyCard.Play, Declare and
+// Challenge; where the strategy's answer depends on the count (an index
+// play) the table says so and StrategyCard.Play answers at the time.
 //
 // A hand is a small state: its hard total (every Ace 1) and whether it
 // holds an Ace (soft when that Ace can count 11), one byte; totals over 21
@@ -75,8 +76,8 @@ const (
 	nLegal = 8
 )
 
-// dynamic marks a decision that depends on the count: the table's index
-// plays decide it at the time (Table.Play).
+// dynamic marks a decision that depends on the count: the card's index
+// plays decide it at the time (StrategyCard.Play).
 const dynamic = 0x80
 
 const maxOutcomes = 16
@@ -87,19 +88,25 @@ const maxOutcomes = 16
 type fastPlan struct {
 	p *rules.Profile
 
-	next      [256][16]uint8 // next[s][v]: the state after a card of value v
-	nextCard  [64][64]uint8  // nextCard[s][c]: the state after card c (a code, rank<<2|suit < 64)
-	total     [256]uint8     // Total (22: bust)
-	draws     [256]bool      // DealerDraws
-	canDouble [256]bool      // CanDoubleOn, two cards
-	mustDraw  [256]bool      // MustDraw (VE-06)
-	value     [256]uint8     // card code → value 1..10
-	upCol     [16]uint8      // up-card value → strategy column
-	kindOf    [256]uint8     // a two-card hand's kind by state, not a pair
-	lgOf      [4]uint8       // double and surrender bits by unsplit, split, split Aces
-	lgMask    [256]uint8     // the legal bits a two-card state allows: no double where CanDoubleOn refuses
-	insUp     [16]bool       // insurance offered under this up card
-	emUp      [16]bool       // even money offered under this up card
+	next     [256][16]uint8 // next[s][v]: the state after a card of value v
+	nextCard [64][64]uint8  // nextCard[s][c]: the state after card c (a code, rank<<2|suit < 64)
+	total    [256]uint8     // Total (22: bust)
+	draws    [256]bool      // DealerTakes a card beyond two, playing in full (DealerDraws)
+	second   [4][16]bool    // DealerTakes his second card (no hole card), by need and up card
+	mustDraw [256]bool      // MustDraw (VE-06)
+	value    [256]uint8     // card code → value 1..10
+	upCol    [16]uint8      // up-card value → strategy column
+	kindOf   [256]uint8     // a two-card hand's kind by state, not a pair
+	lgOf     [4]uint8       // the double (MayDouble) and surrender bits by unsplit, split, split Aces
+	lgMask   [256]uint8     // the legal bits a two-card state allows: no double where MayDouble refuses
+	splitLg  [2][16]uint8   // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
+	oneCard  bool           // split Aces take one card (OneCard)
+	// resplitLegal: the moves of a new pair of such Aces that may split
+	// again: split, and stand unless the hand must draw (VE-06) or
+	// declare (AR-11), which it may not.
+	resplitLegal Legal
+	insUp        [16]bool // insurance offered under this up card
+	emUp         [16]bool // even money offered under this up card
 
 	// Settlement: the outcome of a player class against a dealer class,
 	// and per stake level what each outcome nets.
@@ -107,7 +114,7 @@ type fastPlan struct {
 	// stakes[o][split hand][doubled]: how many stakes an outcome settles
 	// (Settle's OriginalOnly: only the first hand's original stake).
 	stakes [maxOutcomes][2][2]uint8
-	needOf [32]uint8 // how far the dealer must play for a hand (AR-14)
+	needOf [32]uint8 // how far the dealer must play for a hand (AR-14: DealerNeed)
 	levels []fastLevel
 	// ramp: the ramp's counts where they ascend and are 8 at most
 	// (rampSorted; level sums them), +Inf after the last.
@@ -127,13 +134,16 @@ type fastLevel struct {
 	evenMoney int64 // Pays(stake, 1)
 }
 
-// fastStrategy is a *Table tabulated by decision.
+// fastStrategy is a *StrategyCard tabulated by decision.
 type fastStrategy struct {
-	t *Table
+	t *StrategyCard
 
 	two    [128][nLegal][16]uint8 // two-card decisions by kind, legal bits, column
 	more   [256][16]uint8         // three or more cards, by state and column
 	tenAce [16]uint8              // VE-13: the value an Ace on a split ten counts
+	// resplit: split again or stand, a new pair of Aces that take one
+	// card (ES-09 and resplit_aces), by column.
+	resplit [16]uint8
 
 	// AR-11: before a hand with an Ace acts it declares it, unless it
 	// splits or surrenders (pre, by undeclared kind, the split and
@@ -142,8 +152,9 @@ type fastStrategy struct {
 	pre     [64][4][16]uint8
 	declare [64][16]uint8
 
-	twoView  [nKinds]Hand
-	moreView [nStates]Hand
+	twoView     [nKinds]Hand
+	moreView    [nStates]Hand
+	resplitView Hand
 }
 
 // fastEligible reports whether a configuration can play on the fast path.
@@ -152,8 +163,8 @@ func fastEligible(cfg *Config) bool {
 	if cfg.noFast || cfg.BackBets > 0 || p.FiveCard21 || p.ThreeSevens {
 		return false
 	}
-	_, ok1 := cfg.Strategy.(*Table)
-	_, ok2 := cfg.OthersStrategy.(*Table)
+	_, ok1 := cfg.Strategy.(*StrategyCard)
+	_, ok2 := cfg.OthersStrategy.(*StrategyCard)
 	return ok1 && ok2
 }
 
@@ -180,10 +191,8 @@ func newFastPlan(cfg *Config) *fastPlan {
 		c := stateCount(s, 3)
 		fp.total[s] = uint8(min(c.Total(), stBust))
 		if fp.total[s] < stBust {
-			fp.draws[s] = p.DealerDraws(c)
+			fp.draws[s] = p.DealerTakes(rules.DealerFull, c)
 			fp.mustDraw[s] = p.MustDraw(c)
-			c.N = 2
-			fp.canDouble[s] = p.CanDoubleOn(c)
 		}
 		for v := 1; v <= 10; v++ {
 			nh, ace := hard+v, s&stAce != 0 || v == 1
@@ -203,6 +212,11 @@ func newFastPlan(cfg *Config) *fastPlan {
 			fp.nextCard[s][c&63] = fp.next[s][c.Value()]
 		}
 	}
+	for need := rules.DealerStands; need <= rules.DealerFull; need++ {
+		for v := 1; v <= 10; v++ {
+			fp.second[need][v] = p.DealerTakes(need, stateCount(int(fp.next[0][v]), 1))
+		}
+	}
 	for v := 1; v <= 10; v++ {
 		fp.upCol[v] = uint8(col(v))
 		upAce, upTen := v == 1, v == 10
@@ -217,26 +231,53 @@ func newFastPlan(cfg *Config) *fastPlan {
 			}
 		}
 	}
+	// Whether a two-card hand may double (MayDouble) is a bit by split
+	// kind, for a hard 11, and a mask by state, for an unsplit hand: two
+	// look-ups and an and. The plan holds where the rules factor so, for
+	// every state (a two-card hand is never bust); else the general path
+	// plays.
+	mayDouble := func(sk, s int) bool {
+		return p.MayDouble(rules.HandPos{Count: stateCount(s, 2), Split: sk > 0, SplitAces: sk == 2})
+	}
+	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
+		if p.Surrender != rules.NoSurrender && sk == 0 {
+			fp.lgOf[sk] |= lgSurrender
+		}
+		if mayDouble(sk, 11) {
+			fp.lgOf[sk] |= lgDouble
+		}
+	}
 	for s := range fp.lgMask {
 		fp.lgMask[s] = 0xff
-		if !fp.canDouble[s] {
+		if s >= nStates || fp.total[s] >= stBust || !mayDouble(0, s) {
 			fp.lgMask[s] &^= lgDouble
 		}
 	}
-	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
-		split, splitAces := sk > 0, sk == 2
-		if p.Surrender != rules.NoSurrender && !split {
-			fp.lgOf[sk] |= lgSurrender
+	for sk := 0; sk < 3; sk++ {
+		for s := 0; s < nStates; s++ {
+			if fp.total[s] < stBust && (fp.lgOf[sk]&fp.lgMask[s]&lgDouble != 0) != mayDouble(sk, s) {
+				return nil
+			}
 		}
-		if !(split && !p.DoubleAfterSplit) && !(splitAces && !p.HitSplitAces) {
-			fp.lgOf[sk] |= lgDouble
+	}
+	for aces := 0; aces < 2; aces++ {
+		for n := 1; n < len(fp.splitLg[aces]); n++ {
+			h := rules.HandPos{Count: rules.Count{N: 2}, Pair: true, Split: aces == 1 || n > 1, SplitAces: aces == 1, Hands: n}
+			if p.MaySplit(h) {
+				fp.splitLg[aces][n] = lgSplit
+			}
 		}
+	}
+	fp.oneCard = p.OneCard(rules.HandPos{Count: rules.Count{Hard: 2, N: 2, Aces: 2}, Split: true, SplitAces: true, Hands: 2})
+	fp.resplitLegal = Legal(0).With(Split)
+	if !fp.mustDraw[2|stAce] && !p.DeclareInitialAce {
+		fp.resplitLegal = fp.resplitLegal.With(Stand)
 	}
 	if !fp.settlement(cfg) {
 		return nil // (more outcomes than the tables hold: the general path)
 	}
-	mine, _ := cfg.Strategy.(*Table)
-	other, _ := cfg.OthersStrategy.(*Table)
+	mine, _ := cfg.Strategy.(*StrategyCard)
+	other, _ := cfg.OthersStrategy.(*StrategyCard)
 	fp.mine = fp.tabulate(mine, cfg.Count != nil)
 	fp.other = fp.tabulate(other, false)
 	return fp
@@ -290,19 +331,8 @@ func (fp *fastPlan) settlement(cfg *Config) bool {
 			}
 			fp.outcome[pc][dc] = uint8(i)
 		}
-		// AR-14: how far the dealer must play for this hand (dealerNeed).
-		h := player(pc)
-		switch {
-		case pc == pcBust:
-		case pc == pcSurrender:
-			if p.Surrender == rules.LateSurrender {
-				fp.needOf[pc] = 1
-			}
-		case p.IsBlackjack(h):
-			fp.needOf[pc] = 1
-		default:
-			fp.needOf[pc] = 2
-		}
+		// AR-14: how far the dealer must play for this hand.
+		fp.needOf[pc] = uint8(p.DealerNeed(player(pc)))
 	}
 	steps := cfg.Ramp.Steps
 	nan := slices.ContainsFunc(steps, func(s Step) bool { return math.IsNaN(s.Count) })
@@ -357,11 +387,11 @@ func (t *table) level(count float64) int {
 	return k
 }
 
-// tabulate fills a strategy's decisions from Table.Play for every decision
-// the fast path can ask. A decision whose answer changes with the count
+// tabulate fills a strategy's decisions from StrategyCard.Play for every
+// decision the fast path can ask. A decision whose answer changes with the count
 // (an index play) is marked dynamic when the strategy is shown the count,
 // else taken at count 0 as the general path shows it.
-func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
+func (fp *fastPlan) tabulate(t *StrategyCard, counted bool) *fastStrategy {
 	p := fp.p
 	fs := &fastStrategy{t: t}
 	counts := []float64{0}
@@ -520,6 +550,16 @@ func (fp *fastPlan) tabulate(t *Table, counted bool) *fastStrategy {
 			fs.tenAce[col(up)] = uint8(t.Declare(&h, up, 0))
 		}
 	}
+	if fp.oneCard {
+		fs.resplitView = Hand{Count: rules.CountOf(ace, ace), Pair: 1, Split: true, Hands: 2}
+		for up := 1; up <= 10; up++ {
+			m := decide(&fs.resplitView, up, fp.resplitLegal)
+			if m != dynamic {
+				m = uint8(fp.resplitMove(Move(m)))
+			}
+			fs.resplit[col(up)] = m
+		}
+	}
 	return fs
 }
 
@@ -621,8 +661,8 @@ func (t *table) tags(cs []card.Card) int32 {
 	return a + b
 }
 
-// playFast plays one round on the fast path: table.play for one bettor
-// per box, on the tables.
+// playFast plays one round on the fast path: the engine's round for one
+// bettor per box, on the tables.
 func (t *table) playFast() {
 	fp := t.fp
 	p := t.p
@@ -681,12 +721,12 @@ func (t *table) playFast() {
 		}
 	} else {
 		col := fp.upCol[upv&15]
-		need := uint8(0)
+		need := uint8(rules.DealerStands)
 		for i := range boxes {
 			b := &boxes[i]
 			t.playBoxFast(b, upv, col)
 			if b.ins > 0 {
-				need = max(need, 1)
+				need = max(need, uint8(rules.DealerTwoCards))
 			}
 			hands := b.hands[:b.n]
 			for k := range hands {
@@ -695,28 +735,27 @@ func (t *table) playFast() {
 				}
 			}
 		}
-		// The dealer (AR-13, AR-14, ES-05, VE-08).
+		// The dealer (AR-13, AR-14, ES-05, VE-08): his second card
+		// where he has none, then his rule if he plays in full.
 		t.holeHidden = false
-		if need > 0 && (dn == 2 || need == 2 || upv == 1 || upv == 10) {
-			if dn == 1 {
-				ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
-			}
-			if need == 2 { // a blackjack draws nothing: draws[21] is false
-				// d.draw, with the position in a register: the
-				// dealer's cards are the round's longest chain.
-				buf, pos, limit := d.buf, d.pos, d.limit
-				for fp.draws[ds] {
-					if pos >= limit {
-						d.pos = pos
-						d.refill()
-						limit = d.limit
-					}
-					ds = fp.nextCard[ds&63][buf[pos]&63]
-					pos++
-					dn++
+		if dn == 1 && fp.second[need&3][upv&15] {
+			ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
+		}
+		if need == uint8(rules.DealerFull) { // a blackjack draws nothing: draws[21] is false
+			// d.draw, with the position in a register: the
+			// dealer's cards are the round's longest chain.
+			buf, pos, limit := d.buf, d.pos, d.limit
+			for fp.draws[ds] {
+				if pos >= limit {
+					d.pos = pos
+					d.refill()
+					limit = d.limit
 				}
-				d.pos = pos
+				ds = fp.nextCard[ds&63][buf[pos]&63]
+				pos++
+				dn++
 			}
+			d.pos = pos
 		}
 	}
 
@@ -857,7 +896,8 @@ func (t *table) playBoxFast(b *fbox, upv, col uint8) {
 	}
 }
 
-// secondCard deals a split hand its second card.
+// secondCard deals a split hand its second card (again, if it makes a new
+// pair of Aces that splits again).
 func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	fp := t.fp
 	p := t.p
@@ -873,8 +913,13 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 		t.settleChallenge(b, v)
 	}
 	h.v1, h.s, h.n = v, fp.next[h.s][v&15], 2
-	if h.splitAces && !p.HitSplitAces {
+	if h.splitAces && fp.oneCard {
 		h.done = true // ES-09, VE-14: one card each
+		// A new pair of Aces may split again (MaySplit: resplit_aces).
+		if v == 1 && fp.splitLg[1][b.n&15] != 0 && t.resplitFast(b, h, upv, col) {
+			t.secondCard(b, h, upv, col)
+			return
+		}
 	}
 	// VE-13: an Ace on a split ten-value may be counted 1.
 	if p.SplitTenAceChoice && h.fromTens && v == 1 {
@@ -885,6 +930,34 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 			h.s = 21
 		}
 	}
+}
+
+// resplitFast asks whether a new pair of Aces that take one card splits
+// again (else it stands), and splits it. It reports whether it split.
+func (t *table) resplitFast(b *fbox, h *fhand, upv, col uint8) bool {
+	fs := b.fs
+	m := fs.resplit[col&15]
+	if m == dynamic {
+		m = uint8(t.fp.resplitMove(fs.t.Play(&fs.resplitView, int(upv), t.fp.resplitLegal, t.liveCount())))
+	}
+	if Move(m) != Split {
+		return false
+	}
+	t.splitFast(b, h)
+	return true
+}
+
+// resplitMove is the move a new pair of Aces that take one card makes on
+// the strategy's answer m: m where legal, else a stand, or a split where
+// it may not stand (the general path's decide).
+func (fp *fastPlan) resplitMove(m Move) Move {
+	switch {
+	case fp.resplitLegal.Has(m):
+		return m
+	case fp.resplitLegal.Has(Stand):
+		return Stand
+	}
+	return Split
 }
 
 // decideFast takes a two-card hand's first decision and plays it out, as
@@ -915,9 +988,7 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 			if h.decl == 11 {
 				kind = kDeclAA11
 			}
-			if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
-				lg = lgSplit
-			}
+			lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 		case h.decl == 11:
 			kind = kDecl11 + h.s - 10
 		default:
@@ -925,9 +996,7 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 		}
 	case h.v0 == h.v1:
 		kind = kPair + h.v0 - 1
-		if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
-			lg = lgSplit
-		}
+		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 	}
 	sk := b2i(h.split) + b2i(h.splitAces) // unsplit, split, split Aces
 	lg |= fp.lgOf[sk&3] & fp.lgMask[h.s]
@@ -996,9 +1065,7 @@ func (t *table) declareFast(b *fbox, h *fhand, upv, col uint8) bool {
 	kind, lg := fp.kindOf[h.s], uint8(0)
 	if h.v0 == h.v1 { // a pair of Aces
 		kind = kPair
-		if b.n < fp.p.MaxHands && !(h.splitAces && !fp.p.ResplitAces) {
-			lg = lgSplit
-		}
+		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 	}
 	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3] & lgSurrender
 	m := fs.pre[kind&63][lg>>1&3][col&15]

@@ -11,15 +11,15 @@ import (
 	"sabot/rules"
 )
 
-// randomTable is a strategy table with a random code in every cell (every
+// randomCard is a strategy card with a random code in every cell (every
 // code its row allows, empty cells included, @1 and @11 on the ten-ace row),
 // random insurance, even-money and challenge rows, and with indices a
 // random index play in about one cell in six, surrender indices included.
-// It takes every move the rules allow often while staying a *Table, so
+// It takes every move the rules allow often while staying a *StrategyCard, so
 // that it plays on the fast path.
-func randomTable(seed uint64, indices bool) *Table {
+func randomCard(seed uint64, indices bool) *StrategyCard {
 	r := mrand.New(mrand.NewPCG(seed, 0x5ab07))
-	t := &Table{Name: fmt.Sprintf("random-%d", seed)}
+	t := &StrategyCard{Name: fmt.Sprintf("random-%d", seed)}
 	codesOf := func(row int) []code {
 		switch {
 		case row >= rowInsurance:
@@ -91,6 +91,10 @@ func fastCases() []fastCase {
 			setup: func(c *Config) { c.Boxes = 3 }},
 		fastCase{name: "spain/late-surrender", profile: "spain", options: []string{"surrender=late"}},
 		fastCase{name: "spain/hit-split-aces", profile: "spain", options: []string{"hit_split_aces=true"}},
+		// ES-09 option: split Aces take one card, and a new pair of Aces
+		// splits again (rules.MaySplit, as the engine plays it).
+		fastCase{name: "spain/resplit-one-card-aces", profile: "spain", options: []string{"resplit_aces=true"}},
+		fastCase{name: "vegas-s17/resplit-one-card-aces-must-draw-12", profile: "vegas-s17", options: []string{"resplit_aces=true", "must_draw_at_most=12"}},
 		fastCase{name: "venice/no-must-draw", profile: "venice", options: []string{"must_draw_at_most=0"}},
 		fastCase{name: "vegas-s17/no-insuring-blackjacks", profile: "vegas-s17", options: []string{"insure_blackjack=false"}},
 		fastCase{name: "vegas-s17/unit-1", profile: "vegas-s17", setup: func(c *Config) { c.Unit = 1 }},
@@ -110,9 +114,9 @@ func fastStrategies(p *rules.Profile) []struct {
 	}
 	return []st{
 		{"textbook", func(c *Config) {}},
-		{"random-table", func(c *Config) { c.Strategy = randomTable(1, false) }},
+		{"random-table", func(c *Config) { c.Strategy = randomCard(1, false) }},
 		{"random-table-insures", func(c *Config) {
-			tab := randomTable(6, false)
+			tab := randomCard(6, false)
 			for i := range tab.cells[rowInsurance] {
 				tab.cells[rowInsurance][i] = cell{c: cY}
 				tab.cells[rowEvenMoney][i] = cell{c: cN}
@@ -120,29 +124,29 @@ func fastStrategies(p *rules.Profile) []struct {
 			c.Strategy = tab
 		}},
 		{"random-table-2-boxes-2-others", func(c *Config) {
-			c.Strategy, c.OthersStrategy, c.Boxes, c.Others = randomTable(2, false), randomTable(3, false), 2, 2
+			c.Strategy, c.OthersStrategy, c.Boxes, c.Others = randomCard(2, false), randomCard(3, false), 2, 2
 		}},
 		{"random-indices-counting", func(c *Config) {
-			c.Strategy, c.Count = randomTable(4, true), &HiLo
+			c.Strategy, c.Count = randomCard(4, true), &HiLo
 			c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
 		}},
 		{"random-indices-ko-wong-others", func(c *Config) {
-			c.Strategy, c.Count, c.Others = randomTable(5, true), &KO, 1
+			c.Strategy, c.Count, c.Others = randomCard(5, true), &KO, 1
 			c.Ramp, _ = ParseRamp("0:1,2:4")
 			c.Wong = Wong{In: 1, HasIn: true, Out: -2, HasOut: true}
 		}},
 		{"random-indices-unsorted-ramp", func(c *Config) {
-			c.Strategy, c.Count = randomTable(7, true), &ZenCount
+			c.Strategy, c.Count = randomCard(7, true), &ZenCount
 			c.Ramp = Ramp{Min: 1, Steps: []Step{{2, 4}, {-1, 2}, {1, 3}}} // Ramp.Units' order
 		}},
 		{"random-indices-half-deck-floor-wong", func(c *Config) {
-			c.Strategy, c.Count = randomTable(8, true), &HiLo
+			c.Strategy, c.Count = randomCard(8, true), &HiLo
 			c.Ramp, _ = ParseRamp("-1:2,0.5:3,2:5")
 			c.TrueCount = TrueCount{Decks: 0.5, Round: RoundFloor}
 			c.Wong = Wong{In: 0.5, HasIn: true, Out: -1, HasOut: true}
 		}},
 		{"random-indices-zen-quarter-deck-nearest-half", func(c *Config) {
-			c.Strategy, c.Count = randomTable(10, true), &ZenCount
+			c.Strategy, c.Count = randomCard(10, true), &ZenCount
 			c.Ramp, _ = ParseRamp("-1:2,0.5:3,1.5:4,2:5")
 			c.TrueCount = TrueCount{Decks: 0.25, Round: RoundNearest, Step: 0.5}
 		}},
@@ -230,7 +234,7 @@ func compareRounds(t *testing.T, fast, gen *table, rounds int) {
 		if fast.void {
 			voids++
 		}
-		if gen.nBox > 0 && gen.boxes[0].hands[0].doubled {
+		if gen.nBox > 0 && gen.gr.Hands(1)[0].Doubled() {
 			doubles++
 		}
 	}

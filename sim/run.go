@@ -18,7 +18,7 @@ type Config struct {
 
 	// Strategy plays the player's boxes; nil plays Textbook for the
 	// profile's soft-17 rule. OthersStrategy plays the other players'
-	// boxes (nil: Strategy without index plays, when it is a *Table).
+	// boxes (nil: Strategy without index plays, when it is a *StrategyCard).
 	Strategy       Strategy
 	OthersStrategy Strategy
 
@@ -123,7 +123,7 @@ func (c *Config) normalize() error {
 		c.Strategy = Textbook(p.DealerHitsSoft17)
 	}
 	if c.OthersStrategy == nil {
-		if t, ok := c.Strategy.(*Table); ok {
+		if t, ok := c.Strategy.(*StrategyCard); ok {
 			c.OthersStrategy = t.Basic()
 		} else {
 			c.OthersStrategy = c.Strategy

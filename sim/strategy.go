@@ -81,7 +81,7 @@ type Strategy interface {
 	Challenge(up int, count float64) bool
 }
 
-// code is an action of a strategy table.
+// code is an action of a strategy card.
 type code uint8
 
 const (
@@ -169,7 +169,7 @@ func parseCell(s string) (cell, error) {
 	return cell{}, fmt.Errorf("action code %q is not a move of the simulator", s)
 }
 
-// Table rows. A row is one kind of hand; a column one dealer up card.
+// Strategy card rows. A row is one kind of hand; a column one dealer up card.
 const (
 	rowHard      = 0   // + total 2..21: two-card hands (split hands included)
 	rowSoft      = 22  // + total 12..21
@@ -199,20 +199,20 @@ type index struct {
 	above, below code
 }
 
-// Table is a strategy table: basic strategy by hand and up card, with
+// StrategyCard is a strategy card: basic strategy by hand and up card, with
 // optional count-dependent index plays. Its zero value plays a fallback (hit
 // below 17, soft 18) and never insures. It is read-only once built and safe
 // for concurrent use.
-type Table struct {
+type StrategyCard struct {
 	Name  string
 	cells [nRows][10]cell
 	play  [nRows][10]index // index plays
 	surr  [nRows][10]index // surrender index plays (their at-or-above code is R, Rs or Rp)
-	// Indices says whether the table has index plays.
+	// Indices says whether the card has index plays.
 	Indices bool
 }
 
-func (t *Table) code(row, c int, count float64) code {
+func (t *StrategyCard) code(row, c int, count float64) code {
 	if e := &t.play[row][c]; e.has {
 		if count >= e.at {
 			return e.above
@@ -224,7 +224,7 @@ func (t *Table) code(row, c int, count float64) code {
 
 // row returns the row that decides a hand that is not (or no longer) to be
 // split: its two-card row, or the three-or-more-card row.
-func (t *Table) row(h *Hand) int {
+func (t *StrategyCard) row(h *Hand) int {
 	c := h.Count
 	switch {
 	case h.TenAce:
@@ -245,7 +245,7 @@ func (t *Table) row(h *Hand) int {
 
 // fallback is the play of an empty cell of a hand of three or more cards:
 // its two-card row's hit or stand; else hit below 17, soft 18.
-func (t *Table) fallback(row, col int, count float64) code {
+func (t *StrategyCard) fallback(row, col int, count float64) code {
 	if row >= rowHardN && row < rowTenAce {
 		two := row - rowHardN + rowHard
 		if row >= rowSoftN {
@@ -275,7 +275,7 @@ func (t *Table) fallback(row, col int, count float64) code {
 }
 
 // Play implements Strategy.
-func (t *Table) Play(h *Hand, up int, legal Legal, count float64) Move {
+func (t *StrategyCard) Play(h *Hand, up int, legal Legal, count float64) Move {
 	c := col(up)
 	if h.Pair != 0 && (legal.Has(Split) || h.Count.N == 2 && h.Count.Declared == 0) {
 		pc := t.code(rowPair+h.Pair, c, count)
@@ -350,7 +350,7 @@ func resolve(pc code, legal Legal) Move {
 // Declare implements Strategy: the @1 or @11 of the hand's cell. Without
 // one, an Ace on a split ten counts 11, and an AR-11 hand declares 11 where
 // the table stands on its soft total, else 1.
-func (t *Table) Declare(h *Hand, up int, count float64) int {
+func (t *StrategyCard) Declare(h *Hand, up int, count float64) int {
 	c := col(up)
 	if h.TenAce {
 		if t.cells[rowTenAce][c].decl == 1 {
@@ -382,13 +382,13 @@ func (t *Table) Declare(h *Hand, up int, count float64) int {
 }
 
 // Insure implements Strategy.
-func (t *Table) Insure(up int, blackjack bool, count float64) bool {
+func (t *StrategyCard) Insure(up int, blackjack bool, count float64) bool {
 	return t.code(rowInsurance, col(up), count) == cY
 }
 
 // EvenMoney implements Strategy: the even-money row, else as insurance
 // under an Ace (even money is insuring a blackjack).
-func (t *Table) EvenMoney(up int, count float64) bool {
+func (t *StrategyCard) EvenMoney(up int, count float64) bool {
 	switch t.code(rowEvenMoney, col(up), count) {
 	case cY:
 		return true
@@ -399,12 +399,12 @@ func (t *Table) EvenMoney(up int, count float64) bool {
 }
 
 // Challenge implements Strategy.
-func (t *Table) Challenge(up int, count float64) bool {
+func (t *StrategyCard) Challenge(up int, count float64) bool {
 	return t.code(rowChallenge, col(up), count) == cY
 }
 
 // Basic returns a copy of the table without its index plays.
-func (t *Table) Basic() *Table {
+func (t *StrategyCard) Basic() *StrategyCard {
 	c := *t
 	c.play = [nRows][10]index{}
 	c.surr = [nRows][10]index{}
@@ -513,15 +513,15 @@ func cellFits(row int, x cell) bool {
 	return x.c >= cH && x.c <= cRp && x.c != cP && x.c != cRp
 }
 
-// ParseTable reads a strategy table in the CSV format of `sabot strategy
+// ParseStrategyCard reads a strategy card in the CSV format of `sabot strategy
 // --format csv` (docs/strategy-csv.md): the header kind,player,dealer,action
 // and one record per hand and dealer card, kind hard, soft, pair, hard+,
 // soft+ or ten-ace. It also reads the kinds insurance, even-money and
 // challenge (player -, action Y or N), and a wide chart: the header
 // hand,2,3,4,5,6,7,8,9,10,A with one row per hand (H5, S18, P8, PA, TA …).
-// Lines starting with # are comments; "# name: …" names the table.
-func ParseTable(r io.Reader) (*Table, error) {
-	t := &Table{}
+// Lines starting with # are comments; "# name: …" names the card.
+func ParseStrategyCard(r io.Reader) (*StrategyCard, error) {
+	t := &StrategyCard{}
 	sc := bufio.NewScanner(r)
 	line := 0
 	var wide []int      // the wide chart's columns
@@ -641,7 +641,7 @@ func longRow(kind, player string) (int, bool) {
 // challenge; up is 2-9, T or A, or * for every up card. A row whose
 // at_or_above is R, Rs or Rp is a surrender index: it says only whether to
 // surrender.
-func (t *Table) LoadIndices(r io.Reader) error {
+func (t *StrategyCard) LoadIndices(r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	line := 0
 	header := false
@@ -755,12 +755,12 @@ var illustrious18 []byte
 // (or, with h17, hitting) soft 17 and peeking: the reference profiles'
 // rules. It is a labelled fallback for other profiles, where the exact
 // basic strategy of package analysis is better.
-func Textbook(h17 bool) *Table {
+func Textbook(h17 bool) *StrategyCard {
 	src := basicS17
 	if h17 {
 		src = basicH17
 	}
-	t, err := ParseTable(bytes.NewReader(src))
+	t, err := ParseStrategyCard(bytes.NewReader(src))
 	if err != nil {
 		panic(err)
 	}

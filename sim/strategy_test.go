@@ -9,7 +9,7 @@ import (
 	"sabot/analysis"
 )
 
-// TestCellCodes: the action codes of a strategy table are package
+// TestCellCodes: the action codes of a strategy card are package
 // analysis's (analysis.ParseCode): every code it reads and writes reads as
 // the same move and declaration here and prints back the same, and what it
 // refuses is refused here too; the simulator adds only Y, N and the short
@@ -90,7 +90,7 @@ func TestCellErrors(t *testing.T) {
 		{wide + "H15,S,S,S,S,S,H,H,H,Rx,H\n", []string{"line 3", "H15 vs 10", `"Rx"`}},
 		{wide + "insurance,N,N,N,N,N,N,N,N,N,S\n", []string{"line 3", "insurance vs A", "want Y or N"}},
 	} {
-		_, err := ParseTable(strings.NewReader(tc.in))
+		_, err := ParseStrategyCard(strings.NewReader(tc.in))
 		checkErr(t, tc.in, err, tc.want)
 	}
 	for _, tc := range []struct {

@@ -282,13 +282,13 @@ func goldenRuns() []goldenRun {
 	c = hiLoConfig(rules.MustLookup("vegas-s17"))
 	c.noFast = true
 	add("vegas-s17/hi-lo-i18/general", c)
-	add("spain/zen-wong", Config{Profile: rules.MustLookup("spain"), Count: &ZenCount, Strategy: randomTable(7, true),
+	add("spain/zen-wong", Config{Profile: rules.MustLookup("spain"), Count: &ZenCount, Strategy: randomCard(7, true),
 		Ramp: Ramp{Min: 1, Steps: []Step{{2, 4}, {-1, 2}, {1, 3}}}, Wong: Wong{In: 1, HasIn: true, Out: -2, HasOut: true}})
-	add("vegas-h17/ko", Config{Profile: rules.MustLookup("vegas-h17"), Count: &KO, Strategy: randomTable(5, true), Ramp: Ramp{Min: 1, Steps: []Step{{0, 1}, {2, 4}}}})
+	add("vegas-h17/ko", Config{Profile: rules.MustLookup("vegas-h17"), Count: &KO, Strategy: randomCard(5, true), Ramp: Ramp{Min: 1, Steps: []Step{{0, 1}, {2, 4}}}})
 	add("venice/flat", Config{Profile: rules.MustLookup("venice")})
 	add("venice/hi-opt-ii-back-bets", Config{Profile: rules.MustLookup("venice"), Count: &HiOptII, BackBets: 1, BackFollow: true, Ramp: Ramp{Min: 1, Steps: []Step{{1, 2}, {3, 4}}}})
-	add("argentina/hi-lo-continuous", Config{Profile: rules.MustLookup("argentina"), Count: &HiLo, Continuous: true, Strategy: randomTable(4, true), Ramp: Ramp{Min: 1, Steps: []Step{{-1, 2}, {0.5, 3}, {2, 5}}}})
-	add("family/hi-lo", Config{Profile: rules.MustLookup("family"), Count: &HiLo, Strategy: randomTable(9, true), Ramp: Ramp{Min: 1, Steps: []Step{{1, 2}, {2, 4}}}})
+	add("argentina/hi-lo-continuous", Config{Profile: rules.MustLookup("argentina"), Count: &HiLo, Continuous: true, Strategy: randomCard(4, true), Ramp: Ramp{Min: 1, Steps: []Step{{-1, 2}, {0.5, 3}, {2, 5}}}})
+	add("family/hi-lo", Config{Profile: rules.MustLookup("family"), Count: &HiLo, Strategy: randomCard(9, true), Ramp: Ramp{Min: 1, Steps: []Step{{1, 2}, {2, 4}}}})
 	return gs
 }
 

@@ -69,14 +69,14 @@ for the reference rules (a labelled fallback).`,
 			if cfg.TrueCount, err = parseTrueCount(cmd, count, tcDecks, tcRound, tcStep); err != nil {
 				return err
 			}
-			var tab *sim.Table
+			var tab *sim.StrategyCard
 			switch {
 			case strategyFile != "":
 				f, err := os.Open(strategyFile)
 				if err != nil {
 					return refused("sim: %v", err)
 				}
-				tab, err = sim.ParseTable(f)
+				tab, err = sim.ParseStrategyCard(f)
 				f.Close()
 				if err != nil {
 					return refused("sim: %s: %v", strategyFile, err)
@@ -95,7 +95,7 @@ for the reference rules (a labelled fallback).`,
 				if err := res.Basic.WriteCSV(&b); err != nil {
 					return failed("sim: %v", err)
 				}
-				if tab, err = sim.ParseTable(&b); err != nil {
+				if tab, err = sim.ParseStrategyCard(&b); err != nil {
 					return failed("sim: the analysis strategy card: %v", err)
 				}
 				tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
