@@ -76,7 +76,7 @@ func benchDecision(b *testing.B, dsn string) {
 	var events atomic.Int64
 	for range players {
 		sub := &subscriber{ch: make(chan []byte, 1024)}
-		if r := a.do(ctx, &command{op: opSubscribe, sub: sub}); r.err != nil {
+		if r := a.do(ctx, &command{inside: subscribing(sub, 0, "")}); r.err != nil {
 			b.Fatal(r.err)
 		}
 		go func() {

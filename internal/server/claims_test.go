@@ -39,7 +39,8 @@ func TestSimultaneousClaims_AR21(t *testing.T) {
 		t.Fatal(err)
 	}
 	send := func(name string, box int, at time.Time) chan reply {
-		c := &command{op: opSit, user: users[name], clientID: name, commandID: name + "-" + itoa(box), box: box, at: at, reply: make(chan reply, 1)}
+		c := testCommand(t, opSit, users[name], name, name+"-"+itoa(box), CommandRequest{Box: box})
+		c.at, c.reply = at, make(chan reply, 1)
 		a.cmds <- c
 		return c.reply
 	}
@@ -61,7 +62,7 @@ func TestSimultaneousClaims_AR21(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	view := func() *TableView { return a.do(ctx, &command{op: opView}).view }
+	view := func() *TableView { return a.do(ctx, &command{inside: viewTable}).view }
 	waitFor(func() bool { return len(view().Seats) == 2 })
 	stop()
 

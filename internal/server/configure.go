@@ -32,18 +32,18 @@ type configurePayload struct {
 // configure applies an administrator's change of the table's options and,
 // at a family table, of who holds the bank. It takes effect between rounds:
 // the next round is dealt under it.
-func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
+func (a *actor) configure(ctx context.Context, c *command, req configureRequest) (int64, error) {
 	if a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: round %d is in play; the configuration changes between rounds", a.t.RoundNo())
 	}
-	if len(c.options) == 0 && c.bank == nil {
+	if len(req.Options) == 0 && req.Bank == nil {
 		return 0, sabot.Errorf(sabot.EINVALID, "a configuration change needs options or a bank")
 	}
 	opts := maps.Clone(a.cfg.Options)
 	if opts == nil {
 		opts = map[string]string{}
 	}
-	for k, v := range c.options {
+	for k, v := range req.Options {
 		if v == "" {
 			delete(opts, k)
 		} else {
@@ -62,22 +62,22 @@ func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is held by %s; a layout of %d boxes would drop it", box, h, prof.Boxes)
 		}
 	}
-	if c.bank != nil {
+	if req.Bank != nil {
 		switch {
 		case !prof.BankRotates:
 			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank is the house's at this table (FAM-02: bank_rotates=false)")
-		case *c.bank != "" && !slices.Contains(a.t.Seated(), *c.bank):
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player (FAM-01)", *c.bank, a.cfg.ID)
+		case *req.Bank != "" && !slices.Contains(a.t.Seated(), *req.Bank):
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player (FAM-01)", *req.Bank, a.cfg.ID)
 		}
 	}
-	pay := configurePayload{Options: opts, Changed: c.options, Bank: c.bank, Reason: c.text, By: c.user.Name}
+	pay := configurePayload{Options: opts, Changed: req.Options, Bank: req.Bank, Reason: req.Reason, By: c.user.Name}
 	var ps []sabot.Posting
 	returned := refusedBets(prof, a.t.Holder, a.t.Bets())
-	if c.bank != nil && *c.bank != "" {
+	if req.Bank != nil && *req.Bank != "" {
 		// FAM-02: the bank plays the dealer's hand; the bets its new
 		// holder placed for the next round go back.
 		for _, b := range a.t.Bets() {
-			if b.Player == *c.bank && !slices.Contains(returned, b) {
+			if b.Player == *req.Bank && !slices.Contains(returned, b) {
 				returned = append(returned, b)
 			}
 		}
@@ -103,7 +103,7 @@ func (a *actor) configure(ctx context.Context, c *command) (int64, error) {
 		}
 		return 0, err
 	}
-	a.log.Info("configuration changed", "by", c.user.Name, "changed", c.options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
+	a.log.Info("configuration changed", "by", c.user.Name, "changed", req.Options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
 	a.publish(Event{Kind: "configure", Text: describeChange(pay)})
 	for _, b := range pay.Returned {
 		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})

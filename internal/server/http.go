@@ -15,16 +15,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"sabot"
-	"sabot/card"
 	"sabot/internal/httpjson"
 	"sabot/web"
-)
-
-// The table commands a player sends, and those only administrators send,
-// each at POST /api/tables/{id}/OP.
-var (
-	playerOps = []string{opSit, opLeave, opBet, opWithdraw, opAct, opDecline}
-	adminOps  = []string{opForce, opNewShoe, opVoid, opConfig}
 )
 
 // Handler returns the service's HTTP handler.
@@ -48,11 +40,14 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS) // authenticates: its socket belongs to the session
-	for _, op := range playerOps {
-		mux.HandleFunc("POST /api/tables/{id}/"+op, s.authed(s.handleCommand(op)))
-	}
-	for _, op := range adminOps {
-		mux.HandleFunc("POST /api/tables/{id}/"+op, s.admin(s.handleCommand(op)))
+	// The table commands, each at POST /api/tables/{id}/NAME; an
+	// administrator's refused to anyone else (403).
+	for _, c := range tableCommands {
+		if c.admin {
+			mux.HandleFunc(commandRoute(c), s.admin(s.handleCommand(c)))
+		} else {
+			mux.HandleFunc(commandRoute(c), s.authed(s.handleCommand(c)))
+		}
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
@@ -575,7 +570,7 @@ func (l liveTables) TableByID(ctx context.Context, id int64) (*sabot.Table, erro
 	if err != nil {
 		return l.s.Store.TableByID(ctx, id) // the significant-event log, a table not served
 	}
-	rep := a.do(ctx, &command{op: opView})
+	rep := a.do(ctx, &command{inside: viewTable})
 	if rep.err != nil {
 		return nil, rep.err
 	}
@@ -608,7 +603,7 @@ func (s *Server) handleCreateTable(w http.ResponseWriter, r *http.Request, u *sa
 func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
 	out := []*TableView{}
 	for _, a := range s.tableList() {
-		if rep := a.do(r.Context(), &command{op: opView}); rep.err == nil {
+		if rep := a.do(r.Context(), &command{inside: viewTable}); rep.err == nil {
 			out = append(out, rep.view)
 		}
 	}
@@ -629,7 +624,7 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rep := a.do(r.Context(), &command{op: opView})
+	rep := a.do(r.Context(), &command{inside: viewTable})
 	if rep.err != nil {
 		s.writeError(w, r, rep.err)
 		return
@@ -637,9 +632,10 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rep.view)
 }
 
-// CommandRequest is the body of every table command. CommandID is the
-// client's, unique per client: a command sent again with the same ID is
-// applied once and answered the same.
+// CommandRequest is the body of every table command (tableCommands: each
+// reads its own request out of it). CommandID is the client's, unique per
+// client: a command sent again with the same ID is applied once and
+// answered the same.
 type CommandRequest struct {
 	Op        string `json:"op,omitempty"` // on the WebSocket; the URL says it over HTTP
 	CommandID string `json:"command_id"`
@@ -665,32 +661,10 @@ type CommandResult struct {
 	Duplicate bool  `json:"duplicate,omitempty"`
 }
 
-func (s *Server) command(u *sabot.User, op string, req CommandRequest) (*command, error) {
-	if err := s.checkID("command_id", req.CommandID); err != nil {
-		return nil, err
-	}
-	if err := s.checkID("client_id", req.ClientID); err != nil {
-		return nil, err
-	}
-	if err := checkStake(req.Stake); err != nil {
-		return nil, err
-	}
-	c := &command{op: op, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + req.ClientID, commandID: req.CommandID,
-		box: req.Box, hand: req.Hand, stake: req.Stake, action: req.Action, value: req.Value,
-		options: req.Options, bank: req.Bank, text: req.Reason, at: s.now(), received: time.Now()}
-	if op == opForce {
-		cards, err := card.ParseList(req.Cards)
-		if err != nil {
-			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
-		} else if len(cards) == 0 {
-			return nil, sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
-		}
-		c.cards = cards
-	}
-	return c, nil
-}
+// commandRoute is a table command's route.
+func commandRoute(c *tableCommand) string { return "POST /api/tables/{id}/" + c.name }
 
-func (s *Server) handleCommand(op string) func(http.ResponseWriter, *http.Request, *sabot.User) {
+func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *http.Request, *sabot.User) {
 	return func(w http.ResponseWriter, r *http.Request, u *sabot.User) {
 		a, err := s.tableOf(r)
 		if err != nil {
@@ -702,7 +676,7 @@ func (s *Server) handleCommand(op string) func(http.ResponseWriter, *http.Reques
 			s.writeError(w, r, err)
 			return
 		}
-		c, err := s.command(u, op, req)
+		c, err := s.command(u, cmd, req)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

@@ -15,56 +15,6 @@ import (
 	"sabot/web"
 )
 
-// command is one request to a table's actor. Commands that change the table
-// carry the client's command ID: a repeat is answered with the first
-// answer and changes nothing (GLI-19 §4.2.3).
-type command struct {
-	op        string
-	user      *sabot.User
-	clientID  string
-	commandID string
-	box, hand int
-	stake     int64
-	action    string
-	value     int
-	cards     []card.Card
-	options   map[string]string // configure
-	bank      *string           // configure: FAM-01
-	text      string            // configure: the reason
-	sub       *subscriber
-	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
-	received  time.Time // the same on the process's clock (sabot_decision_seconds)
-	since     int64
-	epoch     string
-	reply     chan reply
-}
-
-type reply struct {
-	seq  int64
-	dup  bool
-	err  error
-	view *TableView
-}
-
-// Table operations a client may send.
-const (
-	opSit      = "sit"
-	opLeave    = "leave"
-	opBet      = "bet"
-	opWithdraw = "withdraw"
-	opAct      = "act"
-	opDecline  = "decline"
-	// Administrators.
-	opForce   = "force-cards"
-	opNewShoe = "new-shoe"
-	opVoid    = "void"
-	opConfig  = "configure"
-	// The server's own.
-	opSubscribe   = "subscribe"
-	opUnsubscribe = "unsubscribe"
-	opView        = "view"
-)
-
 // do sends a command to the actor and waits for its answer.
 func (a *actor) do(ctx context.Context, c *command) reply {
 	c.reply = make(chan reply, 1)
@@ -108,7 +58,7 @@ func (a *actor) run(ctx context.Context) {
 			return
 		case c := <-a.cmds:
 			batch := []*command{c}
-			if c.op == opSit {
+			if isClaim(c) {
 				// AR-21: requests for a seat that wait together are
 				// simultaneous claims; take them together.
 			drain:
@@ -128,8 +78,8 @@ func (a *actor) run(ctx context.Context) {
 				if c.reply != nil {
 					c.reply <- r
 				}
-				if c.op != opSubscribe && c.op != opUnsubscribe && c.op != opView {
-					a.s.metrics.observe(c.op, time.Since(start), r.err)
+				if c.cmd != nil {
+					a.s.metrics.observe(c.cmd.name, time.Since(start), r.err)
 				}
 			}
 		case <-tc:
@@ -144,17 +94,8 @@ func (a *actor) run(ctx context.Context) {
 }
 
 func (a *actor) handle(ctx context.Context, c *command) reply {
-	switch c.op {
-	case opSubscribe:
-		a.subscribe(c)
-		return reply{}
-	case opUnsubscribe:
-		if _, ok := a.subs[c.sub]; ok {
-			a.dropSub(c.sub)
-		}
-		return reply{}
-	case opView:
-		return reply{view: a.view()}
+	if c.inside != nil {
+		return c.inside(a)
 	}
 	if a.closed != "" {
 		return reply{err: sabot.Errorf(sabot.ECONFLICT, "table %d is out of service: %s", a.cfg.ID, a.closed)}
@@ -200,158 +141,170 @@ func (e *duplicateError) Error() string {
 }
 func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
+// exec runs a client's command: its handler, from tableCommands.
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
-	name := c.user.Name
-	switch c.op {
-	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
-		a.players[name] = c.user.ID // a player's wallet, found by name at settlement
+	if !c.cmd.admin {
+		a.players[c.user.Name] = c.user.ID // a player's wallet, found by name at settlement
 	}
-	switch c.op {
-	case opSit:
-		if c.box < 1 || c.box > a.p.Boxes {
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
-		}
-		if h := a.t.Holder(c.box); h != "" {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", c.box, h)
-		}
-		if err := a.checkSeatCap(name); err != nil {
-			return 0, err
-		}
-		rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: c.box}, nil)
-		if err != nil {
-			return 0, err
-		}
-		a.t.Sit(name, c.box)
-		a.seatSince[c.box] = a.s.now()
-		a.publish(Event{Kind: "sit", Player: name, Box: c.box})
-		a.maybeDeal(ctx)
-		return rec.Seq, nil
+	return c.cmd.run(a, ctx, c)
+}
 
-	case opLeave:
-		var pending int64
-		for _, b := range a.t.Bets() {
-			if b.Player == name {
-				pending += b.Stake
-			}
-		}
-		seated := false
-		for _, p := range a.t.Seated() {
-			seated = seated || p == name
-		}
-		if !seated && pending == 0 {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID)
-		}
-		ps, err := a.moves(ctx, name, pending, "leave: bets returned")
-		if err != nil {
-			return 0, err
-		}
-		rec, err := a.append(ctx, c, sabot.LogLeave, 0, seatPayload{Player: name, Returned: pending}, ps)
-		if err != nil {
-			return 0, err
-		}
-		a.t.Leave(name)
-		a.publish(Event{Kind: "leave", Player: name, Amount: pending})
-		a.maybeDeal(ctx)
-		return rec.Seq, nil
+// isClaim says whether a command asks for a seat (AR-21).
+func isClaim(c *command) bool {
+	_, ok := c.req.(sitRequest)
+	return ok
+}
 
-	case opBet:
-		if err := a.checkBet(name, c.box, c.stake); err != nil {
-			return 0, err
-		}
-		var old int64
-		for _, b := range a.t.Bets() {
-			if b.Player == name && b.Box == c.box {
-				old = b.Stake
-			}
-		}
-		if err := a.t.Bet(name, c.box, c.stake); err != nil {
-			return 0, refusal(err)
-		}
-		debit := c.stake - old
-		err := a.checkBankCover(ctx, name, c.box, c.stake) // FAM-01
-		var ps []sabot.Posting
-		if err == nil {
-			ps, err = a.moves(ctx, name, -debit, "bet")
-		}
-		if err == nil {
-			var rec *sabot.LogRecord
-			rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: c.box, Stake: c.stake, Debit: debit}, ps)
-			if err == nil {
-				a.publish(Event{Kind: "bet", Player: name, Box: c.box, Amount: c.stake})
-				a.armBetTimer()
-				a.maybeDeal(ctx)
-				return rec.Seq, nil
-			}
-		}
-		if errors.Is(err, errDuplicate) {
-			return 0, err
-		}
-		// Undo exactly: the bet keeps its place in the table's list.
-		if old > 0 {
-			a.t.Bet(name, c.box, old)
-		} else {
-			a.t.Withdraw(name, c.box)
-		}
-		return 0, a.short(ctx, err, name, debit, "bet")
+// sit gives a free box to the player (AR-21).
+func (a *actor) sit(ctx context.Context, c *command, req sitRequest) (int64, error) {
+	name := c.user.Name
+	if req.Box < 1 || req.Box > a.p.Boxes {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	if h := a.t.Holder(req.Box); h != "" {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", req.Box, h)
+	}
+	if err := a.checkSeatCap(name); err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.t.Sit(name, req.Box)
+	a.seatSince[req.Box] = a.s.now()
+	a.publish(Event{Kind: "sit", Player: name, Box: req.Box})
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
 
-	case opWithdraw:
-		stake, err := a.t.Withdraw(name, c.box)
-		if err != nil {
-			return 0, refusal(err)
+// leave stands the player up: every box he holds is freed and his bets for
+// the next round are returned.
+func (a *actor) leave(ctx context.Context, c *command, _ noFields) (int64, error) {
+	name := c.user.Name
+	var pending int64
+	for _, b := range a.t.Bets() {
+		if b.Player == name {
+			pending += b.Stake
 		}
-		ps, err := a.moves(ctx, name, stake, "bet withdrawn")
+	}
+	seated := false
+	for _, p := range a.t.Seated() {
+		seated = seated || p == name
+	}
+	if !seated && pending == 0 {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID)
+	}
+	ps, err := a.moves(ctx, name, pending, "leave: bets returned")
+	if err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogLeave, 0, seatPayload{Player: name, Returned: pending}, ps)
+	if err != nil {
+		return 0, err
+	}
+	a.t.Leave(name)
+	a.publish(Event{Kind: "leave", Player: name, Amount: pending})
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
+
+// bet places or changes the player's bet on a box for the next round; the
+// stake (or what it adds) is debited from his wallet at once.
+func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, error) {
+	name := c.user.Name
+	if err := a.checkBet(name, req.Box, req.Stake); err != nil {
+		return 0, err
+	}
+	var old int64
+	for _, b := range a.t.Bets() {
+		if b.Player == name && b.Box == req.Box {
+			old = b.Stake
+		}
+	}
+	if err := a.t.Bet(name, req.Box, req.Stake); err != nil {
+		return 0, refusal(err)
+	}
+	debit := req.Stake - old
+	err := a.checkBankCover(ctx, name, req.Box, req.Stake) // FAM-01
+	var ps []sabot.Posting
+	if err == nil {
+		ps, err = a.moves(ctx, name, -debit, "bet")
+	}
+	if err == nil {
+		var rec *sabot.LogRecord
+		rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: req.Stake, Debit: debit}, ps)
 		if err == nil {
-			var rec *sabot.LogRecord
-			rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: c.box, Stake: stake}, ps)
-			if err == nil {
-				a.publish(Event{Kind: "withdraw", Player: name, Box: c.box, Amount: stake})
-				return rec.Seq, nil
-			}
+			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: req.Stake})
+			a.armBetTimer()
+			a.maybeDeal(ctx)
+			return rec.Seq, nil
 		}
+	}
+	if errors.Is(err, errDuplicate) {
+		return 0, err
+	}
+	// Undo exactly: the bet keeps its place in the table's list.
+	if old > 0 {
+		a.t.Bet(name, req.Box, old)
+	} else {
+		a.t.Withdraw(name, req.Box)
+	}
+	return 0, a.short(ctx, err, name, debit, "bet")
+}
+
+// withdraw takes back the player's bet on a box before the deal (VE-04).
+func (a *actor) withdraw(ctx context.Context, c *command, req withdrawRequest) (int64, error) {
+	name := c.user.Name
+	stake, err := a.t.Withdraw(name, req.Box)
+	if err != nil {
+		return 0, refusal(err)
+	}
+	ps, err := a.moves(ctx, name, stake, "bet withdrawn")
+	if err == nil {
+		var rec *sabot.LogRecord
+		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: req.Box, Stake: stake}, ps)
+		if err == nil {
+			a.publish(Event{Kind: "withdraw", Player: name, Box: req.Box, Amount: stake})
+			return rec.Seq, nil
+		}
+	}
+	a.rebuild(ctx)
+	return 0, err
+}
+
+// forceCards gives the next round's cards at a test-mode table.
+func (a *actor) forceCards(ctx context.Context, c *command, req forceRequest) (int64, error) {
+	if !a.cfg.TestMode {
+		return 0, sabot.Errorf(sabot.EFORBIDDEN, "forced cards are for test-mode tables only")
+	}
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: forced cards are given between rounds")
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "force-cards", Cards: req.Cards}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.forced = req.Cards
+	return rec.Seq, nil
+}
+
+// newShoe prepares a new shoe between rounds on the pit's order (AR-24).
+func (a *actor) newShoe(ctx context.Context, c *command, _ noFields) (int64, error) {
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
+	}
+	if err := a.t.NewShoe(); err != nil {
+		return 0, refusal(err)
+	}
+	a.noteShoe()
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
+	if err != nil {
 		a.rebuild(ctx)
 		return 0, err
-
-	case opAct:
-		return a.act(ctx, c)
-	case opDecline:
-		return a.decline(ctx, c)
-
-	case opForce:
-		if !a.cfg.TestMode {
-			return 0, sabot.Errorf(sabot.EFORBIDDEN, "forced cards are for test-mode tables only")
-		}
-		if a.dealt {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: forced cards are given between rounds")
-		}
-		rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "force-cards", Cards: c.cards}, nil)
-		if err != nil {
-			return 0, err
-		}
-		a.forced = c.cards
-		return rec.Seq, nil
-
-	case opNewShoe:
-		if a.dealt {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
-		}
-		if err := a.t.NewShoe(); err != nil {
-			return 0, refusal(err)
-		}
-		a.noteShoe()
-		rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
-		if err != nil {
-			a.rebuild(ctx)
-			return 0, err
-		}
-		a.revealShoes(ctx)
-		return rec.Seq, nil
-
-	case opVoid:
-		return a.voidRound(ctx, c)
-	case opConfig:
-		return a.configure(ctx, c)
 	}
-	return 0, sabot.Errorf(sabot.EINVALID, "unknown command %q", c.op)
+	a.revealShoes(ctx)
+	return rec.Seq, nil
 }
 
 // claimTick is the resolution of the time of a claim for a seat: two
@@ -381,7 +334,7 @@ func (a *actor) orderClaims(batch []*command) {
 	// the box, a bet on it).
 	for i := 0; i < len(batch); {
 		j := i
-		for j < len(batch) && batch[j].op == opSit {
+		for j < len(batch) && isClaim(batch[j]) {
 			j++
 		}
 		if j-i > 1 {
@@ -585,12 +538,13 @@ func stakeOf(act engine.Action) int64 {
 	return 0
 }
 
-func (a *actor) act(ctx context.Context, c *command) (int64, error) {
+// act applies a player's decision in the round in play.
+func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, error) {
 	r := a.t.Round()
 	if !a.dealt || r.Phase() == engine.Done {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
 	}
-	w := WireAction{Kind: c.action, Player: c.user.Name, Box: c.box, Hand: c.hand, Stake: c.stake, Value: c.value}
+	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
 	act, err := w.engine()
 	if err != nil {
 		return 0, err
@@ -654,23 +608,24 @@ func inWindow(ph engine.Phase) bool {
 	return false
 }
 
-func (a *actor) decline(ctx context.Context, c *command) (int64, error) {
+// decline passes, for the player's box, in the optional window open.
+func (a *actor) decline(ctx context.Context, c *command, req declineRequest) (int64, error) {
 	r := a.t.Round()
 	if !a.dealt || !inWindow(r.Phase()) {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open")
 	}
 	a.syncWindow()
-	key := declineKey{c.user.Name, c.box}
+	key := declineKey{c.user.Name, req.Box}
 	if !a.eligible()[key] {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, c.box, r.Phase())
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase())
 	}
 	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
-		Action: WireAction{Kind: "decline", Player: c.user.Name, Box: c.box, Hand: c.hand}}, nil)
+		Action: WireAction{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
 	if err != nil {
 		return 0, err
 	}
 	a.declined[key] = true
-	a.publish(Event{Kind: "decline", Player: c.user.Name, Box: c.box, Round: a.t.RoundNo()})
+	a.publish(Event{Kind: "decline", Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
 	a.s.metrics.decided(c)
 	a.proceed(ctx)
 	return rec.Seq, nil
@@ -1004,7 +959,7 @@ func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret m
 
 // voidRound voids the round in play on the pit's order: every box is void
 // (AR-23) and every stake returned.
-func (a *actor) voidRound(ctx context.Context, c *command) (int64, error) {
+func (a *actor) voidRound(ctx context.Context, c *command, _ noFields) (int64, error) {
 	if !a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
 	}

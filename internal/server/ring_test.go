@@ -20,7 +20,7 @@ func TestRingResync(t *testing.T) {
 	last := a.evSeq
 	for _, since := range []int64{last, last - 1, last - 10, last - ringSize + 1, last - ringSize} {
 		sub := &subscriber{ch: make(chan []byte, ringSize+1)}
-		a.subscribe(&command{sub: sub, since: since, epoch: a.epoch})
+		a.subscribe(sub, since, a.epoch)
 		close(sub.ch)
 		want := since + 1
 		for data := range sub.ch {
@@ -38,7 +38,7 @@ func TestRingResync(t *testing.T) {
 	}
 	// Older than the ring: a snapshot.
 	sub := &subscriber{ch: make(chan []byte, 2)}
-	a.subscribe(&command{sub: sub, since: last - ringSize - 1, epoch: a.epoch})
+	a.subscribe(sub, last-ringSize-1, a.epoch)
 	var m Message
 	mustUnmarshal(t, <-sub.ch, &m)
 	if m.Type != "snapshot" || m.Seq != last {

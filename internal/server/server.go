@@ -373,7 +373,7 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 		return nil, err
 	}
 	s.event(ctx, nil, adminPayload{Event: "table-created", Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
-	r := a.do(ctx, &command{op: opView})
+	r := a.do(ctx, &command{inside: viewTable})
 	return r.view, r.err
 }
 

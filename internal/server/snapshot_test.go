@@ -80,13 +80,28 @@ var testSeedKey = func() *SeedKey {
 }()
 
 // do runs a command through the actor, as its loop would.
-func (p *playedTable) do(tb testing.TB, u *sabot.User, op string, c command) {
+func (p *playedTable) do(tb testing.TB, u *sabot.User, op string, body CommandRequest) {
 	tb.Helper()
 	cmdNo++
-	c.op, c.user, c.clientID, c.commandID = op, u, u.Name, fmt.Sprint(cmdNo)
-	if r := p.a.handle(context.Background(), &c); r.err != nil {
+	c := testCommand(tb, op, u, u.Name, fmt.Sprint(cmdNo), body)
+	if r := p.a.handle(context.Background(), c); r.err != nil {
 		tb.Fatalf("%s %s: %v", u.Name, op, r.err)
 	}
+}
+
+// testCommand is the command op of tableCommands with its request read
+// from body, from a client and with a command ID as given.
+func testCommand(tb testing.TB, op string, u *sabot.User, clientID, commandID string, body CommandRequest) *command {
+	tb.Helper()
+	cmd := tableCommandNamed(op)
+	if cmd == nil {
+		tb.Fatalf("no command %q", op)
+	}
+	req, err := cmd.read(body)
+	if err != nil {
+		tb.Fatalf("%s: %v", op, err)
+	}
+	return &command{cmd: cmd, req: req, user: u, clientID: clientID, commandID: commandID}
 }
 
 // rounds plays n rounds: each seated player bets on his box, and every
@@ -98,7 +113,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 		before := p.a.t.RoundNo()
 		for i, u := range p.users {
 			if p.a.t.Holder(i+1) != u.Name && p.a.t.Bank() != u.Name {
-				p.do(tb, u, opSit, command{box: i + 1})
+				p.do(tb, u, opSit, CommandRequest{Box: i + 1})
 			}
 		}
 		for i, u := range p.users {
@@ -106,7 +121,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 				break // dealt, and maybe over at once (a blackjack)
 			}
 			if p.a.t.Bank() != u.Name {
-				p.do(tb, u, opBet, command{box: i + 1, stake: int64(100 * (i + 1))})
+				p.do(tb, u, opBet, CommandRequest{Box: i + 1, Stake: int64(100 * (i + 1))})
 			}
 		}
 		if p.a.t.RoundNo() != before+1 {
@@ -165,15 +180,15 @@ func TestStartFromSnapshot(t *testing.T) {
 			}
 			p.rounds(t, 20)
 			pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-			p.do(t, pit, opConfig, command{options: map[string]string{"max_bet": "100000"}})
+			p.do(t, pit, opConfig, CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 			p.rounds(t, 9)
-			p.do(t, pit, opNewShoe, command{})
+			p.do(t, pit, opNewShoe, CommandRequest{})
 			p.rounds(t, 12)
 			// A bet down for the next round, not dealt: the others have
 			// not bet yet.
 			for i, u := range p.users {
 				if u.Name != p.a.t.Bank() {
-					p.do(t, u, opBet, command{box: i + 1, stake: 300})
+					p.do(t, u, opBet, CommandRequest{Box: i + 1, Stake: 300})
 					break
 				}
 			}

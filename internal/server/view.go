@@ -383,12 +383,11 @@ func (a *actor) snapshotMsg() []byte {
 
 // subscribe adds a subscriber: the events it missed since its last seq if
 // this table still has them, else a snapshot.
-func (a *actor) subscribe(c *command) {
-	s := c.sub
+func (a *actor) subscribe(s *subscriber, since int64, epoch string) {
 	a.subs[s] = struct{}{}
-	if n := len(a.ring); c.epoch == a.epoch && c.since <= a.evSeq && n > 0 && c.since >= a.ring[a.ringHead].seq-1 {
+	if n := len(a.ring); epoch == a.epoch && since <= a.evSeq && n > 0 && since >= a.ring[a.ringHead].seq-1 {
 		for i := range n {
-			if m := a.ring[(a.ringHead+i)%n]; m.seq > c.since {
+			if m := a.ring[(a.ringHead+i)%n]; m.seq > since {
 				a.send(s, m.data)
 			}
 		}

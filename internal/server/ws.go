@@ -65,7 +65,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	sub := &subscriber{ch: make(chan []byte, 1024)}
-	if rep := a.do(ctx, &command{op: opSubscribe, sub: sub, since: since, epoch: r.URL.Query().Get("epoch")}); rep.err != nil {
+	if rep := a.do(ctx, &command{inside: subscribing(sub, since, r.URL.Query().Get("epoch"))}); rep.err != nil {
 		conn.Close(websocket.StatusTryAgainLater, sabot.ErrorMessage(rep.err))
 		return
 	}
@@ -73,8 +73,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		// The actor may be gone (shutdown): do not wait for it.
 		uctx, ucancel := context.WithCancel(context.Background())
 		ucancel()
-		a.do(uctx, &command{op: opUnsubscribe, sub: sub})
-		go a.do(context.WithoutCancel(ctx), &command{op: opUnsubscribe, sub: sub})
+		a.do(uctx, &command{inside: unsubscribing(sub)})
+		go a.do(context.WithoutCancel(ctx), &command{inside: unsubscribing(sub)})
 	}()
 
 	results := make(chan wsAnswer, 16)
@@ -325,7 +325,7 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 		return fail(err)
 	}
 	if c == nil { // a snapshot
-		rep := a.do(ctx, &command{op: opView})
+		rep := a.do(ctx, &command{inside: viewTable})
 		if rep.err != nil {
 			return fail(rep.err)
 		}
@@ -342,8 +342,8 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 const opSnapshot = "snapshot"
 
 // decodeWS reads a message received on a socket: a request for the
-// table's snapshot (c nil), or a table command for its table; anything else
-// is refused with a one-line reason (invalid; forbidden: an
+// table's snapshot (c nil), or a command of tableCommands for its table;
+// anything else is refused with a one-line reason (invalid; forbidden: an
 // administrator's command from a player). The JSON is read as strictly as
 // an HTTP body (decodeJSON): fields spelled exactly, each once, nothing
 // after the object. req is what
@@ -352,20 +352,19 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *co
 	if err := decodeJSON(data, &req); err != nil {
 		return req, nil, err
 	}
-	switch req.Op {
-	case opSit, opLeave, opBet, opWithdraw, opAct, opDecline:
-	case opForce, opNewShoe, opVoid, opConfig:
-		if !u.Admin {
-			return req, nil, sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
-		}
-	case opSnapshot:
+	if req.Op == opSnapshot {
 		return req, nil, nil
-	case "":
-		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: sit, leave, bet, withdraw, act, decline or snapshot")
-	default:
-		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", brief(strconv.Quote(req.Op)))
 	}
-	c, err = s.command(u, req.Op, req)
+	cmd := tableCommandNamed(req.Op)
+	switch {
+	case req.Op == "":
+		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", playerCommandNames(), opSnapshot)
+	case cmd == nil:
+		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", brief(strconv.Quote(req.Op)))
+	case cmd.admin && !u.Admin:
+		return req, nil, sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
+	}
+	c, err = s.command(u, cmd, req)
 	if err != nil {
 		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", brief(sabot.ErrorMessage(err)))
 	}
