@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
 
 	"sabot"
 	"sabot/card"
+	"sabot/engine"
+	"sabot/table"
+	"sabot/web"
 )
 
 // The commands a client sends to a table, each registered once, in
@@ -193,53 +197,6 @@ func (r *configureRequest) read(b CommandRequest) error {
 
 func (*noFields) read(CommandRequest) error { return nil }
 
-// command is one message to a table's actor: a client's command (cmd,
-// with its request, req) or a request of the server's own (inside: to see
-// the table, to follow it), which the log does not record. A client's
-// command carries his command ID: a repeat is answered with the first
-// answer and changes nothing (GLI-19 §4.2.3).
-type command struct {
-	cmd       *tableCommand
-	req       any // of the type cmd's handler takes
-	user      *sabot.User
-	clientID  string
-	commandID string
-	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
-	received  time.Time // the same on the process's clock (sabot_decision_seconds)
-	// inside is run in the actor's loop, for the server.
-	inside func(a *actor) reply
-	reply  chan reply
-}
-
-type reply struct {
-	seq  int64
-	dup  bool
-	err  error
-	view *TableView
-}
-
-// viewTable asks a table's actor for the table's view.
-func viewTable(a *actor) reply { return reply{view: a.view()} }
-
-// subscribing asks a table's actor for its events (those after since, if it
-// still has them and epoch is its own; else a snapshot first).
-func subscribing(sub *subscriber, since int64, epoch string) func(*actor) reply {
-	return func(a *actor) reply {
-		a.subscribe(sub, since, epoch)
-		return reply{}
-	}
-}
-
-// unsubscribing stops a subscriber's events (it may be gone already).
-func unsubscribing(sub *subscriber) func(*actor) reply {
-	return func(a *actor) reply {
-		if _, ok := a.subs[sub]; ok {
-			a.dropSub(sub)
-		}
-		return reply{}
-	}
-}
-
 // command checks a client's command and reads its request: the IDs and
 // the stake are checked for every command (issue 11), the rest by the
 // command's read.
@@ -259,4 +216,356 @@ func (s *Server) command(u *sabot.User, cmd *tableCommand, body CommandRequest) 
 	}
 	return &command{cmd: cmd, req: req, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + body.ClientID, commandID: body.CommandID,
 		at: s.now(), received: time.Now()}, nil
+}
+
+// sit gives a free box to the player (AR-21).
+func (a *actor) sit(ctx context.Context, c *command, req sitRequest) (int64, error) {
+	name := c.user.Name
+	if req.Box < 1 || req.Box > a.p.Boxes {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	if h := a.t.Holder(req.Box); h != "" {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", req.Box, h)
+	}
+	if err := a.checkSeatCap(name); err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.t.Sit(name, req.Box)
+	a.seatSince[req.Box] = a.s.now()
+	a.publish(Event{Kind: "sit", Player: name, Box: req.Box})
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
+
+// leave stands the player up: every box he holds is freed and his bets for
+// the next round are returned.
+func (a *actor) leave(ctx context.Context, c *command, _ noFields) (int64, error) {
+	name := c.user.Name
+	var pending int64
+	for _, b := range a.t.Bets() {
+		if b.Player == name {
+			pending += b.Stake
+		}
+	}
+	seated := false
+	for _, p := range a.t.Seated() {
+		seated = seated || p == name
+	}
+	if !seated && pending == 0 {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID)
+	}
+	ps, err := a.moves(ctx, name, pending, "leave: bets returned")
+	if err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogLeave, 0, seatPayload{Player: name, Returned: pending}, ps)
+	if err != nil {
+		return 0, err
+	}
+	a.t.Leave(name)
+	a.publish(Event{Kind: "leave", Player: name, Amount: pending})
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
+
+// bet places or changes the player's bet on a box for the next round; the
+// stake (or what it adds) is debited from his wallet at once.
+func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, error) {
+	name := c.user.Name
+	if err := a.checkBet(name, req.Box, req.Stake); err != nil {
+		return 0, err
+	}
+	var old int64
+	for _, b := range a.t.Bets() {
+		if b.Player == name && b.Box == req.Box {
+			old = b.Stake
+		}
+	}
+	if err := a.t.Bet(name, req.Box, req.Stake); err != nil {
+		return 0, refusal(err)
+	}
+	debit := req.Stake - old
+	err := a.checkBankCover(ctx, name, req.Box, req.Stake) // FAM-01
+	var ps []sabot.Posting
+	if err == nil {
+		ps, err = a.moves(ctx, name, -debit, "bet")
+	}
+	if err == nil {
+		var rec *sabot.LogRecord
+		rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: req.Stake, Debit: debit}, ps)
+		if err == nil {
+			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: req.Stake})
+			a.armBetTimer()
+			a.maybeDeal(ctx)
+			return rec.Seq, nil
+		}
+	}
+	if errors.Is(err, errDuplicate) {
+		return 0, err
+	}
+	// Undo exactly: the bet keeps its place in the table's list.
+	if old > 0 {
+		a.t.Bet(name, req.Box, old)
+	} else {
+		a.t.Withdraw(name, req.Box)
+	}
+	return 0, a.short(ctx, err, name, debit, "bet")
+}
+
+// checkBet refuses a back bet that the engine would refuse at the deal
+// (ES-03, VE-03: back bettors per box; the box maximum), so that a bet
+// accepted now never stops the deal.
+func (a *actor) checkBet(player string, box int, stake int64) error {
+	if box < 1 || box > a.p.Boxes {
+		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	// A stake outside the table's limits is a wrong stake, whatever the
+	// table's state: `invalid`, as docs/protocol.md says (the table would
+	// refuse it too, as a conflict).
+	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet && !a.p.BelowMinStands {
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", web.Money(a.p.MinBet), web.Money(a.p.MaxBet))
+	}
+	others, total := 0, stake
+	for _, b := range a.t.Bets() {
+		if b.Box == box && b.Player != player {
+			others++
+			total += b.Stake
+		}
+	}
+	if others > 0 && a.p.BackBetsPerBox == 0 {
+		// Two seated players on one free box: the second would be a back bet.
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here (AR-05)", box)
+	}
+	if others > a.p.BackBetsPerBox {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
+	}
+	if others > 0 && a.p.MaxScope == 1 && total > a.p.MaxBet {
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", web.Money(a.p.MaxBet))
+	}
+	return nil
+}
+
+// withdraw takes back the player's bet on a box before the deal (VE-04).
+func (a *actor) withdraw(ctx context.Context, c *command, req withdrawRequest) (int64, error) {
+	name := c.user.Name
+	stake, err := a.t.Withdraw(name, req.Box)
+	if err != nil {
+		return 0, refusal(err)
+	}
+	ps, err := a.moves(ctx, name, stake, "bet withdrawn")
+	if err == nil {
+		var rec *sabot.LogRecord
+		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: req.Box, Stake: stake}, ps)
+		if err == nil {
+			a.publish(Event{Kind: "withdraw", Player: name, Box: req.Box, Amount: stake})
+			return rec.Seq, nil
+		}
+	}
+	a.rebuild(ctx)
+	return 0, err
+}
+
+// act applies a player's decision in the round in play.
+func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, error) {
+	r := a.t.Round()
+	if !a.dealt || r.Phase() == engine.Done {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
+	}
+	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
+	act, err := w.engine()
+	if err != nil {
+		return 0, err
+	}
+	if act.Kind == engine.Close || act.Kind >= engine.VoidBox {
+		return 0, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s is the house's, not a player's", act.Kind)
+	}
+	a.fillStake(&act)
+	if !r.Legal(act) {
+		return 0, refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
+	}
+	debit := stakeOf(act)
+	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
+	if err != nil {
+		return 0, err
+	}
+	cps, bankCover, err := a.actCover(ctx, act, debit) // FAM-01
+	if err != nil {
+		return 0, err
+	}
+	ps = append(ps, cps...)
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit, BankCover: bankCover}, ps)
+	if err != nil {
+		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
+			if _, _, again := a.actCover(ctx, act, debit); again != nil {
+				return 0, again // the bank's funds went meanwhile
+			}
+		}
+		return 0, a.short(ctx, err, act.Player, debit, act.Kind.String())
+	}
+	if err := r.Act(act); err != nil { // cannot happen: checked above
+		a.log.Error("a checked decision was refused", "err", err)
+		a.rebuild(ctx)
+		return 0, sabot.Internal(err)
+	}
+	a.s.metrics.decisions.WithLabelValues("player").Inc()
+	a.publishRound("player")
+	a.s.metrics.decided(c)
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// fillStake sets the stake a decision adds, so that the log and the ledger
+// say it and the engine checks it.
+func (a *actor) fillStake(act *engine.Action) {
+	r := a.t.Round()
+	base := func() int64 {
+		for _, b := range r.Bets() {
+			if b.Player == act.Player && b.Box == act.Box && b.Hand == act.Hand && (b.Kind == engine.MainBet || b.Kind == engine.SplitBet) {
+				return b.Stake
+			}
+		}
+		return 0
+	}
+	switch act.Kind {
+	case engine.Double, engine.Split:
+		if act.Stake == 0 {
+			act.Stake = base()
+		}
+	case engine.Challenge:
+		if act.Stake == 0 {
+			act.Stake = base() / 2
+		}
+	case engine.Insure:
+		if act.Stake == 0 {
+			act.Stake = base() / 2
+		}
+	}
+}
+
+func stakeOf(act engine.Action) int64 {
+	switch act.Kind {
+	case engine.Double, engine.Split, engine.Challenge, engine.Insure:
+		return act.Stake
+	}
+	return 0
+}
+
+// decline passes, for the player's box, in the optional window open.
+func (a *actor) decline(ctx context.Context, c *command, req declineRequest) (int64, error) {
+	r := a.t.Round()
+	if !a.dealt || !inWindow(r.Phase()) {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open")
+	}
+	a.syncWindow()
+	key := declineKey{c.user.Name, req.Box}
+	if !a.eligible()[key] {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase())
+	}
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
+		Action: WireAction{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.declined[key] = true
+	a.publish(Event{Kind: "decline", Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
+	a.s.metrics.decided(c)
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// forceCards gives the next round's cards at a test-mode table.
+func (a *actor) forceCards(ctx context.Context, c *command, req forceRequest) (int64, error) {
+	if !a.cfg.TestMode {
+		return 0, sabot.Errorf(sabot.EFORBIDDEN, "forced cards are for test-mode tables only")
+	}
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: forced cards are given between rounds")
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "force-cards", Cards: req.Cards}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.forced = req.Cards
+	return rec.Seq, nil
+}
+
+// newShoe prepares a new shoe between rounds on the pit's order (AR-24).
+func (a *actor) newShoe(ctx context.Context, c *command, _ noFields) (int64, error) {
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
+	}
+	if err := a.t.NewShoe(); err != nil {
+		return 0, refusal(err)
+	}
+	a.noteShoe()
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
+	if err != nil {
+		a.rebuild(ctx)
+		return 0, err
+	}
+	a.revealShoes(ctx)
+	return rec.Seq, nil
+}
+
+// voidRound voids the round in play on the pit's order: every box is void
+// (AR-23) and every stake returned.
+func (a *actor) voidRound(ctx context.Context, c *command, _ noFields) (int64, error) {
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), adminPayload{Event: "void", Round: a.t.RoundNo(), Text: "void by the pit"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	r := a.t.Round()
+	for _, box := range r.Boxes() {
+		if r.Phase() == engine.Done {
+			break
+		}
+		if r.Legal(engine.Action{Kind: engine.VoidBox, Box: box}) {
+			a.house(ctx, engine.Action{Kind: engine.VoidBox, Box: box}, false)
+		}
+	}
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// short tells a player his wallet cannot pay a stake. The store's refusal
+// (EINSUFFICIENT) names the account by its ID and the amounts in minor
+// units; the player reads his balance and the stake as money. Any other
+// error is returned as it is.
+func (a *actor) short(ctx context.Context, err error, player string, debit int64, what string) error {
+	if sabot.ErrorCode(err) != sabot.EINSUFFICIENT {
+		return err
+	}
+	held := a.s.balance(ctx, sabot.AccountWallet, a.players[player])
+	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, web.Money(held), what, web.Money(debit))
+}
+
+// refusal turns a rule's refusal into an error a player reads: what was
+// refused and why, with the rule ID.
+func refusal(err error) error {
+	if err == nil {
+		return nil
+	}
+	var r *engine.Refusal
+	switch {
+	case errors.As(err, &r):
+		code := sabot.EINVALID
+		if errors.Is(err, engine.ErrOutOfTurn) || errors.Is(err, engine.ErrPhase) {
+			code = sabot.ECONFLICT
+		}
+		return sabot.Errorf(code, "refused: %s", r.Error())
+	case errors.Is(err, table.ErrRefused):
+		return sabot.Errorf(sabot.ECONFLICT, "%s", err.Error())
+	}
+	var se *sabot.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
 }

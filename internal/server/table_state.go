@@ -117,14 +117,6 @@ type declineKey struct {
 	box    int
 }
 
-type timerKind uint8
-
-const (
-	noTimer timerKind = iota
-	betTimer
-	decisionTimer
-)
-
 // maxSeen bounds the command IDs a table remembers in memory; older repeats
 // are looked up in the store (GLI-19 §4.2.3).
 const maxSeen = 8192
