@@ -10,6 +10,10 @@ import (
 	"sabot/engine"
 )
 
+// A round at a table: the deal once the bets allow it (VE-04, ES-01,
+// AR-22), the round moved on after each decision (windows closed, whose
+// turn), and the settlement that closes it and opens the next betting.
+
 // maybeDeal deals at once when every seated player has a bet on each box
 // he holds and the table's conditions are met; else the betting window's
 // timer deals.

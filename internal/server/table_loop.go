@@ -11,6 +11,14 @@ import (
 	"sabot"
 )
 
+// A table's actor runs one loop (run): a command comes in, is checked
+// (the table serves; a repeated command ID is answered from memory or the
+// store), runs its handler (table_commands.go), whose record and postings
+// are appended in one store transaction (append), and its answer goes
+// out. A write that fails half-way rebuilds the table from its log. The
+// round's own progress is in table_deal.go, the timers in table_timers.go,
+// the state the log rebuilds in table_state.go.
+
 // command is one message to a table's actor: a client's command (cmd,
 // with its request, req) or a request of the server's own (inside: to see
 // the table, to follow it), which the log does not record. A client's

@@ -7,6 +7,11 @@ import (
 	"sabot/engine"
 )
 
+// A table's timers (the seats' are in seats.go, AR-21): the betting
+// window's, which deals; the decision's, which applies a default when a
+// player does not decide (GLI-19 §4.16.3) or closes an optional window.
+
+// timerKind says which timer is running: one at a time.
 type timerKind uint8
 
 const (
