@@ -64,31 +64,34 @@ type tableCommand struct {
 	run func(a *actor, ctx context.Context, c *command) (int64, error)
 }
 
-// request is a command's own request: read takes its fields out of the
-// body every command has.
+// request is a command's own request, R: read takes it out of the body
+// every command has (its receiver, a zero R, is not used).
 type request[R any] interface {
-	*R
-	read(CommandRequest) error
+	read(CommandRequest) (R, error)
 }
 
 // handler applies a command's request at the table: the sequence number of
 // its record in the table's log, or why it was refused.
 type handler[R any] func(a *actor, ctx context.Context, c *command, req R) (int64, error)
 
-func playerCommand[R any, P request[R]](name string, run handler[R]) *tableCommand {
-	return define[R, P](name, false, run)
+// playerCommand is a command any logged-in user may send, as a player.
+func playerCommand[R request[R]](name string, run handler[R]) *tableCommand {
+	return define(name, false, run)
 }
 
-func adminCommand[R any, P request[R]](name string, run handler[R]) *tableCommand {
-	return define[R, P](name, true, run)
+// adminCommand is a command only administrators may send.
+func adminCommand[R request[R]](name string, run handler[R]) *tableCommand {
+	return define(name, true, run)
 }
 
-func define[R any, P request[R]](name string, admin bool, run handler[R]) *tableCommand {
+// define erases the request's type R: read returns an R, run takes it back.
+func define[R request[R]](name string, admin bool, run handler[R]) *tableCommand {
 	return &tableCommand{
 		name: name, admin: admin,
 		read: func(body CommandRequest) (any, error) {
-			var req R
-			if err := P(&req).read(body); err != nil {
+			var zero R
+			req, err := zero.read(body)
+			if err != nil {
 				return nil, err
 			}
 			return req, nil
@@ -154,48 +157,41 @@ type (
 	noFields struct{}
 )
 
-func (r *sitRequest) read(b CommandRequest) error {
-	*r = sitRequest{Box: b.Box}
-	return nil
+func (sitRequest) read(b CommandRequest) (sitRequest, error) {
+	return sitRequest{Box: b.Box}, nil
 }
 
-func (r *betRequest) read(b CommandRequest) error {
-	*r = betRequest{Box: b.Box, Stake: b.Stake}
-	return nil
+func (betRequest) read(b CommandRequest) (betRequest, error) {
+	return betRequest{Box: b.Box, Stake: b.Stake}, nil
 }
 
-func (r *withdrawRequest) read(b CommandRequest) error {
-	*r = withdrawRequest{Box: b.Box}
-	return nil
+func (withdrawRequest) read(b CommandRequest) (withdrawRequest, error) {
+	return withdrawRequest{Box: b.Box}, nil
 }
 
-func (r *actRequest) read(b CommandRequest) error {
-	*r = actRequest{Action: b.Action, Box: b.Box, Hand: b.Hand, Stake: b.Stake, Value: b.Value}
-	return nil
+func (actRequest) read(b CommandRequest) (actRequest, error) {
+	return actRequest{Action: b.Action, Box: b.Box, Hand: b.Hand, Stake: b.Stake, Value: b.Value}, nil
 }
 
-func (r *declineRequest) read(b CommandRequest) error {
-	*r = declineRequest{Box: b.Box, Hand: b.Hand}
-	return nil
+func (declineRequest) read(b CommandRequest) (declineRequest, error) {
+	return declineRequest{Box: b.Box, Hand: b.Hand}, nil
 }
 
-func (r *forceRequest) read(b CommandRequest) error {
+func (forceRequest) read(b CommandRequest) (forceRequest, error) {
 	cards, err := card.ParseList(b.Cards)
 	if err != nil {
-		return sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
+		return forceRequest{}, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
 	} else if len(cards) == 0 {
-		return sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
+		return forceRequest{}, sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
 	}
-	r.Cards = cards
-	return nil
+	return forceRequest{Cards: cards}, nil
 }
 
-func (r *configureRequest) read(b CommandRequest) error {
-	*r = configureRequest{Options: b.Options, Bank: b.Bank, Reason: b.Reason}
-	return nil
+func (configureRequest) read(b CommandRequest) (configureRequest, error) {
+	return configureRequest{Options: b.Options, Bank: b.Bank, Reason: b.Reason}, nil
 }
 
-func (*noFields) read(CommandRequest) error { return nil }
+func (noFields) read(CommandRequest) (noFields, error) { return noFields{}, nil }
 
 // command checks a client's command and reads its request: the IDs and
 // the stake are checked for every command (issue 11), the rest by the
