@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -57,8 +58,9 @@ func decodeJSON(data []byte, v any) error {
 func exactFields(data []byte, v any) error {
 	names := jsonNames(reflect.TypeOf(v).Elem())
 	dec := json.NewDecoder(bytes.NewReader(data))
+	// The reason quotes what it refuses: on one line and short.
 	bad := func(format string, args ...any) error {
-		return sabot.Errorf(sabot.EINVALID, "bad JSON body: "+format, args...)
+		return sabot.Errorf(sabot.EINVALID, "bad JSON body: %s", brief(fmt.Sprintf(format, args...)))
 	}
 	t, err := dec.Token()
 	if err != nil {
