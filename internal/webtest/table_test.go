@@ -40,9 +40,9 @@ func TestPlayRound(t *testing.T) {
 	g.force(t, "TS 5H 6D 9C 4C TD TC 9S")
 	bet(t, ana, 3, 500)
 	waitJS(t, ana, "the bet on box 3", `/Box 3: 5\.00/.test(document.querySelector('.mybets')?.textContent)`)
-	if got := text(t, ana, ".status-text"); !strings.Contains(got, "no more bets in") {
-		t.Errorf("the betting window: %q", got)
-	}
+	// The bet's event and the window's deadline are two events: the
+	// status says the window once the second has come.
+	waitJS(t, ana, "the betting window's countdown", `/no more bets in/.test(document.querySelector('.status-text')?.textContent)`)
 	bet(t, ana, 4, 0)
 
 	// Exactly the legal decisions: 19 may hit, stand or double (VE-11).
