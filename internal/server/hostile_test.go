@@ -21,7 +21,7 @@ func TestHostileBesideBots(t *testing.T) {
 	defer cancel()
 	target := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "target", Profile: "venice"}))
 	hostile := &server.Hostile{URL: h.srv.URL(), Name: "mallory", Password: "mallory-password", Victim: "pit",
-		Table: target.ID, Workers: 4, Sockets: 64, LocalAddr: "127.0.0.2"}
+		Table: target.ID, Workers: 2, Sockets: 16, LocalAddr: "127.0.0.2"}
 	hctx, stop := context.WithCancel(ctx)
 	type result struct {
 		rep server.HostileReport
