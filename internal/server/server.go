@@ -115,9 +115,6 @@ type Server struct {
 	// MaxIDLength bounds a command_id or client_id in bytes (at most
 	// MaxIDLengthLimit; 0 or negative: the default, never unbounded).
 	MaxIDLength int
-
-	guardOnce sync.Once
-	guard     *guards
 	// SeedKey seals the seed of each live shoe in the log, and a
 	// snapshot's shoes (seal.go); a start needs the key the store's sealed
 	// seeds were sealed with. nil: seeds are written in the clear (tests;
@@ -128,6 +125,8 @@ type Server struct {
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
 	ShoeReads float64
 
+	guardOnce sync.Once
+	guard     *guards
 	shoeReads readLimit
 
 	ln      net.Listener
