@@ -21,6 +21,7 @@ import (
 // them all (topLayer). A package imports only from its own layer or below,
 // and the core imports nothing outside the standard library and the core.
 var layers = map[string]int{
+	"sabot/money":    0,
 	"sabot/card":     0,
 	"sabot/shoe":     1,
 	"sabot/rules":    2,
