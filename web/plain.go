@@ -85,7 +85,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	}
 	add("Boxes", layout+".", []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box")
 
-	limits := fmt.Sprintf("Stakes from %s to %s", Money(p.MinBet), Money(p.MaxBet))
+	limits := fmt.Sprintf("Stakes from %s to %s", p.MinBet, p.MaxBet)
 	if p.MaxScope == rules.MaxPerBox {
 		limits += " for a box's stakes together"
 	}

@@ -8,6 +8,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 )
 
 // A round at a table: the deal once the bets allow it (VE-04, ES-01,
@@ -54,7 +55,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 		}
 		return
 	}
-	wallets := map[string]int64{}
+	wallets := map[string]money.Amount{}
 	for _, b := range a.t.Bets() {
 		if _, ok := wallets[b.Player]; !ok {
 			wallets[b.Player] = a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player])
@@ -180,8 +181,8 @@ func (a *actor) house(ctx context.Context, act engine.Action, byTimeout bool) bo
 func (a *actor) settle(ctx context.Context) {
 	r := a.t.Round()
 	void, reason := r.Void()
-	stakes, net, ret := map[string]int64{}, map[string]int64{}, map[string]int64{}
-	var house, escrow int64
+	stakes, net, ret := map[string]money.Amount{}, map[string]money.Amount{}, map[string]money.Amount{}
+	var house, escrow money.Amount
 	pay := settlePayload{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
 	for _, b := range r.Bets() {
 		stakes[b.Player] += b.Stake
@@ -198,11 +199,11 @@ func (a *actor) settle(ctx context.Context) {
 		}
 	}
 	var ps []sabot.Posting
-	pay.Wallets = map[string]int64{}
+	pay.Wallets = map[string]money.Amount{}
 	for _, p := range slices.Sorted(maps.Keys(stakes)) {
 		ret[p] = stakes[p] + net[p]
 		if a.escrow[p] != stakes[p] {
-			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", a.escrow[p], "stakes", stakes[p])
+			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", int64(a.escrow[p]), "stakes", int64(stakes[p]))
 		}
 		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
 		if err != nil {
@@ -265,10 +266,10 @@ func (a *actor) settle(ctx context.Context) {
 // holds, the bank's cover goes back from his bank account to his wallet
 // with the bank's net; the cover taken at the deal (FAM-01) pays what the
 // bank loses, and the house pays nothing (bank.go).
-func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret map[string]int64, pay *settlePayload) ([]sabot.Posting, error) {
+func (a *actor) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *settlePayload) ([]sabot.Posting, error) {
 	memo := "round " + itoa(a.t.RoundNo())
 	if bank != "" && a.bankCover > 0 {
-		pay.BankPaid, pay.BankCover = map[string]int64{"wallet": net}, a.bankCover
+		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover
 		return a.returnCover(ctx, bank, net, memo)
 	}
 	houseID, err := a.s.account(ctx, sabot.AccountHouse, 0)
@@ -287,14 +288,14 @@ func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret m
 		return nil, err
 	}
 	if net > 0 {
-		pay.BankPaid = map[string]int64{"bank": net}
+		pay.BankPaid = map[string]money.Amount{"bank": net}
 		return []sabot.Posting{{AccountID: bankID, Amount: net, Memo: memo}}, nil
 	}
 	need := -net
 	fromBank := min(need, a.s.balance(ctx, sabot.AccountBank, owner))
 	fromWallet := min(need-fromBank, max(0, a.s.balance(ctx, sabot.AccountWallet, owner)+ret[bank]))
 	fromHouse := need - fromBank - fromWallet
-	pay.BankPaid = map[string]int64{"bank": -fromBank, "wallet": -fromWallet, "house": -fromHouse}
+	pay.BankPaid = map[string]money.Amount{"bank": -fromBank, "wallet": -fromWallet, "house": -fromHouse}
 	var ps []sabot.Posting
 	if fromBank > 0 {
 		ps = append(ps, sabot.Posting{AccountID: bankID, Amount: -fromBank, Memo: memo + ": the bank pays"})
