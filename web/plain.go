@@ -85,7 +85,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	}
 	add("Boxes", layout+".", []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box")
 
-	limits := fmt.Sprintf("Stakes from %s to %s", p.MinBet, p.MaxBet)
+	limits := fmt.Sprintf("Stakes from %s to %s", p.MinBet, p.MaxBet) // as the client shows money (money.Amount.String)
 	if p.MaxScope == rules.MaxPerBox {
 		limits += " for a box's stakes together"
 	}
@@ -250,21 +250,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// Money shows minor units as the client does: 1234567 is "12,345.67".
-func Money(minor int64) string {
-	sign := ""
-	if minor < 0 {
-		sign, minor = "-", -minor
-	}
-	units := fmt.Sprint(minor / 100)
-	var b strings.Builder
-	for i, c := range units {
-		if i > 0 && (len(units)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return fmt.Sprintf("%s%s.%02d", sign, b.String(), minor%100)
 }
