@@ -16,6 +16,7 @@ import (
 
 	"sabot"
 	"sabot/internal/httpjson"
+	"sabot/internal/webapi"
 	"sabot/money"
 	"sabot/web"
 )
@@ -57,7 +58,7 @@ func (s *Server) Handler() http.Handler {
 
 	// The web client (issue 6) and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
-	(&web.API{Tables: liveTables{s}}).Register(mux)
+	(&webapi.API{Tables: liveTables{s}}).Register(mux)
 	mux.Handle("/", web.Handler())
 	return s.requireJSON(mux)
 }

@@ -1,4 +1,8 @@
-package web
+// Package webapi serves the endpoints that only the web client needs, beside
+// the table server: a table's exact house edge, its basic strategy card, and
+// its rules in plain words with the rule IDs' texts (docs/web.md). The
+// client itself, the embedded files, is package web.
+package webapi
 
 import (
 	"bytes"
