@@ -25,7 +25,8 @@ import (
 //	     basic strategy)
 //	5    the application on the core: the domain records, errors and
 //	     service interfaces (the root package), the live table, the
-//	     terminal game, the scenario contract, profile files, charts
+//	     terminal game, the scenario contract, profile files, charts,
+//	     English wording
 //	6    adapters to the world: the stores, JSON over HTTP, the web
 //	     client's files and its API
 //	7    the table server, which mounts them
@@ -45,6 +46,7 @@ var layers = map[string]int{
 	"sabot/scenario":             5,
 	"sabot/internal/profilefile": 5,
 	"sabot/internal/chart":       5,
+	"sabot/internal/english":     5,
 
 	"sabot/internal/httpjson": 6,
 	"sabot/internal/store":    6,

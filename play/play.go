@@ -24,6 +24,7 @@ import (
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/english"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -261,7 +262,7 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 	}
 	for s.sum.Ended == 0 {
 		if s.cfg.Rounds > 0 && s.sum.Rounds >= s.cfg.Rounds {
-			s.printf("\nThe session ends after %s.\n", plural(s.cfg.Rounds, "round"))
+			s.printf("\nThe session ends after %s.\n", english.Count(s.cfg.Rounds, "round", "rounds"))
 			s.sum.Ended = EndRounds
 			break
 		}
@@ -391,7 +392,7 @@ func (s *Session) betweenRounds() {
 func (s *Session) setBet(arg string) {
 	n, err := money.Parse(arg)
 	if err != nil {
-		s.printf("%s.\n", capitalize(err.Error()))
+		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return
 	}
 	if err := CheckBet(s.p, s.boxes, n); err != nil {
@@ -409,7 +410,7 @@ func (s *Session) setBoxes(word, arg string) {
 			boxes = append(boxes, i)
 		}
 	} else if boxes, err = ParseBoxes(arg); err != nil {
-		s.printf("%s.\n", capitalize(err.Error()))
+		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return
 	}
 	if err := CheckBoxes(s.p, boxes); err != nil {
@@ -459,7 +460,7 @@ func (s *Session) newShoe() error {
 		b.WriteString("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)")
 	}
 	if len(burned) > 0 {
-		fmt.Fprintf(&b, "; %s burned (EG-03)", plural(len(burned), "card"))
+		fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
 	}
 	s.printf("\n%s.\n", b.String())
 	return nil
@@ -500,15 +501,8 @@ func (s *Session) summary() {
 		void = fmt.Sprintf(", %d void", sum.Void)
 	}
 	s.printf("\nSession over: %s%s, net %s, biggest win %s; bankroll %s (you sat down with %s).\n",
-		plural(sum.Rounds, "round"), void, FormatNet(sum.Net), FormatNet(sum.BiggestWin), sum.Bankroll.Plain(), sum.Start.Plain())
+		english.Count(sum.Rounds, "round", "rounds"), void, FormatNet(sum.Net), FormatNet(sum.BiggestWin), sum.Bankroll.Plain(), sum.Start.Plain())
 	if s.cfg.SeedText != "" {
 		s.printf("Seed %s: the same seed, profile, options and input play this session again.\n", s.cfg.SeedText)
 	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

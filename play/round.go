@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sabot/engine"
+	"sabot/internal/english"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -498,7 +499,7 @@ func (s *Session) decide() error {
 	}
 	a, err := s.parseAction(pt, word, arg)
 	if err != nil {
-		s.printf("%s.\n", capitalize(err.Error()))
+		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return nil
 	}
 	if a.Kind == engine.Close {
@@ -517,13 +518,6 @@ func (s *Session) decide() error {
 	}
 	s.act(a)
 	return nil
-}
-
-func capitalize(t string) string {
-	if t == "" {
-		return t
-	}
-	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 // act sends a decision to the engine and shows what follows, or the

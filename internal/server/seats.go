@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sabot/money"
+	"strconv"
 	"time"
 
 	"sabot"
@@ -147,7 +148,7 @@ func (a *actor) release(ctx context.Context, player string, box int, stake money
 		a.rebuild(ctx)
 		return
 	}
-	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + itoa(box) + " given up: " + reason + " (AR-21)"})
+	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)"})
 }
 
 // expireSeats is the seat timer: the boxes past their time are given up,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strconv"
 
 	"sabot"
 	"sabot/card"
@@ -77,7 +78,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	seats := map[string]string{}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
-			seats[itoa(box)] = h
+			seats[strconv.Itoa(box)] = h
 		}
 	}
 	pay := dealPayload{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
@@ -211,7 +212,7 @@ func (a *actor) settle(ctx context.Context) {
 			return
 		}
 		if ret[p] != 0 {
-			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + itoa(a.t.RoundNo())})
+			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + strconv.Itoa(a.t.RoundNo())})
 		}
 		pay.Wallets[p] = a.s.balance(ctx, sabot.AccountWallet, a.players[p]) + ret[p]
 	}
@@ -221,7 +222,7 @@ func (a *actor) settle(ctx context.Context) {
 		return
 	}
 	if escrow != 0 {
-		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + itoa(a.t.RoundNo())})
+		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + strconv.Itoa(a.t.RoundNo())})
 	}
 	if house != 0 || a.bankCover != 0 { // FAM-01: a bank's cover goes back even when it nets nothing
 		bps, err := a.housePostings(ctx, pay.Bank, house, ret, &pay)
@@ -267,7 +268,7 @@ func (a *actor) settle(ctx context.Context) {
 // with the bank's net; the cover taken at the deal (FAM-01) pays what the
 // bank loses, and the house pays nothing (bank.go).
 func (a *actor) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *settlePayload) ([]sabot.Posting, error) {
-	memo := "round " + itoa(a.t.RoundNo())
+	memo := "round " + strconv.Itoa(a.t.RoundNo())
 	if bank != "" && a.bankCover > 0 {
 		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover
 		return a.returnCover(ctx, bank, net, memo)

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"sabot"
@@ -597,5 +596,3 @@ func (a *actor) remember(clientID, commandID string, seq int64) {
 }
 
 var errClosed = errors.New("table closed")
-
-func itoa(n int) string { return strconv.Itoa(n) }
