@@ -15,21 +15,57 @@ import (
 	"testing"
 )
 
-// layers are the core's layers, bottom up: card < shoe < rules < engine <
-// analysis and sim (which may import each other one way: sim reads the
-// analysis's basic strategy). Every other package of the module is above
-// them all (topLayer). A package imports only from its own layer or below,
-// and the core imports nothing outside the standard library and the core.
+// layers are the module's packages, bottom up. A package imports only from
+// its own layer or below, its tests too, and the core (layers 0 to
+// coreTop) imports nothing outside the standard library. Every package of
+// the module has a layer: a new one is placed here (layerOf).
+//
+//	0–4  the core: money and card < shoe < rules < engine < analysis and
+//	     sim (which may import each other one way: sim reads the analysis's
+//	     basic strategy)
+//	5    the application on the core: the domain records, errors and
+//	     service interfaces (the root package), the live table, the
+//	     terminal game, the scenario contract, profile files, charts,
+//	     English wording
+//	6    adapters to the world: the stores, JSON over HTTP, the web
+//	     client's files and its API
+//	7    the table server, which mounts them
+//	8    the programs and the end-to-end tests
 var layers = map[string]int{
+	"sabot/money":    0,
 	"sabot/card":     0,
 	"sabot/shoe":     1,
 	"sabot/rules":    2,
 	"sabot/engine":   3,
 	"sabot/analysis": 4,
 	"sabot/sim":      4,
+
+	"sabot":                      5,
+	"sabot/table":                5,
+	"sabot/play":                 5,
+	"sabot/scenario":             5,
+	"sabot/internal/profilefile": 5,
+	"sabot/internal/chart":       5,
+	"sabot/internal/english":     5,
+
+	"sabot/internal/httpjson": 6,
+	"sabot/internal/store":    6,
+	"sabot/internal/webapi":   6,
+	"sabot/web":               6,
+
+	"sabot/internal/server": 7,
+
+	"sabot/cmd/sabot":        8,
+	"sabot/internal/webtest": 8,
 }
 
-const topLayer = 5
+// layerTrees place every package under a path: a store's driver, a command.
+var layerTrees = map[string]int{
+	"sabot/internal/store/": 6,
+	"sabot/cmd/":            8,
+}
+
+const coreTop = 4
 
 // listed is what `go list -json` says of a package that the check reads.
 type listed struct {
@@ -49,11 +85,17 @@ func basePath(p string) string {
 
 func inModule(p string) bool { return p == "sabot" || strings.HasPrefix(p, "sabot/") }
 
-func layerOf(p string) int {
+// layerOf is a package's layer, and false if it has none.
+func layerOf(p string) (int, bool) {
 	if l, ok := layers[p]; ok {
-		return l
+		return l, true
 	}
-	return topLayer
+	for tree, l := range layerTrees {
+		if strings.HasPrefix(p, tree) {
+			return l, true
+		}
+	}
+	return 0, false
 }
 
 // layerViolations returns each import that breaks the layering among pkgs,
@@ -72,17 +114,21 @@ func layerViolations(pkgs []listed) []string {
 		if p.ForTest != "" {
 			name = p.ForTest // its tests are held to the package's layer
 		}
-		l := layerOf(name)
+		l, ok := layerOf(name)
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%s has no layer: place it in layers_test.go", name))
+			continue
+		}
 		for _, imp := range p.Imports {
 			imp = basePath(imp)
-			switch {
+			switch li, _ := layerOf(imp); {
 			case standard[imp]:
 			case !inModule(imp):
-				if l < topLayer {
+				if l <= coreTop {
 					bad = append(bad, fmt.Sprintf("%s (core) imports %s, outside the standard library", p.ImportPath, imp))
 				}
-			case layerOf(imp) > l:
-				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d), above it", p.ImportPath, l, imp, layerOf(imp)))
+			case li > l:
+				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d), above it", p.ImportPath, l, imp, li))
 			}
 		}
 	}
@@ -120,19 +166,19 @@ func goList(t *testing.T) []listed {
 	return pkgs
 }
 
-// TestImportsRunOneWay holds the layering of the module: card < shoe <
-// rules < engine < analysis, sim < everything else, and nothing but the
-// standard library under the core (card, shoe, rules, engine, analysis,
-// sim), their tests included.
+// TestImportsRunOneWay holds the layering of the module (layers): the core
+// card < shoe < rules < engine < analysis, sim, on the standard library
+// alone; then the application < the adapters (stores, HTTP, the web client)
+// < the server < the programs; their tests included.
 func TestImportsRunOneWay(t *testing.T) {
 	pkgs := goList(t)
 	seen := map[string]bool{}
 	for _, p := range pkgs {
 		seen[basePath(p.ImportPath)] = true
 	}
-	for core := range layers {
-		if !seen[core] {
-			t.Errorf("go list does not list %s: the check would hold nothing", core)
+	for p := range layers {
+		if !seen[p] {
+			t.Errorf("go list does not list %s: the check would hold nothing", p)
 		}
 	}
 	for _, v := range layerViolations(pkgs) {
@@ -140,9 +186,10 @@ func TestImportsRunOneWay(t *testing.T) {
 	}
 }
 
-// TestLayerViolationsFound: the check finds an import upward, a core
-// package importing outside the standard library (its tests too), and
-// lets the top layer import anything.
+// TestLayerViolationsFound: the check finds an import upward, in the core
+// and above it, a core package importing outside the standard library (its
+// tests too), and a package with no layer; it lets the programs import
+// anything and places a store's driver by its path.
 func TestLayerViolationsFound(t *testing.T) {
 	pkgs := []listed{
 		{ImportPath: "fmt", Standard: true},
@@ -155,11 +202,20 @@ func TestLayerViolationsFound(t *testing.T) {
 		{ImportPath: "sabot/shoe_test [sabot/shoe.test]", ForTest: "sabot/shoe", Imports: []string{"sabot/sim", "sabot/card [sabot/shoe.test]"}},
 		{ImportPath: "sabot/internal/server", Imports: []string{"sabot/engine", "github.com/x/y", "sabot/web"}},
 		{ImportPath: "sabot/web", Imports: []string{"sabot/internal/server"}},
+		{ImportPath: "sabot/table", Imports: []string{"sabot/engine", "sabot/internal/webapi"}},
+		{ImportPath: "sabot/internal/store/mysql", Imports: []string{"sabot", "github.com/x/y"}},
+		{ImportPath: "sabot/internal/webapi_test [sabot/internal/webapi.test]", ForTest: "sabot/internal/webapi", Imports: []string{"sabot/internal/webtest"}},
+		{ImportPath: "sabot/cmd/sabot", Imports: []string{"sabot/internal/server", "sabot/internal/store/mysql", "sabot/web"}},
+		{ImportPath: "sabot/internal/newthing", Imports: []string{"sabot"}},
 	}
 	want := []string{
 		"sabot/engine (core) imports github.com/x/y, outside the standard library",
+		"sabot/internal/newthing has no layer: place it in layers_test.go",
+		"sabot/internal/webapi_test [sabot/internal/webapi.test] (layer 6) imports sabot/internal/webtest (layer 8), above it",
 		"sabot/rules (layer 2) imports sabot/engine (layer 3), above it",
 		"sabot/shoe_test [sabot/shoe.test] (layer 1) imports sabot/sim (layer 4), above it",
+		"sabot/table (layer 5) imports sabot/internal/webapi (layer 6), above it",
+		"sabot/web (layer 6) imports sabot/internal/server (layer 7), above it",
 	}
 	if got := layerViolations(pkgs); !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

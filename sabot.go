@@ -8,6 +8,7 @@ package sabot
 import (
 	"context"
 	"encoding/json"
+	"sabot/money"
 	"time"
 )
 
@@ -36,24 +37,24 @@ const (
 	AccountBank   = "bank"   // FAM-02: a player's money holding the bank at a family table
 )
 
-// MaxAmount is the most an amount may be, in minor units, either way: a
-// credit, a stake, a payout, a table limit, and every account's balance
-// (the house's may go as far below zero). It is 10^15, ten trillion in
-// major units: far more than any wallet holds, and small enough that no sum
-// the ledger makes can overflow an int64 (2^63 ≈ 9.2·10^18): a round's
-// postings are a few thousand stakes at most, each bounded by the table's
-// maximum (rules: at most 2^40) times a payout of at most 1000:1, and a
-// transaction's postings each move at most MaxAmount. Amounts beyond it are
-// refused where they enter (EINVALID), and the stores refuse a posting
-// that would take a balance beyond it.
-const MaxAmount int64 = 1_000_000_000_000_000
+// MaxAmount is the most an amount may be, in minor units, either way
+// (money.Max): a credit, a stake, a payout, a table limit, and every
+// account's balance (the house's may go as far below zero). It is 10^15,
+// ten trillion in major units: far more than any wallet holds, and small
+// enough that no sum the ledger makes can overflow an int64 (2^63 ≈
+// 9.2·10^18): a round's postings are a few thousand stakes at most, each
+// bounded by the table's maximum (rules: at most 2^40) times a payout of at
+// most 1000:1, and a transaction's postings each move at most MaxAmount.
+// Amounts beyond it are refused where they enter (EINVALID), and the stores
+// refuse a posting that would take a balance beyond it.
+const MaxAmount = int64(money.Max)
 
 // Account is one account of the ledger.
 type Account struct {
 	ID      int64
 	Kind    string
-	OwnerID int64 // user for wallet and bank, table for table, 0 for house
-	Balance int64 // minor units; equals the sum of its entries
+	OwnerID int64        // user for wallet and bank, table for table, 0 for house
+	Balance money.Amount // equals the sum of its entries
 }
 
 // Posting is one leg of a ledger transaction: an amount added to (positive)
@@ -62,7 +63,7 @@ type Account struct {
 // transaction with EINSUFFICIENT.
 type Posting struct {
 	AccountID int64
-	Amount    int64
+	Amount    money.Amount
 	Memo      string
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -61,8 +62,8 @@ type Action struct {
 	Player string
 	Box    int
 	Hand   int
-	Stake  int64 // Insure (required), Double (0: the hand's stake), Split (0: the hand's stake)
-	Value  int   // Declare: 1 or 11
+	Stake  money.Amount // Insure (required), Double (0: the hand's stake), Split (0: the hand's stake)
+	Value  int          // Declare: 1 or 11
 }
 
 func (a Action) String() string {
@@ -128,8 +129,8 @@ type Bet struct {
 	Box    int
 	Hand   int // the hand it rides on, numbered in play order
 	Kind   BetKind
-	Stake  int64
-	Net    int64
+	Stake  money.Amount
+	Net    money.Amount
 	Result rules.Result
 
 	settled bool

@@ -1,16 +1,16 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
 // A round's refusals show amounts as the table shows money (AR-04, VE-21
-// limits; ES-11, VE-15 insurance), across rounds; without a format, as the
+// limits; ES-11, VE-15 insurance), across rounds; without a style, as the
 // integers given.
 func TestAmountFormat_AR04_VE21(t *testing.T) {
 	p := rules.MustLookup("spain")
@@ -20,15 +20,15 @@ func TestAmountFormat_AR04_VE21(t *testing.T) {
 	r := New(p)
 	r.Reset(NewForced(card.MustParseList("TH 6C AS")))
 	if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.Contains(err.Error(), "the table minimum is 500 (AR-04)") {
-		t.Fatalf("no format: %v", err)
+		t.Fatalf("no style: %v", err)
 	}
-	r.SetAmountFormat(func(n int64) string { return fmt.Sprintf("€%d.%02d", n/100, n%100) })
-	for range 2 { // the format holds across Reset
+	r.SetAmountStyle(money.Grouped)
+	for range 2 { // the style holds across Reset
 		r.Reset(NewForced(card.MustParseList("TH AS 6C 9D")))
-		if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.Contains(err.Error(), "ana may not bet €1.00 on box 1: the table minimum is €5.00 (AR-04)") {
+		if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.Contains(err.Error(), "ana may not bet 1.00 on box 1: the table minimum is 5.00 (AR-04)") {
 			t.Fatalf("minimum: %v", err)
 		}
-		if err := r.PlaceBet("ana", 1, 200000); err == nil || !strings.Contains(err.Error(), "the table maximum is €1000.00") {
+		if err := r.PlaceBet("ana", 1, 200000); err == nil || !strings.Contains(err.Error(), "the table maximum is 1,000.00") {
 			t.Fatalf("maximum: %v", err)
 		}
 	}
@@ -39,7 +39,7 @@ func TestAmountFormat_AR04_VE21(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := r.Act(Action{Kind: Insure, Player: "ana", Box: 1, Stake: 900})
-	if err == nil || !strings.Contains(err.Error(), "ana box 1 may not insure €9.00: insurance is 1 to half the original stake, €5.00") {
+	if err == nil || !strings.Contains(err.Error(), "ana box 1 may not insure 9.00: insurance is 1 to half the original stake, 5.00") {
 		t.Fatalf("insurance: %v", err)
 	}
 }

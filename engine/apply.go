@@ -1,6 +1,10 @@
 package engine
 
-import "sabot/rules"
+import (
+	"sabot/rules"
+
+	"sabot/money"
+)
 
 func (r *Round) apply(a Action) {
 	r.actions = append(r.actions, a)
@@ -93,7 +97,7 @@ func (r *Round) applyFollow(a Action) {
 	r.closeFollow()
 }
 
-func (r *Round) addBet(player string, boxNo, hand int, k BetKind, stake int64) {
+func (r *Round) addBet(player string, boxNo, hand int, k BetKind, stake money.Amount) {
 	r.bets = append(r.bets, Bet{Player: player, Box: boxNo, Hand: hand, Kind: k, Stake: stake})
 	r.emit(Event{Kind: EvBet, Player: player, Box: boxNo, Hand: hand, BetKind: k, Amount: stake})
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -49,7 +50,7 @@ type Event struct {
 	Player   string
 	BetKind  BetKind
 	Result   rules.Result
-	Amount   int64
+	Amount   money.Amount
 	Text     string
 }
 

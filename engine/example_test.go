@@ -31,7 +31,7 @@ func Example() {
 
 	fmt.Println(card.Format(r.Dealer().Cards()), r.Dealer().Total())
 	for _, b := range r.Bets() {
-		fmt.Println(b.Player, b.Kind, b.Stake, b.Result, b.Net)
+		fmt.Printf("%s %s %d %s %d\n", b.Player, b.Kind, b.Stake, b.Result, b.Net)
 	}
 	// Output:
 	// insurance

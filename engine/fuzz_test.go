@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -25,7 +26,7 @@ func playRandom(t *testing.T, p *rules.Profile, seed uint64, short bool) {
 	r := New(p)
 	r.Reset(NewForced(cards))
 	for i, n := 0, 1+rng.IntN(6); i < n; i++ {
-		r.PlaceBet(fuzzPlayers[rng.IntN(len(fuzzPlayers))], 1+rng.IntN(p.Boxes), 1+rng.Int64N(400))
+		r.PlaceBet(fuzzPlayers[rng.IntN(len(fuzzPlayers))], 1+rng.IntN(p.Boxes), money.Amount(1+rng.Int64N(400)))
 	}
 	if len(r.Bets()) == 0 {
 		r.PlaceBet("ana", 1, 100)
@@ -44,7 +45,7 @@ func playRandom(t *testing.T, p *rules.Profile, seed uint64, short bool) {
 				Player: fuzzPlayers[rng.IntN(len(fuzzPlayers))],
 				Box:    rng.IntN(p.Boxes + 2),
 				Hand:   rng.IntN(4),
-				Stake:  rng.Int64N(300) - 20,
+				Stake:  money.Amount(rng.Int64N(300) - 20),
 				Value:  []int{1, 11, 5}[rng.IntN(3)],
 			}
 			if a.Kind >= Close { // the house's actions are legal; test them elsewhere
@@ -92,13 +93,13 @@ func playRandom(t *testing.T, p *rules.Profile, seed uint64, short bool) {
 		box, hand int
 		kind      BetKind
 	}
-	last := map[betKey]int64{}
+	last := map[betKey]money.Amount{}
 	for _, e := range r.Events() {
 		if e.Kind == EvResult {
 			last[betKey{e.Player, e.Box, e.Hand, e.BetKind}] = e.Amount
 		}
 	}
-	var results int64
+	var results money.Amount
 	for _, v := range last {
 		results += v
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -80,7 +81,7 @@ func mustPlay(t testing.TB, r *Round, next func(*Round) Action) {
 	}
 }
 
-func sumNet(r *Round) (players, house int64) {
+func sumNet(r *Round) (players, house money.Amount) {
 	nets, house := r.Net()
 	for _, n := range nets {
 		players += n

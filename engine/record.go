@@ -4,14 +4,15 @@ import (
 	"fmt"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
 // PlacedBet is a bet placed before the deal.
 type PlacedBet struct {
-	Player string `json:"player"`
-	Box    int    `json:"box"`
-	Stake  int64  `json:"stake"`
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Stake  money.Amount `json:"stake"`
 }
 
 // Record is everything that reproduces a round exactly: the cards in the

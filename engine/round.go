@@ -2,9 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -57,7 +57,7 @@ type Round struct {
 	drawn   []card.Card
 	actions []Action
 
-	format func(int64) string // how refusals show amounts (nil: the integer)
+	style money.Style // how refusals show amounts (SetAmountStyle)
 }
 
 // New returns a round for a profile. The profile must be valid and must not
@@ -96,17 +96,13 @@ func (r *Round) Reset(src Source) {
 	r.actions = r.actions[:0]
 }
 
-// SetAmountFormat sets how the round's refusals show an amount (a stake,
-// a table limit): a table whose amounts are minor units shows them as
-// money. nil shows the integer, as given. It holds across Reset.
-func (r *Round) SetAmountFormat(f func(int64) string) { r.format = f }
+// SetAmountStyle sets how the round's refusals show an amount (a stake,
+// a table limit): as its players see money (money.Grouped, money.Plain) or,
+// by default, as the integer of minor units given (money.Minor). It holds
+// across Reset.
+func (r *Round) SetAmountStyle(s money.Style) { r.style = s }
 
-func (r *Round) amount(n int64) string {
-	if r.format != nil {
-		return r.format(n)
-	}
-	return strconv.FormatInt(n, 10)
-}
+func (r *Round) amount(n money.Amount) string { return n.In(r.style) }
 
 // Profile returns the round's profile.
 func (r *Round) Profile() *rules.Profile { return r.p }
@@ -168,8 +164,8 @@ func (r *Round) Current() (box, hand int) {
 }
 
 // Net returns each player's net and the house's, once the round is done.
-func (r *Round) Net() (players map[string]int64, house int64) {
-	players = map[string]int64{}
+func (r *Round) Net() (players map[string]money.Amount, house money.Amount) {
+	players = map[string]money.Amount{}
 	for i := range r.bets {
 		b := &r.bets[i]
 		players[b.Player] += b.Net
@@ -181,7 +177,7 @@ func (r *Round) Net() (players map[string]int64, house int64) {
 // PlaceBet places a stake on a box before the deal. The first bettor on a box
 // is its box holder; any further one is a back bettor (ES-03, VE-03), refused
 // where the profile has no back betting (AR-05).
-func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
+func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	refuse := func(err error, why, rule string) error {
 		return &Refusal{err, fmt.Sprintf("%s may not bet %s on box %d", player, r.amount(stake), boxNo), why, rule}
 	}
@@ -204,7 +200,7 @@ func (r *Round) PlaceBet(player string, boxNo int, stake int64) error {
 		return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, VE-21")
 	}
 	b := &r.boxes[boxNo]
-	onBox, boxTotal := 0, int64(0)
+	onBox, boxTotal := 0, money.Amount(0)
 	for i := range r.bets {
 		if r.bets[i].Box == boxNo {
 			if r.bets[i].Player == player {

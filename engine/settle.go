@@ -1,6 +1,10 @@
 package engine
 
-import "sabot/rules"
+import (
+	"sabot/rules"
+
+	"sabot/money"
+)
 
 // settle settles every open bet against the dealer's final hand (AR-15,
 // AR-16, ES-06, ES-07, VE-09, VE-10, PON-01, PON-02) and ends the round.
@@ -69,7 +73,7 @@ func (r *Round) settleBet(b *Bet, dealerBJ bool) {
 
 // baseStake is a bettor's stake on a hand: the main stake, or the stake of
 // the split that made the hand. 0 if the bettor has none there.
-func (r *Round) baseStake(player string, boxNo, hand int) int64 {
+func (r *Round) baseStake(player string, boxNo, hand int) money.Amount {
 	for i := range r.bets {
 		b := &r.bets[i]
 		if b.Box == boxNo && b.Hand == hand && b.Player == player && (b.Kind == MainBet || b.Kind == SplitBet) {

@@ -29,7 +29,7 @@ func ExampleSession_Run() {
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		fmt.Println(strings.TrimRight(line, " "))
 	}
-	fmt.Println(sum.Rounds, sum.Net)
+	fmt.Printf("%d %d\n", sum.Rounds, sum.Net)
 	// Output:
 	// sabot play: vegas-s17. Reference: 6 decks, peek, dealer stands on soft 17, double any two, DAS, resplit to 4, Aces split once with one card.
 	// You play box 1 at 10.00 a box, with a bankroll of 1000.00. Money shows in units with two decimals; type help for the commands.

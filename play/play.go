@@ -24,6 +24,8 @@ import (
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/english"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -47,10 +49,10 @@ type Config struct {
 	Boxes []int
 	// Bet is the stake on each box, in minor units (0: DefaultBet, within
 	// the table's limits).
-	Bet int64
+	Bet money.Amount
 	// Bankroll is the player's money at the start, in minor units (0:
 	// DefaultBankroll).
-	Bankroll int64
+	Bankroll money.Amount
 	// Seed seeds the shoe's ChaCha8 source; the same seed, profile and input
 	// play the same session. SeedText is how the summary shows it.
 	Seed     shoe.Seed
@@ -67,13 +69,13 @@ type Config struct {
 
 // Summary is how a session went.
 type Summary struct {
-	Rounds     int   // rounds dealt, void ones included
-	Void       int   // void rounds (AR-08, EG-04)
-	Shoes      int   // shoes prepared: the first and each reshuffle
-	Start      int64 // bankroll at the start
-	Bankroll   int64 // bankroll at the end
-	Net        int64 // the sum of the rounds' nets: Bankroll - Start
-	BiggestWin int64 // the best round's net, 0 if no round won
+	Rounds     int          // rounds dealt, void ones included
+	Void       int          // void rounds (AR-08, EG-04)
+	Shoes      int          // shoes prepared: the first and each reshuffle
+	Start      money.Amount // bankroll at the start
+	Bankroll   money.Amount // bankroll at the end
+	Net        money.Amount // the sum of the rounds' nets: Bankroll - Start
+	BiggestWin money.Amount // the best round's net, 0 if no round won
 	Ended      End
 }
 
@@ -159,12 +161,12 @@ func CheckBoxes(p *rules.Profile, boxes []int) error {
 
 // CheckBet refuses a stake the table refuses on the player's boxes, with the
 // engine's own reason (AR-04, VE-21).
-func CheckBet(p *rules.Profile, boxes []int, stake int64) error {
+func CheckBet(p *rules.Profile, boxes []int, stake money.Amount) error {
 	r := engine.New(p)
-	r.SetAmountFormat(FormatMoney)
+	r.SetAmountStyle(money.Plain)
 	for _, b := range boxes {
 		if err := r.PlaceBet(Player, b, stake); err != nil {
-			return fmt.Errorf("a stake of %s on box %d: %s", FormatMoney(stake), b, reason(err))
+			return fmt.Errorf("a stake of %s on box %d: %s", stake.Plain(), b, reason(err))
 		}
 	}
 	return nil
@@ -176,8 +178,8 @@ type Session struct {
 	cfg      Config
 	p        *rules.Profile
 	boxes    []int
-	bet      int64
-	bankroll int64
+	bet      money.Amount
+	bankroll money.Amount
 	sum      Summary
 
 	shoe  *shoe.Shoe
@@ -232,8 +234,8 @@ func New(cfg Config) (*Session, error) {
 	if s.bankroll < 0 {
 		return nil, fmt.Errorf("bankroll %d: want a positive amount", s.bankroll)
 	}
-	if need := s.bet * int64(len(s.boxes)); need > s.bankroll {
-		return nil, fmt.Errorf("a bankroll of %s cannot cover %d boxes at %s", FormatMoney(s.bankroll), len(s.boxes), FormatMoney(s.bet))
+	if need := s.bet * money.Amount(len(s.boxes)); need > s.bankroll {
+		return nil, fmt.Errorf("a bankroll of %s cannot cover %d boxes at %s", s.bankroll.Plain(), len(s.boxes), s.bet.Plain())
 	}
 	if cfg.Rounds < 0 {
 		return nil, fmt.Errorf("rounds %d: want 0 (no limit) or more", cfg.Rounds)
@@ -241,7 +243,7 @@ func New(cfg Config) (*Session, error) {
 	s.sum.Start, s.sum.Bankroll = s.bankroll, s.bankroll
 	s.shoe = shoe.New(p.Decks, cfg.Seed)
 	s.round = engine.New(p)
-	s.round.SetAmountFormat(FormatMoney)
+	s.round.SetAmountStyle(money.Plain)
 	s.src = &source{shoe: s.shoe, round: s.round}
 	return s, nil
 }
@@ -260,12 +262,12 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 	}
 	for s.sum.Ended == 0 {
 		if s.cfg.Rounds > 0 && s.sum.Rounds >= s.cfg.Rounds {
-			s.printf("\nThe session ends after %s.\n", plural(s.cfg.Rounds, "round"))
+			s.printf("\nThe session ends after %s.\n", english.Count(s.cfg.Rounds, "round", "rounds"))
 			s.sum.Ended = EndRounds
 			break
 		}
 		if s.bankroll < s.minimumStakes() {
-			s.printf("\nYour bankroll of %s cannot cover the table minimum on %d boxes.\n", FormatMoney(s.bankroll), max(1, s.p.LoneCustomerBoxes))
+			s.printf("\nYour bankroll of %s cannot cover the table minimum on %d boxes.\n", s.bankroll.Plain(), max(1, s.p.LoneCustomerBoxes))
 			s.sum.Ended = EndBankroll
 			break
 		}
@@ -285,12 +287,12 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 }
 
 // minimumStakes is the least a lone customer can stake on a round.
-func (s *Session) minimumStakes() int64 {
+func (s *Session) minimumStakes() money.Amount {
 	m := s.p.MinBet
 	if s.p.BelowMinStands { // VE-18: a stake below the minimum stands
 		m = 1
 	}
-	return m * int64(max(1, s.p.LoneCustomerBoxes))
+	return m * money.Amount(max(1, s.p.LoneCustomerBoxes))
 }
 
 func (s *Session) printf(format string, a ...any) {
@@ -318,7 +320,7 @@ func (s *Session) intro() {
 	p := s.p
 	s.printf("sabot play: %s. %s\n", p.Name, p.Description)
 	s.printf("You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
-		boxesText(s.boxes), FormatMoney(s.bet), FormatMoney(s.bankroll))
+		boxesText(s.boxes), s.bet.Plain(), s.bankroll.Plain())
 }
 
 func boxesText(boxes []int) string {
@@ -352,7 +354,7 @@ your hands standing where the rules allow (else drawing).`
 func (s *Session) betweenRounds() {
 	for {
 		line, ok := s.ask(fmt.Sprintf("\nBankroll %s; %s on %s. Enter deals; or bet N, box 1,3, help, quit.",
-			FormatMoney(s.bankroll), FormatMoney(s.bet), boxesText(s.boxes)))
+			s.bankroll.Plain(), s.bet.Plain(), boxesText(s.boxes)))
 		if !ok {
 			s.sum.Ended = EndInput
 			return
@@ -361,9 +363,9 @@ func (s *Session) betweenRounds() {
 		arg = strings.TrimSpace(arg)
 		switch word {
 		case "", "deal":
-			if need := s.bet * int64(len(s.boxes)); need > s.bankroll {
+			if need := s.bet * money.Amount(len(s.boxes)); need > s.bankroll {
 				s.printf("%s on %s needs %s; your bankroll is %s: lower the bet (bet N) or play fewer boxes.\n",
-					FormatMoney(s.bet), boxesText(s.boxes), FormatMoney(need), FormatMoney(s.bankroll))
+					s.bet.Plain(), boxesText(s.boxes), need.Plain(), s.bankroll.Plain())
 				continue
 			}
 			return
@@ -388,9 +390,9 @@ func (s *Session) betweenRounds() {
 }
 
 func (s *Session) setBet(arg string) {
-	n, err := ParseAmount(arg)
+	n, err := money.Parse(arg)
 	if err != nil {
-		s.printf("%s.\n", capitalize(err.Error()))
+		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return
 	}
 	if err := CheckBet(s.p, s.boxes, n); err != nil {
@@ -398,7 +400,7 @@ func (s *Session) setBet(arg string) {
 		return
 	}
 	s.bet = n
-	s.printf("Stake %s a box from the next round.\n", FormatMoney(n))
+	s.printf("Stake %s a box from the next round.\n", n.Plain())
 }
 
 func (s *Session) setBoxes(word, arg string) {
@@ -408,7 +410,7 @@ func (s *Session) setBoxes(word, arg string) {
 			boxes = append(boxes, i)
 		}
 	} else if boxes, err = ParseBoxes(arg); err != nil {
-		s.printf("%s.\n", capitalize(err.Error()))
+		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return
 	}
 	if err := CheckBoxes(s.p, boxes); err != nil {
@@ -458,7 +460,7 @@ func (s *Session) newShoe() error {
 		b.WriteString("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)")
 	}
 	if len(burned) > 0 {
-		fmt.Fprintf(&b, "; %s burned (EG-03)", plural(len(burned), "card"))
+		fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
 	}
 	s.printf("\n%s.\n", b.String())
 	return nil
@@ -499,15 +501,8 @@ func (s *Session) summary() {
 		void = fmt.Sprintf(", %d void", sum.Void)
 	}
 	s.printf("\nSession over: %s%s, net %s, biggest win %s; bankroll %s (you sat down with %s).\n",
-		plural(sum.Rounds, "round"), void, FormatNet(sum.Net), FormatNet(sum.BiggestWin), FormatMoney(sum.Bankroll), FormatMoney(sum.Start))
+		english.Count(sum.Rounds, "round", "rounds"), void, FormatNet(sum.Net), FormatNet(sum.BiggestWin), sum.Bankroll.Plain(), sum.Start.Plain())
 	if s.cfg.SeedText != "" {
 		s.printf("Seed %s: the same seed, profile, options and input play this session again.\n", s.cfg.SeedText)
 	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sabot/engine"
+	"sabot/internal/english"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -25,7 +27,7 @@ func (s *Session) playRound() error {
 	s.view.reset(s.p)
 	s.seen = 0
 	s.declined = map[[2]int]bool{}
-	s.printf("\nRound %d: %s staked on %s.\n", s.sum.Rounds, FormatMoney(s.bet*int64(len(s.boxes))), boxesText(s.boxes))
+	s.printf("\nRound %d: %s staked on %s.\n", s.sum.Rounds, (s.bet * money.Amount(len(s.boxes))).Plain(), boxesText(s.boxes))
 	for _, b := range s.boxes {
 		if err := r.PlaceBet(Player, b, s.bet); err != nil {
 			return fmt.Errorf("play: %w", err) // CheckBet passed: the engine disagrees with itself
@@ -61,9 +63,9 @@ func (s *Session) endRound() error {
 	s.sum.BiggestWin = max(s.sum.BiggestWin, net)
 	if void, _ := r.Void(); void {
 		s.sum.Void++
-		s.printf("Round %d is void: every stake is returned; bankroll %s.\n", s.sum.Rounds, FormatMoney(s.bankroll))
+		s.printf("Round %d is void: every stake is returned; bankroll %s.\n", s.sum.Rounds, s.bankroll.Plain())
 	} else {
-		s.printf("Round %d: net %s; bankroll %s.\n", s.sum.Rounds, FormatNet(net), FormatMoney(s.bankroll))
+		s.printf("Round %d: net %s; bankroll %s.\n", s.sum.Rounds, FormatNet(net), s.bankroll.Plain())
 	}
 	if s.cfg.OnRound != nil {
 		s.cfg.OnRound(r)
@@ -150,15 +152,15 @@ func (s *Session) showBet(e engine.Event) {
 	v := &s.view
 	switch e.BetKind {
 	case engine.DoubleBet:
-		s.printf("%s doubles: %s more for one card.\n", v.label(e.Box, e.Hand), FormatMoney(e.Amount))
+		s.printf("%s doubles: %s more for one card.\n", v.label(e.Box, e.Hand), e.Amount.Plain())
 	case engine.SplitBet:
 		from := v.hand(e.Box, s.splitFrom)
 		s.printf("Box %d splits: hand %d %s, hand %d %s; %s on hand %d.\n", e.Box,
-			s.splitFrom, from.cardsText(), e.Hand, v.hand(e.Box, e.Hand).cardsText(), FormatMoney(e.Amount), e.Hand)
+			s.splitFrom, from.cardsText(), e.Hand, v.hand(e.Box, e.Hand).cardsText(), e.Amount.Plain(), e.Hand)
 	case engine.InsuranceBet:
-		s.printf("Box %d insures %s.\n", e.Box, FormatMoney(e.Amount))
+		s.printf("Box %d insures %s.\n", e.Box, e.Amount.Plain())
 	case engine.ChallengeBet:
-		s.printf("%s challenges %s that the next card is ten-value (AR-10).\n", v.label(e.Box, e.Hand), FormatMoney(e.Amount))
+		s.printf("%s challenges %s that the next card is ten-value (AR-10).\n", v.label(e.Box, e.Hand), e.Amount.Plain())
 	}
 }
 
@@ -174,7 +176,7 @@ func (s *Session) showResult(e engine.Event) {
 	}
 }
 
-func winsLoses(net int64) string {
+func winsLoses(net money.Amount) string {
 	if net > 0 {
 		return "wins"
 	}
@@ -197,7 +199,7 @@ func (s *Session) showHands() {
 		}
 		for i := range r.Hands(box) {
 			hand := i + 1
-			var net int64
+			var net money.Amount
 			result := rules.Pending
 			for j := range bets {
 				b := &bets[j]
@@ -264,7 +266,7 @@ func (s *Session) point() (point, error) {
 		}
 		if stake := s.stakeOf(a); stake > free {
 			if pt.unpaid == "" {
-				pt.unpaid = fmt.Sprintf("%s needs %s and %s of your bankroll is free", a.Kind, FormatMoney(stake), FormatMoney(free))
+				pt.unpaid = fmt.Sprintf("%s needs %s and %s of your bankroll is free", a.Kind, stake.Plain(), free.Plain())
 			}
 			continue // the table refuses what the player cannot pay
 		}
@@ -322,9 +324,9 @@ func (s *Session) item(a engine.Action) item {
 	case engine.Stand:
 		return item{"s", "[s]tand", a}
 	case engine.Double:
-		return item{"d", "[d]ouble " + FormatMoney(s.stakeOf(a)), a}
+		return item{"d", "[d]ouble " + s.stakeOf(a).Plain(), a}
 	case engine.Split:
-		return item{"p", "s[p]lit " + FormatMoney(s.stakeOf(a)), a}
+		return item{"p", "s[p]lit " + s.stakeOf(a).Plain(), a}
 	case engine.Surrender:
 		return item{"r", "su[r]render", a}
 	case engine.Declare:
@@ -333,9 +335,9 @@ func (s *Session) item(a engine.Action) item {
 		}
 		return item{"e", "Ace [e]leven", a}
 	case engine.Challenge:
-		return item{"c", "[c]hallenge " + FormatMoney(s.stakeOf(a)), a}
+		return item{"c", "[c]hallenge " + s.stakeOf(a).Plain(), a}
 	case engine.Insure:
-		return item{"i", "[i]nsure " + FormatMoney(s.stakeOf(a)), a}
+		return item{"i", "[i]nsure " + s.stakeOf(a).Plain(), a}
 	case engine.EvenMoney:
 		return item{"e", "[e]ven money", a}
 	}
@@ -343,7 +345,7 @@ func (s *Session) item(a engine.Action) item {
 }
 
 // baseStake is the player's stake on a hand: the main stake or the split's.
-func (s *Session) baseStake(box, hand int) int64 {
+func (s *Session) baseStake(box, hand int) money.Amount {
 	for _, b := range s.round.Bets() {
 		if b.Box == box && b.Hand == hand && b.Player == Player && (b.Kind == engine.MainBet || b.Kind == engine.SplitBet) {
 			return b.Stake
@@ -353,7 +355,7 @@ func (s *Session) baseStake(box, hand int) int64 {
 }
 
 // stakeOf is what an action puts on the table.
-func (s *Session) stakeOf(a engine.Action) int64 {
+func (s *Session) stakeOf(a engine.Action) money.Amount {
 	switch a.Kind {
 	case engine.Double, engine.Split:
 		if a.Stake != 0 {
@@ -370,7 +372,7 @@ func (s *Session) stakeOf(a engine.Action) int64 {
 
 // free is the part of the bankroll not on the table: the bankroll at the
 // start of the round, less the open stakes, plus what settled bets netted.
-func (s *Session) free() int64 {
+func (s *Session) free() money.Amount {
 	f := s.bankroll
 	bets := s.round.Bets()
 	for i := range bets {
@@ -436,7 +438,7 @@ func (s *Session) parseAction(pt point, word, arg string) (engine.Action, error)
 	if arg != "" {
 		switch a.Kind {
 		case engine.Double, engine.Insure, engine.Split, engine.Challenge:
-			n, err := ParseAmount(arg)
+			n, err := money.Parse(arg)
 			if err != nil {
 				return a, err
 			}
@@ -497,7 +499,7 @@ func (s *Session) decide() error {
 	}
 	a, err := s.parseAction(pt, word, arg)
 	if err != nil {
-		s.printf("%s.\n", capitalize(err.Error()))
+		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return nil
 	}
 	if a.Kind == engine.Close {
@@ -510,19 +512,12 @@ func (s *Session) decide() error {
 	}
 	if s.round.Legal(a) {
 		if stake, free := s.stakeOf(a), s.free(); stake > free {
-			s.printf("Refused: %s needs %s and %s of your bankroll is free.\n", a.Kind, FormatMoney(stake), FormatMoney(free))
+			s.printf("Refused: %s needs %s and %s of your bankroll is free.\n", a.Kind, stake.Plain(), free.Plain())
 			return nil
 		}
 	}
 	s.act(a)
 	return nil
-}
-
-func capitalize(t string) string {
-	if t == "" {
-		return t
-	}
-	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 // act sends a decision to the engine and shows what follows, or the
@@ -600,7 +595,7 @@ func actionText(a engine.Action) string {
 		return "take even money"
 	case engine.Double, engine.Insure, engine.Split:
 		if a.Stake != 0 {
-			return fmt.Sprintf("%s %s", a.Kind, FormatMoney(a.Stake))
+			return fmt.Sprintf("%s %s", a.Kind, a.Stake.Plain())
 		}
 	}
 	return a.Kind.String()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"sabot/money"
 )
 
 // ErrUnknownOption and ErrBadOption are returned, wrapped, by Set; ErrInvalid
@@ -52,15 +54,15 @@ func intOpt(key, rules, doc string, f func(*Profile) *int) Option {
 		}}
 }
 
-func moneyOpt(key, rules, doc string, f func(*Profile) *int64) Option {
+func moneyOpt(key, rules, doc string, f func(*Profile) *money.Amount) Option {
 	return Option{Key: key, Rules: splitRules(rules), Doc: doc, Values: "integer (minor units)",
-		get: func(p *Profile) string { return strconv.FormatInt(*f(p), 10) },
+		get: func(p *Profile) string { return strconv.FormatInt(int64(*f(p)), 10) },
 		set: func(p *Profile, s string) error {
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
 				return fmt.Errorf("want an integer amount in minor units")
 			}
-			*f(p) = n
+			*f(p) = money.Amount(n)
 			return nil
 		}}
 }
@@ -141,13 +143,13 @@ var options = []Option{
 	enumOpt("collected_cards", "FAM-03,EG-05", "Where played cards go: the discard tray (reshuffle after the cut card), under the deck face up (reshuffle when the first face-up card is reached) or face down (dealt on until the bank changes hands).", collectedNames, func(p *Profile) *Collected { return &p.Collected }),
 	intOpt("boxes", "ES-03,VE-03", "Boxes (betting positions) on the layout.", func(p *Profile) *int { return &p.Boxes }),
 	intOpt("back_bets_per_box", "AR-05,ES-03,VE-03", "Back bettors allowed on a box besides its holder (0: no back betting).", func(p *Profile) *int { return &p.BackBetsPerBox }),
-	moneyOpt("min_bet", "AR-04,VE-18", "Table minimum stake, in minor units.", func(p *Profile) *int64 { return &p.MinBet }),
-	moneyOpt("max_bet", "AR-04,VE-21", "Table maximum stake, in minor units.", func(p *Profile) *int64 { return &p.MaxBet }),
+	moneyOpt("min_bet", "AR-04,VE-18", "Table minimum stake, in minor units.", func(p *Profile) *money.Amount { return &p.MinBet }),
+	moneyOpt("max_bet", "AR-04,VE-21", "Table maximum stake, in minor units.", func(p *Profile) *money.Amount { return &p.MaxBet }),
 	enumOpt("max_bet_scope", "ES-03,VE-21", "What the maximum binds: each bettor's stake (bet) or a box's stakes together (box).", maxScopeNames, func(p *Profile) *MaxScope { return &p.MaxScope }),
 	boolOpt("below_min_stands", "VE-18", "A stake below the minimum, once the cards are dealt, stands as valid (else it is refused).", func(p *Profile) *bool { return &p.BelowMinStands }),
 	intOpt("min_bets_to_start", "AR-03", "Bets needed to start a shoe and to go on dealing it (table service).", func(p *Profile) *int { return &p.MinBetsToStart }),
 	intOpt("lone_customer_boxes", "VE-20", "Boxes a lone customer must play (table service; 0 or 1: no rule).", func(p *Profile) *int { return &p.LoneCustomerBoxes }),
-	moneyOpt("payout_unit", "", "The table's unit: a payout fraction below it rounds down.", func(p *Profile) *int64 { return &p.PayoutUnit }),
+	moneyOpt("payout_unit", "", "The table's unit: a payout fraction below it rounds down.", func(p *Profile) *money.Amount { return &p.PayoutUnit }),
 	boolOpt("bank_rotates", "FAM-02", "The bank is a player and rotates: to a player who makes a blackjack, or after bank_rounds rounds (table service).", func(p *Profile) *bool { return &p.BankRotates }),
 	intOpt("bank_rounds", "FAM-02", "Rounds after which the bank passes on (0: only on a blackjack).", func(p *Profile) *int { return &p.BankRounds }),
 	enumOpt("hole_card", "AR-09,ES-12,VE-05", "The dealer's second card: peek (US, checked under an Ace or ten), no-peek (dealt face down, turned when the dealer plays) or none (European, drawn after the players).", holeCardNames, func(p *Profile) *HoleCard { return &p.HoleCard }),

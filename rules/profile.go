@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sabot/money"
 	"sabot/shoe"
 )
 
@@ -128,16 +129,16 @@ type Profile struct {
 	Collected      Collected // FAM-03
 
 	// The table.
-	Boxes             int      // ES-03, VE-03
-	BackBetsPerBox    int      // AR-05, ES-03, VE-03
-	MinBet, MaxBet    int64    // AR-04, VE-18, VE-21
-	MaxScope          MaxScope // ES-03, VE-21
-	BelowMinStands    bool     // VE-18
-	MinBetsToStart    int      // AR-03
-	LoneCustomerBoxes int      // VE-20
-	PayoutUnit        int64    // payout fractions below the unit round down
-	BankRotates       bool     // FAM-02
-	BankRounds        int      // FAM-02: rounds before the bank passes (0: only on a blackjack)
+	Boxes             int          // ES-03, VE-03
+	BackBetsPerBox    int          // AR-05, ES-03, VE-03
+	MinBet, MaxBet    money.Amount // AR-04, VE-18, VE-21
+	MaxScope          MaxScope     // ES-03, VE-21
+	BelowMinStands    bool         // VE-18
+	MinBetsToStart    int          // AR-03
+	LoneCustomerBoxes int          // VE-20
+	PayoutUnit        money.Amount // payout fractions below the unit round down
+	BankRotates       bool         // FAM-02
+	BankRounds        int          // FAM-02: rounds before the bank passes (0: only on a blackjack)
 
 	// The deal and the dealer.
 	HoleCard             HoleCard             // AR-09, ES-12, VE-05

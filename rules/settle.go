@@ -1,5 +1,7 @@
 package rules
 
+import "sabot/money"
+
 // Result is how a bet ended.
 type Result uint8
 
@@ -110,18 +112,18 @@ func (p *Profile) Settle(h PlayerHand, d DealerHand) Outcome {
 // Net is what a stake nets under an outcome, in minor units. A win is rounded
 // down to the table's unit; a partial loss (surrender) returns the part
 // rounded down.
-func (p *Profile) Net(stake int64, o Outcome) int64 {
+func (p *Profile) Net(stake money.Amount, o Outcome) money.Amount {
 	switch {
 	case o.Num > 0:
-		return p.roundDown(stake * o.Num / o.Den)
+		return p.roundDown(stake * money.Amount(o.Num) / money.Amount(o.Den))
 	case o.Num == 0:
 		return 0
 	}
-	kept := stake * (o.Den + o.Num) / o.Den
+	kept := stake * money.Amount(o.Den+o.Num) / money.Amount(o.Den)
 	return -(stake - p.roundDown(kept))
 }
 
-func (p *Profile) roundDown(x int64) int64 {
+func (p *Profile) roundDown(x money.Amount) money.Amount {
 	if p.PayoutUnit > 1 {
 		return x - x%p.PayoutUnit
 	}
@@ -130,4 +132,6 @@ func (p *Profile) roundDown(x int64) int64 {
 
 // Pays returns what a winning side bet at num:1 nets on stake, rounded down
 // to the table's unit (insurance 2:1, the challenge 2:1).
-func (p *Profile) Pays(stake, num int64) int64 { return p.roundDown(stake * num) }
+func (p *Profile) Pays(stake money.Amount, num int64) money.Amount {
+	return p.roundDown(stake * money.Amount(num))
+}

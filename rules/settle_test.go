@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sabot/card"
+	"sabot/money"
 )
 
 // AR-15: the settlement table of the reglamento, row by row: each dealer
@@ -42,7 +43,7 @@ func TestSettlementTable_AR15_AR16(t *testing.T) {
 			o := p.Settle(PlayerHand{Count: count(pl.cards)}, d)
 			got[i] = code[o.Result]
 			net := p.Net(100, o)
-			want := map[Result]int64{Win: 100, Blackjack: 150, Push: 0, Lose: -100, Bust: -100}[o.Result]
+			want := map[Result]money.Amount{Win: 100, Blackjack: 150, Push: 0, Lose: -100, Bust: -100}[o.Result]
 			if net != want {
 				t.Errorf("dealer %s, player %s: net %d, want %d", row.dealer, pl.name, net, want)
 			}
@@ -57,7 +58,7 @@ func TestSettlementTable_AR15_AR16(t *testing.T) {
 func TestBlackjackRounding_AR16(t *testing.T) {
 	p := MustLookup("venice")
 	o := p.Settle(PlayerHand{Count: count("AS KH")}, DealerHand{Count: count("9C 8D")})
-	for stake, want := range map[int64]int64{100: 150, 15: 22, 1: 1, 3: 4, 25: 37} {
+	for stake, want := range map[money.Amount]money.Amount{100: 150, 15: 22, 1: 1, 3: 4, 25: 37} {
 		if got := p.Net(stake, o); got != want {
 			t.Errorf("3:2 on %d = %d, want %d", stake, got, want)
 		}
@@ -122,7 +123,7 @@ func TestPontoon_PON01_PON02(t *testing.T) {
 	tests := []struct {
 		h      PlayerHand
 		dealer string
-		net    int64
+		net    money.Amount
 	}{
 		{five, "TC 5D 6C", 200}, {five, "9C 8D", 200}, {five, "TC 6D 9C", 200},
 		{five, "2C 3D 4C 5H 7H", 0}, {five, "AC KD", -100},
@@ -143,6 +144,6 @@ func TestPontoon_PON01_PON02(t *testing.T) {
 func ExampleProfile_Settle() {
 	p := MustLookup("venice")
 	o := p.Settle(PlayerHand{Count: CountOf(card.MustParse("AS"), card.MustParse("KH"))}, DealerHand{Count: CountOf(card.MustParse("9C"), card.MustParse("8D"))})
-	fmt.Println(o.Result, p.Net(100, o))
+	fmt.Printf("%s %d\n", o.Result, p.Net(100, o))
 	// Output: blackjack 150
 }

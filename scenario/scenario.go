@@ -17,6 +17,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/profilefile"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -213,7 +214,7 @@ func (d Decision) action(i int) (engine.Action, error) {
 		if *d.Stake <= 0 {
 			return a, fmt.Errorf("%w: decision %d: %s box %d: a stake must be positive", ErrRefused, i, d.Player, d.Box)
 		}
-		a.Stake = *d.Stake
+		a.Stake = money.Amount(*d.Stake)
 	}
 	switch k {
 	case engine.Insure:
@@ -248,7 +249,7 @@ func Run(in *Input, p *rules.Profile) (*Output, error) {
 		return nil, inputErr("no bets")
 	}
 	for _, b := range in.Bets {
-		if err := r.PlaceBet(b.Player, b.Box, b.Stake); err != nil {
+		if err := r.PlaceBet(b.Player, b.Box, money.Amount(b.Stake)); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 		}
 	}
@@ -331,8 +332,12 @@ func output(r *engine.Round) *Output {
 		}
 	}
 	for _, b := range r.Bets() {
-		out.Bets = append(out.Bets, BetOut{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind, Stake: b.Stake, Net: b.Net})
+		out.Bets = append(out.Bets, BetOut{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind, Stake: int64(b.Stake), Net: int64(b.Net)})
 	}
-	out.Net, out.House = r.Net()
+	players, house := r.Net()
+	out.Net, out.House = make(map[string]int64, len(players)), int64(house)
+	for p, n := range players {
+		out.Net[p] = int64(n)
+	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -169,9 +170,9 @@ func (dr *driver) round() {
 		}
 		for i := 0; i < cfg.Boxes; i++ {
 			box++
-			must(dr.t, r.PlaceBet("me", box, units*cfg.Unit))
+			must(dr.t, r.PlaceBet("me", box, money.Amount(units*cfg.Unit)))
 			for j := 1; j <= cfg.BackBets; j++ {
-				must(dr.t, r.PlaceBet(fmt.Sprintf("back%d", j), box, units*cfg.Unit))
+				must(dr.t, r.PlaceBet(fmt.Sprintf("back%d", j), box, money.Amount(units*cfg.Unit)))
 			}
 		}
 	}
@@ -181,7 +182,7 @@ func (dr *driver) round() {
 	}
 	for i := 0; i < others; i++ {
 		box++
-		must(dr.t, r.PlaceBet(fmt.Sprintf("other%d", box), box, cfg.Unit))
+		must(dr.t, r.PlaceBet(fmt.Sprintf("other%d", box), box, money.Amount(cfg.Unit)))
 	}
 	must(dr.t, r.Start())
 	var buf []engine.Action
@@ -307,12 +308,12 @@ func (dr *driver) round() {
 	for _, b := range r.Bets() {
 		switch {
 		case mine(b.Player):
-			dr.x += b.Net
+			dr.x += int64(b.Net)
 			if b.Kind == engine.MainBet {
-				dr.w += b.Stake
+				dr.w += int64(b.Stake)
 			}
 		case strings.HasPrefix(b.Player, "back"):
-			dr.bx += b.Net
+			dr.bx += int64(b.Net)
 		}
 	}
 	void, _ := r.Void()

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -355,11 +356,11 @@ func (fp *fastPlan) settlement(cfg *Config) bool {
 	for _, u := range units {
 		l := fastLevel{stake: u * cfg.Unit}
 		for i, o := range outs {
-			l.net[i] = p.Net(l.stake, o)
+			l.net[i] = int64(p.Net(money.Amount(l.stake), o))
 		}
 		l.half = l.stake / 2
-		l.insWin = p.Pays(l.half, 2)
-		l.evenMoney = p.Pays(l.stake, 1)
+		l.insWin = int64(p.Pays(money.Amount(l.half), 2))
+		l.evenMoney = int64(p.Pays(money.Amount(l.stake), 1))
 		fp.levels = append(fp.levels, l)
 	}
 	return true

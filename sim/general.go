@@ -5,6 +5,7 @@ import (
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -136,11 +137,11 @@ func (t *table) play() {
 		b := &bets[i]
 		switch b.Player {
 		case playerName:
-			t.x += b.Net
-			t.boxes[b.Box-1].net0 += b.Net
+			t.x += int64(b.Net)
+			t.boxes[b.Box-1].net0 += int64(b.Net)
 		case otherName:
 		default:
-			t.bx += b.Net
+			t.bx += int64(b.Net)
 		}
 	}
 	for i := 0; i < t.nBox; i++ {
@@ -153,7 +154,7 @@ func (t *table) play() {
 }
 
 func (t *table) bet(player string, box int, stake int64) {
-	if err := t.gr.PlaceBet(player, box, stake); err != nil {
+	if err := t.gr.PlaceBet(player, box, money.Amount(stake)); err != nil {
 		panic("sim: the engine refuses a bet the configuration allows: " + err.Error())
 	}
 }

@@ -87,13 +87,13 @@ func cfgErr(format string, a ...any) error {
 // DefaultUnit is the smallest stake at or above the table minimum whose
 // half and blackjack payout are whole multiples of the payout unit.
 func DefaultUnit(p *rules.Profile) int64 {
-	base := 2 * p.BlackjackPays.Den
+	base, minBet := 2*p.BlackjackPays.Den, int64(p.MinBet)
 	if p.PayoutUnit > 1 {
-		base = lcm(base, 2*p.PayoutUnit)
+		base = lcm(base, 2*int64(p.PayoutUnit))
 	}
 	u := base
-	if u < p.MinBet {
-		u = (p.MinBet + base - 1) / base * base
+	if u < minBet {
+		u = (minBet + base - 1) / base * base
 	}
 	return u
 }
@@ -152,11 +152,11 @@ func (c *Config) normalize() error {
 			return cfgErr("no back betting at this table (AR-05)")
 		}
 		return cfgErr("%d back bets per box: the table allows %d (ES-03, VE-03)", c.BackBets, p.BackBetsPerBox)
-	case c.Unit < p.MinBet && !p.BelowMinStands:
+	case c.Unit < int64(p.MinBet) && !p.BelowMinStands:
 		return cfgErr("a unit of %d is below the table minimum %d (AR-04)", c.Unit, p.MinBet)
-	case c.Unit*maxUnits > p.MaxBet:
+	case c.Unit*maxUnits > int64(p.MaxBet):
 		return cfgErr("a bet of %d units of %d exceeds the table maximum %d (AR-04, VE-21)", maxUnits, c.Unit, p.MaxBet)
-	case p.MaxScope == rules.MaxPerBox && int64(1+c.BackBets)*c.Unit*maxUnits > p.MaxBet:
+	case p.MaxScope == rules.MaxPerBox && int64(1+c.BackBets)*c.Unit*maxUnits > int64(p.MaxBet):
 		return cfgErr("%d stakes of %d on a box exceed the table maximum %d (ES-03)", 1+c.BackBets, c.Unit*maxUnits, p.MaxBet)
 	case c.Rounds < 0 || c.TargetSE < 0:
 		return cfgErr("rounds and target SE must be positive")

@@ -36,7 +36,7 @@ func (t *Table) Reconfigure(p *rules.Profile) (newShoe bool, err error) {
 	copy(seats, t.seats)
 	old := t.p
 	t.p, t.seats, t.round = p, seats, engine.New(p)
-	t.round.SetAmountFormat(t.format)
+	t.round.SetAmountStyle(t.style)
 	if !p.BankRotates {
 		t.bank, t.bankRounds = "", 0
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -71,7 +72,7 @@ func (s *session) bets(i int) string {
 		}
 		for box := 1; box <= s.p.Boxes; box++ {
 			if tb.Holder(box) == pl {
-				fmt.Fprintf(&b, "%s bets on %d: %v; ", pl, box, tb.Bet(pl, box, int64(10+(7*i+box)%40)))
+				fmt.Fprintf(&b, "%s bets on %d: %v; ", pl, box, tb.Bet(pl, box, money.Amount(10+(7*i+box)%40)))
 			}
 		}
 	}

@@ -11,10 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -57,22 +57,15 @@ type Table struct {
 	Seeds func() shoe.Seed
 	seed  shoe.Seed
 
-	format func(int64) string // how refusals show amounts (SetAmountFormat)
+	style money.Style // how refusals show amounts (SetAmountStyle)
 }
 
-// SetAmountFormat sets how the table's refusals, and its rounds', show an
-// amount (a stake, a limit): a server whose amounts are minor units shows
-// them as money. nil (the default) shows the integer.
-func (t *Table) SetAmountFormat(f func(int64) string) {
-	t.format = f
-	t.round.SetAmountFormat(f)
-}
-
-func (t *Table) amount(n int64) string {
-	if t.format != nil {
-		return t.format(n)
-	}
-	return strconv.FormatInt(n, 10)
+// SetAmountStyle sets how the table's refusals, and its rounds', show an
+// amount (a stake, a limit): a server shows them as its players see money
+// (money.Grouped); the default, money.Minor, shows the integer.
+func (t *Table) SetAmountStyle(s money.Style) {
+	t.style = s
+	t.round.SetAmountStyle(s)
 }
 
 type claim struct {
@@ -243,7 +236,7 @@ func (t *Table) ResolveClaims() map[int]string {
 // player as a back bettor where the profile allows it (ES-03, VE-03; AR-05).
 // Limits and back-bet counts are checked by the engine when the round is
 // dealt; Bet refuses what the table can tell now.
-func (t *Table) Bet(player string, box int, stake int64) error {
+func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	if t.inRound() {
 		return refuse("AR-22, ES-01, VE-04", "no bet once the first card has left the shoe")
 	}
@@ -251,7 +244,7 @@ func (t *Table) Bet(player string, box int, stake int64) error {
 		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	}
 	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet && !t.p.BelowMinStands {
-		return refuse("AR-04, VE-21", "a stake must be between %s and %s", t.amount(t.p.MinBet), t.amount(t.p.MaxBet))
+		return refuse("AR-04, VE-21", "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
 	}
 	if player == t.bank && t.bank != "" {
 		return refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
@@ -470,7 +463,7 @@ func (t *Table) LastRound() bool { return t.lastRound }
 
 // Withdraw takes back a player's bet on a box before the deal (VE-04: until
 // "rien ne va plus" a bet may be removed). It returns the stake withdrawn.
-func (t *Table) Withdraw(player string, box int) (int64, error) {
+func (t *Table) Withdraw(player string, box int) (money.Amount, error) {
 	if t.inRound() {
 		return 0, refuse("AR-22, ES-01, VE-04", "no bet is removed once the first card has left the shoe")
 	}

@@ -2,9 +2,9 @@
 // modules and CSS embedded in the binary (no build step), served at "/" with
 // the single-page routes of the lobby, a table, the login and the game
 // recall. The client speaks the server's HTTP API and the table WebSocket
-// (docs/protocol.md); API adds the few endpoints that only the client needs:
-// a table's house edge, strategy card and rules in plain words, and the
-// step-by-step replay of a recorded round. See docs/web.md.
+// (docs/protocol.md), and the few endpoints that only it needs (a table's
+// house edge, strategy card and rules in plain words), which package
+// internal/webapi serves beside the server. See docs/web.md.
 package web
 
 import (
@@ -76,7 +76,7 @@ func Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
 		if p == "/api" || strings.HasPrefix(p, "/api/") {
-			writeErr(w, sabot.Errorf(sabot.ENOTFOUND, "no API endpoint %s %s", r.Method, p))
+			httpjson.WriteError(w, sabot.Errorf(sabot.ENOTFOUND, "no API endpoint %s %s", r.Method, p))
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot/money"
 	"sabot/play"
 	"sabot/shoe"
 )
@@ -69,12 +70,12 @@ the session again.`,
 				}
 			}
 			if bet != "" {
-				if cfg.Bet, err = play.ParseAmount(bet); err != nil {
+				if cfg.Bet, err = money.Parse(bet); err != nil {
 					return refused("play: --bet: %v", err)
 				}
 			}
 			if bankroll != "" {
-				if cfg.Bankroll, err = play.ParseAmount(bankroll); err != nil {
+				if cfg.Bankroll, err = money.Parse(bankroll); err != nil {
 					return refused("play: --bankroll: %v", err)
 				}
 			}

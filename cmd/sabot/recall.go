@@ -133,7 +133,7 @@ func printRecall(w io.Writer, rr *server.RoundRecord) {
 	fmt.Fprintf(w, "  %-12s net %+d\n", house, rr.House)
 }
 
-func sortedNames(ms ...map[string]int64) []string {
+func sortedNames[V any](ms ...map[string]V) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range ms {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"sabot"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -9,7 +10,7 @@ import (
 // insurance's) beyond the most an amount may be: it never reaches the table
 // or the ledger. Within the bound the table's own limits apply.
 func checkStake(stake int64) error {
-	if stake > sabot.MaxAmount || stake < -sabot.MaxAmount {
+	if !money.Amount(stake).Valid() {
 		return sabot.Errorf(sabot.EINVALID, "refused: a stake of %d minor units is beyond the most an amount may be (%d)", stake, sabot.MaxAmount)
 	}
 	return nil
@@ -19,11 +20,11 @@ func checkStake(stake int64) error {
 // the most an amount may be: the table maximum at the best payout a hand
 // can have. With it, no round's sums come near an overflow (sabot.MaxAmount).
 func checkLimits(p *rules.Profile) error {
-	if p.MaxBet > sabot.MaxAmount {
+	if p.MaxBet > money.Max {
 		return sabot.Errorf(sabot.EINVALID, "refused: max_bet=%d is beyond the most an amount may be (%d minor units)", p.MaxBet, sabot.MaxAmount)
 	}
 	num, den := bestPayout(p)
-	if p.MaxBet > sabot.MaxAmount/num*den {
+	if p.MaxBet > money.Max/money.Amount(num)*money.Amount(den) {
 		return sabot.Errorf(sabot.EINVALID, "refused: max_bet=%d paid %d:%d would be beyond the most an amount may be (%d minor units)", p.MaxBet, num, den, sabot.MaxAmount)
 	}
 	return nil

@@ -7,8 +7,8 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
-	"sabot/web"
 )
 
 // A family bank held by a player (FAM-01, FAM-02) pays what it loses from
@@ -34,12 +34,12 @@ import (
 // for it: a hand's stake (the main bet, a double, a split) at the best
 // payout a hand can have; a side bet, insurance or the challenge, at 2:1
 // (ES-11, AR-10). Payouts round down: the cover rounds up.
-func cover(p *rules.Profile, side bool, stake int64) int64 {
+func cover(p *rules.Profile, side bool, stake money.Amount) money.Amount {
 	num, den := bestPayout(p)
 	if side {
 		num, den = 2, 1
 	}
-	return (stake*num + den - 1) / den
+	return (stake*money.Amount(num) + money.Amount(den) - 1) / money.Amount(den)
 }
 
 // dealingOrder sorts bets placed for the next round as the deal takes
@@ -76,7 +76,7 @@ func dealingOrder(holder func(box int) string, bets []engine.PlacedBet) []engine
 // funds covers them (FAM-01): in dealing order, each bet whose cover fits
 // in what the bets before it left. It returns the cover of the bets
 // covered, and the others.
-func (a *actor) bankCovers(bets []engine.PlacedBet, funds int64) (covered int64, refused []engine.PlacedBet) {
+func (a *actor) bankCovers(bets []engine.PlacedBet, funds money.Amount) (covered money.Amount, refused []engine.PlacedBet) {
 	for _, b := range dealingOrder(a.t.Holder, bets) {
 		c := cover(a.p, false, b.Stake)
 		if c > funds-covered {
@@ -89,14 +89,14 @@ func (a *actor) bankCovers(bets []engine.PlacedBet, funds int64) (covered int64,
 }
 
 // bankFunds are the funds of the bank a player holds: his wallet.
-func (a *actor) bankFunds(ctx context.Context, bank string) int64 {
+func (a *actor) bankFunds(ctx context.Context, bank string) money.Amount {
 	return a.s.balance(ctx, sabot.AccountWallet, a.players[bank])
 }
 
 // checkBankCover refuses a bet that the player's bank could not cover if
 // the round were dealt now (FAM-01): the bets before it in dealing order
 // take the bank's funds first.
-func (a *actor) checkBankCover(ctx context.Context, player string, box int, stake int64) error {
+func (a *actor) checkBankCover(ctx context.Context, player string, box int, stake money.Amount) error {
 	bank := a.t.Bank()
 	if bank == "" || bank == player { // the table refuses the holder's bets (FAM-02)
 		return nil
@@ -117,9 +117,9 @@ func (a *actor) checkBankCover(ctx context.Context, player string, box int, stak
 }
 
 // uncovered says why a bank cannot cover a stake.
-func (a *actor) uncovered(bank string, funds, stake int64) string {
+func (a *actor) uncovered(bank string, funds, stake money.Amount) string {
 	return fmt.Sprintf("the bank, %s's, cannot cover a stake of %s: it covers bets in dealing order up to its funds, %s, and this one can win %s",
-		bank, web.Money(stake), web.Money(funds), web.Money(cover(a.p, false, stake)))
+		bank, stake, funds, cover(a.p, false, stake))
 }
 
 // refuseUncovered withdraws, before the deal, the bets the player's bank
@@ -152,11 +152,11 @@ func (a *actor) refuseUncovered(ctx context.Context) bool {
 
 // dealCover is the deal's transaction at a table whose bank a player
 // holds: the cover of the bets dealt, from his wallet to his bank account.
-func (a *actor) dealCover(ctx context.Context, bank string) ([]sabot.Posting, int64, error) {
+func (a *actor) dealCover(ctx context.Context, bank string) ([]sabot.Posting, money.Amount, error) {
 	if bank == "" {
 		return nil, 0, nil
 	}
-	var total int64
+	var total money.Amount
 	for _, b := range a.t.Round().Bets() {
 		total += cover(a.p, b.Kind == engine.InsuranceBet || b.Kind == engine.ChallengeBet, b.Stake)
 	}
@@ -166,7 +166,7 @@ func (a *actor) dealCover(ctx context.Context, bank string) ([]sabot.Posting, in
 
 // actCover is the cover of a stake a decision adds at a table whose bank a
 // player holds (FAM-01): refused if his wallet cannot hold it.
-func (a *actor) actCover(ctx context.Context, act engine.Action, stake int64) ([]sabot.Posting, int64, error) {
+func (a *actor) actCover(ctx context.Context, act engine.Action, stake money.Amount) ([]sabot.Posting, money.Amount, error) {
 	bank := a.t.Bank()
 	if bank == "" || stake == 0 {
 		return nil, 0, nil
@@ -174,7 +174,7 @@ func (a *actor) actCover(ctx context.Context, act engine.Action, stake int64) ([
 	c := cover(a.p, act.Kind == engine.Insure || act.Kind == engine.Challenge, stake)
 	if funds := a.bankFunds(ctx, bank); c > funds {
 		return nil, 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank, %s's, cannot cover a %s of %s: it can win %s, and the bank's funds are %s (FAM-01)",
-			bank, act.Kind, web.Money(stake), web.Money(c), web.Money(funds))
+			bank, act.Kind, stake, c, funds)
 	}
 	ps, err := a.coverMoves(ctx, bank, c, act.Kind.String()+": cover (FAM-01)")
 	return ps, c, err
@@ -196,7 +196,7 @@ func (a *actor) holderAccounts(ctx context.Context, bank string) (wallet, accoun
 
 // coverMoves move amount from the bank holder's wallet to his bank
 // account.
-func (a *actor) coverMoves(ctx context.Context, bank string, amount int64, memo string) ([]sabot.Posting, error) {
+func (a *actor) coverMoves(ctx context.Context, bank string, amount money.Amount, memo string) ([]sabot.Posting, error) {
 	if amount == 0 {
 		return nil, nil
 	}
@@ -210,7 +210,7 @@ func (a *actor) coverMoves(ctx context.Context, bank string, amount int64, memo 
 // returnCover gives the round's cover back from the bank account to the
 // holder's wallet, with the bank's net (positive: it won): the bank's side
 // of the settlement (FAM-02). The cover makes cover + net at least 0.
-func (a *actor) returnCover(ctx context.Context, bank string, net int64, memo string) ([]sabot.Posting, error) {
+func (a *actor) returnCover(ctx context.Context, bank string, net money.Amount, memo string) ([]sabot.Posting, error) {
 	w, b, err := a.holderAccounts(ctx, bank)
 	if err != nil {
 		return nil, err

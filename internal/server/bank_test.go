@@ -27,12 +27,12 @@ func familyBank(t *testing.T, h *harness, holder string, seated map[string]*serv
 func balanceOf(t *testing.T, h *harness, c *server.Client, kind string) int64 {
 	t.Helper()
 	me := must(c.Me(context.Background()))
-	return must(h.st.Account(context.Background(), kind, me.ID)).Balance
+	return int64(must(h.st.Account(context.Background(), kind, me.ID)).Balance)
 }
 
 func houseBalance(t *testing.T, h *harness) int64 {
 	t.Helper()
-	return must(h.st.Account(context.Background(), sabot.AccountHouse, 0)).Balance
+	return int64(must(h.st.Account(context.Background(), sabot.AccountHouse, 0)).Balance)
 }
 
 // Issue 11, finding 4: what a player's bank won stayed in his bank account

@@ -305,7 +305,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 			return send(CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
 		}
 		st.turn = nil
-		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
+		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: int64(act.Stake), Value: act.Value})
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
 		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})

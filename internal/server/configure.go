@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -171,7 +172,7 @@ func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.Pl
 	})
 	var out []engine.PlacedBet
 	bettors := map[int]int{}
-	total := map[int]int64{}
+	total := map[int]money.Amount{}
 	for _, b := range ordered {
 		back := bettors[b.Box] > 0 // the box's first bettor plays it
 		refused := b.Box > p.Boxes ||

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"sabot"
-	"sabot/web"
 )
 
 // EventView is one entry of the significant-event log.
@@ -66,7 +65,7 @@ func summarize(r *sabot.LogRecord) string {
 		}
 		s += ")"
 		for _, b := range p.Returned {
-			s += fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, web.Money(b.Stake), b.Box)
+			s += fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box)
 		}
 		return s
 	case sabot.LogVoid:
@@ -92,7 +91,7 @@ func summarize(r *sabot.LogRecord) string {
 			parts = append(parts, p.User)
 		}
 		if p.Amount != 0 {
-			parts = append(parts, web.Money(p.Amount))
+			parts = append(parts, p.Amount.String())
 		}
 		if p.Round != 0 {
 			parts = append(parts, fmt.Sprintf("round %d", p.Round))

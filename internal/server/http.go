@@ -16,6 +16,8 @@ import (
 
 	"sabot"
 	"sabot/internal/httpjson"
+	"sabot/internal/webapi"
+	"sabot/money"
 	"sabot/web"
 )
 
@@ -56,7 +58,7 @@ func (s *Server) Handler() http.Handler {
 
 	// The web client (issue 6) and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
-	(&web.API{Tables: liveTables{s}}).Register(mux)
+	(&webapi.API{Tables: liveTables{s}}).Register(mux)
 	mux.Handle("/", web.Handler())
 	return s.requireJSON(mux)
 }
@@ -152,10 +154,10 @@ type Credentials struct {
 
 // UserView is a user as the API shows it.
 type UserView struct {
-	ID     int64  `json:"id"`
-	Name   string `json:"name"`
-	Admin  bool   `json:"admin,omitempty"`
-	Wallet int64  `json:"wallet"`
+	ID     int64        `json:"id"`
+	Name   string       `json:"name"`
+	Admin  bool         `json:"admin,omitempty"`
+	Wallet money.Amount `json:"wallet"`
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,32}$`)
@@ -479,20 +481,22 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 	if err := s.checkID("command_id", req.CommandID); err != nil {
 		return nil, false, err
 	}
-	if req.Amount <= 0 {
+	amount := money.Amount(req.Amount)
+	if amount <= 0 {
 		return nil, false, sabot.Errorf(sabot.EINVALID, "a credit is a positive amount in minor units")
 	}
-	if req.Amount > sabot.MaxAmount {
-		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: a credit is at most %d minor units (the most an amount may be)", sabot.MaxAmount)
+	if !amount.Valid() {
+		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: a credit is at most %d minor units (the most an amount may be)", money.Max)
 	}
 	u, err := s.Store.UserByName(ctx, req.User)
 	if err != nil {
 		return nil, false, err
 	}
-	if held := s.balance(ctx, sabot.AccountWallet, u.ID); req.Amount > sabot.MaxAmount-held {
+	held := s.balance(ctx, sabot.AccountWallet, u.ID)
+	if _, ok := held.Add(amount); !ok {
 		// The store refuses it too (a race): this says it in money.
 		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: %s's wallet holds %s; a credit of %s would take it beyond the most a wallet may hold (%s)",
-			u.Name, web.Money(held), web.Money(req.Amount), web.Money(sabot.MaxAmount))
+			u.Name, held, amount, money.Max)
 	}
 	wid, err := s.account(ctx, sabot.AccountWallet, u.ID)
 	if err != nil {
@@ -503,8 +507,8 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 		return nil, false, err
 	}
 	memo := "credit by " + admin.Name
-	ps := []sabot.Posting{{AccountID: wid, Amount: req.Amount, Memo: memo}, {AccountID: hid, Amount: -req.Amount, Memo: memo}}
-	return s.event(ctx, admin, adminPayload{Event: "credit", User: u.Name, Amount: req.Amount, Memo: req.Memo}, ps, req.CommandID)
+	ps := []sabot.Posting{{AccountID: wid, Amount: amount, Memo: memo}, {AccountID: hid, Amount: -amount, Memo: memo}}
+	return s.event(ctx, admin, adminPayload{Event: "credit", User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID)
 }
 
 func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.User) {
@@ -743,8 +747,8 @@ func pageLimit(r *http.Request, def, most int) (int, error) {
 	return n, nil
 }
 
-func onlyMine(wallets map[string]int64, name string) map[string]int64 {
-	mine := map[string]int64{}
+func onlyMine(wallets map[string]money.Amount, name string) map[string]money.Amount {
+	mine := map[string]money.Amount{}
 	if v, ok := wallets[name]; ok {
 		mine[name] = v
 	}

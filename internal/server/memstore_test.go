@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"sabot/money"
 	"slices"
 	"sort"
 	"sync"
@@ -130,7 +131,7 @@ func (s *memStore) Account(_ context.Context, kind string, owner int64) (*sabot.
 }
 
 func (s *memStore) post(ps []sabot.Posting) error {
-	var sum int64
+	var sum money.Amount
 	for _, p := range ps {
 		sum += p.Amount
 		if p.AccountID < 1 || p.AccountID > int64(len(s.accounts)) {
@@ -140,7 +141,7 @@ func (s *memStore) post(ps []sabot.Posting) error {
 	if sum != 0 {
 		return sabot.Errorf(sabot.EINVALID, "postings sum to %d", sum)
 	}
-	bal := map[int64]int64{}
+	bal := map[int64]money.Amount{}
 	for _, p := range ps {
 		a := s.accounts[p.AccountID-1]
 		if _, ok := bal[a.ID]; !ok {
@@ -321,7 +322,7 @@ func (s *memStore) CheckLedger(context.Context) (*sabot.LedgerReport, error) {
 	defer s.mu.Unlock()
 	r := &sabot.LedgerReport{Accounts: len(s.accounts), Entries: s.entries, Transactions: s.txs}
 	for _, a := range s.accounts {
-		r.Total += a.Balance
+		r.Total += int64(a.Balance)
 		if a.Kind == sabot.AccountWallet && a.Balance < 0 {
 			r.Problems = append(r.Problems, fmt.Sprintf("wallet %d below zero", a.ID))
 		}

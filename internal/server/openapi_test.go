@@ -10,7 +10,7 @@ import (
 
 // docs/openapi.yaml documents every route the server serves, and nothing
 // else: its operations are read from the spec; the routes from the
-// registrations in the sources (http.go, web/api.go) and the command ops.
+// registrations in the sources (http.go, internal/webapi/api.go) and the command ops.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
 	spec, err := os.ReadFile("../../docs/openapi.yaml")
 	if err != nil {
@@ -38,7 +38,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 
 	var served []string
 	literal := regexp.MustCompile(`"((?:GET|POST|PUT|PATCH|DELETE) /[^"]*)"`)
-	for _, src := range []string{"http.go", "../../web/api.go"} {
+	for _, src := range []string{"http.go", "../webapi/api.go"} {
 		b, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)

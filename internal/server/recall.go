@@ -11,6 +11,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -21,34 +22,34 @@ import (
 
 // RoundRecord is the full record of one round.
 type RoundRecord struct {
-	ID        string             `json:"id"`
-	Table     int64              `json:"table"`
-	TableName string             `json:"table_name"`
-	Profile   string             `json:"profile"`
-	Options   map[string]string  `json:"options,omitempty"`
-	Round     int                `json:"round"`
-	Shoe      string             `json:"shoe"`
-	ShoePos   int                `json:"shoe_pos"`
-	Test      bool               `json:"test,omitempty"`
-	Forced    bool               `json:"forced,omitempty"`
-	Dealt     time.Time          `json:"dealt"`
-	Closed    time.Time          `json:"closed"`
-	Bank      string             `json:"bank,omitempty"`
-	Bets      []engine.PlacedBet `json:"bets"`
-	Cards     []card.Card        `json:"cards"` // in the order drawn
-	Decisions []Decision         `json:"decisions"`
-	Dealer    []card.Card        `json:"dealer"`
-	Hands     []handResult       `json:"hands"`
-	Results   []betResult        `json:"results"`
-	Net       map[string]int64   `json:"net"`
-	House     int64              `json:"house"`
-	Void      bool               `json:"void,omitempty"`
-	Reason    string             `json:"reason,omitempty"`
+	ID        string                  `json:"id"`
+	Table     int64                   `json:"table"`
+	TableName string                  `json:"table_name"`
+	Profile   string                  `json:"profile"`
+	Options   map[string]string       `json:"options,omitempty"`
+	Round     int                     `json:"round"`
+	Shoe      string                  `json:"shoe"`
+	ShoePos   int                     `json:"shoe_pos"`
+	Test      bool                    `json:"test,omitempty"`
+	Forced    bool                    `json:"forced,omitempty"`
+	Dealt     time.Time               `json:"dealt"`
+	Closed    time.Time               `json:"closed"`
+	Bank      string                  `json:"bank,omitempty"`
+	Bets      []engine.PlacedBet      `json:"bets"`
+	Cards     []card.Card             `json:"cards"` // in the order drawn
+	Decisions []Decision              `json:"decisions"`
+	Dealer    []card.Card             `json:"dealer"`
+	Hands     []handResult            `json:"hands"`
+	Results   []betResult             `json:"results"`
+	Net       map[string]money.Amount `json:"net"`
+	House     money.Amount            `json:"house"`
+	Void      bool                    `json:"void,omitempty"`
+	Reason    string                  `json:"reason,omitempty"`
 	// WalletsAtDeal are the wallets when the round was dealt, its stakes
 	// taken; WalletsAfter once its payouts were credited.
-	WalletsAtDeal map[string]int64 `json:"wallets_at_deal"`
-	WalletsAfter  map[string]int64 `json:"wallets_after"`
-	Record        engine.Record    `json:"record"`
+	WalletsAtDeal map[string]money.Amount `json:"wallets_at_deal"`
+	WalletsAfter  map[string]money.Amount `json:"wallets_after"`
+	Record        engine.Record           `json:"record"`
 }
 
 // Decision is one decision of a round as the log has it.
@@ -390,11 +391,11 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 
 // ReplayReport is the outcome of replaying a recorded round.
 type ReplayReport struct {
-	Round    string           `json:"round"`
-	Net      map[string]int64 `json:"net"`
-	House    int64            `json:"house"`
-	Void     bool             `json:"void,omitempty"`
-	Problems []string         `json:"problems,omitempty"`
+	Round    string                  `json:"round"`
+	Net      map[string]money.Amount `json:"net"`
+	House    money.Amount            `json:"house"`
+	Void     bool                    `json:"void,omitempty"`
+	Problems []string                `json:"problems,omitempty"`
 }
 
 // OK reports whether the replay matched.
@@ -450,14 +451,14 @@ func ReplayRound(ctx context.Context, st sabot.Store, id string) (*ReplayReport,
 
 // RoundSummary is one line of a player's list of rounds.
 type RoundSummary struct {
-	ID      string    `json:"id"`
-	Table   int64     `json:"table"`
-	Name    string    `json:"name"`
-	Profile string    `json:"profile"`
-	Test    bool      `json:"test,omitempty"`
-	Void    bool      `json:"void,omitempty"`
-	At      time.Time `json:"at"`
-	Net     int64     `json:"net"`
+	ID      string       `json:"id"`
+	Table   int64        `json:"table"`
+	Name    string       `json:"name"`
+	Profile string       `json:"profile"`
+	Test    bool         `json:"test,omitempty"`
+	Void    bool         `json:"void,omitempty"`
+	At      time.Time    `json:"at"`
+	Net     money.Amount `json:"net"`
 }
 
 // Pages of a player's rounds (GET /api/me/rounds?limit=&before=).
@@ -506,8 +507,8 @@ func PlayerRounds(ctx context.Context, st sabot.Store, u *sabot.User, before str
 			tables[r.TableID] = t
 		}
 		var p struct { // of settlePayload, what a summary shows
-			Void bool             `json:"void"`
-			Net  map[string]int64 `json:"net"`
+			Void bool                    `json:"void"`
+			Net  map[string]money.Amount `json:"net"`
 		}
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
 			return nil, sabot.Internal(err)

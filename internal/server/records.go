@@ -11,6 +11,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
@@ -52,7 +53,7 @@ type seatPayload struct {
 	// (AR-21: the seat was not bet on; 0: every box the player holds).
 	Box int `json:"box,omitempty"`
 	// Returned is what a leaving player's bets for the next round gave back.
-	Returned int64 `json:"returned,omitempty"`
+	Returned money.Amount `json:"returned,omitempty"`
 	// Reason says why the server gave the seat up (AR-21); "" when the
 	// player left.
 	Reason string `json:"reason,omitempty"`
@@ -61,51 +62,51 @@ type seatPayload struct {
 // betPayload places or changes a bet: Debit is what moved from the wallet
 // to the table (negative when a stake was lowered).
 type betPayload struct {
-	Player string `json:"player"`
-	Box    int    `json:"box"`
-	Stake  int64  `json:"stake"`
-	Debit  int64  `json:"debit"`
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Stake  money.Amount `json:"stake"`
+	Debit  money.Amount `json:"debit"`
 	// Reason says why the server withdrew a bet (a record with no command):
 	// at the deal, a family bank could not cover it (FAM-01).
 	Reason string `json:"reason,omitempty"`
 }
 
 type dealPayload struct {
-	Round   int                `json:"round"`
-	Shoe    int                `json:"shoe"`
-	ShoePos int                `json:"shoe_pos"` // cards out of the shoe (burns included) before the round's first card
-	Test    bool               `json:"test,omitempty"`
-	Forced  []card.Card        `json:"forced,omitempty"`
-	Bets    []engine.PlacedBet `json:"bets"`
-	Seats   map[string]string  `json:"seats,omitempty"` // box → holder after AR-21
-	Bank    string             `json:"bank,omitempty"`
-	Wallets map[string]int64   `json:"wallets_at_deal,omitempty"`
+	Round   int                     `json:"round"`
+	Shoe    int                     `json:"shoe"`
+	ShoePos int                     `json:"shoe_pos"` // cards out of the shoe (burns included) before the round's first card
+	Test    bool                    `json:"test,omitempty"`
+	Forced  []card.Card             `json:"forced,omitempty"`
+	Bets    []engine.PlacedBet      `json:"bets"`
+	Seats   map[string]string       `json:"seats,omitempty"` // box → holder after AR-21
+	Bank    string                  `json:"bank,omitempty"`
+	Wallets map[string]money.Amount `json:"wallets_at_deal,omitempty"`
 	// BankCover is what moved from the bank holder's wallet to his bank
 	// account to cover the bets dealt: the most they can win (FAM-01).
-	BankCover int64 `json:"bank_cover,omitempty"`
+	BankCover money.Amount `json:"bank_cover,omitempty"`
 }
 
 // actionPayload is one decision: a player's, the dealer's closing of a
 // window, or a default applied when the decision timer ran out.
 type actionPayload struct {
-	Round     int        `json:"round"`
-	Action    WireAction `json:"action"`
-	ByTimeout bool       `json:"by_timeout,omitempty"`
-	Decline   bool       `json:"decline,omitempty"` // a player passes in an optional window
-	Debit     int64      `json:"debit,omitempty"`   // the stake the decision added
+	Round     int          `json:"round"`
+	Action    WireAction   `json:"action"`
+	ByTimeout bool         `json:"by_timeout,omitempty"`
+	Decline   bool         `json:"decline,omitempty"` // a player passes in an optional window
+	Debit     money.Amount `json:"debit,omitempty"`   // the stake the decision added
 	// BankCover is what moved from the bank holder's wallet to his bank
 	// account to cover the stake the decision added (FAM-01).
-	BankCover int64 `json:"bank_cover,omitempty"`
+	BankCover money.Amount `json:"bank_cover,omitempty"`
 }
 
 type betResult struct {
-	Player string `json:"player"`
-	Box    int    `json:"box"`
-	Hand   int    `json:"hand"`
-	Kind   string `json:"kind"`
-	Stake  int64  `json:"stake"`
-	Result string `json:"result"`
-	Net    int64  `json:"net"`
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Hand   int          `json:"hand"`
+	Kind   string       `json:"kind"`
+	Stake  money.Amount `json:"stake"`
+	Result string       `json:"result"`
+	Net    money.Amount `json:"net"`
 }
 
 type handResult struct {
@@ -118,27 +119,27 @@ type handResult struct {
 
 // settlePayload closes a round: settled, or void with every stake returned.
 type settlePayload struct {
-	Round    int              `json:"round"`
-	Void     bool             `json:"void,omitempty"`
-	Reason   string           `json:"reason,omitempty"`
-	Record   engine.Record    `json:"record"`
-	Dealer   []card.Card      `json:"dealer"`
-	Hands    []handResult     `json:"hands"`
-	Bets     []betResult      `json:"bets"`
-	Net      map[string]int64 `json:"net"`
-	Returned map[string]int64 `json:"returned"` // credited to each wallet: stakes plus net
-	House    int64            `json:"house"`    // the house's (or the bank's) net
-	Bank     string           `json:"bank,omitempty"`
-	NewBank  string           `json:"new_bank,omitempty"`
+	Round    int                     `json:"round"`
+	Void     bool                    `json:"void,omitempty"`
+	Reason   string                  `json:"reason,omitempty"`
+	Record   engine.Record           `json:"record"`
+	Dealer   []card.Card             `json:"dealer"`
+	Hands    []handResult            `json:"hands"`
+	Bets     []betResult             `json:"bets"`
+	Net      map[string]money.Amount `json:"net"`
+	Returned map[string]money.Amount `json:"returned"` // credited to each wallet: stakes plus net
+	House    money.Amount            `json:"house"`    // the house's (or the bank's) net
+	Bank     string                  `json:"bank,omitempty"`
+	NewBank  string                  `json:"new_bank,omitempty"`
 	// BankPaid says where a family bank's net went: "wallet" (the bank
 	// player's). Rounds dealt before banks took cover (no bank_cover in
 	// their deal) also have "bank" (his bank account) and "house" (what
 	// he could not pay).
-	BankPaid map[string]int64 `json:"bank_paid,omitempty"`
+	BankPaid map[string]money.Amount `json:"bank_paid,omitempty"`
 	// BankCover is the round's cover, returned from the bank holder's bank
 	// account to his wallet with the bank's net (FAM-01, FAM-02).
-	BankCover int64            `json:"bank_cover,omitempty"`
-	Wallets   map[string]int64 `json:"wallets_after,omitempty"`
+	BankCover money.Amount            `json:"bank_cover,omitempty"`
+	Wallets   map[string]money.Amount `json:"wallets_after,omitempty"`
 	// Closed marks a void written because the table's log could not be
 	// replayed: the table is out of service.
 	Closed bool `json:"closed,omitempty"`
@@ -147,23 +148,23 @@ type settlePayload struct {
 // adminPayload is a significant event: a credit, a configuration change, a
 // void by the pit, a new shoe on request, forced cards in test mode.
 type adminPayload struct {
-	Event  string      `json:"event"`
-	User   string      `json:"user,omitempty"`
-	Amount int64       `json:"amount,omitempty"`
-	Memo   string      `json:"memo,omitempty"`
-	Cards  []card.Card `json:"cards,omitempty"`
-	Round  int         `json:"round,omitempty"`
-	Text   string      `json:"text,omitempty"`
+	Event  string       `json:"event"`
+	User   string       `json:"user,omitempty"`
+	Amount money.Amount `json:"amount,omitempty"`
+	Memo   string       `json:"memo,omitempty"`
+	Cards  []card.Card  `json:"cards,omitempty"`
+	Round  int          `json:"round,omitempty"`
+	Text   string       `json:"text,omitempty"`
 }
 
 // WireAction is an engine.Action as JSON, with the action's name.
 type WireAction struct {
-	Kind   string `json:"action"`
-	Player string `json:"player,omitempty"`
-	Box    int    `json:"box,omitempty"`
-	Hand   int    `json:"hand,omitempty"`
-	Stake  int64  `json:"stake,omitempty"`
-	Value  int    `json:"value,omitempty"`
+	Kind   string       `json:"action"`
+	Player string       `json:"player,omitempty"`
+	Box    int          `json:"box,omitempty"`
+	Hand   int          `json:"hand,omitempty"`
+	Stake  money.Amount `json:"stake,omitempty"`
+	Value  int          `json:"value,omitempty"`
 }
 
 func toWire(a engine.Action) WireAction {

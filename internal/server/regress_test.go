@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -15,7 +16,7 @@ import (
 
 var pit = &sabot.User{ID: 999, Name: "pit", Admin: true}
 
-func (p *playedTable) tableAccount() int64 {
+func (p *playedTable) tableAccount() money.Amount {
 	return p.s.balance(context.Background(), sabot.AccountTable, p.a.cfg.ID)
 }
 

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"sabot/money"
+	"strconv"
 	"time"
 
 	"sabot"
@@ -30,7 +32,7 @@ func (s *Server) maxBoxesWithoutBet() int {
 }
 
 // betOn is a player's stake on a box for the next round (0: none).
-func (a *actor) betOn(player string, box int) int64 {
+func (a *actor) betOn(player string, box int) money.Amount {
 	for _, b := range a.t.Bets() {
 		if b.Player == player && b.Box == box {
 			return b.Stake
@@ -74,7 +76,7 @@ func (a *actor) checkSeatCap(player string) error {
 
 // vacate gives up one box of a player, with his bet on it (returned, as
 // the record says): live and in a replay.
-func (a *actor) vacate(player string, box int, returned int64) error {
+func (a *actor) vacate(player string, box int, returned money.Amount) error {
 	if h := a.t.Holder(box); h != player {
 		return fmt.Errorf("box %d given up by %s is held by %q", box, player, h)
 	}
@@ -130,7 +132,7 @@ func (a *actor) releaseSeats(ctx context.Context, windowClosed bool) {
 }
 
 // release writes and applies the give-up of one box.
-func (a *actor) release(ctx context.Context, player string, box int, stake int64, reason string) {
+func (a *actor) release(ctx context.Context, player string, box int, stake money.Amount, reason string) {
 	ps, err := a.moves(ctx, player, stake, "seat given up: bet returned (AR-21)")
 	if err != nil {
 		a.log.Error("seat not given up", "player", player, "box", box, "err", err)
@@ -146,7 +148,7 @@ func (a *actor) release(ctx context.Context, player string, box int, stake int64
 		a.rebuild(ctx)
 		return
 	}
-	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + itoa(box) + " given up: " + reason + " (AR-21)"})
+	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)"})
 }
 
 // expireSeats is the seat timer: the boxes past their time are given up,

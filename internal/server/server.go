@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sabot/money"
 	"sort"
 	"sync"
 	"time"
@@ -321,7 +322,7 @@ func (s *Server) account(ctx context.Context, kind string, owner int64) (int64, 
 }
 
 // balance reads an account's balance (0 if it cannot).
-func (s *Server) balance(ctx context.Context, kind string, owner int64) int64 {
+func (s *Server) balance(ctx context.Context, kind string, owner int64) money.Amount {
 	acc, err := s.Store.Account(ctx, kind, owner)
 	if err != nil {
 		return 0

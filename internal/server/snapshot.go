@@ -9,9 +9,9 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/money"
 	"sabot/shoe"
 	"sabot/table"
-	"sabot/web"
 )
 
 // A table's log grows with every round, and a start replays it. Between
@@ -40,11 +40,11 @@ type snapshotPayload struct {
 	// Options are the options in force when a configuration change had
 	// changed them (null: those the table was created with; {}: the
 	// profile's own values).
-	Options map[string]string `json:"options"`
-	Players map[string]int64  `json:"players"` // player name → user ID
-	Escrow  map[string]int64  `json:"escrow"`  // each player's stakes held by the table
-	ShoeNo  int               `json:"shoe_no"`
-	ShoePos int               `json:"shoe_pos"`
+	Options map[string]string       `json:"options"`
+	Players map[string]int64        `json:"players"` // player name → user ID
+	Escrow  map[string]money.Amount `json:"escrow"`  // each player's stakes held by the table
+	ShoeNo  int                     `json:"shoe_no"`
+	ShoePos int                     `json:"shoe_pos"`
 	// Shoes are the shoes whose seeds are not yet revealed, and the
 	// current one.
 	Shoes  map[int]snapshotShoe `json:"shoes"`
@@ -103,7 +103,7 @@ func (a *actor) snapshot() (*snapshotPayload, error) {
 	if err != nil {
 		return nil, err
 	}
-	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]int64{},
+	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]money.Amount{},
 		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced}
 	for p, v := range a.escrow {
 		if v != 0 {
@@ -166,7 +166,7 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 	}
 	t.Seeds = a.nextSeed
-	t.SetAmountFormat(web.Money)
+	t.SetAmountStyle(money.Grouped)
 	a.t = t
 	a.inForce(prof, pay.Options)
 	a.shoeNo, a.shoePos, a.forced = pay.ShoeNo, pay.ShoePos, pay.Forced

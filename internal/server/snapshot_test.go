@@ -11,6 +11,7 @@ import (
 
 	"sabot"
 	"sabot/internal/store/sqlite"
+	"sabot/money"
 )
 
 // playedTable is a table with a log of rounds played by timeouts: a
@@ -144,7 +145,7 @@ func (a *actor) stateJSON(tb testing.TB) string {
 	for no, sh := range a.shoes {
 		shoes[no] = fmt.Sprint(seedHex(sh.seed), sh.commitment, sh.revealed)
 	}
-	escrow := map[string]int64{}
+	escrow := map[string]money.Amount{}
 	for k, v := range a.escrow {
 		if v != 0 {
 			escrow[k] = v

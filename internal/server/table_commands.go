@@ -10,8 +10,8 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/table"
-	"sabot/web"
 )
 
 // The commands a client sends to a table, each registered once, in
@@ -129,7 +129,7 @@ type (
 	// betRequest places or changes a bet on a box for the next round.
 	betRequest struct {
 		Box   int
-		Stake int64
+		Stake int64 // as the body says it: the command converts it
 	}
 	// withdrawRequest withdraws a bet before the deal.
 	withdrawRequest struct{ Box int }
@@ -241,7 +241,7 @@ func (a *actor) sit(ctx context.Context, c *command, req sitRequest) (int64, err
 // the next round are returned.
 func (a *actor) leave(ctx context.Context, c *command, _ noFields) (int64, error) {
 	name := c.user.Name
-	var pending int64
+	var pending money.Amount
 	for _, b := range a.t.Bets() {
 		if b.Player == name {
 			pending += b.Stake
@@ -271,30 +271,30 @@ func (a *actor) leave(ctx context.Context, c *command, _ noFields) (int64, error
 // bet places or changes the player's bet on a box for the next round; the
 // stake (or what it adds) is debited from his wallet at once.
 func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, error) {
-	name := c.user.Name
-	if err := a.checkBet(name, req.Box, req.Stake); err != nil {
+	name, stake := c.user.Name, money.Amount(req.Stake) // checked within ±money.Max (checkStake)
+	if err := a.checkBet(name, req.Box, stake); err != nil {
 		return 0, err
 	}
-	var old int64
+	var old money.Amount
 	for _, b := range a.t.Bets() {
 		if b.Player == name && b.Box == req.Box {
 			old = b.Stake
 		}
 	}
-	if err := a.t.Bet(name, req.Box, req.Stake); err != nil {
+	if err := a.t.Bet(name, req.Box, stake); err != nil {
 		return 0, refusal(err)
 	}
-	debit := req.Stake - old
-	err := a.checkBankCover(ctx, name, req.Box, req.Stake) // FAM-01
+	debit := stake - old
+	err := a.checkBankCover(ctx, name, req.Box, stake) // FAM-01
 	var ps []sabot.Posting
 	if err == nil {
 		ps, err = a.moves(ctx, name, -debit, "bet")
 	}
 	if err == nil {
 		var rec *sabot.LogRecord
-		rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: req.Stake, Debit: debit}, ps)
+		rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps)
 		if err == nil {
-			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: req.Stake})
+			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
 			a.armBetTimer()
 			a.maybeDeal(ctx)
 			return rec.Seq, nil
@@ -315,7 +315,7 @@ func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, err
 // checkBet refuses a back bet that the engine would refuse at the deal
 // (ES-03, VE-03: back bettors per box; the box maximum), so that a bet
 // accepted now never stops the deal.
-func (a *actor) checkBet(player string, box int, stake int64) error {
+func (a *actor) checkBet(player string, box int, stake money.Amount) error {
 	if box < 1 || box > a.p.Boxes {
 		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
 	}
@@ -323,7 +323,7 @@ func (a *actor) checkBet(player string, box int, stake int64) error {
 	// table's state: `invalid`, as docs/protocol.md says (the table would
 	// refuse it too, as a conflict).
 	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet && !a.p.BelowMinStands {
-		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", web.Money(a.p.MinBet), web.Money(a.p.MaxBet))
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", a.p.MinBet, a.p.MaxBet)
 	}
 	others, total := 0, stake
 	for _, b := range a.t.Bets() {
@@ -340,7 +340,7 @@ func (a *actor) checkBet(player string, box int, stake int64) error {
 		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
 	}
 	if others > 0 && a.p.MaxScope == 1 && total > a.p.MaxBet {
-		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", web.Money(a.p.MaxBet))
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", a.p.MaxBet)
 	}
 	return nil
 }
@@ -371,7 +371,7 @@ func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, err
 	if !a.dealt || r.Phase() == engine.Done {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
 	}
-	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
+	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: money.Amount(req.Stake), Value: req.Value}
 	act, err := w.engine()
 	if err != nil {
 		return 0, err
@@ -418,7 +418,7 @@ func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, err
 // say it and the engine checks it.
 func (a *actor) fillStake(act *engine.Action) {
 	r := a.t.Round()
-	base := func() int64 {
+	base := func() money.Amount {
 		for _, b := range r.Bets() {
 			if b.Player == act.Player && b.Box == act.Box && b.Hand == act.Hand && (b.Kind == engine.MainBet || b.Kind == engine.SplitBet) {
 				return b.Stake
@@ -442,7 +442,7 @@ func (a *actor) fillStake(act *engine.Action) {
 	}
 }
 
-func stakeOf(act engine.Action) int64 {
+func stakeOf(act engine.Action) money.Amount {
 	switch act.Kind {
 	case engine.Double, engine.Split, engine.Challenge, engine.Insure:
 		return act.Stake
@@ -534,12 +534,12 @@ func (a *actor) voidRound(ctx context.Context, c *command, _ noFields) (int64, e
 // (EINSUFFICIENT) names the account by its ID and the amounts in minor
 // units; the player reads his balance and the stake as money. Any other
 // error is returned as it is.
-func (a *actor) short(ctx context.Context, err error, player string, debit int64, what string) error {
+func (a *actor) short(ctx context.Context, err error, player string, debit money.Amount, what string) error {
 	if sabot.ErrorCode(err) != sabot.EINSUFFICIENT {
 		return err
 	}
 	held := a.s.balance(ctx, sabot.AccountWallet, a.players[player])
-	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, web.Money(held), what, web.Money(debit))
+	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, held, what, debit)
 }
 
 // refusal turns a rule's refusal into an error a player reads: what was

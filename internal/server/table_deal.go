@@ -4,10 +4,12 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strconv"
 
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 )
 
 // A round at a table: the deal once the bets allow it (VE-04, ES-01,
@@ -54,7 +56,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 		}
 		return
 	}
-	wallets := map[string]int64{}
+	wallets := map[string]money.Amount{}
 	for _, b := range a.t.Bets() {
 		if _, ok := wallets[b.Player]; !ok {
 			wallets[b.Player] = a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player])
@@ -76,7 +78,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	seats := map[string]string{}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
-			seats[itoa(box)] = h
+			seats[strconv.Itoa(box)] = h
 		}
 	}
 	pay := dealPayload{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
@@ -180,8 +182,8 @@ func (a *actor) house(ctx context.Context, act engine.Action, byTimeout bool) bo
 func (a *actor) settle(ctx context.Context) {
 	r := a.t.Round()
 	void, reason := r.Void()
-	stakes, net, ret := map[string]int64{}, map[string]int64{}, map[string]int64{}
-	var house, escrow int64
+	stakes, net, ret := map[string]money.Amount{}, map[string]money.Amount{}, map[string]money.Amount{}
+	var house, escrow money.Amount
 	pay := settlePayload{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
 	for _, b := range r.Bets() {
 		stakes[b.Player] += b.Stake
@@ -198,11 +200,11 @@ func (a *actor) settle(ctx context.Context) {
 		}
 	}
 	var ps []sabot.Posting
-	pay.Wallets = map[string]int64{}
+	pay.Wallets = map[string]money.Amount{}
 	for _, p := range slices.Sorted(maps.Keys(stakes)) {
 		ret[p] = stakes[p] + net[p]
 		if a.escrow[p] != stakes[p] {
-			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", a.escrow[p], "stakes", stakes[p])
+			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", int64(a.escrow[p]), "stakes", int64(stakes[p]))
 		}
 		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
 		if err != nil {
@@ -210,7 +212,7 @@ func (a *actor) settle(ctx context.Context) {
 			return
 		}
 		if ret[p] != 0 {
-			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + itoa(a.t.RoundNo())})
+			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + strconv.Itoa(a.t.RoundNo())})
 		}
 		pay.Wallets[p] = a.s.balance(ctx, sabot.AccountWallet, a.players[p]) + ret[p]
 	}
@@ -220,7 +222,7 @@ func (a *actor) settle(ctx context.Context) {
 		return
 	}
 	if escrow != 0 {
-		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + itoa(a.t.RoundNo())})
+		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + strconv.Itoa(a.t.RoundNo())})
 	}
 	if house != 0 || a.bankCover != 0 { // FAM-01: a bank's cover goes back even when it nets nothing
 		bps, err := a.housePostings(ctx, pay.Bank, house, ret, &pay)
@@ -265,10 +267,10 @@ func (a *actor) settle(ctx context.Context) {
 // holds, the bank's cover goes back from his bank account to his wallet
 // with the bank's net; the cover taken at the deal (FAM-01) pays what the
 // bank loses, and the house pays nothing (bank.go).
-func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret map[string]int64, pay *settlePayload) ([]sabot.Posting, error) {
-	memo := "round " + itoa(a.t.RoundNo())
+func (a *actor) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *settlePayload) ([]sabot.Posting, error) {
+	memo := "round " + strconv.Itoa(a.t.RoundNo())
 	if bank != "" && a.bankCover > 0 {
-		pay.BankPaid, pay.BankCover = map[string]int64{"wallet": net}, a.bankCover
+		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover
 		return a.returnCover(ctx, bank, net, memo)
 	}
 	houseID, err := a.s.account(ctx, sabot.AccountHouse, 0)
@@ -287,14 +289,14 @@ func (a *actor) housePostings(ctx context.Context, bank string, net int64, ret m
 		return nil, err
 	}
 	if net > 0 {
-		pay.BankPaid = map[string]int64{"bank": net}
+		pay.BankPaid = map[string]money.Amount{"bank": net}
 		return []sabot.Posting{{AccountID: bankID, Amount: net, Memo: memo}}, nil
 	}
 	need := -net
 	fromBank := min(need, a.s.balance(ctx, sabot.AccountBank, owner))
 	fromWallet := min(need-fromBank, max(0, a.s.balance(ctx, sabot.AccountWallet, owner)+ret[bank]))
 	fromHouse := need - fromBank - fromWallet
-	pay.BankPaid = map[string]int64{"bank": -fromBank, "wallet": -fromWallet, "house": -fromHouse}
+	pay.BankPaid = map[string]money.Amount{"bank": -fromBank, "wallet": -fromWallet, "house": -fromHouse}
 	var ps []sabot.Posting
 	if fromBank > 0 {
 		ps = append(ps, sabot.Posting{AccountID: bankID, Amount: -fromBank, Memo: memo + ": the bank pays"})

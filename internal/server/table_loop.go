@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sabot/money"
 	"slices"
 	"time"
 
@@ -252,7 +253,7 @@ func isClaim(c *command) bool {
 
 // moves returns the postings that move amount from the table to a player's
 // wallet (negative: from the wallet to the table).
-func (a *actor) moves(ctx context.Context, player string, amount int64, memo string) ([]sabot.Posting, error) {
+func (a *actor) moves(ctx context.Context, player string, amount money.Amount, memo string) ([]sabot.Posting, error) {
 	if amount == 0 {
 		return nil, nil
 	}

@@ -8,16 +8,15 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 	"sabot/table"
-	"sabot/web"
 )
 
 // The actor's state, and how the table's log rebuilds it (load, replay):
@@ -85,11 +84,11 @@ type state struct {
 	shoes      map[int]*shoeState
 	shoeNo     int // the shoe whose position is counted
 	shoePos    int
-	players    map[string]int64 // player name → user ID
-	escrow     map[string]int64 // each player's stakes in the table account
-	dealt      bool             // the round in the table was dealt and not yet settled or void in the log
-	roundPos   int              // the round's shoe position
-	forced     []card.Card      // test mode: the next round's cards
+	players    map[string]int64        // player name → user ID
+	escrow     map[string]money.Amount // each player's stakes in the table account
+	dealt      bool                    // the round in the table was dealt and not yet settled or void in the log
+	roundPos   int                     // the round's shoe position
+	forced     []card.Card             // test mode: the next round's cards
 	// forcedRound: the round in the table was dealt from forced cards, not
 	// from the shoe.
 	forcedRound bool
@@ -101,7 +100,7 @@ type state struct {
 
 	// bankCover is what the player holding a family bank has moved to his
 	// bank account to cover the round in play (FAM-01); bankHolder is he.
-	bankCover  int64
+	bankCover  money.Amount
 	bankHolder string
 	// forgot: seen may lack commands of the log (the oldest were
 	// dropped, or the start read only the end of the log): a command it
@@ -218,7 +217,7 @@ func (a *actor) loadFrom(ctx context.Context, fromSnapshot bool) error {
 // reset forgets everything the log rebuilds.
 func (a *actor) reset() {
 	a.cfg = a.created
-	a.state = state{shoes: map[int]*shoeState{}, players: map[string]int64{}, escrow: map[string]int64{},
+	a.state = state{shoes: map[int]*shoeState{}, players: map[string]int64{}, escrow: map[string]money.Amount{},
 		declined: map[declineKey]bool{}, seen: map[string]int64{}}
 }
 
@@ -319,7 +318,7 @@ func payloadOf[T any](r *sabot.LogRecord, given any) T {
 // closeTable writes the void that returns every stake of a table whose log
 // cannot be replayed, once.
 func (a *actor) closeTable(ctx context.Context, cause error) error {
-	ret := map[string]int64{}
+	ret := map[string]money.Amount{}
 	for p, v := range a.escrow {
 		if v != 0 {
 			ret[p] = v
@@ -328,8 +327,8 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 	if len(ret) == 0 && a.bankCover == 0 {
 		return nil
 	}
-	pay := settlePayload{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]int64{}}
-	var total int64
+	pay := settlePayload{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
+	var total money.Amount
 	var ps []sabot.Posting
 	if a.bankCover != 0 {
 		// FAM-01: the bank's cover goes back to its holder's wallet.
@@ -359,7 +358,7 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 	if _, err := a.s.Store.Append(ctx, rec, ps); err != nil {
 		return err
 	}
-	a.escrow = map[string]int64{}
+	a.escrow = map[string]money.Amount{}
 	a.bankCover, a.bankHolder = 0, ""
 	a.s.metrics.rounds.WithLabelValues("void").Inc()
 	return nil
@@ -384,7 +383,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 			return err
 		}
 		t.Seeds = a.nextSeed
-		t.SetAmountFormat(web.Money) // refusals show money as the players see it
+		t.SetAmountStyle(money.Grouped) // refusals show money as the players see it
 		a.t = t
 		a.shoeNo, a.shoePos = 1, len(t.Shoe().Burned())
 		a.noteShoe()
@@ -597,5 +596,3 @@ func (a *actor) remember(clientID, commandID string, seq int64) {
 }
 
 var errClosed = errors.New("table closed")
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -6,6 +6,7 @@ import (
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -39,19 +40,19 @@ type TableView struct {
 // RulesView is what a table publishes of its rules, the timers and the
 // default decisions included.
 type RulesView struct {
-	Boxes             int    `json:"boxes"`
-	BackBetsPerBox    int    `json:"back_bets_per_box"`
-	MinBet            int64  `json:"min_bet"`
-	MaxBet            int64  `json:"max_bet"`
-	MinBetsToStart    int    `json:"min_bets_to_start"`
-	LoneCustomerBoxes int    `json:"lone_customer_boxes,omitempty"`
-	DoubleForLess     bool   `json:"double_for_less,omitempty"` // VE-19: a double may stake less or more than the original
-	BankRotates       bool   `json:"bank_rotates,omitempty"`    // FAM-02: the bank is a player's and rotates
-	BankRounds        int    `json:"bank_rounds,omitempty"`     // FAM-02: rounds after which it passes (0: on a blackjack only)
-	BetWindowMS       int64  `json:"bet_window_ms"`
-	DecisionMS        int64  `json:"decision_ms"`
-	WindowMS          int64  `json:"window_ms"`
-	OnTimeout         string `json:"on_timeout"`
+	Boxes             int          `json:"boxes"`
+	BackBetsPerBox    int          `json:"back_bets_per_box"`
+	MinBet            money.Amount `json:"min_bet"`
+	MaxBet            money.Amount `json:"max_bet"`
+	MinBetsToStart    int          `json:"min_bets_to_start"`
+	LoneCustomerBoxes int          `json:"lone_customer_boxes,omitempty"`
+	DoubleForLess     bool         `json:"double_for_less,omitempty"` // VE-19: a double may stake less or more than the original
+	BankRotates       bool         `json:"bank_rotates,omitempty"`    // FAM-02: the bank is a player's and rotates
+	BankRounds        int          `json:"bank_rounds,omitempty"`     // FAM-02: rounds after which it passes (0: on a blackjack only)
+	BetWindowMS       int64        `json:"bet_window_ms"`
+	DecisionMS        int64        `json:"decision_ms"`
+	WindowMS          int64        `json:"window_ms"`
+	OnTimeout         string       `json:"on_timeout"`
 }
 
 // OnTimeout is what the server decides for a player whose timer runs out.
@@ -63,13 +64,13 @@ type SeatView struct {
 }
 
 type BetView struct {
-	Player string `json:"player"`
-	Box    int    `json:"box"`
-	Hand   int    `json:"hand,omitempty"`
-	Kind   string `json:"kind,omitempty"`
-	Stake  int64  `json:"stake"`
-	Result string `json:"result,omitempty"`
-	Net    int64  `json:"net,omitempty"`
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Hand   int          `json:"hand,omitempty"`
+	Kind   string       `json:"kind,omitempty"`
+	Stake  money.Amount `json:"stake"`
+	Result string       `json:"result,omitempty"`
+	Net    money.Amount `json:"net,omitempty"`
 }
 
 type ShoeView struct {
@@ -116,31 +117,31 @@ type TurnView struct {
 
 // Event is one event pushed to a table's subscribers.
 type Event struct {
-	Kind       string           `json:"kind"`
-	Round      int              `json:"round,omitempty"`
-	Box        int              `json:"box,omitempty"`
-	Hand       int              `json:"hand,omitempty"`
-	Card       string           `json:"card,omitempty"`
-	FaceDown   bool             `json:"face_down,omitempty"`
-	Phase      string           `json:"phase,omitempty"`
-	Player     string           `json:"player,omitempty"`
-	Action     *WireAction      `json:"action,omitempty"`
-	By         string           `json:"by,omitempty"` // player, dealer or timeout
-	Bet        string           `json:"bet,omitempty"`
-	Result     string           `json:"result,omitempty"`
-	Amount     int64            `json:"amount,omitempty"`
-	Text       string           `json:"text,omitempty"`
-	Shoe       string           `json:"shoe,omitempty"`
-	ShoePos    int              `json:"shoe_pos,omitempty"`
-	Commitment string           `json:"commitment,omitempty"`
-	Seed       string           `json:"seed,omitempty"`
-	Test       bool             `json:"test,omitempty"`
-	Void       bool             `json:"void,omitempty"`
-	Net        map[string]int64 `json:"net,omitempty"`
-	House      int64            `json:"house,omitempty"`
-	NewBank    string           `json:"new_bank,omitempty"`
-	Deadline   int64            `json:"deadline,omitempty"`
-	Turn       *TurnView        `json:"turn,omitempty"`
+	Kind       string                  `json:"kind"`
+	Round      int                     `json:"round,omitempty"`
+	Box        int                     `json:"box,omitempty"`
+	Hand       int                     `json:"hand,omitempty"`
+	Card       string                  `json:"card,omitempty"`
+	FaceDown   bool                    `json:"face_down,omitempty"`
+	Phase      string                  `json:"phase,omitempty"`
+	Player     string                  `json:"player,omitempty"`
+	Action     *WireAction             `json:"action,omitempty"`
+	By         string                  `json:"by,omitempty"` // player, dealer or timeout
+	Bet        string                  `json:"bet,omitempty"`
+	Result     string                  `json:"result,omitempty"`
+	Amount     money.Amount            `json:"amount,omitempty"`
+	Text       string                  `json:"text,omitempty"`
+	Shoe       string                  `json:"shoe,omitempty"`
+	ShoePos    int                     `json:"shoe_pos,omitempty"`
+	Commitment string                  `json:"commitment,omitempty"`
+	Seed       string                  `json:"seed,omitempty"`
+	Test       bool                    `json:"test,omitempty"`
+	Void       bool                    `json:"void,omitempty"`
+	Net        map[string]money.Amount `json:"net,omitempty"`
+	House      money.Amount            `json:"house,omitempty"`
+	NewBank    string                  `json:"new_bank,omitempty"`
+	Deadline   int64                   `json:"deadline,omitempty"`
+	Turn       *TurnView               `json:"turn,omitempty"`
 }
 
 // Message is one WebSocket message from the server.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sabot/money"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,12 +31,14 @@ func (s *Store) Account(ctx context.Context, kind string, ownerID int64) (*sabot
 		return nil, sabot.Errorf(sabot.EINVALID, "no account kind %q", kind)
 	}
 	a := sabot.Account{Kind: kind, OwnerID: ownerID}
+	var balance int64 // SQL reads and writes amounts as integers
 	// An account that exists is read, without taking the writer's turn.
 	err := s.read(ctx, func(tx Tx) error {
 		return tx.QueryRow(ctx, `SELECT id, balance FROM accounts WHERE kind = $1 AND owner_id = $2`,
-			kind, ownerID).Scan(&a.ID, &a.Balance)
+			kind, ownerID).Scan(&a.ID, &balance)
 	})
 	if err == nil {
+		a.Balance = money.Amount(balance)
 		return &a, nil
 	} else if !noRows(err) {
 		return nil, fail(err)
@@ -46,11 +49,12 @@ func (s *Store) Account(ctx context.Context, kind string, ownerID int64) (*sabot
 			return err
 		}
 		return tx.QueryRow(ctx, `SELECT id, balance FROM accounts WHERE kind = $1 AND owner_id = $2`,
-			kind, ownerID).Scan(&a.ID, &a.Balance)
+			kind, ownerID).Scan(&a.ID, &balance)
 	})
 	if err != nil {
 		return nil, fail(err)
 	}
+	a.Balance = money.Amount(balance)
 	return &a, nil
 }
 
@@ -76,16 +80,16 @@ func (s *Store) Transfer(ctx context.Context, memo string, postings []sabot.Post
 func checkPostings(postings []sabot.Posting) error {
 	var sum, credits int64
 	for _, p := range postings {
-		if p.Amount > sabot.MaxAmount || p.Amount < -sabot.MaxAmount {
+		if !p.Amount.Valid() {
 			return sabot.Errorf(sabot.EINVALID, "refused: a posting of %d minor units is beyond the most an amount may be (%d)", p.Amount, sabot.MaxAmount)
 		}
 		if p.Amount > 0 {
-			if credits > math.MaxInt64-p.Amount {
+			if credits > math.MaxInt64-int64(p.Amount) {
 				return sabot.Errorf(sabot.EINVALID, "the postings overflow")
 			}
-			credits += p.Amount
+			credits += int64(p.Amount)
 		}
-		sum += p.Amount // |sum| <= credits: no overflow
+		sum += int64(p.Amount) // |sum| <= credits: no overflow
 	}
 	if sum != 0 {
 		return sabot.Errorf(sabot.EINVALID, "the postings sum to %d, not 0: a transaction must balance", sum)
@@ -118,7 +122,7 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 
 	net := map[int64]int64{}
 	for _, p := range postings {
-		net[p.AccountID] += p.Amount
+		net[p.AccountID] += int64(p.Amount)
 	}
 	ids := make([]int64, 0, len(net))
 	for id := range net {
@@ -171,7 +175,7 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 		}
 		n := len(args)
 		fmt.Fprintf(&q, "($1, $%d, $%d, $%d, $2)", n+1, n+2, n+3)
-		args = append(args, p.AccountID, p.Amount, p.Memo)
+		args = append(args, p.AccountID, int64(p.Amount), p.Memo)
 	}
 	_, err := tx.Exec(ctx, q.String(), args...)
 	return err

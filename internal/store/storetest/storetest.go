@@ -22,6 +22,7 @@ import (
 
 	"sabot"
 	"sabot/internal/store/sqlstore"
+	"sabot/money"
 )
 
 // Now is the clock of the stores under test.
@@ -128,7 +129,7 @@ func balance(tb testing.TB, s sabot.Store, kind string, owner int64) int64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return a.Balance
+	return int64(a.Balance)
 }
 
 // checkLedger fails the test unless the ledger balances.
@@ -165,7 +166,7 @@ func credit(tb testing.TB, s sabot.Store, wallet, amount int64) {
 	tb.Helper()
 	house := account(tb, s, sabot.AccountHouse, 0)
 	must(tb, s.Transfer(context.Background(), fmt.Sprintf("credit %d", amount),
-		[]sabot.Posting{{AccountID: house, Amount: -amount}, {AccountID: wallet, Amount: amount}}))
+		[]sabot.Posting{{AccountID: house, Amount: -money.Amount(amount)}, {AccountID: wallet, Amount: money.Amount(amount)}}))
 }
 
 // BenchmarkAppendTables measures Append from many tables at once, as a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sabot/money"
 	"sort"
 	"strings"
 	"sync"
@@ -418,8 +419,8 @@ func bet(tbl, user int64, client, command string, wallet, table, stake int64) (*
 			TableID: tbl, Kind: sabot.LogBet, ClientID: client, CommandID: command, UserID: user, RoundNo: 1,
 			Payload: json.RawMessage(fmt.Sprintf(`{"box": 1, "stake": %d}`, stake)),
 		}, []sabot.Posting{
-			{AccountID: wallet, Amount: -stake, Memo: "stake"},
-			{AccountID: table, Amount: stake, Memo: "stake"},
+			{AccountID: wallet, Amount: -money.Amount(stake), Memo: "stake"},
+			{AccountID: table, Amount: money.Amount(stake), Memo: "stake"},
 		}
 }
 
@@ -870,7 +871,7 @@ func testAmountBound(t *testing.T, s sabot.Store) {
 		}
 	}
 	for _, amount := range []int64{math.MaxInt64, sabot.MaxAmount + 1} {
-		err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -amount}, {AccountID: wallet, Amount: amount}})
+		err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -money.Amount(amount)}, {AccountID: wallet, Amount: money.Amount(amount)}})
 		code(t, err, sabot.EINVALID)
 		if !strings.Contains(err.Error(), "beyond") {
 			t.Fatalf("a credit of %d: %v, want a reason that says the bound", amount, err)

@@ -1,4 +1,4 @@
-package web
+package webapi
 
 // ruleText is each rule ID's wording, from the project's RULES.md (the
 // regulations in ../seeds, rule by rule), for the rules panel of a table.

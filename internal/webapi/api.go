@@ -1,4 +1,8 @@
-package web
+// Package webapi serves the endpoints that only the web client needs, beside
+// the table server: a table's exact house edge, its basic strategy card, and
+// its rules in plain words with the rule IDs' texts (docs/web.md). The
+// client itself, the embedded files, is package web.
+package webapi
 
 import (
 	"bytes"
@@ -111,12 +115,12 @@ func (a *API) Edge() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t, p, err := a.profile(r)
 		if err != nil {
-			writeErr(w, err)
+			httpjson.WriteError(w, err)
 			return
 		}
 		res, err := a.analyze(r.Context(), p)
 		if err != nil {
-			writeErr(w, err)
+			httpjson.WriteError(w, err)
 			return
 		}
 		e := Edge{Table: t.ID, Profile: p.Name, Hash: res.Hash, Decks: p.Decks,
@@ -128,7 +132,7 @@ func (a *API) Edge() http.Handler {
 			e.InsuranceEV = &ev
 		}
 		w.Header().Set("Cache-Control", "max-age=300")
-		writeJSON(w, http.StatusOK, e)
+		httpjson.Write(w, http.StatusOK, e)
 	})
 }
 
@@ -138,7 +142,7 @@ func (a *API) Strategy() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, p, err := a.profile(r)
 		if err != nil {
-			writeErr(w, err)
+			httpjson.WriteError(w, err)
 			return
 		}
 		key := p.GameHash()
@@ -148,14 +152,14 @@ func (a *API) Strategy() http.Handler {
 		if !ok {
 			res, err := a.analyze(r.Context(), p)
 			if err != nil {
-				writeErr(w, err)
+				httpjson.WriteError(w, err)
 				return
 			}
 			card := *res.Basic
 			card.Profile = p.Name
 			var buf bytes.Buffer
 			if err := chart.Write(&buf, &card, "svg"); err != nil {
-				writeErr(w, sabot.Internal(err))
+				httpjson.WriteError(w, sabot.Internal(err))
 				return
 			}
 			b = buf.Bytes()
@@ -205,13 +209,9 @@ func (a *API) Rules() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t, p, err := a.profile(r)
 		if err != nil {
-			writeErr(w, err)
+			httpjson.WriteError(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, PlainRules(t.ID, p))
+		httpjson.Write(w, http.StatusOK, PlainRules(t.ID, p))
 	})
 }
-
-func writeErr(w http.ResponseWriter, err error) { httpjson.WriteError(w, err) }
-
-func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }

@@ -1,9 +1,10 @@
-package web
+package webapi
 
 import (
 	"fmt"
 	"strings"
 
+	"sabot/internal/english"
 	"sabot/rules"
 )
 
@@ -55,9 +56,9 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	}
 
 	// The shoe.
-	shoe := fmt.Sprintf("%d %s of 52 cards", p.Decks, plural(p.Decks, "deck", "decks"))
+	shoe := english.Count(p.Decks, "deck", "decks") + " of 52 cards"
 	if p.BurnCards > 0 {
-		shoe += fmt.Sprintf("; %d %s burned after the shuffle and the cut", p.BurnCards, plural(p.BurnCards, "card is", "cards are"))
+		shoe += "; " + english.Count(p.BurnCards, "card is", "cards are") + " burned after the shuffle and the cut"
 	}
 	switch {
 	case p.CutCardReserve > 0 && p.LastRoundVoid:
@@ -81,11 +82,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	if p.BackBetsPerBox == 0 {
 		layout += ". No back betting: only seated players bet, each on his own box or on free boxes"
 	} else {
-		layout += fmt.Sprintf(". Each box has its holder's spot and up to %d back %s; the box holder decides for the box and back bettors accept his decisions", p.BackBetsPerBox, plural(p.BackBetsPerBox, "bettor", "bettors"))
+		layout += ". Each box has its holder's spot and up to " + english.Count(p.BackBetsPerBox, "back bettor", "back bettors") + "; the box holder decides for the box and back bettors accept his decisions"
 	}
 	add("Boxes", layout+".", []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box")
 
-	limits := fmt.Sprintf("Stakes from %s to %s", Money(p.MinBet), Money(p.MaxBet))
+	limits := fmt.Sprintf("Stakes from %s to %s", p.MinBet, p.MaxBet) // as the client shows money (money.Amount.String)
 	if p.MaxScope == rules.MaxPerBox {
 		limits += " for a box's stakes together"
 	}
@@ -185,7 +186,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 			parts = append(parts, "a hand of 21 stands")
 		}
 		line := strings.Join(parts, "; ")
-		add("Drawing", strings.ToUpper(line[:1])+line[1:]+"; over 21 the hand is out at once.", []string{"AR-12", "ES-04"}, "must_draw_at_most", "stand_on_21")
+		add("Drawing", english.Capitalize(line)+"; over 21 the hand is out at once.", []string{"AR-12", "ES-04"}, "must_draw_at_most", "stand_on_21")
 	}
 	switch p.Surrender {
 	case rules.LateSurrender:
@@ -243,28 +244,4 @@ func values(p *rules.Profile) map[string]string {
 		}
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// Money shows minor units as the client does: 1234567 is "12,345.67".
-func Money(minor int64) string {
-	sign := ""
-	if minor < 0 {
-		sign, minor = "-", -minor
-	}
-	units := fmt.Sprint(minor / 100)
-	var b strings.Builder
-	for i, c := range units {
-		if i > 0 && (len(units)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return fmt.Sprintf("%s%s.%02d", sign, b.String(), minor%100)
 }
