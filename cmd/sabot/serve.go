@@ -12,7 +12,6 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -75,6 +74,13 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
 				return err
 			}
+			// One process serves a SQLite file (a second one would deal its
+			// tables' rounds again); the lock goes with the process.
+			unlock, err := store.Lock(dsn)
+			if err != nil {
+				return failed("sabot serve: %v", err)
+			}
+			defer unlock()
 			st, err := store.Open(ctx, dsn)
 			if err != nil {
 				return failed("sabot serve: %v", err)
@@ -196,8 +202,8 @@ func seedKey(dsn, file string, logger *slog.Logger) (*server.SeedKey, error) {
 	case store.IsPostgres(dsn):
 		return nil, refused("sabot serve: a PostgreSQL store needs a seed key kept outside the database: --seed-key-file FILE or $%s (64 hex digits, e.g. openssl rand -hex 32)", server.SeedKeyEnv)
 	}
-	path, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
-	if path == ":memory:" || path == "" {
+	path := store.SQLitePath(dsn)
+	if path == "" {
 		// The database goes with the process: so does its key.
 		b := make([]byte, server.SeedKeySize)
 		rand.Read(b)

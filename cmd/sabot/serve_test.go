@@ -332,3 +332,34 @@ func TestServeRefusesReadOnlyStore(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// A second `sabot serve` on a SQLite file that one already serves is
+// refused, in one line naming the file and the process that holds it; a
+// reader (`sabot ledger check`) is not; once the first is killed with -9
+// the file can be served again (the lock is the kernel's: nothing stale).
+// Issue 12: two processes on one file both served every table.
+func TestServeOneProcessPerSQLiteFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	first := startServe(t, db, freeAddr(t))
+	var stdout, stderr strings.Builder
+	// Were it not refused, it would serve until this context ends.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, strings.NewReader(""), &stdout, &stderr)
+	want := fmt.Sprintf("%s is served by process %d", db, first.cmd.Process.Pid)
+	if code != 1 || !strings.Contains(stderr.String(), want) || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+		first.kill()
+		t.Fatalf("a second server: exit %d, stderr %q; want 1 and one line with %q", code, stderr.String(), want)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Run(context.Background(), []string{"ledger", "check", "--db", db}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Errorf("ledger check beside the server: exit %d, %s%s", code, stdout.String(), stderr.String())
+	}
+	first.kill()
+	unlock, err := store.Lock(db)
+	if err != nil {
+		t.Fatalf("after kill -9 the file is still locked: %v", err)
+	}
+	unlock()
+}

@@ -2,7 +2,10 @@ package store_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"sabot"
@@ -91,4 +94,34 @@ func BenchmarkAppendTables(b *testing.B) {
 		defer s.Close()
 		storetest.BenchmarkAppendTables(b, s, 100)
 	})
+}
+
+// Lock holds a SQLite file for one server: a second lock on it is refused
+// (conflict, naming the file and the holder's process), a released one can
+// be taken again, and PostgreSQL and in-memory databases need none (issue
+// 12).
+func TestLock(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	unlock, err := store.Lock("file:" + db + "?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = store.Lock(db)
+	if sabot.ErrorCode(err) != sabot.ECONFLICT || !strings.Contains(err.Error(), db+" is served by process "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("a second lock on %s: %v", db, err)
+	}
+	unlock()
+	again, err := store.Lock(db)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	again()
+	for _, dsn := range []string{"postgres://u:p@127.0.0.1/db", ":memory:", "file::memory:?cache=shared"} {
+		release, err := store.Lock(dsn)
+		if err != nil {
+			t.Errorf("%s: %v", dsn, err)
+			continue
+		}
+		release()
+	}
 }
