@@ -89,7 +89,8 @@ func (p *serveProcess) stop(t *testing.T) {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("sabot serve exited: %v", err)
+			b, _ := os.ReadFile(p.log.Name())
+			t.Errorf("sabot serve exited: %v; its log ends:\n%s", err, tail(string(b), 2000))
 		}
 	case <-time.After(10 * time.Second):
 		p.kill()
@@ -362,4 +363,12 @@ func TestServeOneProcessPerSQLiteFile(t *testing.T) {
 		t.Fatalf("after kill -9 the file is still locked: %v", err)
 	}
 	unlock()
+}
+
+// tail is the end of a text, at most n bytes.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
 }

@@ -258,6 +258,13 @@ func (s *Server) Close() error {
 		defer cancel()
 		s.cancel() // WebSocket loops and tables stop
 		err = s.srv.Shutdown(ctx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			// A connection still busy (or new, with no request yet)
+			// after the grace period: the tables are suspended already,
+			// nothing is lost by closing it.
+			s.logger().Warn("connections still open after 5 s of shutdown: closed", "err", err)
+			err = s.srv.Close()
+		}
 	} else if s.cancel != nil {
 		s.cancel()
 	}
