@@ -77,7 +77,9 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 			// One process serves a SQLite file (a second one would deal its
 			// tables' rounds again); the lock goes with the process.
 			unlock, err := store.Lock(dsn)
-			if err != nil {
+			if sabot.ErrorCode(err) == sabot.ECONFLICT {
+				return failed("sabot serve: %s", sabot.ErrorMessage(err))
+			} else if err != nil {
 				return failed("sabot serve: %v", err)
 			}
 			defer unlock()

@@ -347,7 +347,7 @@ func TestServeOneProcessPerSQLiteFile(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, strings.NewReader(""), &stdout, &stderr)
-	want := fmt.Sprintf("%s is served by process %d", db, first.cmd.Process.Pid)
+	want := fmt.Sprintf("sabot serve: %s is served by process %d", db, first.cmd.Process.Pid)
 	if code != 1 || !strings.Contains(stderr.String(), want) || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
 		first.kill()
 		t.Fatalf("a second server: exit %d, stderr %q; want 1 and one line with %q", code, stderr.String(), want)
