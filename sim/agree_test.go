@@ -257,24 +257,7 @@ func (dr *driver) round() {
 			b, hn := r.Current()
 			holder := r.Holder(b)
 			s, c := dr.stratFor(holder)
-			var legal Legal
-			canDeclare := false
-			for _, a := range r.LegalActions(buf[:0]) {
-				switch a.Kind {
-				case engine.Hit:
-					legal = legal.With(Hit)
-				case engine.Stand:
-					legal = legal.With(Stand)
-				case engine.Double:
-					legal = legal.With(Double)
-				case engine.Split:
-					legal = legal.With(Split)
-				case engine.Surrender:
-					legal = legal.With(Surrender)
-				case engine.Declare:
-					canDeclare = true
-				}
-			}
+			legal, canDeclare := legalOf(r.LegalActions(buf[:0]))
 			v := dr.view(b, hn)
 			m := s.Play(&v, up, legal, c)
 			a := engine.Action{Player: holder, Box: b, Hand: hn}

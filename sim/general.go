@@ -227,25 +227,8 @@ func (t *table) decide(up int) {
 	box, hand := r.Current()
 	holder := r.Holder(box)
 	s, count := t.stratFor(holder)
-	var legal Legal
-	declare := false
 	t.acts = r.LegalActions(t.acts[:0])
-	for _, a := range t.acts {
-		switch a.Kind {
-		case engine.Hit:
-			legal = legal.With(Hit)
-		case engine.Stand:
-			legal = legal.With(Stand)
-		case engine.Double:
-			legal = legal.With(Double)
-		case engine.Split:
-			legal = legal.With(Split)
-		case engine.Surrender:
-			legal = legal.With(Surrender)
-		case engine.Declare:
-			declare = true
-		}
-	}
+	legal, declare := legalOf(t.acts)
 	v := t.view(box, hand)
 	m := s.Play(v, up, legal, count)
 	a := engine.Action{Player: holder, Box: box, Hand: hand}
@@ -287,4 +270,26 @@ func (t *table) view(box, hand int) *Hand {
 	// VE-13: the engine offers the choice on a split ten's second card, an Ace.
 	v.TenAce = t.p.SplitTenAceChoice && v.Split && len(cs) == 2 && cs[0].IsTen() && cs[1].IsAce()
 	return v
+}
+
+// legalOf is the set of moves a strategy chooses among for the engine's
+// legal actions, and whether the hand may declare (pontoon).
+func legalOf(acts []engine.Action) (legal Legal, declare bool) {
+	for _, a := range acts {
+		switch a.Kind {
+		case engine.Hit:
+			legal = legal.With(Hit)
+		case engine.Stand:
+			legal = legal.With(Stand)
+		case engine.Double:
+			legal = legal.With(Double)
+		case engine.Split:
+			legal = legal.With(Split)
+		case engine.Surrender:
+			legal = legal.With(Surrender)
+		case engine.Declare:
+			declare = true
+		}
+	}
+	return legal, declare
 }
