@@ -64,6 +64,16 @@ func RetryAfter(err error) time.Duration {
 	return 0
 }
 
+// ErrFenced is the cause of an append refused because its table's lease
+// has moved to an epoch after the append's (Cluster): the node that sent it
+// no longer owns the table. The error is EUNAVAILABLE: the client may try
+// again, and reaches the table's new owner.
+var ErrFenced = errors.New("the table's lease has moved on")
+
+// ErrLeaseLost is the cause of a node's lease renewal or claim refused
+// because its lease has expired or it left (Cluster).
+var ErrLeaseLost = errors.New("the node's lease has expired")
+
 // Internal wraps an unexpected error: the user sees only "internal error".
 func Internal(cause error) *Error {
 	return &Error{Code: EINTERNAL, Message: "internal error", Cause: cause}

@@ -79,9 +79,13 @@ func (db *DB) Open(ctx context.Context) error {
 		pool.Close()
 		return sabot.Internal(fmt.Errorf("postgres: %w", err))
 	}
-	db.pool, db.Store = pool, sqlstore.New(c, now, sqlstore.Config{Writers: writers(cfg.MaxConns)})
+	db.pool, db.Store = pool, sqlstore.New(c, now, sqlstore.Config{Writers: writers(cfg.MaxConns), Clock: clock})
 	return nil
 }
+
+// clock is the database's clock in microseconds: the nodes' leases are timed
+// by it, whatever the nodes' own clocks say.
+const clock = `(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT`
 
 // writers is how many group-commit writers a pool of n connections gets:
 // they commit side by side, as PostgreSQL allows, and leave half the pool to

@@ -50,6 +50,10 @@ type Config struct {
 	// 5 ms of SQLite's work (appends with postings), the longest a
 	// decision waits behind a batch being committed.
 	MaxBatch int
+	// Clock is an SQL expression for the database's clock in microseconds
+	// since the Unix epoch, which times the nodes' leases (cluster.go); ""
+	// takes this process's clock (SQLite: one process).
+	Clock string
 }
 
 // GroupStats counts what the writers committed.

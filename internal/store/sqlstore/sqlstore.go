@@ -68,9 +68,10 @@ type Conn interface {
 
 // Store is the sabot.Store over a Conn.
 type Store struct {
-	conn  Conn
-	now   func() time.Time
-	group *group
+	conn     Conn
+	now      func() time.Time
+	clockSQL string // Config.Clock
+	group    *group
 }
 
 var _ sabot.Store = (*Store)(nil)
@@ -79,7 +80,7 @@ var _ sabot.WriteChecker = (*Store)(nil)
 // New returns the store over conn, its group-commit writers started (Close
 // stops them); now is the clock that stamps records.
 func New(conn Conn, now func() time.Time, cfg Config) *Store {
-	s := &Store{conn: conn, now: now}
+	s := &Store{conn: conn, now: now, clockSQL: cfg.Clock}
 	s.startGroup(cfg)
 	return s
 }

@@ -169,15 +169,25 @@ func (s *Store) outcome(ctx context.Context, rec *sabot.LogRecord, p *pending) (
 func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 	rec := p.rec
 	var seq int64
-	err := tx.QueryRow(ctx, `UPDATE tables SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq`, rec.TableID).Scan(&seq)
+	// The epoch is checked where the row is locked: a claim of the table
+	// (cluster.go) commits before or after this append, never beside it.
+	err := tx.QueryRow(ctx, `UPDATE tables SET last_seq = last_seq + 1 WHERE id = $1 AND ($2 = 0 OR epoch = $2) RETURNING last_seq`,
+		rec.TableID, rec.Epoch).Scan(&seq)
 	if noRows(err) {
-		return sabot.Errorf(sabot.ENOTFOUND, "no table %d", rec.TableID)
+		var epoch int64
+		if err := tx.QueryRow(ctx, `SELECT epoch FROM tables WHERE id = $1`, rec.TableID).Scan(&epoch); noRows(err) {
+			return sabot.Errorf(sabot.ENOTFOUND, "no table %d", rec.TableID)
+		} else if err != nil {
+			return err
+		}
+		return &sabot.Error{Code: sabot.EUNAVAILABLE, Cause: sabot.ErrFenced,
+			Message: fmt.Sprintf("table %d has moved to another node (epoch %d, not %d): try again", rec.TableID, epoch, rec.Epoch)}
 	} else if err != nil {
 		return err
 	}
-	n, err := tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, shoe_no, payload, created)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-		rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, rec.ShoeNo, p.payload, stamp(p.created))
+	n, err := tx.Exec(ctx, `INSERT INTO log (table_id, seq, kind, client_id, command_id, user_id, round_no, shoe_no, payload, created, epoch)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
+		rec.TableID, seq, rec.Kind, rec.ClientID, rec.CommandID, rec.UserID, rec.RoundNo, rec.ShoeNo, p.payload, stamp(p.created), rec.Epoch)
 	if err != nil {
 		return err
 	} else if n == 0 && p.idem {
@@ -278,7 +288,7 @@ func queryRecords(ctx context.Context, tx Tx, query string, args ...any) ([]*sab
 	return recs, rows.Err()
 }
 
-const recordColumns = `seq, table_id, kind, client_id, command_id, user_id, round_no, shoe_no, payload, created`
+const recordColumns = `seq, table_id, kind, client_id, command_id, user_id, round_no, shoe_no, payload, created, epoch`
 
 // byCommand finds the record of a command. It repeats the condition of the
 // partial index log_command so that the planner may use the index: it cannot
@@ -290,7 +300,7 @@ func scanRecord(row Row) (*sabot.LogRecord, error) {
 	var r sabot.LogRecord
 	var payload *string
 	var created int64
-	if err := row.Scan(&r.Seq, &r.TableID, &r.Kind, &r.ClientID, &r.CommandID, &r.UserID, &r.RoundNo, &r.ShoeNo, &payload, &created); err != nil {
+	if err := row.Scan(&r.Seq, &r.TableID, &r.Kind, &r.ClientID, &r.CommandID, &r.UserID, &r.RoundNo, &r.ShoeNo, &payload, &created, &r.Epoch); err != nil {
 		return nil, err
 	}
 	if payload != nil {
@@ -408,7 +418,7 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 }
 
 // findColumns are recordColumns of the log as l.
-const findColumns = `l.seq, l.table_id, l.kind, l.client_id, l.command_id, l.user_id, l.round_no, l.shoe_no, l.payload, l.created`
+const findColumns = `l.seq, l.table_id, l.kind, l.client_id, l.command_id, l.user_id, l.round_no, l.shoe_no, l.payload, l.created, l.epoch`
 
 // kindName reports whether k may be written in a query: lower-case letters
 // and hyphens, as every kind of record is.

@@ -54,6 +54,10 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckLedgerUnbalancedTransaction", testCheckLedgerUnbalancedTransaction},
 		{"AmountBound", testAmountBound},
 		{"CheckLedgerOutOfRange", testCheckLedgerOutOfRange},
+		{"ClusterClaim", testClusterClaim},
+		{"ClusterExpiry", testClusterExpiry},
+		{"ClusterClaimRace", testClusterClaimRace},
+		{"ClusterFenceRace", testClusterFenceRace},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.test(t, open(t)) })
