@@ -231,6 +231,9 @@ type Cluster interface {
 	// expired or the node left: the node owns nothing any more (another
 	// may have claimed its tables) and must join again as a new node.
 	Renew(ctx context.Context, node string, ttl time.Duration) error
+	// Drain marks a node as handing its tables over: the others no longer
+	// count it when they share the tables out.
+	Drain(ctx context.Context, node string) error
 	// Leave ends a node's lease and frees its tables at once.
 	Leave(ctx context.Context, node string) error
 	// Claim makes a live node the owner of a table that has no owner or
@@ -252,14 +255,15 @@ type Cluster interface {
 
 // Node is one `sabot serve` process of a cluster.
 type Node struct {
-	ID      string
-	URL     string // where the other nodes reach it
-	Started time.Time
-	Renewed time.Time // the last renewal of its lease
-	Expires time.Time
-	Live    bool // its lease had not expired when it was read
-	Left    bool // it left (a shutdown), its tables freed
-	Lost    bool // its lease expired while it held it (a crash, a pause)
+	ID       string
+	URL      string // where the other nodes reach it
+	Started  time.Time
+	Renewed  time.Time // the last renewal of its lease
+	Expires  time.Time
+	Live     bool // its lease had not expired when it was read
+	Draining bool // it hands its tables over (a shutdown under way)
+	Left     bool // it left (a shutdown), its tables freed
+	Lost     bool // its lease expired while it held it (a crash, a pause)
 }
 
 // Lease is a table's owner (Node "" for none) and epoch.

@@ -60,7 +60,7 @@ func (s *Server) Handler() http.Handler {
 	// edge, the strategy card, the rules in plain words.
 	(&webapi.API{Tables: liveTables{s}}).Register(mux)
 	mux.Handle("/", web.Handler())
-	return s.requireJSON(mux)
+	return s.forward(s.requireJSON(mux))
 }
 
 // ErrorBody is every error's JSON body: a code and a one-line reason.
@@ -88,7 +88,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // connections, instead of taking the cores from the tables (issue 11).
 func (s *Server) tarpit(r *http.Request) {
 	g := s.guards()
-	if g.tarpit <= 0 || g.refusals.take(clientKey(r.RemoteAddr), s.now()) == 0 {
+	if g.tarpit <= 0 || g.refusals.take(clientKey(s.clientAddr(r)), s.now()) == 0 {
 		return
 	}
 	s.metrics.tarpitted.Inc()
@@ -249,7 +249,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	// from one address (issue 11, finding 6), unless an administrator
 	// registers them (sabot bots, an operator's batch).
 	if !s.byAdmin(r) {
-		if d := s.guards().register.take(clientKey(r.RemoteAddr), s.now()); d > 0 {
+		if d := s.guards().register.take(clientKey(s.clientAddr(r)), s.now()); d > 0 {
 			s.writeError(w, r, sabot.Throttled(d, "too many registrations from your address: try again in %s", roundUp(d)))
 			return
 		}
@@ -310,7 +310,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	// guessing does not lock the owner out); only failures count (issue
 	// 11, finding 6).
 	g, now := s.guards(), s.now()
-	folded, addr := sabot.FoldName(name), clientKey(r.RemoteAddr)
+	folded, addr := sabot.FoldName(name), clientKey(s.clientAddr(r))
 	pair, known := folded+"\x00"+addr, g.known.has(folded, addr)
 	d := max(g.loginName.wait(pair, now), g.loginAddr.wait(addr, now))
 	if !known {
@@ -605,13 +605,18 @@ func (s *Server) handleCreateTable(w http.ResponseWriter, r *http.Request, u *sa
 }
 
 func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.lobby(r.Context(), r))
+}
+
+// localViews is the view of every table this node serves.
+func (s *Server) localViews(ctx context.Context) []*TableView {
 	out := []*TableView{}
 	for _, a := range s.tableList() {
-		if rep := a.do(r.Context(), &command{inside: viewTable}); rep.err == nil {
+		if rep := a.do(ctx, &command{inside: viewTable}); rep.err == nil {
 			out = append(out, rep.view)
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 func (s *Server) tableOf(r *http.Request) (*actor, error) {

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -36,6 +37,9 @@ const SeedKeySize = 32
 type SeedKey struct {
 	id   string
 	aead cipher.AEAD
+	// node authenticates what one node tells another (forward.go): a key
+	// derived from the seed key, which every node of a cluster shares.
+	node []byte
 }
 
 // NewSeedKey returns the seed key of 32 bytes.
@@ -52,7 +56,9 @@ func NewSeedKey(key []byte) (*SeedKey, error) {
 		return nil, err
 	}
 	h := sha256.Sum256(append([]byte("sabot seed key\x00"), key...))
-	return &SeedKey{id: hex.EncodeToString(h[:8]), aead: aead}, nil
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("sabot: what one node tells another"))
+	return &SeedKey{id: hex.EncodeToString(h[:8]), aead: aead, node: m.Sum(nil)}, nil
 }
 
 // ParseSeedKey reads a seed key written as 64 hex digits (spaces and line

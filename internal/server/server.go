@@ -126,6 +126,23 @@ type Server struct {
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
 	ShoeReads float64
 
+	// Several nodes on one store (node.go, forward.go). Shared: other
+	// processes serve the same store (PostgreSQL), the tables are shared
+	// out between the live nodes and requests for a table another node
+	// owns are forwarded to it; false: this process is the store's only
+	// one (a SQLite file, which it locks) and serves every table.
+	Shared bool
+	// Advertise is the URL the other nodes reach this one at ("": the
+	// listen address, the machine's name where it listens on every
+	// address).
+	Advertise string
+	// Lease is how long a node's lease lasts unrenewed: a dead node's
+	// tables are taken over within it and a scan (0: DefaultLease).
+	Lease time.Duration
+
+	nodes      *nodes // nil: the store is not a sabot.Cluster
+	lobbyCache lobbyCache
+
 	guardOnce sync.Once
 	guard     *guards
 	shoeReads readLimit
@@ -173,14 +190,15 @@ func (s *Server) Open() error {
 	if err != nil {
 		return err
 	}
+	s.ln = ln
 	if err := s.start(); err != nil {
 		ln.Close()
+		s.ln = nil
 		return err
 	}
-	s.ln = ln
 	serve := ln
 	if n := countOr(s.MaxConnsPerAddr, DefaultMaxConnsPerAddr); n > 0 {
-		serve = &addrListener{Listener: ln, max: n, refused: s.metrics.refused.Inc, open: map[string]int{}}
+		serve = &addrListener{Listener: ln, max: n, refused: s.metrics.refused.Inc, open: map[string]int{}, exempt: s.isNode}
 	}
 	read := durationOr(s.ReadTimeout, DefaultReadTimeout)
 	header := 10 * time.Second
@@ -193,6 +211,9 @@ func (s *Server) Open() error {
 		WriteTimeout: durationOr(s.WriteTimeout, DefaultWriteTimeout), IdleTimeout: durationOr(s.IdleTimeout, DefaultIdleTimeout),
 		BaseContext: func(net.Listener) context.Context { return s.ctx }}
 	go s.srv.Serve(serve)
+	if s.nodes != nil && s.Shared {
+		s.wg.Go(func() { s.nodeLoop(s.ctx) })
+	}
 	s.logger().Info("serving", "url", s.URL(), "tables", len(s.tables), "test_mode", s.TestMode)
 	return nil
 }
@@ -208,6 +229,25 @@ func (s *Server) start() error {
 	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor{}
+	if s.ln != nil {
+		if err := s.join(s.ctx); err != nil {
+			return err
+		}
+	}
+	if s.nodes != nil && s.Shared {
+		// The node's share of the free tables, at once; the node loop
+		// goes on from there.
+		if err := s.shareOut(s.ctx); err != nil {
+			s.cancel()
+			s.wg.Wait()
+			s.leave()
+			return err
+		}
+		if s.Shared {
+			s.event(s.ctx, nil, adminPayload{Event: "node-joined", Text: fmt.Sprintf("node %s (%s) joined with %d tables", s.nodes.self.ID, s.nodes.self.URL, len(s.tables))}, nil, "")
+		}
+		return nil
+	}
 	ts, err := s.Store.Tables(s.ctx)
 	if err != nil {
 		return err
@@ -217,19 +257,23 @@ func (s *Server) start() error {
 			s.system = t.ID
 			continue
 		}
-		if _, err := s.startTable(t); err != nil {
+		if _, err := s.claim(s.ctx, t); err != nil {
 			// The tables started stop: a server that does not start
 			// writes nothing more.
 			s.cancel()
 			s.wg.Wait()
+			s.leave()
 			return fmt.Errorf("table %d: %w", t.ID, err)
 		}
 	}
 	return nil
 }
 
-func (s *Server) startTable(t *sabot.Table) (*actor, error) {
+// startTable rebuilds a table from its log under the epoch of its lease (0:
+// not fenced) and runs its actor.
+func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	a := newActor(s, t)
+	a.lease = epoch
 	if err := a.load(s.ctx); err != nil {
 		return nil, err
 	}
@@ -244,6 +288,9 @@ func (s *Server) startTable(t *sabot.Table) (*actor, error) {
 	go func() {
 		defer s.wg.Done()
 		a.run(s.ctx)
+		if a.moved.Load() {
+			s.moved(a)
+		}
 	}()
 	return a, nil
 }
@@ -269,6 +316,7 @@ func (s *Server) Close() error {
 		s.cancel()
 	}
 	s.wg.Wait()
+	s.leave()
 	return err
 }
 
@@ -375,7 +423,7 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 	if err := s.Store.CreateTable(ctx, t); err != nil {
 		return nil, err
 	}
-	a, err := s.startTable(t)
+	a, err := s.claim(ctx, t)
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ func (a *actor) maybeSnapshot(ctx context.Context) {
 		return
 	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogSnapshot, RoundNo: int64(a.t.RoundNo()), Created: a.s.now(), Payload: mustJSON(pay)}
-	if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+	if _, err := a.write(ctx, rec, nil); err != nil {
 		a.log.Warn("snapshot not written", "err", err)
 		return
 	}

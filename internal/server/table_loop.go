@@ -73,7 +73,7 @@ func (a *actor) do(ctx context.Context, c *command) reply {
 	select {
 	case a.cmds <- c:
 	case <-a.done:
-		return reply{err: sabot.Errorf(sabot.ECONFLICT, "the table is not serving (the server is shutting down)")}
+		return reply{err: a.gone()}
 	case <-ctx.Done():
 		return reply{err: ctx.Err()}
 	}
@@ -81,18 +81,41 @@ func (a *actor) do(ctx context.Context, c *command) reply {
 	case r := <-c.reply:
 		return r
 	case <-a.done:
-		return reply{err: sabot.Errorf(sabot.ECONFLICT, "the table is not serving (the server is shutting down)")}
+		return reply{err: a.gone()}
 	case <-ctx.Done():
 		return reply{err: ctx.Err()}
 	}
 }
 
+// gone is the answer of a table whose actor has stopped: moved to another
+// node (try again: the request reaches it), or the server shutting down.
+func (a *actor) gone() error {
+	if a.moved.Load() {
+		return &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
+			Message: fmt.Sprintf("table %d is moving to another node: try again", a.created.ID)}
+	}
+	return sabot.Errorf(sabot.ECONFLICT, "the table is not serving (the server is shutting down)")
+}
+
 // run is the actor's loop. It returns when ctx is done: the table is
-// suspended, everything it did is in the log.
+// suspended, everything it did is in the log. It returns too, with moved
+// set, when the table is another node's: an append was refused under an
+// old lease (fenced), or the table was handed over (handOver) and no round is
+// in play.
 func (a *actor) run(ctx context.Context) {
 	defer close(a.done)
 	work := context.WithoutCancel(ctx) // a store write is never cut in half by a shutdown
+	handOver := a.handOver
 	for {
+		if a.fenced || a.leaving && !a.dealt {
+			a.moved.Store(true)
+			a.stopTimer()
+			a.stopSeatTimer()
+			for s := range a.subs {
+				a.dropSub(s) // the clients reconnect, to the table's next owner
+			}
+			return
+		}
 		var tc, sc <-chan time.Time
 		if a.timer != nil {
 			tc = a.timer.C
@@ -108,6 +131,8 @@ func (a *actor) run(ctx context.Context) {
 				a.dropSub(s)
 			}
 			return
+		case <-handOver:
+			handOver, a.leaving = nil, true
 		case c := <-a.cmds:
 			batch := []*command{c}
 			if isClaim(c) {
@@ -282,7 +307,7 @@ func (a *actor) append(ctx context.Context, c *command, kind string, round int, 
 			rec.UserID = c.user.ID
 		}
 	}
-	dup, err := a.s.Store.Append(ctx, rec, ps)
+	dup, err := a.write(ctx, rec, ps)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +350,7 @@ func (a *actor) writeFresh(ctx context.Context) error {
 		pay := shoePayload{Shoe: no, Commitment: Commitment(seed, order), Options: a.configured}
 		a.s.sealSeed(&pay, a.cfg.ID, seed)
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: mustJSON(pay)}
-		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+		if _, err := a.write(ctx, rec, nil); err != nil {
 			return err
 		}
 		a.track(rec)
@@ -346,7 +371,7 @@ func (a *actor) revealShoes(ctx context.Context) {
 		}
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, ShoeNo: int64(no), Created: a.s.now(),
 			Payload: mustJSON(revealPayload{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
-		if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+		if _, err := a.write(ctx, rec, nil); err != nil {
 			a.log.Error("shoe reveal not written", "shoe", no, "err", err)
 			return
 		}

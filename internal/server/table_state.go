@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"sabot"
@@ -68,6 +70,32 @@ type actor struct {
 	// seenMax bounds the command IDs the table remembers (maxSeen; a
 	// test sets it small).
 	seenMax int
+
+	// Several nodes (node.go): the epoch of the table's lease, which every
+	// append carries (0: not fenced); fenced when the store refused an
+	// append under it (another node owns the table now); handOver, closed by
+	// the server to hand the table over between rounds, and leaving once
+	// the actor has seen it. moved is set, for other goroutines, when the
+	// actor stops for either.
+	lease    int64
+	fenced   bool
+	handOver chan struct{}
+	handOnce sync.Once
+	leaving  bool
+	moved    atomic.Bool
+}
+
+// write appends a record under the table's lease. A refusal for an old
+// epoch marks the table fenced: the actor stops after the step in hand and
+// the node drops the table, which another node serves now.
+func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+	rec.Epoch = a.lease
+	dup, err := a.s.Store.Append(ctx, rec, ps)
+	if errors.Is(err, sabot.ErrFenced) && !a.fenced {
+		a.fenced = true
+		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.lease, "err", err)
+	}
+	return dup, err
 }
 
 // state is everything replaying the log rebuilds.
@@ -128,6 +156,7 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
 		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
+		handOver: make(chan struct{}),
 	}
 }
 
@@ -168,7 +197,7 @@ func (a *actor) loadFrom(ctx context.Context, fromSnapshot bool) error {
 			// A table whose creation stopped before its first record.
 			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: mustJSON(openedPayload{
 				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode})}
-			if _, err := a.s.Store.Append(ctx, rec, nil); err != nil {
+			if _, err := a.write(ctx, rec, nil); err != nil {
 				return err
 			}
 			recs = []*sabot.LogRecord{rec}
@@ -355,7 +384,7 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -total, Memo: "void: table out of service"})
 	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogVoid, Payload: mustJSON(pay)}
-	if _, err := a.s.Store.Append(ctx, rec, ps); err != nil {
+	if _, err := a.write(ctx, rec, ps); err != nil {
 		return err
 	}
 	a.escrow = map[string]money.Amount{}

@@ -89,6 +89,15 @@ func (s *Store) Renew(ctx context.Context, node string, ttl time.Duration) error
 	return nil
 }
 
+// Drain marks a node as handing its tables over.
+func (s *Store) Drain(ctx context.Context, node string) error {
+	err := s.write(ctx, func(tx Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE nodes SET draining = TRUE WHERE id = $1`, node)
+		return err
+	})
+	return fail(err)
+}
+
 // Leave ends a node's lease and frees its tables, each under a new epoch.
 func (s *Store) Leave(ctx context.Context, node string) error {
 	err := s.write(ctx, func(tx Tx) error {
@@ -177,7 +186,7 @@ func (s *Store) Nodes(ctx context.Context) ([]sabot.Node, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT id, url, started, renewed, expires, left_at, lost FROM nodes ORDER BY started, id`)
+		rows, err := tx.Query(ctx, `SELECT id, url, started, renewed, expires, left_at, lost, draining FROM nodes ORDER BY started, id`)
 		if err != nil {
 			return err
 		}
@@ -185,7 +194,7 @@ func (s *Store) Nodes(ctx context.Context) ([]sabot.Node, error) {
 		for rows.Next() {
 			var n sabot.Node
 			var started, renewed, expires, left int64
-			if err := rows.Scan(&n.ID, &n.URL, &started, &renewed, &expires, &left, &n.Lost); err != nil {
+			if err := rows.Scan(&n.ID, &n.URL, &started, &renewed, &expires, &left, &n.Lost, &n.Draining); err != nil {
 				return err
 			}
 			n.Started, n.Renewed, n.Expires = unstamp(started), unstamp(renewed), unstamp(expires)

@@ -3,13 +3,14 @@
 -- record was appended under. An append whose epoch is not its table's is
 -- refused in its transaction (sqlstore appendTx).
 CREATE TABLE nodes (
-	id      TEXT    PRIMARY KEY,
-	url     TEXT    NOT NULL,
-	started BIGINT  NOT NULL,              -- microseconds, the database's clock
-	renewed BIGINT  NOT NULL,
-	expires BIGINT  NOT NULL,              -- the lease ends; claimable after
-	left_at BIGINT  NOT NULL DEFAULT 0,    -- it left (a shutdown); 0: it did not
-	lost    BOOLEAN NOT NULL DEFAULT FALSE -- its lease expired while held, reported once
+	id       TEXT    PRIMARY KEY,
+	url      TEXT    NOT NULL,
+	started  BIGINT  NOT NULL,              -- microseconds, the database's clock
+	renewed  BIGINT  NOT NULL,
+	expires  BIGINT  NOT NULL,              -- the lease ends; claimable after
+	left_at  BIGINT  NOT NULL DEFAULT 0,    -- it left (a shutdown); 0: it did not
+	draining BOOLEAN NOT NULL DEFAULT FALSE, -- it hands its tables over and claims none
+	lost     BOOLEAN NOT NULL DEFAULT FALSE -- its lease expired while held, reported once
 );
 ALTER TABLE tables ADD COLUMN owner TEXT   NOT NULL DEFAULT '';  -- a node's id; '' none
 ALTER TABLE tables ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;   -- up by one at each claim and release

@@ -1,0 +1,332 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/internal/server"
+	"sabot/internal/store"
+	"sabot/internal/store/storetest"
+)
+
+// Several nodes on one PostgreSQL database, in this process (issue 12). The
+// processes killed with SIGKILL and SIGSTOP are cmd/sabot's TestCluster.
+
+// testLease is the nodes' lease in these tests: a node that stops renewing
+// loses its tables within it.
+const testLease = time.Second
+
+type cluster struct {
+	t     *testing.T
+	dsn   string
+	key   *server.SeedKey
+	nodes []*server.Server
+	admin *server.Client
+}
+
+func newCluster(t *testing.T, n int) *cluster {
+	t.Helper()
+	b := make([]byte, server.SeedKeySize)
+	rand.Read(b)
+	key, err := server.NewSeedKey(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cluster{t: t, dsn: storetest.PostgresDSN(t), key: key}
+	for range n {
+		c.add()
+	}
+	return c
+}
+
+// add starts one more node.
+func (c *cluster) add() *server.Server {
+	c.t.Helper()
+	st, err := store.Open(context.Background(), c.dsn)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	srv := &server.Server{Store: st, Shared: true, Lease: testLease, SeedKey: c.key, TestMode: true, Timing: slow, BcryptCost: 4,
+		RefusalBurst: -1}
+	if err := srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := srv.Open(); err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() {
+		srv.Close()
+		st.Close()
+	})
+	c.nodes = append(c.nodes, srv)
+	if c.admin == nil {
+		c.admin = &server.Client{URL: srv.URL()}
+		if _, err := c.admin.Login(context.Background(), "pit", password); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	return srv
+}
+
+// player registers and credits a player, logged in at a node.
+func (c *cluster) player(name string, at *server.Server) *server.Client {
+	c.t.Helper()
+	ctx := context.Background()
+	p := &server.Client{URL: at.URL()}
+	must(0, p.Register(ctx, name, password))
+	must(0, c.admin.Credit(ctx, name, 10000))
+	must(p.Login(ctx, name, password))
+	return p
+}
+
+func (c *cluster) tables(n int) []int64 {
+	c.t.Helper()
+	var ids []int64
+	for i := range n {
+		v := must(c.admin.CreateTable(context.Background(), server.TableRequest{Name: fmt.Sprint("t", i), Profile: "vegas-s17", TestMode: true}))
+		ids = append(ids, v.ID)
+	}
+	return ids
+}
+
+// owner returns the node that serves a table.
+func (c *cluster) owner(id int64) *server.Server {
+	c.t.Helper()
+	for _, n := range c.nodes {
+		if server.Serves(n, id) {
+			return n
+		}
+	}
+	return nil
+}
+
+func within(t *testing.T, d time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// epochsInOrder checks that a table's log went from one lease to the next
+// and never back: no record was written under a lease that had moved on.
+func epochsInOrder(t *testing.T, st sabot.Store, table int64) []*sabot.LogRecord {
+	t.Helper()
+	recs := must(st.Log(context.Background(), table, 1))
+	for i, r := range recs {
+		if i > 0 && r.Epoch < recs[i-1].Epoch {
+			t.Fatalf("table %d: record %d (%s) under epoch %d after epoch %d", table, r.Seq, r.Kind, r.Epoch, recs[i-1].Epoch)
+		}
+	}
+	return recs
+}
+
+// The tables are shared out as nodes join, every node lists every table,
+// and a round is played on a table through a node that does not own it,
+// over HTTP and its WebSocket.
+func TestClusterShareAndForward(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 1)
+	ids := c.tables(6)
+	if n := server.Local(c.nodes[0]); n != 6 {
+		t.Fatalf("the only node serves %d of 6 tables", n)
+	}
+	c.add()
+	c.add()
+	within(t, 10*time.Second, "two tables on each of three nodes", func() bool {
+		for _, n := range c.nodes {
+			if server.Local(n) != 2 {
+				return false
+			}
+		}
+		return true
+	})
+	for _, n := range c.nodes {
+		var lobby []server.TableView
+		must(0, (&server.Client{URL: n.URL()}).Do(ctx, "GET", "/api/tables", nil, &lobby))
+		if len(lobby) != 6 {
+			t.Fatalf("node %s lists %d tables", n.URL(), len(lobby))
+		}
+		for i, v := range lobby {
+			if v.ID != ids[i] {
+				t.Fatalf("node %s lists table %d at %d", n.URL(), v.ID, i)
+			}
+		}
+	}
+	// A table of node 2, played through node 0.
+	var tb int64
+	for _, id := range ids {
+		if c.owner(id) == c.nodes[2] {
+			tb = id
+		}
+	}
+	ana := c.player("ana", c.nodes[0])
+	feed := must(ana.Subscribe(ctx, tb, "", 0))
+	defer feed.Close()
+	if m := must(feed.Next(ctx)); m.Type != "snapshot" || m.Table == nil || m.Table.ID != tb {
+		t.Fatalf("the forwarded socket's first message: %+v", m)
+	}
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(c.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	waitRound(t, ana, tb, 1)
+	deal := false
+	for !deal {
+		m := must(feed.Next(ctx))
+		deal = m.Type == "event" && m.Event != nil && m.Event.Kind == "deal"
+	}
+	if w := wallet(t, ana); w != 10100 {
+		t.Fatalf("ana's wallet after a win of 100: %d", w)
+	}
+	checkLedger(t, c.nodes[0].Store)
+	// The rules, edge and strategy of a table are its owner's too.
+	var rules map[string]any
+	must(0, ana.Do(ctx, "GET", fmt.Sprintf("/api/tables/%d/rules", tb), nil, &rules))
+	// No table: 404 from any node.
+	_, err := ana.Table(ctx, 999)
+	wantCode(t, err, sabot.ENOTFOUND, "no table 999")
+}
+
+// Two players ask for the same box through two nodes at once: exactly one
+// gets it (deliverable 7).
+func TestClusterOneBoxTwoNodes(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 3)
+	ids := c.tables(3)
+	within(t, 10*time.Second, "a table on each node", func() bool {
+		for _, n := range c.nodes {
+			if server.Local(n) != 1 {
+				return false
+			}
+		}
+		return true
+	})
+	ana, ben := c.player("ana", c.nodes[0]), c.player("ben", c.nodes[1])
+	for _, tb := range ids {
+		for box := 1; box <= 3; box++ {
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			for i, p := range []*server.Client{ana, ben} {
+				wg.Go(func() { _, errs[i] = p.Command(ctx, tb, "sit", server.CommandRequest{Box: box}) })
+			}
+			wg.Wait()
+			if (errs[0] == nil) == (errs[1] == nil) {
+				t.Fatalf("table %d box %d: ana %v, ben %v", tb, box, errs[0], errs[1])
+			}
+			for _, err := range errs {
+				if err != nil && sabot.ErrorCode(err) != sabot.ECONFLICT {
+					t.Fatalf("the refused claim: %v", err)
+				}
+			}
+		}
+	}
+}
+
+// A node that stops renewing its lease (paused, as by SIGSTOP) loses its
+// table to another; when it goes on, its append under the old epoch is
+// refused by the store, it drops the table, and the log never goes back to
+// its epoch. Its loss is a significant event (deliverable 1).
+func TestClusterFencing(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	a, b := c.nodes[0], c.nodes[1]
+	tb := c.tables(1)[0]
+	if c.owner(tb) != a {
+		t.Fatal("the table is not its creator's")
+	}
+	ana := c.player("ana", b)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	server.PauseNode(a, true)
+	within(t, 5*testLease, "node b takes the table over", func() bool { return server.Serves(b, tb) })
+	if !server.Serves(a, tb) {
+		t.Fatal("the paused node dropped its table before it wrote")
+	}
+	// Straight to the paused node, which still serves the table.
+	viaA := &server.Client{URL: a.URL(), Token: ana.Token}
+	_, err := viaA.Command(ctx, tb, "sit", server.CommandRequest{Box: 2})
+	wantCode(t, err, sabot.EUNAVAILABLE, "moved to another node")
+	within(t, 2*time.Second, "node a drops the table", func() bool { return !server.Serves(a, tb) })
+	server.PauseNode(a, false)
+	// Tried again, through the same node: forwarded to b.
+	must(viaA.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	v := must(ana.Table(ctx, tb))
+	if len(v.Seats) != 2 || v.Seats[0] != (server.SeatView{Box: 1, Player: "ana"}) || v.Seats[1] != (server.SeatView{Box: 2, Player: "ana"}) {
+		t.Fatalf("seats after the takeover: %+v", v.Seats)
+	}
+	recs := epochsInOrder(t, b.Store, tb)
+	if last := recs[len(recs)-1]; last.Epoch < 2 {
+		t.Fatalf("the last record's epoch: %d", last.Epoch)
+	}
+	evs := must(b.Store.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogAdmin}}))
+	lost := 0
+	for _, e := range evs {
+		if bytes.Contains(e.Payload, []byte(`"node-lost"`)) && bytes.Contains(e.Payload, []byte("holding 1 tables")) {
+			lost++
+		}
+	}
+	if lost != 1 {
+		t.Fatalf("%d node-lost events", lost)
+	}
+	// The paused node joined again, as a new node, and serves again.
+	within(t, 5*testLease, "the node that lost its lease joins again", func() bool {
+		var me map[string]any
+		return (&server.Client{URL: a.URL()}).Do(ctx, "GET", "/healthz", nil, &me) == nil && !strings.Contains(fmt.Sprint(me), "false")
+	})
+}
+
+// SIGTERM's drain: a node hands its tables over between rounds — a round
+// in play finishes on it first — and nothing is voided (deliverable 4).
+func TestClusterDrain(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	a, b := c.nodes[0], c.nodes[1]
+	ids := c.tables(2)
+	within(t, 10*time.Second, "a table on each node", func() bool { return server.Local(a) == 1 && server.Local(b) == 1 })
+	var tb int64
+	for _, id := range ids {
+		if server.Serves(a, id) {
+			tb = id
+		}
+	}
+	ana := c.player("ana", b)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(c.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	drained := make(chan error, 1)
+	go func() {
+		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		drained <- a.Drain(dctx)
+	}()
+	time.Sleep(3 * testLease)
+	if !server.Serves(a, tb) {
+		t.Fatal("the table moved with its round in play")
+	}
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	if err := <-drained; err != nil {
+		t.Fatal(err)
+	}
+	if server.Local(a) != 0 {
+		t.Fatalf("node a still serves %d tables", server.Local(a))
+	}
+	within(t, 5*time.Second, "node b serves both tables", func() bool { return server.Local(b) == 2 })
+	waitRound(t, ana, tb, 1)
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	for _, r := range epochsInOrder(t, b.Store, tb) {
+		if r.Kind == sabot.LogVoid {
+			t.Fatalf("a round was voided by the drain: %s", r.Payload)
+		}
+	}
+	checkLedger(t, b.Store)
+}

@@ -1,0 +1,18 @@
+package server
+
+// PauseNode stops (or starts again) a node's lease renewals and sharing
+// out, as a SIGSTOP would, while it goes on serving its tables: the test of
+// fencing without a second process.
+func PauseNode(s *Server, paused bool) { s.nodes.paused.Store(paused) }
+
+// NodeID is the node's ID in its cluster.
+func NodeID(s *Server) string { return s.selfID() }
+
+// Local is how many tables the node serves itself.
+func Local(s *Server) int { return len(s.tableList()) }
+
+// Serves reports whether the node serves a table itself.
+func Serves(s *Server, id int64) bool {
+	_, err := s.table(id)
+	return err == nil
+}
