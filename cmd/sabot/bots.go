@@ -70,7 +70,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&cfg.URL, "url", "", "the server's base URL, e.g. http://127.0.0.1:8080")
+	f.StringVar(&cfg.URL, "url", "", "the server's base URL, e.g. http://127.0.0.1:8080; or several nodes' separated by commas: the bots spread over them and move to the next when one does not answer")
 	f.StringVar(&cfg.AdminName, "admin", "admin", "the administrator who creates the tables and credits the players")
 	f.IntVar(&cfg.Tables, "tables", 1, "tables to create")
 	f.IntVar(&cfg.Players, "players", 3, "players per table (at most the table's boxes)")

@@ -84,7 +84,7 @@ var commands = []func(*env) *cobra.Command{
 	newSimCmd,
 	newPlayCmd,
 	newLedgerCmd,
-	newServeCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
+	newServeCmd, newNodesCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
 }
 
 // profileFlags are the flags of every command that takes a profile.

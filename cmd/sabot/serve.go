@@ -10,9 +10,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -50,6 +52,8 @@ func newServeCmd(e *env) *cobra.Command {
 		wsRate             float64
 		seedKeyFile        string
 		shoeReads          float64
+		advertise          string
+		lease, drain       time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -60,7 +64,15 @@ created with --admin NAME and the password in $` + AdminPasswordEnv + `.
 
 The seeds of live shoes are sealed in the log with a key kept outside the database:
 --seed-key-file FILE or $` + server.SeedKeyEnv + ` (64 hex digits). A SQLite store without either uses
-the file DB.seed-key beside the database, made on the first start; a PostgreSQL store needs one.`,
+the file DB.seed-key beside the database, made on the first start; a PostgreSQL store needs one.
+
+Several nodes: serve processes started on one PostgreSQL database share its tables out
+(docs/server.md, "Several nodes"): each table is served by the node that holds its lease,
+any node answers any request (forwarding it to the table's node), a node that dies has
+its tables taken over within --lease, and SIGTERM hands a node's tables to the others
+between rounds before it exits. Every node needs the same seed key; --advertise URL where
+the other nodes cannot reach this one at its listen address. A SQLite file is served by
+one process only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
@@ -88,6 +100,14 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
+			if lease < 100*time.Millisecond {
+				return refused("sabot serve: --lease %v: give 100ms or more", lease)
+			}
+			if advertise != "" {
+				if u, err := url.Parse(advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", advertise)
+				}
+			}
 			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
 				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
 			}
@@ -103,7 +123,8 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
-				MaxBoxesWithoutBet: boxesWithoutBet}
+				MaxBoxesWithoutBet: boxesWithoutBet,
+				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -113,7 +134,7 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 			if err := s.Open(); err != nil {
 				return failed("sabot serve: %v", err)
 			}
-			if defaultTables {
+			if defaultTables && s.Eldest(ctx) {
 				if err := openDefaultTables(ctx, s, st); err != nil {
 					s.Close()
 					return failed("sabot serve: %v", err)
@@ -130,6 +151,15 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 			}
 			fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
 			<-ctx.Done()
+			if s.Shared {
+				// Hand the tables over between rounds, then go.
+				dctx, cancel := context.WithTimeout(context.Background(), drain)
+				err := s.Drain(dctx)
+				cancel()
+				if err != nil {
+					logger.Warn("drained in part: the rounds still in play resume on the node that takes their tables", "err", err)
+				}
+			}
 			logger.Info("shutting down: tables suspend, their rounds resume at the next start")
 			if err := s.Close(); err != nil {
 				return failed("sabot serve: %v", err)
@@ -152,6 +182,9 @@ the file DB.seed-key beside the database, made on the first start; a PostgreSQL 
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
 	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
+	f.StringVar(&advertise, "advertise", "", "the URL other nodes reach this one at (default: http:// and the listen address, the machine's name for an address on every interface)")
+	f.DurationVar(&lease, "lease", server.DefaultLease, "a node's lease on its tables (PostgreSQL): a node that stops renewing it loses them to the others within it")
+	f.DurationVar(&drain, "drain-timeout", server.DefaultDrainTimeout, "on SIGTERM, how long a node waits for its rounds in play to end as it hands its tables over (PostgreSQL)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")

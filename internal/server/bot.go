@@ -140,10 +140,13 @@ type botState struct {
 	waiting  string // the command ID awaiting its answer
 	withdraw string // the command ID of a last withdrawal
 	betID    string // the command ID of the last bet
-	// dealtSinceBet: a round was dealt after the last bet was sent.
-	dealtSinceBet bool
-	sentAction    string    // the action kind sent, to time its event
-	sentAt        time.Time // when it was sent
+	// dealtSinceBet: a round was dealt after the last bet was sent;
+	// releasedSinceBet: the bot's box was given up after it (AR-21: the
+	// betting window closed before the bet arrived).
+	dealtSinceBet    bool
+	releasedSinceBet bool
+	sentAction       string    // the action kind sent, to time its event
+	sentAt           time.Time // when it was sent
 }
 
 // session is one connection: it returns nil when the bot has played its
@@ -190,10 +193,11 @@ func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
 			if m.CommandID == st.waiting {
 				st.waiting = ""
 			}
-			if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && st.dealtSinceBet {
+			if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && (st.dealtSinceBet || st.releasedSinceBet) {
 				// The bet came after "rien ne va plus" (AR-22; the deal's
-				// event comes before the answer): the bot sits this
-				// round out and bets for the next.
+				// event comes before the answer), or after its box was
+				// given up as the window closed (AR-21): the bot sits
+				// this round out (sits again) and bets for the next.
 				st.pending, st.betRound = false, false
 			} else if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
 				b.fail(m.Code + ": " + m.Error)
@@ -237,7 +241,8 @@ func (b *Bot) onEvent(st *botState, e *Event) {
 	case "release": // AR-21: one box given up, the bet on it returned
 		if e.Player == b.Name && e.Box == b.Box {
 			st.seated = false
-			st.pending = st.pending && e.Amount == 0
+			st.pending = st.pending && e.Amount == 0 // a bet on its way is refused: its answer clears it
+			st.releasedSinceBet = true
 		}
 	case "bet":
 		if e.Player == b.Name {
@@ -309,7 +314,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
 		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
-		st.betID, st.dealtSinceBet = st.waiting, false
+		st.betID, st.dealtSinceBet, st.releasedSinceBet = st.waiting, false, false
 		return err
 	}
 	return nil
@@ -410,7 +415,7 @@ func pairSplits(v, up int) bool {
 // BotsConfig is a crowd of bots: tables made for them, players registered
 // and credited, each playing its rounds at its box.
 type BotsConfig struct {
-	URL                      string
+	URL                      string // a server's base URL, or several nodes' separated by commas (Client.URL)
 	AdminName, AdminPassword string // to create tables and credit the players
 	Tables, Players, Rounds  int    // players per table, rounds per player
 	Profile                  string
@@ -469,7 +474,8 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		}
 		for j := 0; j < cfg.Players && j < v.Rules.Boxes; j++ {
 			name := fmt.Sprintf("%s-%d-%d", cfg.Prefix, i+1, j+1)
-			bots = append(bots, &Bot{Client: &Client{URL: cfg.URL, HTTP: hc}, Name: name, Table: v.ID, Box: j + 1,
+			// Spread over the nodes where there are several.
+			bots = append(bots, &Bot{Client: &Client{URL: Rotate(cfg.URL, len(bots)), HTTP: hc}, Name: name, Table: v.ID, Box: j + 1,
 				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Jitter: cfg.ThinkJitter, Crowd: crowd})
 			crowd.remaining++
 		}

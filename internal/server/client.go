@@ -20,13 +20,39 @@ import (
 // Client speaks the table service's protocol: the HTTP API and a table's
 // WebSocket. The bots and the tests use it.
 type Client struct {
-	URL   string // the server's base URL, http://host:port
+	// URL is the server's base URL, http://host:port, or several nodes'
+	// separated by commas (any node serves every table): the client uses
+	// the first and moves to the next when one does not answer (a
+	// connection refused or cut, a 502 or 503).
+	URL   string
 	Token string // set by Login
 	HTTP  *http.Client
 	ID    string // the client ID sent with commands (default: random)
 
 	n    atomic.Int64
 	once sync.Once
+	cur  atomic.Int64 // the node in use, an index into URL's list
+}
+
+// base is the base URL in use.
+func (c *Client) base() string {
+	urls := strings.Split(c.URL, ",")
+	return strings.TrimRight(strings.TrimSpace(urls[int(c.cur.Load())%len(urls)]), "/")
+}
+
+// failover moves to the next of several nodes' URLs.
+func (c *Client) failover() {
+	if strings.Contains(c.URL, ",") {
+		c.cur.Add(1)
+	}
+}
+
+// Rotate returns a list of nodes' URLs starting at its i-th (modulo its
+// length): clients spread over the nodes.
+func Rotate(urls string, i int) string {
+	list := strings.Split(urls, ",")
+	k := i % len(list)
+	return strings.Join(append(list[k:len(list):len(list)], list[:k]...), ",")
 }
 
 // NextCommandID returns a fresh command ID.
@@ -59,7 +85,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	} else {
 		rd = bytes.NewReader(nil)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.URL, "/")+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.base()+path, rd)
 	if err != nil {
 		return err
 	}
@@ -69,9 +95,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	}
 	resp, err := c.httpClient().Do(req)
 	if err != nil {
+		c.failover()
 		return err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusServiceUnavailable {
+		c.failover()
+	}
 	if resp.StatusCode >= 300 {
 		var e ErrorBody
 		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Code == "" {
@@ -174,7 +204,7 @@ type Feed struct {
 // of the last message seen, the server sends what was missed if it still
 // can, else a snapshot.
 func (c *Client) Subscribe(ctx context.Context, table int64, epoch string, since int64) (*Feed, error) {
-	u := strings.Replace(strings.TrimRight(c.URL, "/"), "http", "ws", 1) + fmt.Sprintf("/api/tables/%d/ws", table)
+	u := strings.Replace(c.base(), "http", "ws", 1) + fmt.Sprintf("/api/tables/%d/ws", table)
 	q := url.Values{}
 	if epoch != "" {
 		q.Set("epoch", epoch)
@@ -186,6 +216,7 @@ func (c *Client) Subscribe(ctx context.Context, table int64, epoch string, since
 	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: c.HTTP,
 		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.Token}}})
 	if err != nil {
+		c.failover()
 		return nil, err
 	}
 	conn.SetReadLimit(1 << 22)

@@ -440,14 +440,54 @@ func (s *Server) Drain(ctx context.Context) error {
 	}
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for len(s.tableList()) > 0 {
+	for i := 0; len(s.tableList()) > 0; i++ {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
 		}
+		if i%10 == 9 && !s.othersShare(ctx) {
+			// Nobody to take them (the last node, or every node
+			// stopping at once): Close suspends what is left.
+			return nil
+		}
 	}
 	return nil
+}
+
+// othersShare reports whether another live node takes tables.
+func (s *Server) othersShare(ctx context.Context) bool {
+	ns, err := s.nodes.c.Nodes(ctx)
+	if err != nil {
+		return true
+	}
+	self := s.selfID()
+	for _, n := range ns {
+		if n.Live && !n.Draining && n.ID != self {
+			return true
+		}
+	}
+	return false
+}
+
+// Eldest reports whether this node is the first of the live nodes to have
+// joined (a node alone on its store always is): of several nodes started
+// at once on an empty store, one opens the default tables.
+func (s *Server) Eldest(ctx context.Context) bool {
+	if s.nodes == nil || !s.Shared {
+		return true
+	}
+	ns, err := s.nodes.c.Nodes(ctx)
+	if err != nil {
+		return false
+	}
+	self := s.selfID()
+	for _, n := range ns { // in the order they joined
+		if n.Live {
+			return n.ID == self
+		}
+	}
+	return false
 }
 
 // leave ends the node's lease as the server closes: its tables (suspended

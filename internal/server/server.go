@@ -243,9 +243,7 @@ func (s *Server) start() error {
 			s.leave()
 			return err
 		}
-		if s.Shared {
-			s.event(s.ctx, nil, adminPayload{Event: "node-joined", Text: fmt.Sprintf("node %s (%s) joined with %d tables", s.nodes.self.ID, s.nodes.self.URL, len(s.tables))}, nil, "")
-		}
+		s.event(s.ctx, nil, adminPayload{Event: "node-joined", Text: fmt.Sprintf("node %s (%s) joined with %d tables", s.nodes.self.ID, s.nodes.self.URL, len(s.tables))}, nil, "")
 		return nil
 	}
 	ts, err := s.Store.Tables(s.ctx)
