@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,7 +38,7 @@ type node struct {
 }
 
 type clusterRun struct {
-	t     *testing.T
+	t     testing.TB
 	dsn   string
 	dir   string
 	key   string
@@ -292,6 +293,11 @@ func TestCluster(t *testing.T) {
 		}
 		dealt := map[int64]int{}
 		for i, r := range recs {
+			if r.Kind == sabot.LogVoid {
+				// Kills resume the rounds in play, hand-overs wait for
+				// them: nothing is voided.
+				t.Errorf("table %d round %d voided: %s", id, r.RoundNo, r.Payload)
+			}
 			if r.Kind == sabot.LogDeal {
 				if dealt[r.RoundNo]++; dealt[r.RoundNo] > 1 {
 					t.Errorf("table %d round %d dealt twice", id, r.RoundNo)
@@ -308,7 +314,7 @@ func TestCluster(t *testing.T) {
 	checkTables(t, st, dsn)
 }
 
-func within(t *testing.T, d time.Duration, what string, ok func() bool) {
+func within(t testing.TB, d time.Duration, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !ok() {
@@ -317,4 +323,107 @@ func within(t *testing.T, d time.Duration, what string, ok func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// BenchmarkFailover measures the time from a node's SIGKILL to every one
+// of its tables answering again through a survivor, three nodes on
+// PostgreSQL with the default lease: one kill per iteration, the node
+// started again and the tables shared out before the next (docs/server.md,
+// "Several nodes"):
+//
+//	go test ./cmd/sabot -run XXX -bench Failover -benchtime 20x
+func BenchmarkFailover(b *testing.B) {
+	dsn := storetest.PostgresDSN(b)
+	c := &clusterRun{t: b, dsn: dsn, dir: b.TempDir(), key: strings.Repeat("5b", 32)}
+	ns := []*node{{name: "a", addr: freeAddr(b)}, {name: "b", addr: freeAddr(b)}, {name: "c", addr: freeAddr(b)}}
+	for _, n := range ns {
+		c.start(n)
+	}
+	defer func() {
+		for _, n := range ns {
+			if n.cmd.ProcessState == nil {
+				c.kill(n)
+			}
+		}
+	}()
+	admin := &server.Client{URL: ns[0].url}
+	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 9 {
+		if _, err := admin.CreateTable(context.Background(), server.TableRequest{Name: fmt.Sprint("f", i), Profile: "vegas-s17"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	shared := func() bool {
+		r := c.nodes()
+		if len(r.Nodes) != 3 || len(r.Unowned) != 0 {
+			return false
+		}
+		for _, n := range r.Nodes {
+			if len(n.Tables) != 3 {
+				return false
+			}
+		}
+		return true
+	}
+	within(b, 30*time.Second, "three tables on each node", shared)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var times, firsts []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		victim := ns[rng.IntN(3)]
+		var mine []int64
+		for _, n := range c.nodes().Nodes {
+			if n.URL == victim.url {
+				mine = n.Tables
+			}
+		}
+		var survivor *node
+		for _, n := range ns {
+			if n != victim {
+				survivor = n
+			}
+		}
+		// At a random moment of the victim's renewal cycle.
+		time.Sleep(time.Duration(rng.IntN(1000)) * time.Millisecond)
+		b.StartTimer()
+		c.kill(victim)
+		killed := time.Now()
+		first := time.Duration(0)
+		pending := map[int64]bool{}
+		for _, id := range mine {
+			pending[id] = true
+		}
+		for len(pending) > 0 {
+			for id := range pending {
+				if servesAll(survivor.url, []int64{id}) {
+					delete(pending, id)
+					if first == 0 {
+						first = time.Since(killed)
+					}
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+			if time.Since(killed) > 30*time.Second {
+				b.Fatalf("kill %d: tables %v not back in 30 s", i, pending)
+			}
+		}
+		times = append(times, time.Since(killed))
+		firsts = append(firsts, first)
+		b.StopTimer()
+		c.start(victim)
+		within(b, 30*time.Second, "the tables shared out again", shared)
+		b.StartTimer()
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	slices.Sort(firsts)
+	pct := func(ds []time.Duration, p float64) float64 { return ds[int(p*float64(len(ds)-1)+0.5)].Seconds() }
+	b.ReportMetric(pct(firsts, 0.5), "s-first-p50")
+	b.ReportMetric(pct(times, 0.5), "s-all-p50")
+	b.ReportMetric(pct(times, 0.99), "s-all-p99")
+	b.ReportMetric(times[len(times)-1].Seconds(), "s-all-max")
+	b.Logf("%d kills: every table of the killed node back after %v … %v; the first after %v … %v", len(times), times[0], times[len(times)-1], firsts[0], firsts[len(firsts)-1])
 }

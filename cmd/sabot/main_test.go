@@ -11,7 +11,7 @@ import (
 )
 
 // run runs the CLI in-process with buffers.
-func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+func run(t testing.TB, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)

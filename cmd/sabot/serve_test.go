@@ -99,7 +99,7 @@ func (p *serveProcess) stop(t *testing.T) {
 	p.log.Close()
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -113,8 +113,9 @@ func (b *Bot) fail(msg string) {
 // up. Connection failures are retried; only ctx ends it early.
 func (b *Bot) Run(ctx context.Context) error {
 	epoch, since := "", int64(0)
+	var st botState // across connections: a reconnection that resumes the events (no snapshot) goes on from it
 	for {
-		err := b.session(ctx, &epoch, &since)
+		err := b.session(ctx, &st, &epoch, &since)
 		if err == nil || ctx.Err() != nil {
 			break
 		}
@@ -151,13 +152,15 @@ type botState struct {
 
 // session is one connection: it returns nil when the bot has played its
 // rounds, an error when the connection failed.
-func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
+func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *int64) error {
 	f, err := b.Client.Subscribe(ctx, b.Table, *epoch, *since)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	var st botState
+	// A command sent on the last connection is answered on it, if at all:
+	// what it did comes with the events.
+	st.waiting = ""
 	for {
 		if b.finished() && !st.inRound && st.waiting == "" {
 			if !st.pending {
@@ -182,13 +185,13 @@ func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
 			if m.Epoch != "" {
 				*epoch, *since = m.Epoch, m.Seq
 			}
-			b.fromSnapshot(&st, m.Table)
+			b.fromSnapshot(st, m.Table)
 		case "event":
 			if m.Seq != *since+1 && *since != 0 {
 				return fmt.Errorf("missed events %d to %d: resync", *since+1, m.Seq-1)
 			}
 			*since = m.Seq
-			b.onEvent(&st, m.Event)
+			b.onEvent(st, m.Event)
 		case "result", "error":
 			if m.CommandID == st.waiting {
 				st.waiting = ""
@@ -206,7 +209,7 @@ func (b *Bot) session(ctx context.Context, epoch *string, since *int64) error {
 				}
 			}
 		}
-		if err := b.next(ctx, f, &st); err != nil {
+		if err := b.next(ctx, f, st); err != nil {
 			return err
 		}
 	}

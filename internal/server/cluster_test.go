@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -24,14 +26,14 @@ import (
 const testLease = time.Second
 
 type cluster struct {
-	t     *testing.T
+	t     testing.TB
 	dsn   string
 	key   *server.SeedKey
 	nodes []*server.Server
 	admin *server.Client
 }
 
-func newCluster(t *testing.T, n int) *cluster {
+func newCluster(t testing.TB, n int) *cluster {
 	t.Helper()
 	b := make([]byte, server.SeedKeySize)
 	rand.Read(b)
@@ -329,4 +331,92 @@ func TestClusterDrain(t *testing.T) {
 		}
 	}
 	checkLedger(t, b.Store)
+}
+
+// BenchmarkForwarding measures a decision (a player's stand, its record
+// and the round's settlement durable before the answer) and a table's view,
+// sent over HTTP to the node that owns the table ("owner") and to another
+// node that forwards it ("forwarded"), two nodes on PostgreSQL in this
+// process (docs/server.md, "Several nodes"):
+//
+//	go test ./internal/server -run XXX -bench Forwarding -benchtime 2000x
+func BenchmarkForwarding(b *testing.B) {
+	ctx := context.Background()
+	c := newCluster(b, 2)
+	a, other := c.nodes[0], c.nodes[1]
+	tb := c.tables(1)[0]
+	if !server.Serves(a, tb) {
+		b.Fatal("the table is not its creator's")
+	}
+	ana := c.player("ana", a)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	for _, via := range []struct {
+		name string
+		node *server.Server
+	}{{"owner", a}, {"forwarded", other}} {
+		p := &server.Client{URL: via.node.URL(), Token: ana.Token}
+		b.Run("decision/"+via.name, func(b *testing.B) {
+			lat := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				b.StopTimer()
+				must(c.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+				must(p.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+				b.StartTimer()
+				start := time.Now()
+				must(p.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+				lat = append(lat, time.Since(start))
+			}
+			report(b, lat)
+		})
+		b.Run("view/"+via.name, func(b *testing.B) {
+			lat := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				start := time.Now()
+				must(p.Table(ctx, tb))
+				lat = append(lat, time.Since(start))
+			}
+			report(b, lat)
+		})
+	}
+}
+
+// report adds a benchmark's latency percentiles to its figures.
+func report(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1)+0.5)].Microseconds()) }
+	b.ReportMetric(at(0.5), "µs-p50")
+	b.ReportMetric(at(0.99), "µs-p99")
+}
+
+// A client given several nodes' URLs moves to the next when one does not
+// answer; bots spread over them (Rotate).
+func TestClientFailsOver(t *testing.T) {
+	h := newHarness(t, nil, slow)
+	dead := "http://" + freeAddrServer(t)
+	c := &server.Client{URL: dead + "," + h.srv.URL()}
+	if _, err := c.Table(context.Background(), 1); err == nil || sabot.ErrorCode(err) != sabot.EINTERNAL {
+		t.Fatalf("a node that does not answer: %v", err)
+	}
+	var vs []server.TableView
+	if err := c.Do(context.Background(), "GET", "/api/tables", nil, &vs); err != nil {
+		t.Fatalf("the next node: %v", err)
+	}
+	if got := server.Rotate("a,b,c", 4); got != "b,c,a" {
+		t.Fatalf("Rotate: %q", got)
+	}
+	if got := server.Rotate("a", 3); got != "a" {
+		t.Fatalf("Rotate of one: %q", got)
+	}
+}
+
+func freeAddrServer(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

@@ -179,9 +179,11 @@ func (s *Server) moved(a *actor) {
 		}
 	}
 	s.logger().Info("table handed over", "table", a.created.ID)
-	s.nodes.mu.Lock()
-	s.nodes.refresh = time.Time{} // read the leases at once
-	s.nodes.mu.Unlock()
+	if s.nodes != nil {
+		s.nodes.mu.Lock()
+		s.nodes.refresh = time.Time{} // read the leases at once
+		s.nodes.mu.Unlock()
+	}
 }
 
 // handOver asks a table's actor to stop between rounds for another node.
@@ -194,28 +196,35 @@ func fence(a *actor) reply {
 	return reply{}
 }
 
-// nodeLoop renews the node's lease and shares the tables out, until the
-// server stops.
+// nodeLoop renews the node's lease (every Lease/4) and, apart, shares the
+// tables out (every Lease/8), until the server stops: a scan that takes
+// long (many tables to rebuild after a node died) never delays a renewal.
 func (s *Server) nodeLoop(ctx context.Context) {
 	n := s.nodes
-	tick := time.NewTicker(n.lease / 8)
-	defer tick.Stop()
-	for i := 0; ; i++ {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		if n.paused.Load() {
-			continue
-		}
-		if i%2 == 0 {
-			s.renew(ctx)
-		}
-		if err := s.shareOut(ctx); err != nil && ctx.Err() == nil {
-			s.logger().Warn("the tables were not shared out", "err", err)
+	every := func(d time.Duration, fn func()) {
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if !n.paused.Load() {
+				fn()
+			}
 		}
 	}
+	var wg sync.WaitGroup
+	wg.Go(func() { every(n.lease/4, func() { s.renew(ctx) }) })
+	wg.Go(func() {
+		every(n.lease/8, func() {
+			if err := s.shareOut(ctx); err != nil && ctx.Err() == nil {
+				s.logger().Warn("the tables were not shared out", "err", err)
+			}
+		})
+	})
+	wg.Wait()
 }
 
 // renew renews the node's lease. Lost (expired, or out of reach for longer
@@ -241,7 +250,9 @@ func (s *Server) renew(ctx context.Context) {
 	}
 	s.logger().Error("the node's lease is lost: its tables are dropped, it joins again", "node", n.self.ID, "err", err)
 	for _, a := range s.tableList() {
-		a.do(ctx, &command{inside: fence})
+		fctx, cancel := context.WithTimeout(ctx, time.Second) // one stuck in a write is fenced by the store anyway
+		a.do(fctx, &command{inside: fence})
+		cancel()
 	}
 	if !errors.Is(err, sabot.ErrLeaseLost) {
 		return // out of reach: try again at the next renewal, which fails
@@ -268,25 +279,30 @@ func (s *Server) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, e
 	if err != nil {
 		return nil, nil, err
 	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.refresh = time.Now()
-	clear(n.peers)
-	clear(n.hosts)
+	// The live nodes' addresses, resolved before the lock is taken.
+	hosts := map[string]bool{}
 	for _, o := range ns {
-		n.peers[o.ID] = o
-		if o.Live {
-			if u, err := url.Parse(o.URL); err == nil {
-				if ip := net.ParseIP(u.Hostname()); ip != nil {
-					n.hosts[ip.String()] = true
-				} else if ips, err := net.LookupHost(u.Hostname()); err == nil {
-					for _, ip := range ips {
-						n.hosts[ip] = true
-					}
+		if !o.Live {
+			continue
+		}
+		if u, err := url.Parse(o.URL); err == nil {
+			if ip := net.ParseIP(u.Hostname()); ip != nil {
+				hosts[hostOf(ip.String())] = true
+			} else if ips, err := net.DefaultResolver.LookupHost(ctx, u.Hostname()); err == nil {
+				for _, ip := range ips {
+					hosts[hostOf(ip)] = true
 				}
 			}
 		}
 	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.refresh = time.Now()
+	clear(n.peers)
+	for _, o := range ns {
+		n.peers[o.ID] = o
+	}
+	n.hosts = hosts
 	clear(n.owners)
 	for _, l := range ls {
 		n.owners[l.TableID] = l
