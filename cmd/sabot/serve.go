@@ -135,10 +135,11 @@ one process only.`,
 				return failed("sabot serve: %v", err)
 			}
 			if defaultTables && s.Eldest(ctx) {
-				if err := openDefaultTables(ctx, s, st); err != nil {
+				if err := openDefaultTables(ctx, s, st); err != nil && ctx.Err() == nil {
 					s.Close()
 					return failed("sabot serve: %v", err)
-				}
+				} // stopped while it opened them: the shutdown below
+
 			}
 			if debugAddr != "" {
 				url, stopDebug, err := serveDebug(debugAddr)
