@@ -382,7 +382,7 @@ func (s *Server) shareOut(ctx context.Context) error {
 			}
 		}
 		if _, err := s.claim(ctx, t); err != nil {
-			if code := sabot.ErrorCode(err); code != sabot.ECONFLICT && !errors.Is(err, sabot.ErrLeaseLost) {
+			if code := sabot.ErrorCode(err); code != sabot.ECONFLICT && code != sabot.EUNAVAILABLE && !errors.Is(err, sabot.ErrLeaseLost) {
 				s.logger().Error("a table could not be taken over: left for a minute", "table", t.ID, "err", err)
 				n.mu.Lock()
 				n.broken[t.ID] = time.Now().Add(time.Minute)

@@ -58,9 +58,9 @@ const migrationLock = `SELECT pg_advisory_xact_lock(hashtext('sabot migrations '
 // DSN that does not parse is EINVALID; a server that cannot be reached is
 // EINTERNAL.
 func (db *DB) Open(ctx context.Context) error {
-	cfg, err := pgxpool.ParseConfig(db.DSN)
+	cfg, err := poolConfig(db.DSN)
 	if err != nil {
-		return sabot.Errorf(sabot.EINVALID, "bad PostgreSQL DSN: %v", err)
+		return err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -81,6 +81,36 @@ func (db *DB) Open(ctx context.Context) error {
 	}
 	db.pool, db.Store = pool, sqlstore.New(c, now, sqlstore.Config{Writers: writers(cfg.MaxConns), Clock: clock})
 	return nil
+}
+
+// A node paused in the middle of a transaction (a GC stall, a SIGSTOP, a
+// lost network) keeps the row locks it took: the table rows of its batch of
+// appends, the accounts of its players. Others waiting for them would wait
+// as long as it sleeps — a table's takeover included. The server ends such
+// a transaction itself (the node's next statement finds its connection
+// closed, and its appends were fenced anyway), and no statement waits for a
+// lock for ever. A DSN naming either parameter sets it otherwise (0: none).
+var sessionDefaults = map[string]string{
+	// Between two statements of one transaction the store never waits on
+	// anything but its own CPU: two seconds idle is a node that stopped.
+	"idle_in_transaction_session_timeout": "2000",
+	// A lock held longer than that by a live session is a fault; the
+	// statement fails (EUNAVAILABLE) rather than hang its caller.
+	"lock_timeout": "5000",
+}
+
+// poolConfig parses a DSN and adds the session defaults it does not set.
+func poolConfig(dsn string) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "bad PostgreSQL DSN: %v", err)
+	}
+	for k, v := range sessionDefaults {
+		if _, ok := cfg.ConnConfig.RuntimeParams[k]; !ok {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
+	return cfg, nil
 }
 
 // clock is the database's clock in microseconds: the nodes' leases are timed
@@ -189,6 +219,8 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", sqlstore.ErrUnique, err)
 	case "40001", "40P01": // serialization_failure, deadlock_detected
 		return fmt.Errorf("%w: %w", sqlstore.ErrRetry, err)
+	case "55P03": // lock_not_available: lock_timeout
+		return &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "the database is busy: try again", Cause: err}
 	}
 	return err
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"sabot"
@@ -158,4 +160,70 @@ func TestIndexBackfill(t *testing.T) {
 		})
 		return &DB{db, raw}
 	})
+}
+
+// Issue 12: a node paused in the middle of a batch of appends (SIGSTOP, a
+// GC stall) holds its tables' row locks. Once its lease expires another
+// node takes the table over all the same: the server ends the paused
+// transaction (idle_in_transaction_session_timeout), the claim waits for
+// it, not for the node to wake; the paused node's commit then fails.
+func TestPausedTransactionDoesNotBlockTakeover(t *testing.T) {
+	ctx := context.Background()
+	dsn := storetest.PostgresDSN(t)
+	db := mustOpenDSN(t, dsn)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(db.Join(ctx, &sabot.Node{ID: "a", URL: "http://a"}, 300*time.Millisecond))
+	must(db.Join(ctx, &sabot.Node{ID: "b", URL: "http://b"}, time.Minute))
+	tbl := &sabot.Table{Name: "t", Profile: "venice"}
+	must(db.CreateTable(ctx, tbl))
+	epoch, err := db.Claim(ctx, "a", tbl.ID)
+	must(err)
+
+	// Node a's connection, as the store makes it, stops mid-append.
+	cfg, err := postgres.PoolConfig(dsn)
+	must(err)
+	paused, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
+	must(err)
+	defer paused.Close(ctx)
+	tx, err := paused.Begin(ctx)
+	must(err)
+	if _, err := tx.Exec(ctx, `UPDATE tables SET last_seq = last_seq + 1 WHERE id = $1 AND epoch = $2`, tbl.ID, epoch); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond) // a's lease expires
+
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		epoch, err = db.Claim(cctx, "b", tbl.ID)
+		if sabot.ErrorCode(err) != sabot.EUNAVAILABLE || cctx.Err() != nil {
+			break // EUNAVAILABLE: a lock_timeout; the next scan tries again
+		}
+	}
+	if err != nil || epoch != 2 {
+		t.Fatalf("the takeover of a table whose old owner sleeps in a transaction: epoch %d, %v", epoch, err)
+	}
+	if err := tx.Commit(ctx); err == nil {
+		t.Fatal("the paused transaction committed after its table was taken over")
+	}
+	if n, err := db.RawInt64(ctx, `SELECT last_seq FROM tables WHERE id = $1`, tbl.ID); err != nil || n != 0 {
+		t.Fatalf("last_seq %d, %v: the paused append must not count", n, err)
+	}
+}
+
+// A DSN that names a session parameter keeps its value.
+func TestSessionDefaults(t *testing.T) {
+	cfg, err := postgres.PoolConfig("postgres://u@h/db?lock_timeout=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.ConnConfig.RuntimeParams
+	if p["lock_timeout"] != "100" || p["idle_in_transaction_session_timeout"] != "2000" {
+		t.Fatalf("runtime params: %v", p)
+	}
 }
