@@ -218,7 +218,10 @@ export function tablePage(main, id) {
 
   const onWallet = () => { betting.invalidate(); render(); };
   bus.addEventListener('wallet', onWallet);
-  const tick = setInterval(() => { if (state.table) status.draw(); }, 250);
+  // The status and the decisions are drawn together, also here: a tab the
+  // browser draws no frames for (in the background) never shows a turn that
+  // has passed with its buttons still offered.
+  const tick = setInterval(() => { if (state.table) { status.draw(); prompt.draw(); } }, 250);
 
   return () => {
     clearInterval(tick);
