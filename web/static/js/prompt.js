@@ -5,7 +5,8 @@
 // worked out from a TableState by pure functions; Prompt draws it and sends
 // the decision.
 
-import { session } from './api.js';
+import { session, commandID } from './api.js';
+import { Once, decisionPoint } from './once.js';
 import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney } from './dom.js';
 import { inWindow } from './state.js';
 
@@ -140,6 +141,7 @@ export class Prompt {
     this.state = state;
     this.run = run;
     this.sig = '';
+    this.once = new Once(commandID);
     this.el = h('section', { class: 'prompt', 'aria-label': 'Your decision', hidden: true });
     // Keyboard shortcuts: the keys shown on the decision buttons.
     this.onKey = ev => {
@@ -156,6 +158,7 @@ export class Prompt {
   // hand; the focus stays where it was, else goes to the first decision.
   draw() {
     const state = this.state;
+    this.once.at(decisionPoint(state));
     const legal = state.myLegal();
     const sig = JSON.stringify([legal, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess(state)]);
     if (sig === this.sig) return;
@@ -178,6 +181,8 @@ export class Prompt {
   row(phase, box, hand, ls, keys) {
     const state = this.state;
     const text = promptText(state, phase, box, hand, ls);
+    const row = `${box}-${hand}`;
+    const busy = this.once.busyWith(row);
     const myMain = mainBet(state, box, hand);
     const buttons = [];
     let stakeInput = null;
@@ -208,15 +213,15 @@ export class Prompt {
       }
       buttons.push(h('button', {
         class: `act act-${l.action}`, 'data-fk': fk, 'data-key': keys ? key : null,
-        'aria-keyshortcuts': keys && key ? key.toUpperCase() : null,
-        onclick: () => this.act(l, field),
+        'aria-keyshortcuts': keys && key ? key.toUpperCase() : null, disabled: busy,
+        onclick: () => this.act(row, l, field),
       }, label, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
     }
     if (inWindow(phase)) {
-      buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? 'n' : null, 'aria-keyshortcuts': keys ? 'N' : null, onclick: () => this.run('decline', { box, hand }) },
+      buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? 'n' : null, 'aria-keyshortcuts': keys ? 'N' : null, disabled: busy, onclick: () => this.send(row, 'decline', { box, hand }) },
         declineLabel(phase), keys ? h('kbd', { 'aria-hidden': 'true' }, 'N') : null));
     }
-    return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text },
+    return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text, 'data-row': row, 'aria-busy': busy ? 'true' : null },
       h('p', { class: 'prompt-text' }, text),
       stakeInput ? h('label', { class: 'stake-label', for: stakeInput.id }, 'Insurance stake ', stakeInput) : null,
       insureField ? insureField.error : null,
@@ -226,13 +231,34 @@ export class Prompt {
 
   // act sends a decision, with the stake its field reads (if it has one):
   // none if the field refuses it.
-  act(l, field) {
+  act(row, l, field) {
+    if (this.once.busyWith(row)) return;
     let stake;
     if (field) {
       stake = field.read();
       if (stake === null) return;
     }
-    this.run('act', actFields(l, stake));
+    this.send(row, 'act', actFields(l, stake));
+  }
+
+  // send sends a row's decision once (once.js): its buttons are locked
+  // until the server answers; a refusal unlocks them for another choice.
+  send(row, op, fields) {
+    const lock = on => {
+      const el = this.el.querySelector(`[data-row="${CSS.escape(row)}"]`);
+      if (!el) return;
+      if (on) el.setAttribute('aria-busy', 'true');
+      else el.removeAttribute('aria-busy');
+      for (const b of el.querySelectorAll('button')) b.disabled = on;
+    };
+    return this.once.send(row, async id => {
+      lock(true);
+      try {
+        return await this.run(op, { ...fields, command_id: id });
+      } finally {
+        lock(false);
+      }
+    });
   }
 
   // stakeField reads a decision's stake from its input: an amount from min

@@ -15,6 +15,7 @@ export class TableSocket {
     this.epoch = '';
     this.seq = 0;
     this.pending = new Map();
+    this.sent = new Map(); // command ID → its answer, while on its way
     this.closed = false;
     this.retry = 0;
     this.connect();
@@ -105,9 +106,21 @@ export class TableSocket {
   }
 
   // command sends a table command and resolves with its answer, or rejects
-  // with the server's error (its code and one-line reason).
+  // with the server's error (its code and one-line reason). A command whose
+  // ID is already on its way is not sent again: it has the first one's
+  // answer.
   command(op, fields = {}) {
     const cmd = { op, command_id: commandID(), client_id: clientID, ...fields };
+    const sent = this.sent.get(cmd.command_id);
+    if (sent) return sent;
+    const p = this.send(cmd);
+    const done = () => this.sent.delete(cmd.command_id);
+    p.then(done, done);
+    this.sent.set(cmd.command_id, p);
+    return p;
+  }
+
+  send(cmd) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {

@@ -5,7 +5,7 @@
 // that state from the table's socket, or, watching without a session, from
 // its snapshot read again and again. Commands go through run().
 
-import { api, session, bus, refreshMe, noteRound, loggedIn } from './api.js';
+import { api, session, bus, refreshMe, noteRound, loggedIn, commandID } from './api.js';
 import { h, replace, money } from './dom.js';
 import { TableState } from './state.js';
 import { Prompt } from './prompt.js';
@@ -13,6 +13,7 @@ import { Betting } from './betting.js';
 import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
+import { Once } from './once.js';
 import { rulesPanel } from './rules.js';
 import { toast, announce } from './ui.js';
 
@@ -37,6 +38,7 @@ export function tablePage(main, id) {
   let rendered = 0;
   let frame = 0;
   const queue = [];
+  const once = new Once(commandID);
   let pumping = false;
   let walletTimer = 0;
 
@@ -103,8 +105,17 @@ export function tablePage(main, id) {
 
   // ---- commands ----
 
+  // run sends a command and resolves whether it was taken. The decisions
+  // (prompt.js) and the chips (betting.js) say themselves what is one
+  // command; a seat, a withdrawal or leaving asked for again while on its
+  // way is sent once (once.js).
   async function run(op, fields) {
     if (!sock) return false;
+    if (op === 'act' || op === 'decline' || op === 'bet' || fields.command_id) return send(op, fields);
+    return (await once.send(`${op}-${fields.box || 0}`, id => send(op, { ...fields, command_id: id }), false)) ?? false;
+  }
+
+  async function send(op, fields) {
     try {
       await sock.command(op, fields);
       return true;
