@@ -5,8 +5,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"sabot/rules"
 )
 
 func testServer(t *testing.T) *httptest.Server {
@@ -89,3 +92,30 @@ func TestAssetsComplete(t *testing.T) {
 
 // importRe finds the files a module imports and the page loads.
 var importRe = regexp.MustCompile(`(?:from|import|src=|href=)\s*['"](\.?/[^'"]+\.(?:js|css|svg))['"]`)
+
+// The options the client shows as money are the profile options that are
+// amounts (issue 15, finding 4: the replay said max_bet=50000).
+func TestMoneyOptions(t *testing.T) {
+	b, err := static.ReadFile("static/js/dom.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`MONEY_OPTIONS = new Set\(\[([^\]]*)\]\)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("dom.js has no MONEY_OPTIONS")
+	}
+	var js []string
+	for _, q := range regexp.MustCompile(`'([a-z_]+)'`).FindAllSubmatch(m[1], -1) {
+		js = append(js, string(q[1]))
+	}
+	var want []string
+	for _, o := range rules.Options() {
+		if o.Values == "integer (minor units)" {
+			want = append(want, o.Key)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(js, want) {
+		t.Errorf("MONEY_OPTIONS is %q, the options in minor units are %q", js, want)
+	}
+}

@@ -150,6 +150,8 @@ one process only.`,
 				defer stopDebug()
 				logger.Info("profiling endpoints", "url", url)
 			}
+			// After the default tables: the count is what this node serves.
+			logger.Info("serving", "url", s.URL(), "tables", s.Serving(), "test_mode", testMode)
 			fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
 			<-ctx.Done()
 			if s.Shared {

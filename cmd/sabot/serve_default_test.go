@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,9 +23,10 @@ func TestServeOpensDefaultTables(t *testing.T) {
 	for start := 0; start < 2; start++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		pr, pw := io.Pipe()
+		logs := &lockedBuffer{}
 		done := make(chan int)
 		go func() {
-			done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--bcrypt-cost", "4"}, strings.NewReader(""), pw, io.Discard)
+			done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--bcrypt-cost", "4"}, strings.NewReader(""), pw, logs)
 			pw.Close()
 		}()
 		line, err := bufio.NewReader(pr).ReadString('\n')
@@ -31,6 +35,11 @@ func TestServeOpensDefaultTables(t *testing.T) {
 		}
 		go io.Copy(io.Discard, pr)
 		url := strings.TrimSpace(strings.TrimPrefix(line, "sabot serve: "))
+		// Issue 15, finding 4: the start-up log counts the tables open
+		// (it said tables=0 with the six default tables open).
+		if want := fmt.Sprintf("msg=serving url=%s tables=%d ", url, len(defaultTables)); !strings.Contains(logs.String(), want) {
+			t.Errorf("start %d: the log lacks %q:\n%s", start, want, logs.String())
+		}
 		c := &server.Client{URL: url}
 		var tables []server.TableView
 		if err := c.Do(context.Background(), "GET", "/api/tables", nil, &tables); err != nil {
@@ -65,4 +74,22 @@ func TestServeOpensDefaultTables(t *testing.T) {
 			t.Fatal("serve did not shut down")
 		}
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that a command writes while a test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -535,13 +535,21 @@ func TestNamesCaseInsensitive(t *testing.T) {
 		wantCode(t, c.Register(ctx, name, password), sabot.ECONFLICT, "taken")
 	}
 	wantCode(t, c.Register(ctx, "Pit", password), sabot.ECONFLICT, "taken") // the harness's administrator is "pit"
-	wantCode(t, c.Register(ctx, strings.Repeat("a", 33), password), sabot.EINVALID, "1 to 32")
+	wantCode(t, c.Register(ctx, strings.Repeat("a", 33), password), sabot.EINVALID, "at most 32 characters")
 	r := must(c.Login(ctx, "aLiCe", password))
 	if r.User.Name != "Alice" {
 		t.Fatalf("login as aLiCe: %+v", r.User)
 	}
 	if r := must(c.Login(ctx, "ａｌｉｃｅ", password)); r.User.Name != "Alice" {
 		t.Fatalf("login in fullwidth letters: %+v", r.User)
+	}
+	// Issue 15, finding 4: José and Ana María, one whatever their case.
+	must(0, c.Register(ctx, "José", password))
+	wantCode(t, c.Register(ctx, "JOSÉ", password), sabot.ECONFLICT, "taken")
+	wantCode(t, c.Register(ctx, "Jose\u0301", password), sabot.ECONFLICT, "taken")
+	must(0, c.Register(ctx, "Ana María", password))
+	if r := must(c.Login(ctx, "ana maría", password)); r.User.Name != "Ana María" {
+		t.Fatalf("login as ana maría: %+v", r.User)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
-	"golang.org/x/text/unicode/norm"
 
 	"sabot"
 	"sabot/internal/httpjson"
@@ -31,6 +29,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.handleReady)
 	mux.Handle("GET /metrics", s.metrics.handler())
 
+	mux.HandleFunc("GET /api/site", s.handleSite)
 	mux.HandleFunc("POST /api/register", s.handleRegister)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.authed(s.handleLogout))
@@ -102,6 +101,19 @@ func (s *Server) tarpit(r *http.Request) {
 
 func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }
 
+// SiteView is what the login page says before anyone logs in: what a new
+// wallet is credited, and the rules of names and passwords.
+type SiteView struct {
+	WelcomeCredit money.Amount `json:"welcome_credit"`
+	MaxName       int          `json:"max_name"`
+	MinPassword   int          `json:"min_password"`
+	MaxPassword   int          `json:"max_password"`
+}
+
+func (s *Server) handleSite(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, SiteView{WelcomeCredit: money.Amount(max(s.WelcomeCredit, 0)), MaxName: MaxName, MinPassword: MinPassword, MaxPassword: MaxPassword})
+}
+
 // handleHealth is the liveness check: the process serves.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "tables": len(s.tableList())})
@@ -160,23 +172,8 @@ type UserView struct {
 	Wallet money.Amount `json:"wallet"`
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,32}$`)
-
 // MinPassword is the shortest password accepted, in characters.
 const MinPassword = 8
-
-// checkName returns a name as it is kept (Unicode NFKC: "ａｎａ" is "ana")
-// or refuses it. Names are unique as sabot.FoldName folds them: "Ana" and
-// "ana" are one (issue 11, finding 12).
-func checkName(name string) (string, error) {
-	if len(name) <= 4*32 { // NFKC of anything longer cannot be 32 characters or fewer of these
-		name = norm.NFKC.String(name)
-	}
-	if !validName.MatchString(name) {
-		return "", sabot.Errorf(sabot.EINVALID, "a name is 1 to 32 letters, digits, '.', '_' or '-'")
-	}
-	return name, nil
-}
 
 // checkPassword refuses a password bcrypt cannot keep whole (over 72
 // bytes), a short one, and one of nothing but spaces.

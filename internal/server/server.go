@@ -214,8 +214,15 @@ func (s *Server) Open() error {
 	if s.nodes != nil && s.Shared {
 		s.wg.Go(func() { s.nodeLoop(s.ctx) })
 	}
-	s.logger().Info("serving", "url", s.URL(), "tables", len(s.tables), "test_mode", s.TestMode)
+	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
+}
+
+// Serving is how many tables this server serves now.
+func (s *Server) Serving() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.tables)
 }
 
 // start loads the tables: each is rebuilt from its log and goes on.

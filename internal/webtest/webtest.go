@@ -38,6 +38,7 @@ type Site struct {
 	Admin  *server.Client
 
 	timing  server.Timing
+	options []func(*server.Server)       // applied to each server before it opens
 	handler atomic.Pointer[http.Handler] // the running server's, swapped by Restart
 }
 
@@ -46,15 +47,16 @@ type Site struct {
 func Handler(srv *server.Server, _ sabot.Store) http.Handler { return srv.Handler() }
 
 // MustStart starts the table service with an administrator "pit" on a
-// temporary database, in test mode, and the client in front of it.
-func MustStart(tb testing.TB, timing server.Timing) *Site {
+// temporary database, in test mode, and the client in front of it; the
+// options set the server up before it opens (and again at each Restart).
+func MustStart(tb testing.TB, timing server.Timing, options ...func(*server.Server)) *Site {
 	tb.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(tb.TempDir(), "sabot.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := &Site{Store: st, timing: timing}
+	s := &Site{Store: st, timing: timing, options: options}
 	s.start(tb)
 	if err := s.Server.EnsureAdmin(ctx, "pit", Password); err != nil {
 		tb.Fatal(err)
@@ -79,6 +81,9 @@ func MustStart(tb testing.TB, timing server.Timing) *Site {
 func (s *Site) start(tb testing.TB) {
 	tb.Helper()
 	srv := &server.Server{Store: s.Store, TestMode: true, Timing: s.timing, BcryptCost: 4}
+	for _, o := range s.options {
+		o(srv)
+	}
 	if err := srv.Open(); err != nil {
 		tb.Fatal(err)
 	}

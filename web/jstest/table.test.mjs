@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { money, plainMoney, parseMoney, chipSet, chipLabel, chipStack, netClass } from '../static/js/dom.js';
+import { money, plainMoney, parseMoney, chipSet, chipLabel, chipStack, netClass, optionText } from '../static/js/dom.js';
 import { TableState, inWindow } from '../static/js/state.js';
 import { statusLine, deadline } from '../static/js/status.js';
 import { promptGroups, promptButtons, promptText, promptHeading, checkStake, stepStake, actFields } from '../static/js/prompt.js';
@@ -34,6 +34,9 @@ test('money: shown, as typed, read back', () => {
   assert.ok(Number.isNaN(parseMoney('1.234')));
   assert.equal(netClass(5), 'up');
   assert.equal(netClass(0, 'even'), 'even');
+  // Issue 15, finding 4: an option in minor units is shown as money.
+  assert.equal(optionText('max_bet', '50000'), 'max_bet=500.00');
+  assert.equal(optionText('decks', '6'), 'decks=6');
 });
 
 test('chips: the set a table calls for, their labels, a stake as a stack', () => {

@@ -1,30 +1,53 @@
 // Log in, or register and log in.
 
-import { login, register, APIError } from './api.js';
-import { h, replace } from './dom.js';
+import { api, login, register, APIError } from './api.js';
+import { h, replace, money } from './dom.js';
 import { navigate } from './ui.js';
 
+// MAX_NAME is the longest name, in characters (the server's MaxName).
+export const MAX_NAME = 32;
+
+// nameLength is a name's length as the server counts it: characters after
+// Unicode NFKC ("José" typed with a combining accent is 4).
+export function nameLength(s) {
+  return [...s.normalize('NFKC')].length;
+}
+
 export function loginPage(main, next) {
-  const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, pattern: '[A-Za-z0-9_.\\-]{1,32}', maxlength: 32, 'aria-describedby': 'name-hint' });
+  // No maxlength: a longer name is refused with its length, never cut.
+  const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, 'aria-describedby': 'name-hint' });
   const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8, 'aria-describedby': 'password-hint' });
   const error = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
+  const welcome = h('p', { class: 'hint', id: 'welcome' }, 'Play money only.');
   let mode = 'login';
   const form = h('form', { class: 'login', novalidate: true, 'aria-labelledby': 'login-h' },
     h('h1', { id: 'login-h' }, 'Log in or register'),
     h('p', { class: 'field' }, h('label', { for: 'name' }, 'Name'), name,
-      h('span', { class: 'hint', id: 'name-hint' }, 'Letters, digits, ".", "_" or "-"; up to 32.')),
+      h('span', { class: 'hint', id: 'name-hint' }, `Letters of any alphabet and digits, with spaces, apostrophes, ".", "_" or "-"; at most ${MAX_NAME} characters.`)),
     h('p', { class: 'field' }, h('label', { for: 'password' }, 'Password'), password,
       h('span', { class: 'hint', id: 'password-hint' }, 'At least 8 characters.')),
     error,
     h('p', { class: 'buttons' },
       h('button', { type: 'submit', class: 'button', id: 'login', onclick: () => { mode = 'login'; } }, 'Log in'),
       h('button', { type: 'submit', class: 'button secondary', id: 'register', onclick: () => { mode = 'register'; } }, 'Register')),
-    h('p', { class: 'hint' }, 'Play money only: a new wallet is empty until the pit credits it.'));
+    welcome);
+  // What a new wallet gets is the server's to say (--welcome-credit).
+  api('/api/site').then(site => {
+    welcome.textContent = site.welcome_credit > 0
+      ? `Play money only: a new wallet starts with ${money(site.welcome_credit)}; the pit may credit more.`
+      : 'Play money only: a new wallet is empty until the pit credits it.';
+  }).catch(() => {});
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
     error.textContent = '';
     if (!name.value || !password.value) {
       error.textContent = 'Give a name and a password.';
+      return;
+    }
+    const n = nameLength(name.value);
+    if (n > MAX_NAME) {
+      error.textContent = `A name has at most ${MAX_NAME} characters; this one has ${n}.`;
+      name.focus();
       return;
     }
     const buttons = form.querySelectorAll('button');

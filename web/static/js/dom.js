@@ -43,6 +43,16 @@ export function replace(el, ...children) {
   return el;
 }
 
+// MONEY_OPTIONS are the profile options that are amounts in minor units
+// (rules.Options, "integer (minor units)"; web_test.go keeps the two
+// lists one): shown as money, never as the integer.
+export const MONEY_OPTIONS = new Set(['max_bet', 'min_bet', 'payout_unit']);
+
+// optionText is a profile option as a player reads it: "max_bet=500.00".
+export function optionText(key, value) {
+  return MONEY_OPTIONS.has(key) && /^-?\d+$/.test(String(value)) ? `${key}=${money(Number(value))}` : `${key}=${value}`;
+}
+
 // money shows minor units: 123456 is "1,234.56".
 export function money(minor) {
   const n = Number(minor || 0);

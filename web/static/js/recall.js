@@ -3,7 +3,7 @@
 // replay and never to be taken for a live game.
 
 import { api, history, loggedIn, APIError } from './api.js';
-import { h, replace, money, signed, netClass, isTyping, cardShort } from './dom.js';
+import { h, replace, money, signed, netClass, isTyping, cardShort, optionText } from './dom.js';
 import { TableState, Round } from './state.js';
 import { Felt } from './felt.js';
 import { navigate, toast } from './ui.js';
@@ -212,7 +212,7 @@ export function replayPage(main, id) {
       h('h2', { id: 'sum-h' }, 'The record'),
       h('dl', { class: 'facts' },
         fact('Round', `${rr.id} (round ${rr.round} of table ${rr.table}, ${rr.table_name})`),
-        fact('Rules', `${rr.profile}${rr.options && Object.keys(rr.options).length ? ' with ' + Object.entries(rr.options).map(([k, v]) => `${k}=${v}`).join(', ') : ''}`),
+        fact('Rules', `${rr.profile}${rr.options && Object.keys(rr.options).length ? ' with ' + Object.entries(rr.options).map(([k, v]) => optionText(k, v)).join(', ') : ''}`),
         fact('Shoe', `${rr.shoe}, ${rr.shoe_pos} cards out before this round${rr.forced ? ' (forced cards, test mode)' : ''}`),
         fact('Dealt', new Date(rr.dealt).toLocaleString()),
         fact('Settled', new Date(rr.closed).toLocaleString()),
