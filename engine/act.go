@@ -65,6 +65,9 @@ func (r *Round) check(a Action, explain bool) error {
 	if a.Kind < Hit || a.Kind > ExposeHole {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 	}
+	if r.waiting {
+		return r.refuse(explain, a, ErrPhase, "the round waits for the next card from the shoe", "")
+	}
 	if a.Kind > Close {
 		return r.checkHouse(a, explain)
 	}

@@ -203,6 +203,7 @@ func (r *Round) applyHouse(a Action) {
 		return
 	case BurnHole: // (c): burned and replaced by the next card
 		old := r.dealer.cards[1]
+		r.need = Need{FaceDown: true, Replace: true}
 		c, ok := r.draw()
 		if !ok {
 			return

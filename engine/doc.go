@@ -26,6 +26,15 @@
 // its EvReveal — and a Record (cards drawn, bets, actions) from which Replay
 // plays the round again to the same events.
 //
+// A physical shoe (a table dealt by hand, its cards read as they leave the
+// shoe) is a Waiter: when it has not the next card yet, the round stops
+// where it needs it and Waiting says whom it is for (a box's hand, face
+// down or not, or the dealer); it takes no decision meanwhile. The round
+// does not resume: its Record with the card added replays (ReplayPhysical)
+// to the same events and on to the next card or decision. Every random
+// round of the fuzz targets is also dealt so, card by card, and must ask
+// for each card where it deals it and end as the same round.
+//
 // A Round is reusable: Reset it with the next shoe. It does not allocate in
 // steady state, so one Round per table serves any number of rounds.
 package engine

@@ -116,6 +116,9 @@ func playRandom(t *testing.T, p *rules.Profile, seed uint64, short bool) {
 	if !reflect.DeepEqual(again.Events(), r.Events()) {
 		t.Fatal("replay differs")
 	}
+	if !short { // a short shoe runs out (AR-08): a physical one would wait
+		checkPhysical(t, p, r)
+	}
 }
 
 type snap struct {

@@ -54,6 +54,9 @@ type Forced struct {
 	Pos      int
 	CutAfter int
 	CutStart bool
+	// Wait makes it a physical shoe's cards so far (Waiter): past the last
+	// card the round waits for the next instead of running out.
+	Wait bool
 }
 
 // NewForced returns a forced source without a cut card.
@@ -69,15 +72,27 @@ func (f *Forced) Draw() (card.Card, bool) {
 	return c, true
 }
 
+// Waiting implements Waiter: the cards are all drawn and more may come.
+func (f *Forced) Waiting() bool { return f.Wait && f.Pos >= len(f.Cards) }
+
 // CutCardOut implements Source.
 func (f *Forced) CutCardOut() bool { return f.CutStart || f.CutAfter >= 0 && f.Pos >= f.CutAfter }
 
 // Replay plays a record again through the checked path and returns the
 // round. An error means the record does not replay: it was not made by this
 // engine with this profile.
-func Replay(p *rules.Profile, rec Record) (*Round, error) {
+func Replay(p *rules.Profile, rec Record) (*Round, error) { return replay(p, rec, false) }
+
+// ReplayPhysical is Replay for a round dealt from a physical shoe (Waiter)
+// and still in play: past the record's last card the round waits for the
+// next one (Waiting) instead of running out. A table dealt by hand feeds
+// each card read from the shoe this way: the record, one card longer,
+// replays to the same events and on to where the round needs the next.
+func ReplayPhysical(p *rules.Profile, rec Record) (*Round, error) { return replay(p, rec, true) }
+
+func replay(p *rules.Profile, rec Record, wait bool) (*Round, error) {
 	r := New(p)
-	r.Reset(&Forced{Cards: rec.Cards, CutAfter: rec.CutAfter, CutStart: rec.CutAtStart})
+	r.Reset(&Forced{Cards: rec.Cards, CutAfter: rec.CutAfter, CutStart: rec.CutAtStart, Wait: wait})
 	for _, b := range rec.Bets {
 		if err := r.PlaceBet(b.Player, b.Box, b.Stake); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)

@@ -16,6 +16,29 @@ type Source interface {
 	CutCardOut() bool
 }
 
+// Waiter is a Source that may not have the next card yet: a physical shoe,
+// whose cards are read as the dealer slides them out (issue 13). When Draw
+// reports no card and Waiting reports true, the round stops where it needs
+// the card instead of running out (AR-08): Waiting tells for whom, and it
+// takes no decision until it is given the card. The round does not resume:
+// its record (Record), with the card added to the source, replays to where
+// it waits next (Replay), to the same events.
+type Waiter interface {
+	Source
+	Waiting() bool
+}
+
+// Need is whom the next card is for: a box's hand, or the dealer (Box 0);
+// FaceDown for a card dealt face down (the hole card; a double's card under
+// AR-17). Replace is the hole card's replacement after it was burned
+// (AR-23 (c)).
+type Need struct {
+	Box      int  `json:"box"`
+	Hand     int  `json:"hand,omitempty"`
+	FaceDown bool `json:"face_down,omitempty"`
+	Replace  bool `json:"replace,omitempty"`
+}
+
 type box struct {
 	void   bool // AR-23: the box sits the round out, its bets returned
 	holder string
@@ -57,6 +80,9 @@ type Round struct {
 	drawn   []card.Card
 	actions []Action
 
+	need    Need // the card being drawn: whom it is for
+	waiting bool // the source has not the card yet (Waiter)
+
 	style money.Style // how refusals show amounts (SetAmountStyle)
 }
 
@@ -90,6 +116,7 @@ func (r *Round) Reset(src Source) {
 	r.followKind = 0
 	r.challengeBox, r.challengeIdx = 0, 0
 	r.void, r.voidReason, r.lastRound = false, "", false
+	r.need, r.waiting = Need{}, false
 	r.cutOutAtStart = src != nil && src.CutCardOut()
 	r.events = r.events[:0]
 	r.drawn = r.drawn[:0]
@@ -109,6 +136,15 @@ func (r *Round) Profile() *rules.Profile { return r.p }
 
 // Phase returns where the round stands.
 func (r *Round) Phase() Phase { return r.phase }
+
+// Waiting reports whether the round waits for its next card from a
+// physical shoe (Waiter), and whom the card is for.
+func (r *Round) Waiting() (Need, bool) {
+	if !r.waiting {
+		return Need{}, false
+	}
+	return r.need, true
+}
 
 // Void reports whether the round is void, and why.
 func (r *Round) Void() (bool, string) { return r.void, r.voidReason }
@@ -480,6 +516,7 @@ func (r *Round) needsDecision(b *box, h *Hand) bool {
 // deal gives the next card to a box's hand. It reports false when the round
 // has become void.
 func (r *Round) deal(boxNo, idx int, faceDown bool) bool {
+	r.need = Need{Box: boxNo, Hand: idx + 1, FaceDown: faceDown}
 	c, ok := r.draw()
 	if !ok {
 		return false
@@ -494,6 +531,7 @@ func (r *Round) deal(boxNo, idx int, faceDown bool) bool {
 }
 
 func (r *Round) dealDealer(faceDown bool) bool {
+	r.need = Need{FaceDown: faceDown}
 	c, ok := r.draw()
 	if !ok {
 		return false
@@ -508,10 +546,16 @@ func (r *Round) dealDealer(faceDown bool) bool {
 
 // draw takes the next card from the shoe. When the cards run out the round is
 // void (AR-08); when the cut card comes out this is the last round, void at
-// once under the house option (EG-04).
+// once under the house option (EG-04). A physical shoe that has not the
+// card yet stops the round where it is (Waiter): it reports false, as a
+// void does, and every caller returns at once.
 func (r *Round) draw() (card.Card, bool) {
 	c, ok := r.src.Draw()
 	if !ok {
+		if w, isW := r.src.(Waiter); isW && w.Waiting() {
+			r.waiting = true
+			return 0, false
+		}
 		r.voidRound("the cards ran out (AR-08)")
 		return 0, false
 	}

@@ -9,7 +9,7 @@ import (
 // settle settles every open bet against the dealer's final hand (AR-15,
 // AR-16, ES-06, ES-07, VE-09, VE-10, PON-01, PON-02) and ends the round.
 func (r *Round) settle() {
-	if r.void {
+	if r.void || r.waiting {
 		return
 	}
 	d := rules.DealerHand{Count: r.dealer.Count}
