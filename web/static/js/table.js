@@ -13,7 +13,7 @@ import { Betting } from './betting.js';
 import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
-import { Once } from './once.js';
+import { Once, decisionPoint } from './once.js';
 import { rulesPanel } from './rules.js';
 import { toast, announce } from './ui.js';
 
@@ -52,8 +52,7 @@ export function tablePage(main, id) {
   const calls = new Calls(announce);
   const rulesBox = h('div', { class: 'rules-slot' });
 
-  replace(main,
-    h('div', { class: 'table-page' },
+  const page = h('div', { class: 'table-page' },
       h('div', { class: 'table-head' },
         h('div', {}, title, sub),
         h('div', { class: 'table-links' }, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
@@ -61,8 +60,8 @@ export function tablePage(main, id) {
       h('div', { class: 'console' },
         h('div', { class: 'console-main' }, status.el, prompt.el, betting.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
-          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el))),
-    rulesBox);
+          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el)));
+  replace(main, page, rulesBox);
 
   // Rules, the RTP and the strategy card; again when the pit changes the
   // table's configuration.
@@ -101,6 +100,29 @@ export function tablePage(main, id) {
     status.draw();
     prompt.draw();
     betting.draw();
+    keepInSight();
+  }
+
+  // On a phone the decision is a sheet over the foot of the page: the hand
+  // it asks about is scrolled into sight above it, once per decision (a
+  // player who scrolls away is left there), and the page is padded by the
+  // sheet's height so that the last box can come above it (issue 15).
+  const phone = matchMedia('(max-width: 720px)');
+  let sighted = '';
+  function keepInSight() {
+    if (!phone.matches || prompt.el.hidden) {
+      sighted = '';
+      return;
+    }
+    const sheet = prompt.el.getBoundingClientRect();
+    page.style.setProperty('--sheet-h', `${Math.ceil(sheet.height)}px`);
+    const point = decisionPoint(state);
+    const el = page.querySelector('.box.turn .hand.current') || page.querySelector('.box.turn');
+    if (!el || point === sighted) return;
+    sighted = point;
+    const r = el.getBoundingClientRect();
+    if (r.top >= 0 && r.bottom <= sheet.top) return;
+    window.scrollBy(0, (r.top + r.bottom) / 2 - sheet.top / 2);
   }
 
   // ---- commands ----
