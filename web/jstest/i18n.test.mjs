@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { t, setLang, getLang, pick, formatMoney, formatDate, setCurrency, CATALOGUES } from '../static/js/i18n.js';
+import { t, setLang, getLang, pick, formatMoney, formatDate, setCurrency, refusal, CATALOGUES } from '../static/js/i18n.js';
 import { money, plainMoney, parseMoney, cardName } from '../static/js/dom.js';
 import { TableState } from '../static/js/state.js';
 
@@ -126,5 +126,23 @@ test('the dealer\'s calls in each language', () => {
     const c = calls();
     assert.deepEqual(c.map(x => x.text), ['Rien ne va plus. Mano 4.', 'Postazione 1: Q♥.', 'Postazione 1: 8♠, 18.', 'Postazione 1: no carta, con 18.']);
     assert.equal(cardName('AS'), 'l’asso di picche');
+  });
+});
+
+test('a refusal worded from its reason, else the server\'s text', () => {
+  const waiting = { kind: 'waiting', text: 'refused: a shoe starts with 3 bets; 1 placed (AR-03)', reason: 'table_minimum_bets', params: { need: 3, n: 1, rule: 'AR-03' } };
+  const say = () => {
+    const s = new TableState(1, 'ana');
+    s.snapshot('e', 1, { id: 1, name: 'Buenos Aires', rules: {}, seats: [], bets: [], shoe: { id: 's', remaining: 300 } });
+    return s.apply(waiting)[0].text;
+  };
+  withLang('en', () => assert.equal(say(), 'The table deals with at least 3 bets (AR-03); it has 1 bet.'));
+  withLang('es', () => assert.equal(say(), 'La mesa reparte con al menos 3 apuestas (AR-03); tiene 1 apuesta.'));
+  withLang('it', () => {
+    assert.equal(say(), 'Il tavolo distribuisce con almeno 3 puntate (AR-03); ne ha 1.');
+    assert.equal(refusal({ code: 'insufficient_funds', error: 'insufficient funds: …', reason: 'insufficient_funds', params: { held: 50, amount: 100000 } }),
+      'Saldo insufficiente: il conto ha 0,50, servono 1.000,00.');
+    assert.equal(refusal({ code: 'invalid', error: 'refused: box 1 may not double (AR-17)' }), 'refused: box 1 may not double (AR-17)');
+    assert.equal(refusal({ code: 'invalid', error: 'x', reason: 'no_such_reason' }), 'x');
   });
 });

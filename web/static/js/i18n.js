@@ -82,6 +82,20 @@ export function t(key, params = {}) {
   return m.replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
 }
 
+// The values of a reason that are amounts in minor units.
+const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake']);
+
+// refusal words a server's refusal or a "waiting" event in the language in
+// use: by its reason and values where the catalogue has the reason
+// (reason.KEY), else the server's own one-line text (docs/protocol.md,
+// "Errors").
+export function refusal({ reason, params, error, text } = {}) {
+  if (!reason || !has('reason.' + reason)) return error ?? text ?? '';
+  const p = {};
+  for (const [k, v] of Object.entries(params || {})) p[k] = MONEY_PARAMS.has(k) ? formatMoney(v) : v;
+  return t('reason.' + reason, p);
+}
+
 // has says whether a key is in the English catalogue.
 export function has(key) {
   return key in en;

@@ -6,7 +6,7 @@
 
 import { Count } from './count.js';
 import { HIDDEN, cardName, cardShort, money } from './dom.js';
-import { t as tr } from './i18n.js';
+import { t as tr, refusal } from './i18n.js';
 
 // Hand is a box's hand, or the dealer's, as shown: a face-down card is
 // HIDDEN and no total counts it.
@@ -270,7 +270,7 @@ export class TableState {
         break;
       case 'waiting':
         this.bettingDeadline = 0;
-        say(e.text, 'alert');
+        say(refusal(e), 'alert');
         break;
       case 'shoe':
         t.shoe = { ...t.shoe, id: e.shoe, commitment: e.commitment };

@@ -133,7 +133,8 @@ export default {
 
   // The server's refusals by their reason (docs/protocol.md, "Errors").
   'reason.table_minimum_bets': { one: 'The table deals with at least {need} bets ({rule}); it has {n} bet.', other: 'The table deals with at least {need} bets ({rule}); it has {n} bets.' },
-  'reason.insufficient_funds': 'Your balance is too low for this stake.',
+  'reason.lone_customer_boxes': 'A lone customer plays at least {need} boxes ({rule}).',
+  'reason.insufficient_funds': 'Insufficient funds: your wallet holds {held}, this takes {amount}.',
   'reason.unknown': 'Refused: {message}',
 
   // The rules (rules.js).

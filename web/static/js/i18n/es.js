@@ -126,7 +126,8 @@ export default {
   'count.cards': { one: '{n} carta', other: '{n} cartas' },
 
   'reason.table_minimum_bets': { one: 'La mesa reparte con al menos {need} apuestas ({rule}); tiene {n} apuesta.', other: 'La mesa reparte con al menos {need} apuestas ({rule}); tiene {n} apuestas.' },
-  'reason.insufficient_funds': 'Su saldo no alcanza para esta apuesta.',
+  'reason.lone_customer_boxes': 'Un cliente solo juega al menos {need} casilleros ({rule}).',
+  'reason.insufficient_funds': 'Saldo insuficiente: su cuenta tiene {held} y esto requiere {amount}.',
   'reason.unknown': 'Rechazado: {message}',
 
   'rules.heading': 'Reglas de la mesa',
