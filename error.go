@@ -34,6 +34,27 @@ type Error struct {
 	// RetryAfter, for ETHROTTLED and EUNAVAILABLE, is how long the client
 	// should wait before it tries again (0: not said).
 	RetryAfter time.Duration
+	// Reason and Params let a client word the refusal in its own language
+	// (docs/protocol.md, "Errors"): a stable snake_case key and the values
+	// the message names (numbers, amounts in minor units, rule IDs, player
+	// names; never words). Empty for most errors: the client shows Message.
+	Reason string
+	Params map[string]any
+}
+
+// WithReason gives the error a reason and its values and returns it.
+func (e *Error) WithReason(reason string, params map[string]any) *Error {
+	e.Reason, e.Params = reason, params
+	return e
+}
+
+// ReasonOf returns an error's reason and values ("" if it has none).
+func ReasonOf(err error) (string, map[string]any) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason, e.Params
+	}
+	return "", nil
 }
 
 func (e *Error) Error() string {

@@ -34,10 +34,14 @@ func Status(code string) int {
 	return http.StatusInternalServerError
 }
 
-// ErrorBody is the body of every error answer: a code and a one-line reason.
+// ErrorBody is the body of every error answer: a code and a one-line
+// reason; where a client may word the refusal itself, its reason key and
+// values (sabot.Error.Reason, Params).
 type ErrorBody struct {
-	Code  string `json:"code"`
-	Error string `json:"error"`
+	Code   string         `json:"code"`
+	Error  string         `json:"error"`
+	Reason string         `json:"reason,omitempty"`
+	Params map[string]any `json:"params,omitempty"`
 }
 
 // Write writes v as a JSON answer.
@@ -56,5 +60,6 @@ func WriteError(w http.ResponseWriter, err error) {
 	if d := sabot.RetryAfter(err); d > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10))
 	}
-	Write(w, Status(code), ErrorBody{code, sabot.ErrorMessage(err)})
+	reason, params := sabot.ReasonOf(err)
+	Write(w, Status(code), ErrorBody{Code: code, Error: sabot.ErrorMessage(err), Reason: reason, Params: params})
 }

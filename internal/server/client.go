@@ -107,7 +107,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Code == "" {
 			return sabot.Errorf(sabot.EINTERNAL, "HTTP %d", resp.StatusCode)
 		}
-		return &sabot.Error{Code: e.Code, Message: e.Error}
+		return &sabot.Error{Code: e.Code, Message: e.Error, Reason: e.Reason, Params: e.Params}
 	}
 	if out == nil {
 		return nil

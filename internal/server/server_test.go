@@ -266,6 +266,10 @@ func TestErrorStatus(t *testing.T) {
 	_, err := poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100})
 	// The refusal shows money as the player sees it, not minor units.
 	wantCode(t, err, sabot.EINSUFFICIENT, "insufficient funds: poor's wallet holds 0.50, the bet takes 1.00")
+	// With its reason and values, which the page words in its language.
+	if reason, params := sabot.ReasonOf(err); reason != "insufficient_funds" || params["held"] != float64(50) || params["amount"] != float64(100) || params["player"] != "poor" {
+		t.Fatalf("the refusal's reason is %q %v, want insufficient_funds with held 50, amount 100, player poor", reason, params)
+	}
 	v := must(poor.Table(ctx, tb))
 	if len(v.Bets) != 0 {
 		t.Fatalf("a refused bet stayed: %+v", v.Bets)

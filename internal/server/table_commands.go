@@ -539,7 +539,8 @@ func (a *actor) short(ctx context.Context, err error, player string, debit money
 		return err
 	}
 	held := a.s.balance(ctx, sabot.AccountWallet, a.players[player])
-	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, held, what, debit)
+	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, held, what, debit).
+		WithReason("insufficient_funds", map[string]any{"player": player, "held": held, "amount": debit})
 }
 
 // refusal turns a rule's refusal into an error a player reads: what was

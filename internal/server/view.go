@@ -142,6 +142,10 @@ type Event struct {
 	NewBank    string                  `json:"new_bank,omitempty"`
 	Deadline   int64                   `json:"deadline,omitempty"`
 	Turn       *TurnView               `json:"turn,omitempty"`
+	// Reason and Params word a "waiting" event's Text in the client's
+	// language, as an error's (docs/protocol.md, "Errors").
+	Reason string         `json:"reason,omitempty"`
+	Params map[string]any `json:"params,omitempty"`
 }
 
 // Message is one WebSocket message from the server.
@@ -157,6 +161,9 @@ type Message struct {
 	Duplicate bool   `json:"duplicate,omitempty"`
 	Code      string `json:"code,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// An error's reason and values (sabot.Error.Reason, Params).
+	Reason string         `json:"reason,omitempty"`
+	Params map[string]any `json:"params,omitempty"`
 }
 
 type outMsg struct {

@@ -292,7 +292,7 @@ func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte
 		}
 		json.Unmarshal(data, &req)
 		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
-		b, _ := json.Marshal(Message{Type: "error", CommandID: req.CommandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err)})
+		b, _ := json.Marshal(errorMessage(req.CommandID, err))
 		return wsAnswer{data: b, closing: closing}
 	}
 	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, true) {
@@ -319,7 +319,7 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 				"op", req.Op, "command_id", req.CommandID, "client_id", req.ClientID, "err", err)
 		}
 		s.metrics.errors.WithLabelValues(code).Inc()
-		return answer(Message{Type: "error", CommandID: req.CommandID, Code: code, Error: sabot.ErrorMessage(err)})
+		return answer(errorMessage(req.CommandID, err))
 	}
 	if err != nil {
 		return fail(err)

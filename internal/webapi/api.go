@@ -202,6 +202,10 @@ type RuleLine struct {
 type RuleRef struct {
 	ID   string `json:"id"`
 	Text string `json:"text"`
+	// Seed is the rule in its regulation's own words (Spanish or Italian),
+	// beside Text, the project's English wording; absent where the rule has
+	// none quoted.
+	Seed *SeedText `json:"seed,omitempty"`
 }
 
 // Rules serves GET /api/tables/{id}/rules.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -153,6 +155,48 @@ func TestRuleTexts(t *testing.T) {
 		for _, rd := range rules.MustLookup(n).Readings() {
 			if ruleText[rd.Rule] == "" {
 				t.Errorf("%s's reading of %s: no text", n, rd.Rule)
+			}
+		}
+	}
+}
+
+// seedWords is a seed file's text as the quotes take it: runs of white
+// space as one space, emphasis marks (*) left out.
+func seedWords(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "seeds", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(strings.ReplaceAll(string(b), "*", "")), " ")
+}
+
+// Every rule the rules page cites at a table of the seeds' regulations has
+// the seed's own words, and every quoted passage is in its seed file as it
+// is quoted.
+func TestSeedTexts(t *testing.T) {
+	for id, s := range seedText {
+		if s.Lang != "es" && s.Lang != "it" || s.Text == "" {
+			t.Errorf("%s: %+v", id, s)
+			continue
+		}
+		words := seedWords(t, s.Source)
+		for _, passage := range strings.Split(s.Text, " … ") {
+			if !strings.Contains(words, passage) {
+				t.Errorf("%s: %q is not in %s", id, passage, s.Source)
+			}
+		}
+		if ruleText[id] == "" {
+			t.Errorf("%s is quoted but has no English wording", id)
+		}
+	}
+	for _, name := range []string{"argentina", "spain", "venice", "family"} {
+		tr := PlainRules(1, rules.MustLookup(name))
+		for _, line := range append(tr.Lines, tr.Readings...) {
+			for _, ref := range line.Rules {
+				if ref.Seed == nil || ref.Seed.Text != seedText[ref.ID].Text {
+					t.Errorf("%s: the rules page cites %s without its seed's words", name, ref.ID)
+				}
 			}
 		}
 	}

@@ -32,7 +32,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 			}
 			if ok && !seen[id] {
 				seen[id] = true
-				out = append(out, RuleRef{id, ruleText[id]})
+				ref := RuleRef{ID: id, Text: ruleText[id]}
+				if s, ok := seedText[id]; ok {
+					ref.Seed = &s
+				}
+				out = append(out, ref)
 			}
 		}
 		return out

@@ -1,5 +1,5 @@
-// The application: the routes of the single page and the account in the
-// header.
+// The application: the routes of the single page, the account and the
+// language switch in the header.
 
 import { session, bus, refreshMe, logout, loggedIn } from './api.js';
 import { h, replace, money } from './dom.js';
@@ -9,26 +9,49 @@ import { tablePage } from './table.js';
 import { recallListPage, replayPage } from './recall.js';
 import { pitPage } from './pit.js';
 import { navigate, setRouter } from './ui.js';
+import { t, getLang, setLang, langBus, LANGUAGES } from './i18n.js';
 
 const main = document.getElementById('main');
 const account = document.getElementById('account');
 
 // The pit's link shows to administrators only.
 const nav = document.querySelector('.nav');
-const pitLink = h('a', { href: '/pit' }, 'Pit');
+const pitLink = h('a', { href: '/pit' }, t('page.pit'));
+
+// The page's own words (index.html) in the language in use: an element's
+// data-i18n key is its text, data-i18n-label its aria-label.
+function drawStatic() {
+  document.documentElement.lang = getLang();
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+  pitLink.textContent = t('page.pit');
+}
+
+// The language switch: remembered in this browser; the page is drawn again
+// in the new language at once.
+const langSelect = document.getElementById('lang');
+for (const l of LANGUAGES) langSelect.append(h('option', { value: l.code, lang: l.code }, l.name));
+langSelect.value = getLang();
+langSelect.addEventListener('change', () => setLang(langSelect.value));
+langBus.addEventListener('lang', () => {
+  langSelect.value = getLang();
+  drawStatic();
+  drawAccount();
+  route();
+});
 
 function drawAccount() {
   if (session.user?.admin) nav.append(pitLink);
   else pitLink.remove();
   if (!loggedIn()) {
-    replace(account, h('a', { class: 'button small', href: '/login' }, 'Log in'));
+    replace(account, h('a', { class: 'button small', href: '/login' }, t('page.login')));
     return;
   }
   const u = session.user || {};
   replace(account,
     h('span', { class: 'who' }, u.name),
-    h('span', { class: 'wallet' }, h('span', { class: 'wallet-label' }, 'Balance '), h('strong', { id: 'balance' }, money(u.wallet || 0))),
-    h('button', { class: 'link', onclick: async () => { await logout(); navigate('/'); } }, 'Log out'));
+    h('span', { class: 'wallet' }, h('span', { class: 'wallet-label' }, t('page.balance')), h('strong', { id: 'balance' }, money(u.wallet || 0))),
+    h('button', { class: 'link', onclick: async () => { await logout(); navigate('/'); } }, t('page.logout')));
 }
 // A different user (a login, a logout, a session that ran out) sees the
 // page again as himself.
@@ -58,26 +81,26 @@ function route() {
   main.replaceChildren();
   window.scrollTo(0, 0);
   if (path === '/' || path === '') {
-    document.title = 'Lobby · sabot';
+    document.title = t('title.lobby');
     cleanup = lobbyPage(main);
   } else if (path === '/login') {
-    document.title = 'Log in · sabot';
+    document.title = t('title.login');
     cleanup = loginPage(main, new URLSearchParams(location.search).get('next') || '/');
   } else if ((m = path.match(/^\/tables\/(\d+)$/))) {
-    document.title = 'Table · sabot';
+    document.title = t('title.table');
     cleanup = tablePage(main, Number(m[1]));
   } else if (path === '/pit') {
-    document.title = 'The pit · sabot';
+    document.title = t('title.pit');
     cleanup = pitPage(main);
   } else if (path === '/recall') {
-    document.title = 'My rounds · sabot';
+    document.title = t('title.recall');
     cleanup = recallListPage(main);
   } else if ((m = path.match(/^\/rounds\/(\d+-\d+)$/))) {
-    document.title = `Replay of round ${m[1]} · sabot`;
+    document.title = t('title.replay', { round: m[1] });
     cleanup = replayPage(main, m[1]);
   } else {
-    document.title = 'Not found · sabot';
-    replace(main, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
+    document.title = t('title.notFound');
+    replace(main, h('h1', {}, t('page.notFound')), h('p', {}, h('a', { href: '/' }, t('page.backToLobby'))));
   }
   for (const a of document.querySelectorAll('.nav a')) {
     if (a.getAttribute('href') === path) a.setAttribute('aria-current', 'page');
@@ -99,5 +122,6 @@ document.addEventListener('click', ev => {
 window.addEventListener('popstate', route);
 setRouter(route);
 
+drawStatic();
 drawAccount();
 route();

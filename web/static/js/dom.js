@@ -1,6 +1,9 @@
 // Small helpers shared by the views: building elements (text only: nothing
 // a server or a player sent is ever parsed as HTML), the focus, money,
-// cards, chips. Each has its home here, and nowhere else.
+// cards, chips. Each has its home here, and nowhere else. Words and
+// amounts are in the page's language (i18n.js).
+
+import { t, formatMoney, formatPercent, decimalSign } from './i18n.js';
 
 // h builds an element: h('button', {class: 'x', onclick: f}, 'text', child…).
 // Attributes whose value is false, null or undefined are left out.
@@ -53,13 +56,10 @@ export function optionText(key, value) {
   return MONEY_OPTIONS.has(key) && /^-?\d+$/.test(String(value)) ? `${key}=${money(Number(value))}` : `${key}=${value}`;
 }
 
-// money shows minor units: 123456 is "1,234.56".
+// money shows minor units in the page's language: 123456 is "1,234.56" in
+// English, "1.234,56" in Spanish and Italian.
 export function money(minor) {
-  const n = Number(minor || 0);
-  const sign = n < 0 ? '−' : '';
-  const abs = Math.abs(n);
-  const units = Math.floor(abs / 100).toLocaleString('en-US');
-  return `${sign}${units}.${String(abs % 100).padStart(2, '0')}`;
+  return formatMoney(minor);
 }
 
 // signed shows a net amount with its sign: "+10.00", "−5.00", "0.00".
@@ -67,9 +67,12 @@ export function signed(minor) {
   return minor > 0 ? '+' + money(minor) : money(minor);
 }
 
-// plainMoney is an amount as typed in a field: 123450 is "1234.50".
+// plainMoney is an amount as typed in a field: 123450 is "1234.50" ("1234,50"
+// in Spanish and Italian).
 export function plainMoney(minor) {
-  return money(minor).replace(/,/g, '');
+  const n = Number(minor || 0);
+  const abs = Math.abs(n);
+  return `${n < 0 ? '−' : ''}${Math.floor(abs / 100)}${decimalSign()}${String(abs % 100).padStart(2, '0')}`;
 }
 
 // netClass is the class of a net amount: 'up', 'down', or zero's.
@@ -77,25 +80,30 @@ export function netClass(n, zero = '') {
   return n > 0 ? 'up' : n < 0 ? 'down' : zero;
 }
 
-// parseMoney reads "12.5" as 1250 minor units (NaN if it is not an amount).
+// parseMoney reads "12.5" as 1250 minor units (NaN if it is not an amount);
+// in Spanish and Italian the decimal sign is a comma ("1.234,5"), and a point
+// alone before two digits is read as the decimal sign too ("12.50").
 export function parseMoney(s) {
-  const m = String(s).trim().replace(/,/g, '').match(/^(\d+)(?:\.(\d{0,2}))?$/);
+  let x = String(s).trim();
+  if (decimalSign() === ',') {
+    x = /^\d+\.\d{1,2}$/.test(x) ? x : x.replace(/\./g, '').replace(',', '.');
+  } else x = x.replace(/,/g, '');
+  const m = x.match(/^(\d+)(?:\.(\d{0,2}))?$/);
   if (!m) return NaN;
   return Number(m[1]) * 100 + Number((m[2] || '').padEnd(2, '0'));
 }
 
 export function pct(x, digits = 2) {
-  return (100 * x).toFixed(digits) + '%';
+  return formatPercent(x, digits);
 }
 
-const RANKS = { A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king' };
 const SUITS = { S: ['♠', 'spades'], H: ['♥', 'hearts'], D: ['♦', 'diamonds'], C: ['♣', 'clubs'] };
 export const HIDDEN = '??';
 
 // cardName says a card: "QH" is "queen of hearts".
 export function cardName(code) {
-  if (!code || code === HIDDEN) return 'a card face down';
-  return `${RANKS[code[0]]} of ${SUITS[code[1]][1]}`;
+  if (!code || code === HIDDEN) return t('card.faceDownA');
+  return t('card.name', { rank: t('rank.' + code[0]), suit: t('suit.' + code[1]) });
 }
 
 // cardShort shows a card with its suit symbol: "Q♥", "10♠".
@@ -108,7 +116,7 @@ export function cardShort(code) {
 // the middle, or its back. A face-down card carries nothing of its face.
 export function cardEl(code, { fresh = false } = {}) {
   if (!code || code === HIDDEN) {
-    return h('span', { class: 'card back' + (fresh ? ' fresh' : ''), role: 'img', 'aria-label': 'card face down' });
+    return h('span', { class: 'card back' + (fresh ? ' fresh' : ''), role: 'img', 'aria-label': t('card.faceDown') });
   }
   const rank = code[0] === 'T' ? '10' : code[0];
   const [sym] = SUITS[code[1]];
@@ -191,7 +199,8 @@ export function randomID(bytes = 8) {
   return Array.from(b, x => x.toString(16).padStart(2, '0')).join('');
 }
 
-// plural picks a word's form by a count.
+// plural picks a word's form by a count (English only: a translated page
+// uses t() with plural forms).
 export function plural(n, one, many) {
   return n === 1 ? one : many;
 }

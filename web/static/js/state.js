@@ -1,10 +1,12 @@
 // A table's state as this client knows it: the last snapshot with every
 // event since applied in order (docs/protocol.md), and what the dealer says
-// about each. It knows nothing of the page; the live table and the replay
-// both draw it.
+// about each, worded in the page's language from the events' codes and
+// values (i18n.js). It knows nothing of the page; the live table and the
+// replay both draw it.
 
 import { Count } from './count.js';
 import { HIDDEN, cardName, cardShort, money } from './dom.js';
+import { t as tr, refusal } from './i18n.js';
 
 // Hand is a box's hand, or the dealer's, as shown: a face-down card is
 // HIDDEN and no total counts it.
@@ -70,9 +72,9 @@ export class Hand {
     if (c.n === 0) return '';
     const t = c.total();
     if (this.faceDown >= 0) return `${t} + ?`;
-    if (c.bust()) return `${t} bust`;
-    if (this.blackjack()) return 'Blackjack';
-    if (c.soft() && t < 21) return `soft ${t}`;
+    if (c.bust()) return tr('total.bust', { n: t });
+    if (this.blackjack()) return tr('total.blackjack');
+    if (c.soft() && t < 21) return tr('total.soft', { n: t });
     return String(t);
   }
 
@@ -81,9 +83,9 @@ export class Hand {
   dealerTotal() {
     const c = this.shown;
     if (c.n === 0) return '';
-    if (c.bust()) return `${c.total()} bust`;
-    if (this.faceDown < 0 && c.twoCard21()) return 'Blackjack';
-    if (c.n === 1 && c.aces === 1) return 'Ace';
+    if (c.bust()) return tr('total.bust', { n: c.total() });
+    if (this.faceDown < 0 && c.twoCard21()) return tr('total.blackjack');
+    if (c.n === 1 && c.aces === 1) return tr('total.ace');
     return String(c.announced());
   }
 }
@@ -165,15 +167,12 @@ export class Round {
 
 }
 
-const ACTION_WORDS = {
-  hit: 'hits', stand: 'stands', double: 'doubles', split: 'splits', surrender: 'surrenders',
-};
+// The actions the dealer calls by name: call.hit, call.stand, … and with
+// the timeout's prefix.
+const ACTION_CALLS = new Set(['hit', 'stand', 'double', 'split', 'surrender']);
 
-const WINDOW_TEXT = {
-  insurance: 'Insurance and even money are open.',
-  challenge: 'The challenge is open: a first-card Ace may bet that the second card is a ten (AR-10).',
-  'ace-choice': 'The box holder counts the Ace on a split ten 1 or 11 (VE-13).',
-};
+// The windows the dealer announces: window.insurance, …
+const WINDOW_CALLS = new Set(['insurance', 'challenge', 'ace-choice']);
 
 // inWindow says whether a phase is an optional window (insurance, the
 // challenge, following the box holder, the Ace on a split ten): it has its
@@ -223,7 +222,7 @@ export class TableState {
 
   label(box, hand) {
     const n = this.round?.boxes.get(box)?.length || 0;
-    return n > 1 ? `Box ${box} hand ${hand}` : `Box ${box}`;
+    return n > 1 ? tr('box.hand', { box, hand }) : tr('box', { box });
   }
 
   // apply applies one event and returns what the dealer says of it:
@@ -237,49 +236,49 @@ export class TableState {
     switch (e.kind) {
       case 'sit':
         t.seats = t.seats.filter(s => s.box !== e.box).concat({ box: e.box, player: e.player }).sort((a, b) => a.box - b.box);
-        say(`${e.player} sits at box ${e.box}.`, 'info');
+        say(tr('call.sit', { player: e.player, box: e.box }), 'info');
         break;
       case 'leave':
         t.seats = t.seats.filter(s => s.player !== e.player);
         t.bets = t.bets.filter(b => b.player !== e.player);
-        say(e.text ? `${e.player}: ${e.text}.` : `${e.player} leaves the table${e.amount ? `; ${money(e.amount)} in bets returned` : ''}.`, 'info');
+        say(e.text ? tr('call.playerText', { player: e.player, text: e.text }) : tr(e.amount ? 'call.leaveReturned' : 'call.leave', { player: e.player, amount: money(e.amount) }), 'info');
         break;
       case 'release':
         // AR-21: one box given up, and its holder's bet on it returned.
         t.seats = t.seats.filter(s => !(s.box === e.box && s.player === e.player));
         t.bets = t.bets.filter(b => !(b.box === e.box && b.player === e.player));
-        say(`${e.player}: ${e.text}.`, 'info');
+        say(tr('call.playerText', { player: e.player, text: e.text }), 'info');
         break;
       case 'configure':
         // A fresh snapshot with the new rules follows.
-        say(`The pit: ${e.text}.`, 'info');
+        say(tr('call.configure', { text: e.text }), 'info');
         break;
       case 'bet': {
         const b = t.bets.find(b => b.player === e.player && b.box === e.box);
         if (b) b.stake = e.amount;
         else t.bets.push({ player: e.player, box: e.box, stake: e.amount });
-        say(`${e.player} bets ${money(e.amount)} on box ${e.box}.`, 'info');
+        say(tr('call.bet', { player: e.player, amount: money(e.amount), box: e.box }), 'info');
         break;
       }
       case 'withdraw':
         t.bets = t.bets.filter(b => !(b.player === e.player && b.box === e.box));
-        say(`${e.player} withdraws the bet on box ${e.box}.`, 'info');
+        say(tr('call.withdraw', { player: e.player, box: e.box }), 'info');
         break;
       case 'betting':
         this.bettingDeadline = e.deadline;
-        say('Place your bets.');
+        say(tr('call.placeBets'));
         break;
       case 'waiting':
         this.bettingDeadline = 0;
-        say(e.text, 'alert');
+        say(refusal(e), 'alert');
         break;
       case 'shoe':
         t.shoe = { ...t.shoe, id: e.shoe, commitment: e.commitment };
         this.lastRound = false;
-        say(`A new shoe, ${e.shoe}: its commitment is ${String(e.commitment).slice(0, 12)}…`, 'info');
+        say(tr('call.shoe', { shoe: e.shoe, commitment: String(e.commitment).slice(0, 12) }), 'info');
         break;
       case 'shoe-reveal':
-        say(`Shoe ${e.shoe} is over: its seed is published for verification.`, 'info');
+        say(tr('call.shoeReveal', { shoe: e.shoe }), 'info');
         break;
       case 'deal': {
         // AR-21: a seated player who placed no bet gives up the seat.
@@ -290,7 +289,7 @@ export class TableState {
         this.round = new Round(e.round, `${this.id}-${e.round}`, e.test);
         this.turn = null;
         if (t.shoe && e.shoe && t.shoe.id !== e.shoe) t.shoe = { ...t.shoe, id: e.shoe };
-        say(`No more bets. Round ${e.round}${e.test ? ' (test mode)' : ''}.`);
+        say(tr(e.test ? 'call.dealTest' : 'call.deal', { round: e.round }));
         break;
       }
       case 'stake': {
@@ -300,8 +299,8 @@ export class TableState {
           r.holders.set(e.box, e.player);
           r.hand(e.box, 1);
         }
-        if (e.bet === 'insurance') say(`${e.player} insures box ${e.box} for ${money(e.amount)}.`);
-        if (e.bet === 'challenge') say(`${e.player} challenges on box ${e.box} for ${money(e.amount)}.`);
+        if (e.bet === 'insurance') say(tr('call.insure', { player: e.player, box: e.box, amount: money(e.amount) }));
+        if (e.bet === 'challenge') say(tr('call.challenge', { player: e.player, box: e.box, amount: money(e.amount) }));
         break;
       }
       case 'card': {
@@ -309,16 +308,18 @@ export class TableState {
         if (t.shoe && t.shoe.remaining > 0 && !r.test) t.shoe.remaining--;
         if (!e.box) {
           r.dealer.add(e.card, e.face_down);
-          if (e.face_down) say("The dealer's second card, face down.");
-          else if (r.dealer.cards.length === 1) say(`The dealer shows ${cardShort(e.card)}.`, 'dealer', `The dealer shows the ${cardName(e.card)}.`);
-          else say(`Dealer draws ${cardShort(e.card)}: ${r.dealer.dealerTotal()}.`, 'dealer', `Dealer draws the ${cardName(e.card)}: ${r.dealer.dealerTotal()}.`);
+          const total = r.dealer.dealerTotal();
+          if (e.face_down) say(tr('call.dealerHole'));
+          else if (r.dealer.cards.length === 1) say(tr('call.dealerShows', { card: cardShort(e.card) }), 'dealer', tr('speech.dealerShows', { card: cardName(e.card) }));
+          else say(tr('call.dealerDraws', { card: cardShort(e.card), total }), 'dealer', tr('speech.dealerDraws', { card: cardName(e.card), total }));
         } else {
           const h = r.hand(e.box, e.hand || 1);
           h.add(e.card, e.face_down);
           const who = this.label(e.box, e.hand || 1);
-          if (e.face_down) say(`${who}: a card face down (AR-17).`);
-          else if (h.cards.length < 2) say(`${who}: ${cardShort(e.card)}.`, 'dealer', `${who}: the ${cardName(e.card)}.`);
-          else say(`${who}: ${cardShort(e.card)}, ${h.playerTotal()}.`, 'dealer', `${who}: the ${cardName(e.card)}, ${h.playerTotal()}.`);
+          const total = h.playerTotal();
+          if (e.face_down) say(tr('call.faceDown', { who }));
+          else if (h.cards.length < 2) say(tr('call.card', { who, card: cardShort(e.card) }), 'dealer', tr('speech.card', { who, card: cardName(e.card) }));
+          else say(tr('call.cardTotal', { who, card: cardShort(e.card), total }), 'dealer', tr('speech.cardTotal', { who, card: cardName(e.card), total }));
         }
         break;
       }
@@ -326,25 +327,28 @@ export class TableState {
         if (!r) break;
         if (!e.box) {
           r.dealer.reveal(e.card);
-          say(`The dealer turns ${cardShort(e.card)}: ${r.dealer.dealerTotal()}.`, 'dealer', `The dealer turns the ${cardName(e.card)}: ${r.dealer.dealerTotal()}.`);
+          const total = r.dealer.dealerTotal();
+          say(tr('call.dealerTurns', { card: cardShort(e.card), total }), 'dealer', tr('speech.dealerTurns', { card: cardName(e.card), total }));
         } else {
           const h = r.hand(e.box, e.hand || 1);
           h.reveal(e.card);
           const who = this.label(e.box, e.hand || 1);
-          say(`${who}'s double card: ${cardShort(e.card)}, ${h.playerTotal()}.`, 'dealer', `${who}'s double card is the ${cardName(e.card)}: ${h.playerTotal()}.`);
+          const total = h.playerTotal();
+          say(tr('call.doubleCard', { who, card: cardShort(e.card), total }), 'dealer', tr('speech.doubleCard', { who, card: cardName(e.card), total }));
         }
         break;
       }
       case 'burn':
-        say(`A card is burned: ${cardShort(e.card)}.`, 'info', `A card is burned: the ${cardName(e.card)}.`);
+        say(tr('call.burn', { card: cardShort(e.card) }), 'info', tr('speech.burn', { card: cardName(e.card) }));
         break;
       case 'window':
         if (!r) break;
         r.phase = e.phase;
         if (e.phase === 'follow') {
           const b = this.turnBox();
-          say(`Back bettors may follow the ${r.followKind || 'decision'}${b ? ' on box ' + b : ''} (VE-11, VE-12).`);
-        } else if (WINDOW_TEXT[e.phase]) say(WINDOW_TEXT[e.phase]);
+          const what = tr('follow.' + (r.followKind || 'decision'));
+          say(tr(b ? 'call.followBox' : 'call.follow', { what, box: b }));
+        } else if (WINDOW_CALLS.has(e.phase)) say(tr('window.' + e.phase));
         break;
       case 'turn':
         this.turn = e.turn;
@@ -352,8 +356,7 @@ export class TableState {
         if (e.turn && e.turn.players.includes(this.me)) {
           const mine = e.turn.legal.filter(l => l.player === this.me);
           const box = e.turn.box || mine[0]?.box;
-          const what = e.turn.phase === 'playing' ? `Your turn: ${this.label(box, e.turn.hand || 1)}` : `Your answer, please: ${e.turn.phase.replace('-', ' ')}`;
-          say(`${what}.`, 'me');
+          say(e.turn.phase === 'playing' ? tr('call.yourTurn', { who: this.label(box, e.turn.hand || 1) }) : tr('call.yourAnswer', { phase: tr('phase.' + e.turn.phase) }), 'me');
         }
         break;
       case 'action': {
@@ -361,44 +364,43 @@ export class TableState {
         const a = e.action;
         const holder = r.holders.get(a.box);
         const byHolder = a.player && a.player === holder;
-        const prefix = e.by === 'timeout' ? 'Time is up: ' : '';
+        const prefix = e.by === 'timeout' ? tr('call.timeUp') : '';
         this.turn = null;
         switch (a.action) {
           case 'split':
             if (byHolder && r.phase !== 'follow') {
               r.split(a.box, a.hand || 1);
               r.followKind = 'split';
-              say(`${prefix}Box ${a.box} splits.`);
-            } else say(`${prefix}${a.player} follows the split on box ${a.box}.`);
+              say(prefix + tr('call.split', { who: tr('box', { box: a.box }) }));
+            } else say(prefix + tr('call.followSplit', { player: a.player, box: a.box }));
             break;
           case 'double': {
             // VE-19: a double may name its own stake.
-            const amount = a.stake ? ` for ${money(a.stake)}` : '';
+            const amount = a.stake ? money(a.stake) : '';
             if (byHolder && r.phase !== 'follow') {
               r.hand(a.box, a.hand || 1).doubled = true;
               r.followKind = 'double';
-              say(`${prefix}${this.label(a.box, a.hand || 1)} doubles${amount}.`);
-            } else say(`${prefix}${a.player} follows the double on box ${a.box}${amount}.`);
+              say(prefix + tr(amount ? 'call.doubleFor' : 'call.double', { who: this.label(a.box, a.hand || 1), amount }));
+            } else say(prefix + tr(amount ? 'call.followDoubleFor' : 'call.followDouble', { player: a.player, box: a.box, amount }));
             break;
           }
           case 'declare':
             r.hand(a.box, a.hand || 1).declare(a.value);
-            say(`${prefix}${this.label(a.box, a.hand || 1)} counts the Ace ${a.value}: ${r.hand(a.box, a.hand || 1).playerTotal()}.`);
+            say(prefix + tr('call.declare', { who: this.label(a.box, a.hand || 1), value: a.value, total: r.hand(a.box, a.hand || 1).playerTotal() }));
             break;
           case 'even-money':
-            say(`${prefix}${a.player} takes even money on box ${a.box}.`);
+            say(prefix + tr('call.evenMoney', { player: a.player, box: a.box }));
             break;
           case 'insure':
           case 'challenge':
             break; // said with the stake
           case 'close':
-            if (e.by === 'timeout') say('Time is up: the window closes.');
+            if (e.by === 'timeout') say(tr('call.windowCloses'));
             break;
           default:
-            if (ACTION_WORDS[a.action]) {
+            if (ACTION_CALLS.has(a.action)) {
               const h = r.hand(a.box, a.hand || 1);
-              const on = a.action === 'stand' ? ` on ${h.playerTotal()}` : '';
-              say(`${prefix}${this.label(a.box, a.hand || 1)} ${ACTION_WORDS[a.action]}${on}.`);
+              say(prefix + tr('call.' + a.action, { who: this.label(a.box, a.hand || 1), total: h.playerTotal() }));
             }
         }
         break;
@@ -408,12 +410,12 @@ export class TableState {
           this.turn = { ...this.turn, legal: this.turn.legal.filter(l => !(l.player === e.player && l.box === e.box)) };
           this.turn.players = [...new Set(this.turn.legal.map(l => l.player))];
         }
-        if (e.player === this.me) say(`You pass on box ${e.box}.`, 'info');
+        if (e.player === this.me) say(tr('call.pass', { box: e.box }), 'info');
         break;
       case 'cut-card':
         this.lastRound = true;
         if (r) r.cutCard = true;
-        say('The cut card is out: this is the last round of the shoe (EG-04).', 'alert');
+        say(tr('call.cutCard'), 'alert');
         break;
       case 'result': {
         if (!r) break;
@@ -429,7 +431,7 @@ export class TableState {
       }
       case 'void':
         if (r) r.void = e.text || 'void';
-        say(`The round is void: ${e.text}. Every stake is returned.`, 'alert');
+        say(tr('call.void', { text: e.text }), 'alert');
         break;
       case 'done':
         if (!r) break;
@@ -437,9 +439,9 @@ export class TableState {
         this.turn = null;
         if (r.dealer.cards.length && !r.void) {
           const d = r.dealer;
-          if (d.shown.bust()) say(`The dealer busts with ${d.total()}.`);
-          else if (d.blackjack()) say('The dealer has blackjack.');
-          else if (d.shown.n > 1) say(`The dealer has ${d.total()}.`);
+          if (d.shown.bust()) say(tr('call.dealerBusts', { n: d.total() }));
+          else if (d.blackjack()) say(tr('call.dealerBlackjack'));
+          else if (d.shown.n > 1) say(tr('call.dealerHas', { n: d.total() }));
         }
         break;
       case 'settle': {
@@ -451,12 +453,12 @@ export class TableState {
         if (e.new_bank) t.bank = e.new_bank;
         if (this.me && this.me in r.net) {
           const n = r.net[this.me];
-          if (e.void) say('Your stakes are returned.', 'me');
-          else if (n > 0) say(`You win ${money(n)}.`, 'me');
-          else if (n < 0) say(`You lose ${money(-n)}.`, 'me');
-          else say('You break even: your stakes are returned.', 'me');
-        } else say(`Round ${e.round} is over.`, 'info');
-        if (e.new_bank) say(`The bank passes to ${e.new_bank} (FAM-02).`, 'info');
+          if (e.void) say(tr('call.stakesReturned'), 'me');
+          else if (n > 0) say(tr('call.youWin', { amount: money(n) }), 'me');
+          else if (n < 0) say(tr('call.youLose', { amount: money(-n) }), 'me');
+          else say(tr('call.breakEven'), 'me');
+        } else say(tr('call.roundOver', { round: e.round }), 'info');
+        if (e.new_bank) say(tr('call.newBank', { player: e.new_bank }), 'info');
         break;
       }
     }
