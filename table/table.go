@@ -273,10 +273,58 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 // Bets returns the bets placed for the next round.
 func (t *Table) Bets() []engine.PlacedBet { return append([]engine.PlacedBet(nil), t.bets...) }
 
+// NotReady is why the bets placed do not make a round yet, with the counts
+// a player is told: the rule, what it needs and what the table has. Reason
+// is a stable key for a client to word it (docs/protocol.md, "Errors"):
+//
+//	table_minimum_bets     AR-03: Need bets, Have placed (Shoe: the shoe has started)
+//	table_minimum_players  AR-03: Need seated players betting, Have of them, Bets placed
+//	lone_customer_boxes    VE-20: a lone customer plays Need boxes, Have played
+type NotReady struct {
+	Rule   string
+	Reason string
+	Need   int
+	Have   int
+	Bets   int
+	Shoe   bool
+}
+
+func (e *NotReady) Error() string {
+	var msg string
+	switch e.Reason {
+	case "table_minimum_bets":
+		if e.Shoe {
+			msg = fmt.Sprintf("the shoe goes on while %d bets are made; %d placed", e.Need, e.Have)
+		} else {
+			msg = fmt.Sprintf("a shoe starts with %d bets; %d placed", e.Need, e.Have)
+		}
+	case "table_minimum_players":
+		msg = fmt.Sprintf("a shoe starts with %d seated players betting; %s placed by %s", e.Need, plural(e.Bets, "bet"), plural(e.Have, "player"))
+	case "lone_customer_boxes":
+		msg = fmt.Sprintf("a lone customer plays at least %d boxes; %s played", e.Need, plural(e.Have, "box"))
+	default:
+		msg = e.Reason
+	}
+	return fmt.Sprintf("%s: %s (%s)", ErrRefused, msg, e.Rule)
+}
+
+// Unwrap makes a NotReady a refusal (ErrRefused).
+func (e *NotReady) Unwrap() error { return ErrRefused }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if what == "box" {
+		return fmt.Sprintf("%d boxes", n)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 // CanDeal says whether the bets placed allow a round: AR-03 (a shoe starts
 // with at least min_bets_to_start bets from as many seated players, and goes
 // on while that many bets are made) and VE-20 (a lone customer plays at least
-// lone_customer_boxes boxes).
+// lone_customer_boxes boxes). A *NotReady says what is missing.
 func (t *Table) CanDeal() error {
 	if len(t.bets) == 0 {
 		return refuse("", "no bet has been placed")
@@ -284,10 +332,7 @@ func (t *Table) CanDeal() error {
 	need := t.p.MinBetsToStart
 	if need > 1 {
 		if len(t.bets) < need {
-			if t.shoeStarted {
-				return refuse("AR-03", "the shoe goes on while %d bets are made; %d placed", need, len(t.bets))
-			}
-			return refuse("AR-03", "a shoe starts with %d bets; %d placed", need, len(t.bets))
+			return &NotReady{Rule: "AR-03", Reason: "table_minimum_bets", Need: need, Have: len(t.bets), Bets: len(t.bets), Shoe: t.shoeStarted}
 		}
 		if !t.shoeStarted {
 			players := map[string]bool{}
@@ -297,7 +342,7 @@ func (t *Table) CanDeal() error {
 				}
 			}
 			if len(players) < need {
-				return refuse("AR-03", "a shoe starts with %d seated players betting; %d bet", need, len(players))
+				return &NotReady{Rule: "AR-03", Reason: "table_minimum_players", Need: need, Have: len(players), Bets: len(t.bets)}
 			}
 		}
 	}
@@ -311,7 +356,7 @@ func (t *Table) CanDeal() error {
 			}
 		}
 		if len(players) == 1 && len(boxes) < n {
-			return refuse("VE-20", "a lone customer plays at least %d boxes", n)
+			return &NotReady{Rule: "VE-20", Reason: "lone_customer_boxes", Need: n, Have: len(boxes), Bets: len(t.bets)}
 		}
 	}
 	return nil

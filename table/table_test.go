@@ -64,6 +64,15 @@ func TestShoeStart_AR03(t *testing.T) {
 	tb.Bet("ben", 2, 100)
 	_, err := tb.Deal()
 	wantRefused(t, err, "AR-03") // three bets, two players
+	// The refusal counts right (issue 15, finding 2: it said "1 bet" with
+	// three placed): what is missing, and what the table has.
+	var nr *NotReady
+	if !errors.As(err, &nr) || *nr != (NotReady{Rule: "AR-03", Reason: "table_minimum_players", Need: 3, Have: 2, Bets: 3}) {
+		t.Fatalf("not ready: %+v", nr)
+	}
+	if want := "refused: a shoe starts with 3 seated players betting; 3 bets placed by 2 players (AR-03)"; err.Error() != want {
+		t.Errorf("the refusal says %q, want %q", err, want)
+	}
 	tb.Sit("cy", 4)
 	tb.Bet("cy", 4, 100)
 	r, err := tb.Deal()
@@ -84,6 +93,9 @@ func TestShoeStart_AR03(t *testing.T) {
 	tb.Bet("ben", 2, 100)
 	_, err = tb.Deal()
 	wantRefused(t, err, "AR-03")
+	if want := "refused: the shoe goes on while 3 bets are made; 2 placed (AR-03)"; err.Error() != want {
+		t.Errorf("the refusal says %q, want %q", err, want)
+	}
 	// AR-24: a new shoe on request: the start condition applies again.
 	if err := tb.NewShoe(); err != nil {
 		t.Fatal(err)
@@ -129,6 +141,9 @@ func TestLoneCustomer_VE20_VE17(t *testing.T) {
 	tb.Bet("ana", 1, 100)
 	_, err := tb.Deal()
 	wantRefused(t, err, "VE-20")
+	if want := "refused: a lone customer plays at least 2 boxes; 1 box played (VE-20)"; err.Error() != want {
+		t.Errorf("the refusal says %q, want %q", err, want)
+	}
 	if err := tb.Bet("ana", 2, 100); err != nil {
 		t.Fatal(err)
 	}

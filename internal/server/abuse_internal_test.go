@@ -187,6 +187,14 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 	if p.a.dealt || p.a.t.Holder(1) != "ana" || p.a.t.Holder(2) != "ben" {
 		t.Fatalf("after the window: dealt %v, holders %q %q", p.a.dealt, p.a.t.Holder(1), p.a.t.Holder(2))
 	}
+	// Issue 15, finding 2: the table says what it waits for, in words and
+	// by its reason, and when the bets come back.
+	if w := p.a.view().Waiting; w == nil || w.Reason != "table_minimum_bets" || w.Params["need"] != 3 || w.Params["n"] != 2 || w.Text != "a shoe starts with 3 bets; 2 placed (AR-03)" {
+		t.Fatalf("the view's waiting: %+v", w)
+	}
+	if ms := p.a.view().Rules.SeatIdleMS; ms != p.s.timing().SeatIdle.Milliseconds() {
+		t.Fatalf("the view's seat_idle_ms %d", ms)
+	}
 	now = now.Add(p.s.timing().SeatIdle - time.Second)
 	p.a.expireSeats(ctx)
 	if p.a.t.Holder(1) != "ana" {
@@ -209,5 +217,25 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 	want := p.a.stateJSON(t)
 	if got := p.startFrom(t, -1).stateJSON(t); got != want {
 		t.Fatalf("rebuilt from the log:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Issue 15, finding 2: a lone player's three bets at Buenos Aires are three
+// bets of one player: the table waits for two more players (AR-03), and
+// says so with the right counts.
+func TestLonePlayerWaits_AR03(t *testing.T) {
+	p := newPlayedTable(t, "argentina", nil, -1)
+	ana := p.player(t, "ana")
+	p.do(t, ana, opSit, CommandRequest{Box: 1})
+	for box := 1; box <= 3; box++ {
+		p.do(t, ana, opBet, CommandRequest{Box: box, Stake: 1000})
+	}
+	p.a.expire(context.Background())
+	w := p.a.view().Waiting
+	if p.a.dealt || w == nil || w.Reason != "table_minimum_players" || w.Params["need"] != 3 || w.Params["n"] != 1 || w.Params["bets"] != 3 || w.Params["rule"] != "AR-03" {
+		t.Fatalf("dealt %v, waiting %+v", p.a.dealt, w)
+	}
+	if want := "a shoe starts with 3 seated players betting; 3 bets placed by 1 player (AR-03)"; w.Text != want {
+		t.Fatalf("the table says %q, want %q", w.Text, want)
 	}
 }

@@ -1,10 +1,11 @@
 package server
 
 import (
-	"regexp"
+	"errors"
+	"strings"
 
 	"sabot"
-	"sabot/rules"
+	"sabot/table"
 )
 
 // The reasons a client words in its own language (docs/protocol.md,
@@ -18,23 +19,30 @@ func errorMessage(commandID string, err error) Message {
 	return Message{Type: "error", CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
 }
 
-// ruleAtEnd finds the rule ID a refusal ends with: "… (AR-03)".
-var ruleAtEnd = regexp.MustCompile(`\(([A-Z]+-\d+)\)$`)
+// waiting is the event that says why the bets placed cannot be dealt yet
+// (table.NotReady): in words, never an error's raw text, and with its
+// reason and values for the page to word in its language.
+func waiting(err error) Event {
+	w := waitingView(err)
+	return Event{Kind: "waiting", Text: w.Text, Reason: w.Reason, Params: w.Params}
+}
 
-// waiting is the event that says why the bets placed cannot be dealt yet,
-// with its reason where the page words it: table_minimum_bets (need, n,
-// rule: AR-03) or lone_customer_boxes (need, rule: VE-20).
-func waiting(p *rules.Profile, bets int, err error) Event {
-	e := Event{Kind: "waiting", Text: refusal(err).Error()}
-	m := ruleAtEnd.FindStringSubmatch(err.Error())
-	if m == nil {
-		return e
+// WaitingView is why a table with bets placed cannot deal them yet: its
+// English text, and its reason and values — table_minimum_bets and
+// table_minimum_players (AR-03), lone_customer_boxes (VE-20), each with
+// need, n (what the table has of it), bets (placed) and rule.
+type WaitingView struct {
+	Text   string         `json:"text"`
+	Reason string         `json:"reason,omitempty"`
+	Params map[string]any `json:"params,omitempty"`
+}
+
+func waitingView(err error) *WaitingView {
+	w := &WaitingView{Text: strings.TrimPrefix(sabot.ErrorMessage(refusal(err)), "refused: ")}
+	var nr *table.NotReady
+	if errors.As(err, &nr) {
+		w.Reason = nr.Reason
+		w.Params = map[string]any{"need": nr.Need, "n": nr.Have, "bets": nr.Bets, "rule": nr.Rule}
 	}
-	switch m[1] {
-	case "AR-03":
-		e.Reason, e.Params = "table_minimum_bets", map[string]any{"need": p.MinBetsToStart, "n": bets, "rule": m[1]}
-	case "VE-20":
-		e.Reason, e.Params = "lone_customer_boxes", map[string]any{"need": p.LoneCustomerBoxes, "rule": m[1]}
-	}
-	return e
+	return w
 }

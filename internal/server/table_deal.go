@@ -43,7 +43,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	a.stopTimer()
 	if err := a.t.CanDeal(); err != nil {
 		if len(a.t.Bets()) > 0 {
-			a.publish(waiting(a.p, len(a.t.Bets()), err))
+			a.publish(waiting(err))
 		}
 		return
 	}
@@ -52,7 +52,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	}
 	if err := a.t.CanDeal(); err != nil {
 		if len(a.t.Bets()) > 0 {
-			a.publish(waiting(a.p, len(a.t.Bets()), err))
+			a.publish(waiting(err))
 		}
 		return
 	}

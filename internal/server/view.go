@@ -35,6 +35,10 @@ type TableView struct {
 	// BettingDeadline is when the betting window closes (Unix ms), 0 when
 	// no bet is down yet.
 	BettingDeadline int64 `json:"betting_deadline,omitempty"`
+	// Waiting says why the bets placed cannot be dealt yet (AR-03, VE-20):
+	// the table waits for more players, bets or boxes. Absent when they can
+	// be, or when no bet is placed.
+	Waiting *WaitingView `json:"waiting,omitempty"`
 }
 
 // RulesView is what a table publishes of its rules, the timers and the
@@ -53,6 +57,9 @@ type RulesView struct {
 	DecisionMS        int64        `json:"decision_ms"`
 	WindowMS          int64        `json:"window_ms"`
 	OnTimeout         string       `json:"on_timeout"`
+	// SeatIdleMS is how long a box is held with no round dealt (AR-21):
+	// then it is given up and its bets returned.
+	SeatIdleMS int64 `json:"seat_idle_ms"`
 }
 
 // OnTimeout is what the server decides for a player whose timer runs out.
@@ -210,7 +217,7 @@ func (a *actor) view() *TableView {
 	v.Rules = RulesView{Boxes: a.p.Boxes, BackBetsPerBox: a.p.BackBetsPerBox, MinBet: a.p.MinBet, MaxBet: a.p.MaxBet,
 		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes, DoubleForLess: a.p.DoubleForLess,
 		BankRotates: a.p.BankRotates, BankRounds: a.p.BankRounds,
-		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout}
+		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout, SeatIdleMS: tm.SeatIdle.Milliseconds()}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
 			v.Seats = append(v.Seats, SeatView{box, h})
@@ -226,6 +233,11 @@ func (a *actor) view() *TableView {
 	}
 	if a.timerOn == betTimer {
 		v.BettingDeadline = a.due.UnixMilli()
+	}
+	if !a.dealt && len(v.Bets) > 0 {
+		if err := a.t.CanDeal(); err != nil {
+			v.Waiting = waitingView(err)
+		}
 	}
 	if a.dealt || a.t.RoundNo() > 0 {
 		v.Round = a.roundView()

@@ -4,6 +4,8 @@ import { api, loggedIn, session } from './api.js';
 import { h, svgEl, replace, money, pct, plural } from './dom.js';
 import { boxAngle } from './felt.js';
 import { toast } from './ui.js';
+import { tableNeeds } from './state.js';
+import { t as tr, refusal } from './i18n.js';
 
 export function lobbyPage(main) {
   const list = h('ul', { class: 'lobby', 'aria-label': 'Tables' });
@@ -29,7 +31,7 @@ export function lobbyPage(main) {
       return;
     }
     // Redraw only what changed, so that a reader's place in the list stays.
-    const sig = JSON.stringify(tables.map(t => [t.id, t.name, t.seats, t.closed, t.round?.no, t.round?.phase, t.rules?.min_bet, t.rules?.max_bet]));
+    const sig = JSON.stringify(tables.map(t => [t.id, t.name, t.seats, t.closed, t.round?.no, t.round?.phase, t.rules?.min_bet, t.rules?.max_bet, t.waiting]));
     if (sig === shown) return;
     shown = sig;
     replace(list, tables.map(t => tableCard(t)));
@@ -46,6 +48,7 @@ export function lobbyPage(main) {
       replace(edge, h('strong', {}, pct(e.basic.house_edge)), h('span', { class: 'nowrap' }, ` · RTP ${pct(e.basic.rtp)}`));
     }, () => { edge.textContent = 'not available'; });
     const inPlay = t.round && t.round.phase !== 'done';
+    const needs = tableNeeds(r);
     return h('li', { class: 'table-card' + (t.closed ? ' closed' : '') },
       h('h2', {}, h('a', { href: `/tables/${t.id}`, 'aria-describedby': `tc-${t.id}` }, t.name)),
       h('dl', { id: `tc-${t.id}` },
@@ -53,7 +56,8 @@ export function lobbyPage(main) {
         h('div', {}, h('dt', {}, 'Stakes'), h('dd', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`)),
         h('div', {}, h('dt', {}, 'Boxes'), h('dd', {}, `${free} of ${r.boxes} free`, r.back_bets_per_box ? ` · back bets ${r.back_bets_per_box} per box` : ' · no back bets')),
         h('div', {}, h('dt', {}, 'House edge'), h('dd', {}, edge)),
-        h('div', {}, h('dt', {}, 'Now'), h('dd', {}, t.closed ? `out of service` : inPlay ? `round ${t.round.no} in play` : `${(t.seats || []).length} ${plural((t.seats || []).length, 'player', 'players')} seated`))),
+        h('div', {}, h('dt', {}, tr('lobby.toDeal')), h('dd', { class: 'to-deal' }, needs.length ? needs.map(([k, p]) => tr(k, p)).join(' ') : tr('lobby.anyone'))),
+        h('div', {}, h('dt', {}, 'Now'), h('dd', { class: 'now' }, t.closed ? `out of service` : inPlay ? `round ${t.round.no} in play` : t.waiting ? tr('status.waiting', { why: refusal(t.waiting) }) : `${(t.seats || []).length} ${plural((t.seats || []).length, 'player', 'players')} seated`))),
       miniFelt(r.boxes || 0, t.seats || []),
       h('a', { class: 'button', href: `/tables/${t.id}` }, t.closed ? 'View' : free > 0 ? 'Play' : 'Watch'));
   }

@@ -181,6 +181,16 @@ export function inWindow(phase) {
   return phase === 'insurance' || phase === 'challenge' || phase === 'follow' || phase === 'ace-choice';
 }
 
+// tableNeeds is what a table needs to deal, from its rules, as catalogue
+// keys and values: AR-03's seated players betting, VE-20's boxes of a lone
+// customer; none where one player is enough.
+export function tableNeeds(rules = {}) {
+  const needs = [];
+  if (rules.min_bets_to_start > 1) needs.push(['needs.players', { need: rules.min_bets_to_start, rule: 'AR-03' }]);
+  if (rules.lone_customer_boxes > 1) needs.push(['needs.loneBoxes', { need: rules.lone_customer_boxes, rule: 'VE-20' }]);
+  return needs;
+}
+
 // TableState is a table: the snapshot's fields, the round, whose turn it is.
 export class TableState {
   constructor(id, me = '') {
@@ -204,6 +214,7 @@ export class TableState {
     this.round = round ? Round.fromView(tv.id, round) : null;
     this.turn = turn || null;
     this.bettingDeadline = tv.betting_deadline || 0;
+    this.waiting = tv.waiting || null;
     this.version++;
   }
 
@@ -266,10 +277,12 @@ export class TableState {
         break;
       case 'betting':
         this.bettingDeadline = e.deadline;
+        this.waiting = null;
         say(tr('call.placeBets'));
         break;
       case 'waiting':
         this.bettingDeadline = 0;
+        this.waiting = { reason: e.reason, params: e.params, text: e.text };
         say(refusal(e), 'alert');
         break;
       case 'shoe':
@@ -286,6 +299,7 @@ export class TableState {
         t.seats = t.seats.filter(s => betting.has(s.player));
         t.bets = [];
         this.bettingDeadline = 0;
+        this.waiting = null;
         this.round = new Round(e.round, `${this.id}-${e.round}`, e.test);
         this.turn = null;
         if (t.shoe && e.shoe && t.shoe.id !== e.shoe) t.shoe = { ...t.shoe, id: e.shoe };

@@ -5,6 +5,7 @@
 
 import { h } from './dom.js';
 import { inWindow } from './state.js';
+import { t as tr, refusal } from './i18n.js';
 
 const PHASE_NAMES = { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' };
 
@@ -38,7 +39,12 @@ export function statusLine(state, now) {
     if (!tn) text = 'Dealing…';
     else if (tn.players.includes(me)) text = `Your decision${tn.box ? ' on ' + state.label(tn.box, tn.hand || 1) : ''} — ${left} s. If time runs out: ${tn.default || 'the default'}.`;
     else text = `${phaseName(tn.phase)}: waiting for ${tn.players.join(', ') || 'the dealer'}${tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : ''} — ${left} s`;
-  } else if (state.bettingDeadline) text = `Place your bets — no more bets in ${left} s.`;
+  } else if (state.bettingDeadline) text = `Place your bets — no more bets in ${left} s.${state.waiting ? ' ' + refusal(state.waiting) : ''}`;
+  else if (state.waiting && t.bets.length) {
+    // AR-03, VE-20: the bets placed cannot be dealt yet (issue 15).
+    text = tr('status.waiting', { why: refusal(state.waiting) });
+    if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { min: Math.round(t.rules.seat_idle_ms / 60000) });
+  }
   else if (!me) text = 'Log in to sit and bet.';
   else if (state.seatedBoxes().length) text = 'Place your bets: choose a chip, then your spot.';
   else text = t.rules.back_bets_per_box ? 'Take a free seat, or bet behind a seated player.' : 'Take a free seat to play.';

@@ -7,7 +7,7 @@
 
 import { api, session, bus, refreshMe, noteRound, loggedIn, commandID } from './api.js';
 import { h, replace, money } from './dom.js';
-import { TableState } from './state.js';
+import { TableState, tableNeeds } from './state.js';
 import { Prompt } from './prompt.js';
 import { Betting } from './betting.js';
 import { Status, Connection, Calls } from './status.js';
@@ -16,6 +16,7 @@ import { TableSocket } from './socket.js';
 import { Once, decisionPoint } from './once.js';
 import { rulesPanel } from './rules.js';
 import { toast, announce } from './ui.js';
+import { t as tr } from './i18n.js';
 
 const PACE_KEY = 'sabot.pace';
 
@@ -95,7 +96,8 @@ export function tablePage(main, id) {
     }
     rendered++;
     const r = t.rules;
-    sub.textContent = `${t.profile} · stakes ${money(r.min_bet)} to ${money(r.max_bet)} · ${r.boxes} boxes${r.back_bets_per_box ? `, ${r.back_bets_per_box} back bets each` : ''}${t.test_mode ? ' · test mode' : ''}`;
+    const needs = tableNeeds(r).map(([k, p]) => ' · ' + tr(k, p)).join('');
+    sub.textContent = `${t.profile} · stakes ${money(r.min_bet)} to ${money(r.max_bet)} · ${r.boxes} boxes${r.back_bets_per_box ? `, ${r.back_bets_per_box} back bets each` : ''}${t.test_mode ? ' · test mode' : ''}${needs}`;
     felt.update(state);
     status.draw();
     prompt.draw();

@@ -133,7 +133,8 @@ export default {
 
   // The server's refusals by their reason (docs/protocol.md, "Errors").
   'reason.table_minimum_bets': { one: 'The table deals with at least {need} bets ({rule}); it has {n} bet.', other: 'The table deals with at least {need} bets ({rule}); it has {n} bets.' },
-  'reason.lone_customer_boxes': 'A lone customer plays at least {need} boxes ({rule}).',
+  'reason.table_minimum_players': { one: 'A shoe starts with {need} seated players betting ({rule}); {bets} bets placed by {n} player.', other: 'A shoe starts with {need} seated players betting ({rule}); {bets} bets placed by {n} players.' },
+  'reason.lone_customer_boxes': { one: 'A lone customer plays at least {need} boxes ({rule}); {n} box played.', other: 'A lone customer plays at least {need} boxes ({rule}); {n} boxes played.' },
   'reason.insufficient_funds': 'Insufficient funds: your wallet holds {held}, this takes {amount}.',
   'reason.unknown': 'Refused: {message}',
 
@@ -159,4 +160,12 @@ export default {
   'rules.onTimeout': 'When time runs out — {text}.',
   'rules.seedText': 'In the regulation’s own words',
   'rules.translation': 'In English',
+
+  // What a table needs to deal, and a table waiting for players (AR-03, VE-20).
+  'needs.players': 'Deals with at least {need} seated players betting ({rule}).',
+  'needs.loneBoxes': 'A lone customer plays at least {need} boxes ({rule}).',
+  'lobby.toDeal': 'To deal',
+  'lobby.anyone': 'One player is enough.',
+  'status.waiting': 'Waiting for players. {why}',
+  'status.waitingReturn': 'Your bets stay on the table until it can deal, for at most {min} min (AR-21); then they come back. You may withdraw them.',
 };

@@ -126,7 +126,8 @@ export default {
   'count.cards': { one: '{n} carta', other: '{n} cartas' },
 
   'reason.table_minimum_bets': { one: 'La mesa reparte con al menos {need} apuestas ({rule}); tiene {n} apuesta.', other: 'La mesa reparte con al menos {need} apuestas ({rule}); tiene {n} apuestas.' },
-  'reason.lone_customer_boxes': 'Un cliente solo juega al menos {need} casilleros ({rule}).',
+  'reason.table_minimum_players': { one: 'Un sabot empieza con {need} jugadores sentados que apuesten ({rule}); {bets} apuestas de {n} jugador.', other: 'Un sabot empieza con {need} jugadores sentados que apuesten ({rule}); {bets} apuestas de {n} jugadores.' },
+  'reason.lone_customer_boxes': { one: 'Un cliente solo juega al menos {need} casilleros ({rule}); juega {n} casillero.', other: 'Un cliente solo juega al menos {need} casilleros ({rule}); juega {n} casilleros.' },
   'reason.insufficient_funds': 'Saldo insuficiente: su cuenta tiene {held} y esto requiere {amount}.',
   'reason.unknown': 'Rechazado: {message}',
 
@@ -151,4 +152,12 @@ export default {
   'rules.onTimeout': 'Cuando se acaba el tiempo — {text}.',
   'rules.seedText': 'Con las palabras del reglamento',
   'rules.translation': 'En inglés',
+
+  // What a table needs to deal, and a table waiting for players (AR-03, VE-20).
+  'needs.players': 'Reparte con al menos {need} jugadores sentados que apuesten ({rule}).',
+  'needs.loneBoxes': 'Un cliente solo juega al menos {need} casilleros ({rule}).',
+  'lobby.toDeal': 'Para repartir',
+  'lobby.anyone': 'Basta un jugador.',
+  'status.waiting': 'Esperando jugadores. {why}',
+  'status.waitingReturn': 'Sus apuestas quedan en la mesa hasta que pueda repartir, como mucho {min} min (AR-21); luego se devuelven. Puede retirarlas.',
 };

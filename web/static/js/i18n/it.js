@@ -126,7 +126,8 @@ export default {
   'count.cards': { one: '{n} carta', other: '{n} carte' },
 
   'reason.table_minimum_bets': { one: 'Il tavolo distribuisce con almeno {need} puntate ({rule}); ne ha {n}.', other: 'Il tavolo distribuisce con almeno {need} puntate ({rule}); ne ha {n}.' },
-  'reason.lone_customer_boxes': 'Un cliente da solo gioca almeno {need} postazioni ({rule}).',
+  'reason.table_minimum_players': { one: 'Un sabot inizia con {need} giocatori seduti che puntano ({rule}); {bets} puntate di {n} giocatore.', other: 'Un sabot inizia con {need} giocatori seduti che puntano ({rule}); {bets} puntate di {n} giocatori.' },
+  'reason.lone_customer_boxes': { one: 'Un cliente da solo gioca almeno {need} postazioni ({rule}); ne gioca {n}.', other: 'Un cliente da solo gioca almeno {need} postazioni ({rule}); ne gioca {n}.' },
   'reason.insufficient_funds': 'Saldo insufficiente: il conto ha {held}, servono {amount}.',
   'reason.unknown': 'Rifiutato: {message}',
 
@@ -151,4 +152,12 @@ export default {
   'rules.onTimeout': 'Allo scadere del tempo — {text}.',
   'rules.seedText': 'Con le parole del regolamento',
   'rules.translation': 'In inglese',
+
+  // What a table needs to deal, and a table waiting for players (AR-03, VE-20).
+  'needs.players': 'Distribuisce con almeno {need} giocatori seduti che puntano ({rule}).',
+  'needs.loneBoxes': 'Un cliente da solo gioca almeno {need} postazioni ({rule}).',
+  'lobby.toDeal': 'Per distribuire',
+  'lobby.anyone': 'Basta un giocatore.',
+  'status.waiting': 'In attesa di giocatori. {why}',
+  'status.waitingReturn': 'Le puntate restano sul tavolo finché non si può distribuire, al massimo {min} min (AR-21); poi tornano. Può ritirarle.',
 };

@@ -1,0 +1,49 @@
+package webtest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"sabot/internal/server"
+)
+
+// Issue 15, finding 2: a table a lone player cannot start says so up front
+// (the lobby and the table's heading name AR-03), and when its betting
+// window runs out it shows a "waiting for players" state with the right
+// counts — three bets of one player — and when the bets come back; never
+// an error's raw text.
+func TestLoneTableWaits_AR03(t *testing.T) {
+	g := newGame(t, server.Timing{BetWindow: 2 * time.Second, Decision: time.Minute, Window: time.Minute, SeatIdle: 10 * time.Minute}, "Buenos Aires", "argentina")
+	ana := g.player(t, "ana")
+	open(t, ana, g.site, "/", ".lobby .table-card")
+	if got := text(t, ana, ".table-card .to-deal"); got != "Deals with at least 3 seated players betting (AR-03)." {
+		t.Errorf("the lobby says %q of what the table needs", got)
+	}
+	open(t, ana, g.site, g.path(), ".box .plate")
+	if got := text(t, ana, ".table-sub"); !strings.Contains(got, "Deals with at least 3 seated players betting (AR-03).") {
+		t.Errorf("the table's heading: %q", got)
+	}
+	sit(t, ana, 1)
+	for _, box := range []int{1, 2, 3} {
+		bet(t, ana, box, 0)
+		waitJS(t, ana, "the bet", `!!document.querySelector('.box[data-box="`+itoa(int64(box))+`"] .spot.holder .amount')`)
+	}
+	waitJS(t, ana, "the waiting state", `/^Waiting for players\./.test(document.querySelector('.status-text').textContent)`)
+	want := "Waiting for players. A shoe starts with 3 seated players betting (AR-03); 3 bets placed by 1 player. Your bets stay on the table until it can deal, for at most 10 min (AR-21); then they come back. You may withdraw them."
+	if got := text(t, ana, ".status-text"); got != want {
+		t.Errorf("the status:\n%s\nwant\n%s", got, want)
+	}
+	waitCalls(t, ana, "A shoe starts with 3 seated players betting (AR-03); 3 bets placed by 1 player.")
+	page := eval[string](t, ana, `document.body.innerText`)
+	for _, raw := range []string{"sabot error", "code=", "message="} {
+		if strings.Contains(page, raw) {
+			t.Errorf("the page shows an error's raw text %q", raw)
+		}
+	}
+	// A page opened now has it from the snapshot.
+	open(t, ana, g.site, g.path(), ".box .plate")
+	waitJS(t, ana, "the waiting state after a reload", `document.querySelector('.status-text').textContent.startsWith('Waiting for players. A shoe starts with 3')`)
+	open(t, ana, g.site, "/", ".lobby .table-card")
+	waitJS(t, ana, "the lobby's waiting state", `document.querySelector('.table-card .now').textContent.startsWith('Waiting for players.')`)
+}
