@@ -14,6 +14,7 @@ import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
 import { Once, decisionPoint } from './once.js';
+import { History } from './history.js';
 import { rulesPanel } from './rules.js';
 import { toast, announce } from './ui.js';
 import { t as tr } from './i18n.js';
@@ -51,6 +52,7 @@ export function tablePage(main, id) {
   const prompt = new Prompt(state, run);
   const betting = new Betting(state, id, run);
   const calls = new Calls(announce);
+  const hist = new History(id);
   const rulesBox = h('div', { class: 'rules-slot' });
 
   const page = h('div', { class: 'table-page' },
@@ -61,7 +63,7 @@ export function tablePage(main, id) {
       h('div', { class: 'console' },
         h('div', { class: 'console-main' }, status.el, prompt.el, betting.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
-          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el)));
+          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el, hist.el)));
   replace(main, page, rulesBox);
 
   // Rules, the RTP and the strategy card; again when the pit changes the
@@ -102,6 +104,8 @@ export function tablePage(main, id) {
     status.draw();
     prompt.draw();
     betting.draw();
+    if (me) hist.draw();
+    else hist.el.hidden = true;
     keepInSight();
   }
 
@@ -192,7 +196,7 @@ export function tablePage(main, id) {
   function noteSettled() {
     const r = state.round;
     if (r && r.settled && r.net && me in r.net) {
-      noteRound({ id: r.id, table: id, name: state.table.name, profile: state.table.profile, at: Date.now(), net: r.net[me], test: r.test });
+      noteRound({ id: r.id, no: r.no, table: id, name: state.table.name, profile: state.table.profile, at: Date.now(), net: r.net[me], test: r.test, void: !!r.void, dealer: r.dealer.cards.length ? r.dealer.dealerTotal() : '' });
     }
   }
 
