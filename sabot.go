@@ -218,6 +218,68 @@ type Store interface {
 	Close() error
 }
 
+// Care is a Store that keeps the players' responsible-gaming settings on
+// the built-in wallets (issue 15; docs/players.md): limits on deposits,
+// losses and stakes over a rolling period, the reality check and the
+// exclusions. The policy (when a change applies, what a limit refuses) is
+// the server's; the store keeps what it is given and reads the ledger.
+type Care interface {
+	// Limits returns a player's limits, pending changes included.
+	Limits(ctx context.Context, userID int64) ([]Limit, error)
+	// PutLimit writes a player's limit of its kind and period as given;
+	// DeleteLimit removes it.
+	PutLimit(ctx context.Context, userID int64, l Limit) error
+	DeleteLimit(ctx context.Context, userID int64, kind, period string) error
+	// CareOf returns a player's reality check and exclusion (the defaults
+	// if none was set); PutCare writes them.
+	CareOf(ctx context.Context, userID int64) (*PlayerCare, error)
+	PutCare(ctx context.Context, userID int64, c PlayerCare) error
+	// Usage sums a player's wallet entries since a time: what was credited
+	// to it, staked from it and its net at the tables.
+	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
+	// EndSessions deletes every session of a player and returns how many.
+	EndSessions(ctx context.Context, userID int64) (int, error)
+}
+
+// Limit is a responsible-gaming limit: Kind "deposit", "loss" or "stake",
+// over Period "day", "week" or "month" (rolling), at most Amount. A raise or
+// a removal waits for its cooling period: Pending is the amount it raises
+// to (NoPending: none; RemovalPending: the limit goes) from PendingFrom.
+type Limit struct {
+	Kind        string       `json:"kind"`
+	Period      string       `json:"period"`
+	Amount      money.Amount `json:"amount"`
+	Pending     money.Amount `json:"pending"`
+	PendingFrom time.Time    `json:"pending_from"`
+	SetAt       time.Time    `json:"set_at"`
+}
+
+// A Limit's Pending: none, or the limit's removal.
+const (
+	NoPending      money.Amount = -1
+	RemovalPending money.Amount = -2
+)
+
+// PlayerCare is a player's reality check (every RealityMinutes of a
+// session, 0 none) and exclusion ("time-out" or "self-exclusion", from
+// ExcludedFrom until ExcludedUntil; "" none).
+type PlayerCare struct {
+	RealityMinutes int       `json:"reality_minutes"`
+	Exclusion      string    `json:"exclusion,omitempty"`
+	ExcludedFrom   time.Time `json:"excluded_from,omitzero"`
+	ExcludedUntil  time.Time `json:"excluded_until,omitzero"`
+}
+
+// Usage is what a player's wallet saw over a period: Credited (credits to
+// it, the pit's and the welcome), Staked (stakes put on the tables, less
+// those returned unplayed) and Net (everything won and lost at the tables,
+// stakes in play counted as lost until settled).
+type Usage struct {
+	Credited money.Amount `json:"credited"`
+	Staked   money.Amount `json:"staked"`
+	Net      money.Amount `json:"net"`
+}
+
 // Cluster is a Store that several nodes (`sabot serve` processes) share:
 // each node holds a lease that it renews, each table is owned by one node
 // at a time under an epoch, and an append carrying an epoch that is no

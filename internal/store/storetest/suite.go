@@ -54,6 +54,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckLedgerUnbalancedTransaction", testCheckLedgerUnbalancedTransaction},
 		{"AmountBound", testAmountBound},
 		{"CheckLedgerOutOfRange", testCheckLedgerOutOfRange},
+		{"CareSettings", testCareSettings},
+		{"CareUsage", testCareUsage},
 		{"ClusterClaim", testClusterClaim},
 		{"ClusterExpiry", testClusterExpiry},
 		{"ClusterClaimRace", testClusterClaimRace},

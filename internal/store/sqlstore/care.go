@@ -1,0 +1,131 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"sabot"
+	"sabot/money"
+)
+
+// Responsible gaming on the built-in wallets (sabot.Care, issue 15).
+
+var _ sabot.Care = (*Store)(nil)
+
+// DefaultRealityMinutes is a player's reality check until he sets one.
+const DefaultRealityMinutes = 60
+
+func (s *Store) Limits(ctx context.Context, userID int64) ([]sabot.Limit, error) {
+	var out []sabot.Limit
+	err := s.read(ctx, func(tx Tx) error {
+		rows, err := tx.Query(ctx, `SELECT kind, period, amount, pending, pending_from, set_at FROM care_limits WHERE user_id = $1 ORDER BY kind, period`, userID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var l sabot.Limit
+			var amount, pending, from, set int64
+			if err := rows.Scan(&l.Kind, &l.Period, &amount, &pending, &from, &set); err != nil {
+				return err
+			}
+			l.Amount, l.Pending = money.Amount(amount), money.Amount(pending)
+			if from != 0 {
+				l.PendingFrom = unstamp(from)
+			}
+			l.SetAt = unstamp(set)
+			out = append(out, l)
+		}
+		return rows.Err()
+	})
+	return out, fail(err)
+}
+
+func (s *Store) PutLimit(ctx context.Context, userID int64, l sabot.Limit) error {
+	var from int64
+	if !l.PendingFrom.IsZero() {
+		from = stamp(l.PendingFrom)
+	}
+	err := s.write(ctx, func(tx Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO care_limits (user_id, kind, period, amount, pending, pending_from, set_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (user_id, kind, period) DO UPDATE SET amount = excluded.amount, pending = excluded.pending, pending_from = excluded.pending_from, set_at = excluded.set_at`,
+			userID, l.Kind, l.Period, int64(l.Amount), int64(l.Pending), from, stamp(s.clock(l.SetAt)))
+		return err
+	})
+	return fail(err)
+}
+
+func (s *Store) DeleteLimit(ctx context.Context, userID int64, kind, period string) error {
+	err := s.write(ctx, func(tx Tx) error {
+		_, err := tx.Exec(ctx, `DELETE FROM care_limits WHERE user_id = $1 AND kind = $2 AND period = $3`, userID, kind, period)
+		return err
+	})
+	return fail(err)
+}
+
+func (s *Store) CareOf(ctx context.Context, userID int64) (*sabot.PlayerCare, error) {
+	c := &sabot.PlayerCare{RealityMinutes: DefaultRealityMinutes}
+	err := s.read(ctx, func(tx Tx) error {
+		var from, until int64
+		err := tx.QueryRow(ctx, `SELECT reality_minutes, exclusion, excluded_from, excluded_until FROM care_players WHERE user_id = $1`, userID).
+			Scan(&c.RealityMinutes, &c.Exclusion, &from, &until)
+		if noRows(err) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if until != 0 {
+			c.ExcludedFrom, c.ExcludedUntil = unstamp(from), unstamp(until)
+		}
+		return nil
+	})
+	return c, fail(err)
+}
+
+func (s *Store) PutCare(ctx context.Context, userID int64, c sabot.PlayerCare) error {
+	var from, until int64
+	if !c.ExcludedUntil.IsZero() {
+		from, until = stamp(c.ExcludedFrom), stamp(c.ExcludedUntil)
+	}
+	err := s.write(ctx, func(tx Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO care_players (user_id, reality_minutes, exclusion, excluded_from, excluded_until) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (user_id) DO UPDATE SET reality_minutes = excluded.reality_minutes, exclusion = excluded.exclusion, excluded_from = excluded.excluded_from, excluded_until = excluded.excluded_until`,
+			userID, c.RealityMinutes, c.Exclusion, from, until)
+		return err
+	})
+	return fail(err)
+}
+
+// Usage reads the player's wallet entries since a time. A transaction a
+// table of play wrote (one with a profile) is play: its entries are the
+// stakes put down and returned unplayed, except a round's settlement (memo
+// "round N…"), which is what the stakes came back as; every other credit
+// (the pit's, the welcome credit: the significant-event log's) is a
+// deposit.
+func (s *Store) Usage(ctx context.Context, userID int64, since time.Time) (sabot.Usage, error) {
+	var u sabot.Usage
+	err := s.read(ctx, func(tx Tx) error {
+		var credited, staked, net int64
+		err := tx.QueryRow(ctx, `SELECT
+				COALESCE(SUM(CASE WHEN COALESCE(tb.profile, '') = '' AND e.amount > 0 THEN e.amount ELSE 0 END), 0),
+				COALESCE(SUM(CASE WHEN COALESCE(tb.profile, '') <> '' AND e.memo NOT LIKE 'round %' THEN -e.amount ELSE 0 END), 0),
+				COALESCE(SUM(CASE WHEN COALESCE(tb.profile, '') <> '' THEN e.amount ELSE 0 END), 0)
+			FROM entries e
+			JOIN accounts a ON a.id = e.account_id AND a.kind = 'wallet' AND a.owner_id = $1
+			JOIN transactions t ON t.id = e.transaction_id
+			LEFT JOIN tables tb ON tb.id = t.table_id
+			WHERE e.created >= $2`, userID, stamp(since)).Scan(&credited, &staked, &net)
+		u = sabot.Usage{Credited: money.Amount(credited), Staked: money.Amount(staked), Net: money.Amount(net)}
+		return err
+	})
+	return u, fail(err)
+}
+
+func (s *Store) EndSessions(ctx context.Context, userID int64) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx Tx) (err error) {
+		n, err = tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID)
+		return err
+	})
+	return int(n), fail(err)
+}
