@@ -52,6 +52,10 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
+	mux.HandleFunc("GET /api/me/care", s.authed(s.handleCare))
+	mux.HandleFunc("POST /api/me/care/limits", s.authed(s.handleCareLimit))
+	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.handleCareReality))
+	mux.HandleFunc("POST /api/me/care/exclusion", s.authed(s.handleCareExclusion))
 	mux.HandleFunc("POST /api/replay", s.handleReplay)
 	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
 
@@ -347,6 +351,10 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.known.add(folded, addr)
+	if err := s.excluded(r.Context(), u.ID); err != nil { // issue 15: a time-out, a self-exclusion
+		s.writeError(w, r, err)
+		return
+	}
 	token := randomID(32)
 	now = s.now()
 	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
@@ -494,6 +502,9 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 		// The store refuses it too (a race): this says it in money.
 		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: %s's wallet holds %s; a credit of %s would take it beyond the most a wallet may hold (%s)",
 			u.Name, held, amount, money.Max)
+	}
+	if err := s.careDeposit(ctx, u.ID, amount); err != nil { // the player's own deposit limit (issue 15)
+		return nil, false, err
 	}
 	wid, err := s.account(ctx, sabot.AccountWallet, u.ID)
 	if err != nil {

@@ -60,6 +60,10 @@ type Server struct {
 	// player at registration, as a significant event (0: none; an
 	// administrator credits wallets).
 	WelcomeCredit int64
+	// CareCooling is how long a player's raise or removal of a
+	// responsible-gaming limit waits before it applies (0:
+	// DefaultCareCooling; docs/players.md).
+	CareCooling time.Duration
 	// SnapshotEvery is how many rounds a table plays between the snapshots
 	// of its state that let a start replay only the end of its log (0:
 	// DefaultSnapshotEvery; negative: no snapshots, a start replays the

@@ -111,6 +111,21 @@ func (s *Server) closeSocket(k *socket) {
 // idle expiry): from now on they run no command.
 func (s *Server) revokeSession(token string) { s.revokeOthers(token, nil) }
 
+// revokeUser revokes every socket of a user, in every session (an
+// exclusion, issue 15).
+func (s *Server) revokeUser(id int64) {
+	reg := &s.sockets
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	for _, ks := range reg.bySession {
+		for k := range ks {
+			if k.user.ID == id {
+				k.revoke()
+			}
+		}
+	}
+}
+
 // revokeOthers revokes the sockets of a session but one (which closes on
 // its own, after its answer).
 func (s *Server) revokeOthers(token string, keep *socket) {

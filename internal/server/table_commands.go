@@ -286,6 +286,9 @@ func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, err
 	}
 	debit := stake - old
 	err := a.checkBankCover(ctx, name, req.Box, stake) // FAM-01
+	if err == nil && debit > 0 {
+		err = a.s.careStake(ctx, a.players[name], debit) // the player's limits (issue 15)
+	}
 	var ps []sabot.Posting
 	if err == nil {
 		ps, err = a.moves(ctx, name, -debit, "bet")
@@ -384,6 +387,9 @@ func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, err
 		return 0, refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
 	}
 	debit := stakeOf(act)
+	if err := a.s.careStake(ctx, a.players[act.Player], debit); err != nil { // the player's limits (issue 15)
+		return 0, err
+	}
 	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
 	if err != nil {
 		return 0, err
