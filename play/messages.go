@@ -37,6 +37,22 @@ var messages = func() *catalog.Builder {
 		"Seme %s: lo stesso seme, profilo, opzioni e input rigiocano questa sessione.\n")
 	setPlural(b, "%d round", "%d ronda", "%d rondas", "%d mano", "%d mani")
 
+	// The shoe.
+	set(b, "A new deck: shuffled and cut", "Un mazo nuevo: mezclado y cortado", "Un mazzo nuovo: mescolato e tagliato")
+	set(b, "A new shoe: %d decks shuffled and cut", "Un sabot nuevo: %d mazos mezclados y cortados", "Un sabot nuovo: %d mazzi mescolati e tagliati")
+	set(b, "; the cut card goes %d cards from the end (AR-08, EG-02)", "; la carta de corte va a %d cartas del final (AR-08, EG-02)", "; la carta di taglio va a %d carte dalla fine (AR-08, EG-02)")
+	set(b, "; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)",
+		"; las cartas jugadas van debajo del mazo boca arriba, y se mezclan al llegar a la primera (FAM-03)",
+		"; le carte giocate vanno sotto il mazzo scoperte, e si mescolano quando si arriva alla prima (FAM-03)")
+	set(b, "; played cards go under the deck face down and the deal goes on through them (FAM-03)",
+		"; las cartas jugadas van debajo del mazo boca abajo y el reparto sigue con ellas (FAM-03)",
+		"; le carte giocate vanno sotto il mazzo coperte e la distribuzione prosegue con esse (FAM-03)")
+	set(b, "; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)",
+		"; sin carta de corte: el sabot se reparte hasta el final, y la ronda en que se acaban las cartas es nula (AR-08)",
+		"; senza carta di taglio: il sabot si distribuisce fino alla fine, e la mano in cui finiscono le carte è nulla (AR-08)")
+	setPlural(b, "; %d card burned (EG-03)", "; %d carta quemada (EG-03)", "; %d cartas quemadas (EG-03)", "; %d carta bruciata (EG-03)", "; %d carte bruciate (EG-03)")
+	set(b, helpText, helpES, helpIT)
+
 	// The round.
 	set(b, "\nRound %d: %s staked on %s.\n", "\nRonda %d: %s apostados en %s.\n", "\nMano %d: %s puntati; gioca %s.\n")
 	set(b, "Round %d is void: every stake is returned; bankroll %s.\n",
@@ -87,3 +103,34 @@ var messages = func() *catalog.Builder {
 	set(b, "surrender", "rendida", "resa")
 	return b
 }()
+
+// The help, in Spanish and Italian: the commands are the same letters.
+const helpES = `Entre rondas:
+  Enter, deal      reparte la próxima ronda
+  bet N            apuesta N en cada casillero desde la próxima ronda: en centavos (bet 250)
+                   o en unidades con punto (bet 2.50)
+  box 1,3          juega estos casilleros desde la próxima ronda (boxes 3: del 1 al 3)
+  help             este texto
+  quit             deja la mesa y muestra el resumen
+Durante una ronda escriba la letra de una opción o su nombre; puede seguir un importe:
+  h pedir  s plantarse  d doblar [N]  p separar  r rendirse
+  o / e  cuenta el As como uno / once (AR-11, VE-13)
+  c desafío (AR-10)  i seguro [N]  e cobrar 1 a 1  n no (rechaza la oferta)
+Lo que el menú no ofrece se rechaza con la regla que lo prohíbe. El final de la
+entrada, como quit, deja la mesa: una ronda en juego termina con sus manos
+plantadas donde las reglas lo permiten (si no, pidiendo).`
+
+const helpIT = `Tra una mano e l'altra:
+  Enter, deal      distribuisce la prossima mano
+  bet N            punta N su ogni postazione dalla prossima mano: in centesimi (bet 250)
+                   o in unità con il punto (bet 2.50)
+  box 1,3          gioca queste postazioni dalla prossima mano (boxes 3: dalla 1 alla 3)
+  help             questo testo
+  quit             lascia il tavolo e mostra il riepilogo
+Durante una mano scriva la lettera di un'offerta o il suo nome; può seguire un importo:
+  h carta  s no carta  d raddoppio [N]  p divisione  r resa
+  o / e  conta l'Asso uno / undici (AR-11, VE-13)
+  c sfida (AR-10)  i assicurazione [N]  e Black Jack alla pari  n no (rifiuta l'offerta)
+Ciò che il menu non offre è rifiutato con la regola che lo vieta. La fine
+dell'input, come quit, lascia il tavolo: una mano in gioco si conclude con le sue
+mani ferme dove le regole lo consentono (altrimenti chiamando carta).`

@@ -395,7 +395,7 @@ func (s *Session) betweenRounds() {
 			s.sum.Ended = EndQuit
 			return
 		case "help", "?":
-			s.printf("%s\n", helpText)
+			s.printf("%s\n", s.tr.word(helpText))
 		case "bet":
 			s.setBet(arg)
 		case "box", "boxes":
@@ -466,22 +466,26 @@ func (s *Session) newShoe() error {
 	p := s.p
 	var b strings.Builder
 	if p.Decks == 1 {
-		b.WriteString("A new deck: shuffled and cut")
+		b.WriteString(s.tr.word("A new deck: shuffled and cut"))
 	} else {
-		fmt.Fprintf(&b, "A new shoe: %d decks shuffled and cut", p.Decks)
+		b.WriteString(s.tr.Sprintf("A new shoe: %d decks shuffled and cut", p.Decks))
 	}
 	switch {
 	case p.CutCardReserve > 0:
-		fmt.Fprintf(&b, "; the cut card goes %d cards from the end (AR-08, EG-02)", p.CutCardReserve)
+		b.WriteString(s.tr.Sprintf("; the cut card goes %d cards from the end (AR-08, EG-02)", p.CutCardReserve))
 	case p.Collected == rules.UnderFaceUp:
-		b.WriteString("; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)")
+		b.WriteString(s.tr.word("; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)"))
 	case p.Collected == rules.UnderFaceDown:
-		b.WriteString("; played cards go under the deck face down and the deal goes on through them (FAM-03)")
+		b.WriteString(s.tr.word("; played cards go under the deck face down and the deal goes on through them (FAM-03)"))
 	default:
-		b.WriteString("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)")
+		b.WriteString(s.tr.word("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)"))
 	}
 	if len(burned) > 0 {
-		fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
+		if s.tr.english() {
+			fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
+		} else {
+			b.WriteString(s.tr.Sprintf("; %d card burned (EG-03)", len(burned)))
+		}
 	}
 	s.printf("\n%s.\n", b.String())
 	return nil

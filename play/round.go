@@ -482,7 +482,7 @@ func (s *Session) decide() error {
 	case "":
 		return nil
 	case "help", "?":
-		s.printf("%s\n", helpText)
+		s.printf("%s\n", s.tr.word(helpText))
 		return nil
 	case "q", "quit", "exit":
 		s.sum.Ended = EndQuit
