@@ -135,7 +135,6 @@ export default {
   'reason.table_minimum_bets': { one: 'The table deals with at least {need} bets ({rule}); it has {n} bet.', other: 'The table deals with at least {need} bets ({rule}); it has {n} bets.' },
   'reason.lone_customer_boxes': 'A lone customer plays at least {need} boxes ({rule}).',
   'reason.insufficient_funds': 'Insufficient funds: your wallet holds {held}, this takes {amount}.',
-  'reason.unknown': 'Refused: {message}',
 
   // The rules (rules.js).
   'rules.heading': 'Rules of the table',

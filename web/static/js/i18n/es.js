@@ -128,7 +128,6 @@ export default {
   'reason.table_minimum_bets': { one: 'La mesa reparte con al menos {need} apuestas ({rule}); tiene {n} apuesta.', other: 'La mesa reparte con al menos {need} apuestas ({rule}); tiene {n} apuestas.' },
   'reason.lone_customer_boxes': 'Un cliente solo juega al menos {need} casilleros ({rule}).',
   'reason.insufficient_funds': 'Saldo insuficiente: su cuenta tiene {held} y esto requiere {amount}.',
-  'reason.unknown': 'Rechazado: {message}',
 
   'rules.heading': 'Reglas de la mesa',
   'rules.loading': 'Cargando las reglas…',

@@ -128,7 +128,6 @@ export default {
   'reason.table_minimum_bets': { one: 'Il tavolo distribuisce con almeno {need} puntate ({rule}); ne ha {n}.', other: 'Il tavolo distribuisce con almeno {need} puntate ({rule}); ne ha {n}.' },
   'reason.lone_customer_boxes': 'Un cliente da solo gioca almeno {need} postazioni ({rule}).',
   'reason.insufficient_funds': 'Saldo insufficiente: il conto ha {held}, servono {amount}.',
-  'reason.unknown': 'Rifiutato: {message}',
 
   'rules.heading': 'Regole del tavolo',
   'rules.loading': 'Caricamento delle regole…',
