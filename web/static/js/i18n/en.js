@@ -125,40 +125,6 @@ export default {
   'call.roundOver': 'Round {round} is over.',
   'call.newBank': 'The bank passes to {player} (FAM-02).',
 
-  // Plurals, by the count n.
-  'count.players': { one: '{n} player', other: '{n} players' },
-  'count.bets': { one: '{n} bet', other: '{n} bets' },
-  'count.rounds': { one: '{n} round', other: '{n} rounds' },
-  'count.cards': { one: '{n} card', other: '{n} cards' },
-
-  // The server's refusals by their reason (docs/protocol.md, 'Errors').
-  'reason.table_minimum_bets': { one: 'The table deals with at least {need} bets ({rule}); it has {n} bet.', other: 'The table deals with at least {need} bets ({rule}); it has {n} bets.' },
-  'reason.lone_customer_boxes': 'A lone customer plays at least {need} boxes ({rule}).',
-  'reason.insufficient_funds': 'Insufficient funds: your wallet holds {held}, this takes {amount}.',
-
-  // The rules (rules.js).
-  'rules.heading': 'Rules of the table',
-  'rules.loading': 'Loading the rules…',
-  'rules.rtpComputing': 'Return to player: computing…',
-  'rules.card': 'Basic strategy card',
-  'rules.cardHint': 'The best play for each hand against each dealer card, by exact analysis of these rules: H hit, S stand, D double, P split.',
-  'rules.cardAlt': "Basic strategy card of this table: hard totals, soft totals and pairs down the side, the dealer's up card across the top; each cell says hit, stand, double or split.",
-  'rules.rtp': 'Return to player {rtp}',
-  'rules.edge': ' (house edge {edge}) with basic strategy; ',
-  'rules.best': '{rtp} with composition-dependent play. ',
-  'rules.exact': 'Exact: {method}.',
-  'rules.insurance': ' Insurance returns {ev} of its stake: worth taking off the top.',
-  'rules.insuranceNot': ' Insurance returns {ev} of its stake: never worth taking off the top.',
-  'rules.rtpUnavailable': 'The return to player is not available: {message}',
-  'rules.unavailable': 'The rules are not available: {message}',
-  'rules.readings': 'Where the regulation is silent: the readings this table takes',
-  'rules.option': ' (option {options})',
-  'rules.timers': 'Timers',
-  'rules.timersText': 'Bets close {bet} s after the first bet; each decision has {decision} s, an optional window (insurance, challenge, following the box holder) {window} s. Limits: {min} to {max}.',
-  'rules.onTimeout': 'When time runs out — {text}.',
-  'rules.seedText': 'In the regulation’s own words',
-  'rules.translation': 'In English',
-
   // The felt (felt.js).
   'result.win': 'Win',
   'result.blackjack': 'Blackjack',
@@ -345,4 +311,39 @@ export default {
   'outcome.even-money': 'even-money',
   'outcome.void': 'void',
   'outcome.surrender': 'surrender',
+
+  // Plurals, by the count n.
+  'count.players': { one: '{n} player', other: '{n} players' },
+  'count.bets': { one: '{n} bet', other: '{n} bets' },
+  'count.rounds': { one: '{n} round', other: '{n} rounds' },
+  'count.cards': { one: '{n} card', other: '{n} cards' },
+
+  // The server's refusals by their reason (docs/protocol.md, 'Errors').
+  'reason.table_minimum_bets': { one: 'The table deals with at least {need} bets ({rule}); it has {n} bet.', other: 'The table deals with at least {need} bets ({rule}); it has {n} bets.' },
+  'reason.lone_customer_boxes': 'A lone customer plays at least {need} boxes ({rule}).',
+  'reason.insufficient_funds': 'Insufficient funds: your wallet holds {held}, this takes {amount}.',
+  'reason.unknown': 'Refused: {message}',
+
+  // The rules (rules.js).
+  'rules.heading': 'Rules of the table',
+  'rules.loading': 'Loading the rules…',
+  'rules.rtpComputing': 'Return to player: computing…',
+  'rules.card': 'Basic strategy card',
+  'rules.cardHint': 'The best play for each hand against each dealer card, by exact analysis of these rules: H hit, S stand, D double, P split.',
+  'rules.cardAlt': "Basic strategy card of this table: hard totals, soft totals and pairs down the side, the dealer's up card across the top; each cell says hit, stand, double or split.",
+  'rules.rtp': 'Return to player {rtp}',
+  'rules.edge': ' (house edge {edge}) with basic strategy; ',
+  'rules.best': '{rtp} with composition-dependent play. ',
+  'rules.exact': 'Exact: {method}.',
+  'rules.insurance': ' Insurance returns {ev} of its stake: worth taking off the top.',
+  'rules.insuranceNot': ' Insurance returns {ev} of its stake: never worth taking off the top.',
+  'rules.rtpUnavailable': 'The return to player is not available: {message}',
+  'rules.unavailable': 'The rules are not available: {message}',
+  'rules.readings': 'Where the regulation is silent: the readings this table takes',
+  'rules.option': ' (option {options})',
+  'rules.timers': 'Timers',
+  'rules.timersText': 'Bets close {bet} s after the first bet; each decision has {decision} s, an optional window (insurance, challenge, following the box holder) {window} s. Limits: {min} to {max}.',
+  'rules.onTimeout': 'When time runs out — {text}.',
+  'rules.seedText': 'In the regulation’s own words',
+  'rules.translation': 'In English',
 };
