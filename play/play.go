@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/english"
@@ -62,6 +64,9 @@ type Config struct {
 	// Echo writes each line read after its prompt, so that a transcript of
 	// piped input reads like a session at a keyboard.
 	Echo bool
+	// Lang is the language the session speaks: English (the zero Tag),
+	// Spanish or Italian (Languages; ParseLang, LangFromEnv).
+	Lang language.Tag
 	// OnRound, if set, is called with each round once it is over (settled or
 	// void), before the next one is dealt: for tests and records.
 	OnRound func(*engine.Round)
@@ -189,6 +194,7 @@ type Session struct {
 	in   *bufio.Scanner
 	out  io.Writer
 	werr error
+	tr   printer // the session's language
 
 	// The round in play.
 	view      tableView
@@ -208,7 +214,7 @@ func New(cfg Config) (*Session, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: cfg, p: p}
+	s := &Session{cfg: cfg, p: p, tr: newPrinter(cfg.Lang)}
 	s.boxes = slices.Clone(cfg.Boxes)
 	if len(s.boxes) == 0 {
 		s.boxes = DefaultBoxes(p)
@@ -262,7 +268,7 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 	}
 	for s.sum.Ended == 0 {
 		if s.cfg.Rounds > 0 && s.sum.Rounds >= s.cfg.Rounds {
-			s.printf("\nThe session ends after %s.\n", english.Count(s.cfg.Rounds, "round", "rounds"))
+			s.printf("\nThe session ends after %s.\n", s.tr.count(s.cfg.Rounds, "round", "rounds"))
 			s.sum.Ended = EndRounds
 			break
 		}
@@ -299,7 +305,7 @@ func (s *Session) printf(format string, a ...any) {
 	if s.werr != nil {
 		return
 	}
-	_, s.werr = fmt.Fprintf(s.out, format, a...)
+	_, s.werr = io.WriteString(s.out, s.tr.Sprintf(format, a...))
 }
 
 // ask writes a prompt and reads one line; ok is false at the end of input.
@@ -320,7 +326,22 @@ func (s *Session) intro() {
 	p := s.p
 	s.printf("sabot play: %s. %s\n", p.Name, p.Description)
 	s.printf("You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
-		boxesText(s.boxes), s.bet.Plain(), s.bankroll.Plain())
+		s.boxesText(s.boxes), s.tr.money(s.bet), s.tr.money(s.bankroll))
+}
+
+// boxesText names boxes in the session's language: "box 1", "boxes 1, 3".
+func (s *Session) boxesText(boxes []int) string {
+	if s.tr.english() {
+		return boxesText(boxes)
+	}
+	ns := make([]string, len(boxes))
+	for i, b := range boxes {
+		ns[i] = strconv.Itoa(b)
+	}
+	if len(ns) == 1 {
+		return s.tr.Sprintf("box %s", ns[0])
+	}
+	return s.tr.Sprintf("boxes %s", strings.Join(ns, ", "))
 }
 
 func boxesText(boxes []int) string {
@@ -353,8 +374,8 @@ your hands standing where the rules allow (else drawing).`
 // ends.
 func (s *Session) betweenRounds() {
 	for {
-		line, ok := s.ask(fmt.Sprintf("\nBankroll %s; %s on %s. Enter deals; or bet N, box 1,3, help, quit.",
-			s.bankroll.Plain(), s.bet.Plain(), boxesText(s.boxes)))
+		line, ok := s.ask(s.tr.Sprintf("\nBankroll %s; %s on %s. Enter deals; or bet N, box 1,3, help, quit.",
+			s.tr.money(s.bankroll), s.tr.money(s.bet), s.boxesText(s.boxes)))
 		if !ok {
 			s.sum.Ended = EndInput
 			return
@@ -374,7 +395,7 @@ func (s *Session) betweenRounds() {
 			s.sum.Ended = EndQuit
 			return
 		case "help", "?":
-			s.printf("%s\n", helpText)
+			s.printf("%s\n", s.tr.word(helpText))
 		case "bet":
 			s.setBet(arg)
 		case "box", "boxes":
@@ -400,7 +421,7 @@ func (s *Session) setBet(arg string) {
 		return
 	}
 	s.bet = n
-	s.printf("Stake %s a box from the next round.\n", n.Plain())
+	s.printf("Stake %s a box from the next round.\n", s.tr.money(n))
 }
 
 func (s *Session) setBoxes(word, arg string) {
@@ -419,7 +440,7 @@ func (s *Session) setBoxes(word, arg string) {
 	}
 	slices.Sort(boxes)
 	s.boxes = boxes
-	s.printf("You play %s from the next round.\n", boxesText(boxes))
+	s.printf("You play %s from the next round.\n", s.boxesText(boxes))
 }
 
 // reason is why the engine refused, with the rule that says so.
@@ -445,22 +466,26 @@ func (s *Session) newShoe() error {
 	p := s.p
 	var b strings.Builder
 	if p.Decks == 1 {
-		b.WriteString("A new deck: shuffled and cut")
+		b.WriteString(s.tr.word("A new deck: shuffled and cut"))
 	} else {
-		fmt.Fprintf(&b, "A new shoe: %d decks shuffled and cut", p.Decks)
+		b.WriteString(s.tr.Sprintf("A new shoe: %d decks shuffled and cut", p.Decks))
 	}
 	switch {
 	case p.CutCardReserve > 0:
-		fmt.Fprintf(&b, "; the cut card goes %d cards from the end (AR-08, EG-02)", p.CutCardReserve)
+		b.WriteString(s.tr.Sprintf("; the cut card goes %d cards from the end (AR-08, EG-02)", p.CutCardReserve))
 	case p.Collected == rules.UnderFaceUp:
-		b.WriteString("; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)")
+		b.WriteString(s.tr.word("; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)"))
 	case p.Collected == rules.UnderFaceDown:
-		b.WriteString("; played cards go under the deck face down and the deal goes on through them (FAM-03)")
+		b.WriteString(s.tr.word("; played cards go under the deck face down and the deal goes on through them (FAM-03)"))
 	default:
-		b.WriteString("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)")
+		b.WriteString(s.tr.word("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)"))
 	}
 	if len(burned) > 0 {
-		fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
+		if s.tr.english() {
+			fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
+		} else {
+			b.WriteString(s.tr.Sprintf("; %d card burned (EG-03)", len(burned)))
+		}
 	}
 	s.printf("\n%s.\n", b.String())
 	return nil
@@ -498,10 +523,10 @@ func (s *Session) summary() {
 	sum.Bankroll = s.bankroll
 	void := ""
 	if sum.Void > 0 {
-		void = fmt.Sprintf(", %d void", sum.Void)
+		void = s.tr.Sprintf(", %d void", sum.Void)
 	}
 	s.printf("\nSession over: %s%s, net %s, biggest win %s; bankroll %s (you sat down with %s).\n",
-		english.Count(sum.Rounds, "round", "rounds"), void, FormatNet(sum.Net), FormatNet(sum.BiggestWin), sum.Bankroll.Plain(), sum.Start.Plain())
+		s.tr.count(sum.Rounds, "round", "rounds"), void, s.tr.net(sum.Net), s.tr.net(sum.BiggestWin), s.tr.money(sum.Bankroll), s.tr.money(sum.Start))
 	if s.cfg.SeedText != "" {
 		s.printf("Seed %s: the same seed, profile, options and input play this session again.\n", s.cfg.SeedText)
 	}

@@ -25,9 +25,10 @@ func (s *Session) playRound() error {
 	s.src.notes = s.src.notes[:0]
 	r.Reset(s.src)
 	s.view.reset(s.p)
+	s.view.tr = s.tr
 	s.seen = 0
 	s.declined = map[[2]int]bool{}
-	s.printf("\nRound %d: %s staked on %s.\n", s.sum.Rounds, (s.bet * money.Amount(len(s.boxes))).Plain(), boxesText(s.boxes))
+	s.printf("\nRound %d: %s staked on %s.\n", s.sum.Rounds, s.tr.money(s.bet*money.Amount(len(s.boxes))), s.boxesText(s.boxes))
 	for _, b := range s.boxes {
 		if err := r.PlaceBet(Player, b, s.bet); err != nil {
 			return fmt.Errorf("play: %w", err) // CheckBet passed: the engine disagrees with itself
@@ -63,9 +64,9 @@ func (s *Session) endRound() error {
 	s.sum.BiggestWin = max(s.sum.BiggestWin, net)
 	if void, _ := r.Void(); void {
 		s.sum.Void++
-		s.printf("Round %d is void: every stake is returned; bankroll %s.\n", s.sum.Rounds, s.bankroll.Plain())
+		s.printf("Round %d is void: every stake is returned; bankroll %s.\n", s.sum.Rounds, s.tr.money(s.bankroll))
 	} else {
-		s.printf("Round %d: net %s; bankroll %s.\n", s.sum.Rounds, FormatNet(net), s.bankroll.Plain())
+		s.printf("Round %d: net %s; bankroll %s.\n", s.sum.Rounds, s.tr.net(net), s.tr.money(s.bankroll))
 	}
 	if s.cfg.OnRound != nil {
 		s.cfg.OnRound(r)
@@ -152,13 +153,13 @@ func (s *Session) showBet(e engine.Event) {
 	v := &s.view
 	switch e.BetKind {
 	case engine.DoubleBet:
-		s.printf("%s doubles: %s more for one card.\n", v.label(e.Box, e.Hand), e.Amount.Plain())
+		s.printf("%s doubles: %s more for one card.\n", v.label(e.Box, e.Hand), s.tr.money(e.Amount))
 	case engine.SplitBet:
 		from := v.hand(e.Box, s.splitFrom)
 		s.printf("Box %d splits: hand %d %s, hand %d %s; %s on hand %d.\n", e.Box,
 			s.splitFrom, from.cardsText(), e.Hand, v.hand(e.Box, e.Hand).cardsText(), e.Amount.Plain(), e.Hand)
 	case engine.InsuranceBet:
-		s.printf("Box %d insures %s.\n", e.Box, e.Amount.Plain())
+		s.printf("Box %d insures %s.\n", e.Box, s.tr.money(e.Amount))
 	case engine.ChallengeBet:
 		s.printf("%s challenges %s that the next card is ten-value (AR-10).\n", v.label(e.Box, e.Hand), e.Amount.Plain())
 	}
@@ -194,7 +195,7 @@ func (s *Session) showHands() {
 		box := boxes[k]
 		for j := range bets {
 			if b := &bets[j]; b.Box == box && b.Kind == engine.InsuranceBet {
-				s.printf("Box %d: the insurance %s %s.\n", box, winsLoses(b.Net), FormatNet(b.Net))
+				s.printf("Box %d: the insurance %s %s.\n", box, s.tr.word(winsLoses(b.Net)), s.tr.net(b.Net))
 			}
 		}
 		for i := range r.Hands(box) {
@@ -211,7 +212,7 @@ func (s *Session) showHands() {
 					result = b.Result
 				}
 			}
-			s.printf("%s: %s %s\n", s.view.playerLine(box, hand), result, FormatNet(net))
+			s.printf("%s: %s %s\n", s.view.playerLine(box, hand), s.tr.word(result.String()), s.tr.net(net))
 		}
 	}
 }
@@ -305,7 +306,7 @@ func (s *Session) prompt(pt point) string {
 			note = fmt.Sprintf(" (VE-06: %d or less must draw)", s.p.MustDrawAtMost)
 		}
 	}
-	return fmt.Sprintf("%s against the dealer's %s. %s%s", v.playerLine(pt.box, pt.hand), v.upCard(), strings.Join(labels, "  "), note)
+	return s.tr.Sprintf("%s against the dealer's %s. %s%s", v.playerLine(pt.box, pt.hand), v.upCard(), strings.Join(labels, "  "), note)
 }
 
 func (s *Session) has(pt point, k engine.Kind) bool {
@@ -320,28 +321,28 @@ func (s *Session) has(pt point, k engine.Kind) bool {
 func (s *Session) item(a engine.Action) item {
 	switch a.Kind {
 	case engine.Hit:
-		return item{"h", "[h]it", a}
+		return item{"h", s.tr.word("[h]it"), a}
 	case engine.Stand:
-		return item{"s", "[s]tand", a}
+		return item{"s", s.tr.word("[s]tand"), a}
 	case engine.Double:
-		return item{"d", "[d]ouble " + s.stakeOf(a).Plain(), a}
+		return item{"d", s.tr.word("[d]ouble") + " " + s.tr.money(s.stakeOf(a)), a}
 	case engine.Split:
-		return item{"p", "s[p]lit " + s.stakeOf(a).Plain(), a}
+		return item{"p", s.tr.word("s[p]lit") + " " + s.tr.money(s.stakeOf(a)), a}
 	case engine.Surrender:
-		return item{"r", "su[r]render", a}
+		return item{"r", s.tr.word("su[r]render"), a}
 	case engine.Declare:
 		if a.Value == 1 {
-			return item{"o", "Ace [o]ne", a}
+			return item{"o", s.tr.word("Ace [o]ne"), a}
 		}
-		return item{"e", "Ace [e]leven", a}
+		return item{"e", s.tr.word("Ace [e]leven"), a}
 	case engine.Challenge:
-		return item{"c", "[c]hallenge " + s.stakeOf(a).Plain(), a}
+		return item{"c", s.tr.word("[c]hallenge") + " " + s.tr.money(s.stakeOf(a)), a}
 	case engine.Insure:
-		return item{"i", "[i]nsure " + s.stakeOf(a).Plain(), a}
+		return item{"i", s.tr.word("[i]nsure") + " " + s.tr.money(s.stakeOf(a)), a}
 	case engine.EvenMoney:
-		return item{"e", "[e]ven money", a}
+		return item{"e", s.tr.word("[e]ven money"), a}
 	}
-	return item{"n", "[n]o", a}
+	return item{"n", s.tr.word("[n]o"), a}
 }
 
 // baseStake is the player's stake on a hand: the main stake or the split's.
@@ -481,7 +482,7 @@ func (s *Session) decide() error {
 	case "":
 		return nil
 	case "help", "?":
-		s.printf("%s\n", helpText)
+		s.printf("%s\n", s.tr.word(helpText))
 		return nil
 	case "q", "quit", "exit":
 		s.sum.Ended = EndQuit

@@ -57,6 +57,7 @@ func (h *handView) cardsText() string {
 
 // tableView is the table as the player sees it during a round.
 type tableView struct {
+	tr     printer // the session's language
 	p      *rules.Profile
 	dealer *handView
 	boxes  map[int][]*handView
@@ -97,9 +98,9 @@ func (t *tableView) split(box, hand int) {
 // label names a box's hand: "Box 1", or "Box 1 hand 2" once it has split.
 func (t *tableView) label(box, hand int) string {
 	if len(t.boxes[box]) > 1 {
-		return fmt.Sprintf("Box %d hand %d", box, hand)
+		return t.tr.Sprintf("Box %d hand %d", box, hand)
 	}
-	return fmt.Sprintf("Box %d", box)
+	return t.tr.Sprintf("Box %d", box)
 }
 
 // playerLine is a hand as the dealer announces it (AR-12): its cards and its
@@ -113,13 +114,13 @@ func (t *tableView) playerTotal(h *handView) string {
 	c := h.shown
 	switch {
 	case h.faceDown >= 0:
-		return fmt.Sprintf("%d and a card face down until the dealer has played, AR-17", c.Total())
+		return t.tr.Sprintf("%d and a card face down until the dealer has played, AR-17", c.Total())
 	case c.Bust():
-		return fmt.Sprintf("%d, bust", c.Total())
+		return t.tr.Sprintf("%d, bust", c.Total())
 	case t.p.IsBlackjack(rules.PlayerHand{Count: c, Split: h.split}):
-		return "blackjack"
+		return t.tr.word("blackjack")
 	case c.Soft() && c.Total() < 21:
-		return fmt.Sprintf("soft %d", c.Total())
+		return t.tr.Sprintf("soft %d", c.Total())
 	}
 	return fmt.Sprint(c.Total())
 }
@@ -128,7 +129,7 @@ func (t *tableView) playerTotal(h *handView) string {
 // Ace counts 11 only when that makes 17 to 21).
 func (t *tableView) dealerLine() string {
 	h := t.dealer
-	return fmt.Sprintf("Dealer: %s (%s)", h.cardsText(), t.dealerTotal())
+	return t.tr.Sprintf("Dealer: %s (%s)", h.cardsText(), t.dealerTotal())
 }
 
 func (t *tableView) dealerTotal() string {
@@ -136,11 +137,11 @@ func (t *tableView) dealerTotal() string {
 	c := h.shown
 	switch {
 	case c.Bust():
-		return fmt.Sprintf("%d, bust", c.Total())
+		return t.tr.Sprintf("%d, bust", c.Total())
 	case h.faceDown < 0 && c.TwoCard21():
-		return "blackjack"
+		return t.tr.word("blackjack")
 	case c.N == 1 && c.Aces == 1:
-		return "Ace" // a lone Ace is announced as such, not as 1
+		return t.tr.word("Ace") // a lone Ace is announced as such, not as 1
 	}
 	return fmt.Sprint(c.AnnouncedTotal())
 }

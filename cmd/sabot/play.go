@@ -22,6 +22,7 @@ func newPlayCmd(e *env) *cobra.Command {
 		bankroll string
 		seed     string
 		rounds   int
+		lang     string
 	)
 	c := &cobra.Command{
 		Use:   "play [PROFILE]",
@@ -35,6 +36,11 @@ Money prints in units with two decimals. Amounts are typed as whole minor
 units (--bet 250) or as units with a point (--bet 2.50). In venice a lone
 customer must play at least two boxes (VE-20), so that is the default there.
 
+The game speaks English, Spanish or Italian (--lang en|es|it; by default the
+language of the locale, $LC_ALL, $LC_MESSAGES or $LANG, else English), in
+the regulations' own words; the commands typed are the same in every
+language.
+
 Input is read line by line, so a session can be piped in; the end of the input
 ends the session with its summary. Without --seed the shoe is seeded from the
 operating system's random source, and the summary prints the seed that plays
@@ -42,6 +48,7 @@ the session again.`,
 		Example: `  sabot play
   sabot play spain --box 3 --bet 500
   sabot play argentina --boxes 2 --bankroll 50000 --seed 7
+  sabot play argentina --lang es
   printf '\nh\ns\nquit\n' | sabot play vegas-s17 --seed 42`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -53,7 +60,12 @@ the session again.`,
 			if err != nil {
 				return err
 			}
-			cfg := play.Config{Profile: p, Rounds: rounds, Echo: !isTerminal(e.stdin)}
+			cfg := play.Config{Profile: p, Rounds: rounds, Echo: !isTerminal(e.stdin), Lang: play.LangFromEnv(os.Getenv)}
+			if cmd.Flags().Changed("lang") {
+				if cfg.Lang, err = play.ParseLang(lang); err != nil {
+					return refused("play: --lang %v", err)
+				}
+			}
 			switch {
 			case cmd.Flags().Changed("boxes") && cmd.Flags().Changed("box"):
 				return refused("play: give --boxes N or --box 1,3, not both")
@@ -113,6 +125,7 @@ the session again.`,
 	f.StringVar(&bankroll, "bankroll", "", "money at the start: minor units or units; default 1000.00")
 	f.StringVar(&seed, "seed", "", "seed the shoe: a number, or the 64 hex digits a summary prints (default: random)")
 	f.IntVar(&rounds, "rounds", 0, "end the session after N rounds (0: no limit)")
+	f.StringVar(&lang, "lang", "", "the game's language: en, es or it (default: the locale's, $LC_ALL, $LC_MESSAGES or $LANG; else en)")
 	return c
 }
 

@@ -13,6 +13,9 @@ import (
 // what it wrote.
 func runSabot(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	// The game's language follows the locale (sabot play --lang): English
+	// here, whatever the locale the tests run in.
+	t.Setenv("LC_ALL", "C")
 	var out, errOut bytes.Buffer
 	code = Run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
@@ -171,5 +174,34 @@ func TestPlayDocTranscript(t *testing.T) {
 	}
 	if got.String() != want {
 		t.Errorf("docs/play.md's session is out of date; sabot play --seed 42 now prints:\n%s", got.String())
+	}
+}
+
+// sabot play --lang: the game in Spanish or Italian, the default from the
+// locale, a language it does not speak refused in one line.
+func TestPlayLang(t *testing.T) {
+	code, out, errOut := runSabot(t, "\nh\n", "play", "vegas-s17", "--seed", "2", "--rounds", "1", "--lang", "es")
+	if code != 0 || errOut != "" || !strings.Contains(out, "pedir [h]  plantarse [s]") || !strings.Contains(out, "Ronda 1: 10,00 apostados en el casillero 1.") {
+		t.Fatalf("--lang es: exit %d, stderr %q, out:\n%s", code, errOut, out)
+	}
+	code, out, _ = runSabot(t, "\nh\n", "play", "vegas-s17", "--seed", "2", "--rounds", "1", "--lang", "it")
+	if code != 0 || !strings.Contains(out, "carta [h]  no carta [s]") {
+		t.Fatalf("--lang it: exit %d, out:\n%s", code, out)
+	}
+	code, _, errOut = runSabot(t, "", "play", "--lang", "fr")
+	if code == 0 || !strings.Contains(errOut, `play: --lang "fr": want en, es or it`) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("--lang fr: exit %d, stderr %q", code, errOut)
+	}
+	// The locale's language without --lang; --lang en over it.
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "it_IT.UTF-8")
+	var b bytes.Buffer
+	if code := Run(context.Background(), []string{"play", "vegas-s17", "--seed", "2", "--rounds", "1"}, strings.NewReader("\nh\n"), &b, &b); code != 0 || !strings.Contains(b.String(), "carta [h]") {
+		t.Fatalf("LANG=it_IT.UTF-8: exit %d:\n%s", code, b.String())
+	}
+	b.Reset()
+	if code := Run(context.Background(), []string{"play", "vegas-s17", "--seed", "2", "--rounds", "1", "--lang", "en"}, strings.NewReader("\nh\n"), &b, &b); code != 0 || !strings.Contains(b.String(), "[h]it  [s]tand") {
+		t.Fatalf("LANG=it_IT.UTF-8 --lang en: exit %d:\n%s", code, b.String())
 	}
 }

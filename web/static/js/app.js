@@ -38,6 +38,10 @@ langBus.addEventListener('lang', () => {
   drawStatic();
   drawAccount();
   route();
+  // The focus leaves the switch for the page drawn again, as after a link:
+  // the table's one-letter shortcuts (E, I…) would otherwise pick another
+  // language in the focused list.
+  main.focus({ preventScroll: true });
 });
 
 function drawAccount() {

@@ -5,19 +5,20 @@
 // replay draw the same felt from a TableState.
 
 import { h, svgEl, replace, keepFocus, cardEl, money, signed, netClass, chipClass, chipLabel, chipStack } from './dom.js';
+import { t as tr } from './i18n.js';
 
-const RESULT_TEXT = {
-  win: 'Win', blackjack: 'Blackjack', push: 'Push', lose: 'Lose', bust: 'Bust', 'even-money': 'Even money', void: 'Void', surrender: 'Surrender',
-};
+// resultText is a hand's result as shown: result.win "Win", …
+const resultText = r => tr('result.' + r);
 
 // feltPrint is what the layout says, printed on the cloth.
 function feltPrint(values, profile) {
   const lines = [];
   if (values) {
-    lines.push(`BLACKJACK PAYS ${values.blackjack_pays.replace(':', ' TO ')}`);
-    lines.push(values.dealer_hits_soft_17 === 'true' ? 'DEALER DRAWS TO SOFT 17' : 'DEALER MUST DRAW TO 16 AND STAND ON ALL 17s');
-    if (values.insurance === 'true') lines.push('INSURANCE PAYS 2 TO 1');
-  } else lines.push('BLACKJACK');
+    const [a, b] = values.blackjack_pays.split(':');
+    lines.push(tr('print.pays', { a, b }));
+    lines.push(tr(values.dealer_hits_soft_17 === 'true' ? 'print.h17' : 'print.s17'));
+    if (values.insurance === 'true') lines.push(tr('print.insurance'));
+  } else lines.push(tr('print.blackjack'));
   const svg = svgEl('svg', { class: 'felt-print', viewBox: '0 0 1000 540', preserveAspectRatio: 'none', 'aria-hidden': 'true' });
   const defs = svgEl('defs');
   svg.append(defs);
@@ -50,7 +51,7 @@ export class Felt {
   // opts: {replay, onSpot(box), onSit(box)}
   constructor(opts = {}) {
     this.opts = opts;
-    this.el = h('section', { class: 'felt' + (opts.replay ? ' replay' : ''), 'aria-label': opts.replay ? 'The table, replayed' : 'The table' });
+    this.el = h('section', { class: 'felt' + (opts.replay ? ' replay' : ''), 'aria-label': tr(opts.replay ? 'felt.tableReplayed' : 'felt.table') });
     this.boxes = new Map();
     this.sigs = new Map();
     this.built = 0;
@@ -67,9 +68,9 @@ export class Felt {
     this.shoe = h('div', { class: 'shoe' });
     this.dealerCards = h('div', { class: 'cards' });
     this.dealerTotal = h('div', { class: 'total', 'aria-hidden': 'true' });
-    this.dealer = h('div', { class: 'dealer', role: 'group', 'aria-label': 'Dealer' },
-      h('div', { class: 'dealer-label' }, 'Dealer'), this.dealerCards, this.dealerTotal);
-    this.list = h('ol', { class: 'boxes', 'aria-label': `${n} boxes, box 1 first dealt` });
+    this.dealer = h('div', { class: 'dealer', role: 'group', 'aria-label': tr('felt.dealer') },
+      h('div', { class: 'dealer-label' }, tr('felt.dealer')), this.dealerCards, this.dealerTotal);
+    this.list = h('ol', { class: 'boxes', 'aria-label': tr('felt.boxes', { n }) });
     this.boxes.clear();
     this.sigs.clear();
     for (let i = 1; i <= n; i++) {
@@ -106,16 +107,16 @@ export class Felt {
 
     // The round and the shoe.
     replace(this.info,
-      r ? h('span', {}, `Round ${r.no}`) : h('span', {}, 'No round yet'),
-      r?.test ? h('span', { class: 'tag test' }, 'test') : null,
-      t.bank ? h('span', { class: 'tag' }, `bank: ${t.bank}`) : null);
+      r ? h('span', {}, tr('felt.round', { round: r.no })) : h('span', {}, tr('felt.noRound')),
+      r?.test ? h('span', { class: 'tag test' }, tr('felt.test')) : null,
+      t.bank ? h('span', { class: 'tag' }, tr('felt.bank', { player: t.bank })) : null);
     const remaining = t.shoe?.remaining;
     this.shoe.setAttribute('role', 'img');
-    this.shoe.setAttribute('aria-label', `Shoe ${t.shoe?.id || ''}: ${remaining ?? '?'} cards left${state.lastRound ? '; the cut card is out, this is the last round' : ''}`);
+    this.shoe.setAttribute('aria-label', tr(state.lastRound ? 'felt.shoeLast' : 'felt.shoe', { shoe: t.shoe?.id || '', n: remaining ?? '?' }));
     replace(this.shoe,
       h('span', { class: 'shoe-body', 'aria-hidden': 'true' }, h('span', { class: 'shoe-card' })),
       h('span', { class: 'shoe-count', 'aria-hidden': 'true' }, `${remaining ?? ''}`),
-      state.lastRound ? h('span', { class: 'cut', 'aria-hidden': 'true' }, 'Cut card: last round') : null);
+      state.lastRound ? h('span', { class: 'cut', 'aria-hidden': 'true' }, tr('felt.cut')) : null);
 
     // The dealer.
     const d = r?.dealer;
@@ -128,7 +129,7 @@ export class Felt {
     const dt = d?.dealerTotal() || '';
     this.dealerTotal.textContent = dt;
     this.dealerTotal.hidden = !dt;
-    this.dealer.setAttribute('aria-label', d && d.cards.length ? `Dealer: ${dt}` : 'Dealer');
+    this.dealer.setAttribute('aria-label', d && d.cards.length ? tr('felt.dealerTotal', { total: dt }) : tr('felt.dealer'));
 
     // The boxes.
     const back = t.rules.back_bets_per_box || 0;
@@ -156,7 +157,7 @@ export class Felt {
       v.li.classList.toggle('mine', !!me && mine);
       v.li.classList.toggle('turn', !!turn);
       v.li.classList.toggle('free', !seat);
-      v.li.setAttribute('aria-label', `Box ${box}${seat ? ', ' + seat + (seat === me ? ' (you)' : '') : ', free'}`);
+      v.li.setAttribute('aria-label', tr(!seat ? 'felt.boxFree' : seat === me ? 'felt.boxYou' : 'felt.boxHeld', { box, player: seat }));
 
       // Hands.
       const dbl = hands.map((x, i) => x.doubled ? doubled(r, box, i + 1) : null);
@@ -165,12 +166,12 @@ export class Felt {
         this.sigs.set('h' + box, hsig);
         replace(v.hands, hands.filter(x => x.cards.length).map((x, i) => {
           const d = dbl[hands.indexOf(x)];
-          const label = `${state.label(box, i + 1)}: ${x.playerTotal()}${d ? ', ' + d.text : ''}${x.result ? ', ' + RESULT_TEXT[x.result] : ''}`;
+          const label = `${state.label(box, i + 1)}: ${x.playerTotal()}${d ? ', ' + d.text : ''}${x.result ? ', ' + resultText(x.result) : ''}`;
           const el = h('div', { class: `hand${turn && turn.hand === i + 1 ? ' current' : ''}${x.result ? ' result-' + x.result : ''}`, role: 'group', 'aria-label': label },
             h('div', { class: 'cards' }, x.cards.map((c, j) => cardEl(c, { fresh: j === x.fresh && !this.opts.replay }))),
             h('div', { class: 'total', 'aria-hidden': 'true' }, x.playerTotal()),
             d ? h('div', { class: 'doubled', title: d.text, 'aria-hidden': 'true' }, d.mark) : null,
-            x.result ? h('div', { class: `badge ${x.result}`, 'aria-hidden': 'true' }, RESULT_TEXT[x.result] || x.result) : null);
+            x.result ? h('div', { class: `badge ${x.result}`, 'aria-hidden': 'true' }, resultText(x.result)) : null);
           x.fresh = -1;
           return el;
         }));
@@ -185,7 +186,7 @@ export class Felt {
         keepFocus(v.spots, () => {
           const spots = [];
           const holderOpen = canBet && (seat === me || (!seat && seated && (!holder || holder === me)));
-          const holderSpot = this.spot(box, 'holder', holderBet, holderOpen, me, 'the box holder’s spot');
+          const holderSpot = this.spot(box, 'holder', holderBet, holderOpen, me, tr('felt.holderSpot'));
           if (back > 0) {
             // VE-03: the holder's spot between two back bettors' spots.
             const myBack = backBets.find(b => b.player === me);
@@ -193,7 +194,7 @@ export class Felt {
             const backSpot = i => {
               const b = backBets[i];
               const open = backOpen && (b ? b.player === me : !myBack && i === backBets.length);
-              return this.spot(box, 'back', b || null, open, me, `back bet spot ${i + 1}`, i);
+              return this.spot(box, 'back', b || null, open, me, tr('felt.backSpot', { n: i + 1 }), i);
             };
             spots.push(backSpot(0), holderSpot);
             if (back > 1) spots.push(backSpot(1));
@@ -209,10 +210,10 @@ export class Felt {
         this.sigs.set('p' + box, plateSig);
         keepFocus(v.plate, () => replace(v.plate,
           h('span', { class: 'num', 'aria-hidden': 'true' }, box),
-          seat ? h('span', { class: 'name' + (seat === me ? ' me' : '') }, seat, seat === me ? h('span', { class: 'visually-hidden' }, ' (you)') : null)
+          seat ? h('span', { class: 'name' + (seat === me ? ' me' : '') }, seat, seat === me ? h('span', { class: 'visually-hidden' }, tr('felt.youMark')) : null)
             : this.opts.onSit && me && !t.closed
-              ? h('button', { class: 'sit', 'data-fk': `sit-${box}`, onclick: () => this.opts.onSit(box), 'aria-label': `Sit at box ${box}` }, 'Sit')
-              : h('span', { class: 'name free' }, 'free')));
+              ? h('button', { class: 'sit', 'data-fk': `sit-${box}`, onclick: () => this.opts.onSit(box), 'aria-label': tr('felt.sitAt', { box }) }, tr('felt.sit'))
+              : h('span', { class: 'name free' }, tr('felt.free'))));
       }
     }
   }
@@ -223,16 +224,18 @@ export class Felt {
     const settled = bet && bet.net !== null && bet.net !== undefined;
     const body = [
       h('span', { class: 'ring', 'aria-hidden': 'true' },
-        bet ? h('span', { class: 'chipstack' }, chips(bet.stake)) : role === 'back' ? h('span', { class: 'empty' }, 'back') : null),
+        bet ? h('span', { class: 'chipstack' }, chips(bet.stake)) : role === 'back' ? h('span', { class: 'empty' }, tr('felt.back')) : null),
     ];
     if (bet) {
       body.push(h('span', { class: 'amount', 'aria-hidden': 'true' }, money(bet.stake)));
-      body.push(h('span', { class: 'who', 'aria-hidden': 'true' }, mine ? 'you' : bet.player));
-      for (const s of bet.side) body.push(h('span', { class: 'side', 'aria-hidden': 'true' }, `${s.kind} ${money(s.stake)}`));
+      body.push(h('span', { class: 'who', 'aria-hidden': 'true' }, mine ? tr('felt.you') : bet.player));
+      for (const s of bet.side) body.push(h('span', { class: 'side', 'aria-hidden': 'true' }, `${tr('bet.' + s.kind)} ${money(s.stake)}`));
       if (settled) body.push(h('span', { class: 'net ' + netClass(bet.net, 'even'), 'aria-hidden': 'true' }, signed(bet.net)));
     }
-    const side = bet && bet.side.length ? '; ' + bet.side.map(s => `${s.kind} ${money(s.stake)}`).join(', ') : '';
-    const label = `Box ${box}, ${what}: ${bet ? `${mine ? 'your' : bet.player + "'s"} stake ${money(bet.stake)}${side}${settled ? ', net ' + signed(bet.net) : ''}` : 'empty'}${open ? '. Add the chosen chip' : ''}`;
+    const side = bet && bet.side.length ? '; ' + bet.side.map(s => `${tr('bet.' + s.kind)} ${money(s.stake)}`).join(', ') : '';
+    const stake = !bet ? tr('felt.empty')
+      : tr(mine ? 'felt.yourStake' : 'felt.theirStake', { player: bet.player, amount: money(bet.stake) }) + side + (settled ? tr('felt.net', { net: signed(bet.net) }) : '');
+    const label = tr(open ? 'felt.spotOpen' : 'felt.spot', { box, what, stake });
     if (open) {
       return h('button', { class: cls, 'data-fk': `spot-${box}-${role}-${i}`, 'aria-label': label, onclick: () => this.opts.onSpot(box, role) }, body);
     }
@@ -259,8 +262,8 @@ function doubled(r, box, hand) {
   const mine = kinds => r?.bets.find(b => b.box === box && (b.hand || 1) === hand && b.player === holder && kinds.includes(b.kind));
   const d = mine(['double']);
   const base = mine(['main', 'split']);
-  if (!d || !base || d.stake === base.stake) return { mark: '×2', text: 'doubled' };
-  return { mark: '+' + money(d.stake), text: `doubled for ${money(d.stake)}` };
+  if (!d || !base || d.stake === base.stake) return { mark: '×2', text: tr('felt.doubled') };
+  return { mark: '+' + money(d.stake), text: tr('felt.doubledFor', { amount: money(d.stake) }) };
 }
 
 // aggregate sums each player's stakes on a box: the main stake, doubles and

@@ -5,18 +5,19 @@
 // checks each request and answers a refusal with its one-line reason.
 
 import { api, clientID, commandID, loggedIn, session } from './api.js';
-import { h, replace, money, parseMoney } from './dom.js';
+import { h, replace, money, parseMoney, plainMoney } from './dom.js';
 import { announce, toast } from './ui.js';
+import { t, formatDate } from './i18n.js';
 
 export function pitPage(main) {
   if (!loggedIn() || !session.user?.admin) {
-    replace(main, h('h1', {}, 'The pit'),
-      h('p', { class: 'empty' }, 'The pit is for administrators. ', loggedIn() ? 'Log in as one to use it.' : h('a', { href: '/login?next=/pit' }, 'Log in.')));
+    replace(main, h('h1', {}, t('pit.title')),
+      h('p', { class: 'empty' }, t('pit.adminsOnly'), loggedIn() ? t('pit.logInAsOne') : h('a', { href: '/login?next=/pit' }, t('pit.logIn'))));
     return () => {};
   }
   const tables = h('tbody', {});
   const events = h('tbody', {});
-  const filter = h('select', { id: 'events-table', 'aria-label': 'Events of' }, h('option', { value: '' }, 'every table'));
+  const filter = h('select', { id: 'events-table', 'aria-label': t('pit.eventsOf') }, h('option', { value: '' }, t('pit.everyTable')));
   const status = h('p', { class: 'pit-status', role: 'status' });
   let known = [];
 
@@ -34,23 +35,23 @@ export function pitPage(main) {
 
   // ---- credit ----
   const who = h('input', { id: 'credit-user', name: 'user', required: true, autocomplete: 'off' });
-  const amount = h('input', { id: 'credit-amount', name: 'amount', required: true, inputmode: 'decimal', placeholder: '100.00' });
-  const memo = h('input', { id: 'credit-memo', name: 'memo', placeholder: 'optional' });
+  const amount = h('input', { id: 'credit-amount', name: 'amount', required: true, inputmode: 'decimal', placeholder: plainMoney(10000) });
+  const memo = h('input', { id: 'credit-memo', name: 'memo', placeholder: t('pit.optional') });
   const creditForm = h('form', { class: 'pit-form', id: 'credit', 'aria-labelledby': 'credit-h' },
-    h('h2', { id: 'credit-h' }, 'Credit a wallet'),
-    field('Player', who), field('Amount', amount), field('Memo', memo),
-    h('button', { type: 'submit', class: 'button' }, 'Credit'));
+    h('h2', { id: 'credit-h' }, t('pit.credit')),
+    field(t('pit.player'), who), field(t('pit.amount'), amount), field(t('pit.memo'), memo),
+    h('button', { type: 'submit', class: 'button' }, t('pit.creditButton')));
   creditForm.addEventListener('submit', async ev => {
     ev.preventDefault();
     const minor = parseMoney(amount.value);
     if (!(minor > 0)) {
-      toast('The amount is money above zero, e.g. 100.00.');
+      toast(t('pit.amountInvalid', { example: plainMoney(10000) }));
       return;
     }
     try {
       await api('/api/admin/credit', { method: 'POST', body: { command_id: commandID(), user: who.value.trim(), amount: minor, memo: memo.value.trim() || undefined } });
       amount.value = memo.value = '';
-      done(`${who.value.trim()} credited ${money(minor)}.`);
+      done(t('pit.credited', { player: who.value.trim(), amount: money(minor) }));
     } catch (e) {
       toast(e.message);
     }
@@ -61,18 +62,18 @@ export function pitPage(main) {
   const tProfile = h('input', { id: 'open-profile', name: 'profile', required: true, list: 'profiles', placeholder: 'venice' });
   const tOptions = h('input', { id: 'open-options', name: 'options', placeholder: 'min_bet=100 max_bet=50000' });
   const openForm = h('form', { class: 'pit-form', id: 'open', 'aria-labelledby': 'open-h' },
-    h('h2', { id: 'open-h' }, 'Open a table'),
-    field('Name', tName), field('Profile', tProfile), field('Options', tOptions, 'key=value, separated by spaces; amounts in minor units'),
+    h('h2', { id: 'open-h' }, t('pit.open')),
+    field(t('pit.name'), tName), field(t('pit.profile'), tProfile), field(t('pit.options'), tOptions, t('pit.optionsHint')),
     h('datalist', { id: 'profiles' }, ['argentina', 'spain', 'venice', 'family', 'vegas-s17', 'vegas-h17'].map(p => h('option', { value: p }))),
-    h('button', { type: 'submit', class: 'button' }, 'Open'));
+    h('button', { type: 'submit', class: 'button' }, t('pit.openButton')));
   openForm.addEventListener('submit', async ev => {
     ev.preventDefault();
     const options = parseOptions(tOptions.value);
     if (!options) return;
     try {
-      const t = await api('/api/tables', { method: 'POST', body: { name: tName.value.trim(), profile: tProfile.value.trim(), options } });
+      const tb = await api('/api/tables', { method: 'POST', body: { name: tName.value.trim(), profile: tProfile.value.trim(), options } });
       tName.value = tOptions.value = '';
-      done(`Table ${t.id}, ${t.name}, is open.`);
+      done(t('pit.opened', { id: tb.id, name: tb.name }));
     } catch (e) {
       toast(e.message);
     }
@@ -82,26 +83,26 @@ export function pitPage(main) {
   // A table's fields outlive the reloads of the list: what the pit is
   // typing stays.
   const fields = new Map();
-  function tableRow(t) {
-    const inPlay = t.round && t.round.phase !== 'done';
-    if (!fields.has(t.id)) {
-      fields.set(t.id, {
-        opts: h('input', { class: 'pit-options', 'aria-label': `Options for ${t.name}`, placeholder: 'max_bet=40000' }),
-        reason: h('input', { class: 'pit-reason', 'aria-label': `Reason for ${t.name}`, placeholder: 'reason' }),
+  function tableRow(tb) {
+    const inPlay = tb.round && tb.round.phase !== 'done';
+    if (!fields.has(tb.id)) {
+      fields.set(tb.id, {
+        opts: h('input', { class: 'pit-options', 'aria-label': t('pit.optionsFor', { name: tb.name }), placeholder: 'max_bet=40000' }),
+        reason: h('input', { class: 'pit-reason', 'aria-label': t('pit.reasonFor', { name: tb.name }), placeholder: t('pit.reason') }),
       });
     }
-    const { opts, reason } = fields.get(t.id);
-    const configure = h('button', { class: 'button small', dataset: { op: 'configure' } }, 'Change');
+    const { opts, reason } = fields.get(tb.id);
+    const configure = h('button', { class: 'button small', dataset: { op: 'configure' } }, t('pit.change'));
     configure.addEventListener('click', async () => {
       const options = parseOptions(opts.value);
       if (!options || !Object.keys(options).length) {
-        if (options) toast('Name the options to change: key=value.');
+        if (options) toast(t('pit.nameOptions'));
         return;
       }
       try {
-        await command(t.id, 'configure', { options, reason: reason.value.trim() || undefined });
+        await command(tb.id, 'configure', { options, reason: reason.value.trim() || undefined });
         opts.value = reason.value = '';
-        done(`${t.name}: ${Object.entries(options).map(([k, v]) => `${k}=${v}`).join(', ')}.`);
+        done(`${tb.name}: ${Object.entries(options).map(([k, v]) => `${k}=${v}`).join(', ')}.`);
       } catch (e) {
         toast(e.message);
       }
@@ -109,23 +110,23 @@ export function pitPage(main) {
     const act = (op, label, text) => {
       const b = h('button', { class: 'button small secondary', dataset: { op } }, label);
       b.addEventListener('click', async () => {
-        if (op === 'void' && !confirm(`Void round ${t.round?.no} at ${t.name}? Every stake is returned.`)) return;
+        if (op === 'void' && !confirm(t('pit.confirmVoid', { round: tb.round?.no, name: tb.name }))) return;
         try {
-          await command(t.id, op, {});
-          done(`${t.name}: ${text}.`);
+          await command(tb.id, op, {});
+          done(`${tb.name}: ${text}.`);
         } catch (e) {
           toast(e.message);
         }
       });
       return b;
     };
-    const r = t.rules || {};
-    return h('tr', { dataset: { table: t.id } },
-      h('td', {}, h('a', { href: `/tables/${t.id}` }, t.name), h('br'), h('small', {}, `${t.id} · ${t.profile}`)),
+    const r = tb.rules || {};
+    return h('tr', { dataset: { table: tb.id } },
+      h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`)),
       h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`),
-      h('td', {}, t.closed ? 'out of service' : inPlay ? `round ${t.round.no}: ${t.round.phase}` : `${(t.seats || []).length} seated`),
+      h('td', {}, tb.closed ? t('pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: tb.round.phase }) : t('pit.seated', { n: (tb.seats || []).length })),
       h('td', {}, h('div', { class: 'pit-change' }, opts, reason, configure)),
-      h('td', {}, h('div', { class: 'pit-actions' }, act('new-shoe', 'New shoe', 'a new shoe (AR-24)'), inPlay ? act('void', 'Void round', 'the round is void, every stake returned') : null)));
+      h('td', {}, h('div', { class: 'pit-actions' }, act('new-shoe', t('pit.newShoe'), t('pit.newShoeDone')), inPlay ? act('void', t('pit.void'), t('pit.voidDone')) : null)));
   }
 
   async function loadTables() {
@@ -137,7 +138,7 @@ export function pitPage(main) {
     }
     replace(tables, known.map(tableRow));
     const chosen = filter.value;
-    replace(filter, h('option', { value: '' }, 'every table'), known.map(t => h('option', { value: t.id, selected: String(t.id) === chosen }, t.name)));
+    replace(filter, h('option', { value: '' }, t('pit.everyTable')), known.map(x => h('option', { value: x.id, selected: String(x.id) === chosen }, x.name)));
   }
 
   // ---- the significant events ----
@@ -151,27 +152,27 @@ export function pitPage(main) {
       return;
     }
     // Credits, tables opened and administrators are in the log of no game table.
-    const name = id => known.find(t => t.id === id)?.name || 'the house';
+    const name = id => known.find(x => x.id === id)?.name || t('pit.house');
     replace(events, list.length ? list.map(e => h('tr', { dataset: { kind: e.kind } },
-      h('td', { class: 'nowrap' }, new Date(e.at).toLocaleString()),
+      h('td', { class: 'nowrap' }, formatDate(e.at)),
       h('td', {}, name(e.table)),
       h('td', {}, e.kind),
-      h('td', {}, e.summary))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, 'Nothing yet.')));
+      h('td', {}, e.summary))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('pit.nothing'))));
   }
   filter.addEventListener('change', loadEvents);
 
   replace(main,
-    h('div', { class: 'lobby-head' }, h('h1', {}, 'The pit'),
-      h('p', {}, 'Wallets, tables and their options, and every table\'s significant events. Changes to a table apply between rounds.')),
+    h('div', { class: 'lobby-head' }, h('h1', {}, t('pit.title')),
+      h('p', {}, t('pit.intro'))),
     status,
     h('div', { class: 'pit-forms' }, creditForm, openForm),
     h('table', { class: 'rounds pit-tables' },
-      h('caption', {}, 'Tables'),
-      h('thead', {}, h('tr', {}, h('th', {}, 'Table'), h('th', {}, 'Stakes'), h('th', {}, 'Now'), h('th', {}, 'Change options'), h('th', {}, 'Pit'))),
+      h('caption', {}, t('pit.tables')),
+      h('thead', {}, h('tr', {}, h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colStakes')), h('th', {}, t('pit.colNow')), h('th', {}, t('pit.colChange')), h('th', {}, t('pit.colPit')))),
       tables),
     h('table', { class: 'rounds pit-events' },
-      h('caption', {}, 'Significant events, newest first ', filter),
-      h('thead', {}, h('tr', {}, h('th', {}, 'When'), h('th', {}, 'Table'), h('th', {}, 'Kind'), h('th', {}, 'What'))),
+      h('caption', {}, t('pit.events'), filter),
+      h('thead', {}, h('tr', {}, h('th', {}, t('pit.colWhen')), h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colKind')), h('th', {}, t('pit.colWhat')))),
       events));
 
   loadTables().then(loadEvents);
@@ -191,7 +192,7 @@ function parseOptions(s) {
   for (const kv of String(s).split(/[\s,]+/).filter(Boolean)) {
     const i = kv.indexOf('=');
     if (i <= 0) {
-      toast(`"${kv}" is not key=value.`);
+      toast(t('pit.notKeyValue', { kv }));
       return null;
     }
     out[kv.slice(0, i)] = kv.slice(i + 1);

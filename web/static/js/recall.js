@@ -7,23 +7,24 @@ import { h, replace, money, signed, netClass, isTyping, cardShort, optionText } 
 import { TableState, Round } from './state.js';
 import { Felt } from './felt.js';
 import { navigate, toast } from './ui.js';
+import { t, formatDate } from './i18n.js';
 
 export function recallListPage(main) {
-  const input = h('input', { id: 'round-id', name: 'round', placeholder: 'e.g. 2-17', pattern: '\\d+-\\d+', required: true, 'aria-describedby': 'round-hint' });
+  const input = h('input', { id: 'round-id', name: 'round', placeholder: t('recall.placeholder'), pattern: '\\d+-\\d+', required: true, 'aria-describedby': 'round-hint' });
   const list = h('div', { class: 'recall-list' });
   replace(main,
-    h('h1', {}, 'My rounds'),
-    h('p', {}, 'Every settled round can be recalled and replayed step by step: its bets, every card in the order dealt, every decision with who made it, and the payouts.'),
+    h('h1', {}, t('page.recall')),
+    h('p', {}, t('recall.intro')),
     h('form', {
       class: 'recall-form', onsubmit: ev => {
         ev.preventDefault();
         const v = input.value.trim();
         if (/^\d+-\d+$/.test(v)) navigate(`/rounds/${v}`);
-        else toast('A round ID is TABLE-ROUND, e.g. 2-17.');
+        else toast(t('recall.badID'));
       },
     },
-    h('label', { for: 'round-id' }, 'Recall a round by its ID '), input, ' ', h('button', { class: 'button', type: 'submit' }, 'Replay'),
-    h('span', { class: 'hint', id: 'round-hint' }, ' The ID is table and round: 2-17 is round 17 of table 2.')),
+    h('label', { for: 'round-id' }, t('recall.byID')), input, ' ', h('button', { class: 'button', type: 'submit' }, t('recall.replay')),
+    h('span', { class: 'hint', id: 'round-hint' }, t('recall.idHint'))),
     list);
 
   (async () => {
@@ -36,23 +37,23 @@ export function recallListPage(main) {
     const local = !Array.isArray(rounds);
     if (local) rounds = history();
     if (!loggedIn()) {
-      replace(list, h('p', {}, h('a', { href: '/login?next=/recall' }, 'Log in'), ' to see your rounds.'));
+      replace(list, h('p', {}, h('a', { href: '/login?next=/recall' }, t('page.login')), t('recall.toSee')));
       return;
     }
     if (!rounds.length) {
-      replace(list, h('p', {}, 'No round yet. Rounds you play appear here.'));
+      replace(list, h('p', {}, t('recall.none')));
       return;
     }
     replace(list,
       h('table', { class: 'rounds' },
-        h('caption', {}, local ? 'Your last rounds, as this browser saw them' : 'Your last rounds'),
-        h('thead', {}, h('tr', {}, ['Round', 'Table', 'When', 'Net', ''].map(x => h('th', { scope: 'col' }, x)))),
+        h('caption', {}, t(local ? 'recall.lastLocal' : 'recall.last')),
+        h('thead', {}, h('tr', {}, [t('recall.colRound'), t('recall.colTable'), t('recall.colWhen'), t('recall.colNet'), ''].map(x => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, rounds.map(r => h('tr', {},
           h('th', { scope: 'row' }, r.id, r.test ? h('span', { class: 'tag test' }, 'test') : null),
           h('td', {}, r.name || `table ${r.table}`, r.profile ? h('span', { class: 'hint' }, ` (${r.profile})`) : null),
-          h('td', {}, r.at ? new Date(r.at).toLocaleString() : ''),
+          h('td', {}, r.at ? formatDate(r.at) : ''),
           h('td', { class: netClass(r.net) }, r.net === undefined ? '' : signed(r.net)),
-          h('td', {}, h('a', { href: `/rounds/${r.id}`, 'aria-label': `Replay round ${r.id}` }, 'Replay')))))));
+          h('td', {}, h('a', { href: `/rounds/${r.id}`, 'aria-label': t('recall.replayRound', { round: r.id }) }, t('recall.replay'))))))));
   })();
   return null;
 }
@@ -100,11 +101,11 @@ function steps(events, decisions) {
 
 function stepText(step, says, rr) {
   const d = step.decision;
-  if (!step.events.length && d) return `${d.action.player} passes on box ${d.action.box} (${how(d)}).`;
+  if (!step.events.length && d) return t('step.passes', { player: d.action.player, box: d.action.box, how: how(d) });
   const e = step.events[0];
-  if (e.kind === 'stake' && e.bet === 'main') return 'Bets: ' + step.events.map(x => `${x.player} ${money(x.amount)} on box ${x.box}`).join(', ') + '.';
+  if (e.kind === 'stake' && e.bet === 'main') return t('step.bets', { bets: step.events.map(x => t('step.bet', { player: x.player, amount: money(x.amount), box: x.box })).join(', ') });
   if (e.kind === 'result') {
-    return 'Settlement: ' + step.events.map(x => `${x.player} box ${x.box}${x.hand > 1 ? ' hand ' + x.hand : ''} ${x.bet}: ${x.result} ${signed(x.amount || 0)}`).join('; ') + '.';
+    return t('step.settlement', { results: step.events.map(x => t(x.hand > 1 ? 'step.resultHand' : 'step.result', { player: x.player, box: x.box, hand: x.hand, bet: t('betKind.' + x.bet), result: t('outcome.' + x.result), net: signed(x.amount || 0) })).join('; ') });
   }
   let text = says.map(s => s.text).join(' ') || describe(e);
   if (d) text += ` (${how(d)})`;
@@ -113,20 +114,20 @@ function stepText(step, says, rr) {
 
 function describe(e) {
   switch (e.kind) {
-    case 'card': return e.box ? `Box ${e.box}: ${cardShort(e.card)}` : `Dealer: ${cardShort(e.card)}`;
-    case 'done': return 'The round is over.';
-    case 'action': return `${e.action.action} (${e.action.player || 'dealer'})`;
+    case 'card': return e.box ? t('step.boxCard', { box: e.box, card: cardShort(e.card) }) : t('step.dealerCard', { card: cardShort(e.card) });
+    case 'done': return t('step.over');
+    case 'action': return t('step.action', { action: e.action.action, player: e.action.player || t('step.dealer') });
     default: return e.kind;
   }
 }
 
 function how(d) {
-  const by = { player: `by ${d.action.player || 'the player'}`, dealer: 'by the dealer', timeout: 'by timeout: the default applied' }[d.by] || d.by;
-  return `${by}, ${new Date(d.at).toLocaleTimeString()}`;
+  const by = { player: t('step.byPlayer', { player: d.action.player || t('step.thePlayer') }), dealer: t('step.byDealer'), timeout: t('step.byTimeout') }[d.by] || d.by;
+  return `${by}, ${formatDate(d.at, { timeStyle: 'medium' })}`;
 }
 
 export function replayPage(main, id) {
-  replace(main, h('p', {}, `Loading round ${id}…`));
+  replace(main, h('p', {}, t('recall.loading', { round: id })));
   let timer = 0;
   let onKey = null;
   (async () => {
@@ -136,7 +137,7 @@ export function replayPage(main, id) {
       rr = await api(`/api/rounds/${id}`);
       res = await api('/api/replay', { method: 'POST', body: { profile: rr.profile, options: rr.options, round: rr.round, record: rr.record } });
     } catch (e) {
-      replace(main, h('h1', {}, `Round ${id}`), h('p', { class: 'form-error', role: 'alert' }, e.message), h('p', {}, h('a', { href: '/recall' }, 'My rounds')));
+      replace(main, h('h1', {}, t('felt.round', { round: id })), h('p', { class: 'form-error', role: 'alert' }, e.message), h('p', {}, h('a', { href: '/recall' }, t('page.recall'))));
       return;
     }
     const all = steps(res.events, rr.decisions || []);
@@ -174,9 +175,9 @@ export function replayPage(main, id) {
       at = Math.max(0, Math.min(all.length, k));
       const s = stateAt(at);
       felt.update(s);
-      counter.textContent = `Step ${at} of ${all.length}`;
-      const line = at === 0 ? 'The table before the deal.' : texts[at - 1];
-      stepLine.textContent = `Replay, step ${at} of ${all.length}: ${line}`;
+      counter.textContent = t('replay.step', { at, n: all.length });
+      const line = at === 0 ? t('replay.before') : texts[at - 1];
+      stepLine.textContent = t('replay.stepLine', { at, n: all.length, line });
       for (const [i, li] of [...list.children].entries()) {
         if (i === at - 1) li.setAttribute('aria-current', 'step');
         else li.removeAttribute('aria-current');
@@ -184,7 +185,7 @@ export function replayPage(main, id) {
       list.children[at - 1]?.scrollIntoView({ block: 'nearest' });
     }
 
-    const play = h('button', { class: 'button', 'aria-pressed': 'false', onclick: () => toggle() }, 'Play');
+    const play = h('button', { class: 'button', 'aria-pressed': 'false', onclick: () => toggle() }, t('replay.play'));
     function toggle(on = !timer) {
       clearInterval(timer);
       timer = 0;
@@ -195,39 +196,39 @@ export function replayPage(main, id) {
           else show(at + 1);
         }, 900);
       }
-      play.textContent = timer ? 'Pause' : 'Play';
+      play.textContent = t(timer ? 'replay.pause' : 'replay.play');
       play.setAttribute('aria-pressed', String(!!timer));
     }
-    const controls = h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay controls' },
-      h('button', { class: 'button secondary', onclick: () => show(0), 'aria-keyshortcuts': 'Home' }, '« First'),
-      h('button', { class: 'button secondary', onclick: () => show(at - 1), 'aria-keyshortcuts': 'ArrowLeft' }, '‹ Back'),
+    const controls = h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') },
+      h('button', { class: 'button secondary', onclick: () => show(0), 'aria-keyshortcuts': 'Home' }, t('replay.first')),
+      h('button', { class: 'button secondary', onclick: () => show(at - 1), 'aria-keyshortcuts': 'ArrowLeft' }, t('replay.back')),
       play,
-      h('button', { class: 'button secondary', onclick: () => show(at + 1), 'aria-keyshortcuts': 'ArrowRight' }, 'Next ›'),
-      h('button', { class: 'button secondary', onclick: () => show(all.length), 'aria-keyshortcuts': 'End' }, 'Last »'),
+      h('button', { class: 'button secondary', onclick: () => show(at + 1), 'aria-keyshortcuts': 'ArrowRight' }, t('replay.next')),
+      h('button', { class: 'button secondary', onclick: () => show(all.length), 'aria-keyshortcuts': 'End' }, t('replay.last')),
       counter);
     replace(list, all.map((st, i) => h('li', {}, h('button', { class: 'link step', onclick: () => show(i + 1) }, texts[i]))));
 
     const players = Object.keys(rr.net || {}).sort();
     const summary = h('section', { class: 'replay-summary', 'aria-labelledby': 'sum-h' },
-      h('h2', { id: 'sum-h' }, 'The record'),
+      h('h2', { id: 'sum-h' }, t('replay.record')),
       h('dl', { class: 'facts' },
-        fact('Round', `${rr.id} (round ${rr.round} of table ${rr.table}, ${rr.table_name})`),
-        fact('Rules', `${rr.profile}${rr.options && Object.keys(rr.options).length ? ' with ' + Object.entries(rr.options).map(([k, v]) => optionText(k, v)).join(', ') : ''}`),
-        fact('Shoe', `${rr.shoe}, ${rr.shoe_pos} cards out before this round${rr.forced ? ' (forced cards, test mode)' : ''}`),
-        fact('Dealt', new Date(rr.dealt).toLocaleString()),
-        fact('Settled', new Date(rr.closed).toLocaleString()),
-        rr.void ? fact('Void', rr.reason || 'void: every stake returned') : null,
-        fact('Cards, in the order drawn', (rr.cards || []).map(cardShort).join(' ')),
-        fact('Dealer', `${(rr.dealer || []).map(cardShort).join(' ')}`)),
+        fact(t('recall.colRound'), t('replay.roundFact', { id: rr.id, round: rr.round, table: rr.table, name: rr.table_name })),
+        fact(t('replay.rules'), rr.options && Object.keys(rr.options).length ? t('replay.rulesWith', { profile: rr.profile, options: Object.entries(rr.options).map(([k, v]) => optionText(k, v)).join(', ') }) : rr.profile),
+        fact(t('replay.shoe'), t(rr.forced ? 'replay.shoeFactForced' : 'replay.shoeFact', { shoe: rr.shoe, n: rr.shoe_pos })),
+        fact(t('replay.dealt'), formatDate(rr.dealt)),
+        fact(t('replay.settled'), formatDate(rr.closed)),
+        rr.void ? fact(t('result.void'), rr.reason || t('replay.voidDefault')) : null,
+        fact(t('replay.cards'), (rr.cards || []).map(cardShort).join(' ')),
+        fact(t('felt.dealer'), `${(rr.dealer || []).map(cardShort).join(' ')}`)),
       h('table', { class: 'rounds' },
-        h('caption', {}, 'Bets and their settlement'),
-        h('thead', {}, h('tr', {}, ['Player', 'Box', 'Hand', 'Bet', 'Stake', 'Result', 'Net'].map(x => h('th', { scope: 'col' }, x)))),
+        h('caption', {}, t('replay.bets')),
+        h('thead', {}, h('tr', {}, [t('pit.player'), t('replay.colBox'), t('replay.colHand'), t('replay.colBet'), t('replay.colStake'), t('replay.colResult'), t('recall.colNet')].map(x => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, (rr.results || []).map(b => h('tr', {},
-          h('td', {}, b.player), h('td', {}, b.box), h('td', {}, b.hand), h('td', {}, b.kind), h('td', {}, money(b.stake)), h('td', {}, b.result),
+          h('td', {}, b.player), h('td', {}, b.box), h('td', {}, b.hand), h('td', {}, t('betKind.' + b.kind)), h('td', {}, money(b.stake)), h('td', {}, t('outcome.' + b.result)),
           h('td', { class: netClass(b.net) }, signed(b.net)))))),
       h('table', { class: 'rounds' },
-        h('caption', {}, 'Wallets'),
-        h('thead', {}, h('tr', {}, ['Player', 'At the deal (stakes taken)', 'Net', 'After the payout'].map(x => h('th', { scope: 'col' }, x)))),
+        h('caption', {}, t('replay.wallets')),
+        h('thead', {}, h('tr', {}, [t('pit.player'), t('replay.atDeal'), t('recall.colNet'), t('replay.afterPayout')].map(x => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, players.map(p => h('tr', {},
           h('td', {}, p), h('td', {}, money(rr.wallets_at_deal?.[p] ?? 0)), h('td', {}, signed(rr.net[p])), h('td', {}, money(rr.wallets_after?.[p] ?? 0)))))),
       h('p', { class: 'hint' }, `The house: ${signed(rr.house)}. Decisions: ${(rr.decisions || []).length}, each with who made it (player, dealer or timeout) and when.`));
@@ -235,16 +236,16 @@ export function replayPage(main, id) {
     replace(main,
       h('div', { class: 'replay-page' },
         h('div', { class: 'replay-banner', role: 'note' },
-          h('strong', {}, 'REPLAY'), ` — round ${rr.id} at ${rr.table_name}, dealt ${new Date(rr.dealt).toLocaleString()}. `,
-          'A recording of a finished round, not a live game.', rr.test ? ' Test mode.' : ''),
-        h('h1', {}, `Replay of round ${rr.id}`),
+          h('strong', {}, t('replay.banner')), t('replay.bannerText', { id: rr.id, name: rr.table_name, dealt: formatDate(rr.dealt) }),
+          t('replay.notLive'), rr.test ? t('replay.test') : ''),
+        h('h1', {}, t('replay.heading', { round: rr.id })),
         felt.el,
         stepLine,
         controls,
         h('div', { class: 'replay-cols' },
-          h('section', { 'aria-labelledby': 'steps-h' }, h('h2', { id: 'steps-h' }, 'Step by step'), list),
+          h('section', { 'aria-labelledby': 'steps-h' }, h('h2', { id: 'steps-h' }, t('replay.steps')), list),
           summary),
-        h('p', {}, h('a', { href: '/recall' }, 'My rounds'), ' · ', h('a', { href: `/tables/${rr.table}` }, 'Back to the table'))));
+        h('p', {}, h('a', { href: '/recall' }, t('page.recall')), ' · ', h('a', { href: `/tables/${rr.table}` }, t('replay.backToTable')))));
     show(0);
     onKey = ev => {
       if (isTyping()) return;
