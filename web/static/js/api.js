@@ -70,6 +70,10 @@ export async function api(path, { method = 'GET', body } = {}) {
   try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
   if (!res.ok) {
     const err = new APIError(res.status, data?.code || 'internal', data?.error || `${res.status} ${res.statusText}`);
+    // Its reason and values, for the page to word it (i18n.js refusal).
+    err.reason = data?.reason;
+    err.params = data?.params;
+    err.error = err.message;
     if (res.status === 401 && session.token && path !== '/api/login') clearSession();
     throw err;
   }

@@ -8,6 +8,7 @@ import { loginPage } from './auth.js';
 import { tablePage } from './table.js';
 import { recallListPage, replayPage } from './recall.js';
 import { pitPage } from './pit.js';
+import { accountPage } from './account.js';
 import { navigate, setRouter } from './ui.js';
 import { t, getLang, setLang, langBus, LANGUAGES } from './i18n.js';
 
@@ -54,6 +55,7 @@ function drawAccount() {
   const u = session.user || {};
   replace(account,
     h('span', { class: 'who' }, u.name),
+    h('a', { href: '/account', class: 'account-link' }, t('page.account')),
     h('span', { class: 'wallet' }, h('span', { class: 'wallet-label' }, t('page.balance')), h('strong', { id: 'balance' }, money(u.wallet || 0))),
     h('button', { class: 'link', onclick: async () => { await logout(); navigate('/'); } }, t('page.logout')));
 }
@@ -93,6 +95,9 @@ function route() {
   } else if ((m = path.match(/^\/tables\/(\d+)$/))) {
     document.title = t('title.table');
     cleanup = tablePage(main, Number(m[1]));
+  } else if (path === '/account') {
+    document.title = t('title.account');
+    cleanup = accountPage(main);
   } else if (path === '/pit') {
     document.title = t('title.pit');
     cleanup = pitPage(main);

@@ -83,7 +83,7 @@ export function t(key, params = {}) {
 }
 
 // The values of a reason that are amounts in minor units.
-const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake']);
+const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake', 'limit', 'used']);
 
 // refusal words a server's refusal or a "waiting" event in the language in
 // use: by its reason and values where the catalogue has the reason
@@ -92,7 +92,12 @@ const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake']);
 export function refusal({ reason, params, error, text } = {}) {
   if (!reason || !has('reason.' + reason)) return error ?? text ?? '';
   const p = {};
-  for (const [k, v] of Object.entries(params || {})) p[k] = MONEY_PARAMS.has(k) ? formatMoney(v) : v;
+  for (const [k, v] of Object.entries(params || {})) {
+    if (MONEY_PARAMS.has(k)) p[k] = formatMoney(v);
+    else if (k === 'period' || k === 'exclusion') p[k] = t(`care.${k}.${v}`); // a limit's period, an exclusion's kind
+    else if (k === 'until') p[k] = formatDate(v, { dateStyle: 'long', timeStyle: 'short' });
+    else p[k] = v;
+  }
   return t('reason.' + reason, p);
 }
 

@@ -79,7 +79,13 @@ export class TableSocket {
       if (p) {
         this.pending.delete(m.command_id);
         clearTimeout(p.timer);
-        if (m.type === 'error') p.reject(new APIError(0, m.code, m.error));
+        if (m.type === 'error') {
+          const err = new APIError(0, m.code, m.error);
+          err.reason = m.reason; // for the page to word it (i18n.js refusal)
+          err.params = m.params;
+          err.error = m.error;
+          p.reject(err);
+        }
         else p.resolve(m);
       }
       return;

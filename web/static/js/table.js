@@ -15,9 +15,10 @@ import { Felt } from './felt.js';
 import { TableSocket } from './socket.js';
 import { Once, decisionPoint } from './once.js';
 import { History } from './history.js';
+import { RealityCheck } from './reality.js';
 import { rulesPanel } from './rules.js';
-import { toast, announce } from './ui.js';
-import { t as tr } from './i18n.js';
+import { toast, announce, navigate } from './ui.js';
+import { t as tr, refusal } from './i18n.js';
 
 const PACE_KEY = 'sabot.pace';
 
@@ -53,12 +54,15 @@ export function tablePage(main, id) {
   const betting = new Betting(state, id, run);
   const calls = new Calls(announce);
   const hist = new History(id);
+  // The reality check (docs/players.md): leaving from it stands the player
+  // up and goes back to the lobby.
+  const reality = me ? new RealityCheck(async () => { await run('leave', {}); navigate('/'); }) : null;
   const rulesBox = h('div', { class: 'rules-slot' });
 
   const page = h('div', { class: 'table-page' },
       h('div', { class: 'table-head' },
         h('div', {}, title, sub),
-        h('div', { class: 'table-links' }, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
+        h('div', { class: 'table-links' }, reality ? reality.el : null, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
       felt.el,
       h('div', { class: 'console' },
         h('div', { class: 'console-main' }, status.el, prompt.el, betting.el),
@@ -148,7 +152,7 @@ export function tablePage(main, id) {
       await sock.command(op, fields);
       return true;
     } catch (e) {
-      toast(e.message);
+      toast(refusal(e)); // worded by its reason where the page knows it
       return false;
     }
   }
@@ -260,10 +264,17 @@ export function tablePage(main, id) {
   // The status and the decisions are drawn together, also here: a tab the
   // browser draws no frames for (in the background) never shows a turn that
   // has passed with its buttons still offered.
-  const tick = setInterval(() => { if (state.table) { status.draw(); prompt.draw(); } }, 250);
+  const tick = setInterval(() => {
+    if (state.table) {
+      status.draw();
+      prompt.draw();
+    }
+    reality?.tick();
+  }, 250);
 
   return () => {
     clearInterval(tick);
+    reality?.stop();
     clearInterval(poll);
     clearTimeout(walletTimer);
     if (sock) sock.close();
