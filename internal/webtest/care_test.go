@@ -51,3 +51,28 @@ func TestResponsibleGaming(t *testing.T) {
 	click(t, ana, `.reality button.button:not(.secondary)`)
 	waitJS(t, ana, "the check acknowledged", `!document.querySelector('.reality')`)
 }
+
+// Issue 15, deliverable 8: sound is off and motion on by default; each is a
+// switch remembered in the browser; motion off stops the cards' slide.
+func TestSoundAndMotionSwitches(t *testing.T) {
+	g := newGame(t, slow, "Madrid", "spain")
+	ana := g.join(t, "ana")
+	pressed := func() string {
+		return eval[string](t, ana, `[...document.querySelectorAll('.fx')].map(b => b.textContent + '=' + b.getAttribute('aria-pressed')).join(' ')`)
+	}
+	if got := pressed(); got != "Sound=false Motion=true" {
+		t.Errorf("by default: %q", got)
+	}
+	click(t, ana, `.fx:nth-of-type(1)`)
+	click(t, ana, `.fx:nth-of-type(2)`)
+	open(t, ana, g.site, g.path(), ".box .plate")
+	if got := pressed(); got != "Sound=true Motion=false" {
+		t.Errorf("after a reload: %q", got)
+	}
+	if !eval[bool](t, ana, `document.documentElement.classList.contains('no-motion')`) {
+		t.Error("motion off, the page is not marked no-motion")
+	}
+	if got := eval[string](t, ana, `(() => { const c = document.createElement('div'); c.className = 'card fresh'; document.body.append(c); return getComputedStyle(c).animationName; })()`); got != "none" {
+		t.Errorf("motion off, a card dealt slides in: animation %q", got)
+	}
+}

@@ -9,6 +9,7 @@ import { tablePage } from './table.js';
 import { recallListPage, replayPage } from './recall.js';
 import { pitPage } from './pit.js';
 import { accountPage } from './account.js';
+import { applyMotion } from './fx.js';
 import { navigate, setRouter } from './ui.js';
 import { t, getLang, setLang, langBus, LANGUAGES } from './i18n.js';
 
@@ -131,6 +132,7 @@ document.addEventListener('click', ev => {
 window.addEventListener('popstate', route);
 setRouter(route);
 
+applyMotion();
 drawStatic();
 drawAccount();
 route();

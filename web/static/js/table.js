@@ -16,6 +16,7 @@ import { TableSocket } from './socket.js';
 import { Once, decisionPoint } from './once.js';
 import { History } from './history.js';
 import { RealityCheck } from './reality.js';
+import { soundOn, motionOn, setSound, setMotion, cueOf, play } from './fx.js';
 import { rulesPanel } from './rules.js';
 import { toast, announce, navigate } from './ui.js';
 import { t as tr, refusal } from './i18n.js';
@@ -29,7 +30,21 @@ function dealPace() {
   if (q !== null) sessionStorage.setItem(PACE_KEY, q);
   const v = sessionStorage.getItem(PACE_KEY);
   if (v !== null) return Number(v) || 0;
-  return matchMedia('(prefers-reduced-motion: reduce)').matches ? 0 : 380;
+  return motionOn() ? 380 : 0; // none with reduced motion, or motion turned off (fx.js)
+}
+
+// fxToggles are the sound and motion switches (fx.js), remembered.
+function fxToggles() {
+  const toggle = (label, on, set) => {
+    const b = h('button', { class: 'link fx', type: 'button', 'aria-pressed': String(on()) }, label);
+    b.addEventListener('click', () => {
+      set(!on());
+      b.setAttribute('aria-pressed', String(on()));
+    });
+    return b;
+  };
+  return h('span', { class: 'fx-toggles' },
+    toggle(tr('fx.sound'), soundOn, setSound), ' ', toggle(tr('fx.motion'), motionOn, setMotion));
 }
 
 export function tablePage(main, id) {
@@ -62,7 +77,7 @@ export function tablePage(main, id) {
   const page = h('div', { class: 'table-page' },
       h('div', { class: 'table-head' },
         h('div', {}, title, sub),
-        h('div', { class: 'table-links' }, reality ? reality.el : null, conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
+        h('div', { class: 'table-links' }, reality ? reality.el : null, fxToggles(), conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
       felt.el,
       h('div', { class: 'console' },
         h('div', { class: 'console-main' }, status.el, prompt.el, betting.el),
@@ -188,6 +203,7 @@ export function tablePage(main, id) {
       const m = queue.shift();
       const e = m.event;
       for (const s of state.apply(e)) calls.say(s);
+      play(cueOf(e, me));
       after(e);
       render();
       if (pace > 0 && (e.kind === 'card' || e.kind === 'reveal') && !document.hidden) {

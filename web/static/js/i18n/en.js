@@ -403,4 +403,8 @@ export default {
   'reason.excluded': 'A {exclusion} is in force until {until}: no play until then.',
   'care.exclusion.time-out': 'time-out',
   'care.exclusion.self-exclusion': 'self-exclusion',
+
+  // Sound and motion (fx.js).
+  'fx.sound': 'Sound',
+  'fx.motion': 'Motion',
 };

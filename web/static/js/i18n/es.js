@@ -395,4 +395,8 @@ export default {
   'reason.excluded': 'Rige una {exclusion} hasta el {until}: no se puede jugar hasta entonces.',
   'care.exclusion.time-out': 'pausa',
   'care.exclusion.self-exclusion': 'autoexclusión',
+
+  // Sound and motion (fx.js).
+  'fx.sound': 'Sonido',
+  'fx.motion': 'Animación',
 };

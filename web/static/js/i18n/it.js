@@ -395,4 +395,8 @@ export default {
   'reason.excluded': 'È in vigore una {exclusion} fino al {until}: niente gioco fino ad allora.',
   'care.exclusion.time-out': 'pausa',
   'care.exclusion.self-exclusion': 'autoesclusione',
+
+  // Sound and motion (fx.js).
+  'fx.sound': 'Suono',
+  'fx.motion': 'Animazione',
 };
