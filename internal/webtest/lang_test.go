@@ -35,11 +35,11 @@ func TestLanguages(t *testing.T) {
 	}
 	sit(t, ana, 1)
 	for round, c := range []struct {
-		lang, lobby, balance, stand, dealer, push, box, rules string
+		lang, lobby, balance, stand, dealer, push, box, rules, buttons, heading string
 	}{
-		{"es", "Salón", "1.000,00", "Casillero 1 se planta con 17.", "El croupier tiene 17.", "Empate", "Casillero 1, ana (usted)", "Reglas de la mesa"},
-		{"it", "Sala", "1.000,00", "Postazione 1: no carta, con 17.", "Il banco ha 17.", "Pari", "Postazione 1, ana (lei)", "Regole del tavolo"},
-		{"en", "Lobby", "1,000.00", "Box 1 stands on 17.", "The dealer has 17.", "Push", "Box 1, ana (you)", "Rules of the table"},
+		{"es", "Salón", "1.000,00", "Casillero 1 se planta con 17.", "El croupier tiene 17.", "Empate", "Casillero 1, ana (usted)", "Reglas de la mesa", "Pedir|Plantarse", "Su decisión"},
+		{"it", "Sala", "1.000,00", "Postazione 1: no carta, con 17.", "Il banco ha 17.", "Pari", "Postazione 1, ana (lei)", "Regole del tavolo", "Carta|No carta", "La sua decisione"},
+		{"en", "Lobby", "1,000.00", "Box 1 stands on 17.", "The dealer has 17.", "Push", "Box 1, ana (you)", "Rules of the table", "Hit|Stand", "Your decision"},
 	} {
 		// The switch: the page is drawn again in the language chosen.
 		choose(t, ana, c.lang)
@@ -54,6 +54,10 @@ func TestLanguages(t *testing.T) {
 		g.force(t, "TS 6D 7C 9S 2H")
 		bet(t, ana, 1, 100)
 		waitKey(t, ana, fmt.Sprintf("the decision of round %d", round+1), "s")
+		// The decision in the language chosen: its heading and buttons.
+		if got := eval[string](t, ana, `document.querySelector('.prompt-h').textContent + ' ' + [...document.querySelectorAll('.prompt button.act')].map(b => b.firstChild.textContent).join('|')`); got != c.heading+" "+c.buttons {
+			t.Errorf("%s: the decision reads %q, want %q", c.lang, got, c.heading+" "+c.buttons)
+		}
 		press(t, ana, "stand", "s")
 		waitJS(t, ana, "the push in "+c.lang, `!!document.querySelector('.box[data-box="1"] .badge.push')`)
 		if got := text(t, ana, `.box[data-box="1"] .badge.push`); got != c.push {

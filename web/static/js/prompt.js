@@ -9,6 +9,7 @@ import { session, commandID } from './api.js';
 import { Once, decisionPoint } from './once.js';
 import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney } from './dom.js';
 import { inWindow } from './state.js';
+import { t } from './i18n.js';
 
 // What each decision is called, its key, and in which order it is offered.
 export const ACTIONS = {
@@ -33,7 +34,7 @@ const HEADINGS = {
 
 // promptHeading is the question a phase asks.
 export function promptHeading(phase) {
-  return HEADINGS[phase] || 'Your decision';
+  return t('prompt.heading.' + (HEADINGS[phase] ? phase : 'playing'));
 }
 
 // promptGroups groups the legal decisions by box and hand, in the order the
@@ -71,20 +72,20 @@ export function promptText(state, phase, box, hand, ls) {
   let text;
   switch (phase) {
     case 'insurance':
-      text = `Box ${box}: the dealer shows ${up && up[0] === 'A' ? 'an Ace' : 'a ten'}. ${ls.some(l => l.action === 'insure') ? `Insurance pays 2 to 1, up to ${money(ls.find(l => l.action === 'insure').stake)}.` : ''} ${ls.some(l => l.action === 'even-money') ? 'Your blackjack may take even money now.' : ''}`;
+      text = `${t('prompt.insurance', { box, up: t(up && up[0] === 'A' ? 'prompt.upAce' : 'prompt.upTen') })} ${ls.some(l => l.action === 'insure') ? t('prompt.insurancePays', { max: money(ls.find(l => l.action === 'insure').stake) }) : ''} ${ls.some(l => l.action === 'even-money') ? t('prompt.evenMoney') : ''}`;
       break;
     case 'challenge':
-      text = `Box ${box}: your first card is an Ace. Bet half your stake${myMain ? ` (${money(Math.floor(myMain.stake / 2))})` : ''} that the next card is a ten-value; it pays 2 to 1 (AR-10).`;
+      text = t('prompt.challenge', { box, half: myMain ? ` (${money(Math.floor(myMain.stake / 2))})` : '' });
       break;
     case 'follow':
-      text = `Box ${box}: the box holder ${r?.followKind === 'double' ? 'doubles' : 'splits'}. Follow with your own stake${myMain ? ` (${money(myMain.stake)})` : ''}, or stay as you are (VE-11, VE-12).`;
+      text = t(r?.followKind === 'double' ? 'prompt.followDouble' : 'prompt.followSplit', { box, stake: myMain ? ` (${money(myMain.stake)})` : '' });
       break;
     case 'ace-choice':
-      text = `${state.label(box, hand)}: an Ace on your split ten. Count it 1 (the hand is 11 and may draw or double) or 11 (VE-13).`;
+      text = t('prompt.aceChoice', { hand: state.label(box, hand) });
       break;
     default:
-      text = `${state.label(box, hand)}: ${x?.playerTotal() || ''} against the dealer's ${r?.dealer.dealerTotal() || '?'}.`;
-      if (ls.some(l => l.action === 'declare') && !ls.some(l => l.action === 'hit')) text += ' Declare your Ace 1 or 11 first (AR-11).';
+      text = t('prompt.playing', { hand: state.label(box, hand), total: x?.playerTotal() || '', dealer: r?.dealer.dealerTotal() || '?' });
+      if (ls.some(l => l.action === 'declare') && !ls.some(l => l.action === 'hit')) text += ' ' + t('prompt.declareFirst');
   }
   return text;
 }
@@ -94,16 +95,16 @@ export function promptText(state, phase, box, hand, ls) {
 export function promptButtons(phase, ls) {
   const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
   return sorted.map(l => {
-    if (l.action === 'declare') return { legal: l, label: `Ace counts ${l.value}`, key: l.value === 1 ? '1' : 'e' };
-    if (phase === 'follow') return { legal: l, label: l.action === 'double' ? 'Double too' : 'Split too', key: ACTIONS[l.action].key };
-    const { label, key } = ACTIONS[l.action] || { label: l.action, key: '' };
-    return { legal: l, label, key };
+    if (l.action === 'declare') return { legal: l, label: t('prompt.aceCounts', { n: l.value }), key: l.value === 1 ? '1' : 'e' };
+    if (phase === 'follow') return { legal: l, label: t(l.action === 'double' ? 'prompt.doubleToo' : 'prompt.splitToo'), key: ACTIONS[l.action].key };
+    const { key } = ACTIONS[l.action] || { key: '' };
+    return { legal: l, label: ACTIONS[l.action] ? t('action.' + l.action) : l.action, key };
   });
 }
 
 // declineLabel is the button that passes in a window.
 export function declineLabel(phase) {
-  return phase === 'ace-choice' ? 'Keep 11' : 'No, thanks';
+  return t(phase === 'ace-choice' ? 'prompt.keep11' : 'prompt.noThanks');
 }
 
 // checkStake reads a decision's stake as typed: {stake} from min to max

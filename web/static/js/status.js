@@ -11,7 +11,7 @@ const PHASE_NAMES = { playing: 'Playing', insurance: 'Insurance', challenge: 'Ch
 
 // phaseName is a turn's phase as the status names it.
 export function phaseName(phase) {
-  return PHASE_NAMES[phase] || phase;
+  return PHASE_NAMES[phase] ? tr('status.phase.' + phase) : phase;
 }
 
 // deadline is when the time the table waits for runs out, and how long it
@@ -33,21 +33,21 @@ export function statusLine(state, now) {
   const d = deadline(state);
   const left = d ? Math.max(0, Math.ceil((d.at - now) / 1000)) : 0;
   let text;
-  if (t.closed) text = `This table is out of service: ${t.closed}`;
+  if (t.closed) text = tr('status.closed', { why: t.closed });
   else if (state.inPlay()) {
     const tn = state.turn;
-    if (!tn) text = 'Dealing…';
-    else if (tn.players.includes(me)) text = `Your decision${tn.box ? ' on ' + state.label(tn.box, tn.hand || 1) : ''} — ${left} s. If time runs out: ${tn.default || 'the default'}.`;
-    else text = `${phaseName(tn.phase)}: waiting for ${tn.players.join(', ') || 'the dealer'}${tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : ''} — ${left} s`;
-  } else if (state.bettingDeadline) text = `Place your bets — no more bets in ${left} s.${state.waiting ? ' ' + refusal(state.waiting) : ''}`;
+    if (!tn) text = tr('status.dealing');
+    else if (tn.players.includes(me)) text = tr(tn.box ? 'status.yourDecisionOn' : 'status.yourDecision', { hand: tn.box ? state.label(tn.box, tn.hand || 1) : '', left, def: tn.default || tr('status.theDefault') });
+    else text = tr('status.waitingFor', { phase: phaseName(tn.phase), who: tn.players.join(', ') || tr('status.theDealer'), where: tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : '', left });
+  } else if (state.bettingDeadline) text = tr('status.placeBets', { left }) + (state.waiting ? ' ' + refusal(state.waiting) : '');
   else if (state.waiting && t.bets.length) {
     // AR-03, VE-20: the bets placed cannot be dealt yet (issue 15).
     text = tr('status.waiting', { why: refusal(state.waiting) });
     if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { min: Math.round(t.rules.seat_idle_ms / 60000) });
   }
-  else if (!me) text = 'Log in to sit and bet.';
-  else if (state.seatedBoxes().length) text = 'Place your bets: choose a chip, then your spot.';
-  else text = t.rules.back_bets_per_box ? 'Take a free seat, or bet behind a seated player.' : 'Take a free seat to play.';
+  else if (!me) text = tr('status.login');
+  else if (state.seatedBoxes().length) text = tr('status.chooseChip');
+  else text = tr(t.rules.back_bets_per_box ? 'status.takeSeatBack' : 'status.takeSeat');
   return {
     text,
     left,
