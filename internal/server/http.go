@@ -56,6 +56,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/me/care/limits", s.authed(s.handleCareLimit))
 	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.handleCareReality))
 	mux.HandleFunc("POST /api/me/care/exclusion", s.authed(s.handleCareExclusion))
+	mux.HandleFunc("GET /api/tables/{id}/history", s.authed(s.handleTableHistory))
 	mux.HandleFunc("POST /api/replay", s.handleReplay)
 	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
 
@@ -740,6 +741,28 @@ func (s *Server) handleMyRounds(w http.ResponseWriter, r *http.Request, u *sabot
 		return
 	}
 	rounds, err := PlayerRounds(r.Context(), s.Store, u, r.URL.Query().Get("before"), limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rounds)
+}
+
+// handleTableHistory serves GET /api/tables/{id}/history?limit=: the
+// logged-in player's last rounds at the table (TableHistory), for the
+// history panel of the table's page.
+func (s *Server) handleTableHistory(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	limit, err := pageLimit(r, DefaultHistoryPage, MaxHistoryPage)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.tableOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rounds, err := TableHistory(r.Context(), s.Store, u, a.created.ID, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -3,7 +3,8 @@
 // the balance, and leaving the table. The choices are pure functions;
 // Betting draws them and sends the commands.
 
-import { session } from './api.js';
+import { session, commandID } from './api.js';
+import { Once } from './once.js';
 import { h, replace, keepFocus, money, chipSet, chipClass, chipLabel } from './dom.js';
 
 // pickChip is the chip chosen among a table's: the one chosen before if the
@@ -35,36 +36,103 @@ export function forgetsAsked(e, me) {
   return e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave' || e.kind === 'release'));
 }
 
-// The quick bets (issue 15): each is the list of commands it sends.
+// ---- re-bet, double, undo, clear (issue 15) ----
+//
+// A view of the spots is {me, seats: [{box, player}], bets: [{player, box,
+// stake}] (the bets for the next round), minBet, maxBet, backBetsPerBox, perBox (the
+// maximum binds a box's stakes together: max_bet_scope=box, ES-03)}. A plan
+// is {bets: [{box, stake}]} (the stakes to ask for, each a bet command) or
+// {reason} (nothing is sent).
 
-// lastStakes are a player's main stakes of the last round, by box.
-export function lastStakes(round, me) {
-  if (!round) return [];
-  return round.bets.filter(b => b.player === me && b.kind === 'main' && (b.hand || 1) === 1).map(b => ({ box: b.box, stake: b.stake }));
+// roomOn is the most this player may stake on box now: {max}, or {reason}
+// why the spot is not open to him (not his box and no back betting there).
+export function roomOn(v, box) {
+  const holder = v.seats.find(s => s.box === box)?.player || '';
+  if (holder !== v.me) {
+    if (!holder) return { reason: `box ${box} is no longer yours: take a seat first` };
+    if (!v.backBetsPerBox) return { reason: `box ${box} is ${holder}'s and this table takes no back bets` };
+    const behind = new Set(v.bets.filter(b => b.box === box && b.player !== holder).map(b => b.player));
+    if (!behind.has(v.me) && behind.size >= v.backBetsPerBox) return { reason: `box ${box} takes no more back bets` };
+  }
+  let max = v.maxBet;
+  if (v.perBox) for (const b of v.bets) if (b.box === box && b.player !== v.me) max -= b.stake;
+  if (max <= 0) return { reason: `box ${box} is at the table's maximum` };
+  return { max };
 }
 
-// rebetPlan puts the last round's stakes back on the same spots, within
-// the table's maximum.
-export function rebetPlan(last, max) {
-  return last.map(b => ({ op: 'bet', fields: { box: b.box, stake: Math.min(b.stake, max) } }));
+function stakeOf(v, box) {
+  return v.bets.find(b => b.player === v.me && b.box === box)?.stake || 0;
 }
 
-// doublePlan doubles every stake the player has down, within the maximum.
-export function doublePlan(mine, max) {
-  return mine.filter(b => b.stake < max).map(b => ({ op: 'bet', fields: { box: b.box, stake: Math.min(2 * b.stake, max) } }));
+// rebetPlan is the last round's stakes on the same spots: refused whole if
+// a spot is no longer open, a stake is over its room now, or the balance
+// does not cover them. Only with no bet of this player on the table.
+export function rebetPlan(v, last, balance) {
+  if (!last || !last.length) return { reason: 'no bets to repeat' };
+  if (v.bets.some(b => b.player === v.me)) return { reason: 'your bets are already on the table' };
+  let total = 0;
+  for (const l of last) {
+    const room = roomOn(v, l.box);
+    if (room.reason) return { reason: `cannot re-bet: ${room.reason}` };
+    if (l.stake > room.max) return { reason: `cannot re-bet: box ${l.box} takes at most ${money(room.max)} now` };
+    if (l.stake < (v.minBet || 0)) return { reason: `cannot re-bet: the table's minimum is ${money(v.minBet)} now` };
+    total += l.stake;
+  }
+  if (total > balance) return { reason: 'cannot re-bet: your balance does not cover the bets', need: total };
+  return { bets: last.map(l => ({ box: l.box, stake: l.stake })) };
 }
 
-// undoPlan takes back the last chip: its spot's stake as it was before it
-// (withdrawn if it had none).
-export function undoPlan(chips) {
-  const c = chips[chips.length - 1];
-  if (!c) return [];
-  return [c.before > 0 ? { op: 'bet', fields: { box: c.box, stake: c.before } } : { op: 'withdraw', fields: { box: c.box } }];
+// doublePlan doubles each of this player's stakes on the table, each within
+// its room; refused if none can grow or the balance does not cover it.
+export function doublePlan(v, balance) {
+  const mine = v.bets.filter(b => b.player === v.me);
+  if (!mine.length) return { reason: 'no bets to double' };
+  const bets = [];
+  let more = 0;
+  for (const b of mine) {
+    const room = roomOn(v, b.box);
+    const stake = Math.min(2 * b.stake, room.max || 0);
+    if (stake > b.stake) {
+      bets.push({ box: b.box, stake });
+      more += stake - b.stake;
+    }
+  }
+  if (!bets.length) return { reason: 'your bets are at the table\'s maximum' };
+  if (more > balance) return { reason: 'cannot double: your balance does not cover it', need: more };
+  return { bets };
 }
 
-// clearPlan withdraws every bet the player has down.
-export function clearPlan(mine) {
-  return mine.map(b => ({ op: 'withdraw', fields: { box: b.box } }));
+// undoPlan takes back the last change of the stakes (a chip, a re-bet, a
+// double): entry is [{box, before, after}]; each box goes back to before
+// (a withdrawal at 0). Refused if the stakes are no longer those it left.
+export function undoPlan(v, entry) {
+  if (!entry) return { reason: 'nothing to undo' };
+  if (entry.some(e => stakeOf(v, e.box) !== e.after)) return { reason: 'the bets changed since' };
+  return { bets: entry.map(e => ({ box: e.box, stake: e.before })) };
+}
+
+// clearPlan withdraws every bet of this player.
+export function clearPlan(v) {
+  const mine = v.bets.filter(b => b.player === v.me);
+  if (!mine.length) return { reason: 'no bets to clear' };
+  return { bets: mine.map(b => ({ box: b.box, stake: 0 })) };
+}
+
+// commandsOf is a plan's commands: a bet, or a withdrawal for a stake of 0.
+export function commandsOf(plan) {
+  return (plan.bets || []).map(b => (b.stake > 0 ? { op: 'bet', box: b.box, stake: b.stake } : { op: 'withdraw', box: b.box }));
+}
+
+// lastStakes is a player's main stakes in a round, by box ({box, stake}),
+// from a round's bets ({player, box, kind, stake}; kind absent: main).
+export function lastStakes(bets, me) {
+  const out = [];
+  for (const b of bets) {
+    if (b.player !== undefined && b.player !== me) continue;
+    if (b.kind && b.kind !== 'main') continue;
+    if (!out.some(o => o.box === b.box)) out.push({ box: b.box, stake: b.stake });
+  }
+  return out;
 }
 
 // Betting is the betting section of table id; run(op, fields) sends a
@@ -77,8 +145,11 @@ export class Betting {
     this.chip = 0;
     this.sig = '';
     this.asked = new Map(); // box → the stake last asked for
-    this.chips = []; // the chips placed this window, for Undo: {box, before}
-    this.busy = false; // a quick bet on its way
+    this.undo = []; // the changes of this betting window, the last at the end: [{box, before, after}]
+    this.last = []; // the last round's stakes: [{box, stake}]
+    this.once = new Once(commandID);
+    this.pending = 0; // the buttons' commands on their way
+    this.chipsOut = 0; // the chips' commands on their way
     this.el = h('section', { class: 'betting', 'aria-label': 'Betting' });
   }
 
@@ -97,9 +168,22 @@ export class Betting {
     const chips = chipSet(t.rules.min_bet, t.rules.max_bet);
     this.chip = pickChip(chips, this.chip);
     const chip = this.chip;
-    const last = lastStakes(state.round, me);
-    const max = t.rules.max_bet;
-    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, last, this.chips.length, this.busy]);
+    // A repeated click goes with the same command IDs until the page shows
+    // what the first changed (once.js).
+    this.once.at(JSON.stringify(mine));
+    const v = this.view();
+    // Each change is noted when sent (and taken back if refused); with
+    // nothing on its way, one the stakes no longer show (the server
+    // returned a bet) ends the undo there.
+    if (!this.pending && !this.chipsOut) while (this.undo.length && undoPlan(v, this.undo.at(-1)).reason) this.undo.pop();
+    const balance = session.user?.wallet || 0;
+    const plans = open ? {
+      undo: undoPlan(v, this.undo.at(-1)),
+      clear: clearPlan(v),
+      rebet: rebetPlan(v, this.last, balance),
+      double: doublePlan(v, balance),
+    } : null;
+    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, plans, this.last, this.pending > 0]);
     if (sig === this.sig) return;
     this.sig = sig;
     keepFocus(this.el, () => {
@@ -119,19 +203,26 @@ export class Betting {
           `Box ${b.box}${state.holder(b.box) && state.holder(b.box) !== me ? ` (behind ${state.holder(b.box)})` : ''}: ${money(b.stake)} `,
           h('button', { class: 'link', 'data-fk': `withdraw-${b.box}`, onclick: () => this.run('withdraw', { box: b.box }), disabled: !open, 'aria-label': `Withdraw your bet on box ${b.box}` }, 'Withdraw'))))
         : h('p', { class: 'hint' }, open ? 'Choose a chip, then click your spot on the felt: each click adds the chip.' : 'Bets open when the round is over.');
-      const quick = (label, fk, plan, why, kind = '') => h('button', {
-        class: 'button small secondary quick', 'data-fk': fk, disabled: !open || this.busy || plan.length === 0,
-        title: why, onclick: () => this.send(plan, kind),
+      const button = (key, label, hint) => h('button', {
+        class: `bet-action ${key}`, 'data-fk': `bet-${key}`, disabled: !!plans[key].reason || this.pending > 0,
+        'aria-busy': this.pending > 0 ? 'true' : null,
+        title: plans[key].reason || hint, onclick: ev => this.act(key, ev),
       }, label);
-      const quicks = open ? h('div', { class: 'quick-bets', role: 'group', 'aria-label': 'Quick bets' },
-        quick('Re-bet', 'rebet', mine.length ? [] : rebetPlan(last, max), "The last round's stakes on the same spots"),
-        quick('Double', 'double-bets', doublePlan(mine, max), 'Every stake you have down, doubled'),
-        quick('Undo', 'undo', undoPlan(this.chips), 'Take back the last chip', 'undo'),
-        quick('Clear', 'clear', clearPlan(mine), 'Withdraw every bet')) : null;
+      // Shown to a player with something to bet on or to repeat.
+      const actions = open && (seats.length || mine.length || this.last.length) ? h('div', { class: 'bet-actions', role: 'group', 'aria-label': 'Bets' },
+        button('undo', 'Undo', 'take back the last chip'),
+        button('clear', 'Clear', 'withdraw all your bets'),
+        button('rebet', 'Re-bet', "the last round's bets on the same spots"),
+        button('double', 'Double', 'double all your bets')) : null;
+      // Why the last round's bets cannot be placed again, when that is what
+      // the player would do (no bet of his on the table yet).
+      const why = open && this.last.length && !mine.length && plans.rebet.reason
+        ? h('p', { class: 'hint rebet-why' }, plans.rebet.reason) : null;
       replace(this.el,
         h('h2', { class: 'visually-hidden' }, 'Betting'),
-        quicks,
         h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, 'Balance ', h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
+        actions,
+        why,
         list,
         seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, 'Leave the table') : null);
     });
@@ -147,64 +238,106 @@ export class Betting {
     this.el.querySelector(`[data-fk="chip-${this.chip}"]`)?.focus();
   }
 
+  // view is the spots as the plans read them (roomOn).
+  view() {
+    const t = this.state.table;
+    return {
+      me: this.state.me, seats: t.seats, bets: t.bets, minBet: t.rules.min_bet, maxBet: t.rules.max_bet,
+      backBetsPerBox: t.rules.back_bets_per_box || 0, perBox: this.state.values?.max_bet_scope === 'box',
+    };
+  }
+
   // placeChip adds the chosen chip to this player's bet on a box.
   placeChip(box) {
-    if (this.busy) return;
     const me = this.state.me;
     const shown = this.state.table.bets.find(b => b.player === me && b.box === box)?.stake || 0;
     const before = Math.max(shown, this.asked.get(box) || 0);
     const stake = nextStake(shown, this.asked.get(box), this.chip, this.state.table.rules.max_bet);
-    if (stake === before) return; // at the maximum already
+    if (stake === before) return;
     this.asked.set(box, stake);
-    const chip = { box, before };
-    this.chips.push(chip);
+    const entry = [{ box, before, after: stake }];
+    this.undo.push(entry);
+    this.chipsOut++;
     this.run('bet', { box, stake }).then(ok => {
+      this.chipsOut--;
       if (!ok) {
         this.asked.delete(box);
-        this.chips = this.chips.filter(c => c !== chip);
+        this.undo = this.undo.filter(x => x !== entry);
       }
       this.sig = '';
       this.draw();
     });
   }
 
-  // send sends a quick bet's commands one after the other, the buttons
-  // locked until the last is answered: a double-click sends them once.
-  // Undo takes its chip off the list; the others start a new list.
-  async send(plan, kind = '') {
-    if (this.busy || !plan.length) return;
-    const undone = this.chips[this.chips.length - 1];
-    this.busy = true;
+  // act sends the commands of one of the buttons (undo, clear, rebet,
+  // double) once, however often it is clicked: a click while they are on
+  // their way is dropped, one after the answer but before the page shows it
+  // goes with the same command IDs (the server answers "duplicate").
+  async act(key, ev) {
+    if (ev && ev.detail > 1 && (key === 'rebet' || key === 'double')) return; // the second click of a double-click
+    const v = this.view();
+    const balance = session.user?.wallet || 0;
+    const plan = key === 'undo' ? undoPlan(v, this.undo.at(-1))
+      : key === 'clear' ? clearPlan(v)
+        : key === 'rebet' ? rebetPlan(v, this.last, balance) : doublePlan(v, balance);
+    if (plan.reason) return; // its button is disabled with the reason as its title
+    const me = this.state.me;
+    const before = new Map(v.bets.filter(b => b.player === me).map(b => [b.box, b.stake]));
+    const cmds = commandsOf(plan);
+    const done = [];
+    // The change is noted as it is sent: undo's taken off the list, a
+    // re-bet's or a double's put on it (set right after the answers).
+    const top = this.undo.at(-1);
+    const kept = this.undo;
+    let entry = null;
+    if (key === 'undo') this.undo = this.undo.slice(0, -1);
+    else if (key === 'clear') this.undo = [];
+    else {
+      entry = plan.bets.map(b => ({ box: b.box, before: before.get(b.box) || 0, after: b.stake }));
+      this.undo = [...this.undo, entry];
+    }
+    // The buttons lock until the answers (a click meanwhile sends nothing).
+    this.pending++;
     this.sig = '';
     this.draw();
-    let ok = true;
-    try {
-      for (const c of plan) {
-        ok = await this.run(c.op, c.fields);
-        if (!ok) break; // refused (the balance, a spot no longer open): the reason is shown
-        if (c.op === 'bet') this.asked.set(c.fields.box, c.fields.stake);
-        else this.asked.delete(c.fields.box);
-      }
-      if (kind === 'undo') {
-        if (ok) this.chips = this.chips.filter(c => c !== undone);
-      } else this.chips = [];
-    } finally {
-      this.busy = false;
+    const ok = await this.once.send(key, async id => {
+      const res = await Promise.all(cmds.map((c, i) => this.run(c.op, { box: c.box, ...(c.op === 'bet' ? { stake: c.stake } : {}), command_id: `${id}-${i}` })));
+      res.forEach((r, i) => { if (r) done.push(cmds[i]); });
+      return res.every(Boolean);
+    }).finally(() => { this.pending--; });
+    if (ok === null) { // on its way already: nothing changed
+      this.undo = kept;
       this.sig = '';
       this.draw();
+      return;
     }
+    for (const c of done) this.asked.delete(c.box);
+    if (!ok) {
+      if (key === 'undo' && !done.length) this.undo = [...this.undo, top];
+      else if (entry) {
+        const part = entry.filter(e => done.some(c => c.box === e.box));
+        this.undo = this.undo.filter(x => x !== entry);
+        if (part.length) this.undo.push(part);
+      }
+    }
+    this.sig = '';
+    this.draw();
+  }
+
+  // remember sets the last round's stakes, unless one is known already.
+  remember(stakes, force = false) {
+    if (!stakes.length || (this.last.length && !force)) return;
+    this.last = stakes;
+    this.sig = '';
   }
 
   // seen follows the table's events: the stakes asked for end with the deal
-  // or this player's withdrawal or leaving.
+  // or this player's withdrawal or leaving; the changes to undo with the
+  // deal or leaving; a round this player bet in is the one to repeat.
   seen(e) {
-    if (e.kind === 'withdraw' && e.player === this.state.me) {
-      // One spot's bet withdrawn: its chips are gone, the others stay.
-      this.asked.delete(e.box);
-      this.chips = this.chips.filter(c => c.box !== e.box);
-    } else if (forgetsAsked(e, this.state.me)) {
-      this.asked.clear();
-      this.chips = [];
-    }
+    const me = this.state.me;
+    if (forgetsAsked(e, me)) this.asked.clear();
+    if (e.kind === 'deal' || (e.kind === 'leave' && e.player === me)) this.undo = [];
+    if (e.kind === 'settle' && this.state.round) this.remember(lastStakes(this.state.round.bets, me), true);
   }
 }

@@ -1,53 +1,121 @@
-// The table's history beside the felt: this player's last rounds at this
-// table (the dealer's total, the result, a link to the recall) and the
-// session's result so far — the rounds settled since this page opened and
-// their net. The rounds are the ones this browser noted as they settled
-// (api.js noteRound); what is shown is worked out by pure functions.
+// The table's history and the session's result (issue 15): the player's
+// last rounds at this table, read from the server (GET
+// /api/tables/{id}/history: the dealer's total, each of his bets' result,
+// his net), and what he has won or lost since he sat at this table in this
+// tab, with the rounds played. The sums are pure functions; History draws
+// them.
 
-import { history } from './api.js';
-import { h, replace, signed, netClass } from './dom.js';
+import { h, replace, money, signed, netClass, cardShort } from './dom.js';
 
-// tableRounds is the last n rounds of a table in a player's list, newest
-// first.
-export function tableRounds(list, table, n = 10) {
-  return list.filter(r => r.table === table).slice(0, n);
+// HISTORY_LIMIT is how many rounds the panel shows.
+export const HISTORY_LIMIT = 10;
+
+// addRound adds a settled round to a session's result ({net, rounds, ids}):
+// a round counted once, however often its settlement is seen (a snapshot
+// after a reconnection shows it again). ids keeps the last few.
+export function addRound(sess, id, net) {
+  if (sess.ids.includes(id)) return sess;
+  return { net: sess.net + net, rounds: sess.rounds + 1, ids: [...sess.ids, id].slice(-20) };
 }
 
-// sessionResult is what the rounds of a table settled since a time (ms)
-// came to: how many, and their net.
-export function sessionResult(list, table, since) {
-  const rs = list.filter(r => r.table === table && r.at >= since);
-  return { rounds: rs.length, net: rs.reduce((n, r) => n + (r.net || 0), 0) };
+export function newSession() {
+  return { net: 0, rounds: 0, ids: [] };
 }
 
-// History draws them; draw again after a round settles.
+// betLine says one bet of a round: "Box 3: win +10.00" ("double" and the
+// like named).
+export function betLine(b) {
+  const kind = b.kind && b.kind !== 'main' ? ` (${b.kind})` : '';
+  const total = b.total && b.kind !== 'insurance' ? ` with ${b.total}` : '';
+  return `Box ${b.box}${b.hand > 1 ? ` hand ${b.hand}` : ''}${kind}: ${b.result || 'returned'}${total} ${signed(b.net)}`;
+}
+
+const KEY = 'sabot.tablesession.';
+
 export class History {
-  constructor(table) {
-    this.table = table;
-    this.since = Date.now();
+  // onLast is told the last round's main stakes ({box, stake}) when they
+  // are read (for re-bet after a reload).
+  constructor(state, id, api, onLast) {
+    this.state = state;
+    this.id = id;
+    this.api = api;
+    this.onLast = onLast;
+    this.rounds = [];
+    this.key = `${KEY}${state.me}.${id}`;
+    this.sess = this.read();
+    this.loading = null;
     this.sig = '';
-    this.session = h('p', { class: 'session-result', 'aria-live': 'polite' });
-    this.list = h('ol', { class: 'round-history' });
-    this.el = h('section', { class: 'history', 'aria-labelledby': 'history-h' },
-      h('h2', { id: 'history-h' }, 'Your last rounds here'), this.session, this.list);
+    this.el = h('section', { class: 'table-history', 'aria-labelledby': 'history-h' });
+  }
+
+  read() {
+    try { return JSON.parse(sessionStorage.getItem(this.key)) || newSession(); } catch { return newSession(); }
+  }
+
+  save() {
+    try { sessionStorage.setItem(this.key, JSON.stringify(this.sess)); } catch { /* full: the page keeps it */ }
+  }
+
+  // load reads the last rounds again.
+  async load() {
+    if (!this.state.me) return;
+    try {
+      this.rounds = await this.api(`/api/tables/${this.id}/history?limit=${HISTORY_LIMIT}`);
+      const last = this.rounds[0];
+      if (last && this.onLast) {
+        this.onLast(last.bets.filter(b => b.kind === 'main').reduce((out, b) => out.some(o => o.box === b.box) ? out : [...out, { box: b.box, stake: b.stake }], []));
+      }
+    } catch { /* the panel keeps what it had */ }
+    this.draw();
+  }
+
+  // settled counts a round this player bet in; again for a round already
+  // counted changes nothing.
+  settled(round) {
+    const me = this.state.me;
+    if (!me || !round || !round.settled || !round.net || !(me in round.net)) return;
+    const id = round.id;
+    const next = addRound(this.sess, id, round.net[me]);
+    if (next !== this.sess) {
+      this.sess = next;
+      this.save();
+      this.load();
+    }
+  }
+
+  // seen follows the table's events: a session starts when the player
+  // takes his first box; a round he bet in counts when it is settled.
+  seen(e) {
+    const me = this.state.me;
+    if (e.kind === 'sit' && e.player === me && this.state.seatedBoxes(me).length === 1 && !this.state.table.bets.some(b => b.player === me)) {
+      this.sess = newSession();
+      this.save();
+      this.draw();
+    }
+    if (e.kind === 'settle') this.settled(this.state.round);
   }
 
   draw() {
-    const all = history();
-    const rounds = tableRounds(all, this.table);
-    const s = sessionResult(all, this.table, this.since);
-    const sig = JSON.stringify([rounds, s]);
+    if (!this.state.me) {
+      this.el.hidden = true;
+      return;
+    }
+    const sig = JSON.stringify([this.rounds, this.sess]);
     if (sig === this.sig) return;
     this.sig = sig;
-    replace(this.session, s.rounds
-      ? ['This session: ', `${s.rounds} ${s.rounds === 1 ? 'round' : 'rounds'}, `, h('strong', { class: 'net ' + netClass(s.net) }, signed(s.net))]
-      : 'This session: no round yet.');
-    replace(this.list, rounds.length
-      ? rounds.map(r => h('li', {},
-        h('a', { href: `/rounds/${r.id}` }, `Round ${r.no || r.id.split('-').pop()}`),
-        r.dealer ? ` · dealer ${r.dealer}` : '',
-        r.void ? ' · void' : '',
-        ' · ', h('span', { class: 'net ' + netClass(r.net) }, signed(r.net))))
-      : [h('li', { class: 'hint' }, 'None yet.')]);
+    const s = this.sess;
+    replace(this.el,
+      h('h2', { id: 'history-h' }, 'Your last rounds here'),
+      h('p', { class: 'session-result' }, 'This session: ',
+        h('strong', { class: `session-net ${netClass(s.net)}` }, signed(s.net)),
+        ` over ${s.rounds} ${s.rounds === 1 ? 'round' : 'rounds'}`),
+      this.rounds.length
+        ? h('ol', { class: 'history-list' }, this.rounds.map(r => h('li', { 'data-round': r.id },
+          h('span', { class: 'history-round' }, `Round ${r.no}`),
+          h('span', { class: 'history-dealer' }, r.void ? 'void: stakes returned' : `Dealer ${r.dealer.total}`,
+            r.dealer.cards.length ? h('span', { class: 'history-cards', 'aria-hidden': 'true' }, ' ' + r.dealer.cards.map(cardShort).join(' ')) : null),
+          h('ul', { class: 'history-bets' }, r.bets.map(b => h('li', { class: netClass(b.net) }, betLine(b)))),
+          h('strong', { class: `history-net ${netClass(r.net)}` }, signed(r.net)))))
+        : h('p', { class: 'hint' }, 'No rounds played here yet.'));
   }
 }

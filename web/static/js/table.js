@@ -68,7 +68,7 @@ export function tablePage(main, id) {
   const prompt = new Prompt(state, run);
   const betting = new Betting(state, id, run);
   const calls = new Calls(announce);
-  const hist = new History(id);
+  const history = new History(state, id, api, stakes => betting.remember(stakes));
   // The reality check (docs/players.md): leaving from it stands the player
   // up and goes back to the lobby.
   const reality = me ? new RealityCheck(async () => { await run('leave', {}); navigate('/'); }) : null;
@@ -80,9 +80,9 @@ export function tablePage(main, id) {
         h('div', { class: 'table-links' }, reality ? reality.el : null, fxToggles(), conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
       felt.el,
       h('div', { class: 'console' },
-        h('div', { class: 'console-main' }, status.el, prompt.el, betting.el),
+        h('div', { class: 'console-main' }, status.el, prompt.el, betting.el, history.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
-          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el, hist.el)));
+          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el)));
   replace(main, page, rulesBox);
 
   // Rules, the RTP and the strategy card; again when the pit changes the
@@ -123,8 +123,7 @@ export function tablePage(main, id) {
     status.draw();
     prompt.draw();
     betting.draw();
-    if (me) hist.draw();
-    else hist.el.hidden = true;
+    history.draw();
     keepInSight();
   }
 
@@ -184,6 +183,7 @@ export function tablePage(main, id) {
       conn.setEpoch(m.epoch);
       // What happened while this page was away: a round settled, money moved.
       noteSettled();
+      history.settled(state.round);
       refreshWallet();
       render();
       return;
@@ -222,6 +222,7 @@ export function tablePage(main, id) {
 
   function after(e) {
     betting.seen(e);
+    history.seen(e);
     const mineNow = e.player === me && ['bet', 'withdraw', 'leave', 'release', 'stake'].includes(e.kind);
     if (e.kind === 'configure') {
       loadRules();
@@ -257,6 +258,7 @@ export function tablePage(main, id) {
   async function start() {
     if (loggedIn()) {
       sock = new TableSocket(id, onMessage, onConn);
+      history.load();
       return;
     }
     // Watching without a session: the public snapshot, read again and again.
