@@ -105,6 +105,15 @@ func TestScreenshots(t *testing.T) {
 	waitJS(t, ana, "ana's first hand at 11", `!!document.querySelector('.prompt button[data-key="h"]') && !document.querySelector('.prompt button[data-key="s"]')`)
 	picture(t, ana, "table", false)
 	picture(t, ana, "table-phone", true)
+	// The same moment in Spanish and Italian (issue 15), on a phone too.
+	for _, l := range []struct{ lang, heading string }{{"es", "Su decisión"}, {"it", "La sua decisione"}} {
+		choose(t, ana, l.lang)
+		waitJS(t, ana, "the table in "+l.lang, `document.documentElement.lang === '`+l.lang+`' && document.querySelector('.prompt-h')?.textContent === '`+l.heading+`'`)
+		picture(t, ana, "table-"+l.lang, false)
+		picture(t, ana, "table-"+l.lang+"-phone", true)
+	}
+	choose(t, ana, "en")
+	waitJS(t, ana, "the table in English", `document.querySelector('.prompt-h')?.textContent === 'Your decision'`)
 
 	// ana draws to 21, then 18 on her second hand; cy busts; the dealer
 	// makes 18. The replay of the round, at its end.
@@ -119,6 +128,13 @@ func TestScreenshots(t *testing.T) {
 	do(t, ana, "the replay's end", chromedp.KeyEvent(kb.End))
 	waitJS(t, ana, "the end of the replay", `document.querySelector('.felt.replay .dealer .total').textContent === '18'`)
 	picture(t, ana, "replay", false)
+
+	// The account page: the player's limits (docs/players.md).
+	open(t, dora, site, "/account", ".care-form")
+	waitJS(t, dora, "the limits loaded", `!!document.querySelector('#care-reality option')`)
+	do(t, dora, "a loss limit", chromedp.SetValue(chromedp.ID("care-kind"), "loss"), chromedp.SendKeys(chromedp.ID("care-amount"), "100"), chromedp.Click(chromedp.ID("care-set")))
+	waitJS(t, dora, "the limit set", `document.querySelector('.care-limits li').textContent.startsWith('Losses: 100.00 a day')`)
+	picture(t, dora, "account", false)
 
 	// The pit, after the round: the tables and the significant events.
 	pit := Player(t, b)

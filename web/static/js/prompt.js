@@ -207,9 +207,9 @@ export class Prompt {
         });
         field = doubleField = this.stakeField(input, 'double', 1, max, fk);
         field.el = h('div', { class: 'stake-field' },
-          h('label', { class: 'stake-label', for: id }, phase === 'follow' ? 'Your double stake ' : 'Double stake ', input),
+          h('label', { class: 'stake-label', for: id }, t(phase === 'follow' ? 'prompt.yourDoubleStake' : 'prompt.doubleStake') + ' ', input),
           h('p', { class: 'stake-range', id: `${id}-range` },
-            `From ${money(1)} to ${money(max)} (VE-19): less than ${money(myMain.stake)} is paid at its amount; above it, the excess is neither paid nor lost. Enter doubles; ↑ ↓ change it by ${money(state.table.rules.min_bet || 100)}.`),
+            t('prompt.doubleRange', { min: money(1), max: money(max), stake: money(myMain.stake), step: money(state.table.rules.min_bet || 100) })),
           field.error);
       }
       buttons.push(h('button', {
@@ -224,7 +224,7 @@ export class Prompt {
     }
     return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text, 'data-row': row, 'aria-busy': busy ? 'true' : null },
       h('p', { class: 'prompt-text' }, text),
-      stakeInput ? h('label', { class: 'stake-label', for: stakeInput.id }, 'Insurance stake ', stakeInput) : null,
+      stakeInput ? h('label', { class: 'stake-label', for: stakeInput.id }, t('prompt.insuranceStake') + ' ', stakeInput) : null,
       insureField ? insureField.error : null,
       doubleField ? doubleField.el : null,
       h('div', { class: 'actions' }, buttons));

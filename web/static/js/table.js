@@ -77,12 +77,12 @@ export function tablePage(main, id) {
   const page = h('div', { class: 'table-page' },
       h('div', { class: 'table-head' },
         h('div', {}, title, sub),
-        h('div', { class: 'table-links' }, reality ? reality.el : null, fxToggles(), conn.el, h('a', { href: '#rules' }, 'Rules and RTP'), h('a', { href: '/recall' }, 'My rounds'), h('a', { href: '/' }, 'Lobby'))),
+        h('div', { class: 'table-links' }, reality ? reality.el : null, fxToggles(), conn.el, h('a', { href: '#rules' }, tr('table.rulesLink')), h('a', { href: '/recall' }, tr('page.recall')), h('a', { href: '/' }, tr('page.lobby')))),
       felt.el,
       h('div', { class: 'console' },
         h('div', { class: 'console-main' }, status.el, prompt.el, betting.el, history.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
-          h('h2', { id: 'calls-h' }, "Dealer's calls"), calls.el)));
+          h('h2', { id: 'calls-h' }, tr('table.calls')), calls.el)));
   replace(main, page, rulesBox);
 
   // Rules, the RTP and the strategy card; again when the pit changes the
@@ -118,7 +118,7 @@ export function tablePage(main, id) {
     rendered++;
     const r = t.rules;
     const needs = tableNeeds(r).map(([k, p]) => ' · ' + tr(k, p)).join('');
-    sub.textContent = `${t.profile} · stakes ${money(r.min_bet)} to ${money(r.max_bet)} · ${r.boxes} boxes${r.back_bets_per_box ? `, ${r.back_bets_per_box} back bets each` : ''}${t.test_mode ? ' · test mode' : ''}${needs}`;
+    sub.textContent = tr('table.sub', { profile: t.profile, min: money(r.min_bet), max: money(r.max_bet), boxes: r.boxes }) + (r.back_bets_per_box ? tr('table.subBack', { n: r.back_bets_per_box }) : '') + (t.test_mode ? tr('table.subTest') : '') + needs;
     felt.update(state);
     status.draw();
     prompt.draw();
