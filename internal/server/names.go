@@ -38,33 +38,33 @@ func checkName(name string) (string, error) {
 		return "", sabot.Errorf(sabot.EINVALID, "a name has at most %d characters; this one has %d", MaxName, len(rs))
 	}
 	var scripts [3]bool // Latin, Greek, Cyrillic
-	word := func(i int) bool { return i >= 0 && i < len(rs) && wordRune(rs[i]) }
-	any := false
+	around := func(i int) bool { return i >= 0 && i < len(rs) && wordRune(rs[i]) }
+	word := false // a letter or a digit seen
 	for i, r := range rs {
 		switch {
 		case unicode.IsLetter(r):
-			any = true
+			word = true
 			for k, sc := range []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Cyrillic} {
 				if unicode.Is(sc, r) {
 					scripts[k] = true
 				}
 			}
 		case unicode.Is(unicode.Nd, r):
-			any = true
+			word = true
 		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
 			if i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsMark(rs[i-1]) {
 				return "", sabot.Errorf(sabot.EINVALID, "a name's accent marks follow a letter")
 			}
 		case r == '.' || r == '_' || r == '-':
 		case r == ' ' || r == '\'' || r == '’':
-			if !word(i-1) || !word(i+1) {
+			if !around(i-1) || !around(i+1) {
 				return "", sabot.Errorf(sabot.EINVALID, "a space or an apostrophe in a name stands between two letters or digits")
 			}
 		default:
 			return "", sabot.Errorf(sabot.EINVALID, "a name is letters, digits, '.', '_', '-', and single spaces or apostrophes between words: %s is not allowed", quoteRune(r))
 		}
 	}
-	if !any {
+	if !word {
 		return "", sabot.Errorf(sabot.EINVALID, "a name needs at least one letter or digit")
 	}
 	if n := btoi(scripts[0]) + btoi(scripts[1]) + btoi(scripts[2]); n > 1 {

@@ -52,7 +52,9 @@ func NewDB(dsn string) *DB {
 
 // migrationLock keeps two processes opening the same schema from applying a
 // migration twice: it is held until the migration's transaction ends.
-const migrationLock = `SELECT pg_advisory_xact_lock(hashtext('sabot migrations ' || current_schema()))`
+// It waits as long as another's migration takes (an index built on a big
+// table may take minutes): the session's lock_timeout does not apply.
+const migrationLock = `SET LOCAL lock_timeout = 0; SELECT pg_advisory_xact_lock(hashtext('sabot migrations ' || current_schema()))`
 
 // Open connects and applies the migrations the database has not had yet. A
 // DSN that does not parse is EINVALID; a server that cannot be reached is
