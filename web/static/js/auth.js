@@ -3,6 +3,7 @@
 import { api, login, register, APIError } from './api.js';
 import { h, replace, money } from './dom.js';
 import { navigate } from './ui.js';
+import { t, refusal } from './i18n.js';
 
 // MAX_NAME is the longest name, in characters (the server's MaxName).
 export const MAX_NAME = 32;
@@ -18,35 +19,35 @@ export function loginPage(main, next) {
   const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, 'aria-describedby': 'name-hint' });
   const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8, 'aria-describedby': 'password-hint' });
   const error = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
-  const welcome = h('p', { class: 'hint', id: 'welcome' }, 'Play money only.');
+  const welcome = h('p', { class: 'hint', id: 'welcome' }, t('login.playMoney'));
   let mode = 'login';
   const form = h('form', { class: 'login', novalidate: true, 'aria-labelledby': 'login-h' },
-    h('h1', { id: 'login-h' }, 'Log in or register'),
-    h('p', { class: 'field' }, h('label', { for: 'name' }, 'Name'), name,
-      h('span', { class: 'hint', id: 'name-hint' }, `Letters of any alphabet and digits, with spaces, apostrophes, ".", "_" or "-"; at most ${MAX_NAME} characters.`)),
-    h('p', { class: 'field' }, h('label', { for: 'password' }, 'Password'), password,
-      h('span', { class: 'hint', id: 'password-hint' }, 'At least 8 characters.')),
+    h('h1', { id: 'login-h' }, t('login.heading')),
+    h('p', { class: 'field' }, h('label', { for: 'name' }, t('login.name')), name,
+      h('span', { class: 'hint', id: 'name-hint' }, t('login.nameHint', { max: MAX_NAME }))),
+    h('p', { class: 'field' }, h('label', { for: 'password' }, t('login.password')), password,
+      h('span', { class: 'hint', id: 'password-hint' }, t('login.passwordHint', { min: 8 }))),
     error,
     h('p', { class: 'buttons' },
-      h('button', { type: 'submit', class: 'button', id: 'login', onclick: () => { mode = 'login'; } }, 'Log in'),
-      h('button', { type: 'submit', class: 'button secondary', id: 'register', onclick: () => { mode = 'register'; } }, 'Register')),
+      h('button', { type: 'submit', class: 'button', id: 'login', onclick: () => { mode = 'login'; } }, t('page.login')),
+      h('button', { type: 'submit', class: 'button secondary', id: 'register', onclick: () => { mode = 'register'; } }, t('login.register'))),
     welcome);
   // What a new wallet gets is the server's to say (--welcome-credit).
   api('/api/site').then(site => {
     welcome.textContent = site.welcome_credit > 0
-      ? `Play money only: a new wallet starts with ${money(site.welcome_credit)}; the pit may credit more.`
-      : 'Play money only: a new wallet is empty until the pit credits it.';
+      ? t('login.welcome', { amount: money(site.welcome_credit) })
+      : t('login.empty');
   }).catch(() => {});
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
     error.textContent = '';
     if (!name.value || !password.value) {
-      error.textContent = 'Give a name and a password.';
+      error.textContent = t('login.both');
       return;
     }
     const n = nameLength(name.value);
     if (n > MAX_NAME) {
-      error.textContent = `A name has at most ${MAX_NAME} characters; this one has ${n}.`;
+      error.textContent = t('login.tooLong', { max: MAX_NAME, n });
       name.focus();
       return;
     }
@@ -57,7 +58,7 @@ export function loginPage(main, next) {
       else await login(name.value, password.value);
       navigate(next.startsWith('/') && !next.startsWith('//') ? next : '/', true);
     } catch (e) {
-      error.textContent = e instanceof APIError ? e.message : String(e);
+      error.textContent = e instanceof APIError ? refusal(e) : String(e);
       buttons.forEach(b => { b.disabled = false; });
       password.focus();
     }

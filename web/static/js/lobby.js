@@ -1,21 +1,21 @@
 // The lobby: every table with its rules, limits, free boxes and house edge.
 
 import { api, loggedIn, session } from './api.js';
-import { h, svgEl, replace, money, pct, plural } from './dom.js';
+import { h, svgEl, replace, money, pct } from './dom.js';
 import { boxAngle } from './felt.js';
 import { toast } from './ui.js';
 import { tableNeeds } from './state.js';
 import { t as tr, refusal } from './i18n.js';
 
 export function lobbyPage(main) {
-  const list = h('ul', { class: 'lobby', 'aria-label': 'Tables' });
+  const list = h('ul', { class: 'lobby', 'aria-label': tr('lobby.tables') });
   const edges = new Map(); // "profile options" → promise of the edge
   replace(main,
     h('div', { class: 'lobby-head' },
-      h('h1', {}, 'Tables'),
+      h('h1', {}, tr('lobby.tables')),
       loggedIn()
-        ? h('p', {}, `Welcome, ${session.user?.name}. Choose a table; you may watch before you sit.`)
-        : h('p', {}, h('a', { href: '/login' }, 'Log in or register'), ' to play. You may watch any table.')),
+        ? h('p', {}, tr('lobby.welcome', { name: session.user?.name }))
+        : h('p', {}, h('a', { href: '/login' }, tr('lobby.loginLink')), tr('lobby.loginRest'))),
     list);
 
   async function load() {
@@ -23,11 +23,11 @@ export function lobbyPage(main) {
     try {
       tables = await api('/api/tables');
     } catch (e) {
-      toast(e.message);
+      toast(refusal(e));
       return;
     }
     if (!tables.length) {
-      replace(list, h('li', { class: 'empty' }, 'No table is open yet: an administrator opens tables (POST /api/tables).'));
+      replace(list, h('li', { class: 'empty' }, tr('lobby.empty')));
       return;
     }
     // Redraw only what changed, so that a reader's place in the list stays.
@@ -46,20 +46,20 @@ export function lobbyPage(main) {
     if (!edges.has(key)) edges.set(key, api(`/api/tables/${t.id}/edge`));
     edges.get(key).then(e => {
       replace(edge, h('strong', {}, pct(e.basic.house_edge)), h('span', { class: 'nowrap' }, ` · RTP ${pct(e.basic.rtp)}`));
-    }, () => { edge.textContent = 'not available'; });
+    }, () => { edge.textContent = tr('lobby.notAvailable'); });
     const inPlay = t.round && t.round.phase !== 'done';
     const needs = tableNeeds(r);
     return h('li', { class: 'table-card' + (t.closed ? ' closed' : '') },
       h('h2', {}, h('a', { href: `/tables/${t.id}`, 'aria-describedby': `tc-${t.id}` }, t.name)),
       h('dl', { id: `tc-${t.id}` },
-        h('div', {}, h('dt', {}, 'Rules'), h('dd', {}, t.profile, t.test_mode ? h('span', { class: 'tag test' }, 'test') : null)),
-        h('div', {}, h('dt', {}, 'Stakes'), h('dd', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`)),
-        h('div', {}, h('dt', {}, 'Boxes'), h('dd', {}, `${free} of ${r.boxes} free`, r.back_bets_per_box ? ` · back bets ${r.back_bets_per_box} per box` : ' · no back bets')),
-        h('div', {}, h('dt', {}, 'House edge'), h('dd', {}, edge)),
+        h('div', {}, h('dt', {}, tr('lobby.rules')), h('dd', {}, t.profile, t.test_mode ? h('span', { class: 'tag test' }, tr('lobby.test')) : null)),
+        h('div', {}, h('dt', {}, tr('lobby.stakes')), h('dd', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`)),
+        h('div', {}, h('dt', {}, tr('lobby.boxes')), h('dd', {}, tr('lobby.free', { n: free, boxes: r.boxes }), r.back_bets_per_box ? tr('lobby.backBets', { n: r.back_bets_per_box }) : tr('lobby.noBackBets'))),
+        h('div', {}, h('dt', {}, tr('lobby.edge')), h('dd', {}, edge)),
         h('div', {}, h('dt', {}, tr('lobby.toDeal')), h('dd', { class: 'to-deal' }, needs.length ? needs.map(([k, p]) => tr(k, p)).join(' ') : tr('lobby.anyone'))),
-        h('div', {}, h('dt', {}, 'Now'), h('dd', { class: 'now' }, t.closed ? `out of service` : inPlay ? `round ${t.round.no} in play` : t.waiting ? tr('status.waiting', { why: refusal(t.waiting) }) : `${(t.seats || []).length} ${plural((t.seats || []).length, 'player', 'players')} seated`))),
+        h('div', {}, h('dt', {}, tr('lobby.now')), h('dd', { class: 'now' }, t.closed ? tr('lobby.closed') : inPlay ? tr('lobby.inPlay', { no: t.round.no }) : t.waiting ? tr('status.waiting', { why: refusal(t.waiting) }) : tr('lobby.seated', { n: (t.seats || []).length })))),
       miniFelt(r.boxes || 0, t.seats || []),
-      h('a', { class: 'button', href: `/tables/${t.id}` }, t.closed ? 'View' : free > 0 ? 'Play' : 'Watch'));
+      h('a', { class: 'button', href: `/tables/${t.id}` }, tr(t.closed ? 'lobby.view' : free > 0 ? 'lobby.play' : 'lobby.watch')));
   }
 
   load();
