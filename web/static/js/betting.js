@@ -5,6 +5,7 @@
 
 import { session, commandID } from './api.js';
 import { Once } from './once.js';
+import { t as tr } from './i18n.js';
 import { h, replace, keepFocus, money, chipSet, chipClass, chipLabel } from './dom.js';
 
 // pickChip is the chip chosen among a table's: the one chosen before if the
@@ -188,43 +189,43 @@ export class Betting {
     this.sig = sig;
     keepFocus(this.el, () => {
       if (!me) {
-        replace(this.el, h('p', {}, h('a', { href: `/login?next=/tables/${this.id}` }, 'Log in or register'), ' to take a seat.'));
+        replace(this.el, h('p', {}, h('a', { href: `/login?next=/tables/${this.id}` }, tr('lobby.loginLink')), tr('bets.toSit')));
         return;
       }
-      const rack = h('div', { class: 'rack', role: 'radiogroup', 'aria-label': 'Chip to place' },
+      const rack = h('div', { class: 'rack', role: 'radiogroup', 'aria-label': tr('bets.rack') },
         chips.map(v => h('button', {
           class: `chip big ${chipClass(v)}${v === chip ? ' chosen' : ''}`, role: 'radio', 'aria-checked': String(v === chip),
-          'data-fk': `chip-${v}`, 'aria-label': `chip of ${money(v)}`, disabled: !open,
+          'data-fk': `chip-${v}`, 'aria-label': tr('bets.chip', { amount: money(v) }), disabled: !open,
           onclick: () => { this.chip = v; this.sig = ''; this.draw(); },
           onkeydown: ev => this.chipKeys(ev, chips),
         }, chipLabel(v))));
       const list = mine.length
         ? h('ul', { class: 'mybets' }, mine.map(b => h('li', {},
-          `Box ${b.box}${state.holder(b.box) && state.holder(b.box) !== me ? ` (behind ${state.holder(b.box)})` : ''}: ${money(b.stake)} `,
-          h('button', { class: 'link', 'data-fk': `withdraw-${b.box}`, onclick: () => this.run('withdraw', { box: b.box }), disabled: !open, 'aria-label': `Withdraw your bet on box ${b.box}` }, 'Withdraw'))))
-        : h('p', { class: 'hint' }, open ? 'Choose a chip, then click your spot on the felt: each click adds the chip.' : 'Bets open when the round is over.');
+          (state.holder(b.box) && state.holder(b.box) !== me ? tr('bets.mineBehind', { box: b.box, holder: state.holder(b.box), stake: money(b.stake) }) : tr('bets.mine', { box: b.box, stake: money(b.stake) })) + ' ',
+          h('button', { class: 'link', 'data-fk': `withdraw-${b.box}`, onclick: () => this.run('withdraw', { box: b.box }), disabled: !open, 'aria-label': tr('bets.withdrawLabel', { box: b.box }) }, tr('bets.withdraw')))))
+        : h('p', { class: 'hint' }, tr(open ? 'bets.hintOpen' : 'bets.hintClosed'));
       const button = (key, label, hint) => h('button', {
         class: `bet-action ${key}`, 'data-fk': `bet-${key}`, disabled: !!plans[key].reason || this.pending > 0,
         'aria-busy': this.pending > 0 ? 'true' : null,
         title: plans[key].reason || hint, onclick: ev => this.act(key, ev),
       }, label);
       // Shown to a player with something to bet on or to repeat.
-      const actions = open && (seats.length || mine.length || this.last.length) ? h('div', { class: 'bet-actions', role: 'group', 'aria-label': 'Bets' },
-        button('undo', 'Undo', 'take back the last chip'),
-        button('clear', 'Clear', 'withdraw all your bets'),
-        button('rebet', 'Re-bet', "the last round's bets on the same spots"),
-        button('double', 'Double', 'double all your bets')) : null;
+      const actions = open && (seats.length || mine.length || this.last.length) ? h('div', { class: 'bet-actions', role: 'group', 'aria-label': tr('bets.group') },
+        button('undo', tr('bets.undo'), tr('bets.undoHint')),
+        button('clear', tr('bets.clear'), tr('bets.clearHint')),
+        button('rebet', tr('bets.rebet'), tr('bets.rebetHint')),
+        button('double', tr('bets.double'), tr('bets.doubleHint'))) : null;
       // Why the last round's bets cannot be placed again, when that is what
       // the player would do (no bet of his on the table yet).
       const why = open && this.last.length && !mine.length && plans.rebet.reason
         ? h('p', { class: 'hint rebet-why' }, plans.rebet.reason) : null;
       replace(this.el,
-        h('h2', { class: 'visually-hidden' }, 'Betting'),
-        h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, 'Balance ', h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
+        h('h2', { class: 'visually-hidden' }, tr('bets.heading')),
+        h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, tr('page.balance'), h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
         actions,
         why,
         list,
-        seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, 'Leave the table') : null);
+        seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, tr('reality.leave')) : null);
     });
   }
 

@@ -6,6 +6,7 @@
 // them.
 
 import { h, replace, money, signed, netClass, cardShort } from './dom.js';
+import { t } from './i18n.js';
 
 // HISTORY_LIMIT is how many rounds the panel shows.
 export const HISTORY_LIMIT = 10;
@@ -105,17 +106,17 @@ export class History {
     this.sig = sig;
     const s = this.sess;
     replace(this.el,
-      h('h2', { id: 'history-h' }, 'Your last rounds here'),
-      h('p', { class: 'session-result' }, 'This session: ',
+      h('h2', { id: 'history-h' }, t('history.heading')),
+      h('p', { class: 'session-result' }, t('history.session'),
         h('strong', { class: `session-net ${netClass(s.net)}` }, signed(s.net)),
-        ` over ${s.rounds} ${s.rounds === 1 ? 'round' : 'rounds'}`),
+        t('history.over', { n: s.rounds })),
       this.rounds.length
         ? h('ol', { class: 'history-list' }, this.rounds.map(r => h('li', { 'data-round': r.id },
-          h('span', { class: 'history-round' }, `Round ${r.no}`),
-          h('span', { class: 'history-dealer' }, r.void ? 'void: stakes returned' : `Dealer ${r.dealer.total}`,
+          h('span', { class: 'history-round' }, t('history.round', { no: r.no })),
+          h('span', { class: 'history-dealer' }, r.void ? t('history.void') : t('history.dealer', { total: r.dealer.total }),
             r.dealer.cards.length ? h('span', { class: 'history-cards', 'aria-hidden': 'true' }, ' ' + r.dealer.cards.map(cardShort).join(' ')) : null),
           h('ul', { class: 'history-bets' }, r.bets.map(b => h('li', { class: netClass(b.net) }, betLine(b)))),
           h('strong', { class: `history-net ${netClass(r.net)}` }, signed(r.net)))))
-        : h('p', { class: 'hint' }, 'No rounds played here yet.'));
+        : h('p', { class: 'hint' }, t('history.none')));
   }
 }
