@@ -5,13 +5,21 @@
 
 import { h } from './dom.js';
 import { inWindow } from './state.js';
-import { t as tr, refusal } from './i18n.js';
+import { t as tr, refusal, has } from './i18n.js';
 
 const PHASE_NAMES = { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' };
 
 // phaseName is a turn's phase as the status names it.
 export function phaseName(phase) {
   return PHASE_NAMES[phase] ? tr('status.phase.' + phase) : phase;
+}
+
+// defaultName is what the server does when time runs out, in the page's
+// language where it is a decision's name ("stand"), else as it is.
+function defaultName(d) {
+  if (!d) return tr('status.theDefault');
+  const key = d === 'close' ? 'action.decline' : 'action.' + d; // a window closes: no, thanks
+  return has(key) ? tr(key).toLowerCase() : d;
 }
 
 // deadline is when the time the table waits for runs out, and how long it
@@ -37,7 +45,7 @@ export function statusLine(state, now) {
   else if (state.inPlay()) {
     const tn = state.turn;
     if (!tn) text = tr('status.dealing');
-    else if (tn.players.includes(me)) text = tr(tn.box ? 'status.yourDecisionOn' : 'status.yourDecision', { hand: tn.box ? state.label(tn.box, tn.hand || 1) : '', left, def: tn.default || tr('status.theDefault') });
+    else if (tn.players.includes(me)) text = tr(tn.box ? 'status.yourDecisionOn' : 'status.yourDecision', { hand: tn.box ? state.label(tn.box, tn.hand || 1) : '', left, def: defaultName(tn.default) });
     else text = tr('status.waitingFor', { phase: phaseName(tn.phase), who: tn.players.join(', ') || tr('status.theDealer'), where: tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : '', left });
   } else if (state.bettingDeadline) text = tr('status.placeBets', { left }) + (state.waiting ? ' ' + refusal(state.waiting) : '');
   else if (state.waiting && t.bets.length) {
