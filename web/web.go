@@ -16,6 +16,8 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,3 +115,34 @@ func securityHeaders(h http.Header, r *http.Request) {
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 }
+
+// Messages reads the keys of a language's catalogue of the client
+// (static/js/i18n/LANG.js), each with the {names} of the values its text
+// uses (every plural form's together): for tests that check the server
+// says nothing the client cannot word.
+func Messages(lang string) (map[string][]string, error) {
+	b, err := static.ReadFile("static/js/i18n/" + lang + ".js")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		m := messageLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		names := []string{}
+		for _, n := range messageName.FindAllStringSubmatch(m[2], -1) {
+			if !slices.Contains(names, n[1]) {
+				names = append(names, n[1])
+			}
+		}
+		out[m[1]] = names
+	}
+	return out, nil
+}
+
+var (
+	messageLine = regexp.MustCompile(`^\s*'([^']+)':\s*(.*)$`)
+	messageName = regexp.MustCompile(`\{(\w+)\}`)
+)

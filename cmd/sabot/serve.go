@@ -36,6 +36,7 @@ func newServeCmd(e *env) *cobra.Command {
 		timing                      = server.DefaultTiming
 		bcryptCost                  int
 		welcome                     int64
+		currency                    string
 		careCooling                 time.Duration
 		snapshotEvery               int
 		lim                         = server.Server{
@@ -83,6 +84,10 @@ one process only.`,
 			logger := slog.New(h)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			cur, err := server.CheckCurrency(currency)
+			if err != nil {
+				return refused("sabot serve: --%v", err)
+			}
 			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(server.SeedKeyEnv) == "" {
 				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
 				return err
@@ -116,7 +121,7 @@ one process only.`,
 			if err != nil {
 				return err
 			}
-			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, CareCooling: careCooling,
+			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
 				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads,
 				ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
@@ -213,6 +218,7 @@ one process only.`,
 		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")
 	f.Float64Var(&shoeReads, "shoe-reads", server.DefaultShoeReads, "GET /api/shoes/{id} (no login) answered a second, from everybody together; more get 429 (negative: no limit)")
 	f.DurationVar(&careCooling, "care-cooling", server.DefaultCareCooling, "how long a player's raise or removal of a responsible-gaming limit waits before it applies (docs/players.md)")
+	f.StringVar(&currency, "currency", "", "ISO 4217 code the pages show money in, e.g. EUR or ARS (a currency of hundredths; none: plain numbers, play money)")
 	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
 	f.IntVar(&wsPerUser, "ws-per-user", server.DefaultMaxSockets, "WebSockets one user may hold open at once, over every table (negative: no limit)")
 	f.Float64Var(&wsRate, "ws-rate", server.DefaultSocketRate, "messages a second the server reads from one WebSocket; faster ones wait their turn (negative: no limit)")

@@ -372,3 +372,24 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// Issue 15, deliverable 5: --currency names the money the pages show; a
+// code that is not ISO 4217, or whose minor unit is not a hundredth, is
+// refused with exit 2 before anything is opened.
+func TestServeRefusesCurrency(t *testing.T) {
+	for _, c := range []struct{ code, want string }{
+		{"EURO", `--currency "EURO": not an ISO 4217 code`},
+		{"JPY", "--currency JPY: its minor unit is not a hundredth (0 decimals)"},
+		{"kwd", "--currency KWD: its minor unit is not a hundredth (3 decimals)"},
+	} {
+		db := filepath.Join(t.TempDir(), "sabot.db")
+		var stdout, stderr strings.Builder
+		code := Run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--currency", c.code}, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("--currency %s: exit %d, stderr %q; want 2 and %q", c.code, code, stderr.String(), c.want)
+		}
+		if _, err := os.Stat(db); !os.IsNotExist(err) {
+			t.Errorf("--currency %s: the database was made (%v)", c.code, err)
+		}
+	}
+}

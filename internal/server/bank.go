@@ -111,7 +111,8 @@ func (a *actor) checkBankCover(ctx context.Context, player string, box int, stak
 	funds := a.bankFunds(ctx, bank)
 	_, refused := a.bankCovers(bets, funds)
 	if slices.ContainsFunc(refused, func(b engine.PlacedBet) bool { return b.Player == player && b.Box == box }) {
-		return sabot.Errorf(sabot.ECONFLICT, "refused: %s (FAM-01)", a.uncovered(bank, funds, stake))
+		return sabot.Errorf(sabot.ECONFLICT, "refused: %s (FAM-01)", a.uncovered(bank, funds, stake)).
+			WithReason("bank_cannot_cover", a.uncoveredParams(bank, funds, stake))
 	}
 	return nil
 }
@@ -120,6 +121,12 @@ func (a *actor) checkBankCover(ctx context.Context, player string, box int, stak
 func (a *actor) uncovered(bank string, funds, stake money.Amount) string {
 	return fmt.Sprintf("the bank, %s's, cannot cover a stake of %s: it covers bets in dealing order up to its funds, %s, and this one can win %s",
 		bank, stake, funds, cover(a.p, false, stake))
+}
+
+// uncoveredParams are uncovered's values, for the client's catalogue
+// (reason.bank_cannot_cover).
+func (a *actor) uncoveredParams(bank string, funds, stake money.Amount) map[string]any {
+	return map[string]any{"bank": bank, "stake": stake, "funds": funds, "win": cover(a.p, false, stake), "rule": "FAM-01"}
 }
 
 // refuseUncovered withdraws, before the deal, the bets the player's bank
@@ -145,7 +152,7 @@ func (a *actor) refuseUncovered(ctx context.Context) bool {
 			return false
 		}
 		a.t.Withdraw(b.Player, b.Box)
-		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake, Text: reason})
+		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake, Text: reason, Reason: "bank_cannot_cover", Params: a.uncoveredParams(bank, funds, b.Stake)})
 	}
 	return true
 }

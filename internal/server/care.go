@@ -320,7 +320,7 @@ func (s *Server) exclude(ctx context.Context, u *sabot.User, req ExclusionReques
 	if err := c.PutCare(ctx, u.ID, *pc); err != nil {
 		return nil, err
 	}
-	s.event(ctx, nil, adminPayload{Event: req.Kind, User: u.Name, Text: fmt.Sprintf("%s chose a %s of %d days, until %s", u.Name, req.Kind, req.Days, until.UTC().Format(time.RFC3339))}, nil, "")
+	s.event(ctx, nil, adminPayload{Event: req.Kind, User: u.Name, Days: req.Days, Until: until.UTC().Format(time.RFC3339), Text: fmt.Sprintf("%s chose a %s of %d days, until %s", u.Name, req.Kind, req.Days, until.UTC().Format(time.RFC3339))}, nil, "")
 	if _, err := c.EndSessions(ctx, u.ID); err != nil {
 		return nil, err
 	}

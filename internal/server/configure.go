@@ -105,7 +105,8 @@ func (a *actor) configure(ctx context.Context, c *command, req configureRequest)
 		return 0, err
 	}
 	a.log.Info("configuration changed", "by", c.user.Name, "changed", req.Options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
-	a.publish(Event{Kind: "configure", Text: describeChange(pay)})
+	words := changeWords(pay)
+	a.publish(Event{Kind: "configure", Text: sabot.Sentence(words), Words: words})
 	for _, b := range pay.Returned {
 		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})
 	}
@@ -189,25 +190,27 @@ func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.Pl
 	return out
 }
 
-// describeChange says a configuration change in a line, for the players.
-func describeChange(p configurePayload) string {
-	s := "the table's configuration changed"
+// changeWords says a configuration change in a line, for the players and
+// the pit: the options changed (an empty value is the profile's), the bank
+// and a new shoe.
+func changeWords(p configurePayload) []sabot.Phrase {
+	out := []sabot.Phrase{sabot.Say("configure", "the table's configuration changed")}
 	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
-		v := p.Changed[k]
-		if v == "" {
-			v = "the profile's"
+		if v := p.Changed[k]; v == "" {
+			out = append(out, sabot.Say("optionReset", fmt.Sprintf("; %s: the profile's", k), "option", k))
+		} else {
+			out = append(out, sabot.Say("option", fmt.Sprintf("; %s: %s", k, v), "option", k, "value", v))
 		}
-		s += fmt.Sprintf("; %s: %s", k, v)
 	}
 	if p.Bank != nil {
 		if *p.Bank == "" {
-			s += "; the bank goes to the house"
+			out = append(out, sabot.Say("bankHouse", "; the bank goes to the house"))
 		} else {
-			s += "; the bank goes to " + *p.Bank + " (FAM-01)"
+			out = append(out, sabot.Say("bankTo", "; the bank goes to "+*p.Bank+" (FAM-01)", "player", *p.Bank))
 		}
 	}
 	if p.NewShoe {
-		s += "; a new shoe"
+		out = append(out, sabot.Say("configureShoe", "; a new shoe"))
 	}
-	return s
+	return out
 }

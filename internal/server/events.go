@@ -14,13 +14,16 @@ import (
 
 // EventView is one entry of the significant-event log.
 type EventView struct {
-	Table   int64           `json:"table"` // the table whose log has it; the system log for credits and tables created
-	Seq     int64           `json:"seq"`
-	Kind    string          `json:"kind"` // table-opened, admin, configure, void, timeout
-	At      time.Time       `json:"at"`
-	UserID  int64           `json:"user_id,omitempty"` // who did it; 0 for the server
-	Round   int64           `json:"round,omitempty"`
-	Summary string          `json:"summary"` // the event in a line
+	Table   int64     `json:"table"` // the table whose log has it; the system log for credits and tables created
+	Seq     int64     `json:"seq"`
+	Kind    string    `json:"kind"` // table-opened, admin, configure, void, timeout
+	At      time.Time `json:"at"`
+	UserID  int64     `json:"user_id,omitempty"` // who did it; 0 for the server
+	Round   int64     `json:"round,omitempty"`
+	Summary string    `json:"summary"` // the event in a line, in English
+	// Words are Summary in phrases, for a client to word in its language
+	// (event.KEY of its catalogue; docs/protocol.md, "Words").
+	Words   []sabot.Phrase  `json:"words"`
 	Payload json.RawMessage `json:"payload"`
 }
 
@@ -43,71 +46,145 @@ func Events(ctx context.Context, st sabot.Store, q EventQuery) ([]EventView, err
 	}
 	out := make([]EventView, len(recs))
 	for i, r := range recs {
+		words := summarize(r)
 		out[i] = EventView{Table: r.TableID, Seq: r.Seq, Kind: r.Kind, At: r.Created, UserID: r.UserID, Round: r.RoundNo,
-			Summary: summarize(r), Payload: r.Payload}
+			Summary: sabot.Sentence(words), Words: words, Payload: r.Payload}
 	}
 	return out, nil
 }
 
-// summarize says a significant event in a line.
-func summarize(r *sabot.LogRecord) string {
+// summarize says a significant event in a line, in phrases a client words
+// in its language (event.KEY of its catalogue; sabot.Phrase).
+func summarize(r *sabot.LogRecord) []sabot.Phrase {
+	say := sabot.Say
 	switch r.Kind {
 	case sabot.LogTableOpened:
 		var p openedPayload
 		json.Unmarshal(r.Payload, &p)
-		return fmt.Sprintf("table %q opened: %s%s%s", p.Name, p.Profile, optionText(p.Options), map[bool]string{true: " (test mode)"}[p.TestMode])
+		out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
+		if p.TestMode {
+			out = append(out, say("testMode", " (test mode)"))
+		}
+		return out
 	case sabot.LogConfigure:
 		var p configurePayload
 		json.Unmarshal(r.Payload, &p)
-		s := describeChange(p) + " (by " + p.By
+		out := changeWords(p)
 		if p.Reason != "" {
-			s += ": " + p.Reason
+			out = append(out, say("byFor", fmt.Sprintf(" (by %s: %s)", p.By, p.Reason), "by", p.By, "reason", p.Reason))
+		} else {
+			out = append(out, say("by", fmt.Sprintf(" (by %s)", p.By), "by", p.By))
 		}
-		s += ")"
 		for _, b := range p.Returned {
-			s += fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box)
+			out = append(out, say("returned", fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box), "player", b.Player, "stake", int64(b.Stake), "box", b.Box))
 		}
-		return s
+		return out
 	case sabot.LogVoid:
 		var p settlePayload
 		json.Unmarshal(r.Payload, &p)
 		if p.Closed {
-			return "table out of service, every stake returned: " + p.Reason
+			return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
 		}
-		return fmt.Sprintf("round %d void, every stake returned: %s", p.Round, p.Reason)
+		out := []sabot.Phrase{say("void", fmt.Sprintf("round %d void, every stake returned", p.Round), "round", p.Round)}
+		if p.Reason != "" {
+			out = append(out, voidWhy(p.Reason))
+		}
+		return out
 	case sabot.LogTimeout:
 		var p actionPayload
 		json.Unmarshal(r.Payload, &p)
 		a := p.Action
 		if a.Player == "" || a.Box == 0 {
-			return fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind)
+			return []sabot.Phrase{say("timeoutDealer", fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind), "round", p.Round, "action", a.Kind)}
 		}
-		return fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind)
+		return []sabot.Phrase{say("timeout", fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind),
+			"round", p.Round, "player", a.Player, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
 	case sabot.LogAdmin:
 		var p adminPayload
 		json.Unmarshal(r.Payload, &p)
-		parts := []string{p.Event}
-		if p.User != "" {
-			parts = append(parts, p.User)
-		}
-		if p.Amount != 0 {
-			parts = append(parts, p.Amount.String())
-		}
-		if p.Round != 0 {
-			parts = append(parts, fmt.Sprintf("round %d", p.Round))
-		}
-		if len(p.Cards) > 0 {
-			parts = append(parts, fmt.Sprintf("%d cards", len(p.Cards)))
-		}
-		s := strings.Join(parts, " ")
-		if p.Text != "" {
-			s += ": " + p.Text
-		} else if p.Memo != "" {
-			s += ": " + p.Memo
-		}
-		return s
+		return adminWords(p)
 	}
-	return r.Kind
+	return []sabot.Phrase{{Text: r.Kind}}
+}
+
+// voidReason is the reason key of the engine's voids (reason.KEY of the
+// client's catalogue): the shoe ran out (AR-08), the house stops the shoe
+// at the cut card (EG-04); "" for any other.
+func voidReason(text string) string {
+	switch {
+	case strings.HasSuffix(text, "(AR-08)"):
+		return "void_cards_out"
+	case strings.HasSuffix(text, "(EG-04)"):
+		return "void_cut_card"
+	}
+	return ""
+}
+
+// voidWhy says why a round was void: the engine's reasons by their key
+// (voidReason), any other (the pit's) as it was written.
+func voidWhy(reason string) sabot.Phrase {
+	if k := voidReason(reason); k != "" {
+		return sabot.Say("why."+k, ": "+reason)
+	}
+	return sabot.Say("why", ": "+reason, "reason", reason)
+}
+
+// adminWords says an administrator's or the server's event. Records
+// written before an event carried its values (node, days…) are said with
+// their English text.
+func adminWords(p adminPayload) []sabot.Phrase {
+	say := sabot.Say
+	var out []sabot.Phrase
+	switch {
+	case p.Event == "credit":
+		out = append(out, say("credit", fmt.Sprintf("credit %s %s", p.User, p.Amount), "user", p.User, "amount", int64(p.Amount)))
+		if p.Memo != "" {
+			out = append(out, say("memo", ": "+p.Memo, "memo", p.Memo))
+		}
+		return out
+	case p.Event == "admin-created":
+		return []sabot.Phrase{say("adminCreated", "admin-created "+p.User, "user", p.User)}
+	case p.Event == "force-cards":
+		return []sabot.Phrase{say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
+	case p.Event == "new-shoe":
+		return []sabot.Phrase{say("newShoe", "new-shoe: "+p.Text)}
+	case p.Event == "void":
+		return []sabot.Phrase{say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
+	case p.Event == "node-joined" && p.Node != "":
+		return []sabot.Phrase{say("nodeJoined", "node-joined: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables)}
+	case p.Event == "node-lost" && p.Node != "":
+		return []sabot.Phrase{say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
+	case p.Event == "table-created" && p.Name != "":
+		opts := optionText(p.Options)
+		if p.TestMode {
+			opts += " (test mode)"
+		}
+		return []sabot.Phrase{say("tableCreated", "table-created: "+p.Text, "table", p.Table, "name", p.Name, "profile", p.Profile, "options", opts)}
+	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
+		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
+	}
+	// Any other event, or one written before its values were: as it was
+	// written.
+	parts := []string{p.Event}
+	if p.User != "" {
+		parts = append(parts, p.User)
+	}
+	if p.Amount != 0 {
+		parts = append(parts, p.Amount.String())
+	}
+	if p.Round != 0 {
+		parts = append(parts, fmt.Sprintf("round %d", p.Round))
+	}
+	if len(p.Cards) > 0 {
+		parts = append(parts, fmt.Sprintf("%d cards", len(p.Cards)))
+	}
+	s := strings.Join(parts, " ")
+	if p.Text != "" {
+		s += ": " + p.Text
+	} else if p.Memo != "" {
+		s += ": " + p.Memo
+	}
+	return []sabot.Phrase{{Text: s}}
 }
 
 func optionText(opts map[string]string) string {

@@ -1,9 +1,13 @@
 package server
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"sabot"
+	"sabot/rules"
+	"sabot/web"
 )
 
 // Each kind of significant event is said in a line.
@@ -29,8 +33,109 @@ func TestEventSummaries(t *testing.T) {
 			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}},
 			"the table's configuration changed; max_bet: 300 (by pit: evening); ben's bet of 4.00 on box 2 returned"},
 	} {
-		if got := summarize(&sabot.LogRecord{Kind: c.kind, Payload: mustJSON(c.payload)}); got != c.want {
+		if got := sabot.Sentence(summarize(&sabot.LogRecord{Kind: c.kind, Payload: mustJSON(c.payload)})); got != c.want {
 			t.Errorf("%s: %q, want %q", c.kind, got, c.want)
+		}
+	}
+}
+
+// Every phrase a significant event is said in is in the Spanish and
+// Italian catalogues (event.KEY), naming only the values the phrase sends
+// (issue 15, deliverable 5: the pit page in the pit's language).
+func TestEventPhrasesTranslated(t *testing.T) {
+	bank, none := "ana", ""
+	recs := []struct {
+		kind    string
+		payload any
+	}{
+		{sabot.LogTimeout, actionPayload{Round: 7, Action: WireAction{Kind: "stand", Player: "ana", Box: 2, Hand: 1}}},
+		{sabot.LogTimeout, actionPayload{Round: 8, Action: WireAction{Kind: "close"}}},
+		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "void by the pit"}},
+		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
+		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
+		{sabot.LogVoid, settlePayload{Void: true, Closed: true, Reason: "the log does not replay"}},
+		{sabot.LogTableOpened, openedPayload{Name: "Madrid", Profile: "spain", TestMode: true}},
+		{sabot.LogConfigure, configurePayload{Changed: map[string]string{"max_bet": "300", "min_bet": ""}, Bank: &bank, NewShoe: true, By: "pit", Reason: "evening",
+			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}}},
+		{sabot.LogConfigure, configurePayload{Bank: &none, By: "pit"}},
+		{sabot.LogAdmin, adminPayload{Event: "credit", User: "ana", Amount: 5000, Memo: "welcome credit"}},
+		{sabot.LogAdmin, adminPayload{Event: "admin-created", User: "pit"}},
+		{sabot.LogAdmin, adminPayload{Event: "force-cards", Cards: nil}},
+		{sabot.LogAdmin, adminPayload{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}},
+		{sabot.LogAdmin, adminPayload{Event: "void", Round: 3, Text: "void by the pit"}},
+		{sabot.LogAdmin, adminPayload{Event: "node-joined", Node: "n1", URL: "http://a", Tables: 3, Text: "node n1 joined"}},
+		{sabot.LogAdmin, adminPayload{Event: "node-lost", Node: "n1", URL: "http://a", Tables: 3, At: time.Now().Format(time.RFC3339), Text: "node n1 lost"}},
+		{sabot.LogAdmin, adminPayload{Event: "table-created", Table: 4, Name: "Roma", Profile: "venice", Text: "table 4"}},
+		{sabot.LogAdmin, adminPayload{Event: "self-exclusion", User: "ben", Days: 30, Until: time.Now().Format(time.RFC3339), Text: "ben chose"}},
+	}
+	said := map[string]sabot.Phrase{}
+	for _, r := range recs {
+		for _, p := range summarize(&sabot.LogRecord{Kind: r.kind, Payload: mustJSON(r.payload)}) {
+			if p.Key == "" {
+				t.Errorf("%s %+v: a phrase without a key: %q", r.kind, r.payload, p.Text)
+			}
+			said[p.Key] = p
+		}
+	}
+	if len(said) < 28 {
+		t.Errorf("%d phrases said: a case is missing", len(said))
+	}
+	for _, lang := range []string{"es", "it"} {
+		cat, err := web.Messages(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key, p := range said {
+			names, ok := cat["event."+key]
+			if !ok {
+				t.Errorf("%s.js lacks event.%s (%q)", lang, key, p.Text)
+			}
+			for _, n := range names {
+				if _, ok := p.Params[n]; !ok {
+					t.Errorf("%s.js event.%s names {%s}; the phrase sends %v", lang, key, n, p.Params)
+				}
+			}
+			for n := range p.Params {
+				if !slices.Contains(names, n) {
+					t.Errorf("%s.js event.%s leaves out {%s}", lang, key, n)
+				}
+			}
+		}
+		for _, kind := range sabot.SignificantKinds {
+			if _, ok := cat["kind."+kind]; !ok {
+				t.Errorf("%s.js lacks kind.%s", lang, kind)
+			}
+		}
+	}
+}
+
+// The reasons the table's events carry (a box or seat given up, a bet the
+// bank cannot cover, a void) are worded in every language, from the values
+// the server sends.
+func TestEventReasonsWorded(t *testing.T) {
+	a := &actor{p: rules.MustLookup("family")}
+	for reason, params := range map[string]map[string]any{
+		"seat_no_bet":                           seatNoBetParams,
+		"box_given_up_no_bet":                   releaseParams(3, 30*time.Second),
+		"box_given_up_idle":                     releaseParams(3, 30*time.Second),
+		"bank_cannot_cover":                     a.uncoveredParams("ana", 1000, 500),
+		voidReason("the cards ran out (AR-08)"): nil,
+		voidReason("the cut card came out and the house stops the shoe (EG-04)"): nil,
+	} {
+		for _, lang := range []string{"en", "es", "it"} {
+			cat, err := web.Messages(lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, ok := cat["reason."+reason]
+			if !ok {
+				t.Errorf("%s.js lacks reason.%s", lang, reason)
+			}
+			for _, n := range names {
+				if _, ok := params[n]; !ok {
+					t.Errorf("%s.js reason.%s names {%s}; the event sends %v", lang, reason, n, params)
+				}
+			}
 		}
 	}
 }

@@ -107,16 +107,18 @@ func (s *Server) tarpit(r *http.Request) {
 func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }
 
 // SiteView is what the login page says before anyone logs in: what a new
-// wallet is credited, and the rules of names and passwords.
+// wallet is credited, the rules of names and passwords, and the currency
+// money is shown in (none: play money, plain numbers).
 type SiteView struct {
 	WelcomeCredit money.Amount `json:"welcome_credit"`
+	Currency      string       `json:"currency,omitempty"`
 	MaxName       int          `json:"max_name"`
 	MinPassword   int          `json:"min_password"`
 	MaxPassword   int          `json:"max_password"`
 }
 
 func (s *Server) handleSite(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, SiteView{WelcomeCredit: money.Amount(max(s.WelcomeCredit, 0)), MaxName: MaxName, MinPassword: MinPassword, MaxPassword: MaxPassword})
+	writeJSON(w, http.StatusOK, SiteView{WelcomeCredit: money.Amount(max(s.WelcomeCredit, 0)), Currency: s.Currency, MaxName: MaxName, MinPassword: MinPassword, MaxPassword: MaxPassword})
 }
 
 // handleHealth is the liveness check: the process serves.

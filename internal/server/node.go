@@ -337,7 +337,7 @@ func (s *Server) shareOut(ctx context.Context) error {
 				}
 				s.metrics.nodesLost.Inc()
 				s.logger().Warn("node lost", "node", o.ID, "url", o.URL, "tables", held)
-				s.event(ctx, nil, adminPayload{Event: "node-lost",
+				s.event(ctx, nil, adminPayload{Event: "node-lost", Node: o.ID, URL: o.URL, Tables: held, At: o.Renewed.UTC().Format(time.RFC3339Nano),
 					Text: fmt.Sprintf("node %s (%s) stopped renewing its lease at %s holding %d tables: they are taken over", o.ID, o.URL, o.Renewed.Format(time.RFC3339Nano), held)}, nil, "")
 			}
 		}

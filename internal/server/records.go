@@ -155,6 +155,20 @@ type adminPayload struct {
 	Cards  []card.Card  `json:"cards,omitempty"`
 	Round  int          `json:"round,omitempty"`
 	Text   string       `json:"text,omitempty"`
+	// The values of the events that say them (a client words the event
+	// from them; the records written before them have Text only): a
+	// node's, a table created's, an exclusion's.
+	Node     string            `json:"node,omitempty"`
+	URL      string            `json:"url,omitempty"`
+	Tables   int               `json:"tables,omitempty"`
+	At       string            `json:"at,omitempty"` // RFC 3339
+	Table    int64             `json:"table,omitempty"`
+	Name     string            `json:"name,omitempty"`
+	Profile  string            `json:"profile,omitempty"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+	Days     int               `json:"days,omitempty"`
+	Until    string            `json:"until,omitempty"` // RFC 3339
 }
 
 // WireAction is an engine.Action as JSON, with the action's name.

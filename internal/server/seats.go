@@ -118,21 +118,22 @@ func (a *actor) releaseSeats(ctx context.Context, windowClosed bool) {
 			continue
 		}
 		stake := a.betOn(h, box)
-		var reason string
+		var reason, key string
 		switch {
 		case windowClosed && stake == 0:
-			reason = "no bet on it when the betting window closed"
+			reason, key = "no bet on it when the betting window closed", "box_given_up_no_bet"
 		case !now.Before(a.seatDeadline(box)) && (stake == 0 || a.timerOn != betTimer):
-			reason = fmt.Sprintf("held %v with no round dealt", a.s.timing().SeatIdle)
+			reason, key = fmt.Sprintf("held %v with no round dealt", a.s.timing().SeatIdle), "box_given_up_idle"
 		default:
 			continue
 		}
-		a.release(ctx, h, box, stake, reason)
+		a.release(ctx, h, box, stake, reason, key)
 	}
 }
 
 // release writes and applies the give-up of one box.
-func (a *actor) release(ctx context.Context, player string, box int, stake money.Amount, reason string) {
+// key names the reason for the client's catalogue (reason.KEY).
+func (a *actor) release(ctx context.Context, player string, box int, stake money.Amount, reason, key string) {
 	ps, err := a.moves(ctx, player, stake, "seat given up: bet returned (AR-21)")
 	if err != nil {
 		a.log.Error("seat not given up", "player", player, "box", box, "err", err)
@@ -148,7 +149,13 @@ func (a *actor) release(ctx context.Context, player string, box int, stake money
 		a.rebuild(ctx)
 		return
 	}
-	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)"})
+	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)",
+		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle)})
+}
+
+// releaseParams are the values of a box given up (reason.box_given_up_*).
+func releaseParams(box int, idle time.Duration) map[string]any {
+	return map[string]any{"box": box, "seconds": int64(idle / time.Second), "rule": "AR-21"}
 }
 
 // expireSeats is the seat timer: the boxes past their time are given up,

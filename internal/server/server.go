@@ -60,6 +60,10 @@ type Server struct {
 	// player at registration, as a significant event (0: none; an
 	// administrator credits wallets).
 	WelcomeCredit int64
+	// Currency is the ISO 4217 code the pages show money in, as
+	// CheckCurrency reads it ("": none, plain numbers). It names, never
+	// converts: every amount stays in hundredths.
+	Currency string
 	// CareCooling is how long a player's raise or removal of a
 	// responsible-gaming limit waits before it applies (0:
 	// DefaultCareCooling; docs/players.md).
@@ -176,6 +180,11 @@ func (s *Server) Open() error {
 	if s.MaxIDLength > MaxIDLengthLimit {
 		return fmt.Errorf("server: command IDs of %d bytes: at most %d", s.MaxIDLength, MaxIDLengthLimit)
 	}
+	cur, err := CheckCurrency(s.Currency)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	s.Currency = cur
 	// A database opened read-only (a file without write permission) reads
 	// well and refuses every login and bet: refuse to start on it.
 	if wc, ok := s.Store.(sabot.WriteChecker); ok {
@@ -254,7 +263,7 @@ func (s *Server) start() error {
 			s.leave()
 			return err
 		}
-		s.event(s.ctx, nil, adminPayload{Event: "node-joined", Text: fmt.Sprintf("node %s (%s) joined with %d tables", s.nodes.self.ID, s.nodes.self.URL, len(s.tables))}, nil, "")
+		s.event(s.ctx, nil, adminPayload{Event: "node-joined", Node: s.nodes.self.ID, URL: s.nodes.self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", s.nodes.self.ID, s.nodes.self.URL, len(s.tables))}, nil, "")
 		return nil
 	}
 	ts, err := s.Store.Tables(s.ctx)
@@ -436,7 +445,7 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 	if err != nil {
 		return nil, err
 	}
-	s.event(ctx, nil, adminPayload{Event: "table-created", Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
+	s.event(ctx, nil, adminPayload{Event: "table-created", Table: t.ID, Name: t.Name, Profile: t.Profile, Options: t.Options, TestMode: t.TestMode, Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
 	r := a.do(ctx, &command{inside: viewTable})
 	return r.view, r.err
 }

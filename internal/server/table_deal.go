@@ -70,7 +70,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	}
 	for _, p := range seatedBefore {
 		if !slices.Contains(a.t.Seated(), p) {
-			a.publish(Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)"})
+			a.publish(Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
 		}
 	}
 	r := a.t.Round()
@@ -313,3 +313,7 @@ func (a *actor) housePostings(ctx context.Context, bank string, net money.Amount
 	}
 	return ps, nil
 }
+
+// seatNoBetParams are the values of a seat given up for want of a bet
+// (reason.seat_no_bet).
+var seatNoBetParams = map[string]any{"rule": "AR-21"}

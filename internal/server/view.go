@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"sabot"
 	"sabot/card"
 	"sabot/engine"
 	"sabot/money"
@@ -149,10 +150,14 @@ type Event struct {
 	NewBank    string                  `json:"new_bank,omitempty"`
 	Deadline   int64                   `json:"deadline,omitempty"`
 	Turn       *TurnView               `json:"turn,omitempty"`
-	// Reason and Params word a "waiting" event's Text in the client's
-	// language, as an error's (docs/protocol.md, "Errors").
+	// Reason and Params word the Text of a "waiting", "leave", "release",
+	// "withdraw" or "void" event in the client's language, as an error's
+	// (docs/protocol.md, "Errors").
 	Reason string         `json:"reason,omitempty"`
 	Params map[string]any `json:"params,omitempty"`
+	// Words are a "configure" event's Text in phrases, for the client to
+	// word (sabot.Phrase; event.KEY of its catalogue).
+	Words []sabot.Phrase `json:"words,omitempty"`
 }
 
 // Message is one WebSocket message from the server.
@@ -342,6 +347,7 @@ func eventOf(e engine.Event, round int, by string) Event {
 		w.Kind = "cut-card"
 	case engine.EvVoid:
 		w.Kind, w.Text = "void", e.Text
+		w.Reason = voidReason(e.Text)
 	case engine.EvResult:
 		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
 	case engine.EvDone:

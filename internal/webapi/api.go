@@ -192,11 +192,21 @@ type TableRules struct {
 // RuleLine is one rule of the table in a sentence, with the options that
 // set it and the regulations' rules it follows.
 type RuleLine struct {
-	Topic   string    `json:"topic"`
-	Text    string    `json:"text"`
+	Topic string `json:"topic"`
+	// Key names the topic for a client's catalogue (topic.KEY); a
+	// reading's is its rule ID.
+	Key  string `json:"key"`
+	Text string `json:"text"`
+	// Phrases are Text in pieces, for a client to word in its language:
+	// Text is their texts one after the other.
+	Phrases []Phrase  `json:"phrases"`
 	Options []string  `json:"options,omitempty"`
 	Rules   []RuleRef `json:"rules,omitempty"`
 }
+
+// Phrase is a piece of a rule's sentence (sabot.Phrase): its key is
+// rule.KEY of the client's catalogue; min and max are money.
+type Phrase = sabot.Phrase
 
 // RuleRef is a rule ID with its wording.
 type RuleRef struct {

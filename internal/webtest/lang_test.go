@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"sabot/internal/server"
 )
 
 // The page in Spanish, Italian and English (docs/web.md, "Languages"): a
@@ -87,4 +89,20 @@ func TestLanguages(t *testing.T) {
 func choose(t testing.TB, ctx context.Context, lang string) {
 	t.Helper()
 	eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById('lang'); s.focus(); s.value = %q; s.dispatchEvent(new Event('change', { bubbles: true })); return true })()`, lang))
+}
+
+// Issue 15, deliverable 5: money in the house's currency (`sabot serve
+// --currency EUR`) in the locale's format: "1.000,00 €" in Spanish and
+// Italian, "€1,000.00" in English, on the login page and in the header.
+func TestCurrency(t *testing.T) {
+	site := MustStart(t, slow, func(s *server.Server) { s.WelcomeCredit = 100000; s.Currency = "EUR" })
+	ctx := Browser(t, 1280, 900)
+	watch(t, ctx)
+	open(t, ctx, site, "/login", "#name")
+	waitJS(t, ctx, "the welcome credit in euros", `/€1,000\.00/.test(document.getElementById('welcome').textContent)`)
+	register(t, ctx, site, "José")
+	for _, c := range []struct{ lang, want string }{{"es", `^1\.000,00\s€$`}, {"it", `^1\.000,00\s€$`}, {"en", `^€1,000\.00$`}} {
+		choose(t, ctx, c.lang)
+		waitJS(t, ctx, "the balance in "+c.lang, fmt.Sprintf(`document.documentElement.lang === %q && new RegExp(%q).test(document.getElementById('balance').textContent)`, c.lang, c.want))
+	}
 }

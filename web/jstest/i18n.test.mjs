@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { t, setLang, getLang, pick, formatMoney, formatDate, setCurrency, refusal, CATALOGUES } from '../static/js/i18n.js';
+import { t, setLang, getLang, pick, formatMoney, formatDate, setCurrency, refusal, phrase, CATALOGUES, SERVER_WORDED } from '../static/js/i18n.js';
 import { money, plainMoney, parseMoney, cardName } from '../static/js/dom.js';
 import { TableState } from '../static/js/state.js';
 
@@ -22,10 +22,12 @@ function withLang(code, f) {
 const names = s => [...String(s).matchAll(/\{(\w+)\}/g)].map(m => m[1]).sort().join(',');
 const forms = v => (typeof v === 'object' ? Object.values(v) : [v]);
 
+const own = cat => Object.keys(cat).filter(k => !SERVER_WORDED.some(p => k.startsWith(p))).sort();
+
 test('every catalogue has exactly the English keys, each with the same values', () => {
   const en = CATALOGUES.en;
   for (const [code, cat] of Object.entries(CATALOGUES)) {
-    assert.deepEqual(Object.keys(cat).sort(), Object.keys(en).sort(), `${code}: keys differ from en`);
+    assert.deepEqual(own(cat), own(en), `${code}: keys differ from en`);
     for (const k of Object.keys(en)) {
       assert.equal(typeof cat[k], typeof en[k], `${code} ${k}: a plain message and a plural one`);
       const want = new Set(forms(en[k]).flatMap(x => names(x).split(',').filter(Boolean)));
@@ -34,6 +36,32 @@ test('every catalogue has exactly the English keys, each with the same values', 
       if (typeof en[k] === 'object') for (const f of forms(cat[k])) assert.ok(f.length > 0, `${code} ${k}: an empty form`);
     }
   }
+});
+
+// The phrases the server words in English (the rules, the significant
+// events) are in Spanish and Italian alike: the Go tests check that the
+// server says none the catalogues lack (TestRulePhrasesTranslated,
+// TestEventPhrasesTranslated).
+test('the server-worded phrases: Spanish and Italian have the same, English none', () => {
+  const worded = cat => Object.keys(cat).filter(k => SERVER_WORDED.some(p => k.startsWith(p))).sort();
+  assert.deepEqual(worded(CATALOGUES.en), []);
+  assert.ok(worded(CATALOGUES.es).length > 100);
+  assert.deepEqual(worded(CATALOGUES.it), worded(CATALOGUES.es));
+  for (const k of worded(CATALOGUES.es)) {
+    assert.equal(typeof CATALOGUES.it[k], typeof CATALOGUES.es[k], `${k}: a plain message and a plural one`);
+    assert.equal(forms(CATALOGUES.it[k]).map(names).sort().join('|').replace(/\|/g, ','), forms(CATALOGUES.es[k]).map(names).sort().join('|').replace(/\|/g, ','), `${k}: es and it name other values`);
+  }
+});
+
+test('a phrase: the catalogue\'s words, money as money, or the server\'s English', () => {
+  const p = { key: 'limits.range', params: { min: 100000, max: 5000000 }, text: 'Stakes from 1,000.00 to 50,000.00' };
+  withLang('en', () => assert.equal(phrase('rule.', p), 'Stakes from 1,000.00 to 50,000.00'));
+  withLang('es', () => assert.equal(phrase('rule.', p), 'Apuestas de 1.000,00 a 50.000,00'));
+  withLang('it', () => assert.equal(phrase('rule.', { key: 'shoe.decks', params: { n: 1 }, text: '1 deck of 52 cards' }), '1 mazzo da 52 carte'));
+  withLang('es', () => assert.equal(phrase('rule.', { key: 'no.such', text: 'as said' }), 'as said'));
+  withLang('es', () => assert.equal(phrase('event.', { text: '.' }), '.'));
+  withLang('es', () => assert.equal(phrase('event.', { key: 'timeout', params: { round: 7, player: 'ana', box: 2, hand: 1, action: 'stand' }, text: '…' }),
+    'ronda 7: se agotó el tiempo; ana, casillero 2 mano 1: plantarse por defecto'));
 });
 
 test('the language is the first of the browser\'s the page speaks, else English', () => {
@@ -145,4 +173,33 @@ test('a refusal worded from its reason, else the server\'s text', () => {
     assert.equal(refusal({ code: 'invalid', error: 'refused: box 1 may not double (AR-17)' }), 'refused: box 1 may not double (AR-17)');
     assert.equal(refusal({ code: 'invalid', error: 'x', reason: 'no_such_reason' }), 'x');
   });
+});
+
+test('the table\'s events that say why, in each language: a box given up, a bet the bank cannot cover, a void, the pit\'s change', () => {
+  const events = [
+    { kind: 'release', player: 'eve', box: 3, text: 'box 3 given up: held 30s with no round dealt (AR-21)', reason: 'box_given_up_idle', params: { box: 3, seconds: 30, rule: 'AR-21' } },
+    { kind: 'withdraw', player: 'ben', box: 2, amount: 5000, text: 'refused before the deal: …', reason: 'bank_cannot_cover', params: { bank: 'ana', stake: 5000, funds: 2000, win: 7500, rule: 'FAM-01' } },
+    { kind: 'configure', text: 'the table\'s configuration changed; max_bet: 300', words: [{ key: 'configure', text: 'the table\'s configuration changed' }, { key: 'option', params: { option: 'max_bet', value: '300' }, text: '; max_bet: 300' }] },
+    { kind: 'deal', round: 5 },
+    { kind: 'void', text: 'the cards ran out (AR-08)', reason: 'void_cards_out' },
+  ];
+  const say = () => {
+    const s = new TableState(1, 'ana');
+    s.snapshot('e', 1, { id: 1, name: 'Casa', rules: {}, seats: [{ box: 3, player: 'eve' }], bets: [{ player: 'ben', box: 2, stake: 5000 }], shoe: { id: 's', remaining: 50 } });
+    return events.flatMap(e => s.apply(e)).map(x => x.text).filter(x => !x.startsWith('No') && !x.startsWith('Rien'));
+  };
+  withLang('en', () => assert.deepEqual(say(), [
+    'eve: box 3 given up: held 30 s with no round dealt (AR-21).',
+    'ben\'s bet on box 2 is returned: The bank, ana\'s, cannot cover a stake of 50.00: it covers bets in dealing order up to its funds, 20.00, and this one can win 75.00 (FAM-01).',
+    'The pit: the table\'s configuration changed; max_bet: 300.',
+    'The round is void: the cards ran out (AR-08). Every stake is returned.',
+  ]));
+  withLang('es', () => {
+    const c = say();
+    assert.equal(c[0], 'eve: deja el casillero 3: lo ocupó 30 s sin que se repartiera una ronda (AR-21).');
+    assert.match(c[1], /^Se devuelve la apuesta de ben en el casillero 2: La banca de ana no puede cubrir una apuesta de 50,00: .* 20,00, y esta puede ganar 75,00 \(FAM-01\)\.$/);
+    assert.match(c[2], /cambia la configuración de la mesa; max_bet: 300/);
+    assert.match(c[3], /se acabaron las cartas \(AR-08\)/);
+  });
+  withLang('it', () => assert.match(say()[3], /le carte sono finite \(AR-08\)/));
 });

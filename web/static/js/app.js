@@ -1,7 +1,7 @@
 // The application: the routes of the single page, the account and the
 // language switch in the header.
 
-import { session, bus, refreshMe, logout, loggedIn } from './api.js';
+import { session, bus, refreshMe, logout, loggedIn, api } from './api.js';
 import { h, replace, money } from './dom.js';
 import { lobbyPage } from './lobby.js';
 import { loginPage } from './auth.js';
@@ -11,7 +11,7 @@ import { pitPage } from './pit.js';
 import { accountPage } from './account.js';
 import { applyMotion } from './fx.js';
 import { navigate, setRouter } from './ui.js';
-import { t, getLang, setLang, langBus, LANGUAGES } from './i18n.js';
+import { t, getLang, setLang, langBus, LANGUAGES, setCurrency } from './i18n.js';
 
 const main = document.getElementById('main');
 const account = document.getElementById('account');
@@ -135,4 +135,6 @@ setRouter(route);
 applyMotion();
 drawStatic();
 drawAccount();
-route();
+// Money is shown in the house's currency (--currency), known before the
+// first page is drawn; without an answer amounts are plain numbers.
+api('/api/site').then(site => setCurrency(site.currency), () => {}).finally(route);

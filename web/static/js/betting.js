@@ -50,14 +50,14 @@ export function forgetsAsked(e, me) {
 export function roomOn(v, box) {
   const holder = v.seats.find(s => s.box === box)?.player || '';
   if (holder !== v.me) {
-    if (!holder) return { reason: `box ${box} is no longer yours: take a seat first` };
-    if (!v.backBetsPerBox) return { reason: `box ${box} is ${holder}'s and this table takes no back bets` };
+    if (!holder) return { reason: tr('plan.notYours', { box }) };
+    if (!v.backBetsPerBox) return { reason: tr('plan.noBackBets', { box, holder }) };
     const behind = new Set(v.bets.filter(b => b.box === box && b.player !== holder).map(b => b.player));
-    if (!behind.has(v.me) && behind.size >= v.backBetsPerBox) return { reason: `box ${box} takes no more back bets` };
+    if (!behind.has(v.me) && behind.size >= v.backBetsPerBox) return { reason: tr('plan.backBetsFull', { box }) };
   }
   let max = v.maxBet;
   if (v.perBox) for (const b of v.bets) if (b.box === box && b.player !== v.me) max -= b.stake;
-  if (max <= 0) return { reason: `box ${box} is at the table's maximum` };
+  if (max <= 0) return { reason: tr('plan.atMaximum', { box }) };
   return { max };
 }
 
@@ -69,17 +69,17 @@ function stakeOf(v, box) {
 // a spot is no longer open, a stake is over its room now, or the balance
 // does not cover them. Only with no bet of this player on the table.
 export function rebetPlan(v, last, balance) {
-  if (!last || !last.length) return { reason: 'no bets to repeat' };
-  if (v.bets.some(b => b.player === v.me)) return { reason: 'your bets are already on the table' };
+  if (!last || !last.length) return { reason: tr('plan.noRebet') };
+  if (v.bets.some(b => b.player === v.me)) return { reason: tr('plan.alreadyBet') };
   let total = 0;
   for (const l of last) {
     const room = roomOn(v, l.box);
-    if (room.reason) return { reason: `cannot re-bet: ${room.reason}` };
-    if (l.stake > room.max) return { reason: `cannot re-bet: box ${l.box} takes at most ${money(room.max)} now` };
-    if (l.stake < (v.minBet || 0)) return { reason: `cannot re-bet: the table's minimum is ${money(v.minBet)} now` };
+    if (room.reason) return { reason: tr('plan.rebetNo', { why: room.reason }) };
+    if (l.stake > room.max) return { reason: tr('plan.rebetOver', { box: l.box, max: money(room.max) }) };
+    if (l.stake < (v.minBet || 0)) return { reason: tr('plan.rebetUnder', { min: money(v.minBet) }) };
     total += l.stake;
   }
-  if (total > balance) return { reason: 'cannot re-bet: your balance does not cover the bets', need: total };
+  if (total > balance) return { reason: tr('plan.rebetFunds'), need: total };
   return { bets: last.map(l => ({ box: l.box, stake: l.stake })) };
 }
 
@@ -87,7 +87,7 @@ export function rebetPlan(v, last, balance) {
 // its room; refused if none can grow or the balance does not cover it.
 export function doublePlan(v, balance) {
   const mine = v.bets.filter(b => b.player === v.me);
-  if (!mine.length) return { reason: 'no bets to double' };
+  if (!mine.length) return { reason: tr('plan.noDouble') };
   const bets = [];
   let more = 0;
   for (const b of mine) {
@@ -98,8 +98,8 @@ export function doublePlan(v, balance) {
       more += stake - b.stake;
     }
   }
-  if (!bets.length) return { reason: 'your bets are at the table\'s maximum' };
-  if (more > balance) return { reason: 'cannot double: your balance does not cover it', need: more };
+  if (!bets.length) return { reason: tr('plan.allAtMaximum') };
+  if (more > balance) return { reason: tr('plan.doubleFunds'), need: more };
   return { bets };
 }
 
@@ -107,15 +107,15 @@ export function doublePlan(v, balance) {
 // double): entry is [{box, before, after}]; each box goes back to before
 // (a withdrawal at 0). Refused if the stakes are no longer those it left.
 export function undoPlan(v, entry) {
-  if (!entry) return { reason: 'nothing to undo' };
-  if (entry.some(e => stakeOf(v, e.box) !== e.after)) return { reason: 'the bets changed since' };
+  if (!entry) return { reason: tr('plan.noUndo') };
+  if (entry.some(e => stakeOf(v, e.box) !== e.after)) return { reason: tr('plan.changed') };
   return { bets: entry.map(e => ({ box: e.box, stake: e.before })) };
 }
 
 // clearPlan withdraws every bet of this player.
 export function clearPlan(v) {
   const mine = v.bets.filter(b => b.player === v.me);
-  if (!mine.length) return { reason: 'no bets to clear' };
+  if (!mine.length) return { reason: tr('plan.noClear') };
   return { bets: mine.map(b => ({ box: b.box, stake: 0 })) };
 }
 
@@ -151,7 +151,7 @@ export class Betting {
     this.once = new Once(commandID);
     this.pending = 0; // the buttons' commands on their way
     this.chipsOut = 0; // the chips' commands on their way
-    this.el = h('section', { class: 'betting', 'aria-label': 'Betting' });
+    this.el = h('section', { class: 'betting', 'aria-label': tr('bets.heading') });
   }
 
   // invalidate has the next draw draw again (the wallet changed).

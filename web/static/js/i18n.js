@@ -12,6 +12,10 @@ import es from './i18n/es.js';
 import it from './i18n/it.js';
 
 export const CATALOGUES = { en, es, it };
+// SERVER_WORDED are the prefixes of the keys of phrases the server says in
+// English (phrase()): the rules in plain words, the significant events. The
+// English catalogue has none of them; Spanish and Italian have them all.
+export const SERVER_WORDED = ['rule.', 'topic.', 'profile.', 'event.'];
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
   { code: 'es', name: 'Español' },
@@ -63,7 +67,8 @@ export function setLang(code, remember = true) {
 }
 
 // setCurrency names the currency money is shown in (an ISO 4217 code, e.g.
-// "EUR"); '' shows amounts without one. The server names none today.
+// "EUR"); '' shows amounts without one. The server names it (/api/site,
+// `sabot serve --currency`).
 export function setCurrency(code) {
   currency = code || '';
 }
@@ -83,7 +88,7 @@ export function t(key, params = {}) {
 }
 
 // The values of a reason that are amounts in minor units.
-const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake', 'limit', 'used']);
+const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake', 'limit', 'used', 'funds', 'win']);
 
 // refusal words a server's refusal or a "waiting" event in the language in
 // use: by its reason and values where the catalogue has the reason
@@ -91,14 +96,37 @@ const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake', 'limit', 
 // "Errors").
 export function refusal({ reason, params, error, text } = {}) {
   if (!reason || !has('reason.' + reason)) return error ?? text ?? '';
+  return t('reason.' + reason, values(params));
+}
+
+// values writes a server's values as the page words them: amounts as money,
+// times as dates, a limit's period and an exclusion's kind by the catalogue;
+// n stays a number (it picks the plural form).
+export function values(params) {
   const p = {};
   for (const [k, v] of Object.entries(params || {})) {
     if (MONEY_PARAMS.has(k)) p[k] = formatMoney(v);
     else if (k === 'period' || k === 'exclusion') p[k] = t(`care.${k}.${v}`); // a limit's period, an exclusion's kind
-    else if (k === 'until') p[k] = formatDate(v, { dateStyle: 'long', timeStyle: 'short' });
+    else if (k === 'until' || k === 'at') p[k] = formatDate(v, { dateStyle: 'long', timeStyle: 'short' });
+    else if (k === 'action' && has('action.' + v)) p[k] = t('action.' + v).toLowerCase(); // a decision applied by timeout
     else p[k] = v;
   }
-  return t('reason.' + reason, p);
+  return p;
+}
+
+// phrase words a piece of a server's sentence ({key, params, text}: the
+// rules in plain words, an event's summary) by the catalogue of the
+// language in use (PREFIX.key), else as the server said it in English.
+// English is the server's own: its catalogue has no such keys.
+export function phrase(prefix, { key, params, text } = {}) {
+  if (!key || lang === 'en' || !((prefix + key) in CATALOGUES[lang])) return text ?? '';
+  return t(prefix + key, values(params));
+}
+
+// sentence words a server's sentence said in phrases (PREFIX.key each), or
+// says its text where it came without them.
+export function sentence(prefix, phrases, text = '') {
+  return phrases?.length ? phrases.map(p => phrase(prefix, p)).join('') : text;
 }
 
 // has says whether a key is in the English catalogue.

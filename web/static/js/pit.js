@@ -7,7 +7,7 @@
 import { api, clientID, commandID, loggedIn, session } from './api.js';
 import { h, replace, money, parseMoney, plainMoney } from './dom.js';
 import { announce, toast } from './ui.js';
-import { t, formatDate } from './i18n.js';
+import { t, formatDate, has, sentence } from './i18n.js';
 
 export function pitPage(main) {
   if (!loggedIn() || !session.user?.admin) {
@@ -156,8 +156,8 @@ export function pitPage(main) {
     replace(events, list.length ? list.map(e => h('tr', { dataset: { kind: e.kind } },
       h('td', { class: 'nowrap' }, formatDate(e.at)),
       h('td', {}, name(e.table)),
-      h('td', {}, e.kind),
-      h('td', {}, e.summary))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('pit.nothing'))));
+      h('td', {}, has('kind.' + e.kind) ? t('kind.' + e.kind) : e.kind),
+      h('td', {}, sentence('event.', e.words, e.summary)))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('pit.nothing'))));
   }
   filter.addEventListener('change', loadEvents);
 

@@ -143,7 +143,7 @@ export class Prompt {
     this.run = run;
     this.sig = '';
     this.once = new Once(commandID);
-    this.el = h('section', { class: 'prompt', 'aria-label': 'Your decision', hidden: true });
+    this.el = h('section', { class: 'prompt', 'aria-label': t('prompt.heading.playing'), hidden: true });
     // Keyboard shortcuts: the keys shown on the decision buttons.
     this.onKey = ev => {
       if (ev.ctrlKey || ev.metaKey || ev.altKey || isTyping()) return;

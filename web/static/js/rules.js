@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { h, replace, pct, money } from './dom.js';
-import { t } from './i18n.js';
+import { t, phrase, sentence as words } from './i18n.js';
 
 // rulesPanel fills el with the table's rules and resolves with every
 // option's value (for the felt's print), or null.
@@ -45,14 +45,14 @@ export async function rulesPanel(el, id, { open = false } = {}) {
   }
   const r = rules.value;
   replace(body,
-    h('p', { class: 'desc' }, r.description),
+    h('p', { class: 'desc' }, phrase('profile.', { key: r.profile, text: r.description })),
     h('dl', { class: 'rule-lines' }, r.lines.map(line => [
-      h('dt', {}, line.topic),
-      h('dd', {}, line.text, ruleRefs(line.rules)),
+      h('dt', {}, phrase('topic.', { key: line.key, text: line.topic })),
+      h('dd', {}, sentence(line), ruleRefs(line.rules)),
     ])),
     r.readings.length ? h('details', { class: 'readings', open: open || null },
       h('summary', {}, t('rules.readings')),
-      h('ul', {}, r.readings.map(x => h('li', {}, h('strong', {}, x.topic + ': '), x.text, x.options?.length ? h('span', { class: 'hint' }, t('rules.option', { options: x.options.join(', ') })) : null)))) : null);
+      h('ul', {}, r.readings.map(x => h('li', {}, h('strong', {}, x.topic + ': '), sentence(x), x.options?.length ? h('span', { class: 'hint' }, t('rules.option', { options: x.options.join(', ') })) : null)))) : null);
   if (table.status === 'fulfilled') {
     const tr = table.value.rules;
     replace(timers,
@@ -61,6 +61,12 @@ export async function rulesPanel(el, id, { open = false } = {}) {
       h('p', { class: 'hint' }, t('rules.onTimeout', { text: tr.on_timeout })));
   }
   return r.values;
+}
+
+// sentence words a rule line in the page's language, phrase by phrase
+// (rule.KEY of the catalogue), or says its English text.
+export function sentence(line) {
+  return words('rule.', line.phrases, line.text);
 }
 
 function ruleRefs(refs) {

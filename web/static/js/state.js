@@ -6,7 +6,7 @@
 
 import { Count } from './count.js';
 import { HIDDEN, cardName, cardShort, money } from './dom.js';
-import { t as tr, refusal } from './i18n.js';
+import { t as tr, refusal, sentence } from './i18n.js';
 
 // Hand is a box's hand, or the dealer's, as shown: a face-down card is
 // HIDDEN and no total counts it.
@@ -252,17 +252,17 @@ export class TableState {
       case 'leave':
         t.seats = t.seats.filter(s => s.player !== e.player);
         t.bets = t.bets.filter(b => b.player !== e.player);
-        say(e.text ? tr('call.playerText', { player: e.player, text: e.text }) : tr(e.amount ? 'call.leaveReturned' : 'call.leave', { player: e.player, amount: money(e.amount) }), 'info');
+        say(e.text ? tr('call.playerText', { player: e.player, text: refusal(e) }) : tr(e.amount ? 'call.leaveReturned' : 'call.leave', { player: e.player, amount: money(e.amount) }), 'info');
         break;
       case 'release':
         // AR-21: one box given up, and its holder's bet on it returned.
         t.seats = t.seats.filter(s => !(s.box === e.box && s.player === e.player));
         t.bets = t.bets.filter(b => !(b.box === e.box && b.player === e.player));
-        say(tr('call.playerText', { player: e.player, text: e.text }), 'info');
+        say(tr('call.playerText', { player: e.player, text: refusal(e) }), 'info');
         break;
       case 'configure':
         // A fresh snapshot with the new rules follows.
-        say(tr('call.configure', { text: e.text }), 'info');
+        say(tr('call.configure', { text: sentence('event.', e.words, e.text) }), 'info');
         break;
       case 'bet': {
         const b = t.bets.find(b => b.player === e.player && b.box === e.box);
@@ -273,7 +273,8 @@ export class TableState {
       }
       case 'withdraw':
         t.bets = t.bets.filter(b => !(b.player === e.player && b.box === e.box));
-        say(tr('call.withdraw', { player: e.player, box: e.box }), 'info');
+        // A bet the player took back, or one the bank cannot cover (FAM-01).
+        say(e.text ? tr('call.betReturned', { player: e.player, box: e.box, text: refusal(e).replace(/\.$/, '') }) : tr('call.withdraw', { player: e.player, box: e.box }), 'info');
         break;
       case 'betting':
         this.bettingDeadline = e.deadline;
@@ -444,8 +445,8 @@ export class TableState {
         break;
       }
       case 'void':
-        if (r) r.void = e.text || 'void';
-        say(tr('call.void', { text: e.text }), 'alert');
+        if (r) r.void = refusal(e) || 'void';
+        say(tr('call.void', { text: refusal(e) }), 'alert');
         break;
       case 'done':
         if (!r) break;

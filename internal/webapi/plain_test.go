@@ -1,0 +1,113 @@
+package webapi
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"sabot/rules"
+	"sabot/web"
+)
+
+// variants is every built-in profile, and each of them with every option
+// set to each of a few values: between them they say every phrase
+// PlainRules has.
+func variants(t *testing.T) []*rules.Profile {
+	var out []*rules.Profile
+	for _, name := range rules.Names() {
+		base := rules.MustLookup(name)
+		out = append(out, base)
+		for _, o := range rules.Options() {
+			var vals []string
+			switch {
+			case o.Values == "bool":
+				vals = []string{"true", "false"}
+			case strings.Contains(o.Values, " | "):
+				vals = strings.Split(o.Values, " | ")
+			case strings.HasPrefix(o.Values, "integer"):
+				vals = []string{"0", "1", "2", "3", "7", "11"}
+			}
+			for _, v := range vals {
+				p := base.Clone()
+				if p.Set(o.Key, v) == nil {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// catalogue reads a language's messages of the web client.
+func catalogue(t *testing.T, lang string) map[string][]string {
+	m, err := web.Messages(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Every phrase, topic and built-in description the rules in plain words
+// can say is in the Spanish and Italian catalogues, with no value the
+// phrase does not send; a line's text is its phrases' texts (issue 15,
+// deliverable 5).
+func TestRulePhrasesTranslated(t *testing.T) {
+	phrases := map[string]Phrase{}
+	topicKeys := map[string]bool{}
+	for _, p := range variants(t) {
+		tr := PlainRules(1, p)
+		for _, l := range append(tr.Lines, tr.Readings...) {
+			text := ""
+			for _, x := range l.Phrases {
+				text += x.Text
+				if x.Key != "" {
+					phrases[x.Key] = x
+				} else if strings.TrimSpace(x.Text) != "." {
+					t.Errorf("%s: a phrase without a key says %q", p.Name, x.Text)
+				}
+			}
+			if text != l.Text {
+				t.Errorf("%s %s: phrases say %q, the text %q", p.Name, l.Key, text, l.Text)
+			}
+		}
+		for _, l := range tr.Lines {
+			topicKeys[l.Key] = true
+			if topics[l.Key] == "" || l.Topic != topics[l.Key] {
+				t.Errorf("%s: topic %q is named %q", p.Name, l.Key, l.Topic)
+			}
+		}
+	}
+	if len(phrases) < 60 {
+		t.Fatalf("only %d phrases said: the variants miss some", len(phrases))
+	}
+	for _, lang := range []string{"es", "it"} {
+		cat := catalogue(t, lang)
+		for key, x := range phrases {
+			names, ok := cat["rule."+key]
+			if !ok {
+				t.Errorf("%s.js lacks rule.%s (%q)", lang, key, x.Text)
+				continue
+			}
+			for _, n := range names {
+				if _, ok := x.Params[n]; !ok {
+					t.Errorf("%s.js rule.%s uses {%s}, the phrase sends %v", lang, key, n, x.Params)
+				}
+			}
+			for n := range x.Params {
+				if !slices.Contains(names, n) {
+					t.Errorf("%s.js rule.%s leaves out {%s}", lang, key, n)
+				}
+			}
+		}
+		for key := range topicKeys {
+			if _, ok := cat["topic."+key]; !ok {
+				t.Errorf("%s.js lacks topic.%s", lang, key)
+			}
+		}
+		for name := range rulePrefixes {
+			if _, ok := cat["profile."+name]; !ok {
+				t.Errorf("%s.js lacks profile.%s", lang, name)
+			}
+		}
+	}
+}
