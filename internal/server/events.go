@@ -155,11 +155,11 @@ func adminWords(p adminPayload) []sabot.Phrase {
 	case p.Event == "node-lost" && p.Node != "":
 		return []sabot.Phrase{say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
 	case p.Event == "table-created" && p.Name != "":
-		opts := optionText(p.Options)
+		out := []sabot.Phrase{say("tableCreated", "table-created: "+p.Text, "table", p.Table, "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
 		if p.TestMode {
-			opts += " (test mode)"
+			out = append(out, say("testMode", ""))
 		}
-		return []sabot.Phrase{say("tableCreated", "table-created: "+p.Text, "table", p.Table, "name", p.Name, "profile", p.Profile, "options", opts)}
+		return out
 	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
 		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
 	}

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,5 +140,20 @@ func TestEventReasonsWorded(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The rules panel says what a timer decides in the page's language from
+// its catalogue (rules.onTimeout); the English is the server's OnTimeout,
+// word for word, so that the two cannot drift apart.
+func TestOnTimeoutInCatalogue(t *testing.T) {
+	rec := httptest.NewRecorder()
+	web.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/js/i18n/en.js", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /js/i18n/en.js: %d", rec.Code)
+	}
+	want := strings.ReplaceAll("When time runs out — "+OnTimeout+".", `"`, `\"`)
+	if !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("en.js's rules.onTimeout is not %q", want)
 	}
 }

@@ -10,6 +10,7 @@ import { money, plainMoney, parseMoney, chipSet, chipLabel, chipStack, netClass,
 import { TableState, inWindow } from '../static/js/state.js';
 import { statusLine, deadline } from '../static/js/status.js';
 import { promptGroups, promptButtons, promptText, promptHeading, checkStake, stepStake, actFields } from '../static/js/prompt.js';
+import { setLang } from '../static/js/i18n.js';
 import { pickChip, chipAfterKey, nextStake, forgetsAsked } from '../static/js/betting.js';
 
 const RULES = { boxes: 7, back_bets_per_box: 2, min_bet: 100, max_bet: 100000, decision_ms: 15000, window_ms: 8000, bet_window_ms: 20000 };
@@ -153,6 +154,13 @@ test('prompt: a stake typed for a decision, checked before it is sent', () => {
   assert.equal(checkStake('1500', 'double', 1, 100000).error, 'The double stake must be from 0.01 to 1,000.00: 1,500.00 is out of range.');
   assert.equal(checkStake('abc', 'insurance', 1, 250).error, 'The insurance stake is an amount, from 0.01 to 2.50, e.g. 2.50.');
   assert.equal(checkStake('60', 'double', 1, 100000, 5000).error, 'Your balance is 50.00: not enough to stake 60.00 on the double.');
+  setLang('es', false);
+  try {
+    assert.equal(checkStake('1500', 'double', 1, 100000).error, 'La apuesta del doble va de 0,01 a 1.000,00: 1.500,00 está fuera de ese rango.');
+    assert.equal(checkStake('60', 'insurance', 1, 100000, 5000).error, 'Su saldo es 50,00: no alcanza para apostar 60,00 al seguro.');
+  } finally {
+    setLang('en', false);
+  }
   assert.equal(stepStake('5.00', false, 1, 100000, 100), 400);
   assert.equal(stepStake('', true, 1, 100000, 100), 101);
   assert.equal(stepStake('999', true, 1, 100000, 100), 100000);

@@ -23,12 +23,14 @@ export function newSession() {
   return { net: 0, rounds: 0, ids: [] };
 }
 
-// betLine says one bet of a round: "Box 3: win +10.00" ("double" and the
-// like named).
+// betLine says one bet of a round in the page's language: "Box 3: win
+// with 20 +10.00" ("double" and the like named).
 export function betLine(b) {
-  const kind = b.kind && b.kind !== 'main' ? ` (${b.kind})` : '';
-  const total = b.total && b.kind !== 'insurance' ? ` with ${b.total}` : '';
-  return `Box ${b.box}${b.hand > 1 ? ` hand ${b.hand}` : ''}${kind}: ${b.result || 'returned'}${total} ${signed(b.net)}`;
+  const kind = b.kind && b.kind !== 'main' ? ` (${t('betKind.' + b.kind)})` : '';
+  const total = b.total && b.kind !== 'insurance' ? t('history.with', { total: b.total }) : '';
+  const hand = b.hand > 1 ? t('history.hand', { hand: b.hand }) : '';
+  const result = b.result ? t('outcome.' + b.result) : t('history.returned');
+  return `${t('history.box', { box: b.box })}${hand}${kind}: ${result}${total} ${signed(b.net)}`;
 }
 
 const KEY = 'sabot.tablesession.';

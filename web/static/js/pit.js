@@ -8,6 +8,7 @@ import { api, clientID, commandID, loggedIn, session } from './api.js';
 import { h, replace, money, parseMoney, plainMoney } from './dom.js';
 import { announce, toast } from './ui.js';
 import { t, formatDate, has, sentence } from './i18n.js';
+import { phaseName } from './status.js';
 
 export function pitPage(main) {
   if (!loggedIn() || !session.user?.admin) {
@@ -124,7 +125,7 @@ export function pitPage(main) {
     return h('tr', { dataset: { table: tb.id } },
       h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`)),
       h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`),
-      h('td', {}, tb.closed ? t('pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: tb.round.phase }) : t('pit.seated', { n: (tb.seats || []).length })),
+      h('td', {}, tb.closed ? t('pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: phaseName(tb.round.phase).toLowerCase() }) : t('pit.seated', { n: (tb.seats || []).length })),
       h('td', {}, h('div', { class: 'pit-change' }, opts, reason, configure)),
       h('td', {}, h('div', { class: 'pit-actions' }, act('new-shoe', t('pit.newShoe'), t('pit.newShoeDone')), inPlay ? act('void', t('pit.void'), t('pit.voidDone')) : null)));
   }

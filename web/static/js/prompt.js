@@ -11,30 +11,26 @@ import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney } from '
 import { inWindow } from './state.js';
 import { t } from './i18n.js';
 
-// What each decision is called, its key, and in which order it is offered.
+// Each decision's key (its name is action.NAME of the catalogue), and the
+// order they are offered in.
 export const ACTIONS = {
-  hit: { label: 'Hit', key: 'h' },
-  stand: { label: 'Stand', key: 's' },
-  double: { label: 'Double', key: 'd' },
-  split: { label: 'Split', key: 'p' },
-  surrender: { label: 'Surrender', key: 'r' },
-  insure: { label: 'Insure', key: 'i' },
-  'even-money': { label: 'Even money', key: 'e' },
-  challenge: { label: 'Challenge', key: 'c' },
+  hit: { key: 'h' },
+  stand: { key: 's' },
+  double: { key: 'd' },
+  split: { key: 'p' },
+  surrender: { key: 'r' },
+  insure: { key: 'i' },
+  'even-money': { key: 'e' },
+  challenge: { key: 'c' },
 };
 const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge', 'declare'];
 
-const HEADINGS = {
-  playing: 'Your decision',
-  insurance: 'Insurance?',
-  challenge: 'The challenge (Desafío)?',
-  follow: 'Follow the box holder?',
-  'ace-choice': 'Count the Ace 1 or 11?',
-};
+// The phases with a heading of their own (prompt.heading.PHASE).
+const HEADINGS = new Set(['playing', 'insurance', 'challenge', 'follow', 'ace-choice']);
 
 // promptHeading is the question a phase asks.
 export function promptHeading(phase) {
-  return t('prompt.heading.' + (HEADINGS[phase] ? phase : 'playing'));
+  return t('prompt.heading.' + (HEADINGS.has(phase) ? phase : 'playing'));
 }
 
 // promptGroups groups the legal decisions by box and hand, in the order the
@@ -111,9 +107,10 @@ export function declineLabel(phase) {
 // and within the wallet (if known), else {error}, a one-line reason.
 export function checkStake(text, what, min, max, wallet) {
   const v = parseMoney(text);
-  if (!Number.isFinite(v)) return { error: `The ${what} stake is an amount, from ${money(min)} to ${money(max)}, e.g. ${plainMoney(Math.max(min, Math.min(max, 250)))}.` };
-  if (v < min || v > max) return { error: `The ${what} stake must be from ${money(min)} to ${money(max)}: ${money(v)} is out of range.` };
-  if (typeof wallet === 'number' && v > wallet) return { error: `Your balance is ${money(wallet)}: not enough to stake ${money(v)} on the ${what}.` };
+  const w = t('stake.what.' + what);
+  if (!Number.isFinite(v)) return { error: t('stake.notAmount', { what: w, min: money(min), max: money(max), example: plainMoney(Math.max(min, Math.min(max, 250))) }) };
+  if (v < min || v > max) return { error: t('stake.range', { what: w, min: money(min), max: money(max), amount: money(v) }) };
+  if (typeof wallet === 'number' && v > wallet) return { error: t('stake.funds', { what: w, held: money(wallet), amount: money(v) }) };
   return { stake: v };
 }
 
@@ -193,7 +190,7 @@ export class Prompt {
       const fk = `act-${box}-${hand}-${l.action}-${l.value || ''}`;
       let field = null;
       if (l.action === 'insure') {
-        stakeInput = h('input', { type: 'text', inputmode: 'decimal', class: 'stake-input', id: `ins-${box}`, 'data-fk': `ins-${box}`, value: plainMoney(l.stake), autocomplete: 'off', 'aria-describedby': `ins-${box}-error`, 'aria-label': `Insurance stake on box ${box}, at most ${money(l.stake)}` });
+        stakeInput = h('input', { type: 'text', inputmode: 'decimal', class: 'stake-input', id: `ins-${box}`, 'data-fk': `ins-${box}`, value: plainMoney(l.stake), autocomplete: 'off', 'aria-describedby': `ins-${box}-error`, 'aria-label': t('prompt.insureLabel', { box, max: money(l.stake) }) });
         field = insureField = this.stakeField(stakeInput, 'insurance', 1, l.stake, fk);
       }
       if (l.action === 'double' && doubleForLess(state) && myMain) {

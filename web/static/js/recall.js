@@ -231,7 +231,7 @@ export function replayPage(main, id) {
         h('thead', {}, h('tr', {}, [t('pit.player'), t('replay.atDeal'), t('recall.colNet'), t('replay.afterPayout')].map(x => h('th', { scope: 'col' }, x)))),
         h('tbody', {}, players.map(p => h('tr', {},
           h('td', {}, p), h('td', {}, money(rr.wallets_at_deal?.[p] ?? 0)), h('td', {}, signed(rr.net[p])), h('td', {}, money(rr.wallets_after?.[p] ?? 0)))))),
-      h('p', { class: 'hint' }, `The house: ${signed(rr.house)}. Decisions: ${(rr.decisions || []).length}, each with who made it (player, dealer or timeout) and when.`));
+      h('p', { class: 'hint' }, t('replay.houseDecisions', { house: signed(rr.house), n: (rr.decisions || []).length })));
 
     replace(main,
       h('div', { class: 'replay-page' },

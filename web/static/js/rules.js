@@ -33,7 +33,7 @@ export async function rulesPanel(el, id, { open = false } = {}) {
     replace(rtp,
       h('strong', {}, t('rules.rtp', { rtp: pct(e.basic.rtp) })), t('rules.edge', { edge: pct(e.basic.house_edge) }),
       t('rules.best', { rtp: pct(e.best.rtp) }),
-      h('span', { class: 'hint' }, t('rules.exact', { method: e.method })),
+      h('span', { class: 'hint' }, t('rules.exact')),
       e.insurance_ev !== undefined ? h('span', { class: 'hint' }, t(e.insurance_ev > 0 ? 'rules.insurance' : 'rules.insuranceNot', { ev: pct(e.insurance_ev) })) : null);
   }, err => {
     rtp.textContent = t('rules.rtpUnavailable', { message: err.message });
@@ -58,7 +58,7 @@ export async function rulesPanel(el, id, { open = false } = {}) {
     replace(timers,
       h('h3', {}, t('rules.timers')),
       h('p', {}, t('rules.timersText', { bet: tr.bet_window_ms / 1000, decision: tr.decision_ms / 1000, window: tr.window_ms / 1000, min: money(tr.min_bet), max: money(tr.max_bet) })),
-      h('p', { class: 'hint' }, t('rules.onTimeout', { text: tr.on_timeout })));
+      h('p', { class: 'hint' }, t('rules.onTimeout')));
   }
   return r.values;
 }

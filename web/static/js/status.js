@@ -7,11 +7,10 @@ import { h } from './dom.js';
 import { inWindow } from './state.js';
 import { t as tr, refusal, has } from './i18n.js';
 
-const PHASE_NAMES = { playing: 'Playing', insurance: 'Insurance', challenge: 'Challenge', follow: 'Back bettors', 'ace-choice': 'Ace choice' };
-
-// phaseName is a turn's phase as the status names it.
+// phaseName is a round's phase as the status names it (the engine's
+// phases; one it does not know as it is).
 export function phaseName(phase) {
-  return PHASE_NAMES[phase] ? tr('status.phase.' + phase) : phase;
+  return has('status.phase.' + phase) ? tr('status.phase.' + phase) : phase;
 }
 
 // defaultName is what the server does when time runs out, in the page's

@@ -252,7 +252,7 @@ export function tablePage(main, id) {
 
   function onConn(st) {
     conn.show(st);
-    if (st === 'unauthorized') toast('Your session is over: log in again.');
+    if (st === 'unauthorized') toast(tr('page.sessionOver'));
   }
 
   async function start() {
