@@ -40,7 +40,9 @@ func (t *Table) Reconfigure(p *rules.Profile) (newShoe bool, err error) {
 	if !p.BankRotates {
 		t.bank, t.bankRounds = "", 0
 	}
-	if newShoe {
+	if newShoe && t.phys != nil {
+		t.newPhysicalShoe()
+	} else if newShoe {
 		if err := t.newShoe(t.Seeds()); err != nil {
 			t.p = old
 			return false, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"sabot/card"
 	"sabot/engine"
 	"sabot/rules"
 	"sabot/shoe"
@@ -37,8 +38,11 @@ type Snapshot struct {
 	Forced      bool               `json:"forced"`     // the last round was dealt from a forced order
 	Bank        string             `json:"bank"`       // FAM-02: "" the house
 	BankRounds  int                `json:"bank_rounds"`
-	Seed        string             `json:"seed"` // the current shoe's seed, 64 hex digits
+	Seed        string             `json:"seed"` // the current shoe's seed, 64 hex digits ("" for a physical shoe)
 	Shoe        shoe.State         `json:"shoe"`
+	// Physical is the physical shoe of a table dealt by hand (NewPhysical);
+	// it has no seed and no shuffled shoe.
+	Physical *PhysicalState `json:"physical,omitempty"`
 }
 
 // PendingClaim is a claim for a free box not yet resolved (AR-21).
@@ -69,8 +73,16 @@ func (t *Table) Snapshot() (Snapshot, error) {
 		Forced:      t.forced,
 		Bank:        t.bank,
 		BankRounds:  t.bankRounds,
-		Seed:        hex.EncodeToString(t.seed[:]),
-		Shoe:        t.shoe.State(),
+	}
+	if t.phys != nil {
+		sn.Physical = &PhysicalState{Seen: map[card.Card]int{}, CutOut: t.phys.cutOut}
+		for c, n := range t.phys.seen {
+			if n > 0 {
+				sn.Physical.Seen[c] = n
+			}
+		}
+	} else {
+		sn.Seed, sn.Shoe = hex.EncodeToString(t.seed[:]), t.shoe.State()
 	}
 	for _, c := range t.claims {
 		sn.Claims = append(sn.Claims, PendingClaim{c.player, c.box, c.at})
@@ -126,22 +138,36 @@ func Restore(p *rules.Profile, sn Snapshot) (*Table, error) {
 		return nil, bad("%d bank rounds", sn.BankRounds)
 	}
 	var seed shoe.Seed
-	b, err := hex.DecodeString(sn.Seed)
-	if err != nil || len(b) != len(seed) {
-		return nil, bad("seed %q: want %d hex digits", sn.Seed, 2*len(seed))
-	}
-	copy(seed[:], b)
-	switch st := sn.Shoe; {
-	case st.Forced:
-		return nil, bad("a forced shoe: a table deals from a shuffled one")
-	case st.Decks != p.Decks:
-		return nil, bad("a shoe of %d decks; the profile has %d", st.Decks, p.Decks)
-	case st.Collected != p.ShoeProcedure().Collected:
-		return nil, bad("cards collected in mode %d; the profile says %d (FAM-03)", st.Collected, p.ShoeProcedure().Collected)
-	}
-	s, err := shoe.Restore(sn.Shoe)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
+	var s *shoe.Shoe
+	var phys *physical
+	if sn.Physical != nil {
+		if sn.Forced {
+			return nil, bad("a forced round at a table dealt from a physical shoe")
+		}
+		phys = &physical{seen: map[card.Card]int{}, cutOut: sn.Physical.CutOut, cutAt: -1}
+		for c, n := range sn.Physical.Seen {
+			if !c.Valid() || n < 0 || n > p.Decks {
+				return nil, bad("a physical shoe that held %d of %v; it has %d decks", n, c, p.Decks)
+			}
+			phys.seen[c] = n
+		}
+	} else {
+		b, err := hex.DecodeString(sn.Seed)
+		if err != nil || len(b) != len(seed) {
+			return nil, bad("seed %q: want %d hex digits", sn.Seed, 2*len(seed))
+		}
+		copy(seed[:], b)
+		switch st := sn.Shoe; {
+		case st.Forced:
+			return nil, bad("a forced shoe: a table deals from a shuffled one")
+		case st.Decks != p.Decks:
+			return nil, bad("a shoe of %d decks; the profile has %d", st.Decks, p.Decks)
+		case st.Collected != p.ShoeProcedure().Collected:
+			return nil, bad("cards collected in mode %d; the profile says %d (FAM-03)", st.Collected, p.ShoeProcedure().Collected)
+		}
+		if s, err = shoe.Restore(sn.Shoe); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
+		}
 	}
 	t := &Table{
 		p:           p,
@@ -158,6 +184,7 @@ func Restore(p *rules.Profile, sn Snapshot) (*Table, error) {
 		bankRounds:  sn.BankRounds,
 		Seeds:       shoe.RandomSeed,
 		seed:        seed,
+		phys:        phys,
 	}
 	for _, c := range sn.Claims {
 		t.claims = append(t.claims, claim{c.Player, c.Box, c.At})

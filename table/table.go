@@ -58,6 +58,8 @@ type Table struct {
 	seed  shoe.Seed
 
 	style money.Style // how refusals show amounts (SetAmountStyle)
+
+	phys *physical // a physical shoe (NewPhysical); nil: the shuffled shoe
 }
 
 // SetAmountStyle sets how the table's refusals, and its rounds', show an
@@ -93,7 +95,8 @@ func (t *Table) Seed() shoe.Seed { return t.seed }
 // Profile returns the table's profile.
 func (t *Table) Profile() *rules.Profile { return t.p }
 
-// Shoe returns the table's shoe.
+// Shoe returns the table's shoe; nil at a table dealt from a physical
+// shoe (Physical).
 func (t *Table) Shoe() *shoe.Shoe { return t.shoe }
 
 // Round returns the round in play or last played.
@@ -109,6 +112,10 @@ func (t *Table) RoundNo() int { return t.roundNo }
 func (t *Table) NewShoe() error {
 	if t.inRound() {
 		return refuse("AR-24", "a new shoe is prepared between rounds")
+	}
+	if t.phys != nil {
+		t.newPhysicalShoe()
+		return nil
 	}
 	return t.newShoe(t.Seeds())
 }
@@ -381,6 +388,9 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	if err := t.CanDeal(); err != nil {
 		return nil, err
 	}
+	if forced != nil && t.phys != nil {
+		return nil, refuse("", "a table dealt from a physical shoe deals the cards read from it")
+	}
 	if t.lastRound && forced == nil { // EG-04, EG-05: the last round was played: reshuffle
 		if err := t.NewShoe(); err != nil {
 			return nil, err
@@ -390,6 +400,8 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	var src engine.Source = t.shoe
 	if forced != nil {
 		src = forced
+	} else if t.phys != nil {
+		src = t.physicalSource()
 	}
 	t.round.Reset(src)
 	// Box holders first, so that each box's first bettor is its holder.
@@ -437,7 +449,9 @@ func (t *Table) Finish() (newBank string, err error) {
 		return "", refuse("", "the round is already finished")
 	}
 	t.unfinished = false
-	if !t.forced {
+	if t.phys != nil {
+		t.finishPhysical()
+	} else if !t.forced {
 		var played []card.Card
 		for _, e := range r.Events() {
 			if e.Kind == engine.EvCard {
