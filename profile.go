@@ -6,15 +6,53 @@ import (
 	"sabot/rules"
 )
 
+// OptionShoe is the table option that says how a table is dealt: from a
+// shoe the server shuffles (ShoeShuffled, the default) or from a physical
+// shoe whose cards are read as the dealer deals them (ShoePhysical, issue
+// 13; docs/live.md). It is the table's, not the rules': ProfileOf passes
+// it by, and it is chosen when the table opens.
+const (
+	OptionShoe   = "shoe"
+	ShoeShuffled = "shuffled"
+	ShoePhysical = "physical"
+)
+
+// ShoeOf reads a table's shoe option: whether it is dealt from a physical
+// shoe. A value other than shuffled or physical is EINVALID.
+func ShoeOf(options map[string]string) (physical bool, err error) {
+	switch v, ok := options[OptionShoe]; {
+	case !ok || v == ShoeShuffled:
+		return false, nil
+	case v == ShoePhysical:
+		return true, nil
+	default:
+		return false, Errorf(EINVALID, "shoe=%s: give shuffled (the server's random shoe) or physical (cards read from a dealt shoe)", v)
+	}
+}
+
+// Physical reports whether the table is dealt from a physical shoe.
+func (t *Table) Physical() bool {
+	p, _ := ShoeOf(t.Options)
+	return p
+}
+
 // ProfileOf builds a table's rules from a profile name and options on top
 // (as a Table stores them), validated; an error is EINVALID and says why.
+// The table's own option (shoe) is not a rule: it is checked (ShoeOf) and
+// passed by.
 func ProfileOf(name string, options map[string]string) (*rules.Profile, error) {
 	p, err := rules.Lookup(name)
 	if err != nil {
 		return nil, Errorf(EINVALID, "%v", err)
 	}
+	if _, err := ShoeOf(options); err != nil {
+		return nil, err
+	}
 	keys := make([]string, 0, len(options))
 	for k := range options {
+		if k == OptionShoe {
+			continue
+		}
 		keys = append(keys, k)
 	}
 	// A fixed order, so that an invalid combination reads the same each time.

@@ -85,6 +85,10 @@ const (
 	LogAdmin       = "admin"        // a significant event: credit, table created, void by the pit, new shoe, forced cards
 	LogConfigure   = "configure"    // a live table's configuration changed between rounds
 	LogSnapshot    = "snapshot"     // the table's state between rounds: a start replays the log from here
+	// A table dealt from a physical shoe (issue 13, docs/live.md).
+	LogCard     = "card"      // a card read from the shoe into the round: who read it, from which device
+	LogCardUndo = "card-undo" // the last card read taken back before anyone acted on it
+	LogCutCard  = "cut-card"  // the cut card came out of the shoe (EG-04)
 )
 
 // SignificantKinds are the kinds of log record that make up the

@@ -40,6 +40,9 @@ func (a *actor) configure(ctx context.Context, c *command, req configureRequest)
 	if len(req.Options) == 0 && req.Bank == nil {
 		return 0, sabot.Errorf(sabot.EINVALID, "a configuration change needs options or a bank")
 	}
+	if _, ok := req.Options[sabot.OptionShoe]; ok {
+		return 0, sabot.Errorf(sabot.EINVALID, "shoe: a table's shoe (shuffled or physical) is chosen when it opens; open another table to change it")
+	}
 	opts := maps.Clone(a.cfg.Options)
 	if opts == nil {
 		opts = map[string]string{}

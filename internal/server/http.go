@@ -666,6 +666,7 @@ type CommandRequest struct {
 	Action    string `json:"action,omitempty"`
 	Value     int    `json:"value,omitempty"`
 	Cards     string `json:"cards,omitempty"` // force-cards: space-separated codes
+	Card      string `json:"card,omitempty"`  // card: the code of a card read from a physical shoe
 	// configure: options to set ("" puts the profile's back), the bank of
 	// a family table (a seated player, "" the house; FAM-01), why.
 	Options map[string]string `json:"options,omitempty"`

@@ -49,6 +49,10 @@ var tableCommands = []*tableCommand{
 	adminCommand(opNewShoe, (*actor).newShoe),
 	adminCommand(opVoid, (*actor).voidRound),
 	adminCommand(opConfig, (*actor).configure),
+	// The dealer's, at a table dealt from a physical shoe (physical.go).
+	adminCommand(opCard, (*actor).readCard),
+	adminCommand(opUndoCard, (*actor).undoCard),
+	adminCommand(opCutCard, (*actor).cutCard),
 }
 
 // tableCommand is one command of tableCommands, its request's type erased:
@@ -483,6 +487,9 @@ func (a *actor) decline(ctx context.Context, c *command, req declineRequest) (in
 func (a *actor) forceCards(ctx context.Context, c *command, req forceRequest) (int64, error) {
 	if !a.cfg.TestMode {
 		return 0, sabot.Errorf(sabot.EFORBIDDEN, "forced cards are for test-mode tables only")
+	}
+	if a.t.Physical() {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from a physical shoe: its cards are the ones read from it")
 	}
 	if a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: forced cards are given between rounds")

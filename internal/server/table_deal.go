@@ -115,6 +115,13 @@ func (a *actor) proceed(ctx context.Context) {
 			a.settle(ctx)
 			return
 		}
+		if n := a.needView(); n != nil {
+			// A physical shoe: the round waits for the dealer's next card
+			// (issue 13); nobody decides meanwhile, so no timer runs.
+			a.stopTimer()
+			a.publish(Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
+			return
+		}
 		a.syncWindow()
 		if inWindow(r.Phase()) && len(a.eligible()) == 0 {
 			if !a.house(ctx, engine.Action{Kind: engine.Close}, false) {

@@ -407,14 +407,23 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 			return err
 		}
 		a.p = prof
-		t, err := table.New(prof, a.nextSeed())
+		physical, err := sabot.ShoeOf(p.Options)
+		if err != nil {
+			return err
+		}
+		var t *table.Table
+		if physical { // issue 13: no seed, no order; the cards are read as dealt
+			t, err = table.NewPhysical(prof)
+		} else {
+			t, err = table.New(prof, a.nextSeed())
+		}
 		if err != nil {
 			return err
 		}
 		t.Seeds = a.nextSeed
 		t.SetAmountStyle(money.Grouped) // refusals show money as the players see it
 		a.t = t
-		a.shoeNo, a.shoePos = 1, len(t.Shoe().Burned())
+		a.shoeNo = 1
 		a.noteShoe()
 	case sabot.LogSit:
 		var p seatPayload
@@ -492,6 +501,18 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		if _, err := a.finish(); err != nil {
 			return err
 		}
+	case sabot.LogCard:
+		p := payloadOf[cardPayload](r, nil)
+		return a.t.Feed(p.Card)
+	case sabot.LogCardUndo:
+		p := payloadOf[cardPayload](r, nil)
+		back, err := a.t.Undo()
+		if err == nil && back != p.Card {
+			err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
+		}
+		return err
+	case sabot.LogCutCard:
+		return a.t.CutCard()
 	case sabot.LogConfigure:
 		var p configurePayload
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
@@ -545,7 +566,10 @@ func (a *actor) noteShoe() {
 	if a.t.ShoeNo() != a.shoeNo {
 		a.shoeNo = a.t.ShoeNo()
 	}
-	a.shoePos = len(a.t.Shoe().Burned())
+	a.shoePos = 0
+	if sh := a.t.Shoe(); sh != nil { // a physical shoe counts the cards read
+		a.shoePos = len(sh.Burned())
+	}
 }
 
 // deal deals a round, forced in test mode when cards were given.

@@ -36,6 +36,9 @@ type TableView struct {
 	// BettingDeadline is when the betting window closes (Unix ms), 0 when
 	// no bet is down yet.
 	BettingDeadline int64 `json:"betting_deadline,omitempty"`
+	// Need is whom the next card is for, at a table dealt from a physical
+	// shoe whose round waits for it.
+	Need *NeedView `json:"need,omitempty"`
 	// Waiting says why the bets placed cannot be dealt yet (AR-03, VE-20):
 	// the table waits for more players, bets or boxes. Absent when they can
 	// be, or when no bet is placed.
@@ -83,8 +86,26 @@ type BetView struct {
 
 type ShoeView struct {
 	ID         string `json:"id"`
-	Commitment string `json:"commitment"`
-	Remaining  int    `json:"remaining"`
+	Commitment string `json:"commitment"` // "" for a physical shoe: no seed, nothing to commit to
+	Remaining  int    `json:"remaining"`  // cards left before the shuffle (0 for a physical shoe: not known)
+	// Physical: the table is dealt from a physical shoe (issue 13); Read is
+	// the cards read from it since the shuffle, CutCard whether the cut
+	// card came out (EG-04).
+	Physical bool `json:"physical,omitempty"`
+	Read     int  `json:"read,omitempty"`
+	CutCard  bool `json:"cut_card,omitempty"`
+}
+
+// NeedView is whom the next card of a physical shoe is for, while the
+// round waits for it (engine.Need): a box's hand, or the dealer (box 0);
+// face down (the hole card, a double's card under AR-17); replace: the
+// hole card burned and replaced (AR-23 (c)).
+type NeedView struct {
+	Round    int  `json:"round"`
+	Box      int  `json:"box"`
+	Hand     int  `json:"hand,omitempty"`
+	FaceDown bool `json:"face_down,omitempty"`
+	Replace  bool `json:"replace,omitempty"`
 }
 
 type HandView struct {
@@ -150,6 +171,9 @@ type Event struct {
 	NewBank    string                  `json:"new_bank,omitempty"`
 	Deadline   int64                   `json:"deadline,omitempty"`
 	Turn       *TurnView               `json:"turn,omitempty"`
+	// Need is whom the next card is for: a "need" event at a table dealt
+	// from a physical shoe.
+	Need *NeedView `json:"need,omitempty"`
 	// Reason and Params word the Text of a "waiting", "leave", "release",
 	// "withdraw" or "void" event in the client's language, as an error's
 	// (docs/protocol.md, "Errors").
@@ -232,7 +256,17 @@ func (a *actor) view() *TableView {
 		v.Bets = append(v.Bets, BetView{Player: b.Player, Box: b.Box, Stake: b.Stake})
 	}
 	v.Bank = a.t.Bank()
-	v.Shoe = ShoeView{ID: ShoeID(a.cfg.ID, a.t.ShoeNo()), Remaining: a.t.Shoe().Remaining()}
+	v.Shoe = ShoeView{ID: ShoeID(a.cfg.ID, a.t.ShoeNo())}
+	if sh := a.t.Shoe(); sh != nil {
+		v.Shoe.Remaining = sh.Remaining()
+	} else {
+		v.Shoe.Physical, v.Shoe.CutCard = true, a.t.CutCardOut()
+		v.Shoe.Read = a.shoePos
+		if a.dealt {
+			v.Shoe.Read = a.roundPos + len(a.t.Cards())
+		}
+	}
+	v.Need = a.needView()
 	if sh := a.shoes[a.t.ShoeNo()]; sh != nil {
 		v.Shoe.Commitment = sh.commitment
 	}
@@ -438,4 +472,14 @@ func (a *actor) resync() {
 // subscriber is one client's feed of a table's events.
 type subscriber struct {
 	ch chan []byte
+}
+
+// needView is whom the next card of a physical shoe is for (nil: no card
+// is due).
+func (a *actor) needView() *NeedView {
+	n, ok := a.t.Need()
+	if !ok || !a.dealt {
+		return nil
+	}
+	return &NeedView{Round: a.t.RoundNo(), Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Replace: n.Replace}
 }

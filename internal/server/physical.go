@@ -1,0 +1,138 @@
+package server
+
+import (
+	"context"
+
+	"sabot"
+	"sabot/card"
+)
+
+// A table dealt from a physical shoe (issue 13, docs/live.md): the option
+// shoe=physical. The round asks for each card where it deals it (a "need"
+// event, TableView.Need); the dealer's console or a card reader sends the
+// card read (the card command), the last card may be taken back before
+// anyone acted on it (undo-card), and the dealer says when the cut card
+// came out (cut-card). Each is a record of the table's log naming who sent
+// it and from which device: a start replays them like every other record.
+
+// The dealer's commands.
+const (
+	opCard     = "card"
+	opUndoCard = "undo-card"
+	opCutCard  = "cut-card"
+)
+
+// cardPayload is a card read into the round (LogCard), or taken back
+// (LogCardUndo): who sent it, from which device ("" the console).
+type cardPayload struct {
+	Round  int       `json:"round"`
+	Card   card.Card `json:"card"`
+	By     string    `json:"by"`
+	Device string    `json:"device,omitempty"`
+}
+
+// cutPayload is the cut card's coming out (LogCutCard, EG-04).
+type cutPayload struct {
+	Round int    `json:"round"`
+	By    string `json:"by"`
+}
+
+// cardRequest is a card read from the shoe: its code (AS, TD, 9H).
+type cardRequest struct{ Card card.Card }
+
+func (cardRequest) read(b CommandRequest) (cardRequest, error) {
+	c, err := card.Parse(b.Card)
+	if err != nil {
+		return cardRequest{}, sabot.Errorf(sabot.EINVALID, "card %q: a card is its rank (A, 2 to 9, T, J, Q, K) and its suit (S, H, D, C), e.g. AS or TD", b.Card)
+	}
+	return cardRequest{Card: c}, nil
+}
+
+// physicalOnly refuses a dealer's command at a table dealt from a
+// shuffled shoe.
+func (a *actor) physicalOnly() error {
+	if !a.t.Physical() {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from the server's shuffled shoe; cards are read only at a table opened with shoe=physical")
+	}
+	return nil
+}
+
+// readCard feeds the card read from the shoe to the round, where it asks
+// for one. A card when none is due, or one the shoe cannot hold, is
+// refused and changes nothing.
+func (a *actor) readCard(ctx context.Context, c *command, req cardRequest) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no card is due: no round is in play")
+	}
+	if err := a.t.Feed(req.Card); err != nil {
+		return 0, refusal(err)
+	}
+	rec, err := a.append(ctx, c, sabot.LogCard, a.t.RoundNo(), cardPayload{Round: a.t.RoundNo(), Card: req.Card, By: c.user.Name}, nil)
+	if err != nil {
+		a.rebuild(ctx)
+		return 0, err
+	}
+	a.publishRound("dealer")
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// undoCard takes back the last card read, before anyone acted on it: the
+// round asks for that card again. A face-down card taken back is not
+// named to the players.
+func (a *actor) undoCard(ctx context.Context, c *command, _ noFields) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
+	}
+	back, err := a.t.Undo()
+	if err != nil {
+		return 0, refusal(err)
+	}
+	rec, err := a.append(ctx, c, sabot.LogCardUndo, a.t.RoundNo(), cardPayload{Round: a.t.RoundNo(), Card: back, By: c.user.Name}, nil)
+	if err != nil {
+		a.rebuild(ctx)
+		return 0, err
+	}
+	// The round has fewer events than were sent: the players are told
+	// which card went back, and count on from the round as it is now.
+	n := a.needView()
+	e := Event{Kind: "undo", Round: a.t.RoundNo(), Player: c.user.Name, Need: n}
+	if n != nil {
+		e.Box, e.Hand, e.FaceDown = n.Box, n.Hand, n.FaceDown
+		if !n.FaceDown {
+			e.Card = back.String()
+		}
+	}
+	a.sent = len(a.t.Round().Events())
+	a.publish(e)
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// cutCard notes that the cut card came out of the shoe while the round
+// was dealt: it is the shoe's last (EG-04).
+func (a *actor) cutCard(ctx context.Context, c *command, _ noFields) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the cut card is noted while a round is dealt (EG-04)")
+	}
+	if err := a.t.CutCard(); err != nil {
+		return 0, refusal(err)
+	}
+	rec, err := a.append(ctx, c, sabot.LogCutCard, a.t.RoundNo(), cutPayload{Round: a.t.RoundNo(), By: c.user.Name}, nil)
+	if err != nil {
+		a.rebuild(ctx)
+		return 0, err
+	}
+	// The players see the cut card come out where the round shows it:
+	// before the next card (the engine's cut-card event).
+	return rec.Seq, nil
+}

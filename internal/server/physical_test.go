@@ -1,0 +1,166 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"sabot"
+	"sabot/internal/server"
+)
+
+// need reads whom the table's next card is for (nil: none is due).
+func need(t *testing.T, c *server.Client, table int64) *server.NeedView {
+	t.Helper()
+	return must(c.Table(context.Background(), table)).Need
+}
+
+// A table dealt from a physical shoe (issue 13, deliverable 1): the server
+// draws no card; the table says whose the next card is, in the order the
+// engine deals (ES-12); the dealer sends each card read; a malformed code,
+// a card when none is due and a card the shoe cannot hold are refused with
+// the reason and change nothing; the round settles, the ledger balances,
+// and a restart in the middle of the round (the log replayed) goes on where
+// it stood.
+func TestPhysicalShoeOverHTTP(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	v := must(h.admin.Table(ctx, tb))
+	if !v.Shoe.Physical || v.Shoe.Commitment != "" || v.Options["shoe"] != "physical" {
+		t.Fatalf("a physical table's shoe: %+v", v.Shoe)
+	}
+	dealer := h.admin
+	_, err := dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "AS"})
+	wantCode(t, err, sabot.ECONFLICT, "no card is due: no round is in play")
+
+	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
+
+	// Rien ne va plus: the round waits for its first card, box 1's.
+	wants := []server.NeedView{{Round: 1, Box: 1, Hand: 1}, {Round: 1, Box: 2, Hand: 1}, {Round: 1}, {Round: 1, Box: 1, Hand: 1}, {Round: 1, Box: 2, Hand: 1}}
+	for i, c := range strings.Fields("TS 9H 6D 7C 8S") {
+		n := need(t, ana, tb)
+		if n == nil || *n != wants[i] {
+			t.Fatalf("card %d: the table asks for %+v, want %+v", i+1, n, wants[i])
+		}
+		if i == 2 {
+			// Refusals: a malformed code, a card the one-deck shoe has
+			// given already; nothing changes.
+			_, err := dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "1X"})
+			wantCode(t, err, sabot.EINVALID, `card "1X": a card is its rank`)
+			_, err = dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "TS"})
+			wantCode(t, err, sabot.ECONFLICT, "a shoe of 1 deck holds 1 TS; 1 came out since the shuffle")
+			if n2 := need(t, ana, tb); *n2 != *n {
+				t.Fatalf("a refused card changed the table: it asks for %+v", n2)
+			}
+			_, err = ana.Command(ctx, tb, "card", server.CommandRequest{Card: "6D"})
+			wantCode(t, err, sabot.EFORBIDDEN, "")
+		}
+		must(dealer.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+	}
+	v = must(ana.Table(ctx, tb))
+	if v.Need != nil || v.Turn == nil || v.Turn.Players[0] != "ana" || v.Shoe.Read != 5 {
+		t.Fatalf("after the first cards: need %+v, turn %+v, read %d", v.Need, v.Turn, v.Shoe.Read)
+	}
+	_, err = dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "2C"})
+	wantCode(t, err, sabot.ECONFLICT, "no card is due: the round waits for a decision")
+
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1})) // 17
+	must(ben.Command(ctx, tb, "act", server.CommandRequest{Action: "hit", Box: 2}))   // 17, hits
+	if n := need(t, ben, tb); n == nil || n.Box != 2 {
+		t.Fatalf("after ben's hit the table asks for %+v", n)
+	}
+	must(dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "4H"})) // 21
+
+	// A crash in the middle of the round: the log replays to where it was.
+	h.restart(slow)
+	ana.URL, ben.URL, dealer = h.srv.URL(), h.srv.URL(), h.admin
+	if n := need(t, ana, tb); n == nil || n.Box != 0 {
+		t.Fatalf("after a restart the table asks for %+v, want the dealer's card", n)
+	}
+	// An undo before anyone acted, recorded; then the dealer's cards.
+	must(dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "9D"}))
+	must(dealer.Command(ctx, tb, "undo-card", server.CommandRequest{}))
+	must(dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "TD"})) // 16
+	must(dealer.Command(ctx, tb, "card", server.CommandRequest{Card: "5S"})) // 21
+	v = waitRound(t, ana, tb, 1)
+	if got := strings.Join(v.Round.Dealer.Cards, " "); got != "6D TD 5S" {
+		t.Fatalf("the dealer's cards %s", got)
+	}
+	if w := wallet(t, ana); w != 99000 {
+		t.Fatalf("ana lost 17 to 21: wallet %d", w)
+	}
+	if w := wallet(t, ben); w != 100000 {
+		t.Fatalf("ben pushed 21 to 21: wallet %d", w)
+	}
+	checkLedger(t, h.st)
+	if _, err := dealer.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "AS"}); err == nil {
+		t.Fatal("a physical table took forced cards")
+	}
+	_, err = dealer.Command(ctx, tb, "configure", server.CommandRequest{Options: map[string]string{"shoe": "shuffled"}})
+	wantCode(t, err, sabot.EINVALID, "shoe: a table's shoe (shuffled or physical) is chosen when it opens")
+
+	// The round is recalled and replayed from its record like any other.
+	rec := must(ana.Round(ctx, v.Round.ID))
+	if rec.Net["ana"] != -1000 || rec.Net["ben"] != 0 {
+		t.Fatalf("recall: %+v", rec)
+	}
+	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() {
+		t.Fatalf("replay: %v", rep.Problems)
+	}
+}
+
+// The shoe option is the table's: anything but shuffled or physical is
+// refused when the table opens; a shuffled table reads no card.
+func TestPhysicalShoeOption(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	_, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "x", Profile: "spain", Options: map[string]string{"shoe": "paper"}})
+	wantCode(t, err, sabot.EINVALID, "shoe=paper: give shuffled")
+	tb := h.table("spain", true, map[string]string{"shoe": "shuffled"})
+	_, err = h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: "AS"})
+	wantCode(t, err, sabot.ECONFLICT, "cards are read only at a table opened with shoe=physical")
+	if v := must(h.admin.Table(ctx, tb)); v.Shoe.Physical || v.Shoe.Commitment == "" {
+		t.Fatalf("a shuffled table's shoe: %+v", v.Shoe)
+	}
+}
+
+// A physical table restored from its snapshot (written after each round
+// here) keeps its shoe: the cards read since the shuffle still count.
+func TestPhysicalShoeSnapshot(t *testing.T) {
+	ctx := context.Background()
+	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SnapshotEvery = 1 }}
+	h.start(slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	ana := h.player("ana", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	for _, c := range strings.Fields("TS 6D 7C") {
+		must(h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+	}
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	for _, c := range strings.Fields("TD 2H") {
+		must(h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+	}
+	waitRound(t, ana, tb, 1)
+	if snaps := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: tb})); len(snaps) == 0 {
+		t.Fatal("no snapshot was written")
+	}
+	h.restart(slow)
+	ana.URL = h.srv.URL()
+	if v := must(ana.Table(ctx, tb)); !v.Shoe.Physical || v.Shoe.Read != 5 {
+		t.Fatalf("after a restart from the snapshot: %+v", v.Shoe)
+	}
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	_, err := h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: "TS"})
+	wantCode(t, err, sabot.ECONFLICT, "a shoe of 1 deck holds 1 TS; 1 came out since the shuffle")
+	checkLedger(t, h.st)
+}
