@@ -18,8 +18,21 @@ type User struct {
 	Name         string
 	PasswordHash []byte // bcrypt
 	Admin        bool
-	Created      time.Time
+	// Role is a member of the staff's at a live table (issue 13): RoleDealer
+	// or RoleInspector; "" for a player (or the pit, Admin). Staff do not
+	// play.
+	Role    string
+	Created time.Time
 }
+
+// The staff's roles (User.Role; docs/live.md).
+const (
+	RoleDealer    = "dealer"    // deals a physical shoe: reads its cards in, at the console
+	RoleInspector = "inspector" // the Inspector or Jefe de Mesa: approves the dealer's corrections (AR-23)
+)
+
+// Staff reports whether the user works the tables rather than plays.
+func (u *User) Staff() bool { return u.Role != "" }
 
 // Session is a login: a random token, valid until it has been idle too long.
 type Session struct {
@@ -243,6 +256,35 @@ type Care interface {
 	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
 	// EndSessions deletes every session of a player and returns how many.
 	EndSessions(ctx context.Context, userID int64) (int, error)
+}
+
+// Devices is a Store that keeps the card readers the pit issues to the
+// tables dealt from a physical shoe (issue 13; docs/live.md). A device
+// authenticates with its token, kept only as its SHA-256.
+type Devices interface {
+	// CreateDevice stores a device of a table under its token, setting ID
+	// and Created.
+	CreateDevice(ctx context.Context, d *Device, token string) error
+	// DeviceByToken returns the device of a token, revoked or not;
+	// ENOTFOUND if there is none.
+	DeviceByToken(ctx context.Context, token string) (*Device, error)
+	// TableDevices returns a table's devices, the revoked ones included.
+	TableDevices(ctx context.Context, tableID int64) ([]*Device, error)
+	// RevokeDevice marks a device revoked from a time; ENOTFOUND if there is
+	// none. Revoking one already revoked changes nothing.
+	RevokeDevice(ctx context.Context, id int64, at time.Time) error
+}
+
+// Device is a card reader (or any device that reads the cards of one
+// table's physical shoe): its name, who issued it, and whether it was
+// revoked.
+type Device struct {
+	ID        int64     `json:"id"`
+	TableID   int64     `json:"table"`
+	Name      string    `json:"name"`
+	CreatedBy string    `json:"created_by"`
+	Created   time.Time `json:"created"`
+	Revoked   time.Time `json:"revoked,omitzero"`
 }
 
 // Limit is a responsible-gaming limit: Kind "deposit", "loss" or "stake",

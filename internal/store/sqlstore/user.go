@@ -15,6 +15,9 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	if u.Name == "" {
 		return sabot.Errorf(sabot.EINVALID, "a user needs a name")
 	}
+	if u.Role != "" && u.Role != sabot.RoleDealer && u.Role != sabot.RoleInspector {
+		return sabot.Errorf(sabot.EINVALID, "role %q: a user is a player (no role), a dealer or an inspector", u.Role)
+	}
 	created := s.clock(u.Created)
 	hash := u.PasswordHash
 	if hash == nil {
@@ -22,8 +25,12 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	}
 	var id int64
 	err := s.write(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, created) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-			u.Name, sabot.FoldName(u.Name), hash, u.Admin, stamp(created)).Scan(&id)
+		if u.Role == "" { // a player: the column's default (and a store migrated before roles takes it)
+			return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, created) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+				u.Name, sabot.FoldName(u.Name), hash, u.Admin, stamp(created)).Scan(&id)
+		}
+		return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, role, created) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+			u.Name, sabot.FoldName(u.Name), hash, u.Admin, u.Role, stamp(created)).Scan(&id)
 	})
 	if errors.Is(err, ErrUnique) {
 		return sabot.Errorf(sabot.ECONFLICT, "the name %q is taken", u.Name)
@@ -39,23 +46,23 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 // that differ only by case, kept from before names were folded, each log in
 // with their own spelling; another spelling finds the first registered.
 func (s *Store) UserByName(ctx context.Context, name string) (*sabot.User, error) {
-	u, err := s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE name = $1`, name)
+	u, err := s.user(ctx, `SELECT id, name, password_hash, admin, role, created FROM users WHERE name = $1`, name)
 	if sabot.ErrorCode(err) != sabot.ENOTFOUND {
 		return u, err
 	}
-	return s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE name_folded = $1`, sabot.FoldName(name))
+	return s.user(ctx, `SELECT id, name, password_hash, admin, role, created FROM users WHERE name_folded = $1`, sabot.FoldName(name))
 }
 
 // UserByID returns the user with the ID; ENOTFOUND if there is none.
 func (s *Store) UserByID(ctx context.Context, id int64) (*sabot.User, error) {
-	return s.user(ctx, `SELECT id, name, password_hash, admin, created FROM users WHERE id = $1`, id)
+	return s.user(ctx, `SELECT id, name, password_hash, admin, role, created FROM users WHERE id = $1`, id)
 }
 
 func (s *Store) user(ctx context.Context, query string, key any) (*sabot.User, error) {
 	var u sabot.User
 	var created int64
 	err := s.read(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &created)
+		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &created)
 	})
 	if noRows(err) {
 		return nil, sabot.Errorf(sabot.ENOTFOUND, "no user %v", key)

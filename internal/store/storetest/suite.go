@@ -56,6 +56,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckLedgerOutOfRange", testCheckLedgerOutOfRange},
 		{"CareSettings", testCareSettings},
 		{"CareUsage", testCareUsage},
+		{"StaffRoles", testStaffRoles},
+		{"Devices", testDevices},
 		{"ClusterClaim", testClusterClaim},
 		{"ClusterExpiry", testClusterExpiry},
 		{"ClusterClaimRace", testClusterClaimRace},
