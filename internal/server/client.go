@@ -28,6 +28,9 @@ type Client struct {
 	Token string // set by Login
 	HTTP  *http.Client
 	ID    string // the client ID sent with commands (default: random)
+	// Header is sent with every request, after the bearer token: a card
+	// reader's "Authorization: Device TOKEN".
+	Header map[string]string
 
 	n    atomic.Int64
 	once sync.Once
@@ -92,6 +95,9 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	req.Header.Set("Content-Type", "application/json")
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	for k, v := range c.Header {
+		req.Header.Set(k, v)
 	}
 	resp, err := c.httpClient().Do(req)
 	if err != nil {

@@ -144,6 +144,14 @@ func adminWords(p adminPayload) []sabot.Phrase {
 		return out
 	case p.Event == "admin-created":
 		return []sabot.Phrase{say("adminCreated", "admin-created "+p.User, "user", p.User)}
+	case p.Event == "staff-created" && p.Role == sabot.RoleDealer:
+		return []sabot.Phrase{say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
+	case p.Event == "staff-created" && p.Role == sabot.RoleInspector:
+		return []sabot.Phrase{say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
+	case p.Event == "device-issued":
+		return []sabot.Phrase{say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
+	case p.Event == "device-revoked":
+		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
 	case p.Event == "force-cards":
 		return []sabot.Phrase{say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
 	case p.Event == "new-shoe":

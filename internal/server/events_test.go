@@ -70,6 +70,10 @@ func TestEventPhrasesTranslated(t *testing.T) {
 		{sabot.LogAdmin, adminPayload{Event: "node-lost", Node: "n1", URL: "http://a", Tables: 3, At: time.Now().Format(time.RFC3339), Text: "node n1 lost"}},
 		{sabot.LogAdmin, adminPayload{Event: "table-created", Table: 4, Name: "Roma", Profile: "venice", Text: "table 4"}},
 		{sabot.LogAdmin, adminPayload{Event: "self-exclusion", User: "ben", Days: 30, Until: time.Now().Format(time.RFC3339), Text: "ben chose"}},
+		{sabot.LogAdmin, adminPayload{Event: "staff-created", User: "dora", Role: sabot.RoleDealer, Text: "dealer dora by pit"}},
+		{sabot.LogAdmin, adminPayload{Event: "staff-created", User: "ivo", Role: sabot.RoleInspector, Text: "inspector ivo by pit"}},
+		{sabot.LogAdmin, adminPayload{Event: "device-issued", Device: 3, Name: "reader 1", Table: 2, Text: "card reader 3"}},
+		{sabot.LogAdmin, adminPayload{Event: "device-revoked", Device: 3, Text: "card reader 3 revoked"}},
 	}
 	said := map[string]sabot.Phrase{}
 	for _, r := range recs {

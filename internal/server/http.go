@@ -38,17 +38,18 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/admin/events", s.admin(s.handleEvents))
 
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
+	mux.HandleFunc("POST /api/admin/staff", s.admin(s.handleCreateStaff))
+	mux.HandleFunc("POST /api/admin/devices", s.admin(s.handleIssueDevice))
+	mux.HandleFunc("GET /api/admin/devices", s.admin(s.handleDevices))
+	mux.HandleFunc("POST /api/admin/devices/{id}/revoke", s.admin(s.handleRevokeDevice))
+	mux.HandleFunc("POST /api/tables/{id}/cards", s.handleDeviceCard) // a card reader: authenticated by its device token
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS) // authenticates: its socket belongs to the session
 	// The table commands, each at POST /api/tables/{id}/NAME; an
 	// administrator's refused to anyone else (403).
 	for _, c := range tableCommands {
-		if c.admin {
-			mux.HandleFunc(commandRoute(c), s.admin(s.handleCommand(c)))
-		} else {
-			mux.HandleFunc(commandRoute(c), s.authed(s.handleCommand(c)))
-		}
+		mux.HandleFunc(commandRoute(c), s.authed(s.handleCommand(c)))
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
@@ -205,6 +206,11 @@ func (s *Server) bcryptCost() int {
 
 // CreateUser registers a user (an administrator if admin).
 func (s *Server) CreateUser(ctx context.Context, name, password string, admin bool) (*sabot.User, error) {
+	return s.createUser(ctx, name, password, admin, "")
+}
+
+// createUser is CreateUser with a role: a member of the staff.
+func (s *Server) createUser(ctx context.Context, name, password string, admin bool, role string) (*sabot.User, error) {
 	name, err := checkName(name)
 	if err != nil {
 		return nil, err
@@ -222,7 +228,7 @@ func (s *Server) CreateUser(ctx context.Context, name, password string, admin bo
 	if err != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", err)
 	}
-	u := &sabot.User{Name: name, PasswordHash: hash, Admin: admin}
+	u := &sabot.User{Name: name, PasswordHash: hash, Admin: admin, Role: role}
 	if err := s.Store.CreateUser(ctx, u); err != nil {
 		return nil, err
 	}
@@ -687,6 +693,10 @@ func commandRoute(c *tableCommand) string { return "POST /api/tables/{id}/" + c.
 
 func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *http.Request, *sabot.User) {
 	return func(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+		if err := cmd.who.allows(u); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		a, err := s.tableOf(r)
 		if err != nil {
 			s.writeError(w, r, err)

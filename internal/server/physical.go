@@ -23,12 +23,13 @@ const (
 )
 
 // cardPayload is a card read into the round (LogCard), or taken back
-// (LogCardUndo): who sent it, from which device ("" the console).
+// (LogCardUndo): who sent it (the dealer at the console, or the card reader
+// by its name) and, from a reader, its ID.
 type cardPayload struct {
 	Round  int       `json:"round"`
 	Card   card.Card `json:"card"`
 	By     string    `json:"by"`
-	Device string    `json:"device,omitempty"`
+	Device int64     `json:"device,omitempty"`
 }
 
 // cutPayload is the cut card's coming out (LogCutCard, EG-04).
@@ -70,7 +71,11 @@ func (a *actor) readCard(ctx context.Context, c *command, req cardRequest) (int6
 	if err := a.t.Feed(req.Card); err != nil {
 		return 0, refusal(err)
 	}
-	rec, err := a.append(ctx, c, sabot.LogCard, a.t.RoundNo(), cardPayload{Round: a.t.RoundNo(), Card: req.Card, By: c.user.Name}, nil)
+	pay := cardPayload{Round: a.t.RoundNo(), Card: req.Card, By: c.user.Name}
+	if c.device != nil {
+		pay.Device = c.device.ID
+	}
+	rec, err := a.append(ctx, c, sabot.LogCard, a.t.RoundNo(), pay, nil)
 	if err != nil {
 		a.rebuild(ctx)
 		return 0, err

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -163,4 +164,74 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 	_, err := h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: "TS"})
 	wantCode(t, err, sabot.ECONFLICT, "a shoe of 1 deck holds 1 TS; 1 came out since the shuffle")
 	checkLedger(t, h.st)
+}
+
+// The live table's staff and card readers (issue 13, deliverable 1): the
+// pit makes a dealer, who reads cards at the console and may not play; the
+// pit issues a reader to the physical table, whose token sends cards to
+// that table only (a repeat is answered "duplicate"); a revoked reader,
+// an unknown token and a player are refused; each card's record names the
+// reader.
+func TestCardReader(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	other := h.table("spain", false, map[string]string{"shoe": "physical"})
+	shuffled := h.table("spain", false, nil)
+
+	var staff server.StaffView
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, &staff))
+	err := h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "zed", Password: password, Role: "croupier"}, nil)
+	wantCode(t, err, sabot.EINVALID, `role "croupier": give dealer or inspector`)
+	dora := &server.Client{URL: h.srv.URL()}
+	must(dora.Login(ctx, "dora", password))
+	_, err = dora.Command(ctx, tb, "sit", server.CommandRequest{Box: 1})
+	wantCode(t, err, sabot.EFORBIDDEN, "the staff do not play: a dealer runs the tables")
+
+	var issued server.DeviceIssued
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/devices", server.DeviceRequest{Table: tb, Name: "reader 1"}, &issued))
+	if issued.Device.TableID != tb || !strings.HasPrefix(issued.Token, "dev_") || len(issued.Token) < 40 {
+		t.Fatalf("issued %+v", issued)
+	}
+	err = h.admin.Do(ctx, "POST", "/api/admin/devices", server.DeviceRequest{Table: shuffled, Name: "reader 2"}, nil)
+	wantCode(t, err, sabot.ECONFLICT, "a card reader serves a table opened with shoe=physical")
+	ana := h.player("ana", 100000)
+	err = ana.Do(ctx, "POST", "/api/admin/devices", server.DeviceRequest{Table: tb, Name: "mine"}, nil)
+	wantCode(t, err, sabot.EFORBIDDEN, "administrators only")
+
+	reader := &server.Client{URL: h.srv.URL(), Header: map[string]string{"Authorization": "Device " + issued.Token}}
+	send := func(c *server.Client, table int64, card, id string) (*server.CommandResult, error) {
+		var res server.CommandResult
+		err := c.Do(ctx, "POST", fmt.Sprintf("/api/tables/%d/cards", table), server.CommandRequest{Card: card, CommandID: id}, &res)
+		return &res, err
+	}
+	_, err = send(reader, tb, "AS", "r-0")
+	wantCode(t, err, sabot.ECONFLICT, "no card is due: no round is in play")
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	first := must(send(reader, tb, "TS", "r-1"))
+	again := must(send(reader, tb, "TS", "r-1"))
+	if !again.Duplicate || again.Seq != first.Seq {
+		t.Fatalf("a card sent again: %+v after %+v", again, first)
+	}
+	if v := must(ana.Table(ctx, tb)); len(v.Round.Hands) == 0 || strings.Join(v.Round.Hands[0].Cards, " ") != "TS" {
+		t.Fatalf("after the reader's card: %+v", v.Round)
+	}
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "6D"})) // the console too
+	_, err = send(reader, other, "7C", "r-2")
+	wantCode(t, err, sabot.EFORBIDDEN, "reads table")
+	_, err = send(&server.Client{URL: h.srv.URL(), Header: map[string]string{"Authorization": "Device dev_nothing"}}, tb, "7C", "r-3")
+	wantCode(t, err, sabot.EUNAUTHORIZED, "unknown device token")
+	_, err = send(ana, tb, "7C", "r-4") // a player's session is not a device
+	wantCode(t, err, sabot.EUNAUTHORIZED, "Authorization: Device TOKEN")
+
+	must(0, h.admin.Do(ctx, "POST", fmt.Sprintf("/api/admin/devices/%d/revoke", issued.Device.ID), nil, nil))
+	_, err = send(reader, tb, "7C", "r-5")
+	wantCode(t, err, sabot.EUNAUTHORIZED, "the pit revoked this device")
+
+	recs := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogCard}, TableID: tb}))
+	if len(recs) != 2 || !strings.Contains(string(recs[0].Payload), fmt.Sprintf(`"by":"reader 1","device":%d`, issued.Device.ID)) ||
+		!strings.Contains(string(recs[1].Payload), `"by":"dora"`) {
+		t.Fatalf("the cards' records: %s / %s", recs[0].Payload, recs[1].Payload)
+	}
 }

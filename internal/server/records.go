@@ -168,7 +168,9 @@ type adminPayload struct {
 	Options  map[string]string `json:"options,omitempty"`
 	TestMode bool              `json:"test_mode,omitempty"`
 	Days     int               `json:"days,omitempty"`
-	Until    string            `json:"until,omitempty"` // RFC 3339
+	Until    string            `json:"until,omitempty"`  // RFC 3339
+	Role     string            `json:"role,omitempty"`   // a member of the staff made (issue 13)
+	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
 }
 
 // WireAction is an engine.Action as JSON, with the action's name.

@@ -50,16 +50,16 @@ var tableCommands = []*tableCommand{
 	adminCommand(opVoid, (*actor).voidRound),
 	adminCommand(opConfig, (*actor).configure),
 	// The dealer's, at a table dealt from a physical shoe (physical.go).
-	adminCommand(opCard, (*actor).readCard),
-	adminCommand(opUndoCard, (*actor).undoCard),
-	adminCommand(opCutCard, (*actor).cutCard),
+	dealerCommand(opCard, (*actor).readCard),
+	dealerCommand(opUndoCard, (*actor).undoCard),
+	dealerCommand(opCutCard, (*actor).cutCard),
 }
 
 // tableCommand is one command of tableCommands, its request's type erased:
 // read gives a request that run takes.
 type tableCommand struct {
-	name  string
-	admin bool // an administrator's: refused (forbidden) to anyone else
+	name string
+	who  sender // who may send it: refused (forbidden) to anyone else
 	// read takes the command's request out of the body every command has,
 	// or refuses the body (invalid).
 	read func(CommandRequest) (any, error)
@@ -78,20 +78,48 @@ type request[R any] interface {
 // its record in the table's log, or why it was refused.
 type handler[R any] func(a *actor, ctx context.Context, c *command, req R) (int64, error)
 
+// sender is who may send a command.
+type sender uint8
+
+const (
+	byPlayer sender = iota // a logged-in user who plays (not the staff)
+	byDealer               // the dealer, the inspector or the pit (issue 13)
+	byAdmin                // the pit: administrators
+)
+
+// allows refuses a command to a user it is not for.
+func (w sender) allows(u *sabot.User) error {
+	switch {
+	case w == byAdmin && !u.Admin:
+		return sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
+	case w == byDealer && !u.Admin && !u.Staff():
+		return sabot.Errorf(sabot.EFORBIDDEN, "the dealer's, the inspector's or the pit's only")
+	case w == byPlayer && u.Staff():
+		return sabot.Errorf(sabot.EFORBIDDEN, "the staff do not play: a %s runs the tables", u.Role)
+	}
+	return nil
+}
+
 // playerCommand is a command any logged-in user may send, as a player.
 func playerCommand[R request[R]](name string, run handler[R]) *tableCommand {
-	return define(name, false, run)
+	return define(name, byPlayer, run)
+}
+
+// dealerCommand is a command of the dealer at a live table (or of the
+// inspector, or the pit).
+func dealerCommand[R request[R]](name string, run handler[R]) *tableCommand {
+	return define(name, byDealer, run)
 }
 
 // adminCommand is a command only administrators may send.
 func adminCommand[R request[R]](name string, run handler[R]) *tableCommand {
-	return define(name, true, run)
+	return define(name, byAdmin, run)
 }
 
 // define erases the request's type R: read returns an R, run takes it back.
-func define[R request[R]](name string, admin bool, run handler[R]) *tableCommand {
+func define[R request[R]](name string, who sender, run handler[R]) *tableCommand {
 	return &tableCommand{
-		name: name, admin: admin,
+		name: name, who: who,
 		read: func(body CommandRequest) (any, error) {
 			var zero R
 			req, err := zero.read(body)
@@ -119,7 +147,7 @@ func tableCommandNamed(name string) *tableCommand {
 func playerCommandNames() string {
 	var names []string
 	for _, c := range tableCommands {
-		if !c.admin {
+		if c.who == byPlayer {
 			names = append(names, c.name)
 		}
 	}

@@ -29,6 +29,7 @@ type command struct {
 	cmd       *tableCommand
 	req       any // of the type cmd's handler takes
 	user      *sabot.User
+	device    *sabot.Device // the card reader that sent it (POST /api/tables/{id}/cards); nil: a user
 	clientID  string
 	commandID string
 	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
@@ -221,7 +222,7 @@ func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
 // exec runs a client's command: its handler, from tableCommands.
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
-	if !c.cmd.admin {
+	if c.cmd.who == byPlayer {
 		a.players[c.user.Name] = c.user.ID // a player's wallet, found by name at settlement
 	}
 	return c.cmd.run(a, ctx, c)

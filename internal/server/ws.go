@@ -361,8 +361,9 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *co
 		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", playerCommandNames(), opSnapshot)
 	case cmd == nil:
 		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", brief(strconv.Quote(req.Op)))
-	case cmd.admin && !u.Admin:
-		return req, nil, sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
+	}
+	if err := cmd.who.allows(u); err != nil {
+		return req, nil, err
 	}
 	c, err = s.command(u, cmd, req)
 	if err != nil {

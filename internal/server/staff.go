@@ -1,0 +1,211 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"sabot"
+)
+
+// The staff of a live table and its card readers (issue 13; docs/live.md).
+// The pit makes the dealers' and inspectors' accounts (staff do not play:
+// the player's commands refuse them) and issues each table dealt from a
+// physical shoe its readers: a device token, shown once, that sends the
+// cards read to POST /api/tables/{id}/cards and nothing else.
+
+// StaffRequest makes a member of the staff: a dealer or an inspector.
+type StaffRequest struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+	Role     string `json:"role"`
+}
+
+// StaffView is a member of the staff made.
+type StaffView struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+func (s *Server) handleCreateStaff(w http.ResponseWriter, r *http.Request, pit *sabot.User) {
+	var req StaffRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Role != sabot.RoleDealer && req.Role != sabot.RoleInspector {
+		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "role %q: give dealer or inspector", req.Role))
+		return
+	}
+	u, err := s.createUser(r.Context(), req.Name, req.Password, false, req.Role)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.event(r.Context(), pit, adminPayload{Event: "staff-created", User: u.Name, Role: u.Role, Text: u.Role + " " + u.Name + " by " + pit.Name}, nil, "")
+	writeJSON(w, http.StatusCreated, StaffView{ID: u.ID, Name: u.Name, Role: u.Role})
+}
+
+// DeviceRequest issues a card reader to a table.
+type DeviceRequest struct {
+	Table int64  `json:"table"`
+	Name  string `json:"name"`
+}
+
+// DeviceIssued is a device issued: its token, shown this once (the store
+// keeps its SHA-256 only).
+type DeviceIssued struct {
+	Device *sabot.Device `json:"device"`
+	Token  string        `json:"token"`
+}
+
+// MaxDeviceName bounds a device's name, in bytes.
+const MaxDeviceName = 64
+
+// devices is the store's sabot.Devices, or a refusal naming why not.
+func (s *Server) devices() (sabot.Devices, error) {
+	d, ok := s.Store.(sabot.Devices)
+	if !ok {
+		return nil, sabot.Errorf(sabot.EINVALID, "this store keeps no card readers")
+	}
+	return d, nil
+}
+
+func (s *Server) handleIssueDevice(w http.ResponseWriter, r *http.Request, pit *sabot.User) {
+	var req DeviceRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ds, err := s.devices()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name := strings.TrimSpace(req.Name)
+	if name == "" || len(name) > MaxDeviceName || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' }) {
+		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a device's name is one line of 1 to %d bytes, e.g. \"reader 1\"", MaxDeviceName))
+		return
+	}
+	t, err := s.Store.TableByID(r.Context(), req.Table)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if !t.Physical() {
+		s.writeError(w, r, sabot.Errorf(sabot.ECONFLICT, "table %d deals from the server's shuffled shoe: a card reader serves a table opened with shoe=physical", t.ID))
+		return
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	token := "dev_" + base64.RawURLEncoding.EncodeToString(b)
+	d := &sabot.Device{TableID: t.ID, Name: name, CreatedBy: pit.Name, Created: s.now()}
+	if err := ds.CreateDevice(r.Context(), d, token); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.event(r.Context(), pit, adminPayload{Event: "device-issued", Table: t.ID, Name: d.Name, Device: d.ID, Text: "card reader " + strconv.FormatInt(d.ID, 10) + " " + strconv.Quote(d.Name) + " for table " + strconv.FormatInt(t.ID, 10)}, nil, "")
+	writeJSON(w, http.StatusCreated, DeviceIssued{Device: d, Token: token})
+}
+
+func (s *Server) handleDevices(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
+	ds, err := s.devices()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id, err := strconv.ParseInt(r.URL.Query().Get("table"), 10, 64)
+	if err != nil {
+		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "?table=ID: the table whose card readers to list"))
+		return
+	}
+	list, err := ds.TableDevices(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) handleRevokeDevice(w http.ResponseWriter, r *http.Request, pit *sabot.User) {
+	ds, err := s.devices()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "%q is not a device ID", r.PathValue("id")))
+		return
+	}
+	if err := ds.RevokeDevice(r.Context(), id, s.now()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.event(r.Context(), pit, adminPayload{Event: "device-revoked", Device: id, Text: "card reader " + strconv.FormatInt(id, 10) + " revoked"}, nil, "")
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// device authenticates a card reader: "Authorization: Device TOKEN".
+func (s *Server) device(r *http.Request) (*sabot.Device, error) {
+	scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	token = strings.TrimSpace(token)
+	if !strings.EqualFold(scheme, "Device") || token == "" {
+		return nil, sabot.Errorf(sabot.EUNAUTHORIZED, "a card reader sends \"Authorization: Device TOKEN\" (the token the pit issued it)")
+	}
+	ds, err := s.devices()
+	if err != nil {
+		return nil, err
+	}
+	d, err := ds.DeviceByToken(r.Context(), token)
+	if sabot.ErrorCode(err) == sabot.ENOTFOUND {
+		return nil, sabot.Errorf(sabot.EUNAUTHORIZED, "unknown device token")
+	} else if err != nil {
+		return nil, err
+	}
+	if !d.Revoked.IsZero() {
+		return nil, sabot.Errorf(sabot.EUNAUTHORIZED, "the pit revoked this device")
+	}
+	return d, nil
+}
+
+// handleDeviceCard is a card reader's card: the card command, sent by the
+// device for its own table only. Its command IDs are the device's own (a
+// reader that sends a card again after a timeout is answered "duplicate").
+func (s *Server) handleDeviceCard(w http.ResponseWriter, r *http.Request) {
+	d, err := s.device(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.tableOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if a.created.ID != d.TableID {
+		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "device %d reads table %d's shoe, not table %d's", d.ID, d.TableID, a.created.ID))
+		return
+	}
+	var req CommandRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	as := &sabot.User{Name: d.Name, Role: sabot.RoleDealer}
+	c, err := s.command(as, tableCommandNamed(opCard), req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c.clientID, c.device = "device-"+strconv.FormatInt(d.ID, 10)+":"+req.ClientID, d
+	rep := a.do(r.Context(), c)
+	if rep.err != nil {
+		s.writeError(w, r, rep.err)
+		return
+	}
+	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
+}
