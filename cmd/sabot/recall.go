@@ -81,6 +81,9 @@ func printRecall(w io.Writer, rr *server.RoundRecord) {
 			mode += " (forced cards)"
 		}
 	}
+	if rr.Physical {
+		mode += "  PHYSICAL SHOE: its cards were read as dealt; no seed, no commitment to verify"
+	}
 	fmt.Fprintf(w, "shoe %s  position %d%s\n", rr.Shoe, rr.ShoePos, mode)
 	fmt.Fprintf(w, "dealt %s  closed %s\n", rr.Dealt.Format("2006-01-02 15:04:05.000"), rr.Closed.Format("2006-01-02 15:04:05.000"))
 	fmt.Fprintln(w, "\nbets")
@@ -88,6 +91,16 @@ func printRecall(w io.Writer, rr *server.RoundRecord) {
 		fmt.Fprintf(w, "  %-12s box %d  %d\n", b.Player, b.Box, b.Stake)
 	}
 	fmt.Fprintf(w, "\ncards drawn  %s\n", card.Format(rr.Cards))
+	if len(rr.Readings) > 0 {
+		fmt.Fprintln(w, "\ncards read from the shoe")
+		for _, r := range rr.Readings {
+			from := "at the console"
+			if r.Device != 0 {
+				from = fmt.Sprintf("by card reader %d", r.Device)
+			}
+			fmt.Fprintf(w, "  %s  %-8s %-3s by %-12s %s\n", r.At.Format("15:04:05.000"), r.Kind, r.Card, r.By, from)
+		}
+	}
 	fmt.Fprintln(w, "\ndecisions")
 	for _, d := range rr.Decisions {
 		a := d.Action

@@ -20,6 +20,7 @@ const (
 	opCard     = "card"
 	opUndoCard = "undo-card"
 	opCutCard  = "cut-card"
+	opNoMore   = "no-more-bets"
 )
 
 // cardPayload is a card read into the round (LogCard), or taken back
@@ -140,4 +141,28 @@ func (a *actor) cutCard(ctx context.Context, c *command, _ noFields) (int64, err
 	// The players see the cut card come out where the round shows it:
 	// before the next card (the engine's cut-card event).
 	return rec.Seq, nil
+}
+
+// noMoreBets is the dealer's call "no more bets" (AR-22; "rien ne va
+// plus", VE-04): the betting closes at his word and the round is dealt,
+// if the bets allow it (AR-03, VE-20: else the refusal says what is
+// missing). At any table; at a physical one it is how a round starts
+// before the betting window runs out.
+func (a *actor) noMoreBets(ctx context.Context, c *command, _ noFields) (int64, error) {
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: round %d is in play", a.t.RoundNo())
+	}
+	if err := a.t.CanDeal(); err != nil {
+		w := waitingView(err)
+		e := sabot.Errorf(sabot.ECONFLICT, "refused: %s", w.Text)
+		if w.Reason != "" {
+			e = e.WithReason(w.Reason, w.Params)
+		}
+		return 0, e
+	}
+	a.tryDeal(ctx)
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bets placed do not allow a round now")
+	}
+	return a.lastSeq, nil
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -107,8 +108,19 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 
 	// The round is recalled and replayed from its record like any other.
 	rec := must(ana.Round(ctx, v.Round.ID))
-	if rec.Net["ana"] != -1000 || rec.Net["ben"] != 0 {
+	if rec.Net["ana"] != -1000 || rec.Net["ben"] != 0 || !rec.Physical || rec.Forced {
 		t.Fatalf("recall: %+v", rec)
+	}
+	// Deliverable 5: who read each card in, and when; the card taken back.
+	var read []string
+	for _, r := range rec.Readings {
+		if r.By != "pit" || r.At.IsZero() {
+			t.Fatalf("a reading %+v", r)
+		}
+		read = append(read, r.Kind+":"+r.Card)
+	}
+	if got := strings.Join(read, " "); got != "card:TS card:9H card:6D card:7C card:8S card:4H card:9D undo:9D card:TD card:5S" {
+		t.Fatalf("the round's readings: %s", got)
 	}
 	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
 	if err != nil {
@@ -234,4 +246,39 @@ func TestCardReader(t *testing.T) {
 		!strings.Contains(string(recs[1].Payload), `"by":"dora"`) {
 		t.Fatalf("the cards' records: %s / %s", recs[0].Payload, recs[1].Payload)
 	}
+}
+
+// "No more bets" at the dealer's word (AR-22, VE-04): the round is dealt
+// before the betting window runs out, if the bets allow it; else the
+// refusal says what is missing (AR-03), with its reason.
+func TestNoMoreBets_AR22(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	ar := h.table("argentina", false, map[string]string{"shoe": "physical"})
+	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
+	must(ana.Command(ctx, ar, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, ar, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	_, err := h.admin.Command(ctx, ar, "no-more-bets", server.CommandRequest{})
+	wantCode(t, err, sabot.ECONFLICT, "AR-03")
+	var e *sabot.Error
+	if !errors.As(err, &e) || e.Reason != "table_minimum_bets" {
+		t.Fatalf("the refusal's reason: %+v", err)
+	}
+	_, err = ana.Command(ctx, ar, "no-more-bets", server.CommandRequest{})
+	wantCode(t, err, sabot.EFORBIDDEN, "the dealer's")
+
+	es := h.table("spain", false, map[string]string{"shoe": "physical"})
+	must(ana.Command(ctx, es, "sit", server.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, es, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, es, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	if v := must(ana.Table(ctx, es)); v.Round != nil || v.Need != nil {
+		t.Fatal("dealt before ben bet or the dealer called")
+	}
+	must(h.admin.Command(ctx, es, "no-more-bets", server.CommandRequest{}))
+	v := must(ana.Table(ctx, es))
+	if v.Need == nil || v.Need.Box != 1 || v.Round == nil || v.Round.No != 1 {
+		t.Fatalf("after the call: need %+v round %+v", v.Need, v.Round)
+	}
+	_, err = h.admin.Command(ctx, es, "no-more-bets", server.CommandRequest{})
+	wantCode(t, err, sabot.ECONFLICT, "round 1 is in play")
 }

@@ -50,6 +50,24 @@ type RoundRecord struct {
 	WalletsAtDeal map[string]money.Amount `json:"wallets_at_deal"`
 	WalletsAfter  map[string]money.Amount `json:"wallets_after"`
 	Record        engine.Record           `json:"record"`
+	// Physical: the round was dealt from a physical shoe (issue 13). It has
+	// no seed and no commitment; Readings say who read each card in, from
+	// which device, and when, and each card taken back and the cut card.
+	Physical bool      `json:"physical,omitempty"`
+	Readings []Reading `json:"readings,omitempty"`
+}
+
+// Reading is one entry of a physical round's cards as the log has them: a
+// card read in (card), the last one taken back (undo), the cut card noted
+// (cut-card); by the dealer at the console (By, Device 0) or a card reader
+// (By its name, Device its ID).
+type Reading struct {
+	Seq    int64     `json:"seq"`
+	At     time.Time `json:"at"`
+	Kind   string    `json:"kind"`
+	Card   string    `json:"card,omitempty"`
+	By     string    `json:"by"`
+	Device int64     `json:"device,omitempty"`
 }
 
 // Decision is one decision of a round as the log has it.
@@ -61,7 +79,7 @@ type Decision struct {
 }
 
 // roundKinds are the records of a round that recall reads.
-var roundKinds = []string{sabot.LogDeal, sabot.LogAction, sabot.LogTimeout, sabot.LogSettle, sabot.LogVoid}
+var roundKinds = []string{sabot.LogDeal, sabot.LogAction, sabot.LogTimeout, sabot.LogSettle, sabot.LogVoid, sabot.LogCard, sabot.LogCardUndo, sabot.LogCutCard}
 
 // Recall returns a settled or void round's record, by its ID ("3-17"). A
 // round in play is refused: its hidden cards are still secret. It reads the
@@ -97,7 +115,7 @@ func Recall(ctx context.Context, st sabot.Store, id string) (*RoundRecord, error
 
 func recallFrom(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, error) {
 	rr := &RoundRecord{ID: RoundID(t.ID, no), Table: t.ID, TableName: t.Name, Profile: t.Profile, Options: t.Options, Round: no,
-		Decisions: []Decision{}}
+		Decisions: []Decision{}, Physical: t.Physical()}
 	dealt, closed := false, false
 	for _, r := range recs {
 		if r.Kind == sabot.LogConfigure && !dealt {
@@ -133,6 +151,22 @@ func recallFrom(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, 
 				by = "dealer"
 			}
 			rr.Decisions = append(rr.Decisions, Decision{Seq: r.Seq, At: r.Created, By: by, Action: p.Action})
+		case sabot.LogCard, sabot.LogCardUndo:
+			var p cardPayload
+			if err := json.Unmarshal(r.Payload, &p); err != nil {
+				return nil, sabot.Internal(err)
+			}
+			kind := "card"
+			if r.Kind == sabot.LogCardUndo {
+				kind = "undo"
+			}
+			rr.Readings = append(rr.Readings, Reading{Seq: r.Seq, At: r.Created, Kind: kind, Card: p.Card.String(), By: p.By, Device: p.Device})
+		case sabot.LogCutCard:
+			var p cutPayload
+			if err := json.Unmarshal(r.Payload, &p); err != nil {
+				return nil, sabot.Internal(err)
+			}
+			rr.Readings = append(rr.Readings, Reading{Seq: r.Seq, At: r.Created, Kind: "cut-card", By: p.By})
 		case sabot.LogSettle, sabot.LogVoid:
 			var p settlePayload
 			if err := json.Unmarshal(r.Payload, &p); err != nil {

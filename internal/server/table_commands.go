@@ -53,6 +53,7 @@ var tableCommands = []*tableCommand{
 	dealerCommand(opCard, (*actor).readCard),
 	dealerCommand(opUndoCard, (*actor).undoCard),
 	dealerCommand(opCutCard, (*actor).cutCard),
+	dealerCommand(opNoMore, (*actor).noMoreBets),
 }
 
 // tableCommand is one command of tableCommands, its request's type erased:
