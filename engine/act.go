@@ -29,6 +29,9 @@ func (r *Round) Apply(a Action) { r.apply(a) }
 // Legal reports whether Act would accept a.
 func (r *Round) Legal(a Action) bool { return r.check(a, false) == nil }
 
+// Check is Act's refusal of a (nil: Act would accept it), changing nothing.
+func (r *Round) Check(a Action) error { return r.check(a, true) }
+
 // refuse builds the refusal of a, or errQuiet when no reason is wanted.
 func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string) error {
 	if !explain {
@@ -62,10 +65,10 @@ func (r *Round) findBet(player string, boxNo, hand int) int {
 }
 
 func (r *Round) check(a Action, explain bool) error {
-	if a.Kind < Hit || a.Kind > ExposeHole {
+	if a.Kind < Hit || a.Kind > VoidRound {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 	}
-	if r.waiting {
+	if r.waiting && a.Kind != VoidRound {
 		return r.refuse(explain, a, ErrPhase, "the round waits for the next card from the shoe", "")
 	}
 	if a.Kind > Close {

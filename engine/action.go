@@ -33,9 +33,13 @@ const (
 	VoidBox    // AR-23 (a), (b), (e): the box's bets are void and returned; it sits the round out
 	BurnHole   // AR-23 (c): the hole card came face up: it is burned and replaced
 	ExposeHole // AR-23 (g): the hole card was exposed: the players decide seeing it
+	// VoidRound voids the whole round on the inspector's word, every stake
+	// returned: the only correction a round waiting for a card from a
+	// physical shoe takes (nothing is dealt after it).
+	VoidRound
 )
 
-var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole"}
+var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -68,7 +72,7 @@ type Action struct {
 
 func (a Action) String() string {
 	switch a.Kind {
-	case Close, BurnHole, ExposeHole:
+	case Close, BurnHole, ExposeHole, VoidRound:
 		return a.Kind.String()
 	case VoidBox:
 		return fmt.Sprintf("void box %d", a.Box)

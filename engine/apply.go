@@ -198,6 +198,10 @@ func (r *Round) openFollow(k Kind, boxNo int) bool {
 // applyHouse applies the house's correction of an irregularity (AR-23).
 func (r *Round) applyHouse(a Action) {
 	switch a.Kind {
+	case VoidRound:
+		r.waiting = false
+		r.voidRound("void by the inspector")
+		return
 	case ExposeHole: // (g): the players decide seeing it
 		r.revealDealer()
 		return

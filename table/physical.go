@@ -21,6 +21,7 @@ import (
 type physical struct {
 	seen   map[card.Card]int // cards read since the shuffle and not collected back into the shoe
 	cards  []card.Card       // the round in play's cards, in the order read
+	burned []card.Card       // cards read and burned in the round in play (AR-23 (d))
 	acted  int               // the round's decisions when its last card was read (Undo)
 	cutAt  int               // the round's card the cut card came out before, counted from 1 (-1: not in this round)
 	cutOut bool              // the cut card came out (EG-04)
@@ -125,6 +126,29 @@ func (t *Table) Undo() (card.Card, error) {
 	return c, nil
 }
 
+// Burn takes a card read from the physical shoe out of play: a card drawn
+// out of turn (AR-23 (d)), or the cards of a box dealt too many (AR-23
+// (b)) that went by unread. It counts in the shoe (no more of it than the
+// decks give) and deals nothing. It is refused between rounds, and like
+// Feed for a card the shoe cannot hold.
+func (t *Table) Burn(c card.Card) error {
+	if t.phys == nil {
+		return refuse("", "the table deals from a shuffled shoe: no card is read into it")
+	}
+	if !c.Valid() {
+		return refuse("", "%v is not a card", c)
+	}
+	if !t.inRound() {
+		return refuse("AR-23", "a card is burned while a round is dealt")
+	}
+	if n := t.phys.seen[c]; n >= t.p.Decks {
+		return refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be burned", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
+	}
+	t.phys.seen[c]++
+	t.phys.burned = append(t.phys.burned, c)
+	return nil
+}
+
 // CutCard notes that the cut card came out of the physical shoe while the
 // round in play was dealt: this round is the shoe's last (EG-04), and the
 // next deal needs a new shoe (EG-05).
@@ -174,6 +198,7 @@ func (t *Table) replayPhysical(cards []card.Card) (*engine.Round, error) {
 // physicalSource starts a physical round: its source has no card yet.
 func (t *Table) physicalSource() engine.Source {
 	t.phys.cards = t.phys.cards[:0]
+	t.phys.burned = t.phys.burned[:0]
 	t.phys.acted = 0
 	t.phys.cutAt = -1
 	return &engine.Forced{CutAfter: -1, Wait: true}
@@ -186,8 +211,12 @@ func (t *Table) finishPhysical() {
 		for _, c := range t.phys.cards {
 			t.phys.seen[c]--
 		}
+		for _, c := range t.phys.burned {
+			t.phys.seen[c]--
+		}
 	}
 	t.phys.cards = t.phys.cards[:0]
+	t.phys.burned = t.phys.burned[:0]
 	if t.phys.cutOut {
 		t.lastRound = true
 	}

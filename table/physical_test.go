@@ -345,3 +345,31 @@ func TestPhysicalAsForced(t *testing.T) {
 		}
 	}
 }
+
+// AR-23 (d): a card drawn out of turn is burned: it counts in the shoe and
+// deals nothing; between rounds there is nothing to burn.
+func TestPhysicalBurn_AR23(t *testing.T) {
+	tb := newPhysical(t, "spain", "decks=1", "cut_card_reserve=10", "burn_cards=1", "max_hands=4")
+	if err := tb.Burn(card.MustParse("AS")); err == nil {
+		t.Fatal("a card burned between rounds")
+	}
+	tb.Sit("ana", 1)
+	tb.Bet("ana", 1, 1000)
+	if _, err := tb.Deal(); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, tb, "TS")
+	need, _ := tb.Need()
+	if err := tb.Burn(card.MustParse("AS")); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := tb.Need(); n != need || len(tb.Round().Record().Cards) != 1 {
+		t.Fatalf("the burn dealt: need %+v, cards %v", n, tb.Round().Record().Cards)
+	}
+	if err := tb.Burn(card.MustParse("AS")); err == nil || !strings.Contains(err.Error(), "cannot be burned") {
+		t.Fatalf("a second AS from one deck burned: %v", err)
+	}
+	if err := tb.Feed(card.MustParse("AS")); err == nil {
+		t.Fatal("the burned AS was dealt")
+	}
+}

@@ -150,6 +150,15 @@ func adminWords(p adminPayload) []sabot.Phrase {
 		return []sabot.Phrase{say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
 	case p.Event == "device-issued":
 		return []sabot.Phrase{say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
+	case p.Correction != nil && p.Event == "correction-asked":
+		x := p.Correction
+		return []sabot.Phrase{say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
+	case p.Correction != nil && p.Event == "correction-approved":
+		x := p.Correction
+		return []sabot.Phrase{say("correctionApproved", "correction-approved: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+	case p.Correction != nil && p.Event == "correction-refused":
+		x := p.Correction
+		return []sabot.Phrase{say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
 	case p.Event == "device-revoked":
 		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
 	case p.Event == "force-cards":

@@ -672,7 +672,11 @@ type CommandRequest struct {
 	Action    string `json:"action,omitempty"`
 	Value     int    `json:"value,omitempty"`
 	Cards     string `json:"cards,omitempty"` // force-cards: space-separated codes
-	Card      string `json:"card,omitempty"`  // card: the code of a card read from a physical shoe
+	Card      string `json:"card,omitempty"`  // card: the code of a card read from a physical shoe; correct: the card burned
+	// correct: AR-23's case ("a" to "i"), with box or card; approve,
+	// refuse-correction: the correction's ID.
+	Case       string `json:"case,omitempty"`
+	Correction int64  `json:"correction,omitempty"`
 	// configure: options to set ("" puts the profile's back), the bank of
 	// a family table (a seated player, "" the house; FAM-01), why.
 	Options map[string]string `json:"options,omitempty"`

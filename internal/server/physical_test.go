@@ -282,3 +282,118 @@ func TestNoMoreBets_AR22(t *testing.T) {
 	_, err = h.admin.Command(ctx, es, "no-more-bets", server.CommandRequest{})
 	wantCode(t, err, sabot.ECONFLICT, "round 1 is in play")
 }
+
+// The inspector's authority (issue 13, deliverable 3): the dealer asks for
+// an AR-23 correction, which waits, survives a restart, and takes effect
+// only once the inspector (not the dealer, nor whoever asked) approves it;
+// each step is a significant event naming both people. (b): a box dealt
+// three cards: its bet void. (d): a card out of turn burned: it counts in
+// the shoe. A correction the round cannot take is refused and stays
+// waiting; one refused is dropped. A void of a round waiting for a card is
+// the inspector's, every stake returned.
+func TestInspectorCorrections_AR23(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	staff := func(name, role string) *server.Client {
+		must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: password, Role: role}, nil))
+		c := &server.Client{URL: h.srv.URL()}
+		must(c.Login(ctx, name, password))
+		return c
+	}
+	dora, ivo := staff("dora", "dealer"), staff("ivo", "inspector")
+	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
+	for _, c := range strings.Fields("TS 9H 6D 7C 8S") {
+		must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+	}
+	_, err := dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "i"})
+	wantCode(t, err, sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim")
+	_, err = dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "b", Box: 5})
+	wantCode(t, err, sabot.EINVALID, "no box 5 in play")
+
+	// (b): box 2 got three cards.
+	b := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "b", Box: 2}))
+	v := must(ana.Table(ctx, tb))
+	if len(v.Corrections) != 1 || v.Corrections[0].ID != b.Seq || v.Corrections[0].Asked != "dora" {
+		t.Fatalf("the corrections waiting: %+v", v.Corrections)
+	}
+	_, err = dora.Command(ctx, tb, "approve", server.CommandRequest{Correction: b.Seq})
+	wantCode(t, err, sabot.EFORBIDDEN, "the inspector's or the pit's only")
+	h.restart(slow) // the request waits through a restart
+	for _, c := range []*server.Client{ana, ben, dora, ivo} {
+		c.URL = h.srv.URL()
+	}
+	if v := must(ana.Table(ctx, tb)); len(v.Corrections) != 1 {
+		t.Fatalf("after a restart, corrections waiting: %+v", v.Corrections)
+	}
+	must(ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: b.Seq}))
+	_, err = ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: b.Seq})
+	wantCode(t, err, sabot.ENOTFOUND, "no correction")
+
+	// (d): a card out of turn, burned; (c) at a table without a hole card
+	// cannot be applied: it waits, and the inspector refuses it.
+	d := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "d", Card: "AS"}))
+	must(ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: d.Seq}))
+	c := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "c"}))
+	_, err = ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: c.Seq})
+	wantCode(t, err, sabot.EINVALID, "there is no unturned hole card")
+	must(ivo.Command(ctx, tb, "refuse-correction", server.CommandRequest{Correction: c.Seq}))
+	pit := must(h.admin.Command(ctx, tb, "correct", server.CommandRequest{Case: "g"}))
+	_, err = h.admin.Command(ctx, tb, "approve", server.CommandRequest{Correction: pit.Seq})
+	wantCode(t, err, sabot.EFORBIDDEN, "pit asked for correction")
+	must(ivo.Command(ctx, tb, "refuse-correction", server.CommandRequest{Correction: pit.Seq}))
+
+	// ana plays on; the dealer draws 10 and 2: 18 beats ana's 17.
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	_, err = dora.Command(ctx, tb, "card", server.CommandRequest{Card: "AS"})
+	wantCode(t, err, sabot.ECONFLICT, "a shoe of 1 deck holds 1 AS") // burned
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "TD"}))
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2H"}))
+	v = waitRound(t, ana, tb, 1)
+	if w := wallet(t, ana); w != 99000 {
+		t.Fatalf("ana lost 17 to 18: %d", w)
+	}
+	if w := wallet(t, ben); w != 100000 {
+		t.Fatalf("ben's bet was void (AR-23 (b)): %d", w)
+	}
+	for _, r := range v.Round.Bets {
+		if r.Player == "ben" && r.Result != "void" {
+			t.Fatalf("ben's bet: %+v", r)
+		}
+	}
+	events := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: tb}))
+	var said []string
+	for _, e := range events {
+		said = append(said, string(e.Payload))
+	}
+	all := strings.Join(said, "\n")
+	for _, want := range []string{
+		`AR-23 (b) round 1 box 2: a box got more than two cards in the deal: that bet is void, the cards burned (asked by dora, approved by ivo)`,
+		`AR-23 (d) round 1 card AS: a card drawn out of turn is burned (asked by dora, approved by ivo)`,
+		`(asked by dora, refused by ivo)`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the significant events lack %q:\n%s", want, all)
+		}
+	}
+	checkLedger(t, h.st)
+
+	// A void while the round waits for its first card: the inspector's.
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(dora.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
+	if n := need(t, ana, tb); n == nil {
+		t.Fatal("round 2 does not wait for a card")
+	}
+	_, err = dora.Command(ctx, tb, "void", server.CommandRequest{})
+	wantCode(t, err, sabot.EFORBIDDEN, "the inspector's or the pit's only")
+	must(ivo.Command(ctx, tb, "void", server.CommandRequest{}))
+	v = waitRound(t, ana, tb, 2)
+	if w := wallet(t, ana); w != 99000 || v.Round.Void == "" {
+		t.Fatalf("after the void: wallet %d, round %+v", w, v.Round)
+	}
+	checkLedger(t, h.st)
+}

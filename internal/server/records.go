@@ -171,6 +171,9 @@ type adminPayload struct {
 	Until    string            `json:"until,omitempty"`  // RFC 3339
 	Role     string            `json:"role,omitempty"`   // a member of the staff made (issue 13)
 	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
+	// Correction is an AR-23 correction asked, approved or refused at a
+	// live table (corrections.go).
+	Correction *correction `json:"correction,omitempty"`
 }
 
 // WireAction is an engine.Action as JSON, with the action's name.

@@ -46,14 +46,18 @@ var tableCommands = []*tableCommand{
 	playerCommand(opAct, (*actor).act),
 	playerCommand(opDecline, (*actor).decline),
 	adminCommand(opForce, (*actor).forceCards),
-	adminCommand(opNewShoe, (*actor).newShoe),
-	adminCommand(opVoid, (*actor).voidRound),
+	inspectorCommand(opNewShoe, (*actor).newShoe),
+	inspectorCommand(opVoid, (*actor).voidRound),
 	adminCommand(opConfig, (*actor).configure),
 	// The dealer's, at a table dealt from a physical shoe (physical.go).
 	dealerCommand(opCard, (*actor).readCard),
 	dealerCommand(opUndoCard, (*actor).undoCard),
 	dealerCommand(opCutCard, (*actor).cutCard),
 	dealerCommand(opNoMore, (*actor).noMoreBets),
+	// The inspector's (corrections.go).
+	dealerCommand(opCorrect, (*actor).correct),
+	inspectorCommand(opApprove, (*actor).approve),
+	inspectorCommand(opRefuseC, (*actor).refuseCorrection),
 }
 
 // tableCommand is one command of tableCommands, its request's type erased:
@@ -83,9 +87,10 @@ type handler[R any] func(a *actor, ctx context.Context, c *command, req R) (int6
 type sender uint8
 
 const (
-	byPlayer sender = iota // a logged-in user who plays (not the staff)
-	byDealer               // the dealer, the inspector or the pit (issue 13)
-	byAdmin                // the pit: administrators
+	byPlayer    sender = iota // a logged-in user who plays (not the staff)
+	byDealer                  // the dealer, the inspector or the pit (issue 13)
+	byInspector               // the inspector or the pit
+	byAdmin                   // the pit: administrators
 )
 
 // allows refuses a command to a user it is not for.
@@ -95,6 +100,8 @@ func (w sender) allows(u *sabot.User) error {
 		return sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
 	case w == byDealer && !u.Admin && !u.Staff():
 		return sabot.Errorf(sabot.EFORBIDDEN, "the dealer's, the inspector's or the pit's only")
+	case w == byInspector && !u.Admin && u.Role != sabot.RoleInspector:
+		return sabot.Errorf(sabot.EFORBIDDEN, "the inspector's or the pit's only (AR-23, AR-24)")
 	case w == byPlayer && u.Staff():
 		return sabot.Errorf(sabot.EFORBIDDEN, "the staff do not play: a %s runs the tables", u.Role)
 	}
@@ -110,6 +117,12 @@ func playerCommand[R request[R]](name string, run handler[R]) *tableCommand {
 // inspector, or the pit).
 func dealerCommand[R request[R]](name string, run handler[R]) *tableCommand {
 	return define(name, byDealer, run)
+}
+
+// inspectorCommand is a command of the inspector's authority (or the
+// pit's): a correction approved or refused, a new shoe, a void.
+func inspectorCommand[R request[R]](name string, run handler[R]) *tableCommand {
+	return define(name, byInspector, run)
 }
 
 // adminCommand is a command only administrators may send.
@@ -560,6 +573,11 @@ func (a *actor) voidRound(ctx context.Context, c *command, _ noFields) (int64, e
 		return 0, err
 	}
 	r := a.t.Round()
+	if a.t.Physical() { // the round may wait for a card: void it whole
+		a.house(ctx, engine.Action{Kind: engine.VoidRound}, false)
+		a.proceed(ctx)
+		return rec.Seq, nil
+	}
 	for _, box := range r.Boxes() {
 		if r.Phase() == engine.Done {
 			break

@@ -122,7 +122,8 @@ type state struct {
 	forcedRound bool
 	forcedCards []card.Card
 	declined    map[declineKey]bool
-	window      int // engine windows opened in the round: declines belong to one
+	pending     []correction // AR-23 corrections asked, waiting for the inspector (corrections.go)
+	window      int          // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
 
@@ -535,6 +536,8 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 			return err
 		}
 		switch p.Event {
+		case "correction-asked", "correction-approved", "correction-refused":
+			return a.replayCorrection(r, p)
 		case "force-cards":
 			a.forced = p.Cards
 		case "new-shoe":

@@ -39,6 +39,9 @@ type TableView struct {
 	// Need is whom the next card is for, at a table dealt from a physical
 	// shoe whose round waits for it.
 	Need *NeedView `json:"need,omitempty"`
+	// Corrections are the dealer's AR-23 corrections waiting for the
+	// inspector's decision.
+	Corrections []CorrectionView `json:"corrections,omitempty"`
 	// Waiting says why the bets placed cannot be dealt yet (AR-03, VE-20):
 	// the table waits for more players, bets or boxes. Absent when they can
 	// be, or when no bet is placed.
@@ -174,6 +177,9 @@ type Event struct {
 	// Need is whom the next card is for: a "need" event at a table dealt
 	// from a physical shoe.
 	Need *NeedView `json:"need,omitempty"`
+	// Correction is an AR-23 correction asked, approved or refused: a
+	// "correction" event.
+	Correction *CorrectionView `json:"correction,omitempty"`
 	// Reason and Params word the Text of a "waiting", "leave", "release",
 	// "withdraw" or "void" event in the client's language, as an error's
 	// (docs/protocol.md, "Errors").
@@ -267,6 +273,7 @@ func (a *actor) view() *TableView {
 		}
 	}
 	v.Need = a.needView()
+	v.Corrections = a.correctionsView()
 	if sh := a.shoes[a.t.ShoeNo()]; sh != nil {
 		v.Shoe.Commitment = sh.commitment
 	}

@@ -1,0 +1,240 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+)
+
+// The inspector's authority at a live table (issue 13, deliverable 3;
+// docs/live.md). A dealer's irregularity (AR-23) is corrected only
+// "previa autorización del Inspector": the dealer asks for a correction
+// at the console (correct), the inspector, or the pit, approves it on his
+// own screen (approve) or refuses it (refuse-correction), and only then
+// does it take effect. Each step is a significant event of the table's
+// log naming the dealer and the inspector. A new shoe (AR-24) and a void
+// of the round are the inspector's alone.
+
+// The correction commands.
+const (
+	opCorrect = "correct"
+	opApprove = "approve"
+	opRefuseC = "refuse-correction"
+)
+
+// The corrections a dealer may ask for, by AR-23's letter: what each does.
+// (f) and (h), the bank's hand dealt out of turn or forgotten, are not
+// played by the engine yet; (i) has nothing to correct.
+var correctionCases = map[string]struct {
+	action engine.Kind // the engine's correction; 0: a burn
+	box    bool        // it names a box
+	card   bool        // it names a card (the one burned)
+	text   string
+}{
+	"a": {engine.VoidBox, true, false, "a box got one card only and its player does not consent to complete it: the bet is void, the card burned"},
+	"b": {engine.VoidBox, true, false, "a box got more than two cards in the deal: that bet is void, the cards burned"},
+	"c": {engine.BurnHole, false, false, "the dealer's second card came face up: it is burned and replaced"},
+	"d": {0, false, true, "a card drawn out of turn is burned"},
+	"e": {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out"},
+	"g": {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it"},
+}
+
+// correctRequest is the dealer's request: AR-23's case, the box or card it
+// names.
+type correctRequest struct {
+	Case string
+	Box  int
+	Card card.Card
+}
+
+func (correctRequest) read(b CommandRequest) (correctRequest, error) {
+	c, ok := correctionCases[b.Case]
+	switch {
+	case b.Case == "i":
+		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim: there is nothing to correct")
+	case b.Case == "f" || b.Case == "h":
+		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): the bank's hand dealt out of turn is not played by sabot yet; the inspector voids the round or the box", b.Case)
+	case !ok:
+		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to i", b.Case)
+	case c.box && b.Box < 1:
+		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the box", b.Case)
+	}
+	req := correctRequest{Case: b.Case, Box: b.Box}
+	if c.card {
+		x, err := card.Parse(b.Card)
+		if err != nil {
+			return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the card burned, e.g. AS (%q is not one)", b.Case, b.Card)
+		}
+		req.Card = x
+	}
+	return req, nil
+}
+
+// approveRequest names a correction asked: its ID.
+type approveRequest struct{ ID int64 }
+
+func (approveRequest) read(b CommandRequest) (approveRequest, error) {
+	if b.Correction <= 0 {
+		return approveRequest{}, sabot.Errorf(sabot.EINVALID, "give the correction's ID (correction)")
+	}
+	return approveRequest{ID: b.Correction}, nil
+}
+
+// correction is a correction asked and not yet decided. Its ID is the seq
+// of the record that asked for it.
+type correction struct {
+	ID     int64     `json:"id"`
+	Round  int       `json:"round"`
+	Case   string    `json:"case"`
+	Box    int       `json:"box,omitempty"`
+	Card   card.Card `json:"card,omitempty"`
+	Asked  string    `json:"asked_by"`
+	Text   string    `json:"text"`
+	Status string    `json:"status,omitempty"` // approved, refused (in the records that decide it)
+	By     string    `json:"by,omitempty"`     // who decided it
+}
+
+// CorrectionView is a correction waiting for the inspector, as the table
+// shows it.
+type CorrectionView = correction
+
+func (c *correction) words() string {
+	s := fmt.Sprintf("AR-23 (%s) round %d", c.Case, c.Round)
+	if c.Box > 0 {
+		s += fmt.Sprintf(" box %d", c.Box)
+	}
+	if c.Card != 0 {
+		s += " card " + c.Card.String()
+	}
+	return s + ": " + c.Text
+}
+
+// correct is the dealer's request for a correction: it waits for the
+// inspector.
+func (a *actor) correct(ctx context.Context, c *command, req correctRequest) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	if !a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
+	}
+	k := correctionCases[req.Case]
+	if k.box && !slices.Contains(a.t.Round().Boxes(), req.Box) {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play (AR-23)", req.Box)
+	}
+	x := correction{Round: a.t.RoundNo(), Case: req.Case, Box: req.Box, Card: req.Card, Asked: c.user.Name, Text: k.text}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), adminPayload{Event: "correction-asked", Round: x.Round, Correction: &x, Text: x.words() + " (asked by " + x.Asked + ")"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	x.ID = rec.Seq
+	a.pending = append(a.pending, x)
+	a.publish(Event{Kind: "correction", Round: x.Round, Text: x.words(), Correction: &x})
+	return rec.Seq, nil
+}
+
+// approve applies a correction asked, on the inspector's word: the burn,
+// or the engine's correction (AR-23). Whoever asked for it cannot approve
+// it.
+func (a *actor) approve(ctx context.Context, c *command, req approveRequest) (int64, error) {
+	x, err := a.decide(c, req.ID)
+	if err != nil {
+		return 0, err
+	}
+	k := correctionCases[x.Case]
+	act := engine.Action{Kind: k.action, Box: x.Box}
+	switch {
+	case k.action == 0:
+		if err := a.t.Burn(x.Card); err != nil {
+			return 0, refusal(err)
+		}
+	default:
+		if err := a.t.Round().Check(act); err != nil {
+			return 0, refusal(err)
+		}
+	}
+	x.Status, x.By = "approved", c.user.Name
+	rec, err := a.append(ctx, c, sabot.LogAdmin, x.Round, adminPayload{Event: "correction-approved", Round: x.Round, Correction: &x,
+		Text: x.words() + " (asked by " + x.Asked + ", approved by " + x.By + ")"}, nil)
+	if err != nil {
+		a.rebuild(ctx)
+		return 0, err
+	}
+	a.drop(x.ID)
+	a.publish(Event{Kind: "correction", Round: x.Round, Text: x.words(), Correction: &x})
+	if k.action != 0 && !a.house(ctx, act, false) {
+		return rec.Seq, nil
+	}
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// refuseCorrection drops a correction asked, on the inspector's word.
+func (a *actor) refuseCorrection(ctx context.Context, c *command, req approveRequest) (int64, error) {
+	x, err := a.decide(c, req.ID)
+	if err != nil {
+		return 0, err
+	}
+	x.Status, x.By = "refused", c.user.Name
+	rec, err := a.append(ctx, c, sabot.LogAdmin, x.Round, adminPayload{Event: "correction-refused", Round: x.Round, Correction: &x,
+		Text: x.words() + " (asked by " + x.Asked + ", refused by " + x.By + ")"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.drop(x.ID)
+	a.publish(Event{Kind: "correction", Round: x.Round, Text: x.words(), Correction: &x})
+	return rec.Seq, nil
+}
+
+// decide finds a correction waiting that this inspector may decide.
+func (a *actor) decide(c *command, id int64) (correction, error) {
+	for _, x := range a.pending {
+		if x.ID != id {
+			continue
+		}
+		if x.Asked == c.user.Name {
+			return x, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s asked for correction %d; another (the inspector) decides it (AR-23)", x.Asked, id)
+		}
+		return x, nil
+	}
+	return correction{}, sabot.Errorf(sabot.ENOTFOUND, "no correction %d waits for a decision", id)
+}
+
+// drop forgets a correction decided.
+func (a *actor) drop(id int64) {
+	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return x.ID == id })
+}
+
+// replayCorrection rebuilds the corrections waiting, and the burns
+// approved, from the log.
+func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
+	if p.Correction == nil {
+		return nil
+	}
+	x := *p.Correction
+	switch p.Event {
+	case "correction-asked":
+		x.ID = r.Seq
+		a.pending = append(a.pending, x)
+	case "correction-approved":
+		a.drop(x.ID)
+		if correctionCases[x.Case].action == 0 {
+			return a.t.Burn(x.Card)
+		}
+	case "correction-refused":
+		a.drop(x.ID)
+	}
+	return nil
+}
+
+// correctionsView lists the corrections waiting, oldest first.
+func (a *actor) correctionsView() []CorrectionView {
+	if len(a.pending) == 0 {
+		return nil
+	}
+	return slices.Clone(a.pending)
+}
