@@ -177,6 +177,7 @@ type UserView struct {
 	ID     int64        `json:"id"`
 	Name   string       `json:"name"`
 	Admin  bool         `json:"admin,omitempty"`
+	Role   string       `json:"role,omitempty"` // dealer or inspector: the staff of a live table (issue 13)
 	Wallet money.Amount `json:"wallet"`
 }
 
@@ -374,7 +375,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) userView(ctx context.Context, u *sabot.User) UserView {
-	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
+	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Role: u.Role, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
 }
 
 // dummyHash is a bcrypt hash of the server's cost that no password

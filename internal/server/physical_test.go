@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"sabot"
 	"sabot/internal/server"
@@ -41,6 +42,7 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
 	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
 	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
+	must(h.admin.Command(ctx, tb, "no-more-bets", server.CommandRequest{})) // the dealer's call deals
 
 	// Rien ne va plus: the round waits for its first card, box 1's.
 	wants := []server.NeedView{{Round: 1, Box: 1, Hand: 1}, {Round: 1, Box: 2, Hand: 1}, {Round: 1}, {Round: 1, Box: 1, Hand: 1}, {Round: 1, Box: 2, Hand: 1}}
@@ -156,6 +158,7 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(h.admin.Command(ctx, tb, "no-more-bets", server.CommandRequest{})) // the dealer's call deals
 	for _, c := range strings.Fields("TS 6D 7C") {
 		must(h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
 	}
@@ -173,6 +176,7 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 		t.Fatalf("after a restart from the snapshot: %+v", v.Shoe)
 	}
 	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(h.admin.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
 	_, err := h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: "TS"})
 	wantCode(t, err, sabot.ECONFLICT, "a shoe of 1 deck holds 1 TS; 1 came out since the shuffle")
 	checkLedger(t, h.st)
@@ -221,6 +225,7 @@ func TestCardReader(t *testing.T) {
 	wantCode(t, err, sabot.ECONFLICT, "no card is due: no round is in play")
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(h.admin.Command(ctx, tb, "no-more-bets", server.CommandRequest{})) // the dealer's call deals
 	first := must(send(reader, tb, "TS", "r-1"))
 	again := must(send(reader, tb, "TS", "r-1"))
 	if !again.Duplicate || again.Seq != first.Seq {
@@ -271,8 +276,10 @@ func TestNoMoreBets_AR22(t *testing.T) {
 	must(ana.Command(ctx, es, "sit", server.CommandRequest{Box: 1}))
 	must(ben.Command(ctx, es, "sit", server.CommandRequest{Box: 2}))
 	must(ana.Command(ctx, es, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
-	if v := must(ana.Table(ctx, es)); v.Round != nil || v.Need != nil {
-		t.Fatal("dealt before ben bet or the dealer called")
+	must(ben.Command(ctx, es, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
+	time.Sleep(50 * time.Millisecond)
+	if v := must(ana.Table(ctx, es)); v.Round != nil || v.Need != nil || v.BettingDeadline != 0 {
+		t.Fatal("a physical table dealt, or set a betting deadline, before the dealer called")
 	}
 	must(h.admin.Command(ctx, es, "no-more-bets", server.CommandRequest{}))
 	v := must(ana.Table(ctx, es))
@@ -307,6 +314,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
 	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
 	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
+	must(h.admin.Command(ctx, tb, "no-more-bets", server.CommandRequest{})) // the dealer's call deals
 	for _, c := range strings.Fields("TS 9H 6D 7C 8S") {
 		must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
 	}

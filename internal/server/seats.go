@@ -122,7 +122,7 @@ func (a *actor) releaseSeats(ctx context.Context, windowClosed bool) {
 		switch {
 		case windowClosed && stake == 0:
 			reason, key = "no bet on it when the betting window closed", "box_given_up_no_bet"
-		case !now.Before(a.seatDeadline(box)) && (stake == 0 || a.timerOn != betTimer):
+		case !now.Before(a.seatDeadline(box)) && (stake == 0 || a.timerOn != betTimer && !a.t.Physical()):
 			reason, key = fmt.Sprintf("held %v with no round dealt", a.s.timing().SeatIdle), "box_given_up_idle"
 		default:
 			continue
@@ -172,7 +172,7 @@ func (a *actor) armSeatTimer() {
 	if !a.dealt && a.closed == "" && a.t != nil {
 		for box := 1; box <= a.p.Boxes; box++ {
 			h := a.t.Holder(box)
-			if h == "" || h == a.t.Bank() || a.timerOn == betTimer && a.betOn(h, box) > 0 {
+			if h == "" || h == a.t.Bank() || (a.timerOn == betTimer || a.t.Physical()) && a.betOn(h, box) > 0 {
 				continue
 			}
 			if d := a.seatDeadline(box); due.IsZero() || d.Before(due) {

@@ -18,9 +18,10 @@ import (
 
 // maybeDeal deals at once when every seated player has a bet on each box
 // he holds and the table's conditions are met; else the betting window's
-// timer deals.
+// timer deals. A table dealt from a physical shoe deals when the dealer
+// calls "no more bets" (noMoreBets), never by itself.
 func (a *actor) maybeDeal(ctx context.Context) {
-	if a.dealt || len(a.t.Bets()) == 0 {
+	if a.dealt || len(a.t.Bets()) == 0 || a.t.Physical() { // a physical table deals at the dealer's word
 		return
 	}
 	has := map[[2]any]bool{}

@@ -83,8 +83,8 @@ func (a *actor) arm(k timerKind, d time.Duration) {
 
 // armBetTimer opens the betting window's timer once a bet is down.
 func (a *actor) armBetTimer() {
-	if a.dealt || a.timerOn == betTimer || len(a.t.Bets()) == 0 {
-		return
+	if a.dealt || a.timerOn == betTimer || len(a.t.Bets()) == 0 || a.t.Physical() {
+		return // at a physical table the dealer closes the betting (no-more-bets)
 	}
 	a.arm(betTimer, a.s.timing().BetWindow)
 	a.publish(Event{Kind: "betting", Deadline: a.due.UnixMilli()})

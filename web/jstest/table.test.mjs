@@ -185,3 +185,23 @@ test('betting: the chip chosen, the arrow keys, chips that add up', () => {
   assert.ok(forgetsAsked({ kind: 'withdraw', player: 'ana' }, 'ana'));
   assert.ok(!forgetsAsked({ kind: 'withdraw', player: 'bob' }, 'ana'));
 });
+
+test('state: a card taken back at a physical table (undo) leaves the hand as before it', () => {
+  const s = table();
+  const said = [];
+  for (const e of [
+    { kind: 'deal', round: 1 },
+    { kind: 'stake', player: 'ana', box: 3, hand: 1, bet: 'main', amount: 500 },
+    { kind: 'card', box: 3, hand: 1, card: '9H' },
+    { kind: 'card', box: 3, hand: 1, card: '7C' },
+    { kind: 'undo', box: 3, hand: 1, card: '7C' },
+    { kind: 'card', box: 0, card: '', face_down: true },
+    { kind: 'undo', box: 0 },
+  ]) said.push(...s.apply(e).map(x => x.text));
+  const h = s.round.hand(3, 1);
+  assert.deepEqual(h.cards, ['9H']);
+  assert.equal(h.playerTotal(), '9');
+  assert.equal(s.round.dealer.cards.length, 0);
+  assert.ok(said.includes('The dealer takes back the 7♣: it was misread.'), said.join(' | '));
+  assert.ok(said.includes('The dealer takes back a face-down card: it was misread.'), said.join(' | '));
+});

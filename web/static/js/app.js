@@ -8,6 +8,7 @@ import { loginPage } from './auth.js';
 import { tablePage } from './table.js';
 import { recallListPage, replayPage } from './recall.js';
 import { pitPage } from './pit.js';
+import { consolePage } from './console.js';
 import { accountPage } from './account.js';
 import { applyMotion } from './fx.js';
 import { navigate, setRouter } from './ui.js';
@@ -93,6 +94,9 @@ function route() {
   } else if (path === '/login') {
     document.title = t('title.login');
     cleanup = loginPage(main, new URLSearchParams(location.search).get('next') || '/');
+  } else if ((m = path.match(/^\/tables\/(\d+)\/console$/))) {
+    document.title = t('console.title');
+    cleanup = consolePage(main, Number(m[1]));
   } else if ((m = path.match(/^\/tables\/(\d+)$/))) {
     document.title = t('title.table');
     cleanup = tablePage(main, Number(m[1]));

@@ -59,7 +59,9 @@ export function lobbyPage(main) {
         h('div', {}, h('dt', {}, tr('lobby.toDeal')), h('dd', { class: 'to-deal' }, needs.length ? needs.map(([k, p]) => tr(k, p)).join(' ') : tr('lobby.anyone'))),
         h('div', {}, h('dt', {}, tr('lobby.now')), h('dd', { class: 'now' }, t.closed ? tr('lobby.closed') : inPlay ? tr('lobby.inPlay', { no: t.round.no }) : t.waiting ? tr('status.waiting', { why: refusal(t.waiting) }) : tr('lobby.seated', { n: (t.seats || []).length })))),
       miniFelt(r.boxes || 0, t.seats || []),
-      h('a', { class: 'button', href: `/tables/${t.id}` }, tr(t.closed ? 'lobby.view' : free > 0 ? 'lobby.play' : 'lobby.watch')));
+      h('a', { class: 'button', href: `/tables/${t.id}` }, tr(t.closed ? 'lobby.view' : free > 0 ? 'lobby.play' : 'lobby.watch')),
+      // The staff of a table dealt from a physical shoe: its console.
+      t.shoe?.physical && (session.user?.admin || session.user?.role) ? h('a', { class: 'button secondary console-link', href: `/tables/${t.id}/console` }, tr('console.title')) : null);
   }
 
   load();

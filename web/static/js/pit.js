@@ -123,7 +123,8 @@ export function pitPage(main) {
     };
     const r = tb.rules || {};
     return h('tr', { dataset: { table: tb.id } },
-      h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`)),
+      h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`),
+        tb.shoe?.physical ? [h('br'), h('a', { href: `/tables/${tb.id}/console`, class: 'console-link' }, t('console.title'))] : null),
       h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`),
       h('td', {}, tb.closed ? t('pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: phaseName(tb.round.phase).toLowerCase() }) : t('pit.seated', { n: (tb.seats || []).length })),
       h('td', {}, h('div', { class: 'pit-change' }, opts, reason, configure)),

@@ -34,6 +34,19 @@ export class Hand {
     return h;
   }
 
+  // takeBack removes the last card: the dealer took it back before anyone
+  // acted on it (a physical shoe's misread, docs/live.md).
+  takeBack() {
+    const keep = this.cards.slice(0, -1);
+    const down = this.faceDown;
+    this.cards = [];
+    this.faceDown = -1;
+    this.shown = new Count();
+    this.fixed = null;
+    keep.forEach((c, i) => this.add(c, i === down));
+    this.fresh = -1;
+  }
+
   add(code, faceDown = false) {
     this.fresh = this.cards.length;
     if (faceDown || !code || code === HIDDEN) {
@@ -356,6 +369,14 @@ export class TableState {
       case 'burn':
         say(tr('call.burn', { card: cardShort(e.card) }), 'info', tr('speech.burn', { card: cardName(e.card) }));
         break;
+      case 'undo': {
+        // A physical shoe: the dealer took back the last card read.
+        if (!r) break;
+        const h = e.box ? r.hand(e.box, e.hand || 1) : r.dealer;
+        if (h.cards.length) h.takeBack();
+        say(e.card ? tr('call.undo', { card: cardShort(e.card) }) : tr('call.undoDown'), 'info');
+        break;
+      }
       case 'window':
         if (!r) break;
         r.phase = e.phase;

@@ -1,0 +1,121 @@
+package webtest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"sabot"
+	"sabot/internal/server"
+)
+
+// staffLogin makes a member of the staff through the API and logs him in
+// through the login page in a tab of his own.
+func staffLogin(t *testing.T, g *game, name, role string) context.Context {
+	t.Helper()
+	if err := g.site.Admin.Do(context.Background(), "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: Password, Role: role}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx := Player(t, g.browser)
+	g.logs[ctx] = watch(t, ctx)
+	login(t, ctx, g.site, name)
+	return ctx
+}
+
+// readCard types a card into the console as a reader that types like a
+// keyboard does, and waits for the table to ask for the next one (or for
+// none).
+func readCard(t *testing.T, ctx context.Context, code, after string) {
+	t.Helper()
+	do(t, ctx, "read "+code, chromedp.SendKeys(chromedp.ID("card-input"), code))
+	waitJS(t, ctx, "after "+code+": "+after, `document.getElementById('console-need').textContent.includes(`+quote(after)+`)`)
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
+
+// Issue 13, deliverables 2, 3 and 6: a whole round of a table dealt from a
+// physical shoe, in real browsers. The dealer calls "no more bets" on his
+// console and reads the cards in (typed as a reader types them, and one
+// with the on-screen buttons) where the console says each goes; the two
+// players see them and decide on their pages; box 2 got three cards (AR-23
+// (b)): the dealer asks for the correction and the inspector approves it on
+// his own screen, so that bet is void; the settlement and the ledger
+// balance.
+func TestDealerConsole_AR23(t *testing.T) {
+	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
+	ben := g.player(t, "ben")
+	open(t, ben, g.site, g.path(), ".box .plate")
+	sit(t, ben, 2)
+	dora := staffLogin(t, g, "dora", "dealer")
+	ivo := staffLogin(t, g, "ivo", "inspector")
+	console := g.path() + "/console"
+	open(t, dora, g.site, console, "#card-input")
+	open(t, ivo, g.site, console, "#console-need")
+
+	bet(t, ana, 1, 100)
+	bet(t, ben, 2, 100)
+	waitJS(t, dora, "the bets on the console", `document.querySelector('.console-table tr[data-box="2"]')?.textContent.includes('ben 1.00')`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	waitJS(t, dora, "box 1's card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
+
+	readCard(t, dora, "TS", "box 2, hand 1")
+	readCard(t, dora, "9h", "the dealer's card")
+	readCard(t, dora, "6D", "box 1, hand 1")
+	readCard(t, dora, "7C", "box 2, hand 1")
+	// The last of the deal with the on-screen buttons: 8 of spades.
+	click(t, dora, `[data-rank="8"]`)
+	click(t, dora, `[data-suit="S"]`)
+	waitJS(t, dora, "box 1's decision awaited", `document.getElementById('console-need').textContent.includes('box 1 to decide')`)
+
+	// ana sees her cards as read: 10 and 7.
+	waitKey(t, ana, "ana's decision", "s")
+	if got := text(t, ana, `.box[data-box="1"] .total`); !strings.Contains(got, "17") {
+		t.Errorf("ana's hand on her page: %q", got)
+	}
+
+	// AR-23 (b): box 2 got a third card. The dealer asks; the inspector
+	// approves on his screen.
+	do(t, dora, "ask for AR-23 (b) on box 2",
+		chromedp.SetValue(chromedp.ID("corr-case"), "b"),
+		chromedp.SendKeys(chromedp.ID("corr-box"), "2"))
+	click(t, dora, `#corr-form button[type=submit]`)
+	waitJS(t, ivo, "the correction on the inspector's screen", `!!document.querySelector('.console-waiting li [data-op="approve"]')`)
+	picture(t, ivo, "console", false)
+	if eval[bool](t, dora, `!!document.querySelector('.console-waiting li [data-op="approve"]')`) {
+		t.Error("the dealer is offered to approve his own correction")
+	}
+	click(t, ivo, `.console-waiting li [data-op="approve"]`)
+	waitJS(t, dora, "the correction applied", `!document.querySelector('.console-waiting li')`)
+
+	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // ana stands
+	waitJS(t, dora, "the dealer's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
+	readCard(t, dora, "TD", "the dealer's card") // 16: draws again
+	do(t, dora, "read 2H", chromedp.SendKeys(chromedp.ID("card-input"), "2H"))
+
+	// 18 beats ana's 17; ben's bet was void: his stake back.
+	waitBalance(t, ana, "ana lost 1.00", "999.00")
+	waitBalance(t, ben, "ben's void bet returned", "1,000.00")
+	events := must(g.site.Store.Find(context.Background(), sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: g.table}))
+	approved := false
+	for _, e := range events {
+		approved = approved || strings.Contains(string(e.Payload), "asked by dora, approved by ivo")
+	}
+	if !approved {
+		t.Error("the significant events do not name the dealer and the inspector")
+	}
+	rep, err := g.site.Store.CheckLedger(context.Background())
+	if err != nil || !rep.OK() {
+		t.Fatalf("ledger: %+v %v", rep, err)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

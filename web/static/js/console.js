@@ -1,0 +1,220 @@
+// The dealer's console (issue 13; docs/live.md): the page a dealer works a
+// table dealt from a physical shoe from, on a tablet beside the shoe. It
+// shows the bets on each box, whose the next card is (the server says it:
+// a box's hand, the dealer's up card or hole card, face down or not), and
+// takes each card read — typed (a rank and a suit: "AS", "td"), from a
+// reader that types like a keyboard into the card field, or with the
+// on-screen buttons. It calls "no more bets" (AR-22, VE-04), takes back the
+// last card before anyone acted on it, notes the cut card (EG-04), and asks
+// for the inspector's corrections (AR-23); the inspector (or the pit)
+// approves or refuses them on the same page. Everything is a command of
+// the HTTP API; the table's feed (the WebSocket) says when to read the
+// table again.
+
+import { api, session, clientID, commandID, loggedIn } from './api.js';
+import { h, replace, money, cardShort } from './dom.js';
+import { TableSocket } from './socket.js';
+import { toast, announce } from './ui.js';
+import { t } from './i18n.js';
+import { readCode, needText, SUIT_SIGNS } from './reader.js';
+
+const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+const SUITS = ['S', 'H', 'D', 'C'];
+
+// staff reports whether the logged-in user works the tables: a dealer, an
+// inspector, or the pit.
+function staff() {
+  const u = session.user;
+  return !!u && (u.admin || u.role === 'dealer' || u.role === 'inspector');
+}
+
+function inspector() {
+  const u = session.user;
+  return !!u && (u.admin || u.role === 'inspector');
+}
+
+export function consolePage(main, id) {
+  if (!loggedIn() || !staff()) {
+    replace(main, h('h1', {}, t('console.title')), h('p', { class: 'empty' }, t('console.staffOnly')));
+    return () => {};
+  }
+  let view = null;
+  let sock = null;
+  let timer = 0;
+  let rank = '';
+  const heading = h('h1', { id: 'console-h' }, t('console.title'));
+  const shoe = h('p', { class: 'console-shoe' });
+  const next = h('p', { class: 'console-need', id: 'console-need', role: 'status', 'aria-live': 'polite' });
+  const input = h('input', {
+    id: 'card-input', class: 'card-input', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
+    'aria-label': t('console.cardField'), placeholder: 'AS',
+  });
+  const cardForm = h('form', { class: 'console-card', id: 'card-form' }, input, h('button', { type: 'submit', class: 'button' }, t('console.read')));
+  const rankRow = h('div', { class: 'console-keys', role: 'group', 'aria-label': t('console.ranks') });
+  const suitRow = h('div', { class: 'console-keys', role: 'group', 'aria-label': t('console.suits') });
+  const actions = h('div', { class: 'console-actions', role: 'group', 'aria-label': t('console.actions') });
+  const boxes = h('div', { class: 'console-boxes' });
+  const corrections = h('section', { class: 'console-corrections', 'aria-labelledby': 'corr-h' });
+  const status = h('p', { class: 'pit-status', role: 'status' });
+
+  async function command(op, body = {}) {
+    try {
+      await api(`/api/tables/${id}/${op}`, { method: 'POST', body: { command_id: commandID(), client_id: clientID, ...body } });
+      await load();
+      return true;
+    } catch (e) {
+      toast(e.message);
+      announce(e.message);
+      return false;
+    }
+  }
+
+  async function send(code) {
+    if (await command('card', { card: code })) {
+      replace(status, t('console.cardRead', { card: cardShort(code) }));
+    }
+    input.value = '';
+    rank = '';
+    drawKeys();
+    input.focus();
+  }
+
+  cardForm.addEventListener('submit', ev => {
+    ev.preventDefault();
+    if (!input.value.trim()) return; // a reader's Enter after a card already read
+    const code = readCode(input.value);
+    if (!code) {
+      toast(t('console.notACard', { text: input.value }));
+      input.select();
+      return;
+    }
+    send(code);
+  });
+  // A reader that types like a keyboard ends a card with Enter; a dealer's
+  // two keys are enough.
+  input.addEventListener('input', () => {
+    const code = readCode(input.value);
+    if (code && input.value.trim().length >= 2 && !/^1$/.test(input.value.trim())) send(code);
+  });
+
+  function drawKeys() {
+    replace(rankRow, RANKS.map(r => h('button', {
+      type: 'button', class: 'button small' + (rank === r ? ' chosen' : ' secondary'), 'aria-pressed': String(rank === r), dataset: { rank: r },
+      onclick: () => { rank = r; drawKeys(); },
+    }, r === 'T' ? '10' : r)));
+    replace(suitRow, SUITS.map(s => h('button', {
+      type: 'button', class: 'button small secondary', disabled: !rank, dataset: { suit: s }, 'aria-label': t('console.suit.' + s),
+      onclick: () => send(rank + s),
+    }, SUIT_SIGNS[s])));
+  }
+
+  function drawActions() {
+    const round = view?.round;
+    const inPlay = round && round.phase !== 'done';
+    const b = (op, label, enabled, body) => h('button', {
+      type: 'button', class: 'button secondary', dataset: { op }, disabled: !enabled,
+      onclick: () => command(op, body).then(ok => ok && replace(status, label + '.')),
+    }, label);
+    replace(actions,
+      b('no-more-bets', t('console.noMoreBets'), !inPlay && (view?.bets || []).length > 0),
+      b('undo-card', t('console.undo'), inPlay),
+      b('cut-card', t('console.cutCard'), inPlay && !view?.shoe?.cut_card));
+  }
+
+  function drawBoxes() {
+    const round = view?.round;
+    const inPlay = round && round.phase !== 'done';
+    const rows = [];
+    const n = view?.rules?.boxes || 0;
+    for (let box = 1; box <= n; box++) {
+      const holder = (view.seats || []).find(s => s.box === box)?.player || '';
+      const bets = inPlay ? (round.bets || []).filter(x => x.box === box && x.kind === 'main') : (view.bets || []).filter(x => x.box === box);
+      const hands = round ? (round.hands || []).filter(x => x.box === box) : []; // the last round's, until the next
+      if (!holder && !bets.length) continue;
+      rows.push(h('tr', { dataset: { box } },
+        h('th', { scope: 'row' }, t('console.box', { box })),
+        h('td', {}, holder),
+        h('td', {}, bets.map(x => `${x.player} ${money(x.stake)}`).join(', ')),
+        h('td', { class: 'console-cards' }, hands.map(x => `${(x.cards || []).map(cardShort).join(' ')}${x.total ? ` (${x.total})` : ''}${x.result ? ` ${t('outcome.' + x.result)}` : ''}`).join(' · '))));
+    }
+    const dealer = round ? (round.dealer?.cards || []).map(cardShort).join(' ') : '';
+    replace(boxes, h('table', { class: 'rounds console-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, t('console.boxCol')), h('th', {}, t('console.holder')), h('th', {}, t('console.bets')), h('th', {}, t('console.cards')))),
+      h('tbody', {}, rows, h('tr', { dataset: { box: 0 } }, h('th', { scope: 'row' }, t('console.dealer')), h('td', {}), h('td', {}), h('td', { class: 'console-cards' }, dealer)))));
+  }
+
+  // The corrections: the dealer asks; the inspector decides.
+  const caseSel = h('select', { id: 'corr-case', 'aria-label': t('console.case') },
+    ['a', 'b', 'c', 'd', 'e', 'g'].map(c => h('option', { value: c }, t('console.case.' + c))));
+  const corrBox = h('input', { id: 'corr-box', inputmode: 'numeric', size: 3, 'aria-label': t('console.corrBox'), placeholder: t('console.corrBox') });
+  const corrCard = h('input', { id: 'corr-card', size: 4, 'aria-label': t('console.corrCard'), placeholder: 'AS' });
+  const ask = h('form', { class: 'console-ask', id: 'corr-form' }, caseSel, corrBox, corrCard, h('button', { type: 'submit', class: 'button secondary' }, t('console.ask')));
+  ask.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const body = { case: caseSel.value };
+    if (corrBox.value.trim()) body.box = Number(corrBox.value);
+    if (corrCard.value.trim()) body.card = readCode(corrCard.value) || corrCard.value.trim();
+    if (await command('correct', body)) {
+      corrBox.value = corrCard.value = '';
+      replace(status, t('console.asked'));
+    }
+  });
+
+  function drawCorrections() {
+    const waiting = view?.corrections || [];
+    replace(corrections,
+      h('h2', { id: 'corr-h' }, t('console.corrections')),
+      waiting.length ? h('ul', { class: 'console-waiting' }, waiting.map(x => h('li', { dataset: { correction: x.id } },
+        h('span', {}, t('console.waiting', { case: x.case, box: x.box ? t('console.box', { box: x.box }).toLowerCase() : '', asked: x.asked_by }), ' ', h('small', {}, x.text)),
+        inspector() && x.asked_by !== session.user?.name ? h('span', { class: 'console-decide' },
+          h('button', { type: 'button', class: 'button small', dataset: { op: 'approve' }, onclick: () => command('approve', { correction: x.id }) }, t('console.approve')),
+          h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'refuse-correction' }, onclick: () => command('refuse-correction', { correction: x.id }) }, t('console.refuse'))) : null)))
+        : h('p', { class: 'hint' }, t('console.noneWaiting')),
+      ask);
+  }
+
+  function draw() {
+    if (!view) return;
+    replace(heading, t('console.titleOf', { name: view.name }));
+    if (!view.shoe?.physical) {
+      replace(next, t('console.notPhysical'));
+      return;
+    }
+    replace(shoe, t('console.shoe', { id: view.shoe.id, n: view.shoe.read || 0 }), view.shoe.cut_card ? ` · ${t('console.cutOut')}` : '');
+    const round = view.round;
+    const inPlay = round && round.phase !== 'done';
+    let text;
+    if (view.need) text = t('console.next', { who: needText(view.need) });
+    else if (inPlay && view.turn) text = t('console.decision', { box: view.turn.box });
+    else if (inPlay) text = t('console.window');
+    else text = t('console.betting', { n: (view.bets || []).length });
+    replace(next, text);
+    input.disabled = !view.need;
+    drawActions();
+    drawBoxes();
+    drawCorrections();
+  }
+
+  async function load() {
+    try {
+      view = await api(`/api/tables/${id}`);
+      draw();
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  replace(main, h('section', { class: 'console', 'aria-labelledby': 'console-h' },
+    heading, shoe, next, cardForm, rankRow, suitRow, actions, status, boxes, corrections,
+    h('p', { class: 'hint' }, t('console.procedure'), ' ', h('a', { href: `/tables/${id}` }, t('console.tableView')))));
+  drawKeys();
+  load().then(() => input.focus());
+  sock = new TableSocket(id, () => {
+    clearTimeout(timer);
+    timer = setTimeout(load, 60);
+  });
+  return () => {
+    clearTimeout(timer);
+    if (sock) sock.close();
+  };
+}
