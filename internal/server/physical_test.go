@@ -191,7 +191,7 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 func TestCardReader(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	other := h.table("spain", false, map[string]string{"shoe": "physical"})
 	shuffled := h.table("spain", false, nil)
 
@@ -235,6 +235,11 @@ func TestCardReader(t *testing.T) {
 		t.Fatalf("after the reader's card: %+v", v.Round)
 	}
 	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "6D"})) // the console too
+	// A card the one-deck shoe cannot hold, from the reader: refused, nothing changes.
+	_, err = send(reader, tb, "TS", "r-1b")
+	wantCode(t, err, sabot.ECONFLICT, "a shoe of 1 deck holds 1 TS; 1 came out since the shuffle")
+	_, err = send(reader, tb, "T", "r-1c")
+	wantCode(t, err, sabot.EINVALID, `card "T": a card is its rank`)
 	_, err = send(reader, other, "7C", "r-2")
 	wantCode(t, err, sabot.EFORBIDDEN, "reads table")
 	_, err = send(&server.Client{URL: h.srv.URL(), Header: map[string]string{"Authorization": "Device dev_nothing"}}, tb, "7C", "r-3")
