@@ -19,20 +19,25 @@ type User struct {
 	PasswordHash []byte // bcrypt
 	Admin        bool
 	// Role is a member of the staff's at a live table (issue 13): RoleDealer
-	// or RoleInspector; "" for a player (or the pit, Admin). Staff do not
-	// play.
+	// or RoleInspector; a walk-in player's, RoleGuest; "" for a player (or
+	// the pit, Admin). Staff do not play.
 	Role    string
 	Created time.Time
 }
 
-// The staff's roles (User.Role; docs/live.md).
+// The roles (User.Role; docs/live.md).
 const (
 	RoleDealer    = "dealer"    // deals a physical shoe: reads its cards in, at the console
 	RoleInspector = "inspector" // the Inspector or Jefe de Mesa: approves the dealer's corrections (AR-23)
+	// RoleGuest is a walk-in player at a live table: the dealer seats him,
+	// sells him chips for cash and enters his bets and decisions. He has no
+	// password and never logs in; his name starts with '#', which no
+	// registered name has.
+	RoleGuest = "guest"
 )
 
 // Staff reports whether the user works the tables rather than plays.
-func (u *User) Staff() bool { return u.Role != "" }
+func (u *User) Staff() bool { return u.Role == RoleDealer || u.Role == RoleInspector }
 
 // Session is a login: a random token, valid until it has been idle too long.
 type Session struct {
@@ -46,7 +51,7 @@ type Session struct {
 const (
 	AccountWallet = "wallet" // a player's play-money wallet; never below zero
 	AccountTable  = "table"  // stakes in play at a table (escrow between bet and settlement)
-	AccountHouse  = "house"  // the house's bankroll; may go negative (it pays winnings)
+	AccountHouse  = "house"  // the house's bankroll (owner 0); may go negative (it pays winnings). Owner a table: that live table's cash float (chips sold for cash to walk-in players, issue 13)
 	AccountBank   = "bank"   // FAM-02: a player's money holding the bank at a family table
 )
 

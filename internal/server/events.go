@@ -159,6 +159,10 @@ func adminWords(p adminPayload) []sabot.Phrase {
 	case p.Correction != nil && p.Event == "correction-refused":
 		x := p.Correction
 		return []sabot.Phrase{say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+	case p.Event == "buy-in" && p.By != "":
+		return []sabot.Phrase{say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
+	case p.Event == "cash-out" && p.By != "":
+		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 	case p.Event == "device-revoked":
 		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
 	case p.Event == "force-cards":

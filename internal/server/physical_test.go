@@ -410,3 +410,94 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	}
 	checkLedger(t, h.st)
 }
+
+// Walk-in players at a live table (issue 13, deliverable 4): the dealer
+// seats one, sells him chips for cash (from the table's cash float: the
+// ledger balances), enters his bet and his decisions, and changes his chips
+// back when he leaves; an online player plays the same round. A walk-in
+// never logs in; a player cannot speak for one; the staff still do not
+// play on their own account.
+func TestWalkIn(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, nil))
+	dora := &server.Client{URL: h.srv.URL()}
+	must(dora.Login(ctx, "dora", password))
+	ana := h.player("ana", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+
+	must(dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 2}))
+	v := must(ana.Table(ctx, tb))
+	guest := ""
+	for _, s := range v.Seats {
+		if s.Box == 2 {
+			guest = s.Player
+		}
+	}
+	if !strings.HasPrefix(guest, fmt.Sprintf("#%d-", tb)) {
+		t.Fatalf("the walk-in at box 2 is %q", guest)
+	}
+	_, err := dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 1})
+	wantCode(t, err, sabot.ECONFLICT, "box 1 is taken by ana")
+	_, err = dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 5000})
+	wantCode(t, err, sabot.ECONFLICT, "box 1 is not held by a walk-in player")
+	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 2, Stake: 5000}))
+	_, err = (&server.Client{URL: h.srv.URL()}).Login(ctx, guest, "")
+	if sabot.ErrorCode(err) == "" {
+		t.Fatal("a walk-in logged in")
+	}
+
+	// The bets: ana's online, the walk-in's entered by the dealer.
+	_, err = ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
+	wantCode(t, err, sabot.EFORBIDDEN, "the dealer's")
+	_, err = dora.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000})
+	wantCode(t, err, sabot.EFORBIDDEN, "the staff do not play")
+	_, err = dora.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000, WalkIn: 1})
+	wantCode(t, err, sabot.ECONFLICT, "box 1 is not held by a walk-in player")
+	_, err = dora.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 6000, WalkIn: 2})
+	wantCode(t, err, sabot.EINSUFFICIENT, "")
+	must(dora.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	h.restart(slow) // the walk-in is known again from the log
+	ana.URL, dora.URL = h.srv.URL(), h.srv.URL()
+	h.admin.URL = h.srv.URL()
+	must(dora.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
+	for _, c := range strings.Fields("TS 9H 6D 7C 8S") {
+		must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+	}
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))           // 17
+	must(dora.Command(ctx, tb, "act", server.CommandRequest{Action: "hit", Box: 2, WalkIn: 2})) // 17, hits
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2C"}))                      // 19
+	must(dora.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 2, WalkIn: 2}))
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "TD"}))
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2H"})) // 18
+	v = waitRound(t, ana, tb, 1)
+	net := map[string]int64{}
+	for _, b := range v.Round.Bets {
+		net[b.Player] += int64(b.Net)
+	}
+	if net["ana"] != -1000 || net[guest] != 1000 {
+		t.Fatalf("the round's nets %v", net)
+	}
+
+	// The walk-in changes his chips back: 5,000 bought, 6,000 returned.
+	must(dora.Command(ctx, tb, "cash-out", server.CommandRequest{Box: 2}))
+	must(dora.Command(ctx, tb, "leave", server.CommandRequest{WalkIn: 2}))
+	float := must(h.st.Account(ctx, sabot.AccountHouse, tb))
+	if float.Balance != 1000 {
+		t.Fatalf("the table's cash float after 5,000 sold and 6,000 changed back: %d", float.Balance)
+	}
+	if v := must(ana.Table(ctx, tb)); len(v.Seats) != 1 {
+		t.Fatalf("seats after the walk-in left: %+v", v.Seats)
+	}
+	events := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: tb}))
+	var said []string
+	for _, e := range events {
+		said = append(said, string(e.Payload))
+	}
+	if all := strings.Join(said, "\n"); !strings.Contains(all, "buys 50.00 in chips at box 2 (by dora)") || !strings.Contains(all, "changes 60.00 in chips back to cash at box 2 (by dora)") {
+		t.Fatalf("the significant events:\n%s", all)
+	}
+	checkLedger(t, h.st)
+}

@@ -170,6 +170,7 @@ type adminPayload struct {
 	Days     int               `json:"days,omitempty"`
 	Until    string            `json:"until,omitempty"`  // RFC 3339
 	Role     string            `json:"role,omitempty"`   // a member of the staff made (issue 13)
+	By       string            `json:"by,omitempty"`     // the dealer who sold or changed back a walk-in's chips
 	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
 	// Correction is an AR-23 correction asked, approved or refused at a
 	// live table (corrections.go).

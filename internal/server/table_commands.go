@@ -54,6 +54,9 @@ var tableCommands = []*tableCommand{
 	dealerCommand(opUndoCard, (*actor).undoCard),
 	dealerCommand(opCutCard, (*actor).cutCard),
 	dealerCommand(opNoMore, (*actor).noMoreBets),
+	dealerCommand(opSeatWalkIn, (*actor).seatWalkIn),
+	dealerCommand(opBuyIn, (*actor).buyIn),
+	dealerCommand(opCashOut, (*actor).cashOut),
 	// The inspector's (corrections.go).
 	dealerCommand(opCorrect, (*actor).correct),
 	inspectorCommand(opApprove, (*actor).approve),
@@ -252,12 +255,26 @@ func (s *Server) command(u *sabot.User, cmd *tableCommand, body CommandRequest) 
 	if err := checkStake(body.Stake); err != nil {
 		return nil, err
 	}
+	if cmd.who == byPlayer {
+		who := byPlayer
+		if body.WalkIn != 0 { // the dealer, for a walk-in (walkin.go)
+			if cmd.name == opSit {
+				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", opSeatWalkIn)
+			}
+			who = byDealer
+		}
+		if err := who.allows(u); err != nil {
+			return nil, err
+		}
+	} else if body.WalkIn != 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "walk_in: only a player's command is sent for a walk-in")
+	}
 	req, err := cmd.read(body)
 	if err != nil {
 		return nil, err
 	}
 	return &command{cmd: cmd, req: req, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + body.ClientID, commandID: body.CommandID,
-		at: s.now(), received: time.Now()}, nil
+		at: s.now(), received: time.Now(), walkIn: body.WalkIn}, nil
 }
 
 // sit gives a free box to the player (AR-21).

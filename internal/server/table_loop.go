@@ -30,6 +30,8 @@ type command struct {
 	req       any // of the type cmd's handler takes
 	user      *sabot.User
 	device    *sabot.Device // the card reader that sent it (POST /api/tables/{id}/cards); nil: a user
+	walkIn    int           // the box of the walk-in the dealer sent a player's command for (walkin.go)
+	by        string        // the dealer who sent a walk-in's command
 	clientID  string
 	commandID string
 	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
@@ -222,6 +224,11 @@ func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
 // exec runs a client's command: its handler, from tableCommands.
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
+	if c.walkIn != 0 {
+		if err := a.asWalkIn(c); err != nil {
+			return 0, err
+		}
+	}
 	if c.cmd.who == byPlayer {
 		a.players[c.user.Name] = c.user.ID // a player's wallet, found by name at settlement
 	}

@@ -119,3 +119,52 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// Issue 13, deliverable 4, in a real browser: the dealer seats a walk-in
+// at box 2, sells him chips for cash and bets for him from the console; an
+// online player bets at box 1; the dealer reads the cards and enters the
+// walk-in's decision when his turn comes; once settled the walk-in changes
+// his chips back and leaves; the ledger, the table's cash float included,
+// balances.
+func TestDealerConsoleWalkIn(t *testing.T) {
+	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
+	dora := staffLogin(t, g, "dora", "dealer")
+	open(t, dora, g.site, g.path()+"/console", "#card-input")
+
+	click(t, dora, `[data-op="seat-walk-in"][data-box="2"]`)
+	waitJS(t, dora, "the walk-in seated", `!!document.querySelector('[data-op="buy-in"][data-box="2"]')`)
+	do(t, dora, "50.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "50"))
+	click(t, dora, `[data-op="buy-in"][data-box="2"]`)
+	waitJS(t, dora, "the amount field cleared", `document.querySelector('.walkin-amount[data-box="2"]').value === ''`)
+	do(t, dora, "a bet of 10.00", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "10"))
+	click(t, dora, `[data-op="bet"][data-box="2"]`)
+	waitJS(t, dora, "the walk-in's bet", `/#\d+-\d+ 10\.00/.test(document.querySelector('.console-table tr[data-box="2"]').textContent)`)
+	bet(t, ana, 1, 100)
+	waitJS(t, dora, "ana's bet on the console", `document.querySelector('.console-table tr[data-box="1"]').textContent.includes('ana 1.00')`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	readCard(t, dora, "TS", "box 2, hand 1")
+	readCard(t, dora, "9H", "the dealer's card")
+	readCard(t, dora, "6D", "box 1, hand 1")
+	readCard(t, dora, "7C", "box 2, hand 1")
+	readCard(t, dora, "8S", "box 1 to decide")
+	waitKey(t, ana, "ana's decision", "s")
+	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // ana stands on 17
+	// The walk-in's 17: the dealer enters his stand.
+	click(t, dora, `[data-op="act"][data-box="2"][data-action="stand"]`)
+	waitJS(t, dora, "the dealer's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
+	readCard(t, dora, "TD", "the dealer's card")
+	do(t, dora, "read 2H", chromedp.SendKeys(chromedp.ID("card-input"), "2H")) // 18: both lose
+	waitBalance(t, ana, "ana lost 1.00", "999.00")
+	click(t, dora, `[data-op="cash-out"][data-box="2"]`)
+	waitJS(t, dora, "the walk-in gone", `!document.querySelector('[data-op="buy-in"][data-box="2"]') && !!document.querySelector('[data-op="seat-walk-in"][data-box="2"]')`)
+	float := must(g.site.Store.Account(context.Background(), sabot.AccountHouse, g.table))
+	if float.Balance != -1000 { // 50.00 sold, 40.00 changed back: the table's cash holds 10.00 more
+		t.Errorf("the table's cash float: %d", float.Balance)
+	}
+	rep, err := g.site.Store.CheckLedger(context.Background())
+	if err != nil || !rep.OK() {
+		t.Fatalf("ledger: %+v %v", rep, err)
+	}
+}

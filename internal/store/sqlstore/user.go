@@ -15,8 +15,8 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	if u.Name == "" {
 		return sabot.Errorf(sabot.EINVALID, "a user needs a name")
 	}
-	if u.Role != "" && u.Role != sabot.RoleDealer && u.Role != sabot.RoleInspector {
-		return sabot.Errorf(sabot.EINVALID, "role %q: a user is a player (no role), a dealer or an inspector", u.Role)
+	if u.Role != "" && u.Role != sabot.RoleDealer && u.Role != sabot.RoleInspector && u.Role != sabot.RoleGuest {
+		return sabot.Errorf(sabot.EINVALID, "role %q: a user is a player (no role), a dealer, an inspector or a walk-in guest", u.Role)
 	}
 	created := s.clock(u.Created)
 	hash := u.PasswordHash

@@ -12,10 +12,10 @@
 // table again.
 
 import { api, session, clientID, commandID, loggedIn } from './api.js';
-import { h, replace, money, cardShort } from './dom.js';
+import { h, replace, money, cardShort, parseMoney, plainMoney } from './dom.js';
 import { TableSocket } from './socket.js';
 import { toast, announce } from './ui.js';
-import { t } from './i18n.js';
+import { t, getLang } from './i18n.js';
 import { readCode, needText, SUIT_SIGNS } from './reader.js';
 
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
@@ -121,26 +121,75 @@ export function consolePage(main, id) {
       b('cut-card', t('console.cutCard'), inPlay && !view?.shoe?.cut_card));
   }
 
+  // A walk-in's controls (issue 13, deliverable 4): chips sold for cash,
+  // his bet, his decisions when his turn comes, and his chips changed back.
+  // Each is the player's own command, sent with walk_in: the box.
+  const amounts = new Map(); // box → the amount field, kept across redraws
+  function amountField(box) {
+    if (!amounts.has(box)) {
+      amounts.set(box, h('input', { class: 'walkin-amount', inputmode: 'decimal', size: 7, dataset: { box }, 'aria-label': t('console.amountFor', { box }), placeholder: plainMoney(view?.rules?.min_bet || 100) }));
+    }
+    return amounts.get(box);
+  }
+  function walkInControls(box, holder, inPlay) {
+    if (!holder) {
+      return inPlay ? null : h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'seat-walk-in', box }, onclick: () => command('seat-walk-in', { box }) }, t('console.seatWalkIn'));
+    }
+    if (!holder.startsWith('#')) return null;
+    const amount = amountField(box);
+    const minor = () => {
+      const v = parseMoney(amount.value);
+      if (!(v > 0)) toast(t('console.amountInvalid'));
+      return v > 0 ? v : 0;
+    };
+    const out = [];
+    if (!inPlay) {
+      out.push(amount,
+        h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'buy-in', box }, onclick: () => { const v = minor(); if (v) command('buy-in', { box, stake: v }).then(ok => { if (ok) amount.value = ''; }); } }, t('console.buyIn')),
+        h('button', { type: 'button', class: 'button small', dataset: { op: 'bet', box }, onclick: () => { const v = minor(); if (v) command('bet', { box, stake: v, walk_in: box }).then(ok => { if (ok) amount.value = ''; }); } }, t('console.betFor')),
+        h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'cash-out', box }, onclick: async () => { if (await command('cash-out', { box })) command('leave', { walk_in: box }); } }, t('console.cashOut')));
+    }
+    const turn = view?.turn;
+    if (inPlay && turn && (turn.players || []).includes(holder)) {
+      for (const l of (turn.legal || []).filter(x => x.player === holder && x.box === box)) {
+        out.push(h('button', {
+          type: 'button', class: 'button small', dataset: { op: 'act', box, action: l.action },
+          onclick: () => command('act', { action: l.action, box, hand: l.hand, stake: l.stake || undefined, value: l.value || undefined, walk_in: box }),
+        }, l.action === 'declare' ? t('console.declare', { value: l.value }) : t('action.' + l.action)));
+      }
+      if (turn.phase !== 'playing') {
+        out.push(h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'decline', box }, onclick: () => command('decline', { box, walk_in: box }) }, t('prompt.noThanks')));
+      }
+    }
+    return h('div', { class: 'walkin' }, out);
+  }
+
+  let boxesSig = '';
   function drawBoxes() {
     const round = view?.round;
     const inPlay = round && round.phase !== 'done';
+    // Drawn again only when what it shows changed: a field being typed in
+    // keeps its focus while other players bet.
+    const sig = JSON.stringify([view.seats, view.bets, round, view.turn, getLang()]);
+    if (sig === boxesSig) return;
+    boxesSig = sig;
     const rows = [];
     const n = view?.rules?.boxes || 0;
     for (let box = 1; box <= n; box++) {
       const holder = (view.seats || []).find(s => s.box === box)?.player || '';
       const bets = inPlay ? (round.bets || []).filter(x => x.box === box && x.kind === 'main') : (view.bets || []).filter(x => x.box === box);
       const hands = round ? (round.hands || []).filter(x => x.box === box) : []; // the last round's, until the next
-      if (!holder && !bets.length) continue;
       rows.push(h('tr', { dataset: { box } },
         h('th', { scope: 'row' }, t('console.box', { box })),
         h('td', {}, holder),
         h('td', {}, bets.map(x => `${x.player} ${money(x.stake)}`).join(', ')),
-        h('td', { class: 'console-cards' }, hands.map(x => `${(x.cards || []).map(cardShort).join(' ')}${x.total ? ` (${x.total})` : ''}${x.result ? ` ${t('outcome.' + x.result)}` : ''}`).join(' · '))));
+        h('td', { class: 'console-cards' }, hands.map(x => `${(x.cards || []).map(cardShort).join(' ')}${x.total ? ` (${x.total})` : ''}${x.result ? ` ${t('outcome.' + x.result)}` : ''}`).join(' · ')),
+        h('td', {}, walkInControls(box, holder, inPlay))));
     }
     const dealer = round ? (round.dealer?.cards || []).map(cardShort).join(' ') : '';
     replace(boxes, h('table', { class: 'rounds console-table' },
-      h('thead', {}, h('tr', {}, h('th', {}, t('console.boxCol')), h('th', {}, t('console.holder')), h('th', {}, t('console.bets')), h('th', {}, t('console.cards')))),
-      h('tbody', {}, rows, h('tr', { dataset: { box: 0 } }, h('th', { scope: 'row' }, t('console.dealer')), h('td', {}), h('td', {}), h('td', { class: 'console-cards' }, dealer)))));
+      h('thead', {}, h('tr', {}, h('th', {}, t('console.boxCol')), h('th', {}, t('console.holder')), h('th', {}, t('console.bets')), h('th', {}, t('console.cards')), h('th', {}, t('console.walkIn')))),
+      h('tbody', {}, rows, h('tr', { dataset: { box: 0 } }, h('th', { scope: 'row' }, t('console.dealer')), h('td', {}), h('td', {}), h('td', { class: 'console-cards' }, dealer), h('td', {})))));
   }
 
   // The corrections: the dealer asks; the inspector decides.
@@ -160,8 +209,12 @@ export function consolePage(main, id) {
     }
   });
 
+  let corrSig = '';
   function drawCorrections() {
     const waiting = view?.corrections || [];
+    const sig = JSON.stringify([waiting, getLang()]);
+    if (sig === corrSig) return; // the request being typed keeps its focus
+    corrSig = sig;
     replace(corrections,
       h('h2', { id: 'corr-h' }, t('console.corrections')),
       waiting.length ? h('ul', { class: 'console-waiting' }, waiting.map(x => h('li', { dataset: { correction: x.id } },

@@ -1,7 +1,8 @@
 -- The live table (issue 13): the staff's roles, and the card readers the
--- pit issues to a table dealt from a physical shoe. A device's token is
+-- pit issues to a table dealt from a physical shoe; a guest is a walk-in
+-- player the dealer seats at one (no password: he never logs in). A device's token is
 -- kept as its SHA-256, never itself. Times are microseconds.
-ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT '' CHECK (role IN ('', 'dealer', 'inspector'));
+ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT '' CHECK (role IN ('', 'dealer', 'inspector', 'guest'));
 CREATE TABLE devices (
 	id         INTEGER PRIMARY KEY,
 	table_id   INTEGER NOT NULL REFERENCES tables (id),

@@ -618,5 +618,13 @@ export default {
   'console.ask': "Ask the inspector",
   'console.asked': "Asked: the correction waits for the inspector.",
   'console.procedure': "Each shoe: shuffle, have a player cut, place the cut card and burn the profile’s cards before the first round (AR-07, EG-03).",
+  'console.walkIn': "Walk-in player",
+  'console.seatWalkIn': "Seat a walk-in",
+  'console.amountFor': "Amount for box {box}",
+  'console.amountInvalid': "Give an amount, e.g. 50.00.",
+  'console.buyIn': "Sell chips",
+  'console.betFor': "Bet",
+  'console.cashOut': "Cash out and leave",
+  'console.declare': "Ace counts {value}",
   'console.tableView': "The players' view",
 };

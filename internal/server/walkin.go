@@ -1,0 +1,169 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sabot"
+	"sabot/money"
+)
+
+// Walk-in players at a live table (issue 13, deliverable 4; docs/live.md).
+// A player who sits at the physical table plays with chips he bought there
+// for cash. The dealer seats him (seat-walk-in: a guest of the table, named
+// "#TABLE-N", who has no password and never logs in), sells him chips
+// (buy-in: the amount moves from the table's cash float, the house's
+// account owned by the table, to the guest's wallet: the ledger balances
+// and `sabot ledger check` covers it), enters his bets and decisions (any
+// player's command with walk_in: the box; it is applied as the guest's own,
+// AR-06 holding: only the box's bettor decides), and changes his chips back
+// to cash when he leaves (cash-out: his whole wallet back to the float).
+// Chips a walk-in takes away stay in his wallet: the float says what the
+// table's cash owes for the chips still out.
+
+// The walk-in commands, the dealer's.
+const (
+	opSeatWalkIn = "seat-walk-in"
+	opBuyIn      = "buy-in"
+	opCashOut    = "cash-out"
+)
+
+// walkInPlayer reports whether a name is a walk-in's (guests' names start
+// with '#', which a registered name cannot).
+func walkInPlayer(name string) bool { return strings.HasPrefix(name, "#") }
+
+// asWalkIn turns a player's command the dealer sent for the walk-in at a
+// box into the walk-in's own.
+func (a *actor) asWalkIn(c *command) error {
+	holder := a.t.Holder(c.walkIn)
+	if c.walkIn < 1 || c.walkIn > a.p.Boxes || !walkInPlayer(holder) {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d is not held by a walk-in player", c.walkIn)
+	}
+	id, ok := a.players[holder]
+	if !ok {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: the walk-in at box %d is not known here", c.walkIn)
+	}
+	c.by, c.user = c.user.Name, &sabot.User{ID: id, Name: holder, Role: sabot.RoleGuest}
+	return nil
+}
+
+// seatWalkIn seats a walk-in player at a free box of a physical table.
+func (a *actor) seatWalkIn(ctx context.Context, c *command, req sitRequest) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	if req.Box < 1 || req.Box > a.p.Boxes {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	if h := a.t.Holder(req.Box); h != "" {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", req.Box, h)
+	}
+	u := &sabot.User{Name: fmt.Sprintf("#%d-%d", a.created.ID, a.lastSeq+1), PasswordHash: []byte{}, Role: sabot.RoleGuest}
+	if err := a.s.Store.CreateUser(ctx, u); err != nil {
+		return 0, err
+	}
+	g := *c
+	g.by, g.user = c.user.Name, u
+	a.players[u.Name] = u.ID
+	return a.sit(ctx, &g, req)
+}
+
+// buyInRequest sells chips to the walk-in at a box.
+type buyInRequest struct {
+	Box    int
+	Amount int64
+}
+
+func (buyInRequest) read(b CommandRequest) (buyInRequest, error) {
+	if b.Stake <= 0 {
+		return buyInRequest{}, sabot.Errorf(sabot.EINVALID, "buy-in: give the cash paid for the chips (stake, minor units), more than 0")
+	}
+	return buyInRequest{Box: b.Box, Amount: b.Stake}, nil
+}
+
+// walkInAt is the walk-in holding a box.
+func (a *actor) walkInAt(box int) (string, int64, error) {
+	holder := ""
+	if box >= 1 && box <= a.p.Boxes {
+		holder = a.t.Holder(box)
+	}
+	id, ok := a.players[holder]
+	if !walkInPlayer(holder) || !ok {
+		return "", 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is not held by a walk-in player", box)
+	}
+	return holder, id, nil
+}
+
+// buyIn moves the cash paid from the table's float to the walk-in's chips.
+func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	name, id, err := a.walkInAt(req.Box)
+	if err != nil {
+		return 0, err
+	}
+	amount := money.Amount(req.Amount)
+	ps, err := a.floatPostings(ctx, id, amount, "buy-in "+name)
+	if err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "buy-in", User: name, Amount: amount, Table: a.created.ID, By: c.user.Name,
+		Text: fmt.Sprintf("%s buys %s in chips at box %d (by %s)", name, amount, req.Box, c.user.Name)}, ps)
+	if err != nil {
+		return 0, err
+	}
+	a.publish(Event{Kind: "buy-in", Player: name, Box: req.Box, Amount: amount})
+	return rec.Seq, nil
+}
+
+// cashOut changes the walk-in's chips back to cash, between rounds, with
+// no bet of his down (he withdraws it first); he keeps his box until he
+// leaves (leave, with walk_in).
+func (a *actor) cashOut(ctx context.Context, c *command, req sitRequest) (int64, error) {
+	if err := a.physicalOnly(); err != nil {
+		return 0, err
+	}
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a walk-in cashes out between rounds")
+	}
+	name, id, err := a.walkInAt(req.Box)
+	if err != nil {
+		return 0, err
+	}
+	for _, b := range a.t.Bets() {
+		if b.Player == name {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has a bet on box %d: withdraw it first", name, b.Box)
+		}
+	}
+	held := a.s.balance(ctx, sabot.AccountWallet, id)
+	ps, err := a.floatPostings(ctx, id, -held, "cash-out "+name)
+	if err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "cash-out", User: name, Amount: held, Table: a.created.ID, By: c.user.Name,
+		Text: fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s)", name, held, req.Box, c.user.Name)}, ps)
+	if err != nil {
+		return 0, err
+	}
+	a.publish(Event{Kind: "cash-out", Player: name, Box: req.Box, Amount: held})
+	return rec.Seq, nil
+}
+
+// floatPostings move an amount from the table's cash float to a walk-in's
+// chips (negative: back to the float).
+func (a *actor) floatPostings(ctx context.Context, guest int64, amount money.Amount, memo string) ([]sabot.Posting, error) {
+	if amount == 0 {
+		return nil, nil
+	}
+	float, err := a.s.account(ctx, sabot.AccountHouse, a.created.ID)
+	if err != nil {
+		return nil, err
+	}
+	w, err := a.s.account(ctx, sabot.AccountWallet, guest)
+	if err != nil {
+		return nil, err
+	}
+	return []sabot.Posting{{AccountID: float, Amount: -amount, Memo: memo}, {AccountID: w, Amount: amount, Memo: memo}}, nil
+}
