@@ -39,13 +39,13 @@ func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string)
 	}
 	var what string
 	switch {
-	case a.Kind >= Close:
+	case a.Kind == Close || a.Kind.House():
 		what = "the house may not " + a.Kind.String()
 	case a.Kind == Declare:
 		what = fmt.Sprintf("%s box %d hand %d may not declare %d", a.Player, a.Box, a.Hand, a.Value)
 	case a.Kind == Insure:
 		what = fmt.Sprintf("%s box %d may not insure %s", a.Player, a.Box, r.amount(a.Stake))
-	case a.Kind >= Hit && a.Kind <= Declare:
+	case a.Kind >= Hit && a.Kind <= Declare || a.Kind == Withdraw:
 		what = fmt.Sprintf("%s box %d hand %d may not %s", a.Player, a.Box, a.Hand, a.Kind)
 	default:
 		what = fmt.Sprintf("%s: unknown action %d", a.Player, a.Kind)
@@ -65,13 +65,13 @@ func (r *Round) findBet(player string, boxNo, hand int) int {
 }
 
 func (r *Round) check(a Action, explain bool) error {
-	if a.Kind < Hit || a.Kind > VoidRound {
+	if a.Kind < Hit || a.Kind > Withdraw {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 	}
 	if r.waiting && a.Kind != VoidRound {
 		return r.refuse(explain, a, ErrPhase, "the round waits for the next card from the shoe", "")
 	}
-	if a.Kind > Close {
+	if a.Kind.House() {
 		return r.checkHouse(a, explain)
 	}
 	switch r.phase {
@@ -280,6 +280,12 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 	if h.splitAces && r.p.OneCard(r.pos(b, h)) && a.Kind != Split && a.Kind != Stand {
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
 	}
+	if a.Kind == Withdraw {
+		if !r.bankFirst || h.split || h.doubled || h.Count.N != 2 {
+			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, before he plays", "AR-23")
+		}
+		return nil
+	}
 	declare := r.mustDeclare(h)
 	switch a.Kind {
 	case Declare:
@@ -440,6 +446,10 @@ func (r *Round) checkHouse(a Action, explain bool) error {
 	case ExposeHole:
 		if r.dealer.faceDown < 0 {
 			return r.refuse(explain, a, ErrIllegalAction, "there is no face-down dealer card", "AR-23")
+		}
+	case BankFirst:
+		if r.phase != Playing || r.bankFirst {
+			return r.refuse(explain, a, ErrIllegalAction, "the bank's hand is completed out of turn while a player decides, once", "AR-23")
 		}
 	}
 	return nil

@@ -37,9 +37,22 @@ const (
 	// returned: the only correction a round waiting for a card from a
 	// physical shoe takes (nothing is dealt after it).
 	VoidRound
+	// BankFirst, AR-23 (f): the dealer skipped the player in turn and
+	// completed the bank's hand: the bank is played out now; if it busted
+	// the players still to play are paid, else they play against the seen
+	// bank, each first able to Withdraw his bet.
+	BankFirst
+	// Withdraw is a skipped player's choice under AR-23 (f): his box's bets
+	// are returned, as void. (A player's decision, numbered after the
+	// house's corrections: Record keeps kinds by number.)
+	Withdraw
 )
 
-var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round"}
+var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round", "bank-first", "withdraw"}
+
+// House reports whether a kind is the house's correction rather than a
+// player's decision.
+func (k Kind) House() bool { return k > Close && k != Withdraw }
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -72,7 +85,7 @@ type Action struct {
 
 func (a Action) String() string {
 	switch a.Kind {
-	case Close, BurnHole, ExposeHole, VoidRound:
+	case Close, BurnHole, ExposeHole, VoidRound, BankFirst:
 		return a.Kind.String()
 	case VoidBox:
 		return fmt.Sprintf("void box %d", a.Box)

@@ -9,7 +9,7 @@ import (
 func (r *Round) apply(a Action) {
 	r.actions = append(r.actions, a)
 	r.emit(Event{Kind: EvAction, Action: a, Player: a.Player, Box: a.Box, Hand: a.Hand})
-	if a.Kind > Close {
+	if a.Kind.House() {
 		r.applyHouse(a)
 		return
 	}
@@ -147,6 +147,17 @@ func (r *Round) applyPlay(a Action) {
 		h.Count = h.Count.Declare(a.Value)
 	case Surrender:
 		h.surrender = true
+	case Withdraw: // AR-23 (f): the skipped player takes his bet back
+		bx.void = true
+		for i := range r.bets {
+			if b := &r.bets[i]; b.Box == boxNo && !b.settled {
+				b.settled, b.Result, b.Net = true, rules.Void, 0
+				r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: rules.Void})
+			}
+		}
+		for j := 0; j < bx.n; j++ {
+			bx.hands[j].result = rules.Void
+		}
 	case Double:
 		h.doubled = true
 		stake := a.Stake
@@ -201,6 +212,24 @@ func (r *Round) applyHouse(a Action) {
 	case VoidRound:
 		r.waiting = false
 		r.voidRound("void by the inspector")
+		return
+	case BankFirst: // (f): the bank is played out now, the skipped players against it
+		r.bankFirst = true
+		r.revealDealer()
+		for r.p.DealerTakes(rules.DealerFull, r.dealer.Count) {
+			if !r.dealDealer(false) {
+				return
+			}
+		}
+		if r.dealer.Count.Total() > 21 { // "si la Banca se hubiera pasado, el jugador cobrará su apuesta"
+			for i := r.cur; i < r.nOrder; i++ {
+				b := &r.boxes[r.order[i]]
+				for j := 0; j < b.n; j++ {
+					b.hands[j].stood = true
+				}
+			}
+			r.advance()
+		}
 		return
 	case ExposeHole: // (g): the players decide seeing it
 		r.revealDealer()

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"sabot/card"
@@ -179,6 +180,63 @@ func TestIrregularities_AR23(t *testing.T) {
 		}
 		if err := r.Act(Action{Kind: ExposeHole}); err == nil {
 			t.Fatal("exposed twice")
+		}
+	})
+	// (f): "si el pagador omitiera de seguir dando cartas a un jugador, y se
+	// define la Banca, se le podrá dar opción al jugador de definir el pase
+	// con la Banca vista o retirar su apuesta, si la Banca se hubiera
+	// 'Pasado', el jugador cobrará su apuesta".
+	t.Run("(f) the bank completed first: the skipped players play against it or withdraw", func(t *testing.T) {
+		// spain deals box 1, box 2, the dealer, box 1, box 2: ana 10+8, ben 9+7, dealer 6, then TD: 16, 2C: 18.
+		r := forcedRound(t, "spain", "TS 9H 6D 8C 7S TD 2C", PlacedBet{"ana", 1, 100}, PlacedBet{"ben", 2, 100})
+		if err := r.Act(Action{Kind: Withdraw, Player: "ana", Box: 1, Hand: 1}); err == nil {
+			t.Fatal("a bet withdrawn before the bank was completed")
+		}
+		if err := r.Act(Action{Kind: BankFirst, Player: "ana"}); err == nil {
+			t.Fatal("a player completed the bank")
+		}
+		if err := r.Act(Action{Kind: BankFirst}); err != nil {
+			t.Fatal(err)
+		}
+		if got := card.Format(r.Dealer().Cards()); got != "6D TD 2C" || r.Phase() != Playing {
+			t.Fatalf("after (f): dealer %s, phase %v", got, r.Phase())
+		}
+		if err := r.Act(Action{Kind: BankFirst}); err == nil {
+			t.Fatal("the bank completed twice")
+		}
+		// ana plays her 18 against the seen 18; ben withdraws his 16.
+		var buf [16]Action
+		if !slices.Contains(r.LegalActions(buf[:0]), Action{Kind: Withdraw, Player: "ana", Box: 1, Hand: 1}) {
+			t.Fatal("withdrawing is not offered to the skipped player")
+		}
+		if err := r.Act(Action{Kind: Stand, Player: "ana", Box: 1, Hand: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Act(Action{Kind: Withdraw, Player: "ben", Box: 2, Hand: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if r.Phase() != Done || card.Format(r.Dealer().Cards()) != "6D TD 2C" {
+			t.Fatalf("phase %v, dealer %s: the dealer drew again", r.Phase(), card.Format(r.Dealer().Cards()))
+		}
+		nets, _ := r.Net()
+		if nets["ana"] != 0 || nets["ben"] != 0 || r.Hands(2)[0].Result() != rules.Void {
+			t.Fatalf("nets %v, ben's result %v: want ana's push, ben's bet returned", nets, r.Hands(2)[0].Result())
+		}
+		if _, err := Replay(r.Profile(), r.Record()); err != nil {
+			t.Fatalf("the round does not replay: %v", err)
+		}
+	})
+	t.Run("(f) the bank busted: the skipped players are paid", func(t *testing.T) {
+		r := forcedRound(t, "spain", "TS 9H 6D 5C 7S TD 8C", PlacedBet{"ana", 1, 100}, PlacedBet{"ben", 2, 100})
+		if err := r.Act(Action{Kind: BankFirst}); err != nil {
+			t.Fatal(err)
+		}
+		if r.Phase() != Done {
+			t.Fatalf("phase %v: the bank busted, the round is over", r.Phase())
+		}
+		nets, _ := r.Net()
+		if nets["ana"] != 100 || nets["ben"] != 100 {
+			t.Fatalf("nets %v: both paid", nets)
 		}
 	})
 	t.Run("no hole card to burn in a European deal", func(t *testing.T) {

@@ -51,6 +51,7 @@ func (r *Round) LegalActions(dst []Action) []Action {
 		}
 		try(Action{Kind: Declare, Player: holder, Box: boxNo, Hand: hand, Value: 1})
 		try(Action{Kind: Declare, Player: holder, Box: boxNo, Hand: hand, Value: 11})
+		try(Action{Kind: Withdraw, Player: holder, Box: boxNo, Hand: hand})
 	}
 	return dst
 }

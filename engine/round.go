@@ -83,6 +83,8 @@ type Round struct {
 	need    Need // the card being drawn: whom it is for
 	waiting bool // the source has not the card yet (Waiter)
 
+	bankFirst bool // AR-23 (f): the bank's hand was completed before the players'
+
 	style money.Style // how refusals show amounts (SetAmountStyle)
 }
 
@@ -116,7 +118,7 @@ func (r *Round) Reset(src Source) {
 	r.followKind = 0
 	r.challengeBox, r.challengeIdx = 0, 0
 	r.void, r.voidReason, r.lastRound = false, "", false
-	r.need, r.waiting = Need{}, false
+	r.need, r.waiting, r.bankFirst = Need{}, false, false
 	r.cutOutAtStart = src != nil && src.CutCardOut()
 	r.events = r.events[:0]
 	r.drawn = r.drawn[:0]
@@ -610,7 +612,7 @@ func (r *Round) dealerNeed() rules.DealerPlay {
 // VE-08): he turns his hole card and takes cards as far as the bets need
 // (Profile.DealerTakes).
 func (r *Round) playDealer() {
-	if r.void {
+	if r.void || r.bankFirst { // AR-23 (f): played already
 		return
 	}
 	need := r.dealerNeed()

@@ -27,8 +27,8 @@ const (
 )
 
 // The corrections a dealer may ask for, by AR-23's letter: what each does.
-// (f) and (h), the bank's hand dealt out of turn or forgotten, are not
-// played by the engine yet; (i) has nothing to correct.
+// (h), the bank's cards forgotten, needs none: the console asks for the
+// bank's cards in turn; (i) has nothing to correct.
 var correctionCases = map[string]struct {
 	action engine.Kind // the engine's correction; 0: a burn
 	box    bool        // it names a box
@@ -40,6 +40,7 @@ var correctionCases = map[string]struct {
 	"c": {engine.BurnHole, false, false, "the dealer's second card came face up: it is burned and replaced"},
 	"d": {0, false, true, "a card drawn out of turn is burned"},
 	"e": {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out"},
+	"f": {engine.BankFirst, false, false, "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted"},
 	"g": {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it"},
 }
 
@@ -56,8 +57,8 @@ func (correctRequest) read(b CommandRequest) (correctRequest, error) {
 	switch {
 	case b.Case == "i":
 		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim: there is nothing to correct")
-	case b.Case == "f" || b.Case == "h":
-		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): the bank's hand dealt out of turn is not played by sabot yet; the inspector voids the round or the box", b.Case)
+	case b.Case == "h":
+		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (h): the console asks for the bank's cards in turn: take back a card read as another's and read it again where the console asks (\"próximas cartas para la Banca\")")
 	case !ok:
 		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to i", b.Case)
 	case c.box && b.Box < 1:

@@ -501,3 +501,59 @@ func TestWalkIn(t *testing.T) {
 	}
 	checkLedger(t, h.st)
 }
+
+// AR-23 (f) at a physical table: the dealer skipped box 1 and completed the
+// bank's hand; on the inspector's approval the round asks for the bank's
+// cards, then the skipped players play against the seen bank or withdraw
+// their bets.
+func TestBankFirst_AR23(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, nil))
+	dora := &server.Client{URL: h.srv.URL()}
+	must(dora.Login(ctx, "dora", password))
+	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
+	must(dora.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
+	for _, c := range strings.Fields("TS 9H 6D 8C 7S") { // ana 18, ben 16, the dealer 6
+		must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+	}
+	_, err := ana.Command(ctx, tb, "act", server.CommandRequest{Action: "withdraw", Box: 1})
+	wantCode(t, err, sabot.EINVALID, "a bet is withdrawn only by a player skipped before the bank was completed")
+	f := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "f"}))
+	must(h.admin.Command(ctx, tb, "approve", server.CommandRequest{Correction: f.Seq}))
+	if n := need(t, ana, tb); n == nil || n.Box != 0 {
+		t.Fatalf("after (f) the table asks for %+v, want the bank's card", n)
+	}
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "TD"})) // 16
+	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2C"})) // 18
+	v := must(ana.Table(ctx, tb))
+	if v.Turn == nil || v.Turn.Box != 1 || strings.Join(v.Turn.Dealer, " ") != "6D TD 2C" {
+		t.Fatalf("ana's turn against the seen bank: %+v", v.Turn)
+	}
+	offered := false
+	for _, l := range v.Turn.Legal {
+		offered = offered || l.Kind == "withdraw"
+	}
+	if !offered {
+		t.Fatalf("withdrawing is not offered: %+v", v.Turn.Legal)
+	}
+	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))    // 18 against 18
+	must(ben.Command(ctx, tb, "act", server.CommandRequest{Action: "withdraw", Box: 2})) // his 16 back
+	v = waitRound(t, ana, tb, 1)
+	if strings.Join(v.Round.Dealer.Cards, " ") != "6D TD 2C" {
+		t.Fatalf("the dealer drew again: %v", v.Round.Dealer.Cards)
+	}
+	if wallet(t, ana) != 100000 || wallet(t, ben) != 100000 {
+		t.Fatalf("wallets %d, %d: ana pushed, ben withdrew", wallet(t, ana), wallet(t, ben))
+	}
+	checkLedger(t, h.st)
+	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
+	if err != nil || !rep.OK() {
+		t.Fatalf("replay: %v %+v", err, rep)
+	}
+}

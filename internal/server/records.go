@@ -197,7 +197,7 @@ func (w WireAction) engine() (engine.Action, error) {
 		return engine.Action{}, sabot.Errorf(sabot.EINVALID, "unknown action %q", w.Kind)
 	}
 	hand := w.Hand
-	if hand == 0 && k != engine.Close && k < engine.VoidBox {
+	if hand == 0 && k != engine.Close && !k.House() {
 		hand = 1
 	}
 	return engine.Action{Kind: k, Player: w.Player, Box: w.Box, Hand: hand, Stake: w.Stake, Value: w.Value}, nil

@@ -442,7 +442,7 @@ func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	if act.Kind == engine.Close || act.Kind >= engine.VoidBox {
+	if act.Kind == engine.Close || act.Kind.House() {
 		return 0, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s is the house's, not a player's", act.Kind)
 	}
 	a.fillStake(&act)

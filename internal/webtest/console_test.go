@@ -29,8 +29,10 @@ func staffLogin(t *testing.T, g *game, name, role string) context.Context {
 // none).
 func readCard(t *testing.T, ctx context.Context, code, after string) {
 	t.Helper()
+	waitJS(t, ctx, "a card due before "+code, `!document.getElementById('card-input').disabled`)
+	before := text(t, ctx, ".console-shoe") // it counts the cards read
 	do(t, ctx, "read "+code, chromedp.SendKeys(chromedp.ID("card-input"), code))
-	waitJS(t, ctx, "after "+code+": "+after, `document.getElementById('console-need').textContent.includes(`+quote(after)+`)`)
+	waitJS(t, ctx, "after "+code+": "+after, `document.querySelector('.console-shoe').textContent !== `+quote(before)+` && document.getElementById('console-need').textContent.includes(`+quote(after)+`)`)
 }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
@@ -63,8 +65,8 @@ func TestDealerConsole_AR23(t *testing.T) {
 	waitJS(t, dora, "box 1's card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
 
 	readCard(t, dora, "TS", "box 2, hand 1")
-	readCard(t, dora, "9h", "the dealer's card")
-	readCard(t, dora, "6D", "box 1, hand 1")
+	// A reader types the next card before the last is answered: none is lost.
+	readCard(t, dora, "9h6D", "box 1, hand 1")
 	readCard(t, dora, "7C", "box 2, hand 1")
 	// The last of the deal with the on-screen buttons: 8 of spades.
 	click(t, dora, `[data-rank="8"]`)
@@ -94,6 +96,7 @@ func TestDealerConsole_AR23(t *testing.T) {
 	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // ana stands
 	waitJS(t, dora, "the dealer's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
 	readCard(t, dora, "TD", "the dealer's card") // 16: draws again
+	waitJS(t, dora, "a card due before 2H", `!document.getElementById('card-input').disabled`)
 	do(t, dora, "read 2H", chromedp.SendKeys(chromedp.ID("card-input"), "2H"))
 
 	// 18 beats ana's 17; ben's bet was void: his stake back.
@@ -155,6 +158,7 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	click(t, dora, `[data-op="act"][data-box="2"][data-action="stand"]`)
 	waitJS(t, dora, "the dealer's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
 	readCard(t, dora, "TD", "the dealer's card")
+	waitJS(t, dora, "a card due before 2H", `!document.getElementById('card-input').disabled`)
 	do(t, dora, "read 2H", chromedp.SendKeys(chromedp.ID("card-input"), "2H")) // 18: both lose
 	waitBalance(t, ana, "ana lost 1.00", "999.00")
 	click(t, dora, `[data-op="cash-out"][data-box="2"]`)
@@ -163,6 +167,56 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	if float.Balance != -1000 { // 50.00 sold, 40.00 changed back: the table's cash holds 10.00 more
 		t.Errorf("the table's cash float: %d", float.Balance)
 	}
+	rep, err := g.site.Store.CheckLedger(context.Background())
+	if err != nil || !rep.OK() {
+		t.Fatalf("ledger: %+v %v", rep, err)
+	}
+}
+
+// Issue 13, deliverable 6: AR-23 (f) in real browsers. The dealer skipped
+// box 1 and completed the bank: he asks for (f), the inspector approves on
+// his screen, the console asks for the bank's cards; the skipped players
+// then see the bank and choose: ana plays her 18 against it (a push), ben
+// withdraws his 16 (his stake back).
+func TestDealerConsoleBankFirst_AR23(t *testing.T) {
+	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
+	ben := g.player(t, "ben")
+	open(t, ben, g.site, g.path(), ".box .plate")
+	sit(t, ben, 2)
+	dora := staffLogin(t, g, "dora", "dealer")
+	ivo := staffLogin(t, g, "ivo", "inspector")
+	open(t, dora, g.site, g.path()+"/console", "#card-input")
+	open(t, ivo, g.site, g.path()+"/console", "#console-need")
+	bet(t, ana, 1, 100)
+	bet(t, ben, 2, 100)
+	waitJS(t, dora, "the bets on the console", `document.querySelector('.console-table tr[data-box="2"]')?.textContent.includes('ben 1.00')`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	readCard(t, dora, "TS", "box 2, hand 1")
+	readCard(t, dora, "9H", "the dealer's card")
+	readCard(t, dora, "6D", "box 1, hand 1")
+	readCard(t, dora, "8C", "box 2, hand 1")
+	readCard(t, dora, "7S", "box 1 to decide")
+
+	do(t, dora, "ask for AR-23 (f)", chromedp.SetValue(chromedp.ID("corr-case"), "f"))
+	click(t, dora, `#corr-form button[type=submit]`)
+	click(t, ivo, `.console-waiting li [data-op="approve"]`)
+	waitJS(t, dora, "the bank's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
+	readCard(t, dora, "TD", "the dealer's card")
+	readCard(t, dora, "2C", "box 1 to decide") // the bank: 18
+
+	// The skipped players see the bank and may withdraw.
+	waitJS(t, ana, "ana offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button[data-key="w"]')`)
+	if got := text(t, ana, `.prompt:not([hidden]) button[data-key="w"]`); !strings.Contains(got, "Withdraw the bet") {
+		t.Errorf("the withdraw button reads %q", got)
+	}
+	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // 18 against 18
+	waitJS(t, ben, "ben offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button[data-key="w"]')`)
+	click(t, ben, `.prompt:not([hidden]) button[data-key="w"]`)
+	waitJS(t, ana, "the round settled", `!!document.querySelector('.box[data-box="1"] .badge.push')`)
+	waitBalance(t, ana, "ana's push", "1,000.00")
+	waitBalance(t, ben, "ben's stake back", "1,000.00")
 	rep, err := g.site.Store.CheckLedger(context.Background())
 	if err != nil || !rep.OK() {
 		t.Fatalf("ledger: %+v %v", rep, err)

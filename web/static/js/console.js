@@ -69,14 +69,18 @@ export function consolePage(main, id) {
     }
   }
 
-  async function send(code) {
-    if (await command('card', { card: code })) {
-      replace(status, t('console.cardRead', { card: cardShort(code) }));
-    }
+  // send reads a card in. The field is cleared at once and the cards go
+  // to the server one after another, in the order typed: a reader that
+  // types the next card before the last is answered loses none.
+  let queue = Promise.resolve();
+  function send(code) {
     input.value = '';
     rank = '';
     drawKeys();
     input.focus();
+    queue = queue.then(async () => {
+      if (await command('card', { card: code })) replace(status, t('console.cardRead', { card: cardShort(code) }));
+    });
   }
 
   cardForm.addEventListener('submit', ev => {
@@ -194,7 +198,7 @@ export function consolePage(main, id) {
 
   // The corrections: the dealer asks; the inspector decides.
   const caseSel = h('select', { id: 'corr-case', 'aria-label': t('console.case') },
-    ['a', 'b', 'c', 'd', 'e', 'g'].map(c => h('option', { value: c }, t('console.case.' + c))));
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(c => h('option', { value: c }, t('console.case.' + c))));
   const corrBox = h('input', { id: 'corr-box', inputmode: 'numeric', size: 3, 'aria-label': t('console.corrBox'), placeholder: t('console.corrBox') });
   const corrCard = h('input', { id: 'corr-card', size: 4, 'aria-label': t('console.corrCard'), placeholder: 'AS' });
   const ask = h('form', { class: 'console-ask', id: 'corr-form' }, caseSel, corrBox, corrCard, h('button', { type: 'submit', class: 'button secondary' }, t('console.ask')));

@@ -22,8 +22,9 @@ export const ACTIONS = {
   insure: { key: 'i' },
   'even-money': { key: 'e' },
   challenge: { key: 'c' },
+  withdraw: { key: 'w' }, // AR-23 (f): a skipped player takes his bet back
 };
-const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge', 'declare'];
+const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge', 'declare', 'withdraw'];
 
 // The phases with a heading of their own (prompt.heading.PHASE).
 const HEADINGS = new Set(['playing', 'insurance', 'challenge', 'follow', 'ace-choice']);
