@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"sabot"
 	"sabot/card"
@@ -238,4 +239,43 @@ func (a *actor) correctionsView() []CorrectionView {
 		return nil
 	}
 	return slices.Clone(a.pending)
+}
+
+// opRuling is the inspector's ruling on a dispute at the table: "todas las
+// incidencias del juego … deberán ser dirimidas por el jefe de mesa" (the
+// Spanish general rules); "la decisión del Jefe de Mesa es irrevocable"
+// (the Spanish leaflet). It is written, with who gave
+// it, in the table's significant-event log; what it decides is done with
+// the inspector's commands (a correction approved, a void).
+const opRuling = "ruling"
+
+// MaxRuling bounds a ruling's text, in bytes.
+const MaxRuling = 500
+
+// rulingRequest is a ruling's text.
+type rulingRequest struct{ Text string }
+
+func (rulingRequest) read(b CommandRequest) (rulingRequest, error) {
+	text := strings.TrimSpace(b.Reason)
+	switch {
+	case text == "":
+		return rulingRequest{}, sabot.Errorf(sabot.EINVALID, "a ruling says what was decided (reason)")
+	case len(text) > MaxRuling || strings.ContainsFunc(text, func(r rune) bool { return r < ' ' }):
+		return rulingRequest{}, sabot.Errorf(sabot.EINVALID, "a ruling is one line of at most %d bytes", MaxRuling)
+	}
+	return rulingRequest{Text: text}, nil
+}
+
+// ruling writes the inspector's ruling on a dispute.
+func (a *actor) ruling(ctx context.Context, c *command, req rulingRequest) (int64, error) {
+	round := 0
+	if a.dealt {
+		round = a.t.RoundNo()
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, round, adminPayload{Event: "ruling", Round: round, By: c.user.Name, Text: req.Text}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.publish(Event{Kind: "ruling", Round: round, Player: c.user.Name, Text: req.Text})
+	return rec.Seq, nil
 }

@@ -163,6 +163,8 @@ func adminWords(p adminPayload) []sabot.Phrase {
 		return []sabot.Phrase{say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 	case p.Event == "cash-out" && p.By != "":
 		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
+	case p.Event == "ruling" && p.By != "":
+		return []sabot.Phrase{say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
 	case p.Event == "device-revoked":
 		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
 	case p.Event == "force-cards":

@@ -74,6 +74,7 @@ func TestEventPhrasesTranslated(t *testing.T) {
 		{sabot.LogAdmin, adminPayload{Event: "staff-created", User: "ivo", Role: sabot.RoleInspector, Text: "inspector ivo by pit"}},
 		{sabot.LogAdmin, adminPayload{Event: "device-issued", Device: 3, Name: "reader 1", Table: 2, Text: "card reader 3"}},
 		{sabot.LogAdmin, adminPayload{Event: "device-revoked", Device: 3, Text: "card reader 3 revoked"}},
+		{sabot.LogAdmin, adminPayload{Event: "ruling", By: "ivo", Text: "box 3's card stands"}},
 		{sabot.LogAdmin, adminPayload{Event: "buy-in", User: "#4-9", Amount: 5000, By: "dora", Text: "#4-9 buys 50.00"}},
 		{sabot.LogAdmin, adminPayload{Event: "cash-out", User: "#4-9", Amount: 6000, By: "dora", Text: "#4-9 changes 60.00"}},
 		{sabot.LogAdmin, adminPayload{Event: "correction-asked", Correction: &correction{Case: "b", Round: 4, Box: 2, Asked: "dora"}, Text: "AR-23 (b)"}},

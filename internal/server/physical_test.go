@@ -557,3 +557,48 @@ func TestBankFirst_AR23(t *testing.T) {
 		t.Fatalf("replay: %v %+v", err, rep)
 	}
 }
+
+// Secrecy at a physical table (AR-09): the hole card read face down is
+// not shown to the players until the dealer turns it; a ruling on a
+// dispute is the inspector's, written with his name.
+func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	ana := h.player("ana", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(h.admin.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
+	hole := false
+	for _, c := range strings.Fields("TS 5D 7C AS") {
+		n := need(t, ana, tb)
+		if n == nil {
+			break
+		}
+		if n.Box == 0 && n.FaceDown {
+			hole = true
+			c = "AS"
+		}
+		must(h.admin.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+		if hole {
+			break
+		}
+	}
+	if !hole {
+		t.Fatal("the table never asked for a face-down hole card")
+	}
+	v := must(ana.Table(ctx, tb))
+	if got := strings.Join(v.Round.Dealer.Cards, " "); strings.Contains(got, "AS") || !strings.Contains(got, "??") {
+		t.Fatalf("the dealer's cards as ana sees them: %s", got)
+	}
+
+	_, err := ana.Command(ctx, tb, "ruling", server.CommandRequest{Reason: "mine"})
+	wantCode(t, err, sabot.EFORBIDDEN, "the inspector's or the pit's only")
+	_, err = h.admin.Command(ctx, tb, "ruling", server.CommandRequest{Reason: "  "})
+	wantCode(t, err, sabot.EINVALID, "a ruling says what was decided")
+	must(h.admin.Command(ctx, tb, "ruling", server.CommandRequest{Reason: "box 1's second card stands"}))
+	recs := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: tb}))
+	if last := string(recs[len(recs)-1].Payload); !strings.Contains(last, `"event":"ruling"`) || !strings.Contains(last, `"by":"pit"`) {
+		t.Fatalf("the ruling's record: %s", last)
+	}
+}

@@ -61,6 +61,7 @@ var tableCommands = []*tableCommand{
 	dealerCommand(opCorrect, (*actor).correct),
 	inspectorCommand(opApprove, (*actor).approve),
 	inspectorCommand(opRefuseC, (*actor).refuseCorrection),
+	inspectorCommand(opRuling, (*actor).ruling),
 }
 
 // tableCommand is one command of tableCommands, its request's type erased:

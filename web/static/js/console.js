@@ -15,7 +15,7 @@ import { api, session, clientID, commandID, loggedIn } from './api.js';
 import { h, replace, money, cardShort, parseMoney, plainMoney } from './dom.js';
 import { TableSocket } from './socket.js';
 import { toast, announce } from './ui.js';
-import { t, getLang } from './i18n.js';
+import { t, getLang, sentence } from './i18n.js';
 import { readCode, needText, SUIT_SIGNS } from './reader.js';
 
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
@@ -214,6 +214,19 @@ export function consolePage(main, id) {
   });
 
   let corrSig = '';
+  // The inspector's ruling on a dispute ("la decisión del Jefe de Mesa es
+  // irrevocable"): written in the table's log with his name.
+  const rulingText = h('input', { id: 'ruling-text', size: 40, maxlength: 500, 'aria-label': t('console.ruling'), placeholder: t('console.rulingHint') });
+  const ruling = h('form', { class: 'console-ask', id: 'ruling-form' }, rulingText, h('button', { type: 'submit', class: 'button secondary' }, t('console.ruling')));
+  ruling.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    if (!rulingText.value.trim()) return;
+    if (await command('ruling', { reason: rulingText.value.trim() })) {
+      rulingText.value = '';
+      replace(status, t('console.ruled'));
+    }
+  });
+
   function drawCorrections() {
     const waiting = view?.corrections || [];
     const sig = JSON.stringify([waiting, getLang()]);
@@ -227,7 +240,8 @@ export function consolePage(main, id) {
           h('button', { type: 'button', class: 'button small', dataset: { op: 'approve' }, onclick: () => command('approve', { correction: x.id }) }, t('console.approve')),
           h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'refuse-correction' }, onclick: () => command('refuse-correction', { correction: x.id }) }, t('console.refuse'))) : null)))
         : h('p', { class: 'hint' }, t('console.noneWaiting')),
-      ask);
+      ask,
+      inspector() ? ruling : null);
   }
 
   function draw() {
@@ -261,9 +275,16 @@ export function consolePage(main, id) {
     }
   }
 
+  // The shoe's procedure as this table's profile has it: decks, burns,
+  // the cut card (the rules' shoe line, in the page's language).
+  const procedure = h('p', { class: 'hint console-procedure' }, t('console.procedure'));
+  api(`/api/tables/${id}/rules`).then(r => {
+    const line = (r.lines || []).find(l => l.key === 'shoe');
+    if (line) replace(procedure, t('console.procedure'), ' ', h('strong', {}, sentence('rule.', line.phrases, line.text)));
+  }, () => {});
   replace(main, h('section', { class: 'console', 'aria-labelledby': 'console-h' },
     heading, shoe, next, cardForm, rankRow, suitRow, actions, status, boxes, corrections,
-    h('p', { class: 'hint' }, t('console.procedure'), ' ', h('a', { href: `/tables/${id}` }, t('console.tableView')))));
+    procedure, h('p', {}, h('a', { href: `/tables/${id}` }, t('console.tableView')))));
   drawKeys();
   load().then(() => input.focus());
   sock = new TableSocket(id, () => {

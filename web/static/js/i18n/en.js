@@ -628,5 +628,8 @@ export default {
   'console.betFor': "Bet",
   'console.cashOut': "Cash out and leave",
   'console.declare': "Ace counts {value}",
+  'console.ruling': "Ruling",
+  'console.rulingHint': "What the inspector decided, e.g. box 3’s card stands",
+  'console.ruled': "The ruling is written in the table’s log.",
   'console.tableView': "The players' view",
 };

@@ -673,6 +673,7 @@ export default {
   'event.correctionRefused': 'corrección AR-23 ({case}) en la ronda {round}, pedida por {asked}, rechazada por {by}',
   'event.buyIn': '{user} compra {amount} en fichas (croupier: {by})',
   'event.cashOut': '{user} cambia {amount} en fichas por efectivo (croupier: {by})',
+  'event.ruling': 'decisión del jefe de mesa ({by}): {text}',
   'event.adminCreated': 'nuevo administrador: {user}',
   'event.forceCards': { one: 'cartas forzadas: {n} carta', other: 'cartas forzadas: {n} cartas' },
   'event.newShoe': 'un sabot nuevo a pedido del inspector (AR-24)',
@@ -760,5 +761,8 @@ export default {
   'console.betFor': "Apostar",
   'console.cashOut': "Cambiar fichas y dejar la mesa",
   'console.declare': "El As vale {value}",
+  'console.ruling': "Decisión",
+  'console.rulingHint': "Lo que decidió el inspector, p. ej. vale la carta del casillero 3",
+  'console.ruled': "La decisión queda escrita en el registro de la mesa.",
   'console.tableView': "La vista de los jugadores",
 };

@@ -673,6 +673,7 @@ export default {
   'event.correctionRefused': 'correzione AR-23 ({case}) nella mano {round}, chiesta da {asked}, respinta da {by}',
   'event.buyIn': '{user} compra {amount} in fiches (croupier: {by})',
   'event.cashOut': '{user} cambia {amount} in fiches in contanti (croupier: {by})',
+  'event.ruling': 'decisione del capotavolo ({by}): {text}',
   'event.adminCreated': 'nuovo amministratore: {user}',
   'event.forceCards': { one: 'carte forzate: {n} carta', other: 'carte forzate: {n} carte' },
   'event.newShoe': 'un sabot nuovo su richiesta dell’ispettore (AR-24)',
@@ -760,5 +761,8 @@ export default {
   'console.betFor': "Punta",
   'console.cashOut': "Cambia le fiches e lascia il tavolo",
   'console.declare': "L’Asso vale {value}",
+  'console.ruling': "Decisione",
+  'console.rulingHint': "Ciò che l’ispettore ha deciso, ad es. la carta della postazione 3 è valida",
+  'console.ruled': "La decisione è scritta nel registro del tavolo.",
   'console.tableView': "La vista dei giocatori",
 };
