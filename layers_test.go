@@ -51,7 +51,10 @@ var layers = map[string]int{
 	"sabot/internal/httpjson": 6,
 	"sabot/internal/store":    6,
 	"sabot/internal/webapi":   6,
-	"sabot/web":               6,
+	// The operator's wallet protocol, its client and reference operator.
+	"sabot/internal/wallet":           6,
+	"sabot/internal/wallet/walletsim": 6,
+	"sabot/web":                       6,
 
 	"sabot/internal/server": 7,
 

@@ -2,6 +2,7 @@ package sabot
 
 import (
 	"sort"
+	"strings"
 
 	"sabot/rules"
 )
@@ -36,10 +37,30 @@ func (t *Table) Physical() bool {
 	return p
 }
 
+// OptionStaff is the table option that names its staff: the dealers and
+// inspectors, separated by commas, who may work it (the pit always may).
+// Unset, any member of the staff may. It is the table's, not the rules'.
+const OptionStaff = "staff"
+
+// StaffOf reads a table's staff option: the names it lists (nil: unset).
+func StaffOf(options map[string]string) []string {
+	v, ok := options[OptionStaff]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // ProfileOf builds a table's rules from a profile name and options on top
 // (as a Table stores them), validated; an error is EINVALID and says why.
-// The table's own option (shoe) is not a rule: it is checked (ShoeOf) and
-// passed by.
+// The table's own options (shoe, staff) are not rules: they are checked
+// (ShoeOf) and passed by.
 func ProfileOf(name string, options map[string]string) (*rules.Profile, error) {
 	p, err := rules.Lookup(name)
 	if err != nil {
@@ -50,7 +71,7 @@ func ProfileOf(name string, options map[string]string) (*rules.Profile, error) {
 	}
 	keys := make([]string, 0, len(options))
 	for k := range options {
-		if k == OptionShoe {
+		if k == OptionShoe || k == OptionStaff {
 			continue
 		}
 		keys = append(keys, k)

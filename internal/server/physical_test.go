@@ -602,3 +602,35 @@ func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 		t.Fatalf("the ruling's record: %s", last)
 	}
 }
+
+// A table's staff option names who may work it: a dealer not on it is
+// refused there (and may work a table that names no staff); the pit and
+// the table's own card readers always may.
+func TestTableStaff(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	staff := func(name, role string) *server.Client {
+		must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: password, Role: role}, nil))
+		c := &server.Client{URL: h.srv.URL()}
+		must(c.Login(ctx, name, password))
+		return c
+	}
+	dora, zed := staff("dora", "dealer"), staff("zed", "dealer")
+	mine := h.table("spain", false, map[string]string{"shoe": "physical", "staff": "dora, ivo"})
+	open := h.table("spain", false, map[string]string{"shoe": "physical"})
+	ana := h.player("ana", 100000)
+	for _, tb := range []int64{mine, open} {
+		must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+		must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	}
+	_, err := zed.Command(ctx, mine, "no-more-bets", server.CommandRequest{})
+	wantCode(t, err, sabot.EFORBIDDEN, "zed is not on this table's staff (its staff option: dora, ivo)")
+	_, err = zed.Command(ctx, mine, "seat-walk-in", server.CommandRequest{Box: 2})
+	wantCode(t, err, sabot.EFORBIDDEN, "not on this table's staff")
+	must(zed.Command(ctx, open, "no-more-bets", server.CommandRequest{}))
+	must(dora.Command(ctx, mine, "no-more-bets", server.CommandRequest{}))
+	must(h.admin.Command(ctx, mine, "card", server.CommandRequest{Card: "TS"}))
+	if v := must(ana.Table(ctx, mine)); v.Rules.MaxBet == 0 || v.Options["staff"] != "dora, ivo" {
+		t.Fatalf("the staff option is the table's, the rules untouched: %+v %v", v.Rules, v.Options)
+	}
+}

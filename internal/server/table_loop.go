@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"sabot/money"
 	"slices"
+	"strings"
 	"time"
 
 	"sabot"
+	"sabot/money"
 )
 
 // A table's actor runs one loop (run): a command comes in, is checked
@@ -224,6 +225,11 @@ func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
 // exec runs a client's command: its handler, from tableCommands.
 func (a *actor) exec(ctx context.Context, c *command) (int64, error) {
+	if (c.cmd.who == byDealer || c.cmd.who == byInspector || c.walkIn != 0) && c.device == nil && !c.user.Admin {
+		if staff := sabot.StaffOf(a.cfg.Options); staff != nil && !slices.Contains(staff, c.user.Name) {
+			return 0, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s is not on this table's staff (its staff option: %s)", c.user.Name, strings.Join(staff, ", "))
+		}
+	}
 	if c.walkIn != 0 {
 		if err := a.asWalkIn(c); err != nil {
 			return 0, err
