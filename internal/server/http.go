@@ -722,13 +722,18 @@ func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *htt
 			s.writeError(w, r, err)
 			return
 		}
-		rep := a.do(r.Context(), c)
-		if rep.err != nil {
-			s.writeError(w, r, rep.err)
-			return
-		}
-		writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
+		s.run(w, r, a, c)
 	}
+}
+
+// run applies a command at its table and answers with its result.
+func (s *Server) run(w http.ResponseWriter, r *http.Request, a *actor, c *command) {
+	rep := a.do(r.Context(), c)
+	if rep.err != nil {
+		s.writeError(w, r, rep.err)
+		return
+	}
+	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
 }
 
 // handleRound recalls a round (GLI-19 §4.14): an administrator sees every

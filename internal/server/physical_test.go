@@ -12,6 +12,17 @@ import (
 	"sabot/internal/server"
 )
 
+// staff makes a member of a live table's staff through the pit and logs
+// him in.
+func (h *harness) staff(name, role string) *server.Client {
+	h.t.Helper()
+	ctx := context.Background()
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: password, Role: role}, nil))
+	c := &server.Client{URL: h.srv.URL()}
+	must(c.Login(ctx, name, password))
+	return c
+}
+
 // need reads whom the table's next card is for (nil: none is due).
 func need(t *testing.T, c *server.Client, table int64) *server.NeedView {
 	t.Helper()
@@ -307,13 +318,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
-	staff := func(name, role string) *server.Client {
-		must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: password, Role: role}, nil))
-		c := &server.Client{URL: h.srv.URL()}
-		must(c.Login(ctx, name, password))
-		return c
-	}
-	dora, ivo := staff("dora", "dealer"), staff("ivo", "inspector")
+	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
@@ -421,9 +426,7 @@ func TestWalkIn(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, nil))
-	dora := &server.Client{URL: h.srv.URL()}
-	must(dora.Login(ctx, "dora", password))
+	dora := h.staff("dora", "dealer")
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 
@@ -510,9 +513,7 @@ func TestBankFirst_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, nil))
-	dora := &server.Client{URL: h.srv.URL()}
-	must(dora.Login(ctx, "dora", password))
+	dora := h.staff("dora", "dealer")
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
@@ -609,13 +610,7 @@ func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 func TestTableStaff(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	staff := func(name, role string) *server.Client {
-		must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: password, Role: role}, nil))
-		c := &server.Client{URL: h.srv.URL()}
-		must(c.Login(ctx, name, password))
-		return c
-	}
-	dora, zed := staff("dora", "dealer"), staff("zed", "dealer")
+	dora, zed := h.staff("dora", "dealer"), h.staff("zed", "dealer")
 	mine := h.table("spain", false, map[string]string{"shoe": "physical", "staff": "dora, ivo"})
 	open := h.table("spain", false, map[string]string{"shoe": "physical"})
 	ana := h.player("ana", 100000)

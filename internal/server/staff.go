@@ -202,10 +202,5 @@ func (s *Server) handleDeviceCard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.clientID, c.device = "device-"+strconv.FormatInt(d.ID, 10)+":"+req.ClientID, d
-	rep := a.do(r.Context(), c)
-	if rep.err != nil {
-		s.writeError(w, r, rep.err)
-		return
-	}
-	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
+	s.run(w, r, a, c)
 }

@@ -105,17 +105,7 @@ func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64,
 		return 0, err
 	}
 	amount := money.Amount(req.Amount)
-	ps, err := a.floatPostings(ctx, id, amount, "buy-in "+name)
-	if err != nil {
-		return 0, err
-	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "buy-in", User: name, Amount: amount, Table: a.created.ID, By: c.user.Name,
-		Text: fmt.Sprintf("%s buys %s in chips at box %d (by %s)", name, amount, req.Box, c.user.Name)}, ps)
-	if err != nil {
-		return 0, err
-	}
-	a.publish(Event{Kind: "buy-in", Player: name, Box: req.Box, Amount: amount})
-	return rec.Seq, nil
+	return a.chips(ctx, c, "buy-in", name, id, req.Box, amount, fmt.Sprintf("%s buys %s in chips at box %d (by %s)", name, amount, req.Box, c.user.Name))
 }
 
 // cashOut changes the walk-in's chips back to cash, between rounds, with
@@ -138,16 +128,22 @@ func (a *actor) cashOut(ctx context.Context, c *command, req sitRequest) (int64,
 		}
 	}
 	held := a.s.balance(ctx, sabot.AccountWallet, id)
-	ps, err := a.floatPostings(ctx, id, -held, "cash-out "+name)
+	return a.chips(ctx, c, "cash-out", name, id, req.Box, -held, fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s)", name, held, req.Box, c.user.Name))
+}
+
+// chips writes a walk-in's chips bought (amount > 0) or changed back
+// (amount < 0) against the table's float: a significant event with its
+// postings, and tells the table.
+func (a *actor) chips(ctx context.Context, c *command, event, name string, id int64, box int, amount money.Amount, text string) (int64, error) {
+	ps, err := a.floatPostings(ctx, id, amount, event+" "+name)
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "cash-out", User: name, Amount: held, Table: a.created.ID, By: c.user.Name,
-		Text: fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s)", name, held, req.Box, c.user.Name)}, ps)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: event, User: name, Amount: max(amount, -amount), Table: a.created.ID, By: c.user.Name, Text: text}, ps)
 	if err != nil {
 		return 0, err
 	}
-	a.publish(Event{Kind: "cash-out", Player: name, Box: req.Box, Amount: held})
+	a.publish(Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
 	return rec.Seq, nil
 }
 
