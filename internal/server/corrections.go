@@ -115,6 +115,18 @@ func (c *correction) words() string {
 	return s + ": " + c.Text
 }
 
+// public is the correction as the table shows it to everyone: without the
+// card burned, whose value the players have no right to know (AR-23 (d):
+// "no teniendo los jugadores derecho a reclamo o a conocer su valor"). The
+// significant-event log, the pit's, keeps it.
+func (c correction) public() correction {
+	c.Card = 0
+	return c
+}
+
+// MaxPending bounds the corrections waiting at a table.
+const MaxPending = 16
+
 // correct is the dealer's request for a correction: it waits for the
 // inspector.
 func (a *actor) correct(ctx context.Context, c *command, req correctRequest) (int64, error) {
@@ -123,6 +135,9 @@ func (a *actor) correct(ctx context.Context, c *command, req correctRequest) (in
 	}
 	if !a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
+	}
+	if len(a.pending) >= MaxPending {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %d corrections wait for the inspector already", len(a.pending))
 	}
 	k := correctionCases[req.Case]
 	if k.box && !slices.Contains(a.t.Round().Boxes(), req.Box) {
@@ -135,7 +150,7 @@ func (a *actor) correct(ctx context.Context, c *command, req correctRequest) (in
 	}
 	x.ID = rec.Seq
 	a.pending = append(a.pending, x)
-	a.publish(Event{Kind: "correction", Round: x.Round, Text: x.words(), Correction: &x})
+	a.publishCorrection(x)
 	return rec.Seq, nil
 }
 
@@ -167,7 +182,7 @@ func (a *actor) approve(ctx context.Context, c *command, req approveRequest) (in
 		return 0, err
 	}
 	a.drop(x.ID)
-	a.publish(Event{Kind: "correction", Round: x.Round, Text: x.words(), Correction: &x})
+	a.publishCorrection(x)
 	if k.action != 0 && !a.house(ctx, act, false) {
 		return rec.Seq, nil
 	}
@@ -188,8 +203,14 @@ func (a *actor) refuseCorrection(ctx context.Context, c *command, req approveReq
 		return 0, err
 	}
 	a.drop(x.ID)
-	a.publish(Event{Kind: "correction", Round: x.Round, Text: x.words(), Correction: &x})
+	a.publishCorrection(x)
 	return rec.Seq, nil
+}
+
+// publishCorrection tells the table of a correction, its card kept back.
+func (a *actor) publishCorrection(x correction) {
+	p := x.public()
+	a.publish(Event{Kind: "correction", Round: p.Round, Text: p.words(), Correction: &p})
 }
 
 // decide finds a correction waiting that this inspector may decide.
@@ -206,7 +227,8 @@ func (a *actor) decide(c *command, id int64) (correction, error) {
 	return correction{}, sabot.Errorf(sabot.ENOTFOUND, "no correction %d waits for a decision", id)
 }
 
-// drop forgets a correction decided.
+// drop forgets a correction decided. (Those of a round go with it:
+// finish forgets them.)
 func (a *actor) drop(id int64) {
 	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return x.ID == id })
 }
@@ -233,12 +255,14 @@ func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
 	return nil
 }
 
-// correctionsView lists the corrections waiting, oldest first.
+// correctionsView lists the corrections waiting, oldest first, as
+// everyone may see them (public).
 func (a *actor) correctionsView() []CorrectionView {
-	if len(a.pending) == 0 {
-		return nil
+	var out []CorrectionView
+	for _, x := range a.pending {
+		out = append(out, x.public())
 	}
-	return slices.Clone(a.pending)
+	return out
 }
 
 // opRuling is the inspector's ruling on a dispute at the table: "todas las

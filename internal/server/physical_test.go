@@ -355,6 +355,10 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	// (d): a card out of turn, burned; (c) at a table without a hole card
 	// cannot be applied: it waits, and the inspector refuses it.
 	d := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "d", Card: "AS"}))
+	// The players have no right to know the burned card's value (AR-23 (d)).
+	if v := must(ana.Table(ctx, tb)); len(v.Corrections) != 1 || v.Corrections[0].Card != 0 || strings.Contains(v.Corrections[0].Text, "AS") {
+		t.Fatalf("the correction as the table shows it: %+v", v.Corrections)
+	}
 	must(ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: d.Seq}))
 	c := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "c"}))
 	_, err = ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: c.Seq})
@@ -365,6 +369,8 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	wantCode(t, err, sabot.EFORBIDDEN, "pit asked for correction")
 	must(ivo.Command(ctx, tb, "refuse-correction", server.CommandRequest{Correction: pit.Seq}))
 
+	// A correction left undecided lapses with its round.
+	lapse := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "g"}))
 	// ana plays on; the dealer draws 10 and 2: 18 beats ana's 17.
 	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
 	_, err = dora.Command(ctx, tb, "card", server.CommandRequest{Card: "AS"})
@@ -375,6 +381,11 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	if w := wallet(t, ana); w != 99000 {
 		t.Fatalf("ana lost 17 to 18: %d", w)
 	}
+	if len(v.Corrections) != 0 {
+		t.Fatalf("corrections of a round over still wait: %+v", v.Corrections)
+	}
+	_, err = ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: lapse.Seq})
+	wantCode(t, err, sabot.ENOTFOUND, "no correction")
 	if w := wallet(t, ben); w != 100000 {
 		t.Fatalf("ben's bet was void (AR-23 (b)): %d", w)
 	}
@@ -560,8 +571,9 @@ func TestBankFirst_AR23(t *testing.T) {
 }
 
 // Secrecy at a physical table (AR-09): the hole card read face down is
-// not shown to the players until the dealer turns it; a ruling on a
-// dispute is the inspector's, written with his name.
+// not shown to the players until the dealer turns it; the corrections
+// waiting are bounded; a ruling on a dispute is the inspector's, written
+// with his name.
 func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
@@ -593,7 +605,15 @@ func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 		t.Fatalf("the dealer's cards as ana sees them: %s", got)
 	}
 
-	_, err := ana.Command(ctx, tb, "ruling", server.CommandRequest{Reason: "mine"})
+	// The corrections waiting are bounded: a careless console cannot pile
+	// them up.
+	for range server.MaxPending {
+		must(h.admin.Command(ctx, tb, "correct", server.CommandRequest{Case: "g"}))
+	}
+	_, err := h.admin.Command(ctx, tb, "correct", server.CommandRequest{Case: "g"})
+	wantCode(t, err, sabot.ECONFLICT, "corrections wait for the inspector already")
+
+	_, err = ana.Command(ctx, tb, "ruling", server.CommandRequest{Reason: "mine"})
 	wantCode(t, err, sabot.EFORBIDDEN, "the inspector's or the pit's only")
 	_, err = h.admin.Command(ctx, tb, "ruling", server.CommandRequest{Reason: "  "})
 	wantCode(t, err, sabot.EINVALID, "a ruling says what was decided")

@@ -603,6 +603,7 @@ func (a *actor) deal() error {
 // finish closes a round that is over in the engine: the cards are collected
 // and the shoe position moves on.
 func (a *actor) finish() (string, error) {
+	a.pending = nil // a correction is of its round: one not decided lapses with it
 	r := a.t.Round()
 	forced := a.forcedRound
 	before := a.t.ShoeNo()
