@@ -649,3 +649,20 @@ func TestTableStaff(t *testing.T) {
 		t.Fatalf("the staff option is the table's, the rules untouched: %+v %v", v.Rules, v.Options)
 	}
 }
+
+// A walk-in's commands are recorded as his, the dealer who entered them
+// in the record's client ID.
+func TestWalkInRecordsTheDealer(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	dora := h.staff("dora", "dealer")
+	me := must(dora.Me(ctx))
+	must(dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 1}))
+	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 5000}))
+	must(dora.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000, WalkIn: 1}))
+	bets := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogBet}, TableID: tb}))
+	if len(bets) != 1 || !strings.HasPrefix(bets[0].ClientID, fmt.Sprintf("%d:", me.ID)) || !strings.Contains(string(bets[0].Payload), `"player":"#`) {
+		t.Fatalf("the walk-in's bet record: client %q, %s", bets[0].ClientID, bets[0].Payload)
+	}
+}

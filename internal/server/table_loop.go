@@ -27,12 +27,14 @@ import (
 // command carries his command ID: a repeat is answered with the first
 // answer and changes nothing (GLI-19 §4.2.3).
 type command struct {
-	cmd       *tableCommand
-	req       any // of the type cmd's handler takes
-	user      *sabot.User
-	device    *sabot.Device // the card reader that sent it (POST /api/tables/{id}/cards); nil: a user
-	walkIn    int           // the box of the walk-in the dealer sent a player's command for (walkin.go)
-	by        string        // the dealer who sent a walk-in's command
+	cmd    *tableCommand
+	req    any // of the type cmd's handler takes
+	user   *sabot.User
+	device *sabot.Device // the card reader that sent it (POST /api/tables/{id}/cards); nil: a user
+	// walkIn is the box of the walk-in the dealer sent a player's command
+	// for (walkin.go): it runs as the walk-in's; its record's client ID
+	// keeps the dealer's user ID.
+	walkIn    int
 	clientID  string
 	commandID string
 	at        time.Time // when the server received it: AR-21 orders claims for a seat by it

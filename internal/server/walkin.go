@@ -44,7 +44,7 @@ func (a *actor) asWalkIn(c *command) error {
 	if !ok {
 		return sabot.Errorf(sabot.ECONFLICT, "refused: the walk-in at box %d is not known here", c.walkIn)
 	}
-	c.by, c.user = c.user.Name, &sabot.User{ID: id, Name: holder, Role: sabot.RoleGuest}
+	c.user = &sabot.User{ID: id, Name: holder, Role: sabot.RoleGuest}
 	return nil
 }
 
@@ -60,11 +60,19 @@ func (a *actor) seatWalkIn(ctx context.Context, c *command, req sitRequest) (int
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", req.Box, h)
 	}
 	u := &sabot.User{Name: fmt.Sprintf("#%d-%d", a.created.ID, a.lastSeq+1), PasswordHash: []byte{}, Role: sabot.RoleGuest}
-	if err := a.s.Store.CreateUser(ctx, u); err != nil {
+	if err := a.s.Store.CreateUser(ctx, u); sabot.ErrorCode(err) == sabot.ECONFLICT {
+		// Made by an attempt whose record was not written (the log's seq
+		// did not move): the guest was never seated; he is this one.
+		if u, err = a.s.Store.UserByName(ctx, u.Name); err != nil {
+			return 0, err
+		} else if u.Role != sabot.RoleGuest {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the name %s is not a walk-in's", u.Name)
+		}
+	} else if err != nil {
 		return 0, err
 	}
 	g := *c
-	g.by, g.user = c.user.Name, u
+	g.user = u
 	a.players[u.Name] = u.ID
 	return a.sit(ctx, &g, req)
 }
