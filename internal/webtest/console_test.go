@@ -37,6 +37,30 @@ func readCard(t *testing.T, ctx context.Context, code, after string) {
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
 
+// liveRound sets up a physical table's round in browsers: ana at box 1
+// and ben at box 2, each betting 1.00, the dealer dora and the inspector
+// ivo on the console, "no more bets" called: the console asks for box 1's
+// card.
+func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
+	t.Helper()
+	g = newGame(t, slow, "Live", "spain", "shoe", "physical")
+	ana = g.join(t, "ana")
+	sit(t, ana, 1)
+	ben = g.player(t, "ben")
+	open(t, ben, g.site, g.path(), ".box .plate")
+	sit(t, ben, 2)
+	dora = staffLogin(t, g, "dora", "dealer")
+	ivo = staffLogin(t, g, "ivo", "inspector")
+	open(t, dora, g.site, g.path()+"/console", "#card-input")
+	open(t, ivo, g.site, g.path()+"/console", "#console-need")
+	bet(t, ana, 1, 100)
+	bet(t, ben, 2, 100)
+	waitJS(t, dora, "the bets on the console", `document.querySelector('.console-table tr[data-box="2"]')?.textContent.includes('ben 1.00')`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	waitJS(t, dora, "box 1's card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
+	return g, ana, ben, dora, ivo
+}
+
 // Issue 13, deliverables 2, 3 and 6: a whole round of a table dealt from a
 // physical shoe, in real browsers. The dealer calls "no more bets" on his
 // console and reads the cards in (typed as a reader types them, and one
@@ -46,23 +70,8 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'
 // his own screen, so that bet is void; the settlement and the ledger
 // balance.
 func TestDealerConsole_AR23(t *testing.T) {
-	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
-	ana := g.join(t, "ana")
-	sit(t, ana, 1)
-	ben := g.player(t, "ben")
-	open(t, ben, g.site, g.path(), ".box .plate")
-	sit(t, ben, 2)
-	dora := staffLogin(t, g, "dora", "dealer")
-	ivo := staffLogin(t, g, "ivo", "inspector")
-	console := g.path() + "/console"
-	open(t, dora, g.site, console, "#card-input")
-	open(t, ivo, g.site, console, "#console-need")
+	g, ana, ben, dora, ivo := liveRound(t)
 
-	bet(t, ana, 1, 100)
-	bet(t, ben, 2, 100)
-	waitJS(t, dora, "the bets on the console", `document.querySelector('.console-table tr[data-box="2"]')?.textContent.includes('ben 1.00')`)
-	click(t, dora, `[data-op="no-more-bets"]`)
-	waitJS(t, dora, "box 1's card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
 
 	readCard(t, dora, "TS", "box 2, hand 1")
 	// A reader types the next card before the last is answered: none is lost.
@@ -179,20 +188,7 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 // then see the bank and choose: ana plays her 18 against it (a push), ben
 // withdraws his 16 (his stake back).
 func TestDealerConsoleBankFirst_AR23(t *testing.T) {
-	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
-	ana := g.join(t, "ana")
-	sit(t, ana, 1)
-	ben := g.player(t, "ben")
-	open(t, ben, g.site, g.path(), ".box .plate")
-	sit(t, ben, 2)
-	dora := staffLogin(t, g, "dora", "dealer")
-	ivo := staffLogin(t, g, "ivo", "inspector")
-	open(t, dora, g.site, g.path()+"/console", "#card-input")
-	open(t, ivo, g.site, g.path()+"/console", "#console-need")
-	bet(t, ana, 1, 100)
-	bet(t, ben, 2, 100)
-	waitJS(t, dora, "the bets on the console", `document.querySelector('.console-table tr[data-box="2"]')?.textContent.includes('ben 1.00')`)
-	click(t, dora, `[data-op="no-more-bets"]`)
+	g, ana, ben, dora, ivo := liveRound(t)
 	readCard(t, dora, "TS", "box 2, hand 1")
 	readCard(t, dora, "9H", "the dealer's card")
 	readCard(t, dora, "6D", "box 1, hand 1")
