@@ -239,6 +239,19 @@ func TestIrregularities_AR23(t *testing.T) {
 			t.Fatalf("nets %v: both paid", nets)
 		}
 	})
+	t.Run("(f) the bank busted: a split hand waiting for its second card is paid as it stands", func(t *testing.T) {
+		r := forcedRound(t, "spain", "8S 6D 8C TD TH 9C", PlacedBet{"ana", 1, 100})
+		if err := r.Act(Action{Kind: Split, Player: "ana", Box: 1, Hand: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Act(Action{Kind: BankFirst}); err != nil {
+			t.Fatal(err)
+		}
+		nets, _ := r.Net()
+		if r.Phase() != Done || nets["ana"] != 200 || len(r.Hands(1)[1].Cards()) != 1 || len(r.Record().Cards) != 6 {
+			t.Fatalf("phase %v, nets %v, second hand %s, cards drawn %d", r.Phase(), nets, card.Format(r.Hands(1)[1].Cards()), len(r.Record().Cards))
+		}
+	})
 	t.Run("no hole card to burn in a European deal", func(t *testing.T) {
 		r := forcedRound(t, "venice", "TS 9S 7C", PlacedBet{"ana", 1, 100})
 		if err := r.Act(Action{Kind: BurnHole}); err == nil {

@@ -464,9 +464,10 @@ func (r *Round) advance() {
 		}
 		for ; r.curHand < b.n; r.curHand++ {
 			h := &b.hands[r.curHand]
-			if h.Count.N == 1 {
-				// A split hand waits for its second card. AR-10: a split
-				// Ace may be challenged first.
+			if h.Count.N == 1 && !h.stood {
+				// A split hand waits for its second card (not one paid as
+				// it stands, AR-23 (f)). AR-10: a split Ace may be
+				// challenged first.
 				if r.p.Challenge && r.p.ChallengeSplitAce && h.splitAces && !h.challenge {
 					h.challenge = true
 					if r.openChallenge(boxNo, r.curHand) {

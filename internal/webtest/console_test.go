@@ -72,7 +72,6 @@ func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
 func TestDealerConsole_AR23(t *testing.T) {
 	g, ana, ben, dora, ivo := liveRound(t)
 
-
 	readCard(t, dora, "TS", "box 2, hand 1")
 	// A reader types the next card before the last is answered: none is lost.
 	readCard(t, dora, "9h6D", "box 1, hand 1")
