@@ -51,7 +51,9 @@ func (r *Round) LegalActions(dst []Action) []Action {
 		}
 		try(Action{Kind: Declare, Player: holder, Box: boxNo, Hand: hand, Value: 1})
 		try(Action{Kind: Declare, Player: holder, Box: boxNo, Hand: hand, Value: 11})
-		try(Action{Kind: Withdraw, Player: holder, Box: boxNo, Hand: hand})
+		if r.bankFirst { // AR-23 (f) only: nothing to check on the simulator's path
+			try(Action{Kind: Withdraw, Player: holder, Box: boxNo, Hand: hand})
+		}
 	}
 	return dst
 }
