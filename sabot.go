@@ -21,8 +21,13 @@ type User struct {
 	// Role is a member of the staff's at a live table (issue 13): RoleDealer
 	// or RoleInspector; a walk-in player's, RoleGuest; "" for a player (or
 	// the pit, Admin). Staff do not play.
-	Role    string
-	Created time.Time
+	Role string
+	// OperatorID is the operator's ID of a player who comes from an
+	// operator's site and plays on the operator's wallet (issue 14;
+	// docs/wallet.md); "" for everyone else. Such a player has no password
+	// and never logs in: the operator's token opens his session.
+	OperatorID string
+	Created    time.Time
 }
 
 // The roles (User.Role; docs/live.md).
@@ -141,6 +146,15 @@ type LogRecord struct {
 	// transaction (LogQuery.UserID): the players who bet in the round a
 	// settle or void record closes. Append writes them; reads leave it nil.
 	Users []int64
+	// Calls are the calls to the operator's wallet the record causes,
+	// written to the outbox in its transaction (Outbox): a crash keeps the
+	// record and its calls, or neither. Counts are the debits (acknowledged
+	// and not counted yet) whose money the record's stakes are: Append
+	// marks them counted in its transaction, and refuses the record
+	// (ECONFLICT) if one is not acknowledged or already counted. Append
+	// writes both; reads leave them nil.
+	Calls  []WalletCall
+	Counts []string
 }
 
 // LogQuery selects log records by kind for Store.Find. Records come in the
@@ -261,6 +275,78 @@ type Care interface {
 	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
 	// EndSessions deletes every session of a player and returns how many.
 	EndSessions(ctx context.Context, userID int64) (int, error)
+}
+
+// The states of a call to the operator's wallet (WalletCall.State).
+const (
+	CallPending = "pending" // not answered yet: sent, or to be sent again
+	CallOK      = "ok"      // acknowledged
+	CallRefused = "refused" // refused by the operator, with its reason
+	// CallLapsed is a debit with no answer within its time limit: it does
+	// not count, and a rollback of it is in the outbox. It is never sent
+	// again.
+	CallLapsed = "lapsed"
+)
+
+// WalletCall is a call to the operator's wallet (issue 14; docs/wallet.md)
+// as the outbox keeps it: written with the log record that causes it, then
+// delivered, again and again until the operator answers.
+type WalletCall struct {
+	ID        string // the transaction ID: unique; the operator acts on it once
+	TableID   int64
+	Seq       int64  // the log record that wrote it
+	Op        string // debit, credit, rollback (wallet.OpDebit…)
+	Player    string // the operator's ID of the player
+	UserID    int64
+	Round     string       // the round the money is for, "4-17"
+	Amount    money.Amount // minor units of the operator's currency
+	Kind      string       // debit: main, double, split, insurance, challenge, back; credit: settle, return
+	Reference string       // rollback: the debit it undoes
+	State     string       // CallPending, CallOK, CallRefused, CallLapsed
+	Counted   bool         // a debit whose money a record's stake is (LogRecord.Counts)
+	Attempts  int          // deliveries tried
+	NextTry   time.Time    // a pending call is not sent again before it
+	Answer    json.RawMessage
+	Created   time.Time
+	Answered  time.Time
+}
+
+// CallQuery selects wallet calls for Outbox.Calls, in the order they were
+// written (Created, ID).
+type CallQuery struct {
+	TableID   int64     // 0: every table
+	Op        string    // "": every operation
+	States    []string  // none: every state
+	Uncounted bool      // only debits not counted
+	Since     time.Time // zero: from the first
+	Until     time.Time // zero: to the last (exclusive)
+	Limit     int       // 0: no limit
+}
+
+// Outbox is a Store that keeps the calls to the operator's wallet (issue
+// 14): written with the log records that cause them (LogRecord.Calls), then
+// claimed by a deliverer, answered, and kept as the record that the
+// reconciliation compares with the operator's statement.
+type Outbox interface {
+	// ClaimCalls takes up to n pending credits and rollbacks whose next try
+	// is due at now, in the order they were written, and moves each one's
+	// next try to now + lease and its attempts up by one, in one
+	// transaction: two deliverers (two nodes) do not take the same call at
+	// once. Debits are the table's own to send (within their time limit)
+	// and are never claimed.
+	ClaimCalls(ctx context.Context, now time.Time, n int, lease time.Duration) ([]*WalletCall, error)
+	// AnswerCall writes a call's answer: state CallOK, CallRefused or
+	// CallLapsed, at a time; or CallPending to leave it unanswered until
+	// retry. ENOTFOUND if there is no such call. A call answered already
+	// keeps its first answer (the operator answers a repeat as the first
+	// time): AnswerCall then changes nothing.
+	AnswerCall(ctx context.Context, id, state string, answer json.RawMessage, at, retry time.Time) error
+	// Calls returns the calls a query selects.
+	Calls(ctx context.Context, q CallQuery) ([]*WalletCall, error)
+	// OperatorUser returns the player of an operator's ID, creating him
+	// (named name, no password) the first time; ECONFLICT if the name is
+	// another user's.
+	OperatorUser(ctx context.Context, operatorID, name string) (*User, error)
 }
 
 // Devices is a Store that keeps the card readers the pit issues to the

@@ -143,6 +143,9 @@ func (s *Store) prepare(rec *sabot.LogRecord, postings []sabot.Posting) (*pendin
 	if err := checkPostings(postings); err != nil {
 		return nil, err
 	}
+	if err := checkCalls(rec); err != nil {
+		return nil, err
+	}
 	return &pending{rec: rec, payload: payload, postings: postings, idem: rec.ClientID != "" && rec.CommandID != "",
 		created: s.clock(rec.Created), done: make(chan struct{})}, nil
 }
@@ -210,6 +213,13 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 	}
 	if len(p.postings) > 0 {
 		if err := post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, p.created, p.postings); err != nil {
+			return err
+		}
+	}
+	// The calls to the operator's wallet the record causes (outbox.go),
+	// after the duplicate check: a command repeated writes no call twice.
+	if len(rec.Calls) > 0 || len(rec.Counts) > 0 {
+		if err := writeCalls(ctx, tx, rec, seq, p.created); err != nil {
 			return err
 		}
 	}

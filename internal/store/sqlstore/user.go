@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"errors"
 	"time"
 
@@ -25,6 +26,10 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	}
 	var id int64
 	err := s.write(ctx, func(tx Tx) error {
+		if u.OperatorID != "" { // an operator's player (issue 14)
+			return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, operator_id, created) VALUES ($1, $2, $3, FALSE, $4, $5) RETURNING id`,
+				u.Name, sabot.FoldName(u.Name), hash, u.OperatorID, stamp(created)).Scan(&id)
+		}
 		if u.Role == "" { // a player: the column's default (and a store migrated before roles takes it)
 			return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, created) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
 				u.Name, sabot.FoldName(u.Name), hash, u.Admin, stamp(created)).Scan(&id)
@@ -46,24 +51,28 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 // that differ only by case, kept from before names were folded, each log in
 // with their own spelling; another spelling finds the first registered.
 func (s *Store) UserByName(ctx context.Context, name string) (*sabot.User, error) {
-	u, err := s.user(ctx, `SELECT id, name, password_hash, admin, role, created FROM users WHERE name = $1`, name)
+	u, err := s.user(ctx, `SELECT `+userColumns+` FROM users WHERE name = $1`, name)
 	if sabot.ErrorCode(err) != sabot.ENOTFOUND {
 		return u, err
 	}
-	return s.user(ctx, `SELECT id, name, password_hash, admin, role, created FROM users WHERE name_folded = $1`, sabot.FoldName(name))
+	return s.user(ctx, `SELECT `+userColumns+` FROM users WHERE name_folded = $1`, sabot.FoldName(name))
 }
 
 // UserByID returns the user with the ID; ENOTFOUND if there is none.
 func (s *Store) UserByID(ctx context.Context, id int64) (*sabot.User, error) {
-	return s.user(ctx, `SELECT id, name, password_hash, admin, role, created FROM users WHERE id = $1`, id)
+	return s.user(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 }
+
+const userColumns = `id, name, password_hash, admin, role, operator_id, created`
 
 func (s *Store) user(ctx context.Context, query string, key any) (*sabot.User, error) {
 	var u sabot.User
 	var created int64
+	var operator sql.NullString
 	err := s.read(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &created)
+		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &operator, &created)
 	})
+	u.OperatorID = operator.String
 	if noRows(err) {
 		return nil, sabot.Errorf(sabot.ENOTFOUND, "no user %v", key)
 	} else if err != nil {

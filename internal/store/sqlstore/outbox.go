@@ -1,0 +1,273 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"sabot"
+	"sabot/money"
+)
+
+// The outbox of the calls to the operator's wallet (sabot.Outbox, issue
+// 14; docs/wallet.md).
+
+const callColumns = `id, table_id, seq, op, player, user_id, round, amount, kind, reference, state, counted,
+	attempts, next_try, answer, created, answered`
+
+// maxCallID bounds a transaction ID, and a player's operator ID.
+const maxCallID = 128
+
+// checkCalls refuses calls that cannot be written (EINVALID), before any
+// statement runs.
+func checkCalls(rec *sabot.LogRecord) error {
+	seen := map[string]bool{}
+	for _, c := range rec.Calls {
+		switch {
+		case c.ID == "" || len(c.ID) > maxCallID:
+			return sabot.Errorf(sabot.EINVALID, "a wallet call needs a transaction ID of 1 to %d bytes", maxCallID)
+		case seen[c.ID]:
+			return sabot.Errorf(sabot.EINVALID, "the %s record holds the wallet call %s twice", rec.Kind, c.ID)
+		case c.Op != "debit" && c.Op != "credit" && c.Op != "rollback":
+			return sabot.Errorf(sabot.EINVALID, "wallet call %s: no operation %q", c.ID, c.Op)
+		case c.Player == "" || len(c.Player) > maxCallID:
+			return sabot.Errorf(sabot.EINVALID, "wallet call %s needs the operator's ID of its player", c.ID)
+		case c.Amount < 0 || !c.Amount.Valid():
+			return sabot.Errorf(sabot.EINVALID, "wallet call %s: an amount of %d minor units", c.ID, c.Amount)
+		case c.Op == "rollback" && c.Reference == "":
+			return sabot.Errorf(sabot.EINVALID, "wallet call %s: a rollback names its debit", c.ID)
+		}
+		seen[c.ID] = true
+	}
+	for _, id := range rec.Counts {
+		if id == "" {
+			return sabot.Errorf(sabot.EINVALID, "the %s record counts a debit with no transaction ID", rec.Kind)
+		}
+	}
+	return nil
+}
+
+// writeCalls writes a record's calls to the outbox and counts its debits,
+// in the record's transaction (appendTx), after the record itself.
+func writeCalls(ctx context.Context, tx Tx, rec *sabot.LogRecord, seq int64, at time.Time) error {
+	for _, c := range rec.Calls {
+		n, err := tx.Exec(ctx, `INSERT INTO wallet_calls (id, table_id, seq, op, player, user_id, round, amount, kind, reference,
+			state, counted, attempts, next_try, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', FALSE, 0, $11, $11)
+			ON CONFLICT DO NOTHING`,
+			c.ID, rec.TableID, seq, c.Op, c.Player, c.UserID, c.Round, int64(c.Amount), c.Kind, c.Reference, stamp(at))
+		if err != nil {
+			return err
+		} else if n == 0 {
+			return sabot.Errorf(sabot.ECONFLICT, "refused: the wallet call %s is in the outbox already", c.ID)
+		}
+	}
+	for _, id := range rec.Counts {
+		n, err := tx.Exec(ctx, `UPDATE wallet_calls SET counted = TRUE WHERE id = $1 AND op = 'debit' AND state = 'ok' AND NOT counted`, id)
+		if err != nil {
+			return err
+		} else if n == 0 {
+			return sabot.Errorf(sabot.ECONFLICT, "refused: the debit %s is not acknowledged, or its money is staked already", id)
+		}
+	}
+	return nil
+}
+
+// ClaimCalls takes up to n pending credits and rollbacks due at now, in the
+// order they were written, and moves their next try to now + lease.
+func (s *Store) ClaimCalls(ctx context.Context, now time.Time, n int, lease time.Duration) ([]*sabot.WalletCall, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	var calls []*sabot.WalletCall
+	err := s.write(ctx, func(tx Tx) error {
+		calls = calls[:0]
+		// The row locks of PostgreSQL's UPDATE serialize two claims of a
+		// row: the second sees next_try moved and leaves it. SQLite has one
+		// writer.
+		rows, err := tx.Query(ctx, `UPDATE wallet_calls SET next_try = $2, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM wallet_calls WHERE state = 'pending' AND op <> 'debit' AND next_try <= $1
+				ORDER BY next_try, created, id LIMIT $3)
+			AND state = 'pending' AND next_try <= $1
+			RETURNING `+callColumns, stamp(now), stamp(now.Add(lease)), n)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c, err := scanCall(rows)
+			if err != nil {
+				return err
+			}
+			calls = append(calls, c)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	sortCalls(calls)
+	return calls, nil
+}
+
+func sortCalls(cs []*sabot.WalletCall) {
+	// RETURNING gives no order.
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && before(cs[j], cs[j-1]); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+func before(a, b *sabot.WalletCall) bool {
+	if !a.Created.Equal(b.Created) {
+		return a.Created.Before(b.Created)
+	}
+	return a.ID < b.ID
+}
+
+// AnswerCall writes a call's answer, or its next try (CallPending).
+func (s *Store) AnswerCall(ctx context.Context, id, state string, answer json.RawMessage, at, retry time.Time) error {
+	switch state {
+	case sabot.CallPending, sabot.CallOK, sabot.CallRefused, sabot.CallLapsed:
+	default:
+		return sabot.Errorf(sabot.EINVALID, "no wallet call state %q", state)
+	}
+	if len(answer) > 0 && !json.Valid(answer) {
+		return sabot.Errorf(sabot.EINVALID, "wallet call %s: the answer is not JSON", id)
+	}
+	var ans any
+	if len(answer) > 0 {
+		ans = string(answer)
+	}
+	err := s.write(ctx, func(tx Tx) error {
+		var n int64
+		var err error
+		if state == sabot.CallPending {
+			n, err = tx.Exec(ctx, `UPDATE wallet_calls SET next_try = $2 WHERE id = $1 AND state = 'pending'`, id, stamp(retry))
+		} else {
+			n, err = tx.Exec(ctx, `UPDATE wallet_calls SET state = $2, answer = $3, answered = $4 WHERE id = $1 AND state = 'pending'`,
+				id, state, ans, stamp(at))
+		}
+		if err != nil || n == 1 {
+			return err
+		}
+		var found int64
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM wallet_calls WHERE id = $1`, id).Scan(&found); err != nil {
+			return err
+		} else if found == 0 {
+			return sabot.Errorf(sabot.ENOTFOUND, "no wallet call %s", id)
+		}
+		return nil // answered already: the first answer stands
+	})
+	return fail(err)
+}
+
+// Calls returns the calls a query selects, in the order they were written.
+func (s *Store) Calls(ctx context.Context, q sabot.CallQuery) ([]*sabot.WalletCall, error) {
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if q.TableID != 0 {
+		where = append(where, "table_id = "+arg(q.TableID))
+	}
+	if q.Op != "" {
+		where = append(where, "op = "+arg(q.Op))
+	}
+	if len(q.States) > 0 {
+		var in []string
+		for _, st := range q.States {
+			in = append(in, arg(st))
+		}
+		where = append(where, "state IN ("+strings.Join(in, ", ")+")")
+	}
+	if q.Uncounted {
+		where = append(where, "op = 'debit' AND NOT counted")
+	}
+	if !q.Since.IsZero() {
+		where = append(where, "created >= "+arg(stamp(q.Since)))
+	}
+	if !q.Until.IsZero() {
+		where = append(where, "created < "+arg(stamp(q.Until)))
+	}
+	query := `SELECT ` + callColumns + ` FROM wallet_calls`
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	query += ` ORDER BY created, id`
+	if q.Limit > 0 {
+		query += ` LIMIT ` + arg(q.Limit)
+	}
+	var calls []*sabot.WalletCall
+	err := s.read(ctx, func(tx Tx) error {
+		calls = calls[:0]
+		rows, err := tx.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c, err := scanCall(rows)
+			if err != nil {
+				return err
+			}
+			calls = append(calls, c)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	return calls, nil
+}
+
+func scanCall(row Row) (*sabot.WalletCall, error) {
+	var c sabot.WalletCall
+	var amount, next, created, answered int64
+	var answer sql.NullString
+	if err := row.Scan(&c.ID, &c.TableID, &c.Seq, &c.Op, &c.Player, &c.UserID, &c.Round, &amount, &c.Kind, &c.Reference,
+		&c.State, &c.Counted, &c.Attempts, &next, &answer, &created, &answered); err != nil {
+		return nil, err
+	}
+	c.Amount = money.Amount(amount)
+	c.NextTry, c.Created = unstamp(next), unstamp(created)
+	if answered != 0 {
+		c.Answered = unstamp(answered)
+	}
+	if answer.Valid {
+		c.Answer = json.RawMessage(answer.String)
+	}
+	return &c, nil
+}
+
+// OperatorUser returns the player of an operator's ID, creating him the
+// first time.
+func (s *Store) OperatorUser(ctx context.Context, operatorID, name string) (*sabot.User, error) {
+	if operatorID == "" || len(operatorID) > maxCallID {
+		return nil, sabot.Errorf(sabot.EINVALID, "an operator's player ID is 1 to %d bytes", maxCallID)
+	}
+	if u, err := s.user(ctx, `SELECT `+userColumns+` FROM users WHERE operator_id = $1`, operatorID); err == nil {
+		return u, nil
+	} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		return nil, err
+	}
+	u := &sabot.User{Name: name, OperatorID: operatorID}
+	err := s.CreateUser(ctx, u)
+	if sabot.ErrorCode(err) == sabot.ECONFLICT {
+		// Created a moment ago by the same player's other launch, or the
+		// name is someone else's.
+		if v, err := s.user(ctx, `SELECT `+userColumns+` FROM users WHERE operator_id = $1`, operatorID); err == nil {
+			return v, nil
+		}
+		return nil, err
+	} else if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+var _ sabot.Outbox = (*Store)(nil)
