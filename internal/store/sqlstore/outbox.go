@@ -270,4 +270,5 @@ func (s *Store) OperatorUser(ctx context.Context, operatorID, name string) (*sab
 	}
 	return u, nil
 }
+
 var _ sabot.Outbox = (*Store)(nil)
