@@ -112,6 +112,10 @@ const (
 	LogCard     = "card"      // a card read from the shoe into the round: who read it, from which device
 	LogCardUndo = "card-undo" // the last card read taken back before anyone acted on it
 	LogCutCard  = "cut-card"  // the cut card came out of the shoe (EG-04)
+	// LogWalletDebit is a debit asked of the operator's wallet for an
+	// operator's player's stake (issue 14, docs/wallet.md): the stake
+	// counts only in a later record, once the debit is acknowledged.
+	LogWalletDebit = "wallet-debit"
 )
 
 // SignificantKinds are the kinds of log record that make up the
@@ -314,6 +318,8 @@ type WalletCall struct {
 // CallQuery selects wallet calls for Outbox.Calls, in the order they were
 // written (Created, ID).
 type CallQuery struct {
+	ID        string    // "": any
+	Round     string    // "": any
 	TableID   int64     // 0: every table
 	Op        string    // "": every operation
 	States    []string  // none: every state

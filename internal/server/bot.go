@@ -38,6 +38,8 @@ type Bot struct {
 	// table that needs several bettors (AR-03, VE-20).
 	Crowd *Crowd
 
+	launch string // the operator's token it launches with (BotsConfig.Launch)
+
 	mu       sync.Mutex
 	counted  bool
 	played   int
@@ -427,6 +429,10 @@ type BotsConfig struct {
 	Think                    time.Duration
 	ThinkJitter              float64 // Bot.Jitter
 	Prefix                   string  // of the players' names (default: random)
+	// Launch, if set, gives the operator's token of each player (table i,
+	// box j, from 1): the bots come from the operator's site (issue 14)
+	// and play on its wallet, with no registration or credit.
+	Launch func(table, box int) string
 }
 
 // BotsReport is what a crowd of bots measured.
@@ -478,8 +484,12 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		for j := 0; j < cfg.Players && j < v.Rules.Boxes; j++ {
 			name := fmt.Sprintf("%s-%d-%d", cfg.Prefix, i+1, j+1)
 			// Spread over the nodes where there are several.
-			bots = append(bots, &Bot{Client: &Client{URL: Rotate(cfg.URL, len(bots)), HTTP: hc}, Name: name, Table: v.ID, Box: j + 1,
-				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Jitter: cfg.ThinkJitter, Crowd: crowd})
+			b := &Bot{Client: &Client{URL: Rotate(cfg.URL, len(bots)), HTTP: hc}, Name: name, Table: v.ID, Box: j + 1,
+				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Jitter: cfg.ThinkJitter, Crowd: crowd}
+			if cfg.Launch != nil {
+				b.launch = cfg.Launch(i+1, j+1)
+			}
+			bots = append(bots, b)
 			crowd.remaining++
 		}
 	}
@@ -493,6 +503,15 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if b.launch != "" {
+				res, err := b.Client.Launch(ctx, b.launch)
+				if err != nil {
+					errs <- err
+					return
+				}
+				b.Name = res.User.Name
+				return
+			}
 			pw := "bot-password-" + b.Name
 			// Registered by the administrator: not throttled as
 			// anybody's registrations from one address are.

@@ -136,6 +136,17 @@ func (c *Client) Login(ctx context.Context, name, password string) (*LoginResult
 	return &r, nil
 }
 
+// Launch opens a session with an operator's token (issue 14) and keeps
+// it, as Login does.
+func (c *Client) Launch(ctx context.Context, token string) (*LoginResult, error) {
+	var r LoginResult
+	if err := c.Do(ctx, "POST", "/api/launch", LaunchRequest{Token: token}, &r); err != nil {
+		return nil, err
+	}
+	c.Token = r.Token
+	return &r, nil
+}
+
 // Me returns the logged-in user and the wallet's balance.
 func (c *Client) Me(ctx context.Context) (*UserView, error) {
 	var u UserView

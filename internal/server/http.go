@@ -32,6 +32,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/site", s.handleSite)
 	mux.HandleFunc("POST /api/register", s.handleRegister)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
+	mux.HandleFunc("POST /api/launch", s.handleLaunch) // a player from the operator's site (issue 14)
+	mux.HandleFunc("GET /launch", s.handleLaunchPage)
 	mux.HandleFunc("POST /api/logout", s.authed(s.handleLogout))
 	mux.HandleFunc("GET /api/me", s.authed(s.handleMe))
 	mux.HandleFunc("POST /api/admin/credit", s.admin(s.handleCredit))
@@ -179,6 +181,9 @@ type UserView struct {
 	Admin  bool         `json:"admin,omitempty"`
 	Role   string       `json:"role,omitempty"` // dealer or inspector: the staff of a live table (issue 13)
 	Wallet money.Amount `json:"wallet"`
+	// Operator: the wallet is the operator's (a player launched from its
+	// site, issue 14): Wallet is the balance it last said.
+	Operator bool `json:"operator,omitempty"`
 }
 
 // MinPassword is the shortest password accepted, in characters.
@@ -375,6 +380,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) userView(ctx context.Context, u *sabot.User) UserView {
+	if u.OperatorID != "" && s.Wallet != nil { // his money is the operator's (issue 14)
+		return UserView{ID: u.ID, Name: u.Name, Wallet: s.operatorBalance(ctx, u), Operator: true}
+	}
 	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Role: u.Role, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
 }
 
@@ -504,6 +512,9 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: a credit is at most %d minor units (the most an amount may be)", money.Max)
 	}
 	u, err := s.Store.UserByName(ctx, req.User)
+	if err == nil && u.OperatorID != "" {
+		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: %s plays on the operator's wallet, which holds his money: credit him there", u.Name)
+	}
 	if err != nil {
 		return nil, false, err
 	}

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sabot/internal/wallet"
 	"sabot/money"
 	"sort"
 	"sync"
@@ -134,6 +135,16 @@ type Server struct {
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
 	ShoeReads float64
 
+	// Wallet is the operator's wallet (issue 14; docs/wallet.md): the
+	// players who come from the operator's site (GET /launch) stake and
+	// win on it, every call written to the store's outbox first; nil: the
+	// built-in wallets only. It needs a store that is a sabot.Outbox and a
+	// Currency.
+	Wallet *wallet.Client
+	// WalletTimeout is a debit's time limit: past it, the stake does not
+	// count and the debit is rolled back (0: wallet.DefaultTimeout, 3 s).
+	WalletTimeout time.Duration
+
 	// Several nodes on one store (node.go, forward.go). Shared: other
 	// processes serve the same store (PostgreSQL), the tables are shared
 	// out between the live nodes and requests for a table another node
@@ -166,6 +177,9 @@ type Server struct {
 	tables   map[int64]*actor
 	system   int64    // the table row whose log is the significant-event log
 	accounts sync.Map // "kind/owner" → account ID
+	// opBalance: each operator's player's balance as the operator last
+	// said it (user ID → money.Amount; launch.go).
+	opBalance opBalances
 	sockets  sockets
 }
 
@@ -185,6 +199,14 @@ func (s *Server) Open() error {
 		return fmt.Errorf("server: %w", err)
 	}
 	s.Currency = cur
+	if s.Wallet != nil {
+		if _, ok := s.Store.(sabot.Outbox); !ok {
+			return fmt.Errorf("server: the operator's wallet needs a store with an outbox; %T has none", s.Store)
+		}
+		if s.Currency == "" {
+			return errors.New("server: the operator's wallet needs the operator's currency (--currency)")
+		}
+	}
 	// A database opened read-only (a file without write permission) reads
 	// well and refuses every login and bet: refuse to start on it.
 	if wc, ok := s.Store.(sabot.WriteChecker); ok {
@@ -226,6 +248,9 @@ func (s *Server) Open() error {
 	go s.srv.Serve(serve)
 	if s.nodes != nil && s.Shared {
 		s.wg.Go(func() { s.nodeLoop(s.ctx) })
+	}
+	if s.Wallet != nil {
+		s.wg.Go(func() { s.deliver(s.ctx) })
 	}
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
@@ -293,6 +318,9 @@ func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	a := newActor(s, t)
 	a.lease = epoch
 	if err := a.load(s.ctx); err != nil {
+		return nil, err
+	}
+	if err := a.recoverDebits(s.ctx); err != nil {
 		return nil, err
 	}
 	if err := a.resume(s.ctx); err != nil {
@@ -482,11 +510,21 @@ func (s *Server) systemLog(ctx context.Context) (int64, error) {
 
 // event writes a significant event to the system log, with its postings.
 func (s *Server) event(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, commandID string) (*sabot.LogRecord, bool, error) {
+	return s.eventWith(ctx, u, p, ps, nil, commandID)
+}
+
+// eventCalls writes a significant event with the calls to the operator's
+// wallet it causes (operator.go), in one transaction.
+func (s *Server) eventCalls(ctx context.Context, u *sabot.User, p adminPayload, calls []sabot.WalletCall) (*sabot.LogRecord, bool, error) {
+	return s.eventWith(ctx, u, p, nil, calls, "")
+}
+
+func (s *Server) eventWith(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, calls []sabot.WalletCall, commandID string) (*sabot.LogRecord, bool, error) {
 	id, err := s.systemLog(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: mustJSON(p), Created: s.now(), CommandID: commandID}
+	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: mustJSON(p), Created: s.now(), CommandID: commandID, Calls: calls}
 	if u != nil {
 		rec.UserID, rec.ClientID = u.ID, fmt.Sprint(u.ID)
 	}

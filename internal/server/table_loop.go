@@ -49,6 +49,9 @@ type reply struct {
 	dup  bool
 	err  error
 	view *TableView
+	// parked: the answer comes later (the command waits for the operator's
+	// debit, operator.go), from whoever holds the command's reply channel.
+	parked bool
 }
 
 // viewTable asks a table's actor for the table's view.
@@ -158,6 +161,9 @@ func (a *actor) run(ctx context.Context) {
 			for _, c := range batch {
 				start := time.Now()
 				r := a.handle(work, c)
+				if r.parked {
+					continue
+				}
 				if c.reply != nil {
 					c.reply <- r
 				}
@@ -201,6 +207,10 @@ func (a *actor) handle(ctx context.Context, c *command) reply {
 		}
 	}
 	seq, err := a.exec(ctx, c)
+	var nd *needDebit
+	if errors.As(err, &nd) {
+		return a.startDebit(ctx, c, nd)
+	}
 	var dup *duplicateError
 	if errors.As(err, &dup) {
 		// The store knew the command though the table did not (it should

@@ -83,6 +83,16 @@ type actor struct {
 	handOnce sync.Once
 	leaving  bool
 	moved    atomic.Bool
+
+	// The operator's players' debits (operator.go): acknowledged and not
+	// staked yet (funded), staked in the stakes still in play (staked), and
+	// the commands waiting for a debit's answer (debiting); their balances
+	// as the operator last said them. A rebuild keeps them: the log does
+	// not hold them.
+	funded   map[string][]debitRef
+	staked   map[string][]debitRef
+	debiting map[string]*debitWait
+	balances map[string]money.Amount
 }
 
 // write appends a record under the table's lease. A refusal for an old
@@ -90,7 +100,16 @@ type actor struct {
 // the node drops the table, which another node serves now.
 func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
 	rec.Epoch = a.lease
+	if a.s.Wallet != nil {
+		var err error
+		if ps, err = a.operatorMoney(ctx, rec, ps); err != nil {
+			return false, err
+		}
+	}
 	dup, err := a.s.Store.Append(ctx, rec, ps)
+	if err == nil && !dup && a.s.Wallet != nil {
+		a.operatorWritten(rec)
+	}
 	if errors.Is(err, sabot.ErrFenced) && !a.fenced {
 		a.fenced = true
 		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.lease, "err", err)
@@ -158,6 +177,8 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 		cmds: make(chan *command, 64), done: make(chan struct{}),
 		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
 		handOver: make(chan struct{}),
+		funded:   map[string][]debitRef{}, staked: map[string][]debitRef{}, debiting: map[string]*debitWait{},
+		balances: map[string]money.Amount{},
 	}
 }
 

@@ -54,10 +54,14 @@ func checkCalls(rec *sabot.LogRecord) error {
 // in the record's transaction (appendTx), after the record itself.
 func writeCalls(ctx context.Context, tx Tx, rec *sabot.LogRecord, seq int64, at time.Time) error {
 	for _, c := range rec.Calls {
+		table := rec.TableID
+		if c.TableID != 0 {
+			table = c.TableID // a call of a table written in the significant-event log
+		}
 		n, err := tx.Exec(ctx, `INSERT INTO wallet_calls (id, table_id, seq, op, player, user_id, round, amount, kind, reference,
 			state, counted, attempts, next_try, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', FALSE, 0, $11, $11)
 			ON CONFLICT DO NOTHING`,
-			c.ID, rec.TableID, seq, c.Op, c.Player, c.UserID, c.Round, int64(c.Amount), c.Kind, c.Reference, stamp(at))
+			c.ID, table, seq, c.Op, c.Player, c.UserID, c.Round, int64(c.Amount), c.Kind, c.Reference, stamp(at))
 		if err != nil {
 			return err
 		} else if n == 0 {
@@ -172,6 +176,12 @@ func (s *Store) Calls(ctx context.Context, q sabot.CallQuery) ([]*sabot.WalletCa
 	arg := func(v any) string {
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
+	}
+	if q.ID != "" {
+		where = append(where, "id = "+arg(q.ID))
+	}
+	if q.Round != "" {
+		where = append(where, "round = "+arg(q.Round))
 	}
 	if q.TableID != 0 {
 		where = append(where, "table_id = "+arg(q.TableID))

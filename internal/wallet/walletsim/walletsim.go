@@ -26,6 +26,10 @@ type Faults struct {
 	FailRate float64       // answered 500 before acting: the call did nothing
 	LostRate float64       // acted, then answered 500: the caller does not know it acted
 	SlowRate float64       // acted, then answered after Slow (past the caller's time limit: a time-out)
+	// HoldRate: held for Slow before acting, as a delivery that arrives
+	// late: the calls sent after it act first (reordered; a rollback before
+	// its debit).
+	HoldRate float64
 	Slow     time.Duration // how long a slow answer waits
 	Delay    time.Duration // every answer waits this long first
 	Seed     uint64
@@ -173,6 +177,11 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	o.mu.Lock()
 	o.calls++
 	f := o.Faults
+	if o.draw() < f.HoldRate {
+		o.mu.Unlock()
+		time.Sleep(f.Slow)
+		o.mu.Lock()
+	}
 	fail, lost, slow := o.draw() < f.FailRate, o.draw() < f.LostRate, o.draw() < f.SlowRate
 	var resp wallet.Response
 	if !fail {

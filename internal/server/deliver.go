@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"sabot"
+	"sabot/internal/wallet"
+)
+
+// The deliverer (issue 14; docs/wallet.md): every node sends the credits
+// and rollbacks of the outbox until the operator answers them. A call is
+// claimed in the store under a lease (Outbox.ClaimCalls), so two nodes do
+// not send it at once, and a node that dies with calls claimed leaves them
+// to the others when the lease is over. A call with no answer is sent again
+// after a backoff that doubles up to a maximum; an answer, ok or refused,
+// is written and ends it. The operator acts once on a transaction ID, so a
+// call sent twice (a node that died after the operator answered) is
+// harmless. A call unanswered for over a minute is a significant event,
+// once per node, and the age of the oldest is in /metrics.
+
+const (
+	deliverEvery  = 200 * time.Millisecond // how often the outbox is read when it had nothing due
+	deliverBatch  = 32                     // calls claimed at once
+	deliverLease  = 30 * time.Second       // a claimed call is not another node's before it
+	deliverAtOnce = 8                      // calls sent side by side
+	retryFirst    = 250 * time.Millisecond
+	retryMost     = 30 * time.Second
+	// UndeliveredAfter is when an unanswered call becomes a significant
+	// event.
+	UndeliveredAfter = time.Minute
+)
+
+// retryAfterAttempts is the wait before a call's next try, after n tries:
+// doubling from retryFirst up to retryMost, with up to a fifth of jitter so
+// that the calls of one outage do not all come back at once.
+func retryAfterAttempts(n int) time.Duration {
+	d := retryFirst
+	for i := 1; i < n && d < retryMost; i++ {
+		d *= 2
+	}
+	d = min(d, retryMost)
+	return d + time.Duration(rand.Int64N(int64(d)/5+1))
+}
+
+// deliver runs the deliverer until ctx ends.
+func (s *Server) deliver(ctx context.Context) {
+	o := s.outbox()
+	reported := map[string]bool{}
+	var lastCheck time.Time
+	for {
+		calls, err := o.ClaimCalls(ctx, s.now(), deliverBatch, deliverLease)
+		if err != nil && ctx.Err() == nil {
+			s.logger().Error("the outbox could not be read", "err", err)
+		}
+		if len(calls) > 0 {
+			s.sendCalls(ctx, calls)
+		}
+		if time.Since(lastCheck) >= 5*time.Second {
+			lastCheck = time.Now()
+			s.checkUndelivered(ctx, reported)
+		}
+		if len(calls) == deliverBatch {
+			continue // more may be due
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(deliverEvery):
+		}
+	}
+}
+
+// sendCalls sends claimed calls, deliverAtOnce at a time, and writes each
+// one's answer or next try.
+func (s *Server) sendCalls(ctx context.Context, calls []*sabot.WalletCall) {
+	sem := make(chan struct{}, deliverAtOnce)
+	var wg sync.WaitGroup
+	for _, c := range calls {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			s.sendCall(ctx, c)
+		})
+	}
+	wg.Wait()
+}
+
+func (s *Server) sendCall(ctx context.Context, c *sabot.WalletCall) {
+	o := s.outbox()
+	res, err := s.Wallet.Call(ctx, c.Op, s.walletRequest(*c))
+	if err != nil {
+		s.metrics.walletCalls.WithLabelValues(c.Op, "no-answer").Inc()
+		if ctx.Err() != nil {
+			return // stopping: the lease gives it back
+		}
+		retry := s.now().Add(retryAfterAttempts(c.Attempts))
+		if err := o.AnswerCall(context.WithoutCancel(ctx), c.ID, sabot.CallPending, nil, time.Time{}, retry); err != nil {
+			s.logger().Error("a wallet call's next try not written", "call", c.ID, "err", err)
+		}
+		s.logger().Warn("the operator's wallet did not answer", "call", c.ID, "op", c.Op, "attempts", c.Attempts, "err", err)
+		return
+	}
+	state := sabot.CallOK
+	if res.Refused() {
+		// A credit or a rollback refused is the operator's to resolve (it
+		// says why); it is not sent again, and the pit's log says it.
+		state = sabot.CallRefused
+	}
+	s.metrics.walletCalls.WithLabelValues(c.Op, state).Inc()
+	ans, _ := json.Marshal(res)
+	if err := o.AnswerCall(context.WithoutCancel(ctx), c.ID, state, ans, s.now(), time.Time{}); err != nil {
+		s.logger().Error("a wallet call's answer not written: it is sent again", "call", c.ID, "err", err)
+		return
+	}
+	if state == sabot.CallRefused {
+		s.event(context.WithoutCancel(ctx), nil, adminPayload{Event: "wallet-refused", Table: c.TableID, User: operatorPrefix + c.Player,
+			Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s refused: %s %s", c.Op, c.ID, res.Reason, res.Message)}, nil, "")
+	}
+}
+
+// checkUndelivered writes a significant event for each call unanswered for
+// over UndeliveredAfter (once per node), and sets the gauges.
+func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool) {
+	pending, err := s.outbox().Calls(ctx, sabot.CallQuery{States: []string{sabot.CallPending}, Limit: 1000})
+	if err != nil {
+		return
+	}
+	now := s.now()
+	n, oldest := 0, time.Duration(0)
+	still := map[string]bool{}
+	for _, c := range pending {
+		if c.Op == wallet.OpDebit {
+			continue // the table's own, within its time limit
+		}
+		n++
+		still[c.ID] = true
+		age := now.Sub(c.Created)
+		oldest = max(oldest, age)
+		if age >= UndeliveredAfter && !reported[c.ID] {
+			reported[c.ID] = true
+			s.event(ctx, nil, adminPayload{Event: "wallet-undelivered", Table: c.TableID, User: operatorPrefix + c.Player,
+				Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s unanswered for %s (%d tries)", c.Op, c.ID, age.Round(time.Second), c.Attempts)}, nil, "")
+		}
+	}
+	for id := range reported {
+		if !still[id] {
+			delete(reported, id) // answered since
+		}
+	}
+	s.metrics.walletUndelivered.Set(float64(n))
+	s.metrics.walletOldest.Set(oldest.Seconds())
+}

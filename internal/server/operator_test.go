@@ -1,0 +1,263 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/internal/server"
+	sabotwallet "sabot/internal/wallet"
+	"sabot/internal/wallet/walletsim"
+	"sabot/money"
+)
+
+// The operator's wallet (issue 14): bots launched from the operator's
+// site play on its wallet through each of the reference operator's
+// faults; every call is answered in the end, and each player's balance at
+// the operator is his start plus the net of his settled rounds.
+
+var opSecret = []byte("the operator's shared secret")
+
+const opStart = 1_000_000
+
+// opHarness is a server on an operator's wallet.
+type opHarness struct {
+	*harness
+	op *walletsim.Operator
+	ws *httptest.Server
+}
+
+func newOperator(t *testing.T, f walletsim.Faults, timing server.Timing, st sabot.Store) *opHarness {
+	t.Helper()
+	op := walletsim.New(opSecret, "EUR")
+	op.Faults = f
+	ws := httptest.NewServer(op)
+	t.Cleanup(ws.Close)
+	if st == nil {
+		st = openStore(t, filepath.Join(t.TempDir(), "sabot.db"))
+	}
+	h := &harness{t: t, st: st, set: func(s *server.Server) {
+		s.Wallet = &sabotwallet.Client{URL: ws.URL, Secret: opSecret}
+		s.Currency = "EUR"
+		s.WalletTimeout = time.Second
+	}}
+	h.start(timing)
+	return &opHarness{harness: h, op: op, ws: ws}
+}
+
+// drained waits until the operator has answered every call in the outbox.
+func drained(t *testing.T, st sabot.Store, within time.Duration) {
+	t.Helper()
+	o := st.(sabot.Outbox)
+	end := time.Now().Add(within)
+	for {
+		pending, err := o.Calls(context.Background(), sabot.CallQuery{States: []string{sabot.CallPending}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pending) == 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%d calls still unanswered, the first %+v", len(pending), pending[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// settledNet sums each player's net over the settled rounds of the log.
+func settledNet(t *testing.T, st sabot.Store) map[string]money.Amount {
+	t.Helper()
+	ctx := context.Background()
+	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSettle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := map[string]money.Amount{}
+	for _, r := range recs {
+		var p struct {
+			Net map[string]money.Amount `json:"net"`
+		}
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			t.Fatal(err)
+		}
+		for name, n := range p.Net {
+			net[name] += n
+		}
+	}
+	return net
+}
+
+// checkOperator checks every player's balance at the operator against the
+// rounds settled, and that sabot's mirror wallets hold nothing.
+func checkOperator(t *testing.T, h *opHarness, players []string) {
+	t.Helper()
+	drained(t, h.st, 30*time.Second)
+	net := settledNet(t, h.st)
+	for _, p := range players {
+		want := opStart + int64(net["@"+p])
+		if got := h.op.Balance(p); got != want {
+			t.Errorf("%s holds %d at the operator; start %d + settled %d = %d", p, got, opStart, net["@"+p], want)
+		}
+		u, err := h.st.UserByName(context.Background(), "@"+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := balance(t, h.st, sabot.AccountWallet, u.ID); w != 0 {
+			t.Errorf("%s's mirror wallet holds %d", p, w)
+		}
+	}
+	checkLedger(t, h.st)
+}
+
+func balance(t *testing.T, st sabot.Store, kind string, owner int64) int64 {
+	t.Helper()
+	a, err := st.Account(context.Background(), kind, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(a.Balance)
+}
+
+func TestOperatorWalletFaults(t *testing.T) {
+	faults := []struct {
+		name string
+		f    walletsim.Faults
+	}{
+		{"none", walletsim.Faults{}},
+		{"500 before acting", walletsim.Faults{FailRate: 0.3, Seed: 1}},
+		{"500 after acting (duplicates)", walletsim.Faults{LostRate: 0.3, Seed: 2}},
+		{"time-outs", walletsim.Faults{SlowRate: 0.15, Slow: 1500 * time.Millisecond, Seed: 3}},
+		{"reordered", walletsim.Faults{HoldRate: 0.15, Slow: 1500 * time.Millisecond, Seed: 4}},
+		{"slow", walletsim.Faults{Delay: 30 * time.Millisecond, Seed: 5}},
+	}
+	for _, tc := range faults {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			h := newOperator(t, tc.f, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
+			var players []string
+			rep, err := server.RunBots(ctx, server.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+				Tables: 1, Players: 3, Rounds: 8, Profile: "vegas-s17", Stake: 100,
+				Launch: func(table, box int) string {
+					id := fmt.Sprintf("p%d-%d", table, box)
+					h.op.AddPlayer(id, id, opStart)
+					h.op.IssueToken(id, "tok-"+id)
+					players = append(players, id)
+					return "tok-" + id
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Rounds < 3*8 {
+				t.Fatalf("%+v", rep)
+			}
+			t.Logf("%+v; the operator saw %d calls", rep, h.op.Calls())
+			checkOperator(t, h, players)
+		})
+	}
+}
+
+// A refusal of the operator's reaches the player with its reason, and
+// nothing changes at the table; a launch with a bad token is refused.
+func TestOperatorRefusals(t *testing.T) {
+	ctx := context.Background()
+	h := newOperator(t, walletsim.Faults{}, slow, nil)
+	h.op.AddPlayer("rich", "Rich", opStart)
+	h.op.AddPlayer("poor", "Poor", 50)
+	h.op.AddPlayer("blocked", "B", opStart)
+	h.op.Block("blocked")
+	for _, p := range []string{"rich", "poor", "blocked"} {
+		h.op.IssueToken(p, "tok-"+p)
+	}
+	bad := &server.Client{URL: h.srv.URL()}
+	if _, err := bad.Launch(ctx, "forged"); sabot.ErrorCode(err) != sabot.EUNAUTHORIZED {
+		t.Fatalf("a forged token: %v", err)
+	}
+	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := func(p string, box int) *server.Client {
+		c := &server.Client{URL: h.srv.URL()}
+		res, err := c.Launch(ctx, "tok-"+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.User.Name != "@"+p || !res.User.Operator || int64(res.User.Wallet) != h.op.Balance(p) {
+			t.Fatalf("launched as %+v", res.User)
+		}
+		if _, err := c.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	poor, blocked, rich := seat("poor", 1), seat("blocked", 2), seat("rich", 3)
+	_, err = poor.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100})
+	if sabot.ErrorCode(err) != sabot.EINSUFFICIENT || !contains(err, "your balance does not cover the stake") {
+		t.Fatalf("a bet the operator refuses: %v", err)
+	}
+	_, err = blocked.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 2, Stake: 100})
+	if sabot.ErrorCode(err) != sabot.EFORBIDDEN || !contains(err, "may not play") {
+		t.Fatalf("a blocked player's bet: %v", err)
+	}
+	v, err := rich.Table(ctx, tv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Bets) != 0 {
+		t.Fatalf("refused bets are on the table: %+v", v.Bets)
+	}
+	if h.op.Balance("poor") != 50 || h.op.Balance("blocked") != opStart {
+		t.Fatalf("a refusal moved money: poor %d, blocked %d", h.op.Balance("poor"), h.op.Balance("blocked"))
+	}
+	// The same command again: answered the same, not debited twice.
+	req := server.CommandRequest{Box: 3, Stake: 100, CommandID: "bet-once"}
+	if _, err := rich.Command(ctx, tv.ID, "bet", req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rich.Command(ctx, tv.ID, "bet", req); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.op.Balance("rich"); got != opStart-100 {
+		t.Fatalf("a bet sent twice: the operator holds %d", got)
+	}
+	// Withdrawn before the deal: its debit is rolled back.
+	if _, err := rich.Command(ctx, tv.ID, "withdraw", server.CommandRequest{Box: 3}); err != nil {
+		t.Fatal(err)
+	}
+	drained(t, h.st, 10*time.Second)
+	if got := h.op.Balance("rich"); got != opStart {
+		t.Fatalf("a bet withdrawn: the operator holds %d", got)
+	}
+	var rolled bool
+	for _, e := range h.op.Statement() {
+		rolled = rolled || e.Op == sabotwallet.OpRollback && e.Status == sabotwallet.StatusOK
+	}
+	if !rolled {
+		t.Fatalf("no rollback in the operator's statement: %+v", h.op.Statement())
+	}
+	// The pit cannot credit an operator's player: his money is the operator's.
+	if err := h.admin.Credit(ctx, "@rich", 100); sabot.ErrorCode(err) != sabot.EINVALID {
+		t.Fatalf("a credit of an operator's player: %v", err)
+	}
+	// A browser launch: on to the table, the session in the fragment only.
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := hc.Get(h.srv.URL() + fmt.Sprintf("/launch?token=tok-rich&table=%d", tv.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || len(loc) < 20 || loc[:len(fmt.Sprintf("/tables/%d#session=", tv.ID))] != fmt.Sprintf("/tables/%d#session=", tv.ID) {
+		t.Fatalf("GET /launch: %d %q", resp.StatusCode, loc)
+	}
+}
+
+func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
