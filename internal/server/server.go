@@ -180,7 +180,7 @@ type Server struct {
 	// opBalance: each operator's player's balance as the operator last
 	// said it (user ID → money.Amount; launch.go).
 	opBalance opBalances
-	sockets  sockets
+	sockets   sockets
 }
 
 // Open recovers every table from its log and starts serving.

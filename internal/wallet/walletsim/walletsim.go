@@ -23,9 +23,9 @@ import (
 // Faults are the misbehaviours an Operator injects, each a share of calls
 // (0 to 1), drawn from a generator seeded with Seed.
 type Faults struct {
-	FailRate float64       // answered 500 before acting: the call did nothing
-	LostRate float64       // acted, then answered 500: the caller does not know it acted
-	SlowRate float64       // acted, then answered after Slow (past the caller's time limit: a time-out)
+	FailRate float64 // answered 500 before acting: the call did nothing
+	LostRate float64 // acted, then answered 500: the caller does not know it acted
+	SlowRate float64 // acted, then answered after Slow (past the caller's time limit: a time-out)
 	// HoldRate: held for Slow before acting, as a delivery that arrives
 	// late: the calls sent after it act first (reordered; a rollback before
 	// its debit).
