@@ -84,6 +84,7 @@ var commands = []func(*env) *cobra.Command{
 	newSimCmd,
 	newPlayCmd,
 	newLedgerCmd,
+	newWalletCmd,
 	newServeCmd, newNodesCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
 }
 

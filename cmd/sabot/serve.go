@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wallet"
 )
 
 // AdminPasswordEnv is the environment variable that holds the password of
@@ -56,6 +58,9 @@ func newServeCmd(e *env) *cobra.Command {
 		shoeReads          float64
 		advertise          string
 		lease, drain       time.Duration
+		walletURL          string
+		walletSecretFile   string
+		walletTimeout      time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -121,6 +126,10 @@ one process only.`,
 			if err != nil {
 				return err
 			}
+			opWallet, err := operatorWallet(walletURL, walletSecretFile, cur, walletTimeout)
+			if err != nil {
+				return err
+			}
 			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
 				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads,
 				ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
@@ -130,7 +139,8 @@ one process only.`,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
 				MaxBoxesWithoutBet: boxesWithoutBet,
-				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease}
+				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
+				Wallet: opWallet, WalletTimeout: walletTimeout}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -194,6 +204,9 @@ one process only.`,
 	f.StringVar(&advertise, "advertise", "", "the URL other nodes reach this one at (default: http:// and the listen address, the machine's name for an address on every interface)")
 	f.DurationVar(&lease, "lease", server.DefaultLease, "a node's lease on its tables (PostgreSQL): a node that stops renewing it loses them to the others within it")
 	f.DurationVar(&drain, "drain-timeout", server.DefaultDrainTimeout, "on SIGTERM, how long a node waits for its rounds in play to end as it hands its tables over (PostgreSQL)")
+	f.StringVar(&walletURL, "wallet", "", "the operator's wallet (docs/wallet.md): players launched from its site stake and win on it; needs --currency and the shared secret in $"+WalletSecretEnv+" or --wallet-secret-file")
+	f.StringVar(&walletSecretFile, "wallet-secret-file", "", "a file holding the secret shared with the operator's wallet (never on the command line)")
+	f.DurationVar(&walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")
@@ -327,4 +340,39 @@ func serveDebug(addr string) (string, func(), error) {
 	hs := &http.Server{Handler: mux}
 	go hs.Serve(ln)
 	return "http://" + ln.Addr().String() + "/debug/pprof/", func() { hs.Close() }, nil
+}
+
+// WalletSecretEnv holds the secret shared with the operator's wallet.
+const WalletSecretEnv = "SABOT_WALLET_SECRET"
+
+// operatorWallet is the operator's wallet of --wallet (nil: none), its
+// secret read from a file or the environment, never the command line.
+func operatorWallet(rawURL, secretFile, currency string, timeout time.Duration) (*wallet.Client, error) {
+	if rawURL == "" {
+		if secretFile != "" {
+			return nil, refused("sabot serve: --wallet-secret-file without --wallet")
+		}
+		return nil, nil
+	}
+	if u, err := url.Parse(rawURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, refused("sabot serve: --wallet %q: give the operator's wallet's URL, https://host/path", rawURL)
+	}
+	if currency == "" {
+		return nil, refused("sabot serve: --wallet needs --currency, the operator's currency (ISO 4217, e.g. EUR)")
+	}
+	if timeout <= 0 {
+		return nil, refused("sabot serve: --wallet-timeout %v: give a positive time limit", timeout)
+	}
+	secret := os.Getenv(WalletSecretEnv)
+	if secretFile != "" {
+		b, err := os.ReadFile(secretFile)
+		if err != nil {
+			return nil, refused("sabot serve: --wallet-secret-file: %v", err)
+		}
+		secret = strings.TrimSpace(string(b))
+	}
+	if len(secret) < 16 {
+		return nil, refused("sabot serve: --wallet needs the shared secret (16 bytes or more) in $%s or --wallet-secret-file", WalletSecretEnv)
+	}
+	return &wallet.Client{URL: rawURL, Secret: []byte(secret), HTTP: &http.Client{}, Timeout: timeout}, nil
 }

@@ -505,6 +505,9 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 			defer func() { <-sem }()
 			if b.launch != "" {
 				res, err := b.Client.Launch(ctx, b.launch)
+				for try := 1; try < 5 && sabot.ErrorCode(err) == sabot.EUNAVAILABLE; try++ {
+					res, err = b.Client.Launch(ctx, b.launch) // the operator's wallet did not answer in time
+				}
 				if err != nil {
 					errs <- err
 					return

@@ -1,7 +1,7 @@
 // The application: the routes of the single page, the account and the
 // language switch in the header.
 
-import { session, bus, refreshMe, logout, loggedIn, api } from './api.js';
+import { session, bus, refreshMe, logout, loggedIn, api, setSession } from './api.js';
 import { h, replace, money } from './dom.js';
 import { lobbyPage } from './lobby.js';
 import { loginPage } from './auth.js';
@@ -13,6 +13,17 @@ import { accountPage } from './account.js';
 import { applyMotion } from './fx.js';
 import { navigate, setRouter } from './ui.js';
 import { t, getLang, setLang, langBus, LANGUAGES, setCurrency } from './i18n.js';
+
+// A player launched from the operator's site (GET /launch, docs/wallet.md)
+// arrives with his session in the URL's fragment: keep it, and take it out
+// of the address bar and the history.
+{
+  const launched = new URLSearchParams(location.hash.slice(1)).get('session');
+  if (launched) {
+    setSession(launched, null);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+}
 
 const main = document.getElementById('main');
 const account = document.getElementById('account');

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sabot"
+	"sabot/internal/store"
+	"sabot/internal/wallet"
+	"sabot/internal/wallet/walletsim"
+)
+
+func newWalletCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "wallet",
+		Short: "The operator's wallet (docs/wallet.md): reconcile sabot's outbox with the operator's statement",
+		Args:  cobra.NoArgs,
+	}
+	var dsn, statement, since, until string
+	rec := &cobra.Command{
+		Use:   "reconcile",
+		Short: "Compare sabot's calls to the operator's wallet with the operator's statement for a period; print every difference (exit 1 if any)",
+		Long: `reconcile reads the calls sabot made to the operator's wallet (its outbox) and the
+operator's statement (a JSON array of the transactions it acted on: transaction_id, op,
+player, amount, status — the reference operator's Statement), over a period, and prints
+every difference:
+
+  - a call the operator acknowledged that sabot has not, or holds as refused;
+  - a call sabot holds as acknowledged that the statement does not have;
+  - a transaction whose operation, player or amount differ;
+  - a debit that lapsed in sabot (no answer in time) and that the operator took, with no
+    rollback of it acknowledged;
+  - a call sabot has not delivered yet.
+
+The period (--since, --until: RFC 3339 or YYYY-MM-DD) selects sabot's calls by when they
+were written; the statement's entries are matched by transaction ID.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var from, to time.Time
+			var err error
+			if from, err = parseWhen("--since", since); err != nil {
+				return err
+			}
+			if to, err = parseWhen("--until", until); err != nil {
+				return err
+			}
+			if statement == "" {
+				return refused("sabot wallet reconcile: give the operator's statement: --statement FILE (a JSON array of transactions)")
+			}
+			b, err := os.ReadFile(statement)
+			if err != nil {
+				return refused("sabot wallet reconcile: --statement: %v", errors.Unwrap(err))
+			}
+			var entries []walletsim.Entry
+			if err := json.Unmarshal(b, &entries); err != nil {
+				return refused("sabot wallet reconcile: --statement %s is not a JSON array of transactions: %v", statement, err)
+			}
+			if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) && path != ":memory:" {
+				if _, err := os.Stat(path); err != nil {
+					return refused("no database %s: %v", path, errors.Unwrap(err))
+				}
+			}
+			s, err := store.Open(cmd.Context(), dsn)
+			if sabot.ErrorCode(err) == sabot.EINVALID {
+				return refused("%s", sabot.ErrorMessage(err))
+			} else if err != nil {
+				return failed("cannot open the store: %s", errCause(err))
+			}
+			defer s.Close()
+			o, ok := s.(sabot.Outbox)
+			if !ok {
+				return failed("the store %T has no outbox", s)
+			}
+			calls, err := o.Calls(cmd.Context(), sabot.CallQuery{Since: from, Until: to})
+			if err != nil {
+				return failed("cannot read the outbox: %s", errCause(err))
+			}
+			// The statement's entries of the period (by the operator's clock).
+			entries = slices.DeleteFunc(entries, func(x walletsim.Entry) bool {
+				return !from.IsZero() && x.At.Before(from) || !to.IsZero() && !x.At.Before(to)
+			})
+			diffs := reconcile(calls, entries)
+			for _, d := range diffs {
+				fmt.Fprintln(e.stdout, d)
+			}
+			if len(diffs) > 0 {
+				return failed("sabot wallet reconcile: %d differences in %d calls", len(diffs), len(calls))
+			}
+			fmt.Fprintf(e.stdout, "sabot and the operator agree: %d calls\n", len(calls))
+			return nil
+		},
+	}
+	rec.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	rec.Flags().StringVar(&statement, "statement", "", "the operator's statement: a JSON array of transactions")
+	rec.Flags().StringVar(&since, "since", "", "from this time (RFC 3339 or YYYY-MM-DD; default: the first call)")
+	rec.Flags().StringVar(&until, "until", "", "to this time, excluded (default: the last call)")
+	c.AddCommand(rec)
+	return c
+}
+
+func parseWhen(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, refused("sabot wallet reconcile: %s %q: give a time as 2026-11-25T16:00:00Z or a date as 2026-11-25", flag, v)
+}
+
+// reconcile returns the differences between sabot's calls and the
+// operator's statement, one line each, in the order of sabot's calls then
+// the statement's.
+func reconcile(calls []*sabot.WalletCall, entries []walletsim.Entry) []string {
+	byID := map[string]walletsim.Entry{}
+	for _, e := range entries {
+		if e.Op == wallet.OpAuthenticate || e.Op == wallet.OpBalance {
+			continue // reads: nothing to reconcile
+		}
+		if _, ok := byID[e.TransactionID]; !ok {
+			byID[e.TransactionID] = e
+		}
+	}
+	ours := map[string]*sabot.WalletCall{}
+	rolledBack := map[string]bool{}
+	for _, c := range calls {
+		ours[c.ID] = c
+		if c.Op == wallet.OpRollback && c.State == sabot.CallOK {
+			rolledBack[c.Reference] = true
+		}
+	}
+	var out []string
+	for _, c := range calls {
+		e, there := byID[c.ID]
+		say := func(format string, a ...any) {
+			out = append(out, fmt.Sprintf("%s %s (%s, %s, %d): ", c.Op, c.ID, c.Player, c.Round, c.Amount)+fmt.Sprintf(format, a...))
+		}
+		switch {
+		case c.State == sabot.CallPending:
+			say("not answered yet (%d tries)", c.Attempts)
+		case there && (e.Op != c.Op || e.Player != c.Player || e.Amount != int64(c.Amount)):
+			say("the operator has %s of %d for %s", e.Op, e.Amount, e.Player)
+		case c.State == sabot.CallOK && !there:
+			say("acknowledged in sabot; not in the operator's statement")
+		case c.State == sabot.CallOK && e.Status != wallet.StatusOK:
+			say("acknowledged in sabot; %s by the operator (%s)", e.Status, e.Reason)
+		case c.State == sabot.CallRefused && there && e.Status == wallet.StatusOK:
+			say("refused in sabot; acted on by the operator")
+		case c.State == sabot.CallLapsed && there && e.Status == wallet.StatusOK && !rolledBack[c.ID]:
+			say("lapsed in sabot (no answer in time) and taken by the operator, with no rollback acknowledged")
+		}
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		e := byID[id]
+		if _, ok := ours[id]; !ok && e.Status == wallet.StatusOK {
+			out = append(out, fmt.Sprintf("%s %s (%s, %s, %d): in the operator's statement; sabot made no such call in the period", e.Op, id, e.Player, e.Round, e.Amount))
+		}
+	}
+	return out
+}
