@@ -332,15 +332,10 @@ func (a *actor) debitAgain(ctx context.Context, c *command, id string) reply {
 	if err != nil || len(calls) == 0 {
 		return reply{err: sabot.Errorf(sabot.ECONFLICT, "refused: the debit %s of this command is in the outbox already: send the command with a new command_id", id)}
 	}
-	d := calls[0]
-	switch {
-	case d.State == sabot.CallRefused:
+	if d := calls[0]; d.State == sabot.CallRefused {
 		return reply{err: operatorRefusal(d.Answer)}
-	case d.State == sabot.CallOK && !d.Counted && !a.hasFunded(id):
-		// Acknowledged, never staked, and rolled back at the table's
-		// start: gone.
 	}
-	return reply{err: sabot.Errorf(sabot.ECONFLICT, "refused: this command's debit (%s) was answered before and did not count: send the command with a new command_id", id)}
+	return reply{err: sabot.Errorf(sabot.ECONFLICT, "refused: this command's debit (%s) was asked before and did not count: send the command with a new command_id", id)}
 }
 
 func (a *actor) hasFunded(id string) bool {
