@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet/walletsim"
 	"sabot/money"
@@ -86,4 +90,128 @@ func TestWalletReconcile(t *testing.T) {
 	if _, e, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", write(nil), "--since", "yesterday"); code != exitRefused || !strings.Contains(e, "2026-11-25") {
 		t.Fatalf("a bad time: %d %q", code, e)
 	}
+}
+
+// sabot serve --wallet is killed with SIGKILL again and again while the
+// operator's players play; after the last restart every call is answered,
+// `sabot wallet reconcile` finds no difference with the operator's
+// statement, each player's balance at the operator is his start plus the
+// net of his settled rounds, and the ledger balances (issue 14,
+// deliverable 2).
+func TestKill9OperatorWallet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a server four times")
+	}
+	secret := "a secret shared with the operator"
+	op := walletsim.New([]byte(secret), "EUR")
+	ws := httptest.NewServer(op)
+	defer ws.Close()
+	t.Setenv(WalletSecretEnv, secret)
+	const start = 1_000_000
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sabot.db")
+	addr := freeAddr(t)
+	flags := []string{"--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms",
+		"--wallet", ws.URL, "--currency", "EUR", "--wallet-timeout", "1s"}
+	p := startServe(t, db, addr, flags...)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var players []string
+	botsDone := make(chan *server.BotsReport, 1)
+	go func() {
+		rep, _ := server.RunBots(ctx, server.BotsConfig{URL: p.url, AdminName: "admin", AdminPassword: "admin-password",
+			Tables: 2, Players: 3, Rounds: 100000, Profile: "vegas-s17", Stake: 100, Prefix: "k9w",
+			Launch: func(table, box int) string {
+				id := fmt.Sprintf("p%d-%d", table, box)
+				op.AddPlayer(id, id, start)
+				op.IssueToken(id, "tok-"+id)
+				players = append(players, id)
+				return "tok-" + id
+			}})
+		botsDone <- rep
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 4; i++ {
+		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		p.kill()
+		p = startServe(t, db, addr, flags...)
+	}
+	time.Sleep(time.Second)
+	cancel()
+	rep := <-botsDone
+	if rep == nil || rep.Rounds == 0 {
+		t.Fatalf("the bots played no round: %+v", rep)
+	}
+	t.Logf("bots: %d rounds, %d errors %v; the operator saw %d calls", rep.Rounds, rep.Errors, rep.LastErrors, op.Calls())
+
+	// The rounds in play finish by their timers; the deliverer empties the
+	// outbox.
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := st.(sabot.Outbox)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		open, err := o.Calls(context.Background(), sabot.CallQuery{States: []string{sabot.CallPending}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		debits, _ := o.Calls(context.Background(), sabot.CallQuery{Uncounted: true, States: []string{sabot.CallOK}})
+		busy := 0
+		var ts []server.TableView
+		if err := (&server.Client{URL: p.url}).Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range ts {
+			if v.Turn != nil || len(v.Bets) > 0 {
+				busy++
+			}
+		}
+		if len(open) == 0 && busy == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls unanswered, %d debits not counted, %d tables busy", len(open), len(debits), busy)
+		}
+	}
+	p.stop(t)
+
+	b, _ := json.Marshal(op.Statement())
+	statement := filepath.Join(dir, "statement.json")
+	os.WriteFile(statement, b, 0o600)
+	if out, errb, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement); code != 0 {
+		t.Fatalf("sabot wallet reconcile: exit %d\n%s%s", code, out, errb)
+	}
+	if out, errb, code := run(t, "", "ledger", "check", "--db", db); code != 0 {
+		t.Fatalf("sabot ledger check: %d %s %s", code, out, errb)
+	}
+	recs, err := st.Find(context.Background(), sabot.LogQuery{Kinds: []string{sabot.LogSettle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := map[string]int64{}
+	for _, r := range recs {
+		var pay struct {
+			Net map[string]int64 `json:"net"`
+		}
+		json.Unmarshal(r.Payload, &pay)
+		for name, n := range pay.Net {
+			net[name] += n
+		}
+	}
+	for _, id := range players {
+		if got, want := op.Balance(id), start+net["@"+id]; got != want {
+			t.Errorf("%s holds %d at the operator; start %d + settled %d = %d", id, got, start, net["@"+id], want)
+		}
+	}
+	rolled := 0
+	for _, e := range op.Statement() {
+		if e.Op == "rollback" {
+			rolled++
+		}
+	}
+	t.Logf("%d players, %d rollbacks in the operator's statement", len(players), rolled)
 }

@@ -66,6 +66,14 @@ func (a *actor) configure(ctx context.Context, c *command, req configureRequest)
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is held by %s; a layout of %d boxes would drop it", box, h, prof.Boxes)
 		}
 	}
+	if req.Bank != nil && operatorID(*req.Bank) != "" {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s plays on the operator's wallet; a bank pays from its holder's own money, which sabot does not hold for him (FAM-01)", *req.Bank)
+	}
+	for _, p := range a.t.Seated() {
+		if prof.BankRotates && operatorID(p) != "" {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s, seated, plays on the operator's wallet, and the bank would pass to him (FAM-01, FAM-02)", p)
+		}
+	}
 	if req.Bank != nil {
 		switch {
 		case !prof.BankRotates:

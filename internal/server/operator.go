@@ -443,11 +443,20 @@ func (a *actor) recoverDebits(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	names := map[int64]string{}
-	for name, id := range a.players {
-		names[id] = name
+	rolled := map[string]bool{}
+	if len(open) > 0 {
+		rbs, err := o.Calls(ctx, sabot.CallQuery{TableID: a.cfg.ID, Op: wallet.OpRollback})
+		if err != nil {
+			return err
+		}
+		for _, r := range rbs {
+			rolled[r.Reference] = true
+		}
 	}
 	for _, d := range open {
+		if rolled[d.ID] {
+			continue // rolled back already (the table changed before its stake; an earlier start)
+		}
 		if d.State == sabot.CallPending {
 			if err := o.AnswerCall(ctx, d.ID, sabot.CallLapsed, nil, a.s.now(), time.Time{}); err != nil {
 				return err

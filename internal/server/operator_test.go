@@ -248,6 +248,15 @@ func TestOperatorRefusals(t *testing.T) {
 	if err := h.admin.Credit(ctx, "@rich", 100); sabot.ErrorCode(err) != sabot.EINVALID {
 		t.Fatalf("a credit of an operator's player: %v", err)
 	}
+	// At a family table the bank passes to the seated players and pays from
+	// their own money (FAM-01, FAM-02): an operator's player does not sit.
+	fam, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "fam", Profile: "family"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rich.Command(ctx, fam.ID, "sit", server.CommandRequest{Box: 1}); sabot.ErrorCode(err) != sabot.ECONFLICT || !contains(err, "FAM-02") {
+		t.Fatalf("an operator's player sits where the bank passes: %v", err)
+	}
 	// A browser launch: on to the table, the session in the fragment only.
 	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := hc.Get(h.srv.URL() + fmt.Sprintf("/launch?token=tok-rich&table=%d", tv.ID))

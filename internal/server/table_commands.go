@@ -290,6 +290,11 @@ func (a *actor) sit(ctx context.Context, c *command, req sitRequest) (int64, err
 	if err := a.checkSeatCap(name); err != nil {
 		return 0, err
 	}
+	if a.p.BankRotates && operatorID(name) != "" {
+		// The bank would pass to him (FAM-02) and pay from his own money
+		// (FAM-01), which is the operator's (issue 14).
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank passes among the seated players here (FAM-02) and pays from its holder's own money (FAM-01); a player of the operator's wallet may back-bet, not sit")
+	}
 	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
 	if err != nil {
 		return 0, err
