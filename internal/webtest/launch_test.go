@@ -1,0 +1,45 @@
+package webtest
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"sabot/internal/server"
+	"sabot/internal/wallet"
+	"sabot/internal/wallet/walletsim"
+)
+
+// A player launched from the operator's site (issue 14, deliverable 3):
+// the operator's link opens the web table logged in as the operator's
+// player, with no registration; the session never stays in the address
+// bar; the balance is the operator's, and a bet is debited there.
+func TestLaunchFromOperator(t *testing.T) {
+	secret := []byte("a secret shared with the operator")
+	op := walletsim.New(secret, "EUR")
+	ws := httptest.NewServer(op)
+	defer ws.Close()
+	op.AddPlayer("p-7", "Paola", 100000)
+	op.IssueToken("p-7", "tok-7")
+	site := MustStart(t, slow, func(s *server.Server) {
+		s.Wallet = &wallet.Client{URL: ws.URL, Secret: secret}
+		s.Currency = "EUR"
+	})
+	table := site.Table(t, "operator", "vegas-s17", nil)
+	ctx := Browser(t, 1280, 900)
+	watch(t, ctx)
+	open(t, ctx, site, "/launch?token=tok-7&table="+itoa(table), ".box")
+	waitJS(t, ctx, "on the table, the session out of the address bar",
+		`location.pathname === '/tables/`+itoa(table)+`' && location.hash === '' && JSON.parse(localStorage.getItem('sabot.session')).token.length > 0`)
+	waitBalance(t, ctx, "the operator's balance", "€1,000.00")
+	sit(t, ctx, 1)
+	bet(t, ctx, 1, 0)
+	for deadline := time.Now().Add(10 * time.Second); op.Balance("p-7") == 100000; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the bet was not debited at the operator")
+		}
+	}
+	if name := eval[string](t, ctx, `JSON.parse(localStorage.getItem('sabot.session')).user.name`); name != "@p-7" {
+		t.Fatalf("playing as %q", name)
+	}
+}
