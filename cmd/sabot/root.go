@@ -85,6 +85,7 @@ var commands = []func(*env) *cobra.Command{
 	newPlayCmd,
 	newLedgerCmd,
 	newWalletCmd,
+	newWalletSimCmd,
 	newServeCmd, newNodesCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
 }
 

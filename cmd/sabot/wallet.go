@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -171,4 +173,87 @@ func reconcile(calls []*sabot.WalletCall, entries []walletsim.Entry) []string {
 		}
 	}
 	return out
+}
+
+func newWalletSimCmd(e *env) *cobra.Command {
+	var (
+		addr, currency string
+		players        []string
+		f              walletsim.Faults
+	)
+	c := &cobra.Command{
+		Use:   "wallet-sim",
+		Short: "Run the reference operator's wallet (docs/wallet.md): players, tokens, faults, its statement at GET /statement",
+		Long: `wallet-sim is the operator's side of the seamless wallet on its own accounts, for trying
+sabot serve --wallet without an operator, and for an operator to compare its wallet with.
+It answers the calls at http://ADDR/{authenticate,balance,debit,credit,rollback}, signed with
+the secret in $` + WalletSecretEnv + `, and serves its statement (every transaction it acted
+on, the input of sabot wallet reconcile) at GET /statement. Each --player is
+ID:BALANCE:TOKEN (the balance in minor units; the token is what the operator's site would put
+in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
+		Example: `  export ` + WalletSecretEnv + `=a-long-shared-secret
+  sabot wallet-sim --currency EUR --player ana:100000:tok-ana --player ben:5000:tok-ben &
+  sabot serve --wallet http://127.0.0.1:9090 --currency EUR
+  # a browser opens http://127.0.0.1:8080/launch?token=tok-ana`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			secret := os.Getenv(WalletSecretEnv)
+			if len(secret) < 16 {
+				return refused("sabot wallet-sim: the shared secret (16 bytes or more) goes in $%s", WalletSecretEnv)
+			}
+			if currency == "" {
+				return refused("sabot wallet-sim: give the accounts' currency: --currency EUR")
+			}
+			for _, r := range []float64{f.FailRate, f.LostRate, f.SlowRate, f.HoldRate} {
+				if r < 0 || r > 1 {
+					return refused("sabot wallet-sim: a fault's rate is a share of calls, 0 to 1: %v", r)
+				}
+			}
+			op := walletsim.New([]byte(secret), currency)
+			op.Faults = f
+			for _, p := range players {
+				parts := strings.Split(p, ":")
+				var balance int64
+				if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
+					return refused("sabot wallet-sim: --player %q: give ID:BALANCE:TOKEN, e.g. ana:100000:tok-ana", p)
+				}
+				if _, err := fmt.Sscan(parts[1], &balance); err != nil || balance < 0 {
+					return refused("sabot wallet-sim: --player %q: the balance is minor units, 0 or more", p)
+				}
+				op.AddPlayer(parts[0], parts[0], balance)
+				op.IssueToken(parts[0], parts[2])
+			}
+			mux := http.NewServeMux()
+			mux.HandleFunc("GET /statement", func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				json.NewEncoder(w).Encode(op.Statement())
+			})
+			mux.Handle("/", op)
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return failed("sabot wallet-sim: %v", err)
+			}
+			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(e.stdout, "sabot wallet-sim: http://%s (%d players)\n", ln.Addr(), len(players))
+			go func() {
+				<-cmd.Context().Done()
+				srv.Close()
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return failed("sabot wallet-sim: %v", err)
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&addr, "addr", "127.0.0.1:9090", "listen address")
+	fl.StringVar(&currency, "currency", "", "the accounts' currency (ISO 4217)")
+	fl.StringArrayVar(&players, "player", nil, "a player: ID:BALANCE:TOKEN (repeat)")
+	fl.Float64Var(&f.FailRate, "fail-rate", 0, "calls answered 500 before acting")
+	fl.Float64Var(&f.LostRate, "lost-rate", 0, "calls acted on, then answered 500 (sabot sends them again)")
+	fl.Float64Var(&f.SlowRate, "slow-rate", 0, "calls acted on, then answered after --slow")
+	fl.Float64Var(&f.HoldRate, "hold-rate", 0, "calls held for --slow before acting (later calls act first)")
+	fl.DurationVar(&f.Slow, "slow", 5*time.Second, "how long a slow or held call waits")
+	fl.DurationVar(&f.Delay, "delay", 0, "every answer waits this long")
+	return c
 }

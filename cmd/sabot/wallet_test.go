@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -15,6 +18,7 @@ import (
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wallet"
 	"sabot/internal/wallet/walletsim"
 	"sabot/money"
 )
@@ -214,4 +218,59 @@ func TestKill9OperatorWallet(t *testing.T) {
 		}
 	}
 	t.Logf("%d players, %d rollbacks in the operator's statement", len(players), rolled)
+}
+
+// sabot wallet-sim runs the reference operator: it answers signed calls
+// and serves its statement; bad input is refused with exit 2.
+func TestWalletSimCommand(t *testing.T) {
+	t.Setenv(WalletSecretEnv, "")
+	if _, e, code := run(t, "", "wallet-sim", "--currency", "EUR"); code != exitRefused || !strings.Contains(e, WalletSecretEnv) {
+		t.Fatalf("no secret: %d %q", code, e)
+	}
+	secret := "a secret shared with the operator"
+	t.Setenv(WalletSecretEnv, secret)
+	for _, args := range [][]string{
+		{"--player", "ana:lots:tok"},
+		{"--player", "ana:100"},
+		{"--fail-rate", "2", "--currency", "EUR"},
+		{"--player", "ana:100:tok"}, // no currency
+	} {
+		if _, e, code := run(t, "", append([]string{"wallet-sim"}, args...)...); code != exitRefused || e == "" {
+			t.Errorf("%v: exit %d %q", args, code, e)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w, _ := os.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"wallet-sim", "--addr", "127.0.0.1:0", "--currency", "EUR", "--player", "ana:100000:tok-ana"}, strings.NewReader(""), w, io.Discard)
+	}()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSpace(strings.TrimPrefix(line, "sabot wallet-sim: "))
+	base, _, _ = strings.Cut(base, " ")
+	c := &wallet.Client{URL: base, Secret: []byte(secret)}
+	res, err := c.Call(ctx, wallet.OpAuthenticate, wallet.Request{TransactionID: "a-1", Token: "tok-ana"})
+	if err != nil || res.Player != "ana" || res.Balance != 100000 || res.Currency != "EUR" {
+		t.Fatalf("authenticate: %+v, %v", res, err)
+	}
+	if _, err := c.Call(ctx, wallet.OpDebit, wallet.Request{TransactionID: "d-1", Player: "ana", Amount: 500, Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(base + "/statement")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st []walletsim.Entry
+	json.NewDecoder(resp.Body).Decode(&st)
+	resp.Body.Close()
+	if len(st) != 2 || st[1].TransactionID != "d-1" || st[1].Balance != 99500 {
+		t.Fatalf("the statement: %+v", st)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("wallet-sim exited %d", code)
+	}
 }
