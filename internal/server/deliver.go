@@ -20,7 +20,7 @@ import (
 // after a backoff that doubles up to a maximum; an answer, ok or refused,
 // is written and ends it. The operator acts once on a transaction ID, so a
 // call sent twice (a node that died after the operator answered) is
-// harmless. A call unanswered for over a minute is a significant event,
+// harmless. A call unanswered for over a minute (WalletUndeliveredAfter) is a significant event,
 // once per node, and the age of the oldest is in /metrics.
 
 const (
@@ -30,9 +30,9 @@ const (
 	deliverAtOnce = 8                      // calls sent side by side
 	retryFirst    = 250 * time.Millisecond
 	retryMost     = 30 * time.Second
-	// UndeliveredAfter is when an unanswered call becomes a significant
-	// event.
-	UndeliveredAfter = time.Minute
+	// DefaultUndeliveredAfter is when an unanswered call becomes a
+	// significant event (Server.WalletUndeliveredAfter).
+	DefaultUndeliveredAfter = time.Minute
 )
 
 // retryAfterAttempts is the wait before a call's next try, after n tries:
@@ -52,6 +52,8 @@ func (s *Server) deliver(ctx context.Context) {
 	o := s.outbox()
 	reported := map[string]bool{}
 	var lastCheck time.Time
+	after := durationOr(s.WalletUndeliveredAfter, DefaultUndeliveredAfter)
+	every := min(5*time.Second, after/2)
 	for {
 		calls, err := o.ClaimCalls(ctx, s.now(), deliverBatch, deliverLease)
 		if err != nil && ctx.Err() == nil {
@@ -60,9 +62,9 @@ func (s *Server) deliver(ctx context.Context) {
 		if len(calls) > 0 {
 			s.sendCalls(ctx, calls)
 		}
-		if time.Since(lastCheck) >= 5*time.Second {
+		if time.Since(lastCheck) >= every {
 			lastCheck = time.Now()
-			s.checkUndelivered(ctx, reported)
+			s.checkUndelivered(ctx, reported, after)
 		}
 		if len(calls) == deliverBatch {
 			continue // more may be due
@@ -125,7 +127,7 @@ func (s *Server) sendCall(ctx context.Context, c *sabot.WalletCall) {
 
 // checkUndelivered writes a significant event for each call unanswered for
 // over UndeliveredAfter (once per node), and sets the gauges.
-func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool) {
+func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool, after time.Duration) {
 	pending, err := s.outbox().Calls(ctx, sabot.CallQuery{States: []string{sabot.CallPending}, Limit: 1000})
 	if err != nil {
 		return
@@ -141,7 +143,7 @@ func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool)
 		still[c.ID] = true
 		age := now.Sub(c.Created)
 		oldest = max(oldest, age)
-		if age >= UndeliveredAfter && !reported[c.ID] {
+		if age >= after && !reported[c.ID] {
 			reported[c.ID] = true
 			s.event(ctx, nil, adminPayload{Event: "wallet-undelivered", Table: c.TableID, User: operatorPrefix + c.Player,
 				Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s unanswered for %s (%d tries)", c.Op, c.ID, age.Round(time.Second), c.Attempts)}, nil, "")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -34,7 +35,7 @@ type opHarness struct {
 	ws *httptest.Server
 }
 
-func newOperator(t *testing.T, f walletsim.Faults, timing server.Timing, st sabot.Store) *opHarness {
+func newOperator(t *testing.T, f walletsim.Faults, timing server.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
 	t.Helper()
 	op := walletsim.New(opSecret, "EUR")
 	op.Faults = f
@@ -47,6 +48,9 @@ func newOperator(t *testing.T, f walletsim.Faults, timing server.Timing, st sabo
 		s.Wallet = &sabotwallet.Client{URL: ws.URL, Secret: opSecret}
 		s.Currency = "EUR"
 		s.WalletTimeout = time.Second
+		for _, m := range more {
+			m(s)
+		}
 	}}
 	h.start(timing)
 	return &opHarness{harness: h, op: op, ws: ws}
@@ -270,3 +274,73 @@ func TestOperatorRefusals(t *testing.T) {
 }
 
 func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
+
+// The operator's wallet goes down: a stake then gets no answer in time,
+// does not count and is rolled back; a rollback it cannot deliver becomes a
+// significant event once it is older than WalletUndeliveredAfter; both are
+// in /metrics (issue 14, deliverable 6).
+func TestOperatorEventsAndMetrics(t *testing.T) {
+	ctx := context.Background()
+	h := newOperator(t, walletsim.Faults{}, server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil,
+		func(s *server.Server) { s.WalletUndeliveredAfter = 300 * time.Millisecond })
+	h.op.AddPlayer("ana", "Ana", opStart)
+	h.op.IssueToken("ana", "tok-ana")
+	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana := &server.Client{URL: h.srv.URL()}
+	if _, err := ana.Launch(ctx, "tok-ana"); err != nil {
+		t.Fatal(err)
+	}
+	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+		if _, err := ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100}); err != nil {
+		t.Fatal(err)
+	}
+	h.ws.Close() // the operator is down
+	_, err = ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 300})
+	if sabot.ErrorCode(err) != sabot.EUNAVAILABLE || !contains(err, "did not answer") {
+		t.Fatalf("a stake with the operator down: %v", err)
+	}
+	if _, err := ana.Command(ctx, tv.ID, "withdraw", server.CommandRequest{Box: 1}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for deadline := time.Now().Add(10 * time.Second); !seen["wallet-rollback"] || !seen["wallet-undelivered"]; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("significant events seen: %v", seen)
+		}
+		var evs []server.EventView
+		if err := h.admin.Do(ctx, "GET", "/api/admin/events", nil, &evs); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			var p struct {
+				Event string `json:"event"`
+			}
+			json.Unmarshal(e.Payload, &p)
+			seen[p.Event] = true
+		}
+	}
+	resp, err := http.Get(h.srv.URL() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for name, atLeast := range map[string]float64{
+		`sabot_wallet_calls_total{op="debit",result="ok"}`:        1,
+		`sabot_wallet_calls_total{op="debit",result="no-answer"}`: 1,
+		"sabot_wallet_rollbacks_total":                            1,
+		"sabot_wallet_undelivered":                                1,
+		"sabot_wallet_undelivered_oldest_seconds":                 0.3,
+	} {
+		if v := metricValue(string(body), name); v < atLeast {
+			t.Errorf("%s = %v, want at least %v", name, v, atLeast)
+		}
+	}
+}

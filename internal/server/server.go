@@ -144,6 +144,10 @@ type Server struct {
 	// WalletTimeout is a debit's time limit: past it, the stake does not
 	// count and the debit is rolled back (0: wallet.DefaultTimeout, 3 s).
 	WalletTimeout time.Duration
+	// WalletUndeliveredAfter is when a credit or a rollback the operator
+	// has not answered becomes a significant event (0:
+	// DefaultUndeliveredAfter, a minute).
+	WalletUndeliveredAfter time.Duration
 
 	// Several nodes on one store (node.go, forward.go). Shared: other
 	// processes serve the same store (PostgreSQL), the tables are shared
