@@ -174,8 +174,11 @@ func TestDealerSixDecks(t *testing.T) {
 // 1ds17r4, 1dh17r4, 2dh17r4, 5dh17r4, euro-6dh17r4, euro-8dh17r4): exact
 // combinatorial analysis, composition-dependent play, resplits to four hands
 // except Aces, one card to split Aces, splits valued "only considering how
-// many hands the player had already split" — the same method as ours. Given
-// to six or seven decimals; we agree within 0.000005.
+// many hands the player had already split" — the "pair cards removed"
+// approximation, optimistic with resplits. Given to six or seven decimals.
+// Our splits are exact (TestFarmerExactResplits), so we agree within
+// 0.00001: one deck is 0.0000085 below (the approximation's error there),
+// more decks within 0.000005.
 func TestWizardAppendix9(t *testing.T) {
 	cases := []struct {
 		page string
@@ -197,7 +200,7 @@ func TestWizardAppendix9(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := analyze(t, "vegas-s17", c.opts...)
-		near(t, "Appendix 9 "+c.page, r.CD.EV, c.want, 5e-6)
+		near(t, "Appendix 9 "+c.page, r.CD.EV, c.want, 1e-5)
 	}
 	// Single hands, the same pages: dealer Ace, player 2,A (AR-15/ES-12: no
 	// hole card, everything lost). Stand, hit and double, six decimals.

@@ -19,11 +19,15 @@
 // tens counted 1 (VE-13), even money against a ten (VE-16), insurance, the
 // pontoon bonuses (PON-01, PON-02).
 //
-// Splits are exact with one split; with resplits they follow the "pair
-// cards removed" method of MGP and k_c (bjstrat.net), whose error the tests
-// measure against an enumeration of every deal on one deck. docs/analysis.md
-// describes the method, the readings taken and the published figures the
-// tests compare with.
+// Splits are exact, resplits included, for the post-split strategy in which
+// each split hand plays the first split hand's optimum for its own cards
+// (Farmer's CDP1; his analyzer gives the same figures to nine digits): the
+// second cards are dealt first, the other hands' further cards drop out by
+// optional stopping, and a non-pair card removed is written as no card and
+// a pair card removed; a chain counts the orders for any number of hands
+// (spain's 7). The tests check it against an enumeration of every deal on
+// one deck. docs/analysis.md describes the method, the readings taken and
+// the published figures the tests compare with.
 //
 // Results are cached by Profile.GameHash in a Cache safe for concurrent use, so
 // a server can show them at once; Options.Progress reports a long

@@ -89,6 +89,7 @@ func (s *solver) root(x, y int) rootHand {
 				r.best = i
 			}
 		}
+		s.cdSplits[x] = x == y && r.cands[r.best].code.Act == Split
 	} else {
 		r.best = s.pick(r.cands, s.td.rootCode(s, h0))
 	}

@@ -88,10 +88,15 @@ func ctxOf(h hand, x pack) int {
 	if !h.split {
 		return 0
 	}
-	return 1 + int(h.pair)*8 + x.get(int(h.pair))
+	return 1 + int(h.pair)*ctxPerPair + x.get(int(h.pair))
 }
 
-const contexts = 1 + kinds*8
+// ctxPerPair bounds k: the exact split values hands with up to
+// 2·max_hands−3 other pair cards removed (13 for rules.MaxHands = 8).
+const (
+	ctxPerPair = 16
+	contexts   = 1 + kinds*ctxPerPair
+)
 
 // Policies: the composition-dependent optimum, and a total-dependent
 // strategy table.
@@ -134,7 +139,12 @@ type solver struct {
 	exhaustiveStand bool
 	td              *tdColumn
 	seen            []hand // hands of unsplit rounds met by the CD pass, for the TD weights
-	split           [2][kinds]val
+	// choice holds, by policy and pair kind, the play of each split hand
+	// where it was made with one other pair card removed: the post-split
+	// strategy every split hand follows (see splitChoice).
+	choice [2][kinds]map[uint64]play
+	// cdSplits: the CD play splits the pair (reach weighs the TD rows).
+	cdSplits [kinds]bool
 	// surrender's settlement: per unit, against a dealer blackjack and not.
 	surBJ, surOther float64
 }
@@ -366,51 +376,112 @@ func (s *solver) node(h hand, x pack) val {
 	return v
 }
 
-func better(a, b val) val {
-	if b[sEV] > a[sEV] {
-		return b
-	}
-	return a
-}
+// play is a decision at a hand: stand, hit, double, or declare its Ace
+// (AR-11, VE-13) and play on.
+type play uint8
 
+const (
+	playStand play = iota + 1
+	playHit
+	playDouble
+	playDeclare1
+	playDeclare11
+)
+
+// nodeCD plays hand h by the composition-dependent strategy: the best play
+// for its cards, except that a split hand plays as the first split hand
+// would (see splitChoice).
 func (s *solver) nodeCD(h hand, x pack) val {
-	if s.mustDeclare(h) { // AR-11
-		return better(s.node(h.declare(11), x), s.node(h.declare(1), x))
+	if h.split && x.get(int(h.pair)) != 1 {
+		return s.playOut(h, x, s.splitChoice(h))
 	}
-	if s.tenAceChoice(h) { // VE-13: 21, or count the Ace 1 and play 11
-		return better(s.stand(h, x, 1), s.node(h.declare(1), x))
-	}
-	// A hand of 21 ends without asking; a split Ace with its card is done.
-	if h.c.Total() == 21 || (s.oneCard(h) && h.c.N >= 2) {
-		return s.stand(h, x, 1)
-	}
-	v := s.hit(h, x)
-	if s.standWorthy(h) {
-		v = better(s.stand(h, x, 1), v)
-	}
-	if s.canDouble(h) {
-		v = better(v, s.double(h, x))
+	v, c := s.bestCD(h, x)
+	if h.split {
+		s.recordChoice(h, c)
 	}
 	return v
 }
 
-// splitParts holds, for one pair and the number k of the box's other pair
-// cards removed, what the split needs: q the probability that the next card
-// is the pair's kind, np the value of a split hand whose second card is not
-// (normalised), pp the value of a split hand that got the pair's kind and is
-// kept, any the value of a split hand with any second card.
-type splitParts struct {
-	q           float64
-	np, pp, any val
+// bestCD returns the best play at hand h, played on by the current policy,
+// and its value. Ties go to standing, not declaring, not doubling.
+func (s *solver) bestCD(h hand, x pack) (val, play) {
+	if s.mustDeclare(h) { // AR-11
+		v11, v1 := s.node(h.declare(11), x), s.node(h.declare(1), x)
+		if v1[sEV] > v11[sEV] {
+			return v1, playDeclare1
+		}
+		return v11, playDeclare11
+	}
+	if s.tenAceChoice(h) { // VE-13: 21, or count the Ace 1 and play 11
+		st, d := s.stand(h, x, 1), s.node(h.declare(1), x)
+		if d[sEV] > st[sEV] {
+			return d, playDeclare1
+		}
+		return st, playStand
+	}
+	// A hand of 21 ends without asking; a split Ace with its card is done.
+	if h.c.Total() == 21 || (s.oneCard(h) && h.c.N >= 2) {
+		return s.stand(h, x, 1), playStand
+	}
+	v, c := s.hit(h, x), playHit
+	if s.standWorthy(h) {
+		if st := s.stand(h, x, 1); st[sEV] >= v[sEV] {
+			v, c = st, playStand
+		}
+	}
+	if s.canDouble(h) {
+		if d := s.double(h, x); d[sEV] > v[sEV] {
+			v, c = d, playDouble
+		}
+	}
+	return v, c
 }
 
-func (s *solver) parts(P, k int) splitParts {
+// playOut values play c at hand h.
+func (s *solver) playOut(h hand, x pack, c play) val {
+	switch c {
+	case playStand:
+		return s.stand(h, x, 1)
+	case playDouble:
+		return s.double(h, x)
+	case playDeclare1:
+		return s.node(h.declare(1), x)
+	case playDeclare11:
+		return s.node(h.declare(11), x)
+	}
+	return s.hit(h, x)
+}
+
+// splitChoice is the play of split hand h: the best play for its cards
+// where it was made with one other pair card removed — the first split
+// hand's optimum (Farmer's "CDP1") — whatever the number of pair cards
+// removed where it is met. A post-split strategy fixed by the hand's own
+// cards is what makes the split's value exact with resplits (splitValue).
+func (s *solver) splitChoice(h hand) play {
+	if c, ok := s.choice[s.pol][h.pair][memoKey(h)]; ok {
+		return c
+	}
+	_, c := s.bestCD(h, pack(0).add(int(h.pair)))
+	s.recordChoice(h, c)
+	return c
+}
+
+func (s *solver) recordChoice(h hand, c play) {
+	m := s.choice[s.pol][h.pair]
+	if m == nil {
+		m = make(map[uint64]play, 256)
+		s.choice[s.pol][h.pair] = m
+	}
+	m[memoKey(h)] = c
+}
+
+// parts computes the values of a split hand of pair P with k other pair
+// cards removed: the hand started from P, drawing from D_{k−1}.
+func (s *solver) parts(P, k int) (nonPair, pair, any val) {
 	x := pack(0).addN(P, k)
 	start := hand{comp: pack(0).add(P), c: rules.Count{}.Add(kindCard[P]), split: true, pair: int8(P)}
 	sh := s.shoe(start.comp + x)
 	n := sh.Total()
-	var sp splitParts
-	var a val
 	for r := 0; r < kinds; r++ {
 		if sh[r] == 0 {
 			continue
@@ -418,72 +489,186 @@ func (s *solver) parts(P, k int) splitParts {
 		p := float64(sh[r]) / float64(n)
 		v := s.node(start.with(r), x)
 		if r == P {
-			sp.q = p
-			sp.pp = v
+			pair = v
+			any.addScaled(&v, p)
 			continue
 		}
-		a.addScaled(&v, p)
+		nonPair.addScaled(&v, p)
+		any.addScaled(&v, p)
 	}
-	sp.any = a.plus(sp.pp.scaled(sp.q))
-	if sp.q < 1 {
-		sp.np = a.scaled(1 / (1 - sp.q))
-	}
-	return sp
+	return nonPair, pair, any
 }
 
-// splitValue is the W-space value of splitting a pair of kind P.
+// splitValue is the W-space value of splitting a pair of kind P, exact for
+// the post-split strategy the policy plays (splitChoice, or the table),
+// every new pair resplit while the rules allow (the CD policy may keep one
+// where that is better).
 //
-// Method (see docs/analysis.md): every split hand is valued with exact card
-// removal of its own cards and of the box's other pair cards, but not of the
-// other split hands' drawn cards — the "pair cards removed" method of MGP
-// and k_c (bjstrat.net). With one split it is exact for a post-split
-// strategy that depends on a hand's own cards: the two hands are then
-// exchangeable and, by optional stopping, the dealer's cards after the
-// second hand are distributed as if it had drawn nothing. With resplits the
-// number of hands follows the pair cards drawn (a Markov chain over hands
-// made and hands waiting), each hand valued with the pair cards removed at
-// the time it takes its second card; the brute-force test measures its
-// error on one deck.
+// Method (see docs/analysis.md). The dealing order does not change the
+// joint law of the cards each hand and the dealer receive, because each
+// hand's play depends on its own cards only: deal first every split hand's
+// second card (a pair card there makes a new hand while the rules allow),
+// then each hand's further cards, then the dealer's. A hand's value is then
+// that of the hand played from the shoe less all those second-round cards;
+// the other hands' further cards drop out (the value of a fixed strategy
+// from a shoe is, averaged over one random card removed, the value from the
+// shoe: a martingale, and optional stopping applies). The second-round
+// cards are pair cards (a of them) and non-pair cards (b), and once the
+// box holds all the hands it may, cards of either kind; a random non-pair
+// card removed is, by the same identity, a combination of no card and a
+// pair card removed:
+//
+//	f(R) = q·f(R−P) + (1−q)·E[f(R−non-pair)],  q = P(a pair card from R),
+//
+// so every value reduces to values from D_j, j pair cards removed, for
+// j ≤ 2·hands−4 (as in Farmer's analyzer, whose closed-form counting of
+// orders holds up to 4 hands; the chain below counts them for any number). With one split it is the hand from D_0
+// with any second card, twice.
 func (s *solver) splitValue(P int) val {
 	// The hands the box may reach: a pair made again is split again while
-	// the rules allow it, and while the shoe holds the cards.
+	// the rules allow it.
 	maxHands := 2
-	for maxHands < 4*s.p.Decks && s.maySplit(P, maxHands) {
+	for maxHands < s.base[P] && s.maySplit(P, maxHands) {
 		maxHands++
 	}
-	parts := make([]splitParts, maxHands)
-	for k := 1; k < maxHands; k++ {
-		parts[k] = s.parts(P, k)
+	D := s.base
+	D[P] -= 2
+	p, n := D[P], D.Total()
+
+	// Hand values from D_j, by j, computed when first needed.
+	type partsJ struct {
+		done               bool
+		nonPair, pair, any val
 	}
-	type st struct{ h, pend int }
-	memo := map[st]val{}
-	var chain func(h, pend int) val
-	chain = func(h, pend int) val {
-		if pend == 0 {
-			return val{}
-		}
-		if v, ok := memo[st{h, pend}]; ok {
-			return v
-		}
-		sp := &parts[h-1]
-		var v val
-		if h == maxHands {
-			v = sp.any.scaled(float64(pend))
-		} else {
-			v = sp.np.plus(chain(h, pend-1)).scaled(1 - sp.q)
-			if sp.q > 0 {
-				re := chain(h+1, pend+1)
-				if s.pol == polCD && !s.alwaysResplit {
-					// The optimum may keep a new pair rather than resplit it.
-					re = better(re, sp.pp.plus(chain(h, pend-1)))
-				}
-				v.addScaled(&re, sp.q)
+	pj := make([]partsJ, 2*maxHands)
+	at := func(j int) *partsJ {
+		e := &pj[j]
+		if !e.done {
+			e.done = true
+			// nonPair and any from D_j: the hand started from P with j+1
+			// other pair cards removed; pair from D_j: the hand P,P with j
+			// others removed, its own second P among the j.
+			e.nonPair, _, e.any = s.parts(P, j+1)
+			if j >= 1 {
+				_, e.pair, _ = s.parts(P, j)
 			}
 		}
-		memo[st{h, pend}] = v
+		return e
+	}
+	const (
+		fNonPair = iota
+		fPair
+		fAny
+	)
+	// reduced is E[f(D_a less m random non-pair cards)].
+	type rkey struct{ f, a, m int }
+	rmemo := map[rkey]val{}
+	var reduced func(f, a, m int) val
+	reduced = func(f, a, m int) val {
+		if m == 0 {
+			e := at(a)
+			switch f {
+			case fNonPair:
+				return e.nonPair
+			case fPair:
+				return e.pair
+			}
+			return e.any
+		}
+		if p-a <= 0 {
+			return reduced(f, a, m-1) // no pair card left: q = 0
+		}
+		k := rkey{f, a, m}
+		if v, ok := rmemo[k]; ok {
+			return v
+		}
+		q := float64(p-a) / float64(n-a-(m-1))
+		v := reduced(f, a, m-1)
+		w := reduced(f, a+1, m-1)
+		v.addScaled(&w, -q)
+		v = v.scaled(1 / (1 - q))
+		rmemo[k] = v
 		return v
 	}
-	v := chain(2, 2)
+	// The second round as a chain over h hands made, w waiting for their
+	// second card, a pair cards and b non-pair cards dealt, first the kind
+	// of the first hand's second card (the box's original stake is on it).
+	const (
+		firstOpen = iota
+		firstNonPair
+		firstPair
+		firstAny
+	)
+	// end is the value of the round's hands once the second round is over,
+	// u hands (w at the time) taking any card after the box reached its
+	// last hand.
+	end := func(h, a, b, u, first int) val {
+		var tot, v1 val
+		if b > 0 {
+			// A non-pair hand: its own card is one of the b.
+			q := float64(p-a) / float64(n-a-(b-1))
+			np := reduced(fNonPair, a, b-1).scaled(1 / (1 - q))
+			tot.addScaled(&np, float64(b))
+			if first == firstNonPair {
+				v1 = np
+			}
+		}
+		if kept := a - (h - 2); kept > 0 {
+			pp := reduced(fPair, a, b)
+			tot.addScaled(&pp, float64(kept))
+			if first == firstPair {
+				v1 = pp
+			}
+		}
+		if u > 0 {
+			x := reduced(fAny, a, b)
+			tot.addScaled(&x, float64(u))
+			if first == firstAny || first == firstOpen {
+				v1 = x
+			}
+		}
+		// dealer_blackjack_takes=original: a dealer blackjack takes the box's
+		// original stake only, on the first hand; each split hand was
+		// charged half of it (stand).
+		tot[sEV] += 0.5*tot[sBJLoss] - v1[sBJLoss]
+		return tot
+	}
+	type cst struct{ h, w, a, b, first int }
+	cmemo := map[cst]val{}
+	var chain func(h, w, a, b, first int) val
+	next := func(h, w, a, b, first, kind int) val {
+		if first == firstOpen {
+			first = kind
+		}
+		if w == 0 {
+			return end(h, a, b, 0, first)
+		}
+		return chain(h, w, a, b, first)
+	}
+	chain = func(h, w, a, b, first int) val {
+		if !s.maySplit(P, h) || h >= maxHands {
+			return end(h, a, b, w, first)
+		}
+		k := cst{h, w, a, b, first}
+		if v, ok := cmemo[k]; ok {
+			return v
+		}
+		q := float64(p-a) / float64(n-a-b)
+		v := next(h, w-1, a, b+1, first, firstNonPair).scaled(1 - q)
+		if q > 0 {
+			re := chain(h+1, w+1, a+1, b, first)
+			if s.pol == polCD && !s.alwaysResplit {
+				// The optimum may keep a new pair rather than resplit it.
+				if keep := next(h, w-1, a+1, b, first, firstPair); keep[sEV] > re[sEV] {
+					re = keep
+				}
+			}
+			v.addScaled(&re, q)
+		}
+		cmemo[k] = v
+		return v
+	}
+	v := chain(2, 2, 0, 0, firstOpen)
 	if s.p.ChallengeSplitAce && P == aceIdx { // AR-10 on the second split Ace
 		if ev := s.challengeEV(pack(0).addN(aceIdx, 2)); ev > 0 {
 			v[sEV] += ev * s.weight(pack(0).addN(aceIdx, 2))

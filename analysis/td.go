@@ -131,13 +131,19 @@ var hsOrder = func() [][2]int {
 // buildTD derives the total-dependent strategy for this up card from the
 // hands the CD pass met, then values every initial hand under it.
 //
-// Hit or stand for a total is the action with the better sum over every
-// hand of that total, each weighted by the probability of its cards,
-// valued with the table's own play after the hit. Two-card rows choose,
-// the same way over the initial hands of that total, among the row's
-// hit/stand, a double and a surrender (each with that fallback) and, for a
-// hand that must declare an Ace (AR-11), the declaration. A pair is split
-// when splitting (played by the table, resplitting) beats its two-card row.
+// Hit or stand for a total of three or more cards is the action with the
+// better sum over the hands of three or more cards of that total, each
+// weighted by the probability that the table's own play reaches it from
+// the start of the round (a hand split off is not counted), valued with the
+// table's own play after the hit: the change of the round's expectation
+// when the cell changes. The weights depend on the table, so the rows are
+// chosen again until they no longer change (the first choice weights each
+// hand by the probability of its cards). Two-card rows choose, the same
+// way over the initial hands of that total, among stand, hit, a double and
+// a surrender (with the row's better two-card hit or stand as fallback)
+// and, for a hand that must declare an Ace (AR-11), the declaration. A pair
+// is split when splitting (played by the table, resplitting) beats its
+// two-card row.
 func (s *solver) buildTD() []rootHand {
 	s.pol = polTD
 	s.td = &tdColumn{}
@@ -147,101 +153,67 @@ func (s *solver) buildTD() []rootHand {
 	}
 	classes := map[[2]int][]item{}
 	for _, h := range s.seen {
-		if s.mustDeclare(h) || s.tenAceChoice(h) || h.c.Total() >= 21 {
+		if h.c.N < 3 || s.mustDeclare(h) || h.c.Total() >= 21 {
 			continue
 		}
 		k, t := rowOf(h)
 		classes[[2]int{k, t}] = append(classes[[2]int{k, t}], item{h, s.weightOf(h.comp)})
 	}
-	for _, kt := range hsOrder {
-		items := classes[kt]
-		if len(items) == 0 {
-			continue
-		}
+	// choose is the better play for the items of one class under their
+	// weights, valued with the table as it stands.
+	choose := func(items []item) Action {
 		var sumS, sumH float64
-		canStand := true
 		for _, it := range items {
 			if !s.standWorthy(it.h) {
-				canStand = false
-				break
+				return Hit
+			}
+			if it.w == 0 {
+				continue
 			}
 			st := s.stand(it.h, 0, 1)
 			ht := s.hit(it.h, 0)
 			sumS += it.w * st[sEV]
 			sumH += it.w * ht[sEV]
 		}
-		a := Hit
-		if canStand && sumS >= sumH {
-			a = Stand
+		if sumS >= sumH {
+			return Stand
 		}
-		s.td.hs[kt[0]][kt[1]] = a
+		return Hit
 	}
-
-	// Two-card rows.
-	type acc struct {
-		code Code
-		sum  float64
-	}
-	rows := map[[2]int][]acc{}
-	var roots []rootHand
-	for x := 0; x < kinds; x++ {
-		for y := x; y < kinds; y++ {
-			h0 := hand{pair: -1}.with(x).with(y)
-			w := s.weightOf(h0.comp)
-			if w == 0 || h0.c.TwoCard21() {
-				continue
-			}
-			k, t := rowOf(h0)
-			key := [2]int{k, t}
-			for _, c := range s.handCands(h0, s.pBJ(h0.comp)) {
-				code := c.code
-				switch code.Act {
-				case Double, Surrender:
-					hk, ht := k, t
-					if code.Declare != 0 {
-						hk, ht = rowOf(h0.declare(int(code.Declare)))
-					}
-					code.Else = s.td.hs[hk][ht]
-					if code.Else == 0 {
-						code.Else = Hit
-					}
-				}
-				found := false
-				for i := range rows[key] {
-					if rows[key][i].code == code {
-						rows[key][i].sum += w * c.v[sEV]
-						found = true
-					}
-				}
-				if !found {
-					rows[key] = append(rows[key], acc{code, w * c.v[sEV]})
-				}
+	const rounds = 4
+	for round := 0; ; round++ {
+		for _, kt := range hsOrder {
+			if items := classes[kt]; len(items) > 0 {
+				s.td.hs[kt[0]][kt[1]] = choose(items)
 			}
 		}
-	}
-	for key, as := range rows {
-		best := 0
-		for i := range as {
-			if as[i].sum > as[best].sum {
-				best = i
+		s.twoCardRows()
+		if round == rounds-1 {
+			break
+		}
+		reach := s.reach()
+		changed := false
+		for kt, items := range classes {
+			sum := 0.0
+			for _, it := range items {
+				sum += reach[memoKey(it.h)]
+			}
+			if sum == 0 {
+				continue // no hand of the class is played: keep its choice
+			}
+			for i := range items {
+				items[i].w = reach[memoKey(items[i].h)]
+			}
+			if choose(items) != s.td.hs[kt[0]][kt[1]] {
+				changed = true
 			}
 		}
-		s.td.two[key[0]][key[1]] = as[best].code
-	}
-	// For a surrender, the fallback of a hand that must declare is the best
-	// declared play's declaration.
-	for k := range s.td.two {
-		for t := range s.td.two[k] {
-			c := &s.td.two[k][t]
-			if c.Act == Surrender && s.p.DeclareInitialAce && k == rowSoft {
-				best := -1.0e9
-				for _, a := range rows[[2]int{k, t}] {
-					if a.code.Act != Surrender && a.sum > best {
-						best, c.Declare = a.sum, a.code.Declare
-					}
-				}
-			}
+		if !changed {
+			break
 		}
+		// Values played by the old table are stale.
+		s.memo[polTD] = [contexts]map[uint64]int32{}
+		s.choice[polTD] = [kinds]map[uint64]play{}
 	}
 
 	// VE-13, decided with one other pair card removed, before any split is
@@ -284,10 +256,159 @@ func (s *solver) buildTD() []rootHand {
 			}
 		}
 	}
+	var roots []rootHand
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
 			roots = append(roots, s.root(x, y))
 		}
 	}
 	return roots
+}
+
+// twoCardRows chooses the table's two-card rows (see buildTD).
+func (s *solver) twoCardRows() {
+	type acc struct {
+		code Code
+		sum  float64
+	}
+	rows := map[[2]int][]acc{}
+	for x := 0; x < kinds; x++ {
+		for y := x; y < kinds; y++ {
+			h0 := hand{pair: -1}.with(x).with(y)
+			w := s.weightOf(h0.comp)
+			if w == 0 || h0.c.TwoCard21() {
+				continue
+			}
+			k, t := rowOf(h0)
+			key := [2]int{k, t}
+			for _, c := range s.handCands(h0, s.pBJ(h0.comp)) {
+				code := c.code
+				found := false
+				for i := range rows[key] {
+					if rows[key][i].code == code {
+						rows[key][i].sum += w * c.v[sEV]
+						found = true
+					}
+				}
+				if !found {
+					rows[key] = append(rows[key], acc{code, w * c.v[sEV]})
+				}
+			}
+		}
+	}
+	for key, as := range rows {
+		best := 0
+		for i := range as {
+			if as[i].sum > as[best].sum {
+				best = i
+			}
+		}
+		code := as[best].code
+		if code.Act == Double || code.Act == Surrender {
+			// Where the double or the surrender is not open (after a split,
+			// or a double_on that does not allow it), a two-card hand of
+			// the row hits or stands as the row's hands do best together;
+			// a hand that must declare (AR-11) declares as for that play.
+			fb := -1
+			for i, a := range as {
+				if (a.code.Act == Stand || a.code.Act == Hit) && (code.Act == Surrender || a.code.Declare == code.Declare) &&
+					(fb < 0 || a.sum > as[fb].sum) {
+					fb = i
+				}
+			}
+			code.Else = Hit
+			if fb >= 0 {
+				code.Else = as[fb].code.Act
+				if code.Act == Surrender {
+					code.Declare = as[fb].code.Declare
+				}
+			}
+		}
+		s.td.two[key[0]][key[1]] = code
+	}
+
+}
+
+// reach returns, for every unsplit hand of three or more cards that the
+// table's play reaches with a decision to make, the probability of reaching
+// it, by memoKey.
+func (s *solver) reach() map[uint64]float64 {
+	type entry struct {
+		h hand
+		w float64
+	}
+	out := map[uint64]float64{}
+	level := map[uint64]*entry{}
+	spread := func(next map[uint64]*entry, h hand, w float64) {
+		sh := s.shoe(h.comp)
+		n := float64(sh.Total())
+		for k := 0; k < kinds; k++ {
+			if sh[k] == 0 {
+				continue
+			}
+			c := h.with(k)
+			if c.c.Bust() {
+				continue
+			}
+			key := memoKey(c)
+			e := next[key]
+			if e == nil {
+				e = &entry{h: c}
+				next[key] = e
+			}
+			e.w += w * float64(sh[k]) / n
+		}
+	}
+	for x := 0; x < kinds; x++ {
+		for y := x; y < kinds; y++ {
+			h := hand{pair: -1}.with(x).with(y)
+			w := s.weightOf(h.comp)
+			if w == 0 || h.c.TwoCard21() {
+				continue
+			}
+			code := s.td.rootCode(s, h)
+			if x == y && code.Act == 0 && s.cdSplits[x] {
+				continue // pairs are decided last: as the CD play splits
+			}
+			if code.Act == Split || code.Act == Surrender {
+				continue // a surrender is always open at the start of a round
+			}
+			if s.mustDeclare(h) { // AR-11
+				d := code.Declare
+				if d == 0 {
+					d = 11
+				}
+				if h = h.declare(int(d)); h.c.Total() == 21 {
+					continue
+				}
+			}
+			act := code.Act
+			if act == Double {
+				if s.canDouble(h) {
+					continue
+				}
+				act = code.Else
+			}
+			if act == Stand && s.canStand(h) {
+				continue
+			}
+			spread(level, h, w)
+		}
+	}
+	for len(level) > 0 {
+		next := map[uint64]*entry{}
+		for key, e := range level {
+			out[key] += e.w
+			if e.h.c.Total() >= 21 {
+				continue
+			}
+			k, t := rowOf(e.h)
+			if a := s.td.hs[k][t]; a == 0 || a == Stand && s.canStand(e.h) {
+				continue
+			}
+			spread(next, e.h, e.w)
+		}
+		level = next
+	}
+	return out
 }

@@ -170,7 +170,7 @@ var options = []Option{
 	boolOpt("double_for_less", "VE-19", "A double may stake less than the original (paid at its amount) or more (the excess is neither paid nor lost); else it must equal the original.", func(p *Profile) *bool { return &p.DoubleForLess }),
 	intOpt("max_hands", "AR-18,ES-09,VE-12", "Hands one box may reach by splitting (1: no split, 2: one split).", func(p *Profile) *int { return &p.MaxHands }),
 	boolOpt("resplit_aces", "ES-09", "Split Aces may be split again.", func(p *Profile) *bool { return &p.ResplitAces }),
-	boolOpt("hit_split_aces", "AR-19,ES-09,VE-14", "Split Aces may draw more than one card.", func(p *Profile) *bool { return &p.HitSplitAces }),
+	boolOpt("hit_split_aces", "AR-19,ES-09,VE-14", "Split Aces may draw more than one card, and then may also double where double_after_split allows it (and double_on the total); off, each takes one card and neither draws nor doubles.", func(p *Profile) *bool { return &p.HitSplitAces }),
 	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21, or ranked as a blackjack and paid even money.", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
 	enumOpt("surrender", "", "Surrender (reference profiles only): late (after the peek) or early.", surrenderNames, func(p *Profile) *Surrender { return &p.Surrender }),
 	boolOpt("insurance", "AR-20,ES-11,VE-15", "Insurance is offered under a dealer Ace, up to half the original stake, paying 2:1.", func(p *Profile) *bool { return &p.Insurance }),

@@ -129,7 +129,11 @@ func writeEdgeText(w io.Writer, p *rules.Profile, r *analysis.Result, kind analy
 	var b strings.Builder
 	s := r.Summary(kind)
 	fmt.Fprintf(&b, "profile %s, %d deck(s); hash %.12s\n", p.Name, p.Decks, r.Hash)
-	fmt.Fprintf(&b, "exact analysis off the top of a full shoe, one player; strategy: %s\n\n", strategyName(kind))
+	// Both strategies head the report: published house edges are mostly
+	// of the best play (cd), a strategy card's is td's.
+	fmt.Fprintf(&b, "house edge %s with basic strategy (td), %s with the best play for the exact cards (cd)\n",
+		pct(r.TD.HouseEdge), pct(r.CD.HouseEdge))
+	fmt.Fprintf(&b, "exact analysis off the top of a full shoe, one player; strategy below: %s\n\n", strategyName(kind))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "\tbasic strategy (td)\tcomposition-dependent (cd)\t\n")
 	fmt.Fprintf(tw, "player's expected return per unit bet\t%s\t%s\t\n", pct(r.TD.EV), pct(r.CD.EV))
@@ -276,6 +280,8 @@ func writeEdgeJSON(w io.Writer, p *rules.Profile, r *analysis.Result, kind analy
 		EV          float64         `json:"ev"`
 		HouseEdge   float64         `json:"house_edge"`
 		RTP         float64         `json:"rtp"`
+		HouseEdgeTD float64         `json:"house_edge_td"`
+		HouseEdgeCD float64         `json:"house_edge_cd"`
 		PAR         summaryJSON     `json:"par"`
 		TD          summaryJSON     `json:"td"`
 		CD          summaryJSON     `json:"cd"`
@@ -285,7 +291,8 @@ func writeEdgeJSON(w io.Writer, p *rules.Profile, r *analysis.Result, kind analy
 		Effects     []effectJSON    `json:"effects,omitempty"`
 	}{
 		Profile: p.Name, Hash: r.Hash, Decks: r.Decks, Strategy: kind.String(),
-		EV: s.EV, HouseEdge: s.HouseEdge, RTP: s.RTP, PAR: toJSON(s), TD: toJSON(r.TD), CD: toJSON(r.CD),
+		EV: s.EV, HouseEdge: s.HouseEdge, RTP: s.RTP, HouseEdgeTD: r.TD.HouseEdge, HouseEdgeCD: r.CD.HouseEdge,
+		PAR: toJSON(s), TD: toJSON(r.TD), CD: toJSON(r.CD),
 	}
 	for _, up := range analysis.UpOrder {
 		d := r.Dealer[up]

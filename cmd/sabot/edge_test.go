@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,8 @@ func TestEdgeJSON(t *testing.T) {
 		HouseEdge *float64 `json:"house_edge"`
 		RTP       *float64 `json:"rtp"`
 		Strategy  string   `json:"strategy"`
+		EdgeTD    *float64 `json:"house_edge_td"`
+		EdgeCD    *float64 `json:"house_edge_cd"`
 		PAR       struct {
 			Blackjack float64 `json:"blackjack"`
 			Stake     float64 `json:"average_stake"`
@@ -43,6 +46,11 @@ func TestEdgeJSON(t *testing.T) {
 	if *got.EV > -0.0039 || *got.EV < -0.0041 || *got.HouseEdge != -*got.EV || *got.RTP != 1+*got.EV {
 		t.Errorf("ev %v house_edge %v rtp %v", *got.EV, *got.HouseEdge, *got.RTP)
 	}
+	// The headline carries both strategies whatever --strategy says; cd is
+	// Farmer's exact figure for these rules (analysis.TestFarmerExactResplits).
+	if got.EdgeTD == nil || got.EdgeCD == nil || *got.EdgeTD != *got.HouseEdge || math.Abs(*got.EdgeCD-0.00402864343) > 1e-11 {
+		t.Errorf("house_edge_td %v house_edge_cd %v, want %v and 0.00402864343", got.EdgeTD, got.EdgeCD, *got.HouseEdge)
+	}
 	if len(got.Dealer) != 10 || got.Dealer[9].Up != "A" || got.Dealer[9].All["blackjack"] < 0.3 {
 		t.Errorf("dealer table: %+v", got.Dealer)
 	}
@@ -59,6 +67,7 @@ func TestEdgeText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	for _, want := range []string{"profile argentina, 1 deck(s)", "composition-dependent (cd)", "house edge",
+		"% with basic strategy (td), ", "% with the best play for the exact cards (cd)\n",
 		"the challenge (AR-10)", "never take it", "dealer's final total", "effect of each option", "declare_initial_ace"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
