@@ -42,12 +42,14 @@ type deck struct {
 	csm   bool
 	fast  bool
 
-	buf   []card.Card // buf[:n] the shoe, buf[n:n+pad] padding
+	buf   []card.Card           // buf[:n] the shoe, buf[n:n+pad] padding
+	span  *[spanCards]card.Card // buf's first spanCards cards, for fisherYates
 	n     int
 	pos   int
 	limit int // draw calls refill when pos reaches it
 	cut   int // index of the first card behind the cut card; -1 none
 
+	moved    int  // FAM-03: the dealt cards collect dropped from the front of buf since the shuffle
 	laid     int  // FAM-03: buf[:laid] holds the cards, buf[laid:n] are collected cards still to lay: buf[i-lag]
 	lag      int  // FAM-03: n−pos at the end of every round of the shoe
 	filled   bool // continuous shuffle: the buffer holds the whole shoe
@@ -67,10 +69,16 @@ func newDeck(decks int, proc shoe.Procedure, csm bool) *deck {
 	// Collected cards (FAM-03) make the shoe run on in the buffer: after
 	// collect, the cards to lay end before 3n (fewer than n dead cards,
 	// n live ones, n to lay), and the padding follows them.
-	d.buf = make([]card.Card, 4*n+pad)
+	d.buf = make([]card.Card, max(4*n+pad, spanCards))
+	d.span = (*[spanCards]card.Card)(d.buf)
 	d.n, d.laid = n, n
 	return d
 }
+
+// spanCards is a power of two beyond any card the deck shuffles (buf[:n],
+// n < 3·52·16: see newDeck): fisherYates indexes span masked by it, which
+// changes no index and spares the bounds checks.
+const spanCards = 1 << 12
 
 // seedChunk returns the ChaCha8 seed of a chunk of rounds: every chunk has
 // its own source, so the result does not depend on which worker runs it.
@@ -122,58 +130,56 @@ func (d *deck) uint64n(n uint64) uint64 {
 	return hi
 }
 
-// shuffle is (*Rand).Shuffle: Fisher-Yates from the top down.
-func (d *deck) shuffle(cs []card.Card) {
+// shuffle shuffles buf[from:n] as (*Rand).Shuffle does: Fisher-Yates from
+// the top down.
+func (d *deck) shuffle(from, n int) {
 	if d.fast {
-		d.shuffleFast(cs)
+		d.shuffleFast(from, n)
 		return
 	}
+	cs := d.buf[from:n]
 	for i := len(cs) - 1; i > 0; i-- {
 		j := int(d.uint64n(uint64(i + 1)))
 		cs[i], cs[j] = cs[j], cs[i]
 	}
 }
 
-// shuffleFast shuffles cs uniformly: Fisher-Yates from the bottom up.
-func (d *deck) shuffleFast(cs []card.Card) { d.fisherYates(cs, 0, len(cs)) }
+// shuffleFast shuffles buf[from:n] uniformly: Fisher-Yates from the bottom
+// up.
+func (d *deck) shuffleFast(from, n int) { d.fisherYates(n, from, n) }
 
-// fisherYates puts a uniformly random card of cs[i:] at each position i
+// fisherYates puts a uniformly random card of buf[i:n] at each position i
 // from from to end: Fisher-Yates from the bottom up, stopped at end, so
-// that cs[:end] is the top of a uniform shuffle of cs[from:] and the rest
-// can follow later. Each 64-bit output gives two positions j = i+⌊x·(n−i)/2³²⌋
-// of 32-bit x, rejecting the few x that would bias them (Lemire, "Fast
-// random integer generation in an interval", 2019).
-func (d *deck) fisherYates(cs []card.Card, from, end int) {
-	n := len(cs)
+// that buf[:end] is the top of a uniform shuffle of buf[from:n] and the
+// rest can follow later. Each 64-bit output gives two positions
+// j = i+⌊x·(n−i)/2³²⌋ of 32-bit x, rejecting the few x that would bias
+// them (Lemire, "Fast random integer generation in an interval", 2019).
+func (d *deck) fisherYates(n, from, end int) {
+	cs := d.span // (indices masked by spanCards−1: all are below n)
+	const m = spanCards - 1
 	s := d.wy // a local copy keeps the state in a register
-	i := from
-	for ; i+1 < end; i += 2 {
+	i, left := from, uint32(n-from)
+	for ; i+1 < end; i, left = i+2, left-2 {
 		s += wyInc
 		hi, lo := bits.Mul64(s, s^wyMix)
 		r := hi ^ lo
-		left := uint32(n - i)
-		m := uint64(uint32(r)) * uint64(left)
-		if uint32(m) < left { // rarely: maybe biased, decide by Lemire's threshold
+		x := uint64(uint32(r)) * uint64(left)
+		y := (r >> 32) * uint64(left-1)
+		if uint32(x) < left || uint32(y) < left-1 { // rarely: maybe biased, decide by Lemire's threshold
 			d.wy = s
-			m = d.unbias(m, left)
+			x = d.unbias(x, left)
+			y = d.unbias(y, left-1)
 			s = d.wy
 		}
-		j := i + int(m>>32)
-		cs[i], cs[j] = cs[j], cs[i]
-		left--
-		m = (r >> 32) * uint64(left)
-		if uint32(m) < left {
-			d.wy = s
-			m = d.unbias(m, left)
-			s = d.wy
-		}
-		j = i + 1 + int(m>>32)
-		cs[i+1], cs[j] = cs[j], cs[i+1]
+		j := i + int(x>>32)
+		cs[i&m], cs[j&m] = cs[j&m], cs[i&m]
+		j = i + 1 + int(y>>32)
+		cs[(i+1)&m], cs[j&m] = cs[j&m], cs[(i+1)&m]
 	}
 	d.wy = s
 	if i < end {
 		j := i + d.bounded32(uint32(d.rand64()), uint32(n-i))
-		cs[i], cs[j] = cs[j], cs[i]
+		cs[i&m], cs[j&m] = cs[j&m], cs[i&m]
 	}
 }
 
@@ -202,7 +208,7 @@ func (d *deck) unbias(m uint64, n uint32) uint64 {
 func (d *deck) prepare() {
 	n := 52 * d.decks
 	d.n, d.laid = n, n
-	d.pos = 0
+	d.pos, d.moved = 0, 0
 	d.cut = -1
 	if d.csm {
 		// A uniformly random pick among the cards left at each draw;
@@ -219,7 +225,7 @@ func (d *deck) prepare() {
 		d.limit = 0
 		if d.fast {
 			d.limit = min(csmAhead, n)
-			d.fisherYates(d.buf[:n], 0, d.limit)
+			d.fisherYates(n, 0, d.limit)
 		}
 		return
 	}
@@ -237,10 +243,10 @@ func (d *deck) prepare() {
 		// (refill). Fisher-Yates from the bottom up stopped anywhere
 		// leaves a uniformly shuffled top.
 		d.shuffled = min(d.cut+pastCut, n)
-		d.fisherYates(d.buf[:n], 0, d.shuffled)
+		d.fisherYates(n, 0, d.shuffled)
 		d.limit = d.shuffled
 	} else {
-		d.shuffle(d.buf[:n])
+		d.shuffle(0, n)
 	}
 	if !d.fast {
 		d.cutShoe(n)
@@ -324,7 +330,7 @@ func (d *deck) refill() {
 				return
 			}
 			d.limit = min(d.pos+csmAhead, d.n)
-			d.fisherYates(d.buf[:d.n], d.pos, d.limit)
+			d.fisherYates(d.n, d.pos, d.limit)
 			return
 		}
 		if left := d.n - d.pos; left > 1 {
@@ -334,7 +340,7 @@ func (d *deck) refill() {
 		return
 	}
 	if d.pos == d.shuffled && d.pos < d.n { // a long last round past the cut card
-		d.fisherYates(d.buf[:d.n], d.shuffled, d.n)
+		d.fisherYates(d.n, d.shuffled, d.n)
 		d.shuffled, d.limit = -1, d.n
 		return
 	}
@@ -355,7 +361,7 @@ func (d *deck) refill() {
 func (d *deck) lay() {
 	copy(d.buf[d.laid:d.n], d.buf[d.laid-d.lag:d.n-d.lag])
 	if d.proc.Collected == shoe.UnderFaceUp {
-		d.shuffle(d.buf[d.laid:d.n])
+		d.shuffle(d.laid, d.n)
 	}
 	d.laid = d.n
 }
@@ -365,6 +371,10 @@ func (d *deck) out() bool { return d.pos > d.n }
 
 // cutOut reports whether the cut card has come out (EG-04).
 func (d *deck) cutOut() bool { return d.cut >= 0 && d.pos > d.cut }
+
+// dealt is the number of cards taken from the shoe since it was shuffled,
+// the burns included (the padding a void round read is not a card).
+func (d *deck) dealt() int { return d.moved + min(d.pos, d.n) }
 
 // remaining is the number of cards still in the shoe.
 func (d *deck) remaining() int { return d.n - d.pos }
@@ -391,6 +401,7 @@ func (d *deck) collect(k int) {
 	if dead := d.laid - lag; dead >= lag {
 		copy(d.buf, d.buf[dead:d.laid])
 		d.pos -= dead
+		d.moved += dead
 		d.laid -= dead
 		d.n -= dead
 		d.limit = d.laid
@@ -400,5 +411,6 @@ func (d *deck) collect(k int) {
 	}
 	if d.n+pad > len(d.buf) { // (never: see newDeck)
 		d.buf = append(d.buf, make([]card.Card, d.n+pad-len(d.buf))...)
+		d.span = (*[spanCards]card.Card)(d.buf)
 	}
 }

@@ -124,7 +124,9 @@ func TestFastShuffleUniform(t *testing.T) {
 		for i := range cs {
 			cs[i] = card.Card(i)
 		}
-		d.shuffleFast(cs)
+		copy(d.buf, cs)
+		d.shuffleFast(0, len(cs))
+		copy(cs, d.buf)
 		for pos, c := range cs {
 			n[c][pos]++
 		}

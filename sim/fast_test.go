@@ -6,6 +6,7 @@ import (
 	"math"
 	mrand "math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"sabot/rules"
@@ -263,8 +264,12 @@ func TestDistIndex(t *testing.T) {
 // bit, with and without a count (runChunk seats once and sums the count 0
 // at the end without one).
 func TestFastPathStats(t *testing.T) {
-	for _, name := range []string{"vegas-s17", "family", "venice"} {
-		p := rules.MustLookup(name)
+	for _, name := range []string{"vegas-s17", "family", "venice", "vegas-s17+last_round_void"} {
+		base, opt, void := strings.Cut(name, "+")
+		p := rules.MustLookup(base)
+		if void { // EG-04: void rounds
+			must(t, p.SetAll([]string{opt + "=true"}))
+		}
 		for _, st := range fastStrategies(p) {
 			t.Run(name+"/"+st.name, func(t *testing.T) {
 				cfg := Config{Profile: p, Rounds: 1}
@@ -276,8 +281,11 @@ func TestFastPathStats(t *testing.T) {
 				if fast.fp == nil || gen.fp != nil {
 					t.Fatal("not on the fast and the general path")
 				}
-				for k := 0; k < 3; k++ {
-					a, b := fast.runChunk(7, k, 20_000, 4), gen.runChunk(7, k, 20_000, 4)
+				// With bankroll paths and without (a flat bettor's
+				// chunks without paths take runFlat).
+				for k := 0; k < 6; k++ {
+					pp := 4 * (k % 2)
+					a, b := fast.runChunk(7, k, 20_000, pp), gen.runChunk(7, k, 20_000, pp)
 					if a.stats != b.stats || !slices.Equal(a.path, b.path) {
 						t.Fatalf("chunk %d: the paths' sums differ: EV %v, %v", k, float64(a.stats.X)/float64(a.stats.W), float64(b.stats.X)/float64(b.stats.W))
 					}

@@ -17,6 +17,14 @@ type Result struct {
 	Shoes   int64  `json:"shoes"`
 	Unit    int64  `json:"unit"`
 
+	// CardsPerShoe is the penetration reached: the mean number of cards
+	// taken from a shoe before it was shuffled again, burn cards
+	// included; Penetration is the same as a fraction of the shoe's
+	// cards. (Without a shoe dealt to its end, as with a continuous
+	// shuffler: 0 and left out.)
+	CardsPerShoe float64 `json:"cards_per_shoe,omitempty"`
+	Penetration  float64 `json:"penetration,omitempty"`
+
 	EV   float64    `json:"ev"`
 	SE   float64    `json:"se"`
 	CI95 [2]float64 `json:"ci95"`
@@ -69,6 +77,10 @@ func (r *Result) summarize() {
 	unit := float64(cfg.Unit)
 	r.Profile = cfg.Profile.Name
 	r.Rounds, r.Played, r.Void, r.Shoes, r.Unit = s.Rounds, s.Played, s.Void, s.Shoes, cfg.Unit
+	if s.ShoesDealt > 0 {
+		r.CardsPerShoe = float64(s.ShoeCards) / float64(s.ShoesDealt)
+		r.Penetration = r.CardsPerShoe / float64(52*cfg.Profile.Decks)
+	}
 	r.EV, r.SE = ratio(s)
 	r.CI95 = [2]float64{r.EV - 1.96*r.SE, r.EV + 1.96*r.SE}
 	if s.Played > 0 {

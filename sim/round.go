@@ -55,10 +55,13 @@ type table struct {
 
 	hand Hand // the strategy's view, reused
 
-	in         bool  // wonging: the player is in the game
-	shoes      int64 // shuffles so far
-	void       bool  // the last round was void
-	bankRounds int   // FAM-02: rounds since the bank last passed
+	in    bool  // wonging: the player is in the game
+	shoes int64 // shuffles so far
+	// Shoes dealt to their end and the cards dealt from them (the
+	// penetration reached), since the chunk began.
+	shoesDealt, shoeCards int64
+	void                  bool // the last round was void
+	bankRounds            int  // FAM-02: rounds since the bank last passed
 
 	// The round's result.
 	x, w        int64    // the player's net and initial stakes
@@ -277,11 +280,20 @@ func (t *table) endRound(start int) {
 	}
 	t.bankRounds++
 	switch {
-	case d.out(), d.cutOut(), d.csm:
+	case d.csm:
 		t.shuffle()
+	case d.out(), d.cutOut():
+		t.endShoe()
 	case proc.Collected == shoe.UnderFaceDown && t.bankPasses():
-		t.shuffle()
+		t.endShoe()
 	}
+}
+
+// endShoe counts the cards dealt from the shoe, and shuffles.
+func (t *table) endShoe() {
+	t.shoesDealt++
+	t.shoeCards += int64(t.d.dealt())
+	t.shuffle()
 }
 
 // tally counts a player box's result for the win, push, loss and

@@ -187,6 +187,12 @@ type Stats struct {
 	Void   int64 // rounds void (AR-08, EG-04)
 	Shoes  int64 // shuffles
 
+	// ShoesDealt are the shoes dealt to their end (reshuffled after the
+	// cut card, out of cards, or when the bank passed; not a continuous
+	// shuffler's), ShoeCards the cards taken from them, burns included:
+	// their quotient is the penetration reached.
+	ShoesDealt, ShoeCards int64
+
 	X, W       int64   // the player's net and initial stakes
 	XX, WW, XW float64 // their sums of squares and products, per round
 
@@ -206,6 +212,8 @@ func (s *Stats) merge(o *Stats) {
 	s.Played += o.Played
 	s.Void += o.Void
 	s.Shoes += o.Shoes
+	s.ShoesDealt += o.ShoesDealt
+	s.ShoeCards += o.ShoeCards
 	s.X += o.X
 	s.W += o.W
 	s.XX += o.XX
@@ -246,6 +254,7 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 	t.d.reseed(seedChunk(seed, k))
 	t.shuffle()
 	t.playerBoxes, t.blackjacks, t.boxWins = 0, 0, [3]int64{}
+	t.shoesDealt, t.shoeCards = 0, 0
 	step := int64(0)
 	if pathPoints > 0 {
 		step = max(1, rounds/int64(pathPoints))
@@ -266,6 +275,10 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 	// 2·x/unit as a product where 2/unit is exact (a power of two unit,
 	// as the default unit of a 3:2 game): the same quotient, no division.
 	perHalf, exact := 2/unit, cfg.Unit&(cfg.Unit-1) == 0
+	if fixed && step == 0 {
+		fresh = t.runFlat(st, rounds, finish)
+		rounds = 0 // (dealt)
+	}
 	for r := int64(0); r < rounds || finish && !fresh; r++ {
 		if !fixed {
 			playing = t.seat()
@@ -327,8 +340,54 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 		st.Shoes--
 	}
 	st.Boxes, st.Blackjacks = t.playerBoxes, t.blackjacks
+	st.ShoesDealt, st.ShoeCards = t.shoesDealt, t.shoeCards
 	st.Wins, st.Pushes, st.Losses = t.boxWins[0], t.boxWins[1], t.boxWins[2]
 	return res
+}
+
+// runFlat is runChunk's loop for a player who does not count, on the fast
+// path, without bankroll paths: rounds rounds, then on to the end of the
+// shoe if finish. It reports whether the last round began a shoe. He bets
+// the same stakes w0 every round (the seats never change) but in a void
+// round, which stakes nothing and nets 0, so the round's sums reduce to
+// ΣX and ΣX², and the rest follow: W = (rounds − voids)·w0, WW and XW
+// from them (the same floats as summed round by round: the sums of whole
+// numbers below 2⁵³ are exact), the distribution's void rounds at 0.
+func (t *table) runFlat(st *Stats, rounds int64, finish bool) (fresh bool) {
+	cfg := t.cfg
+	unit := float64(cfg.Unit)
+	perHalf, exact := 2/unit, cfg.Unit&(cfg.Unit-1) == 0
+	dist := &st.Dist
+	var n, x, voids int64
+	xx := 0.0
+	fresh = true
+	for ; n < rounds || finish && !fresh; n++ {
+		s0 := t.shoes
+		t.playFast()
+		fresh = t.shoes != s0
+		v := t.x
+		fv := float64(v)
+		x += v
+		xx += fv * fv
+		q := 2 * fv / unit
+		if exact {
+			q = fv * perHalf
+		}
+		dist[distIndex(q)]++
+		voids += int64(b2i(t.void))
+	}
+	w0 := int64(cfg.Boxes) * t.fp.levels[0].stake
+	fw := float64(w0)
+	st.Rounds += n
+	st.Played += n
+	st.Void += voids
+	st.X += x
+	st.XX += xx
+	st.W += (n - voids) * w0
+	st.WW += float64(n-voids) * fw * fw
+	st.XW += float64(x) * fw
+	dist[distRange] -= voids
+	return fresh
 }
 
 // distIndex is the distribution's bucket of a net of q half units:

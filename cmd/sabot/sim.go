@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,6 +20,7 @@ import (
 
 	"sabot/analysis"
 	"sabot/internal/chart"
+	"sabot/rules"
 	"sabot/sim"
 )
 
@@ -39,8 +41,9 @@ func newSimCmd(e *env) *cobra.Command {
 		unit                      int64
 		bankroll                  float64
 		continuous                bool
+		penetration               string
 		asJSON, progress          bool
-		chartDir                  string
+		chartDir, cpuProfile      string
 	)
 	c := &cobra.Command{
 		Use:   "sim PROFILE|FILE",
@@ -60,6 +63,11 @@ for the reference rules (a labelled fallback).`,
 			p, err := pf.resolve(args[0])
 			if err != nil {
 				return err
+			}
+			if penetration != "" {
+				if err := setPenetration(p, penetration, pf.options, continuous); err != nil {
+					return err
+				}
 			}
 			cfg := sim.Config{Profile: p, Rounds: rounds, TargetSE: targetSE, Seed: seed, Workers: workers,
 				Boxes: boxes, Others: others, BackBets: backBets, BackFollow: backFollow, Unit: unit, Continuous: continuous}
@@ -87,15 +95,20 @@ for the reference rules (a labelled fallback).`,
 			case textbook:
 				tab = sim.Textbook(p.DealerHitsSoft17)
 			default:
-				res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
-				if err != nil {
-					return failed("sim: the basic strategy of %s: %v", p.Name, err)
+				// The built-in profiles' cards are computed ahead (basic.go).
+				data, ok := basicCard(p)
+				if !ok {
+					res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
+					if err != nil {
+						return failed("sim: the basic strategy of %s: %v", p.Name, err)
+					}
+					var b bytes.Buffer
+					if err := res.Basic.WriteCSV(&b); err != nil {
+						return failed("sim: %v", err)
+					}
+					data = b.Bytes()
 				}
-				var b bytes.Buffer
-				if err := res.Basic.WriteCSV(&b); err != nil {
-					return failed("sim: %v", err)
-				}
-				if tab, err = sim.ParseStrategyCard(&b); err != nil {
+				if tab, err = sim.ParseStrategyCard(bytes.NewReader(data)); err != nil {
 					return failed("sim: the analysis strategy card: %v", err)
 				}
 				tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
@@ -170,8 +183,21 @@ for the reference rules (a labelled fallback).`,
 					progressbar.OptionClearOnFinish())
 				cfg.Progress = func(n int64) { bar.Set64(n) }
 			}
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return refused("sim: --cpuprofile: %v", err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return failed("sim: --cpuprofile: %v", err)
+				}
+			}
 			start := time.Now()
 			res, err := sim.Run(cmd.Context(), cfg)
+			if cpuProfile != "" {
+				pprof.StopCPUProfile()
+			}
 			if bar != nil {
 				bar.Finish()
 			}
@@ -194,6 +220,7 @@ for the reference rules (a labelled fallback).`,
 					Count        string  `json:"count,omitempty"`
 					Ramp         string  `json:"ramp,omitempty"`
 					TrueCount    string  `json:"true_count,omitempty"`
+					CutCard      int     `json:"cut_card_after,omitempty"`
 					Bankroll     float64 `json:"bankroll,omitempty"`
 					RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
 					Seconds      float64 `json:"seconds"`
@@ -205,6 +232,9 @@ for the reference rules (a labelled fallback).`,
 					if cfg.Count.Balanced {
 						out.TrueCount = cfg.TrueCount.String()
 					}
+				}
+				if !cfg.Continuous {
+					out.CutCard = cutCardAfter(p)
 				}
 				if bankroll > 0 {
 					out.Bankroll, out.RiskOfRuin = bankroll, res.RiskOfRuin(bankroll)
@@ -240,10 +270,101 @@ for the reference rules (a labelled fallback).`,
 	f.Int64Var(&unit, "unit", 0, "one unit in minor units (default: the smallest that pays blackjacks and half stakes exactly)")
 	f.Float64Var(&bankroll, "bankroll", 0, "bankroll in units for the risk of ruin")
 	f.BoolVar(&continuous, "continuous", false, "shuffle every card back before each round (continuous shuffler): no cut card")
+	f.StringVar(&penetration, "penetration", "", "place the cut card after card P of the shoe: P cards (234) or a fraction of the shoe's cards, to the nearest card (0.75, 75%, 4.5/6);\n"+
+		"a round that begins with at most P cards out of the shoe (burn cards included) is dealt, so the one that begins with exactly P is dealt and is the last;\n"+
+		"cut_card_reserve = the shoe's cards − P (not with -o cut_card_reserve)")
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the simulation (go tool pprof) to this file")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
 	f.StringVar(&chartDir, "chart", "", "write charts (SVG) to this folder: EV by count, bankroll paths, distribution of results")
 	return c
+}
+
+// setPenetration places the cut card as --penetration says (see its help):
+// a card count, or a fraction of the shoe (a decimal below 1 or with a
+// point, a percentage, or a quotient a/b such as 4.5/6) rounded to the
+// nearest card.
+func setPenetration(p *rules.Profile, s string, options []string, continuous bool) error {
+	for _, o := range options {
+		if k, _, _ := strings.Cut(o, "="); strings.EqualFold(strings.TrimSpace(k), "cut_card_reserve") {
+			return refused("sim: --penetration and -o cut_card_reserve both place the cut card: give one")
+		}
+	}
+	if continuous {
+		return refused("sim: --penetration: a continuous shuffler has no cut card")
+	}
+	cards := p.Cards()
+	at, err := parsePenetration(s, cards)
+	if err != nil {
+		return refused("sim: --penetration %s: %v", s, err)
+	}
+	q := p.Clone()
+	q.CutCardReserve = cards - at
+	if err := q.Validate(); err != nil {
+		return refused("sim: --penetration %s (cut_card_reserve=%d): %v", s, q.CutCardReserve, err)
+	}
+	*p = *q
+	return nil
+}
+
+// parsePenetration reads --penetration: the card the cut card follows, 1
+// to cards.
+func parsePenetration(s string, cards int) (int, error) {
+	s = strings.TrimSpace(s)
+	num := func(t string) (float64, error) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a number", t)
+		}
+		return v, nil
+	}
+	frac := math.NaN()
+	switch a, b, quotient := strings.Cut(s, "/"); {
+	case quotient:
+		x, err := num(a)
+		if err != nil {
+			return 0, err
+		}
+		y, err := num(b)
+		if err != nil {
+			return 0, err
+		}
+		if y <= 0 {
+			return 0, errors.New("the divisor must be positive")
+		}
+		frac = x / y
+	case strings.HasSuffix(s, "%"):
+		x, err := num(strings.TrimSuffix(s, "%"))
+		if err != nil {
+			return 0, err
+		}
+		frac = x / 100
+	default:
+		x, err := num(s)
+		if err != nil {
+			return 0, err
+		}
+		if x < 1 || strings.ContainsAny(s, ".eE") {
+			frac = x
+		} else {
+			if x != math.Trunc(x) {
+				return 0, errors.New("a card count must be whole")
+			}
+			frac = x / float64(cards)
+		}
+	}
+	if frac <= 0 || frac > 1 {
+		return 0, fmt.Errorf("want a fraction of the shoe above 0 and at most 1, or 1 to %d cards", cards)
+	}
+	return int(math.Round(frac * float64(cards))), nil
+}
+
+// cutCardAfter is the card the cut card follows (0: none, dealt to the end).
+func cutCardAfter(p *rules.Profile) int {
+	if r := p.CutCardReserve; r > 0 && r < p.Cards() {
+		return p.Cards() - r
+	}
+	return 0
 }
 
 // parseTrueCount reads --tc-decks, --tc-round and --tc-step.
@@ -302,6 +423,14 @@ func printSim(e *env, r *sim.Result, strategy string, cfg sim.Config, bankroll f
 		shuffle = "continuous shuffle"
 	}
 	fmt.Fprintf(w, "rounds\t%d (%d played, %d void), %d shoes, %s\n", r.Rounds, r.Played, r.Void, r.Shoes, shuffle)
+	if !cfg.Continuous && r.CardsPerShoe > 0 {
+		cut := "no cut card"
+		if at := cutCardAfter(cfg.Profile); at > 0 {
+			cut = fmt.Sprintf("cut card after card %d (cut_card_reserve %d)", at, cfg.Profile.CutCardReserve)
+		}
+		fmt.Fprintf(w, "penetration\t%.1f cards dealt per shoe (%.1f %% of %d, burns included), %s\n",
+			r.CardsPerShoe, 100*r.Penetration, cfg.Profile.Cards(), cut)
+	}
 	fmt.Fprintf(w, "EV per initial bet\t%s ± %.3f %% (95 %%: %s to %s)\n", pct(r.EV), 196*r.SE, pct(r.CI95[0]), pct(r.CI95[1]))
 	fmt.Fprintf(w, "SD per round\t%.4f units\n", r.SD)
 	fmt.Fprintf(w, "win / push / loss\t%.2f %% / %.2f %% / %.2f %% of boxes, blackjack %.2f %%\n", 100*r.Win, 100*r.Push, 100*r.Loss, 100*r.Blackjack)

@@ -78,10 +78,65 @@ func TestSimRefused(t *testing.T) {
 		{"vegas-s17", "--tc-round", "floor"},                  // a true count needs a count
 		{"vegas-s17", "--count", "hi-lo", "--tc-step", "0.5"}, // half counts need a rounding
 		{"vegas-s17", "--count", "hi-lo", "--tc-round", "up"}, // no such rounding
+		{"vegas-s17", "--penetration", "234", "-o", "cut_card_reserve=78"},
+		{"vegas-s17", "--penetration", "0.75", "-o", " Cut_Card_Reserve = 78"},
+		{"vegas-s17", "--penetration", "0.75", "--continuous"},
+		{"vegas-s17", "--penetration", "0"},
+		{"vegas-s17", "--penetration", "1.5"},
+		{"vegas-s17", "--penetration", "313"},
+		{"vegas-s17", "--penetration", "233.5"},
+		{"vegas-s17", "--penetration", "3/0"},
+		{"vegas-s17", "--penetration", "x%"},
+		{"vegas-s17", "--penetration", "10"}, // fewer than 20 cards to deal (AR-08, EG-02)
+		{"family", "--penetration", "0.75"},  // FAM-03: dealt through the deck
 	} {
 		code, out, errs := runSim(t, args...)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 || errs == "" {
 			t.Errorf("sabot sim %v: exit %d, stdout %q, stderr %q; want exit 2 and one line", args, code, out, errs)
 		}
+	}
+}
+
+// TestSimPenetration: --penetration as cards, a decimal, a percentage or a
+// quotient places the cut card where -o cut_card_reserve does (vegas-s17's
+// own is 78 of 312: after card 234), and the report gives the cards dealt
+// per shoe; a card less deals fewer.
+func TestSimPenetration(t *testing.T) {
+	type result struct {
+		EV           float64 `json:"ev"`
+		CardsPerShoe float64 `json:"cards_per_shoe"`
+		Penetration  float64 `json:"penetration"`
+		CutCard      int     `json:"cut_card_after"`
+	}
+	run := func(args ...string) result {
+		t.Helper()
+		code, out, errs := runSim(t, append([]string{"vegas-s17", "--rounds", "100000", "--seed", "4", "--textbook", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return r
+	}
+	want := run("-o", "cut_card_reserve=78")
+	if want.CutCard != 234 || want.CardsPerShoe <= 234 || want.CardsPerShoe > 240 || want.Penetration != want.CardsPerShoe/312 {
+		t.Fatalf("cut_card_reserve=78: %+v", want)
+	}
+	for _, pen := range []string{"234", "0.75", "75%", "4.5/6", "234/312", "0.7502"} {
+		if got := run("--penetration", pen); got != want {
+			t.Errorf("--penetration %s: %+v, want %+v", pen, got, want)
+		}
+	}
+	if got := run("--penetration", "233"); got.CutCard != 233 || got.CardsPerShoe >= want.CardsPerShoe || got.EV == want.EV {
+		t.Errorf("--penetration 233: %+v; want fewer cards than %+v", got, want)
+	}
+	if got := run("--penetration", "1.0"); got.CutCard != 0 || got.CardsPerShoe != 312 {
+		t.Errorf("--penetration 1.0 (to the end): %+v", got)
+	}
+	code, out, _ := runSim(t, "vegas-s17", "--rounds", "20000", "--textbook", "--penetration", "4.5/6")
+	if code != 0 || !strings.Contains(out, "cards dealt per shoe") || !strings.Contains(out, "cut card after card 234 (cut_card_reserve 78)") {
+		t.Errorf("the text report lacks the penetration:\n%s", out)
 	}
 }
