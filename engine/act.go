@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -118,7 +119,7 @@ func (r *Round) checkChallenge(a Action, explain bool) error {
 	}
 	if half := b.Stake / 2; half < 1 || (a.Stake != 0 && a.Stake != half) {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the challenge stakes half the original stake, %s", r.amount(half)), "AR-10")
+			return r.refuse(explain, a, ErrStake, challengeStake(b.Stake, r.amount), "AR-10")
 		}
 		return errQuiet
 	}
@@ -387,6 +388,19 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 	return nil
 }
 
+// challengeStake says what the challenge on a stake stakes: half of it,
+// and where the stake is odd, that the half is rounded down (AR-10).
+func challengeStake(stake money.Amount, show func(money.Amount) string) string {
+	half := stake / 2
+	switch {
+	case half < 1:
+		return fmt.Sprintf("the challenge stakes half the original stake, and %s has no half to stake", show(stake))
+	case stake%2 != 0:
+		return fmt.Sprintf("the challenge stakes half the original stake, rounded down to the table's unit: %s of %s", show(half), show(stake))
+	}
+	return fmt.Sprintf("the challenge stakes half the original stake, %s", show(half))
+}
+
 // sideBetClosed says why insurance, even money or the challenge is not open.
 func (r *Round) sideBetClosed(k Kind) string {
 	up := r.upCard()
@@ -398,7 +412,7 @@ func (r *Round) sideBetClosed(k Kind) string {
 		case !up.IsAce():
 			return "insurance is offered only under a dealer Ace"
 		}
-		return "insurance is offered before the first third card is dealt"
+		return r.insuranceClosed("insurance")
 	case EvenMoney:
 		switch {
 		case r.p.EvenMoney == rules.NoEvenMoney:
@@ -408,12 +422,26 @@ func (r *Round) sideBetClosed(k Kind) string {
 		case !up.IsAce() && !up.IsTen():
 			return "even money is offered under a dealer Ace or ten"
 		}
-		return "even money is offered to a blackjack before the first third card is dealt"
+		return r.insuranceClosed("even money")
 	}
 	if !r.p.Challenge {
 		return "there is no challenge at this table"
 	}
 	return "the challenge is placed on a first-card Ace before the second card"
+}
+
+// insuranceClosed says what closed the insurance window, by what happened
+// (ES-11: the offer is made to all players at once, before play; VE-15).
+func (r *Round) insuranceClosed(what string) string {
+	switch {
+	case r.thirdCard:
+		return what + " closed when the first third card was dealt"
+	case r.insOffered && r.insTurn != 0:
+		return fmt.Sprintf("%s was offered to every box before play and closed when the dealer turned to box %d", what, r.insTurn)
+	case r.insOffered:
+		return what + " was offered to every box before play and has closed"
+	}
+	return what + " was offered to nobody: no bet on the table could take it"
 }
 
 func sideBetRule(k Kind) string {

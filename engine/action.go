@@ -151,11 +151,22 @@ type Bet struct {
 	Result rules.Result
 
 	settled bool
-	window  uint32 // the window in which the bettor last answered
+	window  uint32       // the window in which the bettor last answered
+	plays   money.Amount // a double: the part of its stake that plays (DoubleCounts)
 }
 
 // Settled reports whether the bet has been settled.
 func (b *Bet) Settled() bool { return b.settled }
+
+// Plays is the part of the stake that plays: all of it, but for a double
+// over the stake it doubles (VE-19) or over the table maximum (VE-21),
+// whose excess is returned win or lose (Profile.DoubleCounts).
+func (b *Bet) Plays() money.Amount {
+	if b.Kind == DoubleBet {
+		return b.plays
+	}
+	return b.Stake
+}
 
 // Errors: every refusal wraps one of these.
 var (

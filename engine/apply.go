@@ -38,7 +38,11 @@ func (r *Round) applyChallenge(a Action) {
 		b := &r.bets[r.findBet(a.Player, a.Box, a.Hand)]
 		b.window = r.window
 		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: a.Hand, Kind: ChallengeBet, Stake: b.Stake / 2})
-		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: b.Stake / 2})
+		e := Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: b.Stake / 2}
+		if b.Stake%2 != 0 { // AR-10: say so where the half is rounded down
+			e.Text = challengeStake(b.Stake, r.amount)
+		}
+		r.emit(e)
 		for i := range r.bets {
 			if r.canChallenge(&r.bets[i], r.challengeBox, r.challengeIdx) {
 				return // others may still challenge
@@ -98,8 +102,28 @@ func (r *Round) applyFollow(a Action) {
 }
 
 func (r *Round) addBet(player string, boxNo, hand int, k BetKind, stake money.Amount) {
-	r.bets = append(r.bets, Bet{Player: player, Box: boxNo, Hand: hand, Kind: k, Stake: stake})
+	var plays money.Amount
+	if k == DoubleBet {
+		plays = r.p.DoubleCounts(stake, r.baseStake(player, boxNo, hand), r.boundStakes(player, boxNo, hand))
+	}
+	r.bets = append(r.bets, Bet{Player: player, Box: boxNo, Hand: hand, Kind: k, Stake: stake, plays: plays})
 	r.emit(Event{Kind: EvBet, Player: player, Box: boxNo, Hand: hand, BetKind: k, Amount: stake})
+}
+
+// boundStakes is what the table maximum binds together with a new double
+// on a hand (VE-21): the bettor's own stake there (max_bet_scope=bet), or
+// every bettor's on the hand with what the doubles before it play (box).
+func (r *Round) boundStakes(player string, boxNo, hand int) money.Amount {
+	if r.p.MaxScope != rules.MaxPerBox {
+		return r.baseStake(player, boxNo, hand)
+	}
+	var n money.Amount
+	for i := range r.bets {
+		if b := &r.bets[i]; b.Box == boxNo && b.Hand == hand && b.Kind != InsuranceBet && b.Kind != ChallengeBet {
+			n += b.Plays()
+		}
+	}
+	return n
 }
 
 // followPending reports whether a back bettor on the hand has yet to answer

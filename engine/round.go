@@ -85,6 +85,10 @@ type Round struct {
 
 	bankFirst bool // AR-23 (f): the bank's hand was completed before the players'
 
+	insOffered bool // the insurance window was opened this round (ES-10, ES-11, VE-15, VE-16)
+	insTurn    int  // the box in turn when it closed: the first to decide
+	thirdCard  bool // a player's hand has been dealt a third card (ES-11)
+
 	style money.Style // how refusals show amounts (SetAmountStyle)
 }
 
@@ -119,6 +123,7 @@ func (r *Round) Reset(src Source) {
 	r.challengeBox, r.challengeIdx = 0, 0
 	r.void, r.voidReason, r.lastRound = false, "", false
 	r.need, r.waiting, r.bankFirst = Need{}, false, false
+	r.insOffered, r.insTurn, r.thirdCard = false, 0, false
 	r.cutOutAtStart = src != nil && src.CutCardOut()
 	r.events = r.events[:0]
 	r.drawn = r.drawn[:0]
@@ -256,7 +261,7 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
 		}
 		if r.p.MaxScope == rules.MaxPerBox && boxTotal+stake > r.p.MaxBet {
-			return refuse(ErrStake, fmt.Sprintf("the box's stakes would exceed the table maximum %s", r.amount(r.p.MaxBet)), "ES-03")
+			return refuse(ErrStake, fmt.Sprintf("the box's stakes together may not exceed the table maximum %s, not even with others' stakes (%s on the box already)", r.amount(r.p.MaxBet), r.amount(boxTotal)), "ES-03, VE-21")
 		}
 	} else {
 		b.holder = player
@@ -361,6 +366,7 @@ func (r *Round) dealSecond() {
 		}
 	}
 	if r.insuranceOffered() {
+		r.insOffered = true
 		r.openWindow(InsuranceWindow)
 		return
 	}
@@ -450,6 +456,9 @@ func (r *Round) afterInsurance() {
 	}
 	r.cur, r.curHand = 0, 0
 	r.advance()
+	if r.phase != Done && r.cur < r.nOrder {
+		r.insTurn = int(r.order[r.cur])
+	}
 }
 
 // advance moves play to the next hand that needs a decision, dealing the
@@ -525,6 +534,9 @@ func (r *Round) deal(boxNo, idx int, faceDown bool) bool {
 		return false
 	}
 	h := &r.boxes[boxNo].hands[idx]
+	if h.Count.N == 2 {
+		r.thirdCard = true
+	}
 	if faceDown {
 		h.faceDown = int8(h.Count.N)
 	}

@@ -56,12 +56,9 @@ func (r *Round) settleBet(b *Bet, dealerBJ bool) {
 		b.Result, b.Net = rules.Void, 0
 	default:
 		o := r.boxes[b.Box].hands[b.Hand-1].outcome
-		stake := b.Stake
-		if b.Kind == DoubleBet && r.p.DoubleForLess {
-			// VE-19: the excess of a double over the original is neither
-			// paid nor lost.
-			stake = min(stake, r.baseStake(b.Player, b.Box, b.Hand))
-		}
+		// VE-19, VE-21: the excess of a double over the original or over
+		// the table maximum is neither paid nor lost.
+		stake := b.Plays()
 		if o.OriginalOnly && b.Kind != MainBet {
 			b.Result, b.Net = rules.Push, 0 // returned
 		} else {

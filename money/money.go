@@ -123,8 +123,27 @@ func (a Amount) In(s Style) string {
 // spell the same stake. Signs, grouping and a third decimal are refused, and
 // so are more than 2^53 units written with a point.
 func Parse(s string) (Amount, error) {
+	return parse(s, false)
+}
+
+// ParseUnits reads a positive amount as the table shows money: in units,
+// a whole number ("50" is 50.00) or with a point and at most two decimals
+// ("2.50", "2.5", ".75"). Signs, grouping and a third decimal are refused,
+// and so are more than 2^53 units. The terminal game reads stakes so.
+func ParseUnits(s string) (Amount, error) {
+	return parse(s, true)
+}
+
+func parse(s string, units bool) (Amount, error) {
 	s = strings.TrimSpace(s)
+	typed := s
 	bad := fmt.Errorf("%q is not an amount: type minor units (250) or units with a point (2.50)", s)
+	if units {
+		bad = fmt.Errorf("%q is not an amount: type it as the table shows money, in units (25 or 2.50)", s)
+		if !strings.Contains(s, ".") && s != "" {
+			s += ".00"
+		}
+	}
 	whole, frac, dot := strings.Cut(s, ".")
 	if whole == "" && !dot || strings.HasPrefix(whole, "+") || strings.HasPrefix(whole, "-") {
 		return 0, bad
@@ -151,7 +170,7 @@ func Parse(s string) (Amount, error) {
 		n = n*100 + f
 	}
 	if n <= 0 {
-		return 0, fmt.Errorf("an amount must be positive, not %q", s)
+		return 0, fmt.Errorf("an amount must be positive, not %q", typed)
 	}
 	return Amount(n), nil
 }

@@ -128,3 +128,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// ParseUnits reads money as the table shows it: a whole number is units
+// (the terminal game's "bet 50" is 50.00, not 0.50).
+func TestParseUnits(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Amount
+	}{{"50", 5000}, {"5000", 500000}, {"2.50", 250}, {"0.5", 50}, {".75", 75}, {" 7 ", 700}, {"10.", 0}, {"0", 0}, {"-5", 0},
+		{"1.234", 0}, {"x", 0}, {"", 0}, {"1,000", 0}, {"9223372036854775808", 0}} {
+		got, err := ParseUnits(c.in)
+		if c.want == 0 && err == nil || c.want != 0 && (err != nil || got != c.want) {
+			t.Errorf("ParseUnits(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+	if _, err := ParseUnits("x"); err == nil || err.Error() != `"x" is not an amount: type it as the table shows money, in units (25 or 2.50)` {
+		t.Errorf("ParseUnits(x): %v", err)
+	}
+}

@@ -16,6 +16,9 @@ var messages = func() *catalog.Builder {
 	set(b, "You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
 		"Juega %s a %s por casillero, con un capital de %s. El dinero se muestra en unidades con dos decimales; escriba help para ver los comandos.\n",
 		"Gioca %s a %s per postazione, con un capitale di %s. Il denaro è in unità con due decimali; scriva help per i comandi.\n")
+	set(b, "The table minimum is %s a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.\n",
+		"La apuesta mínima de la mesa es %s por casillero (AR-04); escriba las cantidades como las muestra la mesa: bet 25 es 25.00.\n",
+		"La puntata minima del tavolo è %s per postazione (AR-04); scriva gli importi come li mostra il tavolo: bet 25 è 25.00.\n")
 	set(b, "\nBankroll %s; %s on %s. Enter deals; or bet N, box 1,3, help, quit.",
 		"\nCapital %s; %s en %s. Enter reparte; o bet N, box 1,3, help, quit.",
 		"\nCapitale %s; %s a postazione, gioca %s. Invio distribuisce; oppure bet N, box 1,3, help, quit.")
@@ -74,6 +77,9 @@ var messages = func() *catalog.Builder {
 	set(b, "%s stands.\n", "%s se planta.\n", "%s: no carta.\n")
 	set(b, "%s draws.\n", "%s pide.\n", "%s: carta.\n")
 	set(b, "%s doubles: %s more for one card.\n", "%s dobla: %s más por una carta.\n", "%s raddoppia: %s in più per una carta.\n")
+	set(b, "%s doubles: %s more for one card; %s of it plays and %s is returned, win or lose (%s).\n",
+		"%s dobla: %s más por una carta; juegan %s y se devuelven %s, gane o pierda (%s).\n",
+		"%s raddoppia: %s in più per una carta; ne giocano %s e %s è restituito, vinca o perda (%s).\n")
 	set(b, "Box %d insures %s.\n", "El casillero %d asegura %s.\n", "La postazione %d assicura %s.\n")
 	set(b, "Box %d: the insurance %s %s.\n", "Casillero %d: el seguro %s %s.\n", "Postazione %d: l'assicurazione %s %s.\n")
 	set(b, "wins", "gana", "vince")
@@ -107,8 +113,8 @@ var messages = func() *catalog.Builder {
 // The help, in Spanish and Italian: the commands are the same letters.
 const helpES = `Entre rondas:
   Enter, deal      reparte la próxima ronda
-  bet N            apuesta N en cada casillero desde la próxima ronda: en centavos (bet 250)
-                   o en unidades con punto (bet 2.50)
+  bet N            apuesta N en cada casillero desde la próxima ronda, en dinero como lo
+                   muestra la mesa: bet 25 es 25.00, bet 2.50 es 2.50
   box 1,3          juega estos casilleros desde la próxima ronda (boxes 3: del 1 al 3)
   help             este texto
   quit             deja la mesa y muestra el resumen
@@ -122,8 +128,8 @@ plantadas donde las reglas lo permiten (si no, pidiendo).`
 
 const helpIT = `Tra una mano e l'altra:
   Enter, deal      distribuisce la prossima mano
-  bet N            punta N su ogni postazione dalla prossima mano: in centesimi (bet 250)
-                   o in unità con il punto (bet 2.50)
+  bet N            punta N su ogni postazione dalla prossima mano, in denaro come lo
+                   mostra il tavolo: bet 25 è 25.00, bet 2.50 è 2.50
   box 1,3          gioca queste postazioni dalla prossima mano (boxes 3: dalla 1 alla 3)
   help             questo testo
   quit             lascia il tavolo e mostra il riepilogo

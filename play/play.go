@@ -40,6 +40,10 @@ const (
 	DefaultProfile  = "venice" // the Casinò di Venezia rules (004); VE-20 makes it two boxes
 	DefaultBet      = 1000     // 10.00 a box, raised to the table minimum where that is higher
 	DefaultBankroll = 100000   // 1000.00
+	// TableMinimum is the minimum of a table of a built-in profile whose
+	// min_bet is left as the profile has it: the seeds name no limits, and
+	// the profiles' minimum of one minor unit is no casino's (AR-04).
+	TableMinimum = 500 // 5.00
 )
 
 // Config is what a session plays: the profile, the player's boxes and stake,
@@ -165,8 +169,13 @@ func CheckBoxes(p *rules.Profile, boxes []int) error {
 }
 
 // CheckBet refuses a stake the table refuses on the player's boxes, with the
-// engine's own reason (AR-04, VE-21).
+// engine's own reason (AR-04, VE-21), and a stake below the minimum where a
+// profile lets one stand once the cards are dealt (VE-18): that is a stake
+// found short after the deal, not one the player may place.
 func CheckBet(p *rules.Profile, boxes []int, stake money.Amount) error {
+	if stake > 0 && stake < p.MinBet {
+		return fmt.Errorf("a stake of %s: the table minimum is %s (AR-04)", stake.Plain(), p.MinBet.Plain())
+	}
 	r := engine.New(p)
 	r.SetAmountStyle(money.Plain)
 	for _, b := range boxes {
@@ -213,6 +222,12 @@ func New(cfg Config) (*Session, error) {
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
+	}
+	if b, err := rules.Lookup(p.Name); err == nil && p.MinBet == b.MinBet && p.MinBet < TableMinimum && p.MaxBet >= TableMinimum {
+		// A built-in profile's minimum is a placeholder: the table sits
+		// at a casino's (TableMinimum), and says so (intro).
+		p = p.Clone()
+		p.MinBet = TableMinimum
 	}
 	s := &Session{cfg: cfg, p: p, tr: newPrinter(cfg.Lang)}
 	s.boxes = slices.Clone(cfg.Boxes)
@@ -327,6 +342,7 @@ func (s *Session) intro() {
 	s.printf("sabot play: %s. %s\n", p.Name, p.Description)
 	s.printf("You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
 		s.boxesText(s.boxes), s.tr.money(s.bet), s.tr.money(s.bankroll))
+	s.printf("The table minimum is %s a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.\n", s.tr.money(p.MinBet))
 }
 
 // boxesText names boxes in the session's language: "box 1", "boxes 1, 3".
@@ -357,8 +373,8 @@ func boxesText(boxes []int) string {
 
 const helpText = `Between rounds:
   Enter, deal      deal the next round
-  bet N            stake N on each box from the next round: whole minor units (bet 250)
-                   or units with a point (bet 2.50)
+  bet N            stake N on each box from the next round, in money as the table shows
+                   it: bet 25 is 25.00, bet 2.50 is 2.50
   box 1,3          play these boxes from the next round (boxes 3: boxes 1 to 3)
   help             this text
   quit             leave the table and see the summary
@@ -411,7 +427,7 @@ func (s *Session) betweenRounds() {
 }
 
 func (s *Session) setBet(arg string) {
-	n, err := money.Parse(arg)
+	n, err := money.ParseUnits(arg)
 	if err != nil {
 		s.printf("%s.\n", english.Capitalize(err.Error()))
 		return

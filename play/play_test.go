@@ -334,7 +334,7 @@ func TestLastRoundVoidHouseOption(t *testing.T) {
 // AR-08: with no cut card the shoe is dealt to its end; a round the cards run
 // out in is void, every stake returned, and the cards are reshuffled (EG-05).
 func TestCardsRunOutVoid(t *testing.T) {
-	cfg := table(t, "spain", 9, "cut_card_reserve=0")
+	cfg := table(t, "spain", 9, "cut_card_reserve=0", "min_bet=100")
 	cfg.Boxes = []int{1, 2, 3, 4, 5, 6, 7}
 	cfg.Bet = 100
 	cfg.Rounds = 120
@@ -484,7 +484,7 @@ func TestBankrollLimits(t *testing.T) {
 
 	cfg = table(t, "spain", 1)
 	cfg.Bet, cfg.Bankroll = 1000, 1500
-	out, _, _ = play(t, cfg, strings.NewReader("box 1,2\n\nbet 700\n\nq\n"), nil)
+	out, _, _ = play(t, cfg, strings.NewReader("box 1,2\n\nbet 7\n\nq\n"), nil)
 	for _, w := range []string{
 		"10.00 on boxes 1, 2 needs 20.00; your bankroll is 15.00: lower the bet (bet N) or play fewer boxes.",
 		"Round 1: 14.00 staked on boxes 1, 2.",
@@ -614,5 +614,30 @@ func TestSplitTenAceChoice(t *testing.T) {
 	line, _, _ := strings.Cut(after[strings.Index(after, "\n")+1:], "\n")
 	if !strings.Contains(line, "[h]it  [d]ouble") || strings.Contains(line, "[s]tand") || !strings.Contains(line, "(VE-06: 11 or less must draw)") {
 		t.Errorf("an Ace counted one on a split ten: %q; want a draw or a double, no stand (VE-13, VE-06)", line)
+	}
+}
+
+// AR-04: amounts are typed as the table shows money (bet 50 is 50.00, not
+// 0.50), and a built-in profile's table sits at a casino's minimum, which
+// a stake below is refused, VE-18 (a short stake stands once dealt) or not.
+func TestAmountsAsMoney_AR04_VE18(t *testing.T) {
+	for _, name := range []string{"spain", "venice"} {
+		out, _, _ := play(t, table(t, name, 1), strings.NewReader("bet 50\nbet 0.5\nbet 2.50\nq\n"), nil)
+		for _, w := range []string{
+			"The table minimum is 5.00 a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.",
+			"Stake 50.00 a box from the next round.",
+			"Refused: a stake of 0.50: the table minimum is 5.00 (AR-04).",
+			"Refused: a stake of 2.50: the table minimum is 5.00 (AR-04).",
+		} {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: transcript lacks %q", name, w)
+			}
+		}
+	}
+	// A minimum the user sets stands: the table's own is for the profile's
+	// placeholder only.
+	out, _, _ := play(t, table(t, "spain", 1, "min_bet=100"), strings.NewReader("bet 2.50\nq\n"), nil)
+	if !strings.Contains(out, "Stake 2.50 a box") || !strings.Contains(out, "The table minimum is 1.00 a box") {
+		t.Errorf("min_bet=100: %s", out)
 	}
 }

@@ -153,6 +153,12 @@ func (s *Session) showBet(e engine.Event) {
 	v := &s.view
 	switch e.BetKind {
 	case engine.DoubleBet:
+		plays, why := s.doublePlays(e)
+		if plays < e.Amount {
+			s.printf("%s doubles: %s more for one card; %s of it plays and %s is returned, win or lose (%s).\n",
+				v.label(e.Box, e.Hand), s.tr.money(e.Amount), s.tr.money(plays), s.tr.money(e.Amount-plays), why)
+			return
+		}
 		s.printf("%s doubles: %s more for one card.\n", v.label(e.Box, e.Hand), s.tr.money(e.Amount))
 	case engine.SplitBet:
 		from := v.hand(e.Box, s.splitFrom)
@@ -162,7 +168,27 @@ func (s *Session) showBet(e engine.Event) {
 		s.printf("Box %d insures %s.\n", e.Box, s.tr.money(e.Amount))
 	case engine.ChallengeBet:
 		s.printf("%s challenges %s that the next card is ten-value (AR-10).\n", v.label(e.Box, e.Hand), e.Amount.Plain())
+		if e.Text != "" { // the half of an odd stake, rounded down
+			s.printf("%s: %s (AR-10).\n", v.label(e.Box, e.Hand), e.Text)
+		}
 	}
+}
+
+// doublePlays is what a double just placed plays (engine.Bet.Plays) and,
+// where that is less than its stake, the rule that says so: VE-19, a double
+// for more than the stake it doubles; VE-21, one over the table maximum.
+func (s *Session) doublePlays(e engine.Event) (money.Amount, string) {
+	bets := s.round.Bets()
+	for i := len(bets) - 1; i >= 0; i-- {
+		if b := &bets[i]; b.Kind == engine.DoubleBet && b.Box == e.Box && b.Hand == e.Hand && b.Player == e.Player {
+			plays := b.Plays()
+			if base := s.baseStake(e.Box, e.Hand); s.p.DoubleForLess && e.Amount > base && plays == base {
+				return plays, "VE-19"
+			}
+			return plays, "VE-21"
+		}
+	}
+	return e.Amount, ""
 }
 
 // showResult writes the side bets as they settle; the hands' own results
@@ -439,7 +465,7 @@ func (s *Session) parseAction(pt point, word, arg string) (engine.Action, error)
 	if arg != "" {
 		switch a.Kind {
 		case engine.Double, engine.Insure, engine.Split, engine.Challenge:
-			n, err := money.Parse(arg)
+			n, err := money.ParseUnits(arg)
 			if err != nil {
 				return a, err
 			}

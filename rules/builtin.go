@@ -47,17 +47,18 @@ func spain() Profile {
 	p := base()
 	p.Name = "spain"
 	p.Description = "Spanish casino: 6 decks, European no hole card, double on 9-11, up to 6 splits, insurance and even money under an Ace."
-	p.BurnCards = 5            // EG-03
-	p.CutCardReserve = 52      // EG-02
-	p.BackBetsPerBox = 9       // ES-03 (reading: the leaflet sets no number)
-	p.MaxScope = MaxPerBox     // ES-03 (reading)
-	p.HoleCard = NoHole        // ES-12
-	p.DoubleOn = Double9to11   // ES-08
-	p.DoubleAfterSplit = true  // ES-08 (reading)
-	p.MaxHands = 7             // ES-09 (reading: 6 splits)
-	p.Insurance = true         // ES-11
-	p.InsureBlackjack = true   // ES-10: "pago a la par ... o asegurarse"
-	p.EvenMoney = EvenMoneyAce // ES-10
+	p.BurnCards = 5             // EG-03
+	p.CutCardReserve = 52       // EG-02
+	p.BackBetsPerBox = 9        // ES-03 (reading: the leaflet sets no number)
+	p.MaxScope = MaxPerBox      // ES-03 (reading)
+	p.DealerPlays = PlaysAlways // ES-05: «deberá pedir otros naipes hasta … 17»
+	p.HoleCard = NoHole         // ES-12
+	p.DoubleOn = Double9to11    // ES-08
+	p.DoubleAfterSplit = true   // ES-08 (reading)
+	p.MaxHands = 7              // ES-09 (reading: 6 splits)
+	p.Insurance = true          // ES-11
+	p.InsureBlackjack = true    // ES-10: "pago a la par ... o asegurarse"
+	p.EvenMoney = EvenMoneyAce  // ES-10
 	return p
 }
 
@@ -84,6 +85,9 @@ func venice() Profile {
 	p.Description = "Casinò di Venezia: 6 decks, European no hole card, 3 spots per box, must draw to 11, double any two, split to 3 hands."
 	p.CutCardReserve = 52         // reading: the rules name no reserve
 	p.BackBetsPerBox = 2          // VE-03
+	p.MaxScope = MaxPerBox        // VE-21: «neppure con l'intervento di terzi»
+	p.MaxCapsDouble = true        // VE-21: the excess over the maximum is returned
+	p.DealerPlays = PlaysAlways   // VE-08: «obbligatoriamente»
 	p.BelowMinStands = true       // VE-18
 	p.LoneCustomerBoxes = 2       // VE-20
 	p.HoleCard = NoHole           // VE-05
@@ -169,7 +173,14 @@ func (p *Profile) Readings() []Reading {
 	if p.DeclareInitialAce {
 		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too")
 	}
-	add("AR-14", "", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
+	switch {
+	case p.DealerPlays == PlaysAsNeeded:
+		add("AR-14", "dealer_plays", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
+	case p.EvenMoney == EvenMoneyAceTen:
+		add("VE-08", "dealer_plays", "the dealer «deve portare a termine il suo, applicando obbligatoriamente la regola del banco»: he completes his hand by his rule even when every hand is bust (AR-14 is the Argentine text's), unless no bet at all is left to settle")
+	default:
+		add("ES-05", "dealer_plays", "the dealer «deberá pedir otros naipes hasta que el total de su puntuación alcance 17»: he completes his hand by the rule of 17 even when every hand is bust (AR-14 is the Argentine text's), unless no bet at all is left to settle")
+	}
 	if p.DoubleOn == Double11 && !p.DoubleAfterSplit {
 		add("AR-17", "double_after_split", "no double after a split: the rule speaks of the first two cards")
 	}
@@ -188,8 +199,11 @@ func (p *Profile) Readings() []Reading {
 	if p.BackBetsPerBox == 9 {
 		add("ES-03", "back_bets_per_box", "the leaflet sets no number of back bettors per box: up to 9")
 	}
-	if p.MaxScope == MaxPerBox {
-		add("ES-03", "max_bet_scope", "back bettors bet \"within the maximum\": a box's stakes together stay within the table maximum")
+	switch {
+	case p.MaxScope == MaxPerBox && p.MaxCapsDouble:
+		add("VE-21", "max_bet_caps_double", "the maximum binds a hand's stakes together, the back bettors' included («neppure con l'intervento di terzi»); a double that takes them over it counts only up to the maximum, the holder's first, then each back bettor's as he answers, and the excess stake is returned win or lose")
+	case p.MaxScope == MaxPerBox:
+		add("ES-03", "max_bet_scope", "back bettors bet \"within the maximum\": a box's stakes together stay within the table maximum when the bets are placed; the leaflet says nothing of doubles and splits over it, which play in full (max_bet_caps_double false)")
 	}
 	if p.DoubleOn == Double9to11 || p.DoubleOn == Double10to11 {
 		add("ES-08", "double_on", "a soft hand may double if either of its counts is in range (the Ace counts as suits the player, ES-02)")

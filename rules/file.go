@@ -12,6 +12,30 @@ import (
 // option. Values may be strings, numbers or booleans. The profile is
 // validated.
 func FromMap(m map[string]any) (*Profile, error) {
+	p, _, err := FromMapNoted(m)
+	return p, err
+}
+
+// FromMapNoted is FromMap, with the notes on options scaled with the decks
+// where the file changes its base's decks and not them (Override).
+func FromMapNoted(m map[string]any) (*Profile, []string, error) {
+	p, err := fromMap(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b, ok := m["base"].(string); ok {
+		base, _ := Lookup(b)
+		set := map[string]bool{}
+		for k := range m {
+			set[k] = true
+		}
+		notes := p.followDecks(base.Decks, set)
+		return p, notes, p.Validate()
+	}
+	return p, nil, p.Validate()
+}
+
+func fromMap(m map[string]any) (*Profile, error) {
 	var p *Profile
 	if b, ok := m["base"]; ok {
 		name, ok := b.(string)
@@ -59,18 +83,17 @@ func FromMap(m map[string]any) (*Profile, error) {
 			return nil, err
 		}
 	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
 	return p, nil
 }
 
 // ApplyMap sets the options of m (as in a scenario's "options") on p and
 // validates it.
 func (p *Profile) ApplyMap(m map[string]any) error {
+	decks, set := p.Decks, map[string]bool{}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
+		set[k] = true
 	}
 	sort.Slice(keys, func(i, j int) bool { return optionIndex(keys[i]) < optionIndex(keys[j]) })
 	for _, k := range keys {
@@ -82,6 +105,7 @@ func (p *Profile) ApplyMap(m map[string]any) error {
 			return err
 		}
 	}
+	p.followDecks(decks, set) // as Override, without its notes
 	return p.Validate()
 }
 

@@ -131,6 +131,7 @@ var (
 	surrenderNames = []string{"none", "late", "early"}
 	evenMoneyNames = []string{"none", "ace", "ace-or-ten"}
 	maxScopeNames  = []string{"bet", "box"}
+	dealerPlays    = []string{"as-needed", "always"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
 
@@ -145,7 +146,8 @@ var options = []Option{
 	intOpt("back_bets_per_box", "AR-05,ES-03,VE-03", "Back bettors allowed on a box besides its holder (0: no back betting).", func(p *Profile) *int { return &p.BackBetsPerBox }),
 	moneyOpt("min_bet", "AR-04,VE-18", "Table minimum stake, in minor units.", func(p *Profile) *money.Amount { return &p.MinBet }),
 	moneyOpt("max_bet", "AR-04,VE-21", "Table maximum stake, in minor units.", func(p *Profile) *money.Amount { return &p.MaxBet }),
-	enumOpt("max_bet_scope", "ES-03,VE-21", "What the maximum binds: each bettor's stake (bet) or a box's stakes together (box).", maxScopeNames, func(p *Profile) *MaxScope { return &p.MaxScope }),
+	enumOpt("max_bet_scope", "ES-03,VE-21", "What the maximum binds: each bettor's stake (bet) or a box's stakes together, the holder's and the back bettors' (box). venice: box, VE-21 «neppure con l'intervento di terzi»; spain: box, ES-03 reading («siempre dentro de los límites de las apuestas máximas»).", maxScopeNames, func(p *Profile) *MaxScope { return &p.MaxScope }),
+	boolOpt("max_bet_caps_double", "VE-21", "A double that takes a hand's stakes over the maximum (as max_bet_scope counts them) counts only up to it: the excess is neither paid nor lost, but returned. venice: true («la vincita eccedente … non sarà pagata e la differenza della puntata restituita»); the other seeds bind only the stakes placed before the deal: false.", func(p *Profile) *bool { return &p.MaxCapsDouble }),
 	boolOpt("below_min_stands", "VE-18", "A stake below the minimum, once the cards are dealt, stands as valid (else it is refused).", func(p *Profile) *bool { return &p.BelowMinStands }),
 	intOpt("min_bets_to_start", "AR-03", "Bets needed to start a shoe and to go on dealing it (table service).", func(p *Profile) *int { return &p.MinBetsToStart }),
 	intOpt("lone_customer_boxes", "VE-20", "Boxes a lone customer must play (table service; 0 or 1: no rule).", func(p *Profile) *int { return &p.LoneCustomerBoxes }),
@@ -155,6 +157,7 @@ var options = []Option{
 	enumOpt("hole_card", "AR-09,ES-12,VE-05", "The dealer's second card: peek (US, checked under an Ace or ten), no-peek (dealt face down, turned when the dealer plays) or none (European, drawn after the players).", holeCardNames, func(p *Profile) *HoleCard { return &p.HoleCard }),
 	enumOpt("dealer_blackjack_takes", "AR-15,ES-12,VE-15", "What a dealer blackjack beats: all stakes, doubles and splits included, or only the original stakes.", takesNames, func(p *Profile) *DealerBlackjackTakes { return &p.DealerBlackjackTakes }),
 	boolOpt("dealer_hits_soft_17", "AR-13,ES-05,VE-08", "The dealer draws to a soft 17.", func(p *Profile) *bool { return &p.DealerHitsSoft17 }),
+	enumOpt("dealer_plays", "AR-14,ES-05,VE-08", "How far the dealer plays when no live hand is left: as-needed (AR-14, argentina: he draws nothing when every hand is bust, and only the card that settles blackjacks and insurance when no other hand is live) or always (he completes his hand by his rule: venice, VE-08 «obbligatoriamente»; spain and family, ES-05). The reference profiles take as-needed, the US practice.", dealerPlays, func(p *Profile) *DealerPlays { return &p.DealerPlays }),
 	{Key: "blackjack_pays", Rules: splitRules("AR-16,ES-07,VE-10"), Doc: "What a blackjack pays.", Values: "ratio",
 		get: func(p *Profile) string { return p.BlackjackPays.String() },
 		set: func(p *Profile, s string) error {

@@ -117,10 +117,16 @@ const (
 // dealer blackjack changes: DealerTwoCards) or three sevens (PON-02, paid
 // whatever he holds); two cards for a blackjack; his full hand for any
 // other. An insurance bet needs DealerTwoCards. The round's need is the
-// largest of its hands' and bets'.
+// largest of its hands' and bets'. Where the dealer always completes his
+// hand (dealer_plays=always: ES-05, VE-08) every hand still on the layout
+// needs it: AR-14 is the Argentine text's; only a round with no bet left
+// to settle at all (every blackjack paid even money) leaves him nothing to
+// play for.
 func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 	c := h.Count
 	switch {
+	case p.DealerPlays == PlaysAlways:
+		return DealerFull
 	case c.Bust():
 		return DealerStands
 	case h.Surrendered:

@@ -128,10 +128,13 @@ func TestDealerNeed_AR14(t *testing.T) {
 	must(t, late.Set("surrender", "late"))
 	early := MustLookup("spain")
 	must(t, early.Set("surrender", "early"))
+	must(t, early.Set("dealer_plays", "as-needed"))
 	pontoon := MustLookup("family")
 	must(t, pontoon.Set("three_sevens", "true"))
+	must(t, pontoon.Set("dealer_plays", "as-needed"))
 	even := MustLookup("venice")
 	must(t, even.Set("split_blackjack", "blackjack-even"))
+	must(t, even.Set("dealer_plays", "as-needed"))
 	cases := []struct {
 		p    *Profile
 		h    PlayerHand
@@ -155,6 +158,41 @@ func TestDealerNeed_AR14(t *testing.T) {
 	}
 	if !(DealerStands < DealerTwoCards && DealerTwoCards < DealerFull) {
 		t.Error("a round's need is the largest of its hands': the order must say how far")
+	}
+}
+
+// AR-14 is the Argentine text's: the Venetian dealer completes his hand
+// «obbligatoriamente» (VE-08), the Spanish one by the rule of 17 (ES-05),
+// whatever is left on the layout; argentina and the reference profiles
+// stop as AR-14 says. Each is the profile's default, and an option.
+func TestDealerPlaysOption_AR14_ES05_VE08(t *testing.T) {
+	want := map[string]DealerPlays{"argentina": PlaysAsNeeded, "vegas-s17": PlaysAsNeeded, "vegas-h17": PlaysAsNeeded,
+		"spain": PlaysAlways, "family": PlaysAlways, "venice": PlaysAlways}
+	for _, n := range Names() {
+		if got := MustLookup(n).DealerPlays; got != want[n] {
+			t.Errorf("%s: dealer_plays=%s, want %s", n, dealerPlays[got], dealerPlays[want[n]])
+		}
+	}
+	sevens := MustLookup("family")
+	must(t, sevens.Set("three_sevens", "true"))
+	ar := MustLookup("argentina")
+	must(t, ar.Set("dealer_plays", "always"))
+	for _, c := range []struct {
+		p *Profile
+		h PlayerHand
+	}{
+		{MustLookup("venice"), PlayerHand{Count: count("KS 6H 9D")}},
+		{MustLookup("venice"), PlayerHand{Count: count("AS KH")}},
+		{MustLookup("spain"), PlayerHand{Count: count("KS 6H 9D")}},
+		{sevens, PlayerHand{Count: count("7S 7H 7D")}},
+		{ar, PlayerHand{Count: count("KS 6H 9D")}},
+	} {
+		if got := c.p.DealerNeed(c.h); got != DealerFull {
+			t.Errorf("%s dealer_plays=always, hand %d: DealerNeed = %d, want his full hand", c.p.Name, c.h.Count.Total(), got)
+		}
+	}
+	if got := MustLookup("argentina").DealerNeed(PlayerHand{Count: count("KS 6H 9D")}); got != DealerStands {
+		t.Errorf("argentina, every hand bust: DealerNeed = %d, want none (AR-14)", got)
 	}
 }
 

@@ -85,11 +85,29 @@ const (
 type MaxScope uint8
 
 const (
-	// MaxPerBet: each bettor's stake on a box stays within the maximum (VE-21).
+	// MaxPerBet: each bettor's stake on a box stays within the maximum.
 	MaxPerBet MaxScope = iota
-	// MaxPerBox: the box's stakes together stay within the maximum (ES-03
-	// reading: back bettors bet "within the maximum" of the box).
+	// MaxPerBox: the box's stakes together stay within the maximum (VE-21:
+	// «neppure con l'intervento di terzi»; ES-03 reading: back bettors bet
+	// "within the maximum" of the box).
 	MaxPerBox
+)
+
+// DealerPlays says whether the dealer completes his hand when no live hand
+// is left to play against (AR-14, ES-05, VE-08).
+type DealerPlays uint8
+
+const (
+	// PlaysAsNeeded: he draws only as far as the bets still to settle need:
+	// nothing when every hand is bust, two cards when only blackjacks (and
+	// insurance) remain (AR-14: «Cuando todos los Jugadores se pasaren de
+	// puntaje … el Pagador no tirará cartas para sí»).
+	PlaysAsNeeded DealerPlays = iota
+	// PlaysAlways: he always completes his hand by his rule, whatever is
+	// left on the layout (VE-08: «deve portare a termine il suo, applicando
+	// obbligatoriamente la regola del banco»; ES-05: «deberá pedir otros
+	// naipes hasta … 17»). The cards he takes change the rounds after.
+	PlaysAlways
 )
 
 // Collected says where the cards go after a round (FAM-03).
@@ -133,6 +151,7 @@ type Profile struct {
 	BackBetsPerBox    int          // AR-05, ES-03, VE-03
 	MinBet, MaxBet    money.Amount // AR-04, VE-18, VE-21
 	MaxScope          MaxScope     // ES-03, VE-21
+	MaxCapsDouble     bool         // VE-21: a double counts only up to the maximum
 	BelowMinStands    bool         // VE-18
 	MinBetsToStart    int          // AR-03
 	LoneCustomerBoxes int          // VE-20
@@ -144,6 +163,7 @@ type Profile struct {
 	HoleCard             HoleCard             // AR-09, ES-12, VE-05
 	DealerBlackjackTakes DealerBlackjackTakes // AR-15, ES-12, VE-15
 	DealerHitsSoft17     bool                 // AR-13, ES-05, VE-08
+	DealerPlays          DealerPlays          // AR-14, ES-05, VE-08
 
 	// Payouts.
 	BlackjackPays Ratio // AR-16, ES-07, VE-10
@@ -194,10 +214,14 @@ func (p *Profile) Hash() string {
 // the burns (the return of the full shoe; a simulation measures the cut
 // card's effect), where collected cards go.
 var tableOnly = map[string]bool{
-	"min_bet": true, "max_bet": true, "max_bet_scope": true, "below_min_stands": true,
+	"min_bet": true, "max_bet": true, "max_bet_scope": true, "max_bet_caps_double": true, "below_min_stands": true,
 	"min_bets_to_start": true, "lone_customer_boxes": true, "boxes": true, "back_bets_per_box": true,
 	"bank_rotates": true, "bank_rounds": true,
 	"burn_cards": true, "min_cut": true, "cut_card_reserve": true, "last_round_void": true, "collected_cards": true,
+	// What the dealer draws when no live hand remains changes no bet's
+	// result, only the cards left for the next rounds (a simulation
+	// measures it, as it does the cut card's).
+	"dealer_plays": true,
 }
 
 // GameHash is the SHA-256 over the options that decide the return of a
@@ -236,18 +260,32 @@ func (p *Profile) Set(key, value string) error {
 	return nil
 }
 
-// SetAll applies key=value assignments in order, then validates.
+// SetAll applies key=value assignments in order, then validates (Override
+// without its notes).
 func (p *Profile) SetAll(assignments []string) error {
+	_, err := p.Override(assignments)
+	return err
+}
+
+// Override applies key=value assignments in order, then validates. Where
+// they change the decks and not the options counted in cards, it scales
+// those with the decks (a 1-deck variation of a 6-deck profile keeps a cut
+// card its shoe can hold) and returns a note for each, to tell the user.
+func (p *Profile) Override(assignments []string) (notes []string, err error) {
+	decks, set := p.Decks, map[string]bool{}
 	for _, a := range assignments {
 		k, v, ok := strings.Cut(a, "=")
 		if !ok {
-			return fmt.Errorf("%w: %q is not key=value", ErrBadOption, a)
+			return nil, fmt.Errorf("%w: %q is not key=value", ErrBadOption, a)
 		}
-		if err := p.Set(strings.TrimSpace(k), v); err != nil {
-			return err
+		k = strings.TrimSpace(k)
+		if err := p.Set(k, v); err != nil {
+			return nil, err
 		}
+		set[k] = true
 	}
-	return p.Validate()
+	notes = p.followDecks(decks, set)
+	return notes, p.Validate()
 }
 
 // ShoeProcedure returns the profile's shoe procedure: cut, cut card, burns,

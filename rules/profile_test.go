@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -172,5 +173,70 @@ func TestReadingsNameOptions(t *testing.T) {
 	}
 	if !found {
 		t.Error("argentina: no AR-19 reading")
+	}
+}
+
+// AR-08, EG-02, AR-07: a variation of a profile in decks alone keeps a cut
+// card and a cut its shoe can hold: a reserve of one deck stays one deck
+// where the shoe holds it, any other keeps its share; each change is noted.
+func TestCutCardFollowsTheDecks_AR07_AR08_EG02(t *testing.T) {
+	cases := []struct {
+		profile string
+		set     []string
+		reserve int
+		minCut  int
+		notes   int
+	}{
+		{"vegas-s17", []string{"decks=1"}, 13, 0, 1},
+		{"vegas-s17", []string{"decks=2"}, 26, 0, 1},
+		{"vegas-s17", []string{"decks=8"}, 104, 0, 1},
+		{"spain", []string{"decks=4"}, 52, 0, 0},
+		{"spain", []string{"decks=1", "max_hands=4"}, 9, 0, 1},
+		{"spain", []string{"decks=2"}, 52, 0, 0},
+		{"argentina", []string{"decks=1"}, 7, 6, 2},
+		{"argentina", []string{"decks=6"}, 52, 50, 0},
+		{"vegas-s17", []string{"decks=1", "cut_card_reserve=20"}, 20, 0, 0},
+		{"vegas-s17", []string{"cut_card_reserve=100", "burn_cards=0"}, 100, 0, 0},
+	}
+	for _, c := range cases {
+		p := MustLookup(c.profile)
+		notes, err := p.Override(c.set)
+		if err != nil {
+			t.Errorf("%s %v: %v", c.profile, c.set, err)
+			continue
+		}
+		if p.CutCardReserve != c.reserve || p.MinCut != c.minCut || len(notes) != c.notes {
+			t.Errorf("%s %v: cut_card_reserve=%d min_cut=%d, notes %q; want %d, %d and %d notes", c.profile, c.set, p.CutCardReserve, p.MinCut, notes, c.reserve, c.minCut, c.notes)
+		}
+	}
+	// A profile file changing its base's decks follows the same way.
+	p, notes, err := FromMapNoted(map[string]any{"base": "vegas-s17", "decks": int64(1)})
+	if err != nil || p.CutCardReserve != 13 || len(notes) != 1 || !strings.Contains(notes[0], "from 78 to 13") {
+		t.Errorf("file: %v, reserve %v, notes %q", err, p, notes)
+	}
+	// A reserve the user sets is his: refused when the shoe cannot hold it.
+	if err := MustLookup("vegas-s17").SetAll([]string{"decks=1", "cut_card_reserve=78"}); err == nil {
+		t.Error("decks=1 cut_card_reserve=78 accepted")
+	}
+}
+
+// Each profile's readings of AR-14 and VE-21 are argued from its own seed.
+func TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21(t *testing.T) {
+	want := map[string][]string{
+		"argentina": {"AR-14 dealer_plays"},
+		"spain":     {"ES-05 dealer_plays", "ES-03 max_bet_scope"},
+		"venice":    {"VE-08 dealer_plays", "VE-21 max_bet_caps_double"},
+		"vegas-s17": {"AR-14 dealer_plays"},
+	}
+	for name, ws := range want {
+		var got []string
+		for _, r := range MustLookup(name).Readings() {
+			got = append(got, r.Rule+" "+r.Option)
+		}
+		for _, w := range ws {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: readings %q lack %q", name, got, w)
+			}
+		}
 	}
 }

@@ -130,6 +130,27 @@ func (p *Profile) roundDown(x money.Amount) money.Amount {
 	return x
 }
 
+// DoubleCounts is the part of a double's stake that plays; the rest is
+// returned, win or lose. Where double_for_less lets a double stake more
+// than the stake it doubles (base), the excess does not play (VE-19: «in
+// caso di vincita, l'importo eccedente la somma iniziale non sarà pagato,
+// mentre se perdente verrà restituito»). Where max_bet_caps_double, it plays
+// only up to the maximum (VE-21: «la vincita eccedente realizzata superando
+// il massimo consentito non sarà pagata e la differenza della puntata
+// restituita al cliente»): before is the stakes the maximum binds together
+// with it, the bettor's own on the hand (max_bet_scope=bet) or every
+// bettor's on the hand with the doubles counted before it (box).
+func (p *Profile) DoubleCounts(double, base, before money.Amount) money.Amount {
+	c := double
+	if p.DoubleForLess {
+		c = min(c, base)
+	}
+	if p.MaxCapsDouble {
+		c = min(c, max(p.MaxBet-before, 0))
+	}
+	return c
+}
+
 // Pays returns what a winning side bet at num:1 nets on stake, rounded down
 // to the table's unit (insurance 2:1, the challenge 2:1).
 func (p *Profile) Pays(stake money.Amount, num int64) money.Amount {

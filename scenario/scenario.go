@@ -99,8 +99,15 @@ func inputErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, a...))
 }
 
+// needs says what a scenario is, for a user whose file lacks it.
+const needs = `a scenario is one JSON object with "profile", "cards", "bets" and "decisions" (shared/spec/SCENARIOS.md), e.g. ` +
+	`{"profile": "venice", "cards": "TS 7C 9H KD", "bets": [{"player": "ana", "box": 1, "stake": 100}], "decisions": [{"player": "ana", "box": 1, "action": "stand"}]}`
+
 // Parse decodes a scenario.
 func Parse(data []byte) (*Input, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, inputErr("the input is empty: %s", needs)
+	}
 	var in Input
 	d := json.NewDecoder(bytes.NewReader(data))
 	if err := d.Decode(&in); err != nil {
@@ -116,7 +123,7 @@ func Parse(data []byte) (*Input, error) {
 // file's folder, where a relative profile path is also looked for.
 func (in *Input) ResolveProfile(dir string) (*rules.Profile, error) {
 	if in.Profile == "" {
-		return nil, inputErr("no profile")
+		return nil, inputErr("no profile: %s", needs)
 	}
 	p, err := rules.Lookup(in.Profile)
 	if err != nil {
@@ -136,16 +143,16 @@ func (in *Input) ResolveProfile(dir string) (*rules.Profile, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	set := make([]string, 0, len(keys))
 	for _, k := range keys {
 		v, err := optionText(in.Options[k])
 		if err != nil {
 			return nil, inputErr("option %s: %v", k, err)
 		}
-		if err := p.Set(k, v); err != nil {
-			return nil, inputErr("%v", err)
-		}
+		set = append(set, k+"="+v)
 	}
-	if err := p.Validate(); err != nil {
+	// Override: options counted in cards follow a change of decks alone.
+	if _, err := p.Override(set); err != nil {
 		return nil, inputErr("%v", err)
 	}
 	return p, nil
@@ -172,7 +179,7 @@ func optionText(raw json.RawMessage) (string, error) {
 // ParseCards reads the cards field: a string of codes or an array of codes.
 func (in *Input) ParseCards() ([]card.Card, error) {
 	if len(in.Cards) == 0 {
-		return nil, inputErr("no cards")
+		return nil, inputErr("no cards: %s", needs)
 	}
 	var s string
 	if err := json.Unmarshal(in.Cards, &s); err == nil {
@@ -246,7 +253,7 @@ func Run(in *Input, p *rules.Profile) (*Output, error) {
 	r := engine.New(p)
 	r.Reset(engine.NewForced(cards))
 	if len(in.Bets) == 0 {
-		return nil, inputErr("no bets")
+		return nil, inputErr("no bets: %s", needs)
 	}
 	for _, b := range in.Bets {
 		if err := r.PlaceBet(b.Player, b.Box, money.Amount(b.Stake)); err != nil {

@@ -31,7 +31,7 @@ func newEdgeCmd(e *env) *cobra.Command {
 			"(one player alone at the table): the player's expected return per initial unit bet and the house edge\n" +
 			"for basic strategy (td) or composition-dependent play (cd), a PAR-sheet breakdown, the dealer's final\n" +
 			"totals by up card, and the effect of changing each option alone. See docs/analysis.md.",
-		Args: cobra.ExactArgs(1),
+		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := pf.resolve(args[0])
 			if err != nil {

@@ -93,6 +93,60 @@ func TestScenarioCommandErrors(t *testing.T) {
 	}
 }
 
+// A scenario without what it needs says what a scenario is, with an
+// example, in one line (exit 2).
+func TestScenarioSaysWhatItNeeds(t *testing.T) {
+	for _, in := range []string{"", "  \n", "{}", `{"profile":"venice"}`, `{"profile":"venice","cards":"TS 7C"}`} {
+		stdout, stderr, code := run(t, in, "scenario", "-")
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+			!strings.Contains(stderr, `a scenario is one JSON object with "profile", "cards", "bets" and "decisions"`) ||
+			!strings.Contains(stderr, `e.g. {"profile": "venice"`) {
+			t.Errorf("scenario %q: exit %d stdout %q stderr %q", in, code, stdout, stderr)
+		}
+	}
+}
+
+// Every command that takes a PROFILE names it and lists the built-in
+// profiles when none is given, or too many; exit status 2.
+func TestProfileArgumentNamed(t *testing.T) {
+	for _, args := range [][]string{{"sim"}, {"edge"}, {"strategy"}, {"profiles", "show"}} {
+		stdout, stderr, code := run(t, "", args...)
+		want := "sabot " + strings.Join(args, " ") + " needs a PROFILE: a built-in profile (argentina, spain, venice, family, vegas-s17, vegas-h17;"
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d stdout %q stderr %q", args, code, stdout, stderr)
+		}
+	}
+	for _, args := range [][]string{{"sim", "spain", "venice"}, {"play", "spain", "venice"}} {
+		_, stderr, code := run(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, "takes one PROFILE, not 2 arguments (spain venice)") {
+			t.Errorf("%v: exit %d stderr %q", args, code, stderr)
+		}
+	}
+}
+
+// AR-08, EG-02: a 1- or 2-deck variation of a 6-deck profile keeps a cut
+// card its shoe can hold, scaled with the decks, and says so; a reserve of
+// one deck stays one deck where the shoe holds it.
+func TestCutCardFollowsTheDecks_AR08_EG02(t *testing.T) {
+	stdout, stderr, code := run(t, "", "profiles", "show", "vegas-s17", "-o", "decks=1")
+	if code != 0 || !strings.Contains(stdout, "cut_card_reserve        13 ") ||
+		stderr != "note: decks=1: cut_card_reserve scaled with the decks from 78 to 13 cards, the same share of the shoe (AR-08, EG-02); set cut_card_reserve to choose another\n" {
+		t.Errorf("vegas-s17 decks=1: exit %d, stderr %q", code, stderr)
+	}
+	stdout, stderr, code = run(t, "", "profiles", "show", "vegas-s17", "-o", "decks=2")
+	if code != 0 || !strings.Contains(stdout, "cut_card_reserve        26 ") || !strings.Contains(stderr, "from 78 to 26 cards") {
+		t.Errorf("vegas-s17 decks=2: exit %d, stderr %q", code, stderr)
+	}
+	stdout, stderr, code = run(t, "", "profiles", "show", "spain", "-o", "decks=4")
+	if code != 0 || !strings.Contains(stdout, "cut_card_reserve        52 ") || stderr != "" {
+		t.Errorf("spain decks=4 keeps one deck: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = run(t, "", "profiles", "show", "vegas-s17", "-o", "decks=1", "-o", "cut_card_reserve=78")
+	if code != 2 || !strings.Contains(stderr, "cut_card_reserve=78") {
+		t.Errorf("a reserve the user sets is not scaled: exit %d, stderr %q", code, stderr)
+	}
+}
+
 func TestScenarioCardsAsArray(t *testing.T) {
 	in := `{"profile":"venice","cards":["TS","7C","9H","KD"],"bets":[{"player":"ana","box":1,"stake":100}],"decisions":[{"player":"ana","box":1,"action":"stand"}],"expect":{"net":{"ana":100}}}`
 	stdout, stderr, code := run(t, in, "scenario", "-")

@@ -32,9 +32,11 @@ func newPlayCmd(e *env) *cobra.Command {
 The shoe runs from round to round with its cut card, burns and reshuffles; the
 menu offers what the rules allow, and anything else is refused with its rule ID.
 
-Money prints in units with two decimals. Amounts are typed as whole minor
-units (--bet 250) or as units with a point (--bet 2.50). In venice a lone
-customer must play at least two boxes (VE-20), so that is the default there.
+Money prints in units with two decimals, and amounts are typed as the table
+shows them: --bet 25 is 25.00, --bet 2.50 is 2.50 (a profile's options, such
+as min_bet, stay in minor units). A built-in profile's table sits at a
+minimum of 5.00 unless --option min_bet sets one. In venice a lone customer
+must play at least two boxes (VE-20), so that is the default there.
 
 The game speaks English, Spanish or Italian (--lang en|es|it; by default the
 language of the locale, $LC_ALL, $LC_MESSAGES or $LANG, else English), in
@@ -46,11 +48,11 @@ ends the session with its summary. Without --seed the shoe is seeded from the
 operating system's random source, and the summary prints the seed that plays
 the session again.`,
 		Example: `  sabot play
-  sabot play spain --box 3 --bet 500
-  sabot play argentina --boxes 2 --bankroll 50000 --seed 7
+  sabot play spain --box 3 --bet 25
+  sabot play argentina --boxes 2 --bankroll 500 --seed 7
   sabot play argentina --lang es
   printf '\nh\ns\nquit\n' | sabot play vegas-s17 --seed 42`,
-		Args: cobra.MaximumNArgs(1),
+		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := play.DefaultProfile
 			if len(args) == 1 {
@@ -82,12 +84,12 @@ the session again.`,
 				}
 			}
 			if bet != "" {
-				if cfg.Bet, err = money.Parse(bet); err != nil {
+				if cfg.Bet, err = money.ParseUnits(bet); err != nil {
 					return refused("play: --bet: %v", err)
 				}
 			}
 			if bankroll != "" {
-				if cfg.Bankroll, err = money.Parse(bankroll); err != nil {
+				if cfg.Bankroll, err = money.ParseUnits(bankroll); err != nil {
 					return refused("play: --bankroll: %v", err)
 				}
 			}

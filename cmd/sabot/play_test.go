@@ -89,7 +89,9 @@ func TestPlayRefusedInput(t *testing.T) {
 		{[]string{"play", "spain", "--option", "colour=red"}, "unknown option"},
 		{[]string{"play", "spain", "--bet", "ten"}, "--bet"},
 		{[]string{"play", "spain", "--bet", "0"}, "must be positive"},
-		{[]string{"play", "spain", "--bet", "100", "--option", "min_bet=500"}, "the table minimum is 5.00 (AR-04)"},
+		{[]string{"play", "spain", "--bet", "1", "--option", "min_bet=500"}, "the table minimum is 5.00 (AR-04)"},
+		{[]string{"play", "spain", "--bet", "0.5"}, "a stake of 0.50: the table minimum is 5.00 (AR-04)"},
+		{[]string{"play", "venice", "--bet", "0.5"}, "a stake of 0.50: the table minimum is 5.00 (AR-04)"},
 		{[]string{"play", "spain", "--bet", "2000000000"}, "(AR-04, VE-21)"},
 		{[]string{"play", "spain", "--bankroll", "5", "--bet", "10"}, "cannot cover"},
 		{[]string{"play", "spain", "--seed", "xyz"}, "--seed"},
@@ -97,7 +99,7 @@ func TestPlayRefusedInput(t *testing.T) {
 		{[]string{"play", "spain", "--box", "9"}, "boxes 1 to 7"},
 		{[]string{"play", "spain", "--box", "1,x"}, "--box"},
 		{[]string{"play", "spain", "--boxes", "0"}, "--boxes"},
-		{[]string{"play", "spain", "venice"}, "accepts at most 1 arg"},
+		{[]string{"play", "spain", "venice"}, "sabot play takes one PROFILE, not 2 arguments (spain venice)"},
 	} {
 		code, out, errOut := runSabot(t, "", c.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
@@ -128,11 +130,15 @@ func TestPlayRandomSeedReplays(t *testing.T) {
 	}
 }
 
-// Amounts on the command line are minor units, or units with a point; money
-// prints in units.
+// Amounts on the command line are money as the table shows it: a whole
+// number is units (--bet 50 is 50.00), or units with a point.
 func TestPlayAmounts(t *testing.T) {
-	code, out, errOut := runSabot(t, "", "play", "spain", "--bet", "2.50", "--bankroll", "10000", "--seed", "3")
-	if code != 0 || !strings.Contains(out, "You play box 1 at 2.50 a box, with a bankroll of 100.00.") {
+	code, out, errOut := runSabot(t, "", "play", "spain", "--bet", "7.50", "--bankroll", "100", "--seed", "3")
+	if code != 0 || !strings.Contains(out, "You play box 1 at 7.50 a box, with a bankroll of 100.00.") {
+		t.Errorf("exit %d, %s\n%s", code, errOut, out)
+	}
+	code, out, errOut = runSabot(t, "", "play", "spain", "--bet", "5000", "--bankroll", "10000", "--seed", "3")
+	if code != 0 || !strings.Contains(out, "You play box 1 at 5000.00 a box, with a bankroll of 10000.00.") {
 		t.Errorf("exit %d, %s\n%s", code, errOut, out)
 	}
 }

@@ -26,9 +26,9 @@ func newProfilesCmd(e *env) *cobra.Command {
 	}
 	var pf profileFlags
 	show := &cobra.Command{
-		Use:   "show NAME|FILE",
-		Short: "Print a profile: every option, its rule IDs, and the readings taken where a seed is ambiguous",
-		Args:  cobra.ExactArgs(1),
+		Use:   "show PROFILE",
+		Short: "Print a profile (a built-in name or a profile file): every option, its rule IDs, and the readings taken where a seed is ambiguous",
+		Args:  profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := pf.resolve(args[0])
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -89,20 +90,46 @@ var commands = []func(*env) *cobra.Command{
 	newServeCmd, newNodesCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
 }
 
+// profileArg is the Args of every command that takes a PROFILE: a command
+// given none (or too many) is refused with the argument's name and the
+// built-in profiles, rather than cobra's count of arguments. A command whose
+// Use shows the profile in brackets ("play [PROFILE]") may go without.
+func profileArg(cmd *cobra.Command, args []string) error {
+	optional := strings.Contains(cmd.Use, "[PROFILE")
+	name := cmd.CommandPath()
+	builtins := strings.Join(rules.Names(), ", ")
+	switch {
+	case len(args) == 0 && !optional:
+		return refused("%s needs a PROFILE: a built-in profile (%s; `sabot profiles` describes them) or a profile file, e.g. `%s venice`", name, builtins, name)
+	case len(args) > 1:
+		return refused("%s takes one PROFILE, not %d arguments (%s): a built-in profile (%s) or a profile file; options go in --option key=value", name, len(args), strings.Join(args, " "), builtins)
+	}
+	return nil
+}
+
 // profileFlags are the flags of every command that takes a profile.
 type profileFlags struct {
 	options []string
+	cmd     *cobra.Command // where notes go: its stderr
 }
 
 func (f *profileFlags) add(c *cobra.Command) {
+	f.cmd = c
 	c.Flags().StringArrayVarP(&f.options, "option", "o", nil, "set a profile option, key=value (repeatable; see `sabot profiles show NAME`)")
 }
 
-// resolve returns the profile named by arg with the --option overrides.
+// resolve returns the profile named by arg with the --option overrides. An
+// option that followed a change of the decks alone (a cut card scaled with
+// the shoe) is said on stderr.
 func (f *profileFlags) resolve(arg string) (*rules.Profile, error) {
-	p, err := profilefile.Resolve(arg, f.options)
+	p, notes, err := profilefile.ResolveNoted(arg, f.options)
 	if err != nil {
 		return nil, refused("%v", err)
+	}
+	if f.cmd != nil {
+		for _, n := range notes {
+			fmt.Fprintf(f.cmd.ErrOrStderr(), "note: %s\n", n)
+		}
 	}
 	return p, nil
 }

@@ -58,7 +58,7 @@ The default strategy is the exact basic strategy of package analysis for the
 profile; --strategy FILE reads a card in the CSV format of
 'sabot strategy --format csv'; --textbook plays the built-in textbook chart
 for the reference rules (a labelled fallback).`,
-		Args: cobra.ExactArgs(1),
+		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := pf.resolve(args[0])
 			if err != nil {

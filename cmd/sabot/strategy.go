@@ -24,7 +24,7 @@ func newStrategyCmd(e *env) *cobra.Command {
 		Long: "strategy prints the total-dependent basic strategy of a profile, found by exact analysis: hard,\n" +
 			"soft and pair hands against each dealer up card. --format csv writes the format the simulator\n" +
 			"reads (docs/strategy-csv.md); svg and png draw the colour-coded card.",
-		Args: cobra.ExactArgs(1),
+		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := pf.resolve(args[0])
 			if err != nil {

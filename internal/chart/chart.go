@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"io"
 	"strconv"
+	"strings"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -189,23 +190,71 @@ func Write(w io.Writer, card *analysis.StrategyCard, format string) error {
 	x := margin
 	legendText := style(8, false)
 	legendText.XAlign = draw.XLeft
-	for _, l := range []struct {
-		c    analysis.Code
-		text string
-	}{
-		{analysis.Code{Act: analysis.Hit}, "H hit"},
-		{analysis.Code{Act: analysis.Stand}, "S stand"},
-		{analysis.Code{Act: analysis.Double}, "Dh/Ds double, else hit/stand"},
-		{analysis.Code{Act: analysis.Split}, "P split"},
-		{analysis.Code{Act: analysis.Surrender}, "Rh/Rs/Rp surrender, else hit/stand/split"},
-	} {
+	for _, l := range legend(card) {
 		rect(x, y, ColorOf(l.c))
 		dc.FillText(legendText, vg.Point{X: x + cellW + 4, Y: y - cellH/2}, l.text)
 		x += cellW + 8 + legendText.Width(l.text) + 14
 	}
 	note := style(7, false)
 	note.XAlign = draw.XLeft
-	dc.FillText(note, vg.Point{X: margin, Y: margin / 2}, "@1 / @11: declare the Ace 1 or 11 first (AR-11). Three or more cards: the fallback of D and R, or the hard+/soft+ rows of the CSV.")
+	dc.FillText(note, vg.Point{X: margin, Y: margin / 2}, footnote(card))
 	_, err := c.WriteTo(w)
 	return err
+}
+
+type legendEntry struct {
+	c    analysis.Code
+	text string
+}
+
+// uses reports which actions the card's cells play and whether any
+// declares an Ace (AR-11).
+func uses(card *analysis.StrategyCard) (acts map[analysis.Action]bool, declares bool) {
+	acts = map[analysis.Action]bool{}
+	for i := range card.Rows {
+		for _, c := range card.Rows[i].Cells {
+			acts[c.Act] = true
+			declares = declares || c.Declare != 0
+		}
+	}
+	return acts, declares
+}
+
+// legend is the card's key: only the actions its profile uses (a spain
+// card has no surrender to explain).
+func legend(card *analysis.StrategyCard) []legendEntry {
+	acts, _ := uses(card)
+	var out []legendEntry
+	for _, l := range []legendEntry{
+		{analysis.Code{Act: analysis.Hit}, "H hit"},
+		{analysis.Code{Act: analysis.Stand}, "S stand"},
+		{analysis.Code{Act: analysis.Double}, "Dh/Ds double, else hit/stand"},
+		{analysis.Code{Act: analysis.Split}, "P split"},
+		{analysis.Code{Act: analysis.Surrender}, "Rh/Rs/Rp surrender, else hit/stand/split"},
+	} {
+		if acts[l.c.Act] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// footnote explains the codes that need more than the legend: the AR-11
+// declarations where the card has them, and what plays with three or more
+// cards where a double or a surrender is on the card.
+func footnote(card *analysis.StrategyCard) string {
+	acts, declares := uses(card)
+	var parts []string
+	if declares {
+		parts = append(parts, "@1 / @11: declare the Ace 1 or 11 first (AR-11).")
+	}
+	switch {
+	case acts[analysis.Double] && acts[analysis.Surrender]:
+		parts = append(parts, "Three or more cards: the fallback of D and R, or the hard+/soft+ rows of the CSV.")
+	case acts[analysis.Double]:
+		parts = append(parts, "Three or more cards: the fallback of D, or the hard+/soft+ rows of the CSV.")
+	case acts[analysis.Surrender]:
+		parts = append(parts, "Three or more cards: the fallback of R, or the hard+/soft+ rows of the CSV.")
+	}
+	return strings.Join(parts, " ")
 }

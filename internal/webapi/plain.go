@@ -145,7 +145,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	if p.DealerHitsSoft17 {
 		add("dealer", one("dealer.h17", "The dealer draws to 16 and to a soft 17, and stands on a hard 17 and more"), nil, "dealer_hits_soft_17")
 	} else {
-		add("dealer", one("dealer.s17", "The dealer draws to 16 and stands on every 17, a soft 17 included"), []string{"AR-14"}, "dealer_hits_soft_17")
+		var ar14 []string // AR-14 is the Argentine text's: where the profile takes it (dealer_plays)
+		if p.DealerPlays == rules.PlaysAsNeeded {
+			ar14 = []string{"AR-14"}
+		}
+		add("dealer", one("dealer.s17", "The dealer draws to 16 and stands on every 17, a soft 17 included"), ar14, "dealer_hits_soft_17")
 	}
 	if p.DealerBlackjackTakes == rules.TakesAll {
 		add("dealerBlackjack", one("dealerBlackjack.all", "A dealer blackjack beats every hand but a player's blackjack, which pushes: doubled and split stakes are lost too"), nil, "dealer_blackjack_takes")
