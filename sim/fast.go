@@ -164,6 +164,16 @@ func fastEligible(cfg *Config) bool {
 	if cfg.noFast || cfg.BackBets > 0 || p.FiveCard21 || p.ThreeSevens {
 		return false
 	}
+	// VE-21: a double over the maximum plays only up to it
+	// (max_bet_caps_double), which the fast path does not know; the
+	// general path plays a game where a doubled stake could pass it.
+	most := int64(1)
+	if cfg.Count != nil && len(cfg.Ramp.Steps) > 0 {
+		most = cfg.Ramp.Max()
+	}
+	if p.MaxCapsDouble && 2*cfg.Unit*most > int64(p.MaxBet) {
+		return false
+	}
 	_, ok1 := cfg.Strategy.(*StrategyCard)
 	_, ok2 := cfg.OthersStrategy.(*StrategyCard)
 	return ok1 && ok2

@@ -294,3 +294,20 @@ func TestFastPathStats(t *testing.T) {
 		}
 	}
 }
+
+// VE-21: where a double over the maximum plays only up to it
+// (max_bet_caps_double, venice), a game whose doubled stake could pass the
+// maximum plays on the general path, which caps it; one that cannot stays
+// on the fast path.
+func TestFastPathLeavesCappedDoubles_VE21(t *testing.T) {
+	p := rules.MustLookup("venice")
+	if !p.MaxCapsDouble {
+		t.Fatal("venice does not cap doubles at the maximum")
+	}
+	card := randomCard(1, false)
+	low := &Config{Profile: p, Strategy: card, OthersStrategy: card, Unit: int64(p.MaxBet) / 2}
+	high := &Config{Profile: p, Strategy: card, OthersStrategy: card, Unit: int64(p.MaxBet)/2 + 1}
+	if !fastEligible(low) || fastEligible(high) {
+		t.Fatalf("fast path: a unit of half the maximum %v, a unit over it %v", fastEligible(low), fastEligible(high))
+	}
+}
