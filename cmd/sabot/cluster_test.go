@@ -174,7 +174,18 @@ func TestCluster(t *testing.T) {
 		}
 		return len(r.Nodes) == 3 && len(tables) == 6
 	})
-	time.Sleep(2 * time.Second)
+	// The bots registered and playing on every node before any is killed
+	// (on a busy machine their set-up takes a while; a kill during it
+	// would stop them before they play).
+	within(t, 60*time.Second, "rounds settled on every node", func() bool {
+		for _, n := range ns {
+			if metric(t, n.url, `sabot_rounds_total{result="settled"}`) == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(time.Second)
 
 	// SIGKILL a node at a random moment, start it again; three times.
 	rng := rand.New(rand.NewPCG(3, 4))
