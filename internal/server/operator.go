@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -368,7 +369,10 @@ func (a *actor) debitAnswered(ctx context.Context, key string, res *wallet.Respo
 	delete(a.debiting, key)
 	answer := func(r reply) {
 		for _, ch := range w.waiters {
-			ch <- r
+			select {
+			case ch <- r: // buffered: never blocks the table
+			default:
+			}
 		}
 	}
 	o := a.s.outbox()
@@ -402,6 +406,18 @@ func (a *actor) debitAnswered(ctx context.Context, key string, res *wallet.Respo
 	if a.hasFunded(w.id) { // not staked: the command was refused meanwhile, or asks another amount now
 		a.funded[w.player] = dropDebit(a.funded[w.player], w.id)
 		a.rollback(ctx, w.player, debitRef{w.id, w.amount}, "the table changed before the stake was placed")
+		if r.parked {
+			// It asks another amount now, and waits for that debit: its
+			// waiters go with it.
+			if nw := a.debiting[key]; nw != nil {
+				for _, ch := range w.waiters {
+					if !slices.Contains(nw.waiters, ch) {
+						nw.waiters = append(nw.waiters, ch)
+					}
+				}
+				return
+			}
+		}
 		if r.err == nil || r.parked {
 			r = reply{err: sabot.Errorf(sabot.ECONFLICT, "refused: the table changed while the operator answered; its debit is rolled back: try again")}
 		}
