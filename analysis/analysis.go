@@ -181,8 +181,10 @@ func compute(ctx context.Context, p *rules.Profile, progress func(int, int)) (*R
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var s *solver
 			for up := range next {
-				r := analyseUp(p, up)
+				var r *upResult
+				r, s = analyseUp(p, up, s)
 				mu.Lock()
 				results[up] = r
 				done++
@@ -307,9 +309,10 @@ func upRank(s string) int {
 	return (k + kinds - 1) % kinds
 }
 
-// analyseUp runs the CD pass and the TD construction for one up card.
-func analyseUp(p *rules.Profile, up int) *upResult {
-	s := newSolver(p, up)
+// analyseUp runs the CD pass and the TD construction for one up card,
+// reusing the tables of old if not nil; it returns the solver for reuse.
+func analyseUp(p *rules.Profile, up int, old *solver) (*upResult, *solver) {
+	s := newSolverReusing(p, up, old)
 	r := &upResult{up: up}
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
@@ -327,7 +330,7 @@ func analyseUp(p *rules.Profile, up int) *upResult {
 			}
 		}
 	}
-	return r
+	return r, s
 }
 
 // checkBust verifies what solver.bust assumes: Settle loses a busted hand

@@ -39,3 +39,18 @@ func BenchmarkDealer(b *testing.B) {
 		g.dist(&s, &out, &buf)
 	}
 }
+
+// BenchmarkDealer4 is BenchmarkDealer for four shoes at once (dist4), per
+// four distributions.
+func BenchmarkDealer4(b *testing.B) {
+	p := rules.MustLookup("vegas-s17")
+	g := newDealerGraph(p, 1)
+	s := FullShoe(p)
+	s[1]--
+	shoes := []Counts{s, s, s, s}
+	var buf []lane
+	for i := 0; i < b.N; i++ {
+		var out [lanes][outcomes]float64
+		g.dist4(shoes, []*[outcomes]float64{&out[0], &out[1], &out[2], &out[3]}, &buf)
+	}
+}

@@ -15,30 +15,38 @@ import (
 // (see dist). It gives the same numbers as dealerModel.dist, which sums over
 // the final hands instead (a test checks it).
 type dealerGraph struct {
-	size    []uint8 // cards drawn in each state; states are in order of size
-	cls     []uint16
-	estart  []int32 // edges of state i: edges[estart[i]:estart[i+1]]
+	states  []dState // in order of size
 	edges   []dEdge
-	hstart  []int32 // the kinds state i holds: held[hstart[i]:hstart[i+1]]
 	held    []dHeld
 	gstart  []int32 // the endings of class c: groups[gstart[c]:gstart[c+1]]
 	groups  []dGroup
 	masks   []uint16 // distinct sets of kinds, as bit masks
 	classes int
+	maxSize int        // cards drawn in the largest state
+	maxHeld int        // cards of one kind held in the largest case
+	heldMax [kinds]int // by kind: the most cards of it held where one more is drawn
 }
 
-// dEdge: drawing a card of kind r (the state already holds m of them) leads
-// to state to.
+// dState is a state of the dealer's hand: its edges, edges[e0:e1], the
+// kinds it holds that its class settles on (the others' counts are not
+// needed), held[h0:h1], its class's accumulators at acc, and the number of
+// cards drawn.
+type dState struct {
+	e0, e1, h0, h1, acc int32
+	size                uint8
+}
+
+// dEdge: drawing a card of kind r, of which the state already holds m,
+// leads to state to; w = r*(maxHeld+1) + m indexes the factor n_r - m.
 type dEdge struct {
 	to int32
-	r  uint8
-	m  float64
+	w  int32
 }
 
 // dHeld: the state holds m cards of kind r.
 type dHeld struct {
-	r uint8
 	m float64
+	r int
 }
 
 // dGroup: drawing any card of the kinds in masks[mask] ends the hand in
@@ -59,16 +67,17 @@ func newDealerGraph(p *rules.Profile, up int) *dealerGraph {
 	maskIdx := map[uint16]uint16{}
 	classIdx := map[[outcomes]uint16]uint16{}
 	var classEnds [][outcomes]uint16
+	type edge struct {
+		to   int32
+		r, m int
+	}
+	var edges []edge
 	for i := 0; i < len(states); i++ {
 		s := states[i]
-		g.size = append(g.size, uint8(s.comp.size()))
-		g.estart = append(g.estart, int32(len(g.edges)))
-		g.hstart = append(g.hstart, int32(len(g.held)))
+		d := dState{e0: int32(len(edges)), h0: int32(len(g.held)), size: uint8(s.comp.size())}
 		var ends [outcomes]uint16
+		var settles uint16
 		for r := 0; r < kinds; r++ {
-			if m := s.comp.get(r); m > 0 {
-				g.held = append(g.held, dHeld{uint8(r), float64(m)})
-			}
 			c := s.comp.add(r)
 			n := s.count.Add(kindCard[r])
 			if p.DealerDraws(n) {
@@ -78,10 +87,18 @@ func newDealerGraph(p *rules.Profile, up int) *dealerGraph {
 					index[c] = j
 					states = append(states, st{c, n})
 				}
-				g.edges = append(g.edges, dEdge{to: j, r: uint8(r), m: float64(s.comp.get(r))})
+				edges = append(edges, edge{to: j, r: r, m: s.comp.get(r)})
+				g.maxHeld = max(g.maxHeld, s.comp.get(r))
+				g.heldMax[r] = max(g.heldMax[r], s.comp.get(r))
 				continue
 			}
 			ends[dealerClass(n)] |= 1 << r
+			settles |= 1 << r
+		}
+		for r := 0; r < kinds; r++ {
+			if m := s.comp.get(r); m > 0 && settles&(1<<r) != 0 {
+				g.held = append(g.held, dHeld{float64(m), r})
+			}
 		}
 		ci, ok := classIdx[ends]
 		if !ok {
@@ -89,10 +106,13 @@ func newDealerGraph(p *rules.Profile, up int) *dealerGraph {
 			classIdx[ends] = ci
 			classEnds = append(classEnds, ends)
 		}
-		g.cls = append(g.cls, ci)
+		d.e1, d.h1, d.acc = int32(len(edges)), int32(len(g.held)), int32(ci)*(kinds+1)
+		g.states = append(g.states, d)
+		g.maxSize = max(g.maxSize, int(d.size))
 	}
-	g.estart = append(g.estart, int32(len(g.edges)))
-	g.hstart = append(g.hstart, int32(len(g.held)))
+	for _, e := range edges {
+		g.edges = append(g.edges, dEdge{to: e.to, w: int32(e.r*(g.maxHeld+1) + e.m)})
+	}
 	for _, ends := range classEnds {
 		g.gstart = append(g.gstart, int32(len(g.groups)))
 		for out, mask := range ends {
@@ -123,20 +143,18 @@ func newDealerGraph(p *rules.Profile, up int) *dealerGraph {
 // the sum of pr/(n - size) and C_r the sum of pr*m_r/(n - size) over the
 // class: so each state costs one addition per kind it holds.
 func (g *dealerGraph) dist(s *Counts, out *[outcomes]float64, scratch *[]float64) {
-	var nf [kinds]float64
 	n := 0
-	for r, c := range s {
-		nf[r] = float64(c)
+	for _, c := range s {
 		n += c
 	}
-	ns, nm, nc := len(g.size), len(g.masks), g.classes
-	need := ns + nm + nc*(kinds+1)
+	ns, nm, nc, nw := len(g.states), len(g.masks), g.classes, kinds*(g.maxHeld+1)
+	need := ns + nm + nc*(kinds+1) + nw + g.maxSize + 1
 	if cap(*scratch) < need {
 		*scratch = make([]float64, need)
 	}
 	buf := (*scratch)[:need]
-	clear(buf)
-	prob, ms, acc := buf[:ns], buf[ns:ns+nm], buf[ns+nm:]
+	prob, ms, acc, w, inv := buf[:ns], buf[ns:ns+nm], buf[ns+nm:ns+nm+nc*(kinds+1)], buf[ns+nm+nc*(kinds+1):][:nw], buf[need-g.maxSize-1:]
+	clear(buf[:ns+nm+nc*(kinds+1)])
 	for i, mask := range g.masks {
 		t := 0
 		for m := uint(mask); m != 0; m &= m - 1 {
@@ -144,29 +162,34 @@ func (g *dealerGraph) dist(s *Counts, out *[outcomes]float64, scratch *[]float64
 		}
 		ms[i] = float64(t)
 	}
-	var inv [32]float64
+	// w[r*(maxHeld+1)+m] = n_r - m: the cards of kind r left when m are
+	// held (the edges read no other m).
+	for r, c := range s {
+		for m := 0; m <= g.heldMax[r]; m++ {
+			w[r*(g.maxHeld+1)+m] = float64(c) - float64(m)
+		}
+	}
 	for k := range inv {
+		inv[k] = 0
 		if n > k {
 			inv[k] = 1 / float64(n-k)
 		}
 	}
 	prob[0] = 1
 	edges, held := g.edges, g.held
-	for i := range prob {
+	for i, st := range g.states {
 		pr := prob[i]
 		if pr == 0 {
 			continue
 		}
-		pr *= inv[g.size[i]&31]
-		e0, e1 := g.estart[i], g.estart[i+1]
-		for _, e := range edges[e0:e1] {
-			prob[e.to] += pr * (nf[e.r] - e.m)
+		pr *= inv[st.size]
+		for _, e := range edges[st.e0:st.e1] {
+			prob[e.to] += pr * w[e.w]
 		}
-		c := int(g.cls[i]) * (kinds + 1)
-		acc[c+kinds] += pr
-		h0, h1 := g.hstart[i], g.hstart[i+1]
-		for _, h := range held[h0:h1] {
-			acc[c+int(h.r)] += pr * h.m
+		a := acc[st.acc : st.acc+kinds+1]
+		a[kinds] += pr
+		for _, h := range held[st.h0:st.h1] {
+			a[h.r] += pr * h.m
 		}
 	}
 	for c := 0; c < nc; c++ {
@@ -180,6 +203,118 @@ func (g *dealerGraph) dist(s *Counts, out *[outcomes]float64, scratch *[]float64
 				v -= a[bits.TrailingZeros(m)]
 			}
 			out[gr.out] += v
+		}
+	}
+}
+
+// lanes is the number of shoes dist4 follows at once.
+const lanes = 4
+
+type lane [lanes]float64
+
+// dist4 is dist for up to four shoes at once (len(shoes) = len(outs) ≤
+// 4): one pass over the graph carries the four probabilities of each
+// state, so that the indexing is shared. Each shoe's numbers are dist's,
+// operation for operation (a lane whose state is unreachable adds zeros).
+func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *[]lane) {
+	var sh [lanes]*Counts
+	for j := range sh {
+		sh[j] = &shoes[min(j, len(shoes)-1)] // spare lanes repeat a shoe
+	}
+	ns, nm, nc, nw := len(g.states), len(g.masks), g.classes, kinds*(g.maxHeld+1)
+	need := ns + nm + nc*(kinds+1) + nw + g.maxSize + 1
+	if cap(*scratch) < need {
+		*scratch = make([]lane, need)
+	}
+	buf := (*scratch)[:need]
+	prob, ms, acc, w, inv := buf[:ns], buf[ns:ns+nm], buf[ns+nm:ns+nm+nc*(kinds+1)], buf[ns+nm+nc*(kinds+1):][:nw], buf[need-g.maxSize-1:]
+	clear(buf[:ns+nm+nc*(kinds+1)])
+	for j, s := range sh {
+		n := 0
+		for _, c := range s {
+			n += c
+		}
+		for i, mask := range g.masks {
+			t := 0
+			for m := uint(mask); m != 0; m &= m - 1 {
+				t += s[bits.TrailingZeros(m)]
+			}
+			ms[i][j] = float64(t)
+		}
+		for r, c := range s {
+			for m := 0; m <= g.heldMax[r]; m++ {
+				w[r*(g.maxHeld+1)+m][j] = float64(c) - float64(m)
+			}
+		}
+		for k := range inv {
+			inv[k][j] = 0
+			if n > k {
+				inv[k][j] = 1 / float64(n-k)
+			}
+		}
+	}
+	prob[0] = lane{1, 1, 1, 1}
+	edges, held := g.edges, g.held
+	for i, st := range g.states {
+		pr := prob[i]
+		if pr == (lane{}) {
+			continue
+		}
+		iv := &inv[st.size]
+		pr[0] *= iv[0]
+		pr[1] *= iv[1]
+		pr[2] *= iv[2]
+		pr[3] *= iv[3]
+		for _, e := range edges[st.e0:st.e1] {
+			p, f := &prob[e.to], &w[e.w]
+			p[0] += pr[0] * f[0]
+			p[1] += pr[1] * f[1]
+			p[2] += pr[2] * f[2]
+			p[3] += pr[3] * f[3]
+		}
+		a := acc[st.acc : st.acc+kinds+1]
+		t := &a[kinds]
+		t[0] += pr[0]
+		t[1] += pr[1]
+		t[2] += pr[2]
+		t[3] += pr[3]
+		for _, h := range held[st.h0:st.h1] {
+			q := &a[h.r]
+			q[0] += pr[0] * h.m
+			q[1] += pr[1] * h.m
+			q[2] += pr[2] * h.m
+			q[3] += pr[3] * h.m
+		}
+	}
+	// A class no lane reaches adds zeros (each of its accumulators is 0),
+	// as dist skips it.
+	var res [outcomes]lane
+	for c := 0; c < nc; c++ {
+		a := acc[c*(kinds+1) : (c+1)*(kinds+1)]
+		t := a[kinds]
+		if t == (lane{}) {
+			continue
+		}
+		for _, gr := range g.groups[g.gstart[c]:g.gstart[c+1]] {
+			f := &ms[gr.mask]
+			v := lane{f[0] * t[0], f[1] * t[1], f[2] * t[2], f[3] * t[3]}
+			for m := uint(g.masks[gr.mask]); m != 0; m &= m - 1 {
+				q := &a[bits.TrailingZeros(m)]
+				v[0] -= q[0]
+				v[1] -= q[1]
+				v[2] -= q[2]
+				v[3] -= q[3]
+			}
+			o := &res[gr.out&(outcomes-1)]
+			o[0] += v[0]
+			o[1] += v[1]
+			o[2] += v[2]
+			o[3] += v[3]
+		}
+	}
+	for j, out := range outs {
+		for k := range out {
+			out[k] += res[k][j]
 		}
 	}
 }

@@ -38,3 +38,28 @@ func TestDealerGraphMatchesFinals(t *testing.T) {
 		}
 	}
 }
+
+// dist4 gives dist's numbers bit for bit, for shoes that run out of a kind
+// too.
+func TestDealerGraphLanes(t *testing.T) {
+	p := rules.MustLookup("family")
+	for up := 0; up < kinds; up++ {
+		g := newDealerGraph(p, up)
+		full := FullShoe(p)
+		full[up]--
+		shoes := []Counts{full, full, full}
+		shoes[1][tenIdx] -= 10
+		shoes[2][5], shoes[2][6], shoes[2][aceIdx] = 0, 1, 0
+		var outs [3][outcomes]float64
+		var scratch []lane
+		g.dist4(shoes, []*[outcomes]float64{&outs[0], &outs[1], &outs[2]}, &scratch)
+		var buf []float64
+		for i := range shoes {
+			var want [outcomes]float64
+			g.dist(&shoes[i], &want, &buf)
+			if want != outs[i] {
+				t.Errorf("up %s shoe %d: dist4 %v, dist %v", kindName[up], i, outs[i], want)
+			}
+		}
+	}
+}

@@ -44,23 +44,129 @@ func (v val) plus(w val) val {
 }
 
 // A hand: its cards, their rules.Count, and whether it was made by splitting
-// (pair is then the pair's kind, else -1).
+// (pair is then the pair's kind, else -1). id is its number in the solver's
+// table of hands (see handNode), 0 while not looked up.
 type hand struct {
 	comp  pack
 	c     rules.Count
 	split bool
 	pair  int8
+	id    int32
+	// 32 bytes, not 24: the compiler copies 24 bytes as two overlapping
+	// 16-byte moves, and reading a copy just written that way stalls
+	// (store forwarding fails); hands are copied at every call.
+	_ [8]byte
 }
 
 func (h hand) with(k int) hand {
 	h.comp = h.comp.add(k)
 	h.c = h.c.Add(kindCard[k])
+	h.id = 0
 	return h
 }
 
 func (h hand) declare(v int) hand {
 	h.c = h.c.Declare(v)
+	h.id = 0
 	return h
+}
+
+// handNode is a hand of the solver's table, numbered by memoKey: the memo
+// tables are slices indexed by that number instead of maps, and drawing a
+// card follows next instead of hashing the new hand.
+type handNode struct {
+	comp pack
+	c    rules.Count
+	next [kinds]int32 // the hand with one more card of each kind: 0 not yet numbered, bustNode over 21
+	decl [2]int32     // the hand declared 1, 11 (AR-11, VE-13); 0 not yet numbered
+}
+
+const bustNode = -1
+
+// number returns h with its number in the table, adding it if new.
+func (s *solver) number(h hand) hand {
+	if h.id != 0 {
+		return h
+	}
+	return s.lookUp(h)
+}
+
+func (s *solver) lookUp(h hand) hand {
+	key := memoKey(h)
+	if id, ok := s.nodeIdx[key]; ok {
+		h.id = id
+		return h
+	}
+	h.id = int32(len(s.nodes))
+	s.nodes = append(s.nodes, handNode{comp: h.comp, c: h.c})
+	s.nodeIdx[key] = h.id
+	return h
+}
+
+// draw returns h with one more card of kind k; its id is bustNode if it is
+// over 21 (then only its comp is set).
+func (s *solver) draw(h hand, k int) hand {
+	h = s.number(h)
+	switch c := s.nodes[h.id].next[k]; {
+	case c > 0:
+		n := &s.nodes[c]
+		h.comp, h.c, h.id = n.comp, n.c, c
+		return h
+	case c == bustNode:
+		h.comp, h.id = h.comp.add(k), bustNode
+		return h
+	}
+	from := h.id
+	h = h.with(k)
+	if h.c.Bust() {
+		h.id = bustNode
+	} else {
+		h = s.number(h)
+	}
+	s.nodes[from].next[k] = h.id
+	return h
+}
+
+// declared returns h with its Ace declared v (1 or 11), numbered.
+func (s *solver) declared(h hand, v int) hand {
+	h = s.number(h)
+	i := 0
+	if v == 11 {
+		i = 1
+	}
+	if d := s.nodes[h.id].decl[i]; d != 0 {
+		h.c, h.id = s.nodes[d].c, d
+		return h
+	}
+	from := h.id
+	h = s.number(h.declare(v))
+	s.nodes[from].decl[i] = h.id
+	return h
+}
+
+// memoSlot returns the slot of hand number id in table t, growing it to
+// the number of hands.
+func (s *solver) memoSlot(t *[]int32, id int32) *int32 {
+	if int(id) >= len(*t) {
+		*t = grow(*t, len(s.nodes))
+	}
+	return &(*t)[id]
+}
+
+// grow returns t with length n, the new elements zero: the table's
+// capacity beyond its length is kept zero (see reuse).
+func grow[T any](t []T, n int) []T {
+	if n <= cap(t) {
+		return t[:n]
+	}
+	return append(t, make([]T, n-len(t))...)
+}
+
+// reuse returns t empty and zero to its capacity.
+func reuse[T any](t []T) []T {
+	t = t[:cap(t)]
+	clear(t)
+	return t[:0]
 }
 
 // memoKey identifies a hand within one context (see ctxOf): its cards,
@@ -128,9 +234,19 @@ type solver struct {
 	dc    map[pack]int32 // removal → index in dists
 	dists slab[[outcomes]float64]
 	buf   []float64
-	memo  [2][contexts]map[uint64]int32 // → index in vals
-	vals  slab[val]
-	pol   int
+	lbuf  []lane
+	// splitK: the most other pair cards a split hand of each kind is
+	// valued with (set by splitValue).
+	splitK [kinds]int
+	// The table of hands, and by context the memo of values (1 + index in
+	// vals, by policy) and of dealer distributions (1 + index in dists),
+	// each indexed by hand number.
+	nodes   []handNode
+	nodeIdx map[uint64]int32
+	memo    [2][contexts][]int32
+	dmemo   [contexts][]int32
+	vals    slab[val]
+	pol     int
 	// alwaysResplit makes the CD policy resplit whenever it may (the TD
 	// policy always does); the split test uses it.
 	alwaysResplit bool
@@ -142,20 +258,47 @@ type solver struct {
 	// choice holds, by policy and pair kind, the play of each split hand
 	// where it was made with one other pair card removed: the post-split
 	// strategy every split hand follows (see splitChoice).
-	choice [2][kinds]map[uint64]play
+	choice [2][kinds][]play // by hand number; 0 not chosen yet
 	// cdSplits: the CD play splits the pair (reach weighs the TD rows).
 	cdSplits [kinds]bool
 	// surrender's settlement: per unit, against a dealer blackjack and not.
 	surBJ, surOther float64
 }
 
-func newSolver(p *rules.Profile, up int) *solver {
+func newSolver(p *rules.Profile, up int) *solver { return newSolverReusing(p, up, nil) }
+
+// newSolverReusing is newSolver, reusing the tables of old if not nil (a
+// solver done with its up card): one worker analyses several up cards,
+// and reusing saves most of the allocation and the page faults.
+func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	s := &solver{p: p, pay: newPayTable(p), dg: newDealerGraph(p, up), up: up, base: FullShoe(p)}
 	s.base[up]--
 	s.bjUp = up == aceIdx || up == tenIdx
 	s.peek = s.bjUp && p.HoleCard == rules.Peek
-	s.dc = make(map[pack]int32, 4096)
 	s.surBJ, s.surOther = surrenderPays(p)
+	if old == nil {
+		s.dc = make(map[pack]int32, 4096)
+		s.nodes = make([]handNode, 1, 4096) // number 0: not numbered
+		s.nodeIdx = make(map[uint64]int32, 4096)
+		return s
+	}
+	s.dc, s.nodeIdx = old.dc, old.nodeIdx
+	clear(s.dc)
+	clear(s.nodeIdx)
+	s.nodes = old.nodes[:1]
+	s.dists, s.vals = old.dists.reuse(), old.vals.reuse()
+	s.buf, s.lbuf, s.seen = old.buf, old.lbuf, old.seen[:0]
+	for pol := range s.memo {
+		for c := range s.memo[pol] {
+			s.memo[pol][c] = reuse(old.memo[pol][c])
+		}
+		for k := range s.choice[pol] {
+			s.choice[pol][k] = reuse(old.choice[pol][k])
+		}
+	}
+	for c := range s.dmemo {
+		s.dmemo[c] = reuse(old.dmemo[c])
+	}
 	return s
 }
 
@@ -188,26 +331,118 @@ func (s *solver) weight(rem pack) float64 {
 	return 1
 }
 
-// dealer returns the dealer's distribution with the cards rem removed. The
-// pointer is valid until the next call.
-func (s *solver) dealer(rem pack) *[outcomes]float64 {
+// dealer returns the dealer's distribution with the cards rem removed.
+func (s *solver) dealer(rem pack) *[outcomes]float64 { return s.dists.at(s.dealerIndex(rem)) }
+
+// dealerIndex returns the index in dists of the dealer's distribution with
+// the cards rem removed, computing it if new.
+func (s *solver) dealerIndex(rem pack) int32 {
 	if i, ok := s.dc[rem]; ok {
-		return s.dists.at(i)
+		return i
 	}
 	sh := s.shoe(rem)
 	i, d := s.dists.alloc()
 	s.dg.dist(&sh, d, &s.buf)
 	s.dc[rem] = i
-	return d
+	return i
+}
+
+// dealerBatch computes the dealer's distributions for the removals rems
+// not known yet, four at a time (dist4).
+func (s *solver) dealerBatch(rems []pack) {
+	var (
+		shoes [lanes]Counts
+		outs  [lanes]*[outcomes]float64
+		n     int
+	)
+	flush := func() {
+		if n == 1 {
+			s.dg.dist(&shoes[0], outs[0], &s.buf)
+		} else if n > 1 {
+			s.dg.dist4(shoes[:n], outs[:n], &s.lbuf)
+		}
+		n = 0
+	}
+next:
+	for _, rem := range rems {
+		if _, ok := s.dc[rem]; ok {
+			continue
+		}
+		sh := s.shoe(rem)
+		for _, c := range sh {
+			if c < 0 {
+				continue next // more cards removed than the shoe holds
+			}
+		}
+		i, d := s.dists.alloc()
+		s.dc[rem] = i
+		shoes[n], outs[n] = sh, d
+		if n++; n == lanes {
+			flush()
+		}
+	}
+	flush()
+}
+
+// prefetch computes at once the dealer's distributions that the hands h
+// plus one card will stand on (all of them, or those over 11, which the
+// best play values standing).
+func (s *solver) prefetch(h hand, x pack, all bool) {
+	var rems [kinds]pack
+	n := 0
+	sh := s.shoe(h.comp + x)
+	ctx := ctxOf(h, x)
+	for k := 0; k < kinds; k++ {
+		if sh[k] == 0 {
+			continue
+		}
+		c := s.draw(h, k)
+		if c.id == bustNode || (!all && c.c.Total() < 12) {
+			continue
+		}
+		if t := s.dmemo[ctx]; int(c.id) < len(t) && t[c.id] != 0 {
+			continue
+		}
+		rems[n] = c.comp + x
+		n++
+	}
+	if n >= 2 {
+		s.dealerBatch(rems[:n])
+	}
+}
+
+// dealerFor is the dealer's distribution against hand h (not bust) in the
+// context of x, remembered by hand number.
+func (s *solver) dealerFor(h hand, x pack) *[outcomes]float64 {
+	h = s.number(h)
+	slot := s.memoSlot(&s.dmemo[ctxOf(h, x)], h.id)
+	if *slot != 0 {
+		return s.dists.at(*slot - 1)
+	}
+	if h.split {
+		// A split hand with k ≥ 2 other pair cards removed plays the same
+		// cards for every such k: compute them together.
+		P := int(h.pair)
+		if k, K := x.get(P), s.splitK[P]; k >= 2 && K > 2 {
+			var rems [ctxPerPair]pack
+			for j := 2; j <= K; j++ {
+				rems[j-2] = h.comp + pack(0).addN(P, j)
+			}
+			s.dealerBatch(rems[:K-1])
+		}
+	}
+	i := s.dealerIndex(h.comp + x)
+	*slot = i + 1
+	return s.dists.at(i)
 }
 
 // stand settles hand h (stake units on it) against the dealer.
 func (s *solver) stand(h hand, x pack, stake float64) val {
 	rem := h.comp + x
-	if h.c.Bust() {
+	if h.id == bustNode || h.c.Bust() {
 		return s.bust(rem, stake)
 	}
-	d := s.dealer(rem)
+	d := s.dealerFor(h, x)
 	pay := s.pay.of(h.c, h.split)
 	var v val
 	w := 0.0
@@ -266,6 +501,9 @@ func (s *solver) bust(rem pack, stake float64) val {
 
 // hit draws one card to h and plays on.
 func (s *solver) hit(h hand, x pack) val {
+	if s.pol == polCD && (!h.split || x.get(int(h.pair)) == 1) {
+		s.prefetch(h, x, false)
+	}
 	sh := s.shoe(h.comp + x)
 	n := sh.Total()
 	var v val
@@ -274,9 +512,9 @@ func (s *solver) hit(h hand, x pack) val {
 			continue
 		}
 		p := float64(sh[k]) / float64(n)
-		c := h.with(k)
+		c := s.draw(h, k)
 		var cv val
-		if c.c.Bust() {
+		if c.id == bustNode {
 			cv = s.bust(c.comp+x, 1)
 		} else {
 			cv = s.node(c, x)
@@ -288,6 +526,7 @@ func (s *solver) hit(h hand, x pack) val {
 
 // double doubles the stake and draws exactly one card.
 func (s *solver) double(h hand, x pack) val {
+	s.prefetch(h, x, true)
 	sh := s.shoe(h.comp + x)
 	n := sh.Total()
 	var v val
@@ -295,7 +534,7 @@ func (s *solver) double(h hand, x pack) val {
 		if sh[k] == 0 {
 			continue
 		}
-		cv := s.stand(h.with(k), x, 2)
+		cv := s.stand(s.draw(h, k), x, 2)
 		v.addScaled(&cv, float64(sh[k])/float64(n))
 	}
 	return v
@@ -352,14 +591,10 @@ func (s *solver) standWorthy(h hand) bool {
 
 // node is the value of hand h (not bust) played on by the current policy.
 func (s *solver) node(h hand, x pack) val {
-	key := memoKey(h)
-	m := s.memo[s.pol][ctxOf(h, x)]
-	if m == nil {
-		m = make(map[uint64]int32, 256)
-		s.memo[s.pol][ctxOf(h, x)] = m
-	}
-	if i, ok := m[key]; ok {
-		return *s.vals.at(i)
+	h = s.number(h)
+	slot := s.memoSlot(&s.memo[s.pol][ctxOf(h, x)], h.id)
+	if *slot != 0 {
+		return *s.vals.at(*slot - 1)
 	}
 	var v val
 	if s.pol == polCD {
@@ -372,7 +607,8 @@ func (s *solver) node(h hand, x pack) val {
 	}
 	i, p := s.vals.alloc()
 	*p = v
-	m[key] = i
+	// The table may have grown while h was played.
+	*s.memoSlot(&s.memo[s.pol][ctxOf(h, x)], h.id) = i + 1
 	return v
 }
 
@@ -406,14 +642,14 @@ func (s *solver) nodeCD(h hand, x pack) val {
 // and its value. Ties go to standing, not declaring, not doubling.
 func (s *solver) bestCD(h hand, x pack) (val, play) {
 	if s.mustDeclare(h) { // AR-11
-		v11, v1 := s.node(h.declare(11), x), s.node(h.declare(1), x)
+		v11, v1 := s.node(s.declared(h, 11), x), s.node(s.declared(h, 1), x)
 		if v1[sEV] > v11[sEV] {
 			return v1, playDeclare1
 		}
 		return v11, playDeclare11
 	}
 	if s.tenAceChoice(h) { // VE-13: 21, or count the Ace 1 and play 11
-		st, d := s.stand(h, x, 1), s.node(h.declare(1), x)
+		st, d := s.stand(h, x, 1), s.node(s.declared(h, 1), x)
 		if d[sEV] > st[sEV] {
 			return d, playDeclare1
 		}
@@ -445,9 +681,9 @@ func (s *solver) playOut(h hand, x pack, c play) val {
 	case playDouble:
 		return s.double(h, x)
 	case playDeclare1:
-		return s.node(h.declare(1), x)
+		return s.node(s.declared(h, 1), x)
 	case playDeclare11:
-		return s.node(h.declare(11), x)
+		return s.node(s.declared(h, 11), x)
 	}
 	return s.hit(h, x)
 }
@@ -458,8 +694,9 @@ func (s *solver) playOut(h hand, x pack, c play) val {
 // removed where it is met. A post-split strategy fixed by the hand's own
 // cards is what makes the split's value exact with resplits (splitValue).
 func (s *solver) splitChoice(h hand) play {
-	if c, ok := s.choice[s.pol][h.pair][memoKey(h)]; ok {
-		return c
+	h = s.number(h)
+	if t := s.choice[s.pol][h.pair]; int(h.id) < len(t) && t[h.id] != 0 {
+		return t[h.id]
 	}
 	_, c := s.bestCD(h, pack(0).add(int(h.pair)))
 	s.recordChoice(h, c)
@@ -467,12 +704,12 @@ func (s *solver) splitChoice(h hand) play {
 }
 
 func (s *solver) recordChoice(h hand, c play) {
-	m := s.choice[s.pol][h.pair]
-	if m == nil {
-		m = make(map[uint64]play, 256)
-		s.choice[s.pol][h.pair] = m
+	h = s.number(h)
+	t := &s.choice[s.pol][h.pair]
+	if int(h.id) >= len(*t) {
+		*t = grow(*t, len(s.nodes))
 	}
-	m[memoKey(h)] = c
+	(*t)[h.id] = c
 }
 
 // parts computes the values of a split hand of pair P with k other pair
@@ -487,7 +724,7 @@ func (s *solver) parts(P, k int) (nonPair, pair, any val) {
 			continue
 		}
 		p := float64(sh[r]) / float64(n)
-		v := s.node(start.with(r), x)
+		v := s.node(s.draw(start, r), x)
 		if r == P {
 			pair = v
 			any.addScaled(&v, p)
@@ -534,6 +771,7 @@ func (s *solver) splitValue(P int) val {
 	D := s.base
 	D[P] -= 2
 	p, n := D[P], D.Total()
+	s.splitK[P] = min(2*maxHands-3, ctxPerPair-1)
 
 	// Hand values from D_j, by j, computed when first needed.
 	type partsJ struct {
@@ -720,13 +958,23 @@ type slab[T any] struct {
 
 const slabChunk = 4096
 
+// alloc returns a new element, zero.
 func (s *slab[T]) alloc() (int32, *T) {
-	if int(s.n)%slabChunk == 0 {
+	if int(s.n)%slabChunk == 0 && int(s.n)/slabChunk == len(s.chunks) {
 		s.chunks = append(s.chunks, make([]T, slabChunk))
 	}
 	i := s.n
 	s.n++
-	return i, &s.chunks[i/slabChunk][i%slabChunk]
+	p := &s.chunks[i/slabChunk][i%slabChunk]
+	var zero T
+	*p = zero
+	return i, p
+}
+
+// reuse returns the slab empty, keeping its chunks.
+func (s slab[T]) reuse() slab[T] {
+	s.n = 0
+	return s
 }
 
 func (s *slab[T]) at(i int32) *T { return &s.chunks[i/slabChunk][i%slabChunk] }

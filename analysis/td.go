@@ -212,8 +212,12 @@ func (s *solver) buildTD() []rootHand {
 			break
 		}
 		// Values played by the old table are stale.
-		s.memo[polTD] = [contexts]map[uint64]int32{}
-		s.choice[polTD] = [kinds]map[uint64]play{}
+		for i := range s.memo[polTD] {
+			clear(s.memo[polTD][i])
+		}
+		for i := range s.choice[polTD] {
+			clear(s.choice[polTD][i])
+		}
 	}
 
 	// VE-13, decided with one other pair card removed, before any split is
