@@ -316,6 +316,16 @@ func (d *deck) draw() card.Card {
 	return c
 }
 
+// at is the card at pos for a caller that keeps the position: draw's card
+// when d.pos is pos.
+func (d *deck) at(pos int) card.Card {
+	if pos >= d.limit {
+		d.pos = pos
+		d.refill()
+	}
+	return d.buf[pos]
+}
+
 // refill handles what happens at limit: a random pick (continuous shuffle),
 // the first collected card (FAM-03: the collected cards are laid, shuffled
 // if they are face up, and the deal goes on), or the end of the cards.

@@ -21,7 +21,9 @@ import (
 // MayDouble, OneCard, DealerNeed, DealerTakes, MustDraw, Settle, Net,
 // Pays), and of the strategy from StrategyCard.Play, Declare and
 // Challenge; where the strategy's answer depends on the count (an index
-// play) the table says so and StrategyCard.Play answers at the time.
+// play) the table says so and StrategyCard.Play answers at the time. The
+// commonest set-up (one box, a flat bet, no challenge, declaration or
+// insurance) plays a plain round on the same tables (plain.go).
 //
 // A hand is a small state: its hard total (every Ace 1) and whether it
 // holds an Ace (soft when that Ace can count 11), one byte; totals over 21
@@ -675,6 +677,10 @@ func (t *table) tags(cs []card.Card) int32 {
 // playFast plays one round on the fast path: the engine's round for one
 // bettor per box, on the tables.
 func (t *table) playFast() {
+	if t.plain != nil && t.d.limit-t.d.pos >= 4 {
+		t.playPlain()
+		return
+	}
 	fp := t.fp
 	p := t.p
 	d := t.d

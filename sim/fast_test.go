@@ -124,6 +124,15 @@ func fastStrategies(p *rules.Profile) []struct {
 			}
 			c.Strategy = tab
 		}},
+		{"random-table-declines-insurance", func(c *Config) {
+			// (One box, no count, nothing insured: the plain round.)
+			tab := randomCard(11, false)
+			for i := range tab.cells[rowInsurance] {
+				tab.cells[rowInsurance][i] = cell{c: cN}
+				tab.cells[rowEvenMoney][i] = cell{c: cN}
+			}
+			c.Strategy = tab
+		}},
 		{"random-table-2-boxes-2-others", func(c *Config) {
 			c.Strategy, c.OthersStrategy, c.Boxes, c.Others = randomCard(2, false), randomCard(3, false), 2, 2
 		}},

@@ -32,6 +32,9 @@ type Result struct {
 	SD float64 `json:"sd"`
 	// AvgBet is the mean initial bet per round played, in units.
 	AvgBet float64 `json:"avg_bet"`
+	// AvgBetMinor is the same in minor units (AvgBet·Unit): the average
+	// bet in money.
+	AvgBetMinor float64 `json:"avg_bet_minor"`
 	// WinRate is the mean net per 100 rounds played, in units, with its
 	// standard error.
 	WinRate   float64 `json:"win_rate_per_100"`
@@ -89,6 +92,7 @@ func (r *Result) summarize() {
 		sd := math.Sqrt(math.Max(s.XX/n-mean*mean, 0))
 		r.SD = sd / unit
 		r.AvgBet = float64(s.W) / n / unit
+		r.AvgBetMinor = float64(s.W) / n
 		r.WinRate = 100 * mean / unit
 		r.WinRateSE = 100 * sd / math.Sqrt(n) / unit
 		if sd > 0 {

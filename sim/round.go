@@ -47,6 +47,7 @@ type table struct {
 	// The fast path (fast.go), when the configuration allows it: its
 	// tables and boxes.
 	fp         *fastPlan
+	plain      *plainPlan // the plain round (plain.go), when the set-up allows it
 	fb         [rules.MaxBoxes]fbox
 	fbPlaying  bool // the layout of fb: the player bets, at this level
 	fbLevel    int
@@ -119,6 +120,9 @@ func newTable(cfg *Config) *table {
 	}
 	if fastEligible(cfg) {
 		t.fp = newFastPlan(cfg) // nil if it cannot
+	}
+	if t.fp != nil {
+		t.plain = newPlainPlan(cfg, t.fp)
 	}
 	if t.fp == nil {
 		t.newGeneral()

@@ -354,6 +354,9 @@ func (t *table) runChunk(seed uint64, k int, rounds int64, pathPoints int) chunk
 // from them (the same floats as summed round by round: the sums of whole
 // numbers below 2⁵³ are exact), the distribution's void rounds at 0.
 func (t *table) runFlat(st *Stats, rounds int64, finish bool) (fresh bool) {
+	if t.plain != nil {
+		return t.runPlain(st, rounds, finish)
+	}
 	cfg := t.cfg
 	unit := float64(cfg.Unit)
 	perHalf, exact := 2/unit, cfg.Unit&(cfg.Unit-1) == 0
@@ -369,9 +372,9 @@ func (t *table) runFlat(st *Stats, rounds int64, finish bool) (fresh bool) {
 		fv := float64(v)
 		x += v
 		xx += fv * fv
-		q := 2 * fv / unit
-		if exact {
-			q = fv * perHalf
+		q := fv * perHalf
+		if !exact {
+			q = 2 * fv / unit
 		}
 		dist[distIndex(q)]++
 		voids += int64(b2i(t.void))

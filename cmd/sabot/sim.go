@@ -20,6 +20,7 @@ import (
 
 	"sabot/analysis"
 	"sabot/internal/chart"
+	"sabot/money"
 	"sabot/rules"
 	"sabot/sim"
 )
@@ -359,6 +360,16 @@ func parsePenetration(s string, cards int) (int, error) {
 	return int(math.Round(frac * float64(cards))), nil
 }
 
+// moneyText shows an amount of minor units, not always whole (an average),
+// as money: two decimals (Amount.Plain) when it is a whole number of minor
+// units, else four.
+func moneyText(minor float64) string {
+	if r := math.Round(minor); math.Abs(minor-r) < 1e-9*max(1, math.Abs(minor)) && math.Abs(r) <= float64(money.Max) {
+		return money.Amount(r).Plain()
+	}
+	return strconv.FormatFloat(minor/100, 'f', 4, 64)
+}
+
 // cutCardAfter is the card the cut card follows (0: none, dealt to the end).
 func cutCardAfter(p *rules.Profile) int {
 	if r := p.CutCardReserve; r > 0 && r < p.Cards() {
@@ -434,7 +445,10 @@ func printSim(e *env, r *sim.Result, strategy string, cfg sim.Config, bankroll f
 	fmt.Fprintf(w, "EV per initial bet\t%s ± %.3f %% (95 %%: %s to %s)\n", pct(r.EV), 196*r.SE, pct(r.CI95[0]), pct(r.CI95[1]))
 	fmt.Fprintf(w, "SD per round\t%.4f units\n", r.SD)
 	fmt.Fprintf(w, "win / push / loss\t%.2f %% / %.2f %% / %.2f %% of boxes, blackjack %.2f %%\n", 100*r.Win, 100*r.Push, 100*r.Loss, 100*r.Blackjack)
-	fmt.Fprintf(w, "average bet\t%.3f units of %d\n", r.AvgBet, r.Unit)
+	// A unit is --unit minor units of the table's amounts (which have no
+	// currency): say what it and the average bet are in money (issue 17).
+	fmt.Fprintf(w, "average bet\t%.3f units = %s a round played (1 unit = %s: --unit %d minor units)\n",
+		r.AvgBet, moneyText(r.AvgBetMinor), money.Amount(r.Unit).Plain(), r.Unit)
 	if cfg.BackBets > 0 {
 		fmt.Fprintf(w, "back bets EV\t%s ± %.3f %%\n", pct(r.BackEV), 196*r.BackSE)
 	}

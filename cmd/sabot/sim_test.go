@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -138,5 +139,47 @@ func TestSimPenetration(t *testing.T) {
 	code, out, _ := runSim(t, "vegas-s17", "--rounds", "20000", "--textbook", "--penetration", "4.5/6")
 	if code != 0 || !strings.Contains(out, "cards dealt per shoe") || !strings.Contains(out, "cut card after card 234 (cut_card_reserve 78)") {
 		t.Errorf("the text report lacks the penetration:\n%s", out)
+	}
+}
+
+// TestSimAverageBetInMoney: the report says what the average bet and a unit
+// are in money, not only "units of 4" (issue 17 item 8), and the JSON adds
+// the average bet in minor units beside avg_bet and unit.
+func TestSimAverageBetInMoney(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--unit", "400"}, "1.000 units = 4.00 a round played (1 unit = 4.00: --unit 400 minor units)"},
+		{nil, "1.000 units = 0.04 a round played (1 unit = 0.04: --unit 4 minor units)"}, // the default unit of a 3:2 game
+		{[]string{"--unit", "250", "--count", "hi-lo", "--ramp", "2:2"}, " a round played (1 unit = 2.50: --unit 250 minor units)"},
+	} {
+		args := append([]string{"vegas-s17", "--rounds", "20000", "--seed", "3", "--textbook"}, c.args...)
+		code, out, errs := runSim(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if !strings.Contains(out, "average bet") || !strings.Contains(out, c.want) {
+			t.Errorf("%v: the report lacks %q:\n%s", args, c.want, out)
+		}
+	}
+	code, out, errs := runSim(t, "vegas-s17", "--rounds", "20000", "--seed", "3", "--textbook", "--unit", "250",
+		"--count", "hi-lo", "--ramp", "2:2,3:4", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Unit        *int64   `json:"unit"`
+		AvgBet      *float64 `json:"avg_bet"`
+		AvgBetMinor *float64 `json:"avg_bet_minor"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.Unit == nil || r.AvgBet == nil || r.AvgBetMinor == nil {
+		t.Fatalf("want unit, avg_bet and avg_bet_minor in %s", out)
+	}
+	if *r.AvgBet <= 1 || math.Abs(*r.AvgBetMinor-*r.AvgBet*float64(*r.Unit)) > 1e-9**r.AvgBetMinor {
+		t.Errorf("avg_bet %v units of %v, avg_bet_minor %v", *r.AvgBet, *r.Unit, *r.AvgBetMinor)
 	}
 }

@@ -1,0 +1,106 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+
+	"sabot/rules"
+)
+
+// TestPlainChosen: the plain round (plain.go) plays the set-ups it is made
+// for, among them BenchmarkSim's and `sabot sim PROFILE`'s (one box, basic
+// strategy) on every built-in profile without the challenge and the
+// declaration, and no other; and TestFastPath tries it on most of its
+// configurations.
+func TestPlainChosen(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		profile string
+		options []string
+		setup   func(c *Config)
+		plain   bool
+	}{
+		{"vegas-s17", "vegas-s17", nil, nil, true},
+		{"vegas-h17", "vegas-h17", nil, nil, true},
+		{"spain", "spain", nil, nil, true},
+		{"venice", "venice", nil, nil, true},
+		{"family", "family", nil, nil, true},
+		{"vegas-s17/continuous", "vegas-s17", nil, func(c *Config) { c.Continuous = true }, true},
+		{"argentina", "argentina", nil, nil, false}, // AR-10, AR-11
+		{"argentina/no-challenge", "argentina", []string{"challenge=false", "challenge_split_aces=false"}, nil, false},
+		{"argentina/no-challenge-no-declaration", "argentina", []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false"}, nil, true},
+		{"vegas-s17/two-boxes", "vegas-s17", nil, func(c *Config) { c.Boxes = 2 }, false},
+		{"vegas-s17/another-player", "vegas-s17", nil, func(c *Config) { c.Others = 1 }, false},
+		{"vegas-s17/counting", "vegas-s17", nil, func(c *Config) { c.Count = &HiLo }, false},
+		{"vegas-s17/insures", "vegas-s17", nil, func(c *Config) {
+			tab := Textbook(false)
+			tab.cells[rowInsurance][col(1)] = cell{c: cY}
+			c.Strategy = tab
+		}, false},
+		{"vegas-s17/back-bets", "vegas-h17", []string{"back_bets_per_box=1"}, func(c *Config) { c.BackBets = 1 }, false}, // (the general path)
+	} {
+		p := rules.MustLookup(c.profile)
+		must(t, p.SetAll(c.options))
+		cfg := Config{Profile: p, Rounds: 1}
+		if c.setup != nil {
+			c.setup(&cfg)
+		}
+		must(t, cfg.normalize())
+		if got := newTable(&cfg).plain != nil; got != c.plain {
+			t.Errorf("%s: plain round %v, want %v", c.name, got, c.plain)
+		}
+	}
+	n, plain := 0, 0
+	for _, fc := range fastCases() {
+		p := rules.MustLookup(fc.profile)
+		must(t, p.SetAll(fc.options))
+		for _, st := range fastStrategies(p) {
+			cfg := Config{Profile: p, Rounds: 1}
+			st.setup(&cfg)
+			if fc.setup != nil {
+				fc.setup(&cfg)
+			}
+			must(t, cfg.normalize())
+			n++
+			if newTable(&cfg).plain != nil {
+				plain++
+			}
+		}
+	}
+	if plain < n/8 {
+		t.Errorf("TestFastPath tries the plain round on %d of its %d configurations", plain, n)
+	}
+}
+
+// TestPlainContinuous holds the plain round to the general path with a
+// continuous shuffler, whose deck picks its cards a few at a time
+// (deck.refill), round by round and in a chunk's sums.
+func TestPlainContinuous(t *testing.T) {
+	for _, name := range []string{"vegas-s17", "spain", "venice"} {
+		for _, exact := range []bool{false, true} {
+			cfg := Config{Profile: rules.MustLookup(name), Rounds: 1, Continuous: true, exactShoe: exact}
+			must(t, cfg.normalize())
+			slow := cfg
+			slow.noFast = true
+			fast, gen := newTable(&cfg), newTable(&slow)
+			if fast.plain == nil || gen.fp != nil {
+				t.Fatalf("%s: not on the plain and the general path", name)
+			}
+			for _, tab := range []*table{fast, gen} {
+				tab.d.reseed(seedChunk(5, 0))
+				tab.shuffle()
+			}
+			compareRounds(t, fast, gen, 10_000)
+			if exact {
+				continue
+			}
+			for k := 0; k < 3; k++ {
+				pp := 4 * (k % 2)
+				a, b := fast.runChunk(3, k, 20_000, pp), gen.runChunk(3, k, 20_000, pp)
+				if a.stats != b.stats || !slices.Equal(a.path, b.path) {
+					t.Fatalf("%s: chunk %d: the paths' sums differ", name, k)
+				}
+			}
+		}
+	}
+}
