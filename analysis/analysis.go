@@ -314,6 +314,7 @@ func upRank(s string) int {
 func analyseUp(p *rules.Profile, up int, old *solver) (*upResult, *solver) {
 	s := newSolverReusing(p, up, old)
 	r := &upResult{up: up}
+	s.prefetchAll()
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
 			r.cd = append(r.cd, s.root(x, y))

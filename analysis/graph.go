@@ -166,7 +166,7 @@ func (g *dealerGraph) dist(s *Counts, out *[outcomes]float64, scratch *[]float64
 	// held (the edges read no other m).
 	for r, c := range s {
 		for m := 0; m <= g.heldMax[r]; m++ {
-			w[r*(g.maxHeld+1)+m] = float64(c) - float64(m)
+			w[r*(g.maxHeld+1)+m] = float64(c - m) // exact: float64(c) - float64(m)
 		}
 	}
 	for k := range inv {
@@ -243,7 +243,7 @@ func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *
 		}
 		for r, c := range s {
 			for m := 0; m <= g.heldMax[r]; m++ {
-				w[r*(g.maxHeld+1)+m][j] = float64(c) - float64(m)
+				w[r*(g.maxHeld+1)+m][j] = float64(c - m)
 			}
 		}
 		for k := range inv {

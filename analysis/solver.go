@@ -235,6 +235,12 @@ type solver struct {
 	dists slab[[outcomes]float64]
 	buf   []float64
 	lbuf  []lane
+	batch batch
+	// prefetchAll's walk: the removals, the epoch each hand was last
+	// walked in, by hand number.
+	rems      []pack
+	walked    []uint32
+	walkEpoch uint32
 	// splitK: the most other pair cards a split hand of each kind is
 	// valued with (set by splitValue).
 	splitK [kinds]int
@@ -259,6 +265,10 @@ type solver struct {
 	// where it was made with one other pair card removed: the post-split
 	// strategy every split hand follows (see splitChoice).
 	choice [2][kinds][]play // by hand number; 0 not chosen yet
+	// kmemo holds, by pair kind and hand number, the CD values of a split
+	// hand for every k ≥ 2 (see nodeK): 1 + the index in vals of its
+	// first lane, the others following.
+	kmemo [2][kinds][]int32 // by policy
 	// cdSplits: the CD play splits the pair (reach weighs the TD rows).
 	cdSplits [kinds]bool
 	// surrender's settlement: per unit, against a dealer blackjack and not.
@@ -288,12 +298,18 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	s.nodes = old.nodes[:1]
 	s.dists, s.vals = old.dists.reuse(), old.vals.reuse()
 	s.buf, s.lbuf, s.seen = old.buf, old.lbuf, old.seen[:0]
+	s.rems, s.walked, s.walkEpoch = old.rems, old.walked, old.walkEpoch
 	for pol := range s.memo {
 		for c := range s.memo[pol] {
 			s.memo[pol][c] = reuse(old.memo[pol][c])
 		}
 		for k := range s.choice[pol] {
 			s.choice[pol][k] = reuse(old.choice[pol][k])
+		}
+	}
+	for pol := range s.kmemo {
+		for k := range s.kmemo[pol] {
+			s.kmemo[pol][k] = reuse(old.kmemo[pol][k])
 		}
 	}
 	for c := range s.dmemo {
@@ -350,64 +366,119 @@ func (s *solver) dealerIndex(rem pack) int32 {
 // dealerBatch computes the dealer's distributions for the removals rems
 // not known yet, four at a time (dist4).
 func (s *solver) dealerBatch(rems []pack) {
-	var (
-		shoes [lanes]Counts
-		outs  [lanes]*[outcomes]float64
-		n     int
-	)
-	flush := func() {
-		if n == 1 {
-			s.dg.dist(&shoes[0], outs[0], &s.buf)
-		} else if n > 1 {
-			s.dg.dist4(shoes[:n], outs[:n], &s.lbuf)
-		}
-		n = 0
-	}
-next:
 	for _, rem := range rems {
-		if _, ok := s.dc[rem]; ok {
-			continue
-		}
-		sh := s.shoe(rem)
-		for _, c := range sh {
-			if c < 0 {
-				continue next // more cards removed than the shoe holds
-			}
-		}
-		i, d := s.dists.alloc()
-		s.dc[rem] = i
-		shoes[n], outs[n] = sh, d
-		if n++; n == lanes {
-			flush()
-		}
+		s.batchAdd(rem)
 	}
-	flush()
+	s.batchFlush()
 }
 
-// prefetch computes at once the dealer's distributions that the hands h
-// plus one card will stand on (all of them, or those over 11, which the
-// best play values standing).
-func (s *solver) prefetch(h hand, x pack, all bool) {
-	var rems [kinds]pack
-	n := 0
-	sh := s.shoe(h.comp + x)
-	ctx := ctxOf(h, x)
-	for k := 0; k < kinds; k++ {
-		if sh[k] == 0 {
-			continue
-		}
-		c := s.draw(h, k)
-		if c.id == bustNode || (!all && c.c.Total() < 12) {
-			continue
-		}
-		if t := s.dmemo[ctx]; int(c.id) < len(t) && t[c.id] != 0 {
-			continue
-		}
-		rems[n] = c.comp + x
-		n++
+// batch holds the dealer distributions to compute together (dist4).
+type batch struct {
+	shoes [lanes]Counts
+	outs  [lanes]*[outcomes]float64
+	n     int
+}
+
+// batchAdd adds removal rem to the batch if its distribution is not known
+// yet, computing the batch when it is full.
+func (s *solver) batchAdd(rem pack) {
+	if _, ok := s.dc[rem]; ok {
+		return
 	}
-	if n >= 2 {
-		s.dealerBatch(rems[:n])
+	sh := s.shoe(rem)
+	for _, c := range sh {
+		if c < 0 {
+			return // more cards removed than the shoe holds
+		}
+	}
+	i, d := s.dists.alloc()
+	s.dc[rem] = i
+	b := &s.batch
+	b.shoes[b.n], b.outs[b.n] = sh, d
+	if b.n++; b.n == lanes {
+		s.batchFlush()
+	}
+}
+
+// batchFlush computes the distributions of the batch.
+func (s *solver) batchFlush() {
+	b := &s.batch
+	if b.n == 1 {
+		s.dg.dist(&b.shoes[0], b.outs[0], &s.buf)
+	} else if b.n > 1 {
+		s.dg.dist4(b.shoes[:b.n], b.outs[:b.n], &s.lbuf)
+	}
+	b.n = 0
+}
+
+// prefetchAll computes, in full batches, the dealer's distributions that
+// the CD pass will stand on in the rounds without a split and in the split
+// hands with one other pair card removed: it values every play at each
+// hand of these, so it stands on every hand over 11 it meets, and on the
+// card a double draws. (More or fewer would change no figure: the
+// distributions are the same whenever computed.)
+func (s *solver) prefetchAll() {
+	s.walkEpoch++
+	s.rems = s.rems[:0]
+	for x := 0; x < kinds; x++ {
+		for y := x; y < kinds; y++ {
+			h := hand{pair: -1}.with(x).with(y)
+			if h.c.TwoCard21() || h.comp.get(x) > s.base[x] || h.comp.get(y) > s.base[y] {
+				continue
+			}
+			s.walk(h, 0)
+		}
+	}
+	s.walkEpoch++
+	for P := 0; P < kinds; P++ {
+		if !s.maySplit(P, 1) || s.base[P] < 2 {
+			continue
+		}
+		x := pack(0).add(P)
+		start := hand{split: true, pair: int8(P)}.with(P)
+		sh := s.shoe(start.comp + x)
+		for r := 0; r < kinds; r++ {
+			if sh[r] > 0 {
+				s.walk(s.draw(start, r), x)
+			}
+		}
+		s.walkEpoch++
+	}
+	s.dealerBatch(s.rems)
+}
+
+// walk adds to rems the removals prefetchAll computes for hand h (not
+// bust) and the hands it leads to, in the context of x.
+func (s *solver) walk(h hand, x pack) {
+	h = s.number(h)
+	if int(h.id) >= len(s.walked) {
+		s.walked = grow(s.walked, len(s.nodes))
+	}
+	if s.walked[h.id] == s.walkEpoch {
+		return
+	}
+	s.walked[h.id] = s.walkEpoch
+	t := h.c.Total()
+	if t >= 12 {
+		s.rems = append(s.rems, h.comp+x)
+	}
+	if t == 21 || (s.oneCard(h) && h.c.N >= 2) {
+		return
+	}
+	dbl := s.canDouble(h)
+	sh := s.shoe(h.comp + x)
+	for r := 0; r < kinds; r++ {
+		if sh[r] == 0 {
+			continue
+		}
+		c := s.draw(h, r)
+		if c.id == bustNode {
+			continue
+		}
+		if dbl && c.c.Total() < 12 {
+			s.rems = append(s.rems, c.comp+x)
+		}
+		s.walk(c, x)
 	}
 }
 
@@ -442,8 +513,12 @@ func (s *solver) stand(h hand, x pack, stake float64) val {
 	if h.id == bustNode || h.c.Bust() {
 		return s.bust(rem, stake)
 	}
-	d := s.dealerFor(h, x)
-	pay := s.pay.of(h.c, h.split)
+	return s.settle(s.pay.of(h.c, h.split), h.split, s.dealerFor(h, x), stake)
+}
+
+// settle values a hand (not bust; stake units on it) paid by pay against
+// the dealer's distribution d.
+func (s *solver) settle(pay *[outcomes]payoff, split bool, d *[outcomes]float64, stake float64) val {
 	var v val
 	w := 0.0
 	for k := 0; k < outcomes; k++ {
@@ -461,7 +536,7 @@ func (s *solver) stand(h hand, x pack, stake float64) val {
 			// bears half of it, which is exact for one split (the hands
 			// are exchangeable) and makes the post-split play optimise the
 			// right objective; with resplits it is an approximation.
-			if h.split {
+			if split {
 				u = -0.5
 				v[sBJLoss] += q
 			} else {
@@ -501,9 +576,6 @@ func (s *solver) bust(rem pack, stake float64) val {
 
 // hit draws one card to h and plays on.
 func (s *solver) hit(h hand, x pack) val {
-	if s.pol == polCD && (!h.split || x.get(int(h.pair)) == 1) {
-		s.prefetch(h, x, false)
-	}
 	sh := s.shoe(h.comp + x)
 	n := sh.Total()
 	var v val
@@ -526,7 +598,6 @@ func (s *solver) hit(h hand, x pack) val {
 
 // double doubles the stake and draws exactly one card.
 func (s *solver) double(h hand, x pack) val {
-	s.prefetch(h, x, true)
 	sh := s.shoe(h.comp + x)
 	n := sh.Total()
 	var v val
@@ -622,6 +693,8 @@ const (
 	playDouble
 	playDeclare1
 	playDeclare11
+	// playBest: the best play (nodeCD), where the table has no row.
+	playBest
 )
 
 // nodeCD plays hand h by the composition-dependent strategy: the best play
@@ -779,6 +852,20 @@ func (s *solver) splitValue(P int) val {
 		nonPair, pair, any val
 	}
 	pj := make([]partsJ, 2*maxHands)
+	// The split hands with k ≥ 2 other pair cards removed are valued for
+	// every k at once (partsK).
+	var kNonPair, kPair, kAny [kLanes]val
+	kDone := false
+	parts := func(k int) (nonPair, pair, any val) {
+		if k < 2 {
+			return s.parts(P, k)
+		}
+		if !kDone {
+			kDone = true
+			kNonPair, kPair, kAny = s.partsK(P)
+		}
+		return kNonPair[k-2], kPair[k-2], kAny[k-2]
+	}
 	at := func(j int) *partsJ {
 		e := &pj[j]
 		if !e.done {
@@ -786,9 +873,9 @@ func (s *solver) splitValue(P int) val {
 			// nonPair and any from D_j: the hand started from P with j+1
 			// other pair cards removed; pair from D_j: the hand P,P with j
 			// others removed, its own second P among the j.
-			e.nonPair, _, e.any = s.parts(P, j+1)
+			e.nonPair, _, e.any = parts(j + 1)
 			if j >= 1 {
-				_, e.pair, _ = s.parts(P, j)
+				_, e.pair, _ = parts(j)
 			}
 		}
 		return e
@@ -969,6 +1056,25 @@ func (s *slab[T]) alloc() (int32, *T) {
 	var zero T
 	*p = zero
 	return i, p
+}
+
+// allocRun returns n new consecutive elements (n ≤ slabChunk), not zeroed.
+func (s *slab[T]) allocRun(n int) (int32, []T) {
+	if r := int(s.n) % slabChunk; r+n > slabChunk {
+		s.n += int32(slabChunk - r)
+	}
+	if int(s.n)/slabChunk == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]T, slabChunk))
+	}
+	i := s.n
+	s.n += int32(n)
+	return i, s.run(i, n)
+}
+
+// run is the n elements from i, allocated by allocRun.
+func (s *slab[T]) run(i int32, n int) []T {
+	o := int(i % slabChunk)
+	return s.chunks[i/slabChunk][o : o+n]
 }
 
 // reuse returns the slab empty, keeping its chunks.

@@ -46,20 +46,32 @@ func kindFirst(p pack) int {
 
 // nodeTD plays hand h by the table.
 func (s *solver) nodeTD(h hand, x pack) val {
+	h, c := s.tdPlay(h)
+	if c == playBest {
+		return s.nodeCD(h, x)
+	}
+	return s.playOut(h, x, c)
+}
+
+// tdPlay is the table's play at hand h: stand, hit or double at the hand
+// it returns (h, or h with its Ace declared), or playBest where the table
+// has no row for it (then nodeCD plays it). It depends on the hand's cards
+// only.
+func (s *solver) tdPlay(h hand) (hand, play) {
 	if s.tenAceChoice(h) { // VE-13: the card's ten-ace row
 		if s.td.tenAce.Declare == 1 {
-			return s.apply(h.declare(1), x, s.td.tenAce)
+			return s.apply(h.declare(1), s.td.tenAce)
 		}
-		return s.stand(h, x, 1)
+		return h, playStand
 	}
 	if !s.mustDeclare(h) && (h.c.Total() == 21 || (s.oneCard(h) && h.c.N >= 2)) {
-		return s.stand(h, x, 1)
+		return h, playStand
 	}
 	k, tot := rowOf(h)
 	if h.c.N == 2 {
 		c := s.td.two[k][tot]
 		if c.Act == 0 { // a class no initial hand has: play it best
-			return s.nodeCD(h, x)
+			return h, playBest
 		}
 		if s.mustDeclare(h) {
 			d := c.Declare
@@ -68,36 +80,36 @@ func (s *solver) nodeTD(h hand, x pack) val {
 			}
 			h = h.declare(int(d))
 			if h.c.Total() == 21 {
-				return s.stand(h, x, 1)
+				return h, playStand
 			}
 		}
-		return s.apply(h, x, c)
+		return s.apply(h, c)
 	}
 	a := s.td.hs[k][tot]
 	switch {
 	case a == 0:
-		return s.nodeCD(h, x)
+		return h, playBest
 	case a == Stand && s.canStand(h):
-		return s.stand(h, x, 1)
+		return h, playStand
 	}
-	return s.hit(h, x)
+	return h, playHit
 }
 
-// apply plays a code on a two-card split hand (where surrender and split
-// are not open), falling back as the code says.
-func (s *solver) apply(h hand, x pack, c Code) val {
+// apply is the play of a code on a two-card split hand (where surrender
+// and split are not open), falling back as the code says.
+func (s *solver) apply(h hand, c Code) (hand, play) {
 	for {
 		switch c.Act {
 		case Stand:
 			if s.canStand(h) {
-				return s.stand(h, x, 1)
+				return h, playStand
 			}
-			return s.hit(h, x)
+			return h, playHit
 		case Hit:
-			return s.hit(h, x)
+			return h, playHit
 		case Double:
 			if s.canDouble(h) {
-				return s.double(h, x)
+				return h, playDouble
 			}
 		}
 		if c.Else == 0 || c.Else == Split || c.Else == Surrender {
@@ -106,7 +118,7 @@ func (s *solver) apply(h hand, x pack, c Code) val {
 				c = Code{Act: a}
 				continue
 			}
-			return s.nodeCD(h, x)
+			return h, playBest
 		}
 		c = Code{Act: c.Else}
 	}
@@ -217,6 +229,9 @@ func (s *solver) buildTD() []rootHand {
 		}
 		for i := range s.choice[polTD] {
 			clear(s.choice[polTD][i])
+		}
+		for i := range s.kmemo[polTD] {
+			clear(s.kmemo[polTD][i])
 		}
 	}
 

@@ -1,0 +1,187 @@
+package analysis
+
+// Split hands for every count of other pair cards at once.
+//
+// A split hand of pair P with k ≥ 2 other pair cards removed plays its
+// post-split strategy, fixed by its own cards (splitChoice), whatever k is:
+// for k = 2 … splitK[P] it plays the same cards the same way and only the
+// shoe (one pair card less for each k more) and the dealer's distributions
+// differ. So these hands are played in one recursion carrying a value per
+// k, a lane: lane j is k = j+2. Each lane's value is computed with the
+// operations, in the order, that the recursion for its k alone would use
+// (node, hit, double, stand), so the figures are the same to the last bit;
+// the recursion, the hand table's look-ups and the memo are shared.
+//
+// A hand has the lanes whose k leaves it a shoe it can be dealt from: k ≤
+// base[P] − (pair cards in the hand), so drawing a pair card keeps a
+// prefix of the lanes.
+
+// kLanes bounds the lanes: k = 2 … ctxPerPair−1.
+const kLanes = ctxPerPair - 2
+
+// lanesK is the number of lanes of split hand h.
+func (s *solver) lanesK(h hand) int {
+	P := int(h.pair)
+	return max(0, min(s.splitK[P], s.base[P]-h.comp.get(P))-1)
+}
+
+// xK is the removal of lane j: j+2 other pair cards of kind P.
+func xK(P, j int) pack { return pack(0).addN(P, j+2) }
+
+// nodeK values split hand h (not bust), played by the current policy with
+// k ≥ 2 other pair cards removed, into out[j] for each lane j; it returns
+// the number of lanes. Both policies play such a hand by its cards alone:
+// the CD policy by splitChoice, the TD policy by the table (tdPlay) or,
+// where it has no row, by splitChoice.
+func (s *solver) nodeK(h hand, out *[kLanes]val) int {
+	h = s.number(h)
+	n := s.lanesK(h)
+	if n == 0 {
+		return 0
+	}
+	P := int(h.pair)
+	memo := &s.kmemo[s.pol][P]
+	if t := *memo; int(h.id) < len(t) && t[h.id] != 0 {
+		copy(out[:n], s.vals.run(t[h.id]-1, n))
+		return n
+	}
+	id := h.id
+	var c play
+	if s.pol == polCD {
+		c = s.splitChoice(h)
+	} else if h, c = s.tdPlay(h); c == playBest {
+		c = s.splitChoice(h)
+	}
+	switch c {
+	case playStand:
+		s.standK(h, 1, out, n)
+	case playDouble:
+		s.doubleK(h, out, n)
+	case playDeclare1:
+		s.nodeK(s.declared(h, 1), out)
+	case playDeclare11:
+		s.nodeK(s.declared(h, 11), out)
+	default:
+		s.hitK(h, out, n)
+	}
+	i, run := s.vals.allocRun(n)
+	copy(run, out[:n])
+	*s.memoSlot(memo, id) = i + 1
+	return n
+}
+
+// standK settles split hand h (stake units on it) in its first n lanes.
+func (s *solver) standK(h hand, stake float64, out *[kLanes]val, n int) {
+	P := int(h.pair)
+	if h.id == bustNode || h.c.Bust() {
+		for j := range n {
+			out[j] = s.bust(h.comp+xK(P, j), stake)
+		}
+		return
+	}
+	pay := s.pay.of(h.c, h.split)
+	for j := range n {
+		out[j] = s.settle(pay, h.split, s.dealerFor(h, xK(P, j)), stake)
+	}
+}
+
+// lanesDrawing is the number of the first n lanes of split hand h whose
+// shoe holds a card of kind r, sh being lane 0's shoe.
+func lanesDrawing(sh *Counts, r, P, n int) int {
+	if r == P {
+		return min(n, sh[P])
+	}
+	if sh[r] == 0 {
+		return 0
+	}
+	return n
+}
+
+// hitK is hit in the first n lanes of split hand h.
+func (s *solver) hitK(h hand, out *[kLanes]val, n int) {
+	P := int(h.pair)
+	sh := s.shoe(h.comp + xK(P, 0))
+	tot := sh.Total()
+	for j := range n {
+		out[j] = val{}
+	}
+	var cv [kLanes]val
+	for r := 0; r < kinds; r++ {
+		m := lanesDrawing(&sh, r, P, n)
+		if m == 0 {
+			continue
+		}
+		c := s.draw(h, r)
+		if c.id == bustNode {
+			for j := range m {
+				cv[j] = s.bust(c.comp+xK(P, j), 1)
+			}
+		} else {
+			s.nodeK(c, &cv)
+		}
+		for j := range m {
+			shr := sh[r]
+			if r == P {
+				shr -= j
+			}
+			p := float64(shr) / float64(tot-j)
+			out[j].addScaled(&cv[j], p)
+		}
+	}
+}
+
+// doubleK is double in the first n lanes of split hand h.
+func (s *solver) doubleK(h hand, out *[kLanes]val, n int) {
+	P := int(h.pair)
+	sh := s.shoe(h.comp + xK(P, 0))
+	tot := sh.Total()
+	for j := range n {
+		out[j] = val{}
+	}
+	var cv [kLanes]val
+	for r := 0; r < kinds; r++ {
+		m := lanesDrawing(&sh, r, P, n)
+		if m == 0 {
+			continue
+		}
+		s.standK(s.draw(h, r), 2, &cv, m)
+		for j := range m {
+			shr := sh[r]
+			if r == P {
+				shr -= j
+			}
+			out[j].addScaled(&cv[j], float64(shr)/float64(tot-j))
+		}
+	}
+}
+
+// partsK is parts(P, k) for every lane k = j+2.
+func (s *solver) partsK(P int) (nonPair, pair, any [kLanes]val) {
+	start := s.number(hand{pair: int8(P), split: true}.with(P))
+	n := s.lanesK(start)
+	sh := s.shoe(start.comp + xK(P, 0))
+	tot := sh.Total()
+	var v [kLanes]val
+	for r := 0; r < kinds; r++ {
+		m := lanesDrawing(&sh, r, P, n)
+		if m == 0 {
+			continue
+		}
+		s.nodeK(s.draw(start, r), &v)
+		for j := range m {
+			shr := sh[r]
+			if r == P {
+				shr -= j
+			}
+			p := float64(shr) / float64(tot-j)
+			if r == P {
+				pair[j] = v[j]
+				any[j].addScaled(&v[j], p)
+				continue
+			}
+			nonPair[j].addScaled(&v[j], p)
+			any[j].addScaled(&v[j], p)
+		}
+	}
+	return nonPair, pair, any
+}
