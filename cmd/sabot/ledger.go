@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -25,16 +26,9 @@ func newLedgerCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Checking a file that is not there must not create it.
-			if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) && path != ":memory:" {
-				if _, err := os.Stat(path); err != nil {
-					return refused("no database %s: %v", path, errors.Unwrap(err))
-				}
-			}
-			s, err := store.Open(cmd.Context(), dsn)
-			if sabot.ErrorCode(err) == sabot.EINVALID {
-				return refused("%s", sabot.ErrorMessage(err))
-			} else if err != nil {
-				return failed("cannot open the store: %s", errCause(err))
+			s, err := openExisting(cmd.Context(), dsn)
+			if err != nil {
+				return err
 			}
 			defer s.Close()
 			r, err := s.CheckLedger(cmd.Context())
@@ -69,4 +63,22 @@ func errCause(err error) string {
 		err = e.Cause
 	}
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// openExisting opens a store that must exist already (a command that reads
+// it must not create an empty file): refused (exit 2) for a SQLite file
+// that is not there or a DSN the store refuses, failed (exit 1) otherwise.
+func openExisting(ctx context.Context, dsn string) (sabot.Store, error) {
+	if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) && path != ":memory:" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, refused("no database %s: %v", path, errors.Unwrap(err))
+		}
+	}
+	s, err := store.Open(ctx, dsn)
+	if sabot.ErrorCode(err) == sabot.EINVALID {
+		return nil, refused("%s", sabot.ErrorMessage(err))
+	} else if err != nil {
+		return nil, failed("cannot open the store: %s", errCause(err))
+	}
+	return s, nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -58,16 +56,9 @@ those that left or were lost in the last day (--all), with the tables each serve
 tables no live node serves at the moment (docs/server.md, "Several nodes").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) {
-				if _, err := os.Stat(path); err != nil {
-					return refused("no database %s: %v", path, errors.Unwrap(err))
-				}
-			}
-			s, err := store.Open(cmd.Context(), dsn)
-			if sabot.ErrorCode(err) == sabot.EINVALID {
-				return refused("%s", sabot.ErrorMessage(err))
-			} else if err != nil {
-				return failed("cannot open the store: %s", errCause(err))
+			s, err := openExisting(cmd.Context(), dsn)
+			if err != nil {
+				return err
 			}
 			defer s.Close()
 			cl, ok := s.(sabot.Cluster)

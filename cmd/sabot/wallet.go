@@ -64,16 +64,9 @@ were written; the statement's entries are matched by transaction ID.`,
 			if err := json.Unmarshal(b, &entries); err != nil {
 				return refused("sabot wallet reconcile: --statement %s is not a JSON array of transactions: %v", statement, err)
 			}
-			if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) && path != ":memory:" {
-				if _, err := os.Stat(path); err != nil {
-					return refused("no database %s: %v", path, errors.Unwrap(err))
-				}
-			}
-			s, err := store.Open(cmd.Context(), dsn)
-			if sabot.ErrorCode(err) == sabot.EINVALID {
-				return refused("%s", sabot.ErrorMessage(err))
-			} else if err != nil {
-				return failed("cannot open the store: %s", errCause(err))
+			s, err := openExisting(cmd.Context(), dsn)
+			if err != nil {
+				return err
 			}
 			defer s.Close()
 			o, ok := s.(sabot.Outbox)
