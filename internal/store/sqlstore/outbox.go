@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,28 +87,16 @@ func (s *Store) ClaimCalls(ctx context.Context, now time.Time, n int, lease time
 		return nil, nil
 	}
 	var calls []*sabot.WalletCall
-	err := s.write(ctx, func(tx Tx) error {
-		calls = calls[:0]
+	err := s.write(ctx, func(tx Tx) (err error) {
 		// The row locks of PostgreSQL's UPDATE serialize two claims of a
 		// row: the second sees next_try moved and leaves it. SQLite has one
 		// writer.
-		rows, err := tx.Query(ctx, `UPDATE wallet_calls SET next_try = $2, attempts = attempts + 1
+		calls, err = queryCalls(ctx, tx, `UPDATE wallet_calls SET next_try = $2, attempts = attempts + 1
 			WHERE id IN (SELECT id FROM wallet_calls WHERE state = 'pending' AND op <> 'debit' AND next_try <= $1
 				ORDER BY next_try, created, id LIMIT $3)
 			AND state = 'pending' AND next_try <= $1
 			RETURNING `+callColumns, stamp(now), stamp(now.Add(lease)), n)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			c, err := scanCall(rows)
-			if err != nil {
-				return err
-			}
-			calls = append(calls, c)
-		}
-		return rows.Err()
+		return err
 	})
 	if err != nil {
 		return nil, fail(err)
@@ -116,20 +105,15 @@ func (s *Store) ClaimCalls(ctx context.Context, now time.Time, n int, lease time
 	return calls, nil
 }
 
+// sortCalls puts calls in the order they were written (RETURNING gives
+// none).
 func sortCalls(cs []*sabot.WalletCall) {
-	// RETURNING gives no order.
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && before(cs[j], cs[j-1]); j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
+	slices.SortFunc(cs, func(a, b *sabot.WalletCall) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
 		}
-	}
-}
-
-func before(a, b *sabot.WalletCall) bool {
-	if !a.Created.Equal(b.Created) {
-		return a.Created.Before(b.Created)
-	}
-	return a.ID < b.ID
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 // AnswerCall writes a call's answer, or its next try (CallPending).
@@ -214,26 +198,32 @@ func (s *Store) Calls(ctx context.Context, q sabot.CallQuery) ([]*sabot.WalletCa
 		query += ` LIMIT ` + arg(q.Limit)
 	}
 	var calls []*sabot.WalletCall
-	err := s.read(ctx, func(tx Tx) error {
-		calls = calls[:0]
-		rows, err := tx.Query(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			c, err := scanCall(rows)
-			if err != nil {
-				return err
-			}
-			calls = append(calls, c)
-		}
-		return rows.Err()
+	err := s.read(ctx, func(tx Tx) (err error) {
+		calls, err = queryCalls(ctx, tx, query, args...)
+		return err
 	})
 	if err != nil {
 		return nil, fail(err)
 	}
 	return calls, nil
+}
+
+// queryCalls runs a query that returns calls.
+func queryCalls(ctx context.Context, tx Tx, query string, args ...any) ([]*sabot.WalletCall, error) {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var calls []*sabot.WalletCall
+	for rows.Next() {
+		c, err := scanCall(rows)
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, c)
+	}
+	return calls, rows.Err()
 }
 
 func scanCall(row Row) (*sabot.WalletCall, error) {
