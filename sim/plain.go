@@ -292,16 +292,7 @@ func (t *table) runPlain(st *Stats, rounds int64, finish bool) (fresh bool) {
 	}
 	t.playerBoxes += boxes
 	t.blackjacks += bjs
-	w0 := pp.stake
-	fw := float64(w0)
-	st.Rounds += n
-	st.Played += n
-	st.Void += voids
-	st.X += x
-	st.XX += xx
-	st.W += (n - voids) * w0
-	st.WW += float64(n-voids) * fw * fw
-	st.XW += float64(x) * fw
+	st.addFlat(n, voids, x, xx, pp.stake)
 	dist[distRange] -= voids
 	return fresh
 }

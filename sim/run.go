@@ -379,7 +379,15 @@ func (t *table) runFlat(st *Stats, rounds int64, finish bool) (fresh bool) {
 		dist[distIndex(q)]++
 		voids += int64(b2i(t.void))
 	}
-	w0 := int64(cfg.Boxes) * t.fp.levels[0].stake
+	st.addFlat(n, voids, x, xx, int64(cfg.Boxes)*t.fp.levels[0].stake)
+	dist[distRange] -= voids
+	return fresh
+}
+
+// addFlat adds a flat bettor's rounds to the sums: n rounds, voids of them
+// void, the nets' sum x and sum of squares xx, w0 staked on each round
+// played.
+func (st *Stats) addFlat(n, voids, x int64, xx float64, w0 int64) {
 	fw := float64(w0)
 	st.Rounds += n
 	st.Played += n
@@ -389,8 +397,6 @@ func (t *table) runFlat(st *Stats, rounds int64, finish bool) (fresh bool) {
 	st.W += (n - voids) * w0
 	st.WW += float64(n-voids) * fw * fw
 	st.XW += float64(x) * fw
-	dist[distRange] -= voids
-	return fresh
 }
 
 // distIndex is the distribution's bucket of a net of q half units:
