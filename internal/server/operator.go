@@ -285,6 +285,16 @@ func (a *actor) startDebit(ctx context.Context, c *command, nd *needDebit) reply
 		}
 		return reply{parked: true}
 	}
+	mine := 0
+	for _, w := range a.debiting {
+		if w.player == nd.player {
+			mine++
+		}
+	}
+	if mine >= maxDebitsPerPlayer { // one player's commands do not take the others' share
+		return reply{err: &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
+			Message: fmt.Sprintf("%d of your stakes wait for the operator's wallet already: try again when they are answered", mine)}}
+	}
 	if len(a.debiting) >= maxDebiting {
 		return reply{err: &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
 			Message: fmt.Sprintf("the table waits for %d answers of the operator's wallet already: try again", len(a.debiting))}}
@@ -324,8 +334,12 @@ func (a *actor) startDebit(ctx context.Context, c *command, nd *needDebit) reply
 	return reply{parked: true}
 }
 
-// maxDebiting bounds the debits a table waits for at once.
-const maxDebiting = 64
+// maxDebiting bounds the debits a table waits for at once, and
+// maxDebitsPerPlayer those of one player.
+const (
+	maxDebiting        = 64
+	maxDebitsPerPlayer = 4
+)
 
 // debitAgain answers a command whose debit is in the outbox already.
 func (a *actor) debitAgain(ctx context.Context, c *command, id string) reply {

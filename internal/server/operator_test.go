@@ -344,3 +344,69 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// A hostile player of the operator's wallet sends stakes faster than the
+// operator answers: at most maxDebitsPerPlayer of his wait at once, the
+// rest are refused at once, and another player's stake goes through
+// meanwhile; when all is answered the operator holds exactly the stake on
+// the table.
+func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
+	ctx := context.Background()
+	h := newOperator(t, walletsim.Faults{Delay: 300 * time.Millisecond}, slow, nil)
+	for _, p := range []string{"eve", "ben"} {
+		h.op.AddPlayer(p, p, opStart)
+		h.op.IssueToken(p, "tok-"+p)
+	}
+	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	launch := func(p string, boxes ...int) *server.Client {
+		c := &server.Client{URL: h.srv.URL()}
+		if _, err := c.Launch(ctx, "tok-"+p); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range boxes {
+			if _, err := c.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: b}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return c
+	}
+	eve, ben := launch("eve", 1, 2), launch("ben", 3, 4) // two boxes each: the round waits for its window
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := eve.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: int64(100 * (i + 1))})
+			errs <- err
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // eve's debits are out
+	if _, err := ben.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 3, Stake: 100}); err != nil {
+		t.Fatalf("ben's stake while eve's wait: %v", err)
+	}
+	refused := 0
+	for range n {
+		if err := <-errs; sabot.ErrorCode(err) == sabot.EUNAVAILABLE && contains(err, "wait for the operator's wallet already") {
+			refused++
+		}
+	}
+	if refused < n-4 {
+		t.Fatalf("%d of eve's %d stakes refused at once; at most 4 may wait", refused, n)
+	}
+	drained(t, h.st, 10*time.Second)
+	v, err := ben.Table(ctx, tv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onTable int64
+	for _, b := range v.Bets {
+		if b.Player == "@eve" {
+			onTable += int64(b.Stake)
+		}
+	}
+	if got := h.op.Balance("eve"); got != opStart-onTable {
+		t.Fatalf("eve holds %d at the operator with %d on the table (start %d)", got, onTable, opStart)
+	}
+}
