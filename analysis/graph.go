@@ -207,53 +207,13 @@ func (g *dealerGraph) dist(s *Counts, out *[outcomes]float64, scratch *[]float64
 	}
 }
 
-// lanes is the number of shoes dist4 follows at once.
-const lanes = 4
-
-type lane [lanes]float64
-
-// dist4 is dist for up to four shoes at once (len(shoes) = len(outs) ≤
-// 4): one pass over the graph carries the four probabilities of each
-// state, so that the indexing is shared. Each shoe's numbers are dist's,
-// operation for operation (a lane whose state is unreachable adds zeros).
-func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *[]lane) {
-	var sh [lanes]*Counts
-	for j := range sh {
-		sh[j] = &shoes[min(j, len(shoes)-1)] // spare lanes repeat a shoe
-	}
-	ns, nm, nc, nw := len(g.states), len(g.masks), g.classes, kinds*(g.maxHeld+1)
-	need := ns + nm + nc*(kinds+1) + nw + g.maxSize + 1
-	if cap(*scratch) < need {
-		*scratch = make([]lane, need)
-	}
-	buf := (*scratch)[:need]
-	prob, ms, acc, w, inv := buf[:ns], buf[ns:ns+nm], buf[ns+nm:ns+nm+nc*(kinds+1)], buf[ns+nm+nc*(kinds+1):][:nw], buf[need-g.maxSize-1:]
-	clear(buf[:ns+nm+nc*(kinds+1)])
-	for j, s := range sh {
-		n := 0
-		for _, c := range s {
-			n += c
-		}
-		for i, mask := range g.masks {
-			t := 0
-			for m := uint(mask); m != 0; m &= m - 1 {
-				t += s[bits.TrailingZeros(m)]
-			}
-			ms[i][j] = float64(t)
-		}
-		for r, c := range s {
-			for m := 0; m <= g.heldMax[r]; m++ {
-				w[r*(g.maxHeld+1)+m][j] = float64(c - m)
-			}
-		}
-		for k := range inv {
-			inv[k][j] = 0
-			if n > k {
-				inv[k][j] = 1 / float64(n-k)
-			}
-		}
-	}
-	prob[0] = lane{1, 1, 1, 1}
+// states4 is dist4's forward pass over the states: it carries each
+// state's four probabilities to the states one card away and adds them to
+// its class's accumulators. statesAVX2 (amd64) does the same with one
+// vector instruction where this does four scalar ones, in the same order
+// and with the same roundings (no fused multiply-add), so its numbers are
+// these to the last bit (TestStatesAVX2).
+func (g *dealerGraph) states4(prob, acc, w, inv []lane) {
 	edges, held := g.edges, g.held
 	for i, st := range g.states {
 		pr := prob[i]
@@ -286,9 +246,15 @@ func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *
 			q[3] += pr[3] * h.m
 		}
 	}
+}
+
+// classes4 is dist4's settlement: each class's accumulators make the
+// probabilities of its endings, added to res by outcome. classesAVX2
+// (amd64) does the same in the same order, bit for bit.
+func (g *dealerGraph) classes4(acc, ms []lane, res *[outcomes]lane) {
+	nc := g.classes
 	// A class no lane reaches adds zeros (each of its accumulators is 0),
 	// as dist skips it.
-	var res [outcomes]lane
 	for c := 0; c < nc; c++ {
 		a := acc[c*(kinds+1) : (c+1)*(kinds+1)]
 		t := a[kinds]
@@ -312,9 +278,78 @@ func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *
 			o[3] += v[3]
 		}
 	}
+}
+
+// lanes is the number of shoes dist4 follows at once.
+const lanes = 4
+
+type lane [lanes]float64
+
+// dist4 is dist for up to four shoes at once (len(shoes) = len(outs) ≤
+// 4): one pass over the graph carries the four probabilities of each
+// state, so that the indexing is shared. Each shoe's numbers are dist's,
+// operation for operation (a lane whose state is unreachable adds zeros).
+func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *[]lane) {
+	var sh [lanes]*Counts
+	for j := range sh {
+		sh[j] = &shoes[min(j, len(shoes)-1)] // spare lanes repeat a shoe
+	}
+	ns, nm, nc, nw := len(g.states), len(g.masks), g.classes, kinds*(g.maxHeld+1)
+	need := ns + nc*(kinds+1) + nm + nw + g.maxSize + 1
+	if cap(*scratch) < need {
+		*scratch = make([]lane, need)
+	}
+	buf := (*scratch)[:need]
+	prob, acc, ms, w, inv := buf[:ns], buf[ns:ns+nc*(kinds+1)], buf[ns+nc*(kinds+1):][:nm], buf[ns+nc*(kinds+1)+nm:][:nw], buf[need-g.maxSize-1:]
+	clear(buf[:ns+nc*(kinds+1)])
+	prob[0] = lane{1, 1, 1, 1}
+	var res [outcomes]lane
+	if useAVX2 {
+		setupAVX2(&sh, g.masks, &ms[0], &g.heldMax, g.maxHeld+1, &w[0], &inv[0], len(inv))
+		statesAVX2(g.states, g.edges, g.held, &prob[0], &acc[0], &w[0], &inv[0])
+		classesAVX2(&acc[0], nc, g.gstart, g.groups, g.masks, &ms[0], &res)
+	} else {
+		g.setup4(&sh, ms, w, inv)
+		g.states4(prob, acc, w, inv)
+		g.classes4(acc, ms, &res)
+	}
 	for j, out := range outs {
 		for k := range out {
 			out[k] += res[k][j]
+		}
+	}
+}
+
+// setup4 fills dist4's tables for the four shoes: ms, the cards left of
+// each set of kinds; w, the cards of kind r left when m are held; inv,
+// 1/(n - k) for the cards left when k are drawn (0 when none is). The
+// first two are counts, exact as float64s. setupAVX2 (amd64) fills the
+// same numbers.
+func (g *dealerGraph) setup4(sh *[lanes]*Counts, ms, w, inv []lane) {
+	for j, s := range sh {
+		n := 0
+		for _, c := range s {
+			n += c
+		}
+		for i, mask := range g.masks {
+			t := 0
+			for m := uint(mask); m != 0; m &= m - 1 {
+				t += s[bits.TrailingZeros(m)]
+			}
+			ms[i][j] = float64(t)
+		}
+		// w[r*(maxHeld+1)+m] = n_r - m: the cards of kind r left when m
+		// are held (the edges read no other m).
+		for r, c := range s {
+			for m := 0; m <= g.heldMax[r]; m++ {
+				w[r*(g.maxHeld+1)+m][j] = float64(c - m)
+			}
+		}
+		for k := range inv {
+			inv[k][j] = 0
+			if n > k {
+				inv[k][j] = 1 / float64(n-k)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"sabot/rules"
@@ -62,4 +63,110 @@ func TestDealerGraphLanes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The AVX2 kernels (graph_amd64.s) give the Go code's numbers bit for bit:
+// every profile's graphs at several deck counts, shoes from full to nearly
+// empty, kinds run out, one to four lanes.
+func TestStatesAVX2(t *testing.T) {
+	if !useAVX2 {
+		t.Log("this processor has no AVX2: dist4 runs the Go code only")
+		return
+	}
+	rng := rand.New(rand.NewPCG(17, 2))
+	for _, name := range rules.Names() {
+		for _, decks := range []int{1, 2, 6, 8} {
+			p := rules.MustLookup(name)
+			p.Decks = decks
+			for up := 0; up < kinds; up++ {
+				g := newDealerGraph(p, up)
+				full := FullShoe(p)
+				full[up]--
+				for trial := 0; trial < 8; trial++ {
+					shoes := make([]Counts, 1+rng.IntN(lanes))
+					for i := range shoes {
+						shoes[i] = full
+						drawn := rng.IntN(full.Total())
+						switch trial {
+						case 0:
+							drawn = 0
+						case 1: // fewer cards left than the dealer may draw
+							drawn = full.Total() - 1 - rng.IntN(6)
+						}
+						for shoes[i].Total() > full.Total()-drawn {
+							if k := rng.IntN(kinds); shoes[i][k] > 0 {
+								shoes[i][k]--
+							}
+						}
+					}
+					var got, want [lanes][outcomes]float64
+					outs := func(o *[lanes][outcomes]float64) []*[outcomes]float64 {
+						var ps []*[outcomes]float64
+						for i := range shoes {
+							ps = append(ps, &o[i])
+						}
+						return ps
+					}
+					var scratch []lane
+					g.dist4(shoes, outs(&got), &scratch)
+					useAVX2 = false
+					g.dist4(shoes, outs(&want), &scratch)
+					useAVX2 = true
+					if got != want {
+						t.Fatalf("%s %d decks up %s shoes %v: AVX2 %v, Go %v", name, decks, kindName[up], shoes, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzDist4AVX2 compares the AVX2 kernels with the Go code on shoes made
+// from the input: a profile, a deck count, an up card, and for each lane
+// the cards removed of each kind.
+//
+//	go test -run '^$' -fuzz FuzzDist4AVX2 ./analysis/
+func FuzzDist4AVX2(f *testing.F) {
+	f.Add([]byte{4, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{3, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 1, 2, 3, 4, 0, 0, 0, 0, 0, 9})
+	f.Add([]byte{0, 8, 9, 30, 30, 30, 30, 30, 30, 30, 30, 30, 120})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !useAVX2 || len(in) < 3+kinds {
+			return
+		}
+		names := rules.Names()
+		p := rules.MustLookup(names[int(in[0])%len(names)])
+		p.Decks = 1 + int(in[1])%8
+		up := int(in[2]) % kinds
+		full := FullShoe(p)
+		if full[up]--; full[up] < 0 {
+			return
+		}
+		var shoes []Counts
+		for rest := in[3:]; len(rest) >= kinds && len(shoes) < lanes; rest = rest[kinds:] {
+			s := full
+			for k := range s {
+				s[k] = max(0, s[k]-int(rest[k]))
+			}
+			shoes = append(shoes, s)
+		}
+		g := newDealerGraph(p, up)
+		var got, want [lanes][outcomes]float64
+		gp, wp := make([]*[outcomes]float64, len(shoes)), make([]*[outcomes]float64, len(shoes))
+		for i := range shoes {
+			gp[i], wp[i] = &got[i], &want[i]
+		}
+		var scratch []lane
+		g.dist4(shoes, gp, &scratch)
+		useAVX2 = false
+		defer func() { useAVX2 = true }()
+		g.dist4(shoes, wp, &scratch)
+		for i := range shoes {
+			for k := range got[i] {
+				if math.Float64bits(got[i][k]) != math.Float64bits(want[i][k]) && !(math.IsNaN(got[i][k]) && math.IsNaN(want[i][k])) {
+					t.Fatalf("%s %d decks up %s shoe %v: AVX2 %v, Go %v", p.Name, p.Decks, kindName[up], shoes[i], got[i], want[i])
+				}
+			}
+		}
+	})
 }

@@ -403,9 +403,9 @@ func (s *solver) batchAdd(rem pack) {
 // batchFlush computes the distributions of the batch.
 func (s *solver) batchFlush() {
 	b := &s.batch
-	if b.n == 1 {
+	if b.n == 1 && !useAVX2 { // one shoe costs dist4 as much as two
 		s.dg.dist(&b.shoes[0], b.outs[0], &s.buf)
-	} else if b.n > 1 {
+	} else if b.n > 0 {
 		s.dg.dist4(b.shoes[:b.n], b.outs[:b.n], &s.lbuf)
 	}
 	b.n = 0
