@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"sabot"
@@ -35,7 +36,10 @@ type asset struct {
 	ctype string
 }
 
-var assets = func() map[string]*asset {
+// assets reads the embedded files once, when first served: hashing them
+// at start-up would cost every command of the binary (sabot edge, sim…)
+// several milliseconds.
+var assets = sync.OnceValue(func() map[string]*asset {
 	m := map[string]*asset{}
 	root, err := fs.Sub(static, "static")
 	if err != nil {
@@ -68,7 +72,7 @@ var assets = func() map[string]*asset {
 		panic(err)
 	}
 	return m
-}()
+})
 
 // Handler serves the client: the embedded files, and index.html for every
 // other path that is not the API's, so that the client's routes (/tables/3,
@@ -86,13 +90,13 @@ func Handler() http.Handler {
 			httpjson.Write(w, http.StatusMethodNotAllowed, httpjson.ErrorBody{Code: sabot.EINVALID, Error: "the web client is read with GET"})
 			return
 		}
-		a, ok := assets[p]
+		a, ok := assets()[p]
 		if !ok {
 			if path.Ext(p) != "" {
 				http.NotFound(w, r)
 				return
 			}
-			a = assets["/index.html"] // a client route
+			a = assets()["/index.html"] // a client route
 		}
 		h := w.Header()
 		securityHeaders(h, r)

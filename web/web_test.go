@@ -74,7 +74,7 @@ func TestHandler(t *testing.T) {
 
 // Every module the page loads is embedded, and every file it names exists.
 func TestAssetsComplete(t *testing.T) {
-	for path, a := range assets {
+	for path, a := range assets() {
 		if !strings.HasSuffix(path, ".js") && !strings.HasSuffix(path, ".html") {
 			continue
 		}
@@ -83,7 +83,7 @@ func TestAssetsComplete(t *testing.T) {
 			if strings.HasPrefix(ref, "./") {
 				ref = path[:strings.LastIndex(path, "/")+1] + ref[2:]
 			}
-			if _, ok := assets[ref]; !ok {
+			if _, ok := assets()[ref]; !ok {
 				t.Errorf("%s names %s, which is not embedded", path, m[1])
 			}
 		}
