@@ -59,19 +59,22 @@ func keyOf(c rules.Count, split bool) payKey {
 	return k
 }
 
-// payTable caches Settle's answers by payKey. It belongs to one goroutine.
+// payKeys bounds payKey.
+const payKeys = 1 << 9
+
+// payTable caches Settle's answers by payKey, and each answer arranged for
+// solver.settle. It belongs to one goroutine.
 type payTable struct {
-	p *rules.Profile
-	m map[payKey]*[outcomes]payoff
+	p    *rules.Profile
+	m    [payKeys]*[outcomes]payoff
+	rows [payKeys][2]*settleRow // by stake: 1, 2
 }
 
-func newPayTable(p *rules.Profile) *payTable {
-	return &payTable{p: p, m: map[payKey]*[outcomes]payoff{}}
-}
+func newPayTable(p *rules.Profile) *payTable { return &payTable{p: p} }
 
 func (t *payTable) of(c rules.Count, split bool) *[outcomes]payoff {
 	k := keyOf(c, split)
-	if v, ok := t.m[k]; ok {
+	if v := t.m[k]; v != nil {
 		return v
 	}
 	v := new([outcomes]payoff)
@@ -87,6 +90,56 @@ func (t *payTable) of(c rules.Count, split bool) *[outcomes]payoff {
 	}
 	t.m[k] = v
 	return v
+}
+
+// settleRow is a hand's payoffs for one stake (1 or 2) as solver.settle
+// reads them: by dealer outcome, what the hand nets, the statistic its
+// result counts in, and whether it is the split hand's share of a loss to
+// a dealer blackjack that takes the original stake only.
+type settleRow struct {
+	net    [outcomes]float64
+	stat   [outcomes]uint8
+	bjLoss [outcomes]bool
+}
+
+// row returns the settleRow of a hand (not bust) with stake units on it.
+func (t *payTable) row(c rules.Count, split bool, stake float64) *settleRow {
+	k, i := keyOf(c, split), 0
+	if stake > 1 {
+		i = 1
+	}
+	if r := t.rows[k][i]; r != nil {
+		return r
+	}
+	pay := t.of(c, split)
+	r := new(settleRow)
+	for d, o := range pay {
+		r.net[d] = o.units * stake
+		if o.origOnly && o.res < 0 {
+			// dealer_blackjack_takes=original: the box loses its original
+			// unit only. An unsplit hand loses 1, doubled or not. After a
+			// split the original unit is lost once for the box: each hand
+			// bears half of it, which is exact for one split (the hands
+			// are exchangeable) and makes the post-split play optimise the
+			// right objective; with resplits it is an approximation.
+			if split {
+				r.net[d] = -0.5
+				r.bjLoss[d] = true
+			} else {
+				r.net[d] = -1
+			}
+		}
+		switch o.res {
+		case 1:
+			r.stat[d] = sWin
+		case 0:
+			r.stat[d] = sPush
+		default:
+			r.stat[d] = sLose
+		}
+	}
+	t.rows[k][i] = r
+	return r
 }
 
 // surrender returns what a surrendered hand nets per unit against a dealer

@@ -23,10 +23,16 @@ const (
 
 type val [nStats]float64
 
+// addScaled adds p·w to v. Written out: it runs for every card drawn to
+// every hand, and the loop costs as much again as its work.
 func (v *val) addScaled(w *val, p float64) {
-	for i := range v {
-		v[i] += p * w[i]
-	}
+	v[0] += p * w[0]
+	v[1] += p * w[1]
+	v[2] += p * w[2]
+	v[3] += p * w[3]
+	v[4] += p * w[4]
+	v[5] += p * w[5]
+	v[6] += p * w[6]
 }
 
 func (v val) scaled(p float64) val {
@@ -107,24 +113,42 @@ func (s *solver) lookUp(h hand) hand {
 // over 21 (then only its comp is set).
 func (s *solver) draw(h hand, k int) hand {
 	h = s.number(h)
-	switch c := s.nodes[h.id].next[k]; {
-	case c > 0:
-		n := &s.nodes[c]
-		h.comp, h.c, h.id = n.comp, n.c, c
-		return h
-	case c == bustNode:
+	c := s.next(h.id, k)
+	if c == bustNode {
 		h.comp, h.id = h.comp.add(k), bustNode
 		return h
 	}
-	from := h.id
-	h = h.with(k)
-	if h.c.Bust() {
-		h.id = bustNode
-	} else {
-		h = s.number(h)
-	}
-	s.nodes[from].next[k] = h.id
+	return s.handAt(h, c)
+}
+
+// handAt is h become the hand numbered id (its split and pair kept).
+func (s *solver) handAt(h hand, id int32) hand {
+	n := &s.nodes[id]
+	h.comp, h.c, h.id = n.comp, n.c, id
 	return h
+}
+
+// next is the number of the hand numbered id with one more card of kind k,
+// bustNode if that is over 21. It is small enough to be inlined where the
+// next table knows the card (the usual case); link does the rest.
+func (s *solver) next(id int32, k int) int32 {
+	if c := s.nodes[id].next[k]; c != 0 {
+		return c
+	}
+	return s.link(id, k)
+}
+
+// link numbers the hand numbered id with one more card of kind k, and
+// records it in id's next table.
+func (s *solver) link(id int32, k int) int32 {
+	n := &s.nodes[id]
+	h := hand{comp: n.comp, c: n.c}.with(k)
+	c := int32(bustNode)
+	if !h.c.Bust() {
+		c = s.lookUp(h).id
+	}
+	s.nodes[id].next[k] = c
+	return c
 }
 
 // declared returns h with its Ace declared v (1 or 11), numbered.
@@ -236,21 +260,22 @@ type solver struct {
 	buf   []float64
 	lbuf  []lane
 	batch batch
-	// prefetchAll's walk: the removals, the epoch each hand was last
-	// walked in, by hand number.
-	rems      []pack
+	// prefetchAll's walk: the epoch each hand was last walked in, by hand
+	// number.
 	walked    []uint32
 	walkEpoch uint32
 	// splitK: the most other pair cards a split hand of each kind is
 	// valued with (set by splitValue).
 	splitK [kinds]int
 	// The table of hands, and by context the memo of values (1 + index in
-	// vals, by policy) and of dealer distributions (1 + index in dists),
-	// each indexed by hand number.
+	// vals, by policy), of dealer distributions (1 + index in dists) and
+	// of standing (1 + index in vals, by stake: 1, 2), each indexed by
+	// hand number.
 	nodes   []handNode
 	nodeIdx map[uint64]int32
 	memo    [2][contexts][]int32
 	dmemo   [contexts][]int32
+	smemo   [2][contexts][]int32
 	vals    slab[val]
 	pol     int
 	// alwaysResplit makes the CD policy resplit whenever it may (the TD
@@ -269,10 +294,16 @@ type solver struct {
 	// hand for every k ≥ 2 (see nodeK): 1 + the index in vals of its
 	// first lane, the others following.
 	kmemo [2][kinds][]int32 // by policy
+	// kdmemo holds, the same way, its dealer distributions (dealersK):
+	// 1 + the index in kdists of its first lane's index in dists.
+	kdmemo [kinds][]int32
+	kdists []int32
 	// cdSplits: the CD play splits the pair (reach weighs the TD rows).
 	cdSplits [kinds]bool
 	// surrender's settlement: per unit, against a dealer blackjack and not.
 	surBJ, surOther float64
+	// lgamma is log Γ(i) for i up to the shoe's size + 1 (weightOf).
+	lgamma []float64
 }
 
 func newSolver(p *rules.Profile, up int) *solver { return newSolverReusing(p, up, nil) }
@@ -286,19 +317,24 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	s.bjUp = up == aceIdx || up == tenIdx
 	s.peek = s.bjUp && p.HoleCard == rules.Peek
 	s.surBJ, s.surOther = surrenderPays(p)
+	var lgamma []float64
+	if old != nil {
+		lgamma = old.lgamma
+	}
+	s.lgamma = lgammas(lgamma, s.base.Total()+1)
 	if old == nil {
 		s.dc = make(map[pack]int32, 4096)
 		s.nodes = make([]handNode, 1, 4096) // number 0: not numbered
 		s.nodeIdx = make(map[uint64]int32, 4096)
 		return s
 	}
-	s.dc, s.nodeIdx = old.dc, old.nodeIdx
+	// The table of hands does not depend on the up card: it is kept.
+	s.nodes, s.nodeIdx = old.nodes, old.nodeIdx
+	s.dc = old.dc
 	clear(s.dc)
-	clear(s.nodeIdx)
-	s.nodes = old.nodes[:1]
 	s.dists, s.vals = old.dists.reuse(), old.vals.reuse()
 	s.buf, s.lbuf, s.seen = old.buf, old.lbuf, old.seen[:0]
-	s.rems, s.walked, s.walkEpoch = old.rems, old.walked, old.walkEpoch
+	s.walked, s.walkEpoch = old.walked, old.walkEpoch
 	for pol := range s.memo {
 		for c := range s.memo[pol] {
 			s.memo[pol][c] = reuse(old.memo[pol][c])
@@ -314,7 +350,13 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	}
 	for c := range s.dmemo {
 		s.dmemo[c] = reuse(old.dmemo[c])
+		s.smemo[0][c] = reuse(old.smemo[0][c])
+		s.smemo[1][c] = reuse(old.smemo[1][c])
 	}
+	for k := range s.kdmemo {
+		s.kdmemo[k] = reuse(old.kdmemo[k])
+	}
+	s.kdists = old.kdists[:0]
 	return s
 }
 
@@ -328,8 +370,12 @@ func (s *solver) pBJ(rem pack) float64 {
 		return 0
 	}
 	sh := s.shoe(rem)
-	n := sh.Total()
-	if n == 0 {
+	return s.pBJIn(&sh, sh.Total())
+}
+
+// pBJIn is pBJ for the shoe sh of n cards.
+func (s *solver) pBJIn(sh *Counts, n int) float64 {
+	if !s.bjUp || n == 0 {
 		return 0
 	}
 	if s.up == aceIdx {
@@ -341,8 +387,17 @@ func (s *solver) pBJ(rem pack) float64 {
 // weight is a finished hand's W-space weight: P(no dealer blackjack) when
 // W-space leaves the blackjack out, else 1.
 func (s *solver) weight(rem pack) float64 {
+	if !s.peek {
+		return 1
+	}
+	sh := s.shoe(rem)
+	return s.weightIn(&sh, sh.Total())
+}
+
+// weightIn is weight for the shoe sh of n cards.
+func (s *solver) weightIn(sh *Counts, n int) float64 {
 	if s.peek {
-		return 1 - s.pBJ(rem)
+		return 1 - s.pBJIn(sh, n)
 	}
 	return 1
 }
@@ -363,15 +418,6 @@ func (s *solver) dealerIndex(rem pack) int32 {
 	return i
 }
 
-// dealerBatch computes the dealer's distributions for the removals rems
-// not known yet, four at a time (dist4).
-func (s *solver) dealerBatch(rems []pack) {
-	for _, rem := range rems {
-		s.batchAdd(rem)
-	}
-	s.batchFlush()
-}
-
 // batch holds the dealer distributions to compute together (dist4).
 type batch struct {
 	shoes [lanes]Counts
@@ -379,25 +425,21 @@ type batch struct {
 	n     int
 }
 
-// batchAdd adds removal rem to the batch if its distribution is not known
-// yet, computing the batch when it is full.
-func (s *solver) batchAdd(rem pack) {
-	if _, ok := s.dc[rem]; ok {
-		return
-	}
-	sh := s.shoe(rem)
-	for _, c := range sh {
-		if c < 0 {
-			return // more cards removed than the shoe holds
-		}
+// batchAdd returns the index in dists of the dealer's distribution with
+// the cards rem removed, adding it to the batch if new (it is computed when
+// the batch is full or flushed).
+func (s *solver) batchAdd(rem pack) int32 {
+	if i, ok := s.dc[rem]; ok {
+		return i
 	}
 	i, d := s.dists.alloc()
 	s.dc[rem] = i
 	b := &s.batch
-	b.shoes[b.n], b.outs[b.n] = sh, d
+	b.shoes[b.n], b.outs[b.n] = s.shoe(rem), d
 	if b.n++; b.n == lanes {
 		s.batchFlush()
 	}
+	return i
 }
 
 // batchFlush computes the distributions of the batch.
@@ -419,7 +461,6 @@ func (s *solver) batchFlush() {
 // distributions are the same whenever computed.)
 func (s *solver) prefetchAll() {
 	s.walkEpoch++
-	s.rems = s.rems[:0]
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
 			h := hand{pair: -1}.with(x).with(y)
@@ -444,23 +485,23 @@ func (s *solver) prefetchAll() {
 		}
 		s.walkEpoch++
 	}
-	s.dealerBatch(s.rems)
+	s.batchFlush()
 }
 
-// walk adds to rems the removals prefetchAll computes for hand h (not
-// bust) and the hands it leads to, in the context of x.
+// walk prefetches the distributions prefetchAll computes for hand h (not
+// bust) and the hands it leads to, in the context of x, each hand once an
+// epoch. Walking a hand twice is harmless but costs, so walk skips the
+// hands walked already; prefetchAll's are two-card hands, all different,
+// which walk reaches only from each other.
 func (s *solver) walk(h hand, x pack) {
 	h = s.number(h)
 	if int(h.id) >= len(s.walked) {
 		s.walked = grow(s.walked, len(s.nodes))
 	}
-	if s.walked[h.id] == s.walkEpoch {
-		return
-	}
 	s.walked[h.id] = s.walkEpoch
 	t := h.c.Total()
 	if t >= 12 {
-		s.rems = append(s.rems, h.comp+x)
+		s.prefetch(h, x)
 	}
 	if t == 21 || (s.oneCard(h) && h.c.N >= 2) {
 		return
@@ -471,14 +512,25 @@ func (s *solver) walk(h hand, x pack) {
 		if sh[r] == 0 {
 			continue
 		}
-		c := s.draw(h, r)
-		if c.id == bustNode {
+		id := s.next(h.id, r)
+		if id == bustNode {
 			continue
 		}
+		c := s.handAt(h, id)
 		if dbl && c.c.Total() < 12 {
-			s.rems = append(s.rems, c.comp+x)
+			s.prefetch(c, x)
 		}
-		s.walk(c, x)
+		if int(id) >= len(s.walked) || s.walked[id] != s.walkEpoch {
+			s.walk(c, x)
+		}
+	}
+}
+
+// prefetch adds the dealer's distribution against hand h (numbered) in
+// the context of x to the batch, and remembers it for dealerFor.
+func (s *solver) prefetch(h hand, x pack) {
+	if slot := s.memoSlot(&s.dmemo[ctxOf(h, x)], h.id); *slot == 0 {
+		*slot = s.batchAdd(h.comp+x) + 1
 	}
 }
 
@@ -490,67 +542,54 @@ func (s *solver) dealerFor(h hand, x pack) *[outcomes]float64 {
 	if *slot != 0 {
 		return s.dists.at(*slot - 1)
 	}
-	if h.split {
-		// A split hand with k ≥ 2 other pair cards removed plays the same
-		// cards for every such k: compute them together.
-		P := int(h.pair)
-		if k, K := x.get(P), s.splitK[P]; k >= 2 && K > 2 {
-			var rems [ctxPerPair]pack
-			for j := 2; j <= K; j++ {
-				rems[j-2] = h.comp + pack(0).addN(P, j)
-			}
-			s.dealerBatch(rems[:K-1])
-		}
-	}
 	i := s.dealerIndex(h.comp + x)
 	*slot = i + 1
 	return s.dists.at(i)
 }
 
-// stand settles hand h (stake units on it) against the dealer.
+// stand settles hand h (stake units on it) against the dealer. The value
+// is remembered: both policies stand on the same hands, and doubles from
+// different hands reach the same ones.
 func (s *solver) stand(h hand, x pack, stake float64) val {
 	rem := h.comp + x
 	if h.id == bustNode || h.c.Bust() {
 		return s.bust(rem, stake)
 	}
-	return s.settle(s.pay.of(h.c, h.split), h.split, s.dealerFor(h, x), stake)
+	h = s.number(h)
+	i := 0
+	if stake > 1 {
+		i = 1
+	}
+	ctx := ctxOf(h, x)
+	if t := s.smemo[i][ctx]; int(h.id) < len(t) && t[h.id] != 0 {
+		return *s.vals.at(t[h.id] - 1)
+	}
+	v := s.settle(s.pay.row(h.c, h.split, stake), s.dealerFor(h, x), stake)
+	j, p := s.vals.alloc()
+	*p = v
+	*s.memoSlot(&s.smemo[i][ctx], h.id) = j + 1
+	return v
 }
 
-// settle values a hand (not bust; stake units on it) paid by pay against
-// the dealer's distribution d.
-func (s *solver) settle(pay *[outcomes]payoff, split bool, d *[outcomes]float64, stake float64) val {
+// settle values a hand (not bust; stake units on it) paid by r against the
+// dealer's distribution d.
+func (s *solver) settle(r *settleRow, d *[outcomes]float64, stake float64) val {
+	skip := -1
+	if s.peek {
+		skip = dBJ
+	}
 	var v val
 	w := 0.0
-	for k := 0; k < outcomes; k++ {
+	for k := range outcomes {
 		q := d[k]
-		if q == 0 || (s.peek && k == dBJ) {
+		if q == 0 || k == skip {
 			continue
 		}
 		w += q
-		o := &pay[k]
-		u := o.units * stake
-		if o.origOnly && o.res < 0 {
-			// dealer_blackjack_takes=original: the box loses its original
-			// unit only. An unsplit hand loses 1, doubled or not. After a
-			// split the original unit is lost once for the box: each hand
-			// bears half of it, which is exact for one split (the hands
-			// are exchangeable) and makes the post-split play optimise the
-			// right objective; with resplits it is an approximation.
-			if split {
-				u = -0.5
-				v[sBJLoss] += q
-			} else {
-				u = -1
-			}
-		}
-		v[sEV] += q * u
-		switch o.res {
-		case 1:
-			v[sWin] += q
-		case 0:
-			v[sPush] += q
-		default:
-			v[sLose] += q
+		v[sEV] += q * r.net[k]
+		v[r.stat[k]] += q
+		if r.bjLoss[k] {
+			v[sBJLoss] += q
 		}
 	}
 	v[sStake] = stake * w
@@ -562,8 +601,18 @@ func (s *solver) settle(pay *[outcomes]payoff, split bool, d *[outcomes]float64,
 
 // bust is a busted hand: lost whatever the dealer holds (ES-04), and Settle
 // says so for every dealer hand (checked in newAnalysis).
-func (s *solver) bust(rem pack, stake float64) val {
-	w := s.weight(rem)
+func (s *solver) bust(rem pack, stake float64) val { return busted(s.weight(rem), stake) }
+
+// addBust adds p·busted(w, 1) to v, leaving out the statistics busted
+// leaves zero (adding p·0 = +0 changes no sum).
+func (v *val) addBust(w, p float64) {
+	v[sEV] += p * -w
+	v[sLose] += p * w
+	v[sStake] += p * w
+}
+
+// busted is a busted hand of W-space weight w.
+func busted(w, stake float64) val {
 	var v val
 	v[sEV] = -stake * w
 	v[sLose] = w
@@ -574,24 +623,34 @@ func (s *solver) bust(rem pack, stake float64) val {
 	return v
 }
 
-// hit draws one card to h and plays on.
+// hit draws one card to h and plays on. The new hands are followed by
+// number, most of them found in the memo (node for the others), and a bust
+// is weighed in the shoe at hand.
 func (s *solver) hit(h hand, x pack) val {
+	h = s.number(h)
 	sh := s.shoe(h.comp + x)
 	n := sh.Total()
+	memo := &s.memo[s.pol][ctxOf(h, x)]
 	var v val
 	for k := 0; k < kinds; k++ {
 		if sh[k] == 0 {
 			continue
 		}
 		p := float64(sh[k]) / float64(n)
-		c := s.draw(h, k)
-		var cv val
-		if c.id == bustNode {
-			cv = s.bust(c.comp+x, 1)
-		} else {
-			cv = s.node(c, x)
+		c := s.next(h.id, k)
+		if c == bustNode {
+			sh[k]--
+			w := s.weightIn(&sh, n-1)
+			sh[k]++
+			v.addBust(w, p)
+			continue
 		}
-		v.addScaled(&cv, p)
+		cv := s.memoized(memo, c)
+		if cv == nil {
+			w := s.node(s.handAt(h, c), x)
+			cv = &w
+		}
+		v.addScaled(cv, p)
 	}
 	return v
 }
@@ -660,12 +719,20 @@ func (s *solver) standWorthy(h hand) bool {
 	return s.canStand(h) && (h.c.Total() > 11 || s.exhaustiveStand)
 }
 
+// memoized is the value of the hand numbered id in memo (the current
+// policy's memo of its context), nil if not known yet.
+func (s *solver) memoized(memo *[]int32, id int32) *val {
+	if t := *memo; int(id) < len(t) && t[id] != 0 {
+		return s.vals.at(t[id] - 1)
+	}
+	return nil
+}
+
 // node is the value of hand h (not bust) played on by the current policy.
 func (s *solver) node(h hand, x pack) val {
 	h = s.number(h)
-	slot := s.memoSlot(&s.memo[s.pol][ctxOf(h, x)], h.id)
-	if *slot != 0 {
-		return *s.vals.at(*slot - 1)
+	if v := s.memoized(&s.memo[s.pol][ctxOf(h, x)], h.id); v != nil {
+		return *v
 	}
 	var v val
 	if s.pol == polCD {
@@ -1016,7 +1083,8 @@ func (s *solver) challengeEV(rem pack) float64 {
 func (s *solver) weightOf(c pack) float64 {
 	n := c.size()
 	N := s.base.Total()
-	lw := lgamma(n + 1)
+	lgamma := s.lgamma
+	lw := lgamma[n+1]
 	for k := 0; k < kinds; k++ {
 		m := c.get(k)
 		if m == 0 {
@@ -1025,15 +1093,21 @@ func (s *solver) weightOf(c pack) float64 {
 		if m > s.base[k] {
 			return 0
 		}
-		lw += lgamma(s.base[k]+1) - lgamma(s.base[k]-m+1) - lgamma(m+1)
+		lw += lgamma[s.base[k]+1] - lgamma[s.base[k]-m+1] - lgamma[m+1]
 	}
-	lw -= lgamma(N+1) - lgamma(N-n+1)
+	lw -= lgamma[N+1] - lgamma[N-n+1]
 	return math.Exp(lw)
 }
 
-func lgamma(n int) float64 {
-	v, _ := math.Lgamma(float64(n))
-	return v
+// lgammas returns t with log Γ(i) for i = 0 … n (math.Lgamma, so that
+// weightOf reads the very numbers it would compute), extending it if
+// shorter.
+func lgammas(t []float64, n int) []float64 {
+	for i := len(t); i <= n; i++ {
+		v, _ := math.Lgamma(float64(i))
+		t = append(t, v)
+	}
+	return t
 }
 
 // slab stores values in fixed chunks, so that growing it copies nothing and
@@ -1083,4 +1157,7 @@ func (s slab[T]) reuse() slab[T] {
 	return s
 }
 
-func (s *slab[T]) at(i int32) *T { return &s.chunks[i/slabChunk][i%slabChunk] }
+func (s *slab[T]) at(i int32) *T {
+	u := uint32(i) // unsigned: the division is a shift
+	return &s.chunks[u/slabChunk][u%slabChunk]
+}

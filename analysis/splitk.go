@@ -28,22 +28,21 @@ func (s *solver) lanesK(h hand) int {
 // xK is the removal of lane j: j+2 other pair cards of kind P.
 func xK(P, j int) pack { return pack(0).addN(P, j+2) }
 
-// nodeK values split hand h (not bust), played by the current policy with
-// k ≥ 2 other pair cards removed, into out[j] for each lane j; it returns
-// the number of lanes. Both policies play such a hand by its cards alone:
-// the CD policy by splitChoice, the TD policy by the table (tdPlay) or,
-// where it has no row, by splitChoice.
-func (s *solver) nodeK(h hand, out *[kLanes]val) int {
+// nodeK is the value of split hand h (not bust) in each of its lanes,
+// played by the current policy with k ≥ 2 other pair cards removed: the
+// memo's run of values, lane j at index j. Both policies play such a hand
+// by its cards alone: the CD policy by splitChoice, the TD policy by the
+// table (tdPlay) or, where it has no row, by splitChoice.
+func (s *solver) nodeK(h hand) []val {
 	h = s.number(h)
 	n := s.lanesK(h)
 	if n == 0 {
-		return 0
+		return nil
 	}
 	P := int(h.pair)
 	memo := &s.kmemo[s.pol][P]
 	if t := *memo; int(h.id) < len(t) && t[h.id] != 0 {
-		copy(out[:n], s.vals.run(t[h.id]-1, n))
-		return n
+		return s.vals.run(t[h.id]-1, n)
 	}
 	id := h.id
 	var c play
@@ -52,22 +51,23 @@ func (s *solver) nodeK(h hand, out *[kLanes]val) int {
 	} else if h, c = s.tdPlay(h); c == playBest {
 		c = s.splitChoice(h)
 	}
+	var out [kLanes]val
 	switch c {
 	case playStand:
-		s.standK(h, 1, out, n)
+		s.standK(h, 1, &out, n)
 	case playDouble:
-		s.doubleK(h, out, n)
+		s.doubleK(h, &out, n)
 	case playDeclare1:
-		s.nodeK(s.declared(h, 1), out)
+		copy(out[:], s.nodeK(s.declared(h, 1)))
 	case playDeclare11:
-		s.nodeK(s.declared(h, 11), out)
+		copy(out[:], s.nodeK(s.declared(h, 11)))
 	default:
-		s.hitK(h, out, n)
+		s.hitK(h, &out, n)
 	}
 	i, run := s.vals.allocRun(n)
 	copy(run, out[:n])
 	*s.memoSlot(memo, id) = i + 1
-	return n
+	return run
 }
 
 // standK settles split hand h (stake units on it) in its first n lanes.
@@ -79,10 +79,30 @@ func (s *solver) standK(h hand, stake float64, out *[kLanes]val, n int) {
 		}
 		return
 	}
-	pay := s.pay.of(h.c, h.split)
-	for j := range n {
-		out[j] = s.settle(pay, h.split, s.dealerFor(h, xK(P, j)), stake)
+	r := s.pay.row(h.c, h.split, stake)
+	for j, d := range s.dealersK(h)[:n] {
+		out[j] = s.settle(r, s.dists.at(d), stake)
 	}
+}
+
+// dealersK is the index in dists of the dealer's distribution against
+// split hand h (not bust) in each of its lanes, computed together (they
+// share their batches of dist4) and remembered by hand number.
+func (s *solver) dealersK(h hand) []int32 {
+	h = s.number(h)
+	n := s.lanesK(h)
+	P := int(h.pair)
+	if t := s.kdmemo[P]; int(h.id) < len(t) && t[h.id] != 0 {
+		i := t[h.id] - 1
+		return s.kdists[i : int(i)+n]
+	}
+	i := len(s.kdists)
+	for j := range n {
+		s.kdists = append(s.kdists, s.batchAdd(h.comp+xK(P, j)))
+	}
+	s.batchFlush()
+	*s.memoSlot(&s.kdmemo[P], h.id) = int32(i) + 1
+	return s.kdists[i : i+n]
 }
 
 // lanesDrawing is the number of the first n lanes of split hand h whose
@@ -97,37 +117,47 @@ func lanesDrawing(sh *Counts, r, P, n int) int {
 	return n
 }
 
-// hitK is hit in the first n lanes of split hand h.
+// hitK is hit in the first n lanes of split hand h (as hit: the new hands
+// followed by number, a bust weighed in each lane's shoe).
 func (s *solver) hitK(h hand, out *[kLanes]val, n int) {
+	h = s.number(h)
 	P := int(h.pair)
 	sh := s.shoe(h.comp + xK(P, 0))
 	tot := sh.Total()
 	for j := range n {
 		out[j] = val{}
 	}
-	var cv [kLanes]val
 	for r := 0; r < kinds; r++ {
 		m := lanesDrawing(&sh, r, P, n)
 		if m == 0 {
 			continue
 		}
-		c := s.draw(h, r)
-		if c.id == bustNode {
+		c := s.next(h.id, r)
+		if c == bustNode {
+			// Lane j's shoe less the card: sh less r and j pair cards.
+			b := sh
+			b[r]--
 			for j := range m {
-				cv[j] = s.bust(c.comp+xK(P, j), 1)
+				out[j].addBust(s.weightIn(&b, tot-1-j), drawP(&sh, tot, r, P, j))
+				b[P]--
 			}
-		} else {
-			s.nodeK(c, &cv)
+			continue
 		}
+		cv := s.nodeK(s.handAt(h, c))
 		for j := range m {
-			shr := sh[r]
-			if r == P {
-				shr -= j
-			}
-			p := float64(shr) / float64(tot-j)
-			out[j].addScaled(&cv[j], p)
+			out[j].addScaled(&cv[j], drawP(&sh, tot, r, P, j))
 		}
 	}
+}
+
+// drawP is the probability of drawing a card of kind r in lane j of a
+// split hand of pair P, sh being lane 0's shoe, of tot cards.
+func drawP(sh *Counts, tot, r, P, j int) float64 {
+	shr := sh[r]
+	if r == P {
+		shr -= j
+	}
+	return float64(shr) / float64(tot-j)
 }
 
 // doubleK is double in the first n lanes of split hand h.
@@ -146,11 +176,7 @@ func (s *solver) doubleK(h hand, out *[kLanes]val, n int) {
 		}
 		s.standK(s.draw(h, r), 2, &cv, m)
 		for j := range m {
-			shr := sh[r]
-			if r == P {
-				shr -= j
-			}
-			out[j].addScaled(&cv[j], float64(shr)/float64(tot-j))
+			out[j].addScaled(&cv[j], drawP(&sh, tot, r, P, j))
 		}
 	}
 }
@@ -161,19 +187,14 @@ func (s *solver) partsK(P int) (nonPair, pair, any [kLanes]val) {
 	n := s.lanesK(start)
 	sh := s.shoe(start.comp + xK(P, 0))
 	tot := sh.Total()
-	var v [kLanes]val
 	for r := 0; r < kinds; r++ {
 		m := lanesDrawing(&sh, r, P, n)
 		if m == 0 {
 			continue
 		}
-		s.nodeK(s.draw(start, r), &v)
+		v := s.nodeK(s.draw(start, r))
 		for j := range m {
-			shr := sh[r]
-			if r == P {
-				shr -= j
-			}
-			p := float64(shr) / float64(tot-j)
+			p := drawP(&sh, tot, r, P, j)
 			if r == P {
 				pair[j] = v[j]
 				any[j].addScaled(&v[j], p)

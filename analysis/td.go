@@ -162,6 +162,11 @@ func (s *solver) buildTD() []rootHand {
 	type item struct {
 		h hand
 		w float64
+		// The expectations of standing and of hitting, valued: hitting
+		// played by the table as its memo holds it, which changes only
+		// when the memo is cleared.
+		st, ht float64
+		valued bool
 	}
 	classes := map[[2]int][]item{}
 	for _, h := range s.seen {
@@ -169,23 +174,26 @@ func (s *solver) buildTD() []rootHand {
 			continue
 		}
 		k, t := rowOf(h)
-		classes[[2]int{k, t}] = append(classes[[2]int{k, t}], item{h, s.weightOf(h.comp)})
+		classes[[2]int{k, t}] = append(classes[[2]int{k, t}], item{h: h, w: s.weightOf(h.comp)})
 	}
 	// choose is the better play for the items of one class under their
 	// weights, valued with the table as it stands.
 	choose := func(items []item) Action {
 		var sumS, sumH float64
-		for _, it := range items {
+		for i := range items {
+			it := &items[i]
 			if !s.standWorthy(it.h) {
 				return Hit
 			}
 			if it.w == 0 {
 				continue
 			}
-			st := s.stand(it.h, 0, 1)
-			ht := s.hit(it.h, 0)
-			sumS += it.w * st[sEV]
-			sumH += it.w * ht[sEV]
+			if !it.valued {
+				st, ht := s.stand(it.h, 0, 1), s.hit(it.h, 0)
+				it.st, it.ht, it.valued = st[sEV], ht[sEV], true
+			}
+			sumS += it.w * it.st
+			sumH += it.w * it.ht
 		}
 		if sumS >= sumH {
 			return Stand
@@ -224,6 +232,11 @@ func (s *solver) buildTD() []rootHand {
 			break
 		}
 		// Values played by the old table are stale.
+		for _, items := range classes {
+			for i := range items {
+				items[i].valued = false
+			}
+		}
 		for i := range s.memo[polTD] {
 			clear(s.memo[polTD][i])
 		}
