@@ -286,6 +286,10 @@ type solver struct {
 	exhaustiveStand bool
 	td              *tdColumn
 	seen            []hand // hands of unsplit rounds met by the CD pass, for the TD weights
+	tdItems         []tdItem
+	// reach's tables, by hand number (see reach).
+	reachW, levelW []float64
+	level, nextLvl []int32
 	// choice holds, by policy and pair kind, the play of each split hand
 	// where it was made with one other pair card removed: the post-split
 	// strategy every split hand follows (see splitChoice).
@@ -333,7 +337,8 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	s.dc = old.dc
 	clear(s.dc)
 	s.dists, s.vals = old.dists.reuse(), old.vals.reuse()
-	s.buf, s.lbuf, s.seen = old.buf, old.lbuf, old.seen[:0]
+	s.buf, s.lbuf, s.seen, s.tdItems = old.buf, old.lbuf, old.seen[:0], old.tdItems
+	s.reachW, s.levelW, s.level, s.nextLvl = old.reachW, old.levelW, old.level, old.nextLvl
 	s.walked, s.walkEpoch = old.walked, old.walkEpoch
 	for pol := range s.memo {
 		for c := range s.memo[pol] {

@@ -140,6 +140,23 @@ var hsOrder = func() [][2]int {
 	return o
 }()
 
+// tdItem is a hand of three or more cards that a row of the table
+// decides (see buildTD), with its weight and, once valued, the
+// expectations of standing and of hitting: hitting played by the table as
+// its memo holds it, which changes only when the memo is cleared.
+type tdItem struct {
+	h      hand
+	w      float64
+	st, ht float64
+	valued bool
+}
+
+// tdClassed reports whether hand h, met by the CD pass, is an item of the
+// table's hit-or-stand rows.
+func (s *solver) tdClassed(h hand) bool {
+	return h.c.N >= 3 && !s.mustDeclare(h) && h.c.Total() < 21
+}
+
 // buildTD derives the total-dependent strategy for this up card from the
 // hands the CD pass met, then values every initial hand under it.
 //
@@ -159,22 +176,39 @@ var hsOrder = func() [][2]int {
 func (s *solver) buildTD() []rootHand {
 	s.pol = polTD
 	s.td = &tdColumn{}
-	type item struct {
-		h hand
-		w float64
-		// The expectations of standing and of hitting, valued: hitting
-		// played by the table as its memo holds it, which changes only
-		// when the memo is cleared.
-		st, ht float64
-		valued bool
-	}
-	classes := map[[2]int][]item{}
+	type item = tdItem
+	// The classes' items, in the order the CD pass met the hands (the
+	// order of every sum below), in one slice kept for the next up card.
+	var classes [2][22][]item
+	var n [2][22]int
 	for _, h := range s.seen {
-		if h.c.N < 3 || s.mustDeclare(h) || h.c.Total() >= 21 {
-			continue
+		if s.tdClassed(h) {
+			k, t := rowOf(h)
+			n[k][t]++
 		}
-		k, t := rowOf(h)
-		classes[[2]int{k, t}] = append(classes[[2]int{k, t}], item{h: h, w: s.weightOf(h.comp)})
+	}
+	total := 0
+	for k := range n {
+		for _, c := range n[k] {
+			total += c
+		}
+	}
+	if cap(s.tdItems) < total {
+		s.tdItems = make([]item, total)
+	}
+	all := s.tdItems[:total]
+	off := 0
+	for k := range n {
+		for t, c := range n[k] {
+			classes[k][t] = all[off : off : off+c]
+			off += c
+		}
+	}
+	for _, h := range s.seen {
+		if s.tdClassed(h) {
+			k, t := rowOf(h)
+			classes[k][t] = append(classes[k][t], item{h: h, w: s.weightOf(h.comp)})
+		}
 	}
 	// choose is the better play for the items of one class under their
 	// weights, valued with the table as it stands.
@@ -203,7 +237,7 @@ func (s *solver) buildTD() []rootHand {
 	const rounds = 4
 	for round := 0; ; round++ {
 		for _, kt := range hsOrder {
-			if items := classes[kt]; len(items) > 0 {
+			if items := classes[kt[0]][kt[1]]; len(items) > 0 {
 				s.td.hs[kt[0]][kt[1]] = choose(items)
 			}
 		}
@@ -213,29 +247,29 @@ func (s *solver) buildTD() []rootHand {
 		}
 		reach := s.reach()
 		changed := false
-		for kt, items := range classes {
-			sum := 0.0
-			for _, it := range items {
-				sum += reach[memoKey(it.h)]
-			}
-			if sum == 0 {
-				continue // no hand of the class is played: keep its choice
-			}
-			for i := range items {
-				items[i].w = reach[memoKey(items[i].h)]
-			}
-			if choose(items) != s.td.hs[kt[0]][kt[1]] {
-				changed = true
+		for k := range classes {
+			for t, items := range classes[k] {
+				sum := 0.0
+				for _, it := range items {
+					sum += reach[it.h.id]
+				}
+				if sum == 0 {
+					continue // no hand of the class is played: keep its choice
+				}
+				for i := range items {
+					items[i].w = reach[items[i].h.id]
+				}
+				if choose(items) != s.td.hs[k][t] {
+					changed = true
+				}
 			}
 		}
 		if !changed {
 			break
 		}
 		// Values played by the old table are stale.
-		for _, items := range classes {
-			for i := range items {
-				items[i].valued = false
-			}
+		for i := range all {
+			all[i].valued = false
 		}
 		for i := range s.memo[polTD] {
 			clear(s.memo[polTD][i])
@@ -363,37 +397,37 @@ func (s *solver) twoCardRows() {
 
 // reach returns, for every unsplit hand of three or more cards that the
 // table's play reaches with a decision to make, the probability of reaching
-// it, by memoKey.
-func (s *solver) reach() map[uint64]float64 {
-	type entry struct {
-		h hand
-		w float64
-	}
-	out := map[uint64]float64{}
-	level := map[uint64]*entry{}
-	spread := func(next map[uint64]*entry, h hand, w float64) {
+// it, by hand number (0 for the others). It goes one card at a time, each
+// level's hands in the order they were first reached, so that every sum
+// is made in the same order at every run.
+func (s *solver) reach() []float64 {
+	s.reachW = grow(reuse(s.reachW), len(s.nodes))
+	s.level = s.level[:0]
+	// spread adds the hands one card from h (weight w) to the next level.
+	spread := func(h hand, w float64) {
 		sh := s.shoe(h.comp)
 		n := float64(sh.Total())
 		for k := 0; k < kinds; k++ {
 			if sh[k] == 0 {
 				continue
 			}
-			c := h.with(k)
-			if c.c.Bust() {
+			c := s.next(h.id, k)
+			if c == bustNode {
 				continue
 			}
-			key := memoKey(c)
-			e := next[key]
-			if e == nil {
-				e = &entry{h: c}
-				next[key] = e
+			if int(c) >= len(s.levelW) {
+				s.levelW = grow(s.levelW, len(s.nodes))
 			}
-			e.w += w * float64(sh[k]) / n
+			if s.levelW[c] == 0 {
+				s.nextLvl = append(s.nextLvl, c)
+			}
+			s.levelW[c] += w * float64(sh[k]) / n
 		}
 	}
+	s.nextLvl = s.nextLvl[:0]
 	for x := 0; x < kinds; x++ {
 		for y := x; y < kinds; y++ {
-			h := hand{pair: -1}.with(x).with(y)
+			h := s.number(hand{pair: -1}.with(x).with(y))
 			w := s.weightOf(h.comp)
 			if w == 0 || h.c.TwoCard21() {
 				continue
@@ -410,7 +444,7 @@ func (s *solver) reach() map[uint64]float64 {
 				if d == 0 {
 					d = 11
 				}
-				if h = h.declare(int(d)); h.c.Total() == 21 {
+				if h = s.declared(h, int(d)); h.c.Total() == 21 {
 					continue
 				}
 			}
@@ -424,23 +458,28 @@ func (s *solver) reach() map[uint64]float64 {
 			if act == Stand && s.canStand(h) {
 				continue
 			}
-			spread(level, h, w)
+			spread(h, w)
 		}
 	}
-	for len(level) > 0 {
-		next := map[uint64]*entry{}
-		for key, e := range level {
-			out[key] += e.w
-			if e.h.c.Total() >= 21 {
+	for len(s.nextLvl) > 0 {
+		s.level, s.nextLvl = s.nextLvl, s.level[:0]
+		for _, id := range s.level {
+			w := s.levelW[id]
+			s.levelW[id] = 0
+			if int(id) >= len(s.reachW) {
+				s.reachW = grow(s.reachW, len(s.nodes))
+			}
+			s.reachW[id] = w
+			h := s.handAt(hand{pair: -1}, id)
+			if h.c.Total() >= 21 {
 				continue
 			}
-			k, t := rowOf(e.h)
-			if a := s.td.hs[k][t]; a == 0 || a == Stand && s.canStand(e.h) {
+			k, t := rowOf(h)
+			if a := s.td.hs[k][t]; a == 0 || a == Stand && s.canStand(h) {
 				continue
 			}
-			spread(next, e.h, e.w)
+			spread(h, w)
 		}
-		level = next
 	}
-	return out
+	return s.reachW
 }
