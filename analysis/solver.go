@@ -177,6 +177,15 @@ func (s *solver) memoSlot(t *[]int32, id int32) *int32 {
 	return &(*t)[id]
 }
 
+// memoSlotOf returns the slot of hand number id in t, growing t to n
+// (the number of hands).
+func memoSlotOf[T any](t *[]T, id int32, n int) *T {
+	if int(id) >= len(*t) {
+		*t = grow(*t, n)
+	}
+	return &(*t)[id]
+}
+
 // grow returns t with length n, the new elements zero: the table's
 // capacity beyond its length is kept zero (see reuse).
 func grow[T any](t []T, n int) []T {
@@ -286,6 +295,12 @@ type solver struct {
 	exhaustiveStand bool
 	td              *tdColumn
 	seen            []hand // hands of unsplit rounds met by the CD pass, for the TD weights
+	// cdPlay is the CD pass's play at each unsplit hand, by hand number
+	// (0 not played); agree, whether the table plays as the CD pass at a
+	// hand and every hand after it (see agrees): [0] unsplit hands, [1+P]
+	// split hands of pair P.
+	cdPlay []play
+	agree  [1 + kinds][]uint8
 	tdItems         []tdItem
 	// reach's tables, by hand number (see reach).
 	reachW, levelW []float64
@@ -339,6 +354,10 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	s.dists, s.vals = old.dists.reuse(), old.vals.reuse()
 	s.buf, s.lbuf, s.seen, s.tdItems = old.buf, old.lbuf, old.seen[:0], old.tdItems
 	s.reachW, s.levelW, s.level, s.nextLvl = old.reachW, old.levelW, old.level, old.nextLvl
+	s.cdPlay = reuse(old.cdPlay)
+	for i := range s.agree {
+		s.agree[i] = reuse(old.agree[i])
+	}
 	s.walked, s.walkEpoch = old.walked, old.walkEpoch
 	for pol := range s.memo {
 		for c := range s.memo[pol] {
@@ -739,6 +758,15 @@ func (s *solver) node(h hand, x pack) val {
 	if v := s.memoized(&s.memo[s.pol][ctxOf(h, x)], h.id); v != nil {
 		return *v
 	}
+	if s.pol == polTD && s.agrees(h) {
+		// The table plays here and after as the CD pass did: its value is
+		// the CD pass's, computed by the same operations (see agrees).
+		ctx := ctxOf(h, x)
+		if t := s.memo[polCD][ctx]; int(h.id) < len(t) && t[h.id] != 0 {
+			*s.memoSlot(&s.memo[polTD][ctx], h.id) = t[h.id]
+			return *s.vals.at(t[h.id] - 1)
+		}
+	}
 	var v val
 	if s.pol == polCD {
 		v = s.nodeCD(h, x)
@@ -777,8 +805,11 @@ func (s *solver) nodeCD(h hand, x pack) val {
 		return s.playOut(h, x, s.splitChoice(h))
 	}
 	v, c := s.bestCD(h, x)
-	if h.split {
+	switch {
+	case h.split:
 		s.recordChoice(h, c)
+	case s.pol == polCD:
+		*memoSlotOf(&s.cdPlay, h.id, len(s.nodes)) = c
 	}
 	return v
 }

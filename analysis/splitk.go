@@ -45,6 +45,14 @@ func (s *solver) nodeK(h hand) []val {
 		return s.vals.run(t[h.id]-1, n)
 	}
 	id := h.id
+	if s.pol == polTD && s.agrees(h) {
+		// The table plays as the CD pass here and after: the same values
+		// (see agrees).
+		if t := s.kmemo[polCD][P]; int(id) < len(t) && t[id] != 0 {
+			*s.memoSlot(memo, id) = t[id]
+			return s.vals.run(t[id]-1, n)
+		}
+	}
 	var c play
 	if s.pol == polCD {
 		c = s.splitChoice(h)

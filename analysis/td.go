@@ -95,6 +95,54 @@ func (s *solver) tdPlay(h hand) (hand, play) {
 	return h, playHit
 }
 
+// agrees reports whether the table plays hand h (numbered) and every hand
+// its play can lead to as the CD pass did: the same play, none of them a
+// declaration or a hand without a row. Then the TD value of h in any
+// context is the CD pass's, bit for bit: the same functions (hit, stand,
+// double; hitK, standK, doubleK) over the same values in the same order.
+// (Within a round of buildTD a row is decided before any hand that can
+// reach it is valued, so a TD value in the memo is the table's as it
+// stands; the answers are forgotten with the memo when rows change.)
+// A split hand's CD play is its post-split play (splitChoice), the same
+// in every context, so one answer serves every count of pair cards.
+func (s *solver) agrees(h hand) bool {
+	i, cd := 0, play(0)
+	if h.split {
+		i = 1 + int(h.pair)
+		if t := s.choice[polCD][h.pair]; int(h.id) < len(t) {
+			cd = t[h.id]
+		}
+	} else if int(h.id) < len(s.cdPlay) {
+		cd = s.cdPlay[h.id]
+	}
+	slot := memoSlotOf(&s.agree[i], h.id, len(s.nodes))
+	if *slot != 0 {
+		return *slot == 1
+	}
+	ok := cd != 0 && !s.mustDeclare(h) && !s.tenAceChoice(h)
+	if ok {
+		_, td := s.tdPlay(h)
+		ok = td == cd
+	}
+	if ok && cd == playHit {
+		sh := s.shoe(h.comp)
+		for r := 0; r < kinds && ok; r++ {
+			if sh[r] <= 0 {
+				continue
+			}
+			if c := s.next(h.id, r); c != bustNode {
+				ok = s.agrees(s.handAt(h, c))
+			}
+		}
+	}
+	a := uint8(2)
+	if ok {
+		a = 1
+	}
+	*memoSlotOf(&s.agree[i], h.id, len(s.nodes)) = a
+	return ok
+}
+
 // apply is the play of a code on a two-card split hand (where surrender
 // and split are not open), falling back as the code says.
 func (s *solver) apply(h hand, c Code) (hand, play) {
@@ -276,6 +324,9 @@ func (s *solver) buildTD() []rootHand {
 		}
 		for i := range s.choice[polTD] {
 			clear(s.choice[polTD][i])
+		}
+		for i := range s.agree {
+			clear(s.agree[i])
 		}
 		for i := range s.kmemo[polTD] {
 			clear(s.kmemo[polTD][i])
