@@ -299,9 +299,9 @@ type solver struct {
 	// (0 not played); agree, whether the table plays as the CD pass at a
 	// hand and every hand after it (see agrees): [0] unsplit hands, [1+P]
 	// split hands of pair P.
-	cdPlay []play
-	agree  [1 + kinds][]uint8
-	tdItems         []tdItem
+	cdPlay  []play
+	agree   [1 + kinds][]uint8
+	tdItems []tdItem
 	// reach's tables, by hand number (see reach).
 	reachW, levelW []float64
 	level, nextLvl []int32
