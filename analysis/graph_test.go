@@ -170,3 +170,37 @@ func FuzzDist4AVX2(f *testing.F) {
 		}
 	})
 }
+
+// remTable keeps what a map would, through growth and reset.
+func TestRemTable(t *testing.T) {
+	var tab remTable
+	want := map[pack]int32{}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 20000; i++ {
+			k := pack(rng.Uint64() & (1<<40 - 1))
+			if i%7 == 0 {
+				k = pack(i % 50) // small keys, 0 among them
+			}
+			if _, ok := want[k]; ok {
+				continue
+			}
+			v := int32(rng.IntN(1 << 20))
+			want[k] = v
+			tab.put(k, v)
+		}
+		for k, v := range want {
+			if got, ok := tab.get(k); !ok || got != v {
+				t.Fatalf("round %d key %x: got %d %v, want %d", round, k, got, ok, v)
+			}
+		}
+		if _, ok := tab.get(pack(1 << 45)); ok {
+			t.Fatal("a key never stored is found")
+		}
+		tab.reset()
+		clear(want)
+		if _, ok := tab.get(0); ok {
+			t.Fatal("key 0 found after reset")
+		}
+	}
+}

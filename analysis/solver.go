@@ -260,11 +260,11 @@ type solver struct {
 	pay   *payTable
 	dg    *dealerGraph
 	up    int
-	base  Counts         // the full shoe less the up card
-	peek  bool           // W-space leaves out the dealer blackjack
-	bjUp  bool           // the up card is an Ace or a ten
-	noBJ  bool           // W-space weights need P(no dealer blackjack)
-	dc    map[pack]int32 // removal → index in dists
+	base  Counts   // the full shoe less the up card
+	peek  bool     // W-space leaves out the dealer blackjack
+	bjUp  bool     // the up card is an Ace or a ten
+	noBJ  bool     // W-space weights need P(no dealer blackjack)
+	dc    remTable // removal → index in dists
 	dists slab[[outcomes]float64]
 	buf   []float64
 	lbuf  []lane
@@ -342,7 +342,6 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	}
 	s.lgamma = lgammas(lgamma, s.base.Total()+1)
 	if old == nil {
-		s.dc = make(map[pack]int32, 4096)
 		s.nodes = make([]handNode, 1, 4096) // number 0: not numbered
 		s.nodeIdx = make(map[uint64]int32, 4096)
 		return s
@@ -350,7 +349,7 @@ func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
 	// The table of hands does not depend on the up card: it is kept.
 	s.nodes, s.nodeIdx = old.nodes, old.nodeIdx
 	s.dc = old.dc
-	clear(s.dc)
+	s.dc.reset()
 	s.dists, s.vals = old.dists.reuse(), old.vals.reuse()
 	s.buf, s.lbuf, s.seen, s.tdItems = old.buf, old.lbuf, old.seen[:0], old.tdItems
 	s.reachW, s.levelW, s.level, s.nextLvl = old.reachW, old.levelW, old.level, old.nextLvl
@@ -432,13 +431,13 @@ func (s *solver) dealer(rem pack) *[outcomes]float64 { return s.dists.at(s.deale
 // dealerIndex returns the index in dists of the dealer's distribution with
 // the cards rem removed, computing it if new.
 func (s *solver) dealerIndex(rem pack) int32 {
-	if i, ok := s.dc[rem]; ok {
+	if i, ok := s.dc.get(rem); ok {
 		return i
 	}
 	sh := s.shoe(rem)
 	i, d := s.dists.alloc()
 	s.dg.dist(&sh, d, &s.buf)
-	s.dc[rem] = i
+	s.dc.put(rem, i)
 	return i
 }
 
@@ -453,11 +452,11 @@ type batch struct {
 // the cards rem removed, adding it to the batch if new (it is computed when
 // the batch is full or flushed).
 func (s *solver) batchAdd(rem pack) int32 {
-	if i, ok := s.dc[rem]; ok {
+	if i, ok := s.dc.get(rem); ok {
 		return i
 	}
 	i, d := s.dists.alloc()
-	s.dc[rem] = i
+	s.dc.put(rem, i)
 	b := &s.batch
 	b.shoes[b.n], b.outs[b.n] = s.shoe(rem), d
 	if b.n++; b.n == lanes {
