@@ -78,7 +78,7 @@ func newPrinter(tag language.Tag) printer {
 	if tag == language.Und {
 		tag = language.English
 	}
-	return printer{tag: tag, p: message.NewPrinter(tag, message.Catalog(messages))}
+	return printer{tag: tag, p: message.NewPrinter(tag, message.Catalog(messages()))}
 }
 
 func (p printer) english() bool { return p.tag == language.English || p.p == nil }

@@ -1,6 +1,10 @@
 package play
 
-import "golang.org/x/text/message/catalog"
+import (
+	"sync"
+
+	"golang.org/x/text/message/catalog"
+)
 
 // messages is the session's catalogue in Spanish and Italian, keyed by the
 // English format strings (a format not here prints in English). The
@@ -8,8 +12,9 @@ import "golang.org/x/text/message/catalog"
 // doblar, separar, seguro, desafío (Argentina, Spain); postazione, banco,
 // carta / no carta, raddoppio, divisione, assicurazione (Venice). A menu
 // item keeps its English key letter in brackets: the commands typed are the
-// same in every language.
-var messages = func() *catalog.Builder {
+// same in every language. Built when a session first prints, not at the
+// start of every command of the binary.
+var messages = sync.OnceValue(func() *catalog.Builder {
 	b := catalog.NewBuilder()
 
 	// The session.
@@ -108,7 +113,7 @@ var messages = func() *catalog.Builder {
 	set(b, "void", "nula", "nulla")
 	set(b, "surrender", "rendida", "resa")
 	return b
-}()
+})
 
 // The help, in Spanish and Italian: the commands are the same letters.
 const helpES = `Entre rondas:
