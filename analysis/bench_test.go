@@ -48,7 +48,7 @@ func BenchmarkDealer4(b *testing.B) {
 	s := FullShoe(p)
 	s[1]--
 	shoes := []Counts{s, s, s, s}
-	var buf []lane
+	var buf dist4Buf
 	for i := 0; i < b.N; i++ {
 		var out [lanes][outcomes]float64
 		g.dist4(shoes, []*[outcomes]float64{&out[0], &out[1], &out[2], &out[3]}, &buf)

@@ -220,6 +220,7 @@ func (g *dealerGraph) states4(prob, acc, w, inv []lane) {
 		if pr == (lane{}) {
 			continue
 		}
+		prob[i] = lane{} // no edge leads back: left zero for the next call
 		iv := &inv[st.size]
 		pr[0] *= iv[0]
 		pr[1] *= iv[1]
@@ -259,8 +260,11 @@ func (g *dealerGraph) classes4(acc, ms []lane, res *[outcomes]lane) {
 		a := acc[c*(kinds+1) : (c+1)*(kinds+1)]
 		t := a[kinds]
 		if t == (lane{}) {
-			continue
+			continue // then every accumulator of the class is 0
 		}
+		a[kinds] = lane{}
+		// Each kind that a state of the class holds ends it one way, so
+		// the groups read (and clear) each accumulator once.
 		for _, gr := range g.groups[g.gstart[c]:g.gstart[c+1]] {
 			f := &ms[gr.mask]
 			v := lane{f[0] * t[0], f[1] * t[1], f[2] * t[2], f[3] * t[3]}
@@ -270,6 +274,7 @@ func (g *dealerGraph) classes4(acc, ms []lane, res *[outcomes]lane) {
 				v[1] -= q[1]
 				v[2] -= q[2]
 				v[3] -= q[3]
+				*q = lane{}
 			}
 			o := &res[gr.out&(outcomes-1)]
 			o[0] += v[0]
@@ -289,19 +294,26 @@ type lane [lanes]float64
 // 4): one pass over the graph carries the four probabilities of each
 // state, so that the indexing is shared. Each shoe's numbers are dist's,
 // operation for operation (a lane whose state is unreachable adds zeros).
-func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *[]lane) {
+// dist4Buf is dist4's memory for one graph: the states' probabilities and
+// the classes' accumulators, which dist4 leaves zero for its next call (so
+// it need not clear them), then its tables.
+type dist4Buf struct {
+	g     *dealerGraph
+	lanes []lane
+}
+
+func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *dist4Buf) {
 	var sh [lanes]*Counts
 	for j := range sh {
 		sh[j] = &shoes[min(j, len(shoes)-1)] // spare lanes repeat a shoe
 	}
 	ns, nm, nc, nw := len(g.states), len(g.masks), g.classes, kinds*(g.maxHeld+1)
 	need := ns + nc*(kinds+1) + nm + nw + g.maxSize + 1
-	if cap(*scratch) < need {
-		*scratch = make([]lane, need)
+	if scratch.g != g || len(scratch.lanes) < need {
+		*scratch = dist4Buf{g: g, lanes: make([]lane, need)}
 	}
-	buf := (*scratch)[:need]
+	buf := scratch.lanes[:need]
 	prob, acc, ms, w, inv := buf[:ns], buf[ns:ns+nc*(kinds+1)], buf[ns+nc*(kinds+1):][:nm], buf[ns+nc*(kinds+1)+nm:][:nw], buf[need-g.maxSize-1:]
-	clear(buf[:ns+nc*(kinds+1)])
 	prob[0] = lane{1, 1, 1, 1}
 	var res [outcomes]lane
 	if useAVX2 {

@@ -122,7 +122,7 @@ setdone:
 //
 // dealerGraph.states4, four lanes per YMM register. For each state i:
 //
-//	pr = prob[i]; if every lane is 0, next state
+//	pr = prob[i]; if every lane is 0, next state; prob[i] = 0
 //	pr *= inv[size]
 //	for each edge: prob[to] += pr * w[w]
 //	a = acc[acc:]; a[kinds] += pr
@@ -156,6 +156,7 @@ state:
 	VMOVMSKPD Y3, AX
 	CMPL AX, $15
 	JEQ  next
+	VMOVUPD Y2, (BX) // left zero for the next call
 	MOVBQZX 20(SI), AX // size
 	SHLQ $5, AX
 	VMULPD (R12)(AX*1), Y0, Y0
@@ -221,7 +222,8 @@ done:
 // dealerGraph.classes4, four lanes per YMM register. For each class c with
 // a = acc[c*(kinds+1):] and t = a[kinds] not 0 in every lane, for each of
 // its groups: v = ms[mask] * t, minus a[r] for each kind r of the mask in
-// increasing order, added to res[out].
+// increasing order, added to res[out]; a[kinds] and each a[r] read are
+// left zero.
 //
 // Registers: SI acc of the class, CX classes left, DX gstart, R8 groups,
 // R9 masks, R10 ms, R11 res, R12 and R13 the current and end group, AX the
@@ -244,6 +246,7 @@ class:
 	VMOVMSKPD Y3, AX
 	CMPL AX, $15
 	JEQ  cnext
+	VMOVUPD Y2, 320(SI) // cleared as read, as classes4
 	MOVLQSX 0(DX), R12
 	MOVLQSX 4(DX), R13
 	LEAQ (R8)(R12*4), R12
@@ -263,6 +266,7 @@ kind:
 	BSFQ AX, BX
 	SHLQ $5, BX
 	VSUBPD (SI)(BX*1), Y1, Y1
+	VMOVUPD Y2, (SI)(BX*1)
 	LEAQ -1(AX), BX
 	ANDQ BX, AX
 	JMP  kind

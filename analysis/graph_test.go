@@ -52,7 +52,7 @@ func TestDealerGraphLanes(t *testing.T) {
 		shoes[1][tenIdx] -= 10
 		shoes[2][5], shoes[2][6], shoes[2][aceIdx] = 0, 1, 0
 		var outs [3][outcomes]float64
-		var scratch []lane
+		var scratch dist4Buf
 		g.dist4(shoes, []*[outcomes]float64{&outs[0], &outs[1], &outs[2]}, &scratch)
 		var buf []float64
 		for i := range shoes {
@@ -82,6 +82,7 @@ func TestStatesAVX2(t *testing.T) {
 				g := newDealerGraph(p, up)
 				full := FullShoe(p)
 				full[up]--
+				var scratch dist4Buf // one for every trial: dist4 leaves it ready
 				for trial := 0; trial < 8; trial++ {
 					shoes := make([]Counts, 1+rng.IntN(lanes))
 					for i := range shoes {
@@ -107,16 +108,28 @@ func TestStatesAVX2(t *testing.T) {
 						}
 						return ps
 					}
-					var scratch []lane
 					g.dist4(shoes, outs(&got), &scratch)
+					leftZero(t, g, &scratch)
 					useAVX2 = false
 					g.dist4(shoes, outs(&want), &scratch)
+					leftZero(t, g, &scratch)
 					useAVX2 = true
 					if got != want {
 						t.Fatalf("%s %d decks up %s shoes %v: AVX2 %v, Go %v", name, decks, kindName[up], shoes, got, want)
 					}
 				}
 			}
+		}
+	}
+}
+
+// leftZero checks that dist4 left its probabilities and accumulators zero
+// for its next call.
+func leftZero(t *testing.T, g *dealerGraph, b *dist4Buf) {
+	t.Helper()
+	for i, l := range b.lanes[:len(g.states)+g.classes*(kinds+1)] {
+		if l != (lane{}) {
+			t.Fatalf("dist4 left %v at %d of its probabilities and accumulators", l, i)
 		}
 	}
 }
@@ -156,7 +169,7 @@ func FuzzDist4AVX2(f *testing.F) {
 		for i := range shoes {
 			gp[i], wp[i] = &got[i], &want[i]
 		}
-		var scratch []lane
+		var scratch dist4Buf
 		g.dist4(shoes, gp, &scratch)
 		useAVX2 = false
 		defer func() { useAVX2 = true }()

@@ -267,7 +267,7 @@ type solver struct {
 	dc    remTable // removal → index in dists
 	dists slab[[outcomes]float64]
 	buf   []float64
-	lbuf  []lane
+	lbuf  dist4Buf
 	batch batch
 	// prefetchAll's walk: the epoch each hand was last walked in, by hand
 	// number.
