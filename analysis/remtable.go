@@ -13,7 +13,10 @@ type remTable struct {
 	shift uint // 64 − log2(len(keys))
 }
 
-const remTableMin = 1 << 12
+// remTableMin is the first size: a six-deck analysis looks up to about
+// 20,000 removals under one up card, which fit in 1<<15 slots at the
+// load it allows (3/4).
+const remTableMin = 1 << 14
 
 func (t *remTable) slot(k pack) int {
 	return int(uint64(k) * 0x9e3779b97f4a7c15 >> t.shift)
@@ -37,7 +40,7 @@ func (t *remTable) get(k pack) (int32, bool) {
 
 // put stores index v for removal k, not stored yet.
 func (t *remTable) put(k pack, v int32) {
-	if 2*(t.n+1) > len(t.keys) {
+	if 4*(t.n+1) > 3*len(t.keys) {
 		t.resize(max(remTableMin, 2*len(t.keys)))
 	}
 	mask := len(t.keys) - 1
