@@ -290,10 +290,6 @@ const lanes = 4
 
 type lane [lanes]float64
 
-// dist4 is dist for up to four shoes at once (len(shoes) = len(outs) ≤
-// 4): one pass over the graph carries the four probabilities of each
-// state, so that the indexing is shared. Each shoe's numbers are dist's,
-// operation for operation (a lane whose state is unreachable adds zeros).
 // dist4Buf is dist4's memory for one graph: the states' probabilities and
 // the classes' accumulators, which dist4 leaves zero for its next call (so
 // it need not clear them), then its tables.
@@ -302,6 +298,10 @@ type dist4Buf struct {
 	lanes []lane
 }
 
+// dist4 is dist for up to four shoes at once (len(shoes) = len(outs) ≤
+// 4): one pass over the graph carries the four probabilities of each
+// state, so that the indexing is shared. Each shoe's numbers are dist's,
+// operation for operation (a lane whose state is unreachable adds zeros).
 func (g *dealerGraph) dist4(shoes []Counts, outs []*[outcomes]float64, scratch *dist4Buf) {
 	var sh [lanes]*Counts
 	for j := range sh {
