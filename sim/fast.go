@@ -730,8 +730,10 @@ func (t *table) playFast() {
 		t.insuranceFast(boxes, upv)
 	}
 
+	var dc uint8                                    // the dealer's class
 	if p.HoleCard == rules.Peek && ds == 11|stAce { // (only an Ace or a ten-value up card makes one)
 		t.holeHidden = false // the peek: a dealer blackjack ends the round
+		dc = dcBlackjack
 		for i := range boxes {
 			h := &boxes[i].hands[0]
 			h.pc = fp.classOf(h)
@@ -755,32 +757,10 @@ func (t *table) playFast() {
 		// The dealer (AR-13, AR-14, ES-05, VE-08): his second card
 		// where he has none, then his rule if he plays in full.
 		t.holeHidden = false
-		if dn == 1 && fp.second[need&3][upv&15] {
-			ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
-		}
-		if need == uint8(rules.DealerFull) { // a blackjack draws nothing: draws[21] is false
-			// d.draw, with the position in a register: the
-			// dealer's cards are the round's longest chain.
-			buf, pos, limit := d.buf, d.pos, d.limit
-			for fp.draws[ds] {
-				if pos >= limit {
-					d.pos = pos
-					d.refill()
-					limit = d.limit
-				}
-				ds = fp.nextCard[ds&63][buf[pos]&63]
-				pos++
-				dn++
-			}
-			d.pos = pos
-		}
+		dc = t.dealerFast(need, ds, dn, upv)
 	}
 
 	// Settlement.
-	dc := fp.total[ds]
-	if dn == 2 && ds == 11|stAce {
-		dc = dcBlackjack
-	}
 	for i := range boxes {
 		b := &boxes[i]
 		net := int64(0)
@@ -1142,4 +1122,32 @@ func (t *table) dynamicMove(fs *fastStrategy, view *Hand, s, lg, upv uint8) uint
 		m = Hit
 	}
 	return uint8(m)
+}
+
+// dealerFast plays the dealer's hand from the deck's position as far as
+// need (AR-13, AR-14, ES-05, VE-08): his second card where he has none,
+// then his rule if he plays in full. It returns his class. The fast path and
+// the plain round's splits use it; the plain round inlines its loop.
+func (t *table) dealerFast(need, ds uint8, dn int, upv uint8) uint8 {
+	fp, d := t.fp, t.d
+	if dn == 1 && fp.second[need&3][upv&15] {
+		ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
+	}
+	if dn == 2 && ds == 11|stAce {
+		return dcBlackjack // (draws nothing: draws[21] is false)
+	}
+	if need == uint8(rules.DealerFull) {
+		buf, pos, limit := d.buf, d.pos, d.limit
+		for fp.draws[ds] {
+			if pos >= limit {
+				d.pos = pos
+				d.refill()
+				limit = d.limit
+			}
+			ds = fp.nextCard[ds&63][buf[pos]&63]
+			pos++
+		}
+		d.pos = pos
+	}
+	return fp.total[ds]
 }

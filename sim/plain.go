@@ -200,33 +200,6 @@ func (t *table) plainSplit(s, v0, v1, upv, ds uint8, dn int) (net int64) {
 	return net
 }
 
-// dealerFast plays the dealer's hand from the deck's position as far as
-// need (AR-13, AR-14, ES-05, VE-08): his second card where he has none,
-// then his rule if he plays in full. It returns his class.
-func (t *table) dealerFast(need, ds uint8, dn int, upv uint8) uint8 {
-	fp, d := t.fp, t.d
-	if dn == 1 && fp.second[need&3][upv&15] {
-		ds, dn = fp.next[ds][fp.value[d.draw()]&15], 2
-	}
-	if dn == 2 && ds == 11|stAce {
-		return dcBlackjack // (draws nothing: draws[21] is false)
-	}
-	if need == uint8(rules.DealerFull) {
-		buf, pos, limit := d.buf, d.pos, d.limit
-		for fp.draws[ds] {
-			if pos >= limit {
-				d.pos = pos
-				d.refill()
-				limit = d.limit
-			}
-			ds = fp.nextCard[ds&63][buf[pos]&63]
-			pos++
-		}
-		d.pos = pos
-	}
-	return fp.total[ds]
-}
-
 // runPlain is runFlat's loop on plain rounds, each ended here as endRound
 // ends it where the cards go to a discard tray or a continuous shuffler.
 func (t *table) runPlain(st *Stats, rounds int64, finish bool) (fresh bool) {
