@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/spf13/pflag"
 
 	"sabot"
@@ -35,7 +36,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Run(context.Background(), a, os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// The doc scripts (docs_test.go) run `sabot` as a program: testscript
+	// puts this binary on their PATH under that name.
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"sabot": func() int { return Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
+	}))
 }
 
 // serveProcess is `sabot serve` running as a subprocess.
