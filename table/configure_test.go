@@ -139,6 +139,13 @@ func TestAmountFormat_AR04(t *testing.T) {
 	if err := tb.Bet("ana", 1, 200000); err == nil || !strings.Contains(err.Error(), "a stake must be between 5.00 and 1,000.00 (AR-04, VE-21)") {
 		t.Fatalf("table: %v", err)
 	}
+	// VE-18: a stake below the minimum stands once the cards are dealt, not
+	// one placed short.
+	ve := newTable(t, "venice", "min_bet=500", "max_bet=100000")
+	ve.Sit("ana", 1)
+	if err := ve.Bet("ana", 1, 100); err == nil || !strings.Contains(err.Error(), "a stake must be between 500 and 100000") {
+		t.Fatalf("venice, a stake placed short (VE-18): %v", err)
+	}
 	if _, err := tb.Reconfigure(profile(t, "vegas-s17", "min_bet=1000", "max_bet=100000")); err != nil {
 		t.Fatal(err)
 	}

@@ -250,7 +250,9 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	if box < 1 || box > t.p.Boxes {
 		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	}
-	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet && !t.p.BelowMinStands {
+	// VE-18 lets a stake found short stand once the cards are dealt (after a
+	// change of limits), never one placed short.
+	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet {
 		return refuse("AR-04, VE-21", "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
 	}
 	if player == t.bank && t.bank != "" {

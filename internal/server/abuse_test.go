@@ -667,7 +667,9 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 	tb := h.table("venice", false, map[string]string{"min_bet": "100", "max_bet": "500"})
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	for _, stake := range []int64{-5, 0, 501, 1 << 40} {
+	// 99: venice's VE-18 lets a stake found short stand once the cards are
+	// dealt, not one placed short (docs/play.md), as `sabot play` refuses it.
+	for _, stake := range []int64{-5, 0, 99, 501, 1 << 40} {
 		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
 		wantCode(t, err, sabot.EINVALID, "a stake must be between 1.00 and 5.00 (AR-04, VE-21)")
 	}

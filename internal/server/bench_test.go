@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,8 @@ import (
 	"time"
 
 	"sabot"
-	"sabot/internal/store/sqlite"
+	"sabot/internal/store"
+	"sabot/internal/store/storetest"
 )
 
 // BenchmarkTableDecision measures a table's path for one player decision,
@@ -28,18 +30,28 @@ import (
 //
 // sqlite is the store of `sabot serve` (synchronous=FULL: each decision
 // waits for the disk's sync); sqlite-nosync the same without the sync
-// (synchronous=OFF), which leaves the processor's share.
+// (synchronous=OFF), which leaves the processor's share; postgres a fresh
+// schema of $SABOT_TEST_POSTGRES (skipped without it). reference is no
+// table at all but a fixed loop (SHA-256 of 64 KiB), so that figures taken
+// on machines of other speeds can be scaled to each other.
 func BenchmarkTableDecision(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) { benchDecision(b, filepath.Join(b.TempDir(), "bench.db")) })
 	b.Run("sqlite-nosync", func(b *testing.B) {
 		benchDecision(b, filepath.Join(b.TempDir(), "bench.db")+"?_pragma=synchronous(OFF)")
 	})
+	b.Run("postgres", func(b *testing.B) { benchDecision(b, storetest.PostgresDSN(b)) })
+	b.Run("reference", func(b *testing.B) {
+		buf := make([]byte, 64<<10)
+		for b.Loop() {
+			sha256.Sum256(buf)
+		}
+	})
 }
 
 func benchDecision(b *testing.B, dsn string) {
 	ctx := context.Background()
-	st := sqlite.NewDB(dsn)
-	if err := st.Open(ctx); err != nil {
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()

@@ -424,6 +424,17 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	if w := wallet(t, ana); w != 99000 || v.Round.Void == "" {
 		t.Fatalf("after the void: wallet %d, round %+v", w, v.Round)
 	}
+	// The log says who ordered the void: the inspector, not "the pit".
+	evs := must(server.Events(ctx, h.st, server.EventQuery{Table: tb}))
+	var voids []string
+	for _, e := range evs {
+		if e.Round == 2 {
+			voids = append(voids, e.Summary)
+		}
+	}
+	if s := strings.Join(voids, "\n"); !strings.Contains(s, "void by the inspector ivo") || strings.Contains(s, "by the pit") {
+		t.Errorf("the inspector's void is logged as:\n%s", s)
+	}
 	checkLedger(t, h.st)
 }
 

@@ -394,7 +394,8 @@ func (a *actor) checkBet(player string, box int, stake money.Amount) error {
 	// A stake outside the table's limits is a wrong stake, whatever the
 	// table's state: `invalid`, as docs/protocol.md says (the table would
 	// refuse it too, as a conflict).
-	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet && !a.p.BelowMinStands {
+	// VE-18 lets a stake found short stand once dealt, not one placed short.
+	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet {
 		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", a.p.MinBet, a.p.MaxBet)
 	}
 	others, total := 0, stake
@@ -585,13 +586,18 @@ func (a *actor) newShoe(ctx context.Context, c *command, _ noFields) (int64, err
 	return rec.Seq, nil
 }
 
-// voidRound voids the round in play on the pit's order: every box is void
-// (AR-23) and every stake returned.
+// voidRound voids the round in play on the pit's or the table's inspector's
+// order: every box is void (AR-23) and every stake returned; the log says
+// who ordered it.
 func (a *actor) voidRound(ctx context.Context, c *command, _ noFields) (int64, error) {
 	if !a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), adminPayload{Event: "void", Round: a.t.RoundNo(), Text: "void by the pit"}, nil)
+	text := "void by the pit"
+	if c.user.Role == sabot.RoleInspector {
+		text = "void by the inspector " + c.user.Name
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), adminPayload{Event: "void", Round: a.t.RoundNo(), Text: text}, nil)
 	if err != nil {
 		return 0, err
 	}

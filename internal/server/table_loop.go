@@ -49,6 +49,8 @@ type reply struct {
 	dup  bool
 	err  error
 	view *TableView
+	// epoch is the table's epoch, with a snapshot (seq is then its last event's).
+	epoch string
 	// parked: the answer comes later (the command waits for the operator's
 	// debit, operator.go), from whoever holds the command's reply channel.
 	parked bool
@@ -56,6 +58,11 @@ type reply struct {
 
 // viewTable asks a table's actor for the table's view.
 func viewTable(a *actor) reply { return reply{view: a.view()} }
+
+// snapshotTable asks a table's actor for a socket's snapshot: the view, the
+// table's epoch and the seq of the last event the view includes
+// (docs/protocol.md, "Sequence numbers and resync").
+func snapshotTable(a *actor) reply { return reply{view: a.view(), epoch: a.epoch, seq: a.evSeq} }
 
 // subscribing asks a table's actor for its events (those after since, if it
 // still has them and epoch is its own; else a snapshot first).

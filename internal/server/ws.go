@@ -325,11 +325,11 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 		return fail(err)
 	}
 	if c == nil { // a snapshot
-		rep := a.do(ctx, &command{inside: viewTable})
+		rep := a.do(ctx, &command{inside: snapshotTable})
 		if rep.err != nil {
 			return fail(rep.err)
 		}
-		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Table: rep.view})
+		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Epoch: rep.epoch, Seq: rep.seq, Table: rep.view})
 	}
 	rep := a.do(ctx, c)
 	if rep.err != nil {

@@ -237,6 +237,19 @@ func TestReconnectResync(t *testing.T) {
 	if len(kinds) == 0 || kinds[0] != "action" {
 		t.Fatalf("events before the answer: %v", kinds)
 	}
+	// A snapshot asked for on the socket carries the epoch and the seq of
+	// the last event it includes, as the first one does (docs/protocol.md).
+	id = must(f.Send(ctx, server.CommandRequest{Op: "snapshot"}))
+	for {
+		a := must(f.Next(ctx))
+		if a.CommandID != id {
+			continue
+		}
+		if a.Type != "snapshot" || a.Epoch != m.Epoch || a.Seq <= m.Seq || a.Table == nil {
+			t.Fatalf("the asked snapshot %+v after %d events since the first (epoch %s, seq %d)", a, len(kinds), m.Epoch, m.Seq)
+		}
+		break
+	}
 }
 
 // A round in play when the server stops resumes from the log when it
