@@ -68,6 +68,9 @@ type Config struct {
 	// Echo writes each line read after its prompt, so that a transcript of
 	// piped input reads like a session at a keyboard.
 	Echo bool
+	// SuitSymbols shows the cards' suits as symbols (A♠ T♥) instead of
+	// letters (AS TH): for a terminal that shows them (sabot play's --suits).
+	SuitSymbols bool
 	// Lang is the language the session speaks: English (the zero Tag),
 	// Spanish or Italian (Languages; ParseLang, LangFromEnv).
 	Lang language.Tag

@@ -25,7 +25,7 @@ func (s *Session) playRound() error {
 	s.src.notes = s.src.notes[:0]
 	r.Reset(s.src)
 	s.view.reset(s.p)
-	s.view.tr = s.tr
+	s.view.tr, s.view.symbols = s.tr, s.cfg.SuitSymbols
 	s.seen = 0
 	s.declined = map[[2]int]bool{}
 	s.printf("\nRound %d: %s staked on %s.\n", s.sum.Rounds, s.tr.money(s.bet*money.Amount(len(s.boxes))), s.boxesText(s.boxes))
@@ -120,10 +120,10 @@ func (s *Session) show(e engine.Event) {
 		}
 	case engine.EvReveal:
 		if e.Box == 0 {
-			s.printf("Dealer turns the hole card: %s (%s)\n", v.dealer.cardsText(), v.dealerTotal())
+			s.printf("Dealer turns the hole card: %s (%s)\n", v.dealer.cardsText(v.symbols), v.dealerTotal())
 		} else {
 			h := v.hand(e.Box, e.Hand)
-			s.printf("%s: the double card is turned: %s (%s)\n", v.label(e.Box, e.Hand), h.cardsText(), v.playerTotal(h))
+			s.printf("%s: the double card is turned: %s (%s)\n", v.label(e.Box, e.Hand), h.cardsText(v.symbols), v.playerTotal(h))
 		}
 	case engine.EvAction:
 		if e.Action.Kind == engine.Split {
@@ -163,7 +163,7 @@ func (s *Session) showBet(e engine.Event) {
 	case engine.SplitBet:
 		from := v.hand(e.Box, s.splitFrom)
 		s.printf("Box %d splits: hand %d %s, hand %d %s; %s on hand %d.\n", e.Box,
-			s.splitFrom, from.cardsText(), e.Hand, v.hand(e.Box, e.Hand).cardsText(), e.Amount.Plain(), e.Hand)
+			s.splitFrom, from.cardsText(v.symbols), e.Hand, v.hand(e.Box, e.Hand).cardsText(v.symbols), e.Amount.Plain(), e.Hand)
 	case engine.InsuranceBet:
 		s.printf("Box %d insures %s.\n", e.Box, s.tr.money(e.Amount))
 	case engine.ChallengeBet:

@@ -43,11 +43,18 @@ func (h *handView) declare(v int) {
 	h.shown = h.shown.Declare(v)
 }
 
-// cardsText shows the cards, a face-down card as ??.
-func (h *handView) cardsText() string {
+// suitSymbols are the suits as symbols, in card.Suit's order (S H D C).
+var suitSymbols = [...]string{"♠", "♥", "♦", "♣"}
+
+// cardsText shows the cards, a face-down card as ??; with symbols the suit
+// as its symbol (A♠), else as its letter (AS).
+func (h *handView) cardsText(symbols bool) string {
 	parts := make([]string, len(h.cards))
 	for i, c := range h.cards {
 		parts[i] = c.String()
+		if symbols {
+			parts[i] = parts[i][:1] + suitSymbols[c.Suit()]
+		}
 		if i == h.faceDown {
 			parts[i] = "??"
 		}
@@ -57,10 +64,11 @@ func (h *handView) cardsText() string {
 
 // tableView is the table as the player sees it during a round.
 type tableView struct {
-	tr     printer // the session's language
-	p      *rules.Profile
-	dealer *handView
-	boxes  map[int][]*handView
+	tr      printer // the session's language
+	symbols bool    // suits as symbols (Config.SuitSymbols)
+	p       *rules.Profile
+	dealer  *handView
+	boxes   map[int][]*handView
 }
 
 func (t *tableView) reset(p *rules.Profile) {
@@ -107,7 +115,7 @@ func (t *tableView) label(box, hand int) string {
 // total; a face-down double card (AR-17) leaves the total open.
 func (t *tableView) playerLine(box, hand int) string {
 	h := t.hand(box, hand)
-	return fmt.Sprintf("%s: %s (%s)", t.label(box, hand), h.cardsText(), t.playerTotal(h))
+	return fmt.Sprintf("%s: %s (%s)", t.label(box, hand), h.cardsText(t.symbols), t.playerTotal(h))
 }
 
 func (t *tableView) playerTotal(h *handView) string {
@@ -129,7 +137,7 @@ func (t *tableView) playerTotal(h *handView) string {
 // Ace counts 11 only when that makes 17 to 21).
 func (t *tableView) dealerLine() string {
 	h := t.dealer
-	return t.tr.Sprintf("Dealer: %s (%s)", h.cardsText(), t.dealerTotal())
+	return t.tr.Sprintf("Dealer: %s (%s)", h.cardsText(t.symbols), t.dealerTotal())
 }
 
 func (t *tableView) dealerTotal() string {

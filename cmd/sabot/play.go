@@ -23,6 +23,7 @@ func newPlayCmd(e *env) *cobra.Command {
 		seed     string
 		rounds   int
 		lang     string
+		suits    string
 	)
 	c := &cobra.Command{
 		Use:   "play [PROFILE]",
@@ -63,6 +64,15 @@ the session again.`,
 				return err
 			}
 			cfg := play.Config{Profile: p, Rounds: rounds, Echo: !isTerminal(e.stdin), Lang: play.LangFromEnv(os.Getenv)}
+			switch suits {
+			case "auto":
+				cfg.SuitSymbols = isTerminalWriter(e.stdout) && utf8Locale(os.Getenv)
+			case "symbols":
+				cfg.SuitSymbols = true
+			case "letters":
+			default:
+				return refused("play: --suits %q: want auto, symbols or letters", suits)
+			}
 			if cmd.Flags().Changed("lang") {
 				if cfg.Lang, err = play.ParseLang(lang); err != nil {
 					return refused("play: --lang %v", err)
@@ -127,8 +137,31 @@ the session again.`,
 	f.StringVar(&bankroll, "bankroll", "", "money at the start: minor units or units; default 1000.00")
 	f.StringVar(&seed, "seed", "", "seed the shoe: a number, or the 64 hex digits a summary prints (default: random)")
 	f.IntVar(&rounds, "rounds", 0, "end the session after N rounds (0: no limit)")
+	f.StringVar(&suits, "suits", "auto", "the cards' suits: symbols (A♠), letters (AS), or auto: symbols on a terminal whose locale is UTF-8")
 	f.StringVar(&lang, "lang", "", "the game's language: en, es or it (default: the locale's, $LC_ALL, $LC_MESSAGES or $LANG; else en)")
 	return c
+}
+
+// isTerminalWriter reports whether w is a terminal.
+func isTerminalWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// utf8Locale reports whether the locale ($LC_ALL, $LC_CTYPE or $LANG, the
+// first set) is UTF-8, so that the terminal shows the suits' symbols.
+func utf8Locale(getenv func(string) string) bool {
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := getenv(k); v != "" {
+			v = strings.ToUpper(v)
+			return strings.Contains(v, "UTF-8") || strings.Contains(v, "UTF8")
+		}
+	}
+	return false
 }
 
 // isTerminal reports whether r is a terminal, which echoes what is typed;

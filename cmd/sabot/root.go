@@ -115,7 +115,7 @@ type profileFlags struct {
 
 func (f *profileFlags) add(c *cobra.Command) {
 	f.cmd = c
-	c.Flags().StringArrayVarP(&f.options, "option", "o", nil, "set a profile option, key=value (repeatable; see `sabot profiles show NAME`)")
+	c.Flags().StringArrayVarP(&f.options, "option", "o", nil, "set a profile option, `key=value` (repeatable; sabot profiles show NAME lists them)")
 }
 
 // resolve returns the profile named by arg with the --option overrides. An

@@ -151,7 +151,9 @@ func TestSimAverageBetInMoney(t *testing.T) {
 		want string
 	}{
 		{[]string{"--unit", "400"}, "1.000 units = 4.00 a round played (1 unit = 4.00: --unit 400 minor units)"},
-		{nil, "1.000 units = 0.04 a round played (1 unit = 0.04: --unit 4 minor units)"}, // the default unit of a 3:2 game
+		// The default unit (4 minor units: 3:2 and halves exact) is no money anyone
+		// bets: no "1 unit = 0.04" (issue 28 item 11).
+		{nil, "1.000 units a round played (a unit is the base bet; --unit N says it in money)"},
 		{[]string{"--unit", "250", "--count", "hi-lo", "--ramp", "2:2"}, " a round played (1 unit = 2.50: --unit 250 minor units)"},
 	} {
 		args := append([]string{"vegas-s17", "--rounds", "20000", "--seed", "3", "--textbook"}, c.args...)
@@ -181,5 +183,16 @@ func TestSimAverageBetInMoney(t *testing.T) {
 	}
 	if *r.AvgBet <= 1 || math.Abs(*r.AvgBetMinor-*r.AvgBet*float64(*r.Unit)) > 1e-9**r.AvgBetMinor {
 		t.Errorf("avg_bet %v units of %v, avg_bet_minor %v", *r.AvgBet, *r.Unit, *r.AvgBetMinor)
+	}
+}
+
+// The --option flag's help names its argument key=value, not the words of
+// its usage that were in backquotes (issue 28 item 11).
+func TestOptionFlagHelp(t *testing.T) {
+	for _, cmd := range []string{"sim", "edge", "play", "strategy"} {
+		out, _, _ := run(t, "", cmd, "--help")
+		if !strings.Contains(out, "-o, --option key=value") || strings.Contains(out, "--option sabot") {
+			t.Errorf("sabot %s --help:\n%s", cmd, out)
+		}
 	}
 }
