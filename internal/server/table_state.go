@@ -146,6 +146,11 @@ type state struct {
 	seen        map[string]int64
 	seenFIFO    []string
 
+	// expose: a card the inspector took back had been followed by the
+	// hole card's turning, which the players saw: the round turns it again
+	// before anyone decides (AR-23 (g); physical.go, issue 25).
+	expose bool
+
 	// bankCover is what the player holding a family bank has moved to his
 	// bank account to cover the round in play (FAM-01); bankHolder is he.
 	bankCover  money.Amount
@@ -532,6 +537,10 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		if err == nil && back != p.Card {
 			err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
 		}
+		if p.Correction != 0 { // the inspector's (issue 25)
+			a.drop(p.Correction)
+			a.expose = a.expose || p.Expose
+		}
 		return err
 	case sabot.LogCutCard:
 		return a.t.CutCard()
@@ -625,6 +634,7 @@ func (a *actor) deal() error {
 // and the shoe position moves on.
 func (a *actor) finish() (string, error) {
 	a.pending = nil // a correction is of its round: one not decided lapses with it
+	a.expose = false
 	r := a.t.Round()
 	forced := a.forcedRound
 	before := a.t.ShoeNo()

@@ -608,6 +608,7 @@ export default {
   'console.approve': "Approve",
   'console.refuse': "Refuse",
   'console.case': "The irregularity",
+  'console.case.undo': 'take back the last card (it decided something)',
   'console.case.a': "(a) a box got one card only",
   'console.case.b': "(b) a box got more than two cards",
   'console.case.c': "(c) the dealer's second card came face up",

@@ -747,6 +747,7 @@ export default {
   'console.approve': "Autorizar",
   'console.refuse': "Rechazar",
   'console.case': "La irregularidad",
+  'console.case.undo': 'retirar la última carta (ya decidió algo)',
   'console.case.a': "(a) un casillero recibió una sola carta",
   'console.case.b': "(b) un casillero recibió más de dos cartas",
   'console.case.c': "(c) la segunda carta del croupier salió boca arriba",

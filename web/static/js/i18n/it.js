@@ -747,6 +747,7 @@ export default {
   'console.approve': "Autorizza",
   'console.refuse': "Respingi",
   'console.case': "L’irregolarità",
+  'console.case.undo': "ritirare l'ultima carta (ha già deciso qualcosa)",
   'console.case.a': "(a) una postazione ha ricevuto una sola carta",
   'console.case.b': "(b) una postazione ha ricevuto più di due carte",
   'console.case.c': "(c) la seconda carta del banco è uscita scoperta",
