@@ -197,7 +197,7 @@ func TestCashFloatCeiling(t *testing.T) {
 	_, err := dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
 	wantCode(t, err, sabot.EFORBIDDEN, "over the table's cash_approval of 10,000.00: the inspector's")
 	_, err = ivo.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
-	wantCode(t, err, sabot.ECONFLICT, "past the float's ceiling (float_limit) of 1,000,000.00")
+	wantCode(t, err, sabot.ECONFLICT, "with 0.00 in chips out, 10,000,000,000,000.00 more would take the float past its ceiling (float_limit) of 1,000,000.00")
 	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 5000})) // later buy-ins go on
 	if f := must(h.st.Account(ctx, sabot.AccountHouse, tb)); f.Balance != -5000 {
 		t.Fatalf("the float after the refusals and one buy-in of 50.00: %d", f.Balance)
@@ -212,7 +212,7 @@ func TestCashFloatCeiling(t *testing.T) {
 	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000}))
 	must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 100000}))
 	_, err = ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400001})
-	wantCode(t, err, sabot.ECONFLICT, "6,000.00 out and 4,000.01 more would pass the float's ceiling (float_limit) of 10,000.00")
+	wantCode(t, err, sabot.ECONFLICT, "with 6,000.00 in chips out, 4,000.01 more would take the float past its ceiling (float_limit) of 10,000.00")
 	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400000}))
 	_, err = dora.Command(ctx, lim, "cash-out", server.CommandRequest{Box: 1})
 	wantCode(t, err, sabot.EFORBIDDEN, "over the table's cash_approval of 1,000.00")

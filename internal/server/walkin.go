@@ -21,6 +21,13 @@ import (
 // to cash when he leaves (cash-out: his whole wallet back to the float).
 // Chips a walk-in takes away stay in his wallet: the float says what the
 // table's cash owes for the chips still out.
+//
+// The float has limits (issue 25): a buy-in or cash-out over the table's
+// cash_approval is the inspector's (or the pit's) to make, not the dealer's
+// alone, and no buy-in takes the chips out past the float's ceiling,
+// float_limit (the pit's options per table; --cash-approval and
+// --float-limit by default). One buy-in of 10^15 filled a float that had
+// none, and every later buy-in was refused.
 
 // The walk-in commands, the dealer's.
 const (
@@ -28,6 +35,60 @@ const (
 	opBuyIn      = "buy-in"
 	opCashOut    = "cash-out"
 )
+
+// The cash limits a table has unless its options or the server's flags say
+// otherwise: 10,000.00 and 1,000,000.00 in hundredths.
+const (
+	DefaultCashApproval money.Amount = 1_000_000
+	DefaultFloatLimit   money.Amount = 100_000_000
+)
+
+// CashView is a live table's cash limits in force: the largest buy-in or
+// cash-out the dealer makes alone, and the float's ceiling (0: none).
+type CashView struct {
+	Approval   money.Amount `json:"cash_approval"`
+	FloatLimit money.Amount `json:"float_limit"`
+}
+
+// cashLimits are the table's cash limits in force (0: none): its options,
+// else the server's.
+func (a *actor) cashLimits() (approval, ceiling money.Amount) {
+	approval, ceiling, _ = sabot.CashLimitsOf(a.cfg.Options) // checked when set
+	pick := func(opt, flag, def money.Amount) money.Amount {
+		switch {
+		case opt > 0:
+			return opt
+		case flag == 0:
+			return def
+		case flag < 0:
+			return 0
+		}
+		return flag
+	}
+	return pick(approval, a.s.CashApproval, DefaultCashApproval), pick(ceiling, a.s.FloatLimit, DefaultFloatLimit)
+}
+
+func (a *actor) cashView() *CashView {
+	if a.t == nil || !a.t.Physical() {
+		return nil
+	}
+	approval, ceiling := a.cashLimits()
+	return &CashView{Approval: approval, FloatLimit: ceiling}
+}
+
+// overApproval refuses the dealer a buy-in or cash-out over the table's
+// cash_approval: it is the inspector's (or the pit's). For them it says
+// so, for the significant event.
+func (a *actor) overApproval(c *command, what string, amount money.Amount) (string, error) {
+	approval, _ := a.cashLimits()
+	if approval == 0 || amount <= approval {
+		return "", nil
+	}
+	if c.user.Role == sabot.RoleDealer {
+		return "", sabot.Errorf(sabot.EFORBIDDEN, "refused: a %s of %s is over the table's cash_approval of %s: the inspector's (or the pit's) to approve and make", what, amount, approval)
+	}
+	return ", over the table's cash_approval of " + approval.String(), nil
+}
 
 // walkInPlayer reports whether a name is a walk-in's (guests' names start
 // with '#', which a registered name cannot).
@@ -113,7 +174,22 @@ func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64,
 		return 0, err
 	}
 	amount := money.Amount(req.Amount)
-	return a.chips(ctx, c, "buy-in", name, id, req.Box, amount, fmt.Sprintf("%s buys %s in chips at box %d (by %s)", name, amount, req.Box, c.user.Name))
+	over, err := a.overApproval(c, "buy-in", amount)
+	if err != nil {
+		return 0, err
+	}
+	if _, ceiling := a.cashLimits(); ceiling > 0 {
+		var out money.Amount
+		if f, err := a.s.Store.Account(ctx, sabot.AccountHouse, a.created.ID); err == nil {
+			out = -f.Balance
+		} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+			return 0, err
+		}
+		if amount > ceiling-out {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: with %s in chips out, %s more would take the float past its ceiling (float_limit) of %s: the pit raises it", max(out, 0), amount, ceiling)
+		}
+	}
+	return a.chips(ctx, c, "buy-in", name, id, req.Box, amount, fmt.Sprintf("%s buys %s in chips at box %d (by %s%s)", name, amount, req.Box, c.user.Name, over))
 }
 
 // cashOut changes the walk-in's chips back to cash, between rounds, with
@@ -136,7 +212,11 @@ func (a *actor) cashOut(ctx context.Context, c *command, req sitRequest) (int64,
 		}
 	}
 	held := a.s.balance(ctx, sabot.AccountWallet, id)
-	return a.chips(ctx, c, "cash-out", name, id, req.Box, -held, fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s)", name, held, req.Box, c.user.Name))
+	over, err := a.overApproval(c, "cash-out", held)
+	if err != nil {
+		return 0, err
+	}
+	return a.chips(ctx, c, "cash-out", name, id, req.Box, -held, fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s%s)", name, held, req.Box, c.user.Name, over))
 }
 
 // chips writes a walk-in's chips bought (amount > 0) or changed back

@@ -196,6 +196,8 @@ export default {
   'pit.name': 'Name',
   'pit.profile': 'Profile',
   'pit.options': 'Options',
+  'pit.cash': 'float: up to {limit} out; the inspector approves a buy-in or cash-out over {approval}',
+  'pit.noLimit': 'no limit',
   'pit.optionsHint': 'key=value, separated by spaces; amounts in minor units',
   'pit.openButton': 'Open',
   'pit.opened': 'Table {id}, {name}, is open.',

@@ -191,6 +191,8 @@ export default {
   'pit.name': 'Nombre',
   'pit.profile': 'Perfil',
   'pit.options': 'Opciones',
+  'pit.cash': 'caja: hasta {limit} en fichas fuera; el inspector aprueba compras y cambios de más de {approval}',
+  'pit.noLimit': 'sin límite',
   'pit.optionsHint': 'clave=valor, separados por espacios; importes en centavos',
   'pit.openButton': 'Abrir',
   'pit.opened': 'La mesa {id}, {name}, está abierta.',

@@ -191,6 +191,8 @@ export default {
   'pit.name': 'Nome',
   'pit.profile': 'Profilo',
   'pit.options': 'Opzioni',
+  'pit.cash': 'cassa: fino a {limit} in fiches fuori; l\'ispettore approva acquisti e cambi oltre {approval}',
+  'pit.noLimit': 'nessun limite',
   'pit.optionsHint': 'chiave=valore, separati da spazi; importi in centesimi',
   'pit.openButton': 'Apri',
   'pit.opened': 'Il tavolo {id}, {name}, è aperto.',
