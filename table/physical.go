@@ -144,7 +144,8 @@ type Taken struct {
 	// went out after it (a hole card turned, a bet settled).
 	Why string
 	// Revealed is the dealer's card turned after it, which the players
-	// have seen (0: none).
+	// have seen and which stays in the round when the card goes back (0:
+	// none).
 	Revealed card.Card
 	// FaceDown: the card was read face down (the players were not told it).
 	FaceDown bool
@@ -181,7 +182,9 @@ func (t *Table) Decided() (Taken, error) {
 	for _, e := range t.round.Events()[len(r0.Events()):] {
 		switch e.Kind {
 		case engine.EvReveal:
-			tk.Revealed = e.Card
+			if r0.Dealer().FaceDown() >= 0 { // still in the round once the card goes back
+				tk.Revealed = e.Card
+			}
 			why = append(why, "the dealer's hole card was turned after it")
 		case engine.EvResult:
 			if !settled {
