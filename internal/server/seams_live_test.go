@@ -15,6 +15,11 @@ func watchRound(t *testing.T, c *server.Client, table int64, no int) <-chan []se
 	t.Helper()
 	ctx := context.Background()
 	f := must(c.Subscribe(ctx, table, "", 0))
+	// The first message, the snapshot, says the table has the socket: the
+	// events of what the test does next come after it.
+	if m := must(f.Next(ctx)); m.Type != "snapshot" {
+		t.Fatalf("a socket's first message: %+v", m)
+	}
 	out := make(chan []server.Event, 1)
 	go func() {
 		defer f.Close()
@@ -111,6 +116,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	for _, c := range []*server.Client{ana, dora, ivo} {
 		c.URL = h.srv.URL()
 	}
+	after := watchRound(t, ana, tb, 1)
 	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "9C"})) // 20: ana decides, seeing QH
 	v := must(ana.Table(ctx, tb))
 	if v.Turn == nil || v.Turn.Box != 1 || strings.Join(v.Turn.Dealer, " ") != "6C QH" {
@@ -135,9 +141,21 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("replay: %v %+v", err, rep)
 	}
-	// The feed ana's page saw before the restart: no turn against a hole
-	// card she had been shown.
+	// The feeds ana's page saw, before the restart and after: no turn
+	// against a hole card she had been shown; after, QH turned again
+	// before her turn.
 	noHiddenKnowledge(t, <-feed)
+	events := <-after
+	noHiddenKnowledge(t, events)
+	var kinds []string
+	for _, e := range events {
+		if e.Kind == "reveal" || e.Kind == "turn" {
+			kinds = append(kinds, e.Kind+":"+e.Card)
+		}
+	}
+	if len(kinds) < 2 || kinds[0] != "reveal:QH" || kinds[1] != "turn:" {
+		t.Fatalf("after the take-back, ana's page saw %v, want QH turned before her turn", kinds)
+	}
 }
 
 // Issue 25, item 2 (AR-23): the dealer's own undo is for a misread card
