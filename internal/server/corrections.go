@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 )
 
 // The inspector's authority at a live table (issue 13, deliverable 3;
@@ -103,6 +104,11 @@ type correction struct {
 	Text   string    `json:"text"`
 	Status string    `json:"status,omitempty"` // approved, refused (in the records that decide it)
 	By     string    `json:"by,omitempty"`     // who decided it
+
+	// A walk-in's buy-in or cash-out over the table's cash_approval, asked
+	// by the dealer (walkin.go): the walk-in and the amount.
+	Player string       `json:"player,omitempty"`
+	Amount money.Amount `json:"amount,omitempty"`
 }
 
 // CorrectionView is a correction waiting for the inspector, as the table
@@ -110,6 +116,9 @@ type correction struct {
 type CorrectionView = correction
 
 func (c *correction) words() string {
+	if cashCase(c.Case) {
+		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
+	}
 	s := fmt.Sprintf("AR-23 (%s) round %d", c.Case, c.Round)
 	if c.Box > 0 {
 		s += fmt.Sprintf(" box %d", c.Box)
@@ -173,6 +182,9 @@ func (a *actor) approve(ctx context.Context, c *command, req approveRequest) (in
 	x, err := a.decide(c, req.ID)
 	if err != nil {
 		return 0, err
+	}
+	if cashCase(x.Case) {
+		return a.approveCash(ctx, c, x)
 	}
 	k := correctionCases[x.Case]
 	if k.undo {
@@ -290,7 +302,7 @@ func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
 	case "correction-asked":
 		x.ID = r.Seq
 		a.pending = append(a.pending, x)
-	case "correction-approved":
+	case "correction-approved": // a buy-in's or a cash-out's approval is its own record (walkin.go)
 		a.drop(x.ID)
 		if k := correctionCases[x.Case]; k.action == 0 && !k.undo { // an undo replays from its card-undo record
 			return a.t.Burn(x.Card)

@@ -201,54 +201,89 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is an AR-23 correction the inspector approves")
 }
 
-// Issue 25, item 7: the table's cash float has a ceiling. A walk-in's
-// buy-in or cash-out over the table's cash_approval (the pit's option;
-// --cash-approval by default) is the inspector's; no buy-in takes the chips
-// out past the float's ceiling (float_limit; --float-limit). The attack:
-// one buy-in of 10^15 filled the float and blocked every later buy-in.
+// Issue 25, item 7: the table's cash float has a ceiling. No buy-in takes
+// the chips out past the float's ceiling (the table's float_limit;
+// --float-limit by default); a walk-in's buy-in or cash-out over the
+// table's cash_approval (--cash-approval) made by the dealer waits for the
+// inspector's approval, through a restart; the inspector (or the pit) may
+// make one himself. The attack: one buy-in of 10^15 filled the float and
+// blocked every later buy-in.
 func TestCashFloatCeiling(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
 	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
 	must(dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 1}))
-	_, err := dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
-	wantCode(t, err, sabot.EFORBIDDEN, "over the table's cash_approval of 10,000.00: the inspector's")
-	_, err = ivo.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
-	wantCode(t, err, sabot.ECONFLICT, "with 0.00 in chips out, 10,000,000,000,000.00 more would take the float past its ceiling (float_limit) of 1,000,000.00")
-	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 5000})) // later buy-ins go on
-	if f := must(h.st.Account(ctx, sabot.AccountHouse, tb)); f.Balance != -5000 {
-		t.Fatalf("the float after the refusals and one buy-in of 50.00: %d", f.Balance)
+	for _, c := range []*server.Client{dora, ivo} {
+		_, err := c.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
+		wantCode(t, err, sabot.ECONFLICT, "with 0.00 in chips out, 10,000,000,000,000.00 more would take the float past its ceiling (float_limit) of 1,000,000.00")
 	}
+	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 5000})) // later buy-ins go on
+	float := func(table, want int64) {
+		t.Helper()
+		if f := must(h.st.Account(ctx, sabot.AccountHouse, table)); int64(f.Balance) != want {
+			t.Fatalf("table %d's float: %d, want %d", table, f.Balance, want)
+		}
+	}
+	float(tb, -5000)
+	// Over the default cash_approval (10,000.00): it waits for the inspector.
+	x := must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 2_000_000}))
+	v := must(dora.Table(ctx, tb))
+	if len(v.Corrections) != 1 || v.Corrections[0].Case != "buy-in" || v.Corrections[0].Amount != 2_000_000 || v.Cash == nil || v.Cash.Approval != 1_000_000 || v.Cash.FloatLimit != 100_000_000 {
+		t.Fatalf("the buy-in waiting: %+v, limits %+v", v.Corrections, v.Cash)
+	}
+	float(tb, -5000)
+	_, err := dora.Command(ctx, tb, "approve", server.CommandRequest{Correction: x.Seq})
+	wantCode(t, err, sabot.EFORBIDDEN, "")
+	must(ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: x.Seq}))
+	float(tb, -2_005_000)
 
 	// The pit's limits for one table, its options.
 	lim := h.table("spain", false, map[string]string{"shoe": "physical", "cash_approval": "100000", "float_limit": "1000000"})
 	must(dora.Command(ctx, lim, "seat-walk-in", server.CommandRequest{Box: 1}))
 	must(dora.Command(ctx, lim, "seat-walk-in", server.CommandRequest{Box: 2}))
-	_, err = dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000})
-	wantCode(t, err, sabot.EFORBIDDEN, "over the table's cash_approval of 1,000.00")
-	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000}))
-	must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 100000}))
-	_, err = ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400001})
-	wantCode(t, err, sabot.ECONFLICT, "with 6,000.00 in chips out, 4,000.01 more would take the float past its ceiling (float_limit) of 10,000.00")
-	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400000}))
-	_, err = dora.Command(ctx, lim, "cash-out", server.CommandRequest{Box: 1})
-	wantCode(t, err, sabot.EFORBIDDEN, "over the table's cash_approval of 1,000.00")
-	must(ivo.Command(ctx, lim, "cash-out", server.CommandRequest{Box: 1}))
-	if f := must(h.st.Account(ctx, sabot.AccountHouse, lim)); f.Balance != -500000 {
-		t.Fatalf("the float: %d", f.Balance)
+	x = must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000}))
+	must(ivo.Command(ctx, lim, "approve", server.CommandRequest{Correction: x.Seq}))
+	must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 100000})) // not over: the dealer's
+	float(lim, -600000)
+	for _, c := range []*server.Client{dora, ivo} {
+		_, err = c.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400001})
+		wantCode(t, err, sabot.ECONFLICT, "with 6,000.00 in chips out, 4,000.01 more would take the float past its ceiling (float_limit) of 10,000.00")
+	}
+	x = must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400000}))
+	h.restart(slow) // the request waits through a restart
+	dora.URL, ivo.URL = h.srv.URL(), h.srv.URL()
+	must(ivo.Command(ctx, lim, "refuse-correction", server.CommandRequest{Correction: x.Seq}))
+	float(lim, -600000)
+	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400000})) // the inspector's own
+	x = must(dora.Command(ctx, lim, "cash-out", server.CommandRequest{Box: 1}))
+	float(lim, -1_000_000)
+	must(ivo.Command(ctx, lim, "approve", server.CommandRequest{Correction: x.Seq}))
+	float(lim, -500000)
+	if v := must(dora.Table(ctx, lim)); len(v.Corrections) != 0 {
+		t.Fatalf("requests still waiting: %+v", v.Corrections)
 	}
 	events := must(h.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogAdmin}, TableID: lim}))
 	var said []string
 	for _, e := range events {
 		said = append(said, string(e.Payload))
 	}
-	if all := strings.Join(said, "\n"); !strings.Contains(all, "buys 5,000.00 in chips at box 1 (by ivo, over the table's cash_approval of 1,000.00)") {
-		t.Fatalf("the significant events:\n%s", all)
+	all := strings.Join(said, "\n")
+	for _, want := range []string{
+		"buys 5,000.00 in chips at box 1 (asked by dora, approved by ivo)",
+		"buy-in of 4,000.00 for #",
+		"(asked by dora, refused by ivo)",
+		"buys 4,000.00 in chips at box 2 (by ivo, over the table's cash_approval of 1,000.00)",
+		"changes 5,000.00 in chips back to cash at box 1 (asked by dora, approved by ivo)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the significant events lack %q:\n%s", want, all)
+		}
 	}
 	_, err = h.admin.Command(ctx, lim, "configure", server.CommandRequest{Options: map[string]string{"float_limit": "-1"}})
-	wantCode(t, err, sabot.EINVALID, "float_limit")
+	wantCode(t, err, sabot.EINVALID, "float_limit=-1: give a positive amount")
 	must(h.admin.Command(ctx, lim, "configure", server.CommandRequest{Options: map[string]string{"float_limit": "2000000"}}))
 	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000}))
+	float(lim, -1_000_000)
 	checkLedger(t, h.st)
 }

@@ -568,6 +568,10 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		switch p.Event {
 		case "correction-asked", "correction-approved", "correction-refused":
 			return a.replayCorrection(r, p)
+		case "buy-in", "cash-out":
+			if p.Correction != nil { // approved by the inspector (walkin.go)
+				a.drop(p.Correction.ID)
+			}
 		case "force-cards":
 			a.forced = p.Cards
 		case "new-shoe":
@@ -633,7 +637,9 @@ func (a *actor) deal() error {
 // finish closes a round that is over in the engine: the cards are collected
 // and the shoe position moves on.
 func (a *actor) finish() (string, error) {
-	a.pending = nil // a correction is of its round: one not decided lapses with it
+	// A correction is of its round: one not decided lapses with it; a
+	// walk-in's buy-in or cash-out waiting for the inspector does not.
+	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return !cashCase(x.Case) })
 	a.expose = false
 	r := a.t.Round()
 	forced := a.forcedRound

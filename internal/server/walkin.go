@@ -76,18 +76,89 @@ func (a *actor) cashView() *CashView {
 	return &CashView{Approval: approval, FloatLimit: ceiling}
 }
 
-// overApproval refuses the dealer a buy-in or cash-out over the table's
-// cash_approval: it is the inspector's (or the pit's). For them it says
-// so, for the significant event.
-func (a *actor) overApproval(c *command, what string, amount money.Amount) (string, error) {
+// overApproval reports whether an amount is over the table's
+// cash_approval (and the limit).
+func (a *actor) overApproval(amount money.Amount) (bool, money.Amount) {
 	approval, _ := a.cashLimits()
-	if approval == 0 || amount <= approval {
-		return "", nil
+	return approval > 0 && amount > approval, approval
+}
+
+// underCeiling refuses a buy-in that would take the chips out past the
+// float's ceiling.
+func (a *actor) underCeiling(ctx context.Context, amount money.Amount) error {
+	_, ceiling := a.cashLimits()
+	if ceiling == 0 {
+		return nil
 	}
-	if c.user.Role == sabot.RoleDealer {
-		return "", sabot.Errorf(sabot.EFORBIDDEN, "refused: a %s of %s is over the table's cash_approval of %s: the inspector's (or the pit's) to approve and make", what, amount, approval)
+	var out money.Amount
+	if f, err := a.s.Store.Account(ctx, sabot.AccountHouse, a.created.ID); err == nil {
+		out = -f.Balance
+	} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		return err
 	}
-	return ", over the table's cash_approval of " + approval.String(), nil
+	if amount > ceiling-out {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: with %s in chips out, %s more would take the float past its ceiling (float_limit) of %s: the pit raises it", max(out, 0), amount, ceiling)
+	}
+	return nil
+}
+
+// cashCase reports whether a correction is a walk-in's buy-in or cash-out
+// waiting for the inspector.
+func cashCase(c string) bool { return c == opBuyIn || c == opCashOut }
+
+// askCash is the dealer's buy-in or cash-out over the table's
+// cash_approval: it waits, with the AR-23 corrections, for the inspector
+// (or the pit) to approve it (approve) or refuse it (refuse-correction),
+// through a restart and across rounds.
+func (a *actor) askCash(ctx context.Context, c *command, event, name string, box int, amount, approval money.Amount) (int64, error) {
+	if len(a.pending) >= MaxPending {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %d requests wait for the inspector already", len(a.pending))
+	}
+	x := correction{Case: event, Box: box, Player: name, Amount: amount, Asked: c.user.Name,
+		Text: "over the table's cash_approval of " + approval.String() + ": the inspector approves it"}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "correction-asked", Correction: &x, Text: x.words() + " (asked by " + x.Asked + ")"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	x.ID = rec.Seq
+	a.pending = append(a.pending, x)
+	a.publishCorrection(x)
+	return rec.Seq, nil
+}
+
+// approveCash makes a buy-in or cash-out the dealer asked for, on the
+// inspector's word, if it still can be: the same walk-in at the box, the
+// float's ceiling, a cash-out between rounds with no bet of his down (it
+// changes back what he holds now).
+func (a *actor) approveCash(ctx context.Context, c *command, x correction) (int64, error) {
+	name, id, err := a.walkInAt(x.Box)
+	if err == nil && name != x.Player {
+		err = sabot.Errorf(sabot.ECONFLICT, "refused: %s no longer holds box %d", x.Player, x.Box)
+	}
+	if err != nil {
+		return 0, err
+	}
+	x.Status, x.By = "approved", c.user.Name
+	who := "asked by " + x.Asked + ", approved by " + x.By
+	var seq int64
+	if x.Case == opBuyIn {
+		if err := a.underCeiling(ctx, x.Amount); err != nil {
+			return 0, err
+		}
+		seq, err = a.chips(ctx, c, opBuyIn, name, id, x.Box, x.Amount, who, &x)
+	} else {
+		held, err := a.cashable(ctx, name, id)
+		if err != nil {
+			return 0, err
+		}
+		seq, err = a.chips(ctx, c, opCashOut, name, id, x.Box, -held, who, &x)
+	}
+	if err != nil {
+		return 0, err
+	}
+	a.drop(x.ID)
+	a.publishCorrection(x)
+	return seq, nil
 }
 
 // walkInPlayer reports whether a name is a walk-in's (guests' names start
@@ -174,22 +245,17 @@ func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64,
 		return 0, err
 	}
 	amount := money.Amount(req.Amount)
-	over, err := a.overApproval(c, "buy-in", amount)
-	if err != nil {
+	if err := a.underCeiling(ctx, amount); err != nil {
 		return 0, err
 	}
-	if _, ceiling := a.cashLimits(); ceiling > 0 {
-		var out money.Amount
-		if f, err := a.s.Store.Account(ctx, sabot.AccountHouse, a.created.ID); err == nil {
-			out = -f.Balance
-		} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
-			return 0, err
+	who := "by " + c.user.Name
+	if over, approval := a.overApproval(amount); over {
+		if c.user.Role == sabot.RoleDealer {
+			return a.askCash(ctx, c, opBuyIn, name, req.Box, amount, approval)
 		}
-		if amount > ceiling-out {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: with %s in chips out, %s more would take the float past its ceiling (float_limit) of %s: the pit raises it", max(out, 0), amount, ceiling)
-		}
+		who += ", over the table's cash_approval of " + approval.String()
 	}
-	return a.chips(ctx, c, "buy-in", name, id, req.Box, amount, fmt.Sprintf("%s buys %s in chips at box %d (by %s%s)", name, amount, req.Box, c.user.Name, over))
+	return a.chips(ctx, c, opBuyIn, name, id, req.Box, amount, who, nil)
 }
 
 // cashOut changes the walk-in's chips back to cash, between rounds, with
@@ -199,35 +265,53 @@ func (a *actor) cashOut(ctx context.Context, c *command, req sitRequest) (int64,
 	if err := a.physicalOnly(); err != nil {
 		return 0, err
 	}
-	if a.dealt {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a walk-in cashes out between rounds")
-	}
 	name, id, err := a.walkInAt(req.Box)
 	if err != nil {
 		return 0, err
+	}
+	held, err := a.cashable(ctx, name, id)
+	if err != nil {
+		return 0, err
+	}
+	who := "by " + c.user.Name
+	if over, approval := a.overApproval(held); over {
+		if c.user.Role == sabot.RoleDealer {
+			return a.askCash(ctx, c, opCashOut, name, req.Box, held, approval)
+		}
+		who += ", over the table's cash_approval of " + approval.String()
+	}
+	return a.chips(ctx, c, opCashOut, name, id, req.Box, -held, who, nil)
+}
+
+// cashable is what a walk-in changes back: his chips, between rounds, with
+// no bet of his down.
+func (a *actor) cashable(ctx context.Context, name string, id int64) (money.Amount, error) {
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a walk-in cashes out between rounds")
 	}
 	for _, b := range a.t.Bets() {
 		if b.Player == name {
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has a bet on box %d: withdraw it first", name, b.Box)
 		}
 	}
-	held := a.s.balance(ctx, sabot.AccountWallet, id)
-	over, err := a.overApproval(c, "cash-out", held)
-	if err != nil {
-		return 0, err
-	}
-	return a.chips(ctx, c, "cash-out", name, id, req.Box, -held, fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s%s)", name, held, req.Box, c.user.Name, over))
+	return a.s.balance(ctx, sabot.AccountWallet, id), nil
 }
 
 // chips writes a walk-in's chips bought (amount > 0) or changed back
 // (amount < 0) against the table's float: a significant event with its
-// postings, and tells the table.
-func (a *actor) chips(ctx context.Context, c *command, event, name string, id int64, box int, amount money.Amount, text string) (int64, error) {
+// postings (who: who made it, and who approved it), and tells the table.
+// An approved request's record carries it (x): a start no longer waits for
+// it.
+func (a *actor) chips(ctx context.Context, c *command, event, name string, id int64, box int, amount money.Amount, who string, x *correction) (int64, error) {
 	ps, err := a.floatPostings(ctx, id, amount, event+" "+name)
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: event, User: name, Amount: max(amount, -amount), Table: a.created.ID, By: c.user.Name, Text: text}, ps)
+	text := fmt.Sprintf("%s buys %s in chips at box %d (%s)", name, amount, box, who)
+	if amount < 0 {
+		text = fmt.Sprintf("%s changes %s in chips back to cash at box %d (%s)", name, -amount, box, who)
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: event, User: name, Amount: max(amount, -amount), Table: a.created.ID, By: c.user.Name, Text: text, Correction: x}, ps)
 	if err != nil {
 		return 0, err
 	}

@@ -607,6 +607,8 @@ export default {
   'console.corrections': "Corrections (AR-23), with the inspector’s authorisation",
   'console.noneWaiting': "No correction waits for the inspector.",
   'console.waiting': "AR-23 ({case}) {box} asked by {asked}",
+  'console.waitingBuyIn': "a buy-in of {amount} at {box} asked by {asked}",
+  'console.waitingCashOut': "a cash-out of {amount} at {box} asked by {asked}",
   'console.approve': "Approve",
   'console.refuse': "Refuse",
   'console.case': "The irregularity",

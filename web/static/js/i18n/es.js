@@ -746,6 +746,8 @@ export default {
   'console.corrections': "Correcciones (AR-23), previa autorización del Inspector",
   'console.noneWaiting': "Ninguna corrección espera al inspector.",
   'console.waiting': "AR-23 ({case}) {box} pedida por {asked}",
+  'console.waitingBuyIn': "una compra de fichas de {amount} en {box} pedida por {asked}",
+  'console.waitingCashOut': "un cambio de fichas de {amount} en {box} pedido por {asked}",
   'console.approve': "Autorizar",
   'console.refuse': "Rechazar",
   'console.case': "La irregularidad",

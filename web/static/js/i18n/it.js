@@ -746,6 +746,8 @@ export default {
   'console.corrections': "Correzioni (AR-23), con l’autorizzazione dell’ispettore",
   'console.noneWaiting': "Nessuna correzione attende l’ispettore.",
   'console.waiting': "AR-23 ({case}) {box} chiesta da {asked}",
+  'console.waitingBuyIn': "un acquisto di fiches di {amount} a {box} chiesto da {asked}",
+  'console.waitingCashOut': "un cambio di fiches di {amount} a {box} chiesto da {asked}",
   'console.approve': "Autorizza",
   'console.refuse': "Respingi",
   'console.case': "L’irregolarità",
