@@ -140,19 +140,17 @@ func (a *actor) approveCash(ctx context.Context, c *command, x correction) (int6
 	}
 	x.Status, x.By = "approved", c.user.Name
 	who := "asked by " + x.Asked + ", approved by " + x.By
-	var seq int64
+	amount := x.Amount
 	if x.Case == opBuyIn {
-		if err := a.underCeiling(ctx, x.Amount); err != nil {
-			return 0, err
-		}
-		seq, err = a.chips(ctx, c, opBuyIn, name, id, x.Box, x.Amount, who, &x)
+		err = a.underCeiling(ctx, amount)
 	} else {
-		held, err := a.cashable(ctx, name, id)
-		if err != nil {
-			return 0, err
-		}
-		seq, err = a.chips(ctx, c, opCashOut, name, id, x.Box, -held, who, &x)
+		amount, err = a.cashable(ctx, name, id)
+		amount = -amount
 	}
+	if err != nil {
+		return 0, err
+	}
+	seq, err := a.chips(ctx, c, x.Case, name, id, x.Box, amount, who, &x)
 	if err != nil {
 		return 0, err
 	}
