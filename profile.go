@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -57,10 +58,45 @@ func StaffOf(options map[string]string) []string {
 	return out
 }
 
+// The options of a live table's cash float (issue 25; docs/live.md):
+// OptionCashApproval is the largest walk-in buy-in or cash-out the dealer
+// makes alone (over it, it is the inspector's or the pit's), and
+// OptionFloatLimit the float's ceiling: the most chips the table's cash
+// may have out at once (no buy-in takes it past). Amounts, as every option,
+// in minor units (or units with a point). They are the table's, not the
+// rules'; unset, the server's flags (--cash-approval, --float-limit) hold.
+const (
+	OptionCashApproval = "cash_approval"
+	OptionFloatLimit   = "float_limit"
+)
+
+// CashLimitsOf reads a table's cash options: 0 where one is unset. A value
+// that is not a positive amount within MaxAmount is EINVALID.
+func CashLimitsOf(options map[string]string) (approval, ceiling money.Amount, err error) {
+	read := func(k string) (money.Amount, error) {
+		v, ok := options[k]
+		if !ok {
+			return 0, nil
+		}
+		a, err := money.Parse(v)
+		if err != nil || a <= 0 || a > money.Max {
+			return 0, Errorf(EINVALID, "%s=%s: give a positive amount (minor units, or units with a point) up to %d", k, v, MaxAmount)
+		}
+		return a, nil
+	}
+	if approval, err = read(OptionCashApproval); err != nil {
+		return 0, 0, err
+	}
+	if ceiling, err = read(OptionFloatLimit); err != nil {
+		return 0, 0, err
+	}
+	return approval, ceiling, nil
+}
+
 // ProfileOf builds a table's rules from a profile name and options on top
 // (as a Table stores them), validated; an error is EINVALID and says why.
-// The table's own options (shoe, staff) are not rules: they are checked
-// (ShoeOf) and passed by.
+// The table's own options (shoe, staff, cash_approval, float_limit) are
+// not rules: they are checked (ShoeOf, CashLimitsOf) and passed by.
 func ProfileOf(name string, options map[string]string) (*rules.Profile, error) {
 	p, err := rules.Lookup(name)
 	if err != nil {
@@ -69,9 +105,12 @@ func ProfileOf(name string, options map[string]string) (*rules.Profile, error) {
 	if _, err := ShoeOf(options); err != nil {
 		return nil, err
 	}
+	if _, _, err := CashLimitsOf(options); err != nil {
+		return nil, err
+	}
 	keys := make([]string, 0, len(options))
 	for k := range options {
-		if k == OptionShoe || k == OptionStaff {
+		if k == OptionShoe || k == OptionStaff || k == OptionCashApproval || k == OptionFloatLimit {
 			continue
 		}
 		keys = append(keys, k)

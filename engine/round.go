@@ -192,6 +192,19 @@ func (r *Round) Hands(box int) []Hand {
 	return b.hands[:b.n]
 }
 
+// HandOver reports whether a box's hand (from 1) takes no more decision
+// by itself: it busted, made 21 (AR-12, VE-06, VE-10), doubled, stood,
+// surrendered, or is a split Ace's one card (ES-09, VE-14). A table dealt
+// from a physical shoe asks it of the card it last read (issue 25): a card
+// that ended a hand is not the dealer's alone to take back (AR-23).
+func (r *Round) HandOver(box, hand int) bool {
+	if box < 1 || box > r.p.Boxes || hand < 1 || hand > r.boxes[box].n {
+		return false
+	}
+	b := &r.boxes[box]
+	return !r.needsDecision(b, &b.hands[hand-1])
+}
+
 // Current returns the box and hand (from 1) whose turn it is while Playing,
 // or while a window concerns one hand; zeros otherwise.
 func (r *Round) Current() (box, hand int) {

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"strings"
 
 	"sabot/card"
 	"sabot/engine"
@@ -103,27 +104,110 @@ func (t *Table) Feed(c card.Card) error {
 // Undo takes back the last card read in the round in play, before anyone
 // acted on it: the round waits for that card again. It returns the card
 // taken back. A card that a decision has followed, or the card that ended
-// the round, stays.
+// the round, stays. Whether the card decided something, and so is the
+// inspector's to take back, is Decided's to say.
 func (t *Table) Undo() (card.Card, error) {
-	if t.phys == nil {
-		return 0, refuse("", "the table deals from a shuffled shoe")
-	}
-	if !t.inRound() || len(t.phys.cards) == 0 {
-		return 0, refuse("", "no card of a round in play to take back")
-	}
-	if len(t.round.Record().Actions) != t.phys.acted {
-		return 0, refuse("", "a decision followed the last card: it stays")
-	}
-	n := len(t.phys.cards) - 1
-	r, err := t.replayPhysical(t.phys.cards[:n:n])
+	r, err := t.beforeLast()
 	if err != nil {
 		return 0, err
 	}
+	n := len(t.phys.cards) - 1
 	c := t.phys.cards[n]
 	t.round = r
 	t.phys.cards = t.phys.cards[:n]
 	t.phys.seen[c]--
 	return c, nil
+}
+
+// beforeLast is the round in play as it stood before its last card was
+// read, when that card may be taken back at all: a round in play, and no
+// decision since the card.
+func (t *Table) beforeLast() (*engine.Round, error) {
+	if t.phys == nil {
+		return nil, refuse("", "the table deals from a shuffled shoe")
+	}
+	if !t.inRound() || len(t.phys.cards) == 0 {
+		return nil, refuse("", "no card of a round in play to take back")
+	}
+	if len(t.round.Record().Actions) != t.phys.acted {
+		return nil, refuse("", "a decision followed the last card: it stays")
+	}
+	n := len(t.phys.cards) - 1
+	return t.replayPhysical(t.phys.cards[:n:n])
+}
+
+// Taken is what the last card read decided, as Decided sees it.
+type Taken struct {
+	Card card.Card
+	// Why says what the card decided ("" when nothing): it was read face
+	// down, it ended a hand, it completed the dealer's hand, or something
+	// went out after it (a hole card turned, a bet settled).
+	Why string
+	// Revealed is the dealer's card turned after it, which the players
+	// have seen and which stays in the round when the card goes back (0:
+	// none).
+	Revealed card.Card
+	// FaceDown: the card was read face down (the players were not told it).
+	FaceDown bool
+}
+
+// Decided reports what the last card read in the round in play decided
+// (issue 25; AR-09, AR-23). The dealer's own undo is for a misread card
+// that nothing followed and that decided nothing; a card read face down,
+// a card that ended a hand (a bust, a 21, a double's or a split Ace's one
+// card), a card that completed the dealer's hand, or one after which a
+// hole card was turned or a bet settled, is the inspector's to take back.
+// It refuses as Undo does a card that cannot be taken back at all.
+func (t *Table) Decided() (Taken, error) {
+	r0, err := t.beforeLast()
+	if err != nil {
+		return Taken{}, err
+	}
+	n := len(t.phys.cards) - 1
+	tk := Taken{Card: t.phys.cards[n]}
+	need, _ := r0.Waiting()
+	tk.FaceDown = need.FaceDown
+	var why []string
+	if need.FaceDown {
+		why = append(why, "it was read face down")
+	}
+	if need.Box > 0 && t.round.HandOver(need.Box, need.Hand) {
+		h := t.round.Hands(need.Box)[need.Hand-1]
+		why = append(why, fmt.Sprintf("it %s box %d hand %d (%d)", ended(h), need.Box, need.Hand, h.Total()))
+	}
+	if next, waits := t.round.Waiting(); need.Box == 0 && !need.FaceDown && t.round.Dealer().Count.N >= 2 && !(waits && next.Box == 0) {
+		why = append(why, "it completed the dealer's hand")
+	}
+	settled := false
+	for _, e := range t.round.Events()[len(r0.Events()):] {
+		switch e.Kind {
+		case engine.EvReveal:
+			if r0.Dealer().FaceDown() >= 0 { // still in the round once the card goes back
+				tk.Revealed = e.Card
+			}
+			why = append(why, "the dealer's hole card was turned after it")
+		case engine.EvResult:
+			if !settled {
+				settled = true
+				why = append(why, "a bet was settled after it")
+			}
+		}
+	}
+	tk.Why = strings.Join(why, "; ")
+	return tk, nil
+}
+
+// ended says how a card ended a hand.
+func ended(h engine.Hand) string {
+	switch t := h.Total(); {
+	case t > 21:
+		return "busted"
+	case t == 21:
+		return "made 21 on"
+	case h.Doubled():
+		return "was the double's card of"
+	}
+	return "ended"
 }
 
 // Burn takes a card read from the physical shoe out of play: a card drawn

@@ -373,3 +373,57 @@ func TestPhysicalBurn_AR23(t *testing.T) {
 		t.Fatal("the burned AS was dealt")
 	}
 }
+
+// What the last card read decided (issue 25; AR-09, AR-12, AR-17, AR-23):
+// the dealer's own undo is for a card that decided nothing. A deal card and
+// a hit card that ended nothing decided nothing; a double's card (AR-17,
+// here face up: double_card_face_down=false), a 21 (AR-12) with the hole
+// card turned after it (AR-09) and the hole card read face down did.
+func TestDecided_AR23(t *testing.T) {
+	tb := newPhysical(t, "argentina", "min_bets_to_start=1", "double_card_face_down=false")
+	tb.Sit("ana", 1)
+	tb.Bet("ana", 1, 1000)
+	if _, err := tb.Deal(); err != nil {
+		t.Fatal(err)
+	}
+	decided := func(want string) Taken {
+		t.Helper()
+		tk, err := tb.Decided()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == "" && tk.Why != "" || want != "" && !strings.Contains(tk.Why, want) {
+			t.Fatalf("the last card decided %q, want %q", tk.Why, want)
+		}
+		return tk
+	}
+	feed(t, tb, "5S")
+	decided("")
+	feed(t, tb, "6C 6D")
+	decided("")
+	feed(t, tb, "QH")
+	if tk := decided("it was read face down"); !tk.FaceDown || tk.Card != card.MustParse("QH") {
+		t.Fatalf("the hole card: %+v", tk)
+	}
+	act(t, tb, engine.Action{Kind: engine.Hit, Player: "ana", Box: 1, Hand: 1})
+	feed(t, tb, "2C") // 13: ends nothing
+	decided("")
+	if _, err := tb.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, tb, "TC") // 21: the dealer turns QH
+	if tk := decided("it made 21 on box 1 hand 1 (21); the dealer's hole card was turned after it"); tk.Revealed != card.MustParse("QH") {
+		t.Fatalf("the reveal after the 21: %+v", tk)
+	}
+
+	tb = newPhysical(t, "argentina", "min_bets_to_start=1", "double_card_face_down=false")
+	tb.Sit("ana", 1)
+	tb.Bet("ana", 1, 1000)
+	if _, err := tb.Deal(); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, tb, "5S 6C 6D 7H")
+	act(t, tb, engine.Action{Kind: engine.Double, Player: "ana", Box: 1, Hand: 1})
+	feed(t, tb, "2D") // 13, doubled: the hand is over, the dealer turns 7H
+	decided("it was the double's card of box 1 hand 1 (13)")
+}

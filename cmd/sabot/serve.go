@@ -23,6 +23,7 @@ import (
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet"
+	"sabot/money"
 )
 
 // AdminPasswordEnv is the environment variable that holds the password of
@@ -38,6 +39,7 @@ func newServeCmd(e *env) *cobra.Command {
 		timing                      = server.DefaultTiming
 		bcryptCost                  int
 		welcome                     int64
+		cashApproval, floatLimit    int64
 		currency                    string
 		careCooling                 time.Duration
 		snapshotEvery               int
@@ -140,7 +142,7 @@ one process only.`,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
 				MaxBoxesWithoutBet: boxesWithoutBet,
 				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
-				Wallet: opWallet, WalletTimeout: walletTimeout}
+				Wallet: opWallet, WalletTimeout: walletTimeout, CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit)}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -197,6 +199,8 @@ one process only.`,
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
 	f.DurationVar(&timing.SeatIdle, "seat-idle", timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
 	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", server.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
+	f.Int64Var(&cashApproval, "cash-approval", int64(server.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
+	f.Int64Var(&floatLimit, "float-limit", int64(server.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")

@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/money"
 )
 
 // The inspector's authority at a live table (issue 13, deliverable 3;
@@ -29,20 +30,24 @@ const (
 
 // The corrections a dealer may ask for, by AR-23's letter: what each does.
 // (h), the bank's cards forgotten, needs none: the console asks for the
-// bank's cards in turn; (i) has nothing to correct.
+// bank's cards in turn; (i) has nothing to correct. "undo" takes back the
+// last card read when it decided something (issue 25): the dealer's own
+// undo-card is for a misread that decided nothing.
 var correctionCases = map[string]struct {
-	action engine.Kind // the engine's correction; 0: a burn
+	action engine.Kind // the engine's correction; 0: a burn (or, with undo, the take-back)
 	box    bool        // it names a box
 	card   bool        // it names a card (the one burned)
 	text   string
+	undo   bool // it takes back the last card read
 }{
-	"a": {engine.VoidBox, true, false, "a box got one card only and its player does not consent to complete it: the bet is void, the card burned"},
-	"b": {engine.VoidBox, true, false, "a box got more than two cards in the deal: that bet is void, the cards burned"},
-	"c": {engine.BurnHole, false, false, "the dealer's second card came face up: it is burned and replaced"},
-	"d": {0, false, true, "a card drawn out of turn is burned"},
-	"e": {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out"},
-	"f": {engine.BankFirst, false, false, "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted"},
-	"g": {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it"},
+	"undo": {undo: true, text: "the last card read decided something: it is taken back and the round asks for it again; a hole card turned after it stays turned (AR-23 (g))"},
+	"a":    {engine.VoidBox, true, false, "a box got one card only and its player does not consent to complete it: the bet is void, the card burned", false},
+	"b":    {engine.VoidBox, true, false, "a box got more than two cards in the deal: that bet is void, the cards burned", false},
+	"c":    {engine.BurnHole, false, false, "the dealer's second card came face up: it is burned and replaced", false},
+	"d":    {0, false, true, "a card drawn out of turn is burned", false},
+	"e":    {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out", false},
+	"f":    {engine.BankFirst, false, false, "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted", false},
+	"g":    {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it", false},
 }
 
 // correctRequest is the dealer's request: AR-23's case, the box or card it
@@ -61,7 +66,7 @@ func (correctRequest) read(b CommandRequest) (correctRequest, error) {
 	case b.Case == "h":
 		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (h): the console asks for the bank's cards in turn: take back a card read as another's and read it again where the console asks (\"próximas cartas para la Banca\")")
 	case !ok:
-		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to i", b.Case)
+		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to i, or undo (the last card read taken back)", b.Case)
 	case c.box && b.Box < 1:
 		return correctRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the box", b.Case)
 	}
@@ -94,10 +99,16 @@ type correction struct {
 	Case   string    `json:"case"`
 	Box    int       `json:"box,omitempty"`
 	Card   card.Card `json:"card,omitempty"`
+	At     int       `json:"at,omitempty"` // undo: the round's cards read, the one taken back the last
 	Asked  string    `json:"asked_by"`
 	Text   string    `json:"text"`
 	Status string    `json:"status,omitempty"` // approved, refused (in the records that decide it)
 	By     string    `json:"by,omitempty"`     // who decided it
+
+	// A walk-in's buy-in or cash-out over the table's cash_approval, asked
+	// by the dealer (walkin.go): the walk-in and the amount.
+	Player string       `json:"player,omitempty"`
+	Amount money.Amount `json:"amount,omitempty"`
 }
 
 // CorrectionView is a correction waiting for the inspector, as the table
@@ -105,6 +116,9 @@ type correction struct {
 type CorrectionView = correction
 
 func (c *correction) words() string {
+	if cashCase(c.Case) {
+		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
+	}
 	s := fmt.Sprintf("AR-23 (%s) round %d", c.Case, c.Round)
 	if c.Box > 0 {
 		s += fmt.Sprintf(" box %d", c.Box)
@@ -116,7 +130,7 @@ func (c *correction) words() string {
 }
 
 // public is the correction as the table shows it to everyone: without the
-// card burned, whose value the players have no right to know (AR-23 (d):
+// card burned or taken back (a hole card's face among them), whose value the players have no right to know (AR-23 (d):
 // "no teniendo los jugadores derecho a reclamo o a conocer su valor"). The
 // significant-event log, the pit's, keeps it.
 func (c correction) public() correction {
@@ -144,6 +158,13 @@ func (a *actor) correct(ctx context.Context, c *command, req correctRequest) (in
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play (AR-23)", req.Box)
 	}
 	x := correction{Round: a.t.RoundNo(), Case: req.Case, Box: req.Box, Card: req.Card, Asked: c.user.Name, Text: k.text}
+	if k.undo {
+		tk, err := a.t.Decided()
+		if err != nil {
+			return 0, refusal(err)
+		}
+		x.Card, x.At = tk.Card, len(a.t.Cards())
+	}
 	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), adminPayload{Event: "correction-asked", Round: x.Round, Correction: &x, Text: x.words() + " (asked by " + x.Asked + ")"}, nil)
 	if err != nil {
 		return 0, err
@@ -162,7 +183,13 @@ func (a *actor) approve(ctx context.Context, c *command, req approveRequest) (in
 	if err != nil {
 		return 0, err
 	}
+	if cashCase(x.Case) {
+		return a.approveCash(ctx, c, x)
+	}
 	k := correctionCases[x.Case]
+	if k.undo {
+		return a.approveUndo(ctx, c, x)
+	}
 	act := engine.Action{Kind: k.action, Box: x.Box}
 	switch {
 	case k.action == 0:
@@ -187,6 +214,37 @@ func (a *actor) approve(ctx context.Context, c *command, req approveRequest) (in
 		return rec.Seq, nil
 	}
 	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// approveUndo takes back the card a correction names, still the last read
+// and no decision since (issue 25, AR-23): recorded as the inspector's
+// card-undo, then the approval's significant event. A hole card turned
+// after the card stays turned: the round turns it again before anyone
+// decides (AR-23 (g)), so no player decides against a card he was shown
+// and the table hides.
+func (a *actor) approveUndo(ctx context.Context, c *command, x correction) (int64, error) {
+	cards := a.t.Cards()
+	if x.At == 0 || len(cards) != x.At || cards[x.At-1] != x.Card {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the card correction %d takes back is no longer the last read: the round moved on (AR-23)", x.ID)
+	}
+	tk, err := a.t.Decided()
+	if err != nil {
+		return 0, refusal(err)
+	}
+	x.Status, x.By = "approved", c.user.Name
+	if _, err := a.takeBack(ctx, c, cardPayload{By: c.user.Name, Correction: x.ID, Expose: tk.Revealed != 0}); err != nil {
+		return 0, err
+	}
+	// The card-undo record carries the command; this one the decision.
+	ev := *c
+	ev.clientID, ev.commandID = "", ""
+	rec, err := a.append(ctx, &ev, sabot.LogAdmin, x.Round, adminPayload{Event: "correction-approved", Round: x.Round, Correction: &x,
+		Text: x.words() + " (asked by " + x.Asked + ", approved by " + x.By + ")"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.publishCorrection(x)
 	return rec.Seq, nil
 }
 
@@ -244,9 +302,9 @@ func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
 	case "correction-asked":
 		x.ID = r.Seq
 		a.pending = append(a.pending, x)
-	case "correction-approved":
+	case "correction-approved": // a buy-in's or a cash-out's approval is its own record (walkin.go)
 		a.drop(x.ID)
-		if correctionCases[x.Case].action == 0 {
+		if k := correctionCases[x.Case]; k.action == 0 && !k.undo { // an undo replays from its card-undo record
 			return a.t.Burn(x.Card)
 		}
 	case "correction-refused":

@@ -31,6 +31,11 @@ type cardPayload struct {
 	Card   card.Card `json:"card"`
 	By     string    `json:"by"`
 	Device int64     `json:"device,omitempty"`
+	// A card taken back by the inspector (issue 25): the correction he
+	// approved (its ID), and whether the hole card turned after the card
+	// is turned again before anyone decides (AR-23 (g)).
+	Correction int64 `json:"correction,omitempty"`
+	Expose     bool  `json:"expose,omitempty"`
 }
 
 // cutPayload is the cut card's coming out (LogCutCard, EG-04).
@@ -86,9 +91,14 @@ func (a *actor) readCard(ctx context.Context, c *command, req cardRequest) (int6
 	return rec.Seq, nil
 }
 
-// undoCard takes back the last card read, before anyone acted on it: the
-// round asks for that card again. A face-down card taken back is not
-// named to the players.
+// undoCard is the dealer's own undo: it takes back the last card read, a
+// misread that nothing followed and that decided nothing; the round asks
+// for that card again. A card that decided something (Table.Decided: read
+// face down, it ended a hand or the dealer's, a hole card was turned or a
+// bet settled after it) is the inspector's to take back, an AR-23
+// correction (case undo): the dealer is refused, and nothing changes. So
+// no player who may still decide is ever asked again after the hole card
+// was turned (AR-09; issue 25).
 func (a *actor) undoCard(ctx context.Context, c *command, _ noFields) (int64, error) {
 	if err := a.physicalOnly(); err != nil {
 		return 0, err
@@ -96,19 +106,38 @@ func (a *actor) undoCard(ctx context.Context, c *command, _ noFields) (int64, er
 	if !a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
 	}
+	tk, err := a.t.Decided()
+	if err != nil {
+		return 0, refusal(err)
+	}
+	if tk.Why != "" {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is an AR-23 correction the inspector approves (correct, case undo)", tk.Why)
+	}
+	return a.takeBack(ctx, c, cardPayload{By: c.user.Name})
+}
+
+// takeBack takes back the last card read and records it (LogCardUndo,
+// with pay's who and correction): the players are told which card went
+// back (not a face-down one) and the round asks for it again.
+func (a *actor) takeBack(ctx context.Context, c *command, pay cardPayload) (int64, error) {
 	back, err := a.t.Undo()
 	if err != nil {
 		return 0, refusal(err)
 	}
-	rec, err := a.append(ctx, c, sabot.LogCardUndo, a.t.RoundNo(), cardPayload{Round: a.t.RoundNo(), Card: back, By: c.user.Name}, nil)
+	pay.Round, pay.Card = a.t.RoundNo(), back
+	rec, err := a.append(ctx, c, sabot.LogCardUndo, a.t.RoundNo(), pay, nil)
 	if err != nil {
 		a.rebuild(ctx)
 		return 0, err
 	}
+	if pay.Correction != 0 {
+		a.drop(pay.Correction)
+		a.expose = a.expose || pay.Expose
+	}
 	// The round has fewer events than were sent: the players are told
 	// which card went back, and count on from the round as it is now.
 	n := a.needView()
-	e := Event{Kind: "undo", Round: a.t.RoundNo(), Player: c.user.Name, Need: n}
+	e := Event{Kind: "undo", Round: a.t.RoundNo(), Player: pay.By, Need: n}
 	if n != nil {
 		e.Box, e.Hand, e.FaceDown = n.Box, n.Hand, n.FaceDown
 		if !n.FaceDown {

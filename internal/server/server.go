@@ -87,6 +87,13 @@ type Server struct {
 	// without a bet of his on them (AR-21); he bets on them to take more
 	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
 	MaxBoxesWithoutBet int
+	// CashApproval is the largest walk-in buy-in or cash-out a dealer makes
+	// alone at a live table, and FloatLimit the most chips a table's cash
+	// float may have out (walkin.go; issue 25): a table's options
+	// cash_approval and float_limit override them (0: DefaultCashApproval,
+	// DefaultFloatLimit; negative: no limit).
+	CashApproval money.Amount
+	FloatLimit   money.Amount
 
 	// Abuse and limits (docs/server.md): what one client may take. A zero
 	// field takes its default (DefaultReadTimeout …); a negative one turns

@@ -81,7 +81,9 @@ func (a *actor) maybeSnapshot(ctx context.Context) {
 	// written and not yet used (a.seeds: a record that drew a shoe failed
 	// after its seed was written): a start from the snapshot would not
 	// give them back.
-	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || a.t.RoundNo()-a.snapRound < every {
+	// Nor while a walk-in's buy-in or cash-out waits for the inspector
+	// (walkin.go): the snapshot does not keep it.
+	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.RoundNo()-a.snapRound < every {
 		return
 	}
 	pay, err := a.snapshot()

@@ -123,6 +123,18 @@ func (a *actor) proceed(ctx context.Context) {
 			a.publish(Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
 			return
 		}
+		if a.expose {
+			// The inspector took back a card after which the hole card
+			// was turned: the players saw it, so nobody decides before it
+			// is turned again (AR-23 (g); issue 25).
+			a.expose = false
+			if r.Dealer().FaceDown() >= 0 {
+				if !a.house(ctx, engine.Action{Kind: engine.ExposeHole}, false) {
+					return
+				}
+				continue
+			}
+		}
 		a.syncWindow()
 		if inWindow(r.Phase()) && len(a.eligible()) == 0 {
 			if !a.house(ctx, engine.Action{Kind: engine.Close}, false) {

@@ -146,6 +146,11 @@ type state struct {
 	seen        map[string]int64
 	seenFIFO    []string
 
+	// expose: a card the inspector took back had been followed by the
+	// hole card's turning, which the players saw: the round turns it again
+	// before anyone decides (AR-23 (g); physical.go, issue 25).
+	expose bool
+
 	// bankCover is what the player holding a family bank has moved to his
 	// bank account to cover the round in play (FAM-01); bankHolder is he.
 	bankCover  money.Amount
@@ -532,6 +537,10 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		if err == nil && back != p.Card {
 			err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
 		}
+		if p.Correction != 0 { // the inspector's (issue 25)
+			a.drop(p.Correction)
+			a.expose = a.expose || p.Expose
+		}
 		return err
 	case sabot.LogCutCard:
 		return a.t.CutCard()
@@ -559,6 +568,10 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		switch p.Event {
 		case "correction-asked", "correction-approved", "correction-refused":
 			return a.replayCorrection(r, p)
+		case "buy-in", "cash-out":
+			if p.Correction != nil { // approved by the inspector (walkin.go)
+				a.drop(p.Correction.ID)
+			}
 		case "force-cards":
 			a.forced = p.Cards
 		case "new-shoe":
@@ -624,7 +637,10 @@ func (a *actor) deal() error {
 // finish closes a round that is over in the engine: the cards are collected
 // and the shoe position moves on.
 func (a *actor) finish() (string, error) {
-	a.pending = nil // a correction is of its round: one not decided lapses with it
+	// A correction is of its round: one not decided lapses with it; a
+	// walk-in's buy-in or cash-out waiting for the inspector does not.
+	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return !cashCase(x.Case) })
+	a.expose = false
 	r := a.t.Round()
 	forced := a.forcedRound
 	before := a.t.ShoeNo()

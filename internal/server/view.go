@@ -42,6 +42,8 @@ type TableView struct {
 	// Corrections are the dealer's AR-23 corrections waiting for the
 	// inspector's decision.
 	Corrections []CorrectionView `json:"corrections,omitempty"`
+	// Cash is a live table's cash limits in force (walk-in players).
+	Cash *CashView `json:"cash,omitempty"`
 	// Waiting says why the bets placed cannot be dealt yet (AR-03, VE-20):
 	// the table waits for more players, bets or boxes. Absent when they can
 	// be, or when no bet is placed.
@@ -274,6 +276,7 @@ func (a *actor) view() *TableView {
 	}
 	v.Need = a.needView()
 	v.Corrections = a.correctionsView()
+	v.Cash = a.cashView()
 	if sh := a.shoes[a.t.ShoeNo()]; sh != nil {
 		v.Shoe.Commitment = sh.commitment
 	}

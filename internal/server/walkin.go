@@ -21,6 +21,13 @@ import (
 // to cash when he leaves (cash-out: his whole wallet back to the float).
 // Chips a walk-in takes away stay in his wallet: the float says what the
 // table's cash owes for the chips still out.
+//
+// The float has limits (issue 25): a buy-in or cash-out over the table's
+// cash_approval is the inspector's (or the pit's) to make, not the dealer's
+// alone, and no buy-in takes the chips out past the float's ceiling,
+// float_limit (the pit's options per table; --cash-approval and
+// --float-limit by default). One buy-in of 10^15 filled a float that had
+// none, and every later buy-in was refused.
 
 // The walk-in commands, the dealer's.
 const (
@@ -28,6 +35,129 @@ const (
 	opBuyIn      = "buy-in"
 	opCashOut    = "cash-out"
 )
+
+// The cash limits a table has unless its options or the server's flags say
+// otherwise: 10,000.00 and 1,000,000.00 in hundredths.
+const (
+	DefaultCashApproval money.Amount = 1_000_000
+	DefaultFloatLimit   money.Amount = 100_000_000
+)
+
+// CashView is a live table's cash limits in force: the largest buy-in or
+// cash-out the dealer makes alone, and the float's ceiling (0: none).
+type CashView struct {
+	Approval   money.Amount `json:"cash_approval"`
+	FloatLimit money.Amount `json:"float_limit"`
+}
+
+// cashLimits are the table's cash limits in force (0: none): its options,
+// else the server's.
+func (a *actor) cashLimits() (approval, ceiling money.Amount) {
+	approval, ceiling, _ = sabot.CashLimitsOf(a.cfg.Options) // checked when set
+	pick := func(opt, flag, def money.Amount) money.Amount {
+		switch {
+		case opt > 0:
+			return opt
+		case flag == 0:
+			return def
+		case flag < 0:
+			return 0
+		}
+		return flag
+	}
+	return pick(approval, a.s.CashApproval, DefaultCashApproval), pick(ceiling, a.s.FloatLimit, DefaultFloatLimit)
+}
+
+func (a *actor) cashView() *CashView {
+	if a.t == nil || !a.t.Physical() {
+		return nil
+	}
+	approval, ceiling := a.cashLimits()
+	return &CashView{Approval: approval, FloatLimit: ceiling}
+}
+
+// overApproval reports whether an amount is over the table's
+// cash_approval (and the limit).
+func (a *actor) overApproval(amount money.Amount) (bool, money.Amount) {
+	approval, _ := a.cashLimits()
+	return approval > 0 && amount > approval, approval
+}
+
+// underCeiling refuses a buy-in that would take the chips out past the
+// float's ceiling.
+func (a *actor) underCeiling(ctx context.Context, amount money.Amount) error {
+	_, ceiling := a.cashLimits()
+	if ceiling == 0 {
+		return nil
+	}
+	var out money.Amount
+	if f, err := a.s.Store.Account(ctx, sabot.AccountHouse, a.created.ID); err == nil {
+		out = -f.Balance
+	} else if sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		return err
+	}
+	if amount > ceiling-out {
+		return sabot.Errorf(sabot.ECONFLICT, "refused: with %s in chips out, %s more would take the float past its ceiling (float_limit) of %s: the pit raises it", max(out, 0), amount, ceiling)
+	}
+	return nil
+}
+
+// cashCase reports whether a correction is a walk-in's buy-in or cash-out
+// waiting for the inspector.
+func cashCase(c string) bool { return c == opBuyIn || c == opCashOut }
+
+// askCash is the dealer's buy-in or cash-out over the table's
+// cash_approval: it waits, with the AR-23 corrections, for the inspector
+// (or the pit) to approve it (approve) or refuse it (refuse-correction),
+// through a restart and across rounds.
+func (a *actor) askCash(ctx context.Context, c *command, event, name string, box int, amount, approval money.Amount) (int64, error) {
+	if len(a.pending) >= MaxPending {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %d requests wait for the inspector already", len(a.pending))
+	}
+	x := correction{Case: event, Box: box, Player: name, Amount: amount, Asked: c.user.Name,
+		Text: "over the table's cash_approval of " + approval.String() + ": the inspector approves it"}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "correction-asked", Correction: &x, Text: x.words() + " (asked by " + x.Asked + ")"}, nil)
+	if err != nil {
+		return 0, err
+	}
+	x.ID = rec.Seq
+	a.pending = append(a.pending, x)
+	a.publishCorrection(x)
+	return rec.Seq, nil
+}
+
+// approveCash makes a buy-in or cash-out the dealer asked for, on the
+// inspector's word, if it still can be: the same walk-in at the box, the
+// float's ceiling, a cash-out between rounds with no bet of his down (it
+// changes back what he holds now).
+func (a *actor) approveCash(ctx context.Context, c *command, x correction) (int64, error) {
+	name, id, err := a.walkInAt(x.Box)
+	if err == nil && name != x.Player {
+		err = sabot.Errorf(sabot.ECONFLICT, "refused: %s no longer holds box %d", x.Player, x.Box)
+	}
+	if err != nil {
+		return 0, err
+	}
+	x.Status, x.By = "approved", c.user.Name
+	who := "asked by " + x.Asked + ", approved by " + x.By
+	amount := x.Amount
+	if x.Case == opBuyIn {
+		err = a.underCeiling(ctx, amount)
+	} else {
+		amount, err = a.cashable(ctx, name, id)
+		amount = -amount
+	}
+	if err != nil {
+		return 0, err
+	}
+	seq, err := a.chips(ctx, c, x.Case, name, id, x.Box, amount, who, &x)
+	if err != nil {
+		return 0, err
+	}
+	a.drop(x.ID)
+	a.publishCorrection(x)
+	return seq, nil
+}
 
 // walkInPlayer reports whether a name is a walk-in's (guests' names start
 // with '#', which a registered name cannot).
@@ -113,7 +243,17 @@ func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64,
 		return 0, err
 	}
 	amount := money.Amount(req.Amount)
-	return a.chips(ctx, c, "buy-in", name, id, req.Box, amount, fmt.Sprintf("%s buys %s in chips at box %d (by %s)", name, amount, req.Box, c.user.Name))
+	if err := a.underCeiling(ctx, amount); err != nil {
+		return 0, err
+	}
+	who := "by " + c.user.Name
+	if over, approval := a.overApproval(amount); over {
+		if c.user.Role == sabot.RoleDealer {
+			return a.askCash(ctx, c, opBuyIn, name, req.Box, amount, approval)
+		}
+		who += ", over the table's cash_approval of " + approval.String()
+	}
+	return a.chips(ctx, c, opBuyIn, name, id, req.Box, amount, who, nil)
 }
 
 // cashOut changes the walk-in's chips back to cash, between rounds, with
@@ -123,31 +263,53 @@ func (a *actor) cashOut(ctx context.Context, c *command, req sitRequest) (int64,
 	if err := a.physicalOnly(); err != nil {
 		return 0, err
 	}
-	if a.dealt {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a walk-in cashes out between rounds")
-	}
 	name, id, err := a.walkInAt(req.Box)
 	if err != nil {
 		return 0, err
+	}
+	held, err := a.cashable(ctx, name, id)
+	if err != nil {
+		return 0, err
+	}
+	who := "by " + c.user.Name
+	if over, approval := a.overApproval(held); over {
+		if c.user.Role == sabot.RoleDealer {
+			return a.askCash(ctx, c, opCashOut, name, req.Box, held, approval)
+		}
+		who += ", over the table's cash_approval of " + approval.String()
+	}
+	return a.chips(ctx, c, opCashOut, name, id, req.Box, -held, who, nil)
+}
+
+// cashable is what a walk-in changes back: his chips, between rounds, with
+// no bet of his down.
+func (a *actor) cashable(ctx context.Context, name string, id int64) (money.Amount, error) {
+	if a.dealt {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a walk-in cashes out between rounds")
 	}
 	for _, b := range a.t.Bets() {
 		if b.Player == name {
 			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has a bet on box %d: withdraw it first", name, b.Box)
 		}
 	}
-	held := a.s.balance(ctx, sabot.AccountWallet, id)
-	return a.chips(ctx, c, "cash-out", name, id, req.Box, -held, fmt.Sprintf("%s changes %s in chips back to cash at box %d (by %s)", name, held, req.Box, c.user.Name))
+	return a.s.balance(ctx, sabot.AccountWallet, id), nil
 }
 
 // chips writes a walk-in's chips bought (amount > 0) or changed back
 // (amount < 0) against the table's float: a significant event with its
-// postings, and tells the table.
-func (a *actor) chips(ctx context.Context, c *command, event, name string, id int64, box int, amount money.Amount, text string) (int64, error) {
+// postings (who: who made it, and who approved it), and tells the table.
+// An approved request's record carries it (x): a start no longer waits for
+// it.
+func (a *actor) chips(ctx context.Context, c *command, event, name string, id int64, box int, amount money.Amount, who string, x *correction) (int64, error) {
 	ps, err := a.floatPostings(ctx, id, amount, event+" "+name)
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: event, User: name, Amount: max(amount, -amount), Table: a.created.ID, By: c.user.Name, Text: text}, ps)
+	text := fmt.Sprintf("%s buys %s in chips at box %d (%s)", name, amount, box, who)
+	if amount < 0 {
+		text = fmt.Sprintf("%s changes %s in chips back to cash at box %d (%s)", name, -amount, box, who)
+	}
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: event, User: name, Amount: max(amount, -amount), Table: a.created.ID, By: c.user.Name, Text: text, Correction: x}, ps)
 	if err != nil {
 		return 0, err
 	}

@@ -149,6 +149,11 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	do(t, dora, "50.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "50"))
 	click(t, dora, `[data-op="buy-in"][data-box="2"]`)
 	waitJS(t, dora, "the amount field cleared", `document.querySelector('.walkin-amount[data-box="2"]').value === ''`)
+	// Over the table's cash_approval (10,000.00 by default): it waits for
+	// the inspector (issue 25).
+	do(t, dora, "20,000.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "20000"))
+	click(t, dora, `[data-op="buy-in"][data-box="2"]`)
+	waitJS(t, dora, "the buy-in waiting for the inspector", `document.querySelector('.console-waiting li').textContent.includes('a buy-in of 20,000.00 at box 2 asked by dora')`)
 	do(t, dora, "a bet of 10.00", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "10"))
 	click(t, dora, `[data-op="bet"][data-box="2"]`)
 	waitJS(t, dora, "the walk-in's bet", `/#\d+-\d+ 10\.00/.test(document.querySelector('.console-table tr[data-box="2"]').textContent)`)

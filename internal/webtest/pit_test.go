@@ -59,4 +59,12 @@ func TestPit(t *testing.T) {
 	waitJS(t, pit, "the new table in the list", `[...document.querySelectorAll('.pit-tables tbody tr')].some(r => r.innerText.includes('Venezia') && r.innerText.includes('5.00 – 1,000.00'))`)
 	// The log is read again once the table is open: wait for it.
 	waitJS(t, pit, "the table opened in the events", `document.querySelector('.pit-events').innerText.includes('table "Venezia" opened: venice')`)
+
+	// A live table's cash float (issue 25): its limits in force, the
+	// table's option and the server's default.
+	do(t, pit, "open Sala 1 (the profile stays venice)",
+		chromedp.SendKeys(chromedp.ID("open-name"), "Sala 1"),
+		chromedp.SendKeys(chromedp.ID("open-options"), "shoe=physical cash_approval=500000"))
+	click(t, pit, `#open button[type=submit]`)
+	waitJS(t, pit, "the float's limits in the list", `[...document.querySelectorAll('.pit-tables tbody tr')].some(r => r.innerText.includes('Sala 1') && r.innerText.includes('float: up to 1,000,000.00 out; the inspector approves a buy-in or cash-out over 5,000.00'))`)
 }

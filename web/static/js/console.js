@@ -198,7 +198,7 @@ export function consolePage(main, id) {
 
   // The corrections: the dealer asks; the inspector decides.
   const caseSel = h('select', { id: 'corr-case', 'aria-label': t('console.case') },
-    ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(c => h('option', { value: c }, t('console.case.' + c))));
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'undo'].map(c => h('option', { value: c }, t('console.case.' + c))));
   const corrBox = h('input', { id: 'corr-box', inputmode: 'numeric', size: 3, 'aria-label': t('console.corrBox'), placeholder: t('console.corrBox') });
   const corrCard = h('input', { id: 'corr-card', size: 4, 'aria-label': t('console.corrCard'), placeholder: 'AS' });
   const ask = h('form', { class: 'console-ask', id: 'corr-form' }, caseSel, corrBox, corrCard, h('button', { type: 'submit', class: 'button secondary' }, t('console.ask')));
@@ -235,7 +235,10 @@ export function consolePage(main, id) {
     replace(corrections,
       h('h2', { id: 'corr-h' }, t('console.corrections')),
       waiting.length ? h('ul', { class: 'console-waiting' }, waiting.map(x => h('li', { dataset: { correction: x.id } },
-        h('span', {}, t('console.waiting', { case: x.case, box: x.box ? t('console.box', { box: x.box }).toLowerCase() : '', asked: x.asked_by }), ' ', h('small', {}, x.text)),
+        h('span', {}, x.amount
+          // A walk-in's buy-in or cash-out over the table's cash_approval (issue 25).
+          ? t(x.case === 'cash-out' ? 'console.waitingCashOut' : 'console.waitingBuyIn', { amount: money(x.amount), box: t('console.box', { box: x.box }).toLowerCase(), asked: x.asked_by })
+          : t('console.waiting', { case: x.case, box: x.box ? t('console.box', { box: x.box }).toLowerCase() : '', asked: x.asked_by }), ' ', h('small', {}, x.text)),
         inspector() && x.asked_by !== session.user?.name ? h('span', { class: 'console-decide' },
           h('button', { type: 'button', class: 'button small', dataset: { op: 'approve' }, onclick: () => command('approve', { correction: x.id }) }, t('console.approve')),
           h('button', { type: 'button', class: 'button small secondary', dataset: { op: 'refuse-correction' }, onclick: () => command('refuse-correction', { correction: x.id }) }, t('console.refuse'))) : null)))

@@ -125,7 +125,12 @@ export function pitPage(main) {
     return h('tr', { dataset: { table: tb.id } },
       h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`),
         tb.shoe?.physical ? [h('br'), h('a', { href: `/tables/${tb.id}/console`, class: 'console-link' }, t('console.title'))] : null),
-      h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`),
+      h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`,
+        // A live table's cash float (issue 25): set with cash_approval= and float_limit=.
+        tb.cash ? [h('br'), h('small', { class: 'pit-cash' }, t('pit.cash', {
+          approval: tb.cash.cash_approval ? money(tb.cash.cash_approval) : t('pit.noLimit'),
+          limit: tb.cash.float_limit ? money(tb.cash.float_limit) : t('pit.noLimit'),
+        }))] : null),
       h('td', {}, tb.closed ? t('pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: phaseName(tb.round.phase).toLowerCase() }) : t('pit.seated', { n: (tb.seats || []).length })),
       h('td', {}, h('div', { class: 'pit-change' }, opts, reason, configure)),
       h('td', {}, h('div', { class: 'pit-actions' }, act('new-shoe', t('pit.newShoe'), t('pit.newShoeDone')), inPlay ? act('void', t('pit.void'), t('pit.voidDone')) : null)));
