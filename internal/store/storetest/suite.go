@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckLedgerOutOfRange", testCheckLedgerOutOfRange},
 		{"CareSettings", testCareSettings},
 		{"CareUsage", testCareUsage},
+		{"StakeGuard", testStakeGuard},
 		{"StaffRoles", testStaffRoles},
 		{"Devices", testDevices},
 		{"OperatorUser", testOperatorUser},
