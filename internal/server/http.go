@@ -436,6 +436,7 @@ func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string,
 	if now.Sub(sess.LastSeen) > s.timing().SessionIdle {
 		s.Store.DeleteSession(r.Context(), h)
 		s.revokeSession(h)
+		s.revoke(r.Context(), sabot.Revocation{UserID: sess.UserID}, nil) // on every node (issue 25)
 		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long")
 	}
 	if now.Sub(sess.LastSeen) > time.Minute/4 {
@@ -480,6 +481,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.U
 		s.writeError(w, r, err)
 		return
 	}
+	s.revoke(r.Context(), sabot.Revocation{UserID: u.ID}, nil) // on every node (issue 25)
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -733,6 +735,7 @@ func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *htt
 			s.writeError(w, r, err)
 			return
 		}
+		c.session, _ = bearer(r.Header.Get("Authorization")) // authed found its session
 		s.run(w, r, a, c)
 	}
 }
