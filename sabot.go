@@ -312,6 +312,21 @@ type Care interface {
 	EndSessions(ctx context.Context, userID int64) (int, error)
 	// LiveSessions counts a player's sessions.
 	LiveSessions(ctx context.Context, userID int64) (int, error)
+	// Seen records that a player registered or logged in from each of
+	// marks ("address:…", "device:…"; kept as hashes) at a time, and
+	// returns the other players seen from any of them whose exclusion is
+	// in force then.
+	Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]Sighting, error)
+}
+
+// Sighting is a player under an exclusion seen before from a mark (its
+// kind: "address" or "device") that another player now comes from.
+type Sighting struct {
+	UserID    int64
+	Name      string
+	Mark      string
+	Exclusion string
+	Until     time.Time
 }
 
 // Revocation says that a player's session ended (a logout, an idle

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"sabot"
@@ -464,4 +465,59 @@ func (s *Server) handleCareExclusion(w http.ResponseWriter, r *http.Request, u *
 		return
 	}
 	writeJSON(w, http.StatusOK, pc)
+}
+
+// Re-registration after an exclusion (issue 25): every registration and
+// login of a player records where it came from — his address and his
+// browser, which the server names with a cookie of its own — and one from
+// where a player under an exclusion was seen is a significant event for the
+// pit; a registration there gets no welcome credit.
+
+// deviceCookie names a browser: a random ID the server gives it at its
+// first registration or login.
+const deviceCookie = "sabot_device"
+
+// browser is the browser's ID, given now if it has none.
+func (s *Server) browser(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(deviceCookie); err == nil && len(c.Value) == 32 && strings.Trim(c.Value, "0123456789abcdef") == "" {
+		return c.Value
+	}
+	id := randomID(16)
+	http.SetCookie(w, &http.Cookie{Name: deviceCookie, Value: id, Path: "/", MaxAge: 5 * 365 * 24 * 3600, HttpOnly: true,
+		Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+	return id
+}
+
+// sighted records where a player registers or logs in from ("registered",
+// "logged in") and tells the pit of every player under an exclusion seen
+// there before; it says whether there was one.
+func (s *Server) sighted(ctx context.Context, w http.ResponseWriter, r *http.Request, u *sabot.User, what string) bool {
+	c := s.care()
+	if c == nil || u.Admin || u.Role != "" || u.OperatorID != "" {
+		return false
+	}
+	marks := []string{"address:" + clientKey(s.clientAddr(r)), "device:" + s.browser(w, r)}
+	xs, err := c.Seen(ctx, u.ID, marks, s.now())
+	if err != nil {
+		s.logger().Warn("where a player came from was not recorded", "user", u.Name, "err", err)
+		return false
+	}
+	var names []string
+	kinds := map[string][]string{}
+	for _, x := range xs {
+		if kinds[x.Name] == nil {
+			names = append(names, x.Name)
+		}
+		kinds[x.Name] = append(kinds[x.Name], x.Mark)
+	}
+	for _, name := range names {
+		i := slices.IndexFunc(xs, func(x sabot.Sighting) bool { return x.Name == name })
+		until := xs[i].Until.UTC().Format(time.RFC3339)
+		text := fmt.Sprintf("%s %s from the %s of %s, under a %s until %s", u.Name, what, strings.Join(kinds[name], " and "), name, xs[i].Exclusion, until)
+		if what == "registered" {
+			text += ": no welcome credit"
+		}
+		s.event(ctx, nil, adminPayload{Event: "excluded-seen", User: u.Name, Name: name, Until: until, Text: text}, nil, "")
+	}
+	return len(names) > 0
 }

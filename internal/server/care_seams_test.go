@@ -3,6 +3,10 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -227,5 +231,54 @@ func TestOperatorPlayerCare(t *testing.T) {
 	drained(t, h.st, 10*time.Second)
 	if got := h.op.Balance("ana"); got != opStart-100 {
 		t.Fatalf("the operator holds %d for ana, want %d: the refused stake's debit not rolled back", got, opStart-100)
+	}
+}
+
+// Item 8: a registration or a login from where a player under an
+// exclusion was seen is a significant event for the pit, and a
+// registration there gets no welcome credit (the same browser registered a
+// new account, with its welcome credit, right after a time-out).
+func TestCareReRegistration(t *testing.T) {
+	ctx := context.Background()
+	h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) { s.WelcomeCredit = 100000 }}
+	h.start(server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
+	cy := h.player("cy", 0) // before: his welcome credit
+	jar := must(cookiejar.New(nil))
+	browser := &http.Client{Jar: jar}
+	ben := &server.Client{URL: h.srv.URL(), HTTP: browser}
+	must(0, ben.Register(ctx, "ben", password))
+	must(ben.Login(ctx, "ben", password))
+	if me := must(ben.Me(ctx)); me.Wallet != 100000 {
+		t.Fatalf("ben's welcome credit: %d", me.Wallet)
+	}
+	var pc sabot.PlayerCare
+	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
+
+	again := &server.Client{URL: h.srv.URL(), HTTP: browser} // the same browser
+	must(0, again.Register(ctx, "benjamin", password))
+	must(again.Login(ctx, "benjamin", password))
+	if me := must(again.Me(ctx)); me.Wallet != 0 {
+		t.Fatalf("a new account from an excluded player's browser got a welcome credit: %d", me.Wallet)
+	}
+	must(cy.Login(ctx, "cy", password)) // another browser, the same address
+	evs := must(server.Events(ctx, h.st, server.EventQuery{Limit: 50}))
+	want := []string{
+		"benjamin registered from the address and device of ben, under a time-out until " + pc.ExcludedUntil.UTC().Format(time.RFC3339) + ": no welcome credit",
+		"benjamin logged in from the address and device of ben",
+		"cy logged in from the address of ben, under a time-out",
+	}
+	for _, w := range want {
+		found := false
+		for _, e := range evs {
+			found = found || strings.Contains(e.Summary, w)
+		}
+		if !found {
+			t.Errorf("no significant event %q", w)
+		}
+	}
+	if t.Failed() {
+		for _, e := range evs {
+			t.Log(e.Summary)
+		}
 	}
 }

@@ -264,7 +264,8 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	// Each registration is a welcome credit and a password hash: so many
 	// from one address (issue 11, finding 6), unless an administrator
 	// registers them (sabot bots, an operator's batch).
-	if !s.byAdmin(r) {
+	byAdmin := s.byAdmin(r)
+	if !byAdmin {
 		if d := s.guards().register.take(clientKey(s.clientAddr(r)), s.now()); d > 0 {
 			s.writeError(w, r, sabot.Throttled(d, "too many registrations from your address: try again in %s", roundUp(d)))
 			return
@@ -280,7 +281,10 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if s.WelcomeCredit > 0 {
+	// From where an excluded player was seen: the pit is told, and no
+	// welcome credit (issue 25). An administrator's registrations are his.
+	seen := !byAdmin && s.sighted(r.Context(), w, r, u, "registered")
+	if s.WelcomeCredit > 0 && !seen {
 		house := &sabot.User{Name: "the house"}
 		req := CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: s.WelcomeCredit, Memo: "welcome credit"}
 		if _, _, err := s.Credit(r.Context(), house, req); err != nil {
@@ -366,6 +370,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.known.add(folded, addr)
+	// Where an excluded player was seen (issue 25).
+	s.sighted(r.Context(), w, r, u, "logged in")
 	if err := s.excluded(r.Context(), u.ID); err != nil { // issue 15: a time-out, a self-exclusion
 		s.writeError(w, r, err)
 		return

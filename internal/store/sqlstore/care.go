@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"strings"
 	"time"
 
 	"sabot"
@@ -185,4 +187,41 @@ func (s *Store) LiveSessions(ctx context.Context, userID int64) (int, error) {
 		return tx.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = $1`, userID).Scan(&n)
 	})
 	return n, fail(err)
+}
+
+func (s *Store) Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]sabot.Sighting, error) {
+	var out []sabot.Sighting
+	err := s.write(ctx, func(tx Tx) error {
+		out = out[:0]
+		for _, m := range marks {
+			kind, _, _ := strings.Cut(m, ":")
+			h := sha256.Sum256([]byte(m))
+			if _, err := tx.Exec(ctx, `INSERT INTO care_seen (mark, user_id, seen_at) VALUES ($1, $2, $3)
+				ON CONFLICT (mark, user_id) DO UPDATE SET seen_at = excluded.seen_at`, h[:], userID, stamp(at)); err != nil {
+				return err
+			}
+			rows, err := tx.Query(ctx, `SELECT u.id, u.name, c.exclusion, c.excluded_until FROM care_seen s
+				JOIN care_players c ON c.user_id = s.user_id JOIN users u ON u.id = s.user_id
+				WHERE s.mark = $1 AND s.user_id <> $2 AND c.exclusion <> '' AND c.excluded_until > $3 ORDER BY u.id`, h[:], userID, stamp(at))
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				x := sabot.Sighting{Mark: kind}
+				var until int64
+				if err := rows.Scan(&x.UserID, &x.Name, &x.Exclusion, &until); err != nil {
+					rows.Close()
+					return err
+				}
+				x.Until = unstamp(until)
+				out = append(out, x)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, fail(err)
 }

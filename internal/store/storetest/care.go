@@ -195,3 +195,32 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 		t.Fatalf("live sessions: %d, %v", n, err)
 	}
 }
+
+// Seen records where players came from and finds, from the same marks, the
+// others under an exclusion in force then (issue 25).
+func testCareSeen(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	c := care(t, s)
+	ana, ben := &sabot.User{Name: "ana", PasswordHash: []byte("x")}, &sabot.User{Name: "ben", PasswordHash: []byte("x")}
+	must(t, s.CreateUser(ctx, ana))
+	must(t, s.CreateUser(ctx, ben))
+	if xs, err := c.Seen(ctx, ben.ID, []string{"address:10.0.0.1", "device:b"}, Now()); err != nil || len(xs) != 0 {
+		t.Fatalf("ben seen first: %+v %v", xs, err)
+	}
+	until := Now().Add(24 * time.Hour)
+	must(t, c.PutCare(ctx, ben.ID, sabot.PlayerCare{RealityMinutes: 60, Exclusion: "time-out", ExcludedFrom: Now(), ExcludedUntil: until}))
+	xs, err := c.Seen(ctx, ana.ID, []string{"address:10.0.0.1", "device:a"}, Now())
+	must(t, err)
+	if len(xs) != 1 || xs[0].UserID != ben.ID || xs[0].Name != "ben" || xs[0].Mark != "address" || xs[0].Exclusion != "time-out" || !xs[0].Until.Equal(until) {
+		t.Fatalf("ana seen where ben was: %+v", xs)
+	}
+	if xs, _ := c.Seen(ctx, ana.ID, []string{"address:10.0.0.2", "device:b"}, Now()); len(xs) != 1 || xs[0].Mark != "device" {
+		t.Fatalf("ana on ben's device: %+v", xs)
+	}
+	if xs, _ := c.Seen(ctx, ana.ID, []string{"address:10.0.0.1", "device:b"}, until); len(xs) != 0 {
+		t.Fatalf("after ben's time-out: %+v", xs)
+	}
+	if xs, _ := c.Seen(ctx, ben.ID, []string{"address:10.0.0.1", "device:a"}, Now()); len(xs) != 0 {
+		t.Fatalf("ben seen where ana, not excluded, was: %+v", xs)
+	}
+}

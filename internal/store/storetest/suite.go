@@ -57,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CareSettings", testCareSettings},
 		{"CareUsage", testCareUsage},
 		{"StakeGuard", testStakeGuard},
+		{"CareSeen", testCareSeen},
 		{"StaffRoles", testStaffRoles},
 		{"Devices", testDevices},
 		{"OperatorUser", testOperatorUser},
