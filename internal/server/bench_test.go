@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/store/postgres"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/store/storetest"
 )
 
 // BenchmarkTableDecision measures a table's path for one player decision,
@@ -28,17 +30,21 @@ import (
 //
 // sqlite is the store of `sabot serve` (synchronous=FULL: each decision
 // waits for the disk's sync); sqlite-nosync the same without the sync
-// (synchronous=OFF), which leaves the processor's share.
+// (synchronous=OFF), which leaves the processor's share; postgres the
+// database of $SABOT_TEST_POSTGRES (skipped without it).
 func BenchmarkTableDecision(b *testing.B) {
-	b.Run("sqlite", func(b *testing.B) { benchDecision(b, filepath.Join(b.TempDir(), "bench.db")) })
+	b.Run("sqlite", func(b *testing.B) { benchDecision(b, sqlite.NewDB(filepath.Join(b.TempDir(), "bench.db"))) })
 	b.Run("sqlite-nosync", func(b *testing.B) {
-		benchDecision(b, filepath.Join(b.TempDir(), "bench.db")+"?_pragma=synchronous(OFF)")
+		benchDecision(b, sqlite.NewDB(filepath.Join(b.TempDir(), "bench.db")+"?_pragma=synchronous(OFF)"))
 	})
+	b.Run("postgres", func(b *testing.B) { benchDecision(b, postgres.NewDB(storetest.PostgresDSN(b))) })
 }
 
-func benchDecision(b *testing.B, dsn string) {
+func benchDecision(b *testing.B, st interface {
+	sabot.Store
+	Open(context.Context) error
+}) {
 	ctx := context.Background()
-	st := sqlite.NewDB(dsn)
 	if err := st.Open(ctx); err != nil {
 		b.Fatal(err)
 	}
