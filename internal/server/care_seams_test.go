@@ -51,24 +51,30 @@ func betsAtOnce(t *testing.T, clients []*server.Client, tables []int64, stake in
 // once under a stake limit of 10.00 a day: one is taken (each table used to
 // read the usage, then write: 30.00 went). The loss limit likewise.
 func TestCareLimitAcrossTables(t *testing.T) {
-	ctx := context.Background()
 	h, _ := careHarness(t)
 	for _, kind := range []string{"stake", "loss"} {
-		name := "ana-" + kind
-		p := h.player(name, 100000)
-		var tables []int64
-		for i := range 5 {
-			v := must(h.admin.CreateTable(ctx, server.TableRequest{Name: fmt.Sprintf("%s-%d", name, i), Profile: "vegas-s17"}))
-			must(p.Command(ctx, v.ID, "sit", server.CommandRequest{Box: 1}))
-			tables = append(tables, v.ID)
+		t.Run(kind, func(t *testing.T) { limitAcrossTables(t, h, kind) })
+	}
+}
+
+func limitAcrossTables(t *testing.T, h *harness, kind string) {
+	ctx := context.Background()
+	name := "ana-" + kind
+	p := h.player(name, 100000)
+	var tables []int64
+	for i := range 5 {
+		v := must(h.admin.CreateTable(ctx, server.TableRequest{Name: fmt.Sprintf("%s-%d", name, i), Profile: "vegas-s17"}))
+		for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+			must(p.Command(ctx, v.ID, "sit", server.CommandRequest{Box: box}))
 		}
-		must(setLimit(t, p, kind, "day", amt(1000)))
-		if n := betsAtOnce(t, []*server.Client{p}, tables, 600, kind+"_limit"); n != 1 {
-			t.Fatalf("%s limit of 10.00: %d bets of 6.00 taken at once", kind, n)
-		}
-		if me := must(p.Me(ctx)); me.Wallet != 100000-600 {
-			t.Fatalf("%s limit: the wallet holds %d, want %d", kind, me.Wallet, 100000-600)
-		}
+		tables = append(tables, v.ID)
+	}
+	must(setLimit(t, p, kind, "day", amt(1000)))
+	if n := betsAtOnce(t, []*server.Client{p}, tables, 600, kind+"_limit"); n != 1 {
+		t.Fatalf("%s limit of 10.00: %d bets of 6.00 taken at once", kind, n)
+	}
+	if me := must(p.Me(ctx)); me.Wallet != 100000-600 {
+		t.Fatalf("%s limit: the wallet holds %d, want %d", kind, me.Wallet, 100000-600)
 	}
 }
 
@@ -86,7 +92,9 @@ func TestClusterCareLimit(t *testing.T) {
 	ana2 := &server.Client{URL: c.nodes[1].URL()}
 	must(ana2.Login(ctx, "ana", password))
 	for _, tb := range tables {
-		must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+		for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+			must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: box}))
+		}
 	}
 	must(setLimit(t, ana, "stake", "day", amt(1000)))
 	if n := betsAtOnce(t, []*server.Client{ana, ana2}, tables, 600, "stake_limit"); n != 1 {
@@ -129,9 +137,11 @@ func stakeOnSocket(t *testing.T, f *server.Feed, tb int64, stake int64) {
 	}
 }
 
-// offTable waits until the player neither sits nor bets at a table.
-func offTable(t *testing.T, admin *server.Client, tb int64, name string) {
+// offTable waits until the player neither sits nor bets at a table, and
+// says how long it took from since.
+func offTable(t *testing.T, admin *server.Client, tb int64, name string, since time.Time) {
 	t.Helper()
+	defer func() { t.Logf("%s off table %d %v after the revocation's answer", name, tb, time.Since(since)) }()
 	within(t, 10*time.Second, name+" taken off table "+fmt.Sprint(tb), func() bool {
 		v := must(admin.Table(context.Background(), tb))
 		for _, s := range v.Seats {
@@ -172,8 +182,9 @@ func TestClusterRevocation(t *testing.T) {
 	defer feed.Close()
 	must(feed.Next(ctx)) // the snapshot: the socket is node 0's
 	must(0, ana.Do(ctx, "POST", "/api/logout", nil, nil))
+	at := time.Now()
 	stakeOnSocket(t, feed, tb, 100)
-	offTable(t, c.admin, tb, "ana") // her last session: her box is given up
+	offTable(t, c.admin, tb, "ana", at) // her last session: her box is given up
 	anaID := must(c.nodes[0].Store.UserByName(ctx, "ana")).ID
 	if w := must(c.nodes[0].Store.Account(ctx, sabot.AccountWallet, anaID)).Balance; w != 10000 {
 		t.Fatalf("ana's wallet holds %d after her logout, want 10000", w)
@@ -191,8 +202,9 @@ func TestClusterRevocation(t *testing.T) {
 	must(bf.Next(ctx))
 	var pc sabot.PlayerCare
 	must(0, ben1.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
+	at = time.Now()
 	stakeOnSocket(t, bf, tb, 100)
-	offTable(t, c.admin, tb, "ben")
+	offTable(t, c.admin, tb, "ben", at)
 	benID := must(c.nodes[0].Store.UserByName(ctx, "ben")).ID
 	if w := must(c.nodes[0].Store.Account(ctx, sabot.AccountWallet, benID)).Balance; w != 10000 {
 		t.Fatalf("ben's wallet holds %d after his time-out, want 10000 (his bet returned)", w)
