@@ -159,6 +159,37 @@ type LogRecord struct {
 	// writes both; reads leave them nil.
 	Calls  []WalletCall
 	Counts []string
+	// Guard is the eligibility of the player whose stake the record takes
+	// (issue 25; nil: none to check), checked in its transaction: Append
+	// refuses the record with the guard's error. Append reads it; reads
+	// leave it nil.
+	Guard *StakeGuard
+}
+
+// StakeGuard is checked in the transaction that records a player's stake,
+// after its postings: they lock the player's wallet, so two stakes of one
+// player, at any tables on any nodes, are checked one after the other, each
+// seeing the other's entries. The store reads the player's eligibility —
+// whether the session the stake came from still stands, his exclusion, his
+// limits and what they have used, this stake included — and Check decides;
+// its error refuses the record, which changes nothing.
+type StakeGuard struct {
+	UserID int64
+	// Session is the token of the session the stake came from ("": a
+	// command no session sent, which is not checked).
+	Session string
+	Check   func(Eligibility) error
+}
+
+// Eligibility is what a StakeGuard's Check is given, read in the stake's
+// transaction.
+type Eligibility struct {
+	SessionLive bool // the stake's session stands (true when it had none)
+	Care        PlayerCare
+	Limits      []Limit
+	// Usage reads the player's usage since a time, in the transaction: the
+	// stake being recorded included.
+	Usage func(since time.Time) (Usage, error)
 }
 
 // LogQuery selects log records by kind for Store.Find. Records come in the
@@ -279,6 +310,48 @@ type Care interface {
 	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
 	// EndSessions deletes every session of a player and returns how many.
 	EndSessions(ctx context.Context, userID int64) (int, error)
+	// LiveSessions counts a player's sessions.
+	LiveSessions(ctx context.Context, userID int64) (int, error)
+	// Seen records that a player registered or logged in from each of
+	// marks ("address:…", "device:…"; kept as hashes) at a time, and
+	// returns the other players seen from any of them whose exclusion is
+	// in force then.
+	Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]Sighting, error)
+}
+
+// Sighting is a player under an exclusion seen before from a mark (its
+// kind: "address" or "device") that another player now comes from.
+type Sighting struct {
+	UserID    int64
+	Name      string
+	Mark      string
+	Exclusion string
+	Until     time.Time
+}
+
+// Revocation says that a player's session ended (a logout, an idle
+// expiry) or, with Player, that the player may no longer play at all (a
+// time-out, a self-exclusion): every node closes what it holds of him
+// (issue 25). Origin is the node that made it.
+type Revocation struct {
+	UserID int64  `json:"user"`
+	Player bool   `json:"player,omitempty"`
+	Origin string `json:"origin,omitempty"`
+}
+
+// Revoker is a Store several nodes share that carries revocations from the
+// node that makes one to every other, at once (PostgreSQL: NOTIFY). It is
+// the prompt half: the stake's own transaction (StakeGuard) refuses a
+// stake of an ended session or an excluded player whether or not a node
+// heard.
+type Revoker interface {
+	// Revoke tells every node watching, after the change it follows has
+	// committed.
+	Revoke(ctx context.Context, r Revocation) error
+	// WatchRevocations calls fn with each revocation, until ctx ends. After
+	// a break in the watch (revocations may have been missed) it calls fn
+	// with a Revocation of UserID 0: check everything.
+	WatchRevocations(ctx context.Context, fn func(Revocation)) error
 }
 
 // The states of a call to the operator's wallet (WalletCall.State).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"sabot"
@@ -45,6 +46,23 @@ func (s *Server) care() sabot.Care {
 	return c
 }
 
+// careFor is the care a player sets himself here. An operator's player
+// (issue 14) sets his limits and exclusions with his operator, whose wallet
+// his money is: the endpoints refuse him with the reason (issue 25). An
+// exclusion on record for him (set before, or by the pit) still holds at
+// his launch and at every stake.
+func (s *Server) careFor(u *sabot.User) (sabot.Care, error) {
+	c := s.care()
+	if c == nil {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "this server's wallets are the operator's: its responsible-gaming tools are too")
+	}
+	if u.OperatorID != "" {
+		return nil, sabot.Errorf(sabot.EFORBIDDEN, "refused: your account and its money are your operator's: set your limits, time-outs and exclusions on its site").
+			WithReason("operator_care", nil)
+	}
+	return c, nil
+}
+
 func (s *Server) careCooling() time.Duration {
 	if s.CareCooling > 0 {
 		return s.CareCooling
@@ -71,18 +89,37 @@ func careRefusal(reason, format string, l *sabot.Limit, used, amount money.Amoun
 	return e
 }
 
-// careStake refuses a stake that would take a player past a stake or loss
-// limit of his.
-func (s *Server) careStake(ctx context.Context, userID int64, stake money.Amount) error {
-	return s.careCheck(ctx, userID, stake, "stake", "loss")
+// stakeGuard is the check of a player's stake made in the transaction that
+// records it (issue 25; sabot.StakeGuard): the session it came from still
+// stands, no exclusion is in force, and no stake or loss limit of his would
+// be passed. The store runs it after the stake's postings, which hold the
+// player's wallet: his stakes at every table, on every node, are checked
+// one after the other, each against the usage the others left. nil where
+// the store keeps no care, or nothing is staked.
+func (s *Server) stakeGuard(c *command, userID int64, stake money.Amount) *sabot.StakeGuard {
+	if s.care() == nil || stake <= 0 || userID == 0 {
+		return nil
+	}
+	now := s.now()
+	return &sabot.StakeGuard{UserID: userID, Session: c.session, Check: func(e sabot.Eligibility) error {
+		if !e.SessionLive {
+			return errStakeSession
+		}
+		if err := exclusionRefusal(&e.Care, now); err != nil {
+			return err
+		}
+		// The usage read includes this stake: staked by it, lost by it.
+		return careLimits(e.Limits, now, e.Usage, stake, stake, "stake", "loss")
+	}}
 }
+
+// errStakeSession refuses a stake from a session that is over (logged out,
+// idle too long, ended on any node).
+var errStakeSession = sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session is over (logged out, idle too long or ended elsewhere); the stake is refused").
+	WithReason("session_over", nil)
 
 // careDeposit refuses a credit past a deposit limit.
 func (s *Server) careDeposit(ctx context.Context, userID int64, amount money.Amount) error {
-	return s.careCheck(ctx, userID, amount, "deposit")
-}
-
-func (s *Server) careCheck(ctx context.Context, userID int64, amount money.Amount, kinds ...string) error {
 	c := s.care()
 	if c == nil || amount <= 0 {
 		return nil
@@ -91,19 +128,31 @@ func (s *Server) careCheck(ctx context.Context, userID int64, amount money.Amoun
 	if err != nil || len(ls) == 0 {
 		return err
 	}
-	now := s.now()
-	usage := map[string]sabot.Usage{}
+	return careLimits(ls, s.now(), func(since time.Time) (sabot.Usage, error) { return c.Usage(ctx, userID, since) }, amount, 0, "deposit")
+}
+
+// careLimits refuses an amount that would take the player past one of his
+// limits of the kinds given: usage reads what a period has used, which
+// includes already of the amount (a stake read in its own transaction).
+func careLimits(ls []sabot.Limit, now time.Time, usage func(time.Time) (sabot.Usage, error), amount, included money.Amount, kinds ...string) error {
+	if amount <= 0 {
+		return nil
+	}
+	read := map[string]sabot.Usage{}
 	for _, raw := range ls {
 		l := effective(raw, now)
 		if l == nil || !slices.Contains(kinds, l.Kind) {
 			continue
 		}
-		u, ok := usage[l.Period]
+		u, ok := read[l.Period]
 		if !ok {
-			if u, err = c.Usage(ctx, userID, now.Add(-carePeriods[l.Period])); err != nil {
+			var err error
+			if u, err = usage(now.Add(-carePeriods[l.Period])); err != nil {
 				return err
 			}
-			usage[l.Period] = u
+			u.Staked -= included
+			u.Net += included
+			read[l.Period] = u
 		}
 		switch l.Kind {
 		case "stake":
@@ -134,7 +183,13 @@ func (s *Server) excluded(ctx context.Context, userID int64) error {
 	if err != nil {
 		return err
 	}
-	if pc.Exclusion == "" || !s.now().Before(pc.ExcludedUntil) {
+	return exclusionRefusal(pc, s.now())
+}
+
+// exclusionRefusal is the refusal of a player whose exclusion is in force
+// (nil: none is).
+func exclusionRefusal(pc *sabot.PlayerCare, now time.Time) error {
+	if pc.Exclusion == "" || !now.Before(pc.ExcludedUntil) {
 		return nil
 	}
 	e := sabot.Errorf(sabot.EFORBIDDEN, "refused: a %s is in force until %s: no play until then", pc.Exclusion, pc.ExcludedUntil.UTC().Format(time.RFC3339))
@@ -169,9 +224,9 @@ type LimitView struct {
 }
 
 func (s *Server) careView(ctx context.Context, u *sabot.User, session *sabot.Session) (*CareView, error) {
-	c := s.care()
-	if c == nil {
-		return nil, sabot.Errorf(sabot.ENOTFOUND, "this server's wallets are the operator's: its responsible-gaming tools are too")
+	c, err := s.careFor(u)
+	if err != nil {
+		return nil, err
 	}
 	now := s.now()
 	v := &CareView{Limits: []LimitView{}, RealityChoices: RealityChoices, CoolingHours: s.careCooling().Hours(), Exclusions: exclusionDays}
@@ -237,9 +292,9 @@ type LimitRequest struct {
 // removal after the cooling period (asked again, the same change keeps its
 // date; another starts the period again).
 func (s *Server) setLimit(ctx context.Context, u *sabot.User, req LimitRequest) error {
-	c := s.care()
-	if c == nil {
-		return sabot.Errorf(sabot.ENOTFOUND, "this server's wallets are the operator's: its responsible-gaming tools are too")
+	c, err := s.careFor(u)
+	if err != nil {
+		return err
 	}
 	if !slices.Contains(careKinds, req.Kind) {
 		return sabot.Errorf(sabot.EINVALID, "a limit's kind is deposit, loss or stake, not %q", req.Kind)
@@ -296,9 +351,9 @@ type ExclusionRequest struct {
 // taken off every table (his bets for the next round returned; a round in
 // play goes on to its settlement by the timers).
 func (s *Server) exclude(ctx context.Context, u *sabot.User, req ExclusionRequest) (*sabot.PlayerCare, error) {
-	c := s.care()
-	if c == nil {
-		return nil, sabot.Errorf(sabot.ENOTFOUND, "this server's wallets are the operator's: its responsible-gaming tools are too")
+	c, err := s.careFor(u)
+	if err != nil {
+		return nil, err
 	}
 	days, ok := exclusionDays[req.Kind]
 	if !ok {
@@ -324,17 +379,9 @@ func (s *Server) exclude(ctx context.Context, u *sabot.User, req ExclusionReques
 	if _, err := c.EndSessions(ctx, u.ID); err != nil {
 		return nil, err
 	}
-	s.revokeUser(u.ID)
-	leave := commandNamed(opLeave)
-	for _, a := range s.tableList() {
-		cmd, err := s.command(u, leave, CommandRequest{CommandID: fmt.Sprintf("care-%d", now.UnixMicro()), ClientID: "care"})
-		if err != nil {
-			return nil, err
-		}
-		if rep := a.do(ctx, cmd); rep.err != nil && sabot.ErrorCode(rep.err) != sabot.ECONFLICT { // ECONFLICT: not at that table
-			s.logger().Warn("an excluded player was not taken off a table", "user", u.Name, "table", a.cfg.ID, "err", rep.err)
-		}
-	}
+	// His sockets closed and his places at the tables given up, on every
+	// node (revoke.go); his stakes are refused from the commit above.
+	s.revoke(ctx, sabot.Revocation{UserID: u.ID, Player: true}, nil)
 	return pc, nil
 }
 
@@ -385,9 +432,9 @@ func (s *Server) handleCareReality(w http.ResponseWriter, r *http.Request, u *sa
 		s.writeError(w, r, err)
 		return
 	}
-	c := s.care()
-	if c == nil {
-		s.writeError(w, r, sabot.Errorf(sabot.ENOTFOUND, "this server's wallets are the operator's: its responsible-gaming tools are too"))
+	c, err := s.careFor(u)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	if !slices.Contains(RealityChoices, req.Minutes) {
@@ -418,4 +465,59 @@ func (s *Server) handleCareExclusion(w http.ResponseWriter, r *http.Request, u *
 		return
 	}
 	writeJSON(w, http.StatusOK, pc)
+}
+
+// Re-registration after an exclusion (issue 25): every registration and
+// login of a player records where it came from — his address and his
+// browser, which the server names with a cookie of its own — and one from
+// where a player under an exclusion was seen is a significant event for the
+// pit; a registration there gets no welcome credit.
+
+// deviceCookie names a browser: a random ID the server gives it at its
+// first registration or login.
+const deviceCookie = "sabot_device"
+
+// browser is the browser's ID, given now if it has none.
+func (s *Server) browser(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(deviceCookie); err == nil && len(c.Value) == 32 && strings.Trim(c.Value, "0123456789abcdef") == "" {
+		return c.Value
+	}
+	id := randomID(16)
+	http.SetCookie(w, &http.Cookie{Name: deviceCookie, Value: id, Path: "/", MaxAge: 5 * 365 * 24 * 3600, HttpOnly: true,
+		Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+	return id
+}
+
+// sighted records where a player registers or logs in from ("registered",
+// "logged in") and tells the pit of every player under an exclusion seen
+// there before; it says whether there was one.
+func (s *Server) sighted(ctx context.Context, w http.ResponseWriter, r *http.Request, u *sabot.User, what string) bool {
+	c := s.care()
+	if c == nil || u.Admin || u.Role != "" || u.OperatorID != "" {
+		return false
+	}
+	marks := []string{"address:" + clientKey(s.clientAddr(r)), "device:" + s.browser(w, r)}
+	xs, err := c.Seen(ctx, u.ID, marks, s.now())
+	if err != nil {
+		s.logger().Warn("where a player came from was not recorded", "user", u.Name, "err", err)
+		return false
+	}
+	var names []string
+	kinds := map[string][]string{}
+	for _, x := range xs {
+		if kinds[x.Name] == nil {
+			names = append(names, x.Name)
+		}
+		kinds[x.Name] = append(kinds[x.Name], x.Mark)
+	}
+	for _, name := range names {
+		i := slices.IndexFunc(xs, func(x sabot.Sighting) bool { return x.Name == name })
+		until := xs[i].Until.UTC().Format(time.RFC3339)
+		text := fmt.Sprintf("%s %s from the %s of %s, under a %s until %s", u.Name, what, strings.Join(kinds[name], " and "), name, xs[i].Exclusion, until)
+		if what == "registered" {
+			text += ": no welcome credit"
+		}
+		s.event(ctx, nil, adminPayload{Event: "excluded-seen", User: u.Name, Name: name, Until: until, Text: text}, nil, "")
+	}
+	return len(names) > 0
 }

@@ -264,7 +264,8 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	// Each registration is a welcome credit and a password hash: so many
 	// from one address (issue 11, finding 6), unless an administrator
 	// registers them (sabot bots, an operator's batch).
-	if !s.byAdmin(r) {
+	byAdmin := s.byAdmin(r)
+	if !byAdmin {
 		if d := s.guards().register.take(clientKey(s.clientAddr(r)), s.now()); d > 0 {
 			s.writeError(w, r, sabot.Throttled(d, "too many registrations from your address: try again in %s", roundUp(d)))
 			return
@@ -280,7 +281,10 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if s.WelcomeCredit > 0 {
+	// From where an excluded player was seen: the pit is told, and no
+	// welcome credit (issue 25). An administrator's registrations are his.
+	seen := !byAdmin && s.sighted(r.Context(), w, r, u, "registered")
+	if s.WelcomeCredit > 0 && !seen {
 		house := &sabot.User{Name: "the house"}
 		req := CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: s.WelcomeCredit, Memo: "welcome credit"}
 		if _, _, err := s.Credit(r.Context(), house, req); err != nil {
@@ -366,6 +370,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.known.add(folded, addr)
+	// Where an excluded player was seen (issue 25).
+	s.sighted(r.Context(), w, r, u, "logged in")
 	if err := s.excluded(r.Context(), u.ID); err != nil { // issue 15: a time-out, a self-exclusion
 		s.writeError(w, r, err)
 		return
@@ -436,6 +442,7 @@ func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string,
 	if now.Sub(sess.LastSeen) > s.timing().SessionIdle {
 		s.Store.DeleteSession(r.Context(), h)
 		s.revokeSession(h)
+		s.revoke(r.Context(), sabot.Revocation{UserID: sess.UserID}, nil) // on every node (issue 25)
 		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long")
 	}
 	if now.Sub(sess.LastSeen) > time.Minute/4 {
@@ -480,6 +487,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.U
 		s.writeError(w, r, err)
 		return
 	}
+	s.revoke(r.Context(), sabot.Revocation{UserID: u.ID}, nil) // on every node (issue 25)
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -733,6 +741,7 @@ func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *htt
 			s.writeError(w, r, err)
 			return
 		}
+		c.session, _ = bearer(r.Header.Get("Authorization")) // authed found its session
 		s.run(w, r, a, c)
 	}
 }

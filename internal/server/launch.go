@@ -64,6 +64,9 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*Lo
 	if err != nil {
 		return nil, err
 	}
+	if err := s.excluded(ctx, u.ID); err != nil { // an exclusion on record holds here too (issue 25)
+		return nil, err
+	}
 	s.opBalance.Store(u.ID, money.Amount(res.Balance))
 	session := randomID(32)
 	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: session, UserID: u.ID, Created: now, LastSeen: now}); err != nil {

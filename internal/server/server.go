@@ -263,6 +263,7 @@ func (s *Server) Open() error {
 	if s.Wallet != nil {
 		s.wg.Go(func() { s.deliver(s.ctx) })
 	}
+	s.watchRevocations() // sessions ended and players excluded on other nodes (revoke.go)
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
 }

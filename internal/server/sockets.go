@@ -169,8 +169,10 @@ func (s *Server) sessionLive(ctx context.Context, k *socket, use bool) bool {
 			}
 			if use {
 				s.revokeOthers(k.token, k) // k answers, then closes
+				s.revoke(ctx, sabot.Revocation{UserID: k.user.ID}, k)
 			} else {
 				s.revokeSession(k.token)
+				s.revoke(ctx, sabot.Revocation{UserID: k.user.ID}, nil) // on every node (issue 25)
 			}
 			return false
 		}

@@ -355,16 +355,14 @@ func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, err
 	}
 	debit := stake - old
 	err := a.checkBankCover(ctx, name, req.Box, stake) // FAM-01
-	if err == nil && debit > 0 {
-		err = a.s.careStake(ctx, a.players[name], debit) // the player's limits (issue 15)
-	}
 	var ps []sabot.Posting
 	if err == nil {
 		ps, err = a.moves(ctx, name, -debit, "bet")
 	}
 	if err == nil {
 		var rec *sabot.LogRecord
-		rec, err = a.append(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps)
+		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
+		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.stakeGuard(c, a.players[name], debit))
 		if err == nil {
 			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
 			a.armBetTimer()
@@ -457,9 +455,6 @@ func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, err
 		return 0, refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
 	}
 	debit := stakeOf(act)
-	if err := a.s.careStake(ctx, a.players[act.Player], debit); err != nil { // the player's limits (issue 15)
-		return 0, err
-	}
 	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
 	if err != nil {
 		return 0, err
@@ -469,7 +464,9 @@ func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, err
 		return 0, err
 	}
 	ps = append(ps, cps...)
-	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit, BankCover: bankCover}, ps)
+	// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
+	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit, BankCover: bankCover}, ps,
+		a.s.stakeGuard(c, a.players[act.Player], debit))
 	if err != nil {
 		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
 			if _, _, again := a.actCover(ctx, act, debit); again != nil {

@@ -37,6 +37,7 @@ type command struct {
 	walkIn    int
 	clientID  string
 	commandID string
+	session   string    // the token of the session that sent it ("": none): its stakes are refused once it is over (StakeGuard)
 	at        time.Time // when the server received it: AR-21 orders claims for a seat by it
 	received  time.Time // the same on the process's clock (sabot_decision_seconds)
 	// inside is run in the actor's loop, for the server.
@@ -329,10 +330,16 @@ func (a *actor) moves(ctx context.Context, player string, amount money.Amount, m
 // append writes a record (after the seeds of any shoe the change started)
 // and its postings in one store transaction.
 func (a *actor) append(ctx context.Context, c *command, kind string, round int, payload any, ps []sabot.Posting) (*sabot.LogRecord, error) {
+	return a.appendStake(ctx, c, kind, round, payload, ps, nil)
+}
+
+// appendStake is append for a record that takes a player's stake: the
+// guard (Server.stakeGuard) is checked in its transaction.
+func (a *actor) appendStake(ctx context.Context, c *command, kind string, round int, payload any, ps []sabot.Posting, guard *sabot.StakeGuard) (*sabot.LogRecord, error) {
 	if err := a.writeFresh(ctx); err != nil {
 		return nil, err
 	}
-	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: mustJSON(payload), Created: a.s.now()}
+	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: mustJSON(payload), Created: a.s.now(), Guard: guard}
 	a.index(rec, payload)
 	if c != nil {
 		rec.ClientID, rec.CommandID = c.clientID, c.commandID

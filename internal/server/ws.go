@@ -298,11 +298,17 @@ func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte
 	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, true) {
 		return refuse(errSessionOver, "the session is over: log in again")
 	}
-	return wsAnswer{data: s.wsCommand(ctx, a, k.user, data)}
+	return wsAnswer{data: s.wsSessionCommand(ctx, a, k.user, k.token, data)}
 }
 
 // wsCommand runs one command sent on a socket and returns its answer.
 func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []byte) []byte {
+	return s.wsSessionCommand(ctx, a, u, "", data)
+}
+
+// wsSessionCommand is wsCommand from a session: its stakes are refused once
+// the session is over (StakeGuard).
+func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, session string, data []byte) []byte {
 	answer := func(m Message) []byte {
 		b, _ := json.Marshal(m)
 		return b
@@ -331,6 +337,7 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 		}
 		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Epoch: rep.epoch, Seq: rep.seq, Table: rep.view})
 	}
+	c.session = session
 	rep := a.do(ctx, c)
 	if rep.err != nil {
 		return fail(rep.err)

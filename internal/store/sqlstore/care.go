@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"strings"
 	"time"
 
 	"sabot"
@@ -22,23 +24,29 @@ func (s *Store) Limits(ctx context.Context, userID int64) ([]sabot.Limit, error)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var l sabot.Limit
-			var amount, pending, from, set int64
-			if err := rows.Scan(&l.Kind, &l.Period, &amount, &pending, &from, &set); err != nil {
-				return err
-			}
-			l.Amount, l.Pending = money.Amount(amount), money.Amount(pending)
-			if from != 0 {
-				l.PendingFrom = unstamp(from)
-			}
-			l.SetAt = unstamp(set)
-			out = append(out, l)
-		}
-		return rows.Err()
+		out, err = scanLimits(rows)
+		return err
 	})
 	return out, fail(err)
+}
+
+func scanLimits(rows Rows) ([]sabot.Limit, error) {
+	defer rows.Close()
+	var out []sabot.Limit
+	for rows.Next() {
+		var l sabot.Limit
+		var amount, pending, from, set int64
+		if err := rows.Scan(&l.Kind, &l.Period, &amount, &pending, &from, &set); err != nil {
+			return nil, err
+		}
+		l.Amount, l.Pending = money.Amount(amount), money.Amount(pending)
+		if from != 0 {
+			l.PendingFrom = unstamp(from)
+		}
+		l.SetAt = unstamp(set)
+		out = append(out, l)
+	}
+	return out, rows.Err()
 }
 
 func (s *Store) PutLimit(ctx context.Context, userID int64, l sabot.Limit) error {
@@ -104,9 +112,16 @@ func (s *Store) PutCare(ctx context.Context, userID int64, c sabot.PlayerCare) e
 // deposit.
 func (s *Store) Usage(ctx context.Context, userID int64, since time.Time) (sabot.Usage, error) {
 	var u sabot.Usage
-	err := s.read(ctx, func(tx Tx) error {
-		var credited, staked, net int64
-		err := tx.QueryRow(ctx, `SELECT
+	err := s.read(ctx, func(tx Tx) (err error) {
+		u, err = usage(ctx, tx, userID, since)
+		return err
+	})
+	return u, fail(err)
+}
+
+func usage(ctx context.Context, tx Tx, userID int64, since time.Time) (sabot.Usage, error) {
+	var credited, staked, net int64
+	err := tx.QueryRow(ctx, `SELECT
 				COALESCE(SUM(CASE WHEN COALESCE(tb.profile, '') = '' AND e.amount > 0 THEN e.amount ELSE 0 END), 0),
 				COALESCE(SUM(CASE WHEN COALESCE(tb.profile, '') <> '' AND e.memo NOT LIKE 'round %' THEN -e.amount ELSE 0 END), 0),
 				COALESCE(SUM(CASE WHEN COALESCE(tb.profile, '') <> '' THEN e.amount ELSE 0 END), 0)
@@ -115,10 +130,46 @@ func (s *Store) Usage(ctx context.Context, userID int64, since time.Time) (sabot
 			JOIN transactions t ON t.id = e.transaction_id
 			LEFT JOIN tables tb ON tb.id = t.table_id
 			WHERE e.created >= $2`, userID, stamp(since)).Scan(&credited, &staked, &net)
-		u = sabot.Usage{Credited: money.Amount(credited), Staked: money.Amount(staked), Net: money.Amount(net)}
+	return sabot.Usage{Credited: money.Amount(credited), Staked: money.Amount(staked), Net: money.Amount(net)}, err
+}
+
+// guard reads a stake's eligibility in its transaction (sabot.StakeGuard):
+// one statement when the player has no limits. Run after the stake's
+// postings, which hold the player's wallet row: under READ COMMITTED each
+// statement here sees every stake of his committed before that lock was
+// granted, and none can commit beside this one.
+func (s *Store) guard(ctx context.Context, tx Tx, g *sabot.StakeGuard, at time.Time) error {
+	var sessions, limits, from, until int64
+	e := sabot.Eligibility{Care: sabot.PlayerCare{RealityMinutes: DefaultRealityMinutes}}
+	err := tx.QueryRow(ctx, `SELECT
+			(SELECT COUNT(*) FROM sessions WHERE token_hash = $1),
+			COALESCE((SELECT exclusion FROM care_players WHERE user_id = $2), ''),
+			COALESCE((SELECT excluded_from FROM care_players WHERE user_id = $2), 0),
+			COALESCE((SELECT excluded_until FROM care_players WHERE user_id = $2), 0),
+			(SELECT COUNT(*) FROM care_limits WHERE user_id = $2)`,
+		tokenHash(g.Session), g.UserID).Scan(&sessions, &e.Care.Exclusion, &from, &until, &limits)
+	if err != nil {
 		return err
-	})
-	return u, fail(err)
+	}
+	e.SessionLive = g.Session == "" || sessions > 0
+	if until != 0 {
+		e.Care.ExcludedFrom, e.Care.ExcludedUntil = unstamp(from), unstamp(until)
+	}
+	if limits > 0 {
+		rows, err := tx.Query(ctx, `SELECT kind, period, amount, pending, pending_from, set_at FROM care_limits WHERE user_id = $1 ORDER BY kind, period`, g.UserID)
+		if err != nil {
+			return err
+		}
+		e.Limits, err = scanLimits(rows)
+		if err != nil {
+			return err
+		}
+	}
+	e.Usage = func(since time.Time) (sabot.Usage, error) { return usage(ctx, tx, g.UserID, since) }
+	if g.Check == nil {
+		return nil
+	}
+	return g.Check(e)
 }
 
 func (s *Store) EndSessions(ctx context.Context, userID int64) (int, error) {
@@ -128,4 +179,49 @@ func (s *Store) EndSessions(ctx context.Context, userID int64) (int, error) {
 		return err
 	})
 	return int(n), fail(err)
+}
+
+func (s *Store) LiveSessions(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := s.read(ctx, func(tx Tx) error {
+		return tx.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = $1`, userID).Scan(&n)
+	})
+	return n, fail(err)
+}
+
+func (s *Store) Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]sabot.Sighting, error) {
+	var out []sabot.Sighting
+	err := s.write(ctx, func(tx Tx) error {
+		out = out[:0]
+		for _, m := range marks {
+			kind, _, _ := strings.Cut(m, ":")
+			h := sha256.Sum256([]byte(m))
+			if _, err := tx.Exec(ctx, `INSERT INTO care_seen (mark, user_id, seen_at) VALUES ($1, $2, $3)
+				ON CONFLICT (mark, user_id) DO UPDATE SET seen_at = excluded.seen_at`, h[:], userID, stamp(at)); err != nil {
+				return err
+			}
+			rows, err := tx.Query(ctx, `SELECT u.id, u.name, c.exclusion, c.excluded_until FROM care_seen s
+				JOIN care_players c ON c.user_id = s.user_id JOIN users u ON u.id = s.user_id
+				WHERE s.mark = $1 AND s.user_id <> $2 AND c.exclusion <> '' AND c.excluded_until > $3 ORDER BY u.id`, h[:], userID, stamp(at))
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				x := sabot.Sighting{Mark: kind}
+				var until int64
+				if err := rows.Scan(&x.UserID, &x.Name, &x.Exclusion, &until); err != nil {
+					rows.Close()
+					return err
+				}
+				x.Until = unstamp(until)
+				out = append(out, x)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, fail(err)
 }

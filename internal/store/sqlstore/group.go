@@ -287,11 +287,12 @@ func (s *Store) commit(ctx context.Context, conn Conn, batch []*pending) {
 		}
 		for _, p := range batch {
 			// Only an append with a command ID (a duplicate), postings (a
-			// wallet that cannot pay) or wallet calls (a debit counted
-			// twice) can be refused after it wrote something; any other is
-			// refused by its first statement, if at all, before it changed
+			// wallet that cannot pay), wallet calls (a debit counted
+			// twice) or a stake's guard (a player no longer eligible) can
+			// be refused after it wrote something; any other is refused
+			// by its first statement, if at all, before it changed
 			// anything.
-			save := p.idem || len(p.postings) > 0 || len(p.rec.Calls) > 0 || len(p.rec.Counts) > 0
+			save := p.idem || len(p.postings) > 0 || len(p.rec.Calls) > 0 || len(p.rec.Counts) > 0 || p.rec.Guard != nil
 			if save {
 				if _, err := tx.Exec(ctx, `SAVEPOINT append`); err != nil {
 					return err

@@ -216,6 +216,13 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 			return err
 		}
 	}
+	// The player's eligibility for the stake (care.go), after its postings:
+	// they hold his wallet's row, so his other stakes wait or went before.
+	if rec.Guard != nil {
+		if err := s.guard(ctx, tx, rec.Guard, p.created); err != nil {
+			return err
+		}
+	}
 	// The calls to the operator's wallet the record causes (outbox.go),
 	// after the duplicate check: a command repeated writes no call twice.
 	if len(rec.Calls) > 0 || len(rec.Counts) > 0 {

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,5 +110,117 @@ func testCareUsage(t *testing.T, s sabot.Store) {
 	}
 	if got, _ := c.Usage(ctx, u.ID+1, Now().Add(-time.Hour)); got != (sabot.Usage{}) {
 		t.Fatalf("another player's usage: %+v", got)
+	}
+}
+
+// A stake's guard (sabot.StakeGuard, issue 25) reads the player's
+// eligibility in the stake's transaction — his session, his exclusion, his
+// limits, his usage with the stake included — and its refusal refuses the
+// append, which changes nothing. Stakes of one player at eight tables at
+// once are checked one after the other: under a limit of 1,000 one stake of
+// 600 is taken, whatever the interleaving.
+func testStakeGuard(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	c := care(t, s)
+	u := &sabot.User{Name: "ana", PasswordHash: []byte("x")}
+	must(t, s.CreateUser(ctx, u))
+	wallet := account(t, s, sabot.AccountWallet, u.ID)
+	credit(t, s, wallet, 100000)
+	must(t, c.PutLimit(ctx, u.ID, sabot.Limit{Kind: "stake", Period: "day", Amount: 1000, Pending: sabot.NoPending, SetAt: Now()}))
+	over := sabot.PlayerCare{RealityMinutes: 30, Exclusion: "time-out", ExcludedFrom: Now().Add(-48 * time.Hour), ExcludedUntil: Now().Add(-24 * time.Hour)}
+	must(t, c.PutCare(ctx, u.ID, over))
+	check := func(e sabot.Eligibility) error {
+		if !e.SessionLive || len(e.Limits) != 1 || e.Limits[0].Amount != 1000 || e.Care.Exclusion != "time-out" || !e.Care.ExcludedUntil.Equal(over.ExcludedUntil) {
+			return sabot.Errorf(sabot.EINVALID, "the eligibility read: %+v", e)
+		}
+		us, err := e.Usage(Now().Add(-24 * time.Hour))
+		if err != nil {
+			return err
+		}
+		if us.Staked > 1000 {
+			return sabot.Errorf(sabot.EFORBIDDEN, "refused: %d staked", us.Staked)
+		}
+		return nil
+	}
+	const tables = 8
+	var wg sync.WaitGroup
+	errs := make([]error, tables)
+	for i := range tables {
+		tbl := &sabot.Table{Name: fmt.Sprint("t", i), Profile: "venice"}
+		must(t, s.CreateTable(ctx, tbl))
+		ta := account(t, s, sabot.AccountTable, tbl.ID)
+		wg.Go(func() {
+			rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, Guard: &sabot.StakeGuard{UserID: u.ID, Check: check}}
+			_, errs[i] = s.Append(ctx, rec, []sabot.Posting{{AccountID: wallet, Amount: -600, Memo: "bet"}, {AccountID: ta, Amount: 600, Memo: "bet"}})
+		})
+	}
+	wg.Wait()
+	taken := 0
+	for _, err := range errs {
+		if err == nil {
+			taken++
+		} else {
+			code(t, err, sabot.EFORBIDDEN)
+		}
+	}
+	if taken != 1 || balance(t, s, sabot.AccountWallet, u.ID) != 100000-600 {
+		t.Fatalf("%d stakes of 600 taken under a limit of 1,000; the wallet holds %d", taken, balance(t, s, sabot.AccountWallet, u.ID))
+	}
+	checkLedger(t, s)
+
+	// The session the stake came from: read as it stands.
+	must(t, s.CreateSession(ctx, &sabot.Session{Token: "live", UserID: u.ID}))
+	tbl := &sabot.Table{Name: "sessions", Profile: "venice"}
+	must(t, s.CreateTable(ctx, tbl))
+	ta := account(t, s, sabot.AccountTable, tbl.ID)
+	for _, tc := range []struct {
+		token string
+		live  bool
+	}{{"live", true}, {"gone", false}, {"", true}} {
+		var live bool
+		g := &sabot.StakeGuard{UserID: u.ID, Session: tc.token, Check: func(e sabot.Eligibility) error {
+			live = e.SessionLive
+			return sabot.Errorf(sabot.EUNAUTHORIZED, "refused")
+		}}
+		_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, Guard: g}, []sabot.Posting{{AccountID: wallet, Amount: -1, Memo: "bet"}, {AccountID: ta, Amount: 1, Memo: "bet"}})
+		code(t, err, sabot.EUNAUTHORIZED)
+		if live != tc.live {
+			t.Fatalf("session %q read as live %v", tc.token, live)
+		}
+	}
+	if log, _ := s.Log(ctx, tbl.ID, 1); len(log) != 0 || balance(t, s, sabot.AccountWallet, u.ID) != 100000-600 {
+		t.Fatalf("refused stakes changed the store: %d records, wallet %d", len(log), balance(t, s, sabot.AccountWallet, u.ID))
+	}
+	if n, err := c.LiveSessions(ctx, u.ID); err != nil || n != 1 {
+		t.Fatalf("live sessions: %d, %v", n, err)
+	}
+}
+
+// Seen records where players came from and finds, from the same marks, the
+// others under an exclusion in force then (issue 25).
+func testCareSeen(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	c := care(t, s)
+	ana, ben := &sabot.User{Name: "ana", PasswordHash: []byte("x")}, &sabot.User{Name: "ben", PasswordHash: []byte("x")}
+	must(t, s.CreateUser(ctx, ana))
+	must(t, s.CreateUser(ctx, ben))
+	if xs, err := c.Seen(ctx, ben.ID, []string{"address:10.0.0.1", "device:b"}, Now()); err != nil || len(xs) != 0 {
+		t.Fatalf("ben seen first: %+v %v", xs, err)
+	}
+	until := Now().Add(24 * time.Hour)
+	must(t, c.PutCare(ctx, ben.ID, sabot.PlayerCare{RealityMinutes: 60, Exclusion: "time-out", ExcludedFrom: Now(), ExcludedUntil: until}))
+	xs, err := c.Seen(ctx, ana.ID, []string{"address:10.0.0.1", "device:a"}, Now())
+	must(t, err)
+	if len(xs) != 1 || xs[0].UserID != ben.ID || xs[0].Name != "ben" || xs[0].Mark != "address" || xs[0].Exclusion != "time-out" || !xs[0].Until.Equal(until) {
+		t.Fatalf("ana seen where ben was: %+v", xs)
+	}
+	if xs, _ := c.Seen(ctx, ana.ID, []string{"address:10.0.0.2", "device:b"}, Now()); len(xs) != 1 || xs[0].Mark != "device" {
+		t.Fatalf("ana on ben's device: %+v", xs)
+	}
+	if xs, _ := c.Seen(ctx, ana.ID, []string{"address:10.0.0.1", "device:b"}, until); len(xs) != 0 {
+		t.Fatalf("after ben's time-out: %+v", xs)
+	}
+	if xs, _ := c.Seen(ctx, ben.ID, []string{"address:10.0.0.1", "device:a"}, Now()); len(xs) != 0 {
+		t.Fatalf("ben seen where ana, not excluded, was: %+v", xs)
 	}
 }

@@ -56,6 +56,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckLedgerOutOfRange", testCheckLedgerOutOfRange},
 		{"CareSettings", testCareSettings},
 		{"CareUsage", testCareUsage},
+		{"StakeGuard", testStakeGuard},
+		{"CareSeen", testCareSeen},
 		{"StaffRoles", testStaffRoles},
 		{"Devices", testDevices},
 		{"OperatorUser", testOperatorUser},

@@ -408,6 +408,8 @@ export default {
   'reason.loss_limit': 'Your loss limit is {limit} {period}: {used} lost so far; a stake of {amount} could pass it.',
   'reason.deposit_limit': 'The player\'s deposit limit is {limit} {period}: {used} credited so far; {amount} more would pass it.',
   'reason.excluded': 'A {exclusion} is in force until {until}: no play until then.',
+  'reason.session_over': 'Your session is over (logged out, idle too long or ended elsewhere): log in again.',
+  'reason.operator_care': 'Your account is your operator\'s: set your limits, time-outs and exclusions on its site.',
   'care.exclusion.time-out': 'time-out',
   'care.exclusion.self-exclusion': 'self-exclusion',
 

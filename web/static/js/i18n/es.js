@@ -400,6 +400,8 @@ export default {
   'reason.loss_limit': 'Su límite de pérdidas es {limit} {period}: lleva perdido {used}; una apuesta de {amount} podría superarlo.',
   'reason.deposit_limit': 'El límite de depósitos del jugador es {limit} {period}: lleva {used}; {amount} más lo superaría.',
   'reason.excluded': 'Rige una {exclusion} hasta el {until}: no se puede jugar hasta entonces.',
+  'reason.session_over': 'Su sesión terminó (cerrada, inactiva demasiado tiempo o terminada en otro lugar): inicie sesión de nuevo.',
+  'reason.operator_care': 'Su cuenta es de su operador: fije sus límites, pausas y autoexclusiones en su sitio.',
   'care.exclusion.time-out': 'pausa',
   'care.exclusion.self-exclusion': 'autoexclusión',
 

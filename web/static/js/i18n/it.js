@@ -400,6 +400,8 @@ export default {
   'reason.loss_limit': 'Il suo limite di perdite è {limit} {period}: già perso {used}; una puntata di {amount} potrebbe superarlo.',
   'reason.deposit_limit': 'Il limite di depositi del giocatore è {limit} {period}: già {used}; altri {amount} lo supererebbero.',
   'reason.excluded': 'È in vigore una {exclusion} fino al {until}: niente gioco fino ad allora.',
+  'reason.session_over': 'La sessione è finita (uscita, inattiva troppo a lungo o chiusa altrove): acceda di nuovo.',
+  'reason.operator_care': 'Il suo conto è del suo operatore: fissi limiti, pause e autoesclusioni sul suo sito.',
   'care.exclusion.time-out': 'pausa',
   'care.exclusion.self-exclusion': 'autoesclusione',
 

@@ -1,0 +1,296 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/internal/server"
+	"sabot/internal/wallet/walletsim"
+)
+
+// Issue 25: the seams between responsible gaming and the rest — several
+// tables, several nodes, the operator's launch, registration.
+
+// betsAtOnce puts one bet of stake at each table at once, each from the
+// client given for it, and returns how many were taken; every refusal must
+// be the reason given.
+func betsAtOnce(t *testing.T, clients []*server.Client, tables []int64, stake int64, reason string) int {
+	t.Helper()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make([]error, len(tables))
+	start := make(chan struct{})
+	for i, tb := range tables {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = clients[i%len(clients)].Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
+		})
+	}
+	close(start)
+	wg.Wait()
+	taken := 0
+	for _, err := range errs {
+		if err == nil {
+			taken++
+			continue
+		}
+		wantReason(t, err, sabot.EFORBIDDEN, reason)
+	}
+	return taken
+}
+
+// Item 5: a limit holds across tables. Five bets of 6.00 at five tables at
+// once under a stake limit of 10.00 a day: one is taken (each table used to
+// read the usage, then write: 30.00 went). The loss limit likewise.
+func TestCareLimitAcrossTables(t *testing.T) {
+	h, _ := careHarness(t)
+	for _, kind := range []string{"stake", "loss"} {
+		t.Run(kind, func(t *testing.T) { limitAcrossTables(t, h, kind) })
+	}
+}
+
+func limitAcrossTables(t *testing.T, h *harness, kind string) {
+	ctx := context.Background()
+	name := "ana-" + kind
+	p := h.player(name, 100000)
+	var tables []int64
+	for i := range 5 {
+		v := must(h.admin.CreateTable(ctx, server.TableRequest{Name: fmt.Sprintf("%s-%d", name, i), Profile: "vegas-s17"}))
+		for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+			must(p.Command(ctx, v.ID, "sit", server.CommandRequest{Box: box}))
+		}
+		tables = append(tables, v.ID)
+	}
+	must(setLimit(t, p, kind, "day", amt(1000)))
+	if n := betsAtOnce(t, []*server.Client{p}, tables, 600, kind+"_limit"); n != 1 {
+		t.Fatalf("%s limit of 10.00: %d bets of 6.00 taken at once", kind, n)
+	}
+	if me := must(p.Me(ctx)); me.Wallet != 100000-600 {
+		t.Fatalf("%s limit: the wallet holds %d, want %d", kind, me.Wallet, 100000-600)
+	}
+}
+
+// Item 5 on two nodes: the player's bets at six tables shared by two
+// nodes, sent through both at once, under a stake limit of 10.00: one of
+// 6.00 is taken.
+func TestClusterCareLimit(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	tables := c.tables(6)
+	within(t, 10*time.Second, "the tables shared out", func() bool {
+		return server.Local(c.nodes[0]) == 3 && server.Local(c.nodes[1]) == 3
+	})
+	ana := c.player("ana", c.nodes[0])
+	ana2 := &server.Client{URL: c.nodes[1].URL()}
+	must(ana2.Login(ctx, "ana", password))
+	for _, tb := range tables {
+		for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+			must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: box}))
+		}
+	}
+	must(setLimit(t, ana, "stake", "day", amt(1000)))
+	if n := betsAtOnce(t, []*server.Client{ana, ana2}, tables, 600, "stake_limit"); n != 1 {
+		t.Fatalf("a stake limit of 10.00 on two nodes: %d bets of 6.00 taken at once", n)
+	}
+	if me := must(ana2.Me(ctx)); me.Wallet != 10000-600 {
+		t.Fatalf("the wallet holds %d, want %d", me.Wallet, 10000-600)
+	}
+}
+
+// stakeOnSocket sends a bet on a socket whose session or player was just
+// revoked on another node: the bet must not be taken — refused (the
+// session is over, the player excluded) or never run (the socket closed).
+func stakeOnSocket(t *testing.T, f *server.Feed, tb int64, stake int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	id, err := f.Send(ctx, server.CommandRequest{Op: "bet", Box: 1, Stake: stake})
+	if err != nil {
+		return // closed already
+	}
+	for {
+		m, err := f.Next(ctx)
+		if ctx.Err() != nil {
+			t.Fatalf("the socket neither refused the bet nor closed")
+		}
+		if err != nil {
+			return // closed
+		}
+		if m.CommandID != id {
+			continue
+		}
+		if m.Type == "result" {
+			t.Fatalf("a bet of a revoked session was taken at table %d: %+v", tb, m)
+		}
+		if m.Reason != "session_over" && m.Reason != "excluded" && m.Code != sabot.EUNAUTHORIZED {
+			t.Fatalf("the bet refused for another reason: %+v", m)
+		}
+		return
+	}
+}
+
+// offTable waits until the player neither sits nor bets at a table, and
+// says how long it took from since.
+func offTable(t *testing.T, admin *server.Client, tb int64, name string, since time.Time) {
+	t.Helper()
+	defer func() { t.Logf("%s off table %d %v after the revocation's answer", name, tb, time.Since(since)) }()
+	within(t, 10*time.Second, name+" taken off table "+fmt.Sprint(tb), func() bool {
+		v := must(admin.Table(context.Background(), tb))
+		for _, s := range v.Seats {
+			if s.Player == name {
+				return false
+			}
+		}
+		for _, b := range v.Bets {
+			if b.Player == name {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Item 3: a session's end and a player's exclusion made through one node
+// hold on the other. A logout through node 1 ends the session's socket on
+// node 0 (it kept betting for 60 s); a time-out chosen through node 1 ends
+// the player's socket on node 0, takes him off its table (his bet
+// returned) and refuses his stakes there (it kept betting for two rounds).
+func TestClusterRevocation(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	tables := c.tables(2)
+	within(t, 10*time.Second, "one table on each node", func() bool {
+		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
+	})
+	tb := tables[0]
+	if !server.Serves(c.nodes[0], tb) {
+		tb = tables[1]
+	}
+
+	// A logout.
+	ana := c.player("ana", c.nodes[1])
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	feed := must(ana.Subscribe(ctx, tb, "", 0)) // through node 1, served by node 0
+	defer feed.Close()
+	must(feed.Next(ctx)) // the snapshot: the socket is node 0's
+	must(0, ana.Do(ctx, "POST", "/api/logout", nil, nil))
+	at := time.Now()
+	stakeOnSocket(t, feed, tb, 100)
+	offTable(t, c.admin, tb, "ana", at) // her last session: her box is given up
+	anaID := must(c.nodes[0].Store.UserByName(ctx, "ana")).ID
+	if w := must(c.nodes[0].Store.Account(ctx, sabot.AccountWallet, anaID)).Balance; w != 10000 {
+		t.Fatalf("ana's wallet holds %d after her logout, want 10000", w)
+	}
+
+	// A time-out.
+	ben := c.player("ben", c.nodes[0])
+	ben1 := &server.Client{URL: c.nodes[1].URL()}
+	must(ben1.Login(ctx, "ben", password))
+	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
+	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 700}))
+	bf := must(ben.Subscribe(ctx, tb, "", 0))
+	defer bf.Close()
+	must(bf.Next(ctx))
+	var pc sabot.PlayerCare
+	must(0, ben1.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
+	at = time.Now()
+	stakeOnSocket(t, bf, tb, 100)
+	offTable(t, c.admin, tb, "ben", at)
+	benID := must(c.nodes[0].Store.UserByName(ctx, "ben")).ID
+	if w := must(c.nodes[0].Store.Account(ctx, sabot.AccountWallet, benID)).Balance; w != 10000 {
+		t.Fatalf("ben's wallet holds %d after his time-out, want 10000 (his bet returned)", w)
+	}
+}
+
+// Item 4: an operator's player is held to his operator's tools. He records
+// no time-out or limit here (he used to: timed out, launched and betting at
+// once); an exclusion on record for him (the pit's, or one recorded before)
+// refuses his launch and his stakes.
+func TestOperatorPlayerCare(t *testing.T) {
+	ctx := context.Background()
+	h := newOperator(t, walletsim.Faults{}, server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil)
+	h.op.AddPlayer("ana", "Ana", opStart)
+	h.op.IssueToken("ana", "tok-1")
+	h.op.IssueToken("ana", "tok-2")
+	tv := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"}))
+	ana := &server.Client{URL: h.srv.URL()}
+	must(ana.Launch(ctx, "tok-1"))
+	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+		must(ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}))
+	}
+	var pc sabot.PlayerCare
+	wantReason(t, ana.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc), sabot.EFORBIDDEN, "operator_care")
+	_, err := setLimit(t, ana, "stake", "day", amt(100))
+	wantReason(t, err, sabot.EFORBIDDEN, "operator_care")
+	must(ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+
+	u := must(h.st.UserByName(ctx, "@ana"))
+	now := time.Now()
+	must(0, h.st.(sabot.Care).PutCare(ctx, u.ID, sabot.PlayerCare{RealityMinutes: 60, Exclusion: "time-out", ExcludedFrom: now, ExcludedUntil: now.Add(24 * time.Hour)}))
+	_, err = ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 2, Stake: 100})
+	wantReason(t, err, sabot.EFORBIDDEN, "excluded")
+	_, err = (&server.Client{URL: h.srv.URL()}).Launch(ctx, "tok-2")
+	wantReason(t, err, sabot.EFORBIDDEN, "excluded")
+	drained(t, h.st, 10*time.Second)
+	if got := h.op.Balance("ana"); got != opStart-100 {
+		t.Fatalf("the operator holds %d for ana, want %d: the refused stake's debit not rolled back", got, opStart-100)
+	}
+}
+
+// Item 8: a registration or a login from where a player under an
+// exclusion was seen is a significant event for the pit, and a
+// registration there gets no welcome credit (the same browser registered a
+// new account, with its welcome credit, right after a time-out).
+func TestCareReRegistration(t *testing.T) {
+	ctx := context.Background()
+	h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) { s.WelcomeCredit = 100000 }}
+	h.start(server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
+	cy := h.player("cy", 0) // before: his welcome credit
+	jar := must(cookiejar.New(nil))
+	browser := &http.Client{Jar: jar}
+	ben := &server.Client{URL: h.srv.URL(), HTTP: browser}
+	must(0, ben.Register(ctx, "ben", password))
+	must(ben.Login(ctx, "ben", password))
+	if me := must(ben.Me(ctx)); me.Wallet != 100000 {
+		t.Fatalf("ben's welcome credit: %d", me.Wallet)
+	}
+	var pc sabot.PlayerCare
+	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
+
+	again := &server.Client{URL: h.srv.URL(), HTTP: browser} // the same browser
+	must(0, again.Register(ctx, "benjamin", password))
+	must(again.Login(ctx, "benjamin", password))
+	if me := must(again.Me(ctx)); me.Wallet != 0 {
+		t.Fatalf("a new account from an excluded player's browser got a welcome credit: %d", me.Wallet)
+	}
+	must(cy.Login(ctx, "cy", password)) // another browser, the same address
+	evs := must(server.Events(ctx, h.st, server.EventQuery{Limit: 50}))
+	want := []string{
+		"benjamin registered from the address and device of ben, under a time-out until " + pc.ExcludedUntil.UTC().Format(time.RFC3339) + ": no welcome credit",
+		"benjamin logged in from the address and device of ben",
+		"cy logged in from the address of ben, under a time-out",
+	}
+	for _, w := range want {
+		found := false
+		for _, e := range evs {
+			found = found || strings.Contains(e.Summary, w)
+		}
+		if !found {
+			t.Errorf("no significant event %q", w)
+		}
+	}
+	if t.Failed() {
+		for _, e := range evs {
+			t.Log(e.Summary)
+		}
+	}
+}

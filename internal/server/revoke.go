@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"sabot"
+)
+
+// A session's end and a player's exclusion hold on every node (issue 25;
+// docs/players.md). Two halves, both the database's:
+//
+//   - The stake's transaction reads the player's eligibility (stakeGuard,
+//     sabot.StakeGuard): a stake from a session that is over, or of a
+//     player excluded, is refused on any node from the commit that ended
+//     it, whatever a node has heard.
+//   - The node that ends a session or excludes a player tells the others
+//     through the store (sabot.Revoker; PostgreSQL: NOTIFY): each closes
+//     the sockets it holds of him and, when he may no longer play (an
+//     exclusion, or his last session ended), takes him off the tables it
+//     serves, his bets for the next round returned. A node whose watch
+//     broke checks every socket it holds when it listens again.
+//
+// A new way of ending a session or of barring a player (a pit's block, a
+// password change) calls revoke after its change commits.
+
+// revokeOrigin names this process; a server is told apart by its address.
+var revokeOrigin = nodeID()
+
+func (s *Server) origin() string { return fmt.Sprintf("%s/%p", revokeOrigin, s) }
+
+// revoke applies a revocation here, then tells the other nodes; keep is a
+// socket that answers before it closes (nil: none).
+func (s *Server) revoke(ctx context.Context, r sabot.Revocation, keep *socket) {
+	r.Origin = s.origin()
+	s.applyRevocation(ctx, r, keep)
+	if rv, ok := s.Store.(sabot.Revoker); ok {
+		if err := rv.Revoke(context.WithoutCancel(ctx), r); err != nil {
+			// The stakes are refused anyway (stakeGuard); the other nodes'
+			// sockets close at their next check.
+			s.logger().Warn("a revocation was not sent to the other nodes", "user", r.UserID, "err", err)
+		}
+	}
+}
+
+// watchRevocations applies the revocations the other nodes make, until the
+// server closes.
+func (s *Server) watchRevocations() {
+	rv, ok := s.Store.(sabot.Revoker)
+	if !ok {
+		return
+	}
+	s.wg.Go(func() {
+		err := rv.WatchRevocations(s.ctx, func(r sabot.Revocation) {
+			if r.Origin == s.origin() {
+				return // applied already
+			}
+			s.applyRevocation(s.ctx, r, nil)
+		})
+		if err != nil && s.ctx.Err() == nil {
+			s.logger().Error("the watch of revocations ended", "err", err)
+		}
+	})
+}
+
+// applyRevocation closes what this node holds of a revoked session or
+// player: his sockets whose session is over, and, when he may no longer
+// play, his places at the tables it serves.
+func (s *Server) applyRevocation(ctx context.Context, r sabot.Revocation, keep *socket) {
+	if r.UserID == 0 { // the watch broke: check every socket
+		for _, id := range s.socketUsers() {
+			s.applyRevocation(ctx, sabot.Revocation{UserID: id}, nil)
+		}
+		return
+	}
+	barred := r.Player
+	if !barred {
+		if err := s.excluded(ctx, r.UserID); sabot.ErrorCode(err) == sabot.EFORBIDDEN {
+			barred = true
+		}
+	}
+	if barred {
+		s.revokeUser(r.UserID)
+	} else {
+		for _, token := range s.socketSessions(r.UserID) {
+			if _, err := s.Store.SessionByToken(ctx, token); sabot.ErrorCode(err) == sabot.ENOTFOUND {
+				s.revokeOthers(token, keep)
+			}
+		}
+		if c := s.care(); c != nil {
+			n, err := c.LiveSessions(ctx, r.UserID)
+			barred = err == nil && n == 0 // his last session: he is gone
+		}
+	}
+	if barred {
+		s.takeOff(ctx, r.UserID)
+	}
+}
+
+// takeOff takes a player off every table this node serves: his boxes
+// freed, his bets for the next round returned; a round in play goes on to
+// its settlement, his decisions by the timers.
+func (s *Server) takeOff(ctx context.Context, userID int64) {
+	u, err := s.Store.UserByID(ctx, userID)
+	if err != nil {
+		s.logger().Warn("a revoked player was not found", "user", userID, "err", err)
+		return
+	}
+	leave := commandNamed(opLeave)
+	for _, a := range s.tableList() {
+		cmd, err := s.command(u, leave, CommandRequest{CommandID: "revoked-" + randomID(8), ClientID: "care"})
+		if err != nil {
+			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "err", err)
+			return
+		}
+		if rep := a.do(ctx, cmd); rep.err != nil && sabot.ErrorCode(rep.err) != sabot.ECONFLICT { // ECONFLICT: not at that table
+			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "table", a.cfg.ID, "err", rep.err)
+		}
+	}
+}
+
+// socketUsers are the users with a socket here.
+func (s *Server) socketUsers() []int64 {
+	reg := &s.sockets
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	out := make([]int64, 0, len(reg.byUser))
+	for id := range reg.byUser {
+		out = append(out, id)
+	}
+	return out
+}
+
+// socketSessions are the sessions of a user's sockets here.
+func (s *Server) socketSessions(userID int64) []string {
+	reg := &s.sockets
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	var out []string
+	for token, ks := range reg.bySession {
+		for k := range ks {
+			if k.user.ID == userID {
+				out = append(out, token)
+				break
+			}
+		}
+	}
+	return out
+}
