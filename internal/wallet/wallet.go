@@ -7,8 +7,11 @@
 // operation (authenticate, balance, debit, credit, rollback). Both sides
 // sign what they send: the header X-Sabot-Timestamp is the Unix time in
 // seconds, and X-Sabot-Signature is "sha256=" and the hex HMAC-SHA256, under
-// the shared secret, of the timestamp, a ".", and the body, byte for byte.
-// A signature that does not verify, or a timestamp more than MaxSkew away,
+// the shared secret, of the timestamp, the method, the operation's path
+// ("/debit") and the body byte for byte, each followed by a newline but the
+// body (Signed); an answer is signed over the method and path of the call
+// it answers. A signed credit posted to /debit does not verify. A
+// signature that does not verify, or a timestamp more than MaxSkew away,
 // is refused (401) and never acted on. Every call carries a transaction ID
 // unique to it: a call sent again is answered as the first time and acts
 // once. An answer is Status "ok", or "refused" with the operator's Reason;
@@ -103,22 +106,41 @@ const (
 	HeaderSignature = "X-Sabot-Signature"
 )
 
-// Sign is the signature of a body sent at a time: "sha256=" and the hex
-// HMAC-SHA256 of the timestamp, ".", and the body.
-func Sign(secret []byte, unix int64, body []byte) string {
+// Signed is what a signature covers: the timestamp, the method, the
+// operation's path as docs/wallet.yaml names it ("/debit", whatever the
+// path of the operator's wallet URL before it), each followed by "\n",
+// then the body byte for byte. A request and its answer both sign the
+// request's method and path: neither verifies for another operation.
+func Signed(unix int64, method, path string, body []byte) []byte {
+	b := make([]byte, 0, 32+len(method)+len(path)+len(body))
+	b = strconv.AppendInt(b, unix, 10)
+	b = append(b, '\n')
+	b = append(b, method...)
+	b = append(b, '\n')
+	b = append(b, path...)
+	b = append(b, '\n')
+	return append(b, body...)
+}
+
+// Sign is the signature of a message sent at a time: "sha256=" and the hex
+// HMAC-SHA256 of Signed.
+func Sign(secret []byte, unix int64, method, path string, body []byte) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(strconv.FormatInt(unix, 10)))
-	m.Write([]byte{'.'})
-	m.Write(body)
+	m.Write(Signed(unix, method, path, body))
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
+
+// OpPath is the path an operation is posted to, relative to the wallet
+// URL, as the signature covers it.
+func OpPath(op string) string { return "/" + op }
 
 // ErrSignature is the refusal of a message whose signature or timestamp
 // does not verify.
 var ErrSignature = errors.New("wallet: bad signature")
 
-// Verify checks a message's headers against its body, at now.
-func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
+// Verify checks a message's headers against the method and path of its
+// call and its body, at now.
+func Verify(secret []byte, h http.Header, method, path string, body []byte, now time.Time) error {
 	ts, err := strconv.ParseInt(h.Get(HeaderTimestamp), 10, 64)
 	if err != nil {
 		return fmt.Errorf("%w: no %s", ErrSignature, HeaderTimestamp)
@@ -126,7 +148,7 @@ func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
 	if d := now.Sub(time.Unix(ts, 0)); d > MaxSkew || d < -MaxSkew {
 		return fmt.Errorf("%w: the timestamp is %v away", ErrSignature, d.Round(time.Second))
 	}
-	want := Sign(secret, ts, body)
+	want := Sign(secret, ts, method, path, body)
 	if !hmac.Equal([]byte(want), []byte(h.Get(HeaderSignature))) {
 		return fmt.Errorf("%w: %s does not match", ErrSignature, HeaderSignature)
 	}
@@ -181,7 +203,7 @@ func (c *Client) Call(ctx context.Context, op string, req Request) (*Response, e
 	ts := c.now().Unix()
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
-	hr.Header.Set(HeaderSignature, Sign(c.Secret, ts, body))
+	hr.Header.Set(HeaderSignature, Sign(c.Secret, ts, http.MethodPost, OpPath(op), body))
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient
@@ -201,7 +223,7 @@ func (c *Client) Call(ctx context.Context, op string, req Request) (*Response, e
 	if len(ans) > MaxBody {
 		return nil, fmt.Errorf("%w: %s %s: an answer over %d bytes", ErrNoAnswer, op, req.TransactionID, MaxBody)
 	}
-	if err := Verify(c.Secret, res.Header, ans, c.now()); err != nil {
+	if err := Verify(c.Secret, res.Header, http.MethodPost, OpPath(op), ans, c.now()); err != nil {
 		return nil, fmt.Errorf("%w: %s %s: the answer: %v", ErrNoAnswer, op, req.TransactionID, err)
 	}
 	var r Response

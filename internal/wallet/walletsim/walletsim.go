@@ -164,7 +164,8 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "a call is a POST of at most 64 KiB", http.StatusBadRequest)
 		return
 	}
-	if err := wallet.Verify(o.Secret, r.Header, body, o.now()); err != nil {
+	op := path.Base(r.URL.Path)
+	if err := wallet.Verify(o.Secret, r.Header, r.Method, wallet.OpPath(op), body, o.now()); err != nil {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 		return
 	}
@@ -173,7 +174,6 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "a call is a JSON request with a transaction_id", http.StatusBadRequest)
 		return
 	}
-	op := path.Base(r.URL.Path)
 	o.mu.Lock()
 	o.calls++
 	f := o.Faults
@@ -200,7 +200,7 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ts := o.now().Unix()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set(wallet.HeaderTimestamp, itoa(ts))
-	w.Header().Set(wallet.HeaderSignature, wallet.Sign(o.Secret, ts, ans))
+	w.Header().Set(wallet.HeaderSignature, wallet.Sign(o.Secret, ts, r.Method, wallet.OpPath(op), ans))
 	w.Write(ans)
 }
 
