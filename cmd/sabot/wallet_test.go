@@ -19,6 +19,7 @@ import (
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet"
+	"sabot/internal/wallet/specop"
 	"sabot/internal/wallet/walletsim"
 	"sabot/money"
 )
@@ -108,7 +109,12 @@ func TestKill9OperatorWallet(t *testing.T) {
 	}
 	secret := "a secret shared with the operator"
 	op := walletsim.New([]byte(secret), "EUR")
-	ws := httptest.NewServer(op)
+	spec, err := specop.Load("../../docs/wallet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker := specop.Checked(spec, op) // every message against docs/wallet.yaml
+	ws := httptest.NewServer(checker)
 	defer ws.Close()
 	t.Setenv(WalletSecretEnv, secret)
 	const start = 1_000_000
@@ -183,7 +189,14 @@ func TestKill9OperatorWallet(t *testing.T) {
 	}
 	p.stop(t)
 
+	for _, v := range checker.Violations() {
+		t.Errorf("a message not as docs/wallet.yaml says: %s", v)
+	}
+	t.Logf("checked against docs/wallet.yaml: %v", checker.Checked())
 	b, _ := json.Marshal(op.Statement())
+	if err := spec.Schema("Statement", b); err != nil {
+		t.Errorf("the statement is not as docs/wallet.yaml says: %v", err)
+	}
 	statement := filepath.Join(dir, "statement.json")
 	os.WriteFile(statement, b, 0o600)
 	if out, errb, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement); code != 0 {

@@ -67,16 +67,45 @@ const (
 )
 
 // Request is a call sabot makes. Amounts are in minor units of Currency.
+// On the wire (Encode) a debit, a credit and a rollback always carry
+// amount, and a credit and a rollback round_closed; the other fields are
+// left out when empty.
 type Request struct {
 	TransactionID string `json:"transaction_id"`
-	Player        string `json:"player,omitempty"` // the operator's ID of the player
-	Token         string `json:"token,omitempty"`  // authenticate: the game session's token
+	Timestamp     string `json:"timestamp,omitempty"` // when sabot made the call (RFC 3339, UTC): the same on every try
+	Attempt       int    `json:"attempt,omitempty"`   // which try this is: 1, then 2… (the same transaction sent again)
+	Player        string `json:"player,omitempty"`    // the operator's ID of the player
+	Token         string `json:"token,omitempty"`     // authenticate: the game session's token
+	Session       string `json:"session,omitempty"`   // the game session: the transaction ID of the launch's authenticate
+	Game          string `json:"game,omitempty"`      // the game: "blackjack-" and the table's profile
 	Amount        int64  `json:"amount,omitempty"`
 	Currency      string `json:"currency,omitempty"`
-	Round         string `json:"round,omitempty"` // the round ("4-17") the money is for
+	Round         string `json:"round,omitempty"` // the round ("4-17") the money is for; a rollback's is its debit's
 	Table         int64  `json:"table,omitempty"`
-	Kind          string `json:"kind,omitempty"`      // debit: main, double, split, insurance, challenge; credit: settle, void
-	Reference     string `json:"reference,omitempty"` // rollback: the transaction ID of the debit it undoes
+	Kind          string `json:"kind,omitempty"`         // debit: bet, double, split, insurance, challenge; credit: settle, return; rollback: lapsed, withdrawn, returned, void
+	Reference     string `json:"reference,omitempty"`    // rollback: the transaction ID of the debit it undoes
+	RoundClosed   bool   `json:"round_closed,omitempty"` // credit, rollback: the round is over for the player (settled, or void)
+	RetryOf       string `json:"retry_of,omitempty"`     // credit, rollback: the refused call this one sends again, under a new transaction ID
+	Expires       string `json:"expires,omitempty"`      // debit: sabot waits for the answer until then (RFC 3339); after, the debit does not count and is rolled back
+}
+
+// Encode is a request's body for an operation.
+func Encode(op string, req Request) ([]byte, error) {
+	type plain Request
+	w := struct {
+		plain
+		Amount      *int64 `json:"amount,omitempty"`
+		RoundClosed *bool  `json:"round_closed,omitempty"`
+	}{plain: plain(req)}
+	switch op {
+	case OpDebit, OpCredit, OpRollback:
+		w.Amount = &req.Amount
+	}
+	switch op {
+	case OpCredit, OpRollback:
+		w.RoundClosed = &req.RoundClosed
+	}
+	return json.Marshal(w)
 }
 
 // Response is the operator's answer.
@@ -186,7 +215,11 @@ func (c *Client) Call(ctx context.Context, op string, req Request) (*Response, e
 	if req.TransactionID == "" {
 		return nil, errors.New("wallet: a call needs a transaction ID")
 	}
-	body, err := json.Marshal(req)
+	if req.Timestamp == "" {
+		req.Timestamp = c.now().UTC().Format(time.RFC3339Nano)
+	}
+	req.Attempt = max(req.Attempt, 1)
+	body, err := Encode(op, req)
 	if err != nil {
 		return nil, err
 	}

@@ -344,3 +344,27 @@ func TestAnswerSignatureCoversOperation(t *testing.T) {
 		}
 	}
 }
+
+// The reference operator's game session tokens launch once, and not after
+// TokenTTL (issue 25, item 6): the same authenticate sent again is
+// answered as the first time; another is refused.
+func TestTokensOnceAndExpiring(t *testing.T) {
+	op, c := setup(t)
+	now := time.Now()
+	op.Now = func() time.Time { return now }
+	op.IssueToken("p-1", "tok-2")
+	for range 2 {
+		if r := call(t, c, wallet.OpAuthenticate, wallet.Request{TransactionID: "auth-1", Token: "tok-2"}); r.Status != wallet.StatusOK || r.Player != "p-1" {
+			t.Fatalf("the first launch, and its repeat: %+v", r)
+		}
+	}
+	if r := call(t, c, wallet.OpAuthenticate, wallet.Request{TransactionID: "auth-2", Token: "tok-2"}); r.Reason != wallet.ReasonInvalidToken {
+		t.Fatalf("a token used again: %+v", r)
+	}
+	op.IssueToken("p-1", "tok-3")
+	now = now.Add(walletsim.DefaultTokenTTL + time.Second)
+	c.Now = op.Now
+	if r := call(t, c, wallet.OpAuthenticate, wallet.Request{TransactionID: "auth-3", Token: "tok-3"}); r.Reason != wallet.ReasonInvalidToken || !strings.Contains(r.Message, "expired") {
+		t.Fatalf("an expired token: %+v", r)
+	}
+}
