@@ -39,7 +39,12 @@ every difference:
   - a transaction whose operation, player or amount differ;
   - a debit that lapsed in sabot (no answer in time) and that the operator took, with no
     rollback of it acknowledged;
-  - a call sabot has not delivered yet.
+  - a call sabot has not delivered yet;
+  - money owed: a credit or rollback the operator refused that no call sent again has paid
+    and the pit has not resolved by hand (POST /api/admin/wallet/owed/{id}/resolve), with
+    the amount owed.
+
+Money owed that the pit resolved by hand is listed with its reason; it is no difference.
 
 The period (--since, --until: RFC 3339 or YYYY-MM-DD) selects sabot's calls by when they
 were written; the statement's entries are matched by transaction ID.`,
@@ -82,8 +87,27 @@ were written; the statement's entries are matched by transaction ID.`,
 				return !from.IsZero() && x.At.Before(from) || !to.IsZero() && !x.At.Before(to)
 			})
 			diffs := reconcile(calls, entries)
+			owed, err := o.Owed(cmd.Context())
+			if err != nil {
+				return failed("cannot read the money owed: %s", errCause(err))
+			}
+			inPeriod := map[string]bool{}
+			for _, c := range calls {
+				inPeriod[c.ID] = true
+			}
+			for _, c := range owed {
+				if inPeriod[c.ID] {
+					diffs = append(diffs, owedLine(c))
+				}
+			}
 			for _, d := range diffs {
 				fmt.Fprintln(e.stdout, d)
+			}
+			for _, c := range calls {
+				if c.Resolved != "" {
+					fmt.Fprintf(e.stdout, "%s %s (%s, %s, %d): refused by the operator; resolved by %s at %s: %s\n", c.Op, c.ID, c.Player, c.Round, c.Amount,
+						c.ResolvedBy, c.ResolvedAt.UTC().Format(time.RFC3339), c.Resolved)
+				}
 			}
 			if len(diffs) > 0 {
 				return failed("sabot wallet reconcile: %d differences in %d calls", len(diffs), len(calls))
@@ -166,6 +190,19 @@ func reconcile(calls []*sabot.WalletCall, entries []walletsim.Entry) []string {
 		}
 	}
 	return out
+}
+
+// owedLine says an item of money owed: the refused call, why, how much is
+// owed to whom, and its tries.
+func owedLine(c *sabot.WalletCall) string {
+	var res wallet.Response
+	json.Unmarshal(c.Answer, &res)
+	next := "no more tries by sabot: the pit resolves it"
+	if !c.NextRetry.IsZero() {
+		next = "sent again at " + c.NextRetry.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("%s %s (%s, %s, %d): refused by the operator (%s %s): %s owed to %s since %s, sent again %d times; %s",
+		c.Op, c.ID, c.Player, c.Round, c.Amount, res.Reason, res.Message, c.Amount, c.Player, c.Answered.UTC().Format(time.RFC3339), c.Retries, next)
 }
 
 func newWalletSimCmd(e *env) *cobra.Command {

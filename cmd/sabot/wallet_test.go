@@ -287,3 +287,58 @@ func TestWalletSimCommand(t *testing.T) {
 		t.Fatalf("wallet-sim exited %d", code)
 	}
 }
+
+// A credit the operator refused is money owed: sabot wallet reconcile
+// reports it with the amount and exits 1 until it is paid or resolved by
+// hand (issue 25, item 9). Before, a refused 20.00 win left the player
+// unpaid and reconcile said all agreed (exit 0).
+func TestWalletReconcileOwed(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &sabot.Table{Name: "t", Profile: "vegas-s17"}
+	if err := st.CreateTable(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
+		{ID: "d1", Op: "debit", Player: "p1", Round: "1-3", Amount: 1000},
+		{ID: "c1", Op: "credit", Player: "p1", Round: "1-3", Amount: 2000, Kind: "settle", RoundClosed: true},
+	}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	o := st.(sabot.Outbox)
+	now := time.Now()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(o.AnswerCall(ctx, "d1", sabot.CallOK, []byte(`{"transaction_id":"d1","status":"ok","balance":99000}`), now, time.Time{}))
+	must(o.AnswerCall(ctx, "c1", sabot.CallRefused, []byte(`{"transaction_id":"c1","status":"refused","balance":99000,"reason":"player_blocked","message":"closed"}`), now, time.Time{}))
+	statement := filepath.Join(t.TempDir(), "statement.json")
+	b, _ := json.Marshal([]walletsim.Entry{
+		{TransactionID: "d1", Op: "debit", Player: "p1", Amount: 1000, Status: "ok", At: now},
+		{TransactionID: "c1", Op: "credit", Player: "p1", Amount: 2000, Status: "refused", Reason: "player_blocked", At: now},
+	})
+	must(os.WriteFile(statement, b, 0o600))
+	st.Close()
+	out, errOut, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement)
+	if code != exitFailure || !strings.Contains(out, "credit c1 (p1, 1-3, 2000)") || !strings.Contains(out, "20.00 owed to p1") || !strings.Contains(out, "player_blocked") {
+		t.Fatalf("a refused win: exit %d\n%s%s", code, out, errOut)
+	}
+	// Resolved by hand: no difference; the resolution is said.
+	st, err = store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(st.(sabot.Outbox).ResolveOwed(ctx, "c1", "paid by the cashier", "pit", now))
+	st.Close()
+	out, errOut, code = run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement)
+	if code != 0 || !strings.Contains(out, "resolved by pit") || !strings.Contains(out, "agree") {
+		t.Fatalf("resolved: exit %d\n%s%s", code, out, errOut)
+	}
+}

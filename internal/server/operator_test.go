@@ -611,3 +611,104 @@ func TestOperatorCallsCarry(t *testing.T) {
 		t.Fatalf("calls %v", seen)
 	}
 }
+
+// A credit the operator refuses is money owed (issue 25, item 9): the pit
+// sees it (GET /api/admin/wallet/owed, the event wallet-refused) with the
+// amount; it is sent again under a new transaction ID until the operator
+// takes it (wallet-paid), or resolved by hand with a reason, recorded
+// (wallet-resolved). Before, the win was never paid and nobody saw it.
+func TestOperatorRefusedCreditOwed(t *testing.T) {
+	ctx := context.Background()
+	op := specop.New(opSecret, "EUR")
+	spec, err := walletSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Spec = spec
+	h := newSpecOperator(t, op, slow, nil, func(s *server.Server) { s.WalletRetryRefused = 100 * time.Millisecond })
+	op.AddPlayer("ana", "Ana", opStart)
+	op.IssueToken("ana", "tok-ana")
+	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana := &server.Client{URL: h.srv.URL()}
+	if _, err := ana.Launch(ctx, "tok-ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// ana 10+7 stands; the dealer 6+10 draws 9 and busts: ana wins 10.00.
+	win := func(no int) {
+		t.Helper()
+		must(h.admin.Command(ctx, tv.ID, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+		must(ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+		op.Close("ana") // the operator refuses her calls from now on
+		must(ana.Command(ctx, tv.ID, "act", server.CommandRequest{Action: "stand", Box: 1}))
+		waitRound(t, ana, tv.ID, no)
+	}
+	owed := func(want int) []server.OwedView {
+		t.Helper()
+		var list []server.OwedView
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if err := h.admin.Do(ctx, "GET", "/api/admin/wallet/owed", nil, &list); err != nil {
+				t.Fatal(err)
+			}
+			if len(list) == want && (want == 0 || list[0].Retries > 0) {
+				return list
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("money owed: %+v, want %d items sent again", list, want)
+			}
+		}
+	}
+	win(1)
+	list := owed(1)
+	if o := list[0]; o.Op != "credit" || o.Player != "@ana" || o.Amount != 2000 || o.Reason != "player_blocked" || o.Round != fmt.Sprintf("%d-1", tv.ID) || o.NextRetry == nil && o.Retries < 10 {
+		t.Fatalf("the item owed: %+v", o)
+	}
+	if got := op.Balance("ana"); got != opStart-1000 {
+		t.Fatalf("the operator holds %d", got)
+	}
+	op.Reopen("ana") // the next try pays
+	owed(0)
+	if got := op.Balance("ana"); got != opStart+1000 {
+		t.Fatalf("after the win paid the operator holds %d, want %d", got, opStart+1000)
+	}
+	// Refused again, and resolved by hand with a reason.
+	win(2)
+	list = owed(1)
+	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", server.ResolveRequest{}, nil); sabot.ErrorCode(err) != sabot.EINVALID {
+		t.Fatalf("resolved with no reason: %v", err)
+	}
+	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/nope/resolve", server.ResolveRequest{Reason: "x"}, nil); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		t.Fatalf("an unknown item resolved: %v", err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", server.ResolveRequest{Reason: "paid by the operator's cashier, ticket 4411"}, nil)
+		if err == nil {
+			break
+		}
+		if sabot.ErrorCode(err) != sabot.ECONFLICT || time.Now().After(deadline) { // a try out: resolved once it is answered
+			t.Fatalf("resolve: %v", err)
+		}
+	}
+	owed(0)
+	seen := map[string]string{}
+	var evs []server.EventView
+	if err := h.admin.Do(ctx, "GET", "/api/admin/events", nil, &evs); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		var p struct{ Event, Text, By string }
+		json.Unmarshal(e.Payload, &p)
+		if strings.HasPrefix(p.Event, "wallet-") && seen[p.Event] == "" {
+			seen[p.Event] = p.Text + " by " + p.By
+		}
+	}
+	if !strings.Contains(seen["wallet-refused"], "20.00 owed to ana") || !strings.Contains(seen["wallet-paid"], "paid when sent again") ||
+		!strings.Contains(seen["wallet-resolved"], "ticket 4411 by pit") {
+		t.Fatalf("the events: %v", seen)
+	}
+}

@@ -355,26 +355,34 @@ func (s *Store) RetryOwed(ctx context.Context, now time.Time) ([]*sabot.WalletCa
 			return err
 		}
 		for _, c := range due {
-			var n int
-			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM wallet_calls WHERE retry_of = $1`, c.ID).Scan(&n); err != nil {
+			// The root's row first: its lock orders this with a resolution
+			// by hand (ResolveOwed), which takes it first too.
+			if n, err := tx.Exec(ctx, `UPDATE wallet_calls SET next_retry = 0 WHERE id = $1 AND resolved = '' AND next_retry <> 0`, c.ID); err != nil {
+				return err
+			} else if n == 0 {
+				continue // resolved, or sent again by another node, meanwhile
+			}
+			var sent int
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM wallet_calls WHERE retry_of = $1`, c.ID).Scan(&sent); err != nil {
 				return err
 			}
 			// The root's ID and the try: "-2" for the first sent again. A
 			// transaction ID stays within 64 bytes (the root's are at most
 			// 40).
 			r := *c
-			r.ID, r.RetryOf, r.Seq = c.ID+"-"+strconv.Itoa(n+2), c.ID, c.Seq
+			r.ID, r.RetryOf, r.Seq = c.ID+"-"+strconv.Itoa(sent+2), c.ID, c.Seq
 			r.State, r.Counted, r.Attempts, r.Answer, r.NextTry, r.Created, r.Answered = sabot.CallPending, false, 0, nil, now, now, time.Time{}
 			r.NextRetry, r.Resolved, r.ResolvedBy, r.ResolvedAt = time.Time{}, "", "", time.Time{}
-			if _, err := tx.Exec(ctx, `INSERT INTO wallet_calls (id, table_id, seq, op, player, user_id, round, amount, kind, reference,
+			n, err := tx.Exec(ctx, `INSERT INTO wallet_calls (id, table_id, seq, op, player, user_id, round, amount, kind, reference,
 				state, counted, attempts, next_try, created, game, session, round_closed, retry_of)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', FALSE, 0, $11, $11, $12, $13, $14, $15)`,
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', FALSE, 0, $11, $11, $12, $13, $14, $15)
+				ON CONFLICT DO NOTHING`,
 				r.ID, r.TableID, r.Seq, r.Op, r.Player, r.UserID, r.Round, int64(r.Amount), r.Kind, r.Reference, stamp(now),
-				r.Game, r.Session, r.RoundClosed, r.RetryOf); err != nil {
+				r.Game, r.Session, r.RoundClosed, r.RetryOf)
+			if err != nil {
 				return err
-			}
-			if _, err := tx.Exec(ctx, `UPDATE wallet_calls SET next_retry = 0 WHERE id = $1`, c.ID); err != nil {
-				return err
+			} else if n == 0 {
+				continue // another node's deliverer wrote it a moment ago
 			}
 			out = append(out, &r)
 		}
@@ -410,6 +418,11 @@ func (s *Store) ResolveOwed(ctx context.Context, id, reason, by string, at time.
 		return sabot.Errorf(sabot.EINVALID, "resolving money owed by hand needs a reason")
 	}
 	err := s.write(ctx, func(tx Tx) error {
+		// The root's row first (see RetryOwed): no call sending it again
+		// is written between the check below and the resolution.
+		if _, err := tx.Exec(ctx, `UPDATE wallet_calls SET next_retry = 0 WHERE id = $1 AND retry_of = ''`, id); err != nil {
+			return err
+		}
 		var pending string
 		err := tx.QueryRow(ctx, `SELECT id FROM wallet_calls WHERE retry_of = $1 AND state = 'pending' LIMIT 1`, id).Scan(&pending)
 		if err == nil {
