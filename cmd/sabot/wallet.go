@@ -210,6 +210,7 @@ func newWalletSimCmd(e *env) *cobra.Command {
 		addr, currency string
 		players        []string
 		f              walletsim.Faults
+		tokenTTL       time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "wallet-sim",
@@ -219,8 +220,10 @@ sabot serve --wallet without an operator, and for an operator to compare its wal
 It answers the calls at http://ADDR/{authenticate,balance,debit,credit,rollback}, signed with
 the secret in $` + WalletSecretEnv + `, and serves its statement (every transaction it acted
 on, the input of sabot wallet reconcile) at GET /statement. Each --player is
-ID:BALANCE:TOKEN (the balance in minor units; the token is what the operator's site would put
-in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
+ID:BALANCE:TOKEN[,TOKEN…] (the balance in minor units; a token is what the operator's site would
+put in the launch link: /launch?token=TOKEN). A token launches once, within --token-ttl, as an
+operator's must: give a player several to launch him several times. Faults are shares of calls,
+0 to 1.`,
 		Example: `  export ` + WalletSecretEnv + `=a-long-shared-secret
   sabot wallet-sim --currency EUR --player ana:100000:tok-ana --player ben:5000:tok-ben &
   sabot serve --wallet http://127.0.0.1:9090 --currency EUR
@@ -239,8 +242,12 @@ in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
 					return refused("sabot wallet-sim: a fault's rate is a share of calls, 0 to 1: %v", r)
 				}
 			}
+			if tokenTTL <= 0 {
+				return refused("sabot wallet-sim: --token-ttl %v: give a positive time", tokenTTL)
+			}
 			op := walletsim.New([]byte(secret), currency)
 			op.Faults = f
+			op.TokenTTL = tokenTTL
 			for _, p := range players {
 				parts := strings.Split(p, ":")
 				var balance int64
@@ -251,7 +258,12 @@ in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
 					return refused("sabot wallet-sim: --player %q: the balance is minor units, 0 or more", p)
 				}
 				op.AddPlayer(parts[0], parts[0], balance)
-				op.IssueToken(parts[0], parts[2])
+				for _, tok := range strings.Split(parts[2], ",") {
+					if tok == "" {
+						return refused("sabot wallet-sim: --player %q: an empty token", p)
+					}
+					op.IssueToken(parts[0], tok)
+				}
 			}
 			mux := http.NewServeMux()
 			mux.HandleFunc("GET /statement", func(w http.ResponseWriter, r *http.Request) {
@@ -278,7 +290,8 @@ in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
 	fl := c.Flags()
 	fl.StringVar(&addr, "addr", "127.0.0.1:9090", "listen address")
 	fl.StringVar(&currency, "currency", "", "the accounts' currency (ISO 4217)")
-	fl.StringArrayVar(&players, "player", nil, "a player: ID:BALANCE:TOKEN (repeat)")
+	fl.StringArrayVar(&players, "player", nil, "a player: ID:BALANCE:TOKEN[,TOKEN…], each token launching once (repeat)")
+	fl.DurationVar(&tokenTTL, "token-ttl", time.Hour, "how long after the start a token launches")
 	fl.Float64Var(&f.FailRate, "fail-rate", 0, "calls answered 500 before acting")
 	fl.Float64Var(&f.LostRate, "lost-rate", 0, "calls acted on, then answered 500 (sabot sends them again)")
 	fl.Float64Var(&f.SlowRate, "slow-rate", 0, "calls acted on, then answered after --slow")

@@ -284,6 +284,8 @@ func TestWalletSimCommand(t *testing.T) {
 		{"--player", "ana:100"},
 		{"--fail-rate", "2", "--currency", "EUR"},
 		{"--player", "ana:100:tok"}, // no currency
+		{"--player", "ana:100:tok,,x", "--currency", "EUR"},
+		{"--token-ttl", "0s", "--currency", "EUR"},
 	} {
 		if _, e, code := run(t, "", append([]string{"wallet-sim"}, args...)...); code != exitRefused || e == "" {
 			t.Errorf("%v: exit %d %q", args, code, e)
