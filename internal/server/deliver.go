@@ -168,4 +168,12 @@ func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool,
 	}
 	s.metrics.walletUndelivered.Set(float64(n))
 	s.metrics.walletOldest.Set(oldest.Seconds())
+	if owed, err := s.outbox().Owed(ctx); err == nil {
+		var sum int64
+		for _, c := range owed {
+			sum += int64(c.Amount)
+		}
+		s.metrics.walletOwed.Set(float64(len(owed)))
+		s.metrics.walletOwedAmount.Set(float64(sum))
+	}
 }

@@ -625,7 +625,10 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 		t.Fatal(err)
 	}
 	op.Spec = spec
-	h := newSpecOperator(t, op, slow, nil, func(s *server.Server) { s.WalletRetryRefused = 100 * time.Millisecond })
+	h := newSpecOperator(t, op, slow, nil, func(s *server.Server) {
+		s.WalletRetryRefused = 100 * time.Millisecond
+		s.WalletUndeliveredAfter = 200 * time.Millisecond // the gauges are read every 100 ms
+	})
 	op.AddPlayer("ana", "Ana", opStart)
 	op.IssueToken("ana", "tok-ana")
 	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
@@ -670,6 +673,20 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	}
 	if got := op.Balance("ana"); got != opStart-1000 {
 		t.Fatalf("the operator holds %d", got)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(h.srv.URL() + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if metricValue(string(body), "sabot_wallet_owed") == 1 && metricValue(string(body), "sabot_wallet_owed_minor_units") == 2000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the gauges of money owed: %v, %v", metricValue(string(body), "sabot_wallet_owed"), metricValue(string(body), "sabot_wallet_owed_minor_units"))
+		}
 	}
 	op.Reopen("ana") // the next try pays
 	owed(0)
