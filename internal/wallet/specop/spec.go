@@ -79,6 +79,15 @@ func (sp *Spec) Ops() []string {
 	return ops
 }
 
+// Enum is the values a property of a named schema may take (nil: no enum).
+func (sp *Spec) Enum(schema, property string) []string {
+	e := dig(sp.schemas[schema], "properties", property, "enum")
+	if e == nil {
+		return nil
+	}
+	return list(e)
+}
+
 // Request checks a request's body against its operation's schema.
 func (sp *Spec) Request(op string, body []byte) error {
 	schema, ok := sp.requests[op]
