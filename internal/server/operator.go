@@ -641,16 +641,19 @@ func (s *Server) useLaunchToken(ctx context.Context, hash string, uid int64) err
 }
 
 // gameSession is an operator's player's game session: the latest launch's
-// ("" if he has none, or the store does not answer).
+// ("" if he has none, or the store does not answer). A node keeps what it
+// read, and what its own launches opened: a player launched again through
+// another node keeps his earlier session in this node's calls until it
+// restarts.
 func (s *Server) gameSession(ctx context.Context, uid int64) string {
 	if v, ok := s.opSession.Load(uid); ok {
 		return v.(string)
 	}
 	session, err := s.outbox().LaunchSession(ctx, uid)
-	if err != nil || session == "" {
+	if err != nil {
 		return ""
 	}
-	s.opSession.Store(uid, session)
+	s.opSession.Store(uid, session) // "" too: a player launched before sabot kept sessions is not read again
 	return session
 }
 
