@@ -54,6 +54,7 @@ var layers = map[string]int{
 	// The operator's wallet protocol, its client and reference operator.
 	"sabot/internal/wallet":           6,
 	"sabot/internal/wallet/walletsim": 6,
+	"sabot/internal/wallet/specop":    6,
 	"sabot/web":                       6,
 
 	"sabot/internal/server": 7,

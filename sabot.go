@@ -386,6 +386,24 @@ type WalletCall struct {
 	Answer    json.RawMessage
 	Created   time.Time
 	Answered  time.Time
+	// Game is the table's game (its profile); Session the player's game
+	// session (the transaction ID of the authenticate of his launch);
+	// RoundClosed marks the call that closes its round (a settlement, a
+	// round void).
+	Game        string
+	Session     string
+	RoundClosed bool
+	// A credit or rollback the operator refused is money owed (issue 25):
+	// it is sent again as a new call whose RetryOf is its ID, at NextRetry
+	// (zero: no more tries of sabot's own), until one is acknowledged or
+	// the pit resolves it by hand (Resolved: the reason; ResolvedBy, At).
+	// Retries is how many times Outbox.Owed found it sent again.
+	RetryOf    string
+	NextRetry  time.Time
+	Resolved   string
+	ResolvedBy string
+	ResolvedAt time.Time
+	Retries    int
 }
 
 // CallQuery selects wallet calls for Outbox.Calls, in the order they were
@@ -426,6 +444,27 @@ type Outbox interface {
 	// (named name, no password) the first time; ECONFLICT if the name is
 	// another user's.
 	OperatorUser(ctx context.Context, operatorID, name string) (*User, error)
+	// UseLaunchToken records that a launch token (its hash) opened a game
+	// session for a user; ECONFLICT if it was used before. LaunchSession
+	// is a user's latest game session ("" if none).
+	UseLaunchToken(ctx context.Context, hash string, userID int64, session string, at time.Time) error
+	LaunchSession(ctx context.Context, userID int64) (string, error)
+	// Owed returns the money owed: every credit and rollback the operator
+	// refused that no call sent again has paid and the pit has not
+	// resolved, with its Retries.
+	Owed(ctx context.Context) ([]*WalletCall, error)
+	// RetryOwed writes, for each call owed whose NextRetry is due at now
+	// and that has no call sent again still unanswered, a new pending call
+	// (RetryOf its ID, due at once), clears its NextRetry, and returns the
+	// new calls.
+	RetryOwed(ctx context.Context, now time.Time) ([]*WalletCall, error)
+	// ScheduleRetry sets when a call owed is sent again (the call, or the
+	// one it sends again); the zero time: not by sabot.
+	ScheduleRetry(ctx context.Context, id string, at time.Time) error
+	// ResolveOwed closes a call owed by hand, with a reason and who
+	// resolved it: ENOTFOUND if it is not owed, ECONFLICT while a call
+	// that sends it again is unanswered (it may pay it).
+	ResolveOwed(ctx context.Context, id, reason, by string, at time.Time) error
 }
 
 // Devices is a Store that keeps the card readers the pit issues to the

@@ -63,6 +63,8 @@ func newServeCmd(e *env) *cobra.Command {
 		walletURL          string
 		walletSecretFile   string
 		walletTimeout      time.Duration
+		walletRetry        time.Duration
+		walletRetries      int
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -142,7 +144,8 @@ one process only.`,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
 				MaxBoxesWithoutBet: boxesWithoutBet,
 				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
-				Wallet: opWallet, WalletTimeout: walletTimeout, CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit)}
+				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
+				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit)}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -211,6 +214,8 @@ one process only.`,
 	f.StringVar(&walletURL, "wallet", "", "the operator's wallet (docs/wallet.md): players launched from its site stake and win on it; needs --currency and the shared secret in $"+WalletSecretEnv+" or --wallet-secret-file")
 	f.StringVar(&walletSecretFile, "wallet-secret-file", "", "a file holding the secret shared with the operator's wallet (never on the command line)")
 	f.DurationVar(&walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
+	f.DurationVar(&walletRetry, "wallet-retry", server.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
+	f.IntVar(&walletRetries, "wallet-retries", server.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")

@@ -39,7 +39,12 @@ every difference:
   - a transaction whose operation, player or amount differ;
   - a debit that lapsed in sabot (no answer in time) and that the operator took, with no
     rollback of it acknowledged;
-  - a call sabot has not delivered yet.
+  - a call sabot has not delivered yet;
+  - money owed: a credit or rollback the operator refused that no call sent again has paid
+    and the pit has not resolved by hand (POST /api/admin/wallet/owed/{id}/resolve), with
+    the amount owed.
+
+Money owed that the pit resolved by hand is listed with its reason; it is no difference.
 
 The period (--since, --until: RFC 3339 or YYYY-MM-DD) selects sabot's calls by when they
 were written; the statement's entries are matched by transaction ID.`,
@@ -82,8 +87,27 @@ were written; the statement's entries are matched by transaction ID.`,
 				return !from.IsZero() && x.At.Before(from) || !to.IsZero() && !x.At.Before(to)
 			})
 			diffs := reconcile(calls, entries)
+			owed, err := o.Owed(cmd.Context())
+			if err != nil {
+				return failed("cannot read the money owed: %s", errCause(err))
+			}
+			inPeriod := map[string]bool{}
+			for _, c := range calls {
+				inPeriod[c.ID] = true
+			}
+			for _, c := range owed {
+				if inPeriod[c.ID] {
+					diffs = append(diffs, owedLine(c))
+				}
+			}
 			for _, d := range diffs {
 				fmt.Fprintln(e.stdout, d)
+			}
+			for _, c := range calls {
+				if c.Resolved != "" {
+					fmt.Fprintf(e.stdout, "%s %s (%s, %s, %d): refused by the operator; resolved by %s at %s: %s\n", c.Op, c.ID, c.Player, c.Round, c.Amount,
+						c.ResolvedBy, c.ResolvedAt.UTC().Format(time.RFC3339), c.Resolved)
+				}
 			}
 			if len(diffs) > 0 {
 				return failed("sabot wallet reconcile: %d differences in %d calls", len(diffs), len(calls))
@@ -168,11 +192,25 @@ func reconcile(calls []*sabot.WalletCall, entries []walletsim.Entry) []string {
 	return out
 }
 
+// owedLine says an item of money owed: the refused call, why, how much is
+// owed to whom, and its tries.
+func owedLine(c *sabot.WalletCall) string {
+	var res wallet.Response
+	json.Unmarshal(c.Answer, &res)
+	next := "no more tries by sabot: the pit resolves it"
+	if !c.NextRetry.IsZero() {
+		next = "sent again at " + c.NextRetry.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("%s %s (%s, %s, %d): refused by the operator (%s %s): %s owed to %s since %s, sent again %d times; %s",
+		c.Op, c.ID, c.Player, c.Round, c.Amount, res.Reason, res.Message, c.Amount, c.Player, c.Answered.UTC().Format(time.RFC3339), c.Retries, next)
+}
+
 func newWalletSimCmd(e *env) *cobra.Command {
 	var (
 		addr, currency string
 		players        []string
 		f              walletsim.Faults
+		tokenTTL       time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "wallet-sim",
@@ -182,8 +220,10 @@ sabot serve --wallet without an operator, and for an operator to compare its wal
 It answers the calls at http://ADDR/{authenticate,balance,debit,credit,rollback}, signed with
 the secret in $` + WalletSecretEnv + `, and serves its statement (every transaction it acted
 on, the input of sabot wallet reconcile) at GET /statement. Each --player is
-ID:BALANCE:TOKEN (the balance in minor units; the token is what the operator's site would put
-in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
+ID:BALANCE:TOKEN[,TOKEN…] (the balance in minor units; a token is what the operator's site would
+put in the launch link: /launch?token=TOKEN). A token launches once, within --token-ttl, as an
+operator's must: give a player several to launch him several times. Faults are shares of calls,
+0 to 1.`,
 		Example: `  export ` + WalletSecretEnv + `=a-long-shared-secret
   sabot wallet-sim --currency EUR --player ana:100000:tok-ana --player ben:5000:tok-ben &
   sabot serve --wallet http://127.0.0.1:9090 --currency EUR
@@ -202,8 +242,12 @@ in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
 					return refused("sabot wallet-sim: a fault's rate is a share of calls, 0 to 1: %v", r)
 				}
 			}
+			if tokenTTL <= 0 {
+				return refused("sabot wallet-sim: --token-ttl %v: give a positive time", tokenTTL)
+			}
 			op := walletsim.New([]byte(secret), currency)
 			op.Faults = f
+			op.TokenTTL = tokenTTL
 			for _, p := range players {
 				parts := strings.Split(p, ":")
 				var balance int64
@@ -214,7 +258,12 @@ in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
 					return refused("sabot wallet-sim: --player %q: the balance is minor units, 0 or more", p)
 				}
 				op.AddPlayer(parts[0], parts[0], balance)
-				op.IssueToken(parts[0], parts[2])
+				for _, tok := range strings.Split(parts[2], ",") {
+					if tok == "" {
+						return refused("sabot wallet-sim: --player %q: an empty token", p)
+					}
+					op.IssueToken(parts[0], tok)
+				}
 			}
 			mux := http.NewServeMux()
 			mux.HandleFunc("GET /statement", func(w http.ResponseWriter, r *http.Request) {
@@ -241,7 +290,8 @@ in the launch link: /launch?token=TOKEN). Faults are shares of calls, 0 to 1.`,
 	fl := c.Flags()
 	fl.StringVar(&addr, "addr", "127.0.0.1:9090", "listen address")
 	fl.StringVar(&currency, "currency", "", "the accounts' currency (ISO 4217)")
-	fl.StringArrayVar(&players, "player", nil, "a player: ID:BALANCE:TOKEN (repeat)")
+	fl.StringArrayVar(&players, "player", nil, "a player: ID:BALANCE:TOKEN[,TOKEN…], each token launching once (repeat)")
+	fl.DurationVar(&tokenTTL, "token-ttl", time.Hour, "how long after the start a token launches")
 	fl.Float64Var(&f.FailRate, "fail-rate", 0, "calls answered 500 before acting")
 	fl.Float64Var(&f.LostRate, "lost-rate", 0, "calls acted on, then answered 500 (sabot sends them again)")
 	fl.Float64Var(&f.SlowRate, "slow-rate", 0, "calls acted on, then answered after --slow")

@@ -19,6 +19,7 @@ import (
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet"
+	"sabot/internal/wallet/specop"
 	"sabot/internal/wallet/walletsim"
 	"sabot/money"
 )
@@ -107,8 +108,48 @@ func TestKill9OperatorWallet(t *testing.T) {
 		t.Skip("kills a server four times")
 	}
 	secret := "a secret shared with the operator"
-	op := walletsim.New([]byte(secret), "EUR")
-	ws := httptest.NewServer(op)
+	kill9Wallet(t, secret, simOperator{walletsim.New([]byte(secret), "EUR")})
+}
+
+// The same on the second operator, written from docs/wallet.yaml alone
+// (issue 25, item 9): sabot killed four times, nothing lost.
+func TestKill9SpecOperatorWallet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a server four times")
+	}
+	secret := "a secret shared with the operator"
+	op := specop.New([]byte(secret), "EUR")
+	kill9Wallet(t, secret, op)
+	for _, v := range op.Violations() {
+		t.Errorf("the spec's operator saw: %s", v)
+	}
+}
+
+// kill9Operator is what the kill -9 test asks of an operator's wallet.
+type kill9Operator interface {
+	http.Handler
+	AddPlayer(id, name string, balance int64)
+	IssueToken(player, token string)
+	Balance(player string) int64
+	Calls() int
+	StatementJSON() []byte
+}
+
+type simOperator struct{ *walletsim.Operator }
+
+func (o simOperator) StatementJSON() []byte {
+	b, _ := json.Marshal(o.Statement())
+	return b
+}
+
+func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
+	t.Helper()
+	spec, err := specop.Load("../../docs/wallet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker := specop.Checked(spec, op) // every message against docs/wallet.yaml
+	ws := httptest.NewServer(checker)
 	defer ws.Close()
 	t.Setenv(WalletSecretEnv, secret)
 	const start = 1_000_000
@@ -183,7 +224,14 @@ func TestKill9OperatorWallet(t *testing.T) {
 	}
 	p.stop(t)
 
-	b, _ := json.Marshal(op.Statement())
+	for _, v := range checker.Violations() {
+		t.Errorf("a message not as docs/wallet.yaml says: %s", v)
+	}
+	t.Logf("checked against docs/wallet.yaml: %v", checker.Checked())
+	b := op.StatementJSON()
+	if err := spec.Schema("Statement", b); err != nil {
+		t.Errorf("the statement is not as docs/wallet.yaml says: %v", err)
+	}
 	statement := filepath.Join(dir, "statement.json")
 	os.WriteFile(statement, b, 0o600)
 	if out, errb, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement); code != 0 {
@@ -211,8 +259,10 @@ func TestKill9OperatorWallet(t *testing.T) {
 			t.Errorf("%s holds %d at the operator; start %d + settled %d = %d", id, got, start, net["@"+id], want)
 		}
 	}
+	var entries []struct{ Op string }
+	json.Unmarshal(b, &entries)
 	rolled := 0
-	for _, e := range op.Statement() {
+	for _, e := range entries {
 		if e.Op == "rollback" {
 			rolled++
 		}
@@ -234,6 +284,8 @@ func TestWalletSimCommand(t *testing.T) {
 		{"--player", "ana:100"},
 		{"--fail-rate", "2", "--currency", "EUR"},
 		{"--player", "ana:100:tok"}, // no currency
+		{"--player", "ana:100:tok,,x", "--currency", "EUR"},
+		{"--token-ttl", "0s", "--currency", "EUR"},
 	} {
 		if _, e, code := run(t, "", append([]string{"wallet-sim"}, args...)...); code != exitRefused || e == "" {
 			t.Errorf("%v: exit %d %q", args, code, e)
@@ -272,5 +324,60 @@ func TestWalletSimCommand(t *testing.T) {
 	cancel()
 	if code := <-done; code != 0 {
 		t.Fatalf("wallet-sim exited %d", code)
+	}
+}
+
+// A credit the operator refused is money owed: sabot wallet reconcile
+// reports it with the amount and exits 1 until it is paid or resolved by
+// hand (issue 25, item 9). Before, a refused 20.00 win left the player
+// unpaid and reconcile said all agreed (exit 0).
+func TestWalletReconcileOwed(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &sabot.Table{Name: "t", Profile: "vegas-s17"}
+	if err := st.CreateTable(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
+		{ID: "d1", Op: "debit", Player: "p1", Round: "1-3", Amount: 1000},
+		{ID: "c1", Op: "credit", Player: "p1", Round: "1-3", Amount: 2000, Kind: "settle", RoundClosed: true},
+	}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	o := st.(sabot.Outbox)
+	now := time.Now()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(o.AnswerCall(ctx, "d1", sabot.CallOK, []byte(`{"transaction_id":"d1","status":"ok","balance":99000}`), now, time.Time{}))
+	must(o.AnswerCall(ctx, "c1", sabot.CallRefused, []byte(`{"transaction_id":"c1","status":"refused","balance":99000,"reason":"player_blocked","message":"closed"}`), now, time.Time{}))
+	statement := filepath.Join(t.TempDir(), "statement.json")
+	b, _ := json.Marshal([]walletsim.Entry{
+		{TransactionID: "d1", Op: "debit", Player: "p1", Amount: 1000, Status: "ok", At: now},
+		{TransactionID: "c1", Op: "credit", Player: "p1", Amount: 2000, Status: "refused", Reason: "player_blocked", At: now},
+	})
+	must(os.WriteFile(statement, b, 0o600))
+	st.Close()
+	out, errOut, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement)
+	if code != exitFailure || !strings.Contains(out, "credit c1 (p1, 1-3, 2000)") || !strings.Contains(out, "20.00 owed to p1") || !strings.Contains(out, "player_blocked") {
+		t.Fatalf("a refused win: exit %d\n%s%s", code, out, errOut)
+	}
+	// Resolved by hand: no difference; the resolution is said.
+	st, err = store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(st.(sabot.Outbox).ResolveOwed(ctx, "c1", "paid by the cashier", "pit", now))
+	st.Close()
+	out, errOut, code = run(t, "", "wallet", "reconcile", "--db", db, "--statement", statement)
+	if code != 0 || !strings.Contains(out, "resolved by pit") || !strings.Contains(out, "agree") {
+		t.Fatalf("resolved: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -54,6 +54,8 @@ func (s *Server) deliver(ctx context.Context) {
 	var lastCheck time.Time
 	after := durationOr(s.WalletUndeliveredAfter, DefaultUndeliveredAfter)
 	every := min(5*time.Second, after/2)
+	var lastRetry time.Time
+	retryEvery := min(5*time.Second, s.retryRefused(1)/2)
 	for {
 		calls, err := o.ClaimCalls(ctx, s.now(), deliverBatch, deliverLease)
 		if err != nil && ctx.Err() == nil {
@@ -61,6 +63,12 @@ func (s *Server) deliver(ctx context.Context) {
 		}
 		if len(calls) > 0 {
 			s.sendCalls(ctx, calls)
+		}
+		if s.retryRefused(1) > 0 && time.Since(lastRetry) >= retryEvery {
+			lastRetry = time.Now()
+			if _, err := o.RetryOwed(ctx, s.now()); err != nil && ctx.Err() == nil {
+				s.logger().Error("the money owed could not be sent again", "err", err)
+			}
 		}
 		if time.Since(lastCheck) >= every {
 			lastCheck = time.Now()
@@ -109,8 +117,9 @@ func (s *Server) sendCall(ctx context.Context, c *sabot.WalletCall) {
 	}
 	state := sabot.CallOK
 	if res.Refused() {
-		// A credit or a rollback refused is the operator's to resolve (it
-		// says why); it is not sent again, and the pit's log says it.
+		// A credit or a rollback refused is money owed: it is sent again
+		// under a new transaction ID by the policy (owed), and the pit
+		// sees it until it is paid or resolved by hand.
 		state = sabot.CallRefused
 	}
 	s.metrics.walletCalls.WithLabelValues(c.Op, state).Inc()
@@ -119,9 +128,12 @@ func (s *Server) sendCall(ctx context.Context, c *sabot.WalletCall) {
 		s.logger().Error("a wallet call's answer not written: it is sent again", "call", c.ID, "err", err)
 		return
 	}
-	if state == sabot.CallRefused {
-		s.event(context.WithoutCancel(ctx), nil, adminPayload{Event: "wallet-refused", Table: c.TableID, User: operatorPrefix + c.Player,
-			Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s refused: %s %s", c.Op, c.ID, res.Reason, res.Message)}, nil, "")
+	switch {
+	case state == sabot.CallRefused:
+		s.owe(context.WithoutCancel(ctx), c, res)
+	case c.RetryOf != "":
+		s.event(context.WithoutCancel(ctx), nil, adminPayload{Event: "wallet-paid", Table: c.TableID, User: operatorPrefix + c.Player,
+			Amount: c.Amount, Memo: c.RetryOf, Text: fmt.Sprintf("%s %s, refused, paid when sent again as %s", c.Op, c.RetryOf, c.ID)}, nil, "")
 	}
 }
 
@@ -156,4 +168,12 @@ func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool,
 	}
 	s.metrics.walletUndelivered.Set(float64(n))
 	s.metrics.walletOldest.Set(oldest.Seconds())
+	if owed, err := s.outbox().Owed(ctx); err == nil {
+		var sum int64
+		for _, c := range owed {
+			sum += int64(c.Amount)
+		}
+		s.metrics.walletOwed.Set(float64(len(owed)))
+		s.metrics.walletOwedAmount.Set(float64(sum))
+	}
 }

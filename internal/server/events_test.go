@@ -77,6 +77,8 @@ func TestEventPhrasesTranslated(t *testing.T) {
 		{sabot.LogAdmin, adminPayload{Event: "wallet-rollback", User: "@p1", Amount: 500, Table: 2, Memo: "d-1", Text: "no answer within 3s"}},
 		{sabot.LogAdmin, adminPayload{Event: "wallet-undelivered", User: "@p1", Amount: 500, Table: 2, Memo: "c-1", Text: "credit c-1 unanswered for 1m0s"}},
 		{sabot.LogAdmin, adminPayload{Event: "wallet-refused", User: "@p1", Amount: 500, Table: 2, Memo: "c-1", Text: "credit c-1 refused"}},
+		{sabot.LogAdmin, adminPayload{Event: "wallet-paid", User: "@p1", Amount: 500, Table: 2, Memo: "c-1", Text: "credit c-1, refused, paid when sent again as c-1-2"}},
+		{sabot.LogAdmin, adminPayload{Event: "wallet-resolved", User: "@p1", Amount: 500, Table: 2, Memo: "c-1", By: "pit", Text: "paid by the cashier"}},
 		{sabot.LogAdmin, adminPayload{Event: "ruling", By: "ivo", Text: "box 3's card stands"}},
 		{sabot.LogAdmin, adminPayload{Event: "buy-in", User: "#4-9", Amount: 5000, By: "dora", Text: "#4-9 buys 50.00"}},
 		{sabot.LogAdmin, adminPayload{Event: "cash-out", User: "#4-9", Amount: 6000, By: "dora", Text: "#4-9 changes 60.00"}},

@@ -38,6 +38,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/me", s.authed(s.handleMe))
 	mux.HandleFunc("POST /api/admin/credit", s.admin(s.handleCredit))
 	mux.HandleFunc("GET /api/admin/events", s.admin(s.handleEvents))
+	mux.HandleFunc("GET /api/admin/wallet/owed", s.admin(s.handleOwed))
+	mux.HandleFunc("POST /api/admin/wallet/owed/{id}/resolve", s.admin(s.handleResolveOwed))
 
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("POST /api/admin/staff", s.admin(s.handleCreateStaff))

@@ -44,7 +44,10 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*Lo
 	if d := g.loginAddr.wait(addr, now); d > 0 {
 		return nil, sabot.Throttled(d, "too many failed launches: try again in %s", roundUp(d))
 	}
-	res, err := s.callWithin(ctx, wallet.OpAuthenticate, wallet.Request{TransactionID: "a-" + randomID(12), Token: token, Currency: s.Currency})
+	// The transaction ID is the token's: a launch sent again (no answer in
+	// time) is the same call, and acts once at the operator's.
+	hash := launchTokenHash(token)
+	res, err := s.callWithin(ctx, wallet.OpAuthenticate, wallet.Request{TransactionID: launchSession(hash), Token: token, Currency: s.Currency})
 	if err != nil {
 		s.logger().Warn("the operator's wallet did not answer a launch", "err", err)
 		return nil, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second, Message: "the operator's wallet does not answer: try again"}
@@ -62,6 +65,10 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*Lo
 	}
 	u, err := s.outbox().OperatorUser(ctx, res.Player, operatorPrefix+res.Player)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.useLaunchToken(ctx, hash, u.ID); err != nil {
+		g.loginAddr.charge(addr, now)
 		return nil, err
 	}
 	if err := s.excluded(ctx, u.ID); err != nil { // an exclusion on record holds here too (issue 25)

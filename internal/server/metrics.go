@@ -48,6 +48,8 @@ type metrics struct {
 	walletRollbacks   prometheus.Counter
 	walletUndelivered prometheus.Gauge
 	walletOldest      prometheus.Gauge
+	walletOwed        prometheus.Gauge
+	walletOwedAmount  prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -109,8 +111,12 @@ func newMetrics() *metrics {
 			Help: "Credits and rollbacks in the outbox the operator has not answered, as the deliverer last read them."}),
 		walletOldest: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_undelivered_oldest_seconds",
 			Help: "Age of the oldest credit or rollback the operator has not answered (0: none); over a minute is a significant event."}),
+		walletOwed: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_owed",
+			Help: "Money owed: credits and rollbacks the operator refused, neither paid since nor resolved by hand (GET /api/admin/wallet/owed)."}),
+		walletOwedAmount: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_owed_minor_units",
+			Help: "The sum of the money owed, in minor units of the operator's currency."}),
 	}
-	m.reg.MustRegister(m.walletCalls, m.walletRollbacks, m.walletUndelivered, m.walletOldest)
+	m.reg.MustRegister(m.walletCalls, m.walletRollbacks, m.walletUndelivered, m.walletOldest, m.walletOwed, m.walletOwedAmount)
 	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		m.nodes, m.claims, m.renewals, m.leaseLost, m.handedOver, m.nodesLost, m.failover, m.forwarded,

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,10 +85,12 @@ func (s *Server) walletTimeout() time.Duration {
 // wallet).
 func (s *Server) outbox() sabot.Outbox { o, _ := s.Store.(sabot.Outbox); return o }
 
-// debitRef is a debit acknowledged: its transaction ID and amount.
+// debitRef is a debit acknowledged: its transaction ID, amount, and the
+// round it is for (its rollback's).
 type debitRef struct {
 	id     string
 	amount money.Amount
+	round  string
 }
 
 // needDebit is what write returns for a record that stakes an operator's
@@ -107,6 +111,7 @@ type debitWait struct {
 	id      string
 	player  string
 	amount  money.Amount
+	round   string
 	waiters []chan reply // the command's own, and its repeats'
 }
 
@@ -157,7 +162,8 @@ func (a *actor) operatorMoney(ctx context.Context, rec *sabot.LogRecord, ps []sa
 				net += p.Amount
 			}
 		}
-		call := sabot.WalletCall{Player: op, UserID: uid, Round: RoundID(a.cfg.ID, round)}
+		call := sabot.WalletCall{Player: op, UserID: uid, Round: RoundID(a.cfg.ID, round), Game: a.game(),
+			Session: a.s.gameSession(ctx, uid), RoundClosed: rec.Kind == sabot.LogSettle || rec.Kind == sabot.LogVoid}
 		switch {
 		case net < 0: // a stake: its debit, acknowledged, counts now
 			i := -1
@@ -178,9 +184,15 @@ func (a *actor) operatorMoney(ctx context.Context, rec *sabot.LogRecord, ps []sa
 			ps = append(ps, sabot.Posting{AccountID: w, Amount: -net, Memo: "to the operator"},
 				sabot.Posting{AccountID: house, Amount: net, Memo: "to the operator"})
 			if rb := a.unplayed(name, net, rec.Kind); rb != nil {
+				// After the deal, the rollbacks that leave the player no
+				// stake close his round (a box void, AR-23).
+				closed := call.RoundClosed || a.dealt && len(rb) == len(a.staked[name])
 				for _, d := range rb {
 					c := call
-					c.ID, c.Op, c.Amount, c.Reference, c.Kind = "r-"+d.id, wallet.OpRollback, d.amount, d.id, rec.Kind
+					c.ID, c.Op, c.Amount, c.Reference, c.Kind, c.RoundClosed = "r-"+d.id, wallet.OpRollback, d.amount, d.id, rollbackKind(rec), closed
+					if d.round != "" {
+						c.Round = d.round // the debit's round, which the rollback undoes
+					}
 					rec.Calls = append(rec.Calls, c)
 				}
 				continue
@@ -196,17 +208,65 @@ func (a *actor) operatorMoney(ctx context.Context, rec *sabot.LogRecord, ps []sa
 	return ps, nil
 }
 
+// The kinds of a debit, as docs/wallet.yaml lists them (DebitKinds).
+const (
+	KindBet       = "bet"       // a bet or a back bet, before the deal
+	KindDouble    = "double"    // a double (VE-11, VE-19: a back bettor's match too)
+	KindSplit     = "split"     // a split (VE-12: a back bettor's match too)
+	KindInsurance = "insurance" // insurance (and even money's stake)
+	KindChallenge = "challenge" // the Desafío (AR-10)
+)
+
+// The kinds of a rollback (RollbackKinds).
+const (
+	KindLapsed    = "lapsed"    // the debit did not count: no answer in time, the table changed or stopped before the stake
+	KindWithdrawn = "withdrawn" // the player withdrew the bet before the deal
+	KindReturned  = "returned"  // the table gave the bet back before the deal (the bank could not cover it, the player left…)
+	KindVoid      = "void"      // the round, or the box, is void (AR-23): its stakes go back
+)
+
+// DebitKinds, CreditKinds and RollbackKinds are the kinds of each call
+// (docs/wallet.yaml's enums).
+var (
+	DebitKinds    = []string{KindBet, KindDouble, KindSplit, KindInsurance, KindChallenge}
+	CreditKinds   = []string{"settle", "return"}
+	RollbackKinds = []string{KindLapsed, KindWithdrawn, KindReturned, KindVoid}
+)
+
 // stakeKind says what a record's stake is, for the operator: a bet, or the
-// decision that stakes (double, split, insurance…).
+// decision that stakes (double, split, insurance, the challenge).
 func stakeKind(rec *sabot.LogRecord) string {
-	if rec.Kind == sabot.LogAction {
+	if rec.Kind == sabot.LogAction || rec.Kind == sabot.LogTimeout {
 		var p actionPayload
-		if json.Unmarshal(rec.Payload, &p) == nil && p.Action.Kind != "" {
-			return p.Action.Kind
+		if json.Unmarshal(rec.Payload, &p) == nil {
+			switch p.Action.Kind {
+			case "double", "split", "challenge":
+				return p.Action.Kind
+			case "insure", "even-money":
+				return KindInsurance
+			}
 		}
 	}
-	return rec.Kind
+	return KindBet
 }
+
+// rollbackKind says why a record gives stakes back unplayed.
+func rollbackKind(rec *sabot.LogRecord) string {
+	switch rec.Kind {
+	case sabot.LogBetWithdraw:
+		var p betPayload
+		if json.Unmarshal(rec.Payload, &p) == nil && p.Reason != "" {
+			return KindReturned // the server withdrew it
+		}
+		return KindWithdrawn
+	case sabot.LogVoid, sabot.LogAction, sabot.LogTimeout:
+		return KindVoid
+	}
+	return KindReturned
+}
+
+// game is the table's game, as the operator's calls name it.
+func (a *actor) game() string { return "blackjack-" + a.cfg.Profile }
 
 func creditKind(kind string) string {
 	if kind == sabot.LogSettle {
@@ -301,8 +361,10 @@ func (a *actor) startDebit(ctx context.Context, c *command, nd *needDebit) reply
 	}
 	op := operatorID(nd.player)
 	round := a.roundFor()
+	uid := a.players[nd.player]
 	call := sabot.WalletCall{ID: callID("d", a.cfg.ID, c.clientID, c.commandID, nd.player, nd.amount), Op: wallet.OpDebit, Player: op,
-		UserID: a.players[nd.player], Round: RoundID(a.cfg.ID, round), Amount: nd.amount, Kind: nd.kind}
+		UserID: uid, Round: RoundID(a.cfg.ID, round), Amount: nd.amount, Kind: nd.kind, Game: a.game(), Session: a.s.gameSession(ctx, uid),
+		Created: a.s.now()}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogWalletDebit, RoundNo: int64(round), Created: a.s.now(),
 		Payload: mustJSON(walletPayload{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind}),
 		Calls:   []sabot.WalletCall{call}}
@@ -318,7 +380,7 @@ func (a *actor) startDebit(ctx context.Context, c *command, nd *needDebit) reply
 		return reply{err: err}
 	}
 	a.track(rec)
-	w := &debitWait{c: c, id: call.ID, player: nd.player, amount: nd.amount}
+	w := &debitWait{c: c, id: call.ID, player: nd.player, amount: nd.amount, round: call.Round}
 	if c.reply != nil {
 		w.waiters = append(w.waiters, c.reply)
 	}
@@ -398,7 +460,7 @@ func (a *actor) debitAnswered(ctx context.Context, key string, res *wallet.Respo
 			answer(reply{err: err})
 			return
 		}
-		a.rollback(ctx, w.player, debitRef{w.id, w.amount}, "no answer within "+a.s.walletTimeout().String())
+		a.rollback(ctx, w.player, debitRef{w.id, w.amount, w.round}, "no answer within "+a.s.walletTimeout().String())
 		answer(reply{err: &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
 			Message: fmt.Sprintf("the operator's wallet did not answer within %s: the %s does not count (its debit is rolled back); try again", a.s.walletTimeout(), w.c.cmd.name)}})
 		return
@@ -415,11 +477,11 @@ func (a *actor) debitAnswered(ctx context.Context, key string, res *wallet.Respo
 		return
 	}
 	a.balances[w.player] = money.Amount(res.Balance)
-	a.funded[w.player] = append(a.funded[w.player], debitRef{w.id, w.amount})
+	a.funded[w.player] = append(a.funded[w.player], debitRef{w.id, w.amount, w.round})
 	r := a.handle(ctx, w.c)
 	if a.hasFunded(w.id) { // not staked: the command was refused meanwhile, or asks another amount now
 		a.funded[w.player] = dropDebit(a.funded[w.player], w.id)
-		a.rollback(ctx, w.player, debitRef{w.id, w.amount}, "the table changed before the stake was placed")
+		a.rollback(ctx, w.player, debitRef{w.id, w.amount, w.round}, "the table changed before the stake was placed")
 		if r.parked {
 			// It asks another amount now, and waits for that debit: its
 			// waiters go with it.
@@ -451,8 +513,13 @@ func dropDebit(ds []debitRef, id string) []debitRef {
 // rollback writes the rollback of a debit that does not count, as a
 // significant event with its call, and tells the pit.
 func (a *actor) rollback(ctx context.Context, player string, d debitRef, why string) {
-	call := sabot.WalletCall{ID: "r-" + d.id, TableID: a.cfg.ID, Op: wallet.OpRollback, Player: operatorID(player), UserID: a.players[player],
-		Round: RoundID(a.cfg.ID, a.roundFor()), Amount: d.amount, Reference: d.id, Kind: "lapsed"}
+	round := d.round // the debit's
+	if round == "" {
+		round = RoundID(a.cfg.ID, a.roundFor())
+	}
+	uid := a.players[player]
+	call := sabot.WalletCall{ID: "r-" + d.id, TableID: a.cfg.ID, Op: wallet.OpRollback, Player: operatorID(player), UserID: uid,
+		Round: round, Amount: d.amount, Reference: d.id, Kind: KindLapsed, Game: a.game(), Session: a.s.gameSession(ctx, uid)}
 	p := adminPayload{Event: "wallet-rollback", Table: a.cfg.ID, User: player, Amount: d.amount, Memo: d.id, Text: why}
 	if _, _, err := a.s.eventCalls(ctx, nil, p, []sabot.WalletCall{call}); err != nil {
 		a.log.Error("a debit's rollback not written: it is rolled back at the table's next start", "debit", d.id, "err", err)
@@ -492,7 +559,7 @@ func (a *actor) recoverDebits(ctx context.Context) error {
 				return err
 			}
 		}
-		a.rollback(ctx, operatorPrefix+d.Player, debitRef{d.ID, d.Amount}, "the table stopped before the stake was placed")
+		a.rollback(ctx, operatorPrefix+d.Player, debitRef{d.ID, d.Amount, d.Round}, "the table stopped before the stake was placed")
 	}
 	// The stakes in play (bets for the next round, the round dealt): their
 	// debits, to roll back if the round is void.
@@ -507,7 +574,7 @@ func (a *actor) recoverDebits(ctx context.Context) error {
 		for _, d := range counted {
 			if d.Counted {
 				name := operatorPrefix + d.Player
-				a.staked[name] = append(a.staked[name], debitRef{d.ID, d.Amount})
+				a.staked[name] = append(a.staked[name], debitRef{d.ID, d.Amount, d.Round})
 			}
 		}
 	}
@@ -537,8 +604,57 @@ func (s *Server) walletRequest(c sabot.WalletCall) wallet.Request {
 	if t, _, err := ParseRoundID(c.Round); err == nil {
 		table = t
 	}
-	return wallet.Request{TransactionID: c.ID, Player: c.Player, Amount: int64(c.Amount), Currency: s.Currency,
-		Round: c.Round, Table: table, Kind: c.Kind, Reference: c.Reference}
+	at := c.Created
+	if at.IsZero() {
+		at = s.now()
+	}
+	r := wallet.Request{TransactionID: c.ID, Player: c.Player, Amount: int64(c.Amount), Currency: s.Currency,
+		Round: c.Round, Table: table, Kind: c.Kind, Reference: c.Reference, Game: c.Game, Session: c.Session,
+		Timestamp: at.UTC().Format(time.RFC3339Nano), RoundClosed: c.RoundClosed, RetryOf: c.RetryOf, Attempt: max(c.Attempts, 1)}
+	if c.Op == wallet.OpDebit {
+		// sabot waits for a debit's answer until then; after, the stake
+		// does not count and the debit is rolled back.
+		r.Expires = at.Add(s.walletTimeout()).UTC().Format(time.RFC3339Nano)
+	}
+	return r
+}
+
+// launchTokenHash is what sabot keeps of an operator's launch token.
+func launchTokenHash(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// launchSession is the transaction ID of a launch's authenticate, and the
+// game session it opens: every later call of the player's carries it.
+func launchSession(hash string) string { return "a-" + hash[:32] }
+
+// useLaunchToken records a launch token's use: a token used before is
+// refused (an operator's token opens one game session).
+func (s *Server) useLaunchToken(ctx context.Context, hash string, uid int64) error {
+	session := launchSession(hash)
+	if err := s.outbox().UseLaunchToken(ctx, hash, uid, session, s.now()); err != nil {
+		return err
+	}
+	s.opSession.Store(uid, session)
+	return nil
+}
+
+// gameSession is an operator's player's game session: the latest launch's
+// ("" if he has none, or the store does not answer). A node keeps what it
+// read, and what its own launches opened: a player launched again through
+// another node keeps his earlier session in this node's calls until it
+// restarts.
+func (s *Server) gameSession(ctx context.Context, uid int64) string {
+	if v, ok := s.opSession.Load(uid); ok {
+		return v.(string)
+	}
+	session, err := s.outbox().LaunchSession(ctx, uid)
+	if err != nil {
+		return ""
+	}
+	s.opSession.Store(uid, session) // "" too: a player launched before sabot kept sessions is not read again
+	return session
 }
 
 // debit sends a debit until it is answered or its time limit is over.
@@ -552,7 +668,8 @@ func (s *Server) callWithin(ctx context.Context, op string, req wallet.Request) 
 	ctx, cancel := context.WithTimeout(ctx, s.walletTimeout())
 	defer cancel()
 	wait := 50 * time.Millisecond
-	for {
+	for try := 1; ; try++ {
+		req.Attempt = try
 		res, err := s.Wallet.Call(ctx, op, req)
 		if err == nil {
 			result := sabot.CallOK
@@ -579,4 +696,159 @@ type walletPayload struct {
 	Player  string       `json:"player"`
 	Amount  money.Amount `json:"amount"`
 	Command string       `json:"command,omitempty"`
+}
+
+// Money owed (issue 25, item 9; docs/wallet.md). A credit or rollback the
+// operator refused is money sabot owes the player (a win, or a stake to
+// give back): it stays an open item for the pit (GET
+// /api/admin/wallet/owed, the event wallet-refused) until a call that
+// sends it again is acknowledged (wallet-paid) or the pit resolves it by
+// hand with a reason (wallet-resolved). The policy: sent again under a new
+// transaction ID (its own and "-2", "-3"…, retry_of naming it) after
+// WalletRetryRefused (a minute), each wait doubling up to an hour, for
+// WalletRetries tries in all (10: about five hours); then only the pit.
+
+// The policy's defaults.
+const (
+	DefaultRetryRefused = time.Minute
+	DefaultRetries      = 10
+	retryRefusedMost    = time.Hour
+)
+
+// retryRefused is the wait before the try after the n-th (0: no more by
+// sabot).
+func (s *Server) retryRefused(n int) time.Duration {
+	first, tries := durationOr(s.WalletRetryRefused, DefaultRetryRefused), s.WalletRetries
+	if tries == 0 {
+		tries = DefaultRetries
+	}
+	if first < 0 || tries < 0 || n >= tries {
+		return 0
+	}
+	d := first
+	for i := 1; i < n && d < retryRefusedMost; i++ {
+		d *= 2
+	}
+	return min(d, retryRefusedMost)
+}
+
+// owe records a credit or rollback refused as money owed: its next try by
+// the policy, and the event that tells the pit.
+func (s *Server) owe(ctx context.Context, c *sabot.WalletCall, res *wallet.Response) {
+	root, try := c.ID, 1
+	if c.RetryOf != "" {
+		root = c.RetryOf
+		try, _ = strconv.Atoi(strings.TrimPrefix(c.ID, c.RetryOf+"-"))
+	}
+	next := "no more tries by sabot: the pit resolves it (POST /api/admin/wallet/owed/" + root + "/resolve)"
+	if d := s.retryRefused(try); d > 0 {
+		at := s.now().Add(d)
+		if err := s.outbox().ScheduleRetry(ctx, c.ID, at); err != nil {
+			s.logger().Error("money owed: its next try not written", "call", c.ID, "err", err)
+		}
+		next = fmt.Sprintf("sent again at %s (try %d)", at.UTC().Format(time.RFC3339), try+1)
+	}
+	s.event(ctx, nil, adminPayload{Event: "wallet-refused", Table: c.TableID, User: operatorPrefix + c.Player, Amount: c.Amount, Memo: root,
+		Text: fmt.Sprintf("%s %s refused: %s %s; %s owed to %s; %s", c.Op, c.ID, res.Reason, res.Message, c.Amount, c.Player, next)}, nil, "")
+}
+
+// OwedView is an item of money owed, as the pit sees it.
+type OwedView struct {
+	ID        string       `json:"id"` // the refused call's transaction ID
+	Op        string       `json:"op"` // credit, rollback
+	Player    string       `json:"player"`
+	Table     int64        `json:"table"`
+	Round     string       `json:"round"`
+	Kind      string       `json:"kind"`
+	Reference string       `json:"reference,omitempty"` // rollback: the debit
+	Amount    money.Amount `json:"amount"`
+	Reason    string       `json:"reason"`
+	Message   string       `json:"message,omitempty"`
+	Refused   time.Time    `json:"refused"`
+	Retries   int          `json:"retries"`              // times sent again
+	NextRetry *time.Time   `json:"next_retry,omitempty"` // none: no more tries by sabot
+}
+
+// Owed lists the money owed.
+func (s *Server) Owed(ctx context.Context) ([]OwedView, error) {
+	if s.Wallet == nil {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "this server has no operator's wallet")
+	}
+	calls, err := s.outbox().Owed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]OwedView, 0, len(calls))
+	for _, c := range calls {
+		var res wallet.Response
+		json.Unmarshal(c.Answer, &res)
+		v := OwedView{ID: c.ID, Op: c.Op, Player: operatorPrefix + c.Player, Table: c.TableID, Round: c.Round, Kind: c.Kind,
+			Reference: c.Reference, Amount: c.Amount, Reason: res.Reason, Message: res.Message, Refused: c.Answered, Retries: c.Retries}
+		if !c.NextRetry.IsZero() {
+			v.NextRetry = &c.NextRetry
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// ResolveRequest resolves money owed by hand.
+type ResolveRequest struct {
+	Reason string `json:"reason"` // why, as the pit will read it: paid by the operator's own tools, waived…
+}
+
+// maxResolveReason bounds a resolution's reason.
+const maxResolveReason = 500
+
+// ResolveOwed closes an item of money owed by hand, with the reason, as a
+// significant event.
+func (s *Server) ResolveOwed(ctx context.Context, u *sabot.User, id string, req ResolveRequest) error {
+	if s.Wallet == nil {
+		return sabot.Errorf(sabot.ENOTFOUND, "this server has no operator's wallet")
+	}
+	reason := strings.TrimSpace(req.Reason)
+	if reason == "" || len(reason) > maxResolveReason {
+		return sabot.Errorf(sabot.EINVALID, "resolving money owed by hand needs a reason (1 to %d bytes)", maxResolveReason)
+	}
+	owed, err := s.outbox().Owed(ctx)
+	if err != nil {
+		return err
+	}
+	var c *sabot.WalletCall
+	for _, o := range owed {
+		if o.ID == id {
+			c = o
+		}
+	}
+	if c == nil {
+		return sabot.Errorf(sabot.ENOTFOUND, "no money owed under %q: it was paid, resolved, or never refused", id)
+	}
+	if err := s.outbox().ResolveOwed(ctx, id, reason, u.Name, s.now()); err != nil {
+		return err
+	}
+	_, _, err = s.event(ctx, u, adminPayload{Event: "wallet-resolved", Table: c.TableID, User: operatorPrefix + c.Player, Amount: c.Amount,
+		Memo: id, By: u.Name, Text: fmt.Sprintf("%s %s of %s owed to %s resolved by %s: %s", c.Op, id, c.Amount, c.Player, u.Name, reason)}, nil, "")
+	return err
+}
+
+func (s *Server) handleOwed(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
+	owed, err := s.Owed(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, owed)
+}
+
+func (s *Server) handleResolveOwed(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	var req ResolveRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.ResolveOwed(r.Context(), u, r.PathValue("id"), req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, CommandResult{OK: true})
 }

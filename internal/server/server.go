@@ -155,6 +155,13 @@ type Server struct {
 	// has not answered becomes a significant event (0:
 	// DefaultUndeliveredAfter, a minute).
 	WalletUndeliveredAfter time.Duration
+	// WalletRetryRefused is the first wait before a credit or rollback the
+	// operator refused is sent again under a new transaction ID; each
+	// next wait doubles, up to an hour, for WalletRetries tries (0:
+	// DefaultRetryRefused, a minute; DefaultRetries; negative: never by
+	// sabot, the pit resolves it).
+	WalletRetryRefused time.Duration
+	WalletRetries      int
 
 	// Several nodes on one store (node.go, forward.go). Shared: other
 	// processes serve the same store (PostgreSQL), the tables are shared
@@ -191,6 +198,9 @@ type Server struct {
 	// opBalance: each operator's player's balance as the operator last
 	// said it (user ID → money.Amount; launch.go).
 	opBalance opBalances
+	// opSession: each operator's player's game session (user ID → string;
+	// operator.go).
+	opSession sync.Map
 	sockets   sockets
 }
 

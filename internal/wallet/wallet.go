@@ -7,8 +7,11 @@
 // operation (authenticate, balance, debit, credit, rollback). Both sides
 // sign what they send: the header X-Sabot-Timestamp is the Unix time in
 // seconds, and X-Sabot-Signature is "sha256=" and the hex HMAC-SHA256, under
-// the shared secret, of the timestamp, a ".", and the body, byte for byte.
-// A signature that does not verify, or a timestamp more than MaxSkew away,
+// the shared secret, of the timestamp, the method, the operation's path
+// ("/debit") and the body byte for byte, each followed by a newline but the
+// body (Signed); an answer is signed over the method and path of the call
+// it answers. A signed credit posted to /debit does not verify. A
+// signature that does not verify, or a timestamp more than MaxSkew away,
 // is refused (401) and never acted on. Every call carries a transaction ID
 // unique to it: a call sent again is answered as the first time and acts
 // once. An answer is Status "ok", or "refused" with the operator's Reason;
@@ -64,16 +67,45 @@ const (
 )
 
 // Request is a call sabot makes. Amounts are in minor units of Currency.
+// On the wire (Encode) a debit, a credit and a rollback always carry
+// amount, and a credit and a rollback round_closed; the other fields are
+// left out when empty.
 type Request struct {
 	TransactionID string `json:"transaction_id"`
-	Player        string `json:"player,omitempty"` // the operator's ID of the player
-	Token         string `json:"token,omitempty"`  // authenticate: the game session's token
+	Timestamp     string `json:"timestamp,omitempty"` // when sabot made the call (RFC 3339, UTC): the same on every try
+	Attempt       int    `json:"attempt,omitempty"`   // which try this is: 1, then 2… (the same transaction sent again)
+	Player        string `json:"player,omitempty"`    // the operator's ID of the player
+	Token         string `json:"token,omitempty"`     // authenticate: the game session's token
+	Session       string `json:"session,omitempty"`   // the game session: the transaction ID of the launch's authenticate
+	Game          string `json:"game,omitempty"`      // the game: "blackjack-" and the table's profile
 	Amount        int64  `json:"amount,omitempty"`
 	Currency      string `json:"currency,omitempty"`
-	Round         string `json:"round,omitempty"` // the round ("4-17") the money is for
+	Round         string `json:"round,omitempty"` // the round ("4-17") the money is for; a rollback's is its debit's
 	Table         int64  `json:"table,omitempty"`
-	Kind          string `json:"kind,omitempty"`      // debit: main, double, split, insurance, challenge; credit: settle, void
-	Reference     string `json:"reference,omitempty"` // rollback: the transaction ID of the debit it undoes
+	Kind          string `json:"kind,omitempty"`         // debit: bet, double, split, insurance, challenge; credit: settle, return; rollback: lapsed, withdrawn, returned, void
+	Reference     string `json:"reference,omitempty"`    // rollback: the transaction ID of the debit it undoes
+	RoundClosed   bool   `json:"round_closed,omitempty"` // credit, rollback: the round is over for the player (settled, or void)
+	RetryOf       string `json:"retry_of,omitempty"`     // credit, rollback: the refused call this one sends again, under a new transaction ID
+	Expires       string `json:"expires,omitempty"`      // debit: sabot waits for the answer until then (RFC 3339); after, the debit does not count and is rolled back
+}
+
+// Encode is a request's body for an operation.
+func Encode(op string, req Request) ([]byte, error) {
+	type plain Request
+	w := struct {
+		plain
+		Amount      *int64 `json:"amount,omitempty"`
+		RoundClosed *bool  `json:"round_closed,omitempty"`
+	}{plain: plain(req)}
+	switch op {
+	case OpDebit, OpCredit, OpRollback:
+		w.Amount = &req.Amount
+	}
+	switch op {
+	case OpCredit, OpRollback:
+		w.RoundClosed = &req.RoundClosed
+	}
+	return json.Marshal(w)
 }
 
 // Response is the operator's answer.
@@ -103,22 +135,41 @@ const (
 	HeaderSignature = "X-Sabot-Signature"
 )
 
-// Sign is the signature of a body sent at a time: "sha256=" and the hex
-// HMAC-SHA256 of the timestamp, ".", and the body.
-func Sign(secret []byte, unix int64, body []byte) string {
+// Signed is what a signature covers: the timestamp, the method, the
+// operation's path as docs/wallet.yaml names it ("/debit", whatever the
+// path of the operator's wallet URL before it), each followed by "\n",
+// then the body byte for byte. A request and its answer both sign the
+// request's method and path: neither verifies for another operation.
+func Signed(unix int64, method, path string, body []byte) []byte {
+	b := make([]byte, 0, 32+len(method)+len(path)+len(body))
+	b = strconv.AppendInt(b, unix, 10)
+	b = append(b, '\n')
+	b = append(b, method...)
+	b = append(b, '\n')
+	b = append(b, path...)
+	b = append(b, '\n')
+	return append(b, body...)
+}
+
+// Sign is the signature of a message sent at a time: "sha256=" and the hex
+// HMAC-SHA256 of Signed.
+func Sign(secret []byte, unix int64, method, path string, body []byte) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(strconv.FormatInt(unix, 10)))
-	m.Write([]byte{'.'})
-	m.Write(body)
+	m.Write(Signed(unix, method, path, body))
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
+
+// OpPath is the path an operation is posted to, relative to the wallet
+// URL, as the signature covers it.
+func OpPath(op string) string { return "/" + op }
 
 // ErrSignature is the refusal of a message whose signature or timestamp
 // does not verify.
 var ErrSignature = errors.New("wallet: bad signature")
 
-// Verify checks a message's headers against its body, at now.
-func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
+// Verify checks a message's headers against the method and path of its
+// call and its body, at now.
+func Verify(secret []byte, h http.Header, method, path string, body []byte, now time.Time) error {
 	ts, err := strconv.ParseInt(h.Get(HeaderTimestamp), 10, 64)
 	if err != nil {
 		return fmt.Errorf("%w: no %s", ErrSignature, HeaderTimestamp)
@@ -126,7 +177,7 @@ func Verify(secret []byte, h http.Header, body []byte, now time.Time) error {
 	if d := now.Sub(time.Unix(ts, 0)); d > MaxSkew || d < -MaxSkew {
 		return fmt.Errorf("%w: the timestamp is %v away", ErrSignature, d.Round(time.Second))
 	}
-	want := Sign(secret, ts, body)
+	want := Sign(secret, ts, method, path, body)
 	if !hmac.Equal([]byte(want), []byte(h.Get(HeaderSignature))) {
 		return fmt.Errorf("%w: %s does not match", ErrSignature, HeaderSignature)
 	}
@@ -164,7 +215,11 @@ func (c *Client) Call(ctx context.Context, op string, req Request) (*Response, e
 	if req.TransactionID == "" {
 		return nil, errors.New("wallet: a call needs a transaction ID")
 	}
-	body, err := json.Marshal(req)
+	if req.Timestamp == "" {
+		req.Timestamp = c.now().UTC().Format(time.RFC3339Nano)
+	}
+	req.Attempt = max(req.Attempt, 1)
+	body, err := Encode(op, req)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +236,7 @@ func (c *Client) Call(ctx context.Context, op string, req Request) (*Response, e
 	ts := c.now().Unix()
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
-	hr.Header.Set(HeaderSignature, Sign(c.Secret, ts, body))
+	hr.Header.Set(HeaderSignature, Sign(c.Secret, ts, http.MethodPost, OpPath(op), body))
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient
@@ -201,7 +256,7 @@ func (c *Client) Call(ctx context.Context, op string, req Request) (*Response, e
 	if len(ans) > MaxBody {
 		return nil, fmt.Errorf("%w: %s %s: an answer over %d bytes", ErrNoAnswer, op, req.TransactionID, MaxBody)
 	}
-	if err := Verify(c.Secret, res.Header, ans, c.now()); err != nil {
+	if err := Verify(c.Secret, res.Header, http.MethodPost, OpPath(op), ans, c.now()); err != nil {
 		return nil, fmt.Errorf("%w: %s %s: the answer: %v", ErrNoAnswer, op, req.TransactionID, err)
 	}
 	var r Response

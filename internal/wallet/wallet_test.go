@@ -1,8 +1,14 @@
 package wallet_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -152,7 +158,7 @@ func TestSignatures(t *testing.T) {
 		ans := []byte(`{"transaction_id":"someone-else","status":"ok","balance":1}`)
 		ts := time.Now().Unix()
 		w.Header().Set(wallet.HeaderTimestamp, strconv.FormatInt(ts, 10))
-		w.Header().Set(wallet.HeaderSignature, wallet.Sign(secret, ts, ans))
+		w.Header().Set(wallet.HeaderSignature, wallet.Sign(secret, ts, r.Method, r.URL.Path, ans))
 		w.Write(ans)
 	}))
 	defer mixed.Close()
@@ -200,7 +206,7 @@ func TestFaults(t *testing.T) {
 func FuzzVerify(f *testing.F) {
 	now := time.Unix(1_800_000_000, 0)
 	body := []byte(`{"transaction_id":"t-1"}`)
-	f.Add("1800000000", wallet.Sign(secret, 1_800_000_000, body), body)
+	f.Add("1800000000", wallet.Sign(secret, 1_800_000_000, "POST", "/debit", body), body)
 	f.Add("1800000000", "sha256=00", body)
 	f.Add("", "", []byte{})
 	f.Add("-1", "sha256=", []byte("x"))
@@ -208,10 +214,10 @@ func FuzzVerify(f *testing.F) {
 		h := http.Header{}
 		h.Set(wallet.HeaderTimestamp, ts)
 		h.Set(wallet.HeaderSignature, sig)
-		err := wallet.Verify(secret, h, body, now)
+		err := wallet.Verify(secret, h, "POST", "/debit", body, now)
 		if err == nil {
 			n, perr := strconv.ParseInt(ts, 10, 64)
-			if perr != nil || sig != wallet.Sign(secret, n, body) {
+			if perr != nil || sig != wallet.Sign(secret, n, "POST", "/debit", body) {
 				t.Fatalf("accepted %q %q", ts, sig)
 			}
 		} else if !errors.Is(err, wallet.ErrSignature) {
@@ -240,5 +246,125 @@ func TestDocumented(t *testing.T) {
 		if !strings.Contains(string(md), "| `"+r+"` |") || !strings.Contains(string(yaml), r) {
 			t.Errorf("reason %s is not documented", r)
 		}
+	}
+}
+
+// A man in the middle takes a signed credit of 2,000 and posts it, headers
+// and body unchanged, to /debit (or /rollback, /balance) instead: the
+// operator refuses it (401) and acts on nothing, since the signature covers
+// the method and the path as well as the body (issue 25, item 6). Under the
+// old signature (timestamp and body only) the credit became a debit of
+// 2,000: a swing of 4,000 against the player.
+func TestSignatureCoversOperation(t *testing.T) {
+	for _, to := range []string{"/debit", "/rollback", "/balance"} {
+		op := walletsim.New(secret, "EUR")
+		op.AddPlayer("p-1", "Ana", 10000)
+		mitm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.URL.Path = strings.Replace(r.URL.Path, "/credit", to, 1)
+			op.ServeHTTP(w, r)
+		}))
+		c := &wallet.Client{URL: mitm.URL, Secret: secret, Timeout: time.Second}
+		_, err := c.Call(context.Background(), wallet.OpCredit, wallet.Request{TransactionID: "c-1", Player: "p-1", Amount: 2000, Currency: "EUR", Round: "4-1", Kind: "settle"})
+		mitm.Close()
+		if !errors.Is(err, wallet.ErrNoAnswer) || !strings.Contains(err.Error(), "HTTP 401") {
+			t.Errorf("a signed credit posted to %s: %v", to, err)
+		}
+		if op.Balance("p-1") != 10000 || len(op.Statement()) != 0 {
+			t.Errorf("a signed credit posted to %s acted: balance %d, statement %+v", to, op.Balance("p-1"), op.Statement())
+		}
+	}
+}
+
+// An answer signed by the operator for one call is no answer to another:
+// a man in the middle who returns, for a debit, an answer the operator
+// signed for a balance of the same transaction ID (ok, the balance
+// unchanged) or for another call, is refused by the client: the answer's
+// signature covers the method and path of the call it answers.
+func TestAnswerSignatureCoversOperation(t *testing.T) {
+	op := walletsim.New(secret, "EUR")
+	op.AddPlayer("p-1", "Ana", 10000)
+	real := httptest.NewServer(op)
+	defer real.Close()
+	// The man in the middle: what is posted to /debit goes to /balance.
+	mitm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		to := strings.Replace(r.URL.Path, "/debit", "/balance", 1)
+		req, _ := http.NewRequest(r.Method, real.URL+to, bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		for k, v := range res.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(res.StatusCode)
+		io.Copy(w, res.Body)
+	}))
+	defer mitm.Close()
+	c := &wallet.Client{URL: mitm.URL, Secret: secret, Timeout: time.Second}
+	r, err := c.Call(context.Background(), wallet.OpDebit, wallet.Request{TransactionID: "d-1", Player: "p-1", Amount: 500, Currency: "EUR", Round: "4-1", Kind: "bet"})
+	if err == nil {
+		t.Fatalf("a debit answered by a balance was taken as acknowledged: %+v (the operator holds %d)", r, op.Balance("p-1"))
+	}
+	if !errors.Is(err, wallet.ErrNoAnswer) {
+		t.Fatalf("not ErrNoAnswer: %v", err)
+	}
+	if op.Balance("p-1") != 10000 {
+		t.Fatalf("balance %d", op.Balance("p-1"))
+	}
+	// Forged answers, each under the shared secret: signed for another
+	// operation's path; signed as the old protocol did (timestamp "." body);
+	// a genuine answer to an earlier debit replayed.
+	ans := []byte(`{"transaction_id":"d-2","status":"ok","balance":9500}`)
+	earlier := []byte(`{"transaction_id":"d-1","status":"ok","balance":9500}`)
+	for name, sign := range map[string]func(ts int64) ([]byte, string){
+		"signed for /balance": func(ts int64) ([]byte, string) { return ans, wallet.Sign(secret, ts, "POST", "/balance", ans) },
+		"the old signature": func(ts int64) ([]byte, string) {
+			m := hmac.New(sha256.New, secret)
+			fmt.Fprintf(m, "%d.%s", ts, ans)
+			return ans, "sha256=" + hex.EncodeToString(m.Sum(nil))
+		},
+		"replayed": func(ts int64) ([]byte, string) { return earlier, wallet.Sign(secret, ts, "POST", "/debit", earlier) },
+	} {
+		forger := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ts := time.Now().Unix()
+			body, sig := sign(ts)
+			w.Header().Set(wallet.HeaderTimestamp, strconv.FormatInt(ts, 10))
+			w.Header().Set(wallet.HeaderSignature, sig)
+			w.Write(body)
+		}))
+		fc := &wallet.Client{URL: forger.URL, Secret: secret, Timeout: time.Second}
+		r, err := fc.Call(context.Background(), wallet.OpDebit, wallet.Request{TransactionID: "d-2", Player: "p-1", Amount: 500})
+		forger.Close()
+		if !errors.Is(err, wallet.ErrNoAnswer) {
+			t.Errorf("an answer %s was taken: %+v %v", name, r, err)
+		}
+	}
+}
+
+// The reference operator's game session tokens launch once, and not after
+// TokenTTL (issue 25, item 6): the same authenticate sent again is
+// answered as the first time; another is refused.
+func TestTokensOnceAndExpiring(t *testing.T) {
+	op, c := setup(t)
+	now := time.Now()
+	op.Now = func() time.Time { return now }
+	op.IssueToken("p-1", "tok-2")
+	for range 2 {
+		if r := call(t, c, wallet.OpAuthenticate, wallet.Request{TransactionID: "auth-1", Token: "tok-2"}); r.Status != wallet.StatusOK || r.Player != "p-1" {
+			t.Fatalf("the first launch, and its repeat: %+v", r)
+		}
+	}
+	if r := call(t, c, wallet.OpAuthenticate, wallet.Request{TransactionID: "auth-2", Token: "tok-2"}); r.Reason != wallet.ReasonInvalidToken {
+		t.Fatalf("a token used again: %+v", r)
+	}
+	op.IssueToken("p-1", "tok-3")
+	now = now.Add(walletsim.DefaultTokenTTL + time.Second)
+	c.Now = op.Now
+	if r := call(t, c, wallet.OpAuthenticate, wallet.Request{TransactionID: "auth-3", Token: "tok-3"}); r.Reason != wallet.ReasonInvalidToken || !strings.Contains(r.Message, "expired") {
+		t.Fatalf("an expired token: %+v", r)
 	}
 }

@@ -188,3 +188,114 @@ func testOutboxClaim(t *testing.T, s sabot.Store) {
 		t.Fatalf("before the period: %+v", cs)
 	}
 }
+
+// A launch token opens one game session; a user's latest session is found
+// (issue 25).
+func testLaunchTokens(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	o := outbox(t, s)
+	if got, err := o.LaunchSession(ctx, 7); err != nil || got != "" {
+		t.Fatalf("no launch yet: %q %v", got, err)
+	}
+	now := time.Unix(1_800_000_000, 0)
+	must(t, o.UseLaunchToken(ctx, "h1", 7, "a-1", now))
+	if err := o.UseLaunchToken(ctx, "h1", 8, "a-1", now.Add(time.Second)); sabot.ErrorCode(err) != sabot.ECONFLICT {
+		t.Fatalf("a token used again: %v", err)
+	}
+	must(t, o.UseLaunchToken(ctx, "h2", 7, "a-2", now.Add(time.Minute)))
+	if got, err := o.LaunchSession(ctx, 7); err != nil || got != "a-2" {
+		t.Fatalf("the latest session: %q %v", got, err)
+	}
+}
+
+// A credit or rollback refused is money owed until a call that sends it
+// again is acknowledged or it is resolved by hand; the calls sending it
+// again are written when due, one at a time, and a resolution waits for
+// the one out (issue 25).
+func testOutboxOwed(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	o := outbox(t, s)
+	tb := &sabot.Table{Name: "t", Profile: "vegas-s17"}
+	must(t, s.CreateTable(ctx, tb))
+	_, err := s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
+		{ID: "c1", Op: "credit", Player: "p1", Round: "1-3", Amount: 2000, Kind: "settle", RoundClosed: true, Game: "blackjack-vegas-s17", Session: "a-1"},
+		{ID: "r1", Op: "rollback", Player: "p1", Round: "1-2", Amount: 500, Reference: "d1", Kind: "void"},
+		{ID: "d2", Op: "debit", Player: "p1", Round: "1-3", Amount: 100},
+	}}, nil)
+	must(t, err)
+	now := time.Unix(1_800_000_000, 0)
+	refused := json.RawMessage(`{"transaction_id":"x","status":"refused","balance":0,"reason":"player_blocked"}`)
+	must(t, o.AnswerCall(ctx, "c1", sabot.CallRefused, refused, now, time.Time{}))
+	must(t, o.AnswerCall(ctx, "r1", sabot.CallRefused, refused, now, time.Time{}))
+	must(t, o.AnswerCall(ctx, "d2", sabot.CallRefused, refused, now, time.Time{})) // a debit refused owes nothing
+	ids := func(cs []*sabot.WalletCall) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.ID)
+		}
+		return out
+	}
+	owed, err := o.Owed(ctx)
+	must(t, err)
+	if !slices.Equal(ids(owed), []string{"c1", "r1"}) || !owed[0].RoundClosed || owed[0].Game != "blackjack-vegas-s17" || owed[0].Session != "a-1" {
+		t.Fatalf("owed %v %+v", ids(owed), owed)
+	}
+	// Nothing due before a retry is scheduled; then one call at a time.
+	if due, err := o.RetryOwed(ctx, now); err != nil || len(due) != 0 {
+		t.Fatalf("due with no retry scheduled: %v %v", ids(due), err)
+	}
+	must(t, o.ScheduleRetry(ctx, "c1", now.Add(time.Minute)))
+	if due, err := o.RetryOwed(ctx, now); err != nil || len(due) != 0 {
+		t.Fatalf("due before its time: %v %v", ids(due), err)
+	}
+	due, err := o.RetryOwed(ctx, now.Add(time.Minute))
+	must(t, err)
+	if !slices.Equal(ids(due), []string{"c1-2"}) || due[0].RetryOf != "c1" || due[0].Amount != 2000 || due[0].State != sabot.CallPending {
+		t.Fatalf("sent again: %+v", due)
+	}
+	if again, _ := o.RetryOwed(ctx, now.Add(time.Hour)); len(again) != 0 {
+		t.Fatalf("sent again twice: %v", ids(again))
+	}
+	claimed, err := o.ClaimCalls(ctx, now.Add(time.Minute), 10, time.Minute)
+	must(t, err)
+	if !slices.Equal(ids(claimed), []string{"c1-2"}) {
+		t.Fatalf("claimed %v", ids(claimed))
+	}
+	if err := o.ResolveOwed(ctx, "c1", "paid", "pit", now); sabot.ErrorCode(err) != sabot.ECONFLICT {
+		t.Fatalf("resolved while a try is out: %v", err)
+	}
+	// Refused again, scheduled (from the call sent again), sent a third time.
+	must(t, o.AnswerCall(ctx, "c1-2", sabot.CallRefused, refused, now, time.Time{}))
+	must(t, o.ScheduleRetry(ctx, "c1-2", now.Add(2*time.Minute)))
+	due, err = o.RetryOwed(ctx, now.Add(2*time.Minute))
+	must(t, err)
+	if !slices.Equal(ids(due), []string{"c1-3"}) {
+		t.Fatalf("the third try: %v", ids(due))
+	}
+	// Paid: no longer owed.
+	must(t, o.AnswerCall(ctx, "c1-3", sabot.CallOK, nil, now, time.Time{}))
+	owed, err = o.Owed(ctx)
+	must(t, err)
+	if !slices.Equal(ids(owed), []string{"r1"}) {
+		t.Fatalf("owed after the credit paid: %v", ids(owed))
+	}
+	// Resolved by hand: recorded, no longer owed, never sent again.
+	if err := o.ResolveOwed(ctx, "r1", " ", "pit", now); sabot.ErrorCode(err) != sabot.EINVALID {
+		t.Fatalf("no reason: %v", err)
+	}
+	must(t, o.ScheduleRetry(ctx, "r1", now))
+	must(t, o.ResolveOwed(ctx, "r1", "given back by the operator's cashier", "pit", now))
+	if err := o.ResolveOwed(ctx, "r1", "again", "pit", now); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		t.Fatalf("resolved twice: %v", err)
+	}
+	if due, _ := o.RetryOwed(ctx, now.Add(time.Hour)); len(due) != 0 {
+		t.Fatalf("a resolved call sent again: %v", ids(due))
+	}
+	owed, err = o.Owed(ctx)
+	must(t, err)
+	calls, err := o.Calls(ctx, sabot.CallQuery{ID: "r1"})
+	must(t, err)
+	if len(owed) != 0 || calls[0].Resolved != "given back by the operator's cashier" || calls[0].ResolvedBy != "pit" || !calls[0].ResolvedAt.Equal(now) {
+		t.Fatalf("owed %v; r1 %+v", ids(owed), calls[0])
+	}
+}

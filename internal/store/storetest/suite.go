@@ -63,6 +63,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"OperatorUser", testOperatorUser},
 		{"OutboxAppend", testOutboxAppend},
 		{"OutboxClaim", testOutboxClaim},
+		{"OutboxOwed", testOutboxOwed},
+		{"LaunchTokens", testLaunchTokens},
 		{"ClusterClaim", testClusterClaim},
 		{"ClusterExpiry", testClusterExpiry},
 		{"ClusterClaimRace", testClusterClaimRace},

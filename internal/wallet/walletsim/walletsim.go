@@ -65,6 +65,16 @@ type done struct {
 	resp wallet.Response
 }
 
+// DefaultTokenTTL is how long a game session token may be used to launch.
+const DefaultTokenTTL = 5 * time.Minute
+
+// token is a game session token: whose, and when issued; used once.
+type token struct {
+	player string
+	issued time.Time
+	used   bool
+}
+
 // Operator is the reference operator. Set Faults before it serves; it is
 // safe for concurrent use.
 type Operator struct {
@@ -72,12 +82,15 @@ type Operator struct {
 	Currency string
 	Faults   Faults
 	Now      func() time.Time
+	// TokenTTL is how long after it is issued a token launches (0:
+	// DefaultTokenTTL). A token launches once.
+	TokenTTL time.Duration
 
 	mu        sync.Mutex
 	rng       *rand.Rand
 	players   map[string]*account
-	tokens    map[string]string // game session token → player
-	txs       map[string]*done  // transaction ID → its answer
+	tokens    map[string]*token
+	txs       map[string]*done // transaction ID → its answer
 	debits    map[string]wallet.Request
 	rolled    map[string]bool // debits rolled back (or refused before they came)
 	statement []Entry
@@ -86,7 +99,7 @@ type Operator struct {
 
 // New returns an operator with no players.
 func New(secret []byte, currency string) *Operator {
-	return &Operator{Secret: secret, Currency: currency, players: map[string]*account{}, tokens: map[string]string{},
+	return &Operator{Secret: secret, Currency: currency, players: map[string]*account{}, tokens: map[string]*token{},
 		txs: map[string]*done{}, debits: map[string]wallet.Request{}, rolled: map[string]bool{}}
 }
 
@@ -105,11 +118,12 @@ func (o *Operator) AddPlayer(id, name string, balance int64) {
 }
 
 // IssueToken gives a player a game session token (what the operator's
-// site puts in the link that launches the table).
-func (o *Operator) IssueToken(player, token string) {
+// site puts in the link that launches the table): it authenticates once,
+// within TokenTTL.
+func (o *Operator) IssueToken(player, tok string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.tokens[token] = player
+	o.tokens[tok] = &token{player: player, issued: o.now()}
 }
 
 // Block stops a player from playing; SetLimit caps what he may stake in
@@ -164,7 +178,8 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "a call is a POST of at most 64 KiB", http.StatusBadRequest)
 		return
 	}
-	if err := wallet.Verify(o.Secret, r.Header, body, o.now()); err != nil {
+	op := path.Base(r.URL.Path)
+	if err := wallet.Verify(o.Secret, r.Header, r.Method, wallet.OpPath(op), body, o.now()); err != nil {
 		http.Error(w, err.Error(), http.StatusUnauthorized)
 		return
 	}
@@ -173,7 +188,6 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "a call is a JSON request with a transaction_id", http.StatusBadRequest)
 		return
 	}
-	op := path.Base(r.URL.Path)
 	o.mu.Lock()
 	o.calls++
 	f := o.Faults
@@ -200,7 +214,7 @@ func (o *Operator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ts := o.now().Unix()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set(wallet.HeaderTimestamp, itoa(ts))
-	w.Header().Set(wallet.HeaderSignature, wallet.Sign(o.Secret, ts, ans))
+	w.Header().Set(wallet.HeaderSignature, wallet.Sign(o.Secret, ts, r.Method, wallet.OpPath(op), ans))
 	w.Write(ans)
 }
 
@@ -222,12 +236,22 @@ func (o *Operator) act(op string, req wallet.Request) wallet.Response {
 
 func (o *Operator) apply(op string, req wallet.Request) wallet.Response {
 	if op == wallet.OpAuthenticate {
-		p, ok := o.tokens[req.Token]
-		if !ok {
-			return refuse(req, 0, wallet.ReasonInvalidToken, "the game session is unknown or over")
+		tok, ok := o.tokens[req.Token]
+		ttl := o.TokenTTL
+		if ttl <= 0 {
+			ttl = DefaultTokenTTL
 		}
-		a := o.players[p]
-		return wallet.Response{TransactionID: req.TransactionID, Status: wallet.StatusOK, Balance: a.balance, Currency: a.currency, Player: p, Name: a.name}
+		switch {
+		case !ok:
+			return refuse(req, 0, wallet.ReasonInvalidToken, "the game session is unknown or over")
+		case tok.used:
+			return refuse(req, 0, wallet.ReasonInvalidToken, "this game session was opened already: launch the game again from the site")
+		case o.now().Sub(tok.issued) > ttl:
+			return refuse(req, 0, wallet.ReasonInvalidToken, "this game session's link has expired: launch the game again from the site")
+		}
+		tok.used = true // a repeat of this transaction is answered as the first time (act)
+		a := o.players[tok.player]
+		return wallet.Response{TransactionID: req.TransactionID, Status: wallet.StatusOK, Balance: a.balance, Currency: a.currency, Player: tok.player, Name: a.name}
 	}
 	a := o.players[req.Player]
 	switch {

@@ -678,6 +678,8 @@ export default {
   'event.walletRollback': 'débito {call} de {user} ({amount}) en la mesa {table} anulado: {reason}',
   'event.walletUndelivered': 'llamada {call} a la cartera del operador sin respuesta ({user}, {amount}, mesa {table})',
   'event.walletRefused': 'el operador rechazó la llamada {call} ({user}, {amount}, mesa {table}): {reason}',
+  'event.walletPaid': 'pagada la llamada {call} que el operador había rechazado, enviada de nuevo ({user}, {amount}, mesa {table})',
+  'event.walletResolved': '{by} resolvió a mano la deuda {call} ({user}, {amount}, mesa {table}): {reason}',
   'event.correctionAsked': 'corrección AR-23 ({case}) en la ronda {round}, pedida por {asked}',
   'event.correctionApproved': 'corrección AR-23 ({case}) en la ronda {round}, pedida por {asked}, autorizada por {by}',
   'event.correctionRefused': 'corrección AR-23 ({case}) en la ronda {round}, pedida por {asked}, rechazada por {by}',

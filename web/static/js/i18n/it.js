@@ -678,6 +678,8 @@ export default {
   'event.walletRollback': 'addebito {call} di {user} ({amount}) al tavolo {table} annullato: {reason}',
   'event.walletUndelivered': 'chiamata {call} al portafoglio dell’operatore senza risposta ({user}, {amount}, tavolo {table})',
   'event.walletRefused': 'l’operatore ha rifiutato la chiamata {call} ({user}, {amount}, tavolo {table}): {reason}',
+  'event.walletPaid': 'pagata la chiamata {call} che l’operatore aveva rifiutato, inviata di nuovo ({user}, {amount}, tavolo {table})',
+  'event.walletResolved': '{by} ha risolto a mano il debito {call} ({user}, {amount}, tavolo {table}): {reason}',
   'event.correctionAsked': 'correzione AR-23 ({case}) nella mano {round}, chiesta da {asked}',
   'event.correctionApproved': 'correzione AR-23 ({case}) nella mano {round}, chiesta da {asked}, autorizzata da {by}',
   'event.correctionRefused': 'correzione AR-23 ({case}) nella mano {round}, chiesta da {asked}, respinta da {by}',
