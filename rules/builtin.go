@@ -72,7 +72,6 @@ func family() Profile {
 	p.CutCardReserve = 0
 	p.BackBetsPerBox = 0
 	p.MaxScope = MaxPerBet
-	p.MaxHands = 4            // one deck holds four of a rank
 	p.Collected = UnderFaceUp // FAM-03
 	p.BankRotates = true      // FAM-02
 	return p

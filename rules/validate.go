@@ -43,8 +43,10 @@ func (p *Profile) Validate() error {
 		return bad("bank_rounds=%d: want 0 or more", p.BankRounds)
 	case p.MaxHands < 1 || p.MaxHands > MaxHands:
 		return bad("max_hands=%d: want 1 (no split) to %d", p.MaxHands, MaxHands)
-	case p.MaxHands > 4*p.Decks:
-		return bad("max_hands=%d: %d deck(s) hold only %d cards of a rank", p.MaxHands, p.Decks, 4*p.Decks)
+	case p.MaxHands > 16*p.Decks:
+		// Ten-values split as equals (AR-18, VE-12): a deck holds 16 cards
+		// that pair with each other, the most any value has.
+		return bad("max_hands=%d: %d deck(s) hold only %d ten-values", p.MaxHands, p.Decks, 16*p.Decks)
 	case p.MustDrawAtMost < 0 || p.MustDrawAtMost > 20:
 		return bad("must_draw_at_most=%d: want 0 (no obligation) to 20", p.MustDrawAtMost)
 	case p.BlackjackPays.Num <= 0 || p.BlackjackPays.Den <= 0:

@@ -97,6 +97,15 @@ var pontoon = map[string]any{"five_card_21": true, "three_sevens": true}
 
 var familyRounds = []round{
 	{name: "FAM-01 one deck", profile: "family", cards: "AS AH AD AC AS", bets: "ana 1 100", err: "1 deck"},
+	// FAM-01, ES-09: the casino's rules, 6 splits included; ten-values
+	// split as equals, and one deck holds 16 of them.
+	{name: "FAM-01 ES-09 ten-values split to 5 hands from one deck", profile: "family",
+		cards: "KS 6D QH KH QD KD QC JS JH JD JC TS TH TD", bets: "ana 1 100",
+		decisions: "ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1/1 stand; ana 1/2 stand; ana 1/3 stand; ana 1/4 stand; ana 1/5 stand",
+		net: "ana=500", dealer: 26},
+	{name: "FAM-01 ES-09 up to 6 splits, 7 hands", profile: "family", cards: "KS 6D QH KH QD KD QC KC JS JH",
+		bets: "ana 1 100", decisions: "ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split",
+		err: "7 hands"},
 	{name: "PON-01 a five-card 21 pays 2:1 and beats a dealer 21", profile: "family", options: pontoon,
 		cards: "2S TD 3H 4S 5D 7C 5H 6H", bets: "ana 1 100", decisions: "ana 1 hit; ana 1 hit; ana 1 hit",
 		net: "ana=200", dealer: 21},
