@@ -102,7 +102,7 @@ var familyRounds = []round{
 	{name: "FAM-01 ES-09 ten-values split to 5 hands from one deck", profile: "family",
 		cards: "KS 6D QH KH QD KD QC JS JH JD JC TS TH TD", bets: "ana 1 100",
 		decisions: "ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1/1 stand; ana 1/2 stand; ana 1/3 stand; ana 1/4 stand; ana 1/5 stand",
-		net: "ana=500", dealer: 26},
+		net:       "ana=500", dealer: 26},
 	{name: "FAM-01 ES-09 up to 6 splits, 7 hands", profile: "family", cards: "KS 6D QH KH QD KD QC KC JS JH",
 		bets: "ana 1 100", decisions: "ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split",
 		err: "7 hands"},
