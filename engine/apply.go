@@ -29,6 +29,10 @@ func (r *Round) apply(a Action) {
 		r.phase = Playing
 		r.advance()
 	case Playing:
+		if a.Kind == Insure || a.Kind == EvenMoney { // ES-11: the offer still open
+			r.placeInsurance(a)
+			return
+		}
 		r.applyPlay(a)
 	}
 }
@@ -67,6 +71,16 @@ func (r *Round) applyInsurance(a Action) {
 	case Close:
 		r.afterInsurance()
 		return
+	}
+	r.placeInsurance(a)
+	if !r.insuranceOffered() {
+		r.afterInsurance()
+	}
+}
+
+// placeInsurance places an insurance bet or pays even money.
+func (r *Round) placeInsurance(a Action) {
+	switch a.Kind {
 	case Insure:
 		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: 1, Kind: InsuranceBet, Stake: a.Stake})
 		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: 1, BetKind: InsuranceBet, Amount: a.Stake})
@@ -74,9 +88,6 @@ func (r *Round) applyInsurance(a Action) {
 		b := &r.bets[r.findBet(a.Player, a.Box, 1)]
 		b.settled, b.Result, b.Net = true, rules.EvenMoneyPaid, r.p.Pays(b.Stake, 1)
 		r.emit(Event{Kind: EvResult, Player: b.Player, Box: b.Box, Hand: 1, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
-	}
-	if !r.insuranceOffered() {
-		r.afterInsurance()
 	}
 }
 

@@ -54,6 +54,14 @@ func (r *Round) LegalActions(dst []Action) []Action {
 		if r.bankFirst { // AR-23 (f) only: nothing to check on the simulator's path
 			try(Action{Kind: Withdraw, Player: holder, Box: boxNo, Hand: hand})
 		}
+		if r.insuranceOpen() { // ES-11: open until the first third card
+			for i := range r.bets {
+				if b := &r.bets[i]; b.Kind == MainBet {
+					try(Action{Kind: Insure, Player: b.Player, Box: b.Box, Hand: 1, Stake: b.Stake / 2})
+					try(Action{Kind: EvenMoney, Player: b.Player, Box: b.Box, Hand: 1})
+				}
+			}
+		}
 	}
 	return dst
 }

@@ -187,10 +187,10 @@ func TestDealerPlaysWhenEveryHandIsBust_AR14_VE08_ES05(t *testing.T) {
 }
 
 // ES-11: «El croupier propondrá este seguro al conjunto de los jugadores,
-// antes de dar la tercera carta al primer jugador que la pida»: a refusal
-// says what closed the offer; with box 1 standing no third card has been
-// dealt.
-func TestInsuranceClosedSaysWhy_ES11(t *testing.T) {
+// antes de dar la tercera carta al primer jugador que la pida»: spain keeps
+// the offer open while the boxes play, until the first third card; a
+// stand leaves it open. The refusal after says what closed it.
+func TestInsuranceClosesAtTheFirstThirdCard_ES11(t *testing.T) {
 	p := rules.MustLookup("spain")
 	r := New(p)
 	r.Reset(NewForced(card.MustParseList("TS 9S 5D AD 9H 2H 6C 3C")))
@@ -203,17 +203,39 @@ func TestInsuranceClosedSaysWhy_ES11(t *testing.T) {
 		t.Fatal(err)
 	}
 	act(t, r, Action{Kind: Close}, Action{Kind: Stand, Player: "ana", Box: 1, Hand: 1})
-	err := r.Act(Action{Kind: Insure, Player: "ben", Box: 2, Hand: 1, Stake: 50})
-	if err == nil || !strings.Contains(err.Error(), "insurance was offered to every box before play and closed when the dealer turned to box 1 (AR-20, ES-11, VE-15)") {
-		t.Errorf("after box 1 stood: %v", err)
+	var legal bool
+	for _, a := range r.LegalActions(nil) {
+		legal = legal || a.Kind == Insure && a.Player == "ben"
 	}
-	if strings.Contains(err.Error(), "third card") {
-		t.Errorf("no third card has been dealt: %v", err)
+	if !legal {
+		t.Errorf("after box 1 stood, ben's insurance is not listed: %v", r.LegalActions(nil))
 	}
+	act(t, r, Action{Kind: Insure, Player: "ben", Box: 2, Hand: 1, Stake: 50})
 	act(t, r, Action{Kind: Hit, Player: "ben", Box: 2, Hand: 1})
-	err = r.Act(Action{Kind: Insure, Player: "cy", Box: 3, Hand: 1, Stake: 50})
-	if err == nil || !strings.Contains(err.Error(), "insurance closed when the first third card was dealt") {
+	err := r.Act(Action{Kind: Insure, Player: "cy", Box: 3, Hand: 1, Stake: 50})
+	if err == nil || !strings.HasSuffix(err.Error(), "insurance closed when the first third card was dealt (ES-11)") {
 		t.Errorf("after box 2's third card: %v", err)
+	}
+}
+
+// VE-15 (insurance_closes=first-decision, the one-shot offer of 003 §11): the
+// first decision of another kind closes the offer, and the refusal says
+// that no third card was dealt but the dealer turned to a box.
+func TestInsuranceOneShotOffer_VE15(t *testing.T) {
+	r := New(rules.MustLookup("venice"))
+	r.Reset(NewForced(card.MustParseList("TS 9S 5D AD 9H 2H 6C 3C")))
+	for i, who := range []string{"ana", "ben", "cy"} {
+		if err := r.PlaceBet(who, i+1, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	act(t, r, Action{Kind: Close}, Action{Kind: Stand, Player: "ana", Box: 1, Hand: 1})
+	err := r.Act(Action{Kind: Insure, Player: "ben", Box: 2, Hand: 1, Stake: 50})
+	if err == nil || !strings.HasSuffix(err.Error(), "insurance was offered to every box before play and closed when the dealer turned to box 1 (VE-15)") {
+		t.Errorf("after box 1 stood: %v", err)
 	}
 }
 

@@ -25,6 +25,7 @@ func base() Profile {
 func argentina() Profile {
 	p := base()
 	p.Name = "argentina"
+	p.Regulation = "argentina"
 	p.Description = "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split."
 	p.Decks = 8                 // AR-01
 	p.MinCut = 50               // AR-07
@@ -46,19 +47,21 @@ func argentina() Profile {
 func spain() Profile {
 	p := base()
 	p.Name = "spain"
+	p.Regulation = "spain"
 	p.Description = "Spanish casino: 6 decks, European no hole card, double on 9-11, up to 6 splits, insurance and even money under an Ace."
-	p.BurnCards = 5             // EG-03
-	p.CutCardReserve = 52       // EG-02
-	p.BackBetsPerBox = 9        // ES-03 (reading: the leaflet sets no number)
-	p.MaxScope = MaxPerBox      // ES-03 (reading)
-	p.DealerPlays = PlaysAlways // ES-05: «deberá pedir otros naipes hasta … 17»
-	p.HoleCard = NoHole         // ES-12
-	p.DoubleOn = Double9to11    // ES-08
-	p.DoubleAfterSplit = true   // ES-08 (reading)
-	p.MaxHands = 7              // ES-09 (reading: 6 splits)
-	p.Insurance = true          // ES-11
-	p.InsureBlackjack = true    // ES-10: "pago a la par ... o asegurarse"
-	p.EvenMoney = EvenMoneyAce  // ES-10
+	p.BurnCards = 5                     // EG-03
+	p.CutCardReserve = 52               // EG-02
+	p.BackBetsPerBox = 9                // ES-03 (reading: the leaflet sets no number)
+	p.MaxScope = MaxPerBox              // ES-03 (reading)
+	p.DealerPlays = PlaysAlways         // ES-05: «deberá pedir otros naipes hasta … 17»
+	p.HoleCard = NoHole                 // ES-12
+	p.DoubleOn = Double9to11            // ES-08
+	p.DoubleAfterSplit = true           // ES-08 (reading)
+	p.MaxHands = 7                      // ES-09 (reading: 6 splits)
+	p.Insurance = true                  // ES-11
+	p.InsuranceCloses = ClosesThirdCard // ES-11: «antes de dar la tercera carta al primer jugador que la pida»
+	p.InsureBlackjack = true            // ES-10: "pago a la par ... o asegurarse"
+	p.EvenMoney = EvenMoneyAce          // ES-10
 	return p
 }
 
@@ -66,6 +69,7 @@ func spain() Profile {
 func family() Profile {
 	p := spain()
 	p.Name = "family"
+	p.Regulation = "family"
 	p.Description = "Family blackjack: casino rules with one deck, cards collected under the deck, a rotating bank; pontoon variants as options."
 	p.Decks = 1 // FAM-01
 	p.BurnCards = 0
@@ -81,6 +85,7 @@ func family() Profile {
 func venice() Profile {
 	p := base()
 	p.Name = "venice"
+	p.Regulation = "venice"
 	p.Description = "Casinò di Venezia: 6 decks, European no hole card, 3 spots per box, must draw to 11, double any two, split to 3 hands."
 	p.CutCardReserve = 52         // reading: the rules name no reserve
 	p.BackBetsPerBox = 2          // VE-03

@@ -132,6 +132,7 @@ var (
 	evenMoneyNames = []string{"none", "ace", "ace-or-ten"}
 	maxScopeNames  = []string{"bet", "box"}
 	dealerPlays    = []string{"as-needed", "always"}
+	insClosesNames = []string{"first-decision", "third-card"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
 
@@ -177,6 +178,7 @@ var options = []Option{
 	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21, or ranked as a blackjack and paid even money.", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
 	enumOpt("surrender", "", "Surrender (reference profiles only): late (after the peek) or early.", surrenderNames, func(p *Profile) *Surrender { return &p.Surrender }),
 	boolOpt("insurance", "AR-20,ES-11,VE-15", "Insurance is offered under a dealer Ace, up to half the original stake, paying 2:1.", func(p *Profile) *bool { return &p.Insurance }),
+	enumOpt("insurance_closes", "ES-11,VE-15", "What closes the offer of insurance and even money: first-decision (made to every box once, before play, 003 §11: the first decision of another kind closes it; venice and the reference profiles) or third-card (open while the boxes play, until a player is dealt a third card: spain and family, ES-11 «antes de dar la tercera carta al primer jugador que la pida»; a stand, a split's second cards or a blackjack's even money leave it open).", insClosesNames, func(p *Profile) *InsuranceCloses { return &p.InsuranceCloses }),
 	boolOpt("insure_blackjack", "ES-10,VE-15", "A bettor holding a blackjack may insure it (else blackjacks cannot be insured).", func(p *Profile) *bool { return &p.InsureBlackjack }),
 	enumOpt("even_money", "ES-10,VE-16", "A blackjack may be paid 1:1 at once under these dealer up cards.", evenMoneyNames, func(p *Profile) *EvenMoney { return &p.EvenMoney }),
 	boolOpt("challenge", "AR-10", "The Desafío: with an Ace as first card, bet half the stake that the second card is ten-value, paying 2:1.", func(p *Profile) *bool { return &p.Challenge }),

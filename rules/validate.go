@@ -53,12 +53,14 @@ func (p *Profile) Validate() error {
 		return bad("blackjack_pays=%v: want a positive ratio", p.BlackjackPays)
 	case p.HoleCard > NoHole || p.DealerBlackjackTakes > TakesOriginal || p.DoubleOn > Double11 ||
 		p.SplitBlackjack > SplitBlackjackEven || p.Surrender > EarlySurrender || p.EvenMoney > EvenMoneyAceTen ||
-		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysAlways:
+		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysAlways || p.InsuranceCloses > ClosesThirdCard:
 		return bad("an enumerated option is out of range")
 	case p.Surrender == LateSurrender && p.HoleCard == NoPeek:
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")
 	case p.Surrender == EarlySurrender && p.HoleCard == Peek:
 		return bad("surrender=early with hole_card=peek: early surrender would have to come before the peek; use late")
+	case p.InsuranceCloses == ClosesThirdCard && p.HoleCard == Peek:
+		return bad("insurance_closes=third-card with hole_card=peek: the peek ends the insurance before play (use first-decision)")
 	case p.Collected != DiscardTray && p.CutCardReserve != 0:
 		return bad("collected_cards=%s deals through the deck: cut_card_reserve must be 0 (FAM-03)", collectedNames[p.Collected])
 	}

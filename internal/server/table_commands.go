@@ -395,7 +395,7 @@ func (a *actor) checkBet(player string, box int, stake money.Amount) error {
 	// table's state: `invalid`, as docs/protocol.md says (the table would
 	// refuse it too, as a conflict).
 	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet && !a.p.BelowMinStands {
-		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", a.p.MinBet, a.p.MaxBet)
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Own("AR-04, ES-03, FAM-01, VE-21")))
 	}
 	others, total := 0, stake
 	for _, b := range a.t.Bets() {
@@ -648,4 +648,12 @@ func refusal(err error) error {
 		return err
 	}
 	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
+}
+
+// cite is " (IDS)", the rule IDs a refusal names, or nothing.
+func cite(ids string) string {
+	if ids == "" {
+		return ""
+	}
+	return " (" + ids + ")"
 }
