@@ -606,7 +606,7 @@ func (r *Round) revealDealer() {
 // settle (AR-14): the farthest any of them needs (Profile.DealerNeed; an
 // insurance bet, two cards).
 func (r *Round) dealerNeed() rules.DealerPlay {
-	need := rules.DealerStands
+	need := r.p.DealerFloor()
 	for i := range r.bets {
 		b := &r.bets[i]
 		if b.settled {

@@ -181,9 +181,9 @@ func (p *Profile) Readings() []Reading {
 	case p.DealerPlays == PlaysAsNeeded:
 		add("AR-14", "dealer_plays", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
 	case p.EvenMoney == EvenMoneyAceTen:
-		add("VE-08", "dealer_plays", "the dealer «deve portare a termine il suo, applicando obbligatoriamente la regola del banco»: he completes his hand by his rule even when every hand is bust (AR-14 is the Argentine text's), unless no bet at all is left to settle")
+		add("VE-08", "dealer_plays", "the dealer «deve portare a termine il suo, applicando obbligatoriamente la regola del banco»: he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money (AR-14 is the Argentine text's)")
 	default:
-		add("ES-05", "dealer_plays", "the dealer «deberá pedir otros naipes hasta que el total de su puntuación alcance 17»: he completes his hand by the rule of 17 even when every hand is bust (AR-14 is the Argentine text's), unless no bet at all is left to settle")
+		add("ES-05", "dealer_plays", "the dealer «deberá pedir otros naipes hasta que el total de su puntuación alcance 17»: he completes his hand by the rule of 17 whatever is left on the layout, every hand bust or every blackjack paid even money (AR-14 is the Argentine text's)")
 	}
 	if p.DoubleOn == Double11 && !p.DoubleAfterSplit {
 		add("AR-17", "double_after_split", "no double after a split: the rule speaks of the first two cards")

@@ -117,11 +117,9 @@ const (
 // dealer blackjack changes: DealerTwoCards) or three sevens (PON-02, paid
 // whatever he holds); two cards for a blackjack; his full hand for any
 // other. An insurance bet needs DealerTwoCards. The round's need is the
-// largest of its hands' and bets'. Where the dealer always completes his
-// hand (dealer_plays=always: ES-05, VE-08) every hand still on the layout
-// needs it: AR-14 is the Argentine text's; only a round with no bet left
-// to settle at all (every blackjack paid even money) leaves him nothing to
-// play for.
+// largest of its hands' and bets', from DealerFloor. Where the dealer
+// always completes his hand (dealer_plays=always: ES-05, VE-08) every hand
+// needs it: AR-14 is the Argentine text's.
 func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 	c := h.Count
 	switch {
@@ -140,6 +138,18 @@ func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 		return DealerTwoCards
 	}
 	return DealerFull
+}
+
+// DealerFloor is how far the dealer plays whatever the bets left need: his
+// full hand where he always completes it (dealer_plays=always), even when
+// no bet is left to settle, every hand bust or every blackjack paid even
+// money (VE-08: «deve portare a termine il suo, applicando
+// obbligatoriamente la regola del banco»; ES-05); else nothing (AR-14).
+func (p *Profile) DealerFloor() DealerPlay {
+	if p.DealerPlays == PlaysAlways {
+		return DealerFull
+	}
+	return DealerStands
 }
 
 // DealerTakes reports whether the dealer, who must play as far as need

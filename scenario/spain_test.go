@@ -46,6 +46,8 @@ var spainRounds = []round{
 		results: "1/1=lose 1/2=win 1/3=win", net: "ana=100"},
 	{name: "ES-10 even money under an Ace", profile: "spain", cards: "AS AD KH TC",
 		bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100"},
+	{name: "ES-05 ES-10 after a lone even money the dealer completes his hand by the rule of 17", profile: "spain",
+		cards: "AS AD KH 5C 2S", bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100", dealer: 18},
 	{name: "ES-10 no even money under a ten", profile: "spain", cards: "AS TD KH 9C",
 		bets: "ana 1 100", decisions: "ana 1 even-money", err: "left unused"},
 	{name: "ES-10 no even money under a ten, with another hand to play", profile: "spain", cards: "AS 9S TD KH 9H 9C",

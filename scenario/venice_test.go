@@ -25,6 +25,14 @@ var veniceRounds = []round{
 		bets: "ana 1 100", decisions: "ana 1 hit; ana 1 hit", err: "left unused"},
 	{name: "VE-07 the dealer asks the boxes left to right", profile: "venice", cards: "TS 9S 7C 8H 8D KD",
 		bets: "ana 1 100; ben 2 100", decisions: "ben 2 stand", err: "box 1 hand 1's turn"},
+	// VE-08: «deve portare a termine il suo, applicando obbligatoriamente
+	// la regola del banco»: after a lone even money, as when every hand is
+	// bust, the dealer completes his hand.
+	{name: "VE-08 VE-16 after a lone even money the dealer completes his hand", profile: "venice", cards: "AS TD KH 6C 9S",
+		bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100", dealer: 25},
+	{name: "VE-08 option dealer_plays=as-needed: after a lone even money the dealer draws nothing", profile: "venice",
+		options: map[string]any{"dealer_plays": "as-needed"}, cards: "AS TD KH 6C 9S",
+		bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100", dealer: 10},
 	{name: "VE-08 the dealer stands on 17", profile: "venice", cards: "TS 7C 9H KD",
 		bets: "ana 1 100", decisions: "ana 1 stand", dealer: 17},
 	{name: "VE-10 blackjack beats a dealer 21", profile: "venice", cards: "AS TH 5D KH 8H 6C TS",

@@ -740,7 +740,7 @@ func (t *table) playFast() {
 		}
 	} else {
 		col := fp.upCol[upv&15]
-		need := uint8(rules.DealerStands)
+		need := uint8(t.p.DealerFloor())
 		for i := range boxes {
 			b := &boxes[i]
 			t.playBoxFast(b, upv, col)
