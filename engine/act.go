@@ -117,7 +117,7 @@ func (r *Round) checkChallenge(a Action, explain bool) error {
 		}
 		return r.refuse(explain, a, ErrIllegalAction, "the challenge needs an Ace as the hand's first card", "AR-10")
 	}
-	if half := b.Stake / 2; half < 1 || (a.Stake != 0 && a.Stake != half) {
+	if half, ok := rules.ChallengeStake(b.Stake); !ok || (a.Stake != 0 && a.Stake != half) {
 		if explain {
 			return r.refuse(explain, a, ErrStake, challengeStake(b.Stake, r.amount), "AR-10")
 		}
@@ -396,17 +396,13 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 	return nil
 }
 
-// challengeStake says what the challenge on a stake stakes: half of it,
-// and where the stake is odd, that the half is rounded down (AR-10).
+// challengeStake says what the challenge on a stake stakes: exactly half
+// of it, which an odd stake has not (AR-10).
 func challengeStake(stake money.Amount, show func(money.Amount) string) string {
-	half := stake / 2
-	switch {
-	case half < 1:
-		return fmt.Sprintf("the challenge stakes half the original stake, and %s has no half to stake", show(stake))
-	case stake%2 != 0:
-		return fmt.Sprintf("the challenge stakes half the original stake, rounded down to the table's unit: %s of %s", show(half), show(stake))
+	if _, ok := rules.ChallengeStake(stake); !ok {
+		return fmt.Sprintf("the challenge stakes exactly half the original stake, and %s has no half to stake: a challenge needs an even stake", show(stake))
 	}
-	return fmt.Sprintf("the challenge stakes half the original stake, %s", show(half))
+	return fmt.Sprintf("the challenge stakes half the original stake, %s", show(stake/2))
 }
 
 // sideBetClosed says why insurance, even money or the challenge is not open.

@@ -41,12 +41,9 @@ func (r *Round) applyChallenge(a Action) {
 	if a.Kind == Challenge {
 		b := &r.bets[r.findBet(a.Player, a.Box, a.Hand)]
 		b.window = r.window
-		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: a.Hand, Kind: ChallengeBet, Stake: b.Stake / 2})
-		e := Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: b.Stake / 2}
-		if b.Stake%2 != 0 { // AR-10: say so where the half is rounded down
-			e.Text = challengeStake(b.Stake, r.amount)
-		}
-		r.emit(e)
+		half, _ := rules.ChallengeStake(b.Stake) // AR-10: checked even
+		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: a.Hand, Kind: ChallengeBet, Stake: half})
+		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: half})
 		for i := range r.bets {
 			if r.canChallenge(&r.bets[i], r.challengeBox, r.challengeIdx) {
 				return // others may still challenge

@@ -239,29 +239,36 @@ func TestInsuranceOneShotOffer_VE15(t *testing.T) {
 	}
 }
 
-// AR-10: the challenge stakes half the original stake; on an odd stake the
-// half is rounded down, and the round says so.
+// AR-10: the challenge stakes «otra apuesta igual a la mitad de la postura
+// original»: an odd stake has no half, and its challenge is refused with
+// the reason (it was staked at 12 of 25, silently); an even one's is half.
 func TestChallengeOnAnOddStake_AR10(t *testing.T) {
 	r := New(rules.MustLookup("argentina"))
-	r.Reset(NewForced(card.MustParseList("AS 8D KH 9C")))
+	r.Reset(NewForced(card.MustParseList("AS AD 8D KH KS 9C")))
 	if err := r.PlaceBet("ana", 1, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.PlaceBet("ben", 2, 30); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Start(); err != nil {
 		t.Fatal(err)
 	}
-	err := r.Act(Action{Kind: Challenge, Player: "ana", Box: 1, Hand: 1, Stake: 13})
-	if err == nil || !strings.Contains(err.Error(), "rounded down to the table's unit: 12 of 25 (AR-10)") {
-		t.Errorf("a challenge of 13 on 25: %v", err)
-	}
-	act(t, r, Action{Kind: Challenge, Player: "ana", Box: 1, Hand: 1})
-	var said bool
-	for _, e := range r.Events() {
-		if e.Kind == EvBet && e.BetKind == ChallengeBet {
-			said = e.Amount == 12 && strings.Contains(e.Text, "12 of 25")
+	for _, stake := range []money.Amount{0, 12, 13} {
+		err := r.Act(Action{Kind: Challenge, Player: "ana", Box: 1, Hand: 1, Stake: stake})
+		if err == nil || !strings.HasSuffix(err.Error(), "the challenge stakes exactly half the original stake, and 25 has no half to stake: a challenge needs an even stake (AR-10)") {
+			t.Errorf("a challenge of %d on 25: %v", stake, err)
 		}
 	}
-	if !said {
-		t.Errorf("the challenge's event does not say its stake was rounded down: %+v", r.Events())
+	for _, a := range r.LegalActions(nil) {
+		if a.Kind == Challenge && a.Player == "ana" {
+			t.Errorf("ana's challenge on 25 is listed: %v", a)
+		}
+	}
+	act(t, r, Action{Kind: Challenge, Player: "ben", Box: 2, Hand: 1})
+	for _, b := range r.Bets() {
+		if b.Kind == ChallengeBet && (b.Player != "ben" || b.Stake != 15) {
+			t.Errorf("challenge %+v, want ben's of 15", b)
+		}
 	}
 }

@@ -6,6 +6,8 @@ package rules
 // written here once; the others call it (the simulator's fast path fills
 // its tables from it once per run).
 
+import "sabot/money"
+
 // HandPos is a player's hand as the rules on splitting and doubling read
 // it: its cards, whether it was made by splitting, and its box's hands.
 type HandPos struct {
@@ -92,6 +94,17 @@ func (p *Profile) DoubleBar(h HandPos) Bar {
 
 // MayDouble reports whether the hand may double now (DoubleBar).
 func (p *Profile) MayDouble(h HandPos) bool { return p.DoubleBar(h) == NoBar }
+
+// ChallengeStake is what the challenge on a hand's stake stakes (AR-10):
+// «otra apuesta igual a la mitad de la postura original», exactly half.
+// An odd stake (in minor units) has no half to stake: ok is false, and the
+// challenge is refused rather than staked at a rounded half.
+func ChallengeStake(stake money.Amount) (half money.Amount, ok bool) {
+	if stake < 2 || stake%2 != 0 {
+		return 0, false
+	}
+	return stake / 2, true
+}
 
 // DealerPlay is how far the dealer must play his hand after the boxes
 // (AR-14): no further than the bets still to settle need.
