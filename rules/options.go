@@ -39,6 +39,9 @@ type Reading struct {
 	Rule   string
 	Option string
 	Text   string
+	// Value is the option's value the reading explains, where the option
+	// has a reading for each of its values (insurance_closes); else empty.
+	Value string
 }
 
 func intOpt(key, rules, doc string, f func(*Profile) *int) Option {

@@ -157,7 +157,7 @@ func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 // full hand where he always completes it (dealer_plays=always), even when
 // no bet is left to settle, every hand bust or every blackjack paid even
 // money (VE-08: «deve portare a termine il suo, applicando
-// obbligatoriamente la regola del banco»; ES-05); else nothing (AR-14).
+// obbligatoriamente “la regola del banco”»; ES-05); else nothing (AR-14).
 func (p *Profile) DealerFloor() DealerPlay {
 	if p.DealerPlays == PlaysAlways {
 		return DealerFull

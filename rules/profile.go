@@ -105,7 +105,7 @@ const (
 	PlaysAsNeeded DealerPlays = iota
 	// PlaysAlways: he always completes his hand by his rule, whatever is
 	// left on the layout (VE-08: «deve portare a termine il suo, applicando
-	// obbligatoriamente la regola del banco»; ES-05: «deberá pedir otros
+	// obbligatoriamente “la regola del banco”»; ES-05: «deberá pedir otros
 	// naipes hasta … 17»). The cards he takes change the rounds after.
 	PlaysAlways
 )

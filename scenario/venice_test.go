@@ -26,7 +26,7 @@ var veniceRounds = []round{
 	{name: "VE-07 the dealer asks the boxes left to right", profile: "venice", cards: "TS 9S 7C 8H 8D KD",
 		bets: "ana 1 100; ben 2 100", decisions: "ben 2 stand", err: "box 1 hand 1's turn"},
 	// VE-08: «deve portare a termine il suo, applicando obbligatoriamente
-	// la regola del banco»: after a lone even money, as when every hand is
+	// “la regola del banco”»: after a lone even money, as when every hand is
 	// bust, the dealer completes his hand.
 	{name: "VE-08 VE-16 after a lone even money the dealer completes his hand", profile: "venice", cards: "AS TD KH 6C 9S",
 		bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100", dealer: 25},

@@ -267,6 +267,9 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 			keys = []string{rd.Option}
 			key += "." + rd.Option
 		}
+		if rd.Value != "" {
+			key += "." + rd.Value
+		}
 		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Key: rd.Rule, Text: rd.Text, Phrases: []Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
 	}
 	return tr
