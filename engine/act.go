@@ -66,7 +66,7 @@ func (r *Round) findBet(player string, boxNo, hand int) int {
 }
 
 func (r *Round) check(a Action, explain bool) error {
-	if a.Kind < Hit || a.Kind > Withdraw {
+	if a.Kind < Hit || a.Kind > SkippedEleven {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 	}
 	if r.waiting && a.Kind != VoidRound {
@@ -290,8 +290,9 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
 	}
 	if a.Kind == Withdraw {
-		if !r.bankFirst || h.split || h.doubled || h.Count.N != 2 {
-			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, before he plays", "AR-23")
+		skipped := r.skipped == [2]int{boxNo, idx + 1}
+		if !r.bankFirst && !skipped || h.split || h.doubled || h.Count.N != 2 {
+			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, or by a player on 11 the dealer gave no card, before he plays", "AR-23")
 		}
 		return nil
 	}
@@ -483,6 +484,32 @@ func (r *Round) checkHouse(a Action, explain bool) error {
 		if r.phase != Playing || r.bankFirst {
 			return r.refuse(explain, a, ErrIllegalAction, "the bank's hand is completed out of turn while a player decides, once", "AR-23")
 		}
+	case CardStands:
+		if r.phase == ChallengeWindow {
+			return nil
+		}
+		if !r.elevenInTurn() {
+			return r.refuse(explain, a, ErrIllegalAction, "a card drawn out of turn stands only for a first-card Ace while the challenge is open, or for a two-card 11 in turn that may double", "AR-23")
+		}
+	case SkippedEleven:
+		if !r.elevenInTurn() {
+			return r.refuse(explain, a, ErrIllegalAction, "the option to withdraw or take the next card is for a two-card 11 in turn that may double", "AR-23")
+		}
+		if box, hand := r.Current(); r.skipped == [2]int{box, hand} {
+			return r.refuse(explain, a, ErrIllegalAction, "the player on 11 has been given the option already", "AR-23")
+		}
 	}
 	return nil
+}
+
+// elevenInTurn reports whether the hand in turn is a two-card 11 that may
+// double (AR-23: «las dos primeras suman "ONCE"»).
+func (r *Round) elevenInTurn() bool {
+	if r.phase != Playing {
+		return false
+	}
+	boxNo, idx := int(r.order[r.cur]), r.curHand
+	b := &r.boxes[boxNo]
+	h := &b.hands[idx]
+	return h.Count.N == 2 && h.Count.Hard == 11 && h.Count.Aces == 0 && !r.mustDeclare(h) && r.p.MayDouble(r.pos(b, h))
 }

@@ -263,6 +263,18 @@ func (r *Round) applyHouse(a Action) {
 			r.advance()
 		}
 		return
+	case CardStands: // (d)'s exception: the card stands
+		if r.phase == ChallengeWindow {
+			r.closeChallenge() // nobody challenges: the card is the second
+			return
+		}
+		boxNo := int(r.order[r.cur])
+		r.applyPlay(Action{Kind: Hit, Player: r.boxes[boxNo].holder, Box: boxNo, Hand: r.curHand + 1})
+		return
+	case SkippedEleven: // item 9: withdraw, or take the next card
+		box, hand := r.Current()
+		r.skipped = [2]int{box, hand}
+		return
 	case ExposeHole: // (g): the players decide seeing it
 		r.revealDealer()
 		return

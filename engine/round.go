@@ -83,7 +83,8 @@ type Round struct {
 	need    Need // the card being drawn: whom it is for
 	waiting bool // the source has not the card yet (Waiter)
 
-	bankFirst bool // AR-23 (f): the bank's hand was completed before the players'
+	bankFirst bool   // AR-23 (f): the bank's hand was completed before the players'
+	skipped   [2]int // AR-23 item 9: the box and hand (from 1) of an 11 the dealer gave no card
 
 	insOffered bool // the insurance window was opened this round (ES-10, ES-11, VE-15, VE-16)
 	insTurn    int  // the box in turn when it closed: the first to decide
@@ -122,7 +123,7 @@ func (r *Round) Reset(src Source) {
 	r.followKind = 0
 	r.challengeBox, r.challengeIdx = 0, 0
 	r.void, r.voidReason, r.lastRound = false, "", false
-	r.need, r.waiting, r.bankFirst = Need{}, false, false
+	r.need, r.waiting, r.bankFirst, r.skipped = Need{}, false, false, [2]int{}
 	r.insOffered, r.insTurn, r.thirdCard = false, 0, false
 	r.cutOutAtStart = src != nil && src.CutCardOut()
 	r.events = r.events[:0]

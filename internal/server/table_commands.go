@@ -57,6 +57,8 @@ var tableCommands = []*tableCommand{
 	dealerCommand(opSeatWalkIn, (*actor).seatWalkIn),
 	dealerCommand(opBuyIn, (*actor).buyIn),
 	dealerCommand(opCashOut, (*actor).cashOut),
+	dealerCommand(opCardStands, (*actor).cardStands),
+	dealerCommand(opSkippedEleven, (*actor).skippedEleven),
 	// The inspector's (corrections.go).
 	dealerCommand(opCorrect, (*actor).correct),
 	inspectorCommand(opApprove, (*actor).approve),
