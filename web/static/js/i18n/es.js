@@ -608,6 +608,7 @@ export default {
   'rule.surrender.early': 'Rendición temprana: se abandona la mitad de la apuesta antes de que el croupier mire si tiene blackjack',
   'rule.insurance': 'Seguro: con un As del croupier, se apuesta hasta la mitad de la apuesta original a que el croupier tiene blackjack; paga 2 a 1',
   'rule.insurance.notBlackjack': '; un blackjack no puede asegurarse',
+  'rule.insurance.thirdCard': '; la oferta sigue abierta mientras juegan los casilleros, hasta que un jugador recibe una tercera carta',
   'rule.insurance.none': 'No hay seguro',
   'rule.evenMoney.ace': 'Con un As del croupier, un blackjack puede cobrar 1 a 1 en el acto, y la mano termina',
   'rule.evenMoney.aceTen': 'Con un As o un diez del croupier, todo apostador con blackjack, también los de atrás, puede cobrar 1 a 1 en el acto',

@@ -608,6 +608,7 @@ export default {
   'rule.surrender.early': 'Resa anticipata: si cede metà della puntata prima che il banco controlli il Black Jack',
   'rule.insurance': 'Assicurazione: con un Asso scoperto del banco, si punta fino a metà della puntata iniziale che il banco abbia Black Jack; paga 2 a 1',
   'rule.insurance.notBlackjack': '; un Black Jack non si può assicurare',
+  'rule.insurance.thirdCard': '; l\'offerta resta aperta mentre giocano le postazioni, finché un giocatore riceve una terza carta',
   'rule.insurance.none': 'Niente assicurazione',
   'rule.evenMoney.ace': 'Con un Asso scoperto del banco, un Black Jack può essere pagato subito alla pari, e la mano finisce',
   'rule.evenMoney.aceTen': 'Con un Asso o un dieci scoperto del banco, chiunque abbia Black Jack, anche chi punta in piedi, può essere pagato subito alla pari',
