@@ -51,7 +51,7 @@ func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string)
 	default:
 		what = fmt.Sprintf("%s: unknown action %d", a.Player, a.Kind)
 	}
-	return &Refusal{Err: sentinel, What: what, Why: why, Rule: rule}
+	return &Refusal{Err: sentinel, What: what, Why: why, Rule: r.p.Own(rule)}
 }
 
 // findBet returns the index of a bettor's main or split bet on a box's hand, or -1.
@@ -66,7 +66,7 @@ func (r *Round) findBet(player string, boxNo, hand int) int {
 }
 
 func (r *Round) check(a Action, explain bool) error {
-	if a.Kind < Hit || a.Kind > Withdraw {
+	if a.Kind < Hit || a.Kind > SkippedEleven {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 	}
 	if r.waiting && a.Kind != VoidRound {
@@ -117,7 +117,7 @@ func (r *Round) checkChallenge(a Action, explain bool) error {
 		}
 		return r.refuse(explain, a, ErrIllegalAction, "the challenge needs an Ace as the hand's first card", "AR-10")
 	}
-	if half := b.Stake / 2; half < 1 || (a.Stake != 0 && a.Stake != half) {
+	if half, ok := rules.ChallengeStake(b.Stake); !ok || (a.Stake != 0 && a.Stake != half) {
 		if explain {
 			return r.refuse(explain, a, ErrStake, challengeStake(b.Stake, r.amount), "AR-10")
 		}
@@ -132,7 +132,10 @@ func (r *Round) checkInsurance(a Action, explain bool) error {
 		return nil
 	case Insure, EvenMoney:
 	default:
-		return r.refuse(explain, a, ErrOutOfTurn, "insurance and even money are offered now, before the first third card", "ES-11, VE-15")
+		if r.p.InsuranceCloses == rules.ClosesThirdCard {
+			return r.refuse(explain, a, ErrOutOfTurn, "insurance and even money are offered now: answer or decline first (the offer stays open while the boxes play, until the first third card)", "ES-10, ES-11, VE-15, VE-16")
+		}
+		return r.refuse(explain, a, ErrOutOfTurn, "insurance and even money are offered now, before play", "ES-10, ES-11, VE-15, VE-16")
 	}
 	if a.Hand > 1 {
 		return r.refuse(explain, a, ErrIllegalAction, "insurance and even money are on the first hand", "ES-11, VE-15")
@@ -142,7 +145,7 @@ func (r *Round) checkInsurance(a Action, explain bool) error {
 	}
 	i := r.findBet(a.Player, a.Box, 1)
 	if i < 0 {
-		return r.refuse(explain, a, ErrIllegalAction, "no bet of this player on that box", "VE-15")
+		return r.refuse(explain, a, ErrIllegalAction, "no bet of this player on that box", "ES-11, VE-15")
 	}
 	b := &r.bets[i]
 	bj := r.boxes[a.Box].hands[0].Count.TwoCard21()
@@ -152,27 +155,27 @@ func (r *Round) checkInsurance(a Action, explain bool) error {
 		}
 		switch {
 		case r.p.EvenMoney == rules.NoEvenMoney:
-			return r.refuse(explain, a, ErrIllegalAction, "there is no even money at this table", "ES-10, VE-16")
+			return r.refuse(explain, a, ErrIllegalAction, "there is no even money at this table", "AR-16, ES-10, VE-16")
 		case !bj:
 			return r.refuse(explain, a, ErrIllegalAction, "even money needs a blackjack", "ES-10, VE-16")
 		case b.settled:
-			return r.refuse(explain, a, ErrIllegalAction, "even money has been paid", "ES-10")
+			return r.refuse(explain, a, ErrIllegalAction, "even money has been paid", "ES-10, VE-16")
 		case r.p.EvenMoney == rules.EvenMoneyAce && !r.upCard().IsAce():
-			return r.refuse(explain, a, ErrIllegalAction, "even money is offered under a dealer Ace", "ES-10")
+			return r.refuse(explain, a, ErrIllegalAction, "even money is offered under a dealer Ace", "ES-10, VE-16")
 		case !r.upCard().IsAce() && !r.upCard().IsTen():
-			return r.refuse(explain, a, ErrIllegalAction, "even money is offered under a dealer Ace or ten", "VE-16")
+			return r.refuse(explain, a, ErrIllegalAction, "even money is offered under a dealer Ace or ten", "ES-10, VE-16")
 		}
-		return r.refuse(explain, a, ErrIllegalAction, "the blackjack has been insured", "ES-10")
+		return r.refuse(explain, a, ErrIllegalAction, "the blackjack has been insured", "ES-10, VE-15")
 	}
 	switch {
 	case !r.p.Insurance:
-		return r.refuse(explain, a, ErrIllegalAction, "there is no insurance at this table", "AR-20")
+		return r.refuse(explain, a, ErrIllegalAction, "there is no insurance at this table", "AR-20, ES-11, VE-15")
 	case !r.upCard().IsAce():
 		return r.refuse(explain, a, ErrIllegalAction, "insurance is offered only under a dealer Ace", "ES-11, VE-15")
 	case bj && !r.p.InsureBlackjack:
-		return r.refuse(explain, a, ErrIllegalAction, "a blackjack cannot be insured", "VE-15")
+		return r.refuse(explain, a, ErrIllegalAction, "a blackjack cannot be insured", "ES-10, VE-15")
 	case b.settled:
-		return r.refuse(explain, a, ErrIllegalAction, "even money has been paid", "ES-10")
+		return r.refuse(explain, a, ErrIllegalAction, "even money has been paid", "ES-10, VE-16")
 	case r.hasSideBet(a.Player, a.Box, InsuranceBet):
 		return r.refuse(explain, a, ErrIllegalAction, "already insured", "ES-11, VE-15")
 	case a.Stake < 1 || a.Stake > b.Stake/2:
@@ -191,30 +194,30 @@ func (r *Round) checkFollow(a Action, explain bool) error {
 	}
 	if a.Kind != r.followKind || a.Box != boxNo || a.Hand != idx+1 {
 		if explain {
-			return r.refuse(explain, a, ErrOutOfTurn, fmt.Sprintf("the back bettors of box %d hand %d answer the %s now", boxNo, idx+1, r.followKind), "VE-11, VE-12")
+			return r.refuse(explain, a, ErrOutOfTurn, fmt.Sprintf("the back bettors of box %d hand %d answer the %s now", boxNo, idx+1, r.followKind), "ES-03, VE-11, VE-12")
 		}
 		return errQuiet
 	}
 	if a.Player == r.boxes[boxNo].holder {
-		return r.refuse(explain, a, ErrIllegalAction, "the box holder has decided; back bettors answer", "VE-11, VE-12")
+		return r.refuse(explain, a, ErrIllegalAction, "the box holder has decided; back bettors answer", "ES-03, VE-11, VE-12")
 	}
 	i := r.findBet(a.Player, boxNo, idx+1)
 	if i < 0 {
-		return r.refuse(explain, a, ErrIllegalAction, "no back bet of this player on that hand", "VE-11, VE-12")
+		return r.refuse(explain, a, ErrIllegalAction, "no back bet of this player on that hand", "ES-03, VE-11, VE-12")
 	}
 	b := &r.bets[i]
 	if b.window == r.window {
-		return r.refuse(explain, a, ErrIllegalAction, "already answered", "VE-11, VE-12")
+		return r.refuse(explain, a, ErrIllegalAction, "already answered", "ES-03, VE-11, VE-12")
 	}
 	if a.Stake > r.p.MaxBet {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "VE-21")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
 		}
 		return errQuiet
 	}
 	if a.Stake != 0 && a.Stake != b.Stake && !(a.Kind == Double && r.p.DoubleForLess && a.Stake > 0) {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the stake must equal the original, %s", r.amount(b.Stake)), "AR-17, ES-09, VE-12")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the stake must equal the original, %s", r.amount(b.Stake)), "AR-17, ES-08, ES-09, VE-12")
 		}
 		return errQuiet
 	}
@@ -261,8 +264,13 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 	switch a.Kind {
 	case Close:
 		return r.refuse(explain, a, ErrPhase, "no optional window is open: the box holder decides", "")
-	case Insure, EvenMoney, Challenge:
-		return r.refuse(explain, a, ErrPhase, r.sideBetClosed(a.Kind), sideBetRule(a.Kind))
+	case Insure, EvenMoney:
+		if r.insuranceOpen() { // ES-11: open until the first third card
+			return r.checkInsurance(a, explain)
+		}
+		return r.refuse(explain, a, ErrPhase, r.sideBetClosed(a.Kind), r.sideBetRule(a.Kind))
+	case Challenge:
+		return r.refuse(explain, a, ErrPhase, r.sideBetClosed(a.Kind), r.sideBetRule(a.Kind))
 	}
 	if a.Box != boxNo || a.Hand != idx+1 {
 		if explain {
@@ -282,8 +290,9 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
 	}
 	if a.Kind == Withdraw {
-		if !r.bankFirst || h.split || h.doubled || h.Count.N != 2 {
-			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, before he plays", "AR-23")
+		skipped := r.skipped == [2]int{boxNo, idx + 1}
+		if !r.bankFirst && !skipped || h.split || h.doubled || h.Count.N != 2 {
+			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, or by a player on 11 the dealer gave no card, before he plays", "AR-23")
 		}
 		return nil
 	}
@@ -342,7 +351,7 @@ func (r *Round) checkDouble(a Action, pos rules.HandPos, explain bool) error {
 	case rules.BarCards:
 		return r.refuse(explain, a, ErrIllegalAction, "doubling needs the first two cards", "AR-17, ES-08, VE-11")
 	case rules.BarAfterSplit:
-		return r.refuse(explain, a, ErrIllegalAction, "no double after a split", "AR-17")
+		return r.refuse(explain, a, ErrIllegalAction, "no double after a split", "AR-17, ES-08, VE-13")
 	case rules.BarSplitAces:
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
 	case rules.BarTotal:
@@ -352,7 +361,7 @@ func (r *Round) checkDouble(a Action, pos rules.HandPos, explain bool) error {
 	base := r.baseStake(a.Player, a.Box, a.Hand)
 	if a.Stake > r.p.MaxBet {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "VE-21")
+			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
 		}
 		return errQuiet
 	}
@@ -388,17 +397,13 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 	return nil
 }
 
-// challengeStake says what the challenge on a stake stakes: half of it,
-// and where the stake is odd, that the half is rounded down (AR-10).
+// challengeStake says what the challenge on a stake stakes: exactly half
+// of it, which an odd stake has not (AR-10).
 func challengeStake(stake money.Amount, show func(money.Amount) string) string {
-	half := stake / 2
-	switch {
-	case half < 1:
-		return fmt.Sprintf("the challenge stakes half the original stake, and %s has no half to stake", show(stake))
-	case stake%2 != 0:
-		return fmt.Sprintf("the challenge stakes half the original stake, rounded down to the table's unit: %s of %s", show(half), show(stake))
+	if _, ok := rules.ChallengeStake(stake); !ok {
+		return fmt.Sprintf("the challenge stakes exactly half the original stake, and %s has no half to stake: a challenge needs an even stake", show(stake))
 	}
-	return fmt.Sprintf("the challenge stakes half the original stake, %s", show(half))
+	return fmt.Sprintf("the challenge stakes half the original stake, %s", show(stake/2))
 }
 
 // sideBetClosed says why insurance, even money or the challenge is not open.
@@ -444,12 +449,12 @@ func (r *Round) insuranceClosed(what string) string {
 	return what + " was offered to nobody: no bet on the table could take it"
 }
 
-func sideBetRule(k Kind) string {
+func (r *Round) sideBetRule(k Kind) string {
 	switch k {
 	case Insure:
 		return "AR-20, ES-11, VE-15"
 	case EvenMoney:
-		return "ES-10, VE-16"
+		return "AR-16, ES-10, VE-16"
 	}
 	return "AR-10"
 }
@@ -479,6 +484,32 @@ func (r *Round) checkHouse(a Action, explain bool) error {
 		if r.phase != Playing || r.bankFirst {
 			return r.refuse(explain, a, ErrIllegalAction, "the bank's hand is completed out of turn while a player decides, once", "AR-23")
 		}
+	case CardStands:
+		if r.phase == ChallengeWindow {
+			return nil
+		}
+		if !r.elevenInTurn() {
+			return r.refuse(explain, a, ErrIllegalAction, "a card drawn out of turn stands only for a first-card Ace while the challenge is open, or for a two-card 11 in turn that may double", "AR-23")
+		}
+	case SkippedEleven:
+		if !r.elevenInTurn() {
+			return r.refuse(explain, a, ErrIllegalAction, "the option to withdraw or take the next card is for a two-card 11 in turn that may double", "AR-23")
+		}
+		if box, hand := r.Current(); r.skipped == [2]int{box, hand} {
+			return r.refuse(explain, a, ErrIllegalAction, "the player on 11 has been given the option already", "AR-23")
+		}
 	}
 	return nil
+}
+
+// elevenInTurn reports whether the hand in turn is a two-card 11 that may
+// double (AR-23: «las dos primeras suman "ONCE"»).
+func (r *Round) elevenInTurn() bool {
+	if r.phase != Playing {
+		return false
+	}
+	boxNo, idx := int(r.order[r.cur]), r.curHand
+	b := &r.boxes[boxNo]
+	h := &b.hands[idx]
+	return h.Count.N == 2 && h.Count.Hard == 11 && h.Count.Aces == 0 && !r.mustDeclare(h) && r.p.MayDouble(r.pos(b, h))
 }

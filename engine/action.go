@@ -46,9 +46,22 @@ const (
 	// are returned, as void. (A player's decision, numbered after the
 	// house's corrections: Record keeps kinds by number.)
 	Withdraw
+	// CardStands is AR-23 (d)'s exception: «a excepción de las cartas
+	// extraídas para el "AS" o "ONCE", cuando el pagador omite preguntar si
+	// "ASEGURA" o "DOBLA"»: the card drawn to a first-card Ace before the
+	// challenge was offered, or to a two-card 11 before the double was, is
+	// not burned: it stands. The challenge window closes (nobody challenges),
+	// or the 11 takes the card as a hit (no double).
+	CardStands
+	// SkippedEleven is AR-23's item 9: «Cuando el pagador omitiera dar carta
+	// a un jugador que tiene "ONCE" puntos en las dos primeras cartas y debía
+	// doblar, se le dará la opción de retirar la apuesta o a recibir la
+	// próxima carta»: the player on 11 in turn may then Withdraw his bet, or
+	// play on and take the next card.
+	SkippedEleven
 )
 
-var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round", "bank-first", "withdraw"}
+var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round", "bank-first", "withdraw", "card-stands", "skipped-eleven"}
 
 // House reports whether a kind is the house's correction rather than a
 // player's decision.

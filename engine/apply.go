@@ -29,6 +29,10 @@ func (r *Round) apply(a Action) {
 		r.phase = Playing
 		r.advance()
 	case Playing:
+		if a.Kind == Insure || a.Kind == EvenMoney { // ES-11: the offer still open
+			r.placeInsurance(a)
+			return
+		}
 		r.applyPlay(a)
 	}
 }
@@ -37,12 +41,9 @@ func (r *Round) applyChallenge(a Action) {
 	if a.Kind == Challenge {
 		b := &r.bets[r.findBet(a.Player, a.Box, a.Hand)]
 		b.window = r.window
-		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: a.Hand, Kind: ChallengeBet, Stake: b.Stake / 2})
-		e := Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: b.Stake / 2}
-		if b.Stake%2 != 0 { // AR-10: say so where the half is rounded down
-			e.Text = challengeStake(b.Stake, r.amount)
-		}
-		r.emit(e)
+		half, _ := rules.ChallengeStake(b.Stake) // AR-10: checked even
+		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: a.Hand, Kind: ChallengeBet, Stake: half})
+		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: a.Hand, BetKind: ChallengeBet, Amount: half})
 		for i := range r.bets {
 			if r.canChallenge(&r.bets[i], r.challengeBox, r.challengeIdx) {
 				return // others may still challenge
@@ -67,6 +68,16 @@ func (r *Round) applyInsurance(a Action) {
 	case Close:
 		r.afterInsurance()
 		return
+	}
+	r.placeInsurance(a)
+	if !r.insuranceOffered() {
+		r.afterInsurance()
+	}
+}
+
+// placeInsurance places an insurance bet or pays even money.
+func (r *Round) placeInsurance(a Action) {
+	switch a.Kind {
 	case Insure:
 		r.bets = append(r.bets, Bet{Player: a.Player, Box: a.Box, Hand: 1, Kind: InsuranceBet, Stake: a.Stake})
 		r.emit(Event{Kind: EvBet, Player: a.Player, Box: a.Box, Hand: 1, BetKind: InsuranceBet, Amount: a.Stake})
@@ -74,9 +85,6 @@ func (r *Round) applyInsurance(a Action) {
 		b := &r.bets[r.findBet(a.Player, a.Box, 1)]
 		b.settled, b.Result, b.Net = true, rules.EvenMoneyPaid, r.p.Pays(b.Stake, 1)
 		r.emit(Event{Kind: EvResult, Player: b.Player, Box: b.Box, Hand: 1, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
-	}
-	if !r.insuranceOffered() {
-		r.afterInsurance()
 	}
 }
 
@@ -254,6 +262,18 @@ func (r *Round) applyHouse(a Action) {
 			}
 			r.advance()
 		}
+		return
+	case CardStands: // (d)'s exception: the card stands
+		if r.phase == ChallengeWindow {
+			r.closeChallenge() // nobody challenges: the card is the second
+			return
+		}
+		boxNo := int(r.order[r.cur])
+		r.applyPlay(Action{Kind: Hit, Player: r.boxes[boxNo].holder, Box: boxNo, Hand: r.curHand + 1})
+		return
+	case SkippedEleven: // item 9: withdraw, or take the next card
+		box, hand := r.Current()
+		r.skipped = [2]int{box, hand}
 		return
 	case ExposeHole: // (g): the players decide seeing it
 		r.revealDealer()

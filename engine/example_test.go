@@ -38,7 +38,7 @@ func Example() {
 	//   ana box 1 hand 1 insure 50
 	//   ben box 1 hand 1 insure 25
 	//   close
-	// ben box 1 hand 1 may not hit: decisions for box 1 are its holder's, ana's (AR-06, ES-03, VE-03)
+	// ben box 1 hand 1 may not hit: decisions for box 1 are its holder's, ana's (VE-03)
 	// AH KC 21
 	// ana main 100 lose -100
 	// ben main 50 lose -50

@@ -51,8 +51,16 @@ func (r *Round) LegalActions(dst []Action) []Action {
 		}
 		try(Action{Kind: Declare, Player: holder, Box: boxNo, Hand: hand, Value: 1})
 		try(Action{Kind: Declare, Player: holder, Box: boxNo, Hand: hand, Value: 11})
-		if r.bankFirst { // AR-23 (f) only: nothing to check on the simulator's path
+		if r.bankFirst || r.skipped[0] != 0 { // AR-23 (f), item 9 only: nothing to check on the simulator's path
 			try(Action{Kind: Withdraw, Player: holder, Box: boxNo, Hand: hand})
+		}
+		if r.insuranceOpen() { // ES-11: open until the first third card
+			for i := range r.bets {
+				if b := &r.bets[i]; b.Kind == MainBet {
+					try(Action{Kind: Insure, Player: b.Player, Box: b.Box, Hand: 1, Stake: b.Stake / 2})
+					try(Action{Kind: EvenMoney, Player: b.Player, Box: b.Box, Hand: 1})
+				}
+			}
 		}
 	}
 	return dst

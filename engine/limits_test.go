@@ -187,10 +187,10 @@ func TestDealerPlaysWhenEveryHandIsBust_AR14_VE08_ES05(t *testing.T) {
 }
 
 // ES-11: «El croupier propondrá este seguro al conjunto de los jugadores,
-// antes de dar la tercera carta al primer jugador que la pida»: a refusal
-// says what closed the offer; with box 1 standing no third card has been
-// dealt.
-func TestInsuranceClosedSaysWhy_ES11(t *testing.T) {
+// antes de dar la tercera carta al primer jugador que la pida»: spain keeps
+// the offer open while the boxes play, until the first third card; a
+// stand leaves it open. The refusal after says what closed it.
+func TestInsuranceClosesAtTheFirstThirdCard_ES11(t *testing.T) {
 	p := rules.MustLookup("spain")
 	r := New(p)
 	r.Reset(NewForced(card.MustParseList("TS 9S 5D AD 9H 2H 6C 3C")))
@@ -203,43 +203,72 @@ func TestInsuranceClosedSaysWhy_ES11(t *testing.T) {
 		t.Fatal(err)
 	}
 	act(t, r, Action{Kind: Close}, Action{Kind: Stand, Player: "ana", Box: 1, Hand: 1})
-	err := r.Act(Action{Kind: Insure, Player: "ben", Box: 2, Hand: 1, Stake: 50})
-	if err == nil || !strings.Contains(err.Error(), "insurance was offered to every box before play and closed when the dealer turned to box 1 (AR-20, ES-11, VE-15)") {
-		t.Errorf("after box 1 stood: %v", err)
+	var legal bool
+	for _, a := range r.LegalActions(nil) {
+		legal = legal || a.Kind == Insure && a.Player == "ben"
 	}
-	if strings.Contains(err.Error(), "third card") {
-		t.Errorf("no third card has been dealt: %v", err)
+	if !legal {
+		t.Errorf("after box 1 stood, ben's insurance is not listed: %v", r.LegalActions(nil))
 	}
+	act(t, r, Action{Kind: Insure, Player: "ben", Box: 2, Hand: 1, Stake: 50})
 	act(t, r, Action{Kind: Hit, Player: "ben", Box: 2, Hand: 1})
-	err = r.Act(Action{Kind: Insure, Player: "cy", Box: 3, Hand: 1, Stake: 50})
-	if err == nil || !strings.Contains(err.Error(), "insurance closed when the first third card was dealt") {
+	err := r.Act(Action{Kind: Insure, Player: "cy", Box: 3, Hand: 1, Stake: 50})
+	if err == nil || !strings.HasSuffix(err.Error(), "insurance closed when the first third card was dealt (ES-11)") {
 		t.Errorf("after box 2's third card: %v", err)
 	}
 }
 
-// AR-10: the challenge stakes half the original stake; on an odd stake the
-// half is rounded down, and the round says so.
+// VE-15 (insurance_closes=first-decision, the one-shot offer of 003 §11): the
+// first decision of another kind closes the offer, and the refusal says
+// that no third card was dealt but the dealer turned to a box.
+func TestInsuranceOneShotOffer_VE15(t *testing.T) {
+	r := New(rules.MustLookup("venice"))
+	r.Reset(NewForced(card.MustParseList("TS 9S 5D AD 9H 2H 6C 3C")))
+	for i, who := range []string{"ana", "ben", "cy"} {
+		if err := r.PlaceBet(who, i+1, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	act(t, r, Action{Kind: Close}, Action{Kind: Stand, Player: "ana", Box: 1, Hand: 1})
+	err := r.Act(Action{Kind: Insure, Player: "ben", Box: 2, Hand: 1, Stake: 50})
+	if err == nil || !strings.HasSuffix(err.Error(), "insurance was offered to every box before play and closed when the dealer turned to box 1 (VE-15)") {
+		t.Errorf("after box 1 stood: %v", err)
+	}
+}
+
+// AR-10: the challenge stakes «otra apuesta igual a la mitad de la postura
+// original»: an odd stake has no half, and its challenge is refused with
+// the reason (it was staked at 12 of 25, silently); an even one's is half.
 func TestChallengeOnAnOddStake_AR10(t *testing.T) {
 	r := New(rules.MustLookup("argentina"))
-	r.Reset(NewForced(card.MustParseList("AS 8D KH 9C")))
+	r.Reset(NewForced(card.MustParseList("AS AD 8D KH KS 9C")))
 	if err := r.PlaceBet("ana", 1, 25); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.PlaceBet("ben", 2, 30); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Start(); err != nil {
 		t.Fatal(err)
 	}
-	err := r.Act(Action{Kind: Challenge, Player: "ana", Box: 1, Hand: 1, Stake: 13})
-	if err == nil || !strings.Contains(err.Error(), "rounded down to the table's unit: 12 of 25 (AR-10)") {
-		t.Errorf("a challenge of 13 on 25: %v", err)
-	}
-	act(t, r, Action{Kind: Challenge, Player: "ana", Box: 1, Hand: 1})
-	var said bool
-	for _, e := range r.Events() {
-		if e.Kind == EvBet && e.BetKind == ChallengeBet {
-			said = e.Amount == 12 && strings.Contains(e.Text, "12 of 25")
+	for _, stake := range []money.Amount{0, 12, 13} {
+		err := r.Act(Action{Kind: Challenge, Player: "ana", Box: 1, Hand: 1, Stake: stake})
+		if err == nil || !strings.HasSuffix(err.Error(), "the challenge stakes exactly half the original stake, and 25 has no half to stake: a challenge needs an even stake (AR-10)") {
+			t.Errorf("a challenge of %d on 25: %v", stake, err)
 		}
 	}
-	if !said {
-		t.Errorf("the challenge's event does not say its stake was rounded down: %+v", r.Events())
+	for _, a := range r.LegalActions(nil) {
+		if a.Kind == Challenge && a.Player == "ana" {
+			t.Errorf("ana's challenge on 25 is listed: %v", a)
+		}
+	}
+	act(t, r, Action{Kind: Challenge, Player: "ben", Box: 2, Hand: 1})
+	for _, b := range r.Bets() {
+		if b.Kind == ChallengeBet && (b.Player != "ben" || b.Stake != 15) {
+			t.Errorf("challenge %+v, want ben's of 15", b)
+		}
 	}
 }

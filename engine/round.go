@@ -83,7 +83,8 @@ type Round struct {
 	need    Need // the card being drawn: whom it is for
 	waiting bool // the source has not the card yet (Waiter)
 
-	bankFirst bool // AR-23 (f): the bank's hand was completed before the players'
+	bankFirst bool   // AR-23 (f): the bank's hand was completed before the players'
+	skipped   [2]int // AR-23 item 9: the box and hand (from 1) of an 11 the dealer gave no card
 
 	insOffered bool // the insurance window was opened this round (ES-10, ES-11, VE-15, VE-16)
 	insTurn    int  // the box in turn when it closed: the first to decide
@@ -122,7 +123,7 @@ func (r *Round) Reset(src Source) {
 	r.followKind = 0
 	r.challengeBox, r.challengeIdx = 0, 0
 	r.void, r.voidReason, r.lastRound = false, "", false
-	r.need, r.waiting, r.bankFirst = Need{}, false, false
+	r.need, r.waiting, r.bankFirst, r.skipped = Need{}, false, false, [2]int{}
 	r.insOffered, r.insTurn, r.thirdCard = false, 0, false
 	r.cutOutAtStart = src != nil && src.CutCardOut()
 	r.events = r.events[:0]
@@ -235,7 +236,7 @@ func (r *Round) Net() (players map[string]money.Amount, house money.Amount) {
 // where the profile has no back betting (AR-05).
 func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	refuse := func(err error, why, rule string) error {
-		return &Refusal{err, fmt.Sprintf("%s may not bet %s on box %d", player, r.amount(stake), boxNo), why, rule}
+		return &Refusal{err, fmt.Sprintf("%s may not bet %s on box %d", player, r.amount(stake), boxNo), why, r.p.Own(rule)}
 	}
 	if r.phase != Betting {
 		return refuse(ErrPhase, "no bet once the first card has left the shoe", "AR-22, ES-01, VE-04")
@@ -247,20 +248,20 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 		return refuse(ErrStake, fmt.Sprintf("the table has boxes 1 to %d", r.p.Boxes), "")
 	}
 	if stake <= 0 {
-		return refuse(ErrStake, "a stake must be positive", "AR-04")
+		return refuse(ErrStake, "a stake must be positive", "AR-04, FAM-01, VE-21")
 	}
 	if stake < r.p.MinBet && !r.p.BelowMinStands {
-		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04")
+		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04, FAM-01, VE-21")
 	}
 	if stake > r.p.MaxBet {
-		return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, VE-21")
+		return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
 	}
 	b := &r.boxes[boxNo]
 	onBox, boxTotal := 0, money.Amount(0)
 	for i := range r.bets {
 		if r.bets[i].Box == boxNo {
 			if r.bets[i].Player == player {
-				return refuse(ErrStake, player+" already bets on this box", "AR-22")
+				return refuse(ErrStake, player+" already bets on this box", "AR-22, ES-01, VE-04")
 			}
 			onBox++
 			boxTotal += r.bets[i].Stake
@@ -268,7 +269,7 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	}
 	if b.holder != "" {
 		if r.p.BackBetsPerBox == 0 {
-			return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05")
+			return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05, FAM-01")
 		}
 		if onBox-1 >= r.p.BackBetsPerBox {
 			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
@@ -420,6 +421,14 @@ func (r *Round) insuranceOffered() bool {
 		}
 	}
 	return false
+}
+
+// insuranceOpen reports whether insurance and even money are still open
+// while the boxes play: where the profile closes them only when a player
+// is dealt a third card (ES-11: «antes de dar la tercera carta al primer
+// jugador que la pida»), until then.
+func (r *Round) insuranceOpen() bool {
+	return r.p.InsuranceCloses == rules.ClosesThirdCard && r.insOffered && !r.thirdCard && r.phase == Playing
 }
 
 func (r *Round) upCard() card.Card { return r.dealer.cards[0] }
@@ -611,7 +620,7 @@ func (r *Round) revealDealer() {
 // settle (AR-14): the farthest any of them needs (Profile.DealerNeed; an
 // insurance bet, two cards).
 func (r *Round) dealerNeed() rules.DealerPlay {
-	need := rules.DealerStands
+	need := r.p.DealerFloor()
 	for i := range r.bets {
 		b := &r.bets[i]
 		if b.settled {

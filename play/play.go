@@ -177,7 +177,11 @@ func CheckBoxes(p *rules.Profile, boxes []int) error {
 // found short after the deal, not one the player may place.
 func CheckBet(p *rules.Profile, boxes []int, stake money.Amount) error {
 	if stake > 0 && stake < p.MinBet {
-		return fmt.Errorf("a stake of %s: the table minimum is %s (AR-04)", stake.Plain(), p.MinBet.Plain())
+		why := fmt.Sprintf("a stake of %s: the table minimum is %s", stake.Plain(), p.MinBet.Plain())
+		if rule := p.Own("AR-04, FAM-01, VE-21"); rule != "" {
+			why += " (" + rule + ")"
+		}
+		return errors.New(why)
 	}
 	r := engine.New(p)
 	r.SetAmountStyle(money.Plain)

@@ -168,9 +168,6 @@ func (s *Session) showBet(e engine.Event) {
 		s.printf("Box %d insures %s.\n", e.Box, s.tr.money(e.Amount))
 	case engine.ChallengeBet:
 		s.printf("%s challenges %s that the next card is ten-value (AR-10).\n", v.label(e.Box, e.Hand), e.Amount.Plain())
-		if e.Text != "" { // the half of an odd stake, rounded down
-			s.printf("%s: %s (AR-10).\n", v.label(e.Box, e.Hand), e.Text)
-		}
 	}
 }
 

@@ -25,6 +25,7 @@ func base() Profile {
 func argentina() Profile {
 	p := base()
 	p.Name = "argentina"
+	p.Regulation = "argentina"
 	p.Description = "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split."
 	p.Decks = 8                 // AR-01
 	p.MinCut = 50               // AR-07
@@ -46,19 +47,21 @@ func argentina() Profile {
 func spain() Profile {
 	p := base()
 	p.Name = "spain"
+	p.Regulation = "spain"
 	p.Description = "Spanish casino: 6 decks, European no hole card, double on 9-11, up to 6 splits, insurance and even money under an Ace."
-	p.BurnCards = 5             // EG-03
-	p.CutCardReserve = 52       // EG-02
-	p.BackBetsPerBox = 9        // ES-03 (reading: the leaflet sets no number)
-	p.MaxScope = MaxPerBox      // ES-03 (reading)
-	p.DealerPlays = PlaysAlways // ES-05: «deberá pedir otros naipes hasta … 17»
-	p.HoleCard = NoHole         // ES-12
-	p.DoubleOn = Double9to11    // ES-08
-	p.DoubleAfterSplit = true   // ES-08 (reading)
-	p.MaxHands = 7              // ES-09 (reading: 6 splits)
-	p.Insurance = true          // ES-11
-	p.InsureBlackjack = true    // ES-10: "pago a la par ... o asegurarse"
-	p.EvenMoney = EvenMoneyAce  // ES-10
+	p.BurnCards = 5                     // EG-03
+	p.CutCardReserve = 52               // EG-02
+	p.BackBetsPerBox = 9                // ES-03 (reading: the leaflet sets no number)
+	p.MaxScope = MaxPerBox              // ES-03 (reading)
+	p.DealerPlays = PlaysAlways         // ES-05: «deberá pedir otros naipes hasta … 17»
+	p.HoleCard = NoHole                 // ES-12
+	p.DoubleOn = Double9to11            // ES-08
+	p.DoubleAfterSplit = true           // ES-08 (reading)
+	p.MaxHands = 7                      // ES-09 (reading: 6 splits)
+	p.Insurance = true                  // ES-11
+	p.InsuranceCloses = ClosesThirdCard // ES-11: «antes de dar la tercera carta al primer jugador que la pida»
+	p.InsureBlackjack = true            // ES-10: "pago a la par ... o asegurarse"
+	p.EvenMoney = EvenMoneyAce          // ES-10
 	return p
 }
 
@@ -66,13 +69,13 @@ func spain() Profile {
 func family() Profile {
 	p := spain()
 	p.Name = "family"
+	p.Regulation = "family"
 	p.Description = "Family blackjack: casino rules with one deck, cards collected under the deck, a rotating bank; pontoon variants as options."
 	p.Decks = 1 // FAM-01
 	p.BurnCards = 0
 	p.CutCardReserve = 0
 	p.BackBetsPerBox = 0
 	p.MaxScope = MaxPerBet
-	p.MaxHands = 4            // one deck holds four of a rank
 	p.Collected = UnderFaceUp // FAM-03
 	p.BankRotates = true      // FAM-02
 	return p
@@ -82,6 +85,7 @@ func family() Profile {
 func venice() Profile {
 	p := base()
 	p.Name = "venice"
+	p.Regulation = "venice"
 	p.Description = "Casinò di Venezia: 6 decks, European no hole card, 3 spots per box, must draw to 11, double any two, split to 3 hands."
 	p.CutCardReserve = 52         // reading: the rules name no reserve
 	p.BackBetsPerBox = 2          // VE-03
@@ -166,7 +170,10 @@ func MustLookup(name string) *Profile {
 // silent or ambiguous, each with the option that carries it.
 func (p *Profile) Readings() []Reading {
 	var out []Reading
-	add := func(rule, opt, text string) { out = append(out, Reading{rule, opt, text}) }
+	add := func(rule, opt, text string) { out = append(out, Reading{Rule: rule, Option: opt, Text: text}) }
+	if p.Challenge {
+		add("AR-10", "challenge", "the challenge stakes «otra apuesta igual a la mitad de la postura original»: exactly half; an odd stake has no half to stake, and its challenge is refused rather than staked at a rounded half")
+	}
 	if p.Challenge && p.ChallengeSplitAce {
 		add("AR-10", "challenge_split_aces", "after splitting Aces, the challenge may be placed on the second split hand before its second card, at half that hand's stake")
 	}
@@ -177,9 +184,9 @@ func (p *Profile) Readings() []Reading {
 	case p.DealerPlays == PlaysAsNeeded:
 		add("AR-14", "dealer_plays", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
 	case p.EvenMoney == EvenMoneyAceTen:
-		add("VE-08", "dealer_plays", "the dealer «deve portare a termine il suo, applicando obbligatoriamente la regola del banco»: he completes his hand by his rule even when every hand is bust (AR-14 is the Argentine text's), unless no bet at all is left to settle")
+		add("VE-08", "dealer_plays", "the dealer «deve portare a termine il suo, applicando obbligatoriamente “la regola del banco”»: he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money (AR-14 is the Argentine text's)")
 	default:
-		add("ES-05", "dealer_plays", "the dealer «deberá pedir otros naipes hasta que el total de su puntuación alcance 17»: he completes his hand by the rule of 17 even when every hand is bust (AR-14 is the Argentine text's), unless no bet at all is left to settle")
+		add("ES-05", "dealer_plays", "the dealer «deberá pedir otros naipes hasta que el total de su puntuación alcance 17»: he completes his hand by the rule of 17 whatever is left on the layout, every hand bust or every blackjack paid even money (AR-14 is the Argentine text's)")
 	}
 	if p.DoubleOn == Double11 && !p.DoubleAfterSplit {
 		add("AR-17", "double_after_split", "no double after a split: the rule speaks of the first two cards")
@@ -193,8 +200,17 @@ func (p *Profile) Readings() []Reading {
 	if p.DoubleOn == Double9to11 && p.DoubleAfterSplit {
 		add("ES-08", "double_after_split", "double after split allowed: the leaflet does not forbid it")
 	}
-	if p.MaxHands == 7 && !p.ResplitAces {
-		add("ES-09", "max_hands", "\"6 is the maximum number of splits\": up to 6 splits, 7 hands; Aces are not resplit")
+	if p.MaxHands == 7 {
+		add("ES-09", "max_hands", "«siendo 6 el número máximo de aperturas»: up to 6 splits, 7 hands")
+	}
+	if p.MaxHands > 2 && !p.ResplitAces && !p.HitSplitAces && p.OwnRule("ES-09") {
+		add("ES-09", "resplit_aces", "split Aces are not split again: the parenthesis «siendo 6 el número máximo de aperturas» sits in the sentence on Aces, but the same sentence gives a split Ace «un solo naipe» and nothing more, so a second Ace on it is its one card, not a new pair; the 6 splits are the other pairs' (resplit_aces=true reads the parenthesis as the Aces' own)")
+	}
+	if p.Regulation == "family" && p.MaxHands == 7 {
+		add("FAM-01", "max_hands", "«Las reglas son las mismas que las del Black Jack de casino»: the casino's 6 splits (ES-09) hold with one deck, which holds 16 ten-values that split as equals")
+	}
+	if p.Regulation == "family" && p.BackBetsPerBox == 0 {
+		add("FAM-01", "back_bets_per_box", "no back betting: the game is played «en familia o entre amigos», each at the table with his own box; the casino's standing bettors (ES-03) have no place there")
 	}
 	if p.BackBetsPerBox == 9 {
 		add("ES-03", "back_bets_per_box", "the leaflet sets no number of back bettors per box: up to 9")
@@ -203,16 +219,36 @@ func (p *Profile) Readings() []Reading {
 	case p.MaxScope == MaxPerBox && p.MaxCapsDouble:
 		add("VE-21", "max_bet_caps_double", "the maximum binds a hand's stakes together, the back bettors' included («neppure con l'intervento di terzi»); a double that takes them over it counts only up to the maximum, the holder's first, then each back bettor's as he answers, and the excess stake is returned win or lose")
 	case p.MaxScope == MaxPerBox:
-		add("ES-03", "max_bet_scope", "back bettors bet \"within the maximum\": a box's stakes together stay within the table maximum when the bets are placed; the leaflet says nothing of doubles and splits over it, which play in full (max_bet_caps_double false)")
+		add("ES-03", "max_bet_scope", "back bettors bet «siempre dentro de los límites de las apuestas máximas»: a box's stakes together stay within the table maximum when the bets are placed; the leaflet says nothing of doubles and splits over it, which play in full (max_bet_caps_double false)")
 	}
 	if p.DoubleOn == Double9to11 || p.DoubleOn == Double10to11 {
 		add("ES-08", "double_on", "a soft hand may double if either of its counts is in range (the Ace counts as suits the player, ES-02)")
 	}
-	if p.HoleCard == NoHole && p.DealerBlackjackTakes == TakesAll {
-		add("ES-12", "dealer_blackjack_takes", "a dealer blackjack \"beats every other combination\": doubled and split stakes are lost too")
+	if p.HoleCard == NoHole && p.DealerBlackjackTakes == TakesAll && p.OwnRule("ES-12") { // VE-15 says it: «tutte le altre puntate sono perdenti»
+		add("ES-12", "dealer_blackjack_takes", "a blackjack «gana a cualquier otra combinación», the dealer's too: doubled and split stakes are lost with the original")
 	}
-	if p.BackBetsPerBox > 0 {
+	switch {
+	case p.BackBetsPerBox > 0 && p.OwnRule("ES-03"):
+		add("ES-03", "", "after the box holder's split each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; after a double, to match it or not: the leaflet says only that they accept the holder's decisions («debiendo aceptar sus iniciativas»)")
+	case p.BackBetsPerBox > 0:
 		add("VE-12", "", "after the box holder's split each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; after a double, to match it or not (VE-11)")
+	}
+	if p.Regulation == "venice" && p.DoubleAfterSplit {
+		add("VE-13", "double_after_split", "a split hand may double: the rules give the double after a split in the case of an Ace on split ten-values («può richiedere una o più carte o raddoppiare»), and VE-11 lets the box holder double «dopo aver ricevuto le prime due carte, indipendentemente dal punteggio ottenuto», which a split hand's first two cards are")
+	}
+	if p.Regulation == "venice" && p.CutCardReserve == 52 {
+		add("VE-01", "cut_card_reserve", "the rules name no cut card: one deck (52 cards) is left behind it, as the Spanish procedure (EG-02) and the Argentine text (AR-08) leave")
+	}
+	if p.Insurance && p.HoleCard != Peek {
+		rule := "VE-15"
+		if p.OwnRule("ES-11") {
+			rule = "ES-11"
+		}
+		if p.InsuranceCloses == ClosesThirdCard {
+			out = append(out, Reading{Rule: rule, Option: "insurance_closes", Value: "third-card", Text: "insurance and even money stay open while the boxes play, until a player is dealt a third card («antes de dar la tercera carta al primer jugador que la pida», 001): a stand, a split's second cards or another blackjack's even money leave the offer open; 003 §11's offer made once before play is insurance_closes=first-decision"})
+		} else {
+			out = append(out, Reading{Rule: rule, Option: "insurance_closes", Value: "first-decision", Text: "insurance and even money are offered once, to every box before play, and close with the first decision of another kind, as 003 §11 tells it («el croupier invita a los jugadores a asegurarse. A continuación pasa a jugar»)"})
+		}
 	}
 	if p.Insurance && p.InsureBlackjack {
 		add("ES-10", "insure_blackjack", "a blackjack may be insured as well as paid even money")

@@ -39,6 +39,9 @@ type Reading struct {
 	Rule   string
 	Option string
 	Text   string
+	// Value is the option's value the reading explains, where the option
+	// has a reading for each of its values (insurance_closes); else empty.
+	Value string
 }
 
 func intOpt(key, rules, doc string, f func(*Profile) *int) Option {
@@ -132,6 +135,7 @@ var (
 	evenMoneyNames = []string{"none", "ace", "ace-or-ten"}
 	maxScopeNames  = []string{"bet", "box"}
 	dealerPlays    = []string{"as-needed", "always"}
+	insClosesNames = []string{"first-decision", "third-card"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
 
@@ -157,7 +161,7 @@ var options = []Option{
 	enumOpt("hole_card", "AR-09,ES-12,VE-05", "The dealer's second card: peek (US, checked under an Ace or ten), no-peek (dealt face down, turned when the dealer plays) or none (European, drawn after the players).", holeCardNames, func(p *Profile) *HoleCard { return &p.HoleCard }),
 	enumOpt("dealer_blackjack_takes", "AR-15,ES-12,VE-15", "What a dealer blackjack beats: all stakes, doubles and splits included, or only the original stakes.", takesNames, func(p *Profile) *DealerBlackjackTakes { return &p.DealerBlackjackTakes }),
 	boolOpt("dealer_hits_soft_17", "AR-13,ES-05,VE-08", "The dealer draws to a soft 17.", func(p *Profile) *bool { return &p.DealerHitsSoft17 }),
-	enumOpt("dealer_plays", "AR-14,ES-05,VE-08", "How far the dealer plays when no live hand is left: as-needed (AR-14, argentina: he draws nothing when every hand is bust, and only the card that settles blackjacks and insurance when no other hand is live) or always (he completes his hand by his rule: venice, VE-08 «obbligatoriamente»; spain and family, ES-05). The reference profiles take as-needed, the US practice.", dealerPlays, func(p *Profile) *DealerPlays { return &p.DealerPlays }),
+	enumOpt("dealer_plays", "AR-14,ES-05,VE-08", "How far the dealer plays when no live hand is left: as-needed (AR-14, argentina: he draws nothing when every hand is bust, and only the card that settles blackjacks and insurance when no other hand is live) or always (he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money: venice, VE-08 «obbligatoriamente»; spain and family, ES-05). The reference profiles take as-needed, the US practice.", dealerPlays, func(p *Profile) *DealerPlays { return &p.DealerPlays }),
 	{Key: "blackjack_pays", Rules: splitRules("AR-16,ES-07,VE-10"), Doc: "What a blackjack pays.", Values: "ratio",
 		get: func(p *Profile) string { return p.BlackjackPays.String() },
 		set: func(p *Profile, s string) error {
@@ -177,6 +181,7 @@ var options = []Option{
 	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21, or ranked as a blackjack and paid even money.", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
 	enumOpt("surrender", "", "Surrender (reference profiles only): late (after the peek) or early.", surrenderNames, func(p *Profile) *Surrender { return &p.Surrender }),
 	boolOpt("insurance", "AR-20,ES-11,VE-15", "Insurance is offered under a dealer Ace, up to half the original stake, paying 2:1.", func(p *Profile) *bool { return &p.Insurance }),
+	enumOpt("insurance_closes", "ES-11,VE-15", "What closes the offer of insurance and even money: first-decision (made to every box once, before play, 003 §11: the first decision of another kind closes it; venice and the reference profiles) or third-card (open while the boxes play, until a player is dealt a third card: spain and family, ES-11 «antes de dar la tercera carta al primer jugador que la pida»; a stand, a split's second cards or a blackjack's even money leave it open).", insClosesNames, func(p *Profile) *InsuranceCloses { return &p.InsuranceCloses }),
 	boolOpt("insure_blackjack", "ES-10,VE-15", "A bettor holding a blackjack may insure it (else blackjacks cannot be insured).", func(p *Profile) *bool { return &p.InsureBlackjack }),
 	enumOpt("even_money", "ES-10,VE-16", "A blackjack may be paid 1:1 at once under these dealer up cards.", evenMoneyNames, func(p *Profile) *EvenMoney { return &p.EvenMoney }),
 	boolOpt("challenge", "AR-10", "The Desafío: with an Ace as first card, bet half the stake that the second card is ten-value, paying 2:1.", func(p *Profile) *bool { return &p.Challenge }),

@@ -6,6 +6,8 @@ package rules
 // written here once; the others call it (the simulator's fast path fills
 // its tables from it once per run).
 
+import "sabot/money"
+
 // HandPos is a player's hand as the rules on splitting and doubling read
 // it: its cards, whether it was made by splitting, and its box's hands.
 type HandPos struct {
@@ -93,6 +95,17 @@ func (p *Profile) DoubleBar(h HandPos) Bar {
 // MayDouble reports whether the hand may double now (DoubleBar).
 func (p *Profile) MayDouble(h HandPos) bool { return p.DoubleBar(h) == NoBar }
 
+// ChallengeStake is what the challenge on a hand's stake stakes (AR-10):
+// «otra apuesta igual a la mitad de la postura original», exactly half.
+// An odd stake (in minor units) has no half to stake: ok is false, and the
+// challenge is refused rather than staked at a rounded half.
+func ChallengeStake(stake money.Amount) (half money.Amount, ok bool) {
+	if stake < 2 || stake%2 != 0 {
+		return 0, false
+	}
+	return stake / 2, true
+}
+
 // DealerPlay is how far the dealer must play his hand after the boxes
 // (AR-14): no further than the bets still to settle need.
 type DealerPlay uint8
@@ -117,11 +130,9 @@ const (
 // dealer blackjack changes: DealerTwoCards) or three sevens (PON-02, paid
 // whatever he holds); two cards for a blackjack; his full hand for any
 // other. An insurance bet needs DealerTwoCards. The round's need is the
-// largest of its hands' and bets'. Where the dealer always completes his
-// hand (dealer_plays=always: ES-05, VE-08) every hand still on the layout
-// needs it: AR-14 is the Argentine text's; only a round with no bet left
-// to settle at all (every blackjack paid even money) leaves him nothing to
-// play for.
+// largest of its hands' and bets', from DealerFloor. Where the dealer
+// always completes his hand (dealer_plays=always: ES-05, VE-08) every hand
+// needs it: AR-14 is the Argentine text's.
 func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 	c := h.Count
 	switch {
@@ -140,6 +151,18 @@ func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 		return DealerTwoCards
 	}
 	return DealerFull
+}
+
+// DealerFloor is how far the dealer plays whatever the bets left need: his
+// full hand where he always completes it (dealer_plays=always), even when
+// no bet is left to settle, every hand bust or every blackjack paid even
+// money (VE-08: «deve portare a termine il suo, applicando
+// obbligatoriamente “la regola del banco”»; ES-05); else nothing (AR-14).
+func (p *Profile) DealerFloor() DealerPlay {
+	if p.DealerPlays == PlaysAlways {
+		return DealerFull
+	}
+	return DealerStands
 }
 
 // DealerTakes reports whether the dealer, who must play as far as need

@@ -105,9 +105,25 @@ const (
 	PlaysAsNeeded DealerPlays = iota
 	// PlaysAlways: he always completes his hand by his rule, whatever is
 	// left on the layout (VE-08: «deve portare a termine il suo, applicando
-	// obbligatoriamente la regola del banco»; ES-05: «deberá pedir otros
+	// obbligatoriamente “la regola del banco”»; ES-05: «deberá pedir otros
 	// naipes hasta … 17»). The cards he takes change the rounds after.
 	PlaysAlways
+)
+
+// InsuranceCloses says what closes the insurance window (ES-11, VE-15):
+// the offer is made once, before play, or stays open until a player is
+// dealt a third card.
+type InsuranceCloses uint8
+
+const (
+	// ClosesFirstDecision: the offer is made to every box at once and closes
+	// with the first decision of another kind (003 §11: «el croupier invita
+	// a los jugadores a asegurarse. A continuación pasa a jugar»).
+	ClosesFirstDecision InsuranceCloses = iota
+	// ClosesThirdCard: insurance and even money stay open while the boxes
+	// play until the first third card is dealt (ES-11, 001: «antes de dar la
+	// tercera carta al primer jugador que la pida»).
+	ClosesThirdCard
 )
 
 // Collected says where the cards go after a round (FAM-03).
@@ -137,6 +153,10 @@ func (r Ratio) String() string { return fmt.Sprintf("%d:%d", r.Num, r.Den) }
 type Profile struct {
 	Name        string
 	Description string
+	// Regulation names the seed the profile follows (argentina, spain,
+	// family, venice; empty for the reference profiles): a profile file
+	// keeps its base's. Refusals cite only its rules (Own).
+	Regulation string
 
 	// The shoe.
 	Decks          int       // AR-01, VE-01, FAM-01
@@ -178,17 +198,18 @@ type Profile struct {
 	HitSplitAces       bool           // AR-19, ES-09, VE-14
 	SplitBlackjack     SplitBlackjack // AR-19, ES-09, VE-14
 	Surrender          Surrender
-	Insurance          bool      // AR-20, ES-11, VE-15
-	InsureBlackjack    bool      // ES-10, VE-15
-	EvenMoney          EvenMoney // ES-10, VE-16
-	Challenge          bool      // AR-10
-	ChallengeSplitAce  bool      // AR-10
-	DeclareInitialAce  bool      // AR-11
-	MustDrawAtMost     int       // VE-06
-	StandOn21          bool      // VE-06
-	SplitTenAceChoice  bool      // VE-13
-	FiveCard21         bool      // PON-01
-	ThreeSevens        bool      // PON-02
+	Insurance          bool            // AR-20, ES-11, VE-15
+	InsuranceCloses    InsuranceCloses // ES-11, VE-15
+	InsureBlackjack    bool            // ES-10, VE-15
+	EvenMoney          EvenMoney       // ES-10, VE-16
+	Challenge          bool            // AR-10
+	ChallengeSplitAce  bool            // AR-10
+	DeclareInitialAce  bool            // AR-11
+	MustDrawAtMost     int             // VE-06
+	StandOn21          bool            // VE-06
+	SplitTenAceChoice  bool            // VE-13
+	FiveCard21         bool            // PON-01
+	ThreeSevens        bool            // PON-02
 }
 
 // Clone returns a copy of p.
@@ -222,6 +243,9 @@ var tableOnly = map[string]bool{
 	// result, only the cards left for the next rounds (a simulation
 	// measures it, as it does the cut card's).
 	"dealer_plays": true,
+	// When the insurance offer closes changes what a bettor may choose,
+	// not the value of a choice made off the top of the shoe.
+	"insurance_closes": true,
 }
 
 // GameHash is the SHA-256 over the options that decide the return of a
@@ -292,4 +316,52 @@ func (p *Profile) Override(assignments []string) (notes []string, err error) {
 // where collected cards go (AR-07, AR-08, EG-02, EG-03, FAM-03).
 func (p *Profile) ShoeProcedure() shoe.Procedure {
 	return shoe.Procedure{MinCut: p.MinCut, CutCardReserve: p.CutCardReserve, BurnCards: p.BurnCards, Collected: shoe.Collected(p.Collected)}
+}
+
+// regulations are the rule IDs' prefixes of each seed's profile, in tiers:
+// a refusal cites the IDs of its profile's first tier that has any, so that
+// family cites its own rules (FAM-) before the casino's it inherits (ES-).
+var regulations = map[string][][]string{
+	"argentina": {{"AR-"}},
+	"spain":     {{"ES-", "EG-"}},
+	"family":    {{"FAM-", "PON-"}, {"ES-", "EG-"}},
+	"venice":    {{"VE-"}},
+}
+
+// Own keeps, of a list of rule IDs ("AR-04, ES-03, VE-21"), those of the
+// profile's own regulation (Regulation): a table cites only the rules of
+// the regulation it follows. A profile of no seed (the reference ones)
+// cites none.
+func (p *Profile) Own(ids string) string {
+	if ids == "" {
+		return ""
+	}
+	for _, tier := range regulations[p.Regulation] {
+		var out []string
+		for _, id := range strings.Split(ids, ",") {
+			id = strings.TrimSpace(id)
+			for _, pre := range tier {
+				if strings.HasPrefix(id, pre) {
+					out = append(out, id)
+					break
+				}
+			}
+		}
+		if len(out) > 0 {
+			return strings.Join(out, ", ")
+		}
+	}
+	return ""
+}
+
+// OwnRule reports whether a rule ID belongs to the profile's regulation.
+func (p *Profile) OwnRule(id string) bool {
+	for _, tier := range regulations[p.Regulation] {
+		for _, pre := range tier {
+			if strings.HasPrefix(id, pre) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -240,3 +240,40 @@ func TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21(t *testing.T)
 		}
 	}
 }
+
+// Readings shown as rules until issue 26, each now a reading with its
+// reason: family's no back betting and its 6 splits (FAM-01), Venice's
+// double after any split (VE-13) and its one-deck cut card (VE-01), Spain's
+// no resplit of Aces (ES-09), the insurance's close (ES-11, VE-15), the
+// challenge on an odd stake (AR-10).
+func TestReadingsListed_FAM01_VE13_VE01_ES09_ES11_AR10(t *testing.T) {
+	want := map[string][]string{
+		"argentina": {"AR-10 challenge"},
+		"spain":     {"ES-09 max_hands", "ES-09 resplit_aces", "ES-11 insurance_closes", "ES-03 "},
+		"family":    {"FAM-01 back_bets_per_box", "FAM-01 max_hands", "ES-09 resplit_aces", "ES-11 insurance_closes"},
+		"venice":    {"VE-13 double_after_split", "VE-01 cut_card_reserve", "VE-15 insurance_closes", "VE-12 "},
+	}
+	for name, ws := range want {
+		var got []string
+		for _, r := range MustLookup(name).Readings() {
+			got = append(got, r.Rule+" "+r.Option)
+		}
+		for _, w := range ws {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: readings %q lack %q", name, got, w)
+			}
+		}
+	}
+}
+
+// A profile of a seed reads it by its own rules: every reading names a
+// rule of the profile's regulation.
+func TestReadingsCiteTheirOwnRegulation(t *testing.T) {
+	for _, name := range []string{"argentina", "spain", "family", "venice"} {
+		for _, r := range MustLookup(name).Readings() {
+			if !MustLookup(name).OwnRule(r.Rule) {
+				t.Errorf("%s: reading %s [%s] is another regulation's", name, r.Rule, r.Option)
+			}
+		}
+	}
+}

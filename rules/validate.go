@@ -43,20 +43,24 @@ func (p *Profile) Validate() error {
 		return bad("bank_rounds=%d: want 0 or more", p.BankRounds)
 	case p.MaxHands < 1 || p.MaxHands > MaxHands:
 		return bad("max_hands=%d: want 1 (no split) to %d", p.MaxHands, MaxHands)
-	case p.MaxHands > 4*p.Decks:
-		return bad("max_hands=%d: %d deck(s) hold only %d cards of a rank", p.MaxHands, p.Decks, 4*p.Decks)
+	case p.MaxHands > 16*p.Decks:
+		// Ten-values split as equals (AR-18, VE-12): a deck holds 16 cards
+		// that pair with each other, the most any value has.
+		return bad("max_hands=%d: %d deck(s) hold only %d ten-values", p.MaxHands, p.Decks, 16*p.Decks)
 	case p.MustDrawAtMost < 0 || p.MustDrawAtMost > 20:
 		return bad("must_draw_at_most=%d: want 0 (no obligation) to 20", p.MustDrawAtMost)
 	case p.BlackjackPays.Num <= 0 || p.BlackjackPays.Den <= 0:
 		return bad("blackjack_pays=%v: want a positive ratio", p.BlackjackPays)
 	case p.HoleCard > NoHole || p.DealerBlackjackTakes > TakesOriginal || p.DoubleOn > Double11 ||
 		p.SplitBlackjack > SplitBlackjackEven || p.Surrender > EarlySurrender || p.EvenMoney > EvenMoneyAceTen ||
-		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysAlways:
+		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysAlways || p.InsuranceCloses > ClosesThirdCard:
 		return bad("an enumerated option is out of range")
 	case p.Surrender == LateSurrender && p.HoleCard == NoPeek:
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")
 	case p.Surrender == EarlySurrender && p.HoleCard == Peek:
 		return bad("surrender=early with hole_card=peek: early surrender would have to come before the peek; use late")
+	case p.InsuranceCloses == ClosesThirdCard && p.HoleCard == Peek:
+		return bad("insurance_closes=third-card with hole_card=peek: the peek ends the insurance before play (use first-decision)")
 	case p.Collected != DiscardTray && p.CutCardReserve != 0:
 		return bad("collected_cards=%s deals through the deck: cut_card_reserve must be 0 (FAM-03)", collectedNames[p.Collected])
 	}

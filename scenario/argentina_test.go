@@ -16,6 +16,8 @@ var argentinaRounds = []round{
 		bets: "ana 1 100", decisions: "ana 1 challenge; ana 1 declare 11; ana 1 stand", net: "ana=-150", dealer: 17},
 	{name: "AR-10 challenge won pays 2:1 on half the stake", profile: "argentina", cards: "AS 9D TH 8C",
 		bets: "ana 1 100", decisions: "ana 1 challenge", net: "ana=250"},
+	{name: "AR-10 an odd stake has no half: its challenge is refused", profile: "argentina", cards: "AS 9D TH 8C",
+		bets: "ana 1 25", decisions: "ana 1 challenge", err: "25 has no half to stake: a challenge needs an even stake (AR-10)"},
 	{name: "AR-10 challenge needs a first-card Ace", profile: "argentina", cards: "9S AD 5H 8C",
 		bets: "ana 1 100", decisions: "ana 1 challenge", err: "(AR-10)"},
 	{name: "AR-10 challenge on the second split Ace", profile: "argentina", cards: "AS 9D AH 8C KD TC",

@@ -25,6 +25,14 @@ var veniceRounds = []round{
 		bets: "ana 1 100", decisions: "ana 1 hit; ana 1 hit", err: "left unused"},
 	{name: "VE-07 the dealer asks the boxes left to right", profile: "venice", cards: "TS 9S 7C 8H 8D KD",
 		bets: "ana 1 100; ben 2 100", decisions: "ben 2 stand", err: "box 1 hand 1's turn"},
+	// VE-08: «deve portare a termine il suo, applicando obbligatoriamente
+	// “la regola del banco”»: after a lone even money, as when every hand is
+	// bust, the dealer completes his hand.
+	{name: "VE-08 VE-16 after a lone even money the dealer completes his hand", profile: "venice", cards: "AS TD KH 6C 9S",
+		bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100", dealer: 25},
+	{name: "VE-08 option dealer_plays=as-needed: after a lone even money the dealer draws nothing", profile: "venice",
+		options: map[string]any{"dealer_plays": "as-needed"}, cards: "AS TD KH 6C 9S",
+		bets: "ana 1 100", decisions: "ana 1 even-money", net: "ana=100", dealer: 10},
 	{name: "VE-08 the dealer stands on 17", profile: "venice", cards: "TS 7C 9H KD",
 		bets: "ana 1 100", decisions: "ana 1 stand", dealer: 17},
 	{name: "VE-10 blackjack beats a dealer 21", profile: "venice", cards: "AS TH 5D KH 8H 6C TS",
@@ -97,6 +105,15 @@ var pontoon = map[string]any{"five_card_21": true, "three_sevens": true}
 
 var familyRounds = []round{
 	{name: "FAM-01 one deck", profile: "family", cards: "AS AH AD AC AS", bets: "ana 1 100", err: "1 deck"},
+	// FAM-01, ES-09: the casino's rules, 6 splits included; ten-values
+	// split as equals, and one deck holds 16 of them.
+	{name: "FAM-01 ES-09 ten-values split to 5 hands from one deck", profile: "family",
+		cards: "KS 6D QH KH QD KD QC JS JH JD JC TS TH TD", bets: "ana 1 100",
+		decisions: "ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1/1 stand; ana 1/2 stand; ana 1/3 stand; ana 1/4 stand; ana 1/5 stand",
+		net:       "ana=500", dealer: 26},
+	{name: "FAM-01 ES-09 up to 6 splits, 7 hands", profile: "family", cards: "KS 6D QH KH QD KD QC KC JS JH",
+		bets: "ana 1 100", decisions: "ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split; ana 1 split",
+		err: "7 hands"},
 	{name: "PON-01 a five-card 21 pays 2:1 and beats a dealer 21", profile: "family", options: pontoon,
 		cards: "2S TD 3H 4S 5D 7C 5H 6H", bets: "ana 1 100", decisions: "ana 1 hit; ana 1 hit; ana 1 hit",
 		net: "ana=200", dealer: 21},

@@ -133,6 +133,7 @@ type fastLevel struct {
 	stake     int64
 	net       [maxOutcomes]int64
 	half      int64 // the insurance stake (stake/2)
+	chal      int64 // the challenge's stake (AR-10: exactly half; 0 for an odd stake)
 	insWin    int64 // Pays(half, 2)
 	evenMoney int64 // Pays(stake, 1)
 }
@@ -371,6 +372,9 @@ func (fp *fastPlan) settlement(cfg *Config) bool {
 			l.net[i] = int64(p.Net(money.Amount(l.stake), o))
 		}
 		l.half = l.stake / 2
+		if half, ok := rules.ChallengeStake(money.Amount(l.stake)); ok {
+			l.chal = int64(half)
+		}
 		l.insWin = int64(p.Pays(money.Amount(l.half), 2))
 		l.evenMoney = int64(p.Pays(money.Amount(l.stake), 1))
 		fp.levels = append(fp.levels, l)
@@ -740,7 +744,7 @@ func (t *table) playFast() {
 		}
 	} else {
 		col := fp.upCol[upv&15]
-		need := uint8(rules.DealerStands)
+		need := uint8(t.p.DealerFloor())
 		for i := range boxes {
 			b := &boxes[i]
 			t.playBoxFast(b, upv, col)
@@ -808,8 +812,8 @@ func (t *table) challengeFast(boxes []fbox, upv uint8) bool {
 		b := &boxes[i]
 		b.chal = 0
 		// (Another player's challenge is nobody's net.)
-		if b.mine && b.hands[0].v0 == 1 && b.lv.half >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
-			b.chal = b.lv.half
+		if b.mine && b.hands[0].v0 == 1 && b.lv.chal >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
+			b.chal = b.lv.chal
 			any = true
 		}
 	}
@@ -901,8 +905,8 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	if p.ChallengeSplitAce && h.splitAces && !h.challenged {
 		// AR-10: a split Ace may be challenged first.
 		h.challenged = true
-		if b.mine && b.lv.half >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
-			b.chal = b.lv.half
+		if b.mine && b.lv.chal >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
+			b.chal = b.lv.chal
 		}
 	}
 	v := fp.value[t.d.draw()]

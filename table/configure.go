@@ -16,19 +16,19 @@ import (
 // next is dealt under the new rules.
 func (t *Table) Reconfigure(p *rules.Profile) (newShoe bool, err error) {
 	if t.inRound() {
-		return false, refuse("", "the configuration changes between rounds")
+		return false, t.refuse("", "the configuration changes between rounds")
 	}
 	if err := p.Validate(); err != nil {
 		return false, err
 	}
 	for box := p.Boxes + 1; box < len(t.seats); box++ {
 		if t.seats[box] != "" {
-			return false, refuse("", "box %d is held by %s: the layout keeps it", box, t.seats[box])
+			return false, t.refuse("", "box %d is held by %s: the layout keeps it", box, t.seats[box])
 		}
 	}
 	for _, b := range t.bets {
 		if b.Box > p.Boxes {
-			return false, refuse("", "box %d has a bet: the layout keeps it", b.Box)
+			return false, t.refuse("", "box %d has a bet: the layout keeps it", b.Box)
 		}
 	}
 	newShoe = p.Decks != t.p.Decks || p.ShoeProcedure() != t.p.ShoeProcedure()
@@ -58,11 +58,11 @@ func (t *Table) Reconfigure(p *rules.Profile) (newShoe bool, err error) {
 func (t *Table) GiveBank(player string) (newShoe bool, err error) {
 	switch {
 	case !t.p.BankRotates:
-		return false, refuse("FAM-02", "the bank is the house's at this table (bank_rotates=false)")
+		return false, t.refuse("FAM-02", "the bank is the house's at this table (bank_rotates=false)")
 	case t.inRound():
-		return false, refuse("FAM-02", "the bank changes hands between rounds")
+		return false, t.refuse("FAM-02", "the bank changes hands between rounds")
 	case player != "" && t.firstSeat(player) > t.p.Boxes:
-		return false, refuse("FAM-01", "%s does not sit at the table: the bank goes to a seated player", player)
+		return false, t.refuse("FAM-01", "%s does not sit at the table: the bank goes to a seated player", player)
 	case player == t.bank:
 		return false, nil
 	}

@@ -76,19 +76,19 @@ func (t *Table) Need() (engine.Need, bool) {
 // the shuffle.
 func (t *Table) Feed(c card.Card) error {
 	if t.phys == nil {
-		return refuse("", "the table deals from a shuffled shoe: no card is read into it")
+		return t.refuse("", "the table deals from a shuffled shoe: no card is read into it")
 	}
 	if !c.Valid() {
-		return refuse("", "%v is not a card", c)
+		return t.refuse("", "%v is not a card", c)
 	}
 	if _, ok := t.Need(); !ok {
 		if t.inRound() {
-			return refuse("", "no card is due: the round waits for a decision")
+			return t.refuse("", "no card is due: the round waits for a decision")
 		}
-		return refuse("", "no card is due: no round is in play")
+		return t.refuse("", "no card is due: no round is in play")
 	}
 	if n := t.phys.seen[c]; n >= t.p.Decks {
-		return refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be the next card", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
+		return t.refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be the next card", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
 	}
 	r, err := t.replayPhysical(append(t.phys.cards[:len(t.phys.cards):len(t.phys.cards)], c))
 	if err != nil {
@@ -124,13 +124,13 @@ func (t *Table) Undo() (card.Card, error) {
 // decision since the card.
 func (t *Table) beforeLast() (*engine.Round, error) {
 	if t.phys == nil {
-		return nil, refuse("", "the table deals from a shuffled shoe")
+		return nil, t.refuse("", "the table deals from a shuffled shoe")
 	}
 	if !t.inRound() || len(t.phys.cards) == 0 {
-		return nil, refuse("", "no card of a round in play to take back")
+		return nil, t.refuse("", "no card of a round in play to take back")
 	}
 	if len(t.round.Record().Actions) != t.phys.acted {
-		return nil, refuse("", "a decision followed the last card: it stays")
+		return nil, t.refuse("", "a decision followed the last card: it stays")
 	}
 	n := len(t.phys.cards) - 1
 	return t.replayPhysical(t.phys.cards[:n:n])
@@ -217,16 +217,16 @@ func ended(h engine.Hand) string {
 // Feed for a card the shoe cannot hold.
 func (t *Table) Burn(c card.Card) error {
 	if t.phys == nil {
-		return refuse("", "the table deals from a shuffled shoe: no card is read into it")
+		return t.refuse("", "the table deals from a shuffled shoe: no card is read into it")
 	}
 	if !c.Valid() {
-		return refuse("", "%v is not a card", c)
+		return t.refuse("", "%v is not a card", c)
 	}
 	if !t.inRound() {
-		return refuse("AR-23", "a card is burned while a round is dealt")
+		return t.refuse("AR-23", "a card is burned while a round is dealt")
 	}
 	if n := t.phys.seen[c]; n >= t.p.Decks {
-		return refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be burned", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
+		return t.refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be burned", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
 	}
 	t.phys.seen[c]++
 	t.phys.burned = append(t.phys.burned, c)
@@ -238,13 +238,13 @@ func (t *Table) Burn(c card.Card) error {
 // next deal needs a new shoe (EG-05).
 func (t *Table) CutCard() error {
 	if t.phys == nil {
-		return refuse("", "the table deals from a shuffled shoe: its cut card is placed by the server")
+		return t.refuse("", "the table deals from a shuffled shoe: its cut card is placed by the server")
 	}
 	if !t.inRound() {
-		return refuse("EG-04", "the cut card is noted while a round is dealt")
+		return t.refuse("AR-08, EG-04", "the cut card is noted while a round is dealt")
 	}
 	if t.phys.cutAt >= 0 {
-		return refuse("EG-04", "the cut card is out already")
+		return t.refuse("AR-08, EG-04", "the cut card is out already")
 	}
 	// It came out before the next card: the round knows it when that card
 	// is drawn (engine.Forced.CutAfter), after everything said so far.

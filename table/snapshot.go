@@ -57,10 +57,10 @@ type PendingClaim struct {
 // cards not collected, the bank not rotated): the snapshot would lose that.
 func (t *Table) Snapshot() (Snapshot, error) {
 	if t.inRound() {
-		return Snapshot{}, refuse("", "no snapshot while a round is in play")
+		return Snapshot{}, t.refuse("", "no snapshot while a round is in play")
 	}
 	if t.unfinished && t.round.Phase() == engine.Done { // (Reconfigure forgets the round)
-		return Snapshot{}, refuse("", "no snapshot before the round over is finished")
+		return Snapshot{}, t.refuse("", "no snapshot before the round over is finished")
 	}
 	sn := Snapshot{
 		Seats:       append([]string(nil), t.seats...),

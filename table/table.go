@@ -22,7 +22,8 @@ import (
 // ErrRefused is wrapped by every refusal of the table.
 var ErrRefused = errors.New("refused")
 
-func refuse(rule, format string, a ...any) error {
+func (t *Table) refuse(rule, format string, a ...any) error {
+	rule = t.p.Own(rule) // the table's own regulation only
 	msg := fmt.Sprintf(format, a...)
 	if rule != "" {
 		msg += " (" + rule + ")"
@@ -111,7 +112,7 @@ func (t *Table) RoundNo() int { return t.roundNo }
 // round must meet AR-03 again.
 func (t *Table) NewShoe() error {
 	if t.inRound() {
-		return refuse("AR-24", "a new shoe is prepared between rounds")
+		return t.refuse("AR-24", "a new shoe is prepared between rounds")
 	}
 	if t.phys != nil {
 		t.newPhysicalShoe()
@@ -142,11 +143,11 @@ func (t *Table) inRound() bool {
 func (t *Table) Sit(player string, box int) error {
 	switch {
 	case player == "":
-		return refuse("", "a seat needs a player")
+		return t.refuse("", "a seat needs a player")
 	case box < 1 || box > t.p.Boxes:
-		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	case t.seats[box] != "":
-		return refuse("AR-21", "box %d is taken by %s", box, t.seats[box])
+		return t.refuse("AR-21", "box %d is taken by %s", box, t.seats[box])
 	}
 	t.seats[box] = player
 	return nil
@@ -211,7 +212,7 @@ func (t *Table) firstSeat(player string) int {
 // claimant seated nearest box 1 (AR-21).
 func (t *Table) Claim(player string, box int, at int64) error {
 	if box < 1 || box > t.p.Boxes {
-		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	}
 	t.claims = append(t.claims, claim{player, box, at})
 	return nil
@@ -245,18 +246,18 @@ func (t *Table) ResolveClaims() map[int]string {
 // dealt; Bet refuses what the table can tell now.
 func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	if t.inRound() {
-		return refuse("AR-22, ES-01, VE-04", "no bet once the first card has left the shoe")
+		return t.refuse("AR-22, ES-01, VE-04", "no bet once the first card has left the shoe")
 	}
 	if box < 1 || box > t.p.Boxes {
-		return refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	}
 	// VE-18 lets a stake found short stand once the cards are dealt (after a
 	// change of limits), never one placed short.
 	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet {
-		return refuse("AR-04, VE-21", "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
+		return t.refuse("AR-04, ES-03, FAM-01, VE-21", "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
 	}
 	if player == t.bank && t.bank != "" {
-		return refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
+		return t.refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
 	}
 	holder := t.seats[box]
 	seated := t.firstSeat(player) <= t.p.Boxes
@@ -265,9 +266,9 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	case holder == "" && seated:
 		// AR-04, VE-17: a seated player may also play a free box.
 	case holder == "" && !seated:
-		return refuse("VE-20", "only seated players play a box: sit first")
+		return t.refuse("AR-04, ES-03, VE-20", "only seated players play a box: sit first")
 	case t.p.BackBetsPerBox == 0:
-		return refuse("AR-05", "no back betting: nobody adds to another player's box")
+		return t.refuse("AR-05, FAM-01", "no back betting: nobody adds to another player's box")
 	}
 	for i, b := range t.bets {
 		if b.Player == player && b.Box == box {
@@ -336,7 +337,7 @@ func plural(n int, what string) string {
 // lone_customer_boxes boxes). A *NotReady says what is missing.
 func (t *Table) CanDeal() error {
 	if len(t.bets) == 0 {
-		return refuse("", "no bet has been placed")
+		return t.refuse("", "no bet has been placed")
 	}
 	need := t.p.MinBetsToStart
 	if need > 1 {
@@ -385,13 +386,13 @@ func (t *Table) DealForced(cards []card.Card) (*engine.Round, error) {
 
 func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	if t.inRound() {
-		return nil, refuse("", "a round is in play")
+		return nil, t.refuse("", "a round is in play")
 	}
 	if err := t.CanDeal(); err != nil {
 		return nil, err
 	}
 	if forced != nil && t.phys != nil {
-		return nil, refuse("", "a table dealt from a physical shoe deals the cards read from it")
+		return nil, t.refuse("", "a table dealt from a physical shoe deals the cards read from it")
 	}
 	if t.lastRound && forced == nil { // EG-04, EG-05: the last round was played: reshuffle
 		if err := t.NewShoe(); err != nil {
@@ -445,10 +446,10 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 func (t *Table) Finish() (newBank string, err error) {
 	r := t.round
 	if r.Phase() != engine.Done {
-		return "", refuse("", "the round is not over")
+		return "", t.refuse("", "the round is not over")
 	}
 	if !t.unfinished {
-		return "", refuse("", "the round is already finished")
+		return "", t.refuse("", "the round is already finished")
 	}
 	t.unfinished = false
 	if t.phys != nil {
@@ -526,7 +527,7 @@ func (t *Table) LastRound() bool { return t.lastRound }
 // "rien ne va plus" a bet may be removed). It returns the stake withdrawn.
 func (t *Table) Withdraw(player string, box int) (money.Amount, error) {
 	if t.inRound() {
-		return 0, refuse("AR-22, ES-01, VE-04", "no bet is removed once the first card has left the shoe")
+		return 0, t.refuse("AR-22, ES-01, VE-04", "no bet is removed once the first card has left the shoe")
 	}
 	for i, b := range t.bets {
 		if b.Player == player && b.Box == box {
@@ -534,5 +535,5 @@ func (t *Table) Withdraw(player string, box int) (money.Amount, error) {
 			return b.Stake, nil
 		}
 	}
-	return 0, refuse("", "%s has no bet on box %d", player, box)
+	return 0, t.refuse("", "%s has no bet on box %d", player, box)
 }

@@ -51,6 +51,9 @@ func newProfilesCmd(e *env) *cobra.Command {
 					if r.Option != "" {
 						opt = " [" + r.Option + "]"
 					}
+					if r.Value != "" {
+						opt = " [" + r.Option + "=" + r.Value + "]"
+					}
 					fmt.Fprintf(e.stdout, "  %s%s: %s\n", r.Rule, opt, r.Text)
 				}
 			}

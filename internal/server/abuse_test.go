@@ -671,7 +671,7 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 	// dealt, not one placed short (docs/play.md), as `sabot play` refuses it.
 	for _, stake := range []int64{-5, 0, 99, 501, 1 << 40} {
 		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
-		wantCode(t, err, sabot.EINVALID, "a stake must be between 1.00 and 5.00 (AR-04, VE-21)")
+		wantCode(t, err, sabot.EINVALID, "a stake must be between 1.00 and 5.00 (VE-21)")
 	}
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
@@ -679,7 +679,7 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 	for {
 		m := must(f.Next(ctx))
 		if m.CommandID == id {
-			if m.Type != "error" || m.Code != sabot.EINVALID || !strings.Contains(m.Error, "AR-04") {
+			if m.Type != "error" || m.Code != sabot.EINVALID || !strings.Contains(m.Error, "(VE-21)") {
 				t.Fatalf("a stake over the maximum on the socket: %+v", m)
 			}
 			break

@@ -75,7 +75,7 @@ func TestConfigureLiveTable(t *testing.T) {
 		t.Fatalf("after the change: options %v, bets %+v", v.Options, v.Bets)
 	}
 	_, err := ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 400})
-	wantCode(t, err, sabot.EINVALID, "AR-04, VE-21")
+	wantCode(t, err, sabot.EINVALID, "(VE-21)")
 	checkLedger(t, h.st)
 
 	// The significant-event log has it, with who and why.

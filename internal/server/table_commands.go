@@ -57,6 +57,8 @@ var tableCommands = []*tableCommand{
 	dealerCommand(opSeatWalkIn, (*actor).seatWalkIn),
 	dealerCommand(opBuyIn, (*actor).buyIn),
 	dealerCommand(opCashOut, (*actor).cashOut),
+	dealerCommand(opCardStands, (*actor).cardStands),
+	dealerCommand(opSkippedEleven, (*actor).skippedEleven),
 	// The inspector's (corrections.go).
 	dealerCommand(opCorrect, (*actor).correct),
 	inspectorCommand(opApprove, (*actor).approve),
@@ -394,7 +396,7 @@ func (a *actor) checkBet(player string, box int, stake money.Amount) error {
 	// refuse it too, as a conflict).
 	// VE-18 lets a stake found short stand once dealt, not one placed short.
 	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet {
-		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s (AR-04, VE-21)", a.p.MinBet, a.p.MaxBet)
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Own("AR-04, ES-03, FAM-01, VE-21")))
 	}
 	others, total := 0, stake
 	for _, b := range a.t.Bets() {
@@ -651,4 +653,12 @@ func refusal(err error) error {
 		return err
 	}
 	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
+}
+
+// cite is " (IDS)", the rule IDs a refusal names, or nothing.
+func cite(ids string) string {
+	if ids == "" {
+		return ""
+	}
+	return " (" + ids + ")"
 }

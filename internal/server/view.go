@@ -344,7 +344,10 @@ func (a *actor) turn() *TurnView {
 			continue
 		}
 		tv.Legal = append(tv.Legal, toWire(x))
-		if !seen[x.Player] {
+		// ES-11: insurance still open while the boxes play is offered to
+		// its bettors (Legal) but waits for nobody: they are not in turn.
+		late := r.Phase() == engine.Playing && (x.Kind == engine.Insure || x.Kind == engine.EvenMoney)
+		if !seen[x.Player] && !late {
 			seen[x.Player] = true
 			tv.Players = append(tv.Players, x.Player)
 		}

@@ -234,7 +234,10 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		if !p.InsureBlackjack {
 			ins = append(ins, ph("insurance.notBlackjack", "; a blackjack cannot be insured"))
 		}
-		add("insurance", ins, nil, "insurance", "insure_blackjack")
+		if p.InsuranceCloses == rules.ClosesThirdCard && p.HoleCard != rules.Peek {
+			ins = append(ins, ph("insurance.thirdCard", "; the offer stays open while the boxes play, until a player is dealt a third card"))
+		}
+		add("insurance", ins, nil, "insurance", "insure_blackjack", "insurance_closes")
 	} else {
 		add("insurance", one("insurance.none", "No insurance"), nil, "insurance")
 	}
@@ -266,6 +269,9 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		if rd.Option != "" {
 			keys = []string{rd.Option}
 			key += "." + rd.Option
+		}
+		if rd.Value != "" {
+			key += "." + rd.Value
 		}
 		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Key: rd.Rule, Text: rd.Text, Phrases: []Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
 	}

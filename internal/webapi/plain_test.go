@@ -111,3 +111,30 @@ func TestRulePhrasesTranslated(t *testing.T) {
 		}
 	}
 }
+
+// FAM-01, ES-09: family blackjack plays the casino's rules, 6 splits
+// included; the rules page says so (it said "up to 4 hands").
+func TestFamilySplitsAsTheCasino_FAM01_ES09(t *testing.T) {
+	for _, l := range PlainRules(1, rules.MustLookup("family")).Lines {
+		if l.Key == "split" && strings.HasPrefix(l.Text, "Split two cards") {
+			if !strings.Contains(l.Text, "up to 7 hands") {
+				t.Errorf("family's split line: %q", l.Text)
+			}
+			return
+		}
+	}
+	t.Error("family has no split line")
+}
+
+// ES-11: spain's rules page says the insurance stays open until the first
+// third card (insurance_closes=third-card); venice's offer, made once, says
+// nothing more.
+func TestInsuranceLineSaysWhenItCloses_ES11(t *testing.T) {
+	for name, want := range map[string]bool{"spain": true, "family": true, "venice": false} {
+		for _, l := range PlainRules(1, rules.MustLookup(name)).Lines {
+			if l.Key == "insurance" && strings.Contains(l.Text, "until a player is dealt a third card") != want {
+				t.Errorf("%s's insurance line: %q", name, l.Text)
+			}
+		}
+	}
+}
