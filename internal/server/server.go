@@ -165,6 +165,7 @@ type Server struct {
 
 	nodes      *nodes // nil: the store is not a sabot.Cluster
 	lobbyCache lobbyCache
+	nonces     nonceCache // the node headers taken (forward.go)
 
 	guardOnce sync.Once
 	guard     *guards
