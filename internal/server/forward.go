@@ -243,12 +243,12 @@ func tableOfPath(path string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// owner returns the URL of the live node that owns a table ("" for this
-// node), known false if no live node owns it or there is no such table.
-// The leases are read again when the last read is older than fresh.
-func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u string, known bool) {
+// owner returns the URL and ID of the live node that owns a table (""
+// for this node), known false if no live node owns it or there is no such
+// table. The leases are read again when the last read is older than fresh.
+func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u, node string, known bool) {
 	if _, err := s.table(id); err == nil {
-		return "", true
+		return "", "", true
 	}
 	n := s.nodes
 	n.mu.Lock()
@@ -258,19 +258,46 @@ func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u st
 		s.readLeases(ctx)
 	}
 	if _, err := s.table(id); err == nil {
-		return "", true
+		return "", "", true
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	l, ok := n.owners[id]
 	if !ok || !l.Live || l.Node == n.self.ID {
-		return "", false
+		return "", "", false
 	}
 	p, ok := n.peers[l.Node]
 	if !ok {
-		return "", false
+		return "", "", false
 	}
-	return p.URL, true
+	return p.URL, l.Node, true
+}
+
+// watchOwner calls cut once the leases, as this node reads them (every
+// scan), no longer say that node owns the table: its lease expired (the
+// node stopped, died or was cut off) or the table moved. A request or
+// socket forwarded to a node that can no longer serve it is cut, so that
+// its client comes back and is forwarded to the table's new node, instead
+// of waiting on the old one for as long as it is stopped (issue 25,
+// item 10). It returns when ctx is done.
+func (s *Server) watchOwner(ctx context.Context, id int64, node string, cut func()) {
+	n := s.nodes
+	for {
+		n.mu.Lock()
+		l, ok := n.owners[id]
+		read := n.read
+		n.mu.Unlock()
+		if !ok || !l.Live || l.Node != node {
+			s.logger().Info("a forwarded request cut: its table's node no longer owns it", "table", id, "node", node)
+			cut()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-read:
+		}
+	}
 }
 
 // tableExists reports whether a table is served (by any node, or none at
@@ -303,13 +330,16 @@ func (s *Server) forward(next http.Handler) http.Handler {
 		}
 		deadline := time.Now().Add(betweenNodes)
 		for fresh := time.Second; ; fresh = 100 * time.Millisecond {
-			u, known := s.owner(r.Context(), id, fresh)
+			u, node, known := s.owner(r.Context(), id, fresh)
 			switch {
 			case known && u == "":
 				next.ServeHTTP(w, r)
 				return
 			case known && hops < maxHops:
-				s.proxy(w, r, u, addr, hops+1)
+				ctx, cancel := context.WithCancel(r.Context())
+				go s.watchOwner(ctx, id, node, cancel)
+				s.proxy(w, r.WithContext(ctx), u, addr, hops+1)
+				cancel()
 				return
 			case !known && !s.tableExists(r.Context(), id):
 				next.ServeHTTP(w, r) // no such table: the handlers say so

@@ -63,6 +63,7 @@ type nodes struct {
 	free     map[int64]int         // scans each free table has been seen free
 	broken   map[int64]time.Time   // tables that failed to load here: not claimed again before then
 	refresh  time.Time             // the last read of the leases
+	read     chan struct{}         // closed at the next read of the leases
 	draining bool
 	paused   atomic.Bool // tests: the node neither renews nor shares out, as if stopped (PauseNode)
 }
@@ -106,7 +107,7 @@ func (s *Server) join(ctx context.Context) error {
 	if s.Shared && s.SeedKey == nil {
 		return errors.New("server: the nodes of a shared store need the seed key they share (it also authenticates what they tell each other)")
 	}
-	n := &nodes{c: c, lease: s.leaseTime(), owners: map[int64]sabot.Lease{}, peers: map[string]sabot.Node{},
+	n := &nodes{c: c, lease: s.leaseTime(), owners: map[int64]sabot.Lease{}, peers: map[string]sabot.Node{}, read: make(chan struct{}),
 		hosts: map[string]bool{}, free: map[int64]int{}, broken: map[int64]time.Time{}}
 	ttl := n.lease
 	if !s.Shared {
@@ -307,6 +308,8 @@ func (s *Server) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, e
 	for _, l := range ls {
 		n.owners[l.TableID] = l
 	}
+	close(n.read)
+	n.read = make(chan struct{})
 	return ls, ns, nil
 }
 

@@ -83,6 +83,10 @@ type Server struct {
 	// wait their turn.
 	SocketRate  float64
 	SocketBurst int
+	// SocketPing is how often the server pings each WebSocket; a client
+	// that has not answered (pong) by the next ping is gone and its socket
+	// closes (0: DefaultSocketPing; negative: no pings).
+	SocketPing time.Duration
 	// MaxBoxesWithoutBet is how many boxes one player may hold at a table
 	// without a bet of his on them (AR-21); he bets on them to take more
 	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
