@@ -51,7 +51,14 @@ func newCluster(t testing.TB, n int) *cluster {
 // add starts one more node.
 func (c *cluster) add() *server.Server {
 	c.t.Helper()
-	st, err := store.Open(context.Background(), c.dsn)
+	return c.addAt(c.dsn)
+}
+
+// addAt starts one more node, on the database at dsn (the cluster's, or a
+// way to it).
+func (c *cluster) addAt(dsn string) *server.Server {
+	c.t.Helper()
+	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -315,6 +322,10 @@ func TestClusterDrain(t *testing.T) {
 	if !server.Serves(a, tb) {
 		t.Fatal("the table moved with its round in play")
 	}
+	// A draining node is not ready: a load balancer sends no new client
+	// to it (issue 25).
+	var ready map[string]any
+	wantCode(t, (&server.Client{URL: a.URL()}).Do(ctx, "GET", "/readyz", nil, &ready), sabot.EUNAVAILABLE, "handing its tables over")
 	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
 	if err := <-drained; err != nil {
 		t.Fatal(err)

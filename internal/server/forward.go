@@ -319,6 +319,11 @@ func (s *Server) tableExists(ctx context.Context, id int64) bool {
 func (s *Server) forward(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = s.verifyNode(r)
+		r, done, refused := s.refuseUnreachable(w, r)
+		defer done()
+		if refused {
+			return
+		}
 		id, ok := tableOfPath(r.URL.Path)
 		if s.nodes == nil || !s.Shared || !ok {
 			next.ServeHTTP(w, r)

@@ -74,6 +74,9 @@ func (s *Server) Handler() http.Handler {
 type ErrorBody = httpjson.ErrorBody
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(context.Cause(r.Context()), errDBUnreachable) {
+		err = unreachableError() // cut as the node lost its database
+	}
 	code := sabot.ErrorCode(err)
 	if errors.Is(err, context.Canceled) {
 		code = sabot.ECONFLICT
@@ -133,6 +136,14 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 // finding 11: on a read-only database /healthz said ok while every login
 // failed). 503 `unavailable` otherwise.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	if s.dbUnreachable() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node cannot reach the database"})
+		return
+	}
+	if s.draining() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node is handing its tables over to stop"})
+		return
+	}
 	if err := s.ready(r.Context()); err != nil {
 		s.writeError(w, r, err)
 		return

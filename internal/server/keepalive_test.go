@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,14 +44,7 @@ func newFreezer(t *testing.T, to string) *freezer {
 		t.Fatal(err)
 	}
 	f := &freezer{t: t, ln: ln, to: strings.TrimPrefix(to, "http://"), frozen: make(chan struct{})}
-	t.Cleanup(func() {
-		ln.Close()
-		f.mu.Lock()
-		for _, c := range f.conns {
-			c.Close()
-		}
-		f.mu.Unlock()
-	})
+	t.Cleanup(f.cut)
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -61,6 +55,16 @@ func newFreezer(t *testing.T, to string) *freezer {
 		}
 	}()
 	return f
+}
+
+// cut closes every connection through the proxy, and the proxy.
+func (f *freezer) cut() {
+	f.ln.Close()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.conns {
+		c.Close()
+	}
 }
 
 func (f *freezer) URL() string { return "http://" + f.ln.Addr().String() }
@@ -352,5 +356,84 @@ func TestPingIsNoUse(t *testing.T) {
 	}
 	if _, err := ana.Me(ctx); err == nil {
 		t.Fatal("the session outlived its idle time, kept by pings")
+	}
+}
+
+// A node cut off from its database (its connections to PostgreSQL freeze:
+// a partition) answers every API request at once, 503 with Retry-After,
+// and fails its readiness, while its liveness still answers; the other
+// node takes its tables over. Before, every request for every table hung
+// on the database (forwarding reads the leases) and /readyz waited 5 s.
+func TestNodeCutOffFromDatabase(t *testing.T) {
+	c := newCluster(t, 1)
+	a := c.nodes[0]
+	u, err := url.Parse(c.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fz := newFreezer(t, u.Host)
+	u.Host = fz.ln.Addr().String()
+	b := c.addAt(u.String())
+	t.Cleanup(fz.cut) // before b closes: its store's connections fail at once
+	tbs := c.tables(4)
+	within(t, 10*time.Second, "the tables shared out", func() bool { return server.Local(a) == 2 && server.Local(b) == 2 })
+	ana := c.player("ana", b)
+	hc := &http.Client{Timeout: 5 * time.Second}
+	get := func(path string, auth bool) (*http.Response, error) {
+		req, _ := http.NewRequest("GET", b.URL()+path, nil)
+		if auth {
+			req.Header.Set("Authorization", "Bearer "+ana.Token)
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return resp, err
+	}
+	fz.freeze()
+	cut := time.Now()
+	// Every request, from the cut on, is answered within the client's 5 s:
+	// first as the database does not answer, then refused at once.
+	var refused *http.Response
+	for refused == nil {
+		for _, id := range tbs {
+			resp, err := get("/api/tables/"+itoa(id), false)
+			if err != nil {
+				t.Fatalf("%v after the cut, table %d: %v", time.Since(cut).Round(time.Millisecond), id, err)
+			}
+			if resp.StatusCode == http.StatusServiceUnavailable {
+				refused = resp
+			}
+		}
+		if time.Since(cut) > 15*time.Second {
+			t.Fatal("the node cut off from the database never refused a request")
+		}
+	}
+	if ra := refused.Header.Get("Retry-After"); ra == "" {
+		t.Fatalf("a 503 without Retry-After: %v", refused.Header)
+	}
+	t.Logf("the node refused requests %v after its database was cut", time.Since(cut).Round(time.Millisecond))
+	for _, path := range []string{"/api/me", "/api/tables", "/api/tables/" + itoa(tbs[0]) + "/history"} {
+		start := time.Now()
+		resp, err := get(path, true)
+		if err != nil || resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("%s: %v %v", path, resp, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refused after %v, not at once", path, d)
+		}
+	}
+	if resp, err := get("/readyz", false); err != nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz of the node cut off: %v %v", resp, err)
+	}
+	if resp, err := get("/healthz", false); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz of the node cut off: %v %v", resp, err)
+	}
+	// The other node serves every table.
+	within(t, 15*time.Second, "node a serves every table", func() bool { return server.Local(a) == 4 })
+	viaA := &server.Client{URL: a.URL(), Token: ana.Token}
+	for _, id := range tbs {
+		must(viaA.Table(context.Background(), id))
 	}
 }

@@ -240,7 +240,14 @@ func (s *Server) renew(ctx context.Context) {
 		n.renewed = time.Now()
 	}
 	late := time.Since(n.renewed) > n.lease
+	unanswered := time.Since(n.renewed) > n.lease/2
 	n.mu.Unlock()
+	switch {
+	case err == nil || errors.Is(err, sabot.ErrLeaseLost):
+		s.reached(true, nil)
+	case unanswered && ctx.Err() == nil:
+		s.reached(false, err)
+	}
 	if err == nil {
 		s.metrics.renewals.Inc()
 		return
@@ -424,6 +431,16 @@ func (s *Server) shareOut(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// draining reports whether the node is handing its tables over to stop.
+func (s *Server) draining() bool {
+	if s.nodes == nil {
+		return false
+	}
+	s.nodes.mu.Lock()
+	defer s.nodes.mu.Unlock()
+	return s.nodes.draining
 }
 
 // handingOver reports whether the table has been asked to hand over.

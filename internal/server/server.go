@@ -170,6 +170,7 @@ type Server struct {
 	nodes      *nodes // nil: the store is not a sabot.Cluster
 	lobbyCache lobbyCache
 	nonces     nonceCache // the node headers taken (forward.go)
+	reach      reach      // whether the node reaches its database (reach.go)
 
 	guardOnce sync.Once
 	guard     *guards
