@@ -37,9 +37,11 @@ type Client struct {
 	// pings); DialTimeout bounds opening one (0: DefaultDialTimeout).
 	Keepalive, DialTimeout time.Duration
 
-	n    atomic.Int64
-	once sync.Once
-	cur  atomic.Int64 // the node in use, an index into URL's list
+	n      atomic.Int64
+	once   sync.Once
+	cur    atomic.Int64 // the node in use, an index into URL's list
+	mu     sync.Mutex
+	failed map[int]time.Time // when each node last failed, by index
 }
 
 // base is the base URL in use.
@@ -48,12 +50,34 @@ func (c *Client) base() string {
 	return strings.TrimRight(strings.TrimSpace(urls[int(c.cur.Load())%len(urls)]), "/")
 }
 
-// failover moves to the next of several nodes' URLs.
+// failover moves to the next of several nodes' URLs that has not failed
+// in the last failedFor (a node stopped takes connections and answers
+// nothing: each try costs DialTimeout), or to the next one if all have.
 func (c *Client) failover() {
-	if strings.Contains(c.URL, ",") {
-		c.cur.Add(1)
+	if !strings.Contains(c.URL, ",") {
+		return
 	}
+	n := len(strings.Split(c.URL, ","))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failed == nil {
+		c.failed = map[int]time.Time{}
+	}
+	now := time.Now()
+	cur := int(c.cur.Load()) % n
+	c.failed[cur] = now
+	next := (cur + 1) % n
+	for i := 1; i <= n; i++ {
+		if k := (cur + i) % n; now.Sub(c.failed[k]) > failedFor {
+			next = k
+			break
+		}
+	}
+	c.cur.Store(int64(next))
 }
+
+// failedFor is how long a node that failed is passed over.
+const failedFor = 10 * time.Second
 
 // Rotate returns a list of nodes' URLs starting at its i-th (modulo its
 // length): clients spread over the nodes.
