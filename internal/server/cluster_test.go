@@ -31,9 +31,17 @@ type cluster struct {
 	key   *server.SeedKey
 	nodes []*server.Server
 	admin *server.Client
+	set   func(*server.Server) // sets each node's fields before it opens
 }
 
 func newCluster(t testing.TB, n int) *cluster {
+	t.Helper()
+	return newClusterWith(t, n, nil)
+}
+
+// newClusterWith starts n nodes, set setting each server's fields before
+// it opens.
+func newClusterWith(t testing.TB, n int, set func(*server.Server)) *cluster {
 	t.Helper()
 	b := make([]byte, server.SeedKeySize)
 	rand.Read(b)
@@ -41,7 +49,7 @@ func newCluster(t testing.TB, n int) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &cluster{t: t, dsn: storetest.PostgresDSN(t), key: key}
+	c := &cluster{t: t, dsn: storetest.PostgresDSN(t), key: key, set: set}
 	for range n {
 		c.add()
 	}
@@ -64,6 +72,9 @@ func (c *cluster) addAt(dsn string) *server.Server {
 	}
 	srv := &server.Server{Store: st, Shared: true, Lease: testLease, SeedKey: c.key, TestMode: true, Timing: slow, BcryptCost: 4,
 		RefusalBurst: -1}
+	if c.set != nil {
+		c.set(srv)
+	}
 	if err := srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
 		c.t.Fatal(err)
 	}

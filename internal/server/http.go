@@ -338,10 +338,11 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	// 11, finding 6).
 	g, now := s.guards(), s.now()
 	folded, addr := sabot.FoldName(name), clientKey(s.clientAddr(r))
-	pair, known := folded+"\x00"+addr, g.known.has(folded, addr)
-	d := max(g.loginName.wait(pair, now), g.loginAddr.wait(addr, now))
+	pair, known := folded+"\n"+addr, g.known.has(folded, addr) // a name has no control character
+	ctx := r.Context()
+	d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now))
 	if !known {
-		d = max(d, g.loginNameAll.wait(folded, now))
+		d = max(d, g.loginNameAll.waitShared(ctx, folded, now))
 	}
 	if d > 0 {
 		s.writeError(w, r, sabot.Throttled(d, "too many failed logins: try again in %s", roundUp(d)))
@@ -368,10 +369,11 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if u == nil || u.Role == sabot.RoleGuest || !match {
-		g.loginName.charge(pair, now)
-		g.loginAddr.charge(addr, now)
+		cctx := context.WithoutCancel(ctx) // counted even if the guesser hangs up
+		g.loginName.chargeShared(cctx, pair, now)
+		g.loginAddr.chargeShared(cctx, addr, now)
 		if !known {
-			g.loginNameAll.charge(folded, now)
+			g.loginNameAll.chargeShared(cctx, folded, now)
 		}
 		s.writeError(w, r, bad)
 		return

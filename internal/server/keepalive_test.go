@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"sabot"
 	"sabot/internal/server"
 )
 
@@ -435,5 +436,30 @@ func TestNodeCutOffFromDatabase(t *testing.T) {
 	viaA := &server.Client{URL: a.URL(), Token: ana.Token}
 	for _, id := range tbs {
 		must(viaA.Table(context.Background(), id))
+	}
+}
+
+// The failed-login throttles count across the nodes (issue 25, item 10):
+// guesses spread over two nodes meet the bucket of one. Before, each node
+// counted its own, and two nodes gave twice the guesses.
+func TestLoginThrottleAcrossNodes(t *testing.T) {
+	c := newClusterWith(t, 2, func(s *server.Server) {
+		s.LoginNameBurst, s.LoginNameEvery = 3, time.Hour
+		s.LoginAddrBurst, s.LoginNameAllBurst = -1, -1
+	})
+	a, b := c.nodes[0], c.nodes[1]
+	c.player("ana", a)
+	ctx := context.Background()
+	at := []*server.Client{{URL: a.URL()}, {URL: b.URL()}}
+	for i := range 3 { // a, b, a: three guesses, the bucket's burst
+		_, err := at[i%2].Login(ctx, "ana", "wrong-password")
+		wantCode(t, err, "unauthorized", "wrong password")
+	}
+	for i, n := range at { // the fourth, at either node, is throttled
+		_, err := n.Login(ctx, "ana", "wrong-password")
+		wantCode(t, err, "too_many_requests", "too many failed logins")
+		if _, err := n.Login(ctx, "ana", password); sabot.ErrorCode(err) != sabot.ETHROTTLED {
+			t.Errorf("node %d: the right password during the throttle: %v", i, err)
+		}
 	}
 }
