@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,7 +81,10 @@ func TestClusterClientsMove(t *testing.T) {
 		}
 		return true
 	})
-	admin := &server.Client{URL: urls}
+	// Every request of the test is bounded: one waiting on a stopped node
+	// fails instead of holding the test.
+	hc := &http.Client{Timeout: 3 * time.Second}
+	admin := &server.Client{URL: urls, HTTP: hc}
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +119,7 @@ func TestClusterClientsMove(t *testing.T) {
 			theirs = n.Tables
 		}
 	}
-	others := &server.Client{URL: ns[0].url + "," + ns[1].url, Token: admin.Token}
+	others := &server.Client{URL: ns[0].url + "," + ns[1].url, Token: admin.Token, HTTP: hc}
 	at := map[int64]int{}
 	for _, id := range theirs {
 		v, err := others.Table(context.Background(), id)
