@@ -34,17 +34,19 @@ type freezer struct {
 	mu     sync.Mutex
 	frozen chan struct{} // closed: frozen
 	conns  []net.Conn
-	// after, if set, freezes the proxy once it has passed on to the
-	// client a chunk that holds it.
-	after string
+	after  string // newFreezerAfter
 }
 
-func newFreezer(t *testing.T, to string) *freezer {
+func newFreezer(t *testing.T, to string) *freezer { return newFreezerAfter(t, to, "") }
+
+// newFreezerAfter is a freezer that freezes once it has passed on to a
+// client a chunk that holds after.
+func newFreezerAfter(t *testing.T, to, after string) *freezer {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &freezer{t: t, ln: ln, to: strings.TrimPrefix(to, "http://"), frozen: make(chan struct{})}
+	f := &freezer{t: t, ln: ln, to: strings.TrimPrefix(to, "http://"), frozen: make(chan struct{}), after: after}
 	t.Cleanup(f.cut)
 	go func() {
 		for {
@@ -216,16 +218,15 @@ func TestBotResendsLostDecision(t *testing.T) {
 	h := newHarness(t, nil, server.Timing{BetWindow: 100 * time.Millisecond, Decision: 20 * time.Second, Window: 20 * time.Second})
 	tb := h.table("vegas-s17", false, nil)
 	h.player("ana", 100000)
-	fz := newFreezer(t, h.srv.URL())
+	// Once the bot has been told of its first turn, the node it is
+	// connected to freezes: the decision it sends goes nowhere.
+	fz := newFreezerAfter(t, h.srv.URL(), `"kind":"turn"`)
 	c := &server.Client{URL: fz.URL() + "," + h.srv.URL(), Keepalive: 300 * time.Millisecond}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	must(c.Login(ctx, "ana", password))
 	watch := must(h.admin.Subscribe(ctx, tb, "", 0))
 	defer watch.Close()
-	// Once the bot has been told of its first turn, the node it is
-	// connected to freezes: the decision it sends goes nowhere.
-	fz.after = `"kind":"turn"`
 	bot := &server.Bot{Client: c, Name: "ana", Table: tb, Box: 1, Stake: 100, Think: 500 * time.Millisecond}
 	bctx, bcancel := context.WithCancel(ctx)
 	done := make(chan struct{})
