@@ -53,18 +53,18 @@ func newServeCmd(e *env) *cobra.Command {
 			RefusalBurst: server.DefaultRefusalBurst, RefusalEvery: server.DefaultRefusalEvery, Tarpit: server.DefaultTarpit,
 			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
 		} // the limits' flags
-		wsPerUser, wsBurst int
-		boxesWithoutBet    int
-		wsRate             float64
-		seedKeyFile        string
-		shoeReads          float64
-		advertise          string
-		lease, drain       time.Duration
-		walletURL          string
-		walletSecretFile   string
-		walletTimeout      time.Duration
-		walletRetry        time.Duration
-		walletRetries      int
+		wsPerUser, wsBurst   int
+		boxesWithoutBet      int
+		wsRate               float64
+		seedKeyFile          string
+		shoeReads            float64
+		advertise            string
+		lease, drain, wsPing time.Duration
+		walletURL            string
+		walletSecretFile     string
+		walletTimeout        time.Duration
+		walletRetry          time.Duration
+		walletRetries        int
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -141,7 +141,7 @@ one process only.`,
 				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
-				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst,
+				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst, SocketPing: wsPing,
 				MaxBoxesWithoutBet: boxesWithoutBet,
 				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
 				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
@@ -245,6 +245,7 @@ one process only.`,
 	f.IntVar(&wsPerUser, "ws-per-user", server.DefaultMaxSockets, "WebSockets one user may hold open at once, over every table (negative: no limit)")
 	f.Float64Var(&wsRate, "ws-rate", server.DefaultSocketRate, "messages a second the server reads from one WebSocket; faster ones wait their turn (negative: no limit)")
 	f.IntVar(&wsBurst, "ws-burst", server.DefaultSocketBurst, "messages one WebSocket may send at once before --ws-rate applies")
+	f.DurationVar(&wsPing, "ws-ping", server.DefaultSocketPing, "how often the server pings each WebSocket; one not answered by the next ping is closed (negative: no pings)")
 	return c
 }
 

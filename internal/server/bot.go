@@ -150,6 +150,20 @@ type botState struct {
 	releasedSinceBet bool
 	sentAction       string    // the action kind sent, to time its event
 	sentAt           time.Time // when it was sent
+	// unanswered is the last command sent and not yet answered: a socket
+	// that closes takes its answer with it, and perhaps the command (a
+	// node stopped, drained, cut off), so the next connection sends it
+	// again, under the same command ID (applied once: a duplicate is
+	// answered as such). resent is its ID once sent again: a refusal of
+	// it as out of turn only says the table went on without it.
+	unanswered *CommandRequest
+	resent     string
+}
+
+// sent is what a snapshot does not tell: the commands on their way.
+func (st *botState) sent() botState {
+	return botState{waiting: st.waiting, withdraw: st.withdraw, betID: st.betID, dealtSinceBet: st.dealtSinceBet,
+		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent}
 }
 
 // session is one connection: it returns nil when the bot has played its
@@ -160,16 +174,25 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 		return err
 	}
 	defer f.Close()
-	// A command sent on the last connection is answered on it, if at all:
-	// what it did comes with the events.
+	// A command sent on the last connection and not answered there is
+	// sent again (its answer comes after the snapshot or the events
+	// missed, which show whether it was applied).
 	st.waiting = ""
+	if u := st.unanswered; u != nil {
+		if _, err := f.Send(ctx, *u); err != nil {
+			return err
+		}
+		st.waiting, st.resent = u.CommandID, u.CommandID
+	}
 	for {
 		if b.finished() && !st.inRound && st.waiting == "" {
 			if !st.pending {
 				return nil
 			}
 			// A bet down for a round it will not play: take it back first.
-			id, err := f.Send(ctx, CommandRequest{Op: opWithdraw, Box: b.Box})
+			req := CommandRequest{Op: opWithdraw, Box: b.Box, CommandID: b.Client.NextCommandID()}
+			st.unanswered = &req
+			id, err := f.Send(ctx, req)
 			if err != nil {
 				return err
 			}
@@ -198,7 +221,19 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			if m.CommandID == st.waiting {
 				st.waiting = ""
 			}
-			if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && (st.dealtSinceBet || st.releasedSinceBet) {
+			if st.unanswered != nil && m.CommandID == st.unanswered.CommandID {
+				st.unanswered = nil
+			}
+			resent := m.CommandID == st.resent && m.CommandID != ""
+			if resent {
+				st.resent = ""
+			}
+			if m.Type == "error" && resent && m.Code == sabot.ECONFLICT {
+				// Sent again after a lost connection, too late: the table
+				// went on (a timeout applied the default, the round was
+				// dealt). The state as it stands now decides what next.
+				st.pending = st.pending && m.CommandID != st.betID
+			} else if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && (st.dealtSinceBet || st.releasedSinceBet) {
 				// The bet came after "rien ne va plus" (AR-22; the deal's
 				// event comes before the answer), or after its box was
 				// given up as the window closed (AR-21): the bot sits
@@ -218,7 +253,8 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 }
 
 func (b *Bot) fromSnapshot(st *botState, v *TableView) {
-	*st = botState{bank: v.Bank == b.Name}
+	*st = st.sent()
+	st.bank = v.Bank == b.Name
 	for _, s := range v.Seats {
 		st.seated = st.seated || s.Player == b.Name && s.Box == b.Box
 	}
@@ -297,6 +333,8 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		return nil
 	}
 	send := func(req CommandRequest) error {
+		req.CommandID = b.Client.NextCommandID()
+		st.unanswered = &req
 		id, err := f.Send(ctx, req)
 		st.waiting = id
 		return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -31,10 +32,16 @@ type Client struct {
 	// Header is sent with every request, after the bearer token: a card
 	// reader's "Authorization: Device TOKEN".
 	Header map[string]string
+	// Keepalive is how often a table's WebSocket pings the server and how
+	// long it waits for the answer (0: DefaultKeepalive; negative: no
+	// pings); DialTimeout bounds opening one (0: DefaultDialTimeout).
+	Keepalive, DialTimeout time.Duration
 
-	n    atomic.Int64
-	once sync.Once
-	cur  atomic.Int64 // the node in use, an index into URL's list
+	n      atomic.Int64
+	once   sync.Once
+	cur    atomic.Int64 // the node in use, an index into URL's list
+	mu     sync.Mutex
+	failed map[int]time.Time // when each node last failed, by index
 }
 
 // base is the base URL in use.
@@ -43,12 +50,34 @@ func (c *Client) base() string {
 	return strings.TrimRight(strings.TrimSpace(urls[int(c.cur.Load())%len(urls)]), "/")
 }
 
-// failover moves to the next of several nodes' URLs.
+// failover moves to the next of several nodes' URLs that has not failed
+// in the last failedFor (a node stopped takes connections and answers
+// nothing: each try costs DialTimeout), or to the next one if all have.
 func (c *Client) failover() {
-	if strings.Contains(c.URL, ",") {
-		c.cur.Add(1)
+	if !strings.Contains(c.URL, ",") {
+		return
 	}
+	n := len(strings.Split(c.URL, ","))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failed == nil {
+		c.failed = map[int]time.Time{}
+	}
+	now := time.Now()
+	cur := int(c.cur.Load()) % n
+	c.failed[cur] = now
+	next := (cur + 1) % n
+	for i := 1; i <= n; i++ {
+		if k := (cur + i) % n; now.Sub(c.failed[k]) > failedFor {
+			next = k
+			break
+		}
+	}
+	c.cur.Store(int64(next))
 }
+
+// failedFor is how long a node that failed is passed over.
+const failedFor = 10 * time.Second
 
 // Rotate returns a list of nodes' URLs starting at its i-th (modulo its
 // length): clients spread over the nodes.
@@ -211,15 +240,33 @@ func (c *Client) VerifyShoeAt(ctx context.Context, id string) (*VerifyReport, er
 	return CheckShoe(info)
 }
 
-// Feed is a table's WebSocket.
+// DefaultKeepalive is how often a Feed pings the server, and how long it
+// waits for the answer; DefaultDialTimeout bounds opening a socket.
+const (
+	DefaultKeepalive   = 2 * time.Second
+	DefaultDialTimeout = 3 * time.Second
+)
+
+// Feed is a table's WebSocket. It reads the socket all the time (Next
+// takes what it read) and pings the server every Keepalive: a node that
+// does not answer within Keepalive — stopped, cut off — ends the feed with
+// an error, and the client moves to its next node's URL (issue 25,
+// item 10), instead of waiting on it for as long as it is stopped.
 type Feed struct {
-	conn *websocket.Conn
-	c    *Client
+	conn   *websocket.Conn
+	c      *Client
+	msgs   chan []byte
+	done   chan struct{} // closed when the reader stops; err says why
+	mu     sync.Mutex
+	err    error
+	cancel context.CancelFunc
 }
 
 // Subscribe opens a table's WebSocket. With the epoch and sequence number
 // of the last message seen, the server sends what was missed if it still
-// can, else a snapshot.
+// can, else a snapshot. A node that does not answer within DialTimeout
+// (stopped: its kernel takes the connection, nobody answers) is left for
+// the next.
 func (c *Client) Subscribe(ctx context.Context, table int64, epoch string, since int64) (*Feed, error) {
 	u := strings.Replace(c.base(), "http", "ws", 1) + fmt.Sprintf("/api/tables/%d/ws", table)
 	q := url.Values{}
@@ -230,19 +277,102 @@ func (c *Client) Subscribe(ctx context.Context, table int64, epoch string, since
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
-	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: c.HTTP,
+	dctx, dcancel := context.WithTimeout(ctx, durationOr(c.DialTimeout, DefaultDialTimeout))
+	conn, _, err := websocket.Dial(dctx, u, &websocket.DialOptions{HTTPClient: c.HTTP,
 		HTTPHeader: http.Header{"Authorization": {"Bearer " + c.Token}}})
+	dcancel()
 	if err != nil {
 		c.failover()
 		return nil, err
 	}
 	conn.SetReadLimit(1 << 22)
-	return &Feed{conn: conn, c: c}, nil
+	fctx, cancel := context.WithCancel(context.Background())
+	f := &Feed{conn: conn, c: c, msgs: make(chan []byte, 1024), done: make(chan struct{}), cancel: cancel}
+	go f.read(fctx)
+	if every := durationOr(c.Keepalive, DefaultKeepalive); every > 0 {
+		go f.keepalive(fctx, every)
+	}
+	return f, nil
+}
+
+// read reads the socket until it fails (the socket closed, or the feed).
+func (f *Feed) read(ctx context.Context) {
+	defer close(f.done)
+	for {
+		_, data, err := f.conn.Read(ctx)
+		if err != nil {
+			f.fail(err)
+			return
+		}
+		select {
+		case f.msgs <- data:
+		case <-ctx.Done():
+			f.fail(ctx.Err())
+			return
+		}
+	}
+}
+
+// keepalive pings the server every interval; one not answered within it
+// ends the feed.
+func (f *Feed) keepalive(ctx context.Context, every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-f.done:
+			return
+		case <-tick.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, every)
+		err := f.conn.Ping(pctx)
+		cancel()
+		if err != nil && ctx.Err() == nil {
+			f.fail(fmt.Errorf("the server did not answer a ping within %v: %w", every, err))
+			f.c.failover()
+			f.conn.CloseNow()
+			return
+		}
+	}
+}
+
+func (f *Feed) fail(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+// NextRaw reads the next message as sent.
+func (f *Feed) NextRaw(ctx context.Context) ([]byte, error) {
+	select {
+	case data := <-f.msgs:
+		return data, nil
+	default:
+	}
+	select {
+	case data := <-f.msgs:
+		return data, nil
+	case <-f.done:
+		select {
+		case data := <-f.msgs:
+			return data, nil
+		default:
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return nil, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Next reads the next message.
 func (f *Feed) Next(ctx context.Context) (*Message, error) {
-	_, data, err := f.conn.Read(ctx)
+	data, err := f.NextRaw(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -251,12 +381,6 @@ func (f *Feed) Next(ctx context.Context) (*Message, error) {
 		return nil, err
 	}
 	return &m, nil
-}
-
-// NextRaw reads the next message as sent.
-func (f *Feed) NextRaw(ctx context.Context) ([]byte, error) {
-	_, data, err := f.conn.Read(ctx)
-	return data, err
 }
 
 // Send sends a command on the socket; a missing command ID is made. The
@@ -273,4 +397,8 @@ func (f *Feed) Send(ctx context.Context, req CommandRequest) (string, error) {
 }
 
 // Close closes the socket.
-func (f *Feed) Close() error { return f.conn.Close(websocket.StatusNormalClosure, "") }
+func (f *Feed) Close() error {
+	err := f.conn.Close(websocket.StatusNormalClosure, "")
+	f.cancel()
+	return err
+}

@@ -31,9 +31,17 @@ type cluster struct {
 	key   *server.SeedKey
 	nodes []*server.Server
 	admin *server.Client
+	set   func(*server.Server) // sets each node's fields before it opens
 }
 
 func newCluster(t testing.TB, n int) *cluster {
+	t.Helper()
+	return newClusterWith(t, n, nil)
+}
+
+// newClusterWith starts n nodes, set setting each server's fields before
+// it opens.
+func newClusterWith(t testing.TB, n int, set func(*server.Server)) *cluster {
 	t.Helper()
 	b := make([]byte, server.SeedKeySize)
 	rand.Read(b)
@@ -41,7 +49,7 @@ func newCluster(t testing.TB, n int) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &cluster{t: t, dsn: storetest.PostgresDSN(t), key: key}
+	c := &cluster{t: t, dsn: storetest.PostgresDSN(t), key: key, set: set}
 	for range n {
 		c.add()
 	}
@@ -51,12 +59,22 @@ func newCluster(t testing.TB, n int) *cluster {
 // add starts one more node.
 func (c *cluster) add() *server.Server {
 	c.t.Helper()
-	st, err := store.Open(context.Background(), c.dsn)
+	return c.addAt(c.dsn)
+}
+
+// addAt starts one more node, on the database at dsn (the cluster's, or a
+// way to it).
+func (c *cluster) addAt(dsn string) *server.Server {
+	c.t.Helper()
+	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	srv := &server.Server{Store: st, Shared: true, Lease: testLease, SeedKey: c.key, TestMode: true, Timing: slow, BcryptCost: 4,
 		RefusalBurst: -1}
+	if c.set != nil {
+		c.set(srv)
+	}
 	if err := srv.EnsureAdmin(context.Background(), "pit", password); err != nil {
 		c.t.Fatal(err)
 	}
@@ -315,6 +333,10 @@ func TestClusterDrain(t *testing.T) {
 	if !server.Serves(a, tb) {
 		t.Fatal("the table moved with its round in play")
 	}
+	// A draining node is not ready: a load balancer sends no new client
+	// to it (issue 25).
+	var ready map[string]any
+	wantCode(t, (&server.Client{URL: a.URL()}).Do(ctx, "GET", "/readyz", nil, &ready), sabot.EUNAVAILABLE, "handing its tables over")
 	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
 	if err := <-drained; err != nil {
 		t.Fatal(err)

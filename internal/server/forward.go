@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -32,7 +34,9 @@ import (
 // sending node signs (nodeHeader) with a key derived from the seed key the
 // nodes share: the owner applies its per-address limits (logins, refusals,
 // the tarpit) to the client, not to the node that forwarded it, and trusts
-// the header from nobody else. Connections from the nodes' own addresses
+// the header from nobody else: it is bound to the request (method, path,
+// query, body) and the receiving node, and good once (its nonce).
+// Connections from the nodes' own addresses
 // are not counted against the per-address cap (addrListener.exempt).
 
 // nodeHeaderName carries what one node tells another about a request.
@@ -41,8 +45,14 @@ const nodeHeaderName = "Sabot-Node"
 // localHeaderName asks a node for its own tables only (the lobby).
 const localHeaderName = "Sabot-Local"
 
-// nodeHeaderAge bounds how old a signed header may be.
+// nodeHeaderAge bounds how old a signed header may be; its nonce is
+// remembered as long (nonceCache), so that it is good for one request.
 const nodeHeaderAge = time.Minute
+
+// maxForwardBody bounds the body of a forwarded request, which the
+// forwarding node reads whole to sign its hash (the handlers take at most
+// 256 kB).
+const maxForwardBody = 1 << 20
 
 // maxHops bounds how many nodes a request crosses: a node that received a
 // forwarded request for a table it does not own forwards it once more at
@@ -53,40 +63,135 @@ const maxHops = 2
 // (its node died, it is being handed over) waits for one to claim it.
 const betweenNodes = 3 * time.Second
 
-func (s *Server) nodeMAC(node string, unix int64, addr, method, path string, hops int) string {
+// nodeSigned is what a node's header says of a request: the node that
+// signed it, the client's address and the hops so far.
+type nodeSigned struct {
+	node, addr string
+	hops       int
+}
+
+// nodeHeaderFields are what the MAC covers (issue 25, item 6): who signed,
+// when, a nonce, the client's address, the hops, the node it is sent to,
+// and the request itself — method, path, query and a hash of the body — so
+// that a header captured on the way is good for that request only, at that
+// node, once.
+type nodeHeaderFields struct {
+	node        string
+	unix        int64
+	nonce, addr string
+	hops        int
+	to          string // the receiving node's URL
+	method      string
+	path, query string
+	body        [sha256.Size]byte
+}
+
+func (s *Server) nodeMAC(f nodeHeaderFields) string {
 	m := hmac.New(sha256.New, s.SeedKey.node)
-	fmt.Fprintf(m, "%s\x00%d\x00%s\x00%s\x00%s\x00%d", node, unix, addr, method, path, hops)
+	fmt.Fprintf(m, "sabot-node-v2\x00%s\x00%d\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%x",
+		f.node, f.unix, f.nonce, f.addr, f.hops, f.to, f.method, f.path, f.query, f.body)
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// nodeHeader signs a request forwarded for a client at addr.
-func (s *Server) nodeHeader(addr, method, path string, hops int) string {
-	now := time.Now().Unix()
-	self := s.selfID()
-	return fmt.Sprintf("%s %d %s %d %s", self, now, addr, hops, s.nodeMAC(self, now, addr, method, path, hops))
+// nodeHeader signs a request forwarded for a client at addr to the node
+// at URL to: "NODE UNIX NONCE ADDR HOPS MAC".
+func (s *Server) nodeHeader(addr string, hops int, to, method string, u *url.URL, body []byte) string {
+	f := nodeHeaderFields{node: s.selfID(), unix: time.Now().Unix(), nonce: randomID(12), addr: addr, hops: hops,
+		to: strings.TrimRight(to, "/"), method: method, path: u.EscapedPath(), query: u.RawQuery, body: sha256.Sum256(body)}
+	return fmt.Sprintf("%s %d %s %s %d %s", f.node, f.unix, f.nonce, f.addr, f.hops, s.nodeMAC(f))
+}
+
+type nodeSignedKey struct{}
+
+// verifyNode checks the node header of a request once, as it arrives, and
+// returns the request with what it says (fromNode): a signature of a node
+// of this cluster, not too old, made for this node and for this request
+// (its body read and put back), whose nonce has not been seen. Anything
+// else is no node's: the request is the connection's own.
+func (s *Server) verifyNode(r *http.Request) *http.Request {
+	h := r.Header.Get(nodeHeaderName)
+	if h == "" {
+		return r
+	}
+	r.Header.Del(nodeHeaderName) // read here only
+	if s.SeedKey == nil || s.nodes == nil {
+		return r
+	}
+	f := strings.Fields(h)
+	if len(f) != 6 {
+		return r
+	}
+	unix, err1 := strconv.ParseInt(f[1], 10, 64)
+	hops, err2 := strconv.Atoi(f[4])
+	if err1 != nil || err2 != nil || time.Since(time.Unix(unix, 0)).Abs() > nodeHeaderAge {
+		return r
+	}
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(io.LimitReader(r.Body, maxForwardBody+1))
+		rest := r.Body
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(b), rest), rest}
+		if err != nil || len(b) > maxForwardBody {
+			return r
+		}
+		body = b
+	}
+	s.nodes.mu.Lock()
+	self := s.nodes.self.URL
+	s.nodes.mu.Unlock()
+	want := s.nodeMAC(nodeHeaderFields{node: f[0], unix: unix, nonce: f[2], addr: f[3], hops: hops, to: strings.TrimRight(self, "/"),
+		method: r.Method, path: r.URL.EscapedPath(), query: r.URL.RawQuery, body: sha256.Sum256(body)})
+	if !hmac.Equal([]byte(want), []byte(f[5])) {
+		return r
+	}
+	// A nonce is remembered until its header is too old anyway.
+	if !s.nonces.first(f[0]+" "+f[2], time.Unix(unix, 0).Add(nodeHeaderAge+time.Second)) {
+		s.logger().Warn("a node's header was replayed: not trusted", "node", f[0], "path", r.URL.Path, "from", r.RemoteAddr)
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), nodeSignedKey{}, nodeSigned{node: f[0], addr: f[3], hops: hops}))
 }
 
 // fromNode returns the client address and hop count a node signed on a
-// request; ok false if the request carries no valid signature.
+// request (verifyNode); ok false if the request carries no valid
+// signature.
 func (s *Server) fromNode(r *http.Request) (addr string, hops int, ok bool) {
-	h := r.Header.Get(nodeHeaderName)
-	if h == "" || s.SeedKey == nil || s.nodes == nil {
-		return "", 0, false
+	v, ok := r.Context().Value(nodeSignedKey{}).(nodeSigned)
+	return v.addr, v.hops, ok
+}
+
+// nonceCache remembers the nonces of the node headers taken, each until
+// its header is too old to be taken again.
+type nonceCache struct {
+	mu    sync.Mutex
+	seen  map[string]time.Time
+	swept time.Time
+}
+
+// first records a nonce until a time; false if it was seen already.
+func (c *nonceCache) first(nonce string, until time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if c.seen == nil {
+		c.seen = map[string]time.Time{}
 	}
-	f := strings.Fields(h)
-	if len(f) != 5 {
-		return "", 0, false
+	if now.Sub(c.swept) > 10*time.Second {
+		for k, t := range c.seen {
+			if now.After(t) {
+				delete(c.seen, k)
+			}
+		}
+		c.swept = now
 	}
-	unix, err1 := strconv.ParseInt(f[1], 10, 64)
-	hops, err2 := strconv.Atoi(f[3])
-	if err1 != nil || err2 != nil || time.Since(time.Unix(unix, 0)).Abs() > nodeHeaderAge {
-		return "", 0, false
+	if t, ok := c.seen[nonce]; ok && !now.After(t) {
+		return false
 	}
-	want := s.nodeMAC(f[0], unix, f[2], r.Method, r.URL.Path, hops)
-	if !hmac.Equal([]byte(want), []byte(f[4])) {
-		return "", 0, false
-	}
-	return f[2], hops, true
+	c.seen[nonce] = until
+	return true
 }
 
 // clientAddr is the address a request comes from: the client's that a
@@ -138,12 +243,12 @@ func tableOfPath(path string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-// owner returns the URL of the live node that owns a table ("" for this
-// node), known false if no live node owns it or there is no such table.
-// The leases are read again when the last read is older than fresh.
-func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u string, known bool) {
+// owner returns the URL and ID of the live node that owns a table (""
+// for this node), known false if no live node owns it or there is no such
+// table. The leases are read again when the last read is older than fresh.
+func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u, node string, known bool) {
 	if _, err := s.table(id); err == nil {
-		return "", true
+		return "", "", true
 	}
 	n := s.nodes
 	n.mu.Lock()
@@ -153,19 +258,46 @@ func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u st
 		s.readLeases(ctx)
 	}
 	if _, err := s.table(id); err == nil {
-		return "", true
+		return "", "", true
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	l, ok := n.owners[id]
 	if !ok || !l.Live || l.Node == n.self.ID {
-		return "", false
+		return "", "", false
 	}
 	p, ok := n.peers[l.Node]
 	if !ok {
-		return "", false
+		return "", "", false
 	}
-	return p.URL, true
+	return p.URL, l.Node, true
+}
+
+// watchOwner calls cut once the leases, as this node reads them (every
+// scan), no longer say that node owns the table: its lease expired (the
+// node stopped, died or was cut off) or the table moved. A request or
+// socket forwarded to a node that can no longer serve it is cut, so that
+// its client comes back and is forwarded to the table's new node, instead
+// of waiting on the old one for as long as it is stopped (issue 25,
+// item 10). It returns when ctx is done.
+func (s *Server) watchOwner(ctx context.Context, id int64, node string, cut func()) {
+	n := s.nodes
+	for {
+		n.mu.Lock()
+		l, ok := n.owners[id]
+		read := n.read
+		n.mu.Unlock()
+		if !ok || !l.Live || l.Node != node {
+			s.logger().Info("a forwarded request cut: its table's node no longer owns it", "table", id, "node", node)
+			cut()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-read:
+		}
+	}
 }
 
 // tableExists reports whether a table is served (by any node, or none at
@@ -182,9 +314,16 @@ func (s *Server) tableExists(ctx context.Context, id int64) bool {
 	return err == nil && t.Profile != ""
 }
 
-// forward sends a request for a table to the node that owns it.
+// forward sends a request for a table to the node that owns it. Every
+// request's node header is checked here, once, as it arrives (verifyNode).
 func (s *Server) forward(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = s.verifyNode(r)
+		r, done, refused := s.refuseUnreachable(w, r)
+		defer done()
+		if refused {
+			return
+		}
 		id, ok := tableOfPath(r.URL.Path)
 		if s.nodes == nil || !s.Shared || !ok {
 			next.ServeHTTP(w, r)
@@ -196,13 +335,16 @@ func (s *Server) forward(next http.Handler) http.Handler {
 		}
 		deadline := time.Now().Add(betweenNodes)
 		for fresh := time.Second; ; fresh = 100 * time.Millisecond {
-			u, known := s.owner(r.Context(), id, fresh)
+			u, node, known := s.owner(r.Context(), id, fresh)
 			switch {
 			case known && u == "":
 				next.ServeHTTP(w, r)
 				return
 			case known && hops < maxHops:
-				s.proxy(w, r, u, addr, hops+1)
+				ctx, cancel := context.WithCancel(r.Context())
+				go s.watchOwner(ctx, id, node, cancel)
+				s.proxy(w, r.WithContext(ctx), u, addr, hops+1)
+				cancel()
 				return
 			case !known && !s.tableExists(r.Context(), id):
 				next.ServeHTTP(w, r) // no such table: the handlers say so
@@ -233,8 +375,23 @@ func (s *Server) proxy(w http.ResponseWriter, r *http.Request, base, addr string
 		rc.SetReadDeadline(time.Time{})
 		rc.SetWriteDeadline(time.Time{})
 	}
+	// The body is signed with the request: read it whole (a command's is
+	// small; the owner takes at most 256 kB).
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		body, err = io.ReadAll(io.LimitReader(r.Body, maxForwardBody+1))
+		if err != nil {
+			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "the request body could not be read: %v", err))
+			return
+		}
+		if len(body) > maxForwardBody {
+			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a request body is at most %d bytes", maxForwardBody))
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	}
 	s.metrics.forwarded.WithLabelValues(kind).Inc()
-	header := s.nodeHeader(addr, r.Method, r.URL.Path, hops)
+	header := s.nodeHeader(addr, hops, base, r.Method, r.URL, body)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
@@ -342,7 +499,7 @@ func (s *Server) peerTables(ctx context.Context, base, addr string) ([]*TableVie
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set(nodeHeaderName, s.nodeHeader(addr, "GET", "/api/tables", 1))
+	req.Header.Set(nodeHeaderName, s.nodeHeader(addr, 1, base, "GET", req.URL, nil))
 	req.Header.Set(localHeaderName, "1")
 	s.metrics.forwarded.WithLabelValues("lobby").Inc()
 	resp, err := (&http.Client{Transport: s.peerTransport()}).Do(req)

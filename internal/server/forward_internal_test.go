@@ -2,8 +2,12 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"io"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,49 +16,75 @@ import (
 
 // A forwarded request's client address is trusted only under a valid
 // signature of a node: a client cannot choose the address its limits are
-// counted under, nor replay a node's header on another request (issue 12).
+// counted under, nor replay a node's header on another request (issue 12),
+// nor on the same one (issue 25, item 6): the header is bound to the
+// method, path, query, body and receiving node, and its nonce is good once.
 func TestForwardedAddressSigned(t *testing.T) {
 	key, err := NewSeedKey(bytes.Repeat([]byte{7}, SeedKeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{SeedKey: key, Shared: true, nodes: &nodes{self: sabot.Node{ID: "node-a"}}}
-	req := func(method, path, header string) string {
-		r := httptest.NewRequest(method, path, nil)
+	const self = "http://10.0.0.2:8080"
+	s := &Server{SeedKey: key, Shared: true, nodes: &nodes{self: sabot.Node{ID: "node-a", URL: self}}}
+	req := func(method, target, body, header string) string {
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
 		r.RemoteAddr = "127.0.0.1:5555"
 		if header != "" {
 			r.Header.Set(nodeHeaderName, header)
 		}
+		r = s.verifyNode(r)
+		if b, _ := io.ReadAll(r.Body); string(b) != body {
+			t.Fatalf("the body after the check: %q, not %q", b, body)
+		}
 		return s.clientAddr(r)
 	}
-	good := s.nodeHeader("198.51.100.7:4242", "POST", "/api/tables/3/act", 1)
-	if got := req("POST", "/api/tables/3/act", good); got != "198.51.100.7:4242" {
+	const path, body = "/api/tables/3/act?x=1", `{"command_id":"c-1","action":"stand","box":1}`
+	sign := func(method, target, body, to string) string {
+		u, _ := url.Parse(target)
+		return s.nodeHeader("198.51.100.7:4242", 1, to, method, u, []byte(body))
+	}
+	good := sign("POST", path, body, self)
+	if got := req("POST", path, body, good); got != "198.51.100.7:4242" {
 		t.Fatalf("a node's signed address: %q", got)
 	}
-	for name, c := range map[string]struct{ method, path, header string }{
-		"none":         {"POST", "/api/tables/3/act", ""},
-		"another path": {"POST", "/api/tables/4/act", good},
-		"another verb": {"GET", "/api/tables/3/act", good},
-		"forged":       {"POST", "/api/tables/3/act", "node-a 1 203.0.113.9:1 1 deadbeef"},
-		"changed address": {"POST", "/api/tables/3/act",
-			replaceField(good, 2, "203.0.113.9:1")},
-		"changed hops": {"POST", "/api/tables/3/act", replaceField(good, 3, "0")},
-		"garbage":      {"POST", "/api/tables/3/act", "x"},
+	for name, c := range map[string]struct{ method, path, body, header string }{
+		"replayed":      {"POST", path, body, good},
+		"none":          {"POST", path, body, ""},
+		"another path":  {"POST", "/api/tables/4/act?x=1", body, sign("POST", path, body, self)},
+		"another query": {"POST", "/api/tables/3/act?x=2", body, sign("POST", path, body, self)},
+		"no query":      {"POST", "/api/tables/3/act", body, sign("POST", path, body, self)},
+		"another verb":  {"GET", path, body, sign("POST", path, body, self)},
+		"another body":  {"POST", path, `{"command_id":"c-1","action":"double","box":1}`, sign("POST", path, body, self)},
+		"no body":       {"POST", path, "", sign("POST", path, body, self)},
+		"another node":  {"POST", path, body, sign("POST", path, body, "http://10.0.0.3:8080")},
+		"forged":        {"POST", path, body, "node-a 1 n 203.0.113.9:1 1 deadbeef"},
+		"changed address": {"POST", path, body,
+			replaceField(sign("POST", path, body, self), 3, "203.0.113.9:1")},
+		"changed nonce": {"POST", path, body, replaceField(sign("POST", path, body, self), 2, "other")},
+		"changed hops":  {"POST", path, body, replaceField(sign("POST", path, body, self), 4, "0")},
+		"garbage":       {"POST", path, body, "x"},
 	} {
-		if got := req(c.method, c.path, c.header); got != "127.0.0.1:5555" {
+		if got := req(c.method, c.path, c.body, c.header); got != "127.0.0.1:5555" {
 			t.Errorf("%s: the address counted is %q, not the connection's", name, got)
 		}
 	}
+	// A fresh header for the same request is good: each has its own nonce.
+	if got := req("POST", path, body, sign("POST", path, body, self)); got != "198.51.100.7:4242" {
+		t.Errorf("a second signed request: %q", got)
+	}
 	// Too old: a header sniffed once is not good for long.
 	old := time.Now().Add(-2 * nodeHeaderAge).Unix()
-	stale := "node-a " + itoa(old) + " 198.51.100.7:4242 1 " + s.nodeMAC("node-a", old, "198.51.100.7:4242", "POST", "/api/tables/3/act", 1)
-	if got := req("POST", "/api/tables/3/act", stale); got != "127.0.0.1:5555" {
+	f := nodeHeaderFields{node: "node-a", unix: old, nonce: "n-old", addr: "198.51.100.7:4242", hops: 1, to: self,
+		method: "POST", path: "/api/tables/3/act", query: "x=1", body: sha256.Sum256([]byte(body))}
+	stale := "node-a " + itoa(old) + " n-old 198.51.100.7:4242 1 " + s.nodeMAC(f)
+	if got := req("POST", path, body, stale); got != "127.0.0.1:5555" {
 		t.Errorf("a stale header was trusted: %q", got)
 	}
 	// Another cluster's key: not trusted.
 	other, _ := NewSeedKey(bytes.Repeat([]byte{8}, SeedKeySize))
 	o := &Server{SeedKey: other, Shared: true, nodes: &nodes{self: sabot.Node{ID: "node-b"}}}
-	if got := req("POST", "/api/tables/3/act", o.nodeHeader("198.51.100.7:4242", "POST", "/api/tables/3/act", 1)); got != "127.0.0.1:5555" {
+	u, _ := url.Parse(path)
+	if got := req("POST", path, body, o.nodeHeader("198.51.100.7:4242", 1, self, "POST", u, []byte(body))); got != "127.0.0.1:5555" {
 		t.Errorf("another cluster's node was trusted: %q", got)
 	}
 }

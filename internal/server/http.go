@@ -76,6 +76,9 @@ func (s *Server) Handler() http.Handler {
 type ErrorBody = httpjson.ErrorBody
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(context.Cause(r.Context()), errDBUnreachable) {
+		err = unreachableError() // cut as the node lost its database
+	}
 	code := sabot.ErrorCode(err)
 	if errors.Is(err, context.Canceled) {
 		code = sabot.ECONFLICT
@@ -135,6 +138,14 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 // finding 11: on a read-only database /healthz said ok while every login
 // failed). 503 `unavailable` otherwise.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	if s.dbUnreachable() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node cannot reach the database"})
+		return
+	}
+	if s.draining() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node is handing its tables over to stop"})
+		return
+	}
 	if err := s.ready(r.Context()); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -333,10 +344,11 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	// 11, finding 6).
 	g, now := s.guards(), s.now()
 	folded, addr := sabot.FoldName(name), clientKey(s.clientAddr(r))
-	pair, known := folded+"\x00"+addr, g.known.has(folded, addr)
-	d := max(g.loginName.wait(pair, now), g.loginAddr.wait(addr, now))
+	pair, known := folded+"\n"+addr, g.known.has(folded, addr) // a name has no control character
+	ctx := r.Context()
+	d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now))
 	if !known {
-		d = max(d, g.loginNameAll.wait(folded, now))
+		d = max(d, g.loginNameAll.waitShared(ctx, folded, now))
 	}
 	if d > 0 {
 		s.writeError(w, r, sabot.Throttled(d, "too many failed logins: try again in %s", roundUp(d)))
@@ -363,10 +375,11 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if u == nil || u.Role == sabot.RoleGuest || !match {
-		g.loginName.charge(pair, now)
-		g.loginAddr.charge(addr, now)
+		cctx := context.WithoutCancel(ctx) // counted even if the guesser hangs up
+		g.loginName.chargeShared(cctx, pair, now)
+		g.loginAddr.chargeShared(cctx, addr, now)
 		if !known {
-			g.loginNameAll.charge(folded, now)
+			g.loginNameAll.chargeShared(cctx, folded, now)
 		}
 		s.writeError(w, r, bad)
 		return

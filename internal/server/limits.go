@@ -112,6 +112,15 @@ func (s *Server) guards() *guards {
 			tarpit:       durationOr(s.Tarpit, DefaultTarpit),
 			hash:         newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue)),
 		}
+		// Nodes on one database count the failed logins together: behind
+		// N nodes a guesser gets the rate of one, not N times it.
+		if st, ok := s.Store.(sharedThrottles); ok && s.Shared {
+			for prefix, t := range map[string]*throttle{"login-name ": s.guard.loginName, "login-name-all ": s.guard.loginNameAll, "login-addr ": s.guard.loginAddr} {
+				if t != nil {
+					t.shared, t.prefix = st, prefix
+				}
+			}
+		}
 	})
 	return s.guard
 }
@@ -140,6 +149,12 @@ func clientKey(remote string) string {
 type throttle struct {
 	burst int
 	every time.Duration
+	// shared, if set, holds the buckets in the database, where every
+	// node counts (the failed logins of nodes on PostgreSQL: issue 25),
+	// each under prefix and its key; this node's buckets stand in when the
+	// store cannot answer.
+	shared sharedThrottles
+	prefix string
 
 	mu      sync.Mutex
 	buckets map[string]*rate.Limiter
@@ -184,6 +199,37 @@ func (t *throttle) wait(key string, now time.Time) time.Duration {
 		return 0
 	}
 	return time.Duration((1 - tokens) * float64(t.every))
+}
+
+// sharedThrottles are throttle buckets in the store, shared by the nodes
+// (sqlstore/throttle.go).
+type sharedThrottles interface {
+	ThrottleWait(ctx context.Context, bucket string, burst int, every time.Duration) (time.Duration, error)
+	ThrottleCharge(ctx context.Context, bucket string, burst int, every time.Duration) error
+}
+
+// waitShared is wait, counted where the nodes share the buckets.
+func (t *throttle) waitShared(ctx context.Context, key string, now time.Time) time.Duration {
+	if t == nil {
+		return 0
+	}
+	if t.shared != nil {
+		if d, err := t.shared.ThrottleWait(ctx, t.prefix+key, t.burst, t.every); err == nil {
+			return d
+		}
+	}
+	return t.wait(key, now)
+}
+
+// chargeShared is charge, counted where the nodes share the buckets.
+func (t *throttle) chargeShared(ctx context.Context, key string, now time.Time) {
+	if t == nil {
+		return
+	}
+	if t.shared != nil && t.shared.ThrottleCharge(ctx, t.prefix+key, t.burst, t.every) == nil {
+		return
+	}
+	t.charge(key, now)
 }
 
 // charge counts an attempt of key (a failed login), if it has any left.

@@ -26,7 +26,10 @@ type metrics struct {
 	hashes    *prometheus.CounterVec // op: compare, generate (bcrypt)
 	refused   prometheus.Counter     // connections over the cap of their address
 	paced     prometheus.Counter
-	tarpitted prometheus.Counter // refusals held back: their address was refused too often
+	// socketsUnanswered: sockets closed because their client did not
+	// answer a ping.
+	socketsUnanswered prometheus.Counter
+	tarpitted         prometheus.Counter // refusals held back: their address was refused too often
 
 	// Several nodes (node.go, forward.go).
 	nodes      prometheus.Gauge
@@ -75,7 +78,8 @@ func newMetrics() *metrics {
 			Help: "Password hashes computed (bcrypt), by operation: compare (a login, unknown names included) or generate (a registration)."}, []string{"op"}),
 		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_connections_refused_total",
 			Help: "Connections closed as they were accepted: their client address held its cap of open connections."}),
-		paced: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_paced_total", Help: "WebSocket messages held back by the per-socket rate."}),
+		paced:             prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_paced_total", Help: "WebSocket messages held back by the per-socket rate."}),
+		socketsUnanswered: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_unanswered_total", Help: "WebSockets closed because their client did not answer a ping."}),
 		tarpitted: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_tarpitted_total",
 			Help: "Refused requests answered only after the tarpit delay: their client address was refused too often."}),
 		nodes: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_nodes",
@@ -117,7 +121,7 @@ func newMetrics() *metrics {
 			Help: "The sum of the money owed, in minor units of the operator's currency."}),
 	}
 	m.reg.MustRegister(m.walletCalls, m.walletRollbacks, m.walletUndelivered, m.walletOldest, m.walletOwed, m.walletOwedAmount)
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.tarpitted,
+	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		m.nodes, m.claims, m.renewals, m.leaseLost, m.handedOver, m.nodesLost, m.failover, m.forwarded,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -63,6 +63,7 @@ type nodes struct {
 	free     map[int64]int         // scans each free table has been seen free
 	broken   map[int64]time.Time   // tables that failed to load here: not claimed again before then
 	refresh  time.Time             // the last read of the leases
+	read     chan struct{}         // closed at the next read of the leases
 	draining bool
 	paused   atomic.Bool // tests: the node neither renews nor shares out, as if stopped (PauseNode)
 }
@@ -106,7 +107,7 @@ func (s *Server) join(ctx context.Context) error {
 	if s.Shared && s.SeedKey == nil {
 		return errors.New("server: the nodes of a shared store need the seed key they share (it also authenticates what they tell each other)")
 	}
-	n := &nodes{c: c, lease: s.leaseTime(), owners: map[int64]sabot.Lease{}, peers: map[string]sabot.Node{},
+	n := &nodes{c: c, lease: s.leaseTime(), owners: map[int64]sabot.Lease{}, peers: map[string]sabot.Node{}, read: make(chan struct{}),
 		hosts: map[string]bool{}, free: map[int64]int{}, broken: map[int64]time.Time{}}
 	ttl := n.lease
 	if !s.Shared {
@@ -239,7 +240,14 @@ func (s *Server) renew(ctx context.Context) {
 		n.renewed = time.Now()
 	}
 	late := time.Since(n.renewed) > n.lease
+	unanswered := time.Since(n.renewed) > n.lease/2
 	n.mu.Unlock()
+	switch {
+	case err == nil || errors.Is(err, sabot.ErrLeaseLost):
+		s.reached(true, nil)
+	case unanswered && ctx.Err() == nil:
+		s.reached(false, err)
+	}
 	if err == nil {
 		s.metrics.renewals.Inc()
 		return
@@ -307,6 +315,8 @@ func (s *Server) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, e
 	for _, l := range ls {
 		n.owners[l.TableID] = l
 	}
+	close(n.read)
+	n.read = make(chan struct{})
 	return ls, ns, nil
 }
 
@@ -421,6 +431,16 @@ func (s *Server) shareOut(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// draining reports whether the node is handing its tables over to stop.
+func (s *Server) draining() bool {
+	if s.nodes == nil {
+		return false
+	}
+	s.nodes.mu.Lock()
+	defer s.nodes.mu.Unlock()
+	return s.nodes.draining
 }
 
 // handingOver reports whether the table has been asked to hand over.

@@ -83,6 +83,10 @@ type Server struct {
 	// wait their turn.
 	SocketRate  float64
 	SocketBurst int
+	// SocketPing is how often the server pings each WebSocket; a client
+	// that has not answered (pong) by the next ping is gone and its socket
+	// closes (0: DefaultSocketPing; negative: no pings).
+	SocketPing time.Duration
 	// MaxBoxesWithoutBet is how many boxes one player may hold at a table
 	// without a bet of his on them (AR-21); he bets on them to take more
 	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
@@ -179,6 +183,8 @@ type Server struct {
 
 	nodes      *nodes // nil: the store is not a sabot.Cluster
 	lobbyCache lobbyCache
+	nonces     nonceCache // the node headers taken (forward.go)
+	reach      reach      // whether the node reaches its database (reach.go)
 
 	guardOnce sync.Once
 	guard     *guards

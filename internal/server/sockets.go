@@ -19,6 +19,7 @@ const (
 	DefaultMaxSockets  = 8
 	DefaultSocketRate  = 20 // messages a second
 	DefaultSocketBurst = 40
+	DefaultSocketPing  = 10 * time.Second
 )
 
 func (s *Server) maxSockets() int {

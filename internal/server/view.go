@@ -194,7 +194,7 @@ type Event struct {
 
 // Message is one WebSocket message from the server.
 type Message struct {
-	Type  string     `json:"type"` // snapshot, event, result, error
+	Type  string     `json:"type"` // snapshot, event, result, error, pong
 	Epoch string     `json:"epoch,omitempty"`
 	Seq   int64      `json:"seq,omitempty"`
 	Table *TableView `json:"table,omitempty"`

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,6 +77,35 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		a.do(uctx, &command{inside: unsubscribing(sub)})
 		go a.do(context.WithoutCancel(ctx), &command{inside: unsubscribing(sub)})
 	}()
+
+	// A client that no longer answers (its machine gone, its network
+	// cut: nothing closes the connection) is pinged and dropped: a ping
+	// not answered by the next one closes the socket (issue 25, item 10).
+	if every := durationOr(s.SocketPing, DefaultSocketPing); every > 0 {
+		go func() {
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+				}
+				pctx, pcancel := context.WithTimeout(ctx, every)
+				err := conn.Ping(pctx)
+				pcancel()
+				if err != nil {
+					if ctx.Err() == nil {
+						s.metrics.socketsUnanswered.Inc()
+						s.logger().Info("a WebSocket's client did not answer a ping: closed", "table", a.created.ID, "user", k.user.Name)
+					}
+					conn.CloseNow()
+					cancel()
+					return
+				}
+			}
+		}()
+	}
 
 	results := make(chan wsAnswer, 16)
 	go func() {
@@ -295,7 +325,17 @@ func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte
 		b, _ := json.Marshal(errorMessage(req.CommandID, err))
 		return wsAnswer{data: b, closing: closing}
 	}
-	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, true) {
+	// A heartbeat is no use of the session: a page left open does not keep
+	// its player logged in.
+	ping := false
+	if bytes.Contains(data, []byte(`"`+opPing+`"`)) {
+		var op struct {
+			Op string `json:"op"`
+		}
+		json.Unmarshal(data, &op)
+		ping = op.Op == opPing
+	}
+	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, !ping) {
 		return refuse(errSessionOver, "the session is over: log in again")
 	}
 	return wsAnswer{data: s.wsSessionCommand(ctx, a, k.user, k.token, data)}
@@ -330,6 +370,9 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, 
 	if err != nil {
 		return fail(err)
 	}
+	if req.Op == opPing { // the client's heartbeat: this node answers
+		return answer(Message{Type: "pong", CommandID: req.CommandID})
+	}
 	if c == nil { // a snapshot
 		rep := a.do(ctx, &command{inside: snapshotTable})
 		if rep.err != nil {
@@ -348,6 +391,10 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, 
 // opSnapshot asks, on a socket, for the table's snapshot.
 const opSnapshot = "snapshot"
 
+// opPing is a client's heartbeat on a socket (a browser can neither send a
+// WebSocket ping nor see the server's): answered "pong" at once.
+const opPing = "ping"
+
 // decodeWS reads a message received on a socket: a request for the
 // table's snapshot (c nil), or a command of tableCommands for its table;
 // anything else is refused with a one-line reason (invalid; forbidden: an
@@ -359,7 +406,7 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *co
 	if err := decodeJSON(data, &req); err != nil {
 		return req, nil, err
 	}
-	if req.Op == opSnapshot {
+	if req.Op == opSnapshot || req.Op == opPing {
 		return req, nil, nil
 	}
 	cmd := tableCommandNamed(req.Op)

@@ -69,6 +69,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"ClusterExpiry", testClusterExpiry},
 		{"ClusterClaimRace", testClusterClaimRace},
 		{"ClusterFenceRace", testClusterFenceRace},
+		{"Throttles", testThrottles},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.test(t, open(t)) })

@@ -2,6 +2,17 @@
 // order; a gap in seq or a lost connection reconnects with the epoch and
 // the last seq applied. Commands carry a command ID, so that one sent again
 // (over the socket or, when the socket is down, over HTTP) is applied once.
+//
+// A node that is stopped keeps the connection open and says nothing, and
+// a browser can neither send a WebSocket ping nor see the server's: after
+// HEARTBEAT ms without a message the socket sends a ping op, and when
+// STALE ms more bring nothing it is dropped and the page reconnects (issue
+// 25). Commands on their way when a socket is lost are sent again on the
+// next one.
+
+// HEARTBEAT and STALE are the heartbeat's times (ms).
+export const HEARTBEAT = 5000;
+export const STALE = 5000;
 
 import { api, session, clientID, commandID, APIError } from './api.js';
 
@@ -18,6 +29,40 @@ export class TableSocket {
     this.sent = new Map(); // command ID → its answer, while on its way
     this.closed = false;
     this.retry = 0;
+    this.pings = 0;
+    this.heard = Date.now();
+    this.pingAt = 0; // when the ping on its way was sent (0: none)
+    this.beat = setInterval(() => this.heartbeat(), 1000);
+    this.connect();
+  }
+
+  // heartbeat checks the socket once a second: a ping after HEARTBEAT ms of
+  // silence; a socket silent STALE ms after its ping is dropped.
+  heartbeat(now = Date.now()) {
+    const ws = this.ws;
+    if (this.closed || !ws) return;
+    if (ws.readyState === WebSocket.CONNECTING && now - this.heard >= HEARTBEAT + STALE) {
+      this.drop(ws); // a node that takes the connection and never answers
+      return;
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (this.pingAt && now - this.pingAt >= STALE) {
+      this.drop(ws);
+      return;
+    }
+    if (!this.pingAt && now - this.heard >= HEARTBEAT) {
+      this.pingAt = now;
+      ws.send(JSON.stringify({ op: 'ping', command_id: `ping-${++this.pings}` }));
+    }
+  }
+
+  // drop leaves a socket that stopped answering and reconnects at once: its
+  // own close may take as long as its node is stopped.
+  drop(ws) {
+    ws.onclose = ws.onmessage = ws.onopen = null;
+    if (this.ws === ws) this.ws = null;
+    try { ws.close(); } catch { /* already closing */ }
+    this.onStatus('connecting');
     this.connect();
   }
 
@@ -32,11 +77,19 @@ export class TableSocket {
     this.onStatus('connecting');
     const ws = new WebSocket(`${proto}://${location.host}/api/tables/${this.table}/ws?${q}`);
     this.ws = ws;
+    this.heard = Date.now();
+    this.pingAt = 0;
     ws.onopen = () => {
       this.retry = 0;
+      this.heard = Date.now();
       this.onStatus('open');
+      // What the last socket took with it unanswered goes again, under the
+      // same command ID: applied once.
+      for (const p of this.pending.values()) ws.send(JSON.stringify(p.cmd));
     };
     ws.onmessage = ev => {
+      this.heard = Date.now();
+      this.pingAt = 0;
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
       this.receive(m);
@@ -74,6 +127,7 @@ export class TableSocket {
   }
 
   receive(m) {
+    if (m.type === 'pong') return;
     if (m.command_id && (m.type === 'result' || m.type === 'error' || m.type === 'snapshot')) {
       const p = this.pending.get(m.command_id);
       if (p) {
@@ -135,7 +189,7 @@ export class TableSocket {
           this.pending.delete(cmd.command_id);
           this.http(cmd).then(resolve, reject);
         }, 8000);
-        this.pending.set(cmd.command_id, { resolve, reject, timer });
+        this.pending.set(cmd.command_id, { cmd, resolve, reject, timer });
         this.ws.send(JSON.stringify(cmd));
       });
     }
@@ -149,6 +203,7 @@ export class TableSocket {
 
   close() {
     this.closed = true;
+    clearInterval(this.beat);
     for (const p of this.pending.values()) clearTimeout(p.timer);
     if (this.ws) this.ws.close();
     this.ws = null;
