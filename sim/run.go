@@ -54,15 +54,15 @@ type Config struct {
 	// of the EV per initial bet is at or below it.
 	TargetSE float64
 
-	Seed        uint64
-	Workers     int // 0: every core
+	Seed    uint64
+	Workers int // 0: every core
 	// Shard and Shards run the Shard-th (1 to Shards) of Shards parts of
 	// the run: the chunks ⌊(Shard−1)·C/Shards⌋ to ⌊Shard·C/Shards⌋−1 of
 	// the C chunks of Rounds (0: the whole run). Each chunk has its own
 	// seed, so the parts are disjoint streams, and Merge of every part's
 	// Stats is the whole run's result.
 	Shard, Shards int
-	ChunkRounds int // rounds per chunk (0: 65536); each chunk has its own seed
+	ChunkRounds   int // rounds per chunk (0: 65536); each chunk has its own seed
 
 	// Paths records the bankroll path of the first Paths chunks (for
 	// charts), PathPoints points each.
