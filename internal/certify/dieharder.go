@@ -169,8 +169,10 @@ var FullDieharder = [][]string{{"-a"}}
 
 // RunDieharderSuite runs each argument list of suite on a fresh stream of
 // the shoe generator of seed (every run from the stream's start) and gathers
-// the reports.
-func RunDieharderSuite(ctx context.Context, seed shoe.Seed, suite [][]string, raw func(shoe.Seed) io.Reader) (*DieharderRun, error) {
+// the reports. Its Command is one line a run: rerun, the command that
+// writes the stream (e.g. "sabot certify rng --seed HEX"), piped into
+// dieharder.
+func RunDieharderSuite(ctx context.Context, seed shoe.Seed, suite [][]string, raw func(shoe.Seed) io.Reader, rerun string) (*DieharderRun, error) {
 	all := &DieharderRun{}
 	var cmds []string
 	for _, args := range suite {
@@ -184,8 +186,8 @@ func RunDieharderSuite(ctx context.Context, seed shoe.Seed, suite [][]string, ra
 		all.Weak += r.Weak
 		all.Failed += r.Failed
 		all.Output += r.Output
-		cmds = append(cmds, "dieharder -g 200 "+strings.Join(args, " "))
+		cmds = append(cmds, rerun+" | dieharder -g 200 "+strings.Join(args, " "))
 	}
-	all.Command = strings.Join(cmds, "; ")
+	all.Command = strings.Join(cmds, "\n")
 	return all, nil
 }

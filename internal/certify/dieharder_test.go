@@ -24,14 +24,14 @@ func (s stuckBit) Read(p []byte) (int, error) {
 // deliberately biased one fails it.
 func TestDieharder(t *testing.T) {
 	seed := shoe.SeedFromUint64(30)
-	good, err := RunDieharderSuite(context.Background(), seed, QuickDieharder, RawStream)
+	good, err := RunDieharderSuite(context.Background(), seed, QuickDieharder, RawStream, "raw")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !good.Pass() || len(good.Tests) != len(QuickDieharder) {
 		t.Errorf("the shoe's generator: %d passed, %d weak, %d failed of %d:\n%s", good.Passed, good.Weak, good.Failed, len(good.Tests), good.Output)
 	}
-	bad, err := RunDieharderSuite(context.Background(), seed, QuickDieharder, func(s shoe.Seed) io.Reader { return stuckBit{RawStream(s)} })
+	bad, err := RunDieharderSuite(context.Background(), seed, QuickDieharder, func(s shoe.Seed) io.Reader { return stuckBit{RawStream(s)} }, "raw")
 	if err != nil {
 		t.Fatal(err)
 	}
