@@ -138,8 +138,8 @@ func wordPhrase(cat map[string]map[string]string, lang string, ph webapi.Phrase)
 	return text
 }
 
-// localMoney writes minor units as Spanish and Italian write amounts:
-// 1.234,56.
+// localMoney writes minor units as the language writes amounts: 1,234.56
+// in English, 1.234,56 in Spanish and Italian.
 func localMoney(v any, lang string) string {
 	var n int64
 	switch x := v.(type) {
@@ -154,13 +154,33 @@ func localMoney(v any, lang string) string {
 	default:
 		return fmt.Sprint(v)
 	}
-	s := money.Amount(n).Plain()
-	if lang == "en" {
-		return s
+	group, dec := ",", "."
+	if lang != "en" {
+		group, dec = ".", ","
 	}
-	s = strings.ReplaceAll(s, ",", "\x00")
-	s = strings.ReplaceAll(s, ".", ",")
-	return strings.ReplaceAll(s, "\x00", ".")
+	sign := ""
+	if n < 0 {
+		sign, n = "−", -n
+	}
+	whole := fmt.Sprint(n / 100)
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteString(group)
+		}
+		b.WriteRune(c)
+	}
+	return fmt.Sprintf("%s%s%s%02d", sign, b.String(), dec, n%100)
+}
+
+// ruleText is a rule's wording in the document: in English, the project's
+// (RULES.md); in the seed's language, the seed's own words follow it, so the
+// project's English is left out where they exist.
+func (d *RulesDoc) ruleText(r webapi.RuleRef) string {
+	if d.Lang != "en" && r.Seed != nil {
+		return ""
+	}
+	return r.Text
 }
 
 // HTML is the document as one HTML page.
@@ -174,7 +194,7 @@ func (d *RulesDoc) HTML() string {
 	fmt.Fprintf(&b, "<h1>%s: %s</h1>\n<p>%s</p>\n<p><small>%s</small></p>\n", e(d.Title), e(d.Profile), e(d.Description), e(d.w["note"]))
 	refs := func(rs []webapi.RuleRef) {
 		for _, r := range rs {
-			fmt.Fprintf(&b, "<div><span class=\"id\">%s</span> %s", e(r.ID), e(r.Text))
+			fmt.Fprintf(&b, "<div><span class=\"id\">%s</span> %s", e(r.ID), e(d.ruleText(r)))
 			if r.Seed != nil {
 				fmt.Fprintf(&b, "<blockquote lang=\"%s\">«%s» <small>(%s, %s)</small></blockquote>", e(r.Seed.Lang), e(r.Seed.Text), e(d.w["seed"]), e(r.Seed.Source))
 			}
@@ -221,7 +241,7 @@ func (d *RulesDoc) PDF(m Meta) ([]byte, error) {
 			doc.f.SetFont("sans", "B", 8.5)
 			doc.f.CellFormat(16, 4.2, r.ID, "", 0, "L", false, 0, "")
 			doc.f.SetFont("sans", "", 8.5)
-			doc.f.MultiCell(0, 4.2, r.Text, "", "L", false)
+			doc.f.MultiCell(0, 4.2, d.ruleText(r), "", "L", false)
 			if r.Seed != nil {
 				doc.f.SetX(31)
 				doc.f.SetFont("sans", "I", 8)
