@@ -240,10 +240,12 @@ func (d *RulesDoc) PDF(m Meta) ([]byte, error) {
 		for _, r := range rs {
 			doc.f.SetFont("sans", "B", 8.5)
 			doc.f.CellFormat(16, 4.2, r.ID, "", 0, "L", false, 0, "")
-			doc.f.SetFont("sans", "", 8.5)
-			doc.f.MultiCell(0, 4.2, d.ruleText(r), "", "L", false)
-			if r.Seed != nil {
+			if text := d.ruleText(r); text != "" {
+				doc.f.SetFont("sans", "", 8.5)
+				doc.f.MultiCell(0, 4.2, text, "", "L", false)
 				doc.f.SetX(31)
+			}
+			if r.Seed != nil {
 				doc.f.SetFont("sans", "I", 8)
 				doc.f.SetTextColor(70, 70, 70)
 				doc.f.MultiCell(0, 3.9, "«"+r.Seed.Text+"» ("+d.w["seed"]+", "+r.Seed.Source+")", "", "L", false)
