@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,6 +113,21 @@ func TestCertifyKit(t *testing.T) {
 			}
 			if ev := edge["ev"].(float64); abs(sum-ev) > 1e-12 {
 				t.Errorf("the contributions add up to %v, edge's EV is %v", sum, ev)
+			}
+
+			// The PDF prints them: its text (poppler's pdftotext) holds edge's
+			// RTP and house edge, td and cd.
+			text, err := exec.Command("pdftotext", filepath.Join(dir, "par-sheet.pdf"), "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext (Debian's poppler-utils, which .ci/run installs): %v", err)
+			}
+			for _, k := range []string{"rtp", "house_edge"} {
+				for _, s := range []string{"td", "cd"} {
+					v := edge[s].(map[string]any)[k].(float64)
+					if want := fmt.Sprintf("%.4f %%", 100*v); !strings.Contains(string(text), want) {
+						t.Errorf("par-sheet.pdf lacks edge's %s %s, %s", s, k, want)
+					}
+				}
 			}
 
 			var sc struct {
