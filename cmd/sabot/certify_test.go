@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,8 +24,26 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// TestCertifyKit makes the kit of every built-in profile with a small
-// simulation and no dieharder (internal/certify's TestDieharder runs its
+// runSub runs the CLI as a subprocess (the test binary, TestMain's
+// runMainEnv): the analyses it makes stay out of this process's analysis
+// cache, which other tests (TestEdgeText's progress) expect cold.
+func runSub(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	a, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), runMainEnv+"="+string(a))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+// TestCertifyKit makes the kit of every built-in profile (in a subprocess,
+// as `sabot edge` below) with a small simulation and no dieharder (internal/certify's TestDieharder runs its
 // short subset) and checks it: every file of the manifest is there with its
 // SHA-256; the PAR sheet's figures are `sabot edge`'s, byte for byte
 // (edge-td.json, edge-cd.json) and number for number (par-sheet.json); the
@@ -34,7 +53,7 @@ func TestCertifyKit(t *testing.T) {
 	for _, name := range rules.Names() {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			code, out, errs := runCmd(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000",
+			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000",
 				"--dieharder", "none", "--seed", "11", "--scenarios", "../../scenario/testdata/contract")
 			if code != 0 {
 				t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -83,7 +102,7 @@ func TestCertifyKit(t *testing.T) {
 				file string
 				args []string
 			}{{"edge-td.json", []string{"edge", name, "--json"}}, {"edge-cd.json", []string{"edge", name, "--strategy", "cd", "--json"}}} {
-				code, edge, errs := runCmd(t, c.args...)
+				code, edge, errs := runSub(t, c.args...)
 				if code != 0 {
 					t.Fatalf("%v: exit %d: %s", c.args, code, errs)
 				}
@@ -93,7 +112,7 @@ func TestCertifyKit(t *testing.T) {
 				}
 			}
 			var edge, par map[string]any
-			_, e, _ := runCmd(t, "edge", name, "--json")
+			_, e, _ := runSub(t, "edge", name, "--json")
 			json.Unmarshal([]byte(e), &edge)
 			readJSON(t, filepath.Join(dir, "par-sheet.json"), &par)
 			td := par["td"].(map[string]any)

@@ -97,7 +97,10 @@ func Contributions(p *rules.Profile, res *analysis.Result, e *Edge) []Contributi
 		k := "blackjack"
 		natural := (h.Cards[0] == "A" && h.Cards[1] == "T") || (h.Cards[0] == "T" && h.Cards[1] == "A")
 		if !natural {
-			k = h.TD[:1]
+			k = "?"
+			if h.TD != "" {
+				k = h.TD[:1]
+			}
 			if by[k] == nil {
 				by[k] = &acc{}
 				order = append(order, k)
