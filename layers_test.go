@@ -56,6 +56,8 @@ var layers = map[string]int{
 	"sabot/internal/wallet/walletsim": 6,
 	"sabot/internal/wallet/specop":    6,
 	"sabot/web":                       6,
+	// The certification kit's documents and randomness tests.
+	"sabot/internal/certify": 6,
 
 	"sabot/internal/server": 7,
 

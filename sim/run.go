@@ -54,9 +54,15 @@ type Config struct {
 	// of the EV per initial bet is at or below it.
 	TargetSE float64
 
-	Seed        uint64
-	Workers     int // 0: every core
-	ChunkRounds int // rounds per chunk (0: 65536); each chunk has its own seed
+	Seed    uint64
+	Workers int // 0: every core
+	// Shard and Shards run the Shard-th (1 to Shards) of Shards parts of
+	// the run: the chunks ⌊(Shard−1)·C/Shards⌋ to ⌊Shard·C/Shards⌋−1 of
+	// the C chunks of Rounds (0: the whole run). Each chunk has its own
+	// seed, so the parts are disjoint streams, and Merge of every part's
+	// Stats is the whole run's result.
+	Shard, Shards int
+	ChunkRounds   int // rounds per chunk (0: 65536); each chunk has its own seed
 
 	// Paths records the bankroll path of the first Paths chunks (for
 	// charts), PathPoints points each.
@@ -162,6 +168,10 @@ func (c *Config) normalize() error {
 		return cfgErr("rounds and target SE must be positive")
 	case c.Rounds == 0 && c.TargetSE == 0:
 		return cfgErr("give a number of rounds or a target standard error")
+	case c.Shards < 0 || c.Shards > 0 && (c.Shard < 1 || c.Shard > c.Shards):
+		return cfgErr("shard %d of %d: want 1 to %d", c.Shard, c.Shards, max(c.Shards, 1))
+	case c.Shards > 0 && c.TargetSE > 0:
+		return cfgErr("a shard deals a fixed number of rounds: not with a target SE")
 	case (c.Wong.HasIn || c.Wong.HasOut) && c.Count == nil:
 		return cfgErr("wonging needs a count")
 	case c.TrueCount.Validate() != nil:
@@ -428,9 +438,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		return chunk
 	}
+	first := 0
+	if cfg.Shards > 0 {
+		first, nChunks = ShardChunks(nChunks, cfg.Shard, cfg.Shards)
+	}
 	workers := cfg.Workers
-	if nChunks > 0 && workers > nChunks {
-		workers = nChunks
+	if nChunks >= 0 && workers > nChunks-first {
+		workers = max(nChunks-first, 1)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -438,7 +452,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	results := make(chan chunkResult, workers)
 	go func() {
 		defer close(jobs)
-		for k := 0; nChunks < 0 || k < nChunks; k++ {
+		for k := first; nChunks < 0 || k < nChunks; k++ {
 			select {
 			case jobs <- k:
 			case <-ctx.Done():
@@ -470,8 +484,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	res := &Result{cfg: cfg}
 	pending := map[int]chunkResult{}
-	next := 0
-	done := false
+	next := first
+	done := first == nChunks // an empty shard
+	if done {
+		cancel()
+	}
 	for r := range results {
 		if done {
 			continue
@@ -491,7 +508,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if cfg.Progress != nil {
 				cfg.Progress(res.Stats.Rounds)
 			}
-			if cfg.TargetSE > 0 && next >= minChunksForSE && res.Stats.W > 0 {
+			if cfg.TargetSE > 0 && next-first >= minChunksForSE && res.Stats.W > 0 {
 				if ev, se := ratio(&res.Stats); se <= cfg.TargetSE && !math.IsNaN(ev) {
 					done = true
 				}
@@ -512,6 +529,44 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.summarize()
 	return res, nil
+}
+
+// ShardChunks returns the chunks of shard k (1 to n) of a run of chunks
+// chunks: from first to end, end excluded.
+func ShardChunks(chunks, k, n int) (first, end int) {
+	return int(int64(k-1) * int64(chunks) / int64(n)), int(int64(k) * int64(chunks) / int64(n))
+}
+
+// Merge is the result of a run from the Stats of its parts (Config.Shard
+// 1 to Shards, each run with cfg's settings): their sums added. Every sum is
+// of whole numbers (minor units and their squares), which floating point
+// adds exactly below 2⁵³, so in any order it is the sum of the single run
+// over the same seeds; Exact says whether the sums stayed there.
+func Merge(cfg Config, parts []Stats) (*Result, error) {
+	cfg.Shard, cfg.Shards = 0, 0
+	if cfg.Rounds == 0 {
+		cfg.Rounds = 1 // (normalize asks for a length; the parts have theirs)
+	}
+	if err := cfg.normalize(); err != nil {
+		return nil, err
+	}
+	res := &Result{cfg: cfg}
+	for i := range parts {
+		res.Stats.merge(&parts[i])
+	}
+	res.summarize()
+	return res, nil
+}
+
+// Exact reports whether every floating-point sum of s is below 2⁵³, where
+// sums of whole numbers are exact whatever the order of addition.
+func (s *Stats) Exact() bool {
+	const lim = 1 << 53
+	ok := s.XX < lim && s.WW < lim && math.Abs(s.XW) < lim && s.BackXX < lim
+	for _, b := range s.ByCount {
+		ok = ok && b.XX < lim
+	}
+	return ok
 }
 
 // ratio returns the EV per initial bet and its standard error: the ratio

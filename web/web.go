@@ -150,3 +150,42 @@ var (
 	messageLine = regexp.MustCompile(`^\s*'([^']+)':\s*(.*)$`)
 	messageName = regexp.MustCompile(`\{(\w+)\}`)
 )
+
+// Catalogue reads a language's catalogue of the client
+// (static/js/i18n/LANG.js): each key's text, or its plural forms (one,
+// other, …) by form; a text without forms is under "". It words the rules
+// of the certification kit (internal/certify) as the client words them.
+func Catalogue(lang string) (map[string]map[string]string, error) {
+	b, err := static.ReadFile("static/js/i18n/" + lang + ".js")
+	if err != nil {
+		return nil, err
+	}
+	unquote := func(s string) string { return strings.ReplaceAll(s, `\'`, `'`) }
+	out := map[string]map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		m := messageLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v := strings.TrimSpace(m[2])
+		if strings.HasPrefix(v, "{") {
+			forms := map[string]string{}
+			for _, f := range catalogueForm.FindAllStringSubmatch(v, -1) {
+				forms[f[1]] = unquote(f[2])
+			}
+			if len(forms) > 0 {
+				out[m[1]] = forms
+			}
+			continue
+		}
+		if s := catalogueString.FindStringSubmatch(v); s != nil {
+			out[m[1]] = map[string]string{"": unquote(s[1])}
+		}
+	}
+	return out, nil
+}
+
+var (
+	catalogueString = regexp.MustCompile(`^'((?:[^'\\]|\\.)*)'`)
+	catalogueForm   = regexp.MustCompile(`(\w+):\s*'((?:[^'\\]|\\.)*)'`)
+)

@@ -82,7 +82,7 @@ var commands = []func(*env) *cobra.Command{
 	newProfilesCmd,
 	newEdgeCmd, newStrategyCmd,
 	newScenarioCmd,
-	newSimCmd,
+	newSimCmd, newCertifyCmd,
 	newPlayCmd,
 	newLedgerCmd,
 	newWalletCmd,

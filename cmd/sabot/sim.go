@@ -45,8 +45,148 @@ func newSimCmd(e *env) *cobra.Command {
 		penetration               string
 		asJSON, progress          bool
 		chartDir, cpuProfile      string
+		shard                     string
 	)
-	c := &cobra.Command{
+	var c *cobra.Command
+	// build reads the flags and the profile into a configuration.
+	build := func(cmd *cobra.Command, args []string) (cfg sim.Config, tab *sim.StrategyCard, err error) {
+		p, err := pf.resolve(args[0])
+		if err != nil {
+			return cfg, nil, err
+		}
+		if penetration != "" {
+			if err := setPenetration(p, penetration, pf.options, continuous); err != nil {
+				return cfg, nil, err
+			}
+		}
+		cfg = sim.Config{Profile: p, Rounds: rounds, TargetSE: targetSE, Seed: seed, Workers: workers,
+			Boxes: boxes, Others: others, BackBets: backBets, BackFollow: backFollow, Unit: unit, Continuous: continuous}
+		if targetSE > 0 && !cmd.Flags().Changed("rounds") {
+			cfg.Rounds = 0
+		}
+		if cfg.TrueCount, err = parseTrueCount(cmd, count, tcDecks, tcRound, tcStep); err != nil {
+			return cfg, nil, err
+		}
+		switch {
+		case strategyFile != "":
+			f, err := os.Open(strategyFile)
+			if err != nil {
+				return cfg, nil, refused("sim: %v", err)
+			}
+			tab, err = sim.ParseStrategyCard(f)
+			f.Close()
+			if err != nil {
+				return cfg, nil, refused("sim: %s: %v", strategyFile, err)
+			}
+			if tab.Name == "" {
+				tab.Name = strategyFile
+			}
+		case textbook:
+			tab = sim.Textbook(p.DealerHitsSoft17)
+		default:
+			// The built-in profiles' cards are computed ahead (basic.go).
+			data, ok := basicCard(p)
+			if !ok {
+				res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
+				if err != nil {
+					return cfg, nil, failed("sim: the basic strategy of %s: %v", p.Name, err)
+				}
+				var b bytes.Buffer
+				if err := res.Basic.WriteCSV(&b); err != nil {
+					return cfg, nil, failed("sim: %v", err)
+				}
+				data = b.Bytes()
+			}
+			if tab, err = sim.ParseStrategyCard(bytes.NewReader(data)); err != nil {
+				return cfg, nil, failed("sim: the analysis strategy card: %v", err)
+			}
+			tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
+		}
+		if count != "" {
+			sys, err := sim.LookupSystem(count)
+			if err != nil {
+				return cfg, nil, refused("sim: --count: %v", err)
+			}
+			cfg.Count = &sys
+		}
+		if indicesFile != "" {
+			var data []byte
+			if strings.EqualFold(indicesFile, "i18") {
+				data = sim.Illustrious18()
+			} else if data, err = os.ReadFile(indicesFile); err != nil {
+				return cfg, nil, refused("sim: %v", err)
+			}
+			if err := tab.LoadIndices(bytes.NewReader(data)); err != nil {
+				return cfg, nil, refused("sim: %s: %v", indicesFile, err)
+			}
+			if cfg.Count == nil {
+				return cfg, nil, refused("sim: --indices needs --count")
+			}
+		}
+		if ramp != "" {
+			if cfg.Count == nil {
+				return cfg, nil, refused("sim: --ramp needs --count")
+			}
+			if cfg.Ramp, err = sim.ParseRamp(ramp); err != nil {
+				return cfg, nil, refused("sim: --ramp: %v", err)
+			}
+		}
+		for _, w := range []struct {
+			s   string
+			v   *float64
+			has *bool
+		}{{wongIn, &cfg.Wong.In, &cfg.Wong.HasIn}, {wongOut, &cfg.Wong.Out, &cfg.Wong.HasOut}} {
+			if w.s == "" {
+				continue
+			}
+			if *w.v, err = strconv.ParseFloat(w.s, 64); err != nil || math.IsNaN(*w.v) {
+				return cfg, nil, refused("sim: wong count %q is not a number", w.s)
+			}
+			*w.has = true
+		}
+		cfg.Strategy = tab
+		if rounds <= 0 && targetSE <= 0 {
+			return cfg, nil, refused("sim: give --rounds N or --target-se X")
+		}
+		return cfg, tab, nil
+	}
+	// report prints a result, as text or JSON.
+	report := func(res *sim.Result, tab *sim.StrategyCard, cfg sim.Config, asJSON bool, elapsed time.Duration) error {
+		p := cfg.Profile
+		if asJSON {
+			out := struct {
+				*sim.Result
+				Strategy     string  `json:"strategy"`
+				Count        string  `json:"count,omitempty"`
+				Ramp         string  `json:"ramp,omitempty"`
+				TrueCount    string  `json:"true_count,omitempty"`
+				CutCard      int     `json:"cut_card_after,omitempty"`
+				Bankroll     float64 `json:"bankroll,omitempty"`
+				RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
+				Seconds      float64 `json:"seconds"`
+				RoundsPerSec float64 `json:"rounds_per_second"`
+			}{Result: res, Strategy: tab.Name, Seconds: elapsed.Seconds(), RoundsPerSec: float64(res.Rounds) / elapsed.Seconds()}
+			if cfg.Count != nil {
+				out.Count, out.Ramp = cfg.Count.Name, cfg.Ramp.String()
+				out.TrueCount = "running count (unbalanced)"
+				if cfg.Count.Balanced {
+					out.TrueCount = cfg.TrueCount.String()
+				}
+			}
+			if !cfg.Continuous {
+				out.CutCard = cutCardAfter(p)
+			}
+			if bankroll > 0 {
+				out.Bankroll, out.RiskOfRuin = bankroll, res.RiskOfRuin(bankroll)
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		}
+		printSim(e, res, tab.Name, cfg, bankroll, elapsed)
+		return nil
+	}
+	c = &cobra.Command{
 		Use:   "sim PROFILE|FILE",
 		Short: "Simulate rounds on a profile's rules: EV, SD, win rates, counting figures",
 		Long: `Simulate blackjack rounds on the fast path of package sim, on the profile's own
@@ -61,107 +201,21 @@ profile; --strategy FILE reads a card in the CSV format of
 for the reference rules (a labelled fallback).`,
 		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := pf.resolve(args[0])
+			cfg, tab, err := build(cmd, args)
 			if err != nil {
 				return err
 			}
-			if penetration != "" {
-				if err := setPenetration(p, penetration, pf.options, continuous); err != nil {
+			p := cfg.Profile
+			if shard != "" {
+				if cfg.Shard, cfg.Shards, err = parseShard(shard); err != nil {
 					return err
 				}
-			}
-			cfg := sim.Config{Profile: p, Rounds: rounds, TargetSE: targetSE, Seed: seed, Workers: workers,
-				Boxes: boxes, Others: others, BackBets: backBets, BackFollow: backFollow, Unit: unit, Continuous: continuous}
-			if targetSE > 0 && !cmd.Flags().Changed("rounds") {
-				cfg.Rounds = 0
-			}
-			if cfg.TrueCount, err = parseTrueCount(cmd, count, tcDecks, tcRound, tcStep); err != nil {
-				return err
-			}
-			var tab *sim.StrategyCard
-			switch {
-			case strategyFile != "":
-				f, err := os.Open(strategyFile)
-				if err != nil {
-					return refused("sim: %v", err)
-				}
-				tab, err = sim.ParseStrategyCard(f)
-				f.Close()
-				if err != nil {
-					return refused("sim: %s: %v", strategyFile, err)
-				}
-				if tab.Name == "" {
-					tab.Name = strategyFile
-				}
-			case textbook:
-				tab = sim.Textbook(p.DealerHitsSoft17)
-			default:
-				// The built-in profiles' cards are computed ahead (basic.go).
-				data, ok := basicCard(p)
-				if !ok {
-					res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
-					if err != nil {
-						return failed("sim: the basic strategy of %s: %v", p.Name, err)
-					}
-					var b bytes.Buffer
-					if err := res.Basic.WriteCSV(&b); err != nil {
-						return failed("sim: %v", err)
-					}
-					data = b.Bytes()
-				}
-				if tab, err = sim.ParseStrategyCard(bytes.NewReader(data)); err != nil {
-					return failed("sim: the analysis strategy card: %v", err)
-				}
-				tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
-			}
-			if count != "" {
-				sys, err := sim.LookupSystem(count)
-				if err != nil {
-					return refused("sim: --count: %v", err)
-				}
-				cfg.Count = &sys
-			}
-			if indicesFile != "" {
-				var data []byte
-				if strings.EqualFold(indicesFile, "i18") {
-					data = sim.Illustrious18()
-				} else if data, err = os.ReadFile(indicesFile); err != nil {
-					return refused("sim: %v", err)
-				}
-				if err := tab.LoadIndices(bytes.NewReader(data)); err != nil {
-					return refused("sim: %s: %v", indicesFile, err)
-				}
-				if cfg.Count == nil {
-					return refused("sim: --indices needs --count")
+				if chartDir != "" || cfg.TargetSE > 0 {
+					return refused("sim: --shard deals a fixed number of rounds and writes its sums: not with --target-se or --chart")
 				}
 			}
-			if ramp != "" {
-				if cfg.Count == nil {
-					return refused("sim: --ramp needs --count")
-				}
-				if cfg.Ramp, err = sim.ParseRamp(ramp); err != nil {
-					return refused("sim: --ramp: %v", err)
-				}
-			}
-			for _, w := range []struct {
-				s   string
-				v   *float64
-				has *bool
-			}{{wongIn, &cfg.Wong.In, &cfg.Wong.HasIn}, {wongOut, &cfg.Wong.Out, &cfg.Wong.HasOut}} {
-				if w.s == "" {
-					continue
-				}
-				if *w.v, err = strconv.ParseFloat(w.s, 64); err != nil || math.IsNaN(*w.v) {
-					return refused("sim: wong count %q is not a number", w.s)
-				}
-				*w.has = true
-			}
-			cfg.Strategy = tab
 			if chartDir != "" {
 				cfg.Paths, cfg.PathPoints = 5, 400
-			}
-			if rounds <= 0 && targetSE <= 0 {
-				return refused("sim: give --rounds N or --target-se X")
 			}
 			var bar *progressbar.ProgressBar
 			showBar := progress
@@ -214,40 +268,13 @@ for the reference rules (a labelled fallback).`,
 					return failed("sim: charts: %v", err)
 				}
 			}
-			if asJSON {
-				out := struct {
-					*sim.Result
-					Strategy     string  `json:"strategy"`
-					Count        string  `json:"count,omitempty"`
-					Ramp         string  `json:"ramp,omitempty"`
-					TrueCount    string  `json:"true_count,omitempty"`
-					CutCard      int     `json:"cut_card_after,omitempty"`
-					Bankroll     float64 `json:"bankroll,omitempty"`
-					RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
-					Seconds      float64 `json:"seconds"`
-					RoundsPerSec float64 `json:"rounds_per_second"`
-				}{Result: res, Strategy: tab.Name, Seconds: elapsed.Seconds(), RoundsPerSec: float64(res.Rounds) / elapsed.Seconds()}
-				if cfg.Count != nil {
-					out.Count, out.Ramp = cfg.Count.Name, cfg.Ramp.String()
-					out.TrueCount = "running count (unbalanced)"
-					if cfg.Count.Balanced {
-						out.TrueCount = cfg.TrueCount.String()
-					}
-				}
-				if !cfg.Continuous {
-					out.CutCard = cutCardAfter(p)
-				}
-				if bankroll > 0 {
-					out.Bankroll, out.RiskOfRuin = bankroll, res.RiskOfRuin(bankroll)
-				}
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+			if cfg.Shards > 0 {
+				return writeShard(e, cmd, args[0], cfg, res, elapsed)
 			}
-			printSim(e, res, tab.Name, cfg, bankroll, elapsed)
-			return nil
+			return report(res, tab, cfg, asJSON, elapsed)
 		},
 	}
+	c.AddCommand(newSimMergeCmd(e, c, build, report))
 	pf.add(c)
 	f := c.Flags()
 	f.Int64Var(&rounds, "rounds", 10_000_000, "rounds to deal (with --target-se: at most)")
@@ -277,6 +304,7 @@ for the reference rules (a labelled fallback).`,
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the simulation (go tool pprof) to this file")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
+	f.StringVar(&shard, "shard", "", "run part K of N (K/N) of the --rounds: its sums as JSON on stdout, for `sabot sim merge` (docs/sim.md)")
 	f.StringVar(&chartDir, "chart", "", "write charts (SVG) to this folder: EV by count, bankroll paths, distribution of results")
 	return c
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -193,6 +197,68 @@ func TestOptionFlagHelp(t *testing.T) {
 		out, _, _ := run(t, "", cmd, "--help")
 		if !strings.Contains(out, "-o, --option key=value") || strings.Contains(out, "--option sabot") {
 			t.Errorf("sabot %s --help:\n%s", cmd, out)
+		}
+	}
+}
+
+// TestSimShardMerge: `sabot sim … --shard K/N` for every K, then `sabot sim
+// merge` of their files, prints the single run's report over the same seeds
+// (the JSON less its timings); shards missing, twice or of another run are
+// refused with status 2.
+func TestSimShardMerge(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"argentina", "--rounds", "300000", "--seed", "3", "-o", "challenge=false", "--count", "hi-lo", "--ramp", "2:2,4:4"}
+	code, single, errs := runSim(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var files []string
+	for k := 1; k <= 3; k++ {
+		code, out, errs := runSim(t, append(args, "--shard", fmt.Sprintf("%d/3", k), "--workers", fmt.Sprint(k))...)
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", k, code, errs)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("shard-%d.json", k))
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	code, merged, errs := runSim(t, "merge", files[2], files[0], files[1], "--json")
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	strip := func(s string) map[string]any {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s), &m); err != nil {
+			t.Fatalf("%v\n%s", err, s)
+		}
+		delete(m, "seconds")
+		delete(m, "rounds_per_second")
+		return m
+	}
+	if a, b := strip(merged), strip(single); !reflect.DeepEqual(a, b) {
+		t.Errorf("merged:\n%s\nsingle run:\n%s", merged, single)
+	}
+	other := filepath.Join(dir, "other.json")
+	code, out, _ := runSim(t, "argentina", "--rounds", "300000", "--seed", "4", "--shard", "2/3")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	os.WriteFile(other, []byte(out), 0o644)
+	for _, bad := range [][]string{
+		{"merge", files[0], files[1]},
+		{"merge", files[0], files[1], files[1], files[2]},
+		{"merge", files[0], other, files[2]},
+		{"merge", filepath.Join(dir, "none.json")},
+		{"merge"},
+		{"vegas-s17", "--shard", "0/2"},
+		{"vegas-s17", "--shard", "2"},
+		{"vegas-s17", "--shard", "1/2", "--target-se", "0.01"},
+	} {
+		code, _, errs := runSim(t, bad...)
+		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q: want 2 and one line", bad, code, errs)
 		}
 	}
 }

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sabot/rules"
+)
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// runSub runs the CLI as a subprocess (the test binary, TestMain's
+// runMainEnv): the analyses it makes stay out of this process's analysis
+// cache, which other tests (TestEdgeText's progress) expect cold.
+func runSub(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	a, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), runMainEnv+"="+string(a))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+// TestCertifyKit makes the kit of every built-in profile (in a subprocess,
+// as `sabot edge` below) with a small simulation and no dieharder (internal/certify's TestDieharder runs its
+// short subset) and checks it: every file of the manifest is there with its
+// SHA-256; the PAR sheet's figures are `sabot edge`'s, byte for byte
+// (edge-td.json, edge-cd.json) and number for number (par-sheet.json); the
+// PDFs are PDFs; the rules are written in the seed's language; every
+// scenario agrees; the checks pass.
+func TestCertifyKit(t *testing.T) {
+	for _, name := range rules.Names() {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000",
+				"--dieharder", "none", "--seed", "11", "--scenarios", "../../scenario/testdata/contract")
+			if code != 0 {
+				t.Fatalf("exit %d: %s\n%s", code, errs, out)
+			}
+			var man struct {
+				Profile     string `json:"profile"`
+				ProfileHash string `json:"profile_hash"`
+				Seed        string `json:"seed"`
+				Files       []struct {
+					Path   string `json:"path"`
+					SHA256 string `json:"sha256"`
+				} `json:"files"`
+			}
+			readJSON(t, filepath.Join(dir, "manifest.json"), &man)
+			if man.Profile != name || man.ProfileHash != rules.MustLookup(name).Hash() || len(man.Seed) != 64 {
+				t.Errorf("manifest: %+v", man)
+			}
+			have := map[string]bool{}
+			for _, f := range man.Files {
+				b, err := os.ReadFile(filepath.Join(dir, f.Path))
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := sha256.Sum256(b)
+				if hex.EncodeToString(h[:]) != f.SHA256 {
+					t.Errorf("%s: SHA-256 differs from the manifest's", f.Path)
+				}
+				if strings.HasSuffix(f.Path, ".pdf") && (!bytes.HasPrefix(b, []byte("%PDF-")) || !bytes.Contains(b, []byte("%%EOF"))) {
+					t.Errorf("%s is not a PDF", f.Path)
+				}
+				have[f.Path] = true
+			}
+			want := []string{"par-sheet.pdf", "par-sheet.json", "edge-td.json", "edge-cd.json", "strategy.csv", "rules-en.html", "rules-en.pdf",
+				"randomness.json", "randomness.pdf", "simulation.json", "scenarios.json", "compliance.json", "compliance.html", "compliance.pdf"}
+			if lang := map[string]string{"argentina": "es", "spain": "es", "family": "es", "venice": "it"}[name]; lang != "" {
+				want = append(want, "rules-"+lang+".html", "rules-"+lang+".pdf")
+			}
+			for _, w := range want {
+				if !have[w] {
+					t.Errorf("the kit lacks %s", w)
+				}
+			}
+
+			// The figures are edge's.
+			for _, c := range []struct {
+				file string
+				args []string
+			}{{"edge-td.json", []string{"edge", name, "--json"}}, {"edge-cd.json", []string{"edge", name, "--strategy", "cd", "--json"}}} {
+				code, edge, errs := runSub(t, c.args...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+				}
+				kit, _ := os.ReadFile(filepath.Join(dir, c.file))
+				if string(kit) != edge {
+					t.Errorf("%s differs from `sabot %s`", c.file, strings.Join(c.args, " "))
+				}
+			}
+			var edge, par map[string]any
+			_, e, _ := runSub(t, "edge", name, "--json")
+			json.Unmarshal([]byte(e), &edge)
+			readJSON(t, filepath.Join(dir, "par-sheet.json"), &par)
+			td := par["td"].(map[string]any)
+			for _, k := range []string{"rtp", "house_edge", "ev", "house_edge_td", "house_edge_cd"} {
+				if td[k] != edge[k] {
+					t.Errorf("par-sheet.json td.%s = %v, edge says %v", k, td[k], edge[k])
+				}
+			}
+			// The contributions add up to edge's EV (the lines of a profile's
+			// own bets are included in those above them).
+			sum := 0.0
+			for _, c := range par["contributions_td"].([]any) {
+				m := c.(map[string]any)
+				if note, _ := m["note"].(string); !strings.HasPrefix(note, "the option's effect") {
+					sum += m["contribution"].(float64)
+				}
+			}
+			if ev := edge["ev"].(float64); abs(sum-ev) > 1e-12 {
+				t.Errorf("the contributions add up to %v, edge's EV is %v", sum, ev)
+			}
+
+			// The PDF prints them: its text (poppler's pdftotext) holds edge's
+			// RTP and house edge, td and cd.
+			text, err := exec.Command("pdftotext", filepath.Join(dir, "par-sheet.pdf"), "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext (Debian's poppler-utils, which .ci/run installs): %v", err)
+			}
+			for _, k := range []string{"rtp", "house_edge"} {
+				for _, s := range []string{"td", "cd"} {
+					v := edge[s].(map[string]any)[k].(float64)
+					if want := fmt.Sprintf("%.4f %%", 100*v); !strings.Contains(string(text), want) {
+						t.Errorf("par-sheet.pdf lacks edge's %s %s, %s", s, k, want)
+					}
+				}
+			}
+
+			var sc struct {
+				Scenarios, Agree int
+			}
+			readJSON(t, filepath.Join(dir, "scenarios.json"), &sc)
+			if sc.Scenarios == 0 || sc.Agree != sc.Scenarios {
+				t.Errorf("scenarios: %d of %d agree", sc.Agree, sc.Scenarios)
+			}
+			if lang := map[string]string{"argentina": "es", "venice": "it"}[name]; lang != "" {
+				b, _ := os.ReadFile(filepath.Join(dir, "rules-"+lang+".html"))
+				word := map[string]string{"es": "Reglamento del juego", "it": "Regolamento del gioco"}[lang]
+				if !strings.Contains(string(b), word) || !strings.Contains(string(b), "«") {
+					t.Errorf("rules-%s.html: no title in the seed's language or no quotation of the seed", lang)
+				}
+			}
+		})
+	}
+}
+
+// TestCertifyRefused: bad input exits 2 with one line.
+func TestCertifyRefused(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	for _, args := range [][]string{
+		{"certify", "vegas-s17"},
+		{"certify", "nowhere", "--out", dir},
+		{"certify", "vegas-s17", "--out", dir, "--dieharder", "some"},
+		{"certify", "vegas-s17", "--out", dir, "--seed", "xyz"},
+		{"certify", "vegas-s17", "--out", dir, "--shoes", "3"},
+		{"certify", "vegas-s17", "--out", file},
+		{"certify", "vegas-s17", "-o", "decks=0", "--out", dir},
+		{"certify", "rng"},
+	} {
+		code, _, errs := runCmd(t, args...)
+		if code != 2 || errs == "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q: want 2 and one line", args, code, errs)
+		}
+	}
+}
+
+// TestCertifyRNG: `sabot certify rng` writes the shoe generator's stream.
+func TestCertifyRNG(t *testing.T) {
+	code, a, _ := runCmd(t, "certify", "rng", "--seed", "7", "--bytes", "64")
+	_, b, _ := runCmd(t, "certify", "rng", "--seed", "7", "--bytes", "32")
+	if code != 0 || len(a) != 64 || a[:32] != b {
+		t.Errorf("exit %d, %d bytes", code, len(a))
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

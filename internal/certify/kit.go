@@ -1,0 +1,279 @@
+package certify
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"sabot/rules"
+)
+
+// Meta is what the kit says of itself: the binary, the source, the profile,
+// when and how it was made.
+type Meta struct {
+	Profile     string    `json:"profile"`
+	Description string    `json:"description"`
+	ProfileHash string    `json:"profile_hash"` // rules.Profile.Hash: every option
+	GameHash    string    `json:"game_hash"`    // rules.Profile.GameHash: the options that change a round
+	Version     string    `json:"version"`
+	Commit      string    `json:"source_commit"`
+	CommitFrom  string    `json:"source_commit_from"` // build info, or the git tree the command ran in
+	Modified    bool      `json:"source_modified"`
+	Go          string    `json:"go"`
+	Created     time.Time `json:"created"`
+	Command     string    `json:"command"` // the command line that made the kit
+	Seed        string    `json:"seed"`    // the master seed of the randomness tests and the simulation (hex)
+}
+
+// SimRun is one simulation of the kit.
+type SimRun struct {
+	Rounds     int64      `json:"rounds"`
+	Continuous bool       `json:"continuous"`
+	EV         float64    `json:"ev"`
+	SE         float64    `json:"se"`
+	CI95       [2]float64 `json:"ci95"`
+	SD         float64    `json:"sd"` // per round played, in units
+	Command    string     `json:"command"`
+}
+
+// SimCheck is the simulation check: the return by simulation against the
+// exact figure, and the cut card's effect.
+type SimCheck struct {
+	Strategy string  `json:"strategy"`
+	Exact    float64 `json:"exact_ev_td"` // edge's td EV
+	// Continuous deals every round from a full shoe (a continuous
+	// shuffler), the exact analysis's model; Shoe deals the profile's
+	// shoe procedure, cut card and burns.
+	Continuous SimRun  `json:"continuous"`
+	Shoe       SimRun  `json:"shoe"`
+	Z          float64 `json:"z"` // (continuous − exact) / SE
+	Pass       bool    `json:"pass"`
+	// CutCardEffect is the shoe's EV less the exact, with its SE.
+	CutCardEffect   float64 `json:"cut_card_effect"`
+	CutCardEffectSE float64 `json:"cut_card_effect_se"`
+	LabScale        bool    `json:"lab_scale"` // at least 10⁹ rounds each
+}
+
+// SimZLimit is the simulation check's bound on |z|: 3.29, a two-sided 99.9 %
+// interval of the exact figure.
+const SimZLimit = 3.29
+
+// ScenarioRun is one forced-card scenario run through the engine.
+type ScenarioRun struct {
+	Name    string          `json:"name"`
+	Source  string          `json:"source"`
+	Input   json.RawMessage `json:"input"`
+	Output  json.RawMessage `json:"output,omitempty"`
+	Refused string          `json:"refused,omitempty"`
+	Expect  json.RawMessage `json:"expect,omitempty"`
+	Agrees  bool            `json:"agrees"`
+	Detail  string          `json:"detail,omitempty"`
+}
+
+// Kit is a certification kit for one profile.
+type Kit struct {
+	Meta          Meta
+	Profile       *rules.Profile
+	EdgeTD        []byte // `sabot edge PROFILE --json`
+	EdgeCD        []byte // `sabot edge PROFILE --strategy cd --json`
+	TD, CD        *Edge
+	Contributions []Contribution
+	StrategyCSV   string
+	Sim           *SimCheck
+	Battery       *Battery
+	BatteryCmd    string
+	Dieharder     *DieharderRun // nil: not run (DieharderNote says why)
+	DieharderNote string
+	Scenarios     []ScenarioRun
+	ScenarioDirs  []string
+}
+
+// File is one file of the kit with its SHA-256.
+type File struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Bytes  int    `json:"bytes"`
+	What   string `json:"what"`
+}
+
+// Write writes the kit to dir and returns its files, the manifest last.
+func (k *Kit) Write(dir string) ([]File, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "scenarios"), 0o755); err != nil {
+		return nil, err
+	}
+	var files []File
+	put := func(name, what string, data []byte) error {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+		h := sha256.Sum256(data)
+		files = append(files, File{Path: name, SHA256: hex.EncodeToString(h[:]), Bytes: len(data), What: what})
+		return nil
+	}
+	js := func(v any) []byte {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		return append(b, '\n')
+	}
+	steps := []func() error{
+		func() error {
+			return put("edge-td.json", "`sabot edge PROFILE --json`: the exact analysis, basic strategy", k.EdgeTD)
+		},
+		func() error {
+			return put("edge-cd.json", "`sabot edge PROFILE --strategy cd --json`: the exact analysis, composition-dependent play", k.EdgeCD)
+		},
+		func() error {
+			return put("strategy.csv", "the basic strategy card (`sabot strategy PROFILE --format csv`)", []byte(k.StrategyCSV))
+		},
+		func() error { return put("par-sheet.json", "the PAR sheet's figures", js(k.parJSON())) },
+		func() error {
+			b, err := k.parPDF()
+			if err != nil {
+				return err
+			}
+			return put("par-sheet.pdf", "the PAR sheet", b)
+		},
+	}
+	for _, lang := range k.languages() {
+		lang := lang
+		steps = append(steps, func() error {
+			doc, err := k.rulesDoc(lang)
+			if err != nil {
+				return err
+			}
+			if err := put("rules-"+lang+".html", "the rules document ("+langName[lang]+"), HTML", []byte(doc.HTML())); err != nil {
+				return err
+			}
+			b, err := doc.PDF(k.Meta)
+			if err != nil {
+				return err
+			}
+			return put("rules-"+lang+".pdf", "the rules document ("+langName[lang]+"), PDF", b)
+		})
+	}
+	steps = append(steps,
+		func() error { return put("randomness.json", "the randomness tests' results", js(k.randomnessJSON())) },
+		func() error {
+			b, err := k.randomnessPDF()
+			if err != nil {
+				return err
+			}
+			return put("randomness.pdf", "the randomness report", b)
+		},
+	)
+	if k.Dieharder != nil {
+		steps = append(steps, func() error {
+			return put("dieharder.txt", "dieharder's own report on the shoe generator's raw output", []byte(k.Dieharder.Output))
+		})
+	}
+	if k.Sim != nil {
+		steps = append(steps, func() error { return put("simulation.json", "the simulation check", js(k.Sim)) })
+	}
+	steps = append(steps, func() error {
+		for _, s := range k.Scenarios {
+			if err := put("scenarios/"+s.Name, "a forced-card scenario: input, output, expectation ("+s.Source+")", js(s)); err != nil {
+				return err
+			}
+		}
+		return put("scenarios.json", "the forced-card scenarios' summary", js(k.scenarioSummary()))
+	}, func() error {
+		m := Compliance(k)
+		if err := put("compliance.json", "the compliance matrix (GLI-19, GLI-11)", js(m)); err != nil {
+			return err
+		}
+		if err := put("compliance.html", "the compliance matrix, HTML", []byte(ComplianceHTML(k.Meta, m))); err != nil {
+			return err
+		}
+		b, err := CompliancePDF(k.Meta, m)
+		if err != nil {
+			return err
+		}
+		return put("compliance.pdf", "the compliance matrix, PDF", b)
+	})
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	var sums strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&sums, "%s  %s\n", f.SHA256, f.Path)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(sums.String()), 0o644); err != nil {
+		return nil, err
+	}
+	man := struct {
+		Format string `json:"format"`
+		Meta
+		Files []File `json:"files"`
+	}{"sabot-certification-kit/1", k.Meta, files}
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), js(man), 0o644); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+func (k *Kit) parJSON() any {
+	return struct {
+		Profile       string         `json:"profile"`
+		ProfileHash   string         `json:"profile_hash"`
+		TD            *Edge          `json:"td"`
+		CD            *Edge          `json:"cd"`
+		Contributions []Contribution `json:"contributions_td"`
+		SDPerRound    *SimRun        `json:"sd_per_round_from,omitempty"`
+		Simulation    *SimCheck      `json:"simulation,omitempty"`
+		Strategy      []StrategyGrid `json:"basic_strategy"`
+	}{k.Meta.Profile, k.Meta.ProfileHash, k.TD, k.CD, k.Contributions, k.sdRun(), k.Sim, k.grids()}
+}
+
+func (k *Kit) sdRun() *SimRun {
+	if k.Sim == nil {
+		return nil
+	}
+	return &k.Sim.Continuous
+}
+
+func (k *Kit) grids() []StrategyGrid {
+	g, _ := Grids(k.StrategyCSV)
+	return g
+}
+
+func (k *Kit) scenarioSummary() any {
+	type row struct {
+		Name    string `json:"name"`
+		Source  string `json:"source"`
+		Agrees  bool   `json:"agrees"`
+		Refused string `json:"refused,omitempty"`
+	}
+	var rows []row
+	agree := 0
+	for _, s := range k.Scenarios {
+		rows = append(rows, row{s.Name, s.Source, s.Agrees, s.Refused})
+		if s.Agrees {
+			agree++
+		}
+	}
+	return struct {
+		Dirs      []string `json:"dirs"`
+		Scenarios int      `json:"scenarios"`
+		Agree     int      `json:"agree"`
+		Rows      []row    `json:"rows"`
+	}{k.ScenarioDirs, len(k.Scenarios), agree, rows}
+}
+
+// header is the line at the head of every page.
+func header(m Meta) string {
+	c := m.Commit
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	return fmt.Sprintf("sabot certification kit · %s · profile %.12s · source %s", m.Profile, m.ProfileHash, c)
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.4f %%", 100*x) }
