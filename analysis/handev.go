@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"sabot/card"
 	"sabot/rules"
@@ -155,7 +156,8 @@ func HandValues(p *rules.Profile, up card.Card, hand []card.Card, opts EVOptions
 	if shoe.Total() < 1 {
 		return nil, fmt.Errorf("%w: no card left in the shoe", ErrHand)
 	}
-	s := newSolver(p, u)
+	s := evSolvers.get(p, u)
+	defer evSolvers.put(s)
 	// Split hands resplit every pair the rules let them, as Farmer's and
 	// Nairn's values do (the cd pass of Analyze may keep one instead).
 	s.alwaysResplit = true
@@ -286,3 +288,56 @@ func ptr(x float64) *float64 { return &x }
 // KindCard is a card of kind k (0 the Ace, 1-8 the Two to the Nine, 9 a
 // ten-value; see ParseKind): the analysis counts cards by value only.
 func KindCard(k int) card.Card { return kindCard[k] }
+
+// evSolvers keeps the dealer's graphs by game and up card, and a few
+// solvers done with, for HandValues: a call then builds no graph and
+// allocates little (the solver's tables are reused, as Analyze's workers
+// reuse theirs from one up card to the next).
+var evSolvers solverPool
+
+type solverPool struct {
+	mu     sync.Mutex
+	graphs map[graphKey]*dealerGraph
+	free   []*solver
+}
+
+type graphKey struct {
+	game string
+	up   int
+}
+
+// maxGraphs and maxFree bound the pool: a graph takes a few kilobytes, a
+// solver's tables up to a few megabytes.
+const (
+	maxGraphs = 256
+	maxFree   = 4
+)
+
+func (sp *solverPool) get(p *rules.Profile, up int) *solver {
+	k := graphKey{p.GameHash(), up}
+	sp.mu.Lock()
+	g := sp.graphs[k]
+	var old *solver
+	if n := len(sp.free); n > 0 {
+		old, sp.free = sp.free[n-1], sp.free[:n-1]
+	}
+	sp.mu.Unlock()
+	if g == nil {
+		g = newDealerGraph(p, up)
+		sp.mu.Lock()
+		if sp.graphs == nil || len(sp.graphs) >= maxGraphs {
+			sp.graphs = map[graphKey]*dealerGraph{}
+		}
+		sp.graphs[k] = g
+		sp.mu.Unlock()
+	}
+	return newSolverGraph(p, up, g, old)
+}
+
+func (sp *solverPool) put(s *solver) {
+	sp.mu.Lock()
+	if len(sp.free) < maxFree {
+		sp.free = append(sp.free, s)
+	}
+	sp.mu.Unlock()
+}

@@ -3,9 +3,11 @@ package analysis
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,4 +170,70 @@ func possible(p *rules.Profile, up card.Card, hand, removed []card.Card) bool {
 		}
 	}
 	return true
+}
+
+// No hole card (ES-12, AR-15: a dealer blackjack takes doubles and splits):
+// the values are not conditioned, the dealer's blackjack is one of his
+// outcomes. Wizard of Odds, Appendix 9, six decks H17, no hole card, all
+// lost: dealer Ace, player 2,A: stand −0.722356, hit −0.379910, double
+// −1.024099 (six decimals; as TestWizardAppendix9).
+func TestHandValuesNoHoleCard(t *testing.T) {
+	p := rules.MustLookup("vegas-s17")
+	if err := p.SetAll([]string{"dealer_hits_soft_17=true", "hole_card=none", "dealer_blackjack_takes=all"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := HandValues(p, card.MustParse("AS"), card.MustParseList("2H AD"), EVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Peeked {
+		t.Error("no hole card, yet peeked")
+	}
+	near(t, "stand", *v.Stand, -0.722356, 5e-7)
+	near(t, "hit", *v.Hit, -0.379910, 5e-7)
+	near(t, "double", *v.Double, -1.024099, 5e-7)
+	if v.Best != "hit" || v.Insurance == nil {
+		t.Errorf("best %q, insurance %v: want hit, and insurance offered under an Ace", v.Best, v.Insurance)
+	}
+}
+
+// HandValues is safe for concurrent use: values computed by eight
+// goroutines at once, on three profiles (the pool of solvers and graphs
+// shared), equal those computed one at a time.
+func TestHandValuesConcurrent(t *testing.T) {
+	type q struct {
+		p        string
+		up, hand string
+	}
+	qs := []q{{"vegas-s17", "TS", "8H 8D"}, {"argentina", "5S", "AH 6D"}, {"spain", "6S", "9H 9D"}, {"vegas-s17", "AS", "TH 6D"}}
+	want := make([]*Values, len(qs))
+	for i, c := range qs {
+		v, err := HandValues(rules.MustLookup(c.p), card.MustParse(c.up), card.MustParseList(c.hand), EVOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = v
+	}
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for j := range qs {
+				c := qs[(g+j)%len(qs)]
+				v, err := HandValues(rules.MustLookup(c.p), card.MustParse(c.up), card.MustParseList(c.hand), EVOptions{})
+				if err == nil && !reflect.DeepEqual(v, want[(g+j)%len(qs)]) {
+					err = fmt.Errorf("%v: %+v, alone %+v", c, v.Actions, want[(g+j)%len(qs)].Actions)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }

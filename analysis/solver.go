@@ -331,7 +331,13 @@ func newSolver(p *rules.Profile, up int) *solver { return newSolverReusing(p, up
 // solver done with its up card): one worker analyses several up cards,
 // and reusing saves most of the allocation and the page faults.
 func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
-	s := &solver{p: p, pay: newPayTable(p), dg: newDealerGraph(p, up), up: up, base: FullShoe(p)}
+	return newSolverGraph(p, up, newDealerGraph(p, up), old)
+}
+
+// newSolverGraph is newSolverReusing with the dealer's graph for p and up
+// given (HandValues keeps them).
+func newSolverGraph(p *rules.Profile, up int, g *dealerGraph, old *solver) *solver {
+	s := &solver{p: p, pay: newPayTable(p), dg: g, up: up, base: FullShoe(p)}
 	s.base[up]--
 	s.bjUp = up == aceIdx || up == tenIdx
 	s.peek = s.bjUp && p.HoleCard == rules.Peek
