@@ -205,6 +205,7 @@ func (s *solver) handValues(h hand) (*Values, error) {
 	if s.p.Insurance && s.up == aceIdx {
 		v.Insurance = ptr(0.5 * (3*pbj - 1))
 	}
+	s.prefetchHand(h)
 	// Stand, hit and double, for each declaration the hand must choose.
 	decls := []uint8{0}
 	if s.mustDeclare(h) {
@@ -256,6 +257,27 @@ func (s *solver) handValues(h hand) (*Values, error) {
 	}
 	v.pickBest()
 	return v, nil
+}
+
+// prefetchHand computes in batches of four (dist4) the dealer's
+// distributions that valuing h will stand on, as prefetchAll does for a
+// whole analysis: those of h and the hands it leads to, and, for a pair,
+// of the split hands with one other pair card removed.
+func (s *solver) prefetchHand(h hand) {
+	s.walkEpoch++
+	s.walk(h, 0)
+	if P := pairKind(h.comp); h.c.N == 2 && P >= 0 && s.maySplit(P, 1) {
+		s.walkEpoch++
+		x := pack(0).add(P)
+		start := hand{split: true, pair: int8(P)}.with(P)
+		sh := s.shoe(start.comp + x)
+		for r := 0; r < kinds; r++ {
+			if sh[r] > 0 {
+				s.walk(s.draw(start, r), x)
+			}
+		}
+	}
+	s.batchFlush()
 }
 
 // pairKind is the kind of a two-card pair, -1 if comp is not one.
