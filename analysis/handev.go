@@ -19,19 +19,26 @@ const (
 	SplitCDP1 SplitPlay = iota
 )
 
-// ParseSplitPlay reads a post-split strategy name. Only cdp1 is computed;
-// the others are refused with the reason.
+// ParseSplitPlay reads a post-split strategy name: cdp1, or exact (Nairn's
+// exact splitting, SplitBasic). cdz and cdp are refused with the reason.
 func ParseSplitPlay(s string) (SplitPlay, error) {
 	switch strings.ToLower(s) {
 	case "", "cdp1":
 		return SplitCDP1, nil
-	case "cdz", "cdz-", "cdp", "exact":
-		return 0, fmt.Errorf("split play %q is not computed yet: only cdp1 (each split hand plays the first split hand's best play for its own cards, Farmer's CDP1) is", s)
+	case "exact", "basic":
+		return SplitBasic, nil
+	case "cdz", "cdz-", "cdp":
+		return 0, fmt.Errorf("split play %q is not computed yet: cdp1 (each split hand plays the first split hand's best play for its own cards, Farmer's CDP1) and exact (Nairn's: each split hand plays his basic strategy) are", s)
 	}
-	return 0, fmt.Errorf("unknown split play %q: want cdp1 (cdz, cdp and exact are not computed yet)", s)
+	return 0, fmt.Errorf("unknown split play %q: want cdp1 or exact (cdz and cdp are not computed yet)", s)
 }
 
-func (s SplitPlay) String() string { return "cdp1" }
+func (s SplitPlay) String() string {
+	if s == SplitBasic {
+		return "exact"
+	}
+	return "cdp1"
+}
 
 // EVOptions tune HandValues.
 type EVOptions struct {
@@ -41,7 +48,8 @@ type EVOptions struct {
 	// SplitHands is the most hands a split may make (2: one split); 0
 	// takes the profile's max_hands.
 	SplitHands int
-	// SplitPlay is the post-split strategy (SplitCDP1).
+	// SplitPlay is the post-split strategy: SplitCDP1, or SplitBasic
+	// (Nairn's exact splitting).
 	SplitPlay SplitPlay
 }
 
@@ -161,6 +169,12 @@ func HandValues(p *rules.Profile, up card.Card, hand []card.Card, opts EVOptions
 	// Split hands resplit every pair the rules let them, as Farmer's and
 	// Nairn's values do (the cd pass of Analyze may keep one instead).
 	s.alwaysResplit = true
+	if opts.SplitPlay == SplitBasic {
+		if p.DeclareInitialAce || p.SplitTenAceChoice {
+			return nil, fmt.Errorf("%w: exact splitting plays Nairn's basic strategy, which declares no Ace (AR-11, VE-13): use --split-play cdp1", ErrHand)
+		}
+		s.basicSplit = true
+	}
 	s.base = shoe
 	for k := range shoe {
 		s.base[k] += comp.get(k) // the solver removes the hand's cards itself

@@ -290,6 +290,9 @@ type solver struct {
 	// alwaysResplit makes the CD policy resplit whenever it may (the TD
 	// policy always does); the split test uses it.
 	alwaysResplit bool
+	// basicSplit plays every split hand by Nairn's basic strategy
+	// (nairnPlay) instead of CDP1 (HandValues, SplitBasic).
+	basicSplit bool
 	// exhaustiveStand values standing at every total, 11 or less too; the
 	// test of standWorthy uses it.
 	exhaustiveStand bool
@@ -806,6 +809,9 @@ const (
 // for its cards, except that a split hand plays as the first split hand
 // would (see splitChoice).
 func (s *solver) nodeCD(h hand, x pack) val {
+	if h.split && s.basicSplit {
+		return s.playOut(h, x, s.nairnPlay(h))
+	}
 	if h.split && x.get(int(h.pair)) != 1 {
 		return s.playOut(h, x, s.splitChoice(h))
 	}
@@ -875,6 +881,9 @@ func (s *solver) playOut(h hand, x pack, c play) val {
 // removed where it is met. A post-split strategy fixed by the hand's own
 // cards is what makes the split's value exact with resplits (splitValue).
 func (s *solver) splitChoice(h hand) play {
+	if s.basicSplit {
+		return s.nairnPlay(h)
+	}
 	h = s.number(h)
 	if t := s.choice[s.pol][h.pair]; int(h.id) < len(t) && t[h.id] != 0 {
 		return t[h.id]

@@ -29,7 +29,8 @@ func newEVCmd(e *env) *cobra.Command {
 		Long: "ev values every decision the profile's rules open to a hand against the dealer's up card, exactly,\n" +
 			"from the full shoe less the up card, the hand and --removed: stand, hit, double, split, surrender,\n" +
 			"even money, and insurance as a side bet, each per initial unit with composition-dependent play after\n" +
-			"it (split hands: Farmer's CDP1). Under a peek the values are given no dealer blackjack. Cards are\n" +
+			"it (split hands: Farmer's CDP1, or with --split-play exact Nairn's exact splitting). Under a peek the\n" +
+			"values are given no dealer blackjack. Cards are\n" +
 			"ranks (A 2-9 T J Q K, or 10), with or without a suit, separated by commas or spaces. See docs/analysis.md.",
 		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,7 +72,7 @@ func newEVCmd(e *env) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(v)
 			}
-			return writeEVText(e.stdout, p, u[0], h, rem, v)
+			return writeEVText(e.stdout, p, u[0], h, rem, sp, v)
 		},
 	}
 	pf.add(c)
@@ -79,7 +80,7 @@ func newEVCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&hand, "hand", "", "the player's cards (two or more)")
 	c.Flags().StringVar(&removed, "removed", "", "cards out of the shoe besides the up card and the hand")
 	c.Flags().IntVar(&splitHands, "split-hands", 0, "the most hands a split may make (2: one split; 0: the profile's max_hands)")
-	c.Flags().StringVar(&splitPlay, "split-play", "cdp1", "the post-split strategy: cdp1 (cdz, cdp and exact are not computed yet)")
+	c.Flags().StringVar(&splitPlay, "split-play", "cdp1", "the post-split strategy: cdp1 (Farmer's CDP1) or exact (Nairn's: every split hand plays his basic strategy); cdz and cdp are not computed yet")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return c
 }
@@ -103,7 +104,7 @@ func parseRanks(s string) ([]card.Card, error) {
 	return out, nil
 }
 
-func writeEVText(w io.Writer, p *rules.Profile, up card.Card, hand, removed []card.Card, v *analysis.Values) error {
+func writeEVText(w io.Writer, p *rules.Profile, up card.Card, hand, removed []card.Card, sp analysis.SplitPlay, v *analysis.Values) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "profile %s, %d deck(s): hand %s against %s", p.Name, p.Decks, ranks(hand), ranks([]card.Card{up}))
 	if len(removed) > 0 {
@@ -115,7 +116,11 @@ func writeEVText(w io.Writer, p *rules.Profile, up card.Card, hand, removed []ca
 	} else if v.PDealerBlackjack > 0 {
 		fmt.Fprintf(&b, "dealer blackjack %.4f, included in the values\n", v.PDealerBlackjack)
 	}
-	fmt.Fprintf(&b, "expected net per initial unit (composition-dependent play after; split hands CDP1):\n")
+	split := "CDP1"
+	if sp == analysis.SplitBasic {
+		split = "Nairn's basic strategy"
+	}
+	fmt.Fprintf(&b, "expected net per initial unit (composition-dependent play after; split hands %s):\n", split)
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for _, a := range v.Actions {
 		fmt.Fprintf(tw, "  %s\t%s\t%+.9f\n", actionName(a.Code), a.Code, a.EV)
