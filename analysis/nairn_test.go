@@ -168,3 +168,45 @@ func TestNairnMultiDeck(t *testing.T) {
 		t.Logf("%d decks: %d values; no resplit: largest difference %.2g; to four hands: %.2g", decks, n, worst2, worst4)
 	}
 }
+
+// BenchmarkNairnTable values exact splits as Nairn's program does (his
+// Blackjack -E2/-E3/-E4, timed against it in docs/analysis.md): "whole" is
+// his whole one-deck table (S17 and H17, every up card and pair, 2, 3 and 4
+// hands, three doubling rules: 1,800 values); the others the parts of it
+// his program was timed on here (-E2: two hands, S17, every up card; -E3 and
+// -E4 -i6f6: three and four hands against a 6; and so on).
+//
+//	go test -run '^$' -bench NairnTable -benchtime 3x -cpu 1 ./analysis/
+func BenchmarkNairnTable(b *testing.B) {
+	all := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct {
+		name string
+		h17  []bool
+		ups  []int
+		mhs  []int
+	}{
+		{"whole", []bool{false, true}, all, []int{2, 3, 4}},
+		{"E2", []bool{false}, all, []int{2}},
+		{"E3-up6", []bool{false}, []int{6}, []int{3}},
+		{"E4-up6", []bool{false}, []int{6}, []int{4}},
+		{"E3-up2", []bool{false}, []int{2}, []int{3}},
+		{"E3-upT", []bool{false}, []int{10}, []int{3}},
+		{"E4-up2", []bool{false}, []int{2}, []int{4}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, h17 := range c.h17 {
+					for _, up := range c.ups {
+						for _, mh := range c.mhs {
+							for _, d := range nairnDD {
+								for pair := 1; pair <= 10; pair++ {
+									nairnSplit(b, 1, h17, up, pair, mh, d.opts)
+								}
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ func newEVCmd(e *env) *cobra.Command {
 		up, hand, removed string
 		splitHands        int
 		splitPlay         string
-		asJSON            bool
+		asJSON, pairs     bool
 	)
 	c := &cobra.Command{
 		Use:   "ev PROFILE --up CARD --hand CARDS",
@@ -37,6 +37,20 @@ func newEVCmd(e *env) *cobra.Command {
 			p, err := pf.resolve(args[0])
 			if err != nil {
 				return err
+			}
+			sp, err := analysis.ParseSplitPlay(splitPlay)
+			if err != nil {
+				return refused("--split-play: %v", err)
+			}
+			if pairs {
+				if up != "" || hand != "" {
+					return refused("--pairs values every pair against every up card: it takes no --up or --hand")
+				}
+				rem, err := parseRanks(removed)
+				if err != nil {
+					return refused("--removed: %v", err)
+				}
+				return writePairs(e.stdout, p, rem, splitHands, sp, asJSON)
 			}
 			if up == "" || hand == "" {
 				return refused("ev needs --up CARD and --hand CARDS, e.g. `sabot ev %s --up T --hand 8,8`", args[0])
@@ -55,10 +69,6 @@ func newEVCmd(e *env) *cobra.Command {
 			rem, err := parseRanks(removed)
 			if err != nil {
 				return refused("--removed: %v", err)
-			}
-			sp, err := analysis.ParseSplitPlay(splitPlay)
-			if err != nil {
-				return refused("--split-play: %v", err)
 			}
 			v, err := analysis.HandValues(p, u[0], h, analysis.EVOptions{Removed: rem, SplitHands: splitHands, SplitPlay: sp})
 			if err != nil {
@@ -82,7 +92,67 @@ func newEVCmd(e *env) *cobra.Command {
 	c.Flags().IntVar(&splitHands, "split-hands", 0, "the most hands a split may make (2: one split; 0: the profile's max_hands)")
 	c.Flags().StringVar(&splitPlay, "split-play", "cdp1", "the post-split strategy: cdp1 (Farmer's CDP1) or exact (Nairn's: every split hand plays his basic strategy); cdz and cdp are not computed yet")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	c.Flags().BoolVar(&pairs, "pairs", false, "instead of one hand, the value of splitting every pair against every up card (a table like Nairn's)")
 	return c
+}
+
+// writePairs prints the value of splitting each pair against each up card.
+func writePairs(w io.Writer, p *rules.Profile, removed []card.Card, splitHands int, sp analysis.SplitPlay, asJSON bool) error {
+	ups := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 0}
+	type row struct {
+		Pair  string     `json:"pair"`
+		Split []*float64 `json:"split"`
+	}
+	var out struct {
+		Ups  []string `json:"ups"`
+		Rows []row    `json:"rows"`
+	}
+	for _, u := range ups {
+		out.Ups = append(out.Ups, analysis.UpName(u))
+	}
+	for k := 0; k < 10; k++ {
+		pc := analysis.KindCard(k)
+		r := row{Pair: analysis.UpName(k) + "," + analysis.UpName(k)}
+		for _, u := range ups {
+			v, err := analysis.HandValues(p, analysis.KindCard(u), []card.Card{pc, pc}, analysis.EVOptions{Removed: removed, SplitHands: splitHands, SplitPlay: sp})
+			switch {
+			case errors.Is(err, analysis.ErrHand):
+				r.Split = append(r.Split, nil) // the shoe cannot hold these cards
+			case err != nil:
+				return refused("%v", err)
+			default:
+				r.Split = append(r.Split, v.Split)
+			}
+		}
+		out.Rows = append(out.Rows, r)
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	var b strings.Builder
+	hands := splitHands
+	if hands == 0 {
+		hands = p.MaxHands
+	}
+	fmt.Fprintf(&b, "profile %s, %d deck(s): the value of splitting each pair (to %d hands, split hands %s), per initial unit\n", p.Name, p.Decks, hands, sp)
+	tw := tabwriter.NewWriter(&b, 0, 4, 1, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "pair\t%s\t\n", strings.Join(out.Ups, "\t"))
+	for _, r := range out.Rows {
+		fmt.Fprintf(tw, "%s", r.Pair)
+		for _, x := range r.Split {
+			if x == nil {
+				fmt.Fprintf(tw, "\t-")
+			} else {
+				fmt.Fprintf(tw, "\t%+.6f", *x)
+			}
+		}
+		fmt.Fprintf(tw, "\t\n")
+	}
+	tw.Flush()
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // parseRanks reads cards by rank: A 2-9 T J Q K or 10, each optionally

@@ -70,3 +70,41 @@ func TestEVRefused(t *testing.T) {
 		}
 	}
 }
+
+// sabot ev --pairs --split-play exact: Nairn's one-deck exact splitting
+// table, S17, resplits to four hands (Aces too), doubling after splits on
+// any two cards (github.com/nairnj/Blackjack, webtables/OneDeck.html;
+// paper/Splitting.pdf, Tables 1 and 2): 8,8 against a ten −0.447501, 10,10
+// against a 6 0.363571, A,A against a 6 0.831965.
+func TestEVPairs(t *testing.T) {
+	out, errb, code := run(t, "", "ev", "vegas-s17", "-o", "decks=1", "-o", "cut_card_reserve=0", "-o", "resplit_aces=true",
+		"--pairs", "--split-play", "exact", "--split-hands", "4", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var got struct {
+		Ups  []string
+		Rows []struct {
+			Pair  string
+			Split []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Ups, "") != "23456789TA" || len(got.Rows) != 10 {
+		t.Fatalf("%+v", got)
+	}
+	for _, c := range []struct {
+		row, col int
+		want     float64
+	}{{7, 8, -0.447501}, {9, 4, 0.363571}, {0, 4, 0.831965}} {
+		if x := got.Rows[c.row].Split[c.col]; math.Abs(x-c.want) > 4e-6 {
+			t.Errorf("%s against %s: %.6f, Nairn %.6f", got.Rows[c.row].Pair, got.Ups[c.col], x, c.want)
+		}
+	}
+	_, errb, code = run(t, "", "ev", "vegas-s17", "--pairs", "--up", "6")
+	if code != 2 || !strings.Contains(errb, "takes no --up") {
+		t.Errorf("--pairs with --up: exit %d, %q", code, errb)
+	}
+}
