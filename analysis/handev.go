@@ -170,7 +170,7 @@ func HandValues(p *rules.Profile, up card.Card, hand []card.Card, opts EVOptions
 	// Nairn's values do (the cd pass of Analyze may keep one instead).
 	s.alwaysResplit = true
 	if opts.SplitPlay == SplitBasic {
-		if p.DeclareInitialAce || p.SplitTenAceChoice {
+		if (p.DeclareInitialAce || p.SplitTenAceChoice) && len(hand) == 2 && pairKind(comp) >= 0 {
 			return nil, fmt.Errorf("%w: exact splitting plays Nairn's basic strategy, which declares no Ace (AR-11, VE-13): use --split-play cdp1", ErrHand)
 		}
 		s.basicSplit = true

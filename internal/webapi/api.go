@@ -236,7 +236,7 @@ func (a *API) Rules() http.Handler {
 	})
 }
 
-// EV serves GET /api/tables/{id}/ev?up=CARD&hand=CARDS[&removed=CARDS][&split_hands=N]:
+// EV serves GET /api/tables/{id}/ev?up=CARD&hand=CARDS[&removed=CARDS][&split_hands=N][&split_play=cdp1|exact]:
 // the exact value of each action open to the hand against the up card under
 // the table's rules, from its full shoe less the up card, the hand and the
 // removed cards (analysis.HandValues, as `sabot ev --json`). Cards are ranks
@@ -264,11 +264,15 @@ func (a *API) EV() http.Handler {
 		if err == nil && q.Get("split_hands") != "" {
 			n, err = strconv.Atoi(q.Get("split_hands"))
 		}
+		var sp analysis.SplitPlay
+		if err == nil {
+			sp, err = analysis.ParseSplitPlay(q.Get("split_play"))
+		}
 		if err != nil {
 			httpjson.WriteError(w, sabot.Errorf(sabot.EINVALID, "%v", err))
 			return
 		}
-		v, err := analysis.HandValues(p, up[0], hand, analysis.EVOptions{Removed: removed, SplitHands: n})
+		v, err := analysis.HandValues(p, up[0], hand, analysis.EVOptions{Removed: removed, SplitHands: n, SplitPlay: sp})
 		if err != nil {
 			if errors.Is(err, analysis.ErrHand) || errors.Is(err, rules.ErrInvalid) {
 				err = sabot.Errorf(sabot.EINVALID, "%v", err)

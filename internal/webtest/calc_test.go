@@ -35,6 +35,14 @@ func TestHandCalculator(t *testing.T) {
 		}
 	}
 
+	// Nairn's exact splitting (split hands play his basic strategy): 8,8
+	// against a 6, one deck, S17, to four hands, doubling after splits on
+	// any two cards, 0.385294 (webtables/OneDeck.html; Aces resplit does
+	// not change it).
+	do(t, ana, "choose exact splitting", chromedp.SetValue(chromedp.CSS(`details.calculator select[name=split_play]`), "exact"))
+	click(t, ana, "details.calculator .calc-go")
+	waitJS(t, ana, "the exact split", `document.querySelector('details.calculator .ev-table')?.innerText.includes('+0.3853')`)
+
 	// Cards out of the shoe change the values; a bad card is refused with
 	// the server's reason.
 	do(t, ana, "remove three tens", chromedp.SetValue(chromedp.CSS(`details.calculator input[name=removed]`), "T,T,T"))

@@ -16,10 +16,11 @@ export function signed(x) {
 }
 
 // handEV asks the server for the values of a hand.
-export function handEV(id, { up, hand, removed = '', splitHands = 0 }) {
+export function handEV(id, { up, hand, removed = '', splitHands = 0, splitPlay = '' }) {
   const q = new URLSearchParams({ up, hand });
   if (removed.trim()) q.set('removed', removed.trim());
   if (splitHands) q.set('split_hands', String(splitHands));
+  if (splitPlay) q.set('split_play', splitPlay);
   return api(`/api/tables/${id}/ev?${q}`);
 }
 
@@ -42,17 +43,20 @@ export function calculator(id) {
   const removed = h('input', { name: 'removed', value: '', size: 18, placeholder: t('calc.removedHint'), 'aria-label': t('calc.removed') });
   const splits = h('select', { name: 'split_hands', 'aria-label': t('calc.splitHands') },
     h('option', { value: '0' }, t('calc.splitTable')), ['2', '3', '4'].map(n => h('option', { value: n }, n)));
+  const play = h('select', { name: 'split_play', 'aria-label': t('calc.splitPlay') },
+    h('option', { value: 'cdp1' }, t('calc.splitCDP1')), h('option', { value: 'exact' }, t('calc.splitExact')));
   const out = h('div', { class: 'calc-out', 'aria-live': 'polite' });
   const form = h('form', { class: 'calc-form' },
     h('label', {}, t('calc.up'), ' ', up), ' ',
     h('label', {}, t('calc.hand'), ' ', hand), ' ',
     h('label', {}, t('calc.removed'), ' ', removed), ' ',
     h('label', {}, t('calc.splitHands'), ' ', splits), ' ',
+    h('label', {}, t('calc.splitPlay'), ' ', play), ' ',
     h('button', { type: 'submit', class: 'calc-go' }, t('calc.go')));
   form.addEventListener('submit', e => {
     e.preventDefault();
     replace(out, h('p', { class: 'hint' }, t('calc.computing')));
-    handEV(id, { up: up.value, hand: hand.value, removed: removed.value, splitHands: Number(splits.value) }).then(
+    handEV(id, { up: up.value, hand: hand.value, removed: removed.value, splitHands: Number(splits.value), splitPlay: play.value }).then(
       v => replace(out, valuesView(v)),
       err => replace(out, h('p', { class: 'calc-error' }, err.message)));
   });
