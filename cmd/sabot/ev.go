@@ -24,14 +24,15 @@ func newEVCmd(e *env) *cobra.Command {
 		asJSON, pairs     bool
 	)
 	c := &cobra.Command{
-		Use:   "ev PROFILE --up CARD --hand CARDS",
+		Use:   "ev PROFILE (--up CARD --hand CARDS | --pairs)",
 		Short: "The hand calculator: the exact value of each action open to a hand against an up card",
 		Long: "ev values every decision the profile's rules open to a hand against the dealer's up card, exactly,\n" +
 			"from the full shoe less the up card, the hand and --removed: stand, hit, double, split, surrender,\n" +
 			"even money, and insurance as a side bet, each per initial unit with composition-dependent play after\n" +
 			"it (split hands: Farmer's CDP1, or with --split-play exact Nairn's exact splitting). Under a peek the\n" +
-			"values are given no dealer blackjack. Cards are\n" +
-			"ranks (A 2-9 T J Q K, or 10), with or without a suit, separated by commas or spaces. See docs/analysis.md.",
+			"values are given no dealer blackjack. Cards are ranks (A 2-9 T J Q K, or 10), with or without a suit,\n" +
+			"separated by commas or spaces. --pairs values splitting every pair against every up card instead.\n" +
+			"See docs/analysis.md.",
 		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := pf.resolve(args[0])
