@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"sabot/card"
 	"sabot/rules"
 )
 
@@ -52,5 +53,27 @@ func BenchmarkDealer4(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var out [lanes][outcomes]float64
 		g.dist4(shoes, []*[outcomes]float64{&out[0], &out[1], &out[2], &out[3]}, &buf)
+	}
+}
+
+// BenchmarkHandValues values every action of one hand from a six-deck shoe
+// with 60 cards gone (a shoe as it stands mid-shoe: the pit prices each
+// decision this way), one core: a hard 16, a soft 18 and a pair of Eights
+// (the split, with resplits to four hands, is the heaviest).
+func BenchmarkHandValues(b *testing.B) {
+	p := rules.MustLookup("vegas-s17")
+	removed := card.MustParseList("TS TH TD TC KS KH QD JC 2S 3S 4S 5S 6S 2H 3H 4H 5H 6H 2D 3D 4D 5D 6D 2C 3C 4C 5C 6C " +
+		"7S 8S 9S AS 7H 8H 9H AH TS TH TD TC KS KH QD JC 2S 3S 4S 5S 6S 2H 3H 4H 5H 6H 9D 9C AD QS")
+	for _, c := range []struct {
+		name, up, hand string
+	}{{"16vT", "TS", "TH 6D"}, {"A7v9", "9S", "AS 7C"}, {"88vT", "TC", "8H 8D"}, {"88v6", "6C", "8H 8D"}} {
+		up, hand := card.MustParse(c.up), card.MustParseList(c.hand)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := HandValues(p, up, hand, EVOptions{Removed: removed}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

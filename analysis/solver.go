@@ -290,6 +290,9 @@ type solver struct {
 	// alwaysResplit makes the CD policy resplit whenever it may (the TD
 	// policy always does); the split test uses it.
 	alwaysResplit bool
+	// basicSplit plays every split hand by Nairn's basic strategy
+	// (nairnPlay) instead of CDP1 (HandValues, SplitBasic).
+	basicSplit bool
 	// exhaustiveStand values standing at every total, 11 or less too; the
 	// test of standWorthy uses it.
 	exhaustiveStand bool
@@ -331,7 +334,13 @@ func newSolver(p *rules.Profile, up int) *solver { return newSolverReusing(p, up
 // solver done with its up card): one worker analyses several up cards,
 // and reusing saves most of the allocation and the page faults.
 func newSolverReusing(p *rules.Profile, up int, old *solver) *solver {
-	s := &solver{p: p, pay: newPayTable(p), dg: newDealerGraph(p, up), up: up, base: FullShoe(p)}
+	return newSolverGraph(p, up, newDealerGraph(p, up), old)
+}
+
+// newSolverGraph is newSolverReusing with the dealer's graph for p and up
+// given (HandValues keeps them).
+func newSolverGraph(p *rules.Profile, up int, g *dealerGraph, old *solver) *solver {
+	s := &solver{p: p, pay: newPayTable(p), dg: g, up: up, base: FullShoe(p)}
 	s.base[up]--
 	s.bjUp = up == aceIdx || up == tenIdx
 	s.peek = s.bjUp && p.HoleCard == rules.Peek
@@ -800,6 +809,9 @@ const (
 // for its cards, except that a split hand plays as the first split hand
 // would (see splitChoice).
 func (s *solver) nodeCD(h hand, x pack) val {
+	if h.split && s.basicSplit {
+		return s.playOut(h, x, s.nairnPlay(h))
+	}
 	if h.split && x.get(int(h.pair)) != 1 {
 		return s.playOut(h, x, s.splitChoice(h))
 	}
@@ -869,6 +881,9 @@ func (s *solver) playOut(h hand, x pack, c play) val {
 // removed where it is met. A post-split strategy fixed by the hand's own
 // cards is what makes the split's value exact with resplits (splitValue).
 func (s *solver) splitChoice(h hand) play {
+	if s.basicSplit {
+		return s.nairnPlay(h)
+	}
 	h = s.number(h)
 	if t := s.choice[s.pol][h.pair]; int(h.id) < len(t) && t[h.id] != 0 {
 		return t[h.id]

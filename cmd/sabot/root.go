@@ -80,7 +80,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // commands lists the subcommands; each file adds its constructor here.
 var commands = []func(*env) *cobra.Command{
 	newProfilesCmd,
-	newEdgeCmd, newStrategyCmd,
+	newEdgeCmd, newStrategyCmd, newEVCmd,
 	newScenarioCmd,
 	newSimCmd, newCertifyCmd,
 	newPlayCmd,

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"sabot"
 	"sabot/analysis"
+	"sabot/card"
 	"sabot/internal/chart"
 	"sabot/internal/httpjson"
 	"sabot/rules"
@@ -31,6 +33,8 @@ type Tables interface {
 //	GET  /api/tables/{id}/edge          the house edge and RTP of the table's rules
 //	GET  /api/tables/{id}/strategy.svg  its basic strategy card
 //	GET  /api/tables/{id}/rules         its rules in plain words, with the rule IDs' texts
+//	GET  /api/tables/{id}/ev            the hand calculator: each action's value for a hand
+//	GET  /api/tables/{id}/strategy      the basic strategy card's rows, for the client to draw
 type API struct {
 	Tables Tables
 	// Cache holds the analyses by profile; nil uses package analysis' own.
@@ -45,6 +49,8 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.Handle("GET /api/tables/{id}/edge", a.Edge())
 	mux.Handle("GET /api/tables/{id}/strategy.svg", a.Strategy())
 	mux.Handle("GET /api/tables/{id}/rules", a.Rules())
+	mux.Handle("GET /api/tables/{id}/ev", a.EV())
+	mux.Handle("GET /api/tables/{id}/strategy", a.StrategyRows())
 }
 
 // profile returns the rules of the table the request names.
@@ -228,4 +234,155 @@ func (a *API) Rules() http.Handler {
 		}
 		httpjson.Write(w, http.StatusOK, PlainRules(t.ID, p))
 	})
+}
+
+// EV serves GET /api/tables/{id}/ev?up=CARD&hand=CARDS[&removed=CARDS][&split_hands=N][&split_play=cdp1|exact]:
+// the exact value of each action open to the hand against the up card under
+// the table's rules, from its full shoe less the up card, the hand and the
+// removed cards (analysis.HandValues, as `sabot ev --json`). Cards are ranks
+// (A 2-9 T J Q K, or 10), with or without a suit, separated by commas.
+func (a *API) EV() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, p, err := a.profile(r)
+		if err != nil {
+			httpjson.WriteError(w, err)
+			return
+		}
+		q := r.URL.Query()
+		up, err := Ranks(q.Get("up"))
+		if err == nil && len(up) != 1 {
+			err = fmt.Errorf("up: one card, not %d", len(up))
+		}
+		var hand, removed []card.Card
+		if err == nil {
+			hand, err = Ranks(q.Get("hand"))
+		}
+		if err == nil {
+			removed, err = Ranks(q.Get("removed"))
+		}
+		n := 0
+		if err == nil && q.Get("split_hands") != "" {
+			n, err = strconv.Atoi(q.Get("split_hands"))
+		}
+		var sp analysis.SplitPlay
+		if err == nil {
+			sp, err = analysis.ParseSplitPlay(q.Get("split_play"))
+		}
+		if err != nil {
+			httpjson.WriteError(w, sabot.Errorf(sabot.EINVALID, "%v", err))
+			return
+		}
+		v, err := analysis.HandValues(p, up[0], hand, analysis.EVOptions{Removed: removed, SplitHands: n, SplitPlay: sp})
+		if err != nil {
+			if errors.Is(err, analysis.ErrHand) || errors.Is(err, rules.ErrInvalid) {
+				err = sabot.Errorf(sabot.EINVALID, "%v", err)
+			} else {
+				err = sabot.Internal(err)
+			}
+			httpjson.WriteError(w, err)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=300")
+		httpjson.Write(w, http.StatusOK, v)
+	})
+}
+
+// Ranks reads cards by rank: A 2-9 T J Q K or 10, each optionally followed
+// by a suit letter, separated by commas or spaces (the analysis counts
+// cards by value).
+func Ranks(s string) ([]card.Card, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	out := make([]card.Card, 0, len(fields))
+	for _, f := range fields {
+		c, err := card.Parse(f)
+		if err != nil {
+			k, kerr := analysis.ParseKind(strings.ToUpper(f))
+			if kerr != nil {
+				return nil, fmt.Errorf("unknown card %q: want a rank A 2-9 T J Q K (or 10), optionally with a suit S H D C", f)
+			}
+			c = analysis.KindCard(k)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// StrategyCard is the basic strategy card as rows, for a client that draws
+// it and shows each cell's values (EV) on hover.
+type StrategyCard struct {
+	Profile string `json:"profile"`
+	// Ups are the dealer's up cards across the card: 2 to 9, T, A.
+	Ups  []string      `json:"ups"`
+	Rows []StrategyRow `json:"rows"`
+}
+
+// StrategyRow is one row: its kind (hard, soft, pair, tenace), its label,
+// a two-card hand it stands for (what EV values), and its action codes in
+// the order of Ups (docs/strategy-csv.md).
+type StrategyRow struct {
+	Kind  string   `json:"kind"`
+	Label string   `json:"label"`
+	Hand  string   `json:"hand"`
+	Codes []string `json:"codes"`
+}
+
+// StrategyRows serves GET /api/tables/{id}/strategy: the card of
+// /strategy.svg as rows.
+func (a *API) StrategyRows() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, p, err := a.profile(r)
+		if err != nil {
+			httpjson.WriteError(w, err)
+			return
+		}
+		res, err := a.analyze(r.Context(), p)
+		if err != nil {
+			httpjson.WriteError(w, err)
+			return
+		}
+		out := StrategyCard{Profile: p.Name}
+		for _, k := range analysis.UpOrder {
+			out.Ups = append(out.Ups, analysis.UpName(k))
+		}
+		for _, row := range res.Basic.Rows {
+			hand, label := rowHand(row.Kind, row.Player)
+			if hand == "" {
+				continue
+			}
+			sr := StrategyRow{Kind: row.Kind, Label: label, Hand: hand}
+			for _, k := range analysis.UpOrder {
+				sr.Codes = append(sr.Codes, row.Cell(k).String())
+			}
+			out.Rows = append(out.Rows, sr)
+		}
+		w.Header().Set("Cache-Control", "max-age=300")
+		httpjson.Write(w, http.StatusOK, out)
+	})
+}
+
+// rowHand is a two-card hand a row stands for (three cards for a hard 20,
+// which two cards make only as a pair) and the row's label; "" for the
+// others (VE-13's split ten with an Ace, the rows of three cards or more).
+func rowHand(kind, player string) (hand, label string) {
+	switch kind {
+	case analysis.KindPair:
+		return player + "," + player, player + "," + player
+	}
+	t, err := strconv.Atoi(player)
+	if err != nil {
+		return "", ""
+	}
+	switch {
+	case kind == analysis.KindSoft && t >= 13 && t <= 20:
+		return fmt.Sprintf("A,%d", t-11), fmt.Sprintf("A,%d", t-11)
+	case kind != analysis.KindHard:
+		return "", ""
+	case t >= 5 && t <= 11:
+		return fmt.Sprintf("2,%d", t-2), player
+	case t >= 12 && t <= 19:
+		return fmt.Sprintf("T,%d", t-10), player
+	case t == 20:
+		return "T,5,5", player
+	}
+	return "", ""
 }

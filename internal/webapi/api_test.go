@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/analysis"
 	"sabot/rules"
 	"sabot/web"
 )
@@ -33,6 +35,7 @@ func testServer(t *testing.T) *httptest.Server {
 		1: {ID: 1, Name: "Venezia", Profile: "venice", Options: map[string]string{"min_bet": "500", "max_bet": "50000"}},
 		2: {ID: 2, Name: "Buenos Aires", Profile: "argentina"},
 		3: {ID: 3, Name: "significant events"},
+		4: {ID: 4, Name: "one deck", Profile: "vegas-s17", Options: map[string]string{"decks": "1", "cut_card_reserve": "0"}},
 	}}).Register(mux)
 	mux.Handle("/", web.Handler()) // as the server mounts them: an unknown /api/ path is the client's JSON 404
 	ts := httptest.NewServer(mux)
@@ -90,6 +93,10 @@ func TestAPIErrors(t *testing.T) {
 		{"/api/tables/x/rules", 400, "invalid"},
 		{"/api/tables/3/rules", 404, "not_found"}, // the significant-event log is no table
 		{"/api/nothing", 404, "not_found"},
+		{"/api/tables/4/ev?up=6&hand=8,X", 400, "invalid"},
+		{"/api/tables/4/ev?up=6", 400, "invalid"},
+		{"/api/tables/4/ev?up=6&hand=T,8,5", 400, "invalid"},
+		{"/api/tables/4/ev?up=6&hand=8,8&removed=8,8,8", 400, "invalid"},
 	} {
 		resp, body := get(t, ts.URL+c.path)
 		var e struct{ Code, Error string }
@@ -198,6 +205,72 @@ func TestSeedTexts(t *testing.T) {
 					t.Errorf("%s: the rules page cites %s without its seed's words", name, ref.ID)
 				}
 			}
+		}
+	}
+}
+
+// The hand calculator: 8,8 against a 6 on one deck, S17, DAS, resplits to
+// four, equal to Eric Farmer's analyzer 7.6 built here
+// (analysis/testdata/farmer-ev/1d-s17-das.txt: Stand −17.817051012 %, Hit
+// −39.669184544 %, Double −79.338369088 %, Split 38.529444897 %), as
+// `sabot ev` gives them.
+func TestEV(t *testing.T) {
+	ts := testServer(t)
+	resp, body := get(t, ts.URL+"/api/tables/4/ev?up=6&hand=8,8")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var v analysis.Values
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		got  *float64
+		want float64
+	}{{"stand", v.Stand, -0.17817051012}, {"hit", v.Hit, -0.39669184544}, {"double", v.Double, -0.79338369088}, {"split", v.Split, 0.38529444897}} {
+		if c.got == nil || math.Abs(*c.got-c.want) > 1e-11 {
+			t.Errorf("%s: %v, Farmer %.11f", c.name, c.got, c.want)
+		}
+	}
+	if v.Best != "split" {
+		t.Errorf("best %q", v.Best)
+	}
+}
+
+// The strategy card as rows: each with the hand its hover values are for,
+// and the codes of /strategy.svg's card.
+func TestStrategyRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an exact analysis takes a second")
+	}
+	ts := testServer(t)
+	resp, body := get(t, ts.URL+"/api/tables/4/strategy")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var c StrategyCard
+	if err := json.Unmarshal([]byte(body), &c); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Ups, "") != "23456789TA" {
+		t.Fatalf("ups %v", c.Ups)
+	}
+	seen := map[string]bool{}
+	for _, r := range c.Rows {
+		seen[r.Kind+" "+r.Label+" "+r.Hand] = true
+		if len(r.Codes) != 10 {
+			t.Errorf("%+v", r)
+		}
+		// One deck S17 DAS: 16 stands against a 6, 8,8 splits against a ten
+		// (every basic strategy chart; docs/analysis.md).
+		if r.Kind == "hard" && r.Label == "16" && r.Codes[4] != "S" || r.Kind == "pair" && r.Label == "8,8" && r.Codes[8] != "P" {
+			t.Errorf("%+v", r)
+		}
+	}
+	for _, want := range []string{"hard 16 T,6", "hard 5 2,3", "hard 20 T,5,5", "soft A,7 A,7", "pair 8,8 8,8", "pair A,A A,A"} {
+		if !seen[want] {
+			t.Errorf("no row %q in %v", want, seen)
 		}
 	}
 }

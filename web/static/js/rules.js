@@ -1,11 +1,13 @@
 // The rules of a table in plain words, each with its rule IDs' texts; the
-// return to player; the basic strategy card; the timers and their defaults.
+// return to player; the basic strategy card, each cell with its hand's values;
+// the hand calculator; the timers and their defaults.
 // Each rule ID shows the regulation's own words (Spanish or Italian, quoted
 // from its seed) beside the English wording.
 
 import { api } from './api.js';
 import { h, replace, pct, money } from './dom.js';
 import { t, phrase, sentence as words } from './i18n.js';
+import { calculator, strategyGrid } from './calc.js';
 
 // rulesPanel fills el with the table's rules and resolves with every
 // option's value (for the felt's print), or null.
@@ -15,17 +17,19 @@ export async function rulesPanel(el, id, { open = false } = {}) {
   const card = h('details', { class: 'strategy' },
     h('summary', {}, t('rules.card')),
     h('p', { class: 'hint' }, t('rules.cardHint')));
+  // The card as a table whose cells show their hand's values on hover or
+  // tap (calc.js); the drawn card (strategy.svg) a link away.
   card.addEventListener('toggle', () => {
-    if (card.open && !card.querySelector('img')) {
-      card.append(h('img', {
-        src: `/api/tables/${id}/strategy.svg`, class: 'strategy-img', loading: 'lazy',
-        alt: t('rules.cardAlt'),
-      }));
+    if (card.open && !card.querySelector('.strategy-grids, .calc-error')) {
+      const box = h('div', { class: 'strategy-box' }, h('p', { class: 'hint' }, t('calc.computing')));
+      card.append(box, h('p', {}, h('a', { href: `/api/tables/${id}/strategy.svg`, target: '_blank', rel: 'noopener' }, t('rules.cardImage'))));
+      api(`/api/tables/${id}/strategy`).then(c => replace(box, strategyGrid(id, c)),
+        err => replace(box, h('p', { class: 'calc-error' }, err.message)));
     }
   });
   const timers = h('div', { class: 'timers' });
   replace(el, h('section', { class: 'rules-panel', id: 'rules', 'aria-labelledby': 'rules-h' },
-    h('h2', { id: 'rules-h' }, t('rules.heading')), rtp, body, timers, card));
+    h('h2', { id: 'rules-h' }, t('rules.heading')), rtp, body, timers, card, calculator(id)));
 
   // The edge takes a second the first time its rules are analysed: the
   // rules, and the option values the table needs (VE-19), do not wait.
