@@ -95,8 +95,9 @@ func TestEvenMoney_ES10(t *testing.T) {
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
-	// ana AS KH: blackjack; the dealer AD.
-	g.force(t, "AS AD KH")
+	// ana AS KH: blackjack; the dealer AD, and after the even money he
+	// completes his hand (ES-05, dealer_plays=always): 9C, soft 20.
+	g.force(t, "AS AD KH 9C")
 	bet(t, ana, 1, 500)
 	waitKey(t, ana, "the insurance window", "e")
 	if got := keys(t, ana); got != "i e n" {
@@ -116,8 +117,8 @@ func TestEvenMoney_ES10(t *testing.T) {
 	waitJS(t, ana, "the settlement", `document.querySelector('.box[data-box="1"] .spot.holder .net')?.textContent === '+5.00'`)
 	waitBalance(t, ana, "the balance", "1,005.00")
 	waitCalls(t, ana, "ana takes even money on box 1.", "You win 5.00.")
-	if got := eval[string](t, ana, `document.querySelectorAll('.dealer .card').length + ' ' + document.querySelector('.dealer .total').textContent`); got != "1 Ace" {
-		t.Errorf("the dealer shows %q, want his Ace alone", got)
+	if got := eval[string](t, ana, `document.querySelectorAll('.dealer .card').length + ' ' + document.querySelector('.dealer .total').textContent`); got != "2 20" {
+		t.Errorf("the dealer shows %q, want A 9 (20): he completes his hand after a lone even money (ES-05)", got)
 	}
 
 	_, rows := g.record(t, ana, 1)
