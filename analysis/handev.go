@@ -377,3 +377,23 @@ func (sp *solverPool) put(s *solver) {
 	}
 	sp.mu.Unlock()
 }
+
+// ParseRanks reads cards by rank: A 2-9 T J Q K or 10, each optionally followed
+// by a suit letter, separated by commas or spaces (the analysis counts
+// cards by value).
+func ParseRanks(s string) ([]card.Card, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	out := make([]card.Card, 0, len(fields))
+	for _, f := range fields {
+		c, err := card.Parse(f)
+		if err != nil {
+			k, kerr := ParseKind(strings.ToUpper(f))
+			if kerr != nil {
+				return nil, fmt.Errorf("unknown card %q: want a rank A 2-9 T J Q K (or 10), optionally with a suit S H D C", f)
+			}
+			c = KindCard(k)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

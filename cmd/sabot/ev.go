@@ -47,7 +47,7 @@ func newEVCmd(e *env) *cobra.Command {
 				if up != "" || hand != "" {
 					return refused("--pairs values every pair against every up card: it takes no --up or --hand")
 				}
-				rem, err := parseRanks(removed)
+				rem, err := analysis.ParseRanks(removed)
 				if err != nil {
 					return refused("--removed: %v", err)
 				}
@@ -56,18 +56,18 @@ func newEVCmd(e *env) *cobra.Command {
 			if up == "" || hand == "" {
 				return refused("ev needs --up CARD and --hand CARDS, e.g. `sabot ev %s --up T --hand 8,8`", args[0])
 			}
-			u, err := parseRanks(up)
+			u, err := analysis.ParseRanks(up)
 			if err != nil {
 				return refused("--up: %v", err)
 			}
 			if len(u) != 1 {
 				return refused("--up takes one card, not %d", len(u))
 			}
-			h, err := parseRanks(hand)
+			h, err := analysis.ParseRanks(hand)
 			if err != nil {
 				return refused("--hand: %v", err)
 			}
-			rem, err := parseRanks(removed)
+			rem, err := analysis.ParseRanks(removed)
 			if err != nil {
 				return refused("--removed: %v", err)
 			}
@@ -154,25 +154,6 @@ func writePairs(w io.Writer, p *rules.Profile, removed []card.Card, splitHands i
 	tw.Flush()
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// parseRanks reads cards by rank: A 2-9 T J Q K or 10, each optionally
-// followed by a suit letter, separated by commas or spaces.
-func parseRanks(s string) ([]card.Card, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-	out := make([]card.Card, 0, len(fields))
-	for _, f := range fields {
-		c, err := card.Parse(f)
-		if err != nil {
-			k, kerr := analysis.ParseKind(strings.ToUpper(f))
-			if kerr != nil {
-				return nil, fmt.Errorf("unknown card %q: want a rank A 2-9 T J Q K (or 10), optionally with a suit S H D C", f)
-			}
-			c = analysis.KindCard(k)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 func writeEVText(w io.Writer, p *rules.Profile, up card.Card, hand, removed []card.Card, sp analysis.SplitPlay, v *analysis.Values) error {

@@ -249,16 +249,16 @@ func (a *API) EV() http.Handler {
 			return
 		}
 		q := r.URL.Query()
-		up, err := Ranks(q.Get("up"))
+		up, err := analysis.ParseRanks(q.Get("up"))
 		if err == nil && len(up) != 1 {
 			err = fmt.Errorf("up: one card, not %d", len(up))
 		}
 		var hand, removed []card.Card
 		if err == nil {
-			hand, err = Ranks(q.Get("hand"))
+			hand, err = analysis.ParseRanks(q.Get("hand"))
 		}
 		if err == nil {
-			removed, err = Ranks(q.Get("removed"))
+			removed, err = analysis.ParseRanks(q.Get("removed"))
 		}
 		n := 0
 		if err == nil && q.Get("split_hands") != "" {
@@ -285,26 +285,6 @@ func (a *API) EV() http.Handler {
 		w.Header().Set("Cache-Control", "max-age=300")
 		httpjson.Write(w, http.StatusOK, v)
 	})
-}
-
-// Ranks reads cards by rank: A 2-9 T J Q K or 10, each optionally followed
-// by a suit letter, separated by commas or spaces (the analysis counts
-// cards by value).
-func Ranks(s string) ([]card.Card, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-	out := make([]card.Card, 0, len(fields))
-	for _, f := range fields {
-		c, err := card.Parse(f)
-		if err != nil {
-			k, kerr := analysis.ParseKind(strings.ToUpper(f))
-			if kerr != nil {
-				return nil, fmt.Errorf("unknown card %q: want a rank A 2-9 T J Q K (or 10), optionally with a suit S H D C", f)
-			}
-			c = analysis.KindCard(k)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 // StrategyCard is the basic strategy card as rows, for a client that draws
