@@ -136,6 +136,9 @@ func TestCertifyKit(t *testing.T) {
 
 			// The PDF prints them: its text (poppler's pdftotext) holds edge's
 			// RTP and house edge, td and cd.
+			if _, err := exec.LookPath("pdftotext"); err != nil && os.Getenv("CI") == "" {
+				t.Skip("pdftotext is not installed (apt-get install poppler-utils): the PDF's text is not read back here; CI (.ci/run) reads it")
+			}
 			text, err := exec.Command("pdftotext", filepath.Join(dir, "par-sheet.pdf"), "-").Output()
 			if err != nil {
 				t.Fatalf("pdftotext (Debian's poppler-utils, which .ci/run installs): %v", err)

@@ -3,6 +3,8 @@ package certify
 import (
 	"context"
 	"io"
+	"os"
+	"os/exec"
 	"testing"
 
 	"sabot/shoe"
@@ -23,6 +25,14 @@ func (s stuckBit) Read(p []byte) (int, error) {
 // TestDieharder: the shoe's generator passes dieharder's short subset and a
 // deliberately biased one fails it.
 func TestDieharder(t *testing.T) {
+	if _, err := exec.LookPath("dieharder"); err != nil {
+		// As the PostgreSQL and browser tests: CI (.ci/run installs it) fails
+		// without it; a developer's machine says why and goes on.
+		if os.Getenv("CI") != "" {
+			t.Fatal("dieharder is not installed: CI runs it (.ci/run installs Debian's dieharder)")
+		}
+		t.Skip("dieharder is not installed (apt-get install dieharder): skipping the generator's dieharder run")
+	}
 	seed := shoe.SeedFromUint64(30)
 	good, err := RunDieharderSuite(context.Background(), seed, QuickDieharder, RawStream, "raw")
 	if err != nil {
