@@ -12,16 +12,16 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"testing"
-
 	"sync/atomic"
+	"testing"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // The examples of README.md and docs/*.md are tests. Each command line of
-// a shell example (a ```sh block, or a line starting "$ " in any block) must
+// an example (every line of a ```sh block; in any other block a line that
+// starts with "sabot ", "go run ./cmd/sabot" or "curl ") must
 // appear, written the same way, in one of the scripts of testdata/docs,
 // which run it with `sabot` on the PATH and check what it prints; or the
 // block is marked in the doc, on the line before it, with
@@ -32,6 +32,8 @@ import (
 // the comment at the end of a line, "go run ./cmd/sabot" for "sabot", the
 // listen address (localhost:8080, 127.0.0.1:8080, :8080 become $ADDR; the
 // reference operator's :9090 becomes $WADDR) and a PostgreSQL URL ($PG).
+// A "$ command" followed by its output is a transcript, which
+// TestDocsTranscripts runs and compares line for line.
 
 // TestDocsExamples runs the scripts of testdata/docs (testscript, the tool
 // of Go's own command tests).
