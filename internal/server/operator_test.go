@@ -547,8 +547,13 @@ func TestOperatorCallsCarry(t *testing.T) {
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
 	h.op.IssueToken("ana", "tok-ana")
-	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	// Forced cards: boxes 1 and 2 on 18 and 17 against a 7, both to decide,
+	// so the round is in play when the pit voids it.
+	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.admin.Command(ctx, tv.ID, "force-cards", server.CommandRequest{Cards: "TS 9H 7C 8D 8S 9D"}); err != nil {
 		t.Fatal(err)
 	}
 	ana := &server.Client{URL: h.srv.URL()}
@@ -571,8 +576,16 @@ func TestOperatorCallsCarry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := h.admin.Command(ctx, tv.ID, "void", server.CommandRequest{}); err != nil {
-		t.Fatal(err)
+	// The deal follows the second bet's debit, after its answer: the void
+	// waits until the round is in play.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, err := h.admin.Command(ctx, tv.ID, "void", server.CommandRequest{})
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), "no round is in play") || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
 	}
 	drained(t, h.st, 10*time.Second)
 	if got := h.op.Balance("ana"); got != opStart {
