@@ -256,6 +256,10 @@ type Store interface {
 	CreateSession(ctx context.Context, s *Session) error
 	SessionByToken(ctx context.Context, token string) (*Session, error)
 	TouchSession(ctx context.Context, token string, at time.Time) error
+	// TouchSessions sets the LastSeen of several sessions in one
+	// transaction, each to the later of its own and the time given; a
+	// session gone (logged out, expired) is skipped.
+	TouchSessions(ctx context.Context, seen map[string]time.Time) error
 	DeleteSession(ctx context.Context, token string) error
 
 	// Account returns the account of a kind and owner, creating it empty.

@@ -260,6 +260,7 @@ type Feed struct {
 	mu     sync.Mutex
 	err    error
 	cancel context.CancelFunc
+	heard  atomic.Int64 // when the server was last heard from (Unix ns): a message or a pong
 }
 
 // Subscribe opens a table's WebSocket. With the epoch and sequence number
@@ -288,6 +289,7 @@ func (c *Client) Subscribe(ctx context.Context, table int64, epoch string, since
 	conn.SetReadLimit(1 << 22)
 	fctx, cancel := context.WithCancel(context.Background())
 	f := &Feed{conn: conn, c: c, msgs: make(chan []byte, 1024), done: make(chan struct{}), cancel: cancel}
+	f.heard.Store(time.Now().UnixNano())
 	go f.read(fctx)
 	if every := durationOr(c.Keepalive, DefaultKeepalive); every > 0 {
 		go f.keepalive(fctx, every)
@@ -304,6 +306,7 @@ func (f *Feed) read(ctx context.Context) {
 			f.fail(err)
 			return
 		}
+		f.heard.Store(time.Now().UnixNano())
 		select {
 		case f.msgs <- data:
 		case <-ctx.Done():
@@ -313,8 +316,11 @@ func (f *Feed) read(ctx context.Context) {
 	}
 }
 
-// keepalive pings the server every interval; one not answered within it
-// ends the feed.
+// keepalive pings the server when it has been silent for an interval; a
+// ping not answered within it ends the feed. A table in play talks more
+// often than that: its sockets carry no pings (with hundreds of players,
+// pings would outnumber the decisions), and a node that stops is still
+// noticed within three intervals.
 func (f *Feed) keepalive(ctx context.Context, every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -326,9 +332,15 @@ func (f *Feed) keepalive(ctx context.Context, every time.Duration) {
 			return
 		case <-tick.C:
 		}
+		if time.Since(time.Unix(0, f.heard.Load())) < every {
+			continue // heard from within the interval
+		}
 		pctx, cancel := context.WithTimeout(ctx, every)
 		err := f.conn.Ping(pctx)
 		cancel()
+		if err == nil {
+			f.heard.Store(time.Now().UnixNano())
+		}
 		if err != nil && ctx.Err() == nil {
 			f.fail(fmt.Errorf("the server did not answer a ping within %v: %w", every, err))
 			f.c.failover()

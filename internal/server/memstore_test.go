@@ -105,6 +105,17 @@ func (s *memStore) TouchSession(_ context.Context, token string, at time.Time) e
 	return nil
 }
 
+func (s *memStore) TouchSessions(_ context.Context, seen map[string]time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for token, at := range seen {
+		if x, ok := s.sessions[token]; ok && x.LastSeen.Before(at) {
+			x.LastSeen = at
+		}
+	}
+	return nil
+}
+
 func (s *memStore) DeleteSession(_ context.Context, token string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

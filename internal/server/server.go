@@ -189,6 +189,7 @@ type Server struct {
 	guardOnce sync.Once
 	guard     *guards
 	shoeReads readLimit
+	touches   touches // sessions' last use, written together (touch.go)
 
 	ln      net.Listener
 	srv     *http.Server
@@ -280,6 +281,7 @@ func (s *Server) Open() error {
 		s.wg.Go(func() { s.deliver(s.ctx) })
 	}
 	s.watchRevocations() // sessions ended and players excluded on other nodes (revoke.go)
+	s.runTouches()       // sessions' last use, written together (touch.go)
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
 }

@@ -164,6 +164,9 @@ func (s *Server) sessionLive(ctx context.Context, k *socket, use bool) bool {
 			s.logger().Warn("a socket's session not checked", "user", k.user.Name, "err", err)
 			return true
 		}
+		if err == nil {
+			sess.LastSeen = s.seen(k.token, sess.LastSeen) // a touch of this node's not yet written
+		}
 		if err != nil || now.Sub(sess.LastSeen) > idle {
 			if err == nil {
 				s.Store.DeleteSession(ctx, k.token)
@@ -181,7 +184,7 @@ func (s *Server) sessionLive(ctx context.Context, k *socket, use bool) bool {
 		k.lastUsed.Store(last.UnixNano())
 	}
 	if use && now.Sub(last) > time.Minute/4 {
-		s.Store.TouchSession(ctx, k.token, now)
+		s.touch(ctx, k.token, now)
 		k.lastUsed.Store(now.UnixNano())
 	}
 	return true

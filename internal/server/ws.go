@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -81,6 +82,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	// A client that no longer answers (its machine gone, its network
 	// cut: nothing closes the connection) is pinged and dropped: a ping
 	// not answered by the next one closes the socket (issue 25, item 10).
+	// A client heard from within the interval is not pinged.
+	var heard atomic.Int64 // when the client last sent a message (Unix ns)
+	heard.Store(time.Now().UnixNano())
 	if every := durationOr(s.SocketPing, DefaultSocketPing); every > 0 {
 		go func() {
 			tick := time.NewTicker(every)
@@ -90,6 +94,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 				case <-ctx.Done():
 					return
 				case <-tick.C:
+				}
+				if time.Since(time.Unix(0, heard.Load())) < every {
+					continue
 				}
 				pctx, pcancel := context.WithTimeout(ctx, every)
 				err := conn.Ping(pctx)
@@ -115,6 +122,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 				cancel()
 				return
 			}
+			heard.Store(time.Now().UnixNano())
 			res := s.wsMessage(ctx, k, a, data)
 			select {
 			case results <- res:

@@ -152,6 +152,23 @@ func (s *Store) TouchSession(ctx context.Context, token string, at time.Time) er
 	return nil
 }
 
+// TouchSessions sets the LastSeen of several sessions in one transaction
+// (the server's touches of a second or so, one sync for all of them), each
+// to the later of its own and the time given.
+func (s *Store) TouchSessions(ctx context.Context, seen map[string]time.Time) error {
+	if len(seen) == 0 {
+		return nil
+	}
+	return fail(s.write(ctx, func(tx Tx) error {
+		for token, at := range seen {
+			if _, err := tx.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE token_hash = $1 AND last_seen < $2`, tokenHash(token), stamp(s.clock(at))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
 // DeleteSession deletes a session; deleting one that is gone is not an error
 // (a logout repeated).
 func (s *Store) DeleteSession(ctx context.Context, token string) error {

@@ -169,6 +169,21 @@ func testSessions(t *testing.T, s sabot.Store) {
 		t.Fatalf("touched: %+v, want LastSeen %v", got, later)
 	}
 	code(t, s.TouchSession(ctx, "token-2", later), sabot.ENOTFOUND)
+	// Several at once: each to the later of its own and the time given,
+	// a session gone skipped.
+	must(t, s.CreateSession(ctx, &sabot.Session{Token: "token-4", UserID: u.ID, Created: Now(), LastSeen: Now()}))
+	must(t, s.TouchSessions(ctx, map[string]time.Time{"token-1": later.Add(-time.Minute), "token-4": later, "token-gone": later}))
+	for tok, want := range map[string]time.Time{"token-1": later, "token-4": later} {
+		got, err := s.SessionByToken(ctx, tok)
+		must(t, err)
+		if !got.LastSeen.Equal(want) {
+			t.Fatalf("TouchSessions: %s LastSeen %v, want %v", tok, got.LastSeen, want)
+		}
+	}
+	if _, err := s.SessionByToken(ctx, "token-gone"); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		t.Fatalf("TouchSessions made a session: %v", err)
+	}
+	must(t, s.DeleteSession(ctx, "token-4"))
 
 	must(t, s.DeleteSession(ctx, "token-1"))
 	_, err = s.SessionByToken(ctx, "token-1")
