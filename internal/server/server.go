@@ -496,10 +496,25 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 	} else if err := checkLimits(p); err != nil {
 		return nil, err
 	}
+	// On a cluster the table is this node's from its creation: another
+	// node's scan cannot claim it before this one does.
+	if s.nodes != nil {
+		t.Owner = s.nodes.self.ID
+	}
 	if err := s.Store.CreateTable(ctx, t); err != nil {
 		return nil, err
 	}
-	a, err := s.claim(ctx, t)
+	var a *actor
+	var err error
+	if t.Owner != "" {
+		if a, err = s.startTable(t, 1); err == nil {
+			s.metrics.claims.Inc()
+		} else {
+			s.nodes.c.Release(context.WithoutCancel(ctx), t.Owner, t.ID, 1)
+		}
+	} else {
+		a, err = s.claim(ctx, t)
+	}
 	if err != nil {
 		return nil, err
 	}

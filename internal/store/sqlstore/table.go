@@ -23,6 +23,11 @@ func (s *Store) CreateTable(ctx context.Context, t *sabot.Table) error {
 	created := s.clock(t.Created)
 	var id int64
 	err = s.write(ctx, func(tx Tx) error {
+		if t.Owner != "" { // the creating node's at once, at epoch 1 (cluster.go)
+			return tx.QueryRow(ctx, `INSERT INTO tables (name, profile, options, test_mode, created, last_seq, owner, epoch)
+				VALUES ($1, $2, $3, $4, $5, 0, $6, 1) RETURNING id`,
+				t.Name, t.Profile, string(data), t.TestMode, stamp(created), t.Owner).Scan(&id)
+		}
 		return tx.QueryRow(ctx, `INSERT INTO tables (name, profile, options, test_mode, created, last_seq)
 			VALUES ($1, $2, $3, $4, $5, 0) RETURNING id`,
 			t.Name, t.Profile, string(data), t.TestMode, stamp(created)).Scan(&id)

@@ -104,6 +104,33 @@ func testClusterClaim(t *testing.T, s sabot.Store) {
 	}
 }
 
+// A table created with an owner is that node's from its creation, at
+// epoch 1: no other node claims it before the first claim of its creator
+// (the race of a table created on a busy cluster).
+func testClusterOwnedAtCreation(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	c := cluster(t, s)
+	join(t, c, "a", time.Minute)
+	join(t, c, "b", time.Minute)
+	tbl := &sabot.Table{Name: "t", Profile: "venice", Owner: "a"}
+	must(t, s.CreateTable(ctx, tbl))
+	_, err := c.Claim(ctx, "b", tbl.ID)
+	code(t, err, sabot.ECONFLICT)
+	ls, err := c.Leases(ctx)
+	must(t, err)
+	if len(ls) != 1 || ls[0] != (sabot.Lease{TableID: tbl.ID, Node: "a", Epoch: 1, Live: true}) {
+		t.Fatalf("leases of a table created owned: %+v", ls)
+	}
+	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogTableOpened, Epoch: 1}, nil)
+	must(t, err)
+	must(t, c.Release(ctx, "a", tbl.ID, 1))
+	epoch, err := c.Claim(ctx, "b", tbl.ID)
+	must(t, err)
+	if epoch != 3 {
+		t.Fatalf("claim after the creator released: epoch %d, want 3", epoch)
+	}
+}
+
 // A node whose lease expires loses its tables to a claim; its renewal and
 // its appends are refused; its loss is reported once.
 func testClusterExpiry(t *testing.T, s sabot.Store) {

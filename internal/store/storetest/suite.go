@@ -66,6 +66,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"OutboxOwed", testOutboxOwed},
 		{"LaunchTokens", testLaunchTokens},
 		{"ClusterClaim", testClusterClaim},
+		{"ClusterOwnedAtCreation", testClusterOwnedAtCreation},
 		{"ClusterExpiry", testClusterExpiry},
 		{"ClusterClaimRace", testClusterClaimRace},
 		{"ClusterFenceRace", testClusterFenceRace},
