@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sabot/analysis"
+	"sabot/internal/certify"
 	"sabot/rules"
 )
 
@@ -228,29 +229,6 @@ func orderByUp[T any](xs []T, up func(T) string) []T {
 	return out
 }
 
-type summaryJSON struct {
-	EV              float64 `json:"ev"`
-	HouseEdge       float64 `json:"house_edge"`
-	RTP             float64 `json:"rtp"`
-	Win             float64 `json:"win"`
-	Push            float64 `json:"push"`
-	Lose            float64 `json:"lose"`
-	Blackjack       float64 `json:"blackjack"`
-	DealerBlackjack float64 `json:"dealer_blackjack"`
-	Stake           float64 `json:"average_stake"`
-	Doubles         float64 `json:"doubles"`
-	Splits          float64 `json:"splits"`
-	Surrenders      float64 `json:"surrenders"`
-	Insurance       float64 `json:"insurance"`
-	EvenMoney       float64 `json:"even_money"`
-	Challenge       float64 `json:"challenge"`
-}
-
-func toJSON(s analysis.Summary) summaryJSON {
-	return summaryJSON{s.EV, s.HouseEdge, s.RTP, s.Win, s.Push, s.Lose, s.Blackjack, s.DealerBlackjack, s.Stake,
-		s.Doubles, s.Splits, s.Surrenders, s.Insurance, s.EvenMoney, s.Challenge}
-}
-
 func writeEdgeJSON(w io.Writer, p *rules.Profile, r *analysis.Result, kind analysis.StrategyKind, effects []analysis.Effect, noEffects bool) error {
 	s := r.Summary(kind)
 	type dealerJSON struct {
@@ -282,9 +260,9 @@ func writeEdgeJSON(w io.Writer, p *rules.Profile, r *analysis.Result, kind analy
 		RTP         float64         `json:"rtp"`
 		HouseEdgeTD float64         `json:"house_edge_td"`
 		HouseEdgeCD float64         `json:"house_edge_cd"`
-		PAR         summaryJSON     `json:"par"`
-		TD          summaryJSON     `json:"td"`
-		CD          summaryJSON     `json:"cd"`
+		PAR         certify.Summary `json:"par"`
+		TD          certify.Summary `json:"td"`
+		CD          certify.Summary `json:"cd"`
 		Dealer      []dealerJSON    `json:"dealer"`
 		InsuranceEV *float64        `json:"insurance_ev,omitempty"`
 		Challenge   []challengeJSON `json:"challenge,omitempty"`
@@ -292,7 +270,7 @@ func writeEdgeJSON(w io.Writer, p *rules.Profile, r *analysis.Result, kind analy
 	}{
 		Profile: p.Name, Hash: r.Hash, Decks: r.Decks, Strategy: kind.String(),
 		EV: s.EV, HouseEdge: s.HouseEdge, RTP: s.RTP, HouseEdgeTD: r.TD.HouseEdge, HouseEdgeCD: r.CD.HouseEdge,
-		PAR: toJSON(s), TD: toJSON(r.TD), CD: toJSON(r.CD),
+		PAR: certify.SummaryOf(s), TD: certify.SummaryOf(r.TD), CD: certify.SummaryOf(r.CD),
 	}
 	for _, up := range analysis.UpOrder {
 		d := r.Dealer[up]

@@ -29,6 +29,12 @@ type Summary struct {
 	Challenge       float64 `json:"challenge"`
 }
 
+// SummaryOf is a strategy's figures as `sabot edge --json` writes them.
+func SummaryOf(s analysis.Summary) Summary {
+	return Summary{s.EV, s.HouseEdge, s.RTP, s.Win, s.Push, s.Lose, s.Blackjack, s.DealerBlackjack, s.Stake,
+		s.Doubles, s.Splits, s.Surrenders, s.Insurance, s.EvenMoney, s.Challenge}
+}
+
 // Edge is `sabot edge PROFILE --json`, read back: the kit's figures are
 // those of that command, from its own output.
 type Edge struct {
