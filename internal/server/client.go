@@ -36,6 +36,11 @@ type Client struct {
 	// long it waits for the answer (0: DefaultKeepalive; negative: no
 	// pings); DialTimeout bounds opening one (0: DefaultDialTimeout).
 	Keepalive, DialTimeout time.Duration
+	// CallTimeout bounds each plain request (Do), where its context has no
+	// earlier deadline: a node stopped takes the connection and answers
+	// nothing (0: DefaultCallTimeout; negative: no bound). A call that
+	// times out moves the client to its next node's URL.
+	CallTimeout time.Duration
 
 	n      atomic.Int64
 	once   sync.Once
@@ -116,6 +121,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		rd = bytes.NewReader(b)
 	} else {
 		rd = bytes.NewReader(nil)
+	}
+	if limit := durationOr(c.CallTimeout, DefaultCallTimeout); limit > 0 {
+		if d, ok := ctx.Deadline(); !ok || time.Until(d) > limit {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, limit)
+			defer cancel()
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base()+path, rd)
 	if err != nil {
@@ -245,6 +257,8 @@ func (c *Client) VerifyShoeAt(ctx context.Context, id string) (*VerifyReport, er
 const (
 	DefaultKeepalive   = 2 * time.Second
 	DefaultDialTimeout = 3 * time.Second
+	// DefaultCallTimeout bounds a plain request (Client.CallTimeout).
+	DefaultCallTimeout = 30 * time.Second
 )
 
 // Feed is a table's WebSocket. It reads the socket all the time (Next

@@ -208,6 +208,30 @@ func TestFeedLeavesStoppedNode(t *testing.T) {
 	}
 }
 
+// A plain call to a node that stops (the connection taken, nothing
+// answered) ends at the client's CallTimeout instead of waiting as long as
+// the node is stopped, and the client's next call goes to its next node.
+// Before, Do had no bound of its own: a bot's login or a Me hung for the
+// whole pause.
+func TestCallLeavesStoppedNode(t *testing.T) {
+	h := newHarness(t, nil, slow)
+	h.player("ana", 1000)
+	fz := newFreezer(t, h.srv.URL())
+	ana := &server.Client{URL: fz.URL() + "," + h.srv.URL(), CallTimeout: 300 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	must(ana.Login(ctx, "ana", password))
+	fz.freeze()
+	_, err := ana.Me(ctx)
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("a call to the stopped node: %v (the test's own deadline: %v)", err, ctx.Err())
+	}
+	me := must(ana.Me(ctx)) // the next node
+	if me.Name != "ana" {
+		t.Fatalf("me on the next node: %+v", me)
+	}
+}
+
 // A bot's decision sent into a node that stops (here, the connection to
 // it freezes as the bot decides) is lost with the socket: the bot leaves
 // the node when its pings go unanswered, resumes at the other node with
