@@ -668,4 +668,8 @@ export default {
   'console.rulingHint': "What the inspector decided, e.g. box 3’s card stands",
   'console.ruled': "The ruling is written in the table’s log.",
   'console.tableView': "The players' view",
+
+  // issue 28 (staff)
+  'console.walkInAt': 'Walk-in, box {box}',
+  'console.chips': 'chips {amount}',
 };

@@ -821,4 +821,8 @@ export default {
   'console.rulingHint': "Lo que decidió el inspector, p. ej. vale la carta del casillero 3",
   'console.ruled': "La decisión queda escrita en el registro de la mesa.",
   'console.tableView': "La vista de los jugadores",
+
+  // issue 28 (staff)
+  'console.walkInAt': 'Jugador en la mesa, casillero {box}',
+  'console.chips': 'fichas {amount}',
 };

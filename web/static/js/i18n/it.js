@@ -821,4 +821,8 @@ export default {
   'console.rulingHint': "Ciò che l’ispettore ha deciso, ad es. la carta della postazione 3 è valida",
   'console.ruled': "La decisione è scritta nel registro del tavolo.",
   'console.tableView': "La vista dei giocatori",
+
+  // issue 28 (staff)
+  'console.walkInAt': 'Giocatore al tavolo, postazione {box}',
+  'console.chips': 'fiches {amount}',
 };
