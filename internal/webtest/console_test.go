@@ -166,6 +166,7 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	waitJS(t, dora, "the walk-in's bet", `document.querySelector('.console-table tr[data-box="2"]').textContent.includes('Walk-in, box 2 10.00') && !/#\d/.test(document.querySelector('.console-table').textContent)`)
 	bet(t, ana, 1, 100)
 	waitJS(t, dora, "ana's bet on the console", `document.querySelector('.console-table tr[data-box="1"]').textContent.includes('ana 1.00')`)
+	picture(t, dora, "console-walkin", false)
 	click(t, dora, `[data-op="no-more-bets"]`)
 	readCard(t, dora, "TS", "box 2, hand 1")
 	// A mistyped card is refused with a toast; the next good card clears it.
