@@ -33,9 +33,9 @@ func ExampleSession_Run() {
 	// Output:
 	// sabot play: vegas-s17. Reference: 6 decks, peek, dealer stands on soft 17, double any two, DAS, resplit to 4, Aces split once with one card.
 	// You play box 1 at 10.00 a box, with a bankroll of 1000.00. Money shows in units with two decimals; type help for the commands.
-	// The table minimum is 5.00 a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.
+	// The table minimum is 5.00 a box; type amounts as the table shows them: bet 25 is 25.00.
 	//
-	// A new shoe: 6 decks shuffled and cut; the cut card goes 78 cards from the end (AR-08, EG-02); 1 card burned (EG-03).
+	// A new shoe: 6 decks shuffled and cut; the cut card goes 78 cards from the end; 1 card burned.
 	//
 	// Bankroll 1000.00; 10.00 on box 1. Enter deals; or bet N, box 1,3, help, quit.
 	// >

@@ -34,7 +34,7 @@ func TestSessionInEachLanguage(t *testing.T) {
 	}{
 		{language.Spanish, []string{
 			"Juega el casillero 1 a 10,00 por casillero, con un capital de 1000,00.",
-			"Un sabot nuevo: 6 mazos mezclados y cortados; la carta de corte va a 78 cartas del final (AR-08, EG-02); 1 carta quemada (EG-03).",
+			"Un sabot nuevo: 6 mazos mezclados y cortados; la carta de corte va a 78 cartas del final; 1 carta quemada.",
 			"Ronda 1: 10,00 apostados en el casillero 1.",
 			"Casillero 1: AC 3D (14 blando) contra TC del croupier. pedir [h]  plantarse [s]  doblar [d] 10,00",
 			"El croupier da vuelta la carta tapada: TC JH (20)",
@@ -44,7 +44,7 @@ func TestSessionInEachLanguage(t *testing.T) {
 		}},
 		{language.Italian, []string{
 			"Gioca la postazione 1 a 10,00 per postazione, con un capitale di 1000,00.",
-			"; 1 carta bruciata (EG-03).",
+			"; 1 carta bruciata.",
 			"Mano 1: 10,00 puntati; gioca la postazione 1.",
 			"Il banco scopre la carta coperta: TC JH (20)",
 			"carta [h]  no carta [s]  raddoppio [d] 10,00",

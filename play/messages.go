@@ -21,9 +21,9 @@ var messages = sync.OnceValue(func() *catalog.Builder {
 	set(b, "You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
 		"Juega %s a %s por casillero, con un capital de %s. El dinero se muestra en unidades con dos decimales; escriba help para ver los comandos.\n",
 		"Gioca %s a %s per postazione, con un capitale di %s. Il denaro è in unità con due decimali; scriva help per i comandi.\n")
-	set(b, "The table minimum is %s a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.\n",
-		"La apuesta mínima de la mesa es %s por casillero (AR-04); escriba las cantidades como las muestra la mesa: bet 25 es 25.00.\n",
-		"La puntata minima del tavolo è %s per postazione (AR-04); scriva gli importi come li mostra il tavolo: bet 25 è 25.00.\n")
+	set(b, "The table minimum is %s a box%s; type amounts as the table shows them: bet 25 is 25.00.\n",
+		"La apuesta mínima de la mesa es %s por casillero%s; escriba las cantidades como las muestra la mesa: bet 25 es 25.00.\n",
+		"La puntata minima del tavolo è %s per postazione%s; scriva gli importi come li mostra il tavolo: bet 25 è 25.00.\n")
 	set(b, "\nBankroll %s; %s on %s. Enter deals; or bet N, box 1,3, help, quit.",
 		"\nCapital %s; %s en %s. Enter reparte; o bet N, box 1,3, help, quit.",
 		"\nCapitale %s; %s a postazione, gioca %s. Invio distribuisce; oppure bet N, box 1,3, help, quit.")
@@ -48,17 +48,17 @@ var messages = sync.OnceValue(func() *catalog.Builder {
 	// The shoe.
 	set(b, "A new deck: shuffled and cut", "Un mazo nuevo: mezclado y cortado", "Un mazzo nuovo: mescolato e tagliato")
 	set(b, "A new shoe: %d decks shuffled and cut", "Un sabot nuevo: %d mazos mezclados y cortados", "Un sabot nuovo: %d mazzi mescolati e tagliati")
-	set(b, "; the cut card goes %d cards from the end (AR-08, EG-02)", "; la carta de corte va a %d cartas del final (AR-08, EG-02)", "; la carta di taglio va a %d carte dalla fine (AR-08, EG-02)")
-	set(b, "; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)",
-		"; las cartas jugadas van debajo del mazo boca arriba, y se mezclan al llegar a la primera (FAM-03)",
-		"; le carte giocate vanno sotto il mazzo scoperte, e si mescolano quando si arriva alla prima (FAM-03)")
-	set(b, "; played cards go under the deck face down and the deal goes on through them (FAM-03)",
-		"; las cartas jugadas van debajo del mazo boca abajo y el reparto sigue con ellas (FAM-03)",
-		"; le carte giocate vanno sotto il mazzo coperte e la distribuzione prosegue con esse (FAM-03)")
-	set(b, "; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)",
-		"; sin carta de corte: el sabot se reparte hasta el final, y la ronda en que se acaban las cartas es nula (AR-08)",
-		"; senza carta di taglio: il sabot si distribuisce fino alla fine, e la mano in cui finiscono le carte è nulla (AR-08)")
-	setPlural(b, "; %d card burned (EG-03)", "; %d carta quemada (EG-03)", "; %d cartas quemadas (EG-03)", "; %d carta bruciata (EG-03)", "; %d carte bruciate (EG-03)")
+	set(b, "; the cut card goes %d cards from the end%s", "; la carta de corte va a %d cartas del final%s", "; la carta di taglio va a %d carte dalla fine%s")
+	set(b, "; played cards go under the deck face up, and are shuffled when the first of them is reached%s",
+		"; las cartas jugadas van debajo del mazo boca arriba, y se mezclan al llegar a la primera%s",
+		"; le carte giocate vanno sotto il mazzo scoperte, e si mescolano quando si arriva alla prima%s")
+	set(b, "; played cards go under the deck face down and the deal goes on through them%s",
+		"; las cartas jugadas van debajo del mazo boca abajo y el reparto sigue con ellas%s",
+		"; le carte giocate vanno sotto il mazzo coperte e la distribuzione prosegue con esse%s")
+	set(b, "; no cut card: the shoe is dealt to its end, and a round the cards run out in is void%s",
+		"; sin carta de corte: el sabot se reparte hasta el final, y la ronda en que se acaban las cartas es nula%s",
+		"; senza carta di taglio: il sabot si distribuisce fino alla fine, e la mano in cui finiscono le carte è nulla%s")
+	setPlural(b, "; %d card burned%s", "; %d carta quemada%s", "; %d cartas quemadas%s", "; %d carta bruciata%s", "; %d carte bruciate%s")
 	set(b, helpText, helpES, helpIT)
 
 	// The round.
@@ -77,7 +77,7 @@ var messages = sync.OnceValue(func() *catalog.Builder {
 	set(b, "Ace", "As", "Asso")
 	set(b, "%s against the dealer's %s. %s%s", "%s contra %s del croupier. %s%s", "%s contro %s del banco. %s%s")
 	set(b, "Dealer turns the hole card: %s (%s)\n", "El croupier da vuelta la carta tapada: %s (%s)\n", "Il banco scopre la carta coperta: %s (%s)\n")
-	set(b, "The cut card is out: this round is the last of the shoe (EG-04).\n", "Salió la carta de corte: esta ronda es la última del sabot (EG-04).\n", "È uscita la carta di taglio: questa mano è l'ultima del sabot (EG-04).\n")
+	set(b, "The cut card is out: this round is the last of the shoe%s.\n", "Salió la carta de corte: esta ronda es la última del sabot%s.\n", "È uscita la carta di taglio: questa mano è l'ultima del sabot%s.\n")
 	set(b, "The round is void: %s; every stake is returned.\n", "La ronda es nula: %s; se devuelven todas las apuestas.\n", "La mano è nulla: %s; ogni puntata è restituita.\n")
 	set(b, "%s stands.\n", "%s se planta.\n", "%s: no carta.\n")
 	set(b, "%s draws.\n", "%s pide.\n", "%s: carta.\n")

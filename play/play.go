@@ -349,7 +349,7 @@ func (s *Session) intro() {
 	s.printf("sabot play: %s. %s\n", p.Name, p.Description)
 	s.printf("You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
 		s.boxesText(s.boxes), s.tr.money(s.bet), s.tr.money(s.bankroll))
-	s.printf("The table minimum is %s a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.\n", s.tr.money(p.MinBet))
+	s.printf("The table minimum is %s a box%s; type amounts as the table shows them: bet 25 is 25.00.\n", s.tr.money(p.MinBet), cite(p, "AR-04, FAM-01, VE-21"))
 }
 
 // boxesText names boxes in the session's language: "box 1", "boxes 1, 3".
@@ -478,6 +478,16 @@ func reason(err error) string {
 	return err.Error()
 }
 
+// cite is " (IDs)" of those of ids that are the profile's own regulation's
+// (rules.Profile.Own), "" when none is: a table cites only the rules it
+// follows, and a reference profile none.
+func cite(p *rules.Profile, ids string) string {
+	if own := p.Own(ids); own != "" {
+		return " (" + own + ")"
+	}
+	return ""
+}
+
 // newShoe shuffles, cuts, places the cut card and burns (AR-07, AR-08,
 // EG-02, EG-03; EG-05 when it is a reshuffle).
 func (s *Session) newShoe() error {
@@ -495,19 +505,19 @@ func (s *Session) newShoe() error {
 	}
 	switch {
 	case p.CutCardReserve > 0:
-		b.WriteString(s.tr.Sprintf("; the cut card goes %d cards from the end (AR-08, EG-02)", p.CutCardReserve))
+		b.WriteString(s.tr.Sprintf("; the cut card goes %d cards from the end%s", p.CutCardReserve, cite(p, "AR-08, EG-02")))
 	case p.Collected == rules.UnderFaceUp:
-		b.WriteString(s.tr.word("; played cards go under the deck face up, and are shuffled when the first of them is reached (FAM-03)"))
+		b.WriteString(s.tr.Sprintf("; played cards go under the deck face up, and are shuffled when the first of them is reached%s", cite(p, "FAM-03")))
 	case p.Collected == rules.UnderFaceDown:
-		b.WriteString(s.tr.word("; played cards go under the deck face down and the deal goes on through them (FAM-03)"))
+		b.WriteString(s.tr.Sprintf("; played cards go under the deck face down and the deal goes on through them%s", cite(p, "FAM-03")))
 	default:
-		b.WriteString(s.tr.word("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)"))
+		b.WriteString(s.tr.Sprintf("; no cut card: the shoe is dealt to its end, and a round the cards run out in is void%s", cite(p, "AR-08")))
 	}
 	if len(burned) > 0 {
 		if s.tr.english() {
-			fmt.Fprintf(&b, "; %s burned (EG-03)", english.Count(len(burned), "card", "cards"))
+			fmt.Fprintf(&b, "; %s burned%s", english.Count(len(burned), "card", "cards"), cite(p, "EG-03"))
 		} else {
-			b.WriteString(s.tr.Sprintf("; %d card burned (EG-03)", len(burned)))
+			b.WriteString(s.tr.Sprintf("; %d card burned%s", len(burned), cite(p, "EG-03")))
 		}
 	}
 	s.printf("\n%s.\n", b.String())

@@ -16,6 +16,8 @@ import (
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
+
+	"golang.org/x/text/language"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
@@ -344,7 +346,7 @@ func TestCardsRunOutVoid(t *testing.T) {
 		t.Fatalf("no round ran out of cards in %d rounds", sum.Rounds)
 	}
 	for _, w := range []string{
-		"no cut card: the shoe is dealt to its end, and a round the cards run out in is void (AR-08)",
+		"no cut card: the shoe is dealt to its end, and a round the cards run out in is void;",
 		"The round is void: the cards ran out (AR-08); every stake is returned.",
 		"The shoe is empty: the discards and the rest of the shoe are reshuffled (EG-05).",
 	} {
@@ -627,7 +629,7 @@ func TestAmountsAsMoney_AR04_VE18(t *testing.T) {
 	for _, name := range []string{"spain", "venice"} {
 		out, _, _ := play(t, table(t, name, 1), strings.NewReader("bet 50\nbet 0.5\nbet 2.50\nq\n"), nil)
 		for _, w := range []string{
-			"The table minimum is 5.00 a box (AR-04); type amounts as the table shows them: bet 25 is 25.00.",
+			"The table minimum is 5.00 a box" + cite[name] + "; type amounts as the table shows them: bet 25 is 25.00.",
 			"Stake 50.00 a box from the next round.",
 			"Refused: a stake of 0.50: the table minimum is 5.00" + cite[name] + ".",
 			"Refused: a stake of 2.50: the table minimum is 5.00" + cite[name] + ".",
@@ -642,5 +644,42 @@ func TestAmountsAsMoney_AR04_VE18(t *testing.T) {
 	out, _, _ := play(t, table(t, "spain", 1, "min_bet=100"), strings.NewReader("bet 2.50\nq\n"), nil)
 	if !strings.Contains(out, "Stake 2.50 a box") || !strings.Contains(out, "The table minimum is 1.00 a box") {
 		t.Errorf("min_bet=100: %s", out)
+	}
+}
+
+// A session cites its own regulation's rule IDs only (rules.Profile.Own): a
+// Spanish, Venetian, family or pontoon table names no Argentine rule (issue
+// 28: `sabot play spain` cited AR-04, AR-08), a reference profile none; in
+// each language.
+func TestSessionCitesItsOwnRules(t *testing.T) {
+	id := regexp.MustCompile(`\b(AR|ES|EG|VE|FAM|PON)-\d+`)
+	cases := []struct {
+		name    string
+		profile string
+		options []string
+	}{
+		{"argentina", "argentina", nil}, {"spain", "spain", nil}, {"venice", "venice", nil},
+		{"family", "family", nil}, {"pontoon", "family", []string{"five_card_21=true", "three_sevens=true"}},
+		{"vegas-s17", "vegas-s17", nil}, {"vegas-h17", "vegas-h17", nil},
+	}
+	for _, c := range cases {
+		for _, lang := range []language.Tag{language.Und, language.Spanish, language.Italian} {
+			t.Run(c.name+"/"+lang.String(), func(t *testing.T) {
+				cfg := table(t, c.profile, 7, c.options...)
+				cfg.Rounds = 40
+				cfg.Lang = lang
+				if cfg.Profile.LoneCustomerBoxes < 2 {
+					cfg.Boxes = []int{1, 2}
+				}
+				out, _, _ := play(t, cfg, nil, bold)
+				seen := map[string]bool{}
+				for _, m := range id.FindAllString(out, -1) {
+					if !cfg.Profile.OwnRule(m) && !seen[m] {
+						seen[m] = true
+						t.Errorf("%s cites %s, another regulation's rule", c.name, m)
+					}
+				}
+			})
+		}
 	}
 }

@@ -87,7 +87,7 @@ func (s *Session) endRound() error {
 // reshuffle puts every card back, discards and the rest of the shoe, and
 // prepares a new shoe (EG-05).
 func (s *Session) reshuffle(why string) error {
-	s.printf("%s: the discards and the rest of the shoe are reshuffled (EG-05).\n", why)
+	s.printf("%s: the discards and the rest of the shoe are reshuffled%s.\n", why, cite(s.p, "EG-05"))
 	return s.newShoe()
 }
 
@@ -137,7 +137,7 @@ func (s *Session) show(e engine.Event) {
 	case engine.EvWindow:
 		clear(s.declined) // a new offer: every box may answer it
 	case engine.EvCutCard:
-		s.printf("The cut card is out: this round is the last of the shoe (EG-04).\n")
+		s.printf("The cut card is out: this round is the last of the shoe%s.\n", cite(s.p, "AR-08, EG-04"))
 	case engine.EvVoid:
 		s.printf("The round is void: %s; every stake is returned.\n", e.Text)
 	case engine.EvResult:

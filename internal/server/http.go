@@ -49,7 +49,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/tables/{id}/cards", s.handleDeviceCard) // a card reader: authenticated by its device token
 	mux.HandleFunc("GET /api/tables", s.handleTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
-	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS) // authenticates: its socket belongs to the session
+	mux.HandleFunc("GET /api/tables/{id}/walk-ins", s.authed(s.handleWalkIns)) // a live table's walk-ins and their chips, for its staff
+	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)                      // authenticates: its socket belongs to the session
 	// The table commands, each at POST /api/tables/{id}/NAME; an
 	// administrator's refused to anyone else (403).
 	for _, c := range tableCommands {

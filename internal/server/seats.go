@@ -117,6 +117,12 @@ func (a *actor) releaseSeats(ctx context.Context, windowClosed bool) {
 		if h == "" || h == a.t.Bank() {
 			continue
 		}
+		if a.t.Physical() && walkInPlayer(h) {
+			// A walk-in sits at the table itself, on the dealer's time
+			// (issue 28): he leaves when the dealer cashes him out, not
+			// when an online player's seat would be given up.
+			continue
+		}
 		stake := a.betOn(h, box)
 		var reason, key string
 		switch {

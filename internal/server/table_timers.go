@@ -91,9 +91,34 @@ func (a *actor) armBetTimer() {
 }
 
 func (a *actor) armDecisionTimer() {
+	if a.walkInsOnly() {
+		// A walk-in decides at the table, through the dealer (issue 28):
+		// the round waits for the dealer's entry as it waits for a card;
+		// no online player's timer stands him.
+		a.stopTimer()
+		return
+	}
 	d := a.s.timing().Decision
 	if inWindow(a.t.Round().Phase()) {
 		d = a.s.timing().Window
 	}
 	a.arm(decisionTimer, d)
+}
+
+// walkInsOnly reports whether everyone the round waits for now is a walk-in
+// at a physical table.
+func (a *actor) walkInsOnly() bool {
+	if !a.t.Physical() {
+		return false
+	}
+	tv := a.turn()
+	if tv == nil || len(tv.Players) == 0 {
+		return false
+	}
+	for _, p := range tv.Players {
+		if !walkInPlayer(p) {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 
 	"sabot"
@@ -332,4 +334,54 @@ func (a *actor) floatPostings(ctx context.Context, guest int64, amount money.Amo
 		return nil, err
 	}
 	return []sabot.Posting{{AccountID: float, Amount: -amount, Memo: memo}, {AccountID: w, Amount: amount, Memo: memo}}, nil
+}
+
+// WalkInView is a walk-in player's chips at his box (issue 28): what the
+// dealer sees by each walk-in's box on the console.
+type WalkInView struct {
+	Box    int          `json:"box"`
+	Player string       `json:"player"`
+	Chips  money.Amount `json:"chips"`
+}
+
+// handleWalkIns lists the walk-ins seated at a table and the chips each
+// holds, for the table's staff (a dealer or inspector on its staff option,
+// or the pit).
+func (s *Server) handleWalkIns(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	if !u.Admin && !u.Staff() {
+		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "a table's walk-ins are for its staff"))
+		return
+	}
+	a, err := s.tableOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rep := a.do(r.Context(), &command{inside: viewTable})
+	if rep.err != nil {
+		s.writeError(w, r, rep.err)
+		return
+	}
+	if staff := sabot.StaffOf(rep.view.Options); staff != nil && !u.Admin && !slices.Contains(staff, u.Name) {
+		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "%s is not on this table's staff (its staff option: %s)", u.Name, strings.Join(staff, ", ")))
+		return
+	}
+	out := []WalkInView{}
+	for _, seat := range rep.view.Seats {
+		if !walkInPlayer(seat.Player) {
+			continue
+		}
+		g, err := s.Store.UserByName(r.Context(), seat.Player)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		acc, err := s.Store.Account(r.Context(), sabot.AccountWallet, g.ID)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out = append(out, WalkInView{Box: seat.Box, Player: seat.Player, Chips: acc.Balance})
+	}
+	writeJSON(w, http.StatusOK, out)
 }

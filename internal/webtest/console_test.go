@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"sabot"
 	"sabot/internal/server"
@@ -149,6 +150,12 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	do(t, dora, "50.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "50"))
 	click(t, dora, `[data-op="buy-in"][data-box="2"]`)
 	waitJS(t, dora, "the amount field cleared", `document.querySelector('.walkin-amount[data-box="2"]').value === ''`)
+	// Issue 28, item 9: the walk-in is named by his box, his chips shown
+	// by it; the staff's header has no balance and no rounds of his own.
+	waitJS(t, dora, "the walk-in's chips by his box", `document.querySelector('.console-table tr[data-box="2"] .console-holder')?.textContent === 'Walk-in, box 2chips 50.00'`)
+	if got := eval[bool](t, dora, `!!document.getElementById('balance') || !!document.querySelector('.nav a[href="/recall"]:not([hidden])')`); got {
+		t.Error("the dealer's header shows a balance or My rounds")
+	}
 	// Over the table's cash_approval (10,000.00 by default): it waits for
 	// the inspector (issue 25).
 	do(t, dora, "20,000.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "20000"))
@@ -156,12 +163,21 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	waitJS(t, dora, "the buy-in waiting for the inspector", `document.querySelector('.console-waiting li').textContent.includes('a buy-in of 20,000.00 at box 2 asked by dora')`)
 	do(t, dora, "a bet of 10.00", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "10"))
 	click(t, dora, `[data-op="bet"][data-box="2"]`)
-	waitJS(t, dora, "the walk-in's bet", `/#\d+-\d+ 10\.00/.test(document.querySelector('.console-table tr[data-box="2"]').textContent)`)
+	waitJS(t, dora, "the walk-in's bet", `document.querySelector('.console-table tr[data-box="2"]').textContent.includes('Walk-in, box 2 10.00') && !/#\d/.test(document.querySelector('.console-table').textContent)`)
 	bet(t, ana, 1, 100)
 	waitJS(t, dora, "ana's bet on the console", `document.querySelector('.console-table tr[data-box="1"]').textContent.includes('ana 1.00')`)
+	picture(t, dora, "console-walkin", false)
 	click(t, dora, `[data-op="no-more-bets"]`)
 	readCard(t, dora, "TS", "box 2, hand 1")
+	// A mistyped card is refused with a toast; the next good card clears it.
+	do(t, dora, "a mistyped card", chromedp.SendKeys(chromedp.ID("card-input"), "ZZ"+kb.Enter))
+	waitJS(t, dora, "the refusal's toast", `!document.getElementById('toast').hidden && document.getElementById('toast').textContent.includes('"ZZ" is not a card')`)
+	eval[bool](t, dora, `(document.getElementById('card-input').value = '') === ''`)
 	readCard(t, dora, "9H", "the dealer's card")
+	waitJS(t, dora, "9H read", `document.querySelector('.console .pit-status').textContent === '9♥ read.'`)
+	if eval[bool](t, dora, `!document.getElementById('toast').hidden`) {
+		t.Error("the refusal's toast stays after a good card")
+	}
 	readCard(t, dora, "6D", "box 1, hand 1")
 	readCard(t, dora, "7C", "box 2, hand 1")
 	readCard(t, dora, "8S", "box 1 to decide")
@@ -194,7 +210,15 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 	g, ana, ben, dora, ivo := liveRound(t)
 	readCard(t, dora, "TS", "box 2, hand 1")
+	// A mistyped card is refused with a toast; the next good card clears it.
+	do(t, dora, "a mistyped card", chromedp.SendKeys(chromedp.ID("card-input"), "ZZ"+kb.Enter))
+	waitJS(t, dora, "the refusal's toast", `!document.getElementById('toast').hidden && document.getElementById('toast').textContent.includes('"ZZ" is not a card')`)
+	eval[bool](t, dora, `(document.getElementById('card-input').value = '') === ''`)
 	readCard(t, dora, "9H", "the dealer's card")
+	waitJS(t, dora, "9H read", `document.querySelector('.console .pit-status').textContent === '9♥ read.'`)
+	if eval[bool](t, dora, `!document.getElementById('toast').hidden`) {
+		t.Error("the refusal's toast stays after a good card")
+	}
 	readCard(t, dora, "6D", "box 1, hand 1")
 	readCard(t, dora, "8C", "box 2, hand 1")
 	readCard(t, dora, "7S", "box 1 to decide")

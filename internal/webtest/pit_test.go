@@ -1,9 +1,12 @@
 package webtest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"sabot/internal/server"
 )
 
 // The pit page, as an administrator uses it: a wallet credited, a table's
@@ -32,7 +35,7 @@ func TestPit(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("credit-memo"), "a birthday"))
 	click(t, pit, `#credit button[type=submit]`)
 	waitJS(t, pit, "the credit done", `document.querySelector('.pit-status').innerText === 'ana credited 12.34.'`)
-	waitJS(t, pit, "the credit in the events", `[...document.querySelectorAll('.pit-events tbody tr')].some(r => r.innerText.includes('credit ana 12.34: a birthday'))`)
+	waitJS(t, pit, "the credit in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="admin"]')].some(r => r.innerText.includes('ana credited 12.34: a birthday') && r.children[2].innerText === 'credit')`)
 	open(t, ana, g.site, "/", ".lobby")
 	waitBalance(t, ana, "ana's wallet credited", "1,012.34")
 
@@ -49,22 +52,61 @@ func TestPit(t *testing.T) {
 	click(t, pit, row+` button[data-op="configure"]`)
 	waitJS(t, pit, "the server's reason", `!document.getElementById('toast').hidden && document.getElementById('toast').innerText.includes('no_such_option')`)
 
-	// A new table.
-	do(t, pit, "open Venezia",
+	// A new table. Issue 28, item 8: not without its limits (the profile's
+	// placeholder was 0.01 to 1,000,000.00), and a maximum above 10,000.00
+	// is confirmed first.
+	do(t, pit, "open Venezia without limits",
 		chromedp.SendKeys(chromedp.ID("open-name"), "Venezia"),
-		chromedp.SendKeys(chromedp.ID("open-profile"), "venice"),
-		chromedp.SendKeys(chromedp.ID("open-options"), "min_bet=500 max_bet=100000"))
+		chromedp.SendKeys(chromedp.ID("open-profile"), "venice"))
+	click(t, pit, `#open button[type=submit]`)
+	if !eval[bool](t, pit, `document.getElementById('open-min').matches(':invalid')`) {
+		t.Error("the table minimum is not required")
+	}
+	do(t, pit, "limits of 5.00 to 20,000.00",
+		chromedp.SendKeys(chromedp.ID("open-min"), "5"),
+		chromedp.SendKeys(chromedp.ID("open-max"), "20000"))
+	eval[bool](t, pit, `(() => { window.asked = ''; window.confirm = q => { window.asked = q; return false }; return true })()`)
+	click(t, pit, `#open button[type=submit]`)
+	waitJS(t, pit, "the limits confirmed first", `window.asked === 'Open Venezia at 5.00 to 20,000.00? The maximum is above 10,000.00.'`)
+	var tables []server.TableView
+	if err := g.site.Admin.Do(context.Background(), "GET", "/api/tables", nil, &tables); err != nil || len(tables) != 1 {
+		t.Fatalf("tables after a refused confirmation: %d %v", len(tables), err)
+	}
+	eval[bool](t, pit, `(document.getElementById('open-max').value = '1000') === '1000'`)
 	click(t, pit, `#open button[type=submit]`)
 	waitJS(t, pit, "the table opened", `document.querySelector('.pit-status').innerText.includes(', Venezia, is open.')`)
 	waitJS(t, pit, "the new table in the list", `[...document.querySelectorAll('.pit-tables tbody tr')].some(r => r.innerText.includes('Venezia') && r.innerText.includes('5.00 – 1,000.00'))`)
 	// The log is read again once the table is open: wait for it.
-	waitJS(t, pit, "the table opened in the events", `document.querySelector('.pit-events').innerText.includes('table "Venezia" opened: venice')`)
+	waitJS(t, pit, "the table opened in the events", `document.querySelector('.pit-events').innerText.includes('table “Venezia” opened: venice')`)
 
 	// A live table's cash float (issue 25): its limits in force, the
 	// table's option and the server's default.
 	do(t, pit, "open Sala 1 (the profile stays venice)",
 		chromedp.SendKeys(chromedp.ID("open-name"), "Sala 1"),
+		chromedp.SendKeys(chromedp.ID("open-min"), "1"),
+		chromedp.SendKeys(chromedp.ID("open-max"), "500"),
 		chromedp.SendKeys(chromedp.ID("open-options"), "shoe=physical cash_approval=500000"))
 	click(t, pit, `#open button[type=submit]`)
 	waitJS(t, pit, "the float's limits in the list", `[...document.querySelectorAll('.pit-tables tbody tr')].some(r => r.innerText.includes('Sala 1') && r.innerText.includes('float: up to 1,000,000.00 out; the inspector approves a buy-in or cash-out over 5,000.00'))`)
+
+	// Issue 28, item 8: the staff and the card readers from the page, not
+	// curl: a dealer made, a reader issued to Sala 1 (its token shown
+	// once), then revoked; each in the events, by its kind.
+	do(t, pit, "make dora a dealer",
+		chromedp.SendKeys(chromedp.ID("staff-name"), "dora"),
+		chromedp.SendKeys(chromedp.ID("staff-password"), Password))
+	click(t, pit, `#staff button[type=submit]`)
+	waitJS(t, pit, "dora made", `document.querySelector('.pit-status').innerText === 'dora is a dealer: he logs in on the login page.'`)
+	waitJS(t, pit, "the new dealer in the events", `[...document.querySelectorAll('.pit-events tbody tr')].some(r => r.innerText.includes('new dealer: dora') && r.children[2].innerText === 'staff')`)
+	waitJS(t, pit, "Sala 1 among the live tables", `[...document.querySelectorAll('#device-table option')].some(o => o.textContent.endsWith('Sala 1'))`)
+	do(t, pit, "a reader for Sala 1", chromedp.SendKeys(chromedp.ID("device-name"), "shoe reader 1"))
+	click(t, pit, `#devices button[type=submit]`)
+	waitJS(t, pit, "the token shown once", `!document.getElementById('device-token').hidden && /dev_[A-Za-z0-9_-]{20,}/.test(document.getElementById('device-token').innerText)`)
+	waitJS(t, pit, "the reader listed", `document.getElementById('device-list').innerText.includes('shoe reader 1')`)
+	eval[bool](t, pit, `(() => { window.confirm = () => true; return true })()`)
+	click(t, pit, `#device-list button[data-op="revoke"]`)
+	waitJS(t, pit, "the reader revoked", `document.getElementById('device-list').innerText.includes('revoked') && !document.querySelector('#device-list button[data-op="revoke"]')`)
+	waitJS(t, pit, "the reader in the events", `[...document.querySelectorAll('.pit-events tbody tr')].some(r => r.innerText.includes('card reader 1 revoked') && r.children[2].innerText === 'card reader')`)
+	eval[bool](t, pit, `(document.getElementById('toast').hidden = true) && true`)
+	picture(t, pit, "pit-staff", false)
 }

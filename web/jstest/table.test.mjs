@@ -205,3 +205,21 @@ test('state: a card taken back at a physical table (undo) leaves the hand as bef
   assert.ok(said.includes('The dealer takes back the 7♣: it was misread.'), said.join(' | '));
   assert.ok(said.includes('The dealer takes back a face-down card: it was misread.'), said.join(' | '));
 });
+
+// Issue 28, item 4: the back bettors' follow cites the table's own
+// regulation's rule: VE-11, VE-12 in venice, ES-03 in spain, none at a
+// reference table; the call and the prompt alike.
+test('follow hints cite the table regulation', () => {
+  setLang('en');
+  for (const [profile, cite] of [['venice', ' (VE-11, VE-12)'], ['spain', ' (ES-03)'], ['vegas-s17', '']]) {
+    const s = new TableState(2, 'ana');
+    s.snapshot('e1', 10, { id: 2, name: 'T', profile, rules: RULES, seats: [{ box: 3, player: 'bob' }], bets: [], shoe: { id: 's1', remaining: 300 } });
+    const calls = says(s,
+      { kind: 'deal', round: 1 },
+      { kind: 'window', phase: 'follow' });
+    assert.ok(calls.includes(`Back bettors may follow the decision${cite}.`), `${profile}: ${calls}`);
+    const text = promptText(s, 'follow', 3, 1, []);
+    assert.ok(text.endsWith(`or stay as you are${cite}.`), `${profile}: ${text}`);
+    assert.ok(profile === 'venice' || !text.includes('VE-'), `${profile}: ${text}`);
+  }
+});

@@ -62,14 +62,20 @@ function drawAccount() {
   if (session.user?.admin) nav.append(pitLink);
   else pitLink.remove();
   if (!loggedIn()) {
+    const recall = nav.querySelector('a[href="/recall"]');
+    if (recall) recall.hidden = false;
     replace(account, h('a', { class: 'button small', href: '/login' }, t('page.login')));
     return;
   }
   const u = session.user || {};
+  // The staff do not play (issue 28): no balance, no rounds of their own.
+  const staff = !!(u.admin || u.role === 'dealer' || u.role === 'inspector');
+  const recall = nav.querySelector('a[href="/recall"]');
+  if (recall) recall.hidden = staff;
   replace(account,
     h('span', { class: 'who' }, u.name),
     h('a', { href: '/account', class: 'account-link' }, t('page.account')),
-    h('span', { class: 'wallet' }, h('span', { class: 'wallet-label' }, t('page.balance')), h('strong', { id: 'balance' }, money(u.wallet || 0))),
+    staff ? null : h('span', { class: 'wallet' }, h('span', { class: 'wallet-label' }, t('page.balance')), h('strong', { id: 'balance' }, money(u.wallet || 0))),
     h('button', { class: 'link', onclick: async () => { await logout(); navigate('/'); } }, t('page.logout')));
 }
 // A different user (a login, a logout, a session that ran out) sees the

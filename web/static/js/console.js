@@ -14,7 +14,7 @@
 import { api, session, clientID, commandID, loggedIn } from './api.js';
 import { h, replace, money, cardShort, parseMoney, plainMoney } from './dom.js';
 import { TableSocket } from './socket.js';
-import { toast, announce } from './ui.js';
+import { toast, announce, clearToast } from './ui.js';
 import { t, getLang, sentence } from './i18n.js';
 import { readCode, needText, SUIT_SIGNS } from './reader.js';
 
@@ -33,12 +33,19 @@ function inspector() {
   return !!u && (u.admin || u.role === 'inspector');
 }
 
+// holderName names a box's player as the dealer knows him: a walk-in by
+// his box ("Walk-in, box 2", issue 28: not "#8-5"), anyone else by name.
+export function holderName(player, box) {
+  return player && player.startsWith('#') ? t('console.walkInAt', { box }) : player;
+}
+
 export function consolePage(main, id) {
   if (!loggedIn() || !staff()) {
     replace(main, h('h1', {}, t('console.title')), h('p', { class: 'empty' }, t('console.staffOnly')));
     return () => {};
   }
   let view = null;
+  let chips = new Map(); // box → a walk-in's chips (GET /api/tables/{id}/walk-ins)
   let sock = null;
   let timer = 0;
   let rank = '';
@@ -79,7 +86,10 @@ export function consolePage(main, id) {
     drawKeys();
     input.focus();
     queue = queue.then(async () => {
-      if (await command('card', { card: code })) replace(status, t('console.cardRead', { card: cardShort(code) }));
+      if (await command('card', { card: code })) {
+        clearToast(); // the last refusal is put right
+        replace(status, t('console.cardRead', { card: cardShort(code) }));
+      }
     });
   }
 
@@ -174,7 +184,7 @@ export function consolePage(main, id) {
     const inPlay = round && round.phase !== 'done';
     // Drawn again only when what it shows changed: a field being typed in
     // keeps its focus while other players bet.
-    const sig = JSON.stringify([view.seats, view.bets, round, view.turn, getLang()]);
+    const sig = JSON.stringify([view.seats, view.bets, round, view.turn, [...chips], getLang()]);
     if (sig === boxesSig) return;
     boxesSig = sig;
     const rows = [];
@@ -185,8 +195,9 @@ export function consolePage(main, id) {
       const hands = round ? (round.hands || []).filter(x => x.box === box) : []; // the last round's, until the next
       rows.push(h('tr', { dataset: { box } },
         h('th', { scope: 'row' }, t('console.box', { box })),
-        h('td', {}, holder),
-        h('td', {}, bets.map(x => `${x.player} ${money(x.stake)}`).join(', ')),
+        h('td', { class: 'console-holder' }, holderName(holder, box),
+          chips.has(box) ? [h('br'), h('small', { class: 'walkin-chips' }, t('console.chips', { amount: money(chips.get(box)) }))] : null),
+        h('td', {}, bets.map(x => `${holderName(x.player, x.box)} ${money(x.stake)}`).join(', ')),
         h('td', { class: 'console-cards' }, hands.map(x => `${(x.cards || []).map(cardShort).join(' ')}${x.total ? ` (${x.total})` : ''}${x.result ? ` ${t('outcome.' + x.result)}` : ''}`).join(' · ')),
         h('td', {}, walkInControls(box, holder, inPlay))));
     }
@@ -272,6 +283,9 @@ export function consolePage(main, id) {
   async function load() {
     try {
       view = await api(`/api/tables/${id}`);
+      // Each walk-in's chips, by his box (issue 28).
+      chips = new Map((view.seats || []).some(s => s.player.startsWith('#'))
+        ? (await api(`/api/tables/${id}/walk-ins`)).map(x => [x.box, x.chips]) : []);
       draw();
     } catch (e) {
       toast(e.message);

@@ -29,7 +29,46 @@ function feltPrint(values, profile) {
       svgEl('textPath', { href: `#arc-${profile}-${i}`, startOffset: '50%', 'text-anchor': 'middle' }, text)));
   });
   svg.append(svgEl('path', { class: 'print-line', d: 'M 150,110 Q 500,470 850,110' }));
+  fitPrint(svg);
   return svg;
+}
+
+// printWidth is how long a printed line is set straight, in the print's
+// units: the same text and style as on its arc (a line longer than its arc
+// is cut at both ends, its width along the arc is not what the eye reads).
+function printWidth(svg, text) {
+  const probe = svgEl('text', { class: text.getAttribute('class') }, text.textContent);
+  // The page's CSP takes no style attribute: the fitted size is copied.
+  probe.style.fontSize = text.style.fontSize;
+  probe.style.letterSpacing = text.style.letterSpacing;
+  svg.append(probe);
+  const w = probe.getComputedTextLength();
+  probe.remove();
+  return w;
+}
+
+// fitPrint shrinks each printed line that is longer than its arc until it
+// fits with a margin (issue 28: «IL BANCO CHIAMA CARTA FINO A 16 E SI FERMA
+// A 17» was cut at both ends): every line of every profile in every
+// language, whatever font the browser has. It measures once the print is
+// in the page and shown (a phone hides it); until then it waits a frame.
+function fitPrint(svg, tries = 0) {
+  if (!svg.isConnected || !svg.getBoundingClientRect().width) {
+    if (tries < 120) requestAnimationFrame(() => fitPrint(svg, tries + 1));
+    return;
+  }
+  svg.querySelectorAll('text').forEach((text, i) => {
+    const arc = svg.querySelector(`defs path:nth-of-type(${i + 1})`);
+    if (!arc) return;
+    const room = arc.getTotalLength() * 0.94;
+    const w = printWidth(svg, text);
+    if (!(w > room)) return;
+    const cs = getComputedStyle(text);
+    const k = room / w;
+    text.style.fontSize = (parseFloat(cs.fontSize) * k).toFixed(2) + 'px';
+    text.style.letterSpacing = (parseFloat(cs.letterSpacing) * k || 0).toFixed(2) + 'px';
+  });
+  svg.dataset.fitted = '1';
 }
 
 // boxAngle is where box i of n sits on the table's arc, in radians from

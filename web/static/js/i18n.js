@@ -117,9 +117,10 @@ export function values(params) {
 // phrase words a piece of a server's sentence ({key, params, text}: the
 // rules in plain words, an event's summary) by the catalogue of the
 // language in use (PREFIX.key), else as the server said it in English.
-// English is the server's own: its catalogue has no such keys.
+// English is mostly the server's own: its catalogue has only the events'
+// keys (the pit's words, amounts in the currency, dates, plurals; issue 28).
 export function phrase(prefix, { key, params, text } = {}) {
-  if (!key || lang === 'en' || !((prefix + key) in CATALOGUES[lang])) return text ?? '';
+  if (!key || !((prefix + key) in CATALOGUES[lang])) return text ?? '';
   return t(prefix + key, values(params));
 }
 

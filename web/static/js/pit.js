@@ -61,20 +61,106 @@ export function pitPage(main) {
   // ---- open a table ----
   const tName = h('input', { id: 'open-name', name: 'name', required: true, autocomplete: 'off' });
   const tProfile = h('input', { id: 'open-profile', name: 'profile', required: true, list: 'profiles', placeholder: 'venice' });
-  const tOptions = h('input', { id: 'open-options', name: 'options', placeholder: 'min_bet=100 max_bet=50000' });
+  const tOptions = h('input', { id: 'open-options', name: 'options', placeholder: 'decks=6' });
+  // The table's limits, required (issue 28: a table opened without them
+  // took the profile's placeholder, 0.01 to 1,000,000.00).
+  const tMin = h('input', { id: 'open-min', name: 'min', required: true, inputmode: 'decimal', autocomplete: 'off', placeholder: plainMoney(500) });
+  const tMax = h('input', { id: 'open-max', name: 'max', required: true, inputmode: 'decimal', autocomplete: 'off', placeholder: plainMoney(50000) });
   const openForm = h('form', { class: 'pit-form', id: 'open', 'aria-labelledby': 'open-h' },
     h('h2', { id: 'open-h' }, t('pit.open')),
-    field(t('pit.name'), tName), field(t('pit.profile'), tProfile), field(t('pit.options'), tOptions, t('pit.optionsHint')),
+    field(t('pit.name'), tName), field(t('pit.profile'), tProfile),
+    h('div', { class: 'pit-limits' }, field(t('pit.minBet'), tMin), field(t('pit.maxBet'), tMax)),
+    field(t('pit.options'), tOptions, t('pit.optionsHint')),
     h('datalist', { id: 'profiles' }, ['argentina', 'spain', 'venice', 'family', 'vegas-s17', 'vegas-h17'].map(p => h('option', { value: p }))),
     h('button', { type: 'submit', class: 'button' }, t('pit.openButton')));
   openForm.addEventListener('submit', async ev => {
     ev.preventDefault();
     const options = parseOptions(tOptions.value);
     if (!options) return;
+    const min = parseMoney(tMin.value);
+    const max = parseMoney(tMax.value);
+    if (!(min > 0) || !(max >= min)) {
+      toast(t('pit.limitsInvalid', { example: `${plainMoney(500)} – ${plainMoney(50000)}` }));
+      return;
+    }
+    if (max > CONFIRM_MAX && !confirm(t('pit.confirmLimits', { name: tName.value.trim(), min: money(min), max: money(max) }))) return;
+    options.min_bet = String(min);
+    options.max_bet = String(max);
     try {
       const tb = await api('/api/tables', { method: 'POST', body: { name: tName.value.trim(), profile: tProfile.value.trim(), options } });
-      tName.value = tOptions.value = '';
+      tName.value = tOptions.value = tMin.value = tMax.value = '';
       done(t('pit.opened', { id: tb.id, name: tb.name }));
+    } catch (e) {
+      toast(e.message);
+    }
+  });
+
+  // ---- the staff and the card readers (issue 28: no more curl) ----
+  const sName = h('input', { id: 'staff-name', name: 'name', required: true, autocomplete: 'off' });
+  const sPassword = h('input', { id: 'staff-password', name: 'password', type: 'password', required: true, autocomplete: 'new-password', minlength: 8 });
+  const sRole = h('select', { id: 'staff-role', name: 'role' },
+    h('option', { value: 'dealer' }, t('pit.roleDealer')), h('option', { value: 'inspector' }, t('pit.roleInspector')));
+  const staffForm = h('form', { class: 'pit-form', id: 'staff', 'aria-labelledby': 'staff-h' },
+    h('h2', { id: 'staff-h' }, t('pit.staff')),
+    field(t('pit.name'), sName), field(t('pit.password'), sPassword), field(t('pit.role'), sRole),
+    h('button', { type: 'submit', class: 'button' }, t('pit.staffButton')));
+  staffForm.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    try {
+      const m = await api('/api/admin/staff', { method: 'POST', body: { name: sName.value.trim(), password: sPassword.value, role: sRole.value } });
+      sName.value = sPassword.value = '';
+      done(t(m.role === 'inspector' ? 'pit.staffInspectorMade' : 'pit.staffDealerMade', { name: m.name }));
+    } catch (e) {
+      toast(e.message);
+    }
+  });
+
+  const dTable = h('select', { id: 'device-table', name: 'table', 'aria-label': t('pit.deviceTable') });
+  const dName = h('input', { id: 'device-name', name: 'name', required: true, autocomplete: 'off', maxlength: 64, placeholder: t('pit.deviceNameHint') });
+  const dToken = h('p', { class: 'pit-token', id: 'device-token', hidden: true });
+  const dList = h('ul', { class: 'pit-devices', id: 'device-list' });
+  const deviceForm = h('form', { class: 'pit-form', id: 'devices', 'aria-labelledby': 'devices-h' },
+    h('h2', { id: 'devices-h' }, t('pit.devices')),
+    field(t('pit.deviceTable'), dTable), field(t('pit.name'), dName),
+    h('button', { type: 'submit', class: 'button' }, t('pit.deviceButton')), dToken, dList);
+  async function loadDevices() {
+    if (!dTable.value) {
+      replace(dList, h('li', { class: 'empty' }, t('pit.noLiveTable')));
+      return;
+    }
+    try {
+      const list = await api(`/api/admin/devices?table=${dTable.value}`);
+      replace(dList, list.length ? list.map(d => h('li', { dataset: { device: d.id } },
+        `${d.id} · ${d.name} `,
+        d.revoked ? h('small', {}, t('pit.deviceRevokedAt', { at: formatDate(d.revoked) }))
+          : h('button', {
+            type: 'button', class: 'button small secondary', dataset: { op: 'revoke', device: d.id },
+            onclick: async () => {
+              if (!confirm(t('pit.confirmRevoke', { name: d.name }))) return;
+              try {
+                await api(`/api/admin/devices/${d.id}/revoke`, { method: 'POST', body: {} });
+                done(t('pit.deviceRevoked', { name: d.name }));
+                loadDevices();
+              } catch (e) {
+                toast(e.message);
+              }
+            },
+          }, t('pit.revoke')))) : h('li', { class: 'empty' }, t('pit.noDevices')));
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+  dTable.addEventListener('change', () => { dToken.hidden = true; loadDevices(); });
+  deviceForm.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    try {
+      const r = await api('/api/admin/devices', { method: 'POST', body: { table: Number(dTable.value), name: dName.value.trim() } });
+      dName.value = '';
+      // The token is shown this once: the store keeps its SHA-256 only.
+      replace(dToken, t('pit.deviceToken', { name: r.device.name }), ' ', h('code', {}, r.token));
+      dToken.hidden = false;
+      done(t('pit.deviceIssued', { name: r.device.name }));
+      loadDevices();
     } catch (e) {
       toast(e.message);
     }
@@ -144,6 +230,11 @@ export function pitPage(main) {
       return;
     }
     replace(tables, known.map(tableRow));
+    // The card readers serve the tables dealt from a physical shoe.
+    const live = known.filter(x => x.shoe?.physical && !x.closed);
+    const was = dTable.value;
+    replace(dTable, live.map(x => h('option', { value: x.id, selected: String(x.id) === was }, `${x.id} · ${x.name}`)));
+    if (dTable.value !== was) loadDevices();
     const chosen = filter.value;
     replace(filter, h('option', { value: '' }, t('pit.everyTable')), known.map(x => h('option', { value: x.id, selected: String(x.id) === chosen }, x.name)));
   }
@@ -163,7 +254,7 @@ export function pitPage(main) {
     replace(events, list.length ? list.map(e => h('tr', { dataset: { kind: e.kind } },
       h('td', { class: 'nowrap' }, formatDate(e.at)),
       h('td', {}, name(e.table)),
-      h('td', {}, has('kind.' + e.kind) ? t('kind.' + e.kind) : e.kind),
+      h('td', {}, kindText(e)),
       h('td', {}, sentence('event.', e.words, e.summary)))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('pit.nothing'))));
   }
   filter.addEventListener('change', loadEvents);
@@ -173,6 +264,7 @@ export function pitPage(main) {
       h('p', {}, t('pit.intro'))),
     status,
     h('div', { class: 'pit-forms' }, creditForm, openForm),
+    h('div', { class: 'pit-forms' }, staffForm, deviceForm),
     h('table', { class: 'rounds pit-tables' },
       h('caption', {}, t('pit.tables')),
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colStakes')), h('th', {}, t('pit.colNow')), h('th', {}, t('pit.colChange')), h('th', {}, t('pit.colPit')))),
@@ -185,6 +277,19 @@ export function pitPage(main) {
   loadTables().then(loadEvents);
   const timer = setInterval(() => { loadTables(); loadEvents(); }, 10000);
   return () => clearInterval(timer);
+}
+
+// CONFIRM_MAX is the table maximum above which the pit confirms a table's
+// limits before it opens (10,000.00).
+const CONFIRM_MAX = 1000000;
+
+// kindText names an event's kind: the pit's own events by what they are (a
+// credit, a card reader, an exclusion…), not all "pit".
+function kindText(e) {
+  const ev = String(e.payload?.event || '');
+  const k = ev.startsWith('wallet-') ? 'wallet' : ev.startsWith('node-') ? 'node' : ev;
+  if (e.kind === 'admin' && k && has('kind.' + k)) return t('kind.' + k);
+  return has('kind.' + e.kind) ? t('kind.' + e.kind) : e.kind;
 }
 
 function field(label, input, hint) {

@@ -8,7 +8,7 @@
 import { session, commandID } from './api.js';
 import { Once, decisionPoint } from './once.js';
 import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney } from './dom.js';
-import { inWindow } from './state.js';
+import { inWindow, followRule } from './state.js';
 import { t } from './i18n.js';
 
 // Each decision's key (its name is action.NAME of the catalogue), and the
@@ -75,7 +75,7 @@ export function promptText(state, phase, box, hand, ls) {
       text = t('prompt.challenge', { box, half: myMain ? ` (${money(Math.floor(myMain.stake / 2))})` : '' });
       break;
     case 'follow':
-      text = t(r?.followKind === 'double' ? 'prompt.followDouble' : 'prompt.followSplit', { box, stake: myMain ? ` (${money(myMain.stake)})` : '' });
+      text = t(r?.followKind === 'double' ? 'prompt.followDouble' : 'prompt.followSplit', { box, stake: myMain ? ` (${money(myMain.stake)})` : '', rule: followRule(state.table?.profile) });
       break;
     case 'ace-choice':
       text = t('prompt.aceChoice', { hand: state.label(box, hand) });

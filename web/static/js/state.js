@@ -187,9 +187,18 @@ const ACTION_CALLS = new Set(['hit', 'stand', 'double', 'split', 'surrender']);
 // The windows the dealer announces: window.insurance, …
 const WINDOW_CALLS = new Set(['insurance', 'challenge', 'ace-choice']);
 
+// followRule cites the rule that lets back bettors follow the box holder's
+// split or double, of the table's own regulation (issue 28: a Spanish table
+// cited the Venetian VE-11, VE-12); a reference profile cites none.
+export function followRule(profile) {
+  const rule = { venice: 'VE-11, VE-12', spain: 'ES-03', family: 'ES-03' }[profile];
+  return rule ? ` (${rule})` : '';
+}
+
 // inWindow says whether a phase is an optional window (insurance, the
 // challenge, following the box holder, the Ace on a split ten): it has its
 // own time (window_ms) and may be declined.
+
 export function inWindow(phase) {
   return phase === 'insurance' || phase === 'challenge' || phase === 'follow' || phase === 'ace-choice';
 }
@@ -383,7 +392,7 @@ export class TableState {
         if (e.phase === 'follow') {
           const b = this.turnBox();
           const what = tr('follow.' + (r.followKind || 'decision'));
-          say(tr(b ? 'call.followBox' : 'call.follow', { what, box: b }));
+          say(tr(b ? 'call.followBox' : 'call.follow', { what, box: b, rule: followRule(this.table?.profile) }));
         } else if (WINDOW_CALLS.has(e.phase)) say(tr('window.' + e.phase));
         break;
       case 'turn':

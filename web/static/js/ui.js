@@ -29,6 +29,13 @@ export function toast(text) {
 }
 toastEl.addEventListener('click', () => { toastEl.hidden = true; });
 
+// clearToast takes a refusal away once what it refused is put right (the
+// dealer's next good card, issue 28).
+export function clearToast() {
+  clearTimeout(toastTimer);
+  toastEl.hidden = true;
+}
+
 let router = () => {};
 
 export function setRouter(f) {
