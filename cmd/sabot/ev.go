@@ -30,9 +30,9 @@ func newEVCmd(e *env) *cobra.Command {
 			"from the full shoe less the up card, the hand and --removed: stand, hit, double, split, surrender,\n" +
 			"even money, and insurance as a side bet, each per initial unit with composition-dependent play after\n" +
 			"it (split hands: Farmer's CDP1 by default; --split-play cdz or cdp his CDZ- or CDP, exact Nairn's exact\n" +
-			"splitting). Under a peek the\n" +
-			"values are given no dealer blackjack. Cards are ranks (A 2-9 T J Q K, or 10), with or without a suit,\n" +
-			"separated by commas or spaces. --pairs values splitting every pair against every up card instead.\n" +
+			"splitting). Under a peek the values are given no dealer blackjack. Cards are ranks (A 2-9 T J Q K,\n" +
+			"or 10), with or without a suit, separated by commas or spaces. --pairs values splitting every pair\n" +
+			"against every up card instead.\n" +
 			"See docs/analysis.md.",
 		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
