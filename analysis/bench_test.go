@@ -59,18 +59,21 @@ func BenchmarkDealer4(b *testing.B) {
 // BenchmarkHandValues values every action of one hand from a six-deck shoe
 // with 60 cards gone (a shoe as it stands mid-shoe: the pit prices each
 // decision this way), one core: a hard 16, a soft 18 and a pair of Eights
-// (the split, with resplits to four hands, is the heaviest).
+// (the split, with resplits to four hands, is the heaviest), and the pair of
+// Eights against a ten under each other post-split strategy.
 func BenchmarkHandValues(b *testing.B) {
 	p := rules.MustLookup("vegas-s17")
 	removed := card.MustParseList("TS TH TD TC KS KH QD JC 2S 3S 4S 5S 6S 2H 3H 4H 5H 6H 2D 3D 4D 5D 6D 2C 3C 4C 5C 6C " +
 		"7S 8S 9S AS 7H 8H 9H AH TS TH TD TC KS KH QD JC 2S 3S 4S 5S 6S 2H 3H 4H 5H 6H 9D 9C AD QS")
 	for _, c := range []struct {
 		name, up, hand string
-	}{{"16vT", "TS", "TH 6D"}, {"A7v9", "9S", "AS 7C"}, {"88vT", "TC", "8H 8D"}, {"88v6", "6C", "8H 8D"}} {
+		sp             SplitPlay
+	}{{"16vT", "TS", "TH 6D", SplitCDP1}, {"A7v9", "9S", "AS 7C", SplitCDP1}, {"88vT", "TC", "8H 8D", SplitCDP1}, {"88v6", "6C", "8H 8D", SplitCDP1},
+		{"88vT-cdz", "TC", "8H 8D", SplitCDZ}, {"88vT-cdp", "TC", "8H 8D", SplitCDP}, {"88vT-exact", "TC", "8H 8D", SplitBasic}} {
 		up, hand := card.MustParse(c.up), card.MustParseList(c.hand)
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := HandValues(p, up, hand, EVOptions{Removed: removed}); err != nil {
+				if _, err := HandValues(p, up, hand, EVOptions{Removed: removed, SplitPlay: c.sp}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -13,29 +13,50 @@ import (
 // SplitPlay names the post-split strategy a split's value assumes.
 type SplitPlay uint8
 
+// The post-split strategies, as Eric Farmer's analyzer defines them (its
+// readme.txt and BJPlayer::computeEVx; docs/analysis.md, "Post-split
+// play"), and Nairn's (SplitBasic, nairn.go).
 const (
 	// SplitCDP1 is Farmer's CDP1: every split hand plays the first split
 	// hand's optimum for its own cards (the analysis's cd; see splitValue).
 	SplitCDP1 SplitPlay = iota
+	// SplitBasic (nairn.go) is 1.
+	_
+	// SplitCDZ is Farmer's CDZ- (composition-dependent, zero memory): every
+	// split hand plays as the unsplit hand of the same cards would, its
+	// best option by their values from the shoe less its own cards and the
+	// up card, among the options the split hand has (cdzChoice).
+	SplitCDZ
+	// SplitCDP is Farmer's CDP: the split hands' play is the optimum for
+	// the shoe each hand's value is computed from, the number of other pair
+	// cards removed varying (splitValue's D_j); see docs/analysis.md.
+	SplitCDP
 )
 
-// ParseSplitPlay reads a post-split strategy name: cdp1, or exact (Nairn's
-// exact splitting, SplitBasic). cdz and cdp are refused with the reason.
+// ParseSplitPlay reads a post-split strategy name: cdz (or cdz-), cdp1,
+// cdp, or exact (Nairn's exact splitting, SplitBasic).
 func ParseSplitPlay(s string) (SplitPlay, error) {
 	switch strings.ToLower(s) {
 	case "", "cdp1":
 		return SplitCDP1, nil
 	case "exact", "basic":
 		return SplitBasic, nil
-	case "cdz", "cdz-", "cdp":
-		return 0, fmt.Errorf("split play %q is not computed yet: cdp1 (each split hand plays the first split hand's best play for its own cards, Farmer's CDP1) and exact (Nairn's: each split hand plays his basic strategy) are", s)
+	case "cdz", "cdz-":
+		return SplitCDZ, nil
+	case "cdp":
+		return SplitCDP, nil
 	}
-	return 0, fmt.Errorf("unknown split play %q: want cdp1 or exact (cdz and cdp are not computed yet)", s)
+	return 0, fmt.Errorf("unknown split play %q: want cdz, cdp1, cdp or exact", s)
 }
 
 func (s SplitPlay) String() string {
-	if s == SplitBasic {
+	switch s {
+	case SplitBasic:
 		return "exact"
+	case SplitCDZ:
+		return "cdz"
+	case SplitCDP:
+		return "cdp"
 	}
 	return "cdp1"
 }
@@ -48,8 +69,8 @@ type EVOptions struct {
 	// SplitHands is the most hands a split may make (2: one split); 0
 	// takes the profile's max_hands.
 	SplitHands int
-	// SplitPlay is the post-split strategy: SplitCDP1, or SplitBasic
-	// (Nairn's exact splitting).
+	// SplitPlay is the post-split strategy: SplitCDP1, SplitCDZ,
+	// SplitCDP, or SplitBasic (Nairn's exact splitting).
 	SplitPlay SplitPlay
 }
 
@@ -169,11 +190,19 @@ func HandValues(p *rules.Profile, up card.Card, hand []card.Card, opts EVOptions
 	// Split hands resplit every pair the rules let them, as Farmer's and
 	// Nairn's values do (the cd pass of Analyze may keep one instead).
 	s.alwaysResplit = true
-	if opts.SplitPlay == SplitBasic {
+	switch opts.SplitPlay {
+	case SplitBasic:
 		if (p.DeclareInitialAce || p.SplitTenAceChoice) && len(hand) == 2 && pairKind(comp) >= 0 {
 			return nil, fmt.Errorf("%w: exact splitting plays Nairn's basic strategy, which declares no Ace (AR-11, VE-13): use --split-play cdp1", ErrHand)
 		}
 		s.basicSplit = true
+	case SplitCDZ:
+		s.cdzSplit = true
+	case SplitCDP:
+		s.cdpSplit = true
+	case SplitCDP1:
+	default:
+		return nil, fmt.Errorf("%w: unknown split play %d", ErrHand, opts.SplitPlay)
 	}
 	s.base = shoe
 	for k := range shoe {

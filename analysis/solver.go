@@ -293,6 +293,10 @@ type solver struct {
 	// basicSplit plays every split hand by Nairn's basic strategy
 	// (nairnPlay) instead of CDP1 (HandValues, SplitBasic).
 	basicSplit bool
+	// cdzSplit plays every split hand by Farmer's CDZ- (cdzChoice),
+	// cdpSplit by his CDP (the optimum for each shoe a split hand is valued
+	// from): HandValues, SplitCDZ and SplitCDP.
+	cdzSplit, cdpSplit bool
 	// exhaustiveStand values standing at every total, 11 or less too; the
 	// test of standWorthy uses it.
 	exhaustiveStand bool
@@ -812,7 +816,10 @@ func (s *solver) nodeCD(h hand, x pack) val {
 	if h.split && s.basicSplit {
 		return s.playOut(h, x, s.nairnPlay(h))
 	}
-	if h.split && x.get(int(h.pair)) != 1 {
+	if h.split && s.cdzSplit {
+		return s.playOut(h, x, s.cdzChoice(h))
+	}
+	if h.split && x.get(int(h.pair)) != 1 && !s.cdpSplit {
 		return s.playOut(h, x, s.splitChoice(h))
 	}
 	v, c := s.bestCD(h, x)
@@ -884,6 +891,9 @@ func (s *solver) splitChoice(h hand) play {
 	if s.basicSplit {
 		return s.nairnPlay(h)
 	}
+	if s.cdzSplit {
+		return s.cdzChoice(h)
+	}
 	h = s.number(h)
 	if t := s.choice[s.pol][h.pair]; int(h.id) < len(t) && t[h.id] != 0 {
 		return t[h.id]
@@ -891,6 +901,62 @@ func (s *solver) splitChoice(h hand) play {
 	_, c := s.bestCD(h, pack(0).add(int(h.pair)))
 	s.recordChoice(h, c)
 	return c
+}
+
+// cdzChoice is the play of split hand h under Farmer's CDZ-: the option the
+// unsplit hand of the same cards would take — the best of those the split
+// hand has, valued as the unsplit hand's, from the shoe less its own cards
+// and the up card only (no other pair card out), with composition-dependent
+// play after it — ties to standing, not doubling (his computeEVx). It
+// depends on the hand's own cards only, so the split's value is exact for
+// it (splitValue). A declaration (AR-11) is chosen the same way, each
+// declaration by its best option; a split ten's Ace (VE-13) as in CDP1
+// (counting it 1 is never better: tested).
+func (s *solver) cdzChoice(h hand) play {
+	h = s.number(h)
+	if t := s.choice[s.pol][h.pair]; int(h.id) < len(t) && t[h.id] != 0 {
+		return t[h.id]
+	}
+	var c play
+	switch {
+	case h.c.Total() == 21 || (s.oneCard(h) && h.c.N >= 2):
+		c = playStand
+	case s.tenAceChoice(h):
+		_, c = s.bestCD(h, pack(0).add(int(h.pair)))
+	case s.mustDeclare(h):
+		v11, _ := s.cdzBest(s.declared(h, 11))
+		v1, _ := s.cdzBest(s.declared(h, 1))
+		c = playDeclare11
+		if v1 > v11 {
+			c = playDeclare1
+		}
+	default:
+		_, c = s.cdzBest(h)
+	}
+	s.recordChoice(h, c)
+	return c
+}
+
+// cdzBest is the best of the options open to split hand h (not declaring)
+// by the values of the unsplit hand of its cards, and that value.
+func (s *solver) cdzBest(h hand) (float64, play) {
+	u := h
+	u.split, u.pair = false, -1
+	if u.c.Total() == 21 {
+		return s.stand(u, 0, 1)[sEV], playStand
+	}
+	v, c := s.hit(u, 0)[sEV], playHit
+	if s.standWorthy(h) {
+		if st := s.stand(u, 0, 1)[sEV]; st >= v {
+			v, c = st, playStand
+		}
+	}
+	if s.canDouble(h) {
+		if d := s.double(u, 0)[sEV]; d > v {
+			v, c = d, playDouble
+		}
+	}
+	return v, c
 }
 
 func (s *solver) recordChoice(h hand, c play) {
@@ -974,7 +1040,8 @@ func (s *solver) splitValue(P int) val {
 	var kNonPair, kPair, kAny [kLanes]val
 	kDone := false
 	parts := func(k int) (nonPair, pair, any val) {
-		if k < 2 {
+		if k < 2 || s.cdpSplit {
+			// CDP plays each shoe's optimum: no lanes sharing one play.
 			return s.parts(P, k)
 		}
 		if !kDone {

@@ -29,9 +29,10 @@ func newEVCmd(e *env) *cobra.Command {
 		Long: "ev values every decision the profile's rules open to a hand against the dealer's up card, exactly,\n" +
 			"from the full shoe less the up card, the hand and --removed: stand, hit, double, split, surrender,\n" +
 			"even money, and insurance as a side bet, each per initial unit with composition-dependent play after\n" +
-			"it (split hands: Farmer's CDP1, or with --split-play exact Nairn's exact splitting). Under a peek the\n" +
-			"values are given no dealer blackjack. Cards are ranks (A 2-9 T J Q K, or 10), with or without a suit,\n" +
-			"separated by commas or spaces. --pairs values splitting every pair against every up card instead.\n" +
+			"it (split hands: Farmer's CDP1 by default; --split-play cdz or cdp his CDZ- or CDP, exact Nairn's exact\n" +
+			"splitting). Under a peek the values are given no dealer blackjack. Cards are ranks (A 2-9 T J Q K,\n" +
+			"or 10), with or without a suit, separated by commas or spaces. --pairs values splitting every pair\n" +
+			"against every up card instead.\n" +
 			"See docs/analysis.md.",
 		Args: profileArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -91,7 +92,7 @@ func newEVCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&hand, "hand", "", "the player's cards (two or more)")
 	c.Flags().StringVar(&removed, "removed", "", "cards out of the shoe besides the up card and the hand")
 	c.Flags().IntVar(&splitHands, "split-hands", 0, "the most hands a split may make (2: one split; 0: the profile's max_hands)")
-	c.Flags().StringVar(&splitPlay, "split-play", "cdp1", "the post-split strategy: cdp1 (Farmer's CDP1) or exact (Nairn's: every split hand plays his basic strategy); cdz and cdp are not computed yet")
+	c.Flags().StringVar(&splitPlay, "split-play", "cdp1", "the post-split strategy: cdp1 (Farmer's CDP1: the first split hand's best play), cdz (CDZ-: the unsplit hand's play), cdp (CDP: the best play for each number of pair cards removed) or exact (Nairn's: his basic strategy)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	c.Flags().BoolVar(&pairs, "pairs", false, "instead of one hand, the value of splitting every pair against every up card (a table like Nairn's)")
 	return c
@@ -168,10 +169,12 @@ func writeEVText(w io.Writer, p *rules.Profile, up card.Card, hand, removed []ca
 	} else if v.PDealerBlackjack > 0 {
 		fmt.Fprintf(&b, "dealer blackjack %.4f, included in the values\n", v.PDealerBlackjack)
 	}
-	split := "CDP1"
-	if sp == analysis.SplitBasic {
-		split = "Nairn's basic strategy"
-	}
+	split := map[analysis.SplitPlay]string{
+		analysis.SplitCDP1:  "CDP1",
+		analysis.SplitCDZ:   "CDZ-",
+		analysis.SplitCDP:   "CDP",
+		analysis.SplitBasic: "Nairn's basic strategy",
+	}[sp]
 	fmt.Fprintf(&b, "expected net per initial unit (composition-dependent play after; split hands %s):\n", split)
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for _, a := range v.Actions {

@@ -49,6 +49,30 @@ func TestEVText(t *testing.T) {
 	}
 }
 
+// --split-play cdz and cdp: Farmer's CDZ- and CDP, equal to his analyzer's
+// (analysis/testdata/farmer-split/1d-s17-das-*.txt: 9,9 against a 3 on one
+// deck, S17, DAS, to four hands: CDZ- 21.717344949 %, CDP1 21.857433574 %,
+// CDP 21.880713647 %).
+func TestEVSplitPlays(t *testing.T) {
+	for play, want := range map[string]float64{"cdz": 0.21717344949, "cdp1": 0.21857433574, "cdp": 0.21880713647} {
+		out, errb, code := run(t, "", "ev", "vegas-s17", "-o", "decks=1", "--up", "3", "--hand", "9,9", "--split-play", play, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", play, code, errb)
+		}
+		var got struct{ Split float64 }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.Split-want) > 1e-11 {
+			t.Errorf("%s: split %.11f, Farmer %.11f", play, got.Split, want)
+		}
+	}
+	out, _, _ := run(t, "", "ev", "vegas-s17", "--up", "3", "--hand", "9,9", "--split-play", "cdz")
+	if !strings.Contains(out, "split hands CDZ-") {
+		t.Errorf("text does not name CDZ-:\n%s", out)
+	}
+}
+
 // Bad input: one line, exit status 2.
 func TestEVRefused(t *testing.T) {
 	for _, c := range []struct {
@@ -61,7 +85,7 @@ func TestEVRefused(t *testing.T) {
 		{[]string{"ev", "vegas-s17", "--up", "6", "--hand", "8"}, "two cards or more"},
 		{[]string{"ev", "vegas-s17", "--up", "6", "--hand", "T,8,5"}, "is bust"},
 		{[]string{"ev", "vegas-s17", "-o", "decks=1", "-o", "cut_card_reserve=0", "--up", "6", "--hand", "8,8", "--removed", "8,8,8"}, "has no 8 left"},
-		{[]string{"ev", "vegas-s17", "--up", "6", "--hand", "8,8", "--split-play", "cdz"}, "not computed yet"},
+		{[]string{"ev", "vegas-s17", "--up", "6", "--hand", "8,8", "--split-play", "cdq"}, `unknown split play "cdq": want cdz, cdp1, cdp or exact`},
 		{[]string{"ev", "vegas-s17", "--up", "6", "--hand", "8,8", "--split-hands", "9"}, "split hands 9"},
 	} {
 		_, errb, code := run(t, "", c.args...)

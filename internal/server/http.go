@@ -68,7 +68,7 @@ func (s *Server) Handler() http.Handler {
 
 	// The web client (issue 6) and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
-	(&webapi.API{Tables: liveTables{s}}).Register(mux)
+	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(mux)
 	mux.Handle("/", web.Handler())
 	return s.forward(s.requireJSON(mux))
 }

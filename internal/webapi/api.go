@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"sabot"
 	"sabot/analysis"
@@ -40,8 +41,23 @@ type API struct {
 	// Cache holds the analyses by profile; nil uses package analysis' own.
 	Cache *analysis.Cache
 
+	// ClientKey names the client a request comes from, for the hand
+	// calculator's budget per address (nil: the connection's address).
+	ClientKey func(*http.Request) string
+	// The hand calculator's bounds (calc.go): computations at once (0:
+	// half the cores), how long a request waits for one, and each client
+	// address's computing time at once and share of a core after; zero
+	// takes the default.
+	CalcSlots int
+	CalcWait  time.Duration
+	CalcBurst time.Duration
+	CalcShare float64
+
 	mu  sync.Mutex
 	svg map[string][]byte // strategy cards by profile hash
+
+	calcOnce sync.Once
+	calc     *calcGuard
 }
 
 // Register mounts the API's handlers on mux.
@@ -236,20 +252,38 @@ func (a *API) Rules() http.Handler {
 	})
 }
 
-// EV serves GET /api/tables/{id}/ev?up=CARD&hand=CARDS[&removed=CARDS][&split_hands=N][&split_play=cdp1|exact]:
+// EV serves GET /api/tables/{id}/ev?up=CARD&hand=CARDS[&removed=CARDS][&split_hands=N][&split_play=cdz|cdp1|cdp|exact][&o=key=value]…:
 // the exact value of each action open to the hand against the up card under
-// the table's rules, from its full shoe less the up card, the hand and the
-// removed cards (analysis.HandValues, as `sabot ev --json`). Cards are ranks
-// (A 2-9 T J Q K, or 10), with or without a suit, separated by commas.
+// the table's rules changed by the o options (as sabot's -o), from its full
+// shoe less the up card, the hand and the removed cards
+// (analysis.HandValues, as `sabot ev --json`). Cards are ranks (A 2-9 T J Q
+// K, or 10), with or without a suit, separated by commas. The work is
+// bounded (calc.go): 400 for a query or options out of bounds, 429 when the
+// client's address has spent its computing time, 503 when every slot is
+// busy.
 func (a *API) EV() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.URL.RawQuery) > MaxEVQuery {
+			httpjson.WriteError(w, sabot.Errorf(sabot.EINVALID, "the query is %d bytes long, at most %d", len(r.URL.RawQuery), MaxEVQuery))
+			return
+		}
 		_, p, err := a.profile(r)
 		if err != nil {
 			httpjson.WriteError(w, err)
 			return
 		}
 		q := r.URL.Query()
-		up, err := analysis.ParseRanks(q.Get("up"))
+		opts, err := evOptions(q["o"])
+		if err == nil && len(opts) > 0 {
+			p = p.Clone()
+			if err = p.SetAll(opts); err != nil {
+				err = fmt.Errorf("o: %v", err)
+			}
+		}
+		var up []card.Card
+		if err == nil {
+			up, err = analysis.ParseRanks(q.Get("up"))
+		}
 		if err == nil && len(up) != 1 {
 			err = fmt.Errorf("up: one card, not %d", len(up))
 		}
@@ -272,7 +306,20 @@ func (a *API) EV() http.Handler {
 			httpjson.WriteError(w, sabot.Errorf(sabot.EINVALID, "%v", err))
 			return
 		}
-		v, err := analysis.HandValues(p, up[0], hand, analysis.EVOptions{Removed: removed, SplitHands: n, SplitPlay: sp})
+		key := remoteKey(r)
+		if a.ClientKey != nil {
+			key = a.ClientKey(r)
+		}
+		var v *analysis.Values
+		if gerr := a.guard().run(r.Context(), key, func() {
+			v, err = analysis.HandValues(p, up[0], hand, analysis.EVOptions{Removed: removed, SplitHands: n, SplitPlay: sp})
+		}); gerr != nil {
+			if errors.Is(gerr, context.Canceled) || errors.Is(gerr, context.DeadlineExceeded) {
+				gerr = sabot.Errorf(sabot.ECONFLICT, "the request was cancelled")
+			}
+			httpjson.WriteError(w, gerr)
+			return
+		}
 		if err != nil {
 			if errors.Is(err, analysis.ErrHand) || errors.Is(err, rules.ErrInvalid) {
 				err = sabot.Errorf(sabot.EINVALID, "%v", err)

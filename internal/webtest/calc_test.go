@@ -3,10 +3,15 @@ package webtest
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"sabot/analysis"
+	"sabot/card"
+	"sabot/rules"
 )
 
 // The hand calculator and the strategy card's values on the table's page,
@@ -52,6 +57,32 @@ func TestHandCalculator(t *testing.T) {
 	click(t, ana, "details.calculator .calc-go")
 	waitJS(t, ana, "the refusal", `document.querySelector('details.calculator .calc-error')?.innerText.includes('unknown card "X"')`)
 
+	// The rules picked in the calculator: two decks, the dealer hitting soft
+	// 17, late surrender and three hands at most (typed), split hands played
+	// CDZ-, 8,8 against a ten: each value the page holds is sabot ev's, the
+	// same float (analysis.HandValues for those rules).
+	waitJS(t, ana, "the table's options in the picker", `document.querySelector('details.calculator fieldset.calc-rules')?.dataset.loaded === '1' && document.querySelector('details.calculator select[name="o-decks"]').value === '1'`)
+	do(t, ana, "pick the rules",
+		chromedp.SetValue(chromedp.CSS(`details.calculator select[name=up]`), "T"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator input[name=hand]`), "8,8"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator input[name=removed]`), "5,5"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator select[name="o-decks"]`), "2"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator select[name="o-dealer_hits_soft_17"]`), "true"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator select[name="o-surrender"]`), "late"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator input[name="o-more"]`), "max_hands=3"),
+		chromedp.SetValue(chromedp.CSS(`details.calculator select[name=split_play]`), "cdz"))
+	click(t, ana, "details.calculator .calc-go")
+	waitJS(t, ana, "the values under the rules picked", `!!document.querySelector('details.calculator .ev-table tr[data-action=surrender]')`)
+	p := rules.MustLookup("vegas-s17")
+	if err := p.SetAll([]string{"decks=1", "burn_cards=0", "cut_card_reserve=32", "decks=2", "dealer_hits_soft_17=true", "surrender=late", "max_hands=3"}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := analysis.HandValues(p, card.MustParse("TS"), card.MustParseList("8H 8D"), analysis.EVOptions{Removed: card.MustParseList("5S 5H"), SplitPlay: analysis.SplitCDZ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageEV(t, ana, "details.calculator", want)
+
 	// The strategy card: hover 8,8 against a 6.
 	click(t, ana, "details.strategy > summary")
 	waitJS(t, ana, "the card's cells", `!!document.querySelector('table.strategy-grid td[data-hand="8,8"][data-up="6"]')`)
@@ -67,6 +98,14 @@ func TestHandCalculator(t *testing.T) {
 			t.Errorf("the cell's values:\n%s\nwant %q", got, want)
 		}
 	}
+	p = rules.MustLookup("vegas-s17")
+	if err := p.SetAll([]string{"decks=1", "burn_cards=0", "cut_card_reserve=32"}); err != nil {
+		t.Fatal(err)
+	}
+	if want, err = analysis.HandValues(p, card.MustParse("6S"), card.MustParseList("8H 8D"), analysis.EVOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pageEV(t, ana, ".cell-values", want)
 	// A tap on hard 16 against a ten: stand, hit, double, given no dealer
 	// blackjack (the same file: 10,6 against a ten, Stand −54.295185382 %,
 	// Hit −50.692924258 %, Double −101.385848516 %).
@@ -77,6 +116,31 @@ func TestHandCalculator(t *testing.T) {
 		if !strings.Contains(got, want) || strings.Contains(got, "Split") {
 			t.Errorf("16 against a ten:\n%s\nwant %q", got, want)
 		}
+	}
+}
+
+// pageEV checks that the values shown under sel are want's, each action's
+// the same float (the page's data-ev), and no other action shown.
+func pageEV(t *testing.T, ctx context.Context, sel string, want *analysis.Values) {
+	t.Helper()
+	got := eval[map[string]string](t, ctx, fmt.Sprintf(`Object.fromEntries([...document.querySelectorAll('%s .ev-table tr')].map(r => [r.dataset.action, r.querySelector('td').dataset.ev]))`, sel))
+	n := 0
+	for name, w := range map[string]*float64{"stand": want.Stand, "hit": want.Hit, "double": want.Double, "split": want.Split, "surrender": want.Surrender, "even_money": want.EvenMoney} {
+		g, shown := got[name]
+		if w == nil {
+			if shown {
+				t.Errorf("%s: %s shown (%s), not open", sel, name, g)
+			}
+			continue
+		}
+		n++
+		x, err := strconv.ParseFloat(g, 64)
+		if err != nil || x != *w {
+			t.Errorf("%s: %s %q, sabot ev %v", sel, name, g, *w)
+		}
+	}
+	if len(got) != n {
+		t.Errorf("%s: %d values shown, want %d: %v", sel, len(got), n, got)
 	}
 }
 

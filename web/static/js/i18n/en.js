@@ -757,4 +757,23 @@ export default {
   'pit.revoke': "Revoke",
   'pit.noDevices': "No card reader at this table.",
   'pit.noLiveTable': "No table deals from a physical shoe: open one with shoe=physical.",
+
+  // issue 32
+  'calc.splitCDZ': "as the unsplit hand would (CDZ-)",
+  'calc.splitCDP': "the best play for each number of pair cards out (CDP)",
+  'calc.rules': "Rules",
+  'calc.opt.decks': "Decks",
+  'calc.opt.dealer_hits_soft_17': "Dealer on soft 17",
+  'calc.opt.double_after_split': "Double after a split",
+  'calc.opt.resplit_aces': "Resplit Aces",
+  'calc.opt.surrender': "Surrender",
+  'calc.s17': "stands",
+  'calc.h17': "hits",
+  'calc.yes': "yes",
+  'calc.no': "no",
+  'calc.surrNone': "none",
+  'calc.surrLate': "late",
+  'calc.surrEarly': "early",
+  'calc.more': "More options",
+  'calc.moreHint': "key=value, e.g. max_hands=2 blackjack_pays=6:5",
 };

@@ -865,4 +865,23 @@ export default {
   'pit.revoke': "Revocar",
   'pit.noDevices': "Ningún lector de cartas en esta mesa.",
   'pit.noLiveTable': "Ninguna mesa se reparte de un sabot físico: abra una con shoe=physical.",
+
+  // issue 32
+  'calc.splitCDZ': "como jugaría la mano sin separar (CDZ-)",
+  'calc.splitCDP': "la mejor jugada para cada número de cartas del par fuera (CDP)",
+  'calc.rules': "Reglas",
+  'calc.opt.decks': "Barajas",
+  'calc.opt.dealer_hits_soft_17': "El croupier con 17 blando",
+  'calc.opt.double_after_split': "Doblar tras separar",
+  'calc.opt.resplit_aces': "Volver a separar ases",
+  'calc.opt.surrender': "Rendirse",
+  'calc.s17': "se planta",
+  'calc.h17': "pide",
+  'calc.yes': "sí",
+  'calc.no': "no",
+  'calc.surrNone': "no",
+  'calc.surrLate': "tardía",
+  'calc.surrEarly': "temprana",
+  'calc.more': "Más opciones",
+  'calc.moreHint': "clave=valor, p. ej. max_hands=2 blackjack_pays=6:5",
 };

@@ -865,4 +865,23 @@ export default {
   'pit.revoke': "Revoca",
   'pit.noDevices': "Nessun lettore di carte a questo tavolo.",
   'pit.noLiveTable': "Nessun tavolo si distribuisce da un sabot fisico: ne apra uno con shoe=physical.",
+
+  // issue 32
+  'calc.splitCDZ': "come giocherebbe la mano non divisa (CDZ-)",
+  'calc.splitCDP': "la giocata migliore per ogni numero di carte della coppia uscite (CDP)",
+  'calc.rules': "Regole",
+  'calc.opt.decks': "Mazzi",
+  'calc.opt.dealer_hits_soft_17': "Il banco con 17 soft",
+  'calc.opt.double_after_split': "Raddoppio dopo la divisione",
+  'calc.opt.resplit_aces': "Ridividere gli assi",
+  'calc.opt.surrender': "Resa",
+  'calc.s17': "sta",
+  'calc.h17': "chiede carta",
+  'calc.yes': "sì",
+  'calc.no': "no",
+  'calc.surrNone': "no",
+  'calc.surrLate': "tardiva",
+  'calc.surrEarly': "anticipata",
+  'calc.more': "Altre opzioni",
+  'calc.moreHint': "chiave=valore, ad es. max_hands=2 blackjack_pays=6:5",
 };
