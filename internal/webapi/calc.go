@@ -101,14 +101,17 @@ func (g *calcGuard) run(ctx context.Context, key string, f func()) error {
 	l := g.bucket(key, now)
 	if tok := l.TokensAt(now); tok < 1 {
 		wait := time.Duration((1 - tok) / (1000 * g.share) * float64(time.Second))
-		return sabot.Throttled(wait, "the hand calculator's computing time for your address is spent: %s of computing, then %.0f %% of a core; try again in %s", time.Duration(g.burst)*time.Millisecond, 100*g.share, wait.Round(time.Second)+time.Second)
+		retry := wait.Round(time.Second) + time.Second
+		return sabot.Throttled(wait, "the hand calculator's computing time for your address is spent: %s of computing, then %.0f %% of a core; try again in %s", time.Duration(g.burst)*time.Millisecond, 100*g.share, retry).
+			WithReason("calc_budget", map[string]any{"retry": int(retry / time.Second)})
 	}
 	t := time.NewTimer(g.wait)
 	defer t.Stop()
 	select {
 	case g.slots <- struct{}{}:
 	case <-t.C:
-		e := sabot.Errorf(sabot.EUNAVAILABLE, "the hand calculator is busy: %d computing and more waiting; try again in a second", cap(g.slots))
+		e := sabot.Errorf(sabot.EUNAVAILABLE, "the hand calculator is busy: %d computing and more waiting; try again in a second", cap(g.slots)).
+			WithReason("calc_busy", map[string]any{"retry": 1})
 		e.RetryAfter = time.Second
 		return e
 	case <-ctx.Done():

@@ -96,15 +96,16 @@ func TestEVBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var e struct{ Code, Error string }
+		var e struct{ Code, Error, Reason string }
 		json.NewDecoder(resp.Body).Decode(&e)
-		return resp, e.Code + ": " + e.Error
+		return resp, e.Code + ": " + e.Error + " [" + e.Reason + "]"
 	}
 	if resp, body := ask("ana"); resp.StatusCode != 200 {
 		t.Fatalf("first request: %d %s", resp.StatusCode, body)
 	}
 	resp, body := ask("ana")
-	if resp.StatusCode != 429 || !strings.HasPrefix(body, "too_many_requests: the hand calculator's computing time for your address is spent") || resp.Header.Get("Retry-After") == "" {
+	// The reason lets the page word it in its language.
+	if resp.StatusCode != 429 || !strings.HasPrefix(body, "too_many_requests: the hand calculator's computing time for your address is spent") || !strings.HasSuffix(body, "[calc_budget]") || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("second request: %d %s (Retry-After %q)", resp.StatusCode, body, resp.Header.Get("Retry-After"))
 	}
 	if resp, body := ask("bea"); resp.StatusCode != 200 {
@@ -115,7 +116,7 @@ func TestEVBudget(t *testing.T) {
 	ts = calcServer(t, b)
 	b.guard().slots <- struct{}{} // the one slot taken
 	r, body2 := get(t, ts.URL+"/api/tables/4/ev?up=T&hand=T,6")
-	if r.StatusCode != 503 || !strings.Contains(body2, "the hand calculator is busy") || r.Header.Get("Retry-After") != "1" {
+	if r.StatusCode != 503 || !strings.Contains(body2, "the hand calculator is busy") || !strings.Contains(body2, `"reason":"calc_busy"`) || r.Header.Get("Retry-After") != "1" {
 		t.Errorf("every slot busy: %d %s", r.StatusCode, body2)
 	}
 	<-b.guard().slots

@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { refusal, t } from './i18n.js';
 
 const UPS = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'];
 const ACTIONS = ['stand', 'hit', 'double', 'split', 'surrender', 'even_money'];
@@ -110,7 +110,7 @@ export function calculator(id) {
     replace(out, h('p', { class: 'hint' }, t('calc.computing')));
     handEV(id, { up: up.value, hand: hand.value, removed: removed.value, splitHands: Number(splits.value), splitPlay: play.value, options: rules.changes() }).then(
       v => replace(out, valuesView(v)),
-      err => replace(out, h('p', { class: 'calc-error' }, err.message)));
+      err => replace(out, h('p', { class: 'calc-error' }, refusal(err))));
   });
   return h('details', { class: 'calculator' },
     h('summary', {}, t('calc.heading')),
@@ -132,7 +132,7 @@ export function strategyGrid(id, card) {
     replace(shown, title, h('p', { class: 'hint' }, t('calc.computing')));
     cache.get(key).then(v => {
       if (cell.classList.contains('on')) replace(shown, title, valuesView(v));
-    }, err => replace(shown, title, h('p', { class: 'calc-error' }, err.message)));
+    }, err => replace(shown, title, h('p', { class: 'calc-error' }, refusal(err))));
   }
   const blocks = [];
   for (const kind of ['hard', 'soft', 'pair']) {

@@ -759,6 +759,8 @@ export default {
   'pit.noLiveTable': "No table deals from a physical shoe: open one with shoe=physical.",
 
   // issue 32
+  'reason.calc_budget': 'The hand calculator has used the computing time of your address; try again in {retry} s.',
+  'reason.calc_busy': 'The hand calculator is busy; try again in a second.',
   'calc.splitCDZ': "as the unsplit hand would (CDZ-)",
   'calc.splitCDP': "the best play for each number of pair cards out (CDP)",
   'calc.rules': "Rules",

@@ -867,6 +867,8 @@ export default {
   'pit.noLiveTable': "Ninguna mesa se reparte de un sabot físico: abra una con shoe=physical.",
 
   // issue 32
+  'reason.calc_budget': 'La calculadora de manos agotó el tiempo de cálculo de su dirección; vuelva a intentarlo en {retry} s.',
+  'reason.calc_busy': 'La calculadora de manos está ocupada; vuelva a intentarlo en un segundo.',
   'calc.splitCDZ': "como jugaría la mano sin separar (CDZ-)",
   'calc.splitCDP': "la mejor jugada para cada número de cartas del par fuera (CDP)",
   'calc.rules': "Reglas",

@@ -867,6 +867,8 @@ export default {
   'pit.noLiveTable': "Nessun tavolo si distribuisce da un sabot fisico: ne apra uno con shoe=physical.",
 
   // issue 32
+  'reason.calc_budget': 'Il calcolatore delle mani ha esaurito il tempo di calcolo del suo indirizzo; riprovi tra {retry} s.',
+  'reason.calc_busy': 'Il calcolatore delle mani è occupato; riprovi tra un secondo.',
   'calc.splitCDZ': "come giocherebbe la mano non divisa (CDZ-)",
   'calc.splitCDP': "la giocata migliore per ogni numero di carte della coppia uscite (CDP)",
   'calc.rules': "Regole",
