@@ -313,6 +313,9 @@ type Care interface {
 	// if none was set); PutCare writes them.
 	CareOf(ctx context.Context, userID int64) (*PlayerCare, error)
 	PutCare(ctx context.Context, userID int64, c PlayerCare) error
+	// SetBlock writes the pit's block of a player (reason "": lifted),
+	// and nothing else of his care.
+	SetBlock(ctx context.Context, userID int64, reason string, at time.Time) error
 	// Usage sums a player's wallet entries since a time: what was credited
 	// to it, staked from it and its net at the tables.
 	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
@@ -531,6 +534,11 @@ type PlayerCare struct {
 	Exclusion      string    `json:"exclusion,omitempty"`
 	ExcludedFrom   time.Time `json:"excluded_from,omitzero"`
 	ExcludedUntil  time.Time `json:"excluded_until,omitzero"`
+	// Blocked is the reason the pit gave for blocking the player ("": not
+	// blocked), BlockedAt when; a block holds until the pit lifts it. Read
+	// here, written only by SetBlock (PutCare leaves it as it is).
+	Blocked   string    `json:"-"`
+	BlockedAt time.Time `json:"-"`
 }
 
 // Usage is what a player's wallet saw over a period: Credited (credits to

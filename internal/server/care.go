@@ -189,6 +189,10 @@ func (s *Server) excluded(ctx context.Context, userID int64) error {
 // exclusionRefusal is the refusal of a player whose exclusion is in force
 // (nil: none is).
 func exclusionRefusal(pc *sabot.PlayerCare, now time.Time) error {
+	if pc.Blocked != "" {
+		// The pit's reason is the pit's: the player is told to ask.
+		return sabot.Errorf(sabot.EFORBIDDEN, "refused: the casino has blocked this account; ask the pit").WithReason("blocked", nil)
+	}
 	if pc.Exclusion == "" || !now.Before(pc.ExcludedUntil) {
 		return nil
 	}
@@ -512,8 +516,12 @@ func (s *Server) sighted(ctx context.Context, w http.ResponseWriter, r *http.Req
 	}
 	for _, name := range names {
 		i := slices.IndexFunc(xs, func(x sabot.Sighting) bool { return x.Name == name })
-		until := xs[i].Until.UTC().Format(time.RFC3339)
-		text := fmt.Sprintf("%s %s from the %s of %s, under a %s until %s", u.Name, what, strings.Join(kinds[name], " and "), name, xs[i].Exclusion, until)
+		until, under := "", "blocked by the pit"
+		if !xs[i].Until.IsZero() {
+			until = xs[i].Until.UTC().Format(time.RFC3339)
+			under = fmt.Sprintf("under a %s until %s", xs[i].Exclusion, until)
+		}
+		text := fmt.Sprintf("%s %s from the %s of %s, %s", u.Name, what, strings.Join(kinds[name], " and "), name, under)
 		if what == "registered" {
 			text += ": no welcome credit"
 		}

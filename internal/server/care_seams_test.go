@@ -130,7 +130,7 @@ func stakeOnSocket(t *testing.T, f *server.Feed, tb int64, stake int64) {
 		if m.Type == "result" {
 			t.Fatalf("a bet of a revoked session was taken at table %d: %+v", tb, m)
 		}
-		if m.Reason != "session_over" && m.Reason != "excluded" && m.Code != sabot.EUNAUTHORIZED {
+		if m.Reason != "session_over" && m.Reason != "excluded" && m.Reason != "blocked" && m.Code != sabot.EUNAUTHORIZED {
 			t.Fatalf("the bet refused for another reason: %+v", m)
 		}
 		return
@@ -208,6 +208,73 @@ func TestClusterRevocation(t *testing.T) {
 	benID := must(c.nodes[0].Store.UserByName(ctx, "ben")).ID
 	if w := must(c.nodes[0].Store.Account(ctx, sabot.AccountWallet, benID)).Balance; w != 10000 {
 		t.Fatalf("ben's wallet holds %d after his time-out, want 10000 (his bet returned)", w)
+	}
+}
+
+// The pit's block, made through one node, holds on the other at once (issue
+// 25, item 3; issue 28, item 8): the player's socket on node 0 takes no more
+// stakes, he is taken off its table with his bet returned, he cannot log in
+// (reason blocked, the pit's reason not told), and the event names the pit.
+// Lifted, he logs in again; a repeat of either writes nothing.
+func TestClusterPitBlock(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	tables := c.tables(2)
+	within(t, 10*time.Second, "one table on each node", func() bool {
+		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
+	})
+	tb := tables[0]
+	if !server.Serves(c.nodes[0], tb) {
+		tb = tables[1]
+	}
+	pit1 := &server.Client{URL: c.nodes[1].URL(), Token: c.admin.Token} // the pit on node 1
+	ben := c.player("ben", c.nodes[0])
+	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
+	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 700}))
+	bf := must(ben.Subscribe(ctx, tb, "", 0))
+	defer bf.Close()
+	must(bf.Next(ctx))
+
+	var v server.BlockView
+	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{}, &v), sabot.EINVALID, "")
+	wantReason(t, ben.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{Reason: "me"}, &v), sabot.EFORBIDDEN, "")
+	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/pit/block", server.BlockRequest{Reason: "staff"}, &v), sabot.EINVALID, "")
+	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{Reason: "chip dumping with cy"}, &v))
+	at := time.Now()
+	if !v.Blocked || v.Reason != "chip dumping with cy" || v.At == "" {
+		t.Fatalf("the block's answer: %+v", v)
+	}
+	stakeOnSocket(t, bf, tb, 100)
+	offTable(t, c.admin, tb, "ben", at)
+	benID := must(c.nodes[0].Store.UserByName(ctx, "ben")).ID
+	if w := must(c.nodes[0].Store.Account(ctx, sabot.AccountWallet, benID)).Balance; w != 10000 {
+		t.Fatalf("ben's wallet holds %d after his block, want 10000 (his bet returned)", w)
+	}
+	for _, n := range c.nodes {
+		_, err := (&server.Client{URL: n.URL()}).Login(ctx, "ben", password)
+		if m := wantReason(t, err, sabot.EFORBIDDEN, "blocked"); m != nil {
+			t.Fatalf("the refusal tells the pit's reason: %v", m)
+		}
+		if strings.Contains(err.Error(), "chip dumping") {
+			t.Fatalf("the refusal tells the pit's reason: %v", err)
+		}
+	}
+	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{Reason: "again"}, &v)) // a repeat
+	must(0, c.admin.Do(ctx, "POST", "/api/admin/players/ben/unblock", server.BlockRequest{Reason: "cleared by security"}, &v))
+	if v.Blocked {
+		t.Fatalf("lifted: %+v", v)
+	}
+	must((&server.Client{URL: c.nodes[1].URL()}).Login(ctx, "ben", password))
+	evs := must(server.Events(ctx, c.nodes[0].Store, server.EventQuery{Limit: 50}))
+	var got []string
+	for _, e := range evs {
+		if strings.Contains(e.Summary, "ben") && (strings.Contains(e.Summary, "block")) {
+			got = append(got, e.Summary)
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0]+got[1], "ben blocked by pit: chip dumping with cy") || !strings.Contains(got[0]+got[1], "ben's block lifted by pit: cleared by security") {
+		t.Fatalf("the block's events: %q", got)
 	}
 }
 

@@ -74,9 +74,9 @@ func (s *Store) DeleteLimit(ctx context.Context, userID int64, kind, period stri
 func (s *Store) CareOf(ctx context.Context, userID int64) (*sabot.PlayerCare, error) {
 	c := &sabot.PlayerCare{RealityMinutes: DefaultRealityMinutes}
 	err := s.read(ctx, func(tx Tx) error {
-		var from, until int64
-		err := tx.QueryRow(ctx, `SELECT reality_minutes, exclusion, excluded_from, excluded_until FROM care_players WHERE user_id = $1`, userID).
-			Scan(&c.RealityMinutes, &c.Exclusion, &from, &until)
+		var from, until, blockedAt int64
+		err := tx.QueryRow(ctx, `SELECT reality_minutes, exclusion, excluded_from, excluded_until, blocked, blocked_at FROM care_players WHERE user_id = $1`, userID).
+			Scan(&c.RealityMinutes, &c.Exclusion, &from, &until, &c.Blocked, &blockedAt)
 		if noRows(err) {
 			return nil
 		} else if err != nil {
@@ -84,6 +84,9 @@ func (s *Store) CareOf(ctx context.Context, userID int64) (*sabot.PlayerCare, er
 		}
 		if until != 0 {
 			c.ExcludedFrom, c.ExcludedUntil = unstamp(from), unstamp(until)
+		}
+		if c.Blocked != "" {
+			c.BlockedAt = unstamp(blockedAt)
 		}
 		return nil
 	})
@@ -99,6 +102,20 @@ func (s *Store) PutCare(ctx context.Context, userID int64, c sabot.PlayerCare) e
 		_, err := tx.Exec(ctx, `INSERT INTO care_players (user_id, reality_minutes, exclusion, excluded_from, excluded_until) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (user_id) DO UPDATE SET reality_minutes = excluded.reality_minutes, exclusion = excluded.exclusion, excluded_from = excluded.excluded_from, excluded_until = excluded.excluded_until`,
 			userID, c.RealityMinutes, c.Exclusion, from, until)
+		return err
+	})
+	return fail(err)
+}
+
+func (s *Store) SetBlock(ctx context.Context, userID int64, reason string, at time.Time) error {
+	var when int64
+	if reason != "" {
+		when = stamp(s.clock(at))
+	}
+	err := s.write(ctx, func(tx Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO care_players (user_id, blocked, blocked_at) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at`,
+			userID, reason, when)
 		return err
 	})
 	return fail(err)
@@ -146,8 +163,9 @@ func (s *Store) guard(ctx context.Context, tx Tx, g *sabot.StakeGuard, at time.T
 			COALESCE((SELECT exclusion FROM care_players WHERE user_id = $2), ''),
 			COALESCE((SELECT excluded_from FROM care_players WHERE user_id = $2), 0),
 			COALESCE((SELECT excluded_until FROM care_players WHERE user_id = $2), 0),
+			COALESCE((SELECT blocked FROM care_players WHERE user_id = $2), ''),
 			(SELECT COUNT(*) FROM care_limits WHERE user_id = $2)`,
-		tokenHash(g.Session), g.UserID).Scan(&sessions, &e.Care.Exclusion, &from, &until, &limits)
+		tokenHash(g.Session), g.UserID).Scan(&sessions, &e.Care.Exclusion, &from, &until, &e.Care.Blocked, &limits)
 	if err != nil {
 		return err
 	}
@@ -200,9 +218,12 @@ func (s *Store) Seen(ctx context.Context, userID int64, marks []string, at time.
 				ON CONFLICT (mark, user_id) DO UPDATE SET seen_at = excluded.seen_at`, h[:], userID, stamp(at)); err != nil {
 				return err
 			}
-			rows, err := tx.Query(ctx, `SELECT u.id, u.name, c.exclusion, c.excluded_until FROM care_seen s
+			// A player under an exclusion in force, or blocked by the pit
+			// (Exclusion "blocked", no end).
+			rows, err := tx.Query(ctx, `SELECT u.id, u.name, CASE WHEN c.blocked <> '' THEN 'blocked' ELSE c.exclusion END,
+					CASE WHEN c.blocked <> '' THEN 0 ELSE c.excluded_until END FROM care_seen s
 				JOIN care_players c ON c.user_id = s.user_id JOIN users u ON u.id = s.user_id
-				WHERE s.mark = $1 AND s.user_id <> $2 AND c.exclusion <> '' AND c.excluded_until > $3 ORDER BY u.id`, h[:], userID, stamp(at))
+				WHERE s.mark = $1 AND s.user_id <> $2 AND (c.blocked <> '' OR c.exclusion <> '' AND c.excluded_until > $3) ORDER BY u.id`, h[:], userID, stamp(at))
 			if err != nil {
 				return err
 			}
@@ -213,7 +234,9 @@ func (s *Store) Seen(ctx context.Context, userID int64, marks []string, at time.
 					rows.Close()
 					return err
 				}
-				x.Until = unstamp(until)
+				if until != 0 {
+					x.Until = unstamp(until)
+				}
 				out = append(out, x)
 			}
 			rows.Close()

@@ -62,6 +62,27 @@ func testCareSettings(t *testing.T, s sabot.Store) {
 		t.Fatalf("care: %+v, want %+v", pc, want)
 	}
 
+	// The pit's block: written apart, so that the player's own care
+	// written after it (read before it: a reality check changed as the pit
+	// blocks) leaves it; lifted by an empty reason.
+	must(t, c.SetBlock(ctx, u.ID, "collusion at table 3", Now()))
+	must(t, c.PutCare(ctx, u.ID, *pc))
+	pc, err = c.CareOf(ctx, u.ID)
+	must(t, err)
+	if pc.Blocked != "collusion at table 3" || !pc.BlockedAt.Equal(Now()) || pc.Exclusion != "self-exclusion" {
+		t.Fatalf("blocked, then the player's care written: %+v", pc)
+	}
+	bob := &sabot.User{Name: "bob", PasswordHash: []byte("x")}
+	must(t, s.CreateUser(ctx, bob))
+	must(t, c.SetBlock(ctx, bob.ID, "a new player blocked", Now())) // no care row yet
+	if b, _ := c.CareOf(ctx, bob.ID); b.Blocked == "" || b.RealityMinutes != 60 {
+		t.Fatalf("a player blocked before any care of his: %+v", b)
+	}
+	must(t, c.SetBlock(ctx, u.ID, "", Now()))
+	if pc, _ = c.CareOf(ctx, u.ID); pc.Blocked != "" || !pc.BlockedAt.IsZero() || pc.RealityMinutes != 20 {
+		t.Fatalf("the block lifted: %+v", pc)
+	}
+
 	for _, tok := range []string{"t1", "t2"} {
 		must(t, s.CreateSession(ctx, &sabot.Session{Token: tok, UserID: u.ID}))
 	}
@@ -130,7 +151,7 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 	over := sabot.PlayerCare{RealityMinutes: 30, Exclusion: "time-out", ExcludedFrom: Now().Add(-48 * time.Hour), ExcludedUntil: Now().Add(-24 * time.Hour)}
 	must(t, c.PutCare(ctx, u.ID, over))
 	check := func(e sabot.Eligibility) error {
-		if !e.SessionLive || len(e.Limits) != 1 || e.Limits[0].Amount != 1000 || e.Care.Exclusion != "time-out" || !e.Care.ExcludedUntil.Equal(over.ExcludedUntil) {
+		if !e.SessionLive || len(e.Limits) != 1 || e.Limits[0].Amount != 1000 || e.Care.Exclusion != "time-out" || !e.Care.ExcludedUntil.Equal(over.ExcludedUntil) || e.Care.Blocked != "" {
 			return sabot.Errorf(sabot.EINVALID, "the eligibility read: %+v", e)
 		}
 		us, err := e.Usage(Now().Add(-24 * time.Hour))
@@ -167,6 +188,19 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 		t.Fatalf("%d stakes of 600 taken under a limit of 1,000; the wallet holds %d", taken, balance(t, s, sabot.AccountWallet, u.ID))
 	}
 	checkLedger(t, s)
+
+	// The pit's block, read in the stake's transaction.
+	must(t, c.SetBlock(ctx, u.ID, "advantage play", Now()))
+	blocked := ""
+	_, err := s.Append(ctx, &sabot.LogRecord{TableID: 1, Kind: sabot.LogBet, Guard: &sabot.StakeGuard{UserID: u.ID, Check: func(e sabot.Eligibility) error {
+		blocked = e.Care.Blocked
+		return sabot.Errorf(sabot.EFORBIDDEN, "refused")
+	}}}, nil)
+	code(t, err, sabot.EFORBIDDEN)
+	if blocked != "advantage play" {
+		t.Fatalf("the guard read the block as %q", blocked)
+	}
+	must(t, c.SetBlock(ctx, u.ID, "", Now()))
 
 	// The session the stake came from: read as it stands.
 	must(t, s.CreateSession(ctx, &sabot.Session{Token: "live", UserID: u.ID}))
