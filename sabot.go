@@ -256,6 +256,9 @@ type Store interface {
 	// store made before names were folded holds several).
 	UserByName(ctx context.Context, name string) (*User, error)
 	UserByID(ctx context.Context, id int64) (*User, error)
+	// Players lists up to limit players (not staff, not administrators)
+	// whose FoldName begins with prefix, in that order.
+	Players(ctx context.Context, prefix string, limit int) ([]*User, error)
 
 	CreateSession(ctx context.Context, s *Session) error
 	SessionByToken(ctx context.Context, token string) (*Session, error)

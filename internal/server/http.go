@@ -43,6 +43,7 @@ func (s *Server) Handler() http.Handler {
 
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("POST /api/admin/staff", s.admin(s.handleCreateStaff))
+	mux.HandleFunc("GET /api/admin/players", s.admin(s.handlePlayers))
 	mux.HandleFunc("POST /api/admin/players/{name}/block", s.admin(s.handleBlock))
 	mux.HandleFunc("POST /api/admin/players/{name}/unblock", s.admin(s.handleUnblock))
 	mux.HandleFunc("POST /api/admin/devices", s.admin(s.handleIssueDevice))

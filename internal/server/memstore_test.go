@@ -6,6 +6,7 @@ import (
 	"sabot/money"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,6 +104,23 @@ func (s *memStore) TouchSession(_ context.Context, token string, at time.Time) e
 		x.LastSeen = at
 	}
 	return nil
+}
+
+func (s *memStore) Players(_ context.Context, prefix string, limit int) ([]*sabot.User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*sabot.User
+	for _, u := range s.users {
+		if !u.Admin && u.Role == "" && strings.HasPrefix(sabot.FoldName(u.Name), sabot.FoldName(prefix)) {
+			c := *u
+			out = append(out, &c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return sabot.FoldName(out[i].Name) < sabot.FoldName(out[j].Name) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 func (s *memStore) TouchSessions(_ context.Context, seen map[string]time.Time) error {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"sabot"
@@ -64,6 +65,34 @@ func (s *Store) UserByID(ctx context.Context, id int64) (*sabot.User, error) {
 }
 
 const userColumns = `id, name, password_hash, admin, role, operator_id, created`
+
+// Players lists the players whose folded name begins with prefix (the
+// pit's search).
+func (s *Store) Players(ctx context.Context, prefix string, limit int) ([]*sabot.User, error) {
+	esc := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(sabot.FoldName(prefix))
+	var out []*sabot.User
+	err := s.read(ctx, func(tx Tx) error {
+		out = out[:0]
+		rows, err := tx.Query(ctx, `SELECT `+userColumns+` FROM users WHERE name_folded LIKE $1 ESCAPE '!' AND NOT admin AND role = ''
+			ORDER BY name_folded LIMIT $2`, esc+"%", limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var u sabot.User
+			var created int64
+			var operator sql.NullString
+			if err := rows.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &operator, &created); err != nil {
+				return err
+			}
+			u.OperatorID, u.Created = operator.String, unstamp(created)
+			out = append(out, &u)
+		}
+		return rows.Err()
+	})
+	return out, fail(err)
+}
 
 func (s *Store) user(ctx context.Context, query string, key any) (*sabot.User, error) {
 	var u sabot.User

@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"sabot/money"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,6 +171,29 @@ func testSessions(t *testing.T, s sabot.Store) {
 		t.Fatalf("touched: %+v, want LastSeen %v", got, later)
 	}
 	code(t, s.TouchSession(ctx, "token-2", later), sabot.ENOTFOUND)
+	// The pit's search: players only, by the folded name's prefix, in
+	// order, a LIKE's wildcards taken as letters.
+	for _, n := range []string{"Anabel", "ann%", "bob", "an_x"} {
+		must(t, s.CreateUser(ctx, &sabot.User{Name: n, PasswordHash: []byte("x")}))
+	}
+	must(t, s.CreateUser(ctx, &sabot.User{Name: "andy", PasswordHash: []byte("x"), Role: sabot.RoleDealer}))
+	ps, err := s.Players(ctx, "AN", 10)
+	must(t, err)
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	slices.Sort(names) // the database's collation orders "an_x" and "ana" its own way
+	if strings.Join(names, ",") != "Anabel,an_x,ana,ann%" {
+		t.Fatalf("players AN: %q", names)
+	}
+	if ps, _ := s.Players(ctx, "an%", 10); len(ps) != 0 {
+		t.Fatalf("a %% in the prefix matched: %d", len(ps))
+	}
+	if ps, _ := s.Players(ctx, "an", 1); len(ps) != 1 {
+		t.Fatalf("limit 1: %d", len(ps))
+	}
+
 	// Several at once: each to the later of its own and the time given,
 	// a session gone skipped.
 	must(t, s.CreateSession(ctx, &sabot.Session{Token: "token-4", UserID: u.ID, Created: Now(), LastSeen: Now()}))
