@@ -148,6 +148,10 @@ func adminWords(p adminPayload) []sabot.Phrase {
 		return []sabot.Phrase{say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
 	case p.Event == "staff-created" && p.Role == sabot.RoleInspector:
 		return []sabot.Phrase{say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
+	case p.Event == "player-blocked":
+		return []sabot.Phrase{say("playerBlocked", "player-blocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
+	case p.Event == "player-unblocked":
+		return []sabot.Phrase{say("playerUnblocked", "player-unblocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
 	case p.Event == "device-issued":
 		return []sabot.Phrase{say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
 	case p.Correction != nil && p.Event == "correction-asked":

@@ -109,4 +109,18 @@ func TestPit(t *testing.T) {
 	waitJS(t, pit, "the reader in the events", `[...document.querySelectorAll('.pit-events tbody tr')].some(r => r.innerText.includes('card reader 1 revoked') && r.children[2].innerText === 'card reader')`)
 	eval[bool](t, pit, `(document.getElementById('toast').hidden = true) && true`)
 	picture(t, pit, "pit-staff", false)
+
+	// The players (issue 28, item 8): found, seen, blocked with a reason
+	// and the block lifted, from the page.
+	do(t, pit, "find ana", chromedp.SendKeys(chromedp.ID("players-q"), "an"))
+	click(t, pit, `#players button[type=submit]`)
+	prow := `.pit-players tr[data-player="ana"]`
+	waitJS(t, pit, "ana found with her wallet", `(r => r && r.children[1].innerText === '1,012.34' && r.children[4].innerText === '—')(document.querySelector('`+prow+`'))`)
+	eval[bool](t, pit, `(() => { window.prompt = () => 'chip dumping'; return true })()`)
+	click(t, pit, prow+` button[data-op="block"]`)
+	waitJS(t, pit, "ana blocked", `document.querySelector('.pit-status').innerText.startsWith('ana is blocked') && document.querySelector('`+prow+`').children[4].innerText.includes('blocked by the pit') && document.querySelector('`+prow+`').children[4].innerText.includes('chip dumping')`)
+	waitJS(t, pit, "the block in the events", `[...document.querySelectorAll('.pit-events tbody tr')].some(r => r.innerText.includes('ana blocked by pit: chip dumping') && r.children[2].innerText === 'block')`)
+	eval[bool](t, pit, `(() => { window.prompt = () => 'cleared'; return true })()`)
+	click(t, pit, prow+` button[data-op="unblock"]`)
+	waitJS(t, pit, "ana's block lifted", `document.querySelector('`+prow+` button[data-op="block"]') && document.querySelector('`+prow+`').children[4].innerText === '—'`)
 }

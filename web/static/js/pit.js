@@ -9,6 +9,7 @@ import { h, replace, money, parseMoney, plainMoney } from './dom.js';
 import { announce, toast } from './ui.js';
 import { t, formatDate, has, sentence } from './i18n.js';
 import { phaseName } from './status.js';
+import { playersPanel } from './pitplayers.js';
 
 export function pitPage(main) {
   if (!loggedIn() || !session.user?.admin) {
@@ -166,6 +167,9 @@ export function pitPage(main) {
     }
   });
 
+  // ---- the players ----
+  const players = playersPanel(done);
+
   // ---- the tables ----
   // A table's fields outlive the reloads of the list: what the pit is
   // typing stays.
@@ -265,6 +269,7 @@ export function pitPage(main) {
     status,
     h('div', { class: 'pit-forms' }, creditForm, openForm),
     h('div', { class: 'pit-forms' }, staffForm, deviceForm),
+    players.form, players.table,
     h('table', { class: 'rounds pit-tables' },
       h('caption', {}, t('pit.tables')),
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colStakes')), h('th', {}, t('pit.colNow')), h('th', {}, t('pit.colChange')), h('th', {}, t('pit.colPit')))),
