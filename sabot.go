@@ -256,6 +256,8 @@ type Store interface {
 	// store made before names were folded holds several).
 	UserByName(ctx context.Context, name string) (*User, error)
 	UserByID(ctx context.Context, id int64) (*User, error)
+	// SetPassword replaces a user's password hash.
+	SetPassword(ctx context.Context, userID int64, hash []byte) error
 	// Players lists up to limit players (not staff, not administrators)
 	// whose FoldName begins with prefix, in that order.
 	Players(ctx context.Context, prefix string, limit int) ([]*User, error)

@@ -278,6 +278,62 @@ func TestClusterPitBlock(t *testing.T) {
 	}
 }
 
+// A password change through one node ends every other session of the
+// player on every node (issue 25, item 3): a socket of his old session on
+// the other node takes no more stakes, the old token is refused, the old
+// password too; the page that changed it gets a new session and the player
+// stays at his table. A wrong current password changes nothing.
+func TestClusterPasswordChange(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	tables := c.tables(2)
+	within(t, 10*time.Second, "one table on each node", func() bool {
+		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
+	})
+	tb := tables[0]
+	if !server.Serves(c.nodes[0], tb) {
+		tb = tables[1]
+	}
+	ana := c.player("ana", c.nodes[0])
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
+	feed := must(ana.Subscribe(ctx, tb, "", 0))
+	defer feed.Close()
+	must(feed.Next(ctx))
+	ana1 := &server.Client{URL: c.nodes[1].URL()}
+	must(ana1.Login(ctx, "ana", password))
+
+	var res server.LoginResult
+	wantCode(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: "not hers", NewPassword: "a new secret 1"}, &res), sabot.EUNAUTHORIZED, "the current password is wrong")
+	wantCode(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: password, NewPassword: "short"}, &res), sabot.EINVALID, "at least")
+	must(ana.Me(ctx)) // nothing changed yet
+	old := ana1.Token
+	must(0, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: password, NewPassword: "a new secret 1"}, &res))
+	if res.Token == "" || res.Token == old || res.User.Name != "ana" {
+		t.Fatalf("the change's answer: %+v", res)
+	}
+	stakeOnSocket(t, feed, tb, 100) // the socket of her session on node 0
+	_, err := ana.Me(ctx)
+	wantCode(t, err, sabot.EUNAUTHORIZED, "")
+	_, err = ana1.Me(ctx) // the old token of the page that changed it
+	wantCode(t, err, sabot.EUNAUTHORIZED, "")
+	_, err = (&server.Client{URL: c.nodes[0].URL()}).Login(ctx, "ana", password)
+	wantCode(t, err, sabot.EUNAUTHORIZED, "")
+	fresh := &server.Client{URL: c.nodes[0].URL(), Token: res.Token}
+	if me := must(fresh.Me(ctx)); me.Name != "ana" {
+		t.Fatalf("the new session: %+v", me)
+	}
+	must((&server.Client{URL: c.nodes[1].URL()}).Login(ctx, "ana", "a new secret 1"))
+	v := must(c.admin.Table(ctx, tb))
+	seated := false
+	for _, s := range v.Seats {
+		seated = seated || s.Player == "ana"
+	}
+	if !seated {
+		t.Fatalf("ana was taken off the table by her own password change: %+v", v.Seats)
+	}
+}
+
 // Item 4: an operator's player is held to his operator's tools. He records
 // no time-out or limit here (he used to: timed out, launched and betting at
 // once); an exclusion on record for him (the pit's, or one recorded before)

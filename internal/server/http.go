@@ -61,6 +61,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
+	mux.HandleFunc("POST /api/me/password", s.authed(s.handlePassword))
 	mux.HandleFunc("GET /api/me/care", s.authed(s.handleCare))
 	mux.HandleFunc("POST /api/me/care/limits", s.authed(s.handleCareLimit))
 	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.handleCareReality))

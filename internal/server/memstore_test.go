@@ -106,6 +106,18 @@ func (s *memStore) TouchSession(_ context.Context, token string, at time.Time) e
 	return nil
 }
 
+func (s *memStore) SetPassword(_ context.Context, userID int64, hash []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.users {
+		if u.ID == userID {
+			u.PasswordHash = hash
+			return nil
+		}
+	}
+	return sabot.Errorf(sabot.ENOTFOUND, "no user %d", userID)
+}
+
 func (s *memStore) Players(_ context.Context, prefix string, limit int) ([]*sabot.User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -64,6 +64,22 @@ func (s *Store) UserByID(ctx context.Context, id int64) (*sabot.User, error) {
 	return s.user(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 }
 
+// SetPassword replaces a user's password hash; ENOTFOUND if there is no
+// such user.
+func (s *Store) SetPassword(ctx context.Context, userID int64, hash []byte) error {
+	var n int64
+	err := s.write(ctx, func(tx Tx) (err error) {
+		n, err = tx.Exec(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, userID, hash)
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	} else if n == 0 {
+		return sabot.Errorf(sabot.ENOTFOUND, "no user %d", userID)
+	}
+	return nil
+}
+
 const userColumns = `id, name, password_hash, admin, role, operator_id, created`
 
 // Players lists the players whose folded name begins with prefix (the

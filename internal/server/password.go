@@ -1,0 +1,97 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"sabot"
+)
+
+// A player's password change (issue 25, item 3): the current password
+// asked again (its failures throttled as a login's: a session taken over
+// cannot guess it), every session of his ended on every node — his sockets
+// elsewhere closed — and a new session given to the page that changed it.
+
+// PasswordRequest changes the logged-in user's password (POST
+// /api/me/password).
+type PasswordRequest struct {
+	Password    string `json:"password"`
+	NewPassword string `json:"new_password"`
+}
+
+func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+	var req PasswordRequest
+	if err := decode(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	res, err := s.changePassword(r, u, req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequest) (*LoginResult, error) {
+	ctx := r.Context()
+	c := s.care()
+	switch {
+	case u.OperatorID != "" || u.Role == sabot.RoleGuest:
+		return nil, sabot.Errorf(sabot.EFORBIDDEN, "this account has no password here: its operator's site logs it in")
+	case c == nil:
+		return nil, sabot.Errorf(sabot.EINVALID, "this store cannot end sessions: no password change")
+	case len(req.Password) > MaxPassword:
+		return nil, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword)
+	}
+	if err := checkPassword(req.NewPassword); err != nil {
+		return nil, err
+	}
+	g, now := s.guards(), s.now()
+	folded, addr := sabot.FoldName(u.Name), clientKey(s.clientAddr(r))
+	pair := folded + "\n" + addr
+	if d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now)); d > 0 {
+		return nil, sabot.Throttled(d, "too many wrong passwords: try again in %s", roundUp(d))
+	}
+	var match bool
+	var hash []byte
+	var herr error
+	if err := g.hash.do(ctx, func() {
+		match = bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(req.Password)) == nil
+		s.metrics.hashes.WithLabelValues("compare").Inc()
+		if match {
+			hash, herr = bcrypt.GenerateFromPassword([]byte(req.NewPassword), s.bcryptCost())
+			s.metrics.hashes.WithLabelValues("generate").Inc()
+		}
+	}); err != nil {
+		return nil, err
+	}
+	if !match {
+		cctx := context.WithoutCancel(ctx)
+		g.loginName.chargeShared(cctx, pair, now)
+		g.loginAddr.chargeShared(cctx, addr, now)
+		return nil, sabot.Errorf(sabot.EUNAUTHORIZED, "the current password is wrong: nothing changed")
+	}
+	if herr != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", herr)
+	}
+	if err := s.Store.SetPassword(ctx, u.ID, hash); err != nil {
+		return nil, err
+	}
+	if _, err := c.EndSessions(ctx, u.ID); err != nil {
+		return nil, err
+	}
+	token := randomID(32)
+	now = s.now()
+	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+		return nil, err
+	}
+	s.event(ctx, u, adminPayload{Event: "password-changed", User: u.Name, Text: u.Name + " changed his password: his other sessions ended"}, nil, "")
+	// His sockets of the sessions ended close, on every node; he stays at
+	// his tables (this session lives on).
+	s.revoke(ctx, sabot.Revocation{UserID: u.ID}, nil)
+	u.PasswordHash = hash
+	return &LoginResult{Token: token, User: s.userView(ctx, u)}, nil
+}
