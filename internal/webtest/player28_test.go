@@ -1,0 +1,185 @@
+package webtest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// inView is JavaScript: whether every element a selector finds is shown
+// whole inside the window as it is (no scrolling).
+func inView(sel string) string {
+	return fmt.Sprintf(`(() => {
+		const els = [...document.querySelectorAll(%q)].filter(e => e.getClientRects().length);
+		return els.length > 0 && els.every(e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; });
+	})()`, sel)
+}
+
+// Issue 28, item 1: on a desktop the decision's buttons and the seconds
+// left lie in the window without scrolling, at a laptop's 1280×660, at
+// 1440×760 and at 1920×940, wherever the page was scrolled; the hand in
+// turn is in sight above them.
+func TestDecisionInView(t *testing.T) {
+	g := newGame(t, slow, "Madrid", "spain")
+	ana := g.join(t, "ana")
+	sit(t, ana, 7)
+	for i, size := range [][2]int64{{1280, 660}, {1440, 760}, {1920, 940}} {
+		do(t, ana, "the window", chromedp.EmulateViewport(size[0], size[1]))
+		// ana 9S 3C = 12 against the dealer's 7D: she stands; the dealer 7D TH.
+		g.force(t, "9S 7D 3C TH")
+		bet(t, ana, 7, 500)
+		waitKey(t, ana, fmt.Sprintf("the decision at %dx%d", size[0], size[1]), "s")
+		for _, scroll := range []string{"0", "document.documentElement.scrollHeight"} {
+			eval[bool](t, ana, `(window.scrollTo(0, `+scroll+`), true)`)
+			for _, sel := range []string{".prompt button.act-hit", ".prompt button.act-stand", ".prompt .clock-secs"} {
+				if !eval[bool](t, ana, inView(sel)) {
+					shot(t, ana, fmt.Sprintf("out-of-view-%d", i))
+					t.Errorf("%dx%d, scrolled to %s: %s is not in the window", size[0], size[1], scroll, sel)
+				}
+			}
+		}
+		if got := text(t, ana, ".prompt .clock-secs"); !strings.HasSuffix(got, " s") {
+			t.Errorf("the decision's seconds left read %q", got)
+		}
+		press(t, ana, "stand", "s")
+		waitJS(t, ana, "the round settled", `!!document.querySelector('.box[data-box="7"] .badge')`)
+	}
+}
+
+// Issue 28, item 2: at 390×844 the header is one row (a menu), and while
+// betting the chips, the seconds left to bet and re-bet are on the same
+// screen as the player's spot; the decision sheet shows its seconds too.
+func TestPhoneBettingOneScreen(t *testing.T) {
+	g := newGame(t, slow, "Madrid", "spain")
+	ben := g.join(t, "ben")
+	sit(t, ben, 1) // seated, not yet betting: the window stays open
+	ana := g.join(t, "ana")
+	do(t, ana, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	sit(t, ana, 7)
+	if h := eval[float64](t, ana, `document.querySelector('header.top').getBoundingClientRect().height`); h > 64 {
+		t.Errorf("the header is %.0f px high, want one row (≤ 64)", h)
+	}
+	// The menu opens the links, the account and the language.
+	click(t, ana, "#menu-toggle")
+	waitJS(t, ana, "the menu open", inView(`#menu .nav a[href="/recall"]`)+` && `+inView(`#balance`))
+	click(t, ana, "#menu-toggle")
+	waitJS(t, ana, "the menu closed", `!document.querySelector('#menu .nav a').getClientRects().length`)
+
+	g.force(t, "9S 8S 7D 3C 9C TH")
+	bet(t, ana, 7, 500)
+	waitJS(t, ana, "the betting countdown", `!!document.querySelector('.bet-tray .clock:not([hidden]) .clock-secs')?.textContent`)
+	eval[bool](t, ana, `(window.scrollTo(0, 0), true)`)
+	for _, sel := range []string{`.box[data-box="7"] .spot.holder`, ".bet-tray .rack .chip", ".bet-tray .clock-secs", ".bet-tray .bet-action.rebet"} {
+		if !eval[bool](t, ana, inView(sel)) {
+			shot(t, ana, "phone-betting")
+			t.Errorf("on a phone, betting: %s is not on the screen", sel)
+		}
+	}
+	if !eval[bool](t, ana, `document.querySelector('.box[data-box="7"] .spot.holder').getBoundingClientRect().bottom <= document.querySelector('.bet-tray').getBoundingClientRect().top`) {
+		t.Errorf("the chip tray covers the spot")
+	}
+	// The decision sheet has its seconds left.
+	bet(t, ben, 1, 500) // every seated player has bet: the deal
+	waitKey(t, ben, "ben's decision", "s")
+	click(t, ben, ".prompt button.act-stand")
+	waitKey(t, ana, "the decision", "s")
+	waitJS(t, ana, "the seconds on the sheet", inView(".prompt .clock-secs")+` && /^\d+ s$/.test(document.querySelector('.prompt .clock-secs').textContent)`)
+	click(t, ana, ".prompt button.act-stand")
+}
+
+// english lists what of English a page in another language shows: the
+// phrases of the English catalogue that its own catalogue does not have
+// (each piece between values, of two words or more), and what the page
+// said in English without a catalogue before issue 28, in its visible
+// text, its aria labels and values, titles and placeholders.
+const english = `(() => {
+	const en = window.__cat.en, own = window.__cat[document.documentElement.lang];
+	const forms = v => (typeof v === 'object' ? Object.values(v) : [v]);
+	const mine = Object.values(own).flatMap(forms).join('\n');
+	const phrases = new Set(['● live', '○ connecting', 'seconds', 'Reference: ', 'is taken', "refused by the operator", 'time left to decide', "The dealer's calls"]);
+	for (const [k, v] of Object.entries(en)) {
+		if (JSON.stringify(own[k]) === JSON.stringify(v)) continue;
+		for (const f of forms(v)) for (let p of f.split(/\{\w+\}/)) {
+			p = p.replace(/^[\s.,:;!?()—–·"“”'’-]+|[\s.,:;!?()—–·"“”'’-]+$/g, '');
+			if (p.length >= 8 && /[a-z]{2,} +[a-z]{2,}/i.test(p) && !mine.includes(p)) phrases.add(p);
+		}
+	}
+	const seen = [document.title, document.body.innerText];
+	for (const el of document.querySelectorAll('*')) for (const a of ['aria-label', 'aria-valuetext', 'title', 'placeholder']) if (el.hasAttribute(a)) seen.push(el.getAttribute(a));
+	const text = seen.join('\n');
+	return [...phrases].filter(p => text.includes(p)).join(' | ');
+})()`
+
+// noEnglish fails the test with the English a page shows.
+func noEnglish(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	eval[bool](t, ctx, `(window.__cat || Promise.all(['en', 'es', 'it'].map(l => import('/js/i18n/' + l + '.js'))).then(ms => { window.__cat = { en: ms[0].default, es: ms[1].default, it: ms[2].default } }), true)`)
+	waitJS(t, ctx, "the catalogues", `!!window.__cat`)
+	if got := eval[string](t, ctx, english); got != "" {
+		shot(t, ctx, "english")
+		t.Errorf("%s: the page shows English: %s", where, got)
+	}
+}
+
+// Issue 28, item 3: no English on a Spanish or an Italian page: the login
+// page with a name taken, the lobby, a reference profile's table with its
+// rules, betting with the seconds left, a decision, the account, the
+// rounds recalled and a replay.
+func TestNoEnglish(t *testing.T) {
+	site := MustStart(t, slow)
+	tb := site.Table(t, "Reference", "vegas-s17", limits())
+	b := Browser(t, 1280, 1000)
+	ana, ben := b, Player(t, b)
+	watch(t, ana)
+	watch(t, ben)
+	register(t, ana, site, "ana")
+	register(t, ben, site, "ben")
+	site.Credit(t, "ana", 100000)
+	site.Credit(t, "ben", 100000)
+	path := "/tables/" + itoa(tb)
+	open(t, ben, site, path, ".box .plate")
+	sit(t, ben, 1)
+	for round, lang := range []string{"es", "it"} {
+		choose(t, ana, lang)
+		// A name taken, on the login page.
+		open(t, ana, site, "/login", "#name")
+		waitJS(t, ana, "the page in "+lang, `document.documentElement.lang === '`+lang+`'`)
+		do(t, ana, "register a name taken", chromedp.SendKeys(chromedp.ID("name"), "BEN"), chromedp.SendKeys(chromedp.ID("password"), Password), chromedp.Click(chromedp.ID("register")))
+		waitJS(t, ana, "the refusal", `document.getElementById('login-error').textContent.includes('BEN')`)
+		noEnglish(t, ana, lang+" login")
+		open(t, ana, site, "/", ".table-card")
+		waitJS(t, ana, "the edge", `!document.querySelector('.table-card .edge').textContent.includes('…')`)
+		noEnglish(t, ana, lang+" lobby")
+
+		// The table: betting with the seconds left, then a decision.
+		open(t, ana, site, path, ".box .plate")
+		if round == 0 {
+			sit(t, ana, 3)
+		}
+		waitJS(t, ana, "the rules", `!!document.querySelector('.rules-panel .desc')?.textContent`)
+		site.Force(t, tb, "TS 9S 7D 6C 8C TH")
+		bet(t, ana, 3, 500)
+		waitJS(t, ana, "the betting countdown", `!!document.querySelector('.bet-tray .clock:not([hidden])') && document.querySelector('.timer:not([hidden])')?.hasAttribute('aria-valuetext')`)
+		noEnglish(t, ana, lang+" table, betting")
+		bet(t, ben, 1, 500)
+		waitKey(t, ben, "ben's decision", "s")
+		click(t, ben, ".prompt button.act-stand")
+		waitKey(t, ana, "ana's decision", "s")
+		noEnglish(t, ana, lang+" table, a decision")
+		click(t, ana, ".prompt button.act-stand")
+		waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="3"] .badge')`)
+		noEnglish(t, ana, lang+" table, settled")
+
+		open(t, ana, site, "/account", ".care-form")
+		waitJS(t, ana, "the limits loaded", `!!document.querySelector('#care-reality option')`)
+		noEnglish(t, ana, lang+" account")
+		open(t, ana, site, "/recall", "main h1")
+		waitJS(t, ana, "the rounds", `document.querySelectorAll('table.rounds tbody tr').length > 0`)
+		noEnglish(t, ana, lang+" recall")
+		open(t, ana, site, "/rounds/"+itoa(tb)+"-"+itoa(int64(round+1)), ".replay-summary")
+		noEnglish(t, ana, lang+" replay")
+	}
+}
