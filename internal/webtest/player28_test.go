@@ -183,3 +183,81 @@ func TestNoEnglish(t *testing.T) {
 		noEnglish(t, ana, lang+" replay")
 	}
 }
+
+// Issue 28, item 6: when the server goes away mid-decision the table is
+// dimmed under a notice in the page's language, the seconds left stand
+// still, a click says it was not sent and sends nothing; when the server
+// is back the page is live again and the decision is made once.
+func TestLostConnection(t *testing.T) {
+	g := newGame(t, slow, "Madrid", "spain")
+	ana := g.join(t, "ana")
+	choose(t, ana, "es")
+	waitJS(t, ana, "the page in Spanish", `document.documentElement.lang === 'es' && !!document.querySelector('.box .plate')`)
+	sit(t, ana, 7)
+	// ana 9S 3C = 12 against the dealer's 7D: she hits (2D: 14) and stands.
+	g.force(t, "9S 7D 3C 2D TH")
+	bet(t, ana, 7, 500)
+	waitKey(t, ana, "ana's decision", "h")
+	waitJS(t, ana, "live", `document.querySelector('.conn').classList.contains('open')`)
+
+	g.site.Down(t)
+	waitJS(t, ana, "the notice", `!document.querySelector('.offline-notice').hidden && document.querySelector('.table-page').classList.contains('offline')`)
+	if got := text(t, ana, ".offline-notice strong"); got != "Conexión perdida." {
+		t.Errorf("the notice says %q", got)
+	}
+	// The seconds left stand still while the page cannot hear the table.
+	secs := text(t, ana, ".prompt .clock-secs")
+	eval[bool](t, ana, `(window.__t0 = Date.now(), true)`)
+	waitJS(t, ana, "two seconds of the page's clock", `Date.now() - window.__t0 > 2100`)
+	if got := text(t, ana, ".prompt .clock-secs"); got != secs {
+		t.Errorf("the seconds left ran on while offline: %q, then %q", secs, got)
+	}
+	// A click goes nowhere, and says so.
+	click(t, ana, ".prompt button.act-hit")
+	waitJS(t, ana, "the click not sent", `document.querySelector('.offline-notice .offline-text').textContent.startsWith('No enviado')`)
+
+	g.site.Up(t)
+	waitJS(t, ana, "live again", `document.querySelector('.conn').classList.contains('open') && document.querySelector('.offline-notice').hidden && !document.querySelector('.table-page').classList.contains('offline')`)
+	waitKey(t, ana, "the decision again", "h")
+	if n := eval[int](t, ana, `document.querySelectorAll('.box[data-box="7"] .card').length`); n != 2 {
+		t.Fatalf("the hit clicked offline was sent: %d cards", n)
+	}
+	click(t, ana, ".prompt button.act-hit")
+	waitJS(t, ana, "the hit's card", `document.querySelectorAll('.box[data-box="7"] .card').length === 3`)
+	waitKey(t, ana, "the decision on 14", "s")
+	if n := eval[int](t, ana, `document.querySelectorAll('.box[data-box="7"] .card').length`); n != 3 {
+		t.Errorf("one hit dealt %d cards", n)
+	}
+	click(t, ana, ".prompt button.act-stand")
+	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="7"] .badge')`)
+}
+
+// Issue 28, item 10: a double or a split that the player's loss limit
+// would refuse is not offered (the page says why), and the account page
+// offers the breaks shortest first, each worded by its length.
+func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
+	g := newGame(t, slow, "Madrid", "vegas-s17")
+	ana := g.player(t, "ana")
+	open(t, ana, g.site, "/account", ".care-form")
+	waitJS(t, ana, "the limits loaded", `!!document.querySelector('#care-reality option')`)
+	if got := eval[string](t, ana, `[...document.querySelectorAll('.care-breaks button')].map(b => b.textContent).join(' | ')`); got != "Time-out: 1 day | Time-out: 1 week | Time-out: 1 month | Self-exclusion: 6 months | Self-exclusion: 1 year | Self-exclusion: 5 years" {
+		t.Errorf("the breaks: %s", got)
+	}
+	do(t, ana, "a loss limit", chromedp.SetValue(chromedp.ID("care-kind"), "loss"), chromedp.SendKeys(chromedp.ID("care-amount"), "7.50"), chromedp.Click(chromedp.ID("care-set")))
+	waitJS(t, ana, "the limit set", `document.querySelector('.care-limits li').textContent.startsWith('Losses: 7.50 a day')`)
+	open(t, ana, g.site, g.path(), ".box .plate")
+	sit(t, ana, 1)
+	// ana 8S 8H against the dealer's 6D (the hole TC): a pair of eights,
+	// 5.00 down of her 7.50: neither a split nor a double fits.
+	g.force(t, "8S 6D 8H TC")
+	bet(t, ana, 1, 500)
+	waitJS(t, ana, "the decision, the limit's note", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]') && !!document.querySelector('.prompt .prompt-care')`)
+	if got := keys(t, ana); got != "h s" {
+		t.Errorf("offered %q, want h s: a split or a double would pass the loss limit", got)
+	}
+	if got := text(t, ana, ".prompt .prompt-care"); got != "Not offered: double, split would pass your limits; you may stake 2.50 more now." {
+		t.Errorf("the note: %q", got)
+	}
+	click(t, ana, ".prompt button.act-stand")
+	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
+}

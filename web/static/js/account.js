@@ -2,7 +2,7 @@
 // the built-in wallets (docs/players.md) — limits on deposits, losses and
 // stakes, the reality check, a time-out or a self-exclusion.
 
-import { api, loggedIn, clearSession } from './api.js';
+import { api, loggedIn, clearSession, session } from './api.js';
 import { h, replace, money, parseMoney } from './dom.js';
 import { t, refusal, formatDate } from './i18n.js';
 import { navigate } from './ui.js';
@@ -27,6 +27,10 @@ export function accountPage(main) {
   const operatorPage = () => replace(main, h('section', { class: 'care', 'aria-labelledby': 'care-h' },
     h('h1', { id: 'care-h' }, t('care.heading')),
     h('p', { class: 'care-operator' }, t('care.byOperator'))));
+  if (session.user?.operator) {
+    operatorPage();
+    return null;
+  }
   const status = h('p', { class: 'care-status', role: 'status' });
   const limits = h('ul', { class: 'care-limits' });
   const kind = h('select', { id: 'care-kind' }, KINDS.map(k => h('option', { value: k }, t('care.kind.' + k))));
