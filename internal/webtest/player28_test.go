@@ -3,6 +3,8 @@ package webtest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,6 +18,23 @@ func inView(sel string) string {
 		const els = [...document.querySelectorAll(%q)].filter(e => e.getClientRects().length);
 		return els.length > 0 && els.every(e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; });
 	})()`, sel)
+}
+
+// snap saves a screenshot of the window as it is, with -screenshots.
+func snap(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	if *screenshots == "" {
+		return
+	}
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(*screenshots, name+".png")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", p)
 }
 
 // Issue 28, item 1: on a desktop the decision's buttons and the seconds
@@ -40,6 +59,10 @@ func TestDecisionInView(t *testing.T) {
 					t.Errorf("%dx%d, scrolled to %s: %s is not in the window", size[0], size[1], scroll, sel)
 				}
 			}
+		}
+		if i == 0 {
+			eval[bool](t, ana, `(window.scrollTo(0, 0), true)`)
+			snap(t, ana, "table-laptop")
 		}
 		if got := text(t, ana, ".prompt .clock-secs"); !strings.HasSuffix(got, " s") {
 			t.Errorf("the decision's seconds left read %q", got)
@@ -81,6 +104,7 @@ func TestPhoneBettingOneScreen(t *testing.T) {
 	if !eval[bool](t, ana, `document.querySelector('.box[data-box="7"] .spot.holder').getBoundingClientRect().bottom <= document.querySelector('.bet-tray').getBoundingClientRect().top`) {
 		t.Errorf("the chip tray covers the spot")
 	}
+	picture(t, ana, "table-betting-phone", true)
 	// The decision sheet has its seconds left.
 	bet(t, ben, 1, 500) // every seated player has bet: the deal
 	waitKey(t, ben, "ben's decision", "s")
@@ -212,9 +236,14 @@ func TestLostConnection(t *testing.T) {
 	if got := text(t, ana, ".prompt .clock-secs"); got != secs {
 		t.Errorf("the seconds left ran on while offline: %q, then %q", secs, got)
 	}
+	// The decision bar stays where it was, dimmed with the rest.
+	if !eval[bool](t, ana, inView(".prompt button.act-hit")) {
+		t.Errorf("the decision bar left the window when the table was dimmed")
+	}
 	// A click goes nowhere, and says so.
 	click(t, ana, ".prompt button.act-hit")
 	waitJS(t, ana, "the click not sent", `document.querySelector('.offline-notice .offline-text').textContent.startsWith('No enviado')`)
+	snap(t, ana, "table-offline")
 
 	g.site.Up(t)
 	waitJS(t, ana, "live again", `document.querySelector('.conn').classList.contains('open') && document.querySelector('.offline-notice').hidden && !document.querySelector('.table-page').classList.contains('offline')`)
