@@ -287,6 +287,9 @@ func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
 	if got := text(t, ana, ".prompt .prompt-care"); got != "Not offered: double, split would pass your limits; you may stake 2.50 more now." {
 		t.Errorf("the note: %q", got)
 	}
+	do(t, ana, "a laptop's window", chromedp.EmulateViewport(1280, 720))
+	eval[bool](t, ana, `(window.scrollTo(0, 0), true)`)
+	snap(t, ana, "table-limit")
 	click(t, ana, ".prompt button.act-stand")
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
 }

@@ -296,7 +296,7 @@ export function tablePage(main, id) {
     conn.show(st);
     if (st === 'unauthorized') toast(tr('page.sessionOver'));
     if (st === 'open') live = true;
-    setOffline(live && st !== 'open');
+    setOffline(live && st === 'connecting'); // logged out: the toast says so
   }
 
   function setOffline(on) {
