@@ -192,7 +192,7 @@ export class Prompt {
     // What the player's limits refuse is not offered; he is told why.
     const legal = all.filter(l => !careRefuses(l.action, this.room, mainBet(state, l.box, l.hand || 1)?.stake || 0, doubleForLess(state)));
     const refused = [...new Set(all.filter(l => !legal.includes(l)).map(l => l.action))];
-    const sig = JSON.stringify([legal, refused, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess(state)]);
+    const sig = JSON.stringify([legal, refused, refused.length ? this.room : 0, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess(state)]);
     if (sig === this.sig) return;
     this.sig = sig;
     this.el.hidden = legal.length === 0;

@@ -324,7 +324,7 @@ export function tablePage(main, id) {
   // offered (issue 28). An operator's player has none here.
   let roomTimer = 0;
   function refreshRoom() {
-    if (!me) return;
+    if (!me || session.user?.operator) return; // an operator's limits are his operator's
     clearTimeout(roomTimer);
     roomTimer = setTimeout(async () => {
       try {

@@ -422,8 +422,6 @@ export default {
   'care.minutes': '{n} min',
   'care.break': 'Take a break',
   'care.breakIntro': 'A time-out or a self-exclusion starts now: you are logged out and taken off the tables, and cannot log in until it ends. It cannot be shortened.',
-  'care.timeout': { one: 'Time-out of {n} day', other: 'Time-out of {n} days' },
-  'care.selfExclusion': 'Self-exclusion of {n} days',
   'care.confirm': 'Confirm: {what}, until {until}',
   'care.cancel': 'Cancel',
   'care.excludedDone': 'Your {kind} is in force until {until}.',

@@ -414,8 +414,6 @@ export default {
   'care.minutes': '{n} min',
   'care.break': 'Tomar una pausa',
   'care.breakIntro': 'Una pausa o una autoexclusión empieza ahora: se cierra su sesión, deja las mesas y no podrá entrar hasta que termine. No se puede acortar.',
-  'care.timeout': { one: 'Pausa de {n} día', other: 'Pausa de {n} días' },
-  'care.selfExclusion': 'Autoexclusión de {n} días',
   'care.confirm': 'Confirmar: {what}, hasta el {until}',
   'care.cancel': 'Cancelar',
   'care.excludedDone': 'Su {kind} rige hasta el {until}.',

@@ -414,8 +414,6 @@ export default {
   'care.minutes': '{n} min',
   'care.break': 'Prendere una pausa',
   'care.breakIntro': 'Una pausa o un\'autoesclusione inizia ora: la sessione si chiude, lascia i tavoli e non potrà entrare finché non finisce. Non si può accorciare.',
-  'care.timeout': { one: 'Pausa di {n} giorno', other: 'Pausa di {n} giorni' },
-  'care.selfExclusion': 'Autoesclusione di {n} giorni',
   'care.confirm': 'Confermare: {what}, fino al {until}',
   'care.cancel': 'Annullare',
   'care.excludedDone': 'La sua {kind} vale fino al {until}.',
