@@ -214,6 +214,10 @@ type CareView struct {
 	SessionNet     money.Amount     `json:"session_net"`
 	CoolingHours   float64          `json:"cooling_hours"`
 	Exclusions     map[string][]int `json:"exclusions"`
+	// StakeRoom is the most a stake may take now under the stake and loss
+	// limits (nil: neither is set): the table's page offers no double or
+	// split that a limit would refuse (issue 28).
+	StakeRoom *money.Amount `json:"stake_room,omitempty"`
 }
 
 // LimitView is a limit as it stands, with what the period has used of it.
@@ -255,6 +259,13 @@ func (s *Server) careView(ctx context.Context, u *sabot.User, session *sabot.Ses
 			lv.Used = max(-us.Net, 0)
 		case "deposit":
 			lv.Used = us.Credited
+		}
+		if l.Kind == "stake" || l.Kind == "loss" {
+			// careLimits refuses a stake past Amount - Used.
+			room := max(l.Amount-lv.Used, 0)
+			if v.StakeRoom == nil || room < *v.StakeRoom {
+				v.StakeRoom = &room
+			}
 		}
 		if l.Pending != sabot.NoPending {
 			from := l.PendingFrom

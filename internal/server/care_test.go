@@ -173,3 +173,35 @@ func TestCareExclusion(t *testing.T) {
 		t.Fatalf("no significant event of ben's time-out: %+v", evs)
 	}
 }
+
+// Issue 28, item 10: the care view tells the page the most a stake may take
+// now (stake_room) — the least of what the stake and loss limits leave —
+// and it is exactly where the stake's check refuses: a stake of the room
+// is taken, one unit more refused.
+func TestCareStakeRoom(t *testing.T) {
+	ctx := context.Background()
+	h, _ := careHarness(t)
+	tb := h.table("vegas-s17", false, nil)
+	ana, cy := h.player("ana", 100000), h.player("cy", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(cy.Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
+
+	var v server.CareView
+	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom != nil {
+		t.Fatalf("no limit: stake_room %v (%v), want none", v.StakeRoom, err)
+	}
+	must(setLimit(t, ana, "stake", "day", amt(5000)))
+	must(setLimit(t, ana, "loss", "day", amt(2000)))
+	must(setLimit(t, ana, "deposit", "day", amt(100))) // not a stake's
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1200}))
+	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom == nil || *v.StakeRoom != 800 {
+		t.Fatalf("stake_room %v (%v), want 800: the loss limit's 20.00 less 12.00 down", v.StakeRoom, err)
+	}
+	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 801})
+	wantReason(t, err, sabot.EFORBIDDEN, "loss_limit")
+	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 800}))
+	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom == nil || *v.StakeRoom != 0 {
+		t.Fatalf("stake_room %v (%v), want 0", v.StakeRoom, err)
+	}
+}

@@ -254,6 +254,10 @@ func (s *Server) createUser(ctx context.Context, name, password string, admin bo
 	}
 	u := &sabot.User{Name: name, PasswordHash: hash, Admin: admin, Role: role}
 	if err := s.Store.CreateUser(ctx, u); err != nil {
+		if sabot.ErrorCode(err) == sabot.ECONFLICT {
+			// Worded by the page in its language (issue 28).
+			return nil, sabot.Errorf(sabot.ECONFLICT, "%s", sabot.ErrorMessage(err)).WithReason("name_taken", map[string]any{"name": name})
+		}
 		return nil, err
 	}
 	return u, nil

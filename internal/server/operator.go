@@ -595,7 +595,7 @@ func operatorRefusal(answer json.RawMessage) error {
 		msg = strings.ReplaceAll(res.Reason, "_", " ")
 	}
 	return sabot.Errorf(code, "refused by the operator's wallet: %s", msg).
-		WithReason("operator_refused", map[string]any{"reason": res.Reason, "message": res.Message})
+		WithReason("operator_refused", map[string]any{"reason": res.Reason, "message": msg})
 }
 
 // walletRequest is a call as the operator receives it.

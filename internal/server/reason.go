@@ -43,6 +43,9 @@ func waitingView(err error) *WaitingView {
 	if errors.As(err, &nr) {
 		w.Reason = nr.Reason
 		w.Params = map[string]any{"need": nr.Need, "n": nr.Have, "bets": nr.Bets, "rule": nr.Rule}
+		if nr.Shoe {
+			w.Params["shoe"] = true // AR-03: the shoe goes on while so many bets are made
+		}
 	}
 	return w
 }

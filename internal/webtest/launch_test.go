@@ -2,6 +2,7 @@ package webtest
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,5 +42,14 @@ func TestLaunchFromOperator(t *testing.T) {
 	}
 	if name := eval[string](t, ctx, `JSON.parse(localStorage.getItem('sabot.session')).user.name`); name != "@p-7" {
 		t.Fatalf("playing as %q", name)
+	}
+	// Issue 28, item 10: his account page says who handles his limits,
+	// with no tools that would refuse him.
+	open(t, ctx, site, "/account", ".care-operator")
+	if got := text(t, ctx, ".care-operator"); !strings.HasPrefix(got, "Your account and its money are your operator’s: your limits, time-outs and exclusions are set on its site and handled by it") {
+		t.Errorf("the account page of an operator's player: %q", got)
+	}
+	if eval[bool](t, ctx, `!!document.querySelector('.care-form, .care-breaks')`) {
+		t.Errorf("an operator's player is offered limits and breaks sabot refuses him")
 	}
 }

@@ -128,8 +128,9 @@ func TestEvenMoney_ES10(t *testing.T) {
 }
 
 // VE-16: at venice even money is offered under a dealer ten too (and a
-// blackjack cannot be insured, VE-15). Declined (with a click), the
-// blackjack is paid 3 to 2 against the dealer's 19.
+// blackjack cannot be insured, VE-15), and called even money, not
+// insurance (issue 28). Declined (with a click), the blackjack is paid 3
+// to 2 against the dealer's 19.
 func TestEvenMoneyUnderATen_VE16(t *testing.T) {
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
 	ana := g.join(t, "ana")
@@ -144,9 +145,10 @@ func TestEvenMoneyUnderATen_VE16(t *testing.T) {
 	if got := text(t, ana, ".prompt-text"); !strings.Contains(got, "the dealer shows a ten") || !strings.Contains(got, "Your blackjack may take even money now.") {
 		t.Errorf("the prompt: %q", got)
 	}
-	if got := text(t, ana, ".prompt-h"); got != "Insurance?" {
+	if got := text(t, ana, ".prompt-h"); got != "Even money?" {
 		t.Errorf("the prompt's heading: %q", got)
 	}
+	waitCalls(t, ana, "Even money is open.")
 	click(t, ana, `.prompt button.act-decline`)
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge.blackjack') && document.querySelector('.dealer .total').textContent === '19'`)
 	waitBalance(t, ana, "the balance", "1,007.50")
@@ -162,7 +164,9 @@ func TestEvenMoneyUnderATen_VE16(t *testing.T) {
 }
 
 // VE-13: at venice, after splitting tens, an Ace drawn to a split hand may
-// be counted 1: the hand is then 11, must draw (VE-06) and may double.
+// be counted 1: the hand is then 11, must draw (VE-06) and may double. The
+// choice is one button each, 1 and 11, the second marked as what time
+// running out does, as the status says (issue 28).
 func TestSplitTenAceCountsOne_VE13(t *testing.T) {
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
 	ana := g.join(t, "ana")
@@ -174,8 +178,14 @@ func TestSplitTenAceCountsOne_VE13(t *testing.T) {
 	waitKey(t, ana, "the split", "p")
 	press(t, ana, "split", "p")
 	waitKey(t, ana, "the Ace choice", "1")
-	if got := keys(t, ana); got != "1 e n" {
-		t.Errorf("the Ace choice offers %q, want 1 e n", got)
+	if got := keys(t, ana); got != "1 e" {
+		t.Errorf("the Ace choice offers %q, want 1 e", got)
+	}
+	if got := eval[string](t, ana, `[...document.querySelectorAll('.prompt button.act')].map(b => b.firstChild.textContent + (b.querySelector('.act-default') ? ' (' + b.querySelector('.act-default').textContent + ')' : '')).join(' | ')`); got != "Ace counts 1 | Ace counts 11 (if time runs out)" {
+		t.Errorf("the Ace choice's buttons: %q", got)
+	}
+	if got := text(t, ana, ".status-text"); !strings.HasSuffix(got, "If time runs out: ace counts 11.") {
+		t.Errorf("the status: %q", got)
 	}
 	if got := text(t, ana, ".prompt-text"); !strings.Contains(got, "Box 1 hand 1: an Ace on your split ten") || !strings.Contains(got, "(VE-13)") {
 		t.Errorf("the prompt: %q", got)

@@ -103,6 +103,27 @@ func (s *Site) Restart(tb testing.TB) {
 	s.start(tb)
 }
 
+// Down stops the table service and answers every request with 503 until
+// Up: the server gone away, as the pages see it (the WebSockets end, a
+// reconnection is refused).
+func (s *Site) Down(tb testing.TB) {
+	tb.Helper()
+	if err := s.Server.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	})
+	s.handler.Store(&h)
+}
+
+// Up starts the table service again after Down, on the same store: the
+// tables are rebuilt from their logs and the pages reconnect.
+func (s *Site) Up(tb testing.TB) {
+	tb.Helper()
+	s.start(tb)
+}
+
 // Table opens a test-mode table.
 func (s *Site) Table(tb testing.TB, name, profile string, options map[string]string) int64 {
 	tb.Helper()

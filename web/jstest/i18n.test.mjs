@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import { t, setLang, getLang, pick, formatMoney, formatDate, setCurrency, refusal, phrase, CATALOGUES, SERVER_WORDED } from '../static/js/i18n.js';
 import { money, plainMoney, parseMoney, cardName } from '../static/js/dom.js';
-import { TableState } from '../static/js/state.js';
+import { TableState, waitingText } from '../static/js/state.js';
 
 function withLang(code, f) {
   const was = getLang();
@@ -169,10 +169,13 @@ test('a refusal worded from its reason, else the server\'s text', () => {
     s.snapshot('e', 1, { id: 1, name: 'Buenos Aires', rules: {}, seats: [], bets: [], shoe: { id: 's', remaining: 300 } });
     return s.apply(waiting)[0].text;
   };
-  withLang('en', () => assert.equal(say(), 'The table deals with at least 3 bets (AR-03); it has 1 bet.'));
-  withLang('es', () => assert.equal(say(), 'La mesa reparte con al menos 3 apuestas (AR-03); tiene 1 apuesta.'));
+  // AR-03 in the lobby's words (issue 28): seated players, then bets once
+  // the shoe has started.
+  withLang('en', () => assert.equal(say(), 'Deals with at least 3 seated players betting (AR-03). Placed now: 1 bet.'));
+  withLang('en', () => assert.equal(waitingText({ ...waiting, params: { ...waiting.params, shoe: true } }), 'Goes on dealing this shoe while 3 bets are made (AR-03). Placed now: 1 bet.'));
+  withLang('es', () => assert.equal(say(), 'Reparte con al menos 3 jugadores sentados que apuesten (AR-03). Ahora: 1 apuesta.'));
   withLang('it', () => {
-    assert.equal(say(), 'Il tavolo distribuisce con almeno 3 puntate (AR-03); ne ha 1.');
+    assert.equal(say(), 'Distribuisce con almeno 3 giocatori seduti che puntano (AR-03). Ora: 1 puntata.');
     assert.equal(refusal({ code: 'insufficient_funds', error: 'insufficient funds: …', reason: 'insufficient_funds', params: { held: 50, amount: 100000 } }),
       'Saldo insufficiente: il conto ha 0,50, servono 1.000,00.');
     assert.equal(refusal({ code: 'invalid', error: 'refused: box 1 may not double (AR-17)' }), 'refused: box 1 may not double (AR-17)');

@@ -2,10 +2,11 @@
 // the built-in wallets (docs/players.md) — limits on deposits, losses and
 // stakes, the reality check, a time-out or a self-exclusion.
 
-import { api, loggedIn, clearSession } from './api.js';
+import { api, loggedIn, clearSession, session } from './api.js';
 import { h, replace, money, parseMoney } from './dom.js';
 import { t, refusal, formatDate } from './i18n.js';
 import { navigate } from './ui.js';
+import { exclusionChoices, breakText } from './care.js';
 
 const KINDS = ['deposit', 'loss', 'stake'];
 const PERIODS = ['day', 'week', 'month'];
@@ -21,6 +22,13 @@ export function limitText(l) {
 export function accountPage(main) {
   if (!loggedIn()) {
     replace(main, h('p', {}, h('a', { href: '/login?next=/account' }, t('care.loginFirst'))));
+    return null;
+  }
+  const operatorPage = () => replace(main, h('section', { class: 'care', 'aria-labelledby': 'care-h' },
+    h('h1', { id: 'care-h' }, t('care.heading')),
+    h('p', { class: 'care-operator' }, t('care.byOperator'))));
+  if (session.user?.operator) {
+    operatorPage();
     return null;
   }
   const status = h('p', { class: 'care-status', role: 'status' });
@@ -42,9 +50,8 @@ export function accountPage(main) {
     rule.textContent = t('care.rule', { hours: v.cooling_hours });
     replace(reality, v.reality_choices.map(m => h('option', { value: m }, m ? t('care.minutes', { n: m }) : t('care.realityNone'))));
     reality.value = String(v.reality_minutes);
-    replace(breaks, Object.entries(v.exclusions).flatMap(([k, days]) => days.map(n =>
-      h('button', { class: 'button small secondary', type: 'button', 'data-exclusion': `${k}-${n}`, onclick: () => confirmBreak(k, n) },
-        t(k === 'time-out' ? 'care.timeout' : 'care.selfExclusion', { n })))));
+    replace(breaks, exclusionChoices(v.exclusions).map(({ kind: k, days: n }) =>
+      h('button', { class: 'button small secondary', type: 'button', 'data-exclusion': `${k}-${n}`, onclick: () => confirmBreak(k, n) }, breakText(k, n))));
   }
 
   async function call(path, body) {
@@ -53,6 +60,12 @@ export function accountPage(main) {
       if (body !== undefined) say(t('care.saved'));
       draw(v);
     } catch (e) {
+      // An operator's player: his operator handles his limits (issue 28);
+      // the page says so instead of tools that would refuse him.
+      if (e.reason === 'operator_care') {
+        operatorPage();
+        return;
+      }
       say(refusal(e), true);
     }
   }
@@ -73,7 +86,7 @@ export function accountPage(main) {
   // A break asks once more, with its end, before it starts.
   function confirmBreak(k, n) {
     const until = new Date(Date.now() + n * 86400000);
-    const what = t(k === 'time-out' ? 'care.timeout' : 'care.selfExclusion', { n });
+    const what = breakText(k, n);
     replace(breaks,
       h('p', { role: 'alert' }, t('care.confirm', { what, until: formatDate(until, { dateStyle: 'long' }) })),
       h('button', { class: 'button', type: 'button', id: 'care-confirm', onclick: () => doBreak(k, n) }, what),

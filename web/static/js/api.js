@@ -63,7 +63,9 @@ export async function api(path, { method = 'GET', body } = {}) {
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new APIError(0, 'network', 'the server cannot be reached');
+    const err = new APIError(0, 'network', 'the server cannot be reached');
+    err.reason = 'network'; // worded by the page (i18n.js refusal)
+    throw err;
   }
   const text = await res.text();
   let data = null;

@@ -91,6 +91,16 @@ bus.addEventListener('session', () => {
 });
 bus.addEventListener('wallet', drawAccount);
 
+// On a phone the header is one row: the brand and a menu button that opens
+// the links, the account and the language (issue 28); it closes on a route.
+const menuToggle = document.getElementById('menu-toggle');
+const menu = document.getElementById('menu');
+function setMenu(open) {
+  menuToggle.setAttribute('aria-expanded', String(open));
+  menu.classList.toggle('open', open);
+}
+menuToggle.addEventListener('click', () => setMenu(menuToggle.getAttribute('aria-expanded') !== 'true'));
+
 // ---- routes ----
 
 let cleanup = null;
@@ -102,6 +112,7 @@ function route() {
   }
   const path = location.pathname;
   let m;
+  setMenu(false);
   refreshMe();
   main.replaceChildren();
   window.scrollTo(0, 0);

@@ -139,10 +139,12 @@ export function lastStakes(bets, me) {
 // Betting is the betting section of table id; run(op, fields) sends a
 // command and resolves with whether it was taken.
 export class Betting {
-  constructor(state, id, run) {
+  // clock is the betting window's countdown (status.js Clock), on the tray.
+  constructor(state, id, run, clock = null) {
     this.state = state;
     this.id = id;
     this.run = run;
+    this.clock = clock;
     this.chip = 0;
     this.sig = '';
     this.asked = new Map(); // box → the stake last asked for
@@ -187,6 +189,7 @@ export class Betting {
     const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, plans, this.last, this.pending > 0]);
     if (sig === this.sig) return;
     this.sig = sig;
+    this.el.classList.toggle('open', open && !!me);
     keepFocus(this.el, () => {
       if (!me) {
         replace(this.el, h('p', {}, h('a', { href: `/login?next=/tables/${this.id}` }, tr('lobby.loginLink')), tr('bets.toSit')));
@@ -219,10 +222,15 @@ export class Betting {
       // the player would do (no bet of his on the table yet).
       const why = open && this.last.length && !mine.length && plans.rebet.reason
         ? h('p', { class: 'hint rebet-why' }, plans.rebet.reason) : null;
+      // The tray: the chips, the time left to bet, re-bet and the rest; on
+      // a phone it is held at the foot of the screen while betting is open
+      // (issue 28).
       replace(this.el,
         h('h2', { class: 'visually-hidden' }, tr('bets.heading')),
-        h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, tr('page.balance'), h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
-        actions,
+        h('div', { class: 'bet-tray' },
+          open && this.clock ? this.clock.el : null,
+          h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, tr('page.balance'), h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
+          actions),
         why,
         list,
         seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, tr('reality.leave')) : null);

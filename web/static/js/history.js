@@ -24,11 +24,13 @@ export function newSession() {
 }
 
 // betLine says one bet of a round in the page's language: "Box 3: win
-// with 20 +10.00" ("double" and the like named).
-export function betLine(b) {
+// with 20 +10.00" ("double" and the like named). A box split in the round
+// (bets: the round's) names each hand, the first too (issue 28).
+export function betLine(b, bets = []) {
   const kind = b.kind && b.kind !== 'main' ? ` (${t('betKind.' + b.kind)})` : '';
   const total = b.total && b.kind !== 'insurance' ? t('history.with', { total: b.total }) : '';
-  const hand = b.hand > 1 ? t('history.hand', { hand: b.hand }) : '';
+  const split = b.hand > 1 || bets.some(x => x.box === b.box && x.hand > 1);
+  const hand = split && b.kind !== 'insurance' ? t('history.hand', { hand: b.hand || 1 }) : '';
   const result = b.result ? t('outcome.' + b.result) : t('history.returned');
   return `${t('history.box', { box: b.box })}${hand}${kind}: ${result}${total} ${signed(b.net)}`;
 }
@@ -117,7 +119,7 @@ export class History {
           h('span', { class: 'history-round' }, t('history.round', { no: r.no })),
           h('span', { class: 'history-dealer' }, r.void ? t('history.void') : t('history.dealer', { total: r.dealer.total }),
             r.dealer.cards.length ? h('span', { class: 'history-cards', 'aria-hidden': 'true' }, ' ' + r.dealer.cards.map(cardShort).join(' ')) : null),
-          h('ul', { class: 'history-bets' }, r.bets.map(b => h('li', { class: netClass(b.net) }, betLine(b)))),
+          h('ul', { class: 'history-bets' }, r.bets.map(b => h('li', { class: netClass(b.net) }, betLine(b, r.bets)))),
           h('strong', { class: `history-net ${netClass(r.net)}` }, signed(r.net)))))
         : h('p', { class: 'hint' }, t('history.none')));
   }

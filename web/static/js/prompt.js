@@ -8,7 +8,7 @@
 import { session, commandID } from './api.js';
 import { Once, decisionPoint } from './once.js';
 import { h, replace, keepFocus, isTyping, money, plainMoney, parseMoney } from './dom.js';
-import { inWindow, followRule } from './state.js';
+import { inWindow, followRule, tenUp } from './state.js';
 import { t } from './i18n.js';
 
 // Each decision's key (its name is action.NAME of the catalogue), and the
@@ -29,9 +29,28 @@ const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-m
 // The phases with a heading of their own (prompt.heading.PHASE).
 const HEADINGS = new Set(['playing', 'insurance', 'challenge', 'follow', 'ace-choice']);
 
-// promptHeading is the question a phase asks.
-export function promptHeading(phase) {
+// promptHeading is the question a phase asks: under a ten the insurance
+// window offers even money alone (VE-16), and is called so.
+export function promptHeading(phase, state) {
+  if (phase === 'insurance' && state && tenUp(state.round)) return t('prompt.heading.evenMoney');
   return t('prompt.heading.' + (HEADINGS.has(phase) ? phase : 'playing'));
+}
+
+// elevenKey is the key of "the Ace counts 11", in the page's language (e
+// for eleven, o for once, u for undici); 1 is the key of "counts 1".
+export function elevenKey() {
+  return t('prompt.key11');
+}
+
+// careRefuses says whether a decision's stake would pass the player's
+// limits: room is the most he may stake now (GET /api/me/care's
+// stake_room; undefined: no such limit), need the stake it takes — a
+// double's or a split's is the hand's stake; a double for less (VE-19) may
+// take one unit (issue 28).
+export function careRefuses(action, room, need, forLess = false) {
+  if (room === undefined || room === null) return false;
+  if (action !== 'double' && action !== 'split') return false;
+  return room < (action === 'double' && forLess ? 1 : need);
 }
 
 // promptGroups groups the legal decisions by box and hand, in the order the
@@ -89,10 +108,12 @@ export function promptText(state, phase, box, hand, ls) {
 
 // promptButtons is a row's decisions in the order offered, each with its
 // label and key: [{legal, label, key}].
+// In the VE-13 window the Ace counts 1 or 11, one button each; 11 is what
+// time running out leaves (the window closes), and is marked so (issue 28).
 export function promptButtons(phase, ls) {
   const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
   return sorted.map(l => {
-    if (l.action === 'declare') return { legal: l, label: t('prompt.aceCounts', { n: l.value }), key: l.value === 1 ? '1' : 'e' };
+    if (l.action === 'declare') return { legal: l, label: t('prompt.aceCounts', { n: l.value }), key: l.value === 1 ? '1' : elevenKey(), def: phase === 'ace-choice' && l.value === 11 };
     if (phase === 'follow') return { legal: l, label: t(l.action === 'double' ? 'prompt.doubleToo' : 'prompt.splitToo'), key: ACTIONS[l.action].key };
     const { key } = ACTIONS[l.action] || { key: '' };
     return { legal: l, label: ACTIONS[l.action] ? t('action.' + l.action) : l.action, key };
@@ -102,6 +123,12 @@ export function promptButtons(phase, ls) {
 // declineLabel is the button that passes in a window.
 export function declineLabel(phase) {
   return t(phase === 'ace-choice' ? 'prompt.keep11' : 'prompt.noThanks');
+}
+
+// declines says whether a window has a button that passes: the VE-13
+// choice has none, its "counts 11" being the same choice (issue 28).
+export function declines(phase) {
+  return inWindow(phase) && phase !== 'ace-choice';
 }
 
 // checkStake reads a decision's stake as typed: {stake} from min to max
@@ -136,9 +163,12 @@ export function actFields(l, stake) {
 // Prompt is the decision's section; run(op, fields) sends a command. Its
 // onKey is the keyboard shortcuts' listener, for the page to add.
 export class Prompt {
-  constructor(state, run) {
+  // clock is the decision's countdown (status.js Clock), shown on the bar.
+  constructor(state, run, clock = null) {
     this.state = state;
     this.run = run;
+    this.clock = clock;
+    this.room = undefined; // the most this player may stake now (careRefuses)
     this.sig = '';
     this.once = new Once(commandID);
     this.el = h('section', { class: 'prompt', 'aria-label': t('prompt.heading.playing'), hidden: true });
@@ -158,8 +188,11 @@ export class Prompt {
   draw() {
     const state = this.state;
     this.once.at(decisionPoint(state));
-    const legal = state.myLegal();
-    const sig = JSON.stringify([legal, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess(state)]);
+    const all = state.myLegal();
+    // What the player's limits refuse is not offered; he is told why.
+    const legal = all.filter(l => !careRefuses(l.action, this.room, mainBet(state, l.box, l.hand || 1)?.stake || 0, doubleForLess(state)));
+    const refused = [...new Set(all.filter(l => !legal.includes(l)).map(l => l.action))];
+    const sig = JSON.stringify([legal, refused, refused.length ? this.room : 0, state.turn?.phase, state.turn?.box, state.turn?.hand, doubleForLess(state)]);
     if (sig === this.sig) return;
     this.sig = sig;
     this.el.hidden = legal.length === 0;
@@ -169,8 +202,9 @@ export class Prompt {
     }
     const phase = state.turn.phase;
     const kept = keepFocus(this.el, () => replace(this.el,
-      h('h2', { class: 'prompt-h' }, promptHeading(phase)),
-      promptGroups(legal).map((g, i) => this.row(phase, g.box, g.hand, g.legal, i === 0))));
+      h('div', { class: 'prompt-top' }, h('h2', { class: 'prompt-h' }, promptHeading(phase, state)), this.clock ? this.clock.el : null),
+      promptGroups(legal).map((g, i) => this.row(phase, g.box, g.hand, g.legal, i === 0)),
+      refused.length ? h('p', { class: 'prompt-care' }, t('prompt.careRefused', { what: refused.map(a => t('action.' + a).toLowerCase()).join(', '), room: money(this.room) })) : null));
     const page = this.el.closest('.table-page');
     if (!kept && !isTyping() && (document.activeElement === document.body || page?.contains(document.activeElement))) {
       this.el.querySelector('button')?.focus({ preventScroll: true });
@@ -187,7 +221,7 @@ export class Prompt {
     let stakeInput = null;
     let insureField = null;
     let doubleField = null;
-    for (const { legal: l, label, key } of promptButtons(phase, ls)) {
+    for (const { legal: l, label, key, def } of promptButtons(phase, ls)) {
       const fk = `act-${box}-${hand}-${l.action}-${l.value || ''}`;
       let field = null;
       if (l.action === 'insure') {
@@ -214,9 +248,9 @@ export class Prompt {
         class: `act act-${l.action}`, 'data-fk': fk, 'data-key': keys ? key : null,
         'aria-keyshortcuts': keys && key ? key.toUpperCase() : null, disabled: busy,
         onclick: () => this.act(row, l, field),
-      }, label, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
+      }, label, def ? h('small', { class: 'act-default' }, t('prompt.ifTimeRunsOut')) : null, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
     }
-    if (inWindow(phase)) {
+    if (declines(phase)) {
       buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? 'n' : null, 'aria-keyshortcuts': keys ? 'N' : null, disabled: busy, onclick: () => this.send(row, 'decline', { box, hand }) },
         declineLabel(phase), keys ? h('kbd', { 'aria-hidden': 'true' }, 'N') : null));
     }

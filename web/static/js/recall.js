@@ -7,7 +7,7 @@ import { h, replace, money, signed, netClass, isTyping, cardShort, optionText } 
 import { TableState, Round } from './state.js';
 import { Felt } from './felt.js';
 import { navigate, toast } from './ui.js';
-import { t, formatDate } from './i18n.js';
+import { t, formatDate, refusal } from './i18n.js';
 
 export function recallListPage(main) {
   const input = h('input', { id: 'round-id', name: 'round', placeholder: t('recall.placeholder'), pattern: '\\d+-\\d+', required: true, 'aria-describedby': 'round-hint' });
@@ -32,7 +32,7 @@ export function recallListPage(main) {
     try {
       rounds = loggedIn() ? await api('/api/me/rounds') : null; // when the server offers it
     } catch (e) {
-      if (!(e instanceof APIError) || e.status !== 404) toast(e.message);
+      if (!(e instanceof APIError) || e.status !== 404) toast(refusal(e));
     }
     const local = !Array.isArray(rounds);
     if (local) rounds = history();
@@ -137,7 +137,7 @@ export function replayPage(main, id) {
       rr = await api(`/api/rounds/${id}`);
       res = await api('/api/replay', { method: 'POST', body: { profile: rr.profile, options: rr.options, round: rr.round, record: rr.record } });
     } catch (e) {
-      replace(main, h('h1', {}, t('felt.round', { round: id })), h('p', { class: 'form-error', role: 'alert' }, e.message), h('p', {}, h('a', { href: '/recall' }, t('page.recall'))));
+      replace(main, h('h1', {}, t('felt.round', { round: id })), h('p', { class: 'form-error', role: 'alert' }, refusal(e)), h('p', {}, h('a', { href: '/recall' }, t('page.recall'))));
       return;
     }
     const all = steps(res.events, rr.decisions || []);

@@ -213,6 +213,36 @@ export function tableNeeds(rules = {}) {
   return needs;
 }
 
+// tenUp says whether the dealer's up card is a ten-value.
+export function tenUp(r) {
+  const up = r?.dealer.cards[0];
+  return !!up && /^[TJQK]/.test(up);
+}
+
+// evenCall says a round that nets 0 as it happened (issue 28): what was won
+// and what was lost when something was, else the stakes returned (a push).
+export function evenCall(bets) {
+  const won = bets.filter(b => b.net > 0).reduce((s, b) => s + b.net, 0);
+  const lost = bets.filter(b => b.net < 0).reduce((s, b) => s - b.net, 0);
+  if (won || lost) return tr('call.wonLost', { won: money(won), lost: money(lost) });
+  return tr('call.breakEven');
+}
+
+// waitingText says why a table with bets cannot deal yet, in the words the
+// lobby uses for what it needs (needs.*, tableNeeds): AR-03 as seated
+// players betting until the shoe starts, then as bets made; with what it
+// has now. VE-20 and any other reason by its own words.
+export function waitingText(w, bets = []) {
+  const p = w?.params || {};
+  if (w?.reason === 'table_minimum_bets' || w?.reason === 'table_minimum_players') {
+    const players = new Set(bets.map(b => b.player)).size;
+    const n = p.bets ?? p.n ?? bets.length;
+    const need = tr(p.shoe ? 'needs.bets' : 'needs.players', { need: p.need, rule: p.rule || 'AR-03' });
+    return `${need} ${tr('needs.have', { n, players })}`;
+  }
+  return refusal(w);
+}
+
 // TableState is a table: the snapshot's fields, the round, whose turn it is.
 export class TableState {
   constructor(id, me = '') {
@@ -306,7 +336,7 @@ export class TableState {
       case 'waiting':
         this.bettingDeadline = 0;
         this.waiting = { reason: e.reason, params: e.params, text: e.text };
-        say(refusal(e), 'alert');
+        say(waitingText(e, t.bets), 'alert');
         break;
       case 'shoe':
         t.shoe = { ...t.shoe, id: e.shoe, commitment: e.commitment };
@@ -393,7 +423,8 @@ export class TableState {
           const b = this.turnBox();
           const what = tr('follow.' + (r.followKind || 'decision'));
           say(tr(b ? 'call.followBox' : 'call.follow', { what, box: b, rule: followRule(this.table?.profile) }));
-        } else if (WINDOW_CALLS.has(e.phase)) say(tr('window.' + e.phase));
+        } else if (e.phase === 'insurance' && tenUp(r)) say(tr('window.evenMoney')); // VE-16: even money alone under a ten
+        else if (WINDOW_CALLS.has(e.phase)) say(tr('window.' + e.phase));
         break;
       case 'turn':
         this.turn = e.turn;
@@ -401,7 +432,7 @@ export class TableState {
         if (e.turn && e.turn.players.includes(this.me)) {
           const mine = e.turn.legal.filter(l => l.player === this.me);
           const box = e.turn.box || mine[0]?.box;
-          say(e.turn.phase === 'playing' ? tr('call.yourTurn', { who: this.label(box, e.turn.hand || 1) }) : tr('call.yourAnswer', { phase: tr('phase.' + e.turn.phase) }), 'me');
+          say(e.turn.phase === 'playing' ? tr('call.yourTurn', { who: this.label(box, e.turn.hand || 1) }) : tr('call.yourAnswer', { phase: tr(e.turn.phase === 'insurance' && tenUp(r) ? 'phase.evenMoney' : 'phase.' + e.turn.phase) }), 'me');
         }
         break;
       case 'action': {
@@ -501,7 +532,7 @@ export class TableState {
           if (e.void) say(tr('call.stakesReturned'), 'me');
           else if (n > 0) say(tr('call.youWin', { amount: money(n) }), 'me');
           else if (n < 0) say(tr('call.youLose', { amount: money(-n) }), 'me');
-          else say(tr('call.breakEven'), 'me');
+          else say(evenCall(r.bets.filter(b => b.player === this.me)), 'me');
         } else say(tr('call.roundOver', { round: e.round }), 'info');
         if (e.new_bank) say(tr('call.newBank', { player: e.new_bank }), 'info');
         break;

@@ -4,19 +4,39 @@
 // is worked out from a TableState by pure functions; the classes draw it.
 
 import { h } from './dom.js';
-import { inWindow } from './state.js';
+import { inWindow, tenUp, waitingText } from './state.js';
 import { t as tr, refusal, has } from './i18n.js';
 
 // phaseName is a round's phase as the status names it (the engine's
-// phases; one it does not know as it is).
-export function phaseName(phase) {
+// phases; one it does not know as it is). The insurance window under a ten
+// is even money alone (VE-16): it is called so (issue 28).
+export function phaseName(phase, state) {
+  if (phase === 'insurance' && state && evenMoneyOnly(state)) return tr('status.phase.evenMoney');
   return has('status.phase.' + phase) ? tr('status.phase.' + phase) : phase;
 }
 
+// evenMoneyOnly says whether the insurance window open now is even money
+// alone: the dealer shows a ten, and insurance is offered under an Ace only
+// (VE-16's even money under a ten).
+export function evenMoneyOnly(state) {
+  return tenUp(state.round);
+}
+
+// seconds words a length of time in ms as the page says it: "30 s",
+// "2 min", "1 min 30 s" (the server's settings, issue 28).
+export function duration(ms) {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return tr('time.seconds', { n: s });
+  const m = Math.floor(s / 60);
+  return s % 60 ? tr('time.minSeconds', { m, n: s % 60 }) : tr('time.minutes', { n: m });
+}
+
+
 // defaultName is what the server does when time runs out, in the page's
 // language where it is a decision's name ("stand"), else as it is.
-function defaultName(d) {
+function defaultName(d, phase) {
   if (!d) return tr('status.theDefault');
+  if (phase === 'ace-choice' && d === 'close') return tr('prompt.aceCounts', { n: 11 }).toLowerCase(); // VE-13: the Ace stays 11
   const key = d === 'close' ? 'action.decline' : 'action.' + d; // a window closes: no, thanks
   return has(key) ? tr(key).toLowerCase() : d;
 }
@@ -44,13 +64,15 @@ export function statusLine(state, now) {
   else if (state.inPlay()) {
     const tn = state.turn;
     if (!tn) text = tr('status.dealing');
-    else if (tn.players.includes(me)) text = tr(tn.box ? 'status.yourDecisionOn' : 'status.yourDecision', { hand: tn.box ? state.label(tn.box, tn.hand || 1) : '', left, def: defaultName(tn.default) });
-    else text = tr('status.waitingFor', { phase: phaseName(tn.phase), who: tn.players.join(', ') || tr('status.theDealer'), where: tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : '', left });
-  } else if (state.bettingDeadline) text = tr('status.placeBets', { left }) + (state.waiting ? ' ' + refusal(state.waiting) : '');
+    else if (tn.players.includes(me)) text = tr(tn.box ? 'status.yourDecisionOn' : 'status.yourDecision', { hand: tn.box ? state.label(tn.box, tn.hand || 1) : '', left, def: defaultName(tn.default, tn.phase) });
+    else text = tr('status.waitingFor', { phase: phaseName(tn.phase, state), who: tn.players.join(', ') || tr('status.theDealer'), where: tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : '', left });
+  } else if (state.bettingDeadline) text = tr('status.placeBets', { left }) + (state.waiting ? ' ' + waitingText(state.waiting, t.bets) : '');
   else if (state.waiting && t.bets.length) {
-    // AR-03, VE-20: the bets placed cannot be dealt yet (issue 15).
-    text = tr('status.waiting', { why: refusal(state.waiting) });
-    if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { min: Math.round(t.rules.seat_idle_ms / 60000) });
+    // AR-03, VE-20: the bets placed cannot be dealt yet (issue 15); how
+    // long they stay is the server's AR-21 stand-by, in its own unit
+    // (issue 28).
+    text = tr('status.waiting', { why: waitingText(state.waiting, t.bets) });
+    if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { wait: duration(t.rules.seat_idle_ms) });
   }
   else if (!me) text = tr('status.login');
   else if (state.seatedBoxes().length) text = tr('status.chooseChip');
@@ -64,31 +86,63 @@ export function statusLine(state, now) {
   };
 }
 
-// Status is the status line and its timer; the felt shows the box's.
+// Clock is a countdown shown where the player acts (issue 28): the seconds
+// left and a bar, on the decision bar and the chip tray; the status keeps
+// it in step.
+export class Clock {
+  constructor(kind) {
+    this.secs = h('strong', { class: 'clock-secs' });
+    this.bar = h('div', { class: 'timer' }, h('span'));
+    this.el = h('div', { class: `clock clock-${kind}`, role: 'timer', 'aria-label': tr(kind === 'bets' ? 'status.betTimerLabel' : 'status.timerLabel'), hidden: true }, this.secs, this.bar);
+  }
+
+  draw(s) {
+    this.el.hidden = s.frac === null;
+    if (s.frac === null) return;
+    const txt = tr('status.secondsShort', { n: s.left });
+    if (this.secs.textContent !== txt) this.secs.textContent = txt;
+    this.bar.firstChild.style.width = `${s.frac * 100}%`;
+    this.el.classList.toggle('low', s.frac < 0.25);
+    this.el.setAttribute('aria-valuetext', tr('status.secondsLeft', { n: s.left }));
+  }
+}
+
+// Status is the status line and its timer; the felt shows the box's, and
+// each Clock made by clock() the same time left. frozen (ms) holds the
+// time as it was when the connection was lost: nothing runs out on a page
+// that cannot hear the table (issue 28).
 export class Status {
   constructor(state, felt) {
     this.state = state;
     this.felt = felt;
+    this.frozen = 0;
+    this.clocks = [];
     this.text = h('p', { class: 'status-text', id: 'status-text' });
-    this.timer = h('div', { class: 'timer', role: 'timer', 'aria-label': 'time left to decide' }, h('span'));
+    this.timer = h('div', { class: 'timer', role: 'timer', 'aria-label': tr('status.timerLabel') }, h('span'));
     this.el = h('div', { class: 'status' }, this.text, this.timer);
   }
 
+  // clock makes a countdown kept in step with the status.
+  clock(kind) {
+    const c = new Clock(kind);
+    this.clocks.push(c);
+    return c;
+  }
+
   // draw shows the status now: on every change, and as the time runs.
-  draw(now = Date.now()) {
+  draw(now = this.frozen || Date.now()) {
     const s = statusLine(this.state, now);
     if (this.text.textContent !== s.text) this.text.textContent = s.text;
     this.timer.hidden = s.frac === null;
     if (s.frac !== null) {
       this.timer.firstChild.style.width = `${s.frac * 100}%`;
       this.timer.classList.toggle('low', s.frac < 0.25);
-      this.timer.setAttribute('aria-valuetext', `${s.left} seconds`);
+      this.timer.setAttribute('aria-valuetext', tr('status.secondsLeft', { n: s.left }));
     }
+    for (const c of this.clocks) c.draw(s);
     this.felt.setTimer(s.box, s.boxFrac);
   }
 }
-
-const CONNECTION = { open: '● live', connecting: '○ connecting…', unauthorized: 'logged out' };
 
 // Connection shows the table's feed: live, connecting, logged out, or
 // watching (without a session); and the epoch it follows.
@@ -98,7 +152,7 @@ export class Connection {
   }
 
   show(st) {
-    this.el.textContent = CONNECTION[st] || st;
+    this.el.textContent = has('conn.' + st) ? tr('conn.' + st) : st;
     this.el.className = 'conn ' + st;
   }
 
@@ -115,7 +169,7 @@ export class Calls {
   constructor(announce, keep = 60) {
     this.announce = announce;
     this.keep = keep;
-    this.el = h('ol', { class: 'calls', 'aria-label': "The dealer's calls, the latest first" });
+    this.el = h('ol', { class: 'calls', 'aria-label': tr('table.callsLabel') });
   }
 
   say(s) {

@@ -65,22 +65,31 @@ export function tablePage(main, id) {
   const sub = h('p', { class: 'table-sub' });
   const conn = new Connection();
   const status = new Status(state, felt);
-  const prompt = new Prompt(state, run);
-  const betting = new Betting(state, id, run);
+  const prompt = new Prompt(state, run, status.clock('decide'));
+  const betting = new Betting(state, id, run, status.clock('bets'));
   const calls = new Calls(announce);
   const history = new History(state, id, api, stakes => betting.remember(stakes));
   // The reality check (docs/players.md): leaving from it stands the player
   // up and goes back to the lobby.
   const reality = me ? new RealityCheck(async () => { await run('leave', {}); navigate('/'); }) : null;
   const rulesBox = h('div', { class: 'rules-slot' });
+  // A lost connection (issue 28): the table is dimmed under a notice, the
+  // time left stands still, and a decision clicked meanwhile is not sent
+  // (the notice says so): nothing goes twice when the table is back.
+  const notice = h('div', { class: 'offline-notice', role: 'alert', hidden: true },
+    h('strong', {}, tr('offline.title')), ' ', h('span', { class: 'offline-text' }, tr('offline.text')));
+  // Where a lone player is dealt to at once, when this table waits for
+  // more (issue 28).
+  const elsewhere = h('p', { class: 'elsewhere', hidden: true });
 
   const page = h('div', { class: 'table-page' },
+      notice,
       h('div', { class: 'table-head' },
         h('div', {}, title, sub),
         h('div', { class: 'table-links' }, reality ? reality.el : null, fxToggles(), conn.el, h('a', { href: '#rules' }, tr('table.rulesLink')), h('a', { href: '/recall' }, tr('page.recall')), h('a', { href: '/' }, tr('page.lobby')))),
       felt.el,
       h('div', { class: 'console' },
-        h('div', { class: 'console-main' }, status.el, prompt.el, betting.el, history.el),
+        h('div', { class: 'console-main' }, status.el, elsewhere, prompt.el, betting.el, history.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
           h('h2', { id: 'calls-h' }, tr('table.calls')), calls.el)));
   replace(main, page, rulesBox);
@@ -124,17 +133,43 @@ export function tablePage(main, id) {
     prompt.draw();
     betting.draw();
     history.draw();
+    drawElsewhere();
     keepInSight();
   }
 
-  // On a phone the decision is a sheet over the foot of the page: the hand
-  // it asks about is scrolled into sight above it, once per decision (a
-  // player who scrolls away is left there), and the page is padded by the
-  // sheet's height so that the last box can come above it (issue 15).
-  const phone = matchMedia('(max-width: 720px)');
+  // drawElsewhere names the open tables that deal to one player, while
+  // this one waits for more players (AR-03, VE-20).
+  let others = null;
+  function drawElsewhere() {
+    const waiting = !!state.waiting && !state.inPlay() && tableNeeds(state.table.rules).length > 0;
+    if (waiting && others === null) {
+      others = [];
+      api('/api/tables').then(ts => {
+        others = ts.filter(x => x.id !== id && !x.closed && !tableNeeds(x.rules).length);
+        render();
+      }, () => {});
+    }
+    const show = waiting && others?.length > 0;
+    elsewhere.hidden = !show;
+    if (!show) return;
+    const sig = others.map(x => x.id + x.name).join('|');
+    if (elsewhere.dataset.sig === sig) return;
+    elsewhere.dataset.sig = sig;
+    const links = others.map(x => h('a', { href: `/tables/${x.id}` }, x.name));
+    replace(elsewhere, tr('table.elsewhere'), ' ', links.flatMap((a, i) => (i ? [', ', a] : [a])), '.');
+  }
+
+  // The decision is a bar held at the foot of the window, on a phone as on
+  // a desktop (issues 15 and 28): the hand it asks about is scrolled into
+  // sight above it, once per decision (a player who scrolls away is left
+  // there), and the page is padded by the bar's height so that the last
+  // box can come above it. So is the chip tray while betting on a phone.
   let sighted = '';
   function keepInSight() {
-    if (!phone.matches || prompt.el.hidden) {
+    const tray = betting.el.querySelector('.bet-tray');
+    const trayFixed = tray && betting.el.classList.contains('open') && getComputedStyle(tray).position === 'fixed';
+    page.style.setProperty('--tray-h', trayFixed ? `${Math.ceil(tray.getBoundingClientRect().height)}px` : '0px');
+    if (prompt.el.hidden || getComputedStyle(prompt.el).position !== 'fixed') {
       sighted = '';
       return;
     }
@@ -157,6 +192,10 @@ export function tablePage(main, id) {
   // way is sent once (once.js).
   async function run(op, fields) {
     if (!sock) return false;
+    if (offline) {
+      notSent();
+      return false;
+    }
     if (op === 'act' || op === 'decline' || op === 'bet' || fields.command_id) return send(op, fields);
     return (await once.send(`${op}-${fields.box || 0}`, id => send(op, { ...fields, command_id: id }), false)) ?? false;
   }
@@ -189,7 +228,7 @@ export function tablePage(main, id) {
       return;
     }
     if (m.type === 'error') {
-      toast(m.error);
+      toast(refusal(m));
       return;
     }
     queue.push(m);
@@ -228,6 +267,7 @@ export function tablePage(main, id) {
       loadRules();
       refreshWallet(); // bets the new rules refuse come back
     }
+    if (e.kind === 'deal' || e.kind === 'settle' || (e.kind === 'stake' && e.player === me) || (e.kind === 'turn' && e.turn?.players.includes(me))) refreshRoom();
     if (e.kind === 'settle') {
       noteSettled();
       refreshWallet();
@@ -250,15 +290,58 @@ export function tablePage(main, id) {
     } catch { /* the next snapshot says it */ }
   }
 
+  let live = false; // the table was heard at least once
+  let offline = false;
   function onConn(st) {
     conn.show(st);
     if (st === 'unauthorized') toast(tr('page.sessionOver'));
+    if (st === 'open') live = true;
+    setOffline(live && st === 'connecting'); // logged out: the toast says so
+  }
+
+  function setOffline(on) {
+    if (on === offline) return;
+    offline = on;
+    page.classList.toggle('offline', on);
+    notice.hidden = !on;
+    notice.querySelector('.offline-text').textContent = tr('offline.text');
+    status.frozen = on ? Date.now() : 0;
+    if (!on) refreshRoom();
+    render();
+  }
+
+  // notSent says that a click while the table cannot be heard went nowhere.
+  function notSent() {
+    notice.querySelector('.offline-text').textContent = tr('offline.notSent');
+    notice.classList.remove('flash');
+    void notice.offsetWidth; // the flash again on each click
+    notice.classList.add('flash');
+    announce(tr('offline.notSent'), true);
+  }
+
+  // refreshRoom reads the most this player may stake now under his limits
+  // (GET /api/me/care, stake_room): a double or a split they refuse is not
+  // offered (issue 28). An operator's player has none here.
+  let roomTimer = 0;
+  function refreshRoom() {
+    if (!me || session.user?.operator) return; // an operator's limits are his operator's
+    clearTimeout(roomTimer);
+    roomTimer = setTimeout(async () => {
+      try {
+        const v = await api('/api/me/care');
+        prompt.room = v.stake_room ?? undefined;
+      } catch {
+        prompt.room = undefined;
+      }
+      render();
+    }, 60);
   }
 
   async function start() {
     if (loggedIn()) {
       sock = new TableSocket(id, onMessage, onConn);
       history.load();
+      refreshRoom();
       return;
     }
     // Watching without a session: the public snapshot, read again and again.
@@ -269,7 +352,7 @@ export function tablePage(main, id) {
         state.snapshot('', undefined, v);
         render();
       } catch (e) {
-        toast(e.message);
+        toast(refusal(e));
       }
     };
     await load();
@@ -295,6 +378,7 @@ export function tablePage(main, id) {
     reality?.stop();
     clearInterval(poll);
     clearTimeout(walletTimer);
+    clearTimeout(roomTimer);
     if (sock) sock.close();
     document.removeEventListener('keydown', prompt.onKey);
     bus.removeEventListener('wallet', onWallet);
