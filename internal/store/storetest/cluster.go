@@ -222,12 +222,15 @@ func testClusterClaimRace(t *testing.T, s sabot.Store) {
 func testClusterFenceRace(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	c := cluster(t, s)
-	join(t, c, "a", 100*time.Millisecond)
+	join(t, c, "a", time.Minute)
 	join(t, c, "b", time.Minute)
 	tbl := &sabot.Table{Name: "t", Profile: "venice"}
 	must(t, s.CreateTable(ctx, tbl))
 	old, err := c.Claim(ctx, "a", tbl.ID)
 	must(t, err)
+	// a's lease ends 100 ms after its claim, however slow the machine was
+	// before it (a join with a lease of 100 ms could lapse before the claim).
+	must(t, c.Renew(ctx, "a", 100*time.Millisecond))
 	var refused error
 	var wg sync.WaitGroup
 	wg.Go(func() {
