@@ -136,7 +136,7 @@ func testClusterOwnedAtCreation(t *testing.T, s sabot.Store) {
 func testClusterExpiry(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	c := cluster(t, s)
-	join(t, c, "a", 150*time.Millisecond)
+	join(t, c, "a", time.Minute) // live, however slow the machine, until the renewal below
 	join(t, c, "b", time.Minute)
 	tbl := &sabot.Table{Name: "t", Profile: "venice"}
 	must(t, s.CreateTable(ctx, tbl))
