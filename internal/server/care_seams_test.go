@@ -304,7 +304,7 @@ func TestClusterPasswordChange(t *testing.T) {
 	must(ana1.Login(ctx, "ana", password))
 
 	var res server.LoginResult
-	wantCode(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: "not hers", NewPassword: "a new secret 1"}, &res), sabot.EUNAUTHORIZED, "the current password is wrong")
+	wantReason(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: "not hers", NewPassword: "a new secret 1"}, &res), sabot.EFORBIDDEN, "wrong_password")
 	wantCode(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: password, NewPassword: "short"}, &res), sabot.EINVALID, "at least")
 	must(ana.Me(ctx)) // nothing changed yet
 	old := ana1.Token

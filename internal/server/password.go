@@ -72,7 +72,8 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 		cctx := context.WithoutCancel(ctx)
 		g.loginName.chargeShared(cctx, pair, now)
 		g.loginAddr.chargeShared(cctx, addr, now)
-		return nil, sabot.Errorf(sabot.EUNAUTHORIZED, "the current password is wrong: nothing changed")
+		// 403, not 401: the session stands (a page logs out on a 401).
+		return nil, sabot.Errorf(sabot.EFORBIDDEN, "the current password is wrong: nothing changed").WithReason("wrong_password", nil)
 	}
 	if herr != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", herr)

@@ -2,7 +2,7 @@
 // the built-in wallets (docs/players.md) — limits on deposits, losses and
 // stakes, the reality check, a time-out or a self-exclusion.
 
-import { api, loggedIn, clearSession, session } from './api.js';
+import { api, loggedIn, clearSession, session, setSession } from './api.js';
 import { h, replace, money, parseMoney } from './dom.js';
 import { t, refusal, formatDate } from './i18n.js';
 import { navigate } from './ui.js';
@@ -103,6 +103,21 @@ export function accountPage(main) {
     }
   }
 
+  // The password (issue 25): every other session ends on every node; this
+  // page gets the new one.
+  const pwOld = h('input', { id: 'pw-old', type: 'password', autocomplete: 'current-password', required: true });
+  const pwNew = h('input', { id: 'pw-new', type: 'password', autocomplete: 'new-password', required: true, minlength: 8 });
+  async function changePassword() {
+    try {
+      const r = await api('/api/me/password', { method: 'POST', body: { password: pwOld.value, new_password: pwNew.value } });
+      setSession(r.token, r.user);
+      pwOld.value = pwNew.value = '';
+      say(t('care.passwordChanged'));
+    } catch (e) {
+      say(refusal(e), true);
+    }
+  }
+
   replace(main, h('section', { class: 'care', 'aria-labelledby': 'care-h' },
     h('h1', { id: 'care-h' }, t('care.heading')),
     h('p', {}, t('care.intro')),
@@ -120,7 +135,13 @@ export function accountPage(main) {
     h('p', {}, h('label', { for: 'care-reality' }, t('care.realityLabel'), ' '), reality),
     h('h2', {}, t('care.break')),
     h('p', {}, t('care.breakIntro')),
-    breaks));
+    breaks,
+    h('h2', {}, t('care.password')),
+    h('form', { class: 'care-form', id: 'password', onsubmit: ev => { ev.preventDefault(); changePassword(); } },
+      h('label', { for: 'pw-old' }, t('care.passwordOld'), ' '), pwOld, ' ',
+      h('label', { for: 'pw-new' }, t('care.passwordNew'), ' '), pwNew, ' ',
+      h('button', { class: 'button small', type: 'submit', id: 'pw-change' }, t('care.passwordChange'))),
+    h('p', { class: 'hint' }, t('care.passwordHint'))));
   reality.addEventListener('change', () => call('/api/me/care/reality', { minutes: Number(reality.value) }));
   call('/api/me/care');
   return null;

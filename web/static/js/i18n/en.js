@@ -778,6 +778,13 @@ export default {
   'calc.moreHint': "key=value, e.g. max_hands=2 blackjack_pays=6:5",
 
   // issue 28 (pit players)
+  'care.password': 'Password',
+  'care.passwordOld': 'Current password',
+  'care.passwordNew': 'New password',
+  'care.passwordChange': 'Change it',
+  'care.passwordHint': 'Every other session of yours ends, on every device; this page stays logged in.',
+  'care.passwordChanged': 'Your password is changed: your other sessions have ended.',
+  'reason.wrong_password': 'The current password is wrong: nothing changed.',
   'pit.players': 'Players',
   'pit.playersFind': 'Name begins with',
   'pit.playersHint': 'e.g. ana (empty: the first ones)',

@@ -886,6 +886,13 @@ export default {
   'calc.moreHint': "clave=valor, p. ej. max_hands=2 blackjack_pays=6:5",
 
   // issue 28 (pit players)
+  'care.password': 'Contraseña',
+  'care.passwordOld': 'Contraseña actual',
+  'care.passwordNew': 'Contraseña nueva',
+  'care.passwordChange': 'Cambiarla',
+  'care.passwordHint': 'Todas sus otras sesiones terminan, en todos los dispositivos; esta página sigue conectada.',
+  'care.passwordChanged': 'Su contraseña ha cambiado: sus otras sesiones han terminado.',
+  'reason.wrong_password': 'La contraseña actual no es correcta: no se cambió nada.',
   'pit.players': 'Jugadores',
   'pit.playersFind': 'El nombre empieza por',
   'pit.playersHint': 'p. ej. ana (vacío: los primeros)',

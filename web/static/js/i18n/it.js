@@ -886,6 +886,13 @@ export default {
   'calc.moreHint': "chiave=valore, ad es. max_hands=2 blackjack_pays=6:5",
 
   // issue 28 (pit players)
+  'care.password': 'Password',
+  'care.passwordOld': 'Password attuale',
+  'care.passwordNew': 'Nuova password',
+  'care.passwordChange': 'Cambiala',
+  'care.passwordHint': 'Tutte le sue altre sessioni si chiudono, su ogni dispositivo; questa pagina resta collegata.',
+  'care.passwordChanged': 'La sua password è cambiata: le sue altre sessioni sono chiuse.',
+  'reason.wrong_password': 'La password attuale è sbagliata: non è cambiato nulla.',
   'pit.players': 'Giocatori',
   'pit.playersFind': 'Il nome comincia con',
   'pit.playersHint': 'p. es. ana (vuoto: i primi)',
