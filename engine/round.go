@@ -247,13 +247,13 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	if boxNo < 1 || boxNo > r.p.Boxes {
 		return refuse(ErrStake, fmt.Sprintf("the table has boxes 1 to %d", r.p.Boxes), "")
 	}
-	if stake <= 0 {
+	// The deal takes the stakes as they stand (VE-18).
+	switch r.p.StakeBar(stake, rules.Dealt) {
+	case rules.BarStake:
 		return refuse(ErrStake, "a stake must be positive", "AR-04, FAM-01, VE-21")
-	}
-	if stake < r.p.MinBet && !r.p.BelowMinStands {
+	case rules.BarMinimum:
 		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04, FAM-01, VE-21")
-	}
-	if stake > r.p.MaxBet {
+	case rules.BarMaximum:
 		return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
 	}
 	b := &r.boxes[boxNo]
@@ -267,17 +267,15 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 			boxTotal += r.bets[i].Stake
 		}
 	}
-	if b.holder != "" {
-		if r.p.BackBetsPerBox == 0 {
-			return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05, FAM-01")
-		}
-		if onBox-1 >= r.p.BackBetsPerBox {
-			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
-		}
-		if r.p.MaxScope == rules.MaxPerBox && boxTotal+stake > r.p.MaxBet {
-			return refuse(ErrStake, fmt.Sprintf("the box's stakes together may not exceed the table maximum %s, not even with others' stakes (%s on the box already)", r.amount(r.p.MaxBet), r.amount(boxTotal)), "ES-03, VE-21")
-		}
-	} else {
+	switch r.p.BoxBar(onBox, boxTotal, stake) {
+	case rules.BarNoBackBets:
+		return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05, FAM-01")
+	case rules.BarBackBettors:
+		return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
+	case rules.BarBoxMaximum:
+		return refuse(ErrStake, fmt.Sprintf("the box's stakes together may not exceed the table maximum %s, not even with others' stakes (%s on the box already)", r.amount(r.p.MaxBet), r.amount(boxTotal)), "ES-03, VE-21")
+	}
+	if b.holder == "" {
 		b.holder = player
 		r.order[r.nOrder] = int8(boxNo)
 		r.nOrder++

@@ -254,7 +254,7 @@ func newFastPlan(cfg *Config) *fastPlan {
 		return p.MayDouble(rules.HandPos{Count: stateCount(s, 2), Split: sk > 0, SplitAces: sk == 2})
 	}
 	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
-		if p.Surrender != rules.NoSurrender && sk == 0 {
+		if p.MaySurrender(rules.HandPos{Count: stateCount(11, 2), Split: sk > 0, SplitAces: sk == 2}) {
 			fp.lgOf[sk] |= lgSurrender
 		}
 		if mayDouble(sk, 11) {
