@@ -5,12 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -72,6 +77,44 @@ var layerTrees = map[string]int{
 }
 
 const coreTop = 4
+
+// sameLayer is what a package may import from its own layer: nothing but
+// what it is given here. Within a layer imports run one way too: the
+// simulator reads the analysis, not the reverse; a store's driver builds
+// on sqlstore and the web client's files on httpjson, not on each other;
+// the wallet does not read the store, nor the store the web client.
+var sameLayer = map[string][]string{
+	"sabot/sim": {"sabot/analysis"}, // the analysis's basic strategy
+
+	"sabot/play":     {"sabot/internal/english"},
+	"sabot/scenario": {"sabot/internal/profilefile"},
+
+	"sabot/internal/store":            {"sabot/internal/store/postgres", "sabot/internal/store/sqlite"},
+	"sabot/internal/store/postgres":   {"sabot/internal/store/sqlstore"},
+	"sabot/internal/store/sqlite":     {"sabot/internal/store/sqlstore"},
+	"sabot/internal/store/storetest":  {"sabot/internal/store/sqlstore"},
+	"sabot/internal/wallet/walletsim": {"sabot/internal/wallet"},
+	"sabot/internal/webapi":           {"sabot/internal/httpjson"},
+	"sabot/web":                       {"sabot/internal/httpjson"},
+	"sabot/internal/certify":          {"sabot/internal/webapi", "sabot/web"},
+}
+
+// sameLayerTests is what a package's tests may import from its layer
+// besides sameLayer's: the store's suite, the reference operator, the web
+// client that the API serves.
+var sameLayerTests = map[string][]string{
+	"sabot/internal/store":          {"sabot/internal/store/storetest"},
+	"sabot/internal/store/postgres": {"sabot/internal/store/storetest"},
+	"sabot/internal/store/sqlite":   {"sabot/internal/store/storetest"},
+	"sabot/internal/wallet":         {"sabot/internal/wallet/walletsim"},
+	"sabot/internal/webapi":         {"sabot/web"},
+}
+
+// sameLayerAllowed reports whether pkg (its tests, if test) may import imp
+// of its own layer.
+func sameLayerAllowed(pkg, imp string, test bool) bool {
+	return imp == pkg || slices.Contains(sameLayer[pkg], imp) || test && slices.Contains(sameLayerTests[pkg], imp)
+}
 
 // listed is what `go list -json` says of a package that the check reads.
 type listed struct {
@@ -135,6 +178,8 @@ func layerViolations(pkgs []listed) []string {
 				}
 			case li > l:
 				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d), above it", p.ImportPath, l, imp, li))
+			case li == l && !sameLayerAllowed(name, imp, p.ForTest != ""):
+				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s of its own layer, which sameLayer does not allow it", p.ImportPath, l, imp))
 			}
 		}
 	}
@@ -172,6 +217,70 @@ func goList(t *testing.T) []listed {
 	return pkgs
 }
 
+// fileImports reads the imports of every Go file of the module under root
+// (module path "sabot"), whatever its build constraints: go list reads a
+// package's files for this machine's system and architecture only, and a
+// file for another (lock_other.go, graph_other.go) would go unchecked.
+// Each file is a package of its own, "PKG (FILE)", held to PKG's layer;
+// a _test.go file is PKG's test.
+func fileImports(tb testing.TB, root string) []listed {
+	tb.Helper()
+	var out []listed
+	std := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := "sabot"
+		if rel != "." {
+			pkg += "/" + filepath.ToSlash(rel)
+		}
+		p := listed{ImportPath: pkg + " (" + name + ")"}
+		if strings.HasSuffix(name, "_test.go") {
+			p.ForTest = pkg
+		}
+		for _, spec := range f.Imports {
+			imp, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				return err
+			}
+			p.Imports = append(p.Imports, imp)
+			// A path whose first element has no dot is the standard
+			// library's (or the module's).
+			if first, _, _ := strings.Cut(imp, "/"); !inModule(imp) && !strings.Contains(first, ".") {
+				std[imp] = true
+			}
+		}
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, imp := range slices.Sorted(maps.Keys(std)) {
+		out = append(out, listed{ImportPath: imp, Standard: true})
+	}
+	return out
+}
+
 // TestImportsRunOneWay holds the layering of the module (layers): the core
 // card < shoe < rules < engine < analysis, sim, on the standard library
 // alone; then the application < the adapters (stores, HTTP, the web client)
@@ -190,12 +299,19 @@ func TestImportsRunOneWay(t *testing.T) {
 	for _, v := range layerViolations(pkgs) {
 		t.Error(v)
 	}
+	// Every file, whatever its build constraints.
+	for _, v := range layerViolations(fileImports(t, ".")) {
+		t.Error(v)
+	}
 }
 
 // TestLayerViolationsFound: the check finds an import upward, in the core
 // and above it, a core package importing outside the standard library (its
-// tests too), and a package with no layer; it lets the programs import
-// anything and places a store's driver by its path.
+// tests too), a package with no layer, and an import within a layer that
+// sameLayer does not allow (the store reading the web client, the wallet
+// the store, the analysis the simulator; a test's allowance used outside
+// the tests); it lets the programs import anything and places a store's
+// driver by its path.
 func TestLayerViolationsFound(t *testing.T) {
 	pkgs := []listed{
 		{ImportPath: "fmt", Standard: true},
@@ -213,10 +329,20 @@ func TestLayerViolationsFound(t *testing.T) {
 		{ImportPath: "sabot/internal/webapi_test [sabot/internal/webapi.test]", ForTest: "sabot/internal/webapi", Imports: []string{"sabot/internal/webtest"}},
 		{ImportPath: "sabot/cmd/sabot", Imports: []string{"sabot/internal/server", "sabot/internal/store/mysql", "sabot/web"}},
 		{ImportPath: "sabot/internal/newthing", Imports: []string{"sabot"}},
+		// Within a layer: what sameLayer allows, and no more.
+		{ImportPath: "sabot/internal/store/sqlstore", Imports: []string{"sabot", "sabot/web"}},
+		{ImportPath: "sabot/internal/wallet", Imports: []string{"sabot/internal/store"}},
+		{ImportPath: "sabot/internal/store/sqlite", Imports: []string{"sabot/internal/store/sqlstore", "sabot/internal/store/storetest"}},
+		{ImportPath: "sabot/internal/store/sqlite_test [sabot/internal/store/sqlite.test]", ForTest: "sabot/internal/store/sqlite", Imports: []string{"sabot/internal/store/sqlite [sabot/internal/store/sqlite.test]", "sabot/internal/store/storetest"}},
+		{ImportPath: "sabot/analysis_test [sabot/analysis.test]", ForTest: "sabot/analysis", Imports: []string{"sabot/sim"}},
 	}
 	want := []string{
+		"sabot/analysis_test [sabot/analysis.test] (layer 4) imports sabot/sim of its own layer, which sameLayer does not allow it",
 		"sabot/engine (core) imports github.com/x/y, outside the standard library",
 		"sabot/internal/newthing has no layer: place it in layers_test.go",
+		"sabot/internal/store/sqlite (layer 6) imports sabot/internal/store/storetest of its own layer, which sameLayer does not allow it",
+		"sabot/internal/store/sqlstore (layer 6) imports sabot/web of its own layer, which sameLayer does not allow it",
+		"sabot/internal/wallet (layer 6) imports sabot/internal/store of its own layer, which sameLayer does not allow it",
 		"sabot/internal/webapi_test [sabot/internal/webapi.test] (layer 6) imports sabot/internal/webtest (layer 8), above it",
 		"sabot/rules (layer 2) imports sabot/engine (layer 3), above it",
 		"sabot/shoe_test [sabot/shoe.test] (layer 1) imports sabot/sim (layer 4), above it",
@@ -224,6 +350,35 @@ func TestLayerViolationsFound(t *testing.T) {
 		"sabot/web (layer 6) imports sabot/internal/server (layer 7), above it",
 	}
 	if got := layerViolations(pkgs); !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestFileImportsReadsEveryBuildConstraint: a file built on no system
+// this machine is, and a test file, are read as their package's: an
+// import upward and outside the standard library in them is found.
+func TestFileImportsReadsEveryBuildConstraint(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("card/card.go", "package card\n\nimport \"fmt\"\n\nvar _ = fmt.Sprint\n")
+	write("card/card_plan9.go", "//go:build plan9\n\npackage card\n\nimport _ \"sabot/engine\"\n")
+	write("card/x_test.go", "//go:build never\n\npackage card_test\n\nimport _ \"github.com/x/y\"\n")
+	write("card/testdata/t.go", "package t\n\nimport _ \"sabot/engine\"\n")
+	write("internal/store/sqlstore/s.go", "//go:build windows\n\npackage sqlstore\n\nimport _ \"sabot/web\"\n")
+	want := []string{
+		"sabot/card (card_plan9.go) (layer 0) imports sabot/engine (layer 3), above it",
+		"sabot/card (x_test.go) (core) imports github.com/x/y, outside the standard library",
+		"sabot/internal/store/sqlstore (s.go) (layer 6) imports sabot/web of its own layer, which sameLayer does not allow it",
+	}
+	if got := layerViolations(fileImports(t, root)); !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -286,7 +286,7 @@ func (s *solver) handValues(h hand) (*Values, error) {
 			add(Code{Act: Split}, x)
 			v.Split = ptr(x)
 		}
-		if s.p.Surrender != rules.NoSurrender {
+		if s.p.MaySurrender(rules.HandPos{Count: h.c}) {
 			// Late: after the peek, against no blackjack where there is one;
 			// without a peek a dealer blackjack settles it (Settle). Early:
 			// half the unit whatever the dealer holds.

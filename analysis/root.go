@@ -55,7 +55,7 @@ func (s *solver) handCands(h0 hand, pbj float64) []cand {
 			out = append(out, cand{Code{Act: Double, Declare: d}, s.total(s.double(h, 0), pbj)})
 		}
 	}
-	if s.p.Surrender != rules.NoSurrender {
+	if s.p.MaySurrender(rules.HandPos{Count: h0.c}) {
 		var v val
 		v[sEV] = pbj*s.surBJ + (1-pbj)*s.surOther
 		v[sLose] = 1

@@ -209,7 +209,7 @@ func (r *Round) checkFollow(a Action, explain bool) error {
 	if b.window == r.window {
 		return r.refuse(explain, a, ErrIllegalAction, "already answered", "ES-03, VE-11, VE-12")
 	}
-	if a.Stake > r.p.MaxBet {
+	if r.p.StakeBar(a.Stake, rules.Placed) == rules.BarMaximum {
 		if explain {
 			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
 		}
@@ -311,10 +311,10 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 	case Split:
 		return r.checkSplit(a, withPair(r.pos(b, h), h), explain)
 	case Surrender:
-		switch {
-		case r.p.Surrender == rules.NoSurrender:
+		switch r.p.SurrenderBar(r.pos(b, h)) {
+		case rules.BarNoSurrender:
 			return r.refuse(explain, a, ErrIllegalAction, "there is no surrender at this table", "")
-		case h.Count.N != 2 || h.split:
+		case rules.BarSurrenderHand:
 			return r.refuse(explain, a, ErrIllegalAction, "surrender is only on the first two cards of an unsplit hand", "")
 		}
 		return nil
@@ -359,7 +359,7 @@ func (r *Round) checkDouble(a Action, pos rules.HandPos, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, dr.why, dr.rule)
 	}
 	base := r.baseStake(a.Player, a.Box, a.Hand)
-	if a.Stake > r.p.MaxBet {
+	if r.p.StakeBar(a.Stake, rules.Placed) == rules.BarMaximum {
 		if explain {
 			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
 		}

@@ -247,14 +247,9 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	if boxNo < 1 || boxNo > r.p.Boxes {
 		return refuse(ErrStake, fmt.Sprintf("the table has boxes 1 to %d", r.p.Boxes), "")
 	}
-	if stake <= 0 {
-		return refuse(ErrStake, "a stake must be positive", "AR-04, FAM-01, VE-21")
-	}
-	if stake < r.p.MinBet && !r.p.BelowMinStands {
-		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04, FAM-01, VE-21")
-	}
-	if stake > r.p.MaxBet {
-		return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
+	// The deal takes the stakes as they stand (VE-18).
+	if bar := r.p.StakeBar(stake, rules.Dealt); bar != rules.NoBar {
+		return r.stakeRefusal(bar, refuse)
 	}
 	b := &r.boxes[boxNo]
 	onBox, boxTotal := 0, money.Amount(0)
@@ -267,17 +262,16 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 			boxTotal += r.bets[i].Stake
 		}
 	}
-	if b.holder != "" {
-		if r.p.BackBetsPerBox == 0 {
+	if bar := r.p.BoxBar(onBox, boxTotal, stake); bar != rules.NoBar {
+		switch bar {
+		case rules.BarNoBackBets:
 			return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05, FAM-01")
-		}
-		if onBox-1 >= r.p.BackBetsPerBox {
+		case rules.BarBackBettors:
 			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
 		}
-		if r.p.MaxScope == rules.MaxPerBox && boxTotal+stake > r.p.MaxBet {
-			return refuse(ErrStake, fmt.Sprintf("the box's stakes together may not exceed the table maximum %s, not even with others' stakes (%s on the box already)", r.amount(r.p.MaxBet), r.amount(boxTotal)), "ES-03, VE-21")
-		}
-	} else {
+		return refuse(ErrStake, fmt.Sprintf("the box's stakes together may not exceed the table maximum %s, not even with others' stakes (%s on the box already)", r.amount(r.p.MaxBet), r.amount(boxTotal)), "ES-03, VE-21") // BarBoxMaximum
+	}
+	if b.holder == "" {
 		b.holder = player
 		r.order[r.nOrder] = int8(boxNo)
 		r.nOrder++
@@ -289,6 +283,17 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	r.bets = append(r.bets, Bet{Player: player, Box: boxNo, Hand: 1, Kind: MainBet, Stake: stake})
 	r.emit(Event{Kind: EvBet, Box: boxNo, Hand: 1, Player: player, Amount: stake, BetKind: MainBet})
 	return nil
+}
+
+// stakeRefusal words a StakeBar's refusal of a bet (AR-04, FAM-01, VE-21).
+func (r *Round) stakeRefusal(bar rules.Bar, refuse func(err error, why, rule string) error) error {
+	switch bar {
+	case rules.BarStake:
+		return refuse(ErrStake, "a stake must be positive", "AR-04, FAM-01, VE-21")
+	case rules.BarMinimum:
+		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04, FAM-01, VE-21")
+	}
+	return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21") // BarMaximum
 }
 
 // Start closes the bets ("rien ne va plus", VE-04) and deals: a card to each

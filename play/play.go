@@ -176,7 +176,7 @@ func CheckBoxes(p *rules.Profile, boxes []int) error {
 // profile lets one stand once the cards are dealt (VE-18): that is a stake
 // found short after the deal, not one the player may place.
 func CheckBet(p *rules.Profile, boxes []int, stake money.Amount) error {
-	if stake > 0 && stake < p.MinBet {
+	if p.StakeBar(stake, rules.Placed) == rules.BarMinimum {
 		why := fmt.Sprintf("a stake of %s: the table minimum is %s", stake.Plain(), p.MinBet.Plain())
 		if rule := p.Own("AR-04, FAM-01, VE-21"); rule != "" {
 			why += " (" + rule + ")"

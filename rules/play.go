@@ -18,7 +18,8 @@ type HandPos struct {
 	Hands     int  // the hands its box holds now
 }
 
-// Bar is the rule that forbids a split or a double, or NoBar.
+// Bar is the rule that forbids a split, a double, a surrender or a bet,
+// or NoBar (the bars on betting and surrender: bet.go).
 type Bar uint8
 
 // The bars.

@@ -18,7 +18,7 @@ import (
 // and TestFastPathStats hold it to the general path, the engine's round).
 // It writes none of the rules again: everything it knows of them is a
 // table filled once from the rules' own code (rules.Count, Profile.MaySplit,
-// MayDouble, OneCard, DealerNeed, DealerTakes, MustDraw, Settle, Net,
+// MayDouble, MaySurrender, OneCard, DealerNeed, DealerTakes, MustDraw, Settle, Net,
 // Pays), and of the strategy from StrategyCard.Play, Declare and
 // Challenge; where the strategy's answer depends on the count (an index
 // play) the table says so and StrategyCard.Play answers at the time. The
@@ -254,7 +254,7 @@ func newFastPlan(cfg *Config) *fastPlan {
 		return p.MayDouble(rules.HandPos{Count: stateCount(s, 2), Split: sk > 0, SplitAces: sk == 2})
 	}
 	for sk := 0; sk < 3; sk++ { // unsplit, split, split Aces
-		if p.Surrender != rules.NoSurrender && sk == 0 {
+		if p.MaySurrender(rules.HandPos{Count: stateCount(11, 2), Split: sk > 0, SplitAces: sk == 2}) {
 			fp.lgOf[sk] |= lgSurrender
 		}
 		if mayDouble(sk, 11) {

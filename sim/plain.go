@@ -5,7 +5,8 @@ import (
 	"sabot/shoe"
 )
 
-// The plain round: the fast path's round specialized, once per run, for the
+// The plain round: the fast path's named specialization, made once per run
+// for the
 // commonest set-up: one box, the player's, a flat bet, no count, and no
 // option of the round that the strategy or the rules leave unused (no
 // challenge, no declaration, insurance and even money declined under every
@@ -13,8 +14,12 @@ import (
 // playFast plays card for card; what it leaves out are the checks for the
 // options that are off, the loops over boxes and hands, and the stake
 // table: a hand that splits goes on as playFast plays it (playBoxFast).
+// It is not a third implementation of the round: TestPlainAgreesWithEngine
+// plays the same shoes through it (runPlain, its loop and end of the round
+// included) and through the checked engine and compares every round;
 // TestFastPath and TestFastPathStats hold it to the general path, and
-// TestPlainChosen checks which set-ups take it.
+// TestPlainChosen checks which set-ups take it. A rule it reads changes
+// here as in playFast, or the first of these fails.
 
 // plainPlan is what the plain round adds to the fast path's tables.
 type plainPlan struct {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"sabot/card"
 	"sabot/rules"
 )
 
@@ -103,4 +104,73 @@ func TestPlainContinuous(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPlainAgreesWithEngine holds the plain round, the fast path's named
+// specialization, to the checked engine round for round: the same shoes
+// dealt through runPlain, one round a call (the loop the runs take, with
+// its own end of the round), and through engine.Round.Act (driver), on
+// every built-in profile it plays and on the options its round reads
+// (surrender, a void last round, one deck, the US peek and no peek, an
+// Argentine table without the challenge and the declaration): the same
+// net and stake, the same void rounds, the same cards left.
+func TestPlainAgreesWithEngine(t *testing.T) {
+	type plainCase struct {
+		name, profile string
+		options       []string
+	}
+	var cases []plainCase
+	for _, name := range rules.Names() {
+		if name != "argentina" {
+			cases = append(cases, plainCase{name, name, nil})
+		}
+	}
+	cases = append(cases,
+		plainCase{"argentina/no-challenge-no-declaration", "argentina", []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false"}},
+		plainCase{"vegas-s17/late-surrender", "vegas-s17", []string{"surrender=late"}},
+		plainCase{"spain/early-surrender", "spain", []string{"surrender=early"}},
+		plainCase{"vegas-h17/no-peek-resplit-hit-aces", "vegas-h17", []string{"hole_card=no-peek", "resplit_aces=true", "hit_split_aces=true"}},
+		plainCase{"spain/last-round-void", "spain", []string{"last_round_void=true"}},
+		plainCase{"spain/one-deck-to-the-end", "spain", []string{"decks=1", "cut_card_reserve=0", "burn_cards=0"}},
+	)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := rules.MustLookup(c.profile)
+			must(t, p.SetAll(c.options))
+			cfg := Config{Profile: p, Rounds: 1, exactShoe: true}
+			must(t, cfg.normalize())
+			const seed = 42
+			tab := newTable(&cfg)
+			if tab.plain == nil {
+				t.Fatal("not on the plain round")
+			}
+			tab.d.reseed(seedChunk(seed, 0))
+			tab.shuffle()
+			tab.seat()
+			dr := newDriver(t, &cfg, seedChunk(seed, 0))
+			var voids int64
+			for i := 0; i < 20_000; i++ {
+				var st Stats
+				tab.runPlain(&st, 1, false)
+				dr.round()
+				if st.X != dr.x || st.W != dr.w || st.Void != b2i64(dr.w == 0) {
+					rec := dr.r.Record()
+					t.Fatalf("round %d: the plain round nets %d on %d (void %d), the engine %d on %d\ncards %s\nactions %v",
+						i, st.X, st.W, st.Void, dr.x, dr.w, card.Format(rec.Cards), rec.Actions)
+				}
+				if tab.d.remaining() != dr.s.Remaining() {
+					t.Fatalf("round %d: %d cards left in the plain round's deck, %d in the shoe", i, tab.d.remaining(), dr.s.Remaining())
+				}
+				voids += st.Void
+			}
+			t.Logf("20000 rounds agree (%d void)", voids)
+		})
+	}
+}
+
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

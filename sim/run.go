@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -148,21 +149,26 @@ func (c *Config) normalize() error {
 	if c.Count != nil && len(c.Ramp.Steps) > 0 {
 		maxUnits = c.Ramp.Max()
 	}
+	// The player's stakes on a box at the most: his bet and his back bets
+	// (ES-03, VE-03), each of maxUnits units.
+	most := money.Amount(c.Unit * maxUnits)
+	box := p.BoxBar(c.BackBets, money.Amount(c.BackBets)*most, most)
 	switch {
 	case c.Boxes < 1 || c.Boxes+c.Others > p.Boxes:
 		return cfgErr("%d boxes for the player and %d for others: the table has %d (ES-03, VE-03)", c.Boxes, c.Others, p.Boxes)
 	case c.Others < 0:
 		return cfgErr("others must be 0 or more")
-	case c.BackBets < 0 || c.BackBets > p.BackBetsPerBox:
-		if p.BackBetsPerBox == 0 {
-			return cfgErr("no back betting at this table (AR-05)")
-		}
+	case c.BackBets < 0:
 		return cfgErr("%d back bets per box: the table allows %d (ES-03, VE-03)", c.BackBets, p.BackBetsPerBox)
-	case c.Unit < int64(p.MinBet) && !p.BelowMinStands:
+	case box == rules.BarNoBackBets:
+		return cfgErr("no back betting at this table (AR-05)")
+	case box == rules.BarBackBettors:
+		return cfgErr("%d back bets per box: the table allows %d (ES-03, VE-03)", c.BackBets, p.BackBetsPerBox)
+	case p.StakeBar(money.Amount(c.Unit), rules.Dealt) == rules.BarMinimum, c.Unit < 0:
 		return cfgErr("a unit of %d is below the table minimum %d (AR-04)", c.Unit, p.MinBet)
-	case c.Unit*maxUnits > int64(p.MaxBet):
+	case p.StakeBar(most, rules.Dealt) == rules.BarMaximum:
 		return cfgErr("a bet of %d units of %d exceeds the table maximum %d (AR-04, VE-21)", maxUnits, c.Unit, p.MaxBet)
-	case p.MaxScope == rules.MaxPerBox && int64(1+c.BackBets)*c.Unit*maxUnits > int64(p.MaxBet):
+	case box == rules.BarBoxMaximum:
 		return cfgErr("%d stakes of %d on a box exceed the table maximum %d (ES-03)", 1+c.BackBets, c.Unit*maxUnits, p.MaxBet)
 	case c.Rounds < 0 || c.TargetSE < 0:
 		return cfgErr("rounds and target SE must be positive")

@@ -117,7 +117,7 @@ func Restore(p *rules.Profile, sn Snapshot) (*Table, error) {
 			return nil, bad("a bet without a player")
 		case b.Box < 1 || b.Box > p.Boxes:
 			return nil, bad("%s bets on box %d; the table has boxes 1 to %d", b.Player, b.Box, p.Boxes)
-		case b.Stake <= 0 || b.Stake > p.MaxBet || b.Stake < p.MinBet && !p.BelowMinStands:
+		case p.StakeBar(b.Stake, rules.Dealt) != rules.NoBar:
 			return nil, bad("%s bets %d on box %d; a stake must be between %d and %d", b.Player, b.Stake, b.Box, p.MinBet, p.MaxBet)
 		case seen[key{b.Player, b.Box}]:
 			return nil, bad("%s bets twice on box %d", b.Player, b.Box)

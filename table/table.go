@@ -253,7 +253,7 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	}
 	// VE-18 lets a stake found short stand once the cards are dealt (after a
 	// change of limits), never one placed short.
-	if stake <= 0 || stake > t.p.MaxBet || stake < t.p.MinBet {
+	if t.p.StakeBar(stake, rules.Placed) != rules.NoBar {
 		return t.refuse("AR-04, ES-03, FAM-01, VE-21", "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
 	}
 	if player == t.bank && t.bank != "" {
@@ -267,7 +267,7 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 		// AR-04, VE-17: a seated player may also play a free box.
 	case holder == "" && !seated:
 		return t.refuse("AR-04, ES-03, VE-20", "only seated players play a box: sit first")
-	case t.p.BackBetsPerBox == 0:
+	case t.p.BoxBar(1, 0, stake) == rules.BarNoBackBets: // a bet beside the holder's
 		return t.refuse("AR-05, FAM-01", "no back betting: nobody adds to another player's box")
 	}
 	for i, b := range t.bets {

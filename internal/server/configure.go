@@ -186,11 +186,9 @@ func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.Pl
 	bettors := map[int]int{}
 	total := map[int]money.Amount{}
 	for _, b := range ordered {
-		back := bettors[b.Box] > 0 // the box's first bettor plays it
-		refused := b.Box > p.Boxes ||
-			b.Stake > p.MaxBet || b.Stake < p.MinBet && !p.BelowMinStands ||
-			back && bettors[b.Box] > p.BackBetsPerBox ||
-			p.MaxScope == 1 && total[b.Box]+b.Stake > p.MaxBet
+		// The box's first bettor plays it; the others are back bets.
+		refused := b.Box > p.Boxes || p.StakeBar(b.Stake, rules.Dealt) != rules.NoBar ||
+			p.BoxBar(bettors[b.Box], total[b.Box], b.Stake) != rules.NoBar
 		if refused {
 			out = append(out, b)
 			continue

@@ -227,10 +227,10 @@ func (s *Server) Open() error {
 		return fmt.Errorf("server: %w", err)
 	}
 	s.Currency = cur
+	if err := s.checkStore(); err != nil {
+		return err
+	}
 	if s.Wallet != nil {
-		if _, ok := s.Store.(sabot.Outbox); !ok {
-			return fmt.Errorf("server: the operator's wallet needs a store with an outbox; %T has none", s.Store)
-		}
 		if s.Currency == "" {
 			return errors.New("server: the operator's wallet needs the operator's currency (--currency)")
 		}

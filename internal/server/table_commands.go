@@ -11,6 +11,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/money"
+	"sabot/rules"
 	"sabot/table"
 )
 
@@ -395,24 +396,23 @@ func (a *actor) checkBet(player string, box int, stake money.Amount) error {
 	// table's state: `invalid`, as docs/protocol.md says (the table would
 	// refuse it too, as a conflict).
 	// VE-18 lets a stake found short stand once dealt, not one placed short.
-	if stake <= 0 || stake > a.p.MaxBet || stake < a.p.MinBet {
+	if a.p.StakeBar(stake, rules.Placed) != rules.NoBar {
 		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Own("AR-04, ES-03, FAM-01, VE-21")))
 	}
-	others, total := 0, stake
+	others, total := 0, money.Amount(0)
 	for _, b := range a.t.Bets() {
 		if b.Box == box && b.Player != player {
 			others++
 			total += b.Stake
 		}
 	}
-	if others > 0 && a.p.BackBetsPerBox == 0 {
+	switch a.p.BoxBar(others, total, stake) {
+	case rules.BarNoBackBets:
 		// Two seated players on one free box: the second would be a back bet.
 		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here (AR-05)", box)
-	}
-	if others > a.p.BackBetsPerBox {
+	case rules.BarBackBettors:
 		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
-	}
-	if others > 0 && a.p.MaxScope == 1 && total > a.p.MaxBet {
+	case rules.BarBoxMaximum:
 		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", a.p.MaxBet)
 	}
 	return nil

@@ -26,6 +26,9 @@ func TestOpen(t *testing.T) {
 	if _, ok := s.(*sqlite.DB); !ok {
 		t.Errorf("a file path opened a %T", s)
 	}
+	if got := sabot.CapabilitiesOf(s); got != sqlite.Capabilities {
+		t.Errorf("the SQLite store provides %s; it declares %s", got, sqlite.Capabilities)
+	}
 	if _, err := store.Open(ctx, "postgres://sabot@localhost:notaport/db"); sabot.ErrorCode(err) != sabot.EINVALID {
 		t.Errorf("a bad PostgreSQL DSN: %v, want EINVALID", err)
 	}
@@ -49,6 +52,9 @@ func TestOpenPostgres(t *testing.T) {
 	defer s.Close()
 	if _, ok := s.(*postgres.DB); !ok {
 		t.Errorf("a postgres:// DSN opened a %T", s)
+	}
+	if got := sabot.CapabilitiesOf(s); got != postgres.Capabilities {
+		t.Errorf("the PostgreSQL store provides %s; it declares %s", got, postgres.Capabilities)
 	}
 }
 

@@ -54,6 +54,9 @@ type DB struct {
 
 var _ sabot.Store = (*DB)(nil)
 
+// Capabilities are the optional parts (sabot.Capability) that the SQLite store: a single node's, so without revocations for other nodes. Its tests hold it to what the type implements.
+const Capabilities = sabot.CapCare | sabot.CapOutbox | sabot.CapDevices | sabot.CapCluster | sabot.CapCommits | sabot.CapWriteCheck
+
 // NewDB returns a DB for a DSN on the real clock; Open opens it.
 func NewDB(dsn string) *DB {
 	return &DB{DSN: dsn, Now: time.Now}
