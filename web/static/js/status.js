@@ -1,5 +1,6 @@
 // The table's status: whose turn it is and what happens when time runs out,
-// the time left (a bar here and on the box in turn), the connection, and
+// the time left (a bar here, on the box in turn, and the clocks on the
+// decision bar and the chip tray), the connection, and
 // the dealer's calls (a log, and read out to screen readers). What it says
 // is worked out from a TableState by pure functions; the classes draw it.
 
@@ -17,20 +18,19 @@ export function phaseName(phase, state) {
 
 // evenMoneyOnly says whether the insurance window open now is even money
 // alone: the dealer shows a ten, and insurance is offered under an Ace only
-// (VE-16's even money under a ten).
+// (VE-15; VE-16's even money under a ten).
 export function evenMoneyOnly(state) {
   return tenUp(state.round);
 }
 
-// seconds words a length of time in ms as the page says it: "30 s",
-// "2 min", "1 min 30 s" (the server's settings, issue 28).
+// duration words a length of time in ms as the page says it: "30
+// seconds", "2 minutes", "1 min 30 s" (the server's settings, issue 28).
 export function duration(ms) {
   const s = Math.round(ms / 1000);
   if (s < 60) return tr('time.seconds', { n: s });
   const m = Math.floor(s / 60);
   return s % 60 ? tr('time.minSeconds', { m, n: s % 60 }) : tr('time.minutes', { n: m });
 }
-
 
 // defaultName is what the server does when time runs out, in the page's
 // language where it is a decision's name ("stand"), else as it is.
