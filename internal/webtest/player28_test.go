@@ -293,3 +293,38 @@ func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
 	click(t, ana, ".prompt button.act-stand")
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
 }
+
+// Issue 28, item 3, the staff's pages: no English on the pit page in es and
+// it — its forms, the tables, the players found (one blocked), the
+// significant events (a credit, a table opened, a block) — nor on the
+// dealer's console of a table dealt from a physical shoe.
+func TestNoEnglishStaff(t *testing.T) {
+	g := newGame(t, slow, "Sala 1", "venice", "shoe=physical")
+	g.player(t, "ana")
+	g.player(t, "anton")
+	site := g.site
+	site.Credit(t, "ana", 1234)
+	pit := Player(t, g.browser)
+	login(t, pit, site, "pit")
+	for _, lang := range []string{"es", "it"} {
+		choose(t, pit, lang)
+		open(t, pit, site, "/pit", "#players")
+		waitJS(t, pit, "the page in "+lang, `document.documentElement.lang === '`+lang+`'`)
+		waitJS(t, pit, "the tables", `!!document.querySelector('.pit-tables tr[data-table]')`)
+		waitJS(t, pit, "the events", `document.querySelectorAll('.pit-events tbody tr[data-kind]').length > 0`)
+		eval[bool](t, pit, `(document.getElementById('players-q').value = '', true)`)
+		do(t, pit, "find ana", chromedp.SendKeys(chromedp.ID("players-q"), "an"))
+		click(t, pit, `#players button[type=submit]`)
+		waitJS(t, pit, "ana found", `!!document.querySelector('.pit-players tr[data-player="ana"]')`)
+		if lang == "es" { // anton blocked: his row and the event
+			eval[bool](t, pit, `(() => { window.prompt = () => 'colusión'; return true })()`)
+			click(t, pit, `.pit-players tr[data-player="anton"] button[data-op="block"]`)
+			waitJS(t, pit, "anton blocked", `!!document.querySelector('.pit-players tr[data-player="anton"] button[data-op="unblock"]')`)
+			waitJS(t, pit, "the block's event", `[...document.querySelectorAll('.pit-events tbody tr')].some(r => r.innerText.includes('colusión'))`)
+		}
+		noEnglish(t, pit, lang+" pit")
+		open(t, pit, site, g.path()+"/console", "main")
+		waitJS(t, pit, "the console", `document.querySelectorAll('main button').length > 0`)
+		noEnglish(t, pit, lang+" console")
+	}
+}
