@@ -131,6 +131,27 @@ func (s *Server) careDeposit(ctx context.Context, userID int64, amount money.Amo
 	return careLimits(ls, s.now(), func(since time.Time) (sabot.Usage, error) { return c.Usage(ctx, userID, since) }, amount, 0, "deposit")
 }
 
+// depositGuard checks a credit against the player's deposit limits in the
+// transaction that records it (issue 25, item 5: two credits at once each
+// read the usage before the other; the credit's postings hold his wallet,
+// so his credits are checked one after the other). nil where the store
+// keeps no care.
+func (s *Server) depositGuard(userID int64, amount money.Amount) *sabot.StakeGuard {
+	if s.care() == nil || amount <= 0 {
+		return nil
+	}
+	now := s.now()
+	return &sabot.StakeGuard{UserID: userID, Check: func(e sabot.Eligibility) error {
+		// The usage read includes this credit.
+		usage := func(since time.Time) (sabot.Usage, error) {
+			u, err := e.Usage(since)
+			u.Credited -= amount
+			return u, err
+		}
+		return careLimits(e.Limits, now, usage, amount, 0, "deposit")
+	}}
+}
+
 // careLimits refuses an amount that would take the player past one of his
 // limits of the kinds given: usage reads what a period has used, which
 // includes already of the amount (a stake read in its own transaction).

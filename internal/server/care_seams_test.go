@@ -211,6 +211,36 @@ func TestClusterRevocation(t *testing.T) {
 	}
 }
 
+// A deposit limit holds against credits made at once (issue 25, item 5:
+// each credit read the usage, then wrote): eight credits of 600.00 in
+// parallel against a limit of 1,000.00 a day, one taken, the others refused
+// with the reason and nothing written.
+func TestParallelCreditsDepositLimit(t *testing.T) {
+	ctx := context.Background()
+	h, _ := careHarness(t)
+	ana := h.player("ana", 0)
+	must(setLimit(t, ana, "deposit", "day", amt(100000)))
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			errs[i] = h.admin.Do(ctx, "POST", "/api/admin/credit", server.CreditRequest{CommandID: fmt.Sprint("c-", i), User: "ana", Amount: 60000}, nil)
+		})
+	}
+	wg.Wait()
+	taken := 0
+	for _, err := range errs {
+		if err == nil {
+			taken++
+		} else {
+			wantReason(t, err, sabot.EFORBIDDEN, "deposit_limit")
+		}
+	}
+	if me := must(ana.Me(ctx)); taken != 1 || me.Wallet != 60000 {
+		t.Fatalf("%d credits of 600.00 taken under a deposit limit of 1,000.00; the wallet holds %d", taken, me.Wallet)
+	}
+}
+
 // The pit's block, made through one node, holds on the other at once (issue
 // 25, item 3; issue 28, item 8): the player's socket on node 0 takes no more
 // stakes, he is taken off its table with his bet returned, he cannot log in

@@ -570,7 +570,7 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 	}
 	memo := "credit by " + admin.Name
 	ps := []sabot.Posting{{AccountID: wid, Amount: amount, Memo: memo}, {AccountID: hid, Amount: -amount, Memo: memo}}
-	return s.event(ctx, admin, adminPayload{Event: "credit", User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID)
+	return s.eventGuarded(ctx, admin, adminPayload{Event: "credit", User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID, s.depositGuard(u.ID, amount))
 }
 
 func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.User) {

@@ -565,16 +565,26 @@ func (s *Server) eventCalls(ctx context.Context, u *sabot.User, p adminPayload, 
 }
 
 func (s *Server) eventWith(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, calls []sabot.WalletCall, commandID string) (*sabot.LogRecord, bool, error) {
+	return s.eventRecord(ctx, u, p, ps, calls, commandID, nil)
+}
+
+// eventGuarded writes a significant event whose postings a guard checks in
+// their transaction (a credit against the player's deposit limits).
+func (s *Server) eventGuarded(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
+	return s.eventRecord(ctx, u, p, ps, nil, commandID, guard)
+}
+
+func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, calls []sabot.WalletCall, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
 	id, err := s.systemLog(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: mustJSON(p), Created: s.now(), CommandID: commandID, Calls: calls}
+	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: mustJSON(p), Created: s.now(), CommandID: commandID, Calls: calls, Guard: guard}
 	if u != nil {
 		rec.UserID, rec.ClientID = u.ID, fmt.Sprint(u.ID)
 	}
 	dup, err := s.Store.Append(ctx, rec, ps)
-	if err != nil {
+	if err != nil && (guard == nil || sabot.ErrorCode(err) != sabot.EFORBIDDEN) { // a guard's refusal is no fault
 		s.logger().Error("significant event not written", "event", p.Event, "err", err)
 	}
 	return rec, dup, err
