@@ -127,3 +127,12 @@ test('refusals in the page\'s language: a name taken, the operator\'s own words 
     assert.equal(refusal({ reason: 'network', error: 'the server cannot be reached' }), 'No se puede contactar con el servidor.');
   });
 });
+
+// Issue 28, item 4: the stand-by of bets that cannot be dealt cites AR-21
+// at an Argentine table only; a venice table (VE-20's lone customer) cites
+// no other regulation's rule.
+test('the wait cites its own regulation', async () => {
+  const { waitRule } = await import('../static/js/state.js');
+  assert.equal(waitRule('argentina'), ' (AR-21)');
+  for (const p of ['venice', 'spain', 'family', 'vegas-s17']) assert.equal(waitRule(p), '');
+});

@@ -4,7 +4,7 @@ import { api, loggedIn, session } from './api.js';
 import { h, svgEl, replace, money, pct } from './dom.js';
 import { boxAngle } from './felt.js';
 import { toast } from './ui.js';
-import { tableNeeds, waitingText } from './state.js';
+import { tableNeeds, waitingText, waitRule } from './state.js';
 import { duration } from './status.js';
 import { t as tr, refusal } from './i18n.js';
 
@@ -57,7 +57,7 @@ export function lobbyPage(main) {
         h('div', {}, h('dt', {}, tr('lobby.stakes')), h('dd', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`)),
         h('div', {}, h('dt', {}, tr('lobby.boxes')), h('dd', {}, tr('lobby.free', { n: free, boxes: r.boxes }), r.back_bets_per_box ? tr('lobby.backBets', { n: r.back_bets_per_box }) : tr('lobby.noBackBets'))),
         h('div', {}, h('dt', {}, tr('lobby.edge')), h('dd', {}, edge)),
-        h('div', {}, h('dt', {}, tr('lobby.toDeal')), h('dd', { class: 'to-deal' }, needs.length ? needs.map(([k, p]) => tr(k, p)).join(' ') + (r.seat_idle_ms > 0 ? ' ' + tr('lobby.wait', { wait: duration(r.seat_idle_ms) }) : '') : tr('lobby.anyone'))),
+        h('div', {}, h('dt', {}, tr('lobby.toDeal')), h('dd', { class: 'to-deal' }, needs.length ? needs.map(([k, p]) => tr(k, p)).join(' ') + (r.seat_idle_ms > 0 ? ' ' + tr('lobby.wait', { wait: duration(r.seat_idle_ms), rule: waitRule(t.profile) }) : '') : tr('lobby.anyone'))),
         h('div', {}, h('dt', {}, tr('lobby.now')), h('dd', { class: 'now' }, t.closed ? tr('lobby.closed') : inPlay ? tr('lobby.inPlay', { no: t.round.no }) : t.waiting ? tr('status.waiting', { why: waitingText(t.waiting, t.bets || []) }) : tr('lobby.seated', { n: (t.seats || []).length })))),
       miniFelt(r.boxes || 0, t.seats || []),
       h('a', { class: 'button', href: `/tables/${t.id}` }, tr(t.closed ? 'lobby.view' : free > 0 ? 'lobby.play' : 'lobby.watch')),

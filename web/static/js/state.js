@@ -195,6 +195,13 @@ export function followRule(profile) {
   return rule ? ` (${rule})` : '';
 }
 
+// waitRule is the rule a table's stand-by of bets that cannot be dealt
+// cites, as followRule: AR-21 is Argentina's; elsewhere the wait is the
+// house's setting and cites nothing.
+export function waitRule(profile) {
+  return profile === 'argentina' ? ' (AR-21)' : '';
+}
+
 // inWindow says whether a phase is an optional window (insurance, the
 // challenge, following the box holder, the Ace on a split ten): it has its
 // own time (window_ms) and may be declined.

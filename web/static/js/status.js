@@ -5,7 +5,7 @@
 // is worked out from a TableState by pure functions; the classes draw it.
 
 import { h } from './dom.js';
-import { inWindow, tenUp, waitingText } from './state.js';
+import { inWindow, tenUp, waitingText, waitRule } from './state.js';
 import { t as tr, refusal, has } from './i18n.js';
 
 // phaseName is a round's phase as the status names it (the engine's
@@ -72,7 +72,7 @@ export function statusLine(state, now) {
     // long they stay is the server's AR-21 stand-by, in its own unit
     // (issue 28).
     text = tr('status.waiting', { why: waitingText(state.waiting, t.bets) });
-    if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { wait: duration(t.rules.seat_idle_ms) });
+    if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { wait: duration(t.rules.seat_idle_ms), rule: waitRule(t.profile) });
   }
   else if (!me) text = tr('status.login');
   else if (state.seatedBoxes().length) text = tr('status.chooseChip');

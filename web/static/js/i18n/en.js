@@ -390,7 +390,7 @@ export default {
   'lobby.toDeal': 'To deal',
   'lobby.anyone': 'One player is enough.',
   'status.waiting': 'Waiting for players. {why}',
-  'status.waitingReturn': 'Your bets stay on the table until it can deal, for at most {wait} (AR-21); then they come back. You may withdraw them.',
+  'status.waitingReturn': 'Your bets stay on the table until it can deal, for at most {wait}{rule}; then they come back. You may withdraw them.',
 
   // Responsible gaming (account.js, reality.js; docs/players.md).
   'page.account': 'Account',
@@ -857,5 +857,5 @@ export default {
   'care.weeks': { one: '{n} week', other: '{n} weeks' },
   'care.months': { one: '{n} month', other: '{n} months' },
   'care.years': { one: '{n} year', other: '{n} years' },
-  'lobby.wait': 'Bets placed wait for more players at most {wait}, then come back (AR-21).',
+  'lobby.wait': 'Bets placed wait for more players at most {wait}, then come back{rule}.',
 };

@@ -382,7 +382,7 @@ export default {
   'lobby.toDeal': 'Para repartir',
   'lobby.anyone': 'Basta un jugador.',
   'status.waiting': 'Esperando jugadores. {why}',
-  'status.waitingReturn': 'Sus apuestas quedan en la mesa hasta que pueda repartir, como mucho {wait} (AR-21); luego se devuelven. Puede retirarlas.',
+  'status.waitingReturn': 'Sus apuestas quedan en la mesa hasta que pueda repartir, como mucho {wait}{rule}; luego se devuelven. Puede retirarlas.',
 
   // Responsible gaming (account.js, reality.js; docs/players.md).
   'page.account': 'Cuenta',
@@ -967,5 +967,5 @@ export default {
   'care.years': { one: '{n} año', other: '{n} años' },
   'profile.vegas-s17': 'Referencia: 6 barajas, el croupier mira su carta tapada (blackjack), el croupier se planta con 17 blando, doblar con dos cartas cualesquiera, doblar tras separar, separar hasta 4 manos, Ases separados una vez con una carta.',
   'profile.vegas-h17': 'Referencia: 6 barajas, el croupier mira su carta tapada (blackjack), el croupier pide con 17 blando, doblar con dos cartas cualesquiera, doblar tras separar, separar hasta 4 manos, Ases separados una vez con una carta.',
-  'lobby.wait': 'Las apuestas esperan a más jugadores como mucho {wait}; luego se devuelven (AR-21).',
+  'lobby.wait': 'Las apuestas esperan a más jugadores como mucho {wait}; luego se devuelven{rule}.',
 };

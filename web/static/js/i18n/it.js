@@ -382,7 +382,7 @@ export default {
   'lobby.toDeal': 'Per distribuire',
   'lobby.anyone': 'Basta un giocatore.',
   'status.waiting': 'In attesa di giocatori. {why}',
-  'status.waitingReturn': 'Le puntate restano sul tavolo finché non si può distribuire, al massimo {wait} (AR-21); poi tornano. Può ritirarle.',
+  'status.waitingReturn': 'Le puntate restano sul tavolo finché non si può distribuire, al massimo {wait}{rule}; poi tornano. Può ritirarle.',
 
   // Responsible gaming (account.js, reality.js; docs/players.md).
   'page.account': 'Conto',
@@ -967,5 +967,5 @@ export default {
   'care.years': { one: '{n} anno', other: '{n} anni' },
   'profile.vegas-s17': 'Riferimento: 6 mazzi, il banco controlla la carta coperta (black jack), il banco sta su 17 morbido, raddoppio con due carte qualsiasi, raddoppio dopo la divisione, divisione fino a 4 mani, Assi divisi una volta con una carta.',
   'profile.vegas-h17': 'Riferimento: 6 mazzi, il banco controlla la carta coperta (black jack), il banco chiama carta su 17 morbido, raddoppio con due carte qualsiasi, raddoppio dopo la divisione, divisione fino a 4 mani, Assi divisi una volta con una carta.',
-  'lobby.wait': 'Le puntate aspettano altri giocatori al massimo {wait}, poi tornano (AR-21).',
+  'lobby.wait': 'Le puntate aspettano altri giocatori al massimo {wait}, poi tornano{rule}.',
 };
