@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/internal/report"
+	"sabot/internal/server"
+	"sabot/internal/store"
+	"sabot/internal/store/storetest"
+	"sabot/money"
+)
+
+// reportStore plays rounds on a real server over a store (bots at a
+// vegas-s17 table and an argentina one) and returns the store's DSN, the
+// players' names and the time play started.
+func reportStore(t *testing.T, db string) (names []string, start time.Time) {
+	t.Helper()
+	t.Setenv(AdminPasswordEnv, "admin-password")
+	t.Setenv(server.SeedKeyEnv, strings.Repeat("29", 32))
+	start = time.Now().Add(-time.Second)
+	p := startServe(t, db, freeAddr(t))
+	for _, profile := range []string{"vegas-s17", "argentina"} {
+		prefix := "r-" + profile[:3]
+		if _, stderr, code := run(t, "", "bots", "--url", p.url, "--tables", "1", "--players", "3", "--rounds", "12",
+			"--profile", profile, "--prefix", prefix, "--timeout", "2m"); code != 0 {
+			p.kill()
+			t.Fatalf("bots: exit %d: %s", code, stderr)
+		}
+		for j := 1; j <= 3; j++ {
+			names = append(names, fmt.Sprintf("%s-1-%d", prefix, j))
+		}
+	}
+	p.stop(t)
+	return names, start
+}
+
+// playersNet is the players' net at the tables as their wallets' entries
+// say it (sabot.Care's Usage): what the house won, read without the log.
+func playersNet(t *testing.T, db string, names []string) money.Amount {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var net money.Amount
+	for _, n := range names {
+		u, err := s.UserByName(ctx, n)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		use, err := s.(sabot.Care).Usage(ctx, u.ID, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		net += use.Net
+	}
+	return net
+}
+
+// The report's win is the ledger's house net to the minor unit, for the
+// whole play and for a period that cuts it in two; the two halves add up
+// to the whole; the players' wallets say the same.
+func checkReportAgainstLedger(t *testing.T, db string) {
+	names, start := reportStore(t, db)
+	end := time.Now().Add(time.Second)
+	tables := func(from, to time.Time) *report.Tables {
+		t.Helper()
+		stdout, stderr, code := run(t, "", "report", "tables", "--db", db, "--from", from.Format(time.RFC3339Nano), "--to", to.Format(time.RFC3339Nano), "--json")
+		if code != 0 {
+			t.Fatalf("report tables: exit %d: %s", code, stderr)
+		}
+		var r report.Tables
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		return &r
+	}
+	all := tables(start, end)
+	if len(all.Tables) != 2 || all.Total.Rounds < 24 || all.Total.Stakes == 0 {
+		t.Fatalf("want 2 tables with at least 12 rounds each, got %d tables, %d rounds", len(all.Tables), all.Total.Rounds)
+	}
+	for _, x := range append(all.Tables, all.Total) {
+		if x.LedgerHouseNet == nil || *x.LedgerHouseNet != x.Win {
+			t.Errorf("table %d: report win %d, ledger house net %v", x.Table, x.Win, x.LedgerHouseNet)
+		}
+		if x.Theo == 0 || x.BandLow >= x.Theo || x.BandHigh <= x.Theo {
+			t.Errorf("table %d: theo %d not inside its band %d to %d", x.Table, x.Theo, x.BandLow, x.BandHigh)
+		}
+	}
+	if want := -playersNet(t, db, names); all.Total.Win != want {
+		t.Errorf("report win %d, players' wallets lost %d", all.Total.Win, want)
+	}
+	// The period cut at a round's close: the halves add up to the whole.
+	mid := start.Add(end.Sub(start) / 2)
+	a, b := tables(start, mid), tables(mid, end)
+	if a.Total.Rounds+b.Total.Rounds != all.Total.Rounds || a.Total.Win+b.Total.Win != all.Total.Win {
+		t.Errorf("halves: %d+%d rounds, %d+%d win; whole %d rounds, %d win", a.Total.Rounds, b.Total.Rounds, a.Total.Win, b.Total.Win, all.Total.Rounds, all.Total.Win)
+	}
+	for _, h := range []*report.Tables{a, b} {
+		if *h.Total.LedgerHouseNet != h.Total.Win {
+			t.Errorf("a half's win %d, its ledger house net %d", h.Total.Win, *h.Total.LedgerHouseNet)
+		}
+	}
+	// The CSV export says the same numbers.
+	stdout, _, code := run(t, "", "report", "tables", "--db", db, "--from", start.Format(time.RFC3339Nano), "--to", end.Format(time.RFC3339Nano), "--csv")
+	if code != 0 {
+		t.Fatalf("report tables --csv: exit %d", code)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := rows[len(rows)-1]
+	if strings.Join(rows[0], ",") != strings.Join(report.TablesCSVHeader, ",") || last[0] != "total" ||
+		last[16] != fmt.Sprint(int64(all.Total.Win)) || last[25] != fmt.Sprint(int64(all.Total.Win)) {
+		t.Errorf("CSV's total row %q, want win %d", last, all.Total.Win)
+	}
+}
+
+func TestReportTablesEqualsLedger(t *testing.T) {
+	checkReportAgainstLedger(t, filepath.Join(t.TempDir(), "sabot.db"))
+}
+
+func TestReportTablesEqualsLedgerPostgres(t *testing.T) {
+	checkReportAgainstLedger(t, storetest.PostgresDSN(t))
+}
+
+func TestReportRefused(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "none.db")
+	for _, args := range [][]string{
+		{"report", "tables", "--db", db},
+		{"report", "tables", "--from", "yesterday"},
+		{"report", "tables", "--from", "2026-11-22", "--to", "2026-11-21"},
+		{"report", "tables", "--json", "--csv"},
+	} {
+		_, stderr, code := run(t, "", args...)
+		if code != exitRefused || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TablesCSVHeader are the columns of the tables' CSV export (docs/pit.md):
+// the JSON's fields, a row per table, per profile and the total (level).
+var TablesCSVHeader = []string{"level", "from", "to", "table", "name", "profile", "physical", "rules", "tables",
+	"rounds", "voids", "hands", "stakes", "initial_stakes", "drop", "cashout", "win", "hold_pct", "drop_hold_pct",
+	"theo_win", "sigma", "band_low", "band_high", "z", "outside_band", "ledger_house_net"}
+
+// WriteTablesCSV writes the tables' report as CSV.
+func WriteTablesCSV(w io.Writer, r *Tables) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(TablesCSVHeader); err != nil {
+		return err
+	}
+	from, to := r.From.Format(time.RFC3339), r.To.Format(time.RFC3339)
+	row := func(level string, x *TableResult) error {
+		i := strconv.FormatInt
+		f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+		ledger := ""
+		if x.LedgerHouseNet != nil {
+			ledger = i(int64(*x.LedgerHouseNet), 10)
+		}
+		table := ""
+		if x.Table != 0 {
+			table = i(x.Table, 10)
+		}
+		return cw.Write([]string{level, from, to, table, x.Name, x.Profile, strconv.FormatBool(x.Physical), strings.Join(x.Rules, " "),
+			strconv.Itoa(x.Tables), i(x.Rounds, 10), i(x.Voids, 10), i(x.Hands, 10), i(int64(x.Stakes), 10), i(int64(x.Initial), 10),
+			i(int64(x.Drop), 10), i(int64(x.Cashout), 10), i(int64(x.Win), 10), f(x.HoldPct), f(x.DropHoldPct),
+			i(int64(x.Theo), 10), i(int64(x.Sigma), 10), i(int64(x.BandLow), 10), i(int64(x.BandHigh), 10), f(x.Z),
+			strconv.FormatBool(x.Outside), ledger})
+	}
+	for _, x := range r.Tables {
+		if err := row("table", x); err != nil {
+			return err
+		}
+	}
+	for _, x := range r.Profiles {
+		if err := row("profile", x); err != nil {
+			return err
+		}
+	}
+	if err := row("total", r.Total); err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
