@@ -108,8 +108,68 @@ func newReportCmd(e *env) *cobra.Command {
 		},
 	}
 	tf.add(tables)
-	c.AddCommand(tables)
+
+	var (
+		pf       reportFlags
+		player   string
+		noErrors bool
+	)
+	players := &cobra.Command{
+		Use:   "players",
+		Short: "Each player's rating over a period: sessions, time, rounds, average bet, theoretical and actual win, the cost of his errors",
+		Long: "players reads the rounds closed in [--from, --to) and rates each player who bet in them: sessions\n" +
+			"(a run of rounds at one table, broken by 15 minutes without one), time played, rounds, average bet,\n" +
+			"theoretical win, the house's actual win, and the cost of his errors: each hit, stand, double, split\n" +
+			"and surrender on an unsplit hand valued exactly for his cards, the up card and the shoe as he saw\n" +
+			"it (sabot ev's calculator), against the best decision, times his stake. See docs/pit.md.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := pf.period()
+			if err != nil {
+				return err
+			}
+			s, err := openExisting(cmd.Context(), pf.dsn)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			r, err := report.PlayersReport(cmd.Context(), s, report.NewTheories(), p, report.PlayersOptions{Player: player, NoErrors: noErrors})
+			if err != nil {
+				return failed("report players: %s", errCause(err))
+			}
+			switch {
+			case pf.asJSON:
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			case pf.asCSV:
+				return report.WritePlayersCSV(e.stdout, r)
+			}
+			return writePlayersText(e.stdout, r)
+		},
+	}
+	pf.add(players)
+	players.Flags().StringVar(&player, "player", "", "rate this player only")
+	players.Flags().BoolVar(&noErrors, "no-errors", false, "leave out the cost of errors (a few milliseconds a decision)")
+	c.AddCommand(tables, players)
 	return c
+}
+
+func writePlayersText(w io.Writer, r *report.Players) error {
+	fmt.Fprintf(w, "players from %s to %s\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "player\tsessions\ttime\trounds\tavg bet\ttheo\twin\tdecisions\terrors\terror cost\t")
+	for _, x := range r.Players {
+		d := time.Duration(x.Seconds) * time.Second
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\t\n", x.Player, x.Sessions, d, x.Rounds, x.AvgBet, x.Theo, x.Win, x.Decisions, x.Errors, x.ErrorCost)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.Players) == 0 {
+		fmt.Fprintln(w, "no round closed in the period")
+	}
+	return nil
 }
 
 func writeTablesText(w io.Writer, r *report.Tables) error {

@@ -111,8 +111,32 @@ func checkReportAgainstLedger(t *testing.T, db string) {
 			t.Errorf("a half's win %d, its ledger house net %d", h.Total.Win, *h.Total.LedgerHouseNet)
 		}
 	}
+	// The players' ratings add up to the tables' results: each bot one
+	// session at one table, his rounds, his decisions valued.
+	stdout, stderr, code := run(t, "", "report", "players", "--db", db, "--from", start.Format(time.RFC3339Nano), "--to", end.Format(time.RFC3339Nano), "--json")
+	if code != 0 {
+		t.Fatalf("report players: exit %d: %s", code, stderr)
+	}
+	var pr report.Players
+	if err := json.Unmarshal([]byte(stdout), &pr); err != nil {
+		t.Fatal(err)
+	}
+	var win, initial money.Amount
+	var decisions int64
+	for _, x := range pr.Players {
+		win += x.Win
+		initial += x.Initial
+		decisions += x.Decisions
+		if x.Sessions != 1 || len(x.Tables) != 1 || x.Rounds < 12 || x.AvgBet != 100 {
+			t.Errorf("%s: %d sessions at %v, %d rounds, average bet %d; want one session at one table, 12 rounds or more of 100", x.Player, x.Sessions, x.Tables, x.Rounds, x.AvgBet)
+		}
+	}
+	if len(pr.Players) != len(names) || win != all.Total.Win || initial != all.Total.Initial || decisions == 0 {
+		t.Errorf("%d players won %d on %d staked, %d decisions valued; the tables: %d players, win %d on %d",
+			len(pr.Players), win, initial, decisions, len(names), all.Total.Win, all.Total.Initial)
+	}
 	// The CSV export says the same numbers.
-	stdout, _, code := run(t, "", "report", "tables", "--db", db, "--from", start.Format(time.RFC3339Nano), "--to", end.Format(time.RFC3339Nano), "--csv")
+	stdout, _, code = run(t, "", "report", "tables", "--db", db, "--from", start.Format(time.RFC3339Nano), "--to", end.Format(time.RFC3339Nano), "--csv")
 	if code != 0 {
 		t.Fatalf("report tables --csv: exit %d", code)
 	}

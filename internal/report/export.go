@@ -54,3 +54,31 @@ func WriteTablesCSV(w io.Writer, r *Tables) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// PlayersCSVHeader are the columns of the players' CSV export
+// (docs/pit.md): PlayerRating's JSON fields, tables separated by spaces.
+var PlayersCSVHeader = []string{"from", "to", "player", "tables", "sessions", "seconds_played", "rounds", "initial_stakes",
+	"avg_bet", "stakes", "theo_win", "win", "decisions", "errors", "error_cost", "unvalued_decisions"}
+
+// WritePlayersCSV writes the players' report as CSV.
+func WritePlayersCSV(w io.Writer, r *Players) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(PlayersCSVHeader); err != nil {
+		return err
+	}
+	from, to := r.From.Format(time.RFC3339), r.To.Format(time.RFC3339)
+	for _, x := range r.Players {
+		i := func(v int64) string { return strconv.FormatInt(v, 10) }
+		tables := make([]string, len(x.Tables))
+		for k, t := range x.Tables {
+			tables[k] = i(t)
+		}
+		if err := cw.Write([]string{from, to, x.Player, strings.Join(tables, " "), strconv.Itoa(x.Sessions), i(x.Seconds), i(x.Rounds),
+			i(int64(x.Initial)), i(int64(x.AvgBet)), i(int64(x.Stakes)), i(int64(x.Theo)), i(int64(x.Win)),
+			i(x.Decisions), i(x.Errors), i(int64(x.ErrorCost)), i(x.Unvalued)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
