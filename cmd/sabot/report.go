@@ -151,7 +151,57 @@ func newReportCmd(e *env) *cobra.Command {
 	pf.add(players)
 	players.Flags().StringVar(&player, "player", "", "rate this player only")
 	players.Flags().BoolVar(&noErrors, "no-errors", false, "leave out the cost of errors (a few milliseconds a decision)")
-	c.AddCommand(tables, players)
+
+	var (
+		af    reportFlags
+		pairs bool
+	)
+	advantage := &cobra.Command{
+		Use:   "advantage",
+		Short: "Each player's bets against the true count (Hi-Lo, Hi-Opt II) over a period: a score, its significance, a flag",
+		Long: "advantage pairs each bet a player placed in a round dealt in [--from, --to) with the true count of the\n" +
+			"shoe as he saw it, and scores the pairs with Spearman's rank correlation: z = rho × sqrt(n − 1), flagged\n" +
+			"at z ≥ 3.09 (about one chance in a thousand for a player whose bets do not follow the count). Also\n" +
+			"his average bet at each Hi-Lo true count. See docs/pit.md for the measured rates.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := af.period()
+			if err != nil {
+				return err
+			}
+			if af.asCSV {
+				return refused("report advantage: --csv: this report is --json or text")
+			}
+			s, err := openExisting(cmd.Context(), af.dsn)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			r, err := report.AdvantageReport(cmd.Context(), s, p, report.AdvantageOptions{Pairs: pairs})
+			if err != nil {
+				return failed("report advantage: %s", errCause(err))
+			}
+			if af.asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			fmt.Fprintf(e.stdout, "bets against the count from %s to %s (flagged at z >= %.2f)\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339), r.FlagZ)
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "player\trounds\thi-lo rho\tz\thi-opt II rho\tz\tflagged\t")
+			for _, x := range r.Players {
+				flag := ""
+				if x.Flagged {
+					flag = "FLAGGED"
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%+.3f\t%+.2f\t%+.3f\t%+.2f\t%s\t\n", x.Player, x.HiLo.N, x.HiLo.Rho, x.HiLo.Z, x.HiOptII.Rho, x.HiOptII.Z, flag)
+			}
+			return tw.Flush()
+		},
+	}
+	af.add(advantage)
+	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts")
+	c.AddCommand(tables, players, advantage)
 	return c
 }
 

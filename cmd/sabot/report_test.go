@@ -173,3 +173,60 @@ func TestReportRefused(t *testing.T) {
 		}
 	}
 }
+
+// Counting bots over the real server: the report rebuilds, from the store,
+// the true count each of their bets was placed at (every bet is the ramp's
+// at the report's count), scores them above 0, and flags no flat bettor.
+// (The rates at which the score flags a ramp within so many rounds are
+// measured in-process, on more sessions: internal/report's
+// TestDetectorRates.)
+func TestReportAdvantageSeesCountingBots(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	t.Setenv(AdminPasswordEnv, "admin-password")
+	start := time.Now().Add(-time.Second)
+	p := startServe(t, db, freeAddr(t))
+	for _, strategy := range []string{"hilo-ramp", "basic"} {
+		if _, stderr, code := run(t, "", "bots", "--url", p.url, "--tables", "1", "--players", "2", "--rounds", "80",
+			"--profile", "vegas-s17", "--prefix", strategy, "--strategy", strategy, "--timeout", "3m"); code != 0 {
+			p.kill()
+			t.Fatalf("bots: exit %d: %s", code, stderr)
+		}
+	}
+	p.stop(t)
+	stdout, stderr, code := run(t, "", "report", "advantage", "--db", db, "--from", start.Format(time.RFC3339Nano), "--json", "--pairs")
+	if code != 0 {
+		t.Fatalf("report advantage: exit %d: %s", code, stderr)
+	}
+	var r report.Advantage
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Players) != 4 {
+		t.Fatalf("%d players, want 4", len(r.Players))
+	}
+	for _, x := range r.Players {
+		counter := strings.HasPrefix(x.Player, "hilo-ramp")
+		if x.HiLo.N < 80 || len(x.Pairs) != x.HiLo.N {
+			t.Errorf("%s: %d rounds, %d pairs", x.Player, x.HiLo.N, len(x.Pairs))
+		}
+		if !counter {
+			if x.Flagged || x.HiLo.Rho != 0 {
+				t.Errorf("flat bettor %s: %+v", x.Player, x)
+			}
+			continue
+		}
+		wrong := 0
+		for _, pr := range x.Pairs {
+			if pr.Bet != money.Amount(100*report.HiLoRampUnits(pr.HiLo)) {
+				wrong++
+				if wrong < 4 {
+					t.Errorf("%s round %d-%d: bet %d at a true count of %.4f, the ramp bets %d", x.Player, pr.Table, pr.Round, pr.Bet, pr.HiLo, 100*report.HiLoRampUnits(pr.HiLo))
+				}
+			}
+		}
+		if x.HiLo.Z <= 0 || x.HiOptII.Z <= 0 {
+			t.Errorf("counter %s: %+v %+v", x.Player, x.HiLo, x.HiOptII)
+		}
+		t.Logf("counter %s: %d rounds, Hi-Lo z %.2f, Hi-Opt II z %.2f", x.Player, x.HiLo.N, x.HiLo.Z, x.HiOptII.Z)
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"sabot/rules"
 )
 
-func ranks(t *testing.T, s string) []card.Card {
+func cardsOf(t *testing.T, s string) []card.Card {
 	t.Helper()
 	c, err := analysis.ParseRanks(s)
 	if err != nil {
@@ -30,8 +30,8 @@ func TestValueDecisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Deal order: box 1, box 2, the up card, box 1, box 2, the hole card.
-	cards := ranks(t, "6,T,6,5,8,T,9,9")
-	seen := ranks(t, "T,T,T,T,2,3")
+	cards := cardsOf(t, "6,T,6,5,8,T,9,9")
+	seen := cardsOf(t, "T,T,T,T,2,3")
 	bets := []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}, {Player: "bea", Box: 2, Stake: 500}}
 	rec := func(first engine.Kind) engine.Record {
 		return engine.Record{Cards: cards, Bets: bets, CutAfter: -1, Actions: []engine.Action{
@@ -39,7 +39,7 @@ func TestValueDecisions(t *testing.T) {
 			{Kind: engine.Stand, Player: "bea", Box: 2, Hand: 1},
 		}}
 	}
-	want, err := analysis.HandValues(p, ranks(t, "6")[0], ranks(t, "6,5"), analysis.EVOptions{Removed: append(append([]card.Card(nil), seen...), ranks(t, "T,8")...)})
+	want, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "6,5"), analysis.EVOptions{Removed: append(append([]card.Card(nil), seen...), cardsOf(t, "T,8")...)})
 	if err != nil {
 		t.Fatal(err)
 	}
