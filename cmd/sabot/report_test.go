@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,6 +97,10 @@ func checkReportAgainstLedger(t *testing.T, db string) {
 		if x.Theo == 0 || x.BandLow >= x.Theo || x.BandHigh <= x.Theo {
 			t.Errorf("table %d: theo %d not inside its band %d to %d", x.Table, x.Theo, x.BandLow, x.BandHigh)
 		}
+	}
+	if rtp := 1 - float64(all.Total.Win)/float64(all.Total.Initial); math.Abs(all.Total.RTP-rtp) > 1e-6 ||
+		all.Total.RTPLow >= all.Total.CertifiedRTP || all.Total.RTPHigh <= all.Total.CertifiedRTP {
+		t.Errorf("return %.6f (want %.6f), certified %.6f in %.6f to %.6f", all.Total.RTP, rtp, all.Total.CertifiedRTP, all.Total.RTPLow, all.Total.RTPHigh)
 	}
 	if want := -playersNet(t, db, names); all.Total.Win != want {
 		t.Errorf("report win %d, players' wallets lost %d", all.Total.Win, want)

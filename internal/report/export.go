@@ -12,7 +12,8 @@ import (
 // the JSON's fields, a row per table, per profile and the total (level).
 var TablesCSVHeader = []string{"level", "from", "to", "table", "name", "profile", "physical", "rules", "tables",
 	"rounds", "voids", "hands", "stakes", "initial_stakes", "drop", "cashout", "win", "hold_pct", "drop_hold_pct",
-	"theo_win", "sigma", "band_low", "band_high", "z", "outside_band", "ledger_house_net"}
+	"theo_win", "sigma", "band_low", "band_high", "z", "outside_band", "ledger_house_net",
+	"rtp", "certified_rtp", "rtp_low", "rtp_high"}
 
 // WriteTablesCSV writes the tables' report as CSV.
 func WriteTablesCSV(w io.Writer, r *Tables) error {
@@ -36,7 +37,7 @@ func WriteTablesCSV(w io.Writer, r *Tables) error {
 			strconv.Itoa(x.Tables), i(x.Rounds, 10), i(x.Voids, 10), i(x.Hands, 10), i(int64(x.Stakes), 10), i(int64(x.Initial), 10),
 			i(int64(x.Drop), 10), i(int64(x.Cashout), 10), i(int64(x.Win), 10), f(x.HoldPct), f(x.DropHoldPct),
 			i(int64(x.Theo), 10), i(int64(x.Sigma), 10), i(int64(x.BandLow), 10), i(int64(x.BandHigh), 10), f(x.Z),
-			strconv.FormatBool(x.Outside), ledger})
+			strconv.FormatBool(x.Outside), ledger, f(x.RTP), f(x.CertifiedRTP), f(x.RTPLow), f(x.RTPHigh)})
 	}
 	for _, x := range r.Tables {
 		if err := row("table", x); err != nil {

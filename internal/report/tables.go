@@ -64,6 +64,13 @@ type TableResult struct {
 	// period, so a profile's row has not); nil when the store cannot sum
 	// its ledger.
 	LedgerHouseNet *money.Amount `json:"ledger_house_net,omitempty"`
+	// The return to player over the period (the return watched, from the
+	// point --from names): RTP is 1 − Win/Initial, CertifiedRTP 1 −
+	// Theo/Initial, and RTPLow, RTPHigh the band's ends as returns.
+	RTP          float64 `json:"rtp"`
+	CertifiedRTP float64 `json:"certified_rtp"`
+	RTPLow       float64 `json:"rtp_low"`
+	RTPHigh      float64 `json:"rtp_high"`
 
 	theo, variance float64
 }
@@ -261,6 +268,13 @@ func (r *TableResult) finish() {
 		r.Z = round4((float64(r.Win) - r.theo) / sigma)
 		r.Outside = math.Abs(float64(r.Win)-r.theo) > BandZ*sigma
 	}
+	if r.Initial != 0 {
+		in := float64(r.Initial)
+		r.RTP = round6(1 - float64(r.Win)/in)
+		r.CertifiedRTP = round6(1 - r.theo/in)
+		r.RTPLow = round6(1 - (r.theo+BandZ*sigma)/in)
+		r.RTPHigh = round6(1 - (r.theo-BandZ*sigma)/in)
+	}
 	if r.Stakes != 0 {
 		r.HoldPct = round4(100 * float64(r.Win) / float64(r.Stakes))
 	}
@@ -270,3 +284,5 @@ func (r *TableResult) finish() {
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }

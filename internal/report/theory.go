@@ -46,7 +46,7 @@ type Theories struct {
 }
 
 type theoryEntry struct {
-	once sync.Once
+	done chan struct{} // closed once t and err are set
 	t    *Theory
 	err  error
 }
@@ -64,12 +64,20 @@ func (c *Theories) Of(ctx context.Context, profile string, options map[string]st
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if !ok {
-		e = &theoryEntry{}
+		e = &theoryEntry{done: make(chan struct{})}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.t, e.err = compute(ctx, p) })
-	return e.t, e.err
+	if !ok {
+		e.t, e.err = compute(context.WithoutCancel(ctx), p)
+		close(e.done)
+	}
+	select {
+	case <-e.done:
+		return e.t, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func compute(ctx context.Context, p *rules.Profile) (*Theory, error) {
