@@ -192,7 +192,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 	for _, t := range tables {
 		byID[t.ID] = t
 	}
-	out := &Advantage{From: p.From, To: p.To, FlagZ: FlagZ}
+	out := &Advantage{From: p.From, To: p.To, FlagZ: FlagZ, Players: []*PlayerAdvantage{}}
 	players := map[string]*PlayerAdvantage{}
 	sh := newShoes(src)
 	opts := map[int64]*optionsAt{}
@@ -212,7 +212,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 			}
 			opts[t.ID] = o
 		}
-		prof, err := sabot.ProfileOf(t.Profile, o.at(rec.Seq))
+		prof, err := o.rules(rec.Seq)
 		if err != nil {
 			return err
 		}
@@ -257,6 +257,7 @@ func (pa *PlayerAdvantage) finish() {
 	pa.HiLo = Detect(pa.bets, pa.hilo)
 	pa.HiOptII = Detect(pa.bets, pa.h2)
 	pa.Flagged = pa.HiLo.Flagged || pa.HiOptII.Flagged
+	pa.ByCount = []CountBucket{}
 	sum, n := map[int]float64{}, map[int]int{}
 	for i, b := range pa.bets {
 		c := min(max(int(math.Floor(pa.hilo[i])), -6), 6)

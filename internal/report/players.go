@@ -98,7 +98,7 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 	if err != nil {
 		return nil, err
 	}
-	out := &Players{From: p.From, To: p.To}
+	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
 	ratings := map[string]*PlayerRating{}
 	opts := map[int64]*optionsAt{}
 	sh := newShoes(src)
@@ -119,8 +119,7 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 			}
 			opts[t.ID] = o
 		}
-		options := o.at(rec.Seq)
-		theory, err := th.Of(ctx, t.Profile, options)
+		theory, err := o.theory(ctx, th, rec.Seq)
 		if err != nil {
 			return err
 		}
@@ -155,7 +154,7 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 			if po.NoErrors {
 				continue
 			}
-			prof, err := sabot.ProfileOf(t.Profile, options)
+			prof, err := o.rules(rec.Seq)
 			if err != nil {
 				return err
 			}

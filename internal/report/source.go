@@ -19,6 +19,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/money"
+	"sabot/rules"
 )
 
 // Source is what a report reads: a sabot.Store.
@@ -145,8 +146,12 @@ func decode(r *sabot.LogRecord, v any) error {
 // it opened with, changed by each configure record (internal/server's
 // configure.go: the options in force from then on).
 type optionsAt struct {
-	seqs []int64
-	opts []map[string]string
+	profile string
+	seqs    []int64
+	opts    []map[string]string
+	// Each change's theory and profile, once asked.
+	theories []*Theory
+	profiles []*rules.Profile
 }
 
 func loadOptions(ctx context.Context, src Source, t *sabot.Table) (*optionsAt, error) {
@@ -161,7 +166,7 @@ func loadOptions(ctx context.Context, src Source, t *sabot.Table) (*optionsAt, e
 		return nil, err
 	}
 	recs := append(opened, changes...)
-	o := &optionsAt{seqs: []int64{0}, opts: []map[string]string{t.Options}}
+	o := &optionsAt{profile: t.Profile, seqs: []int64{0}, opts: []map[string]string{t.Options}}
 	for _, r := range recs {
 		var p optionsPayload
 		if err := decode(r, &p); err != nil {
@@ -173,8 +178,40 @@ func loadOptions(ctx context.Context, src Source, t *sabot.Table) (*optionsAt, e
 	return o, nil
 }
 
-// at returns the options of the last change before seq.
-func (o *optionsAt) at(seq int64) map[string]string {
+// index is the last change before seq.
+func (o *optionsAt) index(seq int64) int {
 	i, _ := slices.BinarySearch(o.seqs, seq)
-	return o.opts[max(i-1, 0)]
+	return max(i-1, 0)
+}
+
+// theory returns the theory of the rules in force at seq.
+func (o *optionsAt) theory(ctx context.Context, th *Theories, seq int64) (*Theory, error) {
+	i := o.index(seq)
+	if o.theories == nil {
+		o.theories = make([]*Theory, len(o.opts))
+	}
+	if o.theories[i] == nil {
+		t, err := th.Of(ctx, o.profile, o.opts[i])
+		if err != nil {
+			return nil, err
+		}
+		o.theories[i] = t
+	}
+	return o.theories[i], nil
+}
+
+// rules returns the profile in force at seq.
+func (o *optionsAt) rules(seq int64) (*rules.Profile, error) {
+	i := o.index(seq)
+	if o.profiles == nil {
+		o.profiles = make([]*rules.Profile, len(o.opts))
+	}
+	if o.profiles[i] == nil {
+		p, err := sabot.ProfileOf(o.profile, o.opts[i])
+		if err != nil {
+			return nil, err
+		}
+		o.profiles[i] = p
+	}
+	return o.profiles[i], nil
 }

@@ -101,7 +101,8 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	for _, t := range tables {
 		byID[t.ID] = t
 	}
-	out := &Tables{From: p.From, To: p.To, BandZ: BandZ, Total: &TableResult{Rules: []string{}}}
+	out := &Tables{From: p.From, To: p.To, BandZ: BandZ, Theories: []*Theory{}, Tables: []*TableResult{}, Profiles: []*TableResult{},
+		Total: &TableResult{Rules: []string{}}}
 	rows := map[int64]*TableResult{}
 	opts := map[int64]*optionsAt{}
 	theories := map[string]*Theory{}
@@ -141,7 +142,7 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 				}
 				opts[t.ID] = o
 			}
-			theory, err := th.Of(ctx, t.Profile, o.at(rec.Seq))
+			theory, err := o.theory(ctx, th, rec.Seq)
 			if err != nil {
 				return err
 			}

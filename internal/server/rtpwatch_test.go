@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"sabot"
+	pitreport "sabot/internal/report"
 	"sabot/internal/server"
 )
 
@@ -58,5 +60,61 @@ func TestRTPWatch(t *testing.T) {
 	}
 	if outside != 1 {
 		t.Errorf("%d rtp-outside events over %d rounds out of the band, want 1", outside, rounds)
+	}
+}
+
+// The pit's reports over HTTP: the tables', the players' and the count's,
+// administrators only, a period refused with its reason.
+func TestReportsOverHTTP(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("vegas-s17", true, nil)
+	ana := h.player("ana", 100000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	for n := 1; n <= 3; n++ {
+		// ana 10 and 6 against a 10 up: she stands (an error against the
+		// exact play, which hits or surrenders), the dealer's 10 and 7 win.
+		must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS TD 6H 7C"}))
+		must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+		must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+		waitRound(t, ana, tb, n)
+	}
+	get := func(c *server.Client, path string, v any) int {
+		t.Helper()
+		req, _ := http.NewRequest("GET", h.srv.URL()+path, nil)
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if v != nil && resp.StatusCode == 200 {
+			if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return resp.StatusCode
+	}
+	var tables pitreport.Tables
+	if code := get(h.admin, "/api/admin/reports/tables", &tables); code != 200 || tables.Total.Rounds != 3 || tables.Total.Win != 3000 ||
+		tables.Total.LedgerHouseNet == nil || *tables.Total.LedgerHouseNet != 3000 {
+		t.Fatalf("tables: %d %+v", code, tables.Total)
+	}
+	var players pitreport.Players
+	if code := get(h.admin, "/api/admin/reports/players?player=ana", &players); code != 200 || len(players.Players) != 1 ||
+		players.Players[0].Errors != 3 || players.Players[0].ErrorCost <= 0 {
+		t.Fatalf("players: %d %+v", code, players.Players)
+	}
+	var adv pitreport.Advantage
+	if code := get(h.admin, "/api/admin/reports/advantage", &adv); code != 200 || len(adv.Players) != 1 || adv.Players[0].HiLo.N != 3 {
+		t.Fatalf("advantage: %d %+v", code, adv.Players)
+	}
+	if code := get(ana, "/api/admin/reports/tables", nil); code != http.StatusForbidden {
+		t.Errorf("a player asked for the report: %d", code)
+	}
+	for _, q := range []string{"?from=yesterday", "?from=2026-11-22T00:00:00Z&to=2026-11-21T00:00:00Z", "?from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z"} {
+		if code := get(h.admin, "/api/admin/reports/tables"+q, nil); code != http.StatusBadRequest {
+			t.Errorf("%s: %d, want 400", q, code)
+		}
 	}
 }

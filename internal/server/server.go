@@ -63,7 +63,12 @@ type Server struct {
 	// rtpZ and rtpMinRounds replace the watch's band (0: report's; tests).
 	rtpZ         float64
 	rtpMinRounds int64
-	Timing       Timing // zero fields take DefaultTiming's
+	// The pit's reports over HTTP (reports.go): their theories, and the
+	// one slot a report runs in.
+	reportOnce sync.Once
+	reportTh   *report.Theories
+	reportSlot chan struct{}
+	Timing     Timing // zero fields take DefaultTiming's
 	// BcryptCost is the cost of password hashes (0: bcrypt's default);
 	// tests and load benchmarks that register hundreds of players lower it.
 	BcryptCost int
