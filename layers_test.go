@@ -63,6 +63,8 @@ var layers = map[string]int{
 	"sabot/web":                       6,
 	// The certification kit's documents and randomness tests.
 	"sabot/internal/certify": 6,
+	// The pit's reports (issue 29): tables, players, the return watched.
+	"sabot/internal/report": 6,
 
 	"sabot/internal/server": 7,
 

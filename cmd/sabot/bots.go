@@ -9,14 +9,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot/internal/report"
 	"sabot/internal/server"
 )
 
 func newBotsCmd(e *env) *cobra.Command {
 	var (
-		cfg   server.BotsConfig
-		opts  profileFlags
-		limit time.Duration
+		cfg      server.BotsConfig
+		opts     profileFlags
+		limit    time.Duration
+		strategy string
 	)
 	c := &cobra.Command{
 		Use:   "bots --url URL",
@@ -31,6 +33,13 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			}
 			if cfg.Think < 0 || cfg.ThinkJitter < 0 || cfg.ThinkJitter > 1 {
 				return refused("sabot bots: --think must not be negative and --think-jitter must be within 0..1 (got %s and %g)", cfg.Think, cfg.ThinkJitter)
+			}
+			switch strategy {
+			case "basic":
+			case "hilo-ramp":
+				cfg.Count = &server.BotCount{Tags: report.CountHiLo.Tags, Ramp: report.HiLoRampUnits}
+			default:
+				return refused("sabot bots: --strategy %q: want basic or hilo-ramp", strategy)
 			}
 			cfg.AdminPassword = os.Getenv(AdminPasswordEnv)
 			if len(opts.options) > 0 {
@@ -81,6 +90,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 	f.Float64Var(&cfg.ThinkJitter, "think-jitter", 0.5, "spread of the pause: each is drawn uniformly within ±this fraction of --think (0: every pause exactly --think)")
 	f.StringVar(&cfg.Prefix, "prefix", "", "prefix of the tables' and players' names (default: random)")
 	f.DurationVar(&limit, "timeout", 0, "stop after this long (0: when every bot has played)")
+	f.StringVar(&strategy, "strategy", "basic", "how the bots bet: basic (flat --stake) or hilo-ramp (they count Hi-Lo and bet --stake × 1, 2, 4, 6, 8 at true counts below +2, +2, +3, +4, +5 and up: docs/pit.md)")
 	opts.add(c)
 	return c
 }

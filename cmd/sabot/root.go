@@ -88,6 +88,7 @@ var commands = []func(*env) *cobra.Command{
 	newWalletCmd,
 	newWalletSimCmd,
 	newServeCmd, newNodesCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
+	newReportCmd,
 }
 
 // profileArg is the Args of every command that takes a PROFILE: a command

@@ -36,6 +36,7 @@ func newServeCmd(e *env) *cobra.Command {
 		addr, dsn, admin, logFormat string
 		debugAddr                   string
 		testMode, defaultTables     bool
+		rtpWatch                    bool
 		timing                      = server.DefaultTiming
 		bcryptCost                  int
 		welcome                     int64
@@ -134,7 +135,7 @@ one process only.`,
 			if err != nil {
 				return err
 			}
-			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
+			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, RTPWatch: rtpWatch, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
 				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads,
 				ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
@@ -196,6 +197,7 @@ one process only.`,
 	f.StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
 	f.StringVar(&admin, "admin", "", "create this administrator if missing, with the password in $"+AdminPasswordEnv)
 	f.BoolVar(&testMode, "test-mode", false, "allow test-mode tables: forced card orders, every round marked test")
+	f.BoolVar(&rtpWatch, "rtp-watch", false, "watch each table's return to player against the exact figure of its rules: the sabot_rtp metrics, and an rtp-outside significant event when it leaves its band (docs/pit.md); each rule set's figures take seconds of processor, once, in the background")
 	f.DurationVar(&timing.BetWindow, "bet-window", timing.BetWindow, "betting window, from the first bet to the deal")
 	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")
 	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")

@@ -53,7 +53,11 @@ type serveProcess struct {
 func startServe(t *testing.T, db, addr string, extra ...string) *serveProcess {
 	t.Helper()
 	args, _ := json.Marshal(append([]string{"serve", "--addr", addr, "--db", db, "--admin", "admin", "--bcrypt-cost", "4"}, extra...))
-	logf, err := os.OpenFile(filepath.Join(filepath.Dir(db), "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	dir := filepath.Dir(db)
+	if store.IsPostgres(db) {
+		dir = t.TempDir()
+	}
+	logf, err := os.OpenFile(filepath.Join(dir, "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,10 @@ type Bot struct {
 	// table that needs several bettors (AR-03, VE-20).
 	Crowd *Crowd
 
+	// Count, if set, makes the bot a card counter: it counts the cards it
+	// sees and bets Stake × Ramp(true count) (issue 29, docs/pit.md).
+	Count *BotCount
+
 	launch string // the operator's token it launches with (BotsConfig.Launch)
 
 	mu       sync.Mutex
@@ -45,6 +49,49 @@ type Bot struct {
 	played   int
 	errors   int
 	lastErrs []string
+}
+
+// BotCount is a counting bot's count: a balanced system's tags by card
+// value (Tags[1] the Ace, Tags[10] the ten-values), the shoe's decks, and
+// the ramp from the true count to units of Stake.
+type BotCount struct {
+	Tags  [11]int
+	Decks int
+	Ramp  func(trueCount float64) int64
+
+	running, out, inRound int  // the running count; cards out at the deal; cards dealt since
+	cut                   bool // the cut card came out: a new shoe after this round
+}
+
+// see counts an event's card: a new shoe starts the count again (the
+// round in which the cut card came out is the shoe's last: the bot bets
+// on the next one at a count of 0, as a counter who saw the cut card), a
+// deal says how many cards are out (burns included), each card turned
+// face up counts (a face-down one when it is revealed).
+func (c *BotCount) see(e *Event) {
+	switch e.Kind {
+	case "cut-card":
+		c.cut = true
+	case "settle", "shoe":
+		if c.cut || e.Kind == "shoe" {
+			c.running, c.out, c.inRound, c.cut = 0, 0, 0, false
+		}
+	case "deal":
+		c.out, c.inRound = e.ShoePos, 0
+	case "card", "reveal":
+		if e.Kind == "card" {
+			c.inRound++
+		}
+		if x, err := card.Parse(e.Card); err == nil {
+			c.running += c.Tags[x.Value()]
+		}
+	}
+}
+
+// units is the bet in units at the true count now.
+func (c *BotCount) units() int64 {
+	left := max(float64(c.Decks*52-c.out-c.inRound)/52, 0.5)
+	return c.Ramp(float64(c.running) / left)
 }
 
 // Crowd counts the bots of a table that have yet to play their rounds.
@@ -270,6 +317,9 @@ func (b *Bot) fromSnapshot(st *botState, v *TableView) {
 }
 
 func (b *Bot) onEvent(st *botState, e *Event) {
+	if b.Count != nil {
+		b.Count.see(e)
+	}
 	switch e.Kind {
 	case "sit":
 		if e.Player == b.Name && e.Box == b.Box {
@@ -356,7 +406,11 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: int64(act.Stake), Value: act.Value})
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
-		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: b.Stake})
+		stake := b.Stake
+		if b.Count != nil {
+			stake *= b.Count.units()
+		}
+		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: stake})
 		st.betID, st.dealtSinceBet, st.releasedSinceBet = st.waiting, false, false
 		return err
 	}
@@ -467,6 +521,9 @@ type BotsConfig struct {
 	Think                    time.Duration
 	ThinkJitter              float64 // Bot.Jitter
 	Prefix                   string  // of the players' names (default: random)
+	// Count, if set, makes each bot a card counter with a copy of it
+	// (Bot.Count): its Decks are filled from the table's rules.
+	Count *BotCount
 	// Launch, if set, gives the operator's token of each player (table i,
 	// box j, from 1): the bots come from the operator's site (issue 14)
 	// and play on its wallet, with no registration or credit.
@@ -526,6 +583,15 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 				Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Jitter: cfg.ThinkJitter, Crowd: crowd}
 			if cfg.Launch != nil {
 				b.launch = cfg.Launch(i+1, j+1)
+			}
+			if cfg.Count != nil {
+				prof, err := profileOf(cfg.Profile, cfg.Options)
+				if err != nil {
+					return nil, err
+				}
+				c := *cfg.Count
+				c.Decks = prof.Decks
+				b.Count = &c
 			}
 			bots = append(bots, b)
 			crowd.remaining++

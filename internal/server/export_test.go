@@ -1,5 +1,7 @@
 package server
 
+import "context"
+
 // PauseNode stops (or starts again) a node's lease renewals and sharing
 // out, as a SIGSTOP would, while it goes on serving its tables: the test of
 // fencing without a second process.
@@ -15,4 +17,13 @@ func Local(s *Server) int { return len(s.tableList()) }
 func Serves(s *Server, id int64) bool {
 	_, err := s.table(id)
 	return err == nil
+}
+
+// NarrowRTPWatch makes the return watch alarm at z beyond z from min rounds
+// on, and computes the theory of a profile before the rounds: a test of
+// the watch in a few rounds.
+func NarrowRTPWatch(s *Server, z float64, min int64, profile string, options map[string]string) error {
+	s.rtpZ, s.rtpMinRounds = z, min
+	_, err := s.theories.Of(context.Background(), profile, options)
+	return err
 }

@@ -39,6 +39,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/admin/credit", s.admin(s.handleCredit))
 	mux.HandleFunc("GET /api/admin/events", s.admin(s.handleEvents))
 	mux.HandleFunc("GET /api/admin/wallet/owed", s.admin(s.handleOwed))
+	mux.HandleFunc("GET /api/admin/reports/tables", s.admin(s.handleReportTables)) // issue 29: reports.go
+	mux.HandleFunc("GET /api/admin/reports/players", s.admin(s.handleReportPlayers))
+	mux.HandleFunc("GET /api/admin/reports/advantage", s.admin(s.handleReportAdvantage))
 	mux.HandleFunc("POST /api/admin/wallet/owed/{id}/resolve", s.admin(s.handleResolveOwed))
 
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))

@@ -53,6 +53,9 @@ type metrics struct {
 	walletOldest      prometheus.Gauge
 	walletOwed        prometheus.Gauge
 	walletOwedAmount  prometheus.Gauge
+
+	// The return watched (rtpwatch.go, issue 29): by table.
+	rtp *rtpMetrics
 }
 
 func newMetrics() *metrics {
@@ -120,6 +123,7 @@ func newMetrics() *metrics {
 		walletOwedAmount: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_owed_minor_units",
 			Help: "The sum of the money owed, in minor units of the operator's currency."}),
 	}
+	m.rtp = newRTPMetrics(m.reg)
 	m.reg.MustRegister(m.walletCalls, m.walletRollbacks, m.walletUndelivered, m.walletOldest, m.walletOwed, m.walletOwedAmount)
 	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sabot/internal/report"
 	"sabot/internal/wallet"
 	"sabot/money"
 	"sort"
@@ -53,7 +54,21 @@ type Server struct {
 	// TestMode allows tables in test mode: forced card orders, every round
 	// marked test (`sabot serve --test-mode`).
 	TestMode bool
-	Timing   Timing // zero fields take DefaultTiming's
+	// RTPWatch watches each table's return to player against the exact
+	// figure of its rules (rtpwatch.go, docs/pit.md; `sabot serve
+	// --rtp-watch`): a metric, and a significant event when it leaves its
+	// band. Each rule set's figures are computed once, in the background.
+	RTPWatch bool
+	theories *report.Theories
+	// rtpZ and rtpMinRounds replace the watch's band (0: report's; tests).
+	rtpZ         float64
+	rtpMinRounds int64
+	// The pit's reports over HTTP (reports.go): their theories, and the
+	// one slot a report runs in.
+	reportOnce sync.Once
+	reportTh   *report.Theories
+	reportSlot chan struct{}
+	Timing     Timing // zero fields take DefaultTiming's
 	// BcryptCost is the cost of password hashes (0: bcrypt's default);
 	// tests and load benchmarks that register hundreds of players lower it.
 	BcryptCost int
@@ -218,6 +233,9 @@ func (s *Server) Open() error {
 	}
 	if s.metrics == nil {
 		s.metrics = newMetrics()
+	}
+	if s.RTPWatch && s.theories == nil {
+		s.theories = report.NewTheories()
 	}
 	if s.MaxIDLength > MaxIDLengthLimit {
 		return fmt.Errorf("server: command IDs of %d bytes: at most %d", s.MaxIDLength, MaxIDLengthLimit)

@@ -15,6 +15,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/report"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -51,6 +52,7 @@ type actor struct {
 	state // what the log rebuilds
 
 	// Live only.
+	rtp      report.Watch // the return since the actor started (rtpwatch.go)
 	subs     map[*subscriber]struct{}
 	ring     []outMsg // the last events, for clients that reconnect: ringSize at most, then circular
 	ringHead int      // where the oldest is in a full ring

@@ -8,6 +8,7 @@ import { loginPage } from './auth.js';
 import { tablePage } from './table.js';
 import { recallListPage, replayPage } from './recall.js';
 import { pitPage } from './pit.js';
+import { reportsPage } from './reports.js';
 import { consolePage } from './console.js';
 import { accountPage } from './account.js';
 import { applyMotion } from './fx.js';
@@ -31,6 +32,7 @@ const account = document.getElementById('account');
 // The pit's link shows to administrators only.
 const nav = document.querySelector('.nav');
 const pitLink = h('a', { href: '/pit' }, t('page.pit'));
+const reportsLink = h('a', { href: '/pit/reports' }, t('page.reports'));
 
 // The page's own words (index.html) in the language in use: an element's
 // data-i18n key is its text, data-i18n-label its aria-label.
@@ -39,6 +41,7 @@ function drawStatic() {
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
   pitLink.textContent = t('page.pit');
+  reportsLink.textContent = t('page.reports');
 }
 
 // The language switch: remembered in this browser; the page is drawn again
@@ -59,8 +62,11 @@ langBus.addEventListener('lang', () => {
 });
 
 function drawAccount() {
-  if (session.user?.admin) nav.append(pitLink);
-  else pitLink.remove();
+  if (session.user?.admin) nav.append(pitLink, reportsLink);
+  else {
+    pitLink.remove();
+    reportsLink.remove();
+  }
   if (!loggedIn()) {
     const recall = nav.querySelector('a[href="/recall"]');
     if (recall) recall.hidden = false;
@@ -134,6 +140,9 @@ function route() {
   } else if (path === '/pit') {
     document.title = t('title.pit');
     cleanup = pitPage(main);
+  } else if (path === '/pit/reports') {
+    document.title = t('title.reports');
+    cleanup = reportsPage(main);
   } else if (path === '/recall') {
     document.title = t('title.recall');
     cleanup = recallListPage(main);

@@ -1,0 +1,314 @@
+package report
+
+import (
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"sabot"
+	"sabot/analysis"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/money"
+	"sabot/rules"
+)
+
+// SessionGap ends a player's session: a round of his dealt more than this
+// after his last one closed, or at another table, starts a new session.
+const SessionGap = 15 * time.Minute
+
+// PlayerRating is one player's rating over a period (docs/pit.md).
+// Amounts are minor units.
+type PlayerRating struct {
+	Player string  `json:"player"`
+	Tables []int64 `json:"tables"`
+	// Sessions are his runs of rounds at one table (SessionGap); Seconds
+	// the time they lasted, from each one's first deal to its last
+	// settlement.
+	Sessions int   `json:"sessions"`
+	Seconds  int64 `json:"seconds_played"`
+	Rounds   int64 `json:"rounds"`
+	// Initial is his stakes before the deal (main and back bets); AvgBet
+	// Initial per round; Stakes every stake of his.
+	Initial money.Amount `json:"initial_stakes"`
+	AvgBet  money.Amount `json:"avg_bet"`
+	Stakes  money.Amount `json:"stakes"`
+	// Theo is his initial stakes × the exact house edge of the rules of
+	// each round; Win what the house won from him (minus his net).
+	Theo money.Amount `json:"theo_win"`
+	Win  money.Amount `json:"win"`
+	// The cost of his errors: each decision he made on an unsplit hand
+	// (hit, stand, double, split, surrender) valued exactly
+	// (analysis.HandValues) for his cards against the up card from the
+	// shoe as he saw it (less every card seen in the shoe before it),
+	// against the best decision's value, times his stake on the hand.
+	Decisions int64        `json:"decisions"`          // valued
+	Errors    int64        `json:"errors"`             // decisions worth less than the best
+	ErrorCost money.Amount `json:"error_cost"`         // their cost, summed
+	Unvalued  int64        `json:"unvalued_decisions"` // split hands, insurance, declarations, the Desafío
+
+	sessions []span
+	theo     float64
+	cost     float64
+}
+
+type span struct {
+	table      int64
+	start, end time.Time
+}
+
+// Players is the report of the players over a period.
+type Players struct {
+	From    time.Time       `json:"from"`
+	To      time.Time       `json:"to"`
+	Players []*PlayerRating `json:"players"`
+}
+
+// PlayersOptions tune PlayersReport.
+type PlayersOptions struct {
+	// Player keeps one player's rating ("": everyone's).
+	Player string
+	// NoErrors leaves the cost of errors out (it takes a few milliseconds
+	// a decision).
+	NoErrors bool
+}
+
+// PlayersReport reads the players' ratings over a period.
+func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po PlayersOptions) (*Players, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	p.From, p.To = p.From.UTC(), p.To.UTC()
+	tables, err := src.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int64]*sabot.Table{}
+	for _, t := range tables {
+		byID[t.ID] = t
+	}
+	// The deals of the period give each round's start.
+	dealt := map[[2]int64]time.Time{}
+	err = each(ctx, src, sabot.LogDeal, p, func(r *sabot.LogRecord) error {
+		dealt[[2]int64{r.TableID, r.RoundNo}] = r.Created
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
+	ratings := map[string]*PlayerRating{}
+	opts := map[int64]*optionsAt{}
+	sh := newShoes(src)
+	err = each(ctx, src, sabot.LogSettle, p, func(rec *sabot.LogRecord) error {
+		var s settlement
+		if err := decode(rec, &s); err != nil {
+			return err
+		}
+		t := byID[rec.TableID]
+		if t == nil || s.Void {
+			return nil
+		}
+		o := opts[t.ID]
+		if o == nil {
+			var err error
+			if o, err = loadOptions(ctx, src, t); err != nil {
+				return err
+			}
+			opts[t.ID] = o
+		}
+		theory, err := o.theory(ctx, th, rec.Seq)
+		if err != nil {
+			return err
+		}
+		start, ok := dealt[[2]int64{rec.TableID, int64(s.Round)}]
+		if !ok {
+			start = rec.Created // dealt before the period
+		}
+		mine := map[string]*PlayerRating{}
+		for _, b := range s.Bets {
+			if po.Player != "" && b.Player != po.Player {
+				continue
+			}
+			r := ratings[b.Player]
+			if r == nil {
+				r = &PlayerRating{Player: b.Player, Tables: []int64{}}
+				ratings[b.Player] = r
+			}
+			mine[b.Player] = r
+			r.Stakes += b.Stake
+			r.Win -= b.Net
+			if b.Kind == "main" {
+				r.Initial += b.Stake
+				r.theo += float64(b.Stake) * theory.HouseEdge
+			}
+		}
+		for name, r := range mine {
+			r.Rounds++
+			r.sessions = append(r.sessions, span{rec.TableID, start, rec.Created})
+			if !slices.Contains(r.Tables, rec.TableID) {
+				r.Tables = append(r.Tables, rec.TableID)
+			}
+			if po.NoErrors {
+				continue
+			}
+			prof, err := o.rules(rec.Seq)
+			if err != nil {
+				return err
+			}
+			var seen []card.Card
+			if h, err := sh.of(ctx, rec.TableID, s.Round); err != nil {
+				return err
+			} else if h != nil {
+				seen = h.seen(s.Round)
+			}
+			v := valueDecisions(prof, s.Record, seen, name)
+			r.Decisions += v.decisions
+			r.Errors += v.errors
+			r.Unvalued += v.unvalued
+			r.cost += v.cost
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(ratings)) {
+		r := ratings[name]
+		r.finish()
+		out.Players = append(out.Players, r)
+	}
+	return out, nil
+}
+
+func (r *PlayerRating) finish() {
+	slices.Sort(r.Tables)
+	slices.SortFunc(r.sessions, func(a, b span) int { return a.start.Compare(b.start) })
+	var cur *span
+	for i := range r.sessions {
+		s := r.sessions[i]
+		if cur == nil || s.table != cur.table || s.start.Sub(cur.end) > SessionGap {
+			if cur != nil {
+				r.Seconds += int64(cur.end.Sub(cur.start).Seconds())
+			}
+			r.Sessions++
+			c := s
+			cur = &c
+			continue
+		}
+		cur.end = s.end
+	}
+	if cur != nil {
+		r.Seconds += int64(cur.end.Sub(cur.start).Seconds())
+	}
+	if r.Rounds > 0 {
+		r.AvgBet = money.Amount(math.Round(float64(r.Initial) / float64(r.Rounds)))
+	}
+	r.Theo = money.Amount(math.Round(r.theo))
+	r.ErrorCost = money.Amount(math.Round(r.cost))
+}
+
+// decisionValues are what valueDecisions found of one player's decisions
+// in one round.
+type decisionValues struct {
+	decisions, errors, unvalued int64
+	cost                        float64 // minor units
+}
+
+// played is the value of the decision a kind names, nil if not valued.
+func played(v *analysis.Values, k engine.Kind) *float64 {
+	switch k {
+	case engine.Stand:
+		return v.Stand
+	case engine.Hit:
+		return v.Hit
+	case engine.Double:
+		return v.Double
+	case engine.Split:
+		return v.Split
+	case engine.Surrender:
+		return v.Surrender
+	}
+	return nil
+}
+
+// valueDecisions replays a round's record through the engine and values
+// each decision the player made on an unsplit hand of a box he holds,
+// from the shoe less the cards seen before the round and every card face
+// up at the decision but his hand and the up card (the other boxes'; not
+// the hole card).
+func valueDecisions(p *rules.Profile, rec engine.Record, seen []card.Card, player string) decisionValues {
+	var out decisionValues
+	r := engine.New(p)
+	r.Reset(&engine.Forced{Cards: rec.Cards, CutAfter: rec.CutAfter, CutStart: rec.CutAtStart})
+	for _, b := range rec.Bets {
+		if r.PlaceBet(b.Player, b.Box, b.Stake) != nil {
+			return out
+		}
+	}
+	if r.Start() != nil {
+		return out
+	}
+	for _, a := range rec.Actions {
+		if a.Player == player && !a.Kind.House() && a.Kind != engine.Close {
+			out.value(r, a, seen)
+		}
+		if r.Act(a) != nil {
+			return out
+		}
+	}
+	return out
+}
+
+func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.Card) {
+	switch a.Kind {
+	case engine.Hit, engine.Stand, engine.Double, engine.Split, engine.Surrender:
+	default:
+		out.unvalued++
+		return
+	}
+	hands := r.Hands(a.Box)
+	dealer := r.Dealer().Cards()
+	if r.Holder(a.Box) != a.Player || len(hands) != 1 || a.Hand != 1 || len(dealer) == 0 {
+		out.unvalued++
+		return
+	}
+	removed := append([]card.Card(nil), seen...)
+	for _, box := range r.Boxes() {
+		if box == a.Box {
+			continue
+		}
+		for _, h := range r.Hands(box) {
+			removed = append(removed, h.Cards()...)
+		}
+	}
+	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[0].Cards(), analysis.EVOptions{Removed: removed})
+	if err != nil {
+		out.unvalued++
+		return
+	}
+	chosen := played(v, a.Kind)
+	if chosen == nil {
+		out.unvalued++
+		return
+	}
+	best := *chosen
+	for _, x := range []*float64{v.Stand, v.Hit, v.Double, v.Split, v.Surrender} {
+		if x != nil && *x > best {
+			best = *x
+		}
+	}
+	var stake money.Amount
+	for _, b := range r.Bets() {
+		if b.Player == a.Player && b.Box == a.Box && b.Kind == engine.MainBet {
+			stake += b.Stake
+		}
+	}
+	out.decisions++
+	if best-*chosen > 1e-9 {
+		out.errors++
+		out.cost += (best - *chosen) * float64(stake)
+	}
+}

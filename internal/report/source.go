@@ -1,0 +1,217 @@
+// Package report is the pit's eyes (issue 29; docs/pit.md): each table's
+// results over a period against its theoretical win, the regulator's export
+// of them, the players' ratings and the return to player watched, read from
+// the table logs and the ledger a sabot.Store keeps, on either database.
+//
+// It reads the log records the table server writes (internal/server's
+// records.go: the stored format, whose fields are added and never renamed)
+// through the fields it needs, and never writes.
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/money"
+	"sabot/rules"
+)
+
+// Source is what a report reads: a sabot.Store.
+type Source interface {
+	Tables(ctx context.Context) ([]*sabot.Table, error)
+	Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, error)
+}
+
+// Period is the half-open interval [From, To) a report covers; a round
+// belongs to it when the record that closed it (settle or void) was
+// written in it.
+type Period struct {
+	From, To time.Time
+}
+
+// Check refuses an empty or reversed period.
+func (p Period) Check() error {
+	if p.From.IsZero() || p.To.IsZero() || !p.From.Before(p.To) {
+		return sabot.Errorf(sabot.EINVALID, "a report's period runs from a time to a later one, not %s to %s",
+			p.From.Format(time.RFC3339), p.To.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// pageSize is how many records a report reads from the store at a time: it
+// holds one page in memory, whatever the period.
+const pageSize = 2000
+
+// each calls fn with every record of a kind written in the period, across
+// tables, the newest first, a page at a time (LogQuery.Before: the cursor
+// of the index log_kind_created).
+func each(ctx context.Context, src Source, kind string, p Period, fn func(*sabot.LogRecord) error) error {
+	before := &sabot.LogRecord{Created: p.To}
+	for {
+		recs, err := src.Find(ctx, sabot.LogQuery{Kinds: []string{kind}, Since: p.From, Newest: true, Limit: pageSize, Before: before})
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(recs) < pageSize {
+			return nil
+		}
+		before = recs[len(recs)-1]
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+}
+
+// The payloads a report reads (internal/server/records.go), the fields it
+// needs.
+
+type betResult struct {
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Hand   int          `json:"hand"`
+	Kind   string       `json:"kind"`
+	Stake  money.Amount `json:"stake"`
+	Result string       `json:"result"`
+	Net    money.Amount `json:"net"`
+}
+
+type handResult struct {
+	Box   int         `json:"box"`
+	Hand  int         `json:"hand"`
+	Cards []card.Card `json:"cards"`
+}
+
+// settlement is a settle or void record's payload.
+type settlement struct {
+	Round    int                     `json:"round"`
+	Void     bool                    `json:"void"`
+	Record   engine.Record           `json:"record"`
+	Hands    []handResult            `json:"hands"`
+	Bets     []betResult             `json:"bets"`
+	House    money.Amount            `json:"house"`
+	Bank     string                  `json:"bank"`
+	BankPaid map[string]money.Amount `json:"bank_paid"`
+}
+
+// houseWin is what the house (owner 0's account) won in the round: the
+// round's net, or at a family table whose bank a player held, only what
+// the house covered of the bank's loss (FAM-01, FAM-02; internal/server's
+// housePostings).
+func (s *settlement) houseWin() money.Amount {
+	if s.Void {
+		return 0
+	}
+	if s.Bank == "" {
+		return s.House
+	}
+	return s.BankPaid["house"]
+}
+
+type dealPayload struct {
+	Round   int                `json:"round"`
+	Shoe    int                `json:"shoe"`
+	ShoePos int                `json:"shoe_pos"`
+	Bets    []engine.PlacedBet `json:"bets"`
+}
+
+type adminPayload struct {
+	Event  string       `json:"event"`
+	User   string       `json:"user"`
+	Amount money.Amount `json:"amount"`
+}
+
+type optionsPayload struct {
+	Options map[string]string `json:"options"`
+}
+
+func decode(r *sabot.LogRecord, v any) error {
+	if err := json.Unmarshal(r.Payload, v); err != nil {
+		return fmt.Errorf("table %d record %d (%s): %w", r.TableID, r.Seq, r.Kind, err)
+	}
+	return nil
+}
+
+// optionsAt gives the options in force at each record of one table: those
+// it opened with, changed by each configure record (internal/server's
+// configure.go: the options in force from then on).
+type optionsAt struct {
+	profile string
+	seqs    []int64
+	opts    []map[string]string
+	// Each change's theory and profile, once asked.
+	theories []*Theory
+	profiles []*rules.Profile
+}
+
+func loadOptions(ctx context.Context, src Source, t *sabot.Table) (*optionsAt, error) {
+	// Two queries: the changes on the index log_configure, the opening
+	// (the log's first record) on the primary key, from the start.
+	opened, err := src.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogTableOpened}, TableID: t.ID, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	changes, err := src.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: t.ID})
+	if err != nil {
+		return nil, err
+	}
+	recs := append(opened, changes...)
+	o := &optionsAt{profile: t.Profile, seqs: []int64{0}, opts: []map[string]string{t.Options}}
+	for _, r := range recs {
+		var p optionsPayload
+		if err := decode(r, &p); err != nil {
+			return nil, err
+		}
+		o.seqs = append(o.seqs, r.Seq)
+		o.opts = append(o.opts, p.Options)
+	}
+	return o, nil
+}
+
+// index is the last change before seq.
+func (o *optionsAt) index(seq int64) int {
+	i, _ := slices.BinarySearch(o.seqs, seq)
+	return max(i-1, 0)
+}
+
+// theory returns the theory of the rules in force at seq.
+func (o *optionsAt) theory(ctx context.Context, th *Theories, seq int64) (*Theory, error) {
+	i := o.index(seq)
+	if o.theories == nil {
+		o.theories = make([]*Theory, len(o.opts))
+	}
+	if o.theories[i] == nil {
+		t, err := th.Of(ctx, o.profile, o.opts[i])
+		if err != nil {
+			return nil, err
+		}
+		o.theories[i] = t
+	}
+	return o.theories[i], nil
+}
+
+// rules returns the profile in force at seq.
+func (o *optionsAt) rules(seq int64) (*rules.Profile, error) {
+	i := o.index(seq)
+	if o.profiles == nil {
+		o.profiles = make([]*rules.Profile, len(o.opts))
+	}
+	if o.profiles[i] == nil {
+		p, err := sabot.ProfileOf(o.profile, o.opts[i])
+		if err != nil {
+			return nil, err
+		}
+		o.profiles[i] = p
+	}
+	return o.profiles[i], nil
+}

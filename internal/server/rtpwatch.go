@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"sabot"
+	"sabot/money"
+)
+
+// The return watched (issue 29 item 3; docs/pit.md): each table's return to
+// player since its actor started, against the exact figure of its rules,
+// as metrics, and a significant event when it leaves the band
+// (report.Watch). The rounds settled before its rules' figures are
+// computed (seconds, once per rule set, in the background) are not
+// watched.
+
+type rtpMetrics struct {
+	rtp, certified, z, rounds *prometheus.GaugeVec
+}
+
+func newRTPMetrics(reg *prometheus.Registry) *rtpMetrics {
+	g := func(name, help string) *prometheus.GaugeVec {
+		v := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, []string{"table"})
+		reg.MustRegister(v)
+		return v
+	}
+	return &rtpMetrics{
+		rtp: g("sabot_rtp", "A table's return to player since its node took it (1 − the house's win / the initial stakes), "+
+			"the rounds watched (sabot serve --rtp-watch)."),
+		certified: g("sabot_rtp_certified", "The exact return of the rules the watched rounds were dealt under (1 − the house edge, basic strategy)."),
+		z: g("sabot_rtp_z", "The return's distance from the certified figure in standard deviations: "+
+			"beyond ±4.5 from 1,000 rounds on is a significant event (rtp-outside)."),
+		rounds: g("sabot_rtp_rounds", "Rounds watched since the node took the table."),
+	}
+}
+
+// watchRTP counts a settled round in the table's watch.
+func (a *actor) watchRTP(ctx context.Context, pay *settlePayload) {
+	th := a.s.theories // set by Open when RTPWatch
+	if th == nil || pay.Void {
+		return
+	}
+	t, ok := th.Cached(a.cfg.Profile, a.cfg.Options)
+	if !ok {
+		th.Warm(a.cfg.Profile, a.cfg.Options)
+		return
+	}
+	boxes := map[int]money.Amount{}
+	for _, b := range pay.Bets {
+		if b.Kind == "main" {
+			boxes[b.Box] += b.Stake
+		}
+	}
+	stakes := make([]money.Amount, 0, len(boxes))
+	for _, s := range boxes {
+		stakes = append(stakes, s)
+	}
+	win := pay.House
+	if pay.Bank != "" {
+		win = pay.BankPaid["house"] // FAM-02: a player's bank's result is his
+	}
+	if a.rtp.Z == 0 {
+		a.rtp.Z, a.rtp.MinRounds = a.s.rtpZ, a.s.rtpMinRounds // tests narrow the band
+	}
+	st := a.rtp.Add(t, stakes, win)
+	id := strconv.FormatInt(a.created.ID, 10)
+	m := a.s.metrics.rtp
+	m.rtp.WithLabelValues(id).Set(st.RTP)
+	m.certified.WithLabelValues(id).Set(st.Certified)
+	m.z.WithLabelValues(id).Set(st.Z)
+	m.rounds.WithLabelValues(id).Set(float64(st.Rounds))
+	if !st.Crossed {
+		return
+	}
+	text := fmt.Sprintf("table %d's return to player is %.4f %% over %d rounds, outside %.4f %% to %.4f %% (the certified %.4f %%, %.1f standard deviations off)",
+		a.created.ID, 100*st.RTP, st.Rounds, 100*st.Low, 100*st.High, 100*st.Certified, st.Z)
+	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, adminPayload{Event: "rtp-outside", Table: a.created.ID, Round: pay.Round, Text: text}, nil); err != nil {
+		a.log.Error("rtp-outside not written", "err", err)
+	}
+	a.log.Warn("rtp-outside", "table", a.created.ID, "rtp", st.RTP, "certified", st.Certified, "z", st.Z, "rounds", st.Rounds)
+}
