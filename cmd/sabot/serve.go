@@ -153,6 +153,7 @@ one process only.`,
 					return refused("sabot serve: administrator %s: %v (the password is read from $%s)", admin, err, AdminPasswordEnv)
 				}
 			}
+			s.Starting(true) // /readyz: not before the default tables
 			if err := s.Open(); err != nil {
 				return failed("sabot serve: %v", err)
 			}
@@ -161,8 +162,8 @@ one process only.`,
 					s.Close()
 					return failed("sabot serve: %v", err)
 				} // stopped while it opened them: the shutdown below
-
 			}
+			s.Starting(false)
 			if debugAddr != "" {
 				url, stopDebug, err := serveDebug(debugAddr)
 				if err != nil {

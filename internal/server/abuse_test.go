@@ -468,8 +468,15 @@ func TestReadOnlyStoreNotReady(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := httptest.NewServer((&server.Server{Store: st}).Handler())
+	srv0 := &server.Server{Store: st}
+	ok := httptest.NewServer(srv0.Handler())
+	// Not ready while it opens its tables (sabot serve's default tables: a
+	// script that waited on /healthz found them missing).
+	srv0.Starting(true)
 	a := send(t, &http.Client{}, "GET", ok.URL+"/readyz", "", "", "")
+	wantAnswer(t, "/readyz while starting", a, http.StatusServiceUnavailable, sabot.EUNAVAILABLE, "still starting")
+	srv0.Starting(false)
+	a = send(t, &http.Client{}, "GET", ok.URL+"/readyz", "", "", "")
 	ok.Close()
 	if a.status != http.StatusOK {
 		t.Fatalf("/readyz on a writable store: %d %+v", a.status, a.body)

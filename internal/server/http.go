@@ -146,6 +146,10 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 // finding 11: on a read-only database /healthz said ok while every login
 // failed). 503 `unavailable` otherwise.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	if s.starting.Load() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second, Message: "not ready: the server is still starting (opening its tables)"})
+		return
+	}
 	if s.dbUnreachable() {
 		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node cannot reach the database"})
 		return

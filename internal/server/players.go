@@ -124,4 +124,3 @@ func (s *Server) players(ctx context.Context, q string, limit int) ([]PlayerView
 	}
 	return out, nil
 }
-

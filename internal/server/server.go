@@ -24,6 +24,7 @@ import (
 	"sabot/money"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sabot"
@@ -205,6 +206,7 @@ type Server struct {
 	guard     *guards
 	shoeReads readLimit
 	touches   touches // sessions' last use, written together (touch.go)
+	starting  atomic.Bool
 
 	ln      net.Listener
 	srv     *http.Server
@@ -303,6 +305,11 @@ func (s *Server) Open() error {
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
 }
+
+// Starting holds the server not ready (/readyz answers 503) while the
+// process finishes its start after Open (`sabot serve`'s default tables),
+// so that nothing is sent to it before its tables are there.
+func (s *Server) Starting(on bool) { s.starting.Store(on) }
 
 // Serving is how many tables this server serves now.
 func (s *Server) Serving() int {
