@@ -80,6 +80,28 @@ func BenchmarkAppend(b *testing.B) {
 	})
 }
 
+// BenchmarkStake: a bet as the server writes a player's: BenchmarkAppend's
+// with the stake's guard (his session, exclusion, block and limits read in
+// its transaction; issue 25).
+func BenchmarkStake(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkStake(b, s)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		s, err := store.Open(context.Background(), storetest.PostgresDSN(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkStake(b, s)
+	})
+}
+
 // BenchmarkAppendTables: bets appended from 100 tables at once, as a server's
 // tables append; the group commit shares each transaction between them.
 // Reports appends/s, p50-µs and p99-µs of an append, and appends/tx.

@@ -158,13 +158,14 @@ func usage(ctx context.Context, tx Tx, userID int64, since time.Time) (sabot.Usa
 func (s *Store) guard(ctx context.Context, tx Tx, g *sabot.StakeGuard, at time.Time) error {
 	var sessions, limits, from, until int64
 	e := sabot.Eligibility{Care: sabot.PlayerCare{RealityMinutes: DefaultRealityMinutes}}
+	// One statement, the player's care row read once (a stake's
+	// transaction is the group commit's: every statement here delays the
+	// decisions committed with it).
 	err := tx.QueryRow(ctx, `SELECT
 			(SELECT COUNT(*) FROM sessions WHERE token_hash = $1),
-			COALESCE((SELECT exclusion FROM care_players WHERE user_id = $2), ''),
-			COALESCE((SELECT excluded_from FROM care_players WHERE user_id = $2), 0),
-			COALESCE((SELECT excluded_until FROM care_players WHERE user_id = $2), 0),
-			COALESCE((SELECT blocked FROM care_players WHERE user_id = $2), ''),
-			(SELECT COUNT(*) FROM care_limits WHERE user_id = $2)`,
+			COALESCE(c.exclusion, ''), COALESCE(c.excluded_from, 0), COALESCE(c.excluded_until, 0), COALESCE(c.blocked, ''),
+			(SELECT COUNT(*) FROM care_limits WHERE user_id = $2)
+		FROM (SELECT 1 AS one) AS x LEFT JOIN care_players c ON c.user_id = $2`,
 		tokenHash(g.Session), g.UserID).Scan(&sessions, &e.Care.Exclusion, &from, &until, &e.Care.Blocked, &limits)
 	if err != nil {
 		return err

@@ -80,7 +80,13 @@ func PostgresDSN(tb testing.TB) string {
 
 // BenchmarkAppend measures Append of a bet: a log record with two postings
 // (the wallet to the table), a command ID each, on one table.
-func BenchmarkAppend(b *testing.B, s sabot.Store) {
+func BenchmarkAppend(b *testing.B, s sabot.Store) { benchmarkAppend(b, s, false) }
+
+// BenchmarkStake is BenchmarkAppend with the stake's guard, as the server
+// writes a player's bet: his session and care read in its transaction.
+func BenchmarkStake(b *testing.B, s sabot.Store) { benchmarkAppend(b, s, true) }
+
+func benchmarkAppend(b *testing.B, s sabot.Store, guarded bool) {
 	ctx := context.Background()
 	tbl := &sabot.Table{Name: "bench", Profile: "venice"}
 	if err := s.CreateTable(ctx, tbl); err != nil {
@@ -97,6 +103,9 @@ func BenchmarkAppend(b *testing.B, s sabot.Store) {
 	for b.Loop() {
 		n++
 		rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, ClientID: "bench", CommandID: strconv.Itoa(n), UserID: 1, Payload: payload}
+		if guarded {
+			rec.Guard = &sabot.StakeGuard{UserID: 1, Session: "bench", Check: func(sabot.Eligibility) error { return nil }}
+		}
 		if _, err := s.Append(ctx, rec, []sabot.Posting{{AccountID: wallet, Amount: -1000}, {AccountID: table, Amount: 1000}}); err != nil {
 			b.Fatal(err)
 		}
