@@ -38,12 +38,12 @@ const (
 // retryAfterAttempts is the wait before a call's next try, after n tries:
 // doubling from retryFirst up to retryMost, with up to a fifth of jitter so
 // that the calls of one outage do not all come back at once.
-func retryAfterAttempts(n int) time.Duration {
-	d := retryFirst
-	for i := 1; i < n && d < retryMost; i++ {
+func retryAfterAttempts(n int, most time.Duration) time.Duration {
+	d := min(retryFirst, most)
+	for i := 1; i < n && d < most; i++ {
 		d *= 2
 	}
-	d = min(d, retryMost)
+	d = min(d, most)
 	return d + time.Duration(rand.Int64N(int64(d)/5+1))
 }
 
@@ -108,7 +108,7 @@ func (s *Server) sendCall(ctx context.Context, c *sabot.WalletCall) {
 		if ctx.Err() != nil {
 			return // stopping: the lease gives it back
 		}
-		retry := s.now().Add(retryAfterAttempts(c.Attempts))
+		retry := s.now().Add(retryAfterAttempts(c.Attempts, durationOr(s.WalletRetryMost, retryMost)))
 		if err := o.AnswerCall(context.WithoutCancel(ctx), c.ID, sabot.CallPending, nil, time.Time{}, retry); err != nil {
 			s.logger().Error("a wallet call's next try not written", "call", c.ID, "err", err)
 		}

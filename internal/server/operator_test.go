@@ -103,6 +103,10 @@ func newOperatorOn(t *testing.T, op operatorWallet, timing server.Timing, st sab
 		s.Wallet = &sabotwallet.Client{URL: ws.URL, Secret: opSecret}
 		s.Currency = "EUR"
 		s.WalletTimeout = time.Second
+		// Unanswered calls tried again at least every second: with a 30 s
+		// cap, a credit that failed six times in a row (30 % of calls fail
+		// in "500 before acting") waited past the test's 30 s drain.
+		s.WalletRetryMost = time.Second
 		for _, m := range more {
 			m(s)
 		}

@@ -175,6 +175,10 @@ type Server struct {
 	// has not answered becomes a significant event (0:
 	// DefaultUndeliveredAfter, a minute).
 	WalletUndeliveredAfter time.Duration
+	// WalletRetryMost is the longest wait between two tries of a credit
+	// or a rollback the operator has not answered (each wait doubles from
+	// a quarter of a second up to it; 0: 30 s).
+	WalletRetryMost time.Duration
 	// WalletRetryRefused is the first wait before a credit or rollback the
 	// operator refused is sent again under a new transaction ID; each
 	// next wait doubles, up to an hour, for WalletRetries tries (0:
