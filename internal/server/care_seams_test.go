@@ -105,6 +105,20 @@ func TestClusterCareLimit(t *testing.T) {
 	}
 }
 
+// tableOnNode0 opens two tables, waits until each node serves one, and
+// returns node 0's.
+func tableOnNode0(t *testing.T, c *cluster) int64 {
+	t.Helper()
+	tables := c.tables(2)
+	within(t, 10*time.Second, "one table on each node", func() bool {
+		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
+	})
+	if server.Serves(c.nodes[0], tables[0]) {
+		return tables[0]
+	}
+	return tables[1]
+}
+
 // stakeOnSocket sends a bet on a socket whose session or player was just
 // revoked on another node: the bet must not be taken — refused (the
 // session is over, the player excluded) or never run (the socket closed).
@@ -166,14 +180,7 @@ func offTable(t *testing.T, admin *server.Client, tb int64, name string, since t
 func TestClusterRevocation(t *testing.T) {
 	ctx := context.Background()
 	c := newCluster(t, 2)
-	tables := c.tables(2)
-	within(t, 10*time.Second, "one table on each node", func() bool {
-		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
-	})
-	tb := tables[0]
-	if !server.Serves(c.nodes[0], tb) {
-		tb = tables[1]
-	}
+	tb := tableOnNode0(t, c)
 
 	// A logout.
 	ana := c.player("ana", c.nodes[1])
@@ -249,14 +256,7 @@ func TestParallelCreditsDepositLimit(t *testing.T) {
 func TestClusterPitBlock(t *testing.T) {
 	ctx := context.Background()
 	c := newCluster(t, 2)
-	tables := c.tables(2)
-	within(t, 10*time.Second, "one table on each node", func() bool {
-		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
-	})
-	tb := tables[0]
-	if !server.Serves(c.nodes[0], tb) {
-		tb = tables[1]
-	}
+	tb := tableOnNode0(t, c)
 	pit1 := &server.Client{URL: c.nodes[1].URL(), Token: c.admin.Token} // the pit on node 1
 	ben := c.player("ben", c.nodes[0])
 	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
@@ -316,14 +316,7 @@ func TestClusterPitBlock(t *testing.T) {
 func TestClusterPasswordChange(t *testing.T) {
 	ctx := context.Background()
 	c := newCluster(t, 2)
-	tables := c.tables(2)
-	within(t, 10*time.Second, "one table on each node", func() bool {
-		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
-	})
-	tb := tables[0]
-	if !server.Serves(c.nodes[0], tb) {
-		tb = tables[1]
-	}
+	tb := tableOnNode0(t, c)
 	ana := c.player("ana", c.nodes[0])
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
