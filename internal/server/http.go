@@ -354,53 +354,29 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword))
 		return
 	}
-	// Guessing is throttled per name and address, per address, and per
-	// name from addresses it has not logged in from (so that a stranger's
-	// guessing does not lock the owner out); only failures count (issue
-	// 11, finding 6).
-	g, now := s.guards(), s.now()
-	folded, addr := sabot.FoldName(name), clientKey(s.clientAddr(r))
-	pair, known := folded+"\n"+addr, g.known.has(folded, addr) // a name has no control character
-	ctx := r.Context()
-	d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now))
-	if !known {
-		d = max(d, g.loginNameAll.waitShared(ctx, folded, now))
-	}
-	if d > 0 {
-		s.writeError(w, r, sabot.Throttled(d, "too many failed logins: try again in %s", roundUp(d)))
-		return
-	}
 	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password")
-	u, err := s.Store.UserByName(r.Context(), name)
-	if err != nil && sabot.ErrorCode(err) != sabot.ENOTFOUND {
-		s.writeError(w, r, err)
-		return
-	}
-	// An unknown name is checked against a hash too, so that it takes
-	// the time of a known one: names are not told by timing.
-	hash := s.dummyHash()
-	if u != nil && u.Role != sabot.RoleGuest { // a walk-in never logs in (he has no password)
-		hash = u.PasswordHash
-	}
-	var match bool
-	if err := g.hash.do(r.Context(), func() {
-		match = bcrypt.CompareHashAndPassword(hash, []byte(c.Password)) == nil
-		s.metrics.hashes.WithLabelValues("compare").Inc()
-	}); err != nil {
+	var u *sabot.User
+	match, err := s.guess(r.Context(), name, s.clientAddr(r), c.Password, "too many failed logins", func() ([]byte, error) {
+		var err error
+		u, err = s.Store.UserByName(r.Context(), name)
+		if err != nil && sabot.ErrorCode(err) != sabot.ENOTFOUND {
+			return nil, err
+		}
+		// An unknown name is checked against a hash too, so that it takes
+		// the time of a known one: names are not told by timing.
+		if u != nil && u.Role != sabot.RoleGuest { // a walk-in never logs in (he has no password)
+			return u.PasswordHash, nil
+		}
+		return s.dummyHash(), nil
+	})
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if u == nil || u.Role == sabot.RoleGuest || !match {
-		cctx := context.WithoutCancel(ctx) // counted even if the guesser hangs up
-		g.loginName.chargeShared(cctx, pair, now)
-		g.loginAddr.chargeShared(cctx, addr, now)
-		if !known {
-			g.loginNameAll.chargeShared(cctx, folded, now)
-		}
 		s.writeError(w, r, bad)
 		return
 	}
-	g.known.add(folded, addr)
 	// Where an excluded player was seen (issue 25).
 	s.sighted(r.Context(), w, r, u, "logged in")
 	if err := s.excluded(r.Context(), u.ID); err != nil { // issue 15: a time-out, a self-exclusion
@@ -408,7 +384,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := randomID(32)
-	now = s.now()
+	now := s.now()
 	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -421,6 +397,47 @@ func (s *Server) userView(ctx context.Context, u *sabot.User) UserView {
 		return UserView{ID: u.ID, Name: u.Name, Wallet: s.operatorBalance(ctx, u), Operator: true}
 	}
 	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Role: u.Role, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
+}
+
+// guess checks a password against a hash under the guessing throttles
+// (a login's, a password change's): throttled per name and address, per
+// address, and per name from addresses it has not logged in from (so that a
+// stranger's guessing does not lock the owner out); only failures count
+// (issue 11, finding 6), and a success makes the address known for the name.
+// The hash is read (hashOf) only once the throttles let the guess through.
+func (s *Server) guess(ctx context.Context, name, clientAddr, password, throttled string, hashOf func() ([]byte, error)) (bool, error) {
+	g, now := s.guards(), s.now()
+	folded, addr := sabot.FoldName(name), clientKey(clientAddr)
+	pair, known := folded+"\n"+addr, g.known.has(folded, addr) // a name has no control character
+	d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now))
+	if !known {
+		d = max(d, g.loginNameAll.waitShared(ctx, folded, now))
+	}
+	if d > 0 {
+		return false, sabot.Throttled(d, "%s: try again in %s", throttled, roundUp(d))
+	}
+	hash, err := hashOf()
+	if err != nil {
+		return false, err
+	}
+	var match bool
+	if err := g.hash.do(ctx, func() {
+		match = bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil
+		s.metrics.hashes.WithLabelValues("compare").Inc()
+	}); err != nil {
+		return false, err
+	}
+	if !match {
+		cctx := context.WithoutCancel(ctx) // counted even if the guesser hangs up
+		g.loginName.chargeShared(cctx, pair, now)
+		g.loginAddr.chargeShared(cctx, addr, now)
+		if !known {
+			g.loginNameAll.chargeShared(cctx, folded, now)
+		}
+		return false, nil
+	}
+	g.known.add(folded, addr)
+	return true, nil
 }
 
 // dummyHash is a bcrypt hash of the server's cost that no password

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 
 	"golang.org/x/crypto/bcrypt"
@@ -49,31 +48,21 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 	if err := checkPassword(req.NewPassword); err != nil {
 		return nil, err
 	}
-	g, now := s.guards(), s.now()
-	folded, addr := sabot.FoldName(u.Name), clientKey(s.clientAddr(r))
-	pair := folded + "\n" + addr
-	if d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now)); d > 0 {
-		return nil, sabot.Throttled(d, "too many wrong passwords: try again in %s", roundUp(d))
-	}
-	var match bool
-	var hash []byte
-	var herr error
-	if err := g.hash.do(ctx, func() {
-		match = bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(req.Password)) == nil
-		s.metrics.hashes.WithLabelValues("compare").Inc()
-		if match {
-			hash, herr = bcrypt.GenerateFromPassword([]byte(req.NewPassword), s.bcryptCost())
-			s.metrics.hashes.WithLabelValues("generate").Inc()
-		}
-	}); err != nil {
+	match, err := s.guess(ctx, u.Name, s.clientAddr(r), req.Password, "too many wrong passwords", func() ([]byte, error) { return u.PasswordHash, nil })
+	if err != nil {
 		return nil, err
 	}
 	if !match {
-		cctx := context.WithoutCancel(ctx)
-		g.loginName.chargeShared(cctx, pair, now)
-		g.loginAddr.chargeShared(cctx, addr, now)
 		// 403, not 401: the session stands (a page logs out on a 401).
 		return nil, sabot.Errorf(sabot.EFORBIDDEN, "the current password is wrong: nothing changed").WithReason("wrong_password", nil)
+	}
+	var hash []byte
+	var herr error
+	if err := s.guards().hash.do(ctx, func() {
+		hash, herr = bcrypt.GenerateFromPassword([]byte(req.NewPassword), s.bcryptCost())
+		s.metrics.hashes.WithLabelValues("generate").Inc()
+	}); err != nil {
+		return nil, err
 	}
 	if herr != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", herr)
@@ -85,7 +74,7 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 		return nil, err
 	}
 	token := randomID(32)
-	now = s.now()
+	now := s.now()
 	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
 		return nil, err
 	}
