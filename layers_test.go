@@ -74,7 +74,7 @@ var layers = map[string]int{
 
 	// The table server's API as types: requests, answers, views, events
 	// (each package below is uncommented by the change that creates it).
-	// "sabot/internal/wire": 6,
+	"sabot/internal/wire": 6,
 
 	// The hole card sealed until the dealer turns it.
 	// "sabot/internal/seal": 6,

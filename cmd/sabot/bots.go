@@ -85,7 +85,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 	f.IntVar(&cfg.Players, "players", 3, "players per table (at most the table's boxes)")
 	f.IntVar(&cfg.Rounds, "rounds", 10, "rounds each player plays")
 	f.StringVar(&cfg.Profile, "profile", "venice", "the tables' profile")
-	f.Int64Var(&cfg.Stake, "stake", 100, "each bet, in minor units")
+	f.Int64Var((*int64)(&cfg.Stake), "stake", 100, "each bet, in minor units")
 	f.DurationVar(&cfg.Think, "think", 0, "pause before each decision")
 	f.Float64Var(&cfg.ThinkJitter, "think-jitter", 0.5, "spread of the pause: each is drawn uniformly within ±this fraction of --think (0: every pause exactly --think)")
 	f.StringVar(&cfg.Prefix, "prefix", "", "prefix of the tables' and players' names (default: random)")

@@ -22,6 +22,7 @@ import (
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/money"
 )
 
 // The hostile client and the careless operator of issue 11: findings 5, 6,
@@ -676,7 +677,7 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
 	// 99: venice's VE-18 lets a stake found short stand once the cards are
 	// dealt, not one placed short (docs/play.md), as `sabot play` refuses it.
-	for _, stake := range []int64{-5, 0, 99, 501, 1 << 40} {
+	for _, stake := range []money.Amount{-5, 0, 99, 501, 1 << 40} {
 		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
 		wantCode(t, err, sabot.EINVALID, "a stake must be between 1.00 and 5.00 (VE-21)")
 	}

@@ -10,11 +10,12 @@ import (
 
 	"sabot"
 	"sabot/internal/server"
+	"sabot/money"
 )
 
 // Issue 11, finding 3: an administrator's credit of 2^63-1 was accepted
 // and overflowed the balances (SQLite turned them into REALs, PostgreSQL
-// answered 500). Every amount is bounded by sabot.MaxAmount: a credit
+// answered 500). Every amount is bounded by money.Max: a credit
 // beyond it, or one that would take a wallet beyond it, is refused as
 // invalid (400) with its reason, and changes nothing.
 func TestCreditOverflowRefused(t *testing.T) {
@@ -50,17 +51,17 @@ func TestCreditOverflowRefused(t *testing.T) {
 		t.Fatalf("a credit of 2^63-1: HTTP %d, want 400", resp.StatusCode)
 	}
 	unchanged(1000)
-	for _, amount := range []int64{math.MaxInt64, sabot.MaxAmount + 1} {
-		wantCode(t, h.admin.Credit(ctx, "ana", amount), sabot.EINVALID, "at most "+strconv.FormatInt(sabot.MaxAmount, 10))
+	for _, amount := range []money.Amount{math.MaxInt64, money.Max + 1} {
+		wantCode(t, h.admin.Credit(ctx, "ana", amount), sabot.EINVALID, "at most "+strconv.FormatInt(int64(money.Max), 10))
 		unchanged(1000)
 	}
 
 	// Up to the bound, then one more minor unit is refused.
-	must(0, h.admin.Credit(ctx, "ana", sabot.MaxAmount-1000))
+	must(0, h.admin.Credit(ctx, "ana", money.Max-1000))
 	before = events()
-	unchanged(sabot.MaxAmount)
+	unchanged(int64(money.Max))
 	wantCode(t, h.admin.Credit(ctx, "ana", 1), sabot.EINVALID, "beyond the most a wallet may hold")
-	unchanged(sabot.MaxAmount)
+	unchanged(int64(money.Max))
 }
 
 // Issue 11, finding 3: a stake beyond the bound never reaches the table or
@@ -71,7 +72,7 @@ func TestStakeOverflowRefused(t *testing.T) {
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	for _, stake := range []int64{math.MaxInt64, sabot.MaxAmount + 1, math.MinInt64} {
+	for _, stake := range []money.Amount{math.MaxInt64, money.Max + 1, math.MinInt64} {
 		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
 		wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
 	}

@@ -12,6 +12,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/money"
 	"sabot/rules"
 )
 
@@ -25,7 +26,7 @@ type Bot struct {
 	Name   string
 	Table  int64
 	Box    int
-	Stake  int64
+	Stake  money.Amount
 	Rounds int           // rounds to play (0: until ctx is done)
 	Think  time.Duration // pause before each decision
 	// Jitter spreads the pause: each is drawn uniformly between
@@ -403,12 +404,12 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 			return send(CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
 		}
 		st.turn = nil
-		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: int64(act.Stake), Value: act.Value})
+		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
 		stake := b.Stake
 		if b.Count != nil {
-			stake *= b.Count.units()
+			stake *= money.Amount(b.Count.units())
 		}
 		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: stake})
 		st.betID, st.dealtSinceBet, st.releasedSinceBet = st.waiting, false, false
@@ -517,7 +518,7 @@ type BotsConfig struct {
 	Tables, Players, Rounds  int    // players per table, rounds per player
 	Profile                  string
 	Options                  map[string]string
-	Stake, Credit            int64
+	Stake, Credit            money.Amount
 	Think                    time.Duration
 	ThinkJitter              float64 // Bot.Jitter
 	Prefix                   string  // of the players' names (default: random)
@@ -567,7 +568,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		cfg.Stake = 100
 	}
 	if cfg.Credit == 0 {
-		cfg.Credit = cfg.Stake * int64(cfg.Rounds+10) * 8
+		cfg.Credit = cfg.Stake * money.Amount(cfg.Rounds+10) * 8
 	}
 	var bots []*Bot
 	for i := 0; i < cfg.Tables; i++ {

@@ -14,6 +14,7 @@ import (
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/wallet/walletsim"
+	"sabot/money"
 )
 
 // Issue 25: the seams between responsible gaming and the rest — several
@@ -31,7 +32,7 @@ func betsAtOnce(t *testing.T, clients []*server.Client, tables []int64, stake in
 	for i, tb := range tables {
 		wg.Go(func() {
 			<-start
-			_, errs[i] = clients[i%len(clients)].Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
+			_, errs[i] = clients[i%len(clients)].Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: money.Amount(stake)})
 		})
 	}
 	close(start)
@@ -126,7 +127,7 @@ func stakeOnSocket(t *testing.T, f *server.Feed, tb int64, stake int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	id, err := f.Send(ctx, server.CommandRequest{Op: "bet", Box: 1, Stake: stake})
+	id, err := f.Send(ctx, server.CommandRequest{Op: "bet", Box: 1, Stake: money.Amount(stake)})
 	if err != nil {
 		return // closed already
 	}

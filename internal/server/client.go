@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/money"
 )
 
 // Client speaks the table service's protocol: the HTTP API and a table's
@@ -164,13 +165,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 
 // Register registers a player.
 func (c *Client) Register(ctx context.Context, name, password string) error {
-	return c.Do(ctx, "POST", "/api/register", Credentials{name, password}, nil)
+	return c.Do(ctx, "POST", "/api/register", Credentials{Name: name, Password: password}, nil)
 }
 
 // Login logs in and keeps the session's token.
 func (c *Client) Login(ctx context.Context, name, password string) (*LoginResult, error) {
 	var r LoginResult
-	if err := c.Do(ctx, "POST", "/api/login", Credentials{name, password}, &r); err != nil {
+	if err := c.Do(ctx, "POST", "/api/login", Credentials{Name: name, Password: password}, &r); err != nil {
 		return nil, err
 	}
 	c.Token = r.Token
@@ -195,7 +196,7 @@ func (c *Client) Me(ctx context.Context) (*UserView, error) {
 }
 
 // Credit credits a user's wallet (administrators).
-func (c *Client) Credit(ctx context.Context, user string, amount int64) error {
+func (c *Client) Credit(ctx context.Context, user string, amount money.Amount) error {
 	return c.Do(ctx, "POST", "/api/admin/credit", CreditRequest{CommandID: c.NextCommandID(), User: user, Amount: amount}, nil)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -33,7 +34,7 @@ type configurePayload struct {
 // configure applies an administrator's change of the table's options and,
 // at a family table, of who holds the bank. It takes effect between rounds:
 // the next round is dealt under it.
-func (a *actor) configure(ctx context.Context, c *command, req configureRequest) (int64, error) {
+func (a *actor) configure(ctx context.Context, c *command, req wire.Configure) (int64, error) {
 	if a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: round %d is in play; the configuration changes between rounds", a.t.RoundNo())
 	}

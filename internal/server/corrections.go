@@ -111,10 +111,6 @@ type correction struct {
 	Amount money.Amount `json:"amount,omitempty"`
 }
 
-// CorrectionView is a correction waiting for the inspector, as the table
-// shows it.
-type CorrectionView = correction
-
 func (c *correction) words() string {
 	if cashCase(c.Case) {
 		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
@@ -268,7 +264,8 @@ func (a *actor) refuseCorrection(ctx context.Context, c *command, req approveReq
 // publishCorrection tells the table of a correction, its card kept back.
 func (a *actor) publishCorrection(x correction) {
 	p := x.public()
-	a.publish(Event{Kind: "correction", Round: p.Round, Text: p.words(), Correction: &p})
+	v := CorrectionView(p)
+	a.publish(Event{Kind: "correction", Round: p.Round, Text: p.words(), Correction: &v})
 }
 
 // decide finds a correction waiting that this inspector may decide.
@@ -318,7 +315,7 @@ func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
 func (a *actor) correctionsView() []CorrectionView {
 	var out []CorrectionView
 	for _, x := range a.pending {
-		out = append(out, x.public())
+		out = append(out, CorrectionView(x.public()))
 	}
 	return out
 }

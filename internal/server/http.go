@@ -193,24 +193,6 @@ func (s *Server) ready(ctx context.Context) error {
 
 // ---- users and sessions ----
 
-// Credentials is the body of register and login.
-type Credentials struct {
-	Name     string `json:"name"`
-	Password string `json:"password"`
-}
-
-// UserView is a user as the API shows it.
-type UserView struct {
-	ID     int64        `json:"id"`
-	Name   string       `json:"name"`
-	Admin  bool         `json:"admin,omitempty"`
-	Role   string       `json:"role,omitempty"` // dealer or inspector: the staff of a live table (issue 13)
-	Wallet money.Amount `json:"wallet"`
-	// Operator: the wallet is the operator's (a player launched from its
-	// site, issue 14): Wallet is the balance it last said.
-	Operator bool `json:"operator,omitempty"`
-}
-
 // MinPassword is the shortest password accepted, in characters.
 const MinPassword = 8
 
@@ -315,7 +297,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	seen := !byAdmin && s.sighted(r.Context(), w, r, u, "registered")
 	if s.WelcomeCredit > 0 && !seen {
 		house := &sabot.User{Name: "the house"}
-		req := CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: s.WelcomeCredit, Memo: "welcome credit"}
+		req := CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: money.Amount(s.WelcomeCredit), Memo: "welcome credit"}
 		if _, _, err := s.Credit(r.Context(), house, req); err != nil {
 			s.logger().Error("welcome credit not written", "user", u.Name, "err", err)
 		}
@@ -331,12 +313,6 @@ func (s *Server) byAdmin(r *http.Request) bool {
 	}
 	u, _, err := s.authenticate(r, false)
 	return err == nil && u.Admin
-}
-
-// LoginResult is the answer to a login.
-type LoginResult struct {
-	Token string   `json:"token"`
-	User  UserView `json:"user"`
 }
 
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
@@ -544,14 +520,6 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *sabot.User)
 	writeJSON(w, http.StatusOK, s.userView(r.Context(), u))
 }
 
-// CreditRequest is an administrator's credit of a wallet with play money.
-type CreditRequest struct {
-	CommandID string `json:"command_id"`
-	User      string `json:"user"`
-	Amount    int64  `json:"amount"`
-	Memo      string `json:"memo,omitempty"`
-}
-
 // Credit moves play money from the house to a user's wallet, as a
 // significant event; a repeated command ID credits once.
 func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditRequest) (*sabot.LogRecord, bool, error) {
@@ -668,14 +636,6 @@ func (l liveTables) TableByID(ctx context.Context, id int64) (*sabot.Table, erro
 	return &sabot.Table{ID: v.ID, Name: v.Name, Profile: v.Profile, Options: v.Options, TestMode: v.TestMode}, nil
 }
 
-// TableRequest creates a table.
-type TableRequest struct {
-	Name     string            `json:"name"`
-	Profile  string            `json:"profile"`
-	Options  map[string]string `json:"options,omitempty"`
-	TestMode bool              `json:"test_mode,omitempty"`
-}
-
 func (s *Server) handleCreateTable(w http.ResponseWriter, r *http.Request, u *sabot.User) {
 	var req TableRequest
 	if err := decode(r, &req); err != nil {
@@ -725,43 +685,6 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rep.view)
-}
-
-// CommandRequest is the body of every table command (tableCommands: each
-// reads its own request out of it). CommandID is the client's, unique per
-// client: a command sent again with the same ID is applied once and
-// answered the same.
-type CommandRequest struct {
-	Op        string `json:"op,omitempty"` // on the WebSocket; the URL says it over HTTP
-	CommandID string `json:"command_id"`
-	ClientID  string `json:"client_id,omitempty"`
-	Box       int    `json:"box,omitempty"`
-	Hand      int    `json:"hand,omitempty"`
-	Stake     int64  `json:"stake,omitempty"`
-	Action    string `json:"action,omitempty"`
-	Value     int    `json:"value,omitempty"`
-	Cards     string `json:"cards,omitempty"` // force-cards: space-separated codes
-	Card      string `json:"card,omitempty"`  // card: the code of a card read from a physical shoe; correct: the card burned
-	// correct: AR-23's case ("a" to "i"), with box or card; approve,
-	// refuse-correction: the correction's ID.
-	Case       string `json:"case,omitempty"`
-	Correction int64  `json:"correction,omitempty"`
-	// WalkIn: the dealer sends a player's command (bet, withdraw, act,
-	// decline, leave) for the walk-in at this box (docs/live.md).
-	WalkIn int `json:"walk_in,omitempty"`
-	// configure: options to set ("" puts the profile's back), the bank of
-	// a family table (a seated player, "" the house; FAM-01), why.
-	Options map[string]string `json:"options,omitempty"`
-	Bank    *string           `json:"bank,omitempty"`
-	Reason  string            `json:"reason,omitempty"`
-}
-
-// CommandResult is the answer to a command that was applied: the sequence
-// number of its record in the table's log.
-type CommandResult struct {
-	OK        bool  `json:"ok"`
-	Seq       int64 `json:"seq"`
-	Duplicate bool  `json:"duplicate,omitempty"`
 }
 
 // commandRoute is a table command's route.

@@ -474,7 +474,7 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range n {
 		go func() {
-			_, err := eve.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: int64(100 * (i + 1))})
+			_, err := eve.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: money.Amount(100 * (i + 1))})
 			errs <- err
 		}()
 	}

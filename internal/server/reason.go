@@ -27,16 +27,6 @@ func waiting(err error) Event {
 	return Event{Kind: "waiting", Text: w.Text, Reason: w.Reason, Params: w.Params}
 }
 
-// WaitingView is why a table with bets placed cannot deal them yet: its
-// English text, and its reason and values — table_minimum_bets and
-// table_minimum_players (AR-03), lone_customer_boxes (VE-20), each with
-// need, n (what the table has of it), bets (placed) and rule.
-type WaitingView struct {
-	Text   string         `json:"text"`
-	Reason string         `json:"reason,omitempty"`
-	Params map[string]any `json:"params,omitempty"`
-}
-
 func waitingView(err error) *WaitingView {
 	w := &WaitingView{Text: strings.TrimPrefix(sabot.ErrorMessage(refusal(err)), "refused: ")}
 	var nr *table.NotReady

@@ -20,64 +20,6 @@ import (
 // log, with its shoe and position, every card, every decision with who made
 // it (or "by timeout"), the settlement and the wallets before and after.
 
-// RoundRecord is the full record of one round.
-type RoundRecord struct {
-	ID        string                  `json:"id"`
-	Table     int64                   `json:"table"`
-	TableName string                  `json:"table_name"`
-	Profile   string                  `json:"profile"`
-	Options   map[string]string       `json:"options,omitempty"`
-	Round     int                     `json:"round"`
-	Shoe      string                  `json:"shoe"`
-	ShoePos   int                     `json:"shoe_pos"`
-	Test      bool                    `json:"test,omitempty"`
-	Forced    bool                    `json:"forced,omitempty"`
-	Dealt     time.Time               `json:"dealt"`
-	Closed    time.Time               `json:"closed"`
-	Bank      string                  `json:"bank,omitempty"`
-	Bets      []engine.PlacedBet      `json:"bets"`
-	Cards     []card.Card             `json:"cards"` // in the order drawn
-	Decisions []Decision              `json:"decisions"`
-	Dealer    []card.Card             `json:"dealer"`
-	Hands     []handResult            `json:"hands"`
-	Results   []betResult             `json:"results"`
-	Net       map[string]money.Amount `json:"net"`
-	House     money.Amount            `json:"house"`
-	Void      bool                    `json:"void,omitempty"`
-	Reason    string                  `json:"reason,omitempty"`
-	// WalletsAtDeal are the wallets when the round was dealt, its stakes
-	// taken; WalletsAfter once its payouts were credited.
-	WalletsAtDeal map[string]money.Amount `json:"wallets_at_deal"`
-	WalletsAfter  map[string]money.Amount `json:"wallets_after"`
-	Record        engine.Record           `json:"record"`
-	// Physical: the round was dealt from a physical shoe (issue 13). It has
-	// no seed and no commitment; Readings say who read each card in, from
-	// which device, and when, and each card taken back and the cut card.
-	Physical bool      `json:"physical,omitempty"`
-	Readings []Reading `json:"readings,omitempty"`
-}
-
-// Reading is one entry of a physical round's cards as the log has them: a
-// card read in (card), the last one taken back (undo), the cut card noted
-// (cut-card); by the dealer at the console (By, Device 0) or a card reader
-// (By its name, Device its ID).
-type Reading struct {
-	Seq    int64     `json:"seq"`
-	At     time.Time `json:"at"`
-	Kind   string    `json:"kind"`
-	Card   string    `json:"card,omitempty"`
-	By     string    `json:"by"`
-	Device int64     `json:"device,omitempty"`
-}
-
-// Decision is one decision of a round as the log has it.
-type Decision struct {
-	Seq    int64      `json:"seq"`
-	At     time.Time  `json:"at"`
-	By     string     `json:"by"` // player, dealer or timeout
-	Action WireAction `json:"action"`
-}
-
 // roundKinds are the records of a round that recall reads.
 var roundKinds = []string{sabot.LogDeal, sabot.LogAction, sabot.LogTimeout, sabot.LogSettle, sabot.LogVoid, sabot.LogCard, sabot.LogCardUndo, sabot.LogCutCard}
 
@@ -187,36 +129,6 @@ func recallFrom(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, 
 	return rr, nil
 }
 
-// ShoeReport is a shoe as the API shows it: its commitment from the start,
-// its seed once it is over, its rounds (a page of them), and, once it is
-// over, each round's cards: everything `sabot verify` checks it with.
-type ShoeReport struct {
-	ID         string `json:"id"`
-	Commitment string `json:"commitment"`
-	Revealed   bool   `json:"revealed"`
-	Seed       string `json:"seed,omitempty"`
-	// Profile and Options are the table's when the shoe was prepared: they
-	// give its decks and its shuffle, cut and burns.
-	Profile string            `json:"profile"`
-	Options map[string]string `json:"options,omitempty"`
-	Rounds  []string          `json:"rounds"`
-	// Dealt are the rounds' cards in the order drawn, once the seed is
-	// revealed (and, before, not at all).
-	Dealt []DealtRound `json:"dealt,omitempty"`
-	// Next, when the shoe has more rounds than this page, is the after=
-	// of the next page: the last round of this one.
-	Next string `json:"next,omitempty"`
-}
-
-// DealtRound is a round of a revealed shoe: its cards in the order drawn,
-// or Forced (test mode: dealt from cards given, not from the shoe).
-type DealtRound struct {
-	Round  string      `json:"round"`
-	Forced bool        `json:"forced,omitempty"`
-	Closed bool        `json:"closed"` // settled or void in the log
-	Cards  []card.Card `json:"cards"`
-}
-
 // Pages of a shoe's rounds (GET /api/shoes/{id}?limit=&after=).
 const (
 	DefaultShoePage = 100 // a shoe of 8 decks plays about 80 rounds
@@ -315,20 +227,6 @@ func ShoeInfo(ctx context.Context, st sabot.Store, id string, after, limit int) 
 	}
 	return rep, nil
 }
-
-// VerifyReport is the outcome of checking a shoe against its commitment.
-type VerifyReport struct {
-	Shoe       string   `json:"shoe"`
-	Commitment string   `json:"commitment"`
-	Matches    bool     `json:"commitment_matches"`
-	Rounds     int      `json:"rounds_checked"`
-	Cards      int      `json:"cards_checked"`
-	Skipped    []string `json:"skipped,omitempty"` // forced (test-mode) rounds, not dealt from the shoe
-	Problems   []string `json:"problems,omitempty"`
-}
-
-// OK reports whether the shoe verified.
-func (v *VerifyReport) OK() bool { return v.Matches && len(v.Problems) == 0 }
 
 // VerifyShoe checks a revealed shoe in the store: the seed and the order it
 // gives hash to the commitment published when the shoe started, and every

@@ -5,12 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -99,24 +98,6 @@ type actionPayload struct {
 	BankCover money.Amount `json:"bank_cover,omitempty"`
 }
 
-type betResult struct {
-	Player string       `json:"player"`
-	Box    int          `json:"box"`
-	Hand   int          `json:"hand"`
-	Kind   string       `json:"kind"`
-	Stake  money.Amount `json:"stake"`
-	Result string       `json:"result"`
-	Net    money.Amount `json:"net"`
-}
-
-type handResult struct {
-	Box    int         `json:"box"`
-	Hand   int         `json:"hand"`
-	Cards  []card.Card `json:"cards"`
-	Total  int         `json:"total"`
-	Result string      `json:"result"`
-}
-
 // settlePayload closes a round: settled, or void with every stake returned.
 type settlePayload struct {
 	Round    int                     `json:"round"`
@@ -177,32 +158,6 @@ type adminPayload struct {
 	Correction *correction `json:"correction,omitempty"`
 }
 
-// WireAction is an engine.Action as JSON, with the action's name.
-type WireAction struct {
-	Kind   string       `json:"action"`
-	Player string       `json:"player,omitempty"`
-	Box    int          `json:"box,omitempty"`
-	Hand   int          `json:"hand,omitempty"`
-	Stake  money.Amount `json:"stake,omitempty"`
-	Value  int          `json:"value,omitempty"`
-}
-
-func toWire(a engine.Action) WireAction {
-	return WireAction{a.Kind.String(), a.Player, a.Box, a.Hand, a.Stake, a.Value}
-}
-
-func (w WireAction) engine() (engine.Action, error) {
-	k, ok := engine.ParseKind(w.Kind)
-	if !ok {
-		return engine.Action{}, sabot.Errorf(sabot.EINVALID, "unknown action %q", w.Kind)
-	}
-	hand := w.Hand
-	if hand == 0 && k != engine.Close && !k.House() {
-		hand = 1
-	}
-	return engine.Action{Kind: k, Player: w.Player, Box: w.Box, Hand: hand, Stake: w.Stake, Value: w.Value}, nil
-}
-
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -244,18 +199,10 @@ func parseSeed(h string) (shoe.Seed, error) {
 }
 
 // RoundID names a round: table and round number, "3-17".
-func RoundID(table int64, round int) string { return fmt.Sprintf("%d-%d", table, round) }
+func RoundID(table int64, round int) string { return wire.RoundID(table, round) }
 
 // ParseRoundID reads a round's or a shoe's ID, "TABLE-N".
-func ParseRoundID(s string) (table int64, n int, err error) {
-	a, b, ok := strings.Cut(s, "-")
-	t, err1 := strconv.ParseInt(a, 10, 64)
-	r, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || t < 1 || r < 1 {
-		return 0, 0, sabot.Errorf(sabot.EINVALID, "%q is not an ID of the form TABLE-N, e.g. 3-17", s)
-	}
-	return t, r, nil
-}
+func ParseRoundID(s string) (table int64, n int, err error) { return wire.ParseRoundID(s) }
 
 // profileOf builds a table's profile from its configuration.
 func profileOf(profile string, options map[string]string) (*rules.Profile, error) {

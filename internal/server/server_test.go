@@ -14,6 +14,7 @@ import (
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/money"
 )
 
 const password = "correct horse"
@@ -86,7 +87,7 @@ func (h *harness) player(name string, credit int64) *server.Client {
 		h.t.Fatal(err)
 	}
 	if credit > 0 {
-		if err := h.admin.Credit(ctx, name, credit); err != nil {
+		if err := h.admin.Credit(ctx, name, money.Amount(credit)); err != nil {
 			h.t.Fatal(err)
 		}
 	}
@@ -276,7 +277,7 @@ func TestErrorStatus(t *testing.T) {
 	}
 	// So do the table's limits (AR-04, VE-21; a reference profile cites
 	// no seed's rule).
-	_, err = poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: int64(v.Rules.MaxBet) + 1})
+	_, err = poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: v.Rules.MaxBet + 1})
 	wantCode(t, err, sabot.EINVALID, fmt.Sprintf("a stake must be between %s and %s", v.Rules.MinBet, v.Rules.MaxBet))
 	checkLedger(t, h.st)
 }

@@ -122,7 +122,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 				break // dealt, and maybe over at once (a blackjack)
 			}
 			if p.a.t.Bank() != u.Name {
-				p.do(tb, u, opBet, CommandRequest{Box: i + 1, Stake: int64(100 * (i + 1))})
+				p.do(tb, u, opBet, CommandRequest{Box: i + 1, Stake: money.Amount(100 * (i + 1))})
 			}
 		}
 		if p.a.t.RoundNo() != before+1 {

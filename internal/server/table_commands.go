@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"sabot"
-	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/table"
@@ -20,8 +20,9 @@ import (
 // and its handler. The HTTP routes (POST /api/tables/{id}/NAME), the
 // WebSocket's decoder ({"op":"NAME", ...}) and the table's actor all read
 // that one table. Every command has the same body on the wire
-// (CommandRequest, docs/protocol.md); each reads its own request out of it,
-// a type of its own, which its handler takes.
+// (wire.CommandRequest, docs/protocol.md); each reads its own request out
+// of it, a type of its own (wire.Bet, wire.Act, ...), which its handler
+// takes.
 
 // Their names, as the URL and the op field say them.
 const (
@@ -80,8 +81,10 @@ type tableCommand struct {
 	run func(a *actor, ctx context.Context, c *command) (int64, error)
 }
 
-// request is a command's own request, R: read takes it out of the body
-// every command has (its receiver, a zero R, is not used).
+// request is a command's own request, R, that reads itself: read takes it
+// out of the body every command has (its receiver, a zero R, is not used).
+// A wire request (wire.Bet, ...) is taken by its fields instead
+// (readRequest).
 type request[R any] interface {
 	read(CommandRequest) (R, error)
 }
@@ -116,34 +119,33 @@ func (w sender) allows(u *sabot.User) error {
 }
 
 // playerCommand is a command any logged-in user may send, as a player.
-func playerCommand[R request[R]](name string, run handler[R]) *tableCommand {
+func playerCommand[R any](name string, run handler[R]) *tableCommand {
 	return define(name, byPlayer, run)
 }
 
 // dealerCommand is a command of the dealer at a live table (or of the
 // inspector, or the pit).
-func dealerCommand[R request[R]](name string, run handler[R]) *tableCommand {
+func dealerCommand[R any](name string, run handler[R]) *tableCommand {
 	return define(name, byDealer, run)
 }
 
 // inspectorCommand is a command of the inspector's authority (or the
 // pit's): a correction approved or refused, a new shoe, a void.
-func inspectorCommand[R request[R]](name string, run handler[R]) *tableCommand {
+func inspectorCommand[R any](name string, run handler[R]) *tableCommand {
 	return define(name, byInspector, run)
 }
 
 // adminCommand is a command only administrators may send.
-func adminCommand[R request[R]](name string, run handler[R]) *tableCommand {
+func adminCommand[R any](name string, run handler[R]) *tableCommand {
 	return define(name, byAdmin, run)
 }
 
 // define erases the request's type R: read returns an R, run takes it back.
-func define[R request[R]](name string, who sender, run handler[R]) *tableCommand {
+func define[R any](name string, who sender, run handler[R]) *tableCommand {
 	return &tableCommand{
 		name: name, who: who,
 		read: func(body CommandRequest) (any, error) {
-			var zero R
-			req, err := zero.read(body)
+			req, err := readRequest[R](body)
 			if err != nil {
 				return nil, err
 			}
@@ -175,76 +177,32 @@ func playerCommandNames() string {
 	return strings.Join(names, ", ")
 }
 
-// The requests, each read from the body (CommandRequest) by its command.
-type (
-	// sitRequest takes a free box (AR-21).
-	sitRequest struct{ Box int }
-	// betRequest places or changes a bet on a box for the next round.
-	betRequest struct {
-		Box   int
-		Stake int64 // as the body says it: the command converts it
-	}
-	// withdrawRequest withdraws a bet before the deal.
-	withdrawRequest struct{ Box int }
-	// actRequest is a player's decision (docs/protocol.md: action).
-	actRequest struct {
-		Action    string
-		Box, Hand int
-		Stake     int64
-		Value     int
-	}
-	// declineRequest passes in an optional window.
-	declineRequest struct{ Box, Hand int }
-	// forceRequest gives the next round's cards (test mode).
-	forceRequest struct{ Cards []card.Card }
-	// configureRequest changes the table's options (those set to "" go
-	// back to the profile's) and, at a family table, who holds the bank (a
-	// seated player, "" the house; FAM-01), for a reason.
-	configureRequest struct {
-		Options map[string]string
-		Bank    *string
-		Reason  string
-	}
-	// noFields is the request of a command that has nothing to say but
-	// its name (leave, new-shoe, void).
-	noFields struct{}
-)
-
-func (sitRequest) read(b CommandRequest) (sitRequest, error) {
-	return sitRequest{Box: b.Box}, nil
-}
-
-func (betRequest) read(b CommandRequest) (betRequest, error) {
-	return betRequest{Box: b.Box, Stake: b.Stake}, nil
-}
-
-func (withdrawRequest) read(b CommandRequest) (withdrawRequest, error) {
-	return withdrawRequest{Box: b.Box}, nil
-}
-
-func (actRequest) read(b CommandRequest) (actRequest, error) {
-	return actRequest{Action: b.Action, Box: b.Box, Hand: b.Hand, Stake: b.Stake, Value: b.Value}, nil
-}
-
-func (declineRequest) read(b CommandRequest) (declineRequest, error) {
-	return declineRequest{Box: b.Box, Hand: b.Hand}, nil
-}
-
-func (forceRequest) read(b CommandRequest) (forceRequest, error) {
-	cards, err := card.ParseList(b.Cards)
-	if err != nil {
-		return forceRequest{}, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
-	} else if len(cards) == 0 {
-		return forceRequest{}, sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
-	}
-	return forceRequest{Cards: cards}, nil
-}
-
-func (configureRequest) read(b CommandRequest) (configureRequest, error) {
-	return configureRequest{Options: b.Options, Bank: b.Bank, Reason: b.Reason}, nil
-}
+// noFields is the request of a command that has nothing to say but its
+// name.
+type noFields struct{}
 
 func (noFields) read(CommandRequest) (noFields, error) { return noFields{}, nil }
+
+// readRequest takes a command's request, R, out of the body every command
+// has: a wire request (wire.Bet, ...) by its fields (wire.Take), checked
+// by its Check if it has one; a request that reads itself (request[R]) by
+// its read.
+func readRequest[R any](body CommandRequest) (R, error) {
+	var zero R
+	if r, ok := any(zero).(request[R]); ok {
+		return r.read(body)
+	}
+	req, err := wire.Take[R](body)
+	if err != nil {
+		return zero, err
+	}
+	if c, ok := any(req).(interface{ Check() error }); ok {
+		if err := c.Check(); err != nil {
+			return zero, err
+		}
+	}
+	return req, nil
+}
 
 // command checks a client's command and reads its request: the IDs and
 // the stake are checked for every command (issue 11), the rest by the
@@ -282,7 +240,7 @@ func (s *Server) command(u *sabot.User, cmd *tableCommand, body CommandRequest) 
 }
 
 // sit gives a free box to the player (AR-21).
-func (a *actor) sit(ctx context.Context, c *command, req sitRequest) (int64, error) {
+func (a *actor) sit(ctx context.Context, c *command, req wire.Sit) (int64, error) {
 	name := c.user.Name
 	if req.Box < 1 || req.Box > a.p.Boxes {
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
@@ -311,7 +269,7 @@ func (a *actor) sit(ctx context.Context, c *command, req sitRequest) (int64, err
 
 // leave stands the player up: every box he holds is freed and his bets for
 // the next round are returned.
-func (a *actor) leave(ctx context.Context, c *command, _ noFields) (int64, error) {
+func (a *actor) leave(ctx context.Context, c *command, _ wire.Leave) (int64, error) {
 	name := c.user.Name
 	var pending money.Amount
 	for _, b := range a.t.Bets() {
@@ -342,8 +300,8 @@ func (a *actor) leave(ctx context.Context, c *command, _ noFields) (int64, error
 
 // bet places or changes the player's bet on a box for the next round; the
 // stake (or what it adds) is debited from his wallet at once.
-func (a *actor) bet(ctx context.Context, c *command, req betRequest) (int64, error) {
-	name, stake := c.user.Name, money.Amount(req.Stake) // checked within ±money.Max (checkStake)
+func (a *actor) bet(ctx context.Context, c *command, req wire.Bet) (int64, error) {
+	name, stake := c.user.Name, req.Stake // checked within ±money.Max (checkStake)
 	if err := a.checkBet(name, req.Box, stake); err != nil {
 		return 0, err
 	}
@@ -419,7 +377,7 @@ func (a *actor) checkBet(player string, box int, stake money.Amount) error {
 }
 
 // withdraw takes back the player's bet on a box before the deal (VE-04).
-func (a *actor) withdraw(ctx context.Context, c *command, req withdrawRequest) (int64, error) {
+func (a *actor) withdraw(ctx context.Context, c *command, req wire.Withdraw) (int64, error) {
 	name := c.user.Name
 	stake, err := a.t.Withdraw(name, req.Box)
 	if err != nil {
@@ -439,13 +397,13 @@ func (a *actor) withdraw(ctx context.Context, c *command, req withdrawRequest) (
 }
 
 // act applies a player's decision in the round in play.
-func (a *actor) act(ctx context.Context, c *command, req actRequest) (int64, error) {
+func (a *actor) act(ctx context.Context, c *command, req wire.Act) (int64, error) {
 	r := a.t.Round()
 	if !a.dealt || r.Phase() == engine.Done {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
 	}
-	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: money.Amount(req.Stake), Value: req.Value}
-	act, err := w.engine()
+	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
+	act, err := w.Engine()
 	if err != nil {
 		return 0, err
 	}
@@ -526,7 +484,7 @@ func stakeOf(act engine.Action) money.Amount {
 }
 
 // decline passes, for the player's box, in the optional window open.
-func (a *actor) decline(ctx context.Context, c *command, req declineRequest) (int64, error) {
+func (a *actor) decline(ctx context.Context, c *command, req wire.Decline) (int64, error) {
 	r := a.t.Round()
 	if !a.dealt || !inWindow(r.Phase()) {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open")
@@ -549,7 +507,7 @@ func (a *actor) decline(ctx context.Context, c *command, req declineRequest) (in
 }
 
 // forceCards gives the next round's cards at a test-mode table.
-func (a *actor) forceCards(ctx context.Context, c *command, req forceRequest) (int64, error) {
+func (a *actor) forceCards(ctx context.Context, c *command, req wire.ForceCards) (int64, error) {
 	if !a.cfg.TestMode {
 		return 0, sabot.Errorf(sabot.EFORBIDDEN, "forced cards are for test-mode tables only")
 	}
@@ -559,16 +517,20 @@ func (a *actor) forceCards(ctx context.Context, c *command, req forceRequest) (i
 	if a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: forced cards are given between rounds")
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "force-cards", Cards: req.Cards}, nil)
+	cards, err := req.Parse() // checked when read
 	if err != nil {
 		return 0, err
 	}
-	a.forced = req.Cards
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "force-cards", Cards: cards}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.forced = cards
 	return rec.Seq, nil
 }
 
 // newShoe prepares a new shoe between rounds on the pit's order (AR-24).
-func (a *actor) newShoe(ctx context.Context, c *command, _ noFields) (int64, error) {
+func (a *actor) newShoe(ctx context.Context, c *command, _ wire.NewShoe) (int64, error) {
 	if a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
 	}
@@ -588,7 +550,7 @@ func (a *actor) newShoe(ctx context.Context, c *command, _ noFields) (int64, err
 // voidRound voids the round in play on the pit's or the table's inspector's
 // order: every box is void (AR-23) and every stake returned; the log says
 // who ordered it.
-func (a *actor) voidRound(ctx context.Context, c *command, _ noFields) (int64, error) {
+func (a *actor) voidRound(ctx context.Context, c *command, _ wire.Void) (int64, error) {
 	if !a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play")
 	}

@@ -504,7 +504,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 			a.declined[declineKey{p.Action.Player, p.Action.Box}] = true
 			return nil
 		}
-		act, err := p.Action.engine()
+		act, err := p.Action.Engine()
 		if err != nil {
 			return err
 		}

@@ -45,13 +45,6 @@ const (
 	DefaultFloatLimit   money.Amount = 100_000_000
 )
 
-// CashView is a live table's cash limits in force: the largest buy-in or
-// cash-out the dealer makes alone, and the float's ceiling (0: none).
-type CashView struct {
-	Approval   money.Amount `json:"cash_approval"`
-	FloatLimit money.Amount `json:"float_limit"`
-}
-
 // cashLimits are the table's cash limits in force (0: none): its options,
 // else the server's.
 func (a *actor) cashLimits() (approval, ceiling money.Amount) {
@@ -219,7 +212,7 @@ func (buyInRequest) read(b CommandRequest) (buyInRequest, error) {
 	if b.Stake <= 0 {
 		return buyInRequest{}, sabot.Errorf(sabot.EINVALID, "buy-in: give the cash paid for the chips (stake, minor units), more than 0")
 	}
-	return buyInRequest{Box: b.Box, Amount: b.Stake}, nil
+	return buyInRequest{Box: b.Box, Amount: int64(b.Stake)}, nil
 }
 
 // walkInAt is the walk-in holding a box.

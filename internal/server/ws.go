@@ -9,12 +9,9 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -434,22 +431,4 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *co
 		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", brief(sabot.ErrorMessage(err)))
 	}
 	return req, c, nil
-}
-
-// brief is a text a refusal quotes, on one line and at most 120 bytes.
-func brief(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	if len(s) > 120 {
-		cut := 117
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
 }

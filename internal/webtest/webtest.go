@@ -25,6 +25,7 @@ import (
 	"sabot"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/money"
 )
 
 // Password is every test user's password.
@@ -137,7 +138,7 @@ func (s *Site) Table(tb testing.TB, name, profile string, options map[string]str
 // Credit gives a player play money.
 func (s *Site) Credit(tb testing.TB, name string, amount int64) {
 	tb.Helper()
-	if err := s.Admin.Credit(context.Background(), name, amount); err != nil {
+	if err := s.Admin.Credit(context.Background(), name, money.Amount(amount)); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,0 +1,148 @@
+package wire
+
+import (
+	"encoding/json"
+
+	"sabot"
+	"sabot/card"
+	"sabot/money"
+)
+
+// The table commands' bodies. Every command is sent in the same body,
+// CommandRequest: {"op":"bet","command_id":...,"box":1,"stake":500} on the
+// WebSocket, the same without op as the body of POST
+// /api/tables/{id}/bet. The body is read strictly against CommandRequest
+// (Decode), so a field that no command has is refused and a field of
+// another command is checked and then not read; each command then takes
+// its own request out of it (Take): Sit, Bet, Act, ... The server's
+// registry of commands (internal/server/table_commands.go) names each
+// command's request type.
+
+// CommandRequest is the body of every table command (the server's registry
+// of commands: each reads its own request out of it). CommandID is the
+// client's, unique per client: a command sent again with the same ID is
+// applied once and answered the same.
+type CommandRequest struct {
+	Op        string       `json:"op,omitempty"` // on the WebSocket; the URL says it over HTTP
+	CommandID string       `json:"command_id"`
+	ClientID  string       `json:"client_id,omitempty"`
+	Box       int          `json:"box,omitempty"`
+	Hand      int          `json:"hand,omitempty"`
+	Stake     money.Amount `json:"stake,omitempty"`
+	Action    string       `json:"action,omitempty"`
+	Value     int          `json:"value,omitempty"`
+	Cards     string       `json:"cards,omitempty"` // force-cards: space-separated codes
+	Card      string       `json:"card,omitempty"`  // card: the code of a card read from a physical shoe; correct: the card burned
+	// correct: AR-23's case ("a" to "i"), with box or card; approve,
+	// refuse-correction: the correction's ID.
+	Case       string `json:"case,omitempty"`
+	Correction int64  `json:"correction,omitempty"`
+	// WalkIn: the dealer sends a player's command (bet, withdraw, act,
+	// decline, leave) for the walk-in at this box (docs/live.md).
+	WalkIn int `json:"walk_in,omitempty"`
+	// configure: options to set ("" puts the profile's back), the bank of
+	// a family table (a seated player, "" the house; FAM-01), why.
+	Options map[string]string `json:"options,omitempty"`
+	Bank    *string           `json:"bank,omitempty"`
+	Reason  string            `json:"reason,omitempty"`
+}
+
+// CommandResult is the answer to a command that was applied: the sequence
+// number of its record in the table's log.
+type CommandResult struct {
+	OK        bool  `json:"ok"`
+	Seq       int64 `json:"seq"`
+	Duplicate bool  `json:"duplicate,omitempty"`
+}
+
+// The requests of the table commands, each the fields of CommandRequest
+// its command reads, under the same JSON names and types. The fields
+// every command has (op, command_id, client_id, walk_in) are the server's
+// to check, before the command reads its own.
+type (
+	// Sit takes a free box (AR-21); also the dealer's seat-walk-in and
+	// cash-out, for the walk-in at a box.
+	Sit struct {
+		Box int `json:"box,omitempty"`
+	}
+	// Leave stands the player up.
+	Leave struct{}
+	// Bet places or changes a bet on a box for the next round.
+	Bet struct {
+		Box   int          `json:"box,omitempty"`
+		Stake money.Amount `json:"stake,omitempty"`
+	}
+	// Withdraw withdraws a bet before the deal (VE-04).
+	Withdraw struct {
+		Box int `json:"box,omitempty"`
+	}
+	// Act is a player's decision (docs/protocol.md: action): its stake,
+	// where it adds one, 0 for the usual (a double's, a split's: the
+	// hand's; a challenge's, an insurance's: half of it); its value, an
+	// Ace declared (AR-11) or chosen (VE-13).
+	Act struct {
+		Box    int          `json:"box,omitempty"`
+		Hand   int          `json:"hand,omitempty"`
+		Stake  money.Amount `json:"stake,omitempty"`
+		Action string       `json:"action,omitempty"`
+		Value  int          `json:"value,omitempty"`
+	}
+	// Decline passes in an optional window.
+	Decline struct {
+		Box  int `json:"box,omitempty"`
+		Hand int `json:"hand,omitempty"`
+	}
+	// ForceCards gives the next round's cards, in dealing order (test
+	// mode): their codes, space-separated.
+	ForceCards struct {
+		Cards string `json:"cards,omitempty"`
+	}
+	// NewShoe prepares a new shoe between rounds (AR-24).
+	NewShoe struct{}
+	// Void voids the round in play (AR-23).
+	Void struct{}
+	// Configure changes the table's options (those set to "" go back to
+	// the profile's) and, at a family table, who holds the bank (a seated
+	// player, "" the house; FAM-01), for a reason.
+	Configure struct {
+		Options map[string]string `json:"options,omitempty"`
+		Bank    *string           `json:"bank,omitempty"`
+		Reason  string            `json:"reason,omitempty"`
+	}
+)
+
+// Take reads a command's own request, R, out of the body every command has:
+// the fields of CommandRequest that R has, by their JSON names; the other
+// commands' fields are not read. R's fields have the names and types of
+// CommandRequest's (TestRequestsAreTheBody), so that a body Decode took
+// always gives an R.
+func Take[R any](body CommandRequest) (R, error) {
+	var req R
+	data, err := json.Marshal(body)
+	if err == nil {
+		err = json.Unmarshal(data, &req)
+	}
+	if err != nil {
+		return req, sabot.Internal(err)
+	}
+	return req, nil
+}
+
+// Parse reads the cards forced, in dealing order: a list of card codes,
+// refused (invalid) when it holds none or a code that is not a card's.
+func (f ForceCards) Parse() ([]card.Card, error) {
+	cards, err := card.ParseList(f.Cards)
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "forced cards: %v", err)
+	} else if len(cards) == 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "forced cards: give the card codes in dealing order, e.g. \"TS 9H 7C 8D\"")
+	}
+	return cards, nil
+}
+
+// Check refuses forced cards that Parse refuses: when the command is read,
+// before it reaches the table.
+func (f ForceCards) Check() error {
+	_, err := f.Parse()
+	return err
+}
