@@ -95,7 +95,7 @@ var layers = map[string]int{
 	// "sabot/internal/recall": 7,
 
 	// and the Go client of the API, its bots and its hostile client.
-	// "sabot/internal/client": 7,
+	"sabot/internal/client": 7,
 
 	"sabot/internal/server": 8,
 

@@ -9,13 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot/internal/client"
 	"sabot/internal/report"
-	"sabot/internal/server"
 )
 
 func newBotsCmd(e *env) *cobra.Command {
 	var (
-		cfg      server.BotsConfig
+		cfg      client.BotsConfig
 		opts     profileFlags
 		limit    time.Duration
 		strategy string
@@ -37,7 +37,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			switch strategy {
 			case "basic":
 			case "hilo-ramp":
-				cfg.Count = &server.BotCount{Tags: report.CountHiLo.Tags, Ramp: report.HiLoRampUnits}
+				cfg.Count = &client.BotCount{Tags: report.CountHiLo.Tags, Ramp: report.HiLoRampUnits}
 			default:
 				return refused("sabot bots: --strategy %q: want basic or hilo-ramp", strategy)
 			}
@@ -58,7 +58,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 				ctx, cancel = context.WithTimeout(ctx, limit)
 				defer cancel()
 			}
-			rep, err := server.RunBots(ctx, cfg)
+			rep, err := client.RunBots(ctx, cfg)
 			if rep == nil {
 				return failed("sabot bots: %v", err)
 			}

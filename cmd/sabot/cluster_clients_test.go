@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
@@ -51,9 +52,9 @@ func TestClusterClientsMove(t *testing.T) {
 	urls := ns[0].url + "," + ns[1].url + "," + ns[2].url
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	botsDone := make(chan *server.BotsReport, 1)
+	botsDone := make(chan *client.BotsReport, 1)
 	go func() {
-		rep, err := server.RunBots(ctx, server.BotsConfig{URL: urls, AdminName: "admin", AdminPassword: "admin-password",
+		rep, err := client.RunBots(ctx, client.BotsConfig{URL: urls, AdminName: "admin", AdminPassword: "admin-password",
 			Tables: 3, Players: 3, Rounds: 100000, Profile: "vegas-s17", Stake: 100, Credit: 10_000_000, Prefix: "mv",
 			Think: 100 * time.Millisecond})
 		if err != nil && ctx.Err() == nil {
@@ -84,7 +85,7 @@ func TestClusterClientsMove(t *testing.T) {
 	// Every request of the test is bounded: one waiting on a stopped node
 	// fails instead of holding the test.
 	hc := &http.Client{Timeout: 3 * time.Second}
-	admin := &server.Client{URL: urls, HTTP: hc}
+	admin := &client.Client{URL: urls, HTTP: hc}
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestClusterClientsMove(t *testing.T) {
 			theirs = n.Tables
 		}
 	}
-	others := &server.Client{URL: ns[0].url + "," + ns[1].url, Token: admin.Token, HTTP: hc}
+	others := &client.Client{URL: ns[0].url + "," + ns[1].url, Token: admin.Token, HTTP: hc}
 	at := map[int64]int{}
 	for _, id := range theirs {
 		v, err := others.Table(context.Background(), id)

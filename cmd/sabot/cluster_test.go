@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
@@ -156,9 +157,9 @@ func TestCluster(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	botsDone := make(chan *server.BotsReport, 1)
+	botsDone := make(chan *client.BotsReport, 1)
 	go func() {
-		rep, _ := server.RunBots(ctx, server.BotsConfig{URL: ns[0].url + "," + ns[1].url, AdminName: "admin", AdminPassword: "admin-password",
+		rep, _ := client.RunBots(ctx, client.BotsConfig{URL: ns[0].url + "," + ns[1].url, AdminName: "admin", AdminPassword: "admin-password",
 			Tables: 6, Players: 3, Rounds: 100000, Profile: "venice", Stake: 100, Credit: 10_000_000, Prefix: "cl"})
 		botsDone <- rep
 	}()
@@ -242,7 +243,7 @@ func TestCluster(t *testing.T) {
 	}
 	t.Logf("bots: %d rounds, %d decisions, %d errors %v", rep.Rounds, rep.Decisions, rep.Errors, rep.LastErrors)
 	// The rounds in play finish by their timers.
-	admin := &server.Client{URL: ns[0].url}
+	admin := &client.Client{URL: ns[0].url}
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +358,7 @@ func BenchmarkFailover(b *testing.B) {
 			}
 		}
 	}()
-	admin := &server.Client{URL: ns[0].url}
+	admin := &client.Client{URL: ns[0].url}
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		b.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sabot/internal/server"
+	"sabot/internal/client"
 )
 
 func newHostileCmd(e *env) *cobra.Command {
 	var (
-		h   server.Hostile
+		h   client.Hostile
 		dur time.Duration
 	)
 	c := &cobra.Command{

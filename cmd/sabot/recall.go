@@ -14,6 +14,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 )
@@ -217,7 +218,7 @@ as any player can.`,
 				if cmd.Flags().Changed("db") {
 					return refused("sabot verify: give --db or --url, not both")
 				}
-				rep, err = (&server.Client{URL: url}).VerifyShoeAt(cmd.Context(), args[0])
+				rep, err = verifyShoeAt(cmd.Context(), &client.Client{URL: url}, args[0])
 			} else {
 				st, oerr := openStore(cmd.Context(), dsn)
 				if oerr != nil {
@@ -246,4 +247,15 @@ as any player can.`,
 	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
 	c.Flags().StringVar(&url, "url", "", "ask the server at this URL instead of reading a store (http://host:port)")
 	return c
+}
+
+// verifyShoeAt checks a finished shoe from a server, without its store:
+// every page of GET /api/shoes/{id}, checked by server.CheckShoe (`sabot
+// verify --url`).
+func verifyShoeAt(ctx context.Context, c *client.Client, id string) (*server.VerifyReport, error) {
+	info, err := server.WholeShoe(func(after int) (*server.ShoeReport, error) { return c.Shoe(ctx, id, after, server.MaxShoePage) })
+	if err != nil {
+		return nil, err
+	}
+	return server.CheckShoe(info)
 }

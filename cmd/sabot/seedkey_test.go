@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 )
@@ -37,7 +38,7 @@ func TestVerifyURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	admin := &server.Client{URL: srv.URL()}
+	admin := &client.Client{URL: srv.URL()}
 	if _, err := admin.Login(ctx, "pit", "pit-password"); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestVerifyURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ana := &server.Client{URL: srv.URL()}
+	ana := &client.Client{URL: srv.URL()}
 	if err := ana.Register(ctx, "ana", "a long password"); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestVerifyURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep server.ShoeReport
-	if err := (&server.Client{URL: srv.URL()}).Do(ctx, "GET", "/api/shoes/"+shoe, nil, &rep); err != nil {
+	if err := (&client.Client{URL: srv.URL()}).Do(ctx, "GET", "/api/shoes/"+shoe, nil, &rep); err != nil {
 		t.Fatal(err)
 	}
 	if !rep.Revealed || len(rep.Seed) != 64 || rep.Commitment == "" || len(rep.Dealt) != 3 {

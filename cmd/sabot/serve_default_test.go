@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sabot/internal/client"
 	"sabot/internal/server"
 )
 
@@ -40,7 +41,7 @@ func TestServeOpensDefaultTables(t *testing.T) {
 		if want := fmt.Sprintf("msg=serving url=%s tables=%d ", url, len(defaultTables)); !strings.Contains(logs.String(), want) {
 			t.Errorf("start %d: the log lacks %q:\n%s", start, want, logs.String())
 		}
-		c := &server.Client{URL: url}
+		c := &client.Client{URL: url}
 		var tables []server.TableView
 		if err := c.Do(context.Background(), "GET", "/api/tables", nil, &tables); err != nil {
 			t.Fatal(err)

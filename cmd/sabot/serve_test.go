@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 )
@@ -136,9 +137,9 @@ func TestKill9Recovery(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	botsDone := make(chan *server.BotsReport, 1)
+	botsDone := make(chan *client.BotsReport, 1)
 	go func() {
-		rep, _ := server.RunBots(ctx, server.BotsConfig{URL: p.url, AdminName: "admin", AdminPassword: "admin-password",
+		rep, _ := client.RunBots(ctx, client.BotsConfig{URL: p.url, AdminName: "admin", AdminPassword: "admin-password",
 			Tables: 3, Players: 4, Rounds: 100000, Profile: "venice", Stake: 100, Credit: 10_000_000, Prefix: "k9"})
 		botsDone <- rep
 	}()
@@ -159,7 +160,7 @@ func TestKill9Recovery(t *testing.T) {
 	t.Logf("bots: %d rounds, %d decisions, %d errors %v", rep.Rounds, rep.Decisions, rep.Errors, rep.LastErrors)
 
 	// The bots have left; rounds still in play finish by their timers.
-	admin := &server.Client{URL: p.url}
+	admin := &client.Client{URL: p.url}
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		t.Fatal(err)
 	}

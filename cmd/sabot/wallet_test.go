@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet"
@@ -163,9 +164,9 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var players []string
-	botsDone := make(chan *server.BotsReport, 1)
+	botsDone := make(chan *client.BotsReport, 1)
 	go func() {
-		rep, _ := server.RunBots(ctx, server.BotsConfig{URL: p.url, AdminName: "admin", AdminPassword: "admin-password",
+		rep, _ := client.RunBots(ctx, client.BotsConfig{URL: p.url, AdminName: "admin", AdminPassword: "admin-password",
 			Tables: 2, Players: 3, Rounds: 100000, Profile: "vegas-s17", Stake: 100, Prefix: "k9w",
 			Launch: func(table, box int) string {
 				id := fmt.Sprintf("p%d-%d", table, box)
@@ -204,7 +205,7 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		busy := 0
 		var ts []server.TableView
-		if err := (&server.Client{URL: p.url}).Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
+		if err := (&client.Client{URL: p.url}).Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range ts {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"sabot/internal/client"
 	"sabot/internal/server"
 )
 
@@ -16,7 +17,7 @@ func TestPitReports(t *testing.T) {
 	site := MustStart(t, server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
 	ctx := context.Background()
 	tb := site.Table(t, "Vegas", "vegas-s17", nil)
-	ana := &server.Client{URL: site.URL}
+	ana := &client.Client{URL: site.URL}
 	if err := ana.Register(ctx, "ana", Password); err != nil {
 		t.Fatal(err)
 	}

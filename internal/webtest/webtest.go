@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/money"
@@ -36,7 +37,7 @@ type Site struct {
 	URL    string
 	Server *server.Server
 	Store  sabot.Store
-	Admin  *server.Client
+	Admin  *client.Client
 
 	timing  server.Timing
 	options []func(*server.Server)       // applied to each server before it opens
@@ -72,7 +73,7 @@ func MustStart(tb testing.TB, timing server.Timing, options ...func(*server.Serv
 		st.Close()
 	})
 	s.URL = ts.URL
-	s.Admin = &server.Client{URL: ts.URL}
+	s.Admin = &client.Client{URL: ts.URL}
 	if _, err := s.Admin.Login(ctx, "pit", Password); err != nil {
 		tb.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package client
 
 import (
 	"bytes"
@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"sabot/internal/wire"
 )
 
 // Hostile is a hostile client, for measuring what one player bent on
@@ -158,14 +160,14 @@ func (h *Hostile) guess(ctx context.Context, hc *http.Client, w int) {
 		if i%2 == 1 || name == "" {
 			name = fmt.Sprintf("nobody-%d-%d", w, i)
 		}
-		h.post(ctx, hc, "guess", "/api/login", "", Credentials{Name: name, Password: fmt.Sprintf("guess-%d-%d", w, i)})
+		h.post(ctx, hc, "guess", "/api/login", "", wire.Credentials{Name: name, Password: fmt.Sprintf("guess-%d-%d", w, i)})
 	}
 }
 
 func (h *Hostile) register(ctx context.Context, hc *http.Client, w int) {
 	tag := randomID(3)
 	for i := 0; ctx.Err() == nil; i++ {
-		h.post(ctx, hc, "register", "/api/register", "", Credentials{Name: fmt.Sprintf("h%s-%d-%d", tag, w, i), Password: "hostile-password"})
+		h.post(ctx, hc, "register", "/api/register", "", wire.Credentials{Name: fmt.Sprintf("h%s-%d-%d", tag, w, i), Password: "hostile-password"})
 	}
 }
 
@@ -177,7 +179,7 @@ func (h *Hostile) badIDs(ctx context.Context, hc *http.Client, token string, w i
 		if i%2 == 1 {
 			id = fmt.Sprintf("%s-%d-%d", long, w, i)
 		}
-		h.post(ctx, hc, "bad-ids", path, token, CommandRequest{CommandID: id, ClientID: id, Box: 1 + i%7})
+		h.post(ctx, hc, "bad-ids", path, token, wire.CommandRequest{CommandID: id, ClientID: id, Box: 1 + i%7})
 	}
 }
 
@@ -249,7 +251,7 @@ func (h *Hostile) spam(ctx context.Context, f *Feed) {
 		}
 	}()
 	for sctx.Err() == nil {
-		if _, err := f.Send(sctx, CommandRequest{Op: "snapshot"}); err != nil {
+		if _, err := f.Send(sctx, wire.CommandRequest{Op: "snapshot"}); err != nil {
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package server
+package client
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -69,7 +70,7 @@ type BotCount struct {
 // on the next one at a count of 0, as a counter who saw the cut card), a
 // deal says how many cards are out (burns included), each card turned
 // face up counts (a face-down one when it is revealed).
-func (c *BotCount) see(e *Event) {
+func (c *BotCount) see(e *wire.Event) {
 	switch e.Kind {
 	case "cut-card":
 		c.cut = true
@@ -177,7 +178,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	// Stand up (best effort), so the seat is free again.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	b.Client.Command(lctx, b.Table, opLeave, CommandRequest{})
+	b.Client.Command(lctx, b.Table, opLeave, wire.CommandRequest{})
 	return ctx.Err()
 }
 
@@ -187,7 +188,7 @@ type botState struct {
 	inRound  bool
 	betRound bool // the bot has a stake in the round in play
 	bank     bool // the bot holds a family table's bank (FAM-02): it plays the dealer's hand, it does not bet
-	turn     *TurnView
+	turn     *wire.TurnView
 	waiting  string // the command ID awaiting its answer
 	withdraw string // the command ID of a last withdrawal
 	betID    string // the command ID of the last bet
@@ -204,7 +205,7 @@ type botState struct {
 	// again, under the same command ID (applied once: a duplicate is
 	// answered as such). resent is its ID once sent again: a refusal of
 	// it as out of turn only says the table went on without it.
-	unanswered *CommandRequest
+	unanswered *wire.CommandRequest
 	resent     string
 }
 
@@ -238,7 +239,7 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 				return nil
 			}
 			// A bet down for a round it will not play: take it back first.
-			req := CommandRequest{Op: opWithdraw, Box: b.Box, CommandID: b.Client.NextCommandID()}
+			req := wire.CommandRequest{Op: opWithdraw, Box: b.Box, CommandID: b.Client.NextCommandID()}
 			st.unanswered = &req
 			id, err := f.Send(ctx, req)
 			if err != nil {
@@ -300,7 +301,7 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 	}
 }
 
-func (b *Bot) fromSnapshot(st *botState, v *TableView) {
+func (b *Bot) fromSnapshot(st *botState, v *wire.TableView) {
 	*st = st.sent()
 	st.bank = v.Bank == b.Name
 	for _, s := range v.Seats {
@@ -317,7 +318,7 @@ func (b *Bot) fromSnapshot(st *botState, v *TableView) {
 	}
 }
 
-func (b *Bot) onEvent(st *botState, e *Event) {
+func (b *Bot) onEvent(st *botState, e *wire.Event) {
 	if b.Count != nil {
 		b.Count.see(e)
 	}
@@ -383,7 +384,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	if st.waiting != "" {
 		return nil
 	}
-	send := func(req CommandRequest) error {
+	send := func(req wire.CommandRequest) error {
 		req.CommandID = b.Client.NextCommandID()
 		st.unanswered = &req
 		id, err := f.Send(ctx, req)
@@ -392,7 +393,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	}
 	switch {
 	case !st.seated:
-		return send(CommandRequest{Op: opSit, Box: b.Box})
+		return send(wire.CommandRequest{Op: opSit, Box: b.Box})
 	case st.turn != nil && slices.Contains(st.turn.Players, b.Name):
 		act := Strategy(st.turn, b.Name)
 		if b.Think > 0 {
@@ -401,17 +402,17 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		st.sentAction, st.sentAt = act.Kind, time.Now()
 		if act.Kind == "decline" {
 			st.sentAction = "" // declines show as their own event
-			return send(CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
+			return send(wire.CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
 		}
 		st.turn = nil
-		return send(CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
+		return send(wire.CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		st.pending = true
 		stake := b.Stake
 		if b.Count != nil {
 			stake *= money.Amount(b.Count.units())
 		}
-		err := send(CommandRequest{Op: opBet, Box: b.Box, Stake: stake})
+		err := send(wire.CommandRequest{Op: opBet, Box: b.Box, Stake: stake})
 		st.betID, st.dealtSinceBet, st.releasedSinceBet = st.waiting, false, false
 		return err
 	}
@@ -421,26 +422,26 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 // Strategy picks a decision for player from a turn: a simple basic
 // strategy on hard totals, soft totals and pairs; every optional window is
 // declined; an Ace is declared 11 (AR-11).
-func Strategy(t *TurnView, player string) WireAction {
-	var mine []WireAction
+func Strategy(t *wire.TurnView, player string) wire.Action {
+	var mine []wire.Action
 	for _, a := range t.Legal {
 		if a.Player == player {
 			mine = append(mine, a)
 		}
 	}
 	if len(mine) == 0 {
-		return WireAction{Kind: "decline"}
+		return wire.Action{Kind: "decline"}
 	}
-	legal := func(kind string) (WireAction, bool) {
+	legal := func(kind string) (wire.Action, bool) {
 		for _, a := range mine {
 			if a.Kind == kind && (kind != "declare" || a.Value == 11) {
 				return a, true
 			}
 		}
-		return WireAction{}, false
+		return wire.Action{}, false
 	}
 	if t.Phase != "playing" {
-		return WireAction{Kind: "decline", Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
+		return wire.Action{Kind: "decline", Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
 	}
 	if a, ok := legal("declare"); ok {
 		return a
@@ -573,7 +574,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 	var bots []*Bot
 	for i := 0; i < cfg.Tables; i++ {
 		crowd := NewCrowd(0)
-		v, err := admin.CreateTable(ctx, TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: cfg.Options})
+		v, err := admin.CreateTable(ctx, wire.TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: cfg.Options})
 		if err != nil {
 			return nil, fmt.Errorf("create table: %w", err)
 		}
@@ -586,7 +587,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 				b.launch = cfg.Launch(i+1, j+1)
 			}
 			if cfg.Count != nil {
-				prof, err := profileOf(cfg.Profile, cfg.Options)
+				prof, err := sabot.ProfileOf(cfg.Profile, cfg.Options)
 				if err != nil {
 					return nil, err
 				}

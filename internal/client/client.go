@@ -1,4 +1,4 @@
-package server
+package client
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/internal/httpjson"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -151,7 +153,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		c.failover()
 	}
 	if resp.StatusCode >= 300 {
-		var e ErrorBody
+		var e httpjson.ErrorBody
 		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Code == "" {
 			return sabot.Errorf(sabot.EINTERNAL, "HTTP %d", resp.StatusCode)
 		}
@@ -165,13 +167,13 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 
 // Register registers a player.
 func (c *Client) Register(ctx context.Context, name, password string) error {
-	return c.Do(ctx, "POST", "/api/register", Credentials{Name: name, Password: password}, nil)
+	return c.Do(ctx, "POST", "/api/register", wire.Credentials{Name: name, Password: password}, nil)
 }
 
 // Login logs in and keeps the session's token.
-func (c *Client) Login(ctx context.Context, name, password string) (*LoginResult, error) {
-	var r LoginResult
-	if err := c.Do(ctx, "POST", "/api/login", Credentials{Name: name, Password: password}, &r); err != nil {
+func (c *Client) Login(ctx context.Context, name, password string) (*wire.LoginResult, error) {
+	var r wire.LoginResult
+	if err := c.Do(ctx, "POST", "/api/login", wire.Credentials{Name: name, Password: password}, &r); err != nil {
 		return nil, err
 	}
 	c.Token = r.Token
@@ -180,9 +182,9 @@ func (c *Client) Login(ctx context.Context, name, password string) (*LoginResult
 
 // Launch opens a session with an operator's token (issue 14) and keeps
 // it, as Login does.
-func (c *Client) Launch(ctx context.Context, token string) (*LoginResult, error) {
-	var r LoginResult
-	if err := c.Do(ctx, "POST", "/api/launch", LaunchRequest{Token: token}, &r); err != nil {
+func (c *Client) Launch(ctx context.Context, token string) (*wire.LoginResult, error) {
+	var r wire.LoginResult
+	if err := c.Do(ctx, "POST", "/api/launch", wire.LaunchRequest{Token: token}, &r); err != nil {
 		return nil, err
 	}
 	c.Token = r.Token
@@ -190,67 +192,56 @@ func (c *Client) Launch(ctx context.Context, token string) (*LoginResult, error)
 }
 
 // Me returns the logged-in user and the wallet's balance.
-func (c *Client) Me(ctx context.Context) (*UserView, error) {
-	var u UserView
+func (c *Client) Me(ctx context.Context) (*wire.UserView, error) {
+	var u wire.UserView
 	return &u, c.Do(ctx, "GET", "/api/me", nil, &u)
 }
 
 // Credit credits a user's wallet (administrators).
 func (c *Client) Credit(ctx context.Context, user string, amount money.Amount) error {
-	return c.Do(ctx, "POST", "/api/admin/credit", CreditRequest{CommandID: c.NextCommandID(), User: user, Amount: amount}, nil)
+	return c.Do(ctx, "POST", "/api/admin/credit", wire.CreditRequest{CommandID: c.NextCommandID(), User: user, Amount: amount}, nil)
 }
 
 // CreateTable creates a table (administrators).
-func (c *Client) CreateTable(ctx context.Context, req TableRequest) (*TableView, error) {
-	var v TableView
+func (c *Client) CreateTable(ctx context.Context, req wire.TableRequest) (*wire.TableView, error) {
+	var v wire.TableView
 	return &v, c.Do(ctx, "POST", "/api/tables", req, &v)
 }
 
 // Table returns a table's snapshot.
-func (c *Client) Table(ctx context.Context, id int64) (*TableView, error) {
-	var v TableView
+func (c *Client) Table(ctx context.Context, id int64) (*wire.TableView, error) {
+	var v wire.TableView
 	return &v, c.Do(ctx, "GET", fmt.Sprintf("/api/tables/%d", id), nil, &v)
 }
 
 // Command sends a table command over HTTP; a missing command ID is made.
-func (c *Client) Command(ctx context.Context, table int64, op string, req CommandRequest) (*CommandResult, error) {
+func (c *Client) Command(ctx context.Context, table int64, op string, req wire.CommandRequest) (*wire.CommandResult, error) {
 	if req.CommandID == "" {
 		req.CommandID = c.NextCommandID()
 	}
-	var r CommandResult
+	var r wire.CommandResult
 	return &r, c.Do(ctx, "POST", fmt.Sprintf("/api/tables/%d/%s", table, op), req, &r)
 }
 
 // Round recalls a round.
-func (c *Client) Round(ctx context.Context, id string) (*RoundRecord, error) {
-	var r RoundRecord
+func (c *Client) Round(ctx context.Context, id string) (*wire.RoundRecord, error) {
+	var r wire.RoundRecord
 	return &r, c.Do(ctx, "GET", "/api/rounds/"+id, nil, &r)
 }
 
 // Shoe reads a page of a shoe: up to limit of its rounds after round after
 // (0: from the first); no login needed.
-func (c *Client) Shoe(ctx context.Context, id string, after, limit int) (*ShoeReport, error) {
-	tid, _, err := ParseRoundID(id)
+func (c *Client) Shoe(ctx context.Context, id string, after, limit int) (*wire.ShoeReport, error) {
+	tid, _, err := wire.ParseRoundID(id)
 	if err != nil {
 		return nil, err
 	}
 	path := "/api/shoes/" + url.PathEscape(id) + "?limit=" + strconv.Itoa(limit)
 	if after > 0 {
-		path += "&after=" + RoundID(tid, after)
+		path += "&after=" + wire.RoundID(tid, after)
 	}
-	var r ShoeReport
+	var r wire.ShoeReport
 	return &r, c.Do(ctx, "GET", path, nil, &r)
-}
-
-// VerifyShoeAt checks a finished shoe from a server, without its store:
-// every page of GET /api/shoes/{id}, checked by CheckShoe (`sabot verify
-// --url`).
-func (c *Client) VerifyShoeAt(ctx context.Context, id string) (*VerifyReport, error) {
-	info, err := WholeShoe(func(after int) (*ShoeReport, error) { return c.Shoe(ctx, id, after, MaxShoePage) })
-	if err != nil {
-		return nil, err
-	}
-	return CheckShoe(info)
 }
 
 // DefaultKeepalive is how often a Feed pings the server, and how long it
@@ -398,12 +389,12 @@ func (f *Feed) NextRaw(ctx context.Context) ([]byte, error) {
 }
 
 // Next reads the next message.
-func (f *Feed) Next(ctx context.Context) (*Message, error) {
+func (f *Feed) Next(ctx context.Context) (*wire.Message, error) {
 	data, err := f.NextRaw(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var m Message
+	var m wire.Message
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, err
 	}
@@ -412,7 +403,7 @@ func (f *Feed) Next(ctx context.Context) (*Message, error) {
 
 // Send sends a command on the socket; a missing command ID is made. The
 // answer comes as a "result" or "error" message after the events.
-func (f *Feed) Send(ctx context.Context, req CommandRequest) (string, error) {
+func (f *Feed) Send(ctx context.Context, req wire.CommandRequest) (string, error) {
 	if req.CommandID == "" {
 		req.CommandID = f.c.NextCommandID()
 	}
