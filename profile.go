@@ -71,7 +71,7 @@ const (
 )
 
 // CashLimitsOf reads a table's cash options: 0 where one is unset. A value
-// that is not a positive amount within MaxAmount is EINVALID.
+// that is not a positive amount within money.Max is EINVALID.
 func CashLimitsOf(options map[string]string) (approval, ceiling money.Amount, err error) {
 	read := func(k string) (money.Amount, error) {
 		v, ok := options[k]
@@ -80,7 +80,7 @@ func CashLimitsOf(options map[string]string) (approval, ceiling money.Amount, er
 		}
 		a, err := money.Parse(v)
 		if err != nil || a <= 0 || a > money.Max {
-			return 0, Errorf(EINVALID, "%s=%s: give a positive amount (minor units, or units with a point) up to %d", k, v, MaxAmount)
+			return 0, Errorf(EINVALID, "%s=%s: give a positive amount (minor units, or units with a point) up to %d", k, v, int64(money.Max))
 		}
 		return a, nil
 	}

@@ -60,18 +60,6 @@ const (
 	AccountBank   = "bank"   // FAM-02: a player's money holding the bank at a family table
 )
 
-// MaxAmount is the most an amount may be, in minor units, either way
-// (money.Max): a credit, a stake, a payout, a table limit, and every
-// account's balance (the house's may go as far below zero). It is 10^15,
-// ten trillion in major units: far more than any wallet holds, and small
-// enough that no sum the ledger makes can overflow an int64 (2^63 ≈
-// 9.2·10^18): a round's postings are a few thousand stakes at most, each
-// bounded by the table's maximum (rules: at most 2^40) times a payout of at
-// most 1000:1, and a transaction's postings each move at most MaxAmount.
-// Amounts beyond it are refused where they enter (EINVALID), and the stores
-// refuse a posting that would take a balance beyond it.
-const MaxAmount = int64(money.Max)
-
 // Account is one account of the ledger.
 type Account struct {
 	ID      int64

@@ -22,7 +22,13 @@ type Amount int64
 // a stake, a payout, a table limit, and every account's balance (the
 // house's may go as far below zero). It is 10^15, ten trillion in major
 // units: far more than any wallet holds, and small enough that no sum of a
-// few thousand amounts within it can overflow an int64 (2^63 ≈ 9.2·10^18).
+// few thousand amounts within it can overflow an int64 (2^63 ≈ 9.2·10^18):
+// a round's postings are a few thousand stakes at most, each bounded by
+// the table's maximum (rules: at most 2^40) times a payout of at most
+// 1000:1, and a transaction's postings each move at most Max. Amounts
+// beyond it are refused where they enter (EINVALID: the API's bodies, a
+// table's limits), and the stores refuse a posting that would take a
+// balance beyond it. It is the one name of the bound.
 const Max Amount = 1_000_000_000_000_000
 
 // Valid reports whether a is within ±Max.

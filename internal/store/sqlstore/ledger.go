@@ -75,13 +75,13 @@ func (s *Store) Transfer(ctx context.Context, memo string, postings []sabot.Post
 
 // checkPostings refuses postings that do not sum to zero (EINVALID): such a
 // transaction would create or destroy money; and a posting beyond
-// sabot.MaxAmount either way, or postings whose credits together overflow:
+// int64(money.Max) either way, or postings whose credits together overflow:
 // then no account's net in the transaction can overflow either.
 func checkPostings(postings []sabot.Posting) error {
 	var sum, credits int64
 	for _, p := range postings {
 		if !p.Amount.Valid() {
-			return sabot.Errorf(sabot.EINVALID, "refused: a posting of %d minor units is beyond the most an amount may be (%d)", p.Amount, sabot.MaxAmount)
+			return sabot.Errorf(sabot.EINVALID, "refused: a posting of %d minor units is beyond the most an amount may be (%d)", p.Amount, int64(money.Max))
 		}
 		if p.Amount > 0 {
 			if credits > math.MaxInt64-int64(p.Amount) {
@@ -97,8 +97,8 @@ func checkPostings(postings []sabot.Posting) error {
 	return nil
 }
 
-// maxAmount is sabot.MaxAmount as SQL: the bound of every balance.
-var maxAmount = strconv.FormatInt(sabot.MaxAmount, 10)
+// maxAmount is int64(money.Max) as SQL: the bound of every balance.
+var maxAmount = strconv.FormatInt(int64(money.Max), 10)
 
 // logRef is the log record a transaction belongs to.
 type logRef struct{ table, seq int64 }
@@ -133,8 +133,8 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 		// A net beyond twice the bound takes any balance in range out of
 		// it; refused here, it never reaches SQL, where balance + net
 		// could overflow.
-		if net[id] > 2*sabot.MaxAmount || net[id] < -2*sabot.MaxAmount {
-			return sabot.Errorf(sabot.EINVALID, "refused: the transaction moves %d minor units on account %d, beyond the most a balance may be (%d)", net[id], id, sabot.MaxAmount)
+		if net[id] > 2*int64(money.Max) || net[id] < -2*int64(money.Max) {
+			return sabot.Errorf(sabot.EINVALID, "refused: the transaction moves %d minor units on account %d, beyond the most a balance may be (%d)", net[id], id, int64(money.Max))
 		}
 		n, err := tx.Exec(ctx, `UPDATE accounts SET balance = balance + $2
 			WHERE id = $1 AND (kind NOT IN ('wallet', 'bank') OR balance + $2 >= 0)
@@ -155,11 +155,11 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 		}
 		balance, err := strconv.ParseInt(held, 10, 64)
 		switch {
-		case err != nil || balance > sabot.MaxAmount || balance < -sabot.MaxAmount:
-			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %s, out of the range of an amount (±%d): run sabot ledger check", kind, owner, held, sabot.MaxAmount)
-		case net[id] > sabot.MaxAmount-balance || net[id] < -sabot.MaxAmount-balance:
+		case err != nil || balance > int64(money.Max) || balance < -int64(money.Max):
+			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %s, out of the range of an amount (±%d): run sabot ledger check", kind, owner, held, int64(money.Max))
+		case net[id] > int64(money.Max)-balance || net[id] < -int64(money.Max)-balance:
 			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %d; %+d would take it beyond the most a balance may be (±%d minor units)",
-				kind, owner, balance, net[id], sabot.MaxAmount)
+				kind, owner, balance, net[id], int64(money.Max))
 		}
 		return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: the %s of %d holds %d, the transaction takes %d",
 			kind, owner, balance, -net[id])
@@ -185,7 +185,7 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 // balance equals the sum of its entries, that no wallet or bank is below
 // zero, that every transaction nets to zero, and that all the entries sum to
 // zero. Every balance and every entry must be an integer within
-// ±sabot.MaxAmount: one that is not (a balance SQLite turned into a REAL when
+// ±int64(money.Max): one that is not (a balance SQLite turned into a REAL when
 // a sum overflowed, before the bound; a row changed behind the store's back)
 // is a problem named by its ID, left out of the sums. The sums are made
 // here, not in SQL, so that no data, however corrupt, can make the check
@@ -224,7 +224,7 @@ func (s *Store) CheckLedger(ctx context.Context) (*sabot.LedgerReport, error) {
 			r.Accounts++
 			balance, ok := amountOf(held)
 			if !ok {
-				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %s is not an amount (an integer within ±%d)", id, kind, owner, held, sabot.MaxAmount))
+				r.Problems = append(r.Problems, fmt.Sprintf("account %d (%s of %d): balance %s is not an amount (an integer within ±%d)", id, kind, owner, held, int64(money.Max)))
 				continue
 			}
 			accounts[id] = &account{kind: kind, owner: owner, balance: balance}
@@ -265,7 +265,7 @@ func (s *Store) CheckLedger(ctx context.Context) (*sabot.LedgerReport, error) {
 			}
 			amount, ok := amountOf(text)
 			if !ok {
-				r.Problems = append(r.Problems, fmt.Sprintf("entry %d (account %d, transaction %d): amount %s is not an amount (an integer within ±%d)", id, acc, t, text, sabot.MaxAmount))
+				r.Problems = append(r.Problems, fmt.Sprintf("entry %d (account %d, transaction %d): amount %s is not an amount (an integer within ±%d)", id, acc, t, text, int64(money.Max)))
 				continue
 			}
 			txSum, txOver = addChecked(txSum, amount, txOver)
@@ -318,10 +318,10 @@ func (s *Store) CheckLedger(ctx context.Context) (*sabot.LedgerReport, error) {
 }
 
 // amountOf parses a balance or an amount as the database gives it in text:
-// ok only for an integer within ±sabot.MaxAmount.
+// ok only for an integer within ±int64(money.Max).
 func amountOf(text string) (int64, bool) {
 	n, err := strconv.ParseInt(text, 10, 64)
-	if err != nil || n > sabot.MaxAmount || n < -sabot.MaxAmount {
+	if err != nil || n > int64(money.Max) || n < -int64(money.Max) {
 		return 0, false
 	}
 	return n, true

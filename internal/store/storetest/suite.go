@@ -908,7 +908,7 @@ func dump(log []*sabot.LogRecord) string {
 }
 
 // Issue 11, finding 3: no posting and no balance goes beyond
-// sabot.MaxAmount, so that no sum overflows; a posting that would is
+// int64(money.Max), so that no sum overflows; a posting that would is
 // refused as invalid, with a reason, and changes nothing. The database
 // itself refuses such a balance or entry written behind the store's back.
 func testAmountBound(t *testing.T, s sabot.Store) {
@@ -926,7 +926,7 @@ func testAmountBound(t *testing.T, s sabot.Store) {
 			t.Fatalf("%d entries, want %d", r.Entries, wantEntries)
 		}
 	}
-	for _, amount := range []int64{math.MaxInt64, sabot.MaxAmount + 1} {
+	for _, amount := range []int64{math.MaxInt64, int64(money.Max) + 1} {
 		err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -money.Amount(amount)}, {AccountID: wallet, Amount: money.Amount(amount)}})
 		code(t, err, sabot.EINVALID)
 		if !strings.Contains(err.Error(), "beyond") {
@@ -935,26 +935,26 @@ func testAmountBound(t *testing.T, s sabot.Store) {
 	}
 	unchanged(0, 0)
 
-	credit(t, s, wallet, sabot.MaxAmount-5)
-	unchanged(sabot.MaxAmount-5, 2)
-	// The wallet would hold MaxAmount+1 (and the house -MaxAmount-1).
+	credit(t, s, wallet, int64(money.Max)-5)
+	unchanged(int64(money.Max)-5, 2)
+	// The wallet would hold money.Max+1 (and the house -money.Max-1).
 	err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house, Amount: -6}, {AccountID: wallet, Amount: 6}})
 	code(t, err, sabot.EINVALID)
 	if !strings.Contains(err.Error(), "beyond the most a balance may be") {
 		t.Fatalf("a credit past the bound: %v", err)
 	}
-	unchanged(sabot.MaxAmount-5, 2)
+	unchanged(int64(money.Max)-5, 2)
 	// The same in an append: neither the record nor its postings.
 	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle},
 		[]sabot.Posting{{AccountID: table, Amount: -6}, {AccountID: wallet, Amount: 6}})
 	code(t, err, sabot.EINVALID)
-	unchanged(sabot.MaxAmount-5, 2)
+	unchanged(int64(money.Max)-5, 2)
 	if log, err := s.Log(ctx, tbl.ID, 1); err != nil || len(log) != 0 {
 		t.Fatalf("the refused append left %d records (%v)", len(log), err)
 	}
 	// Up to the bound is allowed.
 	credit(t, s, wallet, 5)
-	unchanged(sabot.MaxAmount, 4)
+	unchanged(int64(money.Max), 4)
 
 	// Behind the store's back, the database refuses it too.
 	db := raw(t, s)
@@ -963,10 +963,10 @@ func testAmountBound(t *testing.T, s sabot.Store) {
 	}
 	txID, err := db.RawInt64(ctx, `SELECT MAX(id) FROM transactions`)
 	must(t, err)
-	if err := db.RawExec(ctx, `INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES ($1, $2, $3, 'forged', 0)`, txID, table, sabot.MaxAmount+1); err == nil {
+	if err := db.RawExec(ctx, `INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES ($1, $2, $3, 'forged', 0)`, txID, table, int64(money.Max)+1); err == nil {
 		t.Fatal("the database took an entry beyond the bound")
 	}
-	unchanged(sabot.MaxAmount, 4)
+	unchanged(int64(money.Max), 4)
 }
 
 // Unbounded is a store under test that can lift the database's own bound of
