@@ -2,6 +2,7 @@ package server
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"sabot"
@@ -10,8 +11,8 @@ import (
 
 // Every command of the registry reads its own request out of a body that
 // holds every field: a wire request (wire.Take) and a request that reads
-// itself alike, never with an internal error; and what a wire request
-// reads is the body's fields under its JSON names.
+// itself alike, never with an internal error; what a wire request reads is
+// the body's fields under its JSON names, each of the body's type.
 func TestEveryCommandReadsItsRequest(t *testing.T) {
 	bank := "ana"
 	body := wire.CommandRequest{CommandID: "c1", ClientID: "k", Box: 2, Hand: 1, Stake: 500, Action: "double", Value: 11,
@@ -28,11 +29,26 @@ func TestEveryCommandReadsItsRequest(t *testing.T) {
 		opVoid:     wire.Void{},
 		opConfig:   wire.Configure{Options: map[string]string{"max_bet": "500"}, Bank: &bank, Reason: "why"},
 	}
+	fields := map[string]reflect.Type{}
+	bt := reflect.TypeOf(body)
+	for i := range bt.NumField() {
+		name, _, _ := strings.Cut(bt.Field(i).Tag.Get("json"), ",")
+		fields[name] = bt.Field(i).Type
+	}
 	for _, c := range tableCommands {
 		req, err := c.read(body)
 		if sabot.ErrorCode(err) == sabot.EINTERNAL {
 			t.Errorf("%s: %v", c.name, err)
 			continue
+		}
+		if rt := reflect.TypeOf(req); rt != nil && rt.PkgPath() == "sabot/internal/wire" {
+			for i := range rt.NumField() {
+				f := rt.Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if fields[name] != f.Type {
+					t.Errorf("%s: %s.%s is json %q of type %v; the body's is of type %v", c.name, rt.Name(), f.Name, name, f.Type, fields[name])
+				}
+			}
 		}
 		if w, ok := want[c.name]; ok && (err != nil || !reflect.DeepEqual(req, w)) {
 			t.Errorf("%s: read %#v (%v), want %#v", c.name, req, err, w)
