@@ -314,14 +314,9 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 	return s.sum, s.werr
 }
 
-// minimumStakes is the least a lone customer can stake on a round.
-func (s *Session) minimumStakes() money.Amount {
-	m := s.p.MinBet
-	if s.p.BelowMinStands { // VE-18: a stake below the minimum stands
-		m = 1
-	}
-	return m * money.Amount(max(1, s.p.LoneCustomerBoxes))
-}
+// minimumStakes is the least a lone customer can stake on a round
+// (rules.Profile.LeastRoundStake: VE-18, VE-20).
+func (s *Session) minimumStakes() money.Amount { return s.p.LeastRoundStake() }
 
 func (s *Session) printf(format string, a ...any) {
 	if s.werr != nil {
