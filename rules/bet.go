@@ -32,6 +32,9 @@ const (
 	BarNoSurrender
 	// BarSurrenderHand: only an unsplit hand's first two cards surrender.
 	BarSurrenderHand
+	// BarLoneBoxes: a lone customer plays at least lone_customer_boxes
+	// boxes (VE-20).
+	BarLoneBoxes
 )
 
 // StakeWhen is when a stake is judged (StakeBar).
@@ -91,6 +94,20 @@ func (p *Profile) BoxBar(bettors int, total, stake money.Amount) Bar {
 // maximum (DoubleCounts) is measured against what it binds.
 func (p *Profile) MaxBindsBox() bool { return p.MaxScope == MaxPerBox }
 
+// LoneBoxes is how many boxes a lone customer must play: lone_customer_boxes
+// (VE-20), at least one.
+func (p *Profile) LoneBoxes() int { return max(1, p.LoneCustomerBoxes) }
+
+// LoneBar says what forbids a round whose bets are of players players on
+// boxes boxes, or NoBar: a lone customer plays at least LoneBoxes boxes
+// (VE-20).
+func (p *Profile) LoneBar(players, boxes int) Bar {
+	if players == 1 && boxes < p.LoneBoxes() {
+		return BarLoneBoxes
+	}
+	return NoBar
+}
+
 // LeastRoundStake is the least a lone customer stakes on a round: the
 // boxes he must play (lone_customer_boxes, VE-20; at least one) at the
 // least stake that stands once the cards are dealt, the table minimum
@@ -101,7 +118,7 @@ func (p *Profile) LeastRoundStake() money.Amount {
 	if p.BelowMinStands {
 		least = 1
 	}
-	return least * money.Amount(max(1, p.LoneCustomerBoxes))
+	return least * money.Amount(p.LoneBoxes())
 }
 
 // DoubleCapped reports whether doubling a hand of stake, the maximum

@@ -161,3 +161,27 @@ func TestLeastRoundStake_AR04_FAM01_VE18_VE20(t *testing.T) {
 		}
 	}
 }
+
+// VE-20: at venice a lone customer plays two boxes at least; a second
+// player, or a table without the rule, lifts it.
+func TestLoneBar_VE20(t *testing.T) {
+	venice, argentina := limited(t, "venice"), limited(t, "argentina")
+	for _, c := range []struct {
+		p              *Profile
+		players, boxes int
+		want           Bar
+		name           string
+	}{
+		{venice, 1, 1, BarLoneBoxes, "venice, one player on one box"},
+		{venice, 1, 2, NoBar, "venice, one player on two boxes"},
+		{venice, 2, 1, NoBar, "venice, two players"},
+		{argentina, 1, 1, NoBar, "argentina"},
+	} {
+		if got := c.p.LoneBar(c.players, c.boxes); got != c.want {
+			t.Errorf("%s: LoneBar = %d, want %d", c.name, got, c.want)
+		}
+	}
+	if venice.LoneBoxes() != 2 || argentina.LoneBoxes() != 1 {
+		t.Errorf("LoneBoxes: venice %d, argentina %d; want 2 and 1", venice.LoneBoxes(), argentina.LoneBoxes())
+	}
+}
