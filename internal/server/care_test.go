@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/care"
 	"sabot/internal/server"
 	"sabot/money"
 )
@@ -24,10 +25,10 @@ func careHarness(t *testing.T) (*harness, *atomic.Int64) {
 	return h, &clock
 }
 
-func setLimit(t *testing.T, c *server.Client, kind, period string, amount *money.Amount) (*server.CareView, error) {
+func setLimit(t *testing.T, c *server.Client, kind, period string, amount *money.Amount) (*care.View, error) {
 	t.Helper()
-	var v server.CareView
-	err := c.Do(context.Background(), "POST", "/api/me/care/limits", server.LimitRequest{Kind: kind, Period: period, Amount: amount}, &v)
+	var v care.View
+	err := c.Do(context.Background(), "POST", "/api/me/care/limits", care.LimitRequest{Kind: kind, Period: period, Amount: amount}, &v)
 	return &v, err
 }
 
@@ -111,7 +112,7 @@ func TestCareLimits(t *testing.T) {
 	wantReason(t, err, sabot.EFORBIDDEN, "deposit_limit")
 	must(0, h.admin.Credit(ctx, "ana", 50000))
 
-	for _, bad := range []server.LimitRequest{
+	for _, bad := range []care.LimitRequest{
 		{Kind: "fun", Period: "day", Amount: amt(1)},
 		{Kind: "loss", Period: "year", Amount: amt(1)},
 		{Kind: "loss", Period: "day", Amount: amt(-5)},
@@ -120,7 +121,7 @@ func TestCareLimits(t *testing.T) {
 		_, err := setLimit(t, ana, bad.Kind, bad.Period, bad.Amount)
 		wantCode(t, err, sabot.EINVALID, "limit")
 	}
-	var rv server.CareView
+	var rv care.View
 	wantCode(t, ana.Do(ctx, "POST", "/api/me/care/reality", map[string]int{"minutes": 7}, &rv), sabot.EINVALID, "reality check")
 	must(0, ana.Do(ctx, "POST", "/api/me/care/reality", map[string]int{"minutes": 15}, &rv))
 	if rv.RealityMinutes != 15 || rv.SessionStarted.IsZero() {
@@ -141,10 +142,10 @@ func TestCareExclusion(t *testing.T) {
 	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 700}))
 
 	var bad sabot.PlayerCare
-	wantCode(t, ben.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 2}, &bad), sabot.EINVALID, "lasts")
-	wantCode(t, ben.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "holiday", Days: 1}, &bad), sabot.EINVALID, "time-out or a self-exclusion")
+	wantCode(t, ben.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 2}, &bad), sabot.EINVALID, "lasts")
+	wantCode(t, ben.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "holiday", Days: 1}, &bad), sabot.EINVALID, "time-out or a self-exclusion")
 	var pc sabot.PlayerCare
-	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 7}, &pc))
+	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 7}, &pc))
 	if pc.Exclusion != "time-out" || pc.ExcludedUntil.Sub(pc.ExcludedFrom) != 7*24*time.Hour {
 		t.Fatalf("the exclusion: %+v", pc)
 	}
@@ -187,7 +188,7 @@ func TestCareStakeRoom(t *testing.T) {
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
 	must(cy.Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
 
-	var v server.CareView
+	var v care.View
 	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom != nil {
 		t.Fatalf("no limit: stake_room %v (%v), want none", v.StakeRoom, err)
 	}
