@@ -19,10 +19,12 @@ import (
 	"sabot/internal/care"
 	"sabot/internal/httpjson"
 	"sabot/internal/store"
+	"sabot/internal/store/storetest"
 	"sabot/money"
 )
 
-// fixture is player care on a store (SQLite in a temporary file), its
+// fixture is player care on a store (SQLite in a temporary file, or a
+// PostgreSQL schema of its own), its
 // endpoints mounted as the server mounts them, a clock the test moves, and
 // fakes of the tables and of the server's HTTP plumbing.
 type fixture struct {
@@ -102,9 +104,16 @@ func (h fakeHTTP) Session(r *http.Request) *sabot.Session {
 	return s
 }
 
-func newFixture(t *testing.T) *fixture {
+// eachStore runs a test on SQLite and on PostgreSQL ($SABOT_TEST_POSTGRES;
+// skipped without it, failed in CI).
+func eachStore(t *testing.T, test func(t *testing.T, f *fixture)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, newFixture(t, filepath.Join(t.TempDir(), "care.db"))) })
+	t.Run("postgres", func(t *testing.T) { test(t, newFixture(t, storetest.PostgresDSN(t))) })
+}
+
+func newFixture(t *testing.T, dsn string) *fixture {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "care.db"))
+	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,9 +16,10 @@ import (
 // shortened, and is a significant event for the pit; a bad one is refused
 // with the reason and changes nothing (moved here from the server's
 // TestCareExclusion, which keeps what the tables do).
-func TestExclusion(t *testing.T) {
+func TestExclusion(t *testing.T) { eachStore(t, testExclusion) }
+
+func testExclusion(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	ben := f.user(sabot.User{Name: "ben"})
 	f.session(ben)
 
@@ -71,9 +72,10 @@ func TestExclusion(t *testing.T) {
 // An operator's player sets his limits and exclusions on the operator's
 // site (issue 25, item 4): refused here with the reason; an exclusion on
 // record for him still refuses him.
-func TestOperatorPlayerCare(t *testing.T) {
+func TestOperatorPlayerCare(t *testing.T) { eachStore(t, testOperatorPlayerCare) }
+
+func testOperatorPlayerCare(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	ana := f.user(sabot.User{Name: "@ana", OperatorID: "ana"})
 	var pc sabot.PlayerCare
 	wantReason(t, f.do("POST", "/api/me/care/exclusion", ana, "", care.ExclusionRequest{Kind: "time-out", Days: 1}, &pc), sabot.EFORBIDDEN, "operator_care")
@@ -91,9 +93,10 @@ func TestOperatorPlayerCare(t *testing.T) {
 // of one line, is for players only, ends the player's sessions and bars
 // him, refuses him without telling the pit's reason, and names the pit in
 // its event; a repeat writes nothing; lifted, he may play again.
-func TestPitBlock(t *testing.T) {
+func TestPitBlock(t *testing.T) { eachStore(t, testPitBlock) }
+
+func testPitBlock(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	pit := f.user(sabot.User{Name: "pit", Admin: true})
 	f.user(sabot.User{Name: "dora", Role: sabot.RoleDealer})
 	ben := f.user(sabot.User{Name: "ben"})
@@ -156,9 +159,10 @@ func TestPitBlock(t *testing.T) {
 
 // A store that keeps no care: no check is made, and the endpoints say why
 // they refuse.
-func TestNoCareStore(t *testing.T) {
+func TestNoCareStore(t *testing.T) { eachStore(t, testNoCareStore) }
+
+func testNoCareStore(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	c := care.New(care.Config{Users: f.st, Tables: f.tables, HTTP: f.http})
 	if c.StakeGuard("tok", 1, 100) != nil || c.DepositGuard(1, 100) != nil {
 		t.Fatalf("guards without a care store")

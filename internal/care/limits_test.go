@@ -15,8 +15,9 @@ import (
 // waits for the cooling period, and asked again keeps its date; bad limits
 // are refused with the reason; the reality check takes only its choices
 // (issue 15; moved here from the server's TestCareLimits).
-func TestLimitRules(t *testing.T) {
-	f := newFixture(t)
+func TestLimitRules(t *testing.T) { eachStore(t, testLimitRules) }
+
+func testLimitRules(t *testing.T, f *fixture) {
 	ana := f.user(sabot.User{Name: "ana"})
 
 	v := must(f.setLimit(ana, "stake", "day", amt(1000)))
@@ -107,8 +108,9 @@ func near(kept, t time.Time) bool { return kept.Sub(t).Abs() < time.Millisecond 
 // session must stand, no exclusion or block be in force, and no stake or
 // loss limit be passed, the usage read including the stake itself; each
 // refusal with its reason and values, exactly at the limit.
-func TestStakeGuard(t *testing.T) {
-	f := newFixture(t)
+func TestStakeGuard(t *testing.T) { eachStore(t, testStakeGuard) }
+
+func testStakeGuard(t *testing.T, f *fixture) {
 	now := f.now()
 	if f.care.StakeGuard("s", 7, 0) != nil || f.care.StakeGuard("s", 0, 100) != nil {
 		t.Fatalf("a guard for nothing staked, or no player")
@@ -180,9 +182,10 @@ func TestStakeGuard(t *testing.T) {
 // A credit past the player's deposit limit is refused before it is
 // written and in its transaction (the guard, whose usage includes the
 // credit); a credit up to the limit is taken.
-func TestDepositLimit(t *testing.T) {
+func TestDepositLimit(t *testing.T) { eachStore(t, testDepositLimit) }
+
+func testDepositLimit(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	ana := f.user(sabot.User{Name: "ana"})
 	if err := f.care.Deposit(ctx, ana.ID, 100000); err != nil {
 		t.Fatalf("no limit: %v", err)
@@ -217,8 +220,9 @@ func TestDepositLimit(t *testing.T) {
 
 // The care view's stake_room is the least of what the stake and loss
 // limits leave (issue 28, item 10): exactly what the stake's guard takes.
-func TestStakeRoom(t *testing.T) {
-	f := newFixture(t)
+func TestStakeRoom(t *testing.T) { eachStore(t, testStakeRoom) }
+
+func testStakeRoom(t *testing.T, f *fixture) {
 	ana := f.user(sabot.User{Name: "ana"})
 	var v care.View
 	must(0, f.do("GET", "/api/me/care", ana, "", nil, &v))

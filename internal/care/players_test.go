@@ -18,9 +18,10 @@ import (
 // wallet (not an operator's player's), seats, limits, exclusion or block
 // and last rounds; staff are not players; a bad query is refused with the
 // reason (the server's TestPitPlayers keeps the seats its tables report).
-func TestPlayersView(t *testing.T) {
+func TestPlayersView(t *testing.T) { eachStore(t, testPlayersView) }
+
+func testPlayersView(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	pit := f.user(sabot.User{Name: "pit", Admin: true})
 	ana := f.user(sabot.User{Name: "ana"})
 	anabel := f.user(sabot.User{Name: "anabel"})
@@ -77,9 +78,10 @@ func TestPlayersView(t *testing.T) {
 // for the pit (issue 25, item 8); the browser is given its ID once, in a
 // cookie; staff and operators' players are not recorded (moved here from
 // the server's TestCareReRegistration, which keeps the welcome credit).
-func TestSighted(t *testing.T) {
+func TestSighted(t *testing.T) { eachStore(t, testSighted) }
+
+func testSighted(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	f := newFixture(t)
 	ben := f.user(sabot.User{Name: "ben"})
 	cy := f.user(sabot.User{Name: "cy"})
 	dan := f.user(sabot.User{Name: "dan"})
