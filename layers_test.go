@@ -80,7 +80,7 @@ var layers = map[string]int{
 	// "sabot/internal/seal": 6,
 
 	// The table server's subsystems (issue 27): player care,
-	// "sabot/internal/care": 7,
+	"sabot/internal/care": 7,
 
 	// the cluster (leases, fencing, nodes, forwarding),
 	// "sabot/internal/cluster": 7,

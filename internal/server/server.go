@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sabot/internal/care"
 	"sabot/internal/report"
 	"sabot/internal/wallet"
 	"sabot/money"
@@ -208,6 +209,8 @@ type Server struct {
 
 	guardOnce sync.Once
 	guard     *guards
+	careOnce  sync.Once
+	careSys   *care.Care // player care (care.go)
 	shoeReads readLimit
 	touches   touches // sessions' last use, written together (touch.go)
 	starting  atomic.Bool
