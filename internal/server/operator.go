@@ -23,12 +23,6 @@ type (
 	ResolveRequest = operator.ResolveRequest
 )
 
-var (
-	DebitKinds    = operator.DebitKinds
-	CreditKinds   = operator.CreditKinds
-	RollbackKinds = operator.RollbackKinds
-)
-
 const (
 	DefaultRetryRefused     = operator.DefaultRetryRefused
 	DefaultRetries          = operator.DefaultRetries
