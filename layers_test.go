@@ -86,7 +86,7 @@ var layers = map[string]int{
 	// "sabot/internal/cluster": 7,
 
 	// the operator's wallet and its delivery,
-	// "sabot/internal/operator": 7,
+	"sabot/internal/operator": 7,
 
 	// the staff's live table (console, devices, corrections, walk-ins),
 	// "sabot/internal/live": 7,
