@@ -80,13 +80,13 @@ var layers = map[string]int{
 	// "sabot/internal/seal": 6,
 
 	// The table server's subsystems (issue 27): player care,
-	// "sabot/internal/care": 7,
+	"sabot/internal/care": 7,
 
 	// the cluster (leases, fencing, nodes, forwarding),
 	// "sabot/internal/cluster": 7,
 
 	// the operator's wallet and its delivery,
-	// "sabot/internal/operator": 7,
+	"sabot/internal/operator": 7,
 
 	// the staff's live table (console, devices, corrections, walk-ins),
 	// "sabot/internal/live": 7,

@@ -294,7 +294,8 @@ type Store interface {
 // the built-in wallets (issue 15; docs/players.md): limits on deposits,
 // losses and stakes over a rolling period, the reality check and the
 // exclusions. The policy (when a change applies, what a limit refuses) is
-// the server's; the store keeps what it is given and reads the ledger.
+// player care's (internal/care); the store keeps what it is given and
+// reads the ledger.
 type Care interface {
 	// Limits returns a player's limits, pending changes included.
 	Limits(ctx context.Context, userID int64) ([]Limit, error)

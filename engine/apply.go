@@ -122,7 +122,7 @@ func (r *Round) addBet(player string, boxNo, hand int, k BetKind, stake money.Am
 // on a hand (VE-21): the bettor's own stake there (max_bet_scope=bet), or
 // every bettor's on the hand with what the doubles before it play (box).
 func (r *Round) boundStakes(player string, boxNo, hand int) money.Amount {
-	if r.p.MaxScope != rules.MaxPerBox {
+	if !r.p.MaxBindsBox() {
 		return r.baseStake(player, boxNo, hand)
 	}
 	var n money.Amount

@@ -124,7 +124,7 @@ func SeedHex(s shoe.Seed) string { return hex.EncodeToString(s[:]) }
 // DefaultBoxes returns boxes 1 to the lone customer's minimum (VE-20), at
 // least box 1.
 func DefaultBoxes(p *rules.Profile) []int {
-	n := max(1, p.LoneCustomerBoxes)
+	n := p.LoneBoxes()
 	out := make([]int, n)
 	for i := range out {
 		out[i] = i + 1
@@ -165,8 +165,8 @@ func CheckBoxes(p *rules.Profile, boxes []int) error {
 		}
 		seen[b] = true
 	}
-	if p.LoneCustomerBoxes > 1 && len(boxes) < p.LoneCustomerBoxes {
-		return fmt.Errorf("%s: a lone customer must play at least %d boxes (VE-20), not %d", p.Name, p.LoneCustomerBoxes, len(boxes))
+	if p.LoneBar(1, len(boxes)) == rules.BarLoneBoxes {
+		return fmt.Errorf("%s: a lone customer must play at least %d boxes (VE-20), not %d", p.Name, p.LoneBoxes(), len(boxes))
 	}
 	return nil
 }
@@ -295,7 +295,7 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 			break
 		}
 		if s.bankroll < s.minimumStakes() {
-			s.printf("\nYour bankroll of %s cannot cover the table minimum on %d boxes.\n", s.bankroll.Plain(), max(1, s.p.LoneCustomerBoxes))
+			s.printf("\nYour bankroll of %s cannot cover the table minimum on %d boxes.\n", s.bankroll.Plain(), s.p.LoneBoxes())
 			s.sum.Ended = EndBankroll
 			break
 		}
@@ -314,14 +314,9 @@ func (s *Session) Run(in io.Reader, out io.Writer) (Summary, error) {
 	return s.sum, s.werr
 }
 
-// minimumStakes is the least a lone customer can stake on a round.
-func (s *Session) minimumStakes() money.Amount {
-	m := s.p.MinBet
-	if s.p.BelowMinStands { // VE-18: a stake below the minimum stands
-		m = 1
-	}
-	return m * money.Amount(max(1, s.p.LoneCustomerBoxes))
-}
+// minimumStakes is the least a lone customer can stake on a round
+// (rules.Profile.LeastRoundStake: VE-18, VE-20).
+func (s *Session) minimumStakes() money.Amount { return s.p.LeastRoundStake() }
 
 func (s *Session) printf(format string, a ...any) {
 	if s.werr != nil {

@@ -32,6 +32,9 @@ const (
 	BarNoSurrender
 	// BarSurrenderHand: only an unsplit hand's first two cards surrender.
 	BarSurrenderHand
+	// BarLoneBoxes: a lone customer plays at least lone_customer_boxes
+	// boxes (VE-20).
+	BarLoneBoxes
 )
 
 // StakeWhen is when a stake is judged (StakeBar).
@@ -78,10 +81,51 @@ func (p *Profile) BoxBar(bettors int, total, stake money.Amount) Bar {
 		return BarNoBackBets
 	case bettors > p.BackBetsPerBox:
 		return BarBackBettors
-	case p.MaxScope == MaxPerBox && total+stake > p.MaxBet:
+	case p.MaxBindsBox() && total+stake > p.MaxBet:
 		return BarBoxMaximum
 	}
 	return NoBar
+}
+
+// MaxBindsBox reports whether the table maximum binds a box's stakes
+// together, the holder's and the back bettors' (max_bet_scope=box: ES-03,
+// VE-21 «neppure con l'intervento di terzi»), rather than each bettor's
+// stake alone (bet). BoxBar asks it of a bet; a double's share under the
+// maximum (DoubleCounts) is measured against what it binds.
+func (p *Profile) MaxBindsBox() bool { return p.MaxScope == MaxPerBox }
+
+// LoneBoxes is how many boxes a lone customer must play: lone_customer_boxes
+// (VE-20), at least one.
+func (p *Profile) LoneBoxes() int { return max(1, p.LoneCustomerBoxes) }
+
+// LoneBar says what forbids a round whose bets are of players players on
+// boxes boxes, or NoBar: a lone customer plays at least LoneBoxes boxes
+// (VE-20).
+func (p *Profile) LoneBar(players, boxes int) Bar {
+	if players == 1 && boxes < p.LoneBoxes() {
+		return BarLoneBoxes
+	}
+	return NoBar
+}
+
+// LeastRoundStake is the least a lone customer stakes on a round: the
+// boxes he must play (lone_customer_boxes, VE-20; at least one) at the
+// least stake that stands once the cards are dealt, the table minimum
+// (AR-04, FAM-01, VE-21), or one unit where a stake below it stands
+// (below_min_stands, VE-18). A bankroll below it cannot play a round.
+func (p *Profile) LeastRoundStake() money.Amount {
+	least := p.MinBet
+	if p.BelowMinStands {
+		least = 1
+	}
+	return least * money.Amount(p.LoneBoxes())
+}
+
+// DoubleCapped reports whether doubling a hand of stake, the maximum
+// binding only that stake, plays less than the stake doubled: the excess
+// over the table maximum is returned (max_bet_caps_double, VE-21).
+func (p *Profile) DoubleCapped(stake money.Amount) bool {
+	return p.DoubleCounts(stake, stake, stake) < stake
 }
 
 // SurrenderBar says what forbids the hand to surrender now, or NoBar: a

@@ -110,3 +110,78 @@ func TestSurrenderBar(t *testing.T) {
 		})
 	}
 }
+
+// ES-03, VE-21: the maximum binds a box's stakes together at spain and
+// venice (max_bet_scope=box), each bettor's alone elsewhere; VE-21: a
+// double over the maximum plays only up to it at venice
+// (max_bet_caps_double), in full elsewhere.
+func TestMaxBindsBoxAndDoubleCapped_ES03_VE21(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		binds   bool
+		capped  map[money.Amount]bool // a hand of this stake doubled
+	}{
+		{"argentina", false, map[money.Amount]bool{5000: false, 5001: false, 10000: false}},
+		{"spain", true, map[money.Amount]bool{5000: false, 5001: false, 10000: false}},
+		{"venice", true, map[money.Amount]bool{5000: false, 5001: true, 10000: true}},
+		{"family", false, map[money.Amount]bool{5001: false}},
+	} {
+		p := limited(t, c.profile)
+		if got := p.MaxBindsBox(); got != c.binds {
+			t.Errorf("%s: MaxBindsBox = %v, want %v", c.profile, got, c.binds)
+		}
+		for stake, want := range c.capped {
+			if got := p.DoubleCapped(stake); got != want {
+				t.Errorf("%s: DoubleCapped(%d) = %v, want %v (maximum 10000)", c.profile, stake, got, want)
+			}
+		}
+	}
+}
+
+// AR-04, FAM-01: a lone customer's round costs the minimum; VE-20: at
+// venice he plays two boxes, VE-18: of one unit each at least, since a
+// stake below the minimum stands once dealt.
+func TestLeastRoundStake_AR04_FAM01_VE18_VE20(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		set     []string
+		want    money.Amount
+	}{
+		{"argentina", nil, 500},
+		{"family", nil, 500},
+		{"venice", nil, 2},
+		{"venice", []string{"below_min_stands=false"}, 1000},
+		{"venice", []string{"below_min_stands=false", "lone_customer_boxes=0"}, 500},
+		{"argentina", []string{"lone_customer_boxes=3"}, 1500},
+	} {
+		p := limited(t, c.profile)
+		must(t, p.SetAll(c.set))
+		if got := p.LeastRoundStake(); got != c.want {
+			t.Errorf("%s %v: LeastRoundStake = %d, want %d", c.profile, c.set, got, c.want)
+		}
+	}
+}
+
+// VE-20: at venice a lone customer plays two boxes at least; a second
+// player, or a table without the rule, lifts it.
+func TestLoneBar_VE20(t *testing.T) {
+	venice, argentina := limited(t, "venice"), limited(t, "argentina")
+	for _, c := range []struct {
+		p              *Profile
+		players, boxes int
+		want           Bar
+		name           string
+	}{
+		{venice, 1, 1, BarLoneBoxes, "venice, one player on one box"},
+		{venice, 1, 2, NoBar, "venice, one player on two boxes"},
+		{venice, 2, 1, NoBar, "venice, two players"},
+		{argentina, 1, 1, NoBar, "argentina"},
+	} {
+		if got := c.p.LoneBar(c.players, c.boxes); got != c.want {
+			t.Errorf("%s: LoneBar = %d, want %d", c.name, got, c.want)
+		}
+	}
+	if venice.LoneBoxes() != 2 || argentina.LoneBoxes() != 1 {
+		t.Errorf("LoneBoxes: venice %d, argentina %d; want 2 and 1", venice.LoneBoxes(), argentina.LoneBoxes())
+	}
+}

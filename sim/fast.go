@@ -174,7 +174,7 @@ func fastEligible(cfg *Config) bool {
 	if cfg.Count != nil && len(cfg.Ramp.Steps) > 0 {
 		most = cfg.Ramp.Max()
 	}
-	if p.MaxCapsDouble && 2*cfg.Unit*most > int64(p.MaxBet) {
+	if p.DoubleCapped(money.Amount(cfg.Unit * most)) {
 		return false
 	}
 	_, ok1 := cfg.Strategy.(*StrategyCard)

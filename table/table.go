@@ -356,7 +356,7 @@ func (t *Table) CanDeal() error {
 			}
 		}
 	}
-	if n := t.p.LoneCustomerBoxes; n > 1 {
+	if n := t.p.LoneBoxes(); n > 1 {
 		players := map[string]bool{}
 		boxes := map[int]bool{}
 		for _, b := range t.bets {
@@ -365,7 +365,7 @@ func (t *Table) CanDeal() error {
 				boxes[b.Box] = true
 			}
 		}
-		if len(players) == 1 && len(boxes) < n {
+		if t.p.LoneBar(len(players), len(boxes)) == rules.BarLoneBoxes {
 			return &NotReady{Rule: "VE-20", Reason: "lone_customer_boxes", Need: n, Have: len(boxes), Bets: len(t.bets)}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/care"
 	"sabot/internal/server"
 	"sabot/internal/wallet/walletsim"
 	"sabot/money"
@@ -209,7 +210,7 @@ func TestClusterRevocation(t *testing.T) {
 	defer bf.Close()
 	must(bf.Next(ctx))
 	var pc sabot.PlayerCare
-	must(0, ben1.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
+	must(0, ben1.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
 	at = time.Now()
 	stakeOnSocket(t, bf, tb, 100)
 	offTable(t, c.admin, tb, "ben", at)
@@ -267,11 +268,11 @@ func TestClusterPitBlock(t *testing.T) {
 	defer bf.Close()
 	must(bf.Next(ctx))
 
-	var v server.BlockView
-	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{}, &v), sabot.EINVALID, "")
-	wantReason(t, ben.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{Reason: "me"}, &v), sabot.EFORBIDDEN, "")
-	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/pit/block", server.BlockRequest{Reason: "staff"}, &v), sabot.EINVALID, "")
-	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{Reason: "chip dumping with cy"}, &v))
+	var v care.BlockView
+	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{}, &v), sabot.EINVALID, "")
+	wantReason(t, ben.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{Reason: "me"}, &v), sabot.EFORBIDDEN, "")
+	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/pit/block", care.BlockRequest{Reason: "staff"}, &v), sabot.EINVALID, "")
+	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{Reason: "chip dumping with cy"}, &v))
 	at := time.Now()
 	if !v.Blocked || v.Reason != "chip dumping with cy" || v.At == "" {
 		t.Fatalf("the block's answer: %+v", v)
@@ -291,8 +292,8 @@ func TestClusterPitBlock(t *testing.T) {
 			t.Fatalf("the refusal tells the pit's reason: %v", err)
 		}
 	}
-	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", server.BlockRequest{Reason: "again"}, &v)) // a repeat
-	must(0, c.admin.Do(ctx, "POST", "/api/admin/players/ben/unblock", server.BlockRequest{Reason: "cleared by security"}, &v))
+	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{Reason: "again"}, &v)) // a repeat
+	must(0, c.admin.Do(ctx, "POST", "/api/admin/players/ben/unblock", care.BlockRequest{Reason: "cleared by security"}, &v))
 	if v.Blocked {
 		t.Fatalf("lifted: %+v", v)
 	}
@@ -375,7 +376,7 @@ func TestOperatorPlayerCare(t *testing.T) {
 		must(ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}))
 	}
 	var pc sabot.PlayerCare
-	wantReason(t, ana.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc), sabot.EFORBIDDEN, "operator_care")
+	wantReason(t, ana.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 1}, &pc), sabot.EFORBIDDEN, "operator_care")
 	_, err := setLimit(t, ana, "stake", "day", amt(100))
 	wantReason(t, err, sabot.EFORBIDDEN, "operator_care")
 	must(ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100}))
@@ -411,7 +412,7 @@ func TestCareReRegistration(t *testing.T) {
 		t.Fatalf("ben's welcome credit: %d", me.Wallet)
 	}
 	var pc sabot.PlayerCare
-	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", server.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
+	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
 
 	again := &server.Client{URL: h.srv.URL(), HTTP: browser} // the same browser
 	must(0, again.Register(ctx, "benjamin", password))

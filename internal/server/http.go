@@ -46,9 +46,9 @@ func (s *Server) Handler() http.Handler {
 
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("POST /api/admin/staff", s.admin(s.handleCreateStaff))
-	mux.HandleFunc("GET /api/admin/players", s.admin(s.handlePlayers))
-	mux.HandleFunc("POST /api/admin/players/{name}/block", s.admin(s.handleBlock))
-	mux.HandleFunc("POST /api/admin/players/{name}/unblock", s.admin(s.handleUnblock))
+	mux.HandleFunc("GET /api/admin/players", s.admin(s.playerCare().HandlePlayers))
+	mux.HandleFunc("POST /api/admin/players/{name}/block", s.admin(s.playerCare().HandleBlock))
+	mux.HandleFunc("POST /api/admin/players/{name}/unblock", s.admin(s.playerCare().HandleUnblock))
 	mux.HandleFunc("POST /api/admin/devices", s.admin(s.handleIssueDevice))
 	mux.HandleFunc("GET /api/admin/devices", s.admin(s.handleDevices))
 	mux.HandleFunc("POST /api/admin/devices/{id}/revoke", s.admin(s.handleRevokeDevice))
@@ -65,10 +65,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
 	mux.HandleFunc("GET /api/me/rounds", s.authed(s.handleMyRounds))
 	mux.HandleFunc("POST /api/me/password", s.authed(s.handlePassword))
-	mux.HandleFunc("GET /api/me/care", s.authed(s.handleCare))
-	mux.HandleFunc("POST /api/me/care/limits", s.authed(s.handleCareLimit))
-	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.handleCareReality))
-	mux.HandleFunc("POST /api/me/care/exclusion", s.authed(s.handleCareExclusion))
+	mux.HandleFunc("GET /api/me/care", s.authed(s.playerCare().HandleCare))
+	mux.HandleFunc("POST /api/me/care/limits", s.authed(s.playerCare().HandleLimit))
+	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.playerCare().HandleReality))
+	mux.HandleFunc("POST /api/me/care/exclusion", s.authed(s.playerCare().HandleExclusion))
 	mux.HandleFunc("GET /api/tables/{id}/history", s.authed(s.handleTableHistory))
 	mux.HandleFunc("POST /api/replay", s.handleReplay)
 	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
@@ -549,7 +549,7 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: %s's wallet holds %s; a credit of %s would take it beyond the most a wallet may hold (%s)",
 			u.Name, held, amount, money.Max)
 	}
-	if err := s.careDeposit(ctx, u.ID, amount); err != nil { // the player's own deposit limit (issue 15)
+	if err := s.playerCare().Deposit(ctx, u.ID, amount); err != nil { // the player's own deposit limit (issue 15)
 		return nil, false, err
 	}
 	wid, err := s.account(ctx, sabot.AccountWallet, u.ID)

@@ -5,12 +5,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"sabot"
-	"sabot/internal/wallet"
-	"sabot/money"
 )
 
 // The launch from the operator's site (issue 14; docs/wallet.md): the
@@ -25,56 +22,19 @@ type LaunchRequest struct {
 	Token string `json:"token"`
 }
 
-// maxLaunchToken bounds an operator's token.
-const maxLaunchToken = 512
-
 // launch checks an operator's token with its wallet and opens a session
 // for its player.
 func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*LoginResult, error) {
-	if s.Wallet == nil {
-		return nil, sabot.Errorf(sabot.ENOTFOUND, "this server has no operator's wallet: players log in (POST /api/login)")
-	}
-	if token == "" || len(token) > maxLaunchToken {
-		return nil, sabot.Errorf(sabot.EINVALID, "a launch needs the operator's token (1 to %d bytes)", maxLaunchToken)
-	}
-	// Each launch is a call to the operator: a client guessing tokens is
-	// throttled per address as failed logins are.
 	g, now := s.guards(), s.now()
-	addr := clientKey(s.clientAddr(r))
-	if d := g.loginAddr.wait(addr, now); d > 0 {
-		return nil, sabot.Throttled(d, "too many failed launches: try again in %s", roundUp(d))
-	}
-	// The transaction ID is the token's: a launch sent again (no answer in
-	// time) is the same call, and acts once at the operator's.
-	hash := launchTokenHash(token)
-	res, err := s.callWithin(ctx, wallet.OpAuthenticate, wallet.Request{TransactionID: launchSession(hash), Token: token, Currency: s.Currency})
+	th := launchThrottle{g: g, addr: clientKey(s.clientAddr(r)), now: now}
+	u, balance, err := s.operator().Launch(ctx, token, th)
 	if err != nil {
-		s.logger().Warn("the operator's wallet did not answer a launch", "err", err)
-		return nil, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second, Message: "the operator's wallet does not answer: try again"}
-	}
-	if res.Refused() {
-		g.loginAddr.charge(addr, now)
-		return nil, sabot.Errorf(sabot.EUNAUTHORIZED, "the operator refused the launch: %s", firstOf(res.Message, res.Reason))
-	}
-	if res.Currency != "" && res.Currency != s.Currency {
-		return nil, sabot.Errorf(sabot.ECONFLICT, "refused: the player's account is in %s; these tables play in %s", res.Currency, s.Currency)
-	}
-	if err := checkOperatorID(res.Player); err != nil {
-		s.logger().Error("the operator's wallet named a player sabot cannot seat", "player", res.Player, "err", err)
-		return nil, sabot.Errorf(sabot.EINTERNAL, "the operator's wallet named a player this server cannot seat")
-	}
-	u, err := s.outbox().OperatorUser(ctx, res.Player, operatorPrefix+res.Player)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.useLaunchToken(ctx, hash, u.ID); err != nil {
-		g.loginAddr.charge(addr, now)
 		return nil, err
 	}
 	if err := s.excluded(ctx, u.ID); err != nil { // an exclusion on record holds here too (issue 25)
 		return nil, err
 	}
-	s.opBalance.Store(u.ID, money.Amount(res.Balance))
+	s.operator().SetBalance(u.ID, balance)
 	session := randomID(32)
 	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: session, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
 		return nil, err
@@ -82,14 +42,22 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*Lo
 	return &LoginResult{Token: session, User: s.userView(ctx, u)}, nil
 }
 
-func firstOf(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
+// launchThrottle holds back a client guessing launch tokens per address,
+// as failed logins are.
+type launchThrottle struct {
+	g    *guards
+	addr string
+	now  time.Time
 }
+
+func (t launchThrottle) Wait() error {
+	if d := t.g.loginAddr.wait(t.addr, t.now); d > 0 {
+		return sabot.Throttled(d, "too many failed launches: try again in %s", roundUp(d))
+	}
+	return nil
+}
+
+func (t launchThrottle) Charge() { t.g.loginAddr.charge(t.addr, t.now) }
 
 // handleLaunch is POST /api/launch.
 func (s *Server) handleLaunch(w http.ResponseWriter, r *http.Request) {
@@ -130,23 +98,3 @@ func (s *Server) handleLaunchPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	http.Redirect(w, r, next+"#session="+url.QueryEscape(res.Token), http.StatusSeeOther)
 }
-
-// operatorBalance is an operator's player's balance: asked of the
-// operator's wallet (within a second), or else the last it said.
-func (s *Server) operatorBalance(ctx context.Context, u *sabot.User) money.Amount {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	res, err := s.Wallet.Call(ctx, wallet.OpBalance, wallet.Request{TransactionID: "b-" + randomID(12), Player: u.OperatorID, Currency: s.Currency})
-	if err == nil && !res.Refused() {
-		s.opBalance.Store(u.ID, money.Amount(res.Balance))
-		return money.Amount(res.Balance)
-	}
-	if b, ok := s.opBalance.Load(u.ID); ok {
-		return b.(money.Amount)
-	}
-	return 0
-}
-
-// opBalances keeps the operator's players' balances as the operator last
-// said them.
-type opBalances = sync.Map

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"sabot"
+	"sabot/internal/operator"
 )
 
 // metrics are the service's Prometheus metrics, in a registry of their own
@@ -46,13 +47,8 @@ type metrics struct {
 	commitAppends prometheus.Histogram
 	decisionWait  prometheus.Histogram
 
-	// The operator's wallet (operator.go, deliver.go).
-	walletCalls       *prometheus.CounterVec // op, result: ok, refused, no-answer
-	walletRollbacks   prometheus.Counter
-	walletUndelivered prometheus.Gauge
-	walletOldest      prometheus.Gauge
-	walletOwed        prometheus.Gauge
-	walletOwedAmount  prometheus.Gauge
+	// The operator's wallet (internal/operator).
+	wallet *operator.Metrics
 
 	// The return watched (rtpwatch.go, issue 29): by table.
 	rtp *rtpMetrics
@@ -110,21 +106,10 @@ func newMetrics() *metrics {
 		decisionWait: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_decision_wait_seconds",
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
-		walletCalls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_wallet_calls_total",
-			Help: "Calls to the operator's wallet, by operation and result: ok, refused, no-answer (sent again)."}, []string{"op", "result"}),
-		walletRollbacks: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_wallet_rollbacks_total",
-			Help: "Debits rolled back: no answer within the time limit, or no stake counted them (a significant event each)."}),
-		walletUndelivered: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_undelivered",
-			Help: "Credits and rollbacks in the outbox the operator has not answered, as the deliverer last read them."}),
-		walletOldest: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_undelivered_oldest_seconds",
-			Help: "Age of the oldest credit or rollback the operator has not answered (0: none); over a minute is a significant event."}),
-		walletOwed: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_owed",
-			Help: "Money owed: credits and rollbacks the operator refused, neither paid since nor resolved by hand (GET /api/admin/wallet/owed)."}),
-		walletOwedAmount: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_wallet_owed_minor_units",
-			Help: "The sum of the money owed, in minor units of the operator's currency."}),
+		wallet: operator.NewMetrics(),
 	}
 	m.rtp = newRTPMetrics(m.reg)
-	m.reg.MustRegister(m.walletCalls, m.walletRollbacks, m.walletUndelivered, m.walletOldest, m.walletOwed, m.walletOwedAmount)
+	m.reg.MustRegister(m.wallet.Collectors()...)
 	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		m.nodes, m.claims, m.renewals, m.leaseLost, m.handedOver, m.nodesLost, m.failover, m.forwarded,

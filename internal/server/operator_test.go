@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -745,20 +744,5 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	if !strings.Contains(seen["wallet-refused"], "20.00 owed to ana") || !strings.Contains(seen["wallet-paid"], "paid when sent again") ||
 		!strings.Contains(seen["wallet-resolved"], "ticket 4411 by pit") {
 		t.Fatalf("the events: %v", seen)
-	}
-}
-
-// The kinds sabot sends are the ones docs/wallet.yaml lists, no more, no
-// fewer (issue 25, item 9: the debit kind insurance, sent as insure; the
-// rollback kinds, sent as the record's kind).
-func TestOperatorKindsInSpec(t *testing.T) {
-	spec, err := walletSpec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for schema, ours := range map[string][]string{"DebitRequest": server.DebitKinds, "CreditRequest": server.CreditKinds, "RollbackRequest": server.RollbackKinds} {
-		if got := spec.Enum(schema, "kind"); !slices.Equal(got, ours) {
-			t.Errorf("%s's kinds: docs/wallet.yaml %v, sabot %v", schema, got, ours)
-		}
 	}
 }

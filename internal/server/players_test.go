@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/care"
 	"sabot/internal/server"
 )
 
@@ -20,11 +21,11 @@ func TestPitPlayers(t *testing.T) {
 	ana, _, bob := h.player("ana", 100000), h.player("anabel", 5000), h.player("bob", 100)
 	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
 	must(setLimit(t, ana, "loss", "day", amt(20000)))
-	var bv server.BlockView
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/players/anabel/block", server.BlockRequest{Reason: "fraud"}, &bv))
+	var bv care.BlockView
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/players/anabel/block", care.BlockRequest{Reason: "fraud"}, &bv))
 	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "andrea", Password: password, Role: sabot.RoleDealer}, nil))
 
-	var ps []server.PlayerView
+	var ps []care.PlayerView
 	must(0, h.admin.Do(ctx, "GET", "/api/admin/players?q=AN", nil, &ps))
 	if len(ps) != 2 || ps[0].Name != "ana" || ps[1].Name != "anabel" {
 		t.Fatalf("players AN: %+v", ps)

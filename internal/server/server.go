@@ -19,6 +19,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sabot/internal/care"
+	"sabot/internal/operator"
 	"sabot/internal/report"
 	"sabot/internal/wallet"
 	"sabot/money"
@@ -208,6 +210,8 @@ type Server struct {
 
 	guardOnce sync.Once
 	guard     *guards
+	careOnce  sync.Once
+	careSys   *care.Care // player care (care.go)
 	shoeReads readLimit
 	touches   touches // sessions' last use, written together (touch.go)
 	starting  atomic.Bool
@@ -223,13 +227,10 @@ type Server struct {
 	tables   map[int64]*actor
 	system   int64    // the table row whose log is the significant-event log
 	accounts sync.Map // "kind/owner" → account ID
-	// opBalance: each operator's player's balance as the operator last
-	// said it (user ID → money.Amount; launch.go).
-	opBalance opBalances
-	// opSession: each operator's player's game session (user ID → string;
-	// operator.go).
-	opSession sync.Map
-	sockets   sockets
+	// op is the operator's wallet (operator.go), made at its first use.
+	op      *operator.Operator
+	opOnce  sync.Once
+	sockets sockets
 }
 
 // Open recovers every table from its log and starts serving.

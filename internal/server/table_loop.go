@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/operator"
 	"sabot/money"
 )
 
@@ -215,7 +216,7 @@ func (a *actor) handle(ctx context.Context, c *command) reply {
 		}
 	}
 	seq, err := a.exec(ctx, c)
-	var nd *needDebit
+	var nd *operator.NeedDebit
 	if errors.As(err, &nd) {
 		return a.startDebit(ctx, c, nd)
 	}

@@ -15,6 +15,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/operator"
 	"sabot/internal/report"
 	"sabot/money"
 	"sabot/rules"
@@ -86,15 +87,9 @@ type actor struct {
 	leaving  bool
 	moved    atomic.Bool
 
-	// The operator's players' debits (operator.go): acknowledged and not
-	// staked yet (funded), staked in the stakes still in play (staked), and
-	// the commands waiting for a debit's answer (debiting); their balances
-	// as the operator last said them. A rebuild keeps them: the log does
-	// not hold them.
-	funded   map[string][]debitRef
-	staked   map[string][]debitRef
-	debiting map[string]*debitWait
-	balances map[string]money.Amount
+	// The operator's players' debits (internal/operator, operator.go). A
+	// rebuild keeps them: the log does not hold them.
+	debits *operator.Debits
 }
 
 // write appends a record under the table's lease. A refusal for an old
@@ -179,14 +174,14 @@ type declineKey struct {
 const maxSeen = 8192
 
 func newActor(s *Server, cfg *sabot.Table) *actor {
-	return &actor{
+	a := &actor{
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
 		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
 		handOver: make(chan struct{}),
-		funded:   map[string][]debitRef{}, staked: map[string][]debitRef{}, debiting: map[string]*debitWait{},
-		balances: map[string]money.Amount{},
 	}
+	a.debits = s.operator().Debits(debitTable{a})
+	return a
 }
 
 // load rebuilds the table from its log (resume then goes on with what the

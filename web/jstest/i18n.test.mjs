@@ -211,3 +211,25 @@ test('the table\'s events that say why, in each language: a box given up, a bet 
   });
   withLang('it', () => assert.match(say()[3], /le carte sono finite \(AR-08\)/));
 });
+
+// The decisions' keyboard shortcuts are words of the page's language: in
+// each catalogue, each key is one letter of its button's word (L for
+// Plantarse, O for No carta), and no two decisions share a key.
+test('the decisions keys are letters of their own words in each language', async () => {
+  const { ACTIONS, actionKey } = await import('../static/js/prompt.js');
+  const bare = s => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  for (const code of Object.keys(CATALOGUES)) {
+    withLang(code, () => {
+      const seen = new Map();
+      for (const a of [...ACTIONS, 'decline']) {
+        const key = actionKey(a);
+        assert.match(key, /^[a-z]$/, `${code} ${a}: key ${key}`);
+        assert.ok(bare(t('action.' + a)).includes(key), `${code} ${a}: ${key} is not a letter of "${t('action.' + a)}"`);
+        assert.ok(!seen.has(key), `${code}: ${a} and ${seen.get(key)} share the key ${key}`);
+        seen.set(key, a);
+      }
+    });
+  }
+  withLang('es', () => assert.equal(actionKey('stand'), 'l'));
+  withLang('en', () => assert.equal(actionKey('stand'), 's'));
+});

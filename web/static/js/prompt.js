@@ -13,17 +13,16 @@ import { t } from './i18n.js';
 
 // Each decision's key (its name is action.NAME of the catalogue), and the
 // order they are offered in.
-export const ACTIONS = {
-  hit: { key: 'h' },
-  stand: { key: 's' },
-  double: { key: 'd' },
-  split: { key: 'p' },
-  surrender: { key: 'r' },
-  insure: { key: 'i' },
-  'even-money': { key: 'e' },
-  challenge: { key: 'c' },
-  withdraw: { key: 'w' }, // AR-23 (f): a skipped player takes his bet back
-};
+// ACTIONS are the decisions with a keyboard shortcut: each one's key is in
+// the page's language (key.ACTION in the catalogues: S for Stand, L for
+// Plantarse, O for No carta), one letter of its button's word.
+export const ACTIONS = new Set(['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge',
+  'withdraw']); // withdraw: AR-23 (f), a skipped player takes his bet back
+
+// actionKey is a decision's keyboard shortcut in the page's language.
+export function actionKey(action) {
+  return ACTIONS.has(action) || action === 'decline' ? t('key.' + action) : '';
+}
 const ORDER = ['hit', 'stand', 'double', 'split', 'surrender', 'insure', 'even-money', 'challenge', 'declare', 'withdraw'];
 
 // The phases with a heading of their own (prompt.heading.PHASE).
@@ -114,9 +113,8 @@ export function promptButtons(phase, ls) {
   const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
   return sorted.map(l => {
     if (l.action === 'declare') return { legal: l, label: t('prompt.aceCounts', { n: l.value }), key: l.value === 1 ? '1' : elevenKey(), def: phase === 'ace-choice' && l.value === 11 };
-    if (phase === 'follow') return { legal: l, label: t(l.action === 'double' ? 'prompt.doubleToo' : 'prompt.splitToo'), key: ACTIONS[l.action].key };
-    const { key } = ACTIONS[l.action] || { key: '' };
-    return { legal: l, label: ACTIONS[l.action] ? t('action.' + l.action) : l.action, key };
+    if (phase === 'follow') return { legal: l, label: t(l.action === 'double' ? 'prompt.doubleToo' : 'prompt.splitToo'), key: actionKey(l.action) };
+    return { legal: l, label: ACTIONS.has(l.action) ? t('action.' + l.action) : l.action, key: actionKey(l.action) };
   });
 }
 
@@ -251,8 +249,8 @@ export class Prompt {
       }, label, def ? h('small', { class: 'act-default' }, t('prompt.ifTimeRunsOut')) : null, keys && key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null));
     }
     if (declines(phase)) {
-      buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? 'n' : null, 'aria-keyshortcuts': keys ? 'N' : null, disabled: busy, onclick: () => this.send(row, 'decline', { box, hand }) },
-        declineLabel(phase), keys ? h('kbd', { 'aria-hidden': 'true' }, 'N') : null));
+      buttons.push(h('button', { class: 'act act-decline', 'data-fk': `decline-${box}`, 'data-key': keys ? actionKey('decline') : null, 'aria-keyshortcuts': keys ? actionKey('decline').toUpperCase() : null, disabled: busy, onclick: () => this.send(row, 'decline', { box, hand }) },
+        declineLabel(phase), keys ? h('kbd', { 'aria-hidden': 'true' }, actionKey('decline').toUpperCase()) : null));
     }
     return h('div', { class: 'prompt-row', role: 'group', 'aria-label': text, 'data-row': row, 'aria-busy': busy ? 'true' : null },
       h('p', { class: 'prompt-text' }, text),

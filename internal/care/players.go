@@ -1,11 +1,9 @@
-package server
+package care
 
 import (
 	"context"
-	"net/http"
 	"time"
 
-	"sabot"
 	"sabot/money"
 )
 
@@ -22,10 +20,11 @@ type PlayerView struct {
 	Seats    []PlayerSeat  `json:"seats"`
 	Limits   []PlayerLimit `json:"limits"`
 	// Exclusion is his time-out or self-exclusion in force, Until its end.
-	Exclusion string         `json:"exclusion,omitempty"`
-	Until     *time.Time     `json:"until,omitempty"`
-	Blocked   *BlockView     `json:"blocked,omitempty"`
-	Rounds    []RoundSummary `json:"rounds"`
+	Exclusion string     `json:"exclusion,omitempty"`
+	Until     *time.Time `json:"until,omitempty"`
+	Blocked   *BlockView `json:"blocked,omitempty"`
+	// Rounds are his last rounds, as recall lists them (Config.Rounds).
+	Rounds any `json:"rounds"`
 }
 
 // PlayerSeat is a box a player holds at a table this node serves.
@@ -51,42 +50,14 @@ const (
 	MaxPlayerQuery     = 64
 )
 
-func (s *Server) handlePlayers(w http.ResponseWriter, r *http.Request, pit *sabot.User) {
-	limit, err := pageLimit(r, DefaultPlayersPage, MaxPlayersPage)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	q := r.URL.Query().Get("q")
-	if len(q) > MaxPlayerQuery {
-		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "q: a name's start of at most %d bytes", MaxPlayerQuery))
-		return
-	}
-	vs, err := s.players(r.Context(), q, limit)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, vs)
-}
-
-func (s *Server) players(ctx context.Context, q string, limit int) ([]PlayerView, error) {
-	us, err := s.Store.Players(ctx, q, limit)
+func (c *Care) players(ctx context.Context, q string, limit int) ([]PlayerView, error) {
+	us, err := c.cfg.Users.Players(ctx, q, limit)
 	if err != nil {
 		return nil, err
 	}
-	seats := map[string][]PlayerSeat{}
-	for _, a := range s.tableList() {
-		rep := a.do(ctx, &command{inside: viewTable})
-		if rep.err != nil || rep.view == nil {
-			continue // moved or stopped meanwhile
-		}
-		for _, st := range rep.view.Seats {
-			seats[st.Player] = append(seats[st.Player], PlayerSeat{Table: a.created.ID, Name: a.created.Name, Box: st.Box})
-		}
-	}
-	c := s.care()
-	now := s.now()
+	seats := c.cfg.Tables.Seats(ctx)
+	st := c.store()
+	now := c.now()
 	out := make([]PlayerView, 0, len(us))
 	for _, u := range us {
 		v := PlayerView{ID: u.ID, Name: u.Name, Operator: u.OperatorID != "", Seats: seats[u.Name], Limits: []PlayerLimit{}}
@@ -94,18 +65,18 @@ func (s *Server) players(ctx context.Context, q string, limit int) ([]PlayerView
 			v.Seats = []PlayerSeat{}
 		}
 		if !v.Operator {
-			w := s.balance(ctx, sabot.AccountWallet, u.ID)
+			w := c.cfg.Wallet(ctx, u.ID)
 			v.Wallet = &w
 		}
-		if c != nil {
-			ls, err := c.Limits(ctx, u.ID)
+		if st != nil {
+			ls, err := st.Limits(ctx, u.ID)
 			if err != nil {
 				return nil, err
 			}
 			for _, l := range ls {
 				v.Limits = append(v.Limits, PlayerLimit{Kind: l.Kind, Period: l.Period, Amount: l.Amount})
 			}
-			pc, err := c.CareOf(ctx, u.ID)
+			pc, err := st.CareOf(ctx, u.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -117,7 +88,7 @@ func (s *Server) players(ctx context.Context, q string, limit int) ([]PlayerView
 				v.Blocked = blockView(u, pc)
 			}
 		}
-		if v.Rounds, err = PlayerRounds(ctx, s.Store, u, "", PlayerRoundsShown); err != nil {
+		if v.Rounds, err = c.cfg.Rounds(ctx, u, PlayerRoundsShown); err != nil {
 			return nil, err
 		}
 		out = append(out, v)

@@ -1,4 +1,4 @@
-package server
+package operator
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // after a backoff that doubles up to a maximum; an answer, ok or refused,
 // is written and ends it. The operator acts once on a transaction ID, so a
 // call sent twice (a node that died after the operator answered) is
-// harmless. A call unanswered for over a minute (WalletUndeliveredAfter) is a significant event,
+// harmless. A call unanswered for over a minute (UndeliveredAfter) is a significant event,
 // once per node, and the age of the oldest is in /metrics.
 
 const (
@@ -31,7 +31,7 @@ const (
 	retryFirst    = 250 * time.Millisecond
 	retryMost     = 30 * time.Second
 	// DefaultUndeliveredAfter is when an unanswered call becomes a
-	// significant event (Server.WalletUndeliveredAfter).
+	// significant event (Config.UndeliveredAfter).
 	DefaultUndeliveredAfter = time.Minute
 )
 
@@ -47,32 +47,32 @@ func retryAfterAttempts(n int, most time.Duration) time.Duration {
 	return d + time.Duration(rand.Int64N(int64(d)/5+1))
 }
 
-// deliver runs the deliverer until ctx ends.
-func (s *Server) deliver(ctx context.Context) {
-	o := s.outbox()
+// Deliver runs the deliverer until ctx ends.
+func (o *Operator) Deliver(ctx context.Context) {
+	out := o.cfg.Outbox
 	reported := map[string]bool{}
 	var lastCheck time.Time
-	after := durationOr(s.WalletUndeliveredAfter, DefaultUndeliveredAfter)
+	after := durationOr(o.cfg.UndeliveredAfter, DefaultUndeliveredAfter)
 	every := min(5*time.Second, after/2)
 	var lastRetry time.Time
-	retryEvery := min(5*time.Second, s.retryRefused(1)/2)
+	retryEvery := min(5*time.Second, o.retryRefused(1)/2)
 	for {
-		calls, err := o.ClaimCalls(ctx, s.now(), deliverBatch, deliverLease)
+		calls, err := out.ClaimCalls(ctx, o.now(), deliverBatch, deliverLease)
 		if err != nil && ctx.Err() == nil {
-			s.logger().Error("the outbox could not be read", "err", err)
+			o.logger().Error("the outbox could not be read", "err", err)
 		}
 		if len(calls) > 0 {
-			s.sendCalls(ctx, calls)
+			o.sendCalls(ctx, calls)
 		}
-		if s.retryRefused(1) > 0 && time.Since(lastRetry) >= retryEvery {
+		if o.retryRefused(1) > 0 && time.Since(lastRetry) >= retryEvery {
 			lastRetry = time.Now()
-			if _, err := o.RetryOwed(ctx, s.now()); err != nil && ctx.Err() == nil {
-				s.logger().Error("the money owed could not be sent again", "err", err)
+			if _, err := out.RetryOwed(ctx, o.now()); err != nil && ctx.Err() == nil {
+				o.logger().Error("the money owed could not be sent again", "err", err)
 			}
 		}
 		if time.Since(lastCheck) >= every {
 			lastCheck = time.Now()
-			s.checkUndelivered(ctx, reported, after)
+			o.checkUndelivered(ctx, reported, after)
 		}
 		if len(calls) == deliverBatch {
 			continue // more may be due
@@ -87,64 +87,64 @@ func (s *Server) deliver(ctx context.Context) {
 
 // sendCalls sends claimed calls, deliverAtOnce at a time, and writes each
 // one's answer or next try.
-func (s *Server) sendCalls(ctx context.Context, calls []*sabot.WalletCall) {
+func (o *Operator) sendCalls(ctx context.Context, calls []*sabot.WalletCall) {
 	sem := make(chan struct{}, deliverAtOnce)
 	var wg sync.WaitGroup
 	for _, c := range calls {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			s.sendCall(ctx, c)
+			o.sendCall(ctx, c)
 		})
 	}
 	wg.Wait()
 }
 
-func (s *Server) sendCall(ctx context.Context, c *sabot.WalletCall) {
-	o := s.outbox()
-	res, err := s.Wallet.Call(ctx, c.Op, s.walletRequest(*c))
+func (o *Operator) sendCall(ctx context.Context, c *sabot.WalletCall) {
+	out := o.cfg.Outbox
+	res, err := o.cfg.Wallet.Call(ctx, c.Op, o.request(*c))
 	if err != nil {
-		s.metrics.walletCalls.WithLabelValues(c.Op, "no-answer").Inc()
+		o.m.calls.WithLabelValues(c.Op, "no-answer").Inc()
 		if ctx.Err() != nil {
 			return // stopping: the lease gives it back
 		}
-		retry := s.now().Add(retryAfterAttempts(c.Attempts, durationOr(s.WalletRetryMost, retryMost)))
-		if err := o.AnswerCall(context.WithoutCancel(ctx), c.ID, sabot.CallPending, nil, time.Time{}, retry); err != nil {
-			s.logger().Error("a wallet call's next try not written", "call", c.ID, "err", err)
+		retry := o.now().Add(retryAfterAttempts(c.Attempts, durationOr(o.cfg.RetryMost, retryMost)))
+		if err := out.AnswerCall(context.WithoutCancel(ctx), c.ID, sabot.CallPending, nil, time.Time{}, retry); err != nil {
+			o.logger().Error("a wallet call's next try not written", "call", c.ID, "err", err)
 		}
-		s.logger().Warn("the operator's wallet did not answer", "call", c.ID, "op", c.Op, "attempts", c.Attempts, "err", err)
+		o.logger().Warn("the operator's wallet did not answer", "call", c.ID, "op", c.Op, "attempts", c.Attempts, "err", err)
 		return
 	}
 	state := sabot.CallOK
 	if res.Refused() {
 		// A credit or a rollback refused is money owed: it is sent again
-		// under a new transaction ID by the policy (owed), and the pit
+		// under a new transaction ID by the policy (owe), and the pit
 		// sees it until it is paid or resolved by hand.
 		state = sabot.CallRefused
 	}
-	s.metrics.walletCalls.WithLabelValues(c.Op, state).Inc()
+	o.m.calls.WithLabelValues(c.Op, state).Inc()
 	ans, _ := json.Marshal(res)
-	if err := o.AnswerCall(context.WithoutCancel(ctx), c.ID, state, ans, s.now(), time.Time{}); err != nil {
-		s.logger().Error("a wallet call's answer not written: it is sent again", "call", c.ID, "err", err)
+	if err := out.AnswerCall(context.WithoutCancel(ctx), c.ID, state, ans, o.now(), time.Time{}); err != nil {
+		o.logger().Error("a wallet call's answer not written: it is sent again", "call", c.ID, "err", err)
 		return
 	}
 	switch {
 	case state == sabot.CallRefused:
-		s.owe(context.WithoutCancel(ctx), c, res)
+		o.owe(context.WithoutCancel(ctx), c, res)
 	case c.RetryOf != "":
-		s.event(context.WithoutCancel(ctx), nil, adminPayload{Event: "wallet-paid", Table: c.TableID, User: operatorPrefix + c.Player,
-			Amount: c.Amount, Memo: c.RetryOf, Text: fmt.Sprintf("%s %s, refused, paid when sent again as %s", c.Op, c.RetryOf, c.ID)}, nil, "")
+		o.event(context.WithoutCancel(ctx), nil, Event{Event: "wallet-paid", Table: c.TableID, User: Prefix + c.Player,
+			Amount: c.Amount, Memo: c.RetryOf, Text: fmt.Sprintf("%s %s, refused, paid when sent again as %s", c.Op, c.RetryOf, c.ID)}, nil)
 	}
 }
 
 // checkUndelivered writes a significant event for each call unanswered for
 // over UndeliveredAfter (once per node), and sets the gauges.
-func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool, after time.Duration) {
-	pending, err := s.outbox().Calls(ctx, sabot.CallQuery{States: []string{sabot.CallPending}, Limit: 1000})
+func (o *Operator) checkUndelivered(ctx context.Context, reported map[string]bool, after time.Duration) {
+	pending, err := o.cfg.Outbox.Calls(ctx, sabot.CallQuery{States: []string{sabot.CallPending}, Limit: 1000})
 	if err != nil {
 		return
 	}
-	now := s.now()
+	now := o.now()
 	n, oldest := 0, time.Duration(0)
 	still := map[string]bool{}
 	for _, c := range pending {
@@ -157,8 +157,8 @@ func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool,
 		oldest = max(oldest, age)
 		if age >= after && !reported[c.ID] {
 			reported[c.ID] = true
-			s.event(ctx, nil, adminPayload{Event: "wallet-undelivered", Table: c.TableID, User: operatorPrefix + c.Player,
-				Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s unanswered for %s (%d tries)", c.Op, c.ID, age.Round(time.Second), c.Attempts)}, nil, "")
+			o.event(ctx, nil, Event{Event: "wallet-undelivered", Table: c.TableID, User: Prefix + c.Player,
+				Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s unanswered for %s (%d tries)", c.Op, c.ID, age.Round(time.Second), c.Attempts)}, nil)
 		}
 	}
 	for id := range reported {
@@ -166,14 +166,14 @@ func (s *Server) checkUndelivered(ctx context.Context, reported map[string]bool,
 			delete(reported, id) // answered since
 		}
 	}
-	s.metrics.walletUndelivered.Set(float64(n))
-	s.metrics.walletOldest.Set(oldest.Seconds())
-	if owed, err := s.outbox().Owed(ctx); err == nil {
+	o.m.undelivered.Set(float64(n))
+	o.m.oldest.Set(oldest.Seconds())
+	if owed, err := o.cfg.Outbox.Owed(ctx); err == nil {
 		var sum int64
 		for _, c := range owed {
 			sum += int64(c.Amount)
 		}
-		s.metrics.walletOwed.Set(float64(len(owed)))
-		s.metrics.walletOwedAmount.Set(float64(sum))
+		o.m.owed.Set(float64(len(owed)))
+		o.m.owedAmount.Set(float64(sum))
 	}
 }
