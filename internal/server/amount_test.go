@@ -100,3 +100,34 @@ func TestLimitsOverflowRefused(t *testing.T) {
 		t.Fatalf("options %v after a refused change", v.Options)
 	}
 }
+
+// Item 6 of issue 27: a stake and a credit are money.Amount in the bodies,
+// a JSON number as before: one that is not an integer, or beyond an
+// int64, is refused as it was (400 invalid, a bad JSON body), and changes
+// nothing.
+func TestAmountsNotIntegersRefused(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("vegas-s17", true, nil)
+	ana := h.player("ana", 1000)
+	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	hc := &http.Client{}
+	bet := h.srv.URL() + "/api/tables/" + strconv.FormatInt(tb, 10) + "/bet"
+	credit := h.srv.URL() + "/api/admin/credit"
+	for _, c := range []struct{ url, token, body string }{
+		{bet, ana.Token, `{"command_id":"f1","box":1,"stake":100.5}`},
+		{bet, ana.Token, `{"command_id":"f2","box":1,"stake":1e3}`},
+		{bet, ana.Token, `{"command_id":"f3","box":1,"stake":9223372036854775808}`},
+		{credit, h.admin.Token, `{"command_id":"f4","user":"ana","amount":0.5}`},
+		{credit, h.admin.Token, `{"command_id":"f5","user":"ana","amount":-9223372036854775809}`},
+	} {
+		a := send(t, hc, "POST", c.url, "application/json", c.body, "Bearer "+c.token)
+		wantAnswer(t, c.body, a, http.StatusBadRequest, sabot.EINVALID, "bad JSON body: json: cannot unmarshal number")
+	}
+	if v := must(ana.Table(ctx, tb)); len(v.Bets) != 0 {
+		t.Fatalf("bets %+v", v.Bets)
+	}
+	if w := wallet(t, ana); w != 1000 {
+		t.Fatalf("wallet %d", w)
+	}
+}
