@@ -17,11 +17,6 @@ import (
 // sends the browser on to the web table with the session; POST /api/launch
 // answers a program as a login does.
 
-// LaunchRequest is a launch by a program.
-type LaunchRequest struct {
-	Token string `json:"token"`
-}
-
 // launch checks an operator's token with its wallet and opens a session
 // for its player.
 func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*LoginResult, error) {

@@ -44,6 +44,7 @@ type (
 	TableRequest   = wire.TableRequest
 	CommandRequest = wire.CommandRequest
 	CommandResult  = wire.CommandResult
+	LaunchRequest  = wire.LaunchRequest
 
 	sitRequest   = wire.Sit
 	forceRequest = wire.ForceCards
