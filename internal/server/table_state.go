@@ -73,7 +73,7 @@ type actor struct {
 	// test sets it small).
 	seenMax int
 
-	// Several nodes (node.go): the epoch of the table's lease, which every
+	// Several nodes (internal/cluster, cluster.go): the epoch of the table's lease, which every
 	// append carries (0: not fenced); fenced when the store refused an
 	// append under it (another node owns the table now); handOver, closed by
 	// the server to hand the table over between rounds, and leaving once

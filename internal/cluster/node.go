@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 //
 // Where the store is a sabot.Cluster, the server is a node: it joins with a
 // lease and serves the tables it owns, each under the epoch of its claim,
-// which every append carries (actor.write): the store refuses an append
-// under an epoch that another claim has replaced, in the append's own
-// transaction, so that a node paused or cut off can never write after
+// which every append carries (the server's actor.write): the store refuses
+// an append under an epoch that another claim has replaced, in the append's
+// own transaction, so that a node paused or cut off can never write after
 // another has taken its tables over. Alone on its store (Shared false: a
 // SQLite file, which one process holds), a node takes every table at start,
 // those of a process that died included, and renews nothing.
@@ -30,13 +30,14 @@ import (
 // a node reads the leases, claims free tables while it owns fewer than its
 // share (the tables over the live nodes that are not draining, rounded up),
 // and hands over what it owns beyond its share while another node owns
-// less; a table is handed over between rounds (actor.run), released, and
-// claimed by the node short of its share. A node renews its lease every
-// Lease/4; a node that dies stops renewing, and once its lease has expired
-// its tables are free and claimed by the survivors, which rebuild each from
-// its log as a start does. A node whose own lease expired (a pause longer
-// than its lease) drops every table and joins again as a new node. Requests
-// for a table owned by another node are forwarded to it (forward.go).
+// less; a table is handed over between rounds (the server's actor.run),
+// released, and claimed by the node short of its share. A node renews its
+// lease every Lease/4; a node that dies stops renewing, and once its lease
+// has expired its tables are free and claimed by the survivors, which
+// rebuild each from its log as a start does. A node whose own lease expired
+// (a pause longer than its lease) drops every table and joins again as a
+// new node. Requests for a table owned by another node are forwarded to it
+// (forward.go).
 
 // DefaultLease is a node's lease: the tables of a node that dies are free
 // within it, and claimed within a scan (DefaultLease/8) after.
@@ -49,9 +50,8 @@ const DefaultDrainTimeout = 2 * time.Minute
 // and the next process on the store frees it at its start.
 const soleLease = 10 * 365 * 24 * time.Hour
 
-// nodes is the server's part in a cluster.
-type nodes struct {
-	c     sabot.Cluster
+// node is the server's part in a cluster once it has joined.
+type node struct {
 	lease time.Duration
 
 	mu       sync.Mutex
@@ -65,19 +65,20 @@ type nodes struct {
 	refresh  time.Time             // the last read of the leases
 	read     chan struct{}         // closed at the next read of the leases
 	draining bool
-	paused   atomic.Bool // tests: the node neither renews nor shares out, as if stopped (PauseNode)
+	paused   atomic.Bool // tests: the node neither renews nor shares out, as if stopped (Pause)
 }
 
-func (s *Server) leaseTime() time.Duration {
-	if s.Lease > 0 {
-		return s.Lease
+// LeaseTime is the lease a node takes: Lease, or DefaultLease.
+func (c *Cluster) LeaseTime() time.Duration {
+	if c.Lease > 0 {
+		return c.Lease
 	}
 	return DefaultLease
 }
 
-// nodeID names a node: its machine, its process, and a random part (a
+// NodeID names a node: its machine, its process, and a random part (a
 // process that joins again after losing its lease is a new node).
-func nodeID() string {
+func NodeID() string {
 	host, _ := os.Hostname()
 	if host == "" {
 		host = "node"
@@ -85,12 +86,13 @@ func nodeID() string {
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomID(3))
 }
 
-// advertise is the URL other nodes reach this one at.
-func (s *Server) advertise() string {
-	if s.Advertise != "" {
-		return s.Advertise
+// Advertise is the URL other nodes reach a node at: advertise, else the
+// address it listens on (the machine's name where it listens on every
+// address).
+func Advertise(advertise string, addr *net.TCPAddr) string {
+	if advertise != "" {
+		return advertise
 	}
-	addr := s.ln.Addr().(*net.TCPAddr)
 	host := addr.IP.String()
 	if addr.IP.IsUnspecified() {
 		host, _ = os.Hostname()
@@ -98,110 +100,128 @@ func (s *Server) advertise() string {
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
 }
 
-// join makes the server a node of its store's cluster, if the store is one.
-func (s *Server) join(ctx context.Context) error {
-	c, ok := s.Store.(sabot.Cluster)
-	if !ok {
+// Join makes the server a node of its store's cluster, if the store is
+// one, reached at the URL given.
+func (c *Cluster) Join(ctx context.Context, url string) error {
+	if c.Store == nil {
 		return nil
 	}
-	if s.Shared && s.SeedKey == nil {
+	if c.Shared && c.Key == nil {
 		return errors.New("server: the nodes of a shared store need the seed key they share (it also authenticates what they tell each other)")
 	}
-	n := &nodes{c: c, lease: s.leaseTime(), owners: map[int64]sabot.Lease{}, peers: map[string]sabot.Node{}, read: make(chan struct{}),
+	n := &node{lease: c.LeaseTime(), owners: map[int64]sabot.Lease{}, peers: map[string]sabot.Node{}, read: make(chan struct{}),
 		hosts: map[string]bool{}, free: map[int64]int{}, broken: map[int64]time.Time{}}
 	ttl := n.lease
-	if !s.Shared {
+	if !c.Shared {
 		ttl = soleLease
 		// Alone on the store: a node that did not leave died.
-		ns, err := c.Nodes(ctx)
+		ns, err := c.Store.Nodes(ctx)
 		if err != nil {
 			return err
 		}
 		for _, o := range ns {
 			if !o.Left {
-				if err := c.Leave(ctx, o.ID); err != nil {
+				if err := c.Store.Leave(ctx, o.ID); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	n.self = sabot.Node{ID: nodeID(), URL: s.advertise()}
-	if err := c.Join(ctx, &n.self, ttl); err != nil {
+	n.self = sabot.Node{ID: NodeID(), URL: url}
+	if err := c.Store.Join(ctx, &n.self, ttl); err != nil {
 		return err
 	}
 	n.renewed = time.Now()
-	s.nodes = n
-	s.logger().Info("node joined", "node", n.self.ID, "url", n.self.URL, "shared", s.Shared)
+	c.node = n
+	c.logger().Info("node joined", "node", n.self.ID, "url", n.self.URL, "shared", c.Shared)
 	return nil
 }
 
-// claim takes a table for this node and starts it: its epoch is the
-// lease's, its state the log's.
-func (s *Server) claim(ctx context.Context, t *sabot.Table) (*actor, error) {
-	if s.nodes == nil {
-		return s.startTable(t, 0)
+// Self is the node as it joined (its ID "" if it is no node).
+func (c *Cluster) Self() sabot.Node {
+	if c.node == nil {
+		return sabot.Node{}
 	}
-	epoch, err := s.nodes.c.Claim(ctx, s.nodes.self.ID, t.ID)
-	if err != nil {
-		return nil, err
+	c.node.mu.Lock()
+	defer c.node.mu.Unlock()
+	return c.node.self
+}
+
+// SelfID is the node's ID ("" if it is no node).
+func (c *Cluster) SelfID() string { return c.Self().ID }
+
+// Pause stops (or starts again) the node's lease renewals and sharing out,
+// as a SIGSTOP would, while it goes on serving its tables (tests).
+func (c *Cluster) Pause(paused bool) { c.node.paused.Store(paused) }
+
+// Claim takes a table for this node and starts it (start): its epoch is
+// the claim's, its state the log's. A server that is no node starts it
+// unfenced (epoch 0).
+func (c *Cluster) Claim(ctx context.Context, id int64, start func(epoch int64) error) error {
+	if c.node == nil {
+		return start(0)
 	}
-	a, err := s.startTable(t, epoch)
+	self := c.SelfID()
+	epoch, err := c.Store.Claim(ctx, self, id)
 	if err != nil {
+		return err
+	}
+	if err := start(epoch); err != nil {
 		// Free it for another node (its log is what it is; the others
 		// will say the same, and the table waits for an operator).
-		s.nodes.c.Release(context.WithoutCancel(ctx), s.nodes.self.ID, t.ID, epoch)
-		return nil, err
+		c.Store.Release(context.WithoutCancel(ctx), self, id, epoch)
+		return err
 	}
-	s.metrics.claims.Inc()
-	return a, nil
+	c.Metrics.claims.Inc()
+	return nil
 }
 
-// moved takes a table's actor off the node once it has stopped for another
-// node (actor.run): fenced (another node owns it already) or handed over
-// (its lease is released for another to claim).
-func (s *Server) moved(a *actor) {
-	s.mu.Lock()
-	if s.tables[a.created.ID] == a {
-		delete(s.tables, a.created.ID)
+// Created starts a table the store has just created: owned by this node
+// from its creation (Owner: SelfID, epoch 1), so that another node's scan
+// cannot claim it before this one does; claimed as any other where the
+// server is no node.
+func (c *Cluster) Created(ctx context.Context, t *sabot.Table, start func(epoch int64) error) error {
+	if t.Owner == "" {
+		return c.Claim(ctx, t.ID, start)
 	}
-	s.mu.Unlock()
-	s.metrics.tables.Dec()
-	if a.fenced {
-		s.metrics.leaseLost.Inc()
-		s.logger().Warn("table lost to another node", "table", a.created.ID, "epoch", a.lease)
+	if err := start(1); err != nil {
+		c.Store.Release(context.WithoutCancel(ctx), t.Owner, t.ID, 1)
+		return err
+	}
+	c.Metrics.claims.Inc()
+	return nil
+}
+
+// Moved takes a table off the node once its actor has stopped for another
+// node: fenced (another node owns it already) or handed over (its lease is
+// released for another to claim).
+func (c *Cluster) Moved(id, epoch int64, fenced bool) {
+	if fenced {
+		c.Metrics.leaseLost.Inc()
+		c.logger().Warn("table lost to another node", "table", id, "epoch", epoch)
 		return
 	}
-	s.metrics.handedOver.Inc()
-	if s.nodes != nil {
+	c.Metrics.handedOver.Inc()
+	if c.node != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := s.nodes.c.Release(ctx, s.nodes.self.ID, a.created.ID, a.lease); err != nil {
-			s.logger().Warn("a table handed over was not released: it is free when the lease expires", "table", a.created.ID, "err", err)
+		if err := c.Store.Release(ctx, c.SelfID(), id, epoch); err != nil {
+			c.logger().Warn("a table handed over was not released: it is free when the lease expires", "table", id, "err", err)
 		}
 	}
-	s.logger().Info("table handed over", "table", a.created.ID)
-	if s.nodes != nil {
-		s.nodes.mu.Lock()
-		s.nodes.refresh = time.Time{} // read the leases at once
-		s.nodes.mu.Unlock()
+	c.logger().Info("table handed over", "table", id)
+	if c.node != nil {
+		c.node.mu.Lock()
+		c.node.refresh = time.Time{} // read the leases at once
+		c.node.mu.Unlock()
 	}
 }
 
-// handOver asks a table's actor to stop between rounds for another node.
-func (a *actor) requestHandOver() { a.handOnce.Do(func() { close(a.handOver) }) }
-
-// fence stops a table that this node may no longer own (its lease
-// expired): the actor stops after the step in hand.
-func fence(a *actor) reply {
-	a.fenced = true
-	return reply{}
-}
-
-// nodeLoop renews the node's lease (every Lease/4) and, apart, shares the
-// tables out (every Lease/8), until the server stops: a scan that takes
-// long (many tables to rebuild after a node died) never delays a renewal.
-func (s *Server) nodeLoop(ctx context.Context) {
-	n := s.nodes
+// Run renews the node's lease (every Lease/4) and, apart, shares the
+// tables out (every Lease/8), until ctx is done: a scan that takes long
+// (many tables to rebuild after a node died) never delays a renewal.
+func (c *Cluster) Run(ctx context.Context) {
+	n := c.node
 	every := func(d time.Duration, fn func()) {
 		tick := time.NewTicker(d)
 		defer tick.Stop()
@@ -217,11 +237,11 @@ func (s *Server) nodeLoop(ctx context.Context) {
 		}
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { every(n.lease/4, func() { s.renew(ctx) }) })
+	wg.Go(func() { every(n.lease/4, func() { c.renew(ctx) }) })
 	wg.Go(func() {
 		every(n.lease/8, func() {
-			if err := s.shareOut(ctx); err != nil && ctx.Err() == nil {
-				s.logger().Warn("the tables were not shared out", "err", err)
+			if err := c.ShareOut(ctx); err != nil && ctx.Err() == nil {
+				c.logger().Warn("the tables were not shared out", "err", err)
 			}
 		})
 	})
@@ -230,10 +250,13 @@ func (s *Server) nodeLoop(ctx context.Context) {
 
 // renew renews the node's lease. Lost (expired, or out of reach for longer
 // than the lease), the node drops every table and joins again.
-func (s *Server) renew(ctx context.Context) {
-	n := s.nodes
+func (c *Cluster) renew(ctx context.Context) {
+	n := c.node
+	n.mu.Lock()
+	self := n.self
+	n.mu.Unlock()
 	rctx, cancel := context.WithTimeout(ctx, n.lease/2)
-	err := n.c.Renew(rctx, n.self.ID, n.lease)
+	err := c.Store.Renew(rctx, self.ID, n.lease)
 	cancel()
 	n.mu.Lock()
 	if err == nil {
@@ -244,46 +267,42 @@ func (s *Server) renew(ctx context.Context) {
 	n.mu.Unlock()
 	switch {
 	case err == nil || errors.Is(err, sabot.ErrLeaseLost):
-		s.reached(true, nil)
+		c.reached(true, nil)
 	case unanswered && ctx.Err() == nil:
-		s.reached(false, err)
+		c.reached(false, err)
 	}
 	if err == nil {
-		s.metrics.renewals.Inc()
+		c.Metrics.renewals.Inc()
 		return
 	}
 	if ctx.Err() != nil || !errors.Is(err, sabot.ErrLeaseLost) && !late {
-		s.logger().Warn("lease not renewed", "node", n.self.ID, "err", err)
+		c.logger().Warn("lease not renewed", "node", self.ID, "err", err)
 		return
 	}
-	s.logger().Error("the node's lease is lost: its tables are dropped, it joins again", "node", n.self.ID, "err", err)
-	for _, a := range s.tableList() {
-		fctx, cancel := context.WithTimeout(ctx, time.Second) // one stuck in a write is fenced by the store anyway
-		a.do(fctx, &command{inside: fence})
-		cancel()
-	}
+	c.logger().Error("the node's lease is lost: its tables are dropped, it joins again", "node", self.ID, "err", err)
+	c.Tables.Fence(ctx)
 	if !errors.Is(err, sabot.ErrLeaseLost) {
 		return // out of reach: try again at the next renewal, which fails
 	}
-	self := sabot.Node{ID: nodeID(), URL: n.self.URL}
-	if err := n.c.Join(ctx, &self, n.lease); err != nil {
-		s.logger().Error("the node could not join again", "err", err)
+	again := sabot.Node{ID: NodeID(), URL: self.URL}
+	if err := c.Store.Join(ctx, &again, n.lease); err != nil {
+		c.logger().Error("the node could not join again", "err", err)
 		return
 	}
 	n.mu.Lock()
-	n.self, n.renewed = self, time.Now()
+	n.self, n.renewed = again, time.Now()
 	n.mu.Unlock()
-	s.logger().Info("node joined again", "node", self.ID)
+	c.logger().Info("node joined again", "node", again.ID)
 }
 
 // readLeases reads the nodes and the leases into the directory.
-func (s *Server) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, error) {
-	n := s.nodes
-	ns, err := n.c.Nodes(ctx)
+func (c *Cluster) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, error) {
+	n := c.node
+	ns, err := c.Store.Nodes(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	ls, err := n.c.Leases(ctx)
+	ls, err := c.Store.Leases(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -295,10 +314,10 @@ func (s *Server) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, e
 		}
 		if u, err := url.Parse(o.URL); err == nil {
 			if ip := net.ParseIP(u.Hostname()); ip != nil {
-				hosts[hostOf(ip.String())] = true
+				hosts[HostOf(ip.String())] = true
 			} else if ips, err := net.DefaultResolver.LookupHost(ctx, u.Hostname()); err == nil {
 				for _, ip := range ips {
-					hosts[hostOf(ip)] = true
+					hosts[HostOf(ip)] = true
 				}
 			}
 		}
@@ -320,12 +339,12 @@ func (s *Server) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, e
 	return ls, ns, nil
 }
 
-// shareOut reads the leases, reports the nodes lost, claims the free tables
+// ShareOut reads the leases, reports the nodes lost, claims the free tables
 // while the node owns fewer than its share, and hands over what it owns
 // beyond it while another owns less.
-func (s *Server) shareOut(ctx context.Context) error {
-	n := s.nodes
-	ls, ns, err := s.readLeases(ctx)
+func (c *Cluster) ShareOut(ctx context.Context) error {
+	n := c.node
+	ls, ns, err := c.readLeases(ctx)
 	if err != nil {
 		return err
 	}
@@ -338,21 +357,20 @@ func (s *Server) shareOut(ctx context.Context) error {
 			sharing++
 		}
 		if !o.Live && !o.Left && !o.Lost {
-			if lost, err := n.c.NodeLost(ctx, o.ID); err == nil && lost {
+			if lost, err := c.Store.NodeLost(ctx, o.ID); err == nil && lost {
 				held := 0
 				for _, l := range ls {
 					if l.Node == o.ID {
 						held++
 					}
 				}
-				s.metrics.nodesLost.Inc()
-				s.logger().Warn("node lost", "node", o.ID, "url", o.URL, "tables", held)
-				s.event(ctx, nil, adminPayload{Event: "node-lost", Node: o.ID, URL: o.URL, Tables: held, At: o.Renewed.UTC().Format(time.RFC3339Nano),
-					Text: fmt.Sprintf("node %s (%s) stopped renewing its lease at %s holding %d tables: they are taken over", o.ID, o.URL, o.Renewed.Format(time.RFC3339Nano), held)}, nil, "")
+				c.Metrics.nodesLost.Inc()
+				c.logger().Warn("node lost", "node", o.ID, "url", o.URL, "tables", held)
+				c.Tables.NodeLost(ctx, o, held)
 			}
 		}
 	}
-	s.metrics.nodes.Set(float64(sharing))
+	c.Metrics.nodes.Set(float64(sharing))
 	if draining || sharing == 0 {
 		return nil
 	}
@@ -362,13 +380,13 @@ func (s *Server) shareOut(ctx context.Context) error {
 			owned[l.Node]++
 			continue
 		}
-		if _, err := s.table(l.TableID); err == nil {
+		if c.Tables.Serves(l.TableID) {
 			continue // stopping here
 		}
 		free = append(free, l)
 	}
 	share := (len(ls) + sharing - 1) / sharing
-	mine := len(s.tableList())
+	mine := c.Tables.Served()
 	seen := map[int64]int{}
 	rand.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
 	for _, l := range free {
@@ -381,7 +399,7 @@ func (s *Server) shareOut(ctx context.Context) error {
 		if mine >= share && seen[l.TableID] < 3 || time.Now().Before(until) {
 			continue
 		}
-		t, err := s.Store.TableByID(ctx, l.TableID)
+		t, err := c.Tables.Table(ctx, l.TableID)
 		if err != nil {
 			return err
 		}
@@ -391,9 +409,9 @@ func (s *Server) shareOut(ctx context.Context) error {
 				prev = &o
 			}
 		}
-		if _, err := s.claim(ctx, t); err != nil {
+		if err := c.Claim(ctx, t.ID, func(epoch int64) error { return c.Tables.Start(t, epoch) }); err != nil {
 			if code := sabot.ErrorCode(err); code != sabot.ECONFLICT && code != sabot.EUNAVAILABLE && !errors.Is(err, sabot.ErrLeaseLost) {
-				s.logger().Error("a table could not be taken over: left for a minute", "table", t.ID, "err", err)
+				c.logger().Error("a table could not be taken over: left for a minute", "table", t.ID, "err", err)
 				n.mu.Lock()
 				n.broken[t.ID] = time.Now().Add(time.Minute)
 				n.mu.Unlock()
@@ -405,9 +423,9 @@ func (s *Server) shareOut(ctx context.Context) error {
 		if prev != nil && !prev.Left {
 			// A node's tables taken over after it died: from its last
 			// renewal to the table serving again.
-			s.metrics.failover.Observe(time.Since(prev.Renewed).Seconds())
+			c.Metrics.failover.Observe(time.Since(prev.Renewed).Seconds())
 		}
-		s.logger().Info("table claimed", "table", t.ID, "from", l.Node)
+		c.logger().Info("table claimed", "table", t.ID, "from", l.Node)
 	}
 	n.mu.Lock()
 	n.free = seen
@@ -420,69 +438,49 @@ func (s *Server) shareOut(ctx context.Context) error {
 		}
 	}
 	if excess := mine - share; excess > 0 && short {
-		for _, a := range s.tableList() {
-			if excess == 0 {
-				break
-			}
-			if !a.handingOver() {
-				a.requestHandOver()
-				excess--
-			}
-		}
+		c.Tables.HandOver(excess)
 	}
 	return nil
 }
 
-// draining reports whether the node is handing its tables over to stop.
-func (s *Server) draining() bool {
-	if s.nodes == nil {
+// Draining reports whether the node is handing its tables over to stop.
+func (c *Cluster) Draining() bool {
+	if c.node == nil {
 		return false
 	}
-	s.nodes.mu.Lock()
-	defer s.nodes.mu.Unlock()
-	return s.nodes.draining
-}
-
-// handingOver reports whether the table has been asked to hand over.
-func (a *actor) handingOver() bool {
-	select {
-	case <-a.handOver:
-		return true
-	default:
-		return false
-	}
+	c.node.mu.Lock()
+	defer c.node.mu.Unlock()
+	return c.node.draining
 }
 
 // Drain hands every table this node serves over to the other nodes,
 // between rounds, and returns when none is left or ctx is done (a round
-// that does not end in time is suspended by Close and resumed by the node
-// that claims the table). A node alone on its store has nobody to hand to:
-// Drain returns at once.
-func (s *Server) Drain(ctx context.Context) error {
-	if s.nodes == nil || !s.Shared {
+// that does not end in time is suspended by the server's Close and resumed
+// by the node that claims the table). A node alone on its store has nobody
+// to hand to: Drain returns at once.
+func (c *Cluster) Drain(ctx context.Context) error {
+	if c.node == nil || !c.Shared {
 		return nil
 	}
-	n := s.nodes
+	n := c.node
 	n.mu.Lock()
 	n.draining = true
 	self := n.self.ID
 	n.mu.Unlock()
-	if err := n.c.Drain(ctx, self); err != nil {
+	if err := c.Store.Drain(ctx, self); err != nil {
 		return err
 	}
-	s.logger().Info("draining: the tables are handed over between rounds", "tables", len(s.tableList()))
-	for _, a := range s.tableList() {
-		a.requestHandOver()
-	}
+	c.logger().Info("draining: the tables are handed over between rounds", "tables", c.Tables.Served())
+	c.Tables.HandOver(-1)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for i := 0; len(s.tableList()) > 0; i++ {
+	for i := 0; c.Tables.Served() > 0; i++ {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
 		}
-		if i%10 == 9 && !s.othersShare(ctx) {
+		if i%10 == 9 && !c.othersShare(ctx) {
 			// Nobody to take them (the last node, or every node
 			// stopping at once): Close suspends what is left.
 			return nil
@@ -492,12 +490,12 @@ func (s *Server) Drain(ctx context.Context) error {
 }
 
 // othersShare reports whether another live node takes tables.
-func (s *Server) othersShare(ctx context.Context) bool {
-	ns, err := s.nodes.c.Nodes(ctx)
+func (c *Cluster) othersShare(ctx context.Context) bool {
+	ns, err := c.Store.Nodes(ctx)
 	if err != nil {
 		return true
 	}
-	self := s.selfID()
+	self := c.SelfID()
 	for _, n := range ns {
 		if n.Live && !n.Draining && n.ID != self {
 			return true
@@ -509,15 +507,15 @@ func (s *Server) othersShare(ctx context.Context) bool {
 // Eldest reports whether this node is the first of the live nodes to have
 // joined (a node alone on its store always is): of several nodes started
 // at once on an empty store, one opens the default tables.
-func (s *Server) Eldest(ctx context.Context) bool {
-	if s.nodes == nil || !s.Shared {
+func (c *Cluster) Eldest(ctx context.Context) bool {
+	if c.node == nil || !c.Shared {
 		return true
 	}
-	ns, err := s.nodes.c.Nodes(ctx)
+	ns, err := c.Store.Nodes(ctx)
 	if err != nil {
 		return false
 	}
-	self := s.selfID()
+	self := c.SelfID()
 	for _, n := range ns { // in the order they joined
 		if n.Live {
 			return n.ID == self
@@ -526,18 +524,15 @@ func (s *Server) Eldest(ctx context.Context) bool {
 	return false
 }
 
-// leave ends the node's lease as the server closes: its tables (suspended
+// Leave ends the node's lease as the server closes: its tables (suspended
 // already) are free at once.
-func (s *Server) leave() {
-	if s.nodes == nil {
+func (c *Cluster) Leave() {
+	if c.node == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s.nodes.mu.Lock()
-	self := s.nodes.self.ID
-	s.nodes.mu.Unlock()
-	if err := s.nodes.c.Leave(ctx, self); err != nil {
-		s.logger().Warn("the node did not leave: its tables are free when its lease expires", "err", err)
+	if err := c.Store.Leave(ctx, c.SelfID()); err != nil {
+		c.logger().Warn("the node did not leave: its tables are free when its lease expires", "err", err)
 	}
 }
