@@ -66,7 +66,7 @@ func (s *Server) moved(a *actor) {
 	}
 	s.mu.Unlock()
 	s.metrics.tables.Dec()
-	s.cluster.Moved(a.created.ID, a.lease, a.fenced)
+	s.cluster.Moved(a.created.ID, a.fence.Epoch, a.fence.Fenced())
 }
 
 // Drain hands every table this node serves over to the other nodes,
@@ -111,8 +111,8 @@ func (t clusterTables) HandOver(n int) {
 		if n == 0 {
 			break
 		}
-		if !a.handingOver() {
-			a.requestHandOver()
+		if !a.fence.HandingOver() {
+			a.fence.HandOver()
 			n--
 		}
 	}
@@ -135,22 +135,9 @@ func (t clusterTables) NodeLost(ctx context.Context, o sabot.Node, held int) {
 		Text: fmt.Sprintf("node %s (%s) stopped renewing its lease at %s holding %d tables: they are taken over", o.ID, o.URL, o.Renewed.Format(time.RFC3339Nano), held)}, nil, "")
 }
 
-// handOver asks a table's actor to stop between rounds for another node.
-func (a *actor) requestHandOver() { a.handOnce.Do(func() { close(a.handOver) }) }
-
-// handingOver reports whether the table has been asked to hand over.
-func (a *actor) handingOver() bool {
-	select {
-	case <-a.handOver:
-		return true
-	default:
-		return false
-	}
-}
-
 // fence stops a table that this node may no longer own (its lease
 // expired): the actor stops after the step in hand.
 func fence(a *actor) reply {
-	a.fenced = true
+	a.fence.Lose()
 	return reply{}
 }

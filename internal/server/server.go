@@ -375,7 +375,7 @@ func (s *Server) start() error {
 // not fenced) and runs its actor.
 func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	a := newActor(s, t)
-	a.lease = epoch
+	a.fence.Epoch = epoch
 	if err := a.load(s.ctx); err != nil {
 		return nil, err
 	}
@@ -393,7 +393,7 @@ func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	go func() {
 		defer s.wg.Done()
 		a.run(s.ctx)
-		if a.moved.Load() {
+		if a.fence.Moved() {
 			s.moved(a)
 		}
 	}()

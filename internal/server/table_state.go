@@ -8,13 +8,12 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/cluster"
 	"sabot/internal/report"
 	"sabot/money"
 	"sabot/rules"
@@ -73,18 +72,9 @@ type actor struct {
 	// test sets it small).
 	seenMax int
 
-	// Several nodes (internal/cluster, cluster.go): the epoch of the table's lease, which every
-	// append carries (0: not fenced); fenced when the store refused an
-	// append under it (another node owns the table now); handOver, closed by
-	// the server to hand the table over between rounds, and leaving once
-	// the actor has seen it. moved is set, for other goroutines, when the
-	// actor stops for either.
-	lease    int64
-	fenced   bool
-	handOver chan struct{}
-	handOnce sync.Once
-	leaving  bool
-	moved    atomic.Bool
+	// Several nodes (internal/cluster): the table's hold on its lease, its
+	// epoch, its fence and its hand-over between rounds.
+	fence *cluster.Fence
 
 	// The operator's players' debits (operator.go): acknowledged and not
 	// staked yet (funded), staked in the stakes still in play (staked), and
@@ -101,7 +91,7 @@ type actor struct {
 // epoch marks the table fenced: the actor stops after the step in hand and
 // the node drops the table, which another node serves now.
 func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
-	rec.Epoch = a.lease
+	rec.Epoch = a.fence.Epoch
 	if a.s.Wallet != nil {
 		var err error
 		if ps, err = a.operatorMoney(ctx, rec, ps); err != nil {
@@ -112,9 +102,8 @@ func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Post
 	if err == nil && !dup && a.s.Wallet != nil {
 		a.operatorWritten(rec)
 	}
-	if errors.Is(err, sabot.ErrFenced) && !a.fenced {
-		a.fenced = true
-		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.lease, "err", err)
+	if a.fence.Refused(err) {
+		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.fence.Epoch, "err", err)
 	}
 	return dup, err
 }
@@ -182,9 +171,8 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 	return &actor{
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
-		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
-		handOver: make(chan struct{}),
-		funded:   map[string][]debitRef{}, staked: map[string][]debitRef{}, debiting: map[string]*debitWait{},
+		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen, fence: cluster.NewFence(),
+		funded: map[string][]debitRef{}, staked: map[string][]debitRef{}, debiting: map[string]*debitWait{},
 		balances: map[string]money.Amount{},
 	}
 }
