@@ -1,11 +1,12 @@
 // Package cluster is the table server's part in a cluster: several `sabot
 // serve` processes on one database (issue 12). It holds the node registry
 // and its lease loop, table leases and their epochs, the sharing out of the
-// tables and the drain (node.go); each table's hold on its lease, which its
-// actor keeps (Fence, fence.go); the forwarding of a request or a WebSocket
-// to a table's owner under a signed node header (forward.go); the watch of
-// revocations made on other nodes (revoke.go); and the node's reach of its
-// database (reach.go).
+// tables (node.go) and the drain (drain.go); each table's hold on its
+// lease, which its actor keeps (Fence, fence.go); the forwarding of a
+// request or a WebSocket to a table's owner under a signed node header
+// (forward.go) and the lobby of every node's tables (lobby.go); the watch
+// of revocations made on other nodes (revoke.go); and the node's reach of
+// its database (reach.go).
 //
 // It takes the store's cluster capabilities (sabot.Cluster, sabot.Revoker),
 // not the store, and asks the server for what only the server has through
