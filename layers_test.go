@@ -83,7 +83,7 @@ var layers = map[string]int{
 	"sabot/internal/care": 7,
 
 	// the cluster (leases, fencing, nodes, forwarding),
-	// "sabot/internal/cluster": 7,
+	"sabot/internal/cluster": 7,
 
 	// the operator's wallet and its delivery,
 	"sabot/internal/operator": 7,

@@ -8,13 +8,12 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/cluster"
 	"sabot/internal/operator"
 	"sabot/internal/report"
 	"sabot/money"
@@ -74,18 +73,9 @@ type actor struct {
 	// test sets it small).
 	seenMax int
 
-	// Several nodes (node.go): the epoch of the table's lease, which every
-	// append carries (0: not fenced); fenced when the store refused an
-	// append under it (another node owns the table now); handOver, closed by
-	// the server to hand the table over between rounds, and leaving once
-	// the actor has seen it. moved is set, for other goroutines, when the
-	// actor stops for either.
-	lease    int64
-	fenced   bool
-	handOver chan struct{}
-	handOnce sync.Once
-	leaving  bool
-	moved    atomic.Bool
+	// Several nodes (internal/cluster): the table's hold on its lease, its
+	// epoch, its fence and its hand-over between rounds.
+	fence *cluster.Fence
 
 	// The operator's players' debits (internal/operator, operator.go). A
 	// rebuild keeps them: the log does not hold them.
@@ -96,7 +86,7 @@ type actor struct {
 // epoch marks the table fenced: the actor stops after the step in hand and
 // the node drops the table, which another node serves now.
 func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
-	rec.Epoch = a.lease
+	rec.Epoch = a.fence.Epoch
 	if a.s.Wallet != nil {
 		var err error
 		if ps, err = a.operatorMoney(ctx, rec, ps); err != nil {
@@ -107,9 +97,8 @@ func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Post
 	if err == nil && !dup && a.s.Wallet != nil {
 		a.operatorWritten(rec)
 	}
-	if errors.Is(err, sabot.ErrFenced) && !a.fenced {
-		a.fenced = true
-		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.lease, "err", err)
+	if a.fence.Refused(err) {
+		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.fence.Epoch, "err", err)
 	}
 	return dup, err
 }
@@ -177,8 +166,7 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 	a := &actor{
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
-		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
-		handOver: make(chan struct{}),
+		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen, fence: cluster.NewFence(),
 	}
 	a.debits = s.operator().Debits(debitTable{a})
 	return a
