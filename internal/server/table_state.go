@@ -143,7 +143,7 @@ type state struct {
 	forcedRound bool
 	forcedCards []card.Card
 	declined    map[declineKey]bool
-	pending     []correction // AR-23 corrections asked, waiting for the inspector (corrections.go)
+	pending     liveRequests // AR-23 corrections asked, waiting for the inspector (internal/live)
 	window      int          // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
@@ -641,7 +641,7 @@ func (a *actor) deal() error {
 func (a *actor) finish() (string, error) {
 	// A correction is of its round: one not decided lapses with it; a
 	// walk-in's buy-in or cash-out waiting for the inspector does not.
-	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return !cashCase(x.Case) })
+	a.pending.Lapse()
 	a.expose = false
 	r := a.t.Round()
 	forced := a.forcedRound
