@@ -150,7 +150,7 @@ type state struct {
 
 	// expose: a card the inspector took back had been followed by the
 	// hole card's turning, which the players saw: the round turns it again
-	// before anyone decides (AR-23 (g); physical.go, issue 25).
+	// before anyone decides (AR-23 (g); internal/live/physical.go, issue 25).
 	expose bool
 
 	// bankCover is what the player holding a family bank has moved to his
@@ -571,7 +571,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		case "correction-asked", "correction-approved", "correction-refused":
 			return a.replayCorrection(r, p)
 		case "buy-in", "cash-out":
-			if p.Correction != nil { // approved by the inspector (walkin.go)
+			if p.Correction != nil { // approved by the inspector (internal/live/walkin.go)
 				a.drop(p.Correction.ID)
 			}
 		case "force-cards":
