@@ -296,13 +296,12 @@ func TestCashLimits(t *testing.T) {
 		{nil, -1, 5000, 0, 5000},
 		{map[string]string{"cash_approval": "2000", "float_limit": "30000"}, -1, -1, 2000, 30000},
 	} {
-		l := &Live{CashApproval: c.flagA, FloatLimit: c.flagF}
-		if v := l.Cash(tb, c.options); v.Approval != c.approval || v.FloatLimit != c.ceiling {
+		if v := Cash(tb, c.options, c.flagA, c.flagF); v.Approval != c.approval || v.FloatLimit != c.ceiling {
 			t.Errorf("options %v, flags %v %v: %+v, want %v %v", c.options, c.flagA, c.flagF, v, c.approval, c.ceiling)
 		}
 	}
 	shuffled, _ := table.New(rules.MustLookup("spain"), shoe.Seed{1})
-	if (&Live{}).Cash(shuffled, nil) != nil {
+	if Cash(shuffled, nil, 0, 0) != nil {
 		t.Error("a shuffled table shows cash limits")
 	}
 }

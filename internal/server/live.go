@@ -313,7 +313,9 @@ func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
 // everyone may see them.
 func (a *actor) correctionsView() []CorrectionView { return a.pending.View() }
 
-func (a *actor) cashView() *CashView { return a.s.liveDeps().Cash(a.t, a.cfg.Options) }
+func (a *actor) cashView() *CashView {
+	return live.Cash(a.t, a.cfg.Options, a.s.CashApproval, a.s.FloatLimit)
+}
 
 // walkInPlayer reports whether a name is a walk-in's.
 func walkInPlayer(name string) bool { return live.IsWalkIn(name) }
