@@ -52,9 +52,9 @@ type CashView struct {
 	FloatLimit money.Amount `json:"float_limit"`
 }
 
-// CashLimits are a table's cash limits in force (0: none): its options,
-// else the server's flags (0: the defaults; negative: none).
-func CashLimits(options map[string]string, flagApproval, flagCeiling money.Amount) (approval, ceiling money.Amount) {
+// limits are a table's cash limits in force (0: none): its options, else
+// the server's flags (0: the defaults; negative: none).
+func limits(options map[string]string, flagApproval, flagCeiling money.Amount) (approval, ceiling money.Amount) {
 	approval, ceiling, _ = sabot.CashLimitsOf(options) // checked when set
 	pick := func(opt, flag, def money.Amount) money.Amount {
 		switch {
@@ -73,17 +73,17 @@ func CashLimits(options map[string]string, flagApproval, flagCeiling money.Amoun
 // cashLimits are the table's cash limits in force under the server's
 // flags.
 func (l *Live) cashLimits(options map[string]string) (approval, ceiling money.Amount) {
-	return CashLimits(options, l.CashApproval, l.FloatLimit)
+	return limits(options, l.CashApproval, l.FloatLimit)
 }
 
-// Cash is a table's cash limits as it shows them (the server's flags:
-// CashLimits): nil at a table dealt from a shuffled shoe (or none yet),
+// Cash is a table's cash limits as it shows them (its options, else the
+// server's flags: 0, the defaults; negative, none): nil at a table dealt from a shuffled shoe (or none yet),
 // which sells no chips.
 func Cash(t *table.Table, options map[string]string, flagApproval, flagCeiling money.Amount) *CashView {
 	if t == nil || !t.Physical() {
 		return nil
 	}
-	approval, ceiling := CashLimits(options, flagApproval, flagCeiling)
+	approval, ceiling := limits(options, flagApproval, flagCeiling)
 	return &CashView{Approval: approval, FloatLimit: ceiling}
 }
 
