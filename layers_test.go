@@ -89,7 +89,7 @@ var layers = map[string]int{
 	"sabot/internal/operator": 7,
 
 	// the staff's live table (console, devices, corrections, walk-ins),
-	// "sabot/internal/live": 7,
+	"sabot/internal/live": 7,
 
 	// recall,
 	// "sabot/internal/recall": 7,

@@ -112,7 +112,7 @@ type Server struct {
 	MaxBoxesWithoutBet int
 	// CashApproval is the largest walk-in buy-in or cash-out a dealer makes
 	// alone at a live table, and FloatLimit the most chips a table's cash
-	// float may have out (walkin.go; issue 25): a table's options
+	// float may have out (internal/live; issue 25): a table's options
 	// cash_approval and float_limit override them (0: DefaultCashApproval,
 	// DefaultFloatLimit; negative: no limit).
 	CashApproval money.Amount

@@ -33,7 +33,7 @@ type command struct {
 	user   *sabot.User
 	device *sabot.Device // the card reader that sent it (POST /api/tables/{id}/cards); nil: a user
 	// walkIn is the box of the walk-in the dealer sent a player's command
-	// for (walkin.go): it runs as the walk-in's; its record's client ID
+	// for (internal/live): it runs as the walk-in's; its record's client ID
 	// keeps the dealer's user ID.
 	walkIn    int
 	clientID  string

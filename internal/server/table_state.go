@@ -127,14 +127,14 @@ type state struct {
 	forcedRound bool
 	forcedCards []card.Card
 	declined    map[declineKey]bool
-	pending     []correction // AR-23 corrections asked, waiting for the inspector (corrections.go)
+	pending     liveRequests // AR-23 corrections asked, waiting for the inspector (internal/live)
 	window      int          // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
 
 	// expose: a card the inspector took back had been followed by the
 	// hole card's turning, which the players saw: the round turns it again
-	// before anyone decides (AR-23 (g); physical.go, issue 25).
+	// before anyone decides (AR-23 (g); internal/live/physical.go, issue 25).
 	expose bool
 
 	// bankCover is what the player holding a family bank has moved to his
@@ -554,7 +554,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		case "correction-asked", "correction-approved", "correction-refused":
 			return a.replayCorrection(r, p)
 		case "buy-in", "cash-out":
-			if p.Correction != nil { // approved by the inspector (walkin.go)
+			if p.Correction != nil { // approved by the inspector (internal/live/walkin.go)
 				a.drop(p.Correction.ID)
 			}
 		case "force-cards":
@@ -624,7 +624,7 @@ func (a *actor) deal() error {
 func (a *actor) finish() (string, error) {
 	// A correction is of its round: one not decided lapses with it; a
 	// walk-in's buy-in or cash-out waiting for the inspector does not.
-	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return !cashCase(x.Case) })
+	a.pending.Lapse()
 	a.expose = false
 	r := a.t.Round()
 	forced := a.forcedRound
