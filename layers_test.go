@@ -83,13 +83,13 @@ var layers = map[string]int{
 	"sabot/internal/care": 7,
 
 	// the cluster (leases, fencing, nodes, forwarding),
-	// "sabot/internal/cluster": 7,
+	"sabot/internal/cluster": 7,
 
 	// the operator's wallet and its delivery,
 	"sabot/internal/operator": 7,
 
 	// the staff's live table (console, devices, corrections, walk-ins),
-	// "sabot/internal/live": 7,
+	"sabot/internal/live": 7,
 
 	// recall,
 	// "sabot/internal/recall": 7,

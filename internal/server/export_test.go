@@ -5,10 +5,10 @@ import "context"
 // PauseNode stops (or starts again) a node's lease renewals and sharing
 // out, as a SIGSTOP would, while it goes on serving its tables: the test of
 // fencing without a second process.
-func PauseNode(s *Server, paused bool) { s.nodes.paused.Store(paused) }
+func PauseNode(s *Server, paused bool) { s.cluster.Pause(paused) }
 
 // NodeID is the node's ID in its cluster.
-func NodeID(s *Server) string { return s.selfID() }
+func NodeID(s *Server) string { return s.cluster.SelfID() }
 
 // Local is how many tables the node serves itself.
 func Local(s *Server) int { return len(s.tableList()) }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"sabot"
+	"sabot/internal/cluster"
 	"sabot/internal/httpjson"
 	"sabot/internal/webapi"
 	"sabot/money"
@@ -77,15 +78,15 @@ func (s *Server) Handler() http.Handler {
 	// edge, the strategy card, the rules in plain words.
 	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(mux)
 	mux.Handle("/", web.Handler())
-	return s.forward(s.requireJSON(mux))
+	return s.cluster.Forward(s.requireJSON(mux))
 }
 
 // ErrorBody is every error's JSON body: a code and a one-line reason.
 type ErrorBody = httpjson.ErrorBody
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(context.Cause(r.Context()), errDBUnreachable) {
-		err = unreachableError() // cut as the node lost its database
+	if errors.Is(context.Cause(r.Context()), cluster.ErrDBUnreachable) {
+		err = cluster.UnreachableError() // cut as the node lost its database
 	}
 	code := sabot.ErrorCode(err)
 	if errors.Is(err, context.Canceled) {
@@ -150,12 +151,12 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second, Message: "not ready: the server is still starting (opening its tables)"})
 		return
 	}
-	if s.dbUnreachable() {
-		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node cannot reach the database"})
+	if s.cluster.Unreachable() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: cluster.UnreachableRetry, Message: "not ready: this node cannot reach the database"})
 		return
 	}
-	if s.draining() {
-		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Message: "not ready: this node is handing its tables over to stop"})
+	if s.cluster.Draining() {
+		s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: cluster.UnreachableRetry, Message: "not ready: this node is handing its tables over to stop"})
 		return
 	}
 	if err := s.ready(r.Context()); err != nil {

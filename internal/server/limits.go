@@ -13,6 +13,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"sabot"
+	"sabot/internal/cluster"
 )
 
 // The defaults of the limits on Server (docs/server.md, "Abuse and
@@ -310,7 +311,7 @@ func (l *addrListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		key := clientKey(c.RemoteAddr().String())
-		if l.exempt != nil && l.exempt(hostOf(c.RemoteAddr().String())) {
+		if l.exempt != nil && l.exempt(cluster.HostOf(c.RemoteAddr().String())) {
 			return c, nil
 		}
 		l.mu.Lock()

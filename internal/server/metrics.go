@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"sabot"
+	"sabot/internal/cluster"
 	"sabot/internal/operator"
 )
 
@@ -32,15 +33,8 @@ type metrics struct {
 	socketsUnanswered prometheus.Counter
 	tarpitted         prometheus.Counter // refusals held back: their address was refused too often
 
-	// Several nodes (node.go, forward.go).
-	nodes      prometheus.Gauge
-	claims     prometheus.Counter
-	renewals   prometheus.Counter
-	leaseLost  prometheus.Counter
-	handedOver prometheus.Counter
-	nodesLost  prometheus.Counter
-	failover   prometheus.Histogram
-	forwarded  *prometheus.CounterVec // kind: http, websocket, lobby
+	// Several nodes (internal/cluster).
+	cluster *cluster.Metrics
 
 	// The store's group commit, where the store tells it (sabot.CommitObserver).
 	commitTime    prometheus.Histogram
@@ -81,22 +75,7 @@ func newMetrics() *metrics {
 		socketsUnanswered: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_websocket_unanswered_total", Help: "WebSockets closed because their client did not answer a ping."}),
 		tarpitted: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_tarpitted_total",
 			Help: "Refused requests answered only after the tarpit delay: their client address was refused too often."}),
-		nodes: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_nodes",
-			Help: "Nodes sharing the tables (live, not draining), as this node last read them."}),
-		claims: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_table_claims_total",
-			Help: "Tables this node claimed (at its start, from a node that died or handed them over, or created here)."}),
-		renewals: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_lease_renewals_total", Help: "Renewals of this node's lease."}),
-		leaseLost: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_lease_lost_total",
-			Help: "Tables this node dropped because another node owns them now: an append refused under an old epoch, or its own lease expired."}),
-		handedOver: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_tables_handed_over_total",
-			Help: "Tables this node handed over to another between rounds (balance, drain)."}),
-		nodesLost: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_nodes_lost_total",
-			Help: "Nodes whose lease expired while they held it, reported by this node."}),
-		failover: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_failover_seconds",
-			Help:    "From a dead node's last lease renewal to one of its tables serving again here.",
-			Buckets: []float64{.5, 1, 2, 3, 4, 5, 6, 8, 10, 15, 30}}),
-		forwarded: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_forwarded_total",
-			Help: "Requests forwarded to the node that owns their table, by kind: http, websocket; lobby: the other nodes asked for their tables."}, []string{"kind"}),
+		cluster: cluster.NewMetrics(),
 		commitTime: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_store_commit_seconds",
 			Help:    "Time of a group-commit transaction of the log and ledger, its sync included.",
 			Buckets: latencyBuckets}),
@@ -110,9 +89,9 @@ func newMetrics() *metrics {
 	}
 	m.rtp = newRTPMetrics(m.reg)
 	m.reg.MustRegister(m.wallet.Collectors()...)
+	m.reg.MustRegister(m.cluster.Collectors()...)
 	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,
-		m.nodes, m.claims, m.renewals, m.leaseLost, m.handedOver, m.nodesLost, m.failover, m.forwarded,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -154,7 +154,7 @@ type adminPayload struct {
 	By       string            `json:"by,omitempty"`     // the dealer who sold or changed back a walk-in's chips
 	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
 	// Correction is an AR-23 correction asked, approved or refused at a
-	// live table (corrections.go).
+	// live table (internal/live).
 	Correction *correction `json:"correction,omitempty"`
 }
 

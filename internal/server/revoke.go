@@ -2,64 +2,30 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"sabot"
 )
 
 // A session's end and a player's exclusion hold on every node (issue 25;
-// docs/players.md). Two halves, both the database's:
-//
-//   - The stake's transaction reads the player's eligibility (stakeGuard,
-//     sabot.StakeGuard): a stake from a session that is over, or of a
-//     player excluded, is refused on any node from the commit that ended
-//     it, whatever a node has heard.
-//   - The node that ends a session or excludes a player tells the others
-//     through the store (sabot.Revoker; PostgreSQL: NOTIFY): each closes
-//     the sockets it holds of him and, when he may no longer play (an
-//     exclusion, or his last session ended), takes him off the tables it
-//     serves, his bets for the next round returned. A node whose watch
-//     broke checks every socket it holds when it listens again.
-//
-// A new way of ending a session or of barring a player (a pit's block, a
-// password change) calls revoke after its change commits.
-
-// revokeOrigin names this process; a server is told apart by its address.
-var revokeOrigin = nodeID()
-
-func (s *Server) origin() string { return fmt.Sprintf("%s/%p", revokeOrigin, s) }
+// docs/players.md): the cluster tells the other nodes (internal/cluster,
+// revoke.go); here is what a revocation closes on this node. A new way of
+// ending a session or of barring a player (a pit's block, a password
+// change) calls revoke after its change commits.
 
 // revoke applies a revocation here, then tells the other nodes; keep is a
 // socket that answers before it closes (nil: none).
 func (s *Server) revoke(ctx context.Context, r sabot.Revocation, keep *socket) {
-	r.Origin = s.origin()
-	s.applyRevocation(ctx, r, keep)
-	if rv, ok := s.Store.(sabot.Revoker); ok {
-		if err := rv.Revoke(context.WithoutCancel(ctx), r); err != nil {
-			// The stakes are refused anyway (stakeGuard); the other nodes'
-			// sockets close at their next check.
-			s.logger().Warn("a revocation was not sent to the other nodes", "user", r.UserID, "err", err)
-		}
-	}
+	s.cluster.Revoke(ctx, r, func(r sabot.Revocation) { s.applyRevocation(ctx, r, keep) })
 }
 
 // watchRevocations applies the revocations the other nodes make, until the
 // server closes.
 func (s *Server) watchRevocations() {
-	rv, ok := s.Store.(sabot.Revoker)
-	if !ok {
+	if s.cluster.Revoker == nil {
 		return
 	}
 	s.wg.Go(func() {
-		err := rv.WatchRevocations(s.ctx, func(r sabot.Revocation) {
-			if r.Origin == s.origin() {
-				return // applied already
-			}
-			s.applyRevocation(s.ctx, r, nil)
-		})
-		if err != nil && s.ctx.Err() == nil {
-			s.logger().Error("the watch of revocations ended", "err", err)
-		}
+		s.cluster.WatchRevocations(s.ctx, func(r sabot.Revocation) { s.applyRevocation(s.ctx, r, nil) })
 	})
 }
 

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"sabot/internal/care"
+	"sabot/internal/cluster"
 	"sabot/internal/operator"
 	"sabot/internal/report"
 	"sabot/internal/wallet"
@@ -111,7 +112,7 @@ type Server struct {
 	MaxBoxesWithoutBet int
 	// CashApproval is the largest walk-in buy-in or cash-out a dealer makes
 	// alone at a live table, and FloatLimit the most chips a table's cash
-	// float may have out (walkin.go; issue 25): a table's options
+	// float may have out (internal/live; issue 25): a table's options
 	// cash_approval and float_limit override them (0: DefaultCashApproval,
 	// DefaultFloatLimit; negative: no limit).
 	CashApproval money.Amount
@@ -189,7 +190,7 @@ type Server struct {
 	WalletRetryRefused time.Duration
 	WalletRetries      int
 
-	// Several nodes on one store (node.go, forward.go). Shared: other
+	// Several nodes on one store (internal/cluster). Shared: other
 	// processes serve the same store (PostgreSQL), the tables are shared
 	// out between the live nodes and requests for a table another node
 	// owns are forwarded to it; false: this process is the store's only
@@ -203,10 +204,7 @@ type Server struct {
 	// tables are taken over within it and a scan (0: DefaultLease).
 	Lease time.Duration
 
-	nodes      *nodes // nil: the store is not a sabot.Cluster
-	lobbyCache lobbyCache
-	nonces     nonceCache // the node headers taken (forward.go)
-	reach      reach      // whether the node reaches its database (reach.go)
+	cluster cluster.Cluster // the node's part in its cluster (internal/cluster)
 
 	guardOnce sync.Once
 	guard     *guards
@@ -286,7 +284,7 @@ func (s *Server) Open() error {
 	}
 	serve := ln
 	if n := countOr(s.MaxConnsPerAddr, DefaultMaxConnsPerAddr); n > 0 {
-		serve = &addrListener{Listener: ln, max: n, refused: s.metrics.refused.Inc, open: map[string]int{}, exempt: s.isNode}
+		serve = &addrListener{Listener: ln, max: n, refused: s.metrics.refused.Inc, open: map[string]int{}, exempt: s.cluster.IsNode}
 	}
 	read := durationOr(s.ReadTimeout, DefaultReadTimeout)
 	header := 10 * time.Second
@@ -299,8 +297,8 @@ func (s *Server) Open() error {
 		WriteTimeout: durationOr(s.WriteTimeout, DefaultWriteTimeout), IdleTimeout: durationOr(s.IdleTimeout, DefaultIdleTimeout),
 		BaseContext: func(net.Listener) context.Context { return s.ctx }}
 	go s.srv.Serve(serve)
-	if s.nodes != nil && s.Shared {
-		s.wg.Go(func() { s.nodeLoop(s.ctx) })
+	if s.cluster.Joined() && s.Shared {
+		s.wg.Go(func() { s.cluster.Run(s.ctx) })
 	}
 	if s.Wallet != nil {
 		s.wg.Go(func() { s.deliver(s.ctx) })
@@ -334,21 +332,23 @@ func (s *Server) start() error {
 	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor{}
+	s.initCluster()
 	if s.ln != nil {
 		if err := s.join(s.ctx); err != nil {
 			return err
 		}
 	}
-	if s.nodes != nil && s.Shared {
+	if s.cluster.Joined() && s.Shared {
 		// The node's share of the free tables, at once; the node loop
 		// goes on from there.
-		if err := s.shareOut(s.ctx); err != nil {
+		if err := s.cluster.ShareOut(s.ctx); err != nil {
 			s.cancel()
 			s.wg.Wait()
-			s.leave()
+			s.cluster.Leave()
 			return err
 		}
-		s.event(s.ctx, nil, adminPayload{Event: "node-joined", Node: s.nodes.self.ID, URL: s.nodes.self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", s.nodes.self.ID, s.nodes.self.URL, len(s.tables))}, nil, "")
+		self := s.cluster.Self()
+		s.event(s.ctx, nil, adminPayload{Event: "node-joined", Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
 		return nil
 	}
 	ts, err := s.Store.Tables(s.ctx)
@@ -365,7 +365,7 @@ func (s *Server) start() error {
 			// writes nothing more.
 			s.cancel()
 			s.wg.Wait()
-			s.leave()
+			s.cluster.Leave()
 			return fmt.Errorf("table %d: %w", t.ID, err)
 		}
 	}
@@ -376,7 +376,7 @@ func (s *Server) start() error {
 // not fenced) and runs its actor.
 func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	a := newActor(s, t)
-	a.lease = epoch
+	a.fence.Epoch = epoch
 	if err := a.load(s.ctx); err != nil {
 		return nil, err
 	}
@@ -394,7 +394,7 @@ func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	go func() {
 		defer s.wg.Done()
 		a.run(s.ctx)
-		if a.moved.Load() {
+		if a.fence.Moved() {
 			s.moved(a)
 		}
 	}()
@@ -422,7 +422,7 @@ func (s *Server) Close() error {
 		s.cancel()
 	}
 	s.wg.Wait()
-	s.leave()
+	s.cluster.Leave()
 	return err
 }
 
@@ -528,23 +528,17 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 	}
 	// On a cluster the table is this node's from its creation: another
 	// node's scan cannot claim it before this one does.
-	if s.nodes != nil {
-		t.Owner = s.nodes.self.ID
+	if s.cluster.Joined() {
+		t.Owner = s.cluster.SelfID()
 	}
 	if err := s.Store.CreateTable(ctx, t); err != nil {
 		return nil, err
 	}
 	var a *actor
-	var err error
-	if t.Owner != "" {
-		if a, err = s.startTable(t, 1); err == nil {
-			s.metrics.claims.Inc()
-		} else {
-			s.nodes.c.Release(context.WithoutCancel(ctx), t.Owner, t.ID, 1)
-		}
-	} else {
-		a, err = s.claim(ctx, t)
-	}
+	err := s.cluster.Created(ctx, t, func(epoch int64) (err error) {
+		a, err = s.startTable(t, epoch)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

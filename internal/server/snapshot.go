@@ -82,7 +82,7 @@ func (a *actor) maybeSnapshot(ctx context.Context) {
 	// after its seed was written): a start from the snapshot would not
 	// give them back.
 	// Nor while a walk-in's buy-in or cash-out waits for the inspector
-	// (walkin.go): the snapshot does not keep it.
+	// (internal/live): the snapshot does not keep it.
 	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.RoundNo()-a.snapRound < every {
 		return
 	}

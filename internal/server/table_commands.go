@@ -51,7 +51,7 @@ var tableCommands = []*tableCommand{
 	inspectorCommand(opNewShoe, (*actor).newShoe),
 	inspectorCommand(opVoid, (*actor).voidRound),
 	adminCommand(opConfig, (*actor).configure),
-	// The dealer's, at a table dealt from a physical shoe (physical.go).
+	// The dealer's, at a table dealt from a physical shoe (internal/live).
 	dealerCommand(opCard, (*actor).readCard),
 	dealerCommand(opUndoCard, (*actor).undoCard),
 	dealerCommand(opCutCard, (*actor).cutCard),
@@ -61,7 +61,7 @@ var tableCommands = []*tableCommand{
 	dealerCommand(opCashOut, (*actor).cashOut),
 	dealerCommand(opCardStands, (*actor).cardStands),
 	dealerCommand(opSkippedEleven, (*actor).skippedEleven),
-	// The inspector's (corrections.go).
+	// The inspector's (internal/live).
 	dealerCommand(opCorrect, (*actor).correct),
 	inspectorCommand(opApprove, (*actor).approve),
 	inspectorCommand(opRefuseC, (*actor).refuseCorrection),
@@ -219,7 +219,7 @@ func (s *Server) command(u *sabot.User, cmd *tableCommand, body CommandRequest) 
 	}
 	if cmd.who == byPlayer {
 		who := byPlayer
-		if body.WalkIn != 0 { // the dealer, for a walk-in (walkin.go)
+		if body.WalkIn != 0 { // the dealer, for a walk-in (internal/live)
 			if cmd.name == opSit {
 				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", opSeatWalkIn)
 			}

@@ -33,7 +33,7 @@ type command struct {
 	user   *sabot.User
 	device *sabot.Device // the card reader that sent it (POST /api/tables/{id}/cards); nil: a user
 	// walkIn is the box of the walk-in the dealer sent a player's command
-	// for (walkin.go): it runs as the walk-in's; its record's client ID
+	// for (internal/live): it runs as the walk-in's; its record's client ID
 	// keeps the dealer's user ID.
 	walkIn    int
 	clientID  string
@@ -108,7 +108,7 @@ func (a *actor) do(ctx context.Context, c *command) reply {
 // gone is the answer of a table whose actor has stopped: moved to another
 // node (try again: the request reaches it), or the server shutting down.
 func (a *actor) gone() error {
-	if a.moved.Load() {
+	if a.fence.Moved() {
 		return &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
 			Message: fmt.Sprintf("table %d is moving to another node: try again", a.created.ID)}
 	}
@@ -123,10 +123,9 @@ func (a *actor) gone() error {
 func (a *actor) run(ctx context.Context) {
 	defer close(a.done)
 	work := context.WithoutCancel(ctx) // a store write is never cut in half by a shutdown
-	handOver := a.handOver
+	handOver := a.fence.Asked()
 	for {
-		if a.fenced || a.leaving && !a.dealt {
-			a.moved.Store(true)
+		if a.fence.Stop(a.dealt) {
 			a.stopTimer()
 			a.stopSeatTimer()
 			for s := range a.subs {
@@ -150,7 +149,8 @@ func (a *actor) run(ctx context.Context) {
 			}
 			return
 		case <-handOver:
-			handOver, a.leaving = nil, true
+			handOver = nil
+			a.fence.Leave()
 		case c := <-a.cmds:
 			batch := []*command{c}
 			if isClaim(c) {

@@ -8,13 +8,12 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/cluster"
 	"sabot/internal/operator"
 	"sabot/internal/report"
 	"sabot/money"
@@ -74,18 +73,9 @@ type actor struct {
 	// test sets it small).
 	seenMax int
 
-	// Several nodes (node.go): the epoch of the table's lease, which every
-	// append carries (0: not fenced); fenced when the store refused an
-	// append under it (another node owns the table now); handOver, closed by
-	// the server to hand the table over between rounds, and leaving once
-	// the actor has seen it. moved is set, for other goroutines, when the
-	// actor stops for either.
-	lease    int64
-	fenced   bool
-	handOver chan struct{}
-	handOnce sync.Once
-	leaving  bool
-	moved    atomic.Bool
+	// Several nodes (internal/cluster): the table's hold on its lease, its
+	// epoch, its fence and its hand-over between rounds.
+	fence *cluster.Fence
 
 	// The operator's players' debits (internal/operator, operator.go). A
 	// rebuild keeps them: the log does not hold them.
@@ -96,7 +86,7 @@ type actor struct {
 // epoch marks the table fenced: the actor stops after the step in hand and
 // the node drops the table, which another node serves now.
 func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
-	rec.Epoch = a.lease
+	rec.Epoch = a.fence.Epoch
 	if a.s.Wallet != nil {
 		var err error
 		if ps, err = a.operatorMoney(ctx, rec, ps); err != nil {
@@ -107,9 +97,8 @@ func (a *actor) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Post
 	if err == nil && !dup && a.s.Wallet != nil {
 		a.operatorWritten(rec)
 	}
-	if errors.Is(err, sabot.ErrFenced) && !a.fenced {
-		a.fenced = true
-		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.lease, "err", err)
+	if a.fence.Refused(err) {
+		a.log.Warn("an append was refused under an old lease: the table is another node's now", "epoch", a.fence.Epoch, "err", err)
 	}
 	return dup, err
 }
@@ -138,14 +127,14 @@ type state struct {
 	forcedRound bool
 	forcedCards []card.Card
 	declined    map[declineKey]bool
-	pending     []correction // AR-23 corrections asked, waiting for the inspector (corrections.go)
+	pending     liveRequests // AR-23 corrections asked, waiting for the inspector (internal/live)
 	window      int          // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string
 
 	// expose: a card the inspector took back had been followed by the
 	// hole card's turning, which the players saw: the round turns it again
-	// before anyone decides (AR-23 (g); physical.go, issue 25).
+	// before anyone decides (AR-23 (g); internal/live/physical.go, issue 25).
 	expose bool
 
 	// bankCover is what the player holding a family bank has moved to his
@@ -177,8 +166,7 @@ func newActor(s *Server, cfg *sabot.Table) *actor {
 	a := &actor{
 		s: s, cfg: cfg, created: cfg, log: s.logger().With("table", cfg.ID),
 		cmds: make(chan *command, 64), done: make(chan struct{}),
-		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen,
-		handOver: make(chan struct{}),
+		subs: map[*subscriber]struct{}{}, epoch: randomID(8), seenMax: maxSeen, fence: cluster.NewFence(),
 	}
 	a.debits = s.operator().Debits(debitTable{a})
 	return a
@@ -566,7 +554,7 @@ func (a *actor) replay(r *sabot.LogRecord) error {
 		case "correction-asked", "correction-approved", "correction-refused":
 			return a.replayCorrection(r, p)
 		case "buy-in", "cash-out":
-			if p.Correction != nil { // approved by the inspector (walkin.go)
+			if p.Correction != nil { // approved by the inspector (internal/live/walkin.go)
 				a.drop(p.Correction.ID)
 			}
 		case "force-cards":
@@ -636,7 +624,7 @@ func (a *actor) deal() error {
 func (a *actor) finish() (string, error) {
 	// A correction is of its round: one not decided lapses with it; a
 	// walk-in's buy-in or cash-out waiting for the inspector does not.
-	a.pending = slices.DeleteFunc(a.pending, func(x correction) bool { return !cashCase(x.Case) })
+	a.pending.Lapse()
 	a.expose = false
 	r := a.t.Round()
 	forced := a.forcedRound

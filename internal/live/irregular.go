@@ -1,4 +1,4 @@
-package server
+package live
 
 import (
 	"context"
@@ -20,50 +20,34 @@ import (
 //     a recibir la próxima carta»: the player on 11 in turn whom the dealer
 //     gave no card may withdraw his bet (act withdraw) or play on.
 const (
-	opCardStands    = "card-stands"
-	opSkippedEleven = "skipped-eleven"
+	OpCardStands    = "card-stands"
+	OpSkippedEleven = "skipped-eleven"
 )
 
-// irregularRequest is the body of card-stands and skipped-eleven: the
-// round's state names the hand.
-type irregularRequest struct{}
-
-func (irregularRequest) read(CommandRequest) (irregularRequest, error) {
-	return irregularRequest{}, nil
+// CardStands is the dealer's call of (d)'s exception: the card stands.
+func CardStands(ctx context.Context, t Table) (int64, error) {
+	return irregular(ctx, t, engine.CardStands)
 }
 
-func (a *actor) cardStands(ctx context.Context, c *command, _ irregularRequest) (int64, error) {
-	return a.irregular(ctx, c, engine.CardStands)
-}
-
-func (a *actor) skippedEleven(ctx context.Context, c *command, _ irregularRequest) (int64, error) {
-	return a.irregular(ctx, c, engine.SkippedEleven)
+// SkippedEleven is the dealer's call of item 9: he skipped a player on 11.
+func SkippedEleven(ctx context.Context, t Table) (int64, error) {
+	return irregular(ctx, t, engine.SkippedEleven)
 }
 
 // irregular applies the dealer's call as the house's action of the round,
 // recorded in the table's log like any decision; refused with the engine's
 // reason (AR-23) where it does not apply.
-func (a *actor) irregular(ctx context.Context, c *command, k engine.Kind) (int64, error) {
-	if err := a.physicalOnly(); err != nil {
+func irregular(ctx context.Context, t Table, k engine.Kind) (int64, error) {
+	if err := physicalOnly(t); err != nil {
 		return 0, err
 	}
-	r := a.t.Round()
-	if !a.dealt || r.Phase() == engine.Done {
+	r := t.Table().Round()
+	if !t.Dealt() || r.Phase() == engine.Done {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
 	}
 	act := engine.Action{Kind: k}
 	if err := r.Check(act); err != nil {
 		return 0, refusal(err)
 	}
-	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act)}, nil)
-	if err != nil {
-		return 0, err
-	}
-	if err := r.Act(act); err != nil { // cannot happen: checked above
-		a.log.Error("a checked house action was refused", "err", err)
-		a.rebuild(ctx)
-		return 0, sabot.Internal(err)
-	}
-	a.publishRound("dealer")
-	return rec.Seq, nil
+	return t.Act(ctx, act)
 }

@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"bytes"
@@ -20,12 +20,8 @@ import (
 // nor on the same one (issue 25, item 6): the header is bound to the
 // method, path, query, body and receiving node, and its nonce is good once.
 func TestForwardedAddressSigned(t *testing.T) {
-	key, err := NewSeedKey(bytes.Repeat([]byte{7}, SeedKeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const self = "http://10.0.0.2:8080"
-	s := &Server{SeedKey: key, Shared: true, nodes: &nodes{self: sabot.Node{ID: "node-a", URL: self}}}
+	s := &Cluster{Key: bytes.Repeat([]byte{7}, 32), Shared: true, node: &node{self: sabot.Node{ID: "node-a", URL: self}}}
 	req := func(method, target, body, header string) string {
 		r := httptest.NewRequest(method, target, strings.NewReader(body))
 		r.RemoteAddr = "127.0.0.1:5555"
@@ -36,7 +32,7 @@ func TestForwardedAddressSigned(t *testing.T) {
 		if b, _ := io.ReadAll(r.Body); string(b) != body {
 			t.Fatalf("the body after the check: %q, not %q", b, body)
 		}
-		return s.clientAddr(r)
+		return ClientAddr(r)
 	}
 	const path, body = "/api/tables/3/act?x=1", `{"command_id":"c-1","action":"stand","box":1}`
 	sign := func(method, target, body, to string) string {
@@ -81,8 +77,7 @@ func TestForwardedAddressSigned(t *testing.T) {
 		t.Errorf("a stale header was trusted: %q", got)
 	}
 	// Another cluster's key: not trusted.
-	other, _ := NewSeedKey(bytes.Repeat([]byte{8}, SeedKeySize))
-	o := &Server{SeedKey: other, Shared: true, nodes: &nodes{self: sabot.Node{ID: "node-b"}}}
+	o := &Cluster{Key: bytes.Repeat([]byte{8}, 32), Shared: true, node: &node{self: sabot.Node{ID: "node-b"}}}
 	u, _ := url.Parse(path)
 	if got := req("POST", path, body, o.nodeHeader("198.51.100.7:4242", 1, self, "POST", u, []byte(body))); got != "127.0.0.1:5555" {
 		t.Errorf("another cluster's node was trusted: %q", got)

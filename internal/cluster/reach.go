@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"context"
@@ -22,12 +22,12 @@ import (
 // readiness (/readyz) so that a load balancer sends its clients to the
 // other nodes. /healthz stays the liveness: the process serves.
 
-// errDBUnreachable is the cause of a request cut because the node lost its
+// ErrDBUnreachable is the cause of a request cut because the node lost its
 // database.
-var errDBUnreachable = errors.New("this node cannot reach the database")
+var ErrDBUnreachable = errors.New("this node cannot reach the database")
 
-// unreachableRetry is the Retry-After of the node's refusals meanwhile.
-const unreachableRetry = 2 * time.Second
+// UnreachableRetry is the Retry-After of the node's refusals meanwhile.
+const UnreachableRetry = 2 * time.Second
 
 // reach is whether the node reaches its database, as its renewals say.
 type reach struct {
@@ -40,8 +40,8 @@ type reach struct {
 
 // dbContext is done once the database goes out of reach (a fresh one after
 // it comes back).
-func (s *Server) dbContext() context.Context {
-	r := &s.reach
+func (c *Cluster) dbContext() context.Context {
+	r := &c.reach
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ctx == nil {
@@ -50,29 +50,29 @@ func (s *Server) dbContext() context.Context {
 	return r.ctx
 }
 
-// dbUnreachable reports whether the node cannot reach its database now.
-func (s *Server) dbUnreachable() bool {
-	s.reach.mu.Lock()
-	defer s.reach.mu.Unlock()
-	return s.reach.down
+// Unreachable reports whether the node cannot reach its database now.
+func (c *Cluster) Unreachable() bool {
+	c.reach.mu.Lock()
+	defer c.reach.mu.Unlock()
+	return c.reach.down
 }
 
 // reached records what a renewal found: the database answered (ok), or it
 // did not (err) and nothing has answered since the last success at last.
-func (s *Server) reached(ok bool, err error) {
-	s.dbContext() // made
-	r := &s.reach
+func (c *Cluster) reached(ok bool, err error) {
+	c.dbContext() // made
+	r := &c.reach
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case ok && r.down:
 		r.down = false
 		r.ctx, r.cancel = context.WithCancel(context.Background())
-		s.logger().Info("the database answers again: the node serves", "after", time.Since(r.since).Round(time.Millisecond))
+		c.logger().Info("the database answers again: the node serves", "after", time.Since(r.since).Round(time.Millisecond))
 	case !ok && !r.down:
 		r.down, r.since = true, time.Now()
 		r.cancel()
-		s.logger().Error("the database does not answer: the node refuses requests (503) and is not ready until it does", "err", err)
+		c.logger().Error("the database does not answer: the node refuses requests (503) and is not ready until it does", "err", err)
 	}
 }
 
@@ -80,26 +80,28 @@ func (s *Server) reached(ok bool, err error) {
 // reach its database, and returns true; else it returns the request with a
 // context cut when the database goes out of reach (not a WebSocket's: a
 // socket lives on its table's actor, which the lease decides).
-func (s *Server) refuseUnreachable(w http.ResponseWriter, r *http.Request) (*http.Request, func(), bool) {
-	if s.nodes == nil || !s.Shared || !strings.HasPrefix(r.URL.Path, "/api/") {
+func (c *Cluster) refuseUnreachable(w http.ResponseWriter, r *http.Request) (*http.Request, func(), bool) {
+	if c.node == nil || !c.Shared || !strings.HasPrefix(r.URL.Path, "/api/") {
 		return r, func() {}, false
 	}
-	if s.dbUnreachable() {
-		s.writeError(w, r, unreachableError())
+	if c.Unreachable() {
+		c.WriteError(w, r, UnreachableError())
 		return r, func() {}, true
 	}
 	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return r, func() {}, false
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
-	stop := context.AfterFunc(s.dbContext(), func() { cancel(errDBUnreachable) })
+	stop := context.AfterFunc(c.dbContext(), func() { cancel(ErrDBUnreachable) })
 	return r.WithContext(ctx), func() {
 		stop()
 		cancel(nil)
 	}, false
 }
 
-func unreachableError() error {
-	return &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unreachableRetry, Cause: errDBUnreachable,
+// UnreachableError is the refusal of a request while the node cannot reach
+// its database, or cut because it lost it (its cause ErrDBUnreachable).
+func UnreachableError() error {
+	return &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: UnreachableRetry, Cause: ErrDBUnreachable,
 		Message: "this node cannot reach the database: try again, or another node"}
 }

@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -14,7 +13,6 @@ import (
 	"net/http/httputil"
 	"net/netip"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,7 +35,7 @@ import (
 // the header from nobody else: it is bound to the request (method, path,
 // query, body) and the receiving node, and good once (its nonce).
 // Connections from the nodes' own addresses
-// are not counted against the per-address cap (addrListener.exempt).
+// are not counted against the per-address cap (IsNode).
 
 // nodeHeaderName carries what one node tells another about a request.
 const nodeHeaderName = "Sabot-Node"
@@ -86,8 +84,8 @@ type nodeHeaderFields struct {
 	body        [sha256.Size]byte
 }
 
-func (s *Server) nodeMAC(f nodeHeaderFields) string {
-	m := hmac.New(sha256.New, s.SeedKey.node)
+func (c *Cluster) nodeMAC(f nodeHeaderFields) string {
+	m := hmac.New(sha256.New, c.Key)
 	fmt.Fprintf(m, "sabot-node-v2\x00%s\x00%d\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%x",
 		f.node, f.unix, f.nonce, f.addr, f.hops, f.to, f.method, f.path, f.query, f.body)
 	return hex.EncodeToString(m.Sum(nil))
@@ -95,10 +93,10 @@ func (s *Server) nodeMAC(f nodeHeaderFields) string {
 
 // nodeHeader signs a request forwarded for a client at addr to the node
 // at URL to: "NODE UNIX NONCE ADDR HOPS MAC".
-func (s *Server) nodeHeader(addr string, hops int, to, method string, u *url.URL, body []byte) string {
-	f := nodeHeaderFields{node: s.selfID(), unix: time.Now().Unix(), nonce: randomID(12), addr: addr, hops: hops,
+func (c *Cluster) nodeHeader(addr string, hops int, to, method string, u *url.URL, body []byte) string {
+	f := nodeHeaderFields{node: c.SelfID(), unix: time.Now().Unix(), nonce: randomID(12), addr: addr, hops: hops,
 		to: strings.TrimRight(to, "/"), method: method, path: u.EscapedPath(), query: u.RawQuery, body: sha256.Sum256(body)}
-	return fmt.Sprintf("%s %d %s %s %d %s", f.node, f.unix, f.nonce, f.addr, f.hops, s.nodeMAC(f))
+	return fmt.Sprintf("%s %d %s %s %d %s", f.node, f.unix, f.nonce, f.addr, f.hops, c.nodeMAC(f))
 }
 
 type nodeSignedKey struct{}
@@ -108,13 +106,13 @@ type nodeSignedKey struct{}
 // of this cluster, not too old, made for this node and for this request
 // (its body read and put back), whose nonce has not been seen. Anything
 // else is no node's: the request is the connection's own.
-func (s *Server) verifyNode(r *http.Request) *http.Request {
+func (c *Cluster) verifyNode(r *http.Request) *http.Request {
 	h := r.Header.Get(nodeHeaderName)
 	if h == "" {
 		return r
 	}
 	r.Header.Del(nodeHeaderName) // read here only
-	if s.SeedKey == nil || s.nodes == nil {
+	if c.Key == nil || c.node == nil {
 		return r
 	}
 	f := strings.Fields(h)
@@ -139,17 +137,15 @@ func (s *Server) verifyNode(r *http.Request) *http.Request {
 		}
 		body = b
 	}
-	s.nodes.mu.Lock()
-	self := s.nodes.self.URL
-	s.nodes.mu.Unlock()
-	want := s.nodeMAC(nodeHeaderFields{node: f[0], unix: unix, nonce: f[2], addr: f[3], hops: hops, to: strings.TrimRight(self, "/"),
+	self := c.Self().URL
+	want := c.nodeMAC(nodeHeaderFields{node: f[0], unix: unix, nonce: f[2], addr: f[3], hops: hops, to: strings.TrimRight(self, "/"),
 		method: r.Method, path: r.URL.EscapedPath(), query: r.URL.RawQuery, body: sha256.Sum256(body)})
 	if !hmac.Equal([]byte(want), []byte(f[5])) {
 		return r
 	}
 	// A nonce is remembered until its header is too old anyway.
-	if !s.nonces.first(f[0]+" "+f[2], time.Unix(unix, 0).Add(nodeHeaderAge+time.Second)) {
-		s.logger().Warn("a node's header was replayed: not trusted", "node", f[0], "path", r.URL.Path, "from", r.RemoteAddr)
+	if !c.nonces.first(f[0]+" "+f[2], time.Unix(unix, 0).Add(nodeHeaderAge+time.Second)) {
+		c.logger().Warn("a node's header was replayed: not trusted", "node", f[0], "path", r.URL.Path, "from", r.RemoteAddr)
 		return r
 	}
 	return r.WithContext(context.WithValue(r.Context(), nodeSignedKey{}, nodeSigned{node: f[0], addr: f[3], hops: hops}))
@@ -158,7 +154,7 @@ func (s *Server) verifyNode(r *http.Request) *http.Request {
 // fromNode returns the client address and hop count a node signed on a
 // request (verifyNode); ok false if the request carries no valid
 // signature.
-func (s *Server) fromNode(r *http.Request) (addr string, hops int, ok bool) {
+func fromNode(r *http.Request) (addr string, hops int, ok bool) {
 	v, ok := r.Context().Value(nodeSignedKey{}).(nodeSigned)
 	return v.addr, v.hops, ok
 }
@@ -194,17 +190,17 @@ func (c *nonceCache) first(nonce string, until time.Time) bool {
 	return true
 }
 
-// clientAddr is the address a request comes from: the client's that a
+// ClientAddr is the address a request comes from: the client's that a
 // node signed, else the connection's.
-func (s *Server) clientAddr(r *http.Request) string {
-	if addr, _, ok := s.fromNode(r); ok {
+func ClientAddr(r *http.Request) string {
+	if addr, _, ok := fromNode(r); ok {
 		return addr
 	}
 	return r.RemoteAddr
 }
 
-// hostOf is the IP address of a host:port, as a node's is recorded.
-func hostOf(remote string) string {
+// HostOf is the IP address of a host:port, as a node's is recorded.
+func HostOf(remote string) string {
 	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
 		host = remote
@@ -215,20 +211,14 @@ func hostOf(remote string) string {
 	return host
 }
 
-// isNode reports whether an IP address is a live node's.
-func (s *Server) isNode(ip string) bool {
-	if s.nodes == nil || !s.Shared {
+// IsNode reports whether an IP address is a live node's.
+func (c *Cluster) IsNode(ip string) bool {
+	if c.node == nil || !c.Shared {
 		return false
 	}
-	s.nodes.mu.Lock()
-	defer s.nodes.mu.Unlock()
-	return s.nodes.hosts[ip]
-}
-
-func (s *Server) selfID() string {
-	s.nodes.mu.Lock()
-	defer s.nodes.mu.Unlock()
-	return s.nodes.self.ID
+	c.node.mu.Lock()
+	defer c.node.mu.Unlock()
+	return c.node.hosts[ip]
 }
 
 // tableOfPath returns the table a path is about: /api/tables/{id} and
@@ -246,18 +236,18 @@ func tableOfPath(path string) (int64, bool) {
 // owner returns the URL and ID of the live node that owns a table (""
 // for this node), known false if no live node owns it or there is no such
 // table. The leases are read again when the last read is older than fresh.
-func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u, node string, known bool) {
-	if _, err := s.table(id); err == nil {
+func (c *Cluster) owner(ctx context.Context, id int64, fresh time.Duration) (u, node string, known bool) {
+	if c.Tables.Serves(id) {
 		return "", "", true
 	}
-	n := s.nodes
+	n := c.node
 	n.mu.Lock()
 	stale := time.Since(n.refresh) > fresh
 	n.mu.Unlock()
 	if stale {
-		s.readLeases(ctx)
+		c.readLeases(ctx)
 	}
-	if _, err := s.table(id); err == nil {
+	if c.Tables.Serves(id) {
 		return "", "", true
 	}
 	n.mu.Lock()
@@ -280,15 +270,15 @@ func (s *Server) owner(ctx context.Context, id int64, fresh time.Duration) (u, n
 // its client comes back and is forwarded to the table's new node, instead
 // of waiting on the old one for as long as it is stopped (issue 25,
 // item 10). It returns when ctx is done.
-func (s *Server) watchOwner(ctx context.Context, id int64, node string, cut func()) {
-	n := s.nodes
+func (c *Cluster) watchOwner(ctx context.Context, id int64, node string, cut func()) {
+	n := c.node
 	for {
 		n.mu.Lock()
 		l, ok := n.owners[id]
 		read := n.read
 		n.mu.Unlock()
 		if !ok || !l.Live || l.Node != node {
-			s.logger().Info("a forwarded request cut: its table's node no longer owns it", "table", id, "node", node)
+			c.logger().Info("a forwarded request cut: its table's node no longer owns it", "table", id, "node", node)
 			cut()
 			return
 		}
@@ -303,55 +293,57 @@ func (s *Server) watchOwner(ctx context.Context, id int64, node string, cut func
 // tableExists reports whether a table is served (by any node, or none at
 // the moment): the leases as last read list it, or the store has it (one
 // created since).
-func (s *Server) tableExists(ctx context.Context, id int64) bool {
-	s.nodes.mu.Lock()
-	_, ok := s.nodes.owners[id]
-	s.nodes.mu.Unlock()
+func (c *Cluster) tableExists(ctx context.Context, id int64) bool {
+	c.node.mu.Lock()
+	_, ok := c.node.owners[id]
+	c.node.mu.Unlock()
 	if ok {
 		return true
 	}
-	t, err := s.Store.TableByID(ctx, id)
+	t, err := c.Tables.Table(ctx, id)
 	return err == nil && t.Profile != ""
 }
 
-// forward sends a request for a table to the node that owns it. Every
-// request's node header is checked here, once, as it arrives (verifyNode).
-func (s *Server) forward(next http.Handler) http.Handler {
+// Forward sends a request for a table to the node that owns it. Every
+// request's node header is checked here, once, as it arrives (verifyNode),
+// and every API request is refused at once while the node cannot reach
+// its database (reach.go).
+func (c *Cluster) Forward(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r = s.verifyNode(r)
-		r, done, refused := s.refuseUnreachable(w, r)
+		r = c.verifyNode(r)
+		r, done, refused := c.refuseUnreachable(w, r)
 		defer done()
 		if refused {
 			return
 		}
 		id, ok := tableOfPath(r.URL.Path)
-		if s.nodes == nil || !s.Shared || !ok {
+		if c.node == nil || !c.Shared || !ok {
 			next.ServeHTTP(w, r)
 			return
 		}
-		addr, hops, signed := s.fromNode(r)
+		addr, hops, signed := fromNode(r)
 		if !signed {
 			addr, hops = r.RemoteAddr, 0
 		}
 		deadline := time.Now().Add(betweenNodes)
 		for fresh := time.Second; ; fresh = 100 * time.Millisecond {
-			u, node, known := s.owner(r.Context(), id, fresh)
+			u, node, known := c.owner(r.Context(), id, fresh)
 			switch {
 			case known && u == "":
 				next.ServeHTTP(w, r)
 				return
 			case known && hops < maxHops:
 				ctx, cancel := context.WithCancel(r.Context())
-				go s.watchOwner(ctx, id, node, cancel)
-				s.proxy(w, r.WithContext(ctx), u, addr, hops+1)
+				go c.watchOwner(ctx, id, node, cancel)
+				c.proxy(w, r.WithContext(ctx), u, addr, hops+1)
 				cancel()
 				return
-			case !known && !s.tableExists(r.Context(), id):
+			case !known && !c.tableExists(r.Context(), id):
 				next.ServeHTTP(w, r) // no such table: the handlers say so
 				return
 			}
 			if time.Now().After(deadline) || r.Context().Err() != nil {
-				s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
+				c.WriteError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
 					Message: fmt.Sprintf("table %d is moving between nodes: try again", id)})
 				return
 			}
@@ -361,10 +353,10 @@ func (s *Server) forward(next http.Handler) http.Handler {
 }
 
 // proxy forwards a request to the node at base, signed for the client.
-func (s *Server) proxy(w http.ResponseWriter, r *http.Request, base, addr string, hops int) {
+func (c *Cluster) proxy(w http.ResponseWriter, r *http.Request, base, addr string, hops int) {
 	target, err := url.Parse(base)
 	if err != nil {
-		s.writeError(w, r, sabot.Internal(err))
+		c.WriteError(w, r, sabot.Internal(err))
 		return
 	}
 	kind := "http"
@@ -381,30 +373,30 @@ func (s *Server) proxy(w http.ResponseWriter, r *http.Request, base, addr string
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err = io.ReadAll(io.LimitReader(r.Body, maxForwardBody+1))
 		if err != nil {
-			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "the request body could not be read: %v", err))
+			c.WriteError(w, r, sabot.Errorf(sabot.EINVALID, "the request body could not be read: %v", err))
 			return
 		}
 		if len(body) > maxForwardBody {
-			s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a request body is at most %d bytes", maxForwardBody))
+			c.WriteError(w, r, sabot.Errorf(sabot.EINVALID, "a request body is at most %d bytes", maxForwardBody))
 			return
 		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	}
-	s.metrics.forwarded.WithLabelValues(kind).Inc()
-	header := s.nodeHeader(addr, hops, base, r.Method, r.URL, body)
+	c.Metrics.forwarded.WithLabelValues(kind).Inc()
+	header := c.nodeHeader(addr, hops, base, r.Method, r.URL, body)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
 			pr.Out.Host = pr.In.Host
 			pr.Out.Header.Set(nodeHeaderName, header)
 		},
-		Transport: s.peerTransport(),
+		Transport: peers(),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			s.logger().Warn("a forwarded request failed", "to", base, "path", r.URL.Path, "err", err)
-			s.nodes.mu.Lock()
-			s.nodes.refresh = time.Time{}
-			s.nodes.mu.Unlock()
-			s.writeError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
+			c.logger().Warn("a forwarded request failed", "to", base, "path", r.URL.Path, "err", err)
+			c.node.mu.Lock()
+			c.node.refresh = time.Time{}
+			c.node.mu.Unlock()
+			c.WriteError(w, r, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
 				Message: "the table's node does not answer: try again"})
 		},
 	}
@@ -414,9 +406,9 @@ func (s *Server) proxy(w http.ResponseWriter, r *http.Request, base, addr string
 var peerOnce sync.Once
 var peerTransport *http.Transport
 
-// peerTransport is the connections from this node to the others, kept
-// alive between requests.
-func (s *Server) peerTransport() *http.Transport {
+// peers is the connections from this node to the others, kept alive
+// between requests.
+func peers() *http.Transport {
 	peerOnce.Do(func() {
 		peerTransport = &http.Transport{
 			DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -425,92 +417,4 @@ func (s *Server) peerTransport() *http.Transport {
 		}
 	})
 	return peerTransport
-}
-
-// lobbyCache holds the lobby gathered from every node for a moment: a
-// lobby asked for at a high rate costs each node one request per
-// lobbyFresh, not one per visitor.
-type lobbyCache struct {
-	mu    sync.Mutex
-	at    time.Time
-	views []*TableView
-}
-
-const lobbyFresh = 500 * time.Millisecond
-
-// lobby returns every table's view: this node's, and those the other live
-// nodes return for theirs.
-func (s *Server) lobby(ctx context.Context, r *http.Request) []*TableView {
-	local := s.localViews(ctx)
-	if s.nodes == nil || !s.Shared {
-		return local
-	}
-	if _, _, ok := s.fromNode(r); ok && r.Header.Get(localHeaderName) != "" {
-		return local
-	}
-	c := &s.lobbyCache
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if time.Since(c.at) < lobbyFresh {
-		return c.views
-	}
-	s.nodes.mu.Lock()
-	var peers []string
-	for _, p := range s.nodes.peers {
-		if p.Live && p.ID != s.nodes.self.ID {
-			peers = append(peers, p.URL)
-		}
-	}
-	s.nodes.mu.Unlock()
-	views := local
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, u := range peers {
-		wg.Go(func() {
-			vs, err := s.peerTables(ctx, u, s.clientAddr(r))
-			if err != nil {
-				s.logger().Warn("a node did not list its tables", "node", u, "err", err)
-				return
-			}
-			mu.Lock()
-			views = append(views, vs...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	seen := map[int64]bool{}
-	out := views[:0:0]
-	for _, v := range views {
-		if !seen[v.ID] {
-			seen[v.ID] = true
-			out = append(out, v)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	c.at, c.views = time.Now(), out
-	return out
-}
-
-// peerTables asks a node for the tables it serves.
-func (s *Server) peerTables(ctx context.Context, base, addr string) ([]*TableView, error) {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", strings.TrimRight(base, "/")+"/api/tables", nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set(nodeHeaderName, s.nodeHeader(addr, 1, base, "GET", req.URL, nil))
-	req.Header.Set(localHeaderName, "1")
-	s.metrics.forwarded.WithLabelValues("lobby").Inc()
-	resp, err := (&http.Client{Transport: s.peerTransport()}).Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %d", resp.StatusCode)
-	}
-	var vs []*TableView
-	err = json.NewDecoder(resp.Body).Decode(&vs)
-	return vs, err
 }

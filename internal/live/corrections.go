@@ -1,0 +1,376 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/money"
+	"sabot/table"
+)
+
+// The inspector's authority at a live table (issue 13, deliverable 3;
+// docs/live.md). A dealer's irregularity (AR-23) is corrected only
+// "previa autorización del Inspector": the dealer asks for a correction
+// at the console (correct), the inspector, or the pit, approves it on his
+// own screen (approve) or refuses it (refuse-correction), and only then
+// does it take effect. Each step is a significant event of the table's
+// log naming the dealer and the inspector. A new shoe (AR-24) and a void
+// of the round are the inspector's alone.
+
+// The correction commands.
+const (
+	OpCorrect = "correct"
+	OpApprove = "approve"
+	OpRefuseC = "refuse-correction"
+)
+
+// The corrections a dealer may ask for, by AR-23's letter: what each does.
+// (h), the bank's cards forgotten, needs none: the console asks for the
+// bank's cards in turn; (i) has nothing to correct. "undo" takes back the
+// last card read when it decided something (issue 25): the dealer's own
+// undo-card is for a misread that decided nothing.
+var correctionCases = map[string]struct {
+	action engine.Kind // the engine's correction; 0: a burn (or, with undo, the take-back)
+	box    bool        // it names a box
+	card   bool        // it names a card (the one burned)
+	text   string
+	undo   bool // it takes back the last card read
+}{
+	"undo": {undo: true, text: "the last card read decided something: it is taken back and the round asks for it again; a hole card turned after it stays turned (AR-23 (g))"},
+	"a":    {engine.VoidBox, true, false, "a box got one card only and its player does not consent to complete it: the bet is void, the card burned", false},
+	"b":    {engine.VoidBox, true, false, "a box got more than two cards in the deal: that bet is void, the cards burned", false},
+	"c":    {engine.BurnHole, false, false, "the dealer's second card came face up: it is burned and replaced", false},
+	"d":    {0, false, true, "a card drawn out of turn is burned", false},
+	"e":    {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out", false},
+	"f":    {engine.BankFirst, false, false, "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted", false},
+	"g":    {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it", false},
+}
+
+// CorrectRequest is the dealer's request: AR-23's case, the box or card it
+// names.
+type CorrectRequest struct {
+	Case string
+	Box  int
+	Card card.Card
+}
+
+// ParseCorrect reads the dealer's request for a correction: AR-23's case
+// (a letter, or undo), the box it names, the card burned (its code).
+func ParseCorrect(kase string, box int, code string) (CorrectRequest, error) {
+	c, ok := correctionCases[kase]
+	switch {
+	case kase == "i":
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim: there is nothing to correct")
+	case kase == "h":
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (h): the console asks for the bank's cards in turn: take back a card read as another's and read it again where the console asks (\"próximas cartas para la Banca\")")
+	case !ok:
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to i, or undo (the last card read taken back)", kase)
+	case c.box && box < 1:
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the box", kase)
+	}
+	req := CorrectRequest{Case: kase, Box: box}
+	if c.card {
+		x, err := card.Parse(code)
+		if err != nil {
+			return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the card burned, e.g. AS (%q is not one)", kase, code)
+		}
+		req.Card = x
+	}
+	return req, nil
+}
+
+// ParseID reads the correction an approval or a refusal names: its ID.
+func ParseID(id int64) (int64, error) {
+	if id <= 0 {
+		return 0, sabot.Errorf(sabot.EINVALID, "give the correction's ID (correction)")
+	}
+	return id, nil
+}
+
+// Correction is a correction asked and not yet decided, as the table's
+// log keeps it and the table shows it. Its ID is the seq of the record
+// that asked for it.
+type Correction struct {
+	ID     int64     `json:"id"`
+	Round  int       `json:"round"`
+	Case   string    `json:"case"`
+	Box    int       `json:"box,omitempty"`
+	Card   card.Card `json:"card,omitempty"`
+	At     int       `json:"at,omitempty"` // undo: the round's cards read, the one taken back the last
+	Asked  string    `json:"asked_by"`
+	Text   string    `json:"text"`
+	Status string    `json:"status,omitempty"` // approved, refused (in the records that decide it)
+	By     string    `json:"by,omitempty"`     // who decided it
+
+	// A walk-in's buy-in or cash-out over the table's cash_approval, asked
+	// by the dealer (walkin.go): the walk-in and the amount.
+	Player string       `json:"player,omitempty"`
+	Amount money.Amount `json:"amount,omitempty"`
+}
+
+func (c *Correction) words() string {
+	if cashCase(c.Case) {
+		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
+	}
+	s := fmt.Sprintf("AR-23 (%s) round %d", c.Case, c.Round)
+	if c.Box > 0 {
+		s += fmt.Sprintf(" box %d", c.Box)
+	}
+	if c.Card != 0 {
+		s += " card " + c.Card.String()
+	}
+	return s + ": " + c.Text
+}
+
+// public is the correction as the table shows it to everyone: without the
+// card burned or taken back (a hole card's face among them), whose value the players have no right to know (AR-23 (d):
+// "no teniendo los jugadores derecho a reclamo o a conocer su valor"). The
+// significant-event log, the pit's, keeps it.
+func (c Correction) public() Correction {
+	c.Card = 0
+	return c
+}
+
+// MaxPending bounds the corrections waiting at a table.
+const MaxPending = 16
+
+// Pending are the requests waiting for the inspector at a table, oldest
+// first: the AR-23 corrections of the round in play, and the walk-ins'
+// buy-ins and cash-outs over the table's cash_approval.
+type Pending []Correction
+
+// Drop forgets a request decided. (Those of a round go with it: Lapse.)
+func (p *Pending) Drop(id int64) {
+	*p = slices.DeleteFunc(*p, func(x Correction) bool { return x.ID == id })
+}
+
+// Lapse forgets the corrections of the round that ended: one not decided
+// lapses with it; a walk-in's buy-in or cash-out waiting for the inspector
+// does not.
+func (p *Pending) Lapse() {
+	*p = slices.DeleteFunc(*p, func(x Correction) bool { return !cashCase(x.Case) })
+}
+
+// View lists the requests waiting, oldest first, as everyone may see them
+// (public).
+func (p Pending) View() []Correction {
+	var out []Correction
+	for _, x := range p {
+		out = append(out, x.public())
+	}
+	return out
+}
+
+// Replay rebuilds the requests waiting, and the burns approved, from a
+// record of the log: its seq, its event and its correction.
+func (p *Pending) Replay(t *table.Table, seq int64, event string, x *Correction) error {
+	if x == nil {
+		return nil
+	}
+	switch event {
+	case "correction-asked":
+		y := *x
+		y.ID = seq
+		*p = append(*p, y)
+	case "correction-approved": // a buy-in's or a cash-out's approval is its own record (walkin.go)
+		p.Drop(x.ID)
+		if k := correctionCases[x.Case]; k.action == 0 && !k.undo { // an undo replays from its card-undo record
+			return t.Burn(x.Card)
+		}
+	case "correction-refused":
+		p.Drop(x.ID)
+	}
+	return nil
+}
+
+// ask writes a request for the inspector and keeps it waiting.
+func ask(ctx context.Context, t Table, x Correction, round int) (int64, error) {
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: Admin{Event: "correction-asked", Round: x.Round, Correction: &x, Text: x.words() + " (asked by " + x.Asked + ")"}})
+	if err != nil {
+		return 0, err
+	}
+	x.ID = seq
+	*t.Pending() = append(*t.Pending(), x)
+	publishCorrection(t, x)
+	return seq, nil
+}
+
+// Correct is the dealer's request for a correction: it waits for the
+// inspector.
+func Correct(ctx context.Context, t Table, by Sender, req CorrectRequest) (int64, error) {
+	if err := physicalOnly(t); err != nil {
+		return 0, err
+	}
+	if !t.Dealt() {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
+	}
+	if n := len(*t.Pending()); n >= MaxPending {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %d corrections wait for the inspector already", n)
+	}
+	tb := t.Table()
+	k := correctionCases[req.Case]
+	if k.box && !slices.Contains(tb.Round().Boxes(), req.Box) {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play (AR-23)", req.Box)
+	}
+	x := Correction{Round: tb.RoundNo(), Case: req.Case, Box: req.Box, Card: req.Card, Asked: by.User.Name, Text: k.text}
+	if k.undo {
+		tk, err := tb.Decided()
+		if err != nil {
+			return 0, refusal(err)
+		}
+		x.Card, x.At = tk.Card, len(tb.Cards())
+	}
+	return ask(ctx, t, x, tb.RoundNo())
+}
+
+// Approve applies a request waiting, on the inspector's word: the burn,
+// or the engine's correction (AR-23), or the walk-in's buy-in or
+// cash-out. Whoever asked for it cannot approve it.
+func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64, error) {
+	x, err := decide(t, by, id)
+	if err != nil {
+		return 0, err
+	}
+	if cashCase(x.Case) {
+		return l.approveCash(ctx, t, by, x)
+	}
+	k := correctionCases[x.Case]
+	if k.undo {
+		return approveUndo(ctx, t, by, x)
+	}
+	tb := t.Table()
+	act := engine.Action{Kind: k.action, Box: x.Box}
+	switch {
+	case k.action == 0:
+		if err := tb.Burn(x.Card); err != nil {
+			return 0, refusal(err)
+		}
+	default:
+		if err := tb.Round().Check(act); err != nil {
+			return 0, refusal(err)
+		}
+	}
+	x.Status, x.By = "approved", by.User.Name
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: Admin{Event: "correction-approved", Round: x.Round, Correction: &x,
+		Text: x.words() + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
+	if err != nil {
+		t.Rebuild(ctx)
+		return 0, err
+	}
+	t.Pending().Drop(x.ID)
+	publishCorrection(t, x)
+	if k.action != 0 && !t.House(ctx, act) {
+		return seq, nil
+	}
+	t.Proceed(ctx)
+	return seq, nil
+}
+
+// approveUndo takes back the card a correction names, still the last read
+// and no decision since (issue 25, AR-23): recorded as the inspector's
+// card-undo, then the approval's significant event. A hole card turned
+// after the card stays turned: the round turns it again before anyone
+// decides (AR-23 (g)), so no player decides against a card he was shown
+// and the table hides.
+func approveUndo(ctx context.Context, t Table, by Sender, x Correction) (int64, error) {
+	tb := t.Table()
+	cards := tb.Cards()
+	if x.At == 0 || len(cards) != x.At || cards[x.At-1] != x.Card {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the card correction %d takes back is no longer the last read: the round moved on (AR-23)", x.ID)
+	}
+	tk, err := tb.Decided()
+	if err != nil {
+		return 0, refusal(err)
+	}
+	x.Status, x.By = "approved", by.User.Name
+	if _, err := takeBack(ctx, t, CardPayload{By: by.User.Name, Correction: x.ID, Expose: tk.Revealed != 0}); err != nil {
+		return 0, err
+	}
+	// The card-undo record carries the command; this one the decision.
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: Admin{Event: "correction-approved", Round: x.Round, Correction: &x,
+		Text: x.words() + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
+	if err != nil {
+		return 0, err
+	}
+	publishCorrection(t, x)
+	return seq, nil
+}
+
+// RefuseCorrection drops a request waiting, on the inspector's word.
+func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64, error) {
+	x, err := decide(t, by, id)
+	if err != nil {
+		return 0, err
+	}
+	x.Status, x.By = "refused", by.User.Name
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: Admin{Event: "correction-refused", Round: x.Round, Correction: &x,
+		Text: x.words() + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
+	if err != nil {
+		return 0, err
+	}
+	t.Pending().Drop(x.ID)
+	publishCorrection(t, x)
+	return seq, nil
+}
+
+// publishCorrection tells the table of a correction, its card kept back.
+func publishCorrection(t Table, x Correction) {
+	p := x.public()
+	t.Publish(Event{Kind: "correction", Round: p.Round, Text: p.words(), Correction: &p})
+}
+
+// decide finds a request waiting that this inspector may decide.
+func decide(t Table, by Sender, id int64) (Correction, error) {
+	for _, x := range *t.Pending() {
+		if x.ID != id {
+			continue
+		}
+		if x.Asked == by.User.Name {
+			return x, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s asked for correction %d; another (the inspector) decides it (AR-23)", x.Asked, id)
+		}
+		return x, nil
+	}
+	return Correction{}, sabot.Errorf(sabot.ENOTFOUND, "no correction %d waits for a decision", id)
+}
+
+// OpRuling is the inspector's ruling on a dispute at the table: "todas las
+// incidencias del juego … deberán ser dirimidas por el jefe de mesa" (the
+// Spanish general rules); "la decisión del Jefe de Mesa es irrevocable"
+// (the Spanish leaflet). It is written, with who gave
+// it, in the table's significant-event log; what it decides is done with
+// the inspector's commands (a correction approved, a void).
+const OpRuling = "ruling"
+
+// MaxRuling bounds a ruling's text, in bytes.
+const MaxRuling = 500
+
+// ParseRuling reads a ruling's text (the body's reason).
+func ParseRuling(reason string) (string, error) {
+	text := strings.TrimSpace(reason)
+	switch {
+	case text == "":
+		return "", sabot.Errorf(sabot.EINVALID, "a ruling says what was decided (reason)")
+	case len(text) > MaxRuling || strings.ContainsFunc(text, func(r rune) bool { return r < ' ' }):
+		return "", sabot.Errorf(sabot.EINVALID, "a ruling is one line of at most %d bytes", MaxRuling)
+	}
+	return text, nil
+}
+
+// Ruling writes the inspector's ruling on a dispute.
+func Ruling(ctx context.Context, t Table, by Sender, text string) (int64, error) {
+	round := 0
+	if t.Dealt() {
+		round = t.Table().RoundNo()
+	}
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: Admin{Event: "ruling", Round: round, By: by.User.Name, Text: text}})
+	if err != nil {
+		return 0, err
+	}
+	t.Publish(Event{Kind: "ruling", Round: round, Player: by.User.Name, Text: text})
+	return seq, nil
+}
