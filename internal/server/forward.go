@@ -87,7 +87,7 @@ type nodeHeaderFields struct {
 }
 
 func (s *Server) nodeMAC(f nodeHeaderFields) string {
-	m := hmac.New(sha256.New, s.SeedKey.node)
+	m := hmac.New(sha256.New, s.SeedKey.NodeKey())
 	fmt.Fprintf(m, "sabot-node-v2\x00%s\x00%d\x00%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%x",
 		f.node, f.unix, f.nonce, f.addr, f.hops, f.to, f.method, f.path, f.query, f.body)
 	return hex.EncodeToString(m.Sum(nil))

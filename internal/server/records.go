@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -11,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/seal"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -212,36 +211,17 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // Commitment is the SHA-256 over a shoe's seed and its order after the
-// shuffle and the cut: published when the shoe starts, checked against the
-// seed revealed after it (`sabot verify`).
-func Commitment(seed shoe.Seed, order []card.Card) string {
-	h := sha256.New()
-	h.Write(seed[:])
-	h.Write([]byte(card.Format(order)))
-	return hex.EncodeToString(h.Sum(nil))
-}
+// shuffle and the cut (seal.Commitment).
+func Commitment(seed shoe.Seed, order []card.Card) string { return seal.Commitment(seed, order) }
 
 // ShoeOrder prepares a shoe from its seed exactly as a table does and
-// returns the order of its cards, the burned ones first.
-func ShoeOrder(p *rules.Profile, seed shoe.Seed) ([]card.Card, error) {
-	s := shoe.New(p.Decks, seed)
-	if _, err := s.Prepare(p.ShoeProcedure(), 0); err != nil {
-		return nil, err
-	}
-	return s.Composition(), nil
-}
+// returns the order of its cards, the burned ones first (seal.ShoeOrder).
+func ShoeOrder(p *rules.Profile, seed shoe.Seed) ([]card.Card, error) { return seal.ShoeOrder(p, seed) }
 
-func seedHex(s shoe.Seed) string { return hex.EncodeToString(s[:]) }
-
-func parseSeed(h string) (shoe.Seed, error) {
-	var s shoe.Seed
-	b, err := hex.DecodeString(h)
-	if err != nil || len(b) != len(s) {
-		return s, fmt.Errorf("bad shoe seed %q", h)
-	}
-	copy(s[:], b)
-	return s, nil
-}
+var (
+	seedHex   = seal.SeedHex
+	parseSeed = seal.ParseSeed
+)
 
 // RoundID names a round: table and round number, "3-17".
 func RoundID(table int64, round int) string { return fmt.Sprintf("%d-%d", table, round) }
