@@ -92,7 +92,7 @@ var layers = map[string]int{
 	// "sabot/internal/live": 7,
 
 	// recall,
-	// "sabot/internal/recall": 7,
+	"sabot/internal/recall": 7,
 
 	// and the Go client of the API, its bots and its hostile client.
 	// "sabot/internal/client": 7,
