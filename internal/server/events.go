@@ -54,58 +54,67 @@ func Events(ctx context.Context, st sabot.Store, q EventQuery) ([]EventView, err
 }
 
 // summarize says a significant event in a line, in phrases a client words
-// in its language (event.KEY of its catalogue; sabot.Phrase).
+// in its language (event.KEY of its catalogue; sabot.Phrase): each kind's
+// words are its entry's in the registry of log kinds (logkinds.go).
 func summarize(r *sabot.LogRecord) []sabot.Phrase {
-	say := sabot.Say
-	switch r.Kind {
-	case sabot.LogTableOpened:
-		var p openedPayload
-		json.Unmarshal(r.Payload, &p)
-		out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
-		if p.TestMode {
-			out = append(out, say("testMode", " (test mode)"))
-		}
-		return out
-	case sabot.LogConfigure:
-		var p configurePayload
-		json.Unmarshal(r.Payload, &p)
-		out := changeWords(p)
-		if p.Reason != "" {
-			out = append(out, say("byFor", fmt.Sprintf(" (by %s: %s)", p.By, p.Reason), "by", p.By, "reason", p.Reason))
-		} else {
-			out = append(out, say("by", fmt.Sprintf(" (by %s)", p.By), "by", p.By))
-		}
-		for _, b := range p.Returned {
-			out = append(out, say("returned", fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box), "player", b.Player, "stake", int64(b.Stake), "box", b.Box))
-		}
-		return out
-	case sabot.LogVoid:
-		var p settlePayload
-		json.Unmarshal(r.Payload, &p)
-		if p.Closed {
-			return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
-		}
-		out := []sabot.Phrase{say("void", fmt.Sprintf("round %d void, every stake returned", p.Round), "round", p.Round)}
-		if p.Reason != "" {
-			out = append(out, voidWhy(p.Reason))
-		}
-		return out
-	case sabot.LogTimeout:
-		var p actionPayload
-		json.Unmarshal(r.Payload, &p)
-		a := p.Action
-		if a.Player == "" || a.Box == 0 {
-			return []sabot.Phrase{say("timeoutDealer", fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind), "round", p.Round, "action", a.Kind)}
-		}
-		return []sabot.Phrase{say("timeout", fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind),
-			"round", p.Round, "player", a.Player, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
-	case sabot.LogAdmin:
-		var p adminPayload
-		json.Unmarshal(r.Payload, &p)
-		return adminWords(p)
+	if k, ok := logKinds[r.Kind]; ok {
+		return k.words(r)
 	}
-	return []sabot.Phrase{{Text: r.Kind}}
+	return kindWords(r)
 }
+
+// openedWords say a table opened.
+func openedWords(_ *sabot.LogRecord, p openedPayload) []sabot.Phrase {
+	say := sabot.Say
+	out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
+	if p.TestMode {
+		out = append(out, say("testMode", " (test mode)"))
+	}
+	return out
+}
+
+// configureWords say a configuration change, by whom and why, and the bets
+// it returned.
+func configureWords(_ *sabot.LogRecord, p configurePayload) []sabot.Phrase {
+	say := sabot.Say
+	out := changeWords(p)
+	if p.Reason != "" {
+		out = append(out, say("byFor", fmt.Sprintf(" (by %s: %s)", p.By, p.Reason), "by", p.By, "reason", p.Reason))
+	} else {
+		out = append(out, say("by", fmt.Sprintf(" (by %s)", p.By), "by", p.By))
+	}
+	for _, b := range p.Returned {
+		out = append(out, say("returned", fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box), "player", b.Player, "stake", int64(b.Stake), "box", b.Box))
+	}
+	return out
+}
+
+// voidWords say a void round, or a table out of service.
+func voidWords(_ *sabot.LogRecord, p settlePayload) []sabot.Phrase {
+	say := sabot.Say
+	if p.Closed {
+		return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
+	}
+	out := []sabot.Phrase{say("void", fmt.Sprintf("round %d void, every stake returned", p.Round), "round", p.Round)}
+	if p.Reason != "" {
+		out = append(out, voidWhy(p.Reason))
+	}
+	return out
+}
+
+// timeoutWords say a decision applied when its time ran out.
+func timeoutWords(_ *sabot.LogRecord, p actionPayload) []sabot.Phrase {
+	say := sabot.Say
+	a := p.Action
+	if a.Player == "" || a.Box == 0 {
+		return []sabot.Phrase{say("timeoutDealer", fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind), "round", p.Round, "action", a.Kind)}
+	}
+	return []sabot.Phrase{say("timeout", fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind),
+		"round", p.Round, "player", a.Player, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
+}
+
+// adminRecordWords say an administrator's or the server's event.
+func adminRecordWords(_ *sabot.LogRecord, p adminPayload) []sabot.Phrase { return adminWords(p) }
 
 // voidReason is the reason key of the engine's voids (reason.KEY of the
 // client's catalogue): the shoe ran out (AR-08), the house stops the shoe
