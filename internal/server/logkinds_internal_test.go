@@ -1,7 +1,11 @@
 package server
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +60,45 @@ func TestLogKindsRefused(t *testing.T) {
 	} {
 		if err := checkLogKinds(c.reg, kinds); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestLogKindPayloads: the payload of every record a played table writes
+// (its opening, seats, bets, deals, decisions by timeout, settlements, shoes and
+// their reveals, snapshots, a configuration change) decodes into its
+// kind's payload type with no field left over: the registry's payload
+// part is the type the table writes.
+func TestLogKindPayloads(t *testing.T) {
+	p := newPlayedTable(t, "vegas-s17", nil, 5)
+	for _, n := range []string{"ana", "ben"} {
+		p.player(t, n)
+	}
+	p.rounds(t, 30)
+	pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
+	p.do(t, pit, opConfig, CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+	p.rounds(t, 60)
+	all, err := p.st.Log(context.Background(), p.a.cfg.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range all {
+		e, ok := logKinds[r.Kind]
+		if !ok {
+			t.Fatalf("record %d: kind %q has no entry", r.Seq, r.Kind)
+		}
+		dec := json.NewDecoder(bytes.NewReader(r.Payload))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(reflect.New(reflect.TypeOf(e.payload)).Interface()); err != nil {
+			t.Errorf("record %d (%s): its payload is not a %T: %v", r.Seq, r.Kind, e.payload, err)
+		}
+		seen[r.Kind] = true
+	}
+	for _, k := range []string{sabot.LogTableOpened, sabot.LogShoe, sabot.LogShoeReveal, sabot.LogSit, sabot.LogBet, sabot.LogDeal,
+		sabot.LogTimeout, sabot.LogSettle, sabot.LogConfigure, sabot.LogSnapshot} {
+		if !seen[k] {
+			t.Errorf("the played table wrote no %s record", k)
 		}
 	}
 }
