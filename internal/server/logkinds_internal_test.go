@@ -65,9 +65,9 @@ func TestLogKindsRefused(t *testing.T) {
 }
 
 // TestLogKindPayloads: the payload of every record a played table writes
-// (its opening, seats, bets, deals, decisions by timeout, settlements, shoes and
-// their reveals, snapshots, a configuration change) decodes into its
-// kind's payload type with no field left over: the registry's payload
+// (its opening, seats, bets, deals, decisions by timeout, settlements,
+// shoes and their reveals, snapshots, a configuration change) decodes into
+// its kind's payload type with no field left over: the registry's payload
 // part is the type the table writes.
 func TestLogKindPayloads(t *testing.T) {
 	p := newPlayedTable(t, "vegas-s17", nil, 5)
