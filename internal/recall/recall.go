@@ -99,12 +99,15 @@ type part struct {
 	round func(rr *round, r *sabot.LogRecord) error
 	// shoe reads a shoe's start or end into its report (ShoeInfo).
 	shoe func(rep *ShoeReport, r *sabot.LogRecord) error
+	// words say a significant event for the pit (Words); nil: the kind
+	// is not one, and is said by its name.
+	words func(r *sabot.LogRecord) []sabot.Phrase
 }
 
 // kinds are what recall reads of each kind of log record: every kind of
 // sabot.LogKinds has an entry, one that reads nothing saying so.
 var kinds = map[string]part{
-	sabot.LogTableOpened: {},
+	sabot.LogTableOpened: {words: sayAs(openedWords)},
 	sabot.LogShoe:        {what: "a shoe's commitment", shoe: readShoeStart},
 	sabot.LogShoeReveal:  {what: "a shoe's seed, revealed", shoe: readReveal},
 	sabot.LogSit:         {},
@@ -113,11 +116,11 @@ var kinds = map[string]part{
 	sabot.LogBetWithdraw: {},
 	sabot.LogDeal:        {what: "the round's deal: its shoe, bets and wallets", round: readDeal},
 	sabot.LogAction:      {what: "a decision, by a player or the dealer", round: readDecision},
-	sabot.LogTimeout:     {what: "a decision applied by timeout", round: readDecision},
+	sabot.LogTimeout:     {what: "a decision applied by timeout", round: readDecision, words: sayAs(timeoutWords)},
 	sabot.LogSettle:      {what: "the round's cards and settlement", round: readClose},
-	sabot.LogVoid:        {what: "the round's void", round: readClose},
-	sabot.LogAdmin:       {},
-	sabot.LogConfigure:   {what: "the options in force at the deal", options: readOptions},
+	sabot.LogVoid:        {what: "the round's void", round: readClose, words: sayAs(voidWords)},
+	sabot.LogAdmin:       {words: sayAs(adminWords)},
+	sabot.LogConfigure:   {what: "the options in force at the deal", options: readOptions, words: sayAs(configureWords)},
 	sabot.LogSnapshot:    {},
 	sabot.LogCard:        {what: "a card read in", round: readCard},
 	sabot.LogCardUndo:    {what: "a card taken back", round: readCard},
@@ -223,7 +226,7 @@ func payload[T any](r *sabot.LogRecord) (T, error) {
 
 // readOptions: the options in force, the last change before the deal.
 func readOptions(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[change](r)
+	p, err := payload[Change](r)
 	rr.Options = p.Options
 	return err
 }

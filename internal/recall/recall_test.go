@@ -71,7 +71,7 @@ func (f *fakeLog) add(kind string, round int64, user int64, payload any) {
 func TestRecallReadsEachKind(t *testing.T) {
 	ctx := context.Background()
 	f := &fakeLog{t: &sabot.Table{ID: 3, Name: "Rosario", Profile: "argentina"}}
-	f.add(sabot.LogConfigure, 0, 0, change{Options: map[string]string{"max_bet": "300"}})
+	f.add(sabot.LogConfigure, 0, 0, Change{Options: map[string]string{"max_bet": "300"}})
 	f.add(sabot.LogBet, 1, 7, map[string]any{"player": "ana", "box": 1, "stake": 100})
 	f.add(sabot.LogDeal, 1, 0, Deal{Round: 1, Shoe: 2, ShoePos: 9, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}, Bank: "ben"})
 	f.add(sabot.LogCard, 1, 0, cardRead{Card: card.MustParse("AS"), By: "reader-1", Device: 4})
@@ -81,7 +81,7 @@ func TestRecallReadsEachKind(t *testing.T) {
 	f.add(sabot.LogTimeout, 1, 0, decision{Round: 1, Action: Action{Kind: "stand", Player: "ana", Box: 1, Hand: 1}, ByTimeout: true})
 	f.add(sabot.LogAction, 1, 0, decision{Round: 1, Action: Action{Kind: "close"}})
 	f.add(sabot.LogSettle, 1, 0, Settle{Round: 1, Dealer: []card.Card{card.MustParse("TD")}, Net: map[string]money.Amount{"ana": -100}, House: 100})
-	f.add(sabot.LogConfigure, 1, 0, change{Options: map[string]string{"max_bet": "900"}})
+	f.add(sabot.LogConfigure, 1, 0, Change{Options: map[string]string{"max_bet": "900"}})
 	f.add(sabot.LogDeal, 2, 0, Deal{Round: 2, Shoe: 2})
 
 	rr, err := Recall(ctx, f, "3-1")
@@ -119,7 +119,8 @@ func TestRecallReadsEachKind(t *testing.T) {
 }
 
 // TestKindsCoverTheLog: recall has an entry for every kind of log record,
-// and only for those; a kind it reads says what it reads.
+// and only for those; a kind it reads says what it reads; the significant
+// events, and only they, have words.
 func TestKindsCoverTheLog(t *testing.T) {
 	for _, k := range sabot.LogKinds {
 		if _, ok := Reads(k); !ok {
@@ -136,5 +137,14 @@ func TestKindsCoverTheLog(t *testing.T) {
 	}
 	if _, ok := Reads("no-such-kind"); ok {
 		t.Error("recall knows a kind that is not one")
+	}
+	// The significant events have words of their own; any other kind is
+	// said by its name.
+	for _, k := range sabot.LogKinds {
+		w := Words(&sabot.LogRecord{Kind: k, Payload: []byte(`{}`)})
+		named := len(w) == 1 && w[0].Key == "" && w[0].Text == k
+		if significant := slices.Contains(sabot.SignificantKinds, k); named == significant || (kinds[k].words != nil) != significant {
+			t.Errorf("kind %q: significant %v, said by its name %v", k, significant, named)
+		}
 	}
 }

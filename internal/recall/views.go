@@ -40,8 +40,64 @@ type cutCard struct {
 	By string `json:"by"`
 }
 
-// change is a configuration change (sabot.LogConfigure): the options in
-// force from it on.
-type change struct {
-	Options map[string]string `json:"options"`
+// Change is a configuration change (sabot.LogConfigure) as recall reads
+// and says it: the options in force from it on, what it set, the bank
+// given, the bets it returned, a new shoe, who made it and why.
+type Change struct {
+	Options  map[string]string `json:"options"`
+	Changed  map[string]string `json:"changed,omitempty"` // "": back to the profile's
+	Bank     *string           `json:"bank,omitempty"`    // a family table's bank given ("": to the house)
+	Returned []ReturnedBet     `json:"returned,omitempty"`
+	NewShoe  bool              `json:"new_shoe,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+	By       string            `json:"by"`
+}
+
+// ReturnedBet is a bet a configuration change returned.
+type ReturnedBet struct {
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Stake  money.Amount `json:"stake"`
+}
+
+// opened is a table's opening (sabot.LogTableOpened).
+type opened struct {
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+}
+
+// adminEvent is a significant event of the pit's or the server's
+// (sabot.LogAdmin): the values its words say.
+type adminEvent struct {
+	Event    string            `json:"event"`
+	User     string            `json:"user,omitempty"`
+	Amount   money.Amount      `json:"amount,omitempty"`
+	Memo     string            `json:"memo,omitempty"`
+	Cards    []card.Card       `json:"cards,omitempty"`
+	Round    int               `json:"round,omitempty"`
+	Text     string            `json:"text,omitempty"`
+	Node     string            `json:"node,omitempty"`
+	URL      string            `json:"url,omitempty"`
+	Tables   int               `json:"tables,omitempty"`
+	At       string            `json:"at,omitempty"`
+	Table    int64             `json:"table,omitempty"`
+	Name     string            `json:"name,omitempty"`
+	Profile  string            `json:"profile,omitempty"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+	Days     int               `json:"days,omitempty"`
+	Until    string            `json:"until,omitempty"`
+	Role     string            `json:"role,omitempty"`
+	By       string            `json:"by,omitempty"`
+	Device   int64             `json:"device,omitempty"`
+	// Correction is an AR-23 correction asked, approved or refused at a
+	// live table.
+	Correction *struct {
+		Round int    `json:"round"`
+		Case  string `json:"case"`
+		Asked string `json:"asked_by"`
+		By    string `json:"by,omitempty"`
+	} `json:"correction,omitempty"`
 }

@@ -14,17 +14,16 @@ import (
 
 // A logKind is one kind of record of a table's log (sabot.Log*): its
 // payload's type, how the table's actor keeps what it moved (track: the
-// money and the bank's cover, on every record, replayed or not), how a
-// start applies it to the rebuilt table (replay), and how the pit's event
-// log says it (words). What recall reads of it is recall's table of kinds
-// (recall.Reads). A new kind is one entry here, one in recall's table,
-// and its constant in sabot.LogKinds; checkLogKinds refuses a kind
-// without.
+// money and the bank's cover, on every record, replayed or not), and how a
+// start applies it to the rebuilt table (replay). What recall reads of it
+// and how the pit's event log says it are its entry in recall's table of
+// kinds (recall.Reads, recall.Words). A new kind is one entry here, one in
+// recall's table, and its constant in sabot.LogKinds; checkLogKinds
+// refuses a kind without.
 type logKind struct {
 	payload any // the zero value of its payload's type
 	track   func(a *actor, r *sabot.LogRecord, given any)
 	replay  func(a *actor, r *sabot.LogRecord) error
-	words   func(r *sabot.LogRecord) []sabot.Phrase
 }
 
 // kindParts are a kind's parts on its payload, a T, decoded once for
@@ -37,7 +36,6 @@ type kindParts[T any] struct {
 	// decoded (a snapshot: its round).
 	trackRecord func(a *actor, r *sabot.LogRecord)
 	replay      func(a *actor, r *sabot.LogRecord, p T) error
-	words       func(r *sabot.LogRecord, p T) []sabot.Phrase
 	none        absent
 	// lenient: the replay takes what of the payload decodes (a physical
 	// shoe's records); else a payload that does not decode stops it.
@@ -50,7 +48,6 @@ type absent uint8
 const (
 	noTrack  absent = 1 << iota // it moves nothing the actor keeps
 	noReplay                    // a start has nothing to apply to the table
-	noWords                     // not a significant event: said by its kind's name
 )
 
 // kindOf is the entry of a kind whose payload is a T.
@@ -80,44 +77,31 @@ func kindOf[T any](k kindParts[T]) logKind {
 	case k.none&noReplay != 0:
 		e.replay = func(*actor, *sabot.LogRecord) error { return nil }
 	}
-	switch {
-	case k.words != nil:
-		e.words = func(r *sabot.LogRecord) []sabot.Phrase {
-			var p T
-			json.Unmarshal(r.Payload, &p)
-			return k.words(r, p)
-		}
-	case k.none&noWords != 0:
-		e.words = kindWords
-	}
 	return e
 }
-
-// kindWords say a record that is not a significant event: its kind.
-func kindWords(r *sabot.LogRecord) []sabot.Phrase { return []sabot.Phrase{{Text: r.Kind}} }
 
 // logKinds is the registry of the log's kinds: every kind of
 // sabot.LogKinds has its entry (TestLogKinds).
 var logKinds = map[string]logKind{
-	sabot.LogTableOpened: kindOf(kindParts[openedPayload]{replay: (*actor).replayOpened, words: openedWords, none: noTrack}),
-	sabot.LogShoe:        kindOf(kindParts[shoePayload]{track: (*actor).trackShoe, none: noReplay | noWords}),
-	sabot.LogShoeReveal:  kindOf(kindParts[revealPayload]{track: (*actor).trackReveal, none: noReplay | noWords}),
-	sabot.LogSit:         kindOf(kindParts[seatPayload]{replay: (*actor).replaySit, none: noTrack | noWords}),
-	sabot.LogLeave:       kindOf(kindParts[seatPayload]{track: (*actor).trackLeave, replay: (*actor).replayLeave, none: noWords}),
-	sabot.LogBet:         kindOf(kindParts[betPayload]{track: (*actor).trackBet, replay: (*actor).replayBet, none: noWords}),
-	sabot.LogBetWithdraw: kindOf(kindParts[betPayload]{track: (*actor).trackWithdraw, replay: (*actor).replayWithdraw, none: noWords}),
-	sabot.LogDeal:        kindOf(kindParts[dealPayload]{track: (*actor).trackDeal, replay: (*actor).replayDeal, none: noWords}),
-	sabot.LogAction:      kindOf(kindParts[actionPayload]{track: (*actor).trackAction, replay: (*actor).replayAction, none: noWords}),
-	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*actor).trackAction, replay: (*actor).replayAction, words: timeoutWords}),
-	sabot.LogSettle:      kindOf(kindParts[settlePayload]{track: (*actor).trackClose, replay: (*actor).replayClose, none: noWords}),
-	sabot.LogVoid:        kindOf(kindParts[settlePayload]{track: (*actor).trackClose, replay: (*actor).replayClose, words: voidWords}),
-	sabot.LogAdmin:       kindOf(kindParts[adminPayload]{replay: (*actor).replayAdmin, words: adminRecordWords, none: noTrack}),
-	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*actor).trackConfigure, replay: (*actor).replayConfigure, words: configureWords}),
-	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*actor).trackSnapshot, none: noReplay | noWords}),
-	sabot.LogCard:        kindOf(kindParts[cardPayload]{replay: (*actor).replayCard, none: noTrack | noWords, lenient: true}),
-	sabot.LogCardUndo:    kindOf(kindParts[cardPayload]{replay: (*actor).replayCardUndo, none: noTrack | noWords, lenient: true}),
-	sabot.LogCutCard:     kindOf(kindParts[cutPayload]{replay: (*actor).replayCutCard, none: noTrack | noWords, lenient: true}),
-	sabot.LogWalletDebit: kindOf(kindParts[walletPayload]{none: noTrack | noReplay | noWords}),
+	sabot.LogTableOpened: kindOf(kindParts[openedPayload]{replay: (*actor).replayOpened, none: noTrack}),
+	sabot.LogShoe:        kindOf(kindParts[shoePayload]{track: (*actor).trackShoe, none: noReplay}),
+	sabot.LogShoeReveal:  kindOf(kindParts[revealPayload]{track: (*actor).trackReveal, none: noReplay}),
+	sabot.LogSit:         kindOf(kindParts[seatPayload]{replay: (*actor).replaySit, none: noTrack}),
+	sabot.LogLeave:       kindOf(kindParts[seatPayload]{track: (*actor).trackLeave, replay: (*actor).replayLeave}),
+	sabot.LogBet:         kindOf(kindParts[betPayload]{track: (*actor).trackBet, replay: (*actor).replayBet}),
+	sabot.LogBetWithdraw: kindOf(kindParts[betPayload]{track: (*actor).trackWithdraw, replay: (*actor).replayWithdraw}),
+	sabot.LogDeal:        kindOf(kindParts[dealPayload]{track: (*actor).trackDeal, replay: (*actor).replayDeal}),
+	sabot.LogAction:      kindOf(kindParts[actionPayload]{track: (*actor).trackAction, replay: (*actor).replayAction}),
+	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*actor).trackAction, replay: (*actor).replayAction}),
+	sabot.LogSettle:      kindOf(kindParts[settlePayload]{track: (*actor).trackClose, replay: (*actor).replayClose}),
+	sabot.LogVoid:        kindOf(kindParts[settlePayload]{track: (*actor).trackClose, replay: (*actor).replayClose}),
+	sabot.LogAdmin:       kindOf(kindParts[adminPayload]{replay: (*actor).replayAdmin, none: noTrack}),
+	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*actor).trackConfigure, replay: (*actor).replayConfigure}),
+	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*actor).trackSnapshot, none: noReplay}),
+	sabot.LogCard:        kindOf(kindParts[cardPayload]{replay: (*actor).replayCard, none: noTrack, lenient: true}),
+	sabot.LogCardUndo:    kindOf(kindParts[cardPayload]{replay: (*actor).replayCardUndo, none: noTrack, lenient: true}),
+	sabot.LogCutCard:     kindOf(kindParts[cutPayload]{replay: (*actor).replayCutCard, none: noTrack, lenient: true}),
+	sabot.LogWalletDebit: kindOf(kindParts[walletPayload]{none: noTrack | noReplay}),
 }
 
 // checkLogKinds says which of kinds has no entry in reg, or an entry
@@ -128,9 +112,9 @@ func checkLogKinds(reg map[string]logKind, kinds []string) error {
 		switch _, recalled := recall.Reads(k); {
 		case !ok:
 			return fmt.Errorf("log kind %q has no entry in the registry of log kinds (logkinds.go)", k)
-		case e.payload == nil || e.track == nil || e.replay == nil || e.words == nil:
-			return fmt.Errorf("log kind %q: its entry lacks a part (payload %v, track %v, replay %v, words %v)", k,
-				e.payload != nil, e.track != nil, e.replay != nil, e.words != nil)
+		case e.payload == nil || e.track == nil || e.replay == nil:
+			return fmt.Errorf("log kind %q: its entry lacks a part (payload %v, track %v, replay %v)", k,
+				e.payload != nil, e.track != nil, e.replay != nil)
 		case !recalled:
 			return fmt.Errorf("log kind %q has no entry in recall's table of kinds (internal/recall)", k)
 		}

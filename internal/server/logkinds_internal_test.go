@@ -14,8 +14,9 @@ import (
 )
 
 // TestLogKinds: every kind of sabot.LogKinds has its entry in the registry
-// of log kinds with each part (its payload, its track, its replay, its
-// words) and one in recall's table, and the registry holds no other kind.
+// of log kinds with each part (its payload, its track, its replay) and one
+// in recall's table (what recall reads of it, its words), and the
+// registry holds no other kind.
 func TestLogKinds(t *testing.T) {
 	if err := checkLogKinds(logKinds, sabot.LogKinds); err != nil {
 		t.Fatal(err)
@@ -23,16 +24,6 @@ func TestLogKinds(t *testing.T) {
 	for _, k := range slices.Sorted(maps.Keys(logKinds)) {
 		if !slices.Contains(sabot.LogKinds, k) {
 			t.Errorf("the registry has kind %q, which is not one of sabot.LogKinds", k)
-		}
-	}
-	// The significant events are said in words of their own, the others
-	// by their kind's name.
-	for _, k := range sabot.LogKinds {
-		r := &sabot.LogRecord{Kind: k, Payload: []byte(`{}`)}
-		w := logKinds[k].words(r)
-		named := len(w) == 1 && w[0].Key == "" && w[0].Text == k
-		if significant := slices.Contains(sabot.SignificantKinds, k); named == significant {
-			t.Errorf("kind %q: significant %v, said by its name %v", k, significant, named)
 		}
 	}
 }
@@ -53,10 +44,9 @@ func TestLogKindsRefused(t *testing.T) {
 		want string
 	}{
 		{"no entry", logKinds, `log kind "new-kind" has no entry in the registry`},
-		{"no replay", withNew(kindOf(kindParts[betPayload]{track: (*actor).trackBet, none: noWords})), `log kind "new-kind": its entry lacks a part (payload true, track true, replay false, words true)`},
-		{"no track", withNew(kindOf(kindParts[betPayload]{replay: (*actor).replayBet, none: noWords})), "track false"},
-		{"no words", withNew(kindOf(kindParts[betPayload]{none: noTrack | noReplay})), "words false"},
-		{"not in recall", withNew(kindOf(kindParts[betPayload]{none: noTrack | noReplay | noWords})), `log kind "new-kind" has no entry in recall's table`},
+		{"no replay", withNew(kindOf(kindParts[betPayload]{track: (*actor).trackBet})), `log kind "new-kind": its entry lacks a part (payload true, track true, replay false)`},
+		{"no track", withNew(kindOf(kindParts[betPayload]{replay: (*actor).replayBet})), "track false"},
+		{"not in recall", withNew(kindOf(kindParts[betPayload]{none: noTrack | noReplay})), `log kind "new-kind" has no entry in recall's table`},
 	} {
 		if err := checkLogKinds(c.reg, kinds); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
