@@ -5,8 +5,11 @@ import (
 	"sabot/money"
 )
 
-// Views of the records of a round that other parts of the server write: the
-// fields recall reads, under the same JSON names as their writers'.
+// Views of the records that other parts of the server write (a decision,
+// a card read, a configuration change, a table's opening, the pit's
+// events): the fields recall reads or says, under the same JSON names as
+// their writers'. Recall may not import their writers (the server, the
+// staff's live table, player care, the operator's wallet).
 
 // Action is a decision as the log and the API have it: an engine.Action
 // with the action's name (the server's WireAction, the same JSON).

@@ -13,7 +13,10 @@ import (
 )
 
 // The payloads of the table log's records (sabot.LogRecord.Payload). They
-// are part of the stored format: fields are added, never renamed.
+// are part of the stored format: fields are added, never renamed. A
+// round's and a shoe's (a deal, a settlement, a shoe's start and reveal)
+// are package recall's (recall_aliases.go); each kind's entry is in
+// logkinds.go.
 
 type openedPayload struct {
 	Name     string            `json:"name"`
