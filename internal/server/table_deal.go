@@ -210,13 +210,13 @@ func (a *actor) settle(ctx context.Context) {
 		net[b.Player] += b.Net
 		house -= b.Net
 		escrow += b.Stake
-		pay.Bets = append(pay.Bets, betResult{b.Player, b.Box, b.Hand, b.Kind.String(), b.Stake, b.Result.String(), b.Net})
+		pay.Bets = append(pay.Bets, betResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
 	}
 	pay.House = house
 	pay.Dealer = append([]card.Card(nil), r.Dealer().Cards()...)
 	for _, box := range r.Boxes() {
 		for i, h := range r.Hands(box) {
-			pay.Hands = append(pay.Hands, handResult{box, i + 1, append([]card.Card(nil), h.Cards()...), h.Total(), h.Result().String()})
+			pay.Hands = append(pay.Hands, handResult{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...), Total: h.Total(), Result: h.Result().String()})
 		}
 	}
 	var ps []sabot.Posting
