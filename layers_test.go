@@ -77,7 +77,7 @@ var layers = map[string]int{
 	"sabot/internal/wire": 6,
 
 	// The hole card sealed until the dealer turns it.
-	// "sabot/internal/seal": 6,
+	"sabot/internal/seal": 6,
 
 	// The table server's subsystems (issue 27): player care,
 	"sabot/internal/care": 7,
@@ -92,7 +92,7 @@ var layers = map[string]int{
 	"sabot/internal/live": 7,
 
 	// recall,
-	// "sabot/internal/recall": 7,
+	"sabot/internal/recall": 7,
 
 	// and the Go client of the API, its bots and its hostile client.
 	"sabot/internal/client": 7,

@@ -106,6 +106,13 @@ const (
 	LogWalletDebit = "wallet-debit"
 )
 
+// LogKinds are every kind of log record, in the order of their constants:
+// each has its entry in the table server's registry of log kinds (its
+// payload, its replay, its words, its recall), which refuses to start
+// without one.
+var LogKinds = []string{LogTableOpened, LogShoe, LogShoeReveal, LogSit, LogLeave, LogBet, LogBetWithdraw, LogDeal, LogAction,
+	LogTimeout, LogSettle, LogVoid, LogAdmin, LogConfigure, LogSnapshot, LogCard, LogCardUndo, LogCutCard, LogWalletDebit}
+
 // SignificantKinds are the kinds of log record that make up the
 // significant-event log (GLI-19): voids, timeouts, administrators' acts
 // (credits, tables created, voids, new shoes, forced cards) and

@@ -175,7 +175,19 @@ func careRefusal(reason, format string, l *sabot.Limit, used, amount money.Amoun
 // one after the other, each against the usage the others left. nil where
 // the store keeps no care, or nothing is staked.
 func (c *Care) StakeGuard(session string, userID int64, stake money.Amount) *sabot.StakeGuard {
-	if c.store() == nil || stake <= 0 || userID == 0 {
+	if stake <= 0 {
+		return nil
+	}
+	return c.BetGuard(session, userID, stake)
+}
+
+// BetGuard is StakeGuard for a bet placed or changed: a bet changed down
+// or to the same stake stakes nothing, yet is play all the same, so the
+// session and the exclusions are checked whatever it stakes (a player
+// blocked on another node cannot move his bet before the notice comes);
+// the limits, only what it adds. nil where the store keeps no care.
+func (c *Care) BetGuard(session string, userID int64, stake money.Amount) *sabot.StakeGuard {
+	if c.store() == nil || userID == 0 {
 		return nil
 	}
 	now := c.now()
@@ -185,6 +197,9 @@ func (c *Care) StakeGuard(session string, userID int64, stake money.Amount) *sab
 		}
 		if err := exclusionRefusal(&e.Care, now); err != nil {
 			return err
+		}
+		if stake <= 0 {
+			return nil
 		}
 		// The usage read includes this stake: staked by it, lost by it.
 		return careLimits(e.Limits, now, e.Usage, stake, stake, "stake", "loss")

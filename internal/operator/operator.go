@@ -342,8 +342,8 @@ func (o *Operator) callWithin(ctx context.Context, op string, req wallet.Request
 	}
 }
 
-// debitPayload is a wallet-debit record's payload.
-type debitPayload struct {
+// DebitPayload is a wallet-debit record's payload (sabot.LogWalletDebit).
+type DebitPayload struct {
 	Op      string       `json:"op"`
 	ID      string       `json:"id"`
 	Player  string       `json:"player"`

@@ -101,6 +101,12 @@ func (s *Server) stakeGuard(c *command, userID int64, stake money.Amount) *sabot
 	return s.playerCare().StakeGuard(c.session, userID, stake)
 }
 
+// betGuard is care's check of a bet placed or changed, whatever it stakes
+// (care.Care.BetGuard).
+func (s *Server) betGuard(c *command, userID int64, stake money.Amount) *sabot.StakeGuard {
+	return s.playerCare().BetGuard(c.session, userID, stake)
+}
+
 // depositGuard checks a credit against the player's deposit limits in the
 // transaction that records it (care.Care.DepositGuard).
 func (s *Server) depositGuard(userID int64, amount money.Amount) *sabot.StakeGuard {

@@ -442,3 +442,30 @@ func TestCareReRegistration(t *testing.T) {
 		}
 	}
 }
+
+// Issue 25: a bet lowered is a bet too. A player blocked where this node
+// has not heard of it yet (the block written to the store alone, as
+// another node's would be before its notice arrives) cannot change his bet
+// down either: the bet's transaction reads his eligibility whatever it
+// stakes, and his 7.00 stays where it was.
+func TestLoweredBetOfBlockedPlayer(t *testing.T) {
+	h, _ := careHarness(t)
+	ctx := context.Background()
+	p := h.player("ana", 10000)
+	v := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "lowered", Profile: "vegas-s17"}))
+	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
+		must(p.Command(ctx, v.ID, "sit", server.CommandRequest{Box: box}))
+	}
+	must(p.Command(ctx, v.ID, "bet", server.CommandRequest{Box: 1, Stake: 700}))
+	id := must(h.st.UserByName(ctx, "ana")).ID
+	if err := h.st.(sabot.Care).SetBlock(ctx, id, "chip dumping", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, stake := range []int64{100, 700} {
+		_, err := p.Command(ctx, v.ID, "bet", server.CommandRequest{Box: 1, Stake: money.Amount(stake)})
+		wantReason(t, err, sabot.EFORBIDDEN, "blocked")
+	}
+	if w := must(h.st.Account(ctx, sabot.AccountWallet, id)).Balance; w != 10000-700 {
+		t.Fatalf("ana's wallet holds %d, want %d: her bet of 7.00 changed", w, 10000-700)
+	}
+}

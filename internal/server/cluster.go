@@ -33,7 +33,7 @@ func (s *Server) initCluster() {
 	c.Revoker, _ = s.Store.(sabot.Revoker)
 	c.Shared, c.Lease = s.Shared, s.Lease
 	if s.SeedKey != nil {
-		c.Key = s.SeedKey.node
+		c.Key = s.SeedKey.NodeKey()
 	}
 	c.Tables = clusterTables{s}
 	c.WriteError = s.writeError

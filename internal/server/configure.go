@@ -3,12 +3,12 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
@@ -204,23 +204,5 @@ func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.Pl
 // the pit: the options changed (an empty value is the profile's), the bank
 // and a new shoe.
 func changeWords(p configurePayload) []sabot.Phrase {
-	out := []sabot.Phrase{sabot.Say("configure", "the table's configuration changed")}
-	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
-		if v := p.Changed[k]; v == "" {
-			out = append(out, sabot.Say("optionReset", fmt.Sprintf("; %s: the profile's", k), "option", k))
-		} else {
-			out = append(out, sabot.Say("option", fmt.Sprintf("; %s: %s", k, v), "option", k, "value", v))
-		}
-	}
-	if p.Bank != nil {
-		if *p.Bank == "" {
-			out = append(out, sabot.Say("bankHouse", "; the bank goes to the house"))
-		} else {
-			out = append(out, sabot.Say("bankTo", "; the bank goes to "+*p.Bank+" (FAM-01)", "player", *p.Bank))
-		}
-	}
-	if p.NewShoe {
-		out = append(out, sabot.Say("configureShoe", "; a new shoe"))
-	}
-	return out
+	return recall.ChangeWords(recall.Change{Changed: p.Changed, Bank: p.Bank, NewShoe: p.NewShoe})
 }

@@ -2,233 +2,28 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-	"time"
 
 	"sabot"
+	"sabot/internal/recall"
 )
 
-// EventView is one entry of the significant-event log.
-type EventView struct {
-	Table   int64     `json:"table"` // the table whose log has it; the system log for credits and tables created
-	Seq     int64     `json:"seq"`
-	Kind    string    `json:"kind"` // table-opened, admin, configure, void, timeout
-	At      time.Time `json:"at"`
-	UserID  int64     `json:"user_id,omitempty"` // who did it; 0 for the server
-	Round   int64     `json:"round,omitempty"`
-	Summary string    `json:"summary"` // the event in a line, in English
-	// Words are Summary in phrases, for a client to word in its language
-	// (event.KEY of its catalogue; docs/protocol.md, "Words").
-	Words   []sabot.Phrase  `json:"words"`
-	Payload json.RawMessage `json:"payload"`
-}
+// The significant-event log and the words of each kind of record are
+// package recall's; the server keeps its names (issue 27: for the other
+// branches; the lead removes them at the end).
 
-// EventQuery selects significant events: of one table (0: all), at or
-// after Since, at most Limit (0: all), the newest first.
-type EventQuery struct {
-	Table int64
-	Since time.Time
-	Limit int
-}
+// EventView is one entry of the significant-event log (recall.EventView).
+type EventView = recall.EventView
 
-// Events reads the significant-event log (GLI-19): every table's voids,
-// decisions applied by timeout, pit actions and configuration changes,
-// and the credits, tables created and administrators created of the
-// system log, the newest first (`GET /api/admin/events`, `sabot events`).
+// EventQuery selects significant events (recall.EventQuery).
+type EventQuery = recall.EventQuery
+
+// Events reads the significant-event log (recall.Events).
 func Events(ctx context.Context, st sabot.Store, q EventQuery) ([]EventView, error) {
-	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: sabot.SignificantKinds, TableID: q.Table, Since: q.Since, Limit: q.Limit, Newest: true})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]EventView, len(recs))
-	for i, r := range recs {
-		words := summarize(r)
-		out[i] = EventView{Table: r.TableID, Seq: r.Seq, Kind: r.Kind, At: r.Created, UserID: r.UserID, Round: r.RoundNo,
-			Summary: sabot.Sentence(words), Words: words, Payload: r.Payload}
-	}
-	return out, nil
+	return recall.Events(ctx, st, q)
 }
 
-// summarize says a significant event in a line, in phrases a client words
-// in its language (event.KEY of its catalogue; sabot.Phrase).
-func summarize(r *sabot.LogRecord) []sabot.Phrase {
-	say := sabot.Say
-	switch r.Kind {
-	case sabot.LogTableOpened:
-		var p openedPayload
-		json.Unmarshal(r.Payload, &p)
-		out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
-		if p.TestMode {
-			out = append(out, say("testMode", " (test mode)"))
-		}
-		return out
-	case sabot.LogConfigure:
-		var p configurePayload
-		json.Unmarshal(r.Payload, &p)
-		out := changeWords(p)
-		if p.Reason != "" {
-			out = append(out, say("byFor", fmt.Sprintf(" (by %s: %s)", p.By, p.Reason), "by", p.By, "reason", p.Reason))
-		} else {
-			out = append(out, say("by", fmt.Sprintf(" (by %s)", p.By), "by", p.By))
-		}
-		for _, b := range p.Returned {
-			out = append(out, say("returned", fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box), "player", b.Player, "stake", int64(b.Stake), "box", b.Box))
-		}
-		return out
-	case sabot.LogVoid:
-		var p settlePayload
-		json.Unmarshal(r.Payload, &p)
-		if p.Closed {
-			return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
-		}
-		out := []sabot.Phrase{say("void", fmt.Sprintf("round %d void, every stake returned", p.Round), "round", p.Round)}
-		if p.Reason != "" {
-			out = append(out, voidWhy(p.Reason))
-		}
-		return out
-	case sabot.LogTimeout:
-		var p actionPayload
-		json.Unmarshal(r.Payload, &p)
-		a := p.Action
-		if a.Player == "" || a.Box == 0 {
-			return []sabot.Phrase{say("timeoutDealer", fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind), "round", p.Round, "action", a.Kind)}
-		}
-		return []sabot.Phrase{say("timeout", fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind),
-			"round", p.Round, "player", a.Player, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
-	case sabot.LogAdmin:
-		var p adminPayload
-		json.Unmarshal(r.Payload, &p)
-		return adminWords(p)
-	}
-	return []sabot.Phrase{{Text: r.Kind}}
-}
+// summarize says a record in a line (recall.Words).
+func summarize(r *sabot.LogRecord) []sabot.Phrase { return recall.Words(r) }
 
-// voidReason is the reason key of the engine's voids (reason.KEY of the
-// client's catalogue): the shoe ran out (AR-08), the house stops the shoe
-// at the cut card (EG-04); "" for any other.
-func voidReason(text string) string {
-	switch {
-	case strings.HasSuffix(text, "(AR-08)"):
-		return "void_cards_out"
-	case strings.HasSuffix(text, "(EG-04)"):
-		return "void_cut_card"
-	}
-	return ""
-}
-
-// voidWhy says why a round was void: the engine's reasons by their key
-// (voidReason), any other (the pit's) as it was written.
-func voidWhy(reason string) sabot.Phrase {
-	if k := voidReason(reason); k != "" {
-		return sabot.Say("why."+k, ": "+reason)
-	}
-	return sabot.Say("why", ": "+reason, "reason", reason)
-}
-
-// adminWords says an administrator's or the server's event. Records
-// written before an event carried its values (node, days…) are said with
-// their English text.
-func adminWords(p adminPayload) []sabot.Phrase {
-	say := sabot.Say
-	var out []sabot.Phrase
-	switch {
-	case p.Event == "credit":
-		out = append(out, say("credit", fmt.Sprintf("credit %s %s", p.User, p.Amount), "user", p.User, "amount", int64(p.Amount)))
-		if p.Memo != "" {
-			out = append(out, say("memo", ": "+p.Memo, "memo", p.Memo))
-		}
-		return out
-	case p.Event == "admin-created":
-		return []sabot.Phrase{say("adminCreated", "admin-created "+p.User, "user", p.User)}
-	case p.Event == "staff-created" && p.Role == sabot.RoleDealer:
-		return []sabot.Phrase{say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
-	case p.Event == "staff-created" && p.Role == sabot.RoleInspector:
-		return []sabot.Phrase{say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
-	case p.Event == "player-blocked":
-		return []sabot.Phrase{say("playerBlocked", "player-blocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
-	case p.Event == "player-unblocked":
-		return []sabot.Phrase{say("playerUnblocked", "player-unblocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
-	case p.Event == "device-issued":
-		return []sabot.Phrase{say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
-	case p.Correction != nil && p.Event == "correction-asked":
-		x := p.Correction
-		return []sabot.Phrase{say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
-	case p.Correction != nil && p.Event == "correction-approved":
-		x := p.Correction
-		return []sabot.Phrase{say("correctionApproved", "correction-approved: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
-	case p.Correction != nil && p.Event == "correction-refused":
-		x := p.Correction
-		return []sabot.Phrase{say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
-	case p.Event == "buy-in" && p.By != "":
-		return []sabot.Phrase{say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
-	case p.Event == "cash-out" && p.By != "":
-		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
-	case p.Event == "ruling" && p.By != "":
-		return []sabot.Phrase{say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
-	case p.Event == "wallet-rollback": // issue 14: a debit that does not count
-		return []sabot.Phrase{say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
-			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	case p.Event == "wallet-undelivered":
-		return []sabot.Phrase{say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	case p.Event == "wallet-refused":
-		return []sabot.Phrase{say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	case p.Event == "wallet-paid": // issue 25: money owed, paid when sent again
-		return []sabot.Phrase{say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	case p.Event == "wallet-resolved": // issue 25: money owed, resolved by hand
-		return []sabot.Phrase{say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
-	case p.Event == "device-revoked":
-		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
-	case p.Event == "force-cards":
-		return []sabot.Phrase{say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
-	case p.Event == "new-shoe":
-		return []sabot.Phrase{say("newShoe", "new-shoe: "+p.Text)}
-	case p.Event == "void":
-		return []sabot.Phrase{say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
-	case p.Event == "node-joined" && p.Node != "":
-		return []sabot.Phrase{say("nodeJoined", "node-joined: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables)}
-	case p.Event == "node-lost" && p.Node != "":
-		return []sabot.Phrase{say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
-	case p.Event == "table-created" && p.Name != "":
-		out := []sabot.Phrase{say("tableCreated", "table-created: "+p.Text, "table", p.Table, "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
-		if p.TestMode {
-			out = append(out, say("testMode", ""))
-		}
-		return out
-	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
-		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
-	}
-	// Any other event, or one written before its values were: as it was
-	// written.
-	parts := []string{p.Event}
-	if p.User != "" {
-		parts = append(parts, p.User)
-	}
-	if p.Amount != 0 {
-		parts = append(parts, p.Amount.String())
-	}
-	if p.Round != 0 {
-		parts = append(parts, fmt.Sprintf("round %d", p.Round))
-	}
-	if len(p.Cards) > 0 {
-		parts = append(parts, fmt.Sprintf("%d cards", len(p.Cards)))
-	}
-	s := strings.Join(parts, " ")
-	if p.Text != "" {
-		s += ": " + p.Text
-	} else if p.Memo != "" {
-		s += ": " + p.Memo
-	}
-	return []sabot.Phrase{{Text: s}}
-}
-
-func optionText(opts map[string]string) string {
-	s := ""
-	for _, k := range slices.Sorted(maps.Keys(opts)) {
-		s += " " + k + "=" + opts[k]
-	}
-	return s
-}
+// voidReason is the reason key of the engine's voids (recall.VoidReason).
+func voidReason(text string) string { return recall.VoidReason(text) }

@@ -10,6 +10,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/recall"
 )
 
 // countingStore counts the log records a read returns.
@@ -67,7 +68,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 			t.Fatal(err)
 		}
 		read(fmt.Sprint("the recall of round ", no), 20)
-		want, err := recallFrom(p.a.created, all, no)
+		want, err := recall.From(p.a.created, all, no)
 		if err != nil {
 			t.Fatal(err)
 		}

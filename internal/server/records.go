@@ -1,49 +1,27 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 
 	"sabot"
 	"sabot/card"
-	"sabot/engine"
-	"sabot/internal/wire"
+	"sabot/internal/seal"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
 
 // The payloads of the table log's records (sabot.LogRecord.Payload). They
-// are part of the stored format: fields are added, never renamed.
+// are part of the stored format: fields are added, never renamed. A
+// round's and a shoe's (a deal, a settlement, a shoe's start and reveal)
+// are package recall's (recall_aliases.go); each kind's entry is in
+// logkinds.go.
 
 type openedPayload struct {
 	Name     string            `json:"name"`
 	Profile  string            `json:"profile"`
 	Options  map[string]string `json:"options,omitempty"`
 	TestMode bool              `json:"test_mode,omitempty"`
-}
-
-// shoePayload starts a shoe. The seed stays in the server until the shoe
-// is revealed; clients see the commitment only, and the log has the seed
-// sealed with the server's seed key (seal.go). Stores written before seeds
-// were sealed have it in the clear, in Seed.
-type shoePayload struct {
-	Shoe       int    `json:"shoe"`
-	Seed       string `json:"seed,omitempty"`   // hex: a store of an older sabot, or a server without a seed key
-	Sealed     string `json:"sealed,omitempty"` // the seed, sealed (SeedKey.seal)
-	Commitment string `json:"commitment"`
-	// Options are the table's options when the shoe was prepared, when a
-	// configuration change had changed them from those it was created with
-	// (null: none had; {} is the profile's own values).
-	Options map[string]string `json:"options"`
-}
-
-type revealPayload struct {
-	Shoe       int    `json:"shoe"`
-	Seed       string `json:"seed"`
-	Commitment string `json:"commitment"`
 }
 
 type seatPayload struct {
@@ -70,21 +48,6 @@ type betPayload struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-type dealPayload struct {
-	Round   int                     `json:"round"`
-	Shoe    int                     `json:"shoe"`
-	ShoePos int                     `json:"shoe_pos"` // cards out of the shoe (burns included) before the round's first card
-	Test    bool                    `json:"test,omitempty"`
-	Forced  []card.Card             `json:"forced,omitempty"`
-	Bets    []engine.PlacedBet      `json:"bets"`
-	Seats   map[string]string       `json:"seats,omitempty"` // box → holder after AR-21
-	Bank    string                  `json:"bank,omitempty"`
-	Wallets map[string]money.Amount `json:"wallets_at_deal,omitempty"`
-	// BankCover is what moved from the bank holder's wallet to his bank
-	// account to cover the bets dealt: the most they can win (FAM-01).
-	BankCover money.Amount `json:"bank_cover,omitempty"`
-}
-
 // actionPayload is one decision: a player's, the dealer's closing of a
 // window, or a default applied when the decision timer ran out.
 type actionPayload struct {
@@ -96,34 +59,6 @@ type actionPayload struct {
 	// BankCover is what moved from the bank holder's wallet to his bank
 	// account to cover the stake the decision added (FAM-01).
 	BankCover money.Amount `json:"bank_cover,omitempty"`
-}
-
-// settlePayload closes a round: settled, or void with every stake returned.
-type settlePayload struct {
-	Round    int                     `json:"round"`
-	Void     bool                    `json:"void,omitempty"`
-	Reason   string                  `json:"reason,omitempty"`
-	Record   engine.Record           `json:"record"`
-	Dealer   []card.Card             `json:"dealer"`
-	Hands    []handResult            `json:"hands"`
-	Bets     []betResult             `json:"bets"`
-	Net      map[string]money.Amount `json:"net"`
-	Returned map[string]money.Amount `json:"returned"` // credited to each wallet: stakes plus net
-	House    money.Amount            `json:"house"`    // the house's (or the bank's) net
-	Bank     string                  `json:"bank,omitempty"`
-	NewBank  string                  `json:"new_bank,omitempty"`
-	// BankPaid says where a family bank's net went: "wallet" (the bank
-	// player's). Rounds dealt before banks took cover (no bank_cover in
-	// their deal) also have "bank" (his bank account) and "house" (what
-	// he could not pay).
-	BankPaid map[string]money.Amount `json:"bank_paid,omitempty"`
-	// BankCover is the round's cover, returned from the bank holder's bank
-	// account to his wallet with the bank's net (FAM-01, FAM-02).
-	BankCover money.Amount            `json:"bank_cover,omitempty"`
-	Wallets   map[string]money.Amount `json:"wallets_after,omitempty"`
-	// Closed marks a void written because the table's log could not be
-	// replayed: the table is out of service.
-	Closed bool `json:"closed,omitempty"`
 }
 
 // adminPayload is a significant event: a credit, a configuration change, a
@@ -167,42 +102,17 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // Commitment is the SHA-256 over a shoe's seed and its order after the
-// shuffle and the cut: published when the shoe starts, checked against the
-// seed revealed after it (`sabot verify`).
-func Commitment(seed shoe.Seed, order []card.Card) string {
-	h := sha256.New()
-	h.Write(seed[:])
-	h.Write([]byte(card.Format(order)))
-	return hex.EncodeToString(h.Sum(nil))
-}
+// shuffle and the cut (seal.Commitment).
+func Commitment(seed shoe.Seed, order []card.Card) string { return seal.Commitment(seed, order) }
 
 // ShoeOrder prepares a shoe from its seed exactly as a table does and
-// returns the order of its cards, the burned ones first.
-func ShoeOrder(p *rules.Profile, seed shoe.Seed) ([]card.Card, error) {
-	s := shoe.New(p.Decks, seed)
-	if _, err := s.Prepare(p.ShoeProcedure(), 0); err != nil {
-		return nil, err
-	}
-	return s.Composition(), nil
-}
+// returns the order of its cards, the burned ones first (seal.ShoeOrder).
+func ShoeOrder(p *rules.Profile, seed shoe.Seed) ([]card.Card, error) { return seal.ShoeOrder(p, seed) }
 
-func seedHex(s shoe.Seed) string { return hex.EncodeToString(s[:]) }
-
-func parseSeed(h string) (shoe.Seed, error) {
-	var s shoe.Seed
-	b, err := hex.DecodeString(h)
-	if err != nil || len(b) != len(s) {
-		return s, fmt.Errorf("bad shoe seed %q", h)
-	}
-	copy(s[:], b)
-	return s, nil
-}
-
-// RoundID names a round: table and round number, "3-17".
-func RoundID(table int64, round int) string { return wire.RoundID(table, round) }
-
-// ParseRoundID reads a round's or a shoe's ID, "TABLE-N".
-func ParseRoundID(s string) (table int64, n int, err error) { return wire.ParseRoundID(s) }
+var (
+	seedHex   = seal.SeedHex
+	parseSeed = seal.ParseSeed
+)
 
 // profileOf builds a table's profile from its configuration.
 func profileOf(profile string, options map[string]string) (*rules.Profile, error) {

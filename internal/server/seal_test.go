@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -218,30 +216,10 @@ func (p *playedTable) rebuildWith(t *testing.T) {
 	}
 }
 
-// TestSeedKeyFile: a key file made for a store is the owner's only, and
-// reads back as the same key; a sealed seed opens only for its own shoe.
-func TestSeedKeyFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sabot.db.seed-key")
-	k, err := CreateSeedKeyFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("the key file: %v %v", fi.Mode(), err)
-	}
-	again, err := ReadSeedKeyFile(path)
-	if err != nil || again.ID() != k.ID() {
-		t.Fatalf("read back: %v %v", again, err)
-	}
-	if _, err := CreateSeedKeyFile(path); err == nil {
-		t.Fatal("a key file was written over")
-	}
-	for _, bad := range []string{"", "00", strings.Repeat("z", 64), strings.Repeat("0", 66)} {
-		if _, err := ParseSeedKey(bad); err == nil || !strings.Contains(err.Error(), "64 hex digits") {
-			t.Errorf("ParseSeedKey(%q): %v", bad, err)
-		}
-	}
+// TestSeedSealedPerShoe: a shoe record's seed is sealed with the server's
+// key, and opens only for its own shoe (the key file: package seal).
+func TestSeedSealedPerShoe(t *testing.T) {
+	k := testSeedKey
 	var sp shoePayload
 	sp.Shoe = 2
 	s := &Server{SeedKey: k}

@@ -117,7 +117,7 @@ func (a *actor) snapshot() (*snapshotPayload, error) {
 	}
 	if k := a.s.SeedKey; k != nil {
 		secret := snapshotSecret{Seed: pay.Table.Seed, Shoe: pay.Table.Shoe, Shoes: pay.Shoes}
-		pay.Sealed = k.seal(mustJSON(secret), snapshotSealWhat(a.cfg.ID, ts.RoundNo))
+		pay.Sealed = k.Seal(mustJSON(secret), snapshotSealWhat(a.cfg.ID, ts.RoundNo))
 		pay.Table.Seed, pay.Table.Shoe, pay.Shoes = "", shoe.State{}, nil
 	}
 	return pay, nil
@@ -145,7 +145,7 @@ func (a *actor) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		return nil, fmt.Errorf("snapshot %d is of version %d, this server writes %d", snap.Seq, pay.Version, snapshotVersion)
 	}
 	if pay.Sealed != "" {
-		b, err := a.s.SeedKey.open(pay.Sealed, snapshotSealWhat(a.cfg.ID, pay.Table.RoundNo))
+		b, err := a.s.SeedKey.Open(pay.Sealed, snapshotSealWhat(a.cfg.ID, pay.Table.RoundNo))
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 		}

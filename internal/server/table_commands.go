@@ -323,7 +323,7 @@ func (a *actor) bet(ctx context.Context, c *command, req wire.Bet) (int64, error
 	if err == nil {
 		var rec *sabot.LogRecord
 		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
-		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.stakeGuard(c, a.players[name], debit))
+		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
 		if err == nil {
 			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
 			a.armBetTimer()

@@ -28,15 +28,6 @@ type (
 	CorrectionView = wire.CorrectionView
 	WireAction     = wire.Action
 
-	RoundRecord  = wire.RoundRecord
-	Reading      = wire.Reading
-	Decision     = wire.Decision
-	ShoeReport   = wire.ShoeReport
-	DealtRound   = wire.DealtRound
-	VerifyReport = wire.VerifyReport
-	betResult    = wire.BetResult
-	handResult   = wire.HandResult
-
 	Credentials    = wire.Credentials
 	UserView       = wire.UserView
 	LoginResult    = wire.LoginResult

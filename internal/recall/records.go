@@ -1,0 +1,98 @@
+package recall
+
+import (
+	"sabot/card"
+	"sabot/engine"
+	"sabot/internal/wire"
+	"sabot/money"
+)
+
+// The persisted form of a round and of a shoe: the payloads of the table
+// log's records that recall reads whole (sabot.LogRecord.Payload), which
+// the table server writes. They are part of the stored format: fields are
+// added, never renamed. The records of a round that other subsystems write
+// (a decision, a card read, a configuration change) recall reads through
+// views of its own (views.go): it may not import their writers.
+
+// ShoeStart starts a shoe (sabot.LogShoe). The seed stays in the server
+// until the shoe is revealed; clients see the commitment only, and the log
+// has the seed sealed with the server's seed key (package seal). Stores
+// written before seeds were sealed have it in the clear, in Seed.
+type ShoeStart struct {
+	Shoe       int    `json:"shoe"`
+	Seed       string `json:"seed,omitempty"`   // hex: a store of an older sabot, or a server without a seed key
+	Sealed     string `json:"sealed,omitempty"` // the seed, sealed (seal.Key.Seal)
+	Commitment string `json:"commitment"`
+	// Options are the table's options when the shoe was prepared, when a
+	// configuration change had changed them from those it was created with
+	// (null: none had; {} is the profile's own values).
+	Options map[string]string `json:"options"`
+}
+
+// Reveal is a shoe's seed, revealed once the shoe is over
+// (sabot.LogShoeReveal).
+type Reveal struct {
+	Shoe       int    `json:"shoe"`
+	Seed       string `json:"seed"`
+	Commitment string `json:"commitment"`
+}
+
+// Deal starts a round (sabot.LogDeal).
+type Deal struct {
+	Round   int                     `json:"round"`
+	Shoe    int                     `json:"shoe"`
+	ShoePos int                     `json:"shoe_pos"` // cards out of the shoe (burns included) before the round's first card
+	Test    bool                    `json:"test,omitempty"`
+	Forced  []card.Card             `json:"forced,omitempty"`
+	Bets    []engine.PlacedBet      `json:"bets"`
+	Seats   map[string]string       `json:"seats,omitempty"` // box → holder after AR-21
+	Bank    string                  `json:"bank,omitempty"`
+	Wallets map[string]money.Amount `json:"wallets_at_deal,omitempty"`
+	// BankCover is what moved from the bank holder's wallet to his bank
+	// account to cover the bets dealt: the most they can win (FAM-01).
+	BankCover money.Amount `json:"bank_cover,omitempty"`
+}
+
+// BetResult is one bet of a settled round: its stake, result and net.
+type BetResult = wire.BetResult
+
+// HandResult is one hand of a settled round: its cards, total and result.
+type HandResult = wire.HandResult
+
+// Settle closes a round (sabot.LogSettle): settled, or void with every
+// stake returned (sabot.LogVoid).
+type Settle struct {
+	Round    int                     `json:"round"`
+	Void     bool                    `json:"void,omitempty"`
+	Reason   string                  `json:"reason,omitempty"`
+	Record   engine.Record           `json:"record"`
+	Dealer   []card.Card             `json:"dealer"`
+	Hands    []HandResult            `json:"hands"`
+	Bets     []BetResult             `json:"bets"`
+	Net      map[string]money.Amount `json:"net"`
+	Returned map[string]money.Amount `json:"returned"` // credited to each wallet: stakes plus net
+	House    money.Amount            `json:"house"`    // the house's (or the bank's) net
+	Bank     string                  `json:"bank,omitempty"`
+	NewBank  string                  `json:"new_bank,omitempty"`
+	// BankPaid says where a family bank's net went: "wallet" (the bank
+	// player's). Rounds dealt before banks took cover (no bank_cover in
+	// their deal) also have "bank" (his bank account) and "house" (what
+	// he could not pay).
+	BankPaid map[string]money.Amount `json:"bank_paid,omitempty"`
+	// BankCover is the round's cover, returned from the bank holder's bank
+	// account to his wallet with the bank's net (FAM-01, FAM-02).
+	BankCover money.Amount            `json:"bank_cover,omitempty"`
+	Wallets   map[string]money.Amount `json:"wallets_after,omitempty"`
+	// Closed marks a void written because the table's log could not be
+	// replayed: the table is out of service.
+	Closed bool `json:"closed,omitempty"`
+}
+
+// RoundID names a round: table and round number, "3-17".
+func RoundID(table int64, round int) string { return wire.RoundID(table, round) }
+
+// ShoeID names a shoe: table and shoe number, "3-2".
+func ShoeID(table int64, no int) string { return RoundID(table, no) }
+
+// ParseRoundID reads a round's or a shoe's ID, "TABLE-N".
+func ParseRoundID(s string) (table int64, n int, err error) { return wire.ParseRoundID(s) }

@@ -1,0 +1,232 @@
+package recall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"sabot"
+	"sabot/card"
+	"sabot/internal/seal"
+	"sabot/internal/wire"
+	"sabot/shoe"
+)
+
+// ShoeReport is a shoe as the API shows it: its commitment from the start,
+// its seed once it is over, its rounds (a page of them), and, once it is
+// over, each round's cards: everything `sabot verify` checks it with.
+type ShoeReport = wire.ShoeReport
+
+// DealtRound is a round of a revealed shoe: its cards in the order drawn,
+// or Forced (test mode: dealt from cards given, not from the shoe).
+type DealtRound = wire.DealtRound
+
+// Pages of a shoe's rounds (GET /api/shoes/{id}?limit=&after=).
+const (
+	DefaultShoePage = 100 // a shoe of 8 decks plays about 80 rounds
+	MaxShoePage     = 200
+)
+
+// ShoeInfo returns a page of a shoe: its commitment, its seed if revealed,
+// up to limit of its rounds after round after (0: from the first), with
+// their cards once the seed is revealed. Every record it reads is found on
+// an index (the shoe's, the rounds'): its cost follows the page, not the
+// table's log.
+func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeReport, error) {
+	tid, no, err := ParseRoundID(id)
+	if err != nil {
+		return nil, err
+	}
+	if limit < 1 || limit > MaxShoePage || after < 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "a page of a shoe is 1 to %d rounds after a round of it", MaxShoePage)
+	}
+	t, err := st.TableByID(ctx, tid)
+	if err != nil {
+		return nil, err
+	}
+	rep := &ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
+	heads, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe, sabot.LogShoeReveal}, TableID: tid, Shoe: int64(no)})
+	if err != nil {
+		return nil, err
+	}
+	found := false
+	for _, r := range heads {
+		p := kinds[r.Kind]
+		if p.shoe == nil {
+			continue
+		}
+		if err := p.shoe(rep, r); err != nil {
+			return nil, err
+		}
+		found = found || r.Kind == sabot.LogShoe
+	}
+	if !found {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no shoe %s", rep.ID)
+	}
+	deals, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: tid, Shoe: int64(no), FromRound: int64(after) + 1, Limit: limit + 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(deals) > limit {
+		deals = deals[:limit]
+		rep.Next = RoundID(tid, int(deals[limit-1].RoundNo))
+	}
+	for _, d := range deals {
+		rep.Rounds = append(rep.Rounds, RoundID(tid, int(d.RoundNo)))
+	}
+	if !rep.Revealed || len(deals) == 0 {
+		return rep, nil
+	}
+	// The rounds' cards: their settlements, on the rounds' index.
+	closes, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSettle, sabot.LogVoid}, TableID: tid,
+		FromRound: deals[0].RoundNo, ToRound: deals[len(deals)-1].RoundNo})
+	if err != nil {
+		return nil, err
+	}
+	cards := map[int64][]card.Card{}
+	for _, r := range closes {
+		var p struct { // of Settle, the cards
+			Record struct {
+				Cards []card.Card `json:"cards"`
+			} `json:"record"`
+		}
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return nil, sabot.Internal(err)
+		}
+		cards[r.RoundNo] = p.Record.Cards
+	}
+	for _, d := range deals {
+		var p struct { // of Deal, whether the cards were forced
+			Forced []card.Card `json:"forced"`
+		}
+		if err := json.Unmarshal(d.Payload, &p); err != nil {
+			return nil, sabot.Internal(err)
+		}
+		c, closed := cards[d.RoundNo]
+		if c == nil {
+			c = []card.Card{}
+		}
+		rep.Dealt = append(rep.Dealt, DealtRound{Round: RoundID(tid, int(d.RoundNo)), Forced: p.Forced != nil, Closed: closed, Cards: c})
+	}
+	return rep, nil
+}
+
+// VerifyReport is the outcome of checking a shoe against its commitment.
+type VerifyReport = wire.VerifyReport
+
+// VerifyShoe checks a revealed shoe in the store: the seed and the order it
+// gives hash to the commitment published when the shoe started, and every
+// round of the shoe drew exactly the next cards of that order (`sabot
+// verify --db`).
+func VerifyShoe(ctx context.Context, st Log, id string) (*VerifyReport, error) {
+	info, err := WholeShoe(func(after int) (*ShoeReport, error) { return ShoeInfo(ctx, st, id, after, MaxShoePage) })
+	if err != nil {
+		return nil, err
+	}
+	return CheckShoe(info)
+}
+
+// WholeShoe reads every page of a shoe (page gives the one after a round)
+// into one report.
+func WholeShoe(page func(after int) (*ShoeReport, error)) (*ShoeReport, error) {
+	info, err := page(0)
+	if err != nil {
+		return nil, err
+	}
+	for next := info.Next; next != ""; {
+		_, after, err := ParseRoundID(next)
+		if err != nil {
+			return nil, err
+		}
+		more, err := page(after)
+		if err != nil {
+			return nil, err
+		}
+		if more.Next != "" && more.Next == next {
+			return nil, sabot.Errorf(sabot.EINVALID, "the pages of shoe %s do not move on from %s", info.ID, next)
+		}
+		info.Rounds = append(info.Rounds, more.Rounds...)
+		info.Dealt = append(info.Dealt, more.Dealt...)
+		next = more.Next
+	}
+	info.Next = ""
+	return info, nil
+}
+
+// CheckShoe checks a revealed shoe from its report (ShoeInfo, or GET
+// /api/shoes/{id}, every page): the seed and the order it gives hash to the
+// commitment, and every round drew exactly the next cards of that order.
+func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
+	if !info.Revealed {
+		return nil, sabot.Errorf(sabot.ECONFLICT, "shoe %s is still in play: it is verified once its seed is revealed", info.ID)
+	}
+	p, err := sabot.ProfileOf(info.Profile, info.Options)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := seal.ParseSeed(info.Seed)
+	if err != nil {
+		return nil, sabot.Errorf(sabot.EINVALID, "shoe %s: %v", info.ID, err)
+	}
+	order, err := seal.ShoeOrder(p, seed)
+	if err != nil {
+		return nil, sabot.Internal(err)
+	}
+	rep := &VerifyReport{Shoe: info.ID, Commitment: info.Commitment, Matches: seal.Commitment(seed, order) == info.Commitment}
+	if !rep.Matches {
+		rep.Problems = append(rep.Problems, "the revealed seed does not give the committed order")
+	}
+	// Deal the shoe again, as the table did, and compare each round's cards.
+	sh := shoe.New(p.Decks, seed)
+	if _, err := sh.Prepare(p.ShoeProcedure(), 0); err != nil {
+		return nil, sabot.Internal(err)
+	}
+	for _, d := range info.Dealt {
+		if !d.Closed {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("round %s: not settled in the log", d.Round))
+			continue
+		}
+		if d.Forced {
+			rep.Skipped = append(rep.Skipped, d.Round)
+			continue
+		}
+		for i, c := range d.Cards {
+			got, ok := sh.Draw()
+			if !ok || got != c {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("round %s card %d: %v dealt, the shoe gives %v", d.Round, i+1, c, got))
+				break
+			}
+			rep.Cards++
+		}
+		sh.Collect(d.Cards...)
+		rep.Rounds++
+	}
+	if len(info.Dealt) != len(info.Rounds) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d rounds, the cards of %d", len(info.Rounds), len(info.Dealt)))
+	}
+	return rep, nil
+}
+
+// readShoeStart reads a shoe's commitment, and its options when a
+// configuration change had changed them.
+func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
+	p, err := payload[ShoeStart](r)
+	if err != nil {
+		return err
+	}
+	rep.Commitment = p.Commitment
+	if p.Options != nil {
+		rep.Options = p.Options // a configuration change had changed them
+	}
+	return nil
+}
+
+// readReveal reads a shoe's seed, revealed once it was over.
+func readReveal(rep *ShoeReport, r *sabot.LogRecord) error {
+	p, err := payload[Reveal](r)
+	if err != nil {
+		return err
+	}
+	rep.Revealed, rep.Seed = true, p.Seed
+	return nil
+}

@@ -1,0 +1,278 @@
+package recall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"sabot"
+)
+
+// The significant-event log (GLI-19) and the words of each kind of record.
+
+// EventView is one entry of the significant-event log.
+type EventView struct {
+	Table   int64     `json:"table"` // the table whose log has it; the system log for credits and tables created
+	Seq     int64     `json:"seq"`
+	Kind    string    `json:"kind"` // table-opened, admin, configure, void, timeout
+	At      time.Time `json:"at"`
+	UserID  int64     `json:"user_id,omitempty"` // who did it; 0 for the server
+	Round   int64     `json:"round,omitempty"`
+	Summary string    `json:"summary"` // the event in a line, in English
+	// Words are Summary in phrases, for a client to word in its language
+	// (event.KEY of its catalogue; docs/protocol.md, "Words").
+	Words   []sabot.Phrase  `json:"words"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// EventQuery selects significant events: of one table (0: all), at or
+// after Since, at most Limit (0: all), the newest first.
+type EventQuery struct {
+	Table int64
+	Since time.Time
+	Limit int
+}
+
+// Events reads the significant-event log (GLI-19): every table's voids,
+// decisions applied by timeout, pit actions and configuration changes,
+// and the credits, tables created and administrators created of the
+// system log, the newest first (`GET /api/admin/events`, `sabot events`).
+func Events(ctx context.Context, st Log, q EventQuery) ([]EventView, error) {
+	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: sabot.SignificantKinds, TableID: q.Table, Since: q.Since, Limit: q.Limit, Newest: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EventView, len(recs))
+	for i, r := range recs {
+		words := Words(r)
+		out[i] = EventView{Table: r.TableID, Seq: r.Seq, Kind: r.Kind, At: r.Created, UserID: r.UserID, Round: r.RoundNo,
+			Summary: sabot.Sentence(words), Words: words, Payload: r.Payload}
+	}
+	return out, nil
+}
+
+// Words say a record of a table's log in a line, in phrases a client words
+// in its language (event.KEY of its catalogue; sabot.Phrase): a
+// significant event in words of its kind's own (recall's table of kinds),
+// any other by its kind's name.
+func Words(r *sabot.LogRecord) []sabot.Phrase {
+	if w := kinds[r.Kind].words; w != nil {
+		return w(r)
+	}
+	return []sabot.Phrase{{Text: r.Kind}}
+}
+
+// sayAs is the words of a kind whose payload is a T, decoded as far as it
+// goes.
+func sayAs[T any](say func(T) []sabot.Phrase) func(*sabot.LogRecord) []sabot.Phrase {
+	return func(r *sabot.LogRecord) []sabot.Phrase {
+		var p T
+		json.Unmarshal(r.Payload, &p)
+		return say(p)
+	}
+}
+
+// openedWords say a table opened.
+func openedWords(p opened) []sabot.Phrase {
+	say := sabot.Say
+	out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
+	if p.TestMode {
+		out = append(out, say("testMode", " (test mode)"))
+	}
+	return out
+}
+
+// configureWords say a configuration change, by whom and why, and the bets
+// it returned.
+func configureWords(p Change) []sabot.Phrase {
+	say := sabot.Say
+	out := ChangeWords(p)
+	if p.Reason != "" {
+		out = append(out, say("byFor", fmt.Sprintf(" (by %s: %s)", p.By, p.Reason), "by", p.By, "reason", p.Reason))
+	} else {
+		out = append(out, say("by", fmt.Sprintf(" (by %s)", p.By), "by", p.By))
+	}
+	for _, b := range p.Returned {
+		out = append(out, say("returned", fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box), "player", b.Player, "stake", int64(b.Stake), "box", b.Box))
+	}
+	return out
+}
+
+// voidWords say a void round, or a table out of service.
+func voidWords(p Settle) []sabot.Phrase {
+	say := sabot.Say
+	if p.Closed {
+		return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
+	}
+	out := []sabot.Phrase{say("void", fmt.Sprintf("round %d void, every stake returned", p.Round), "round", p.Round)}
+	if p.Reason != "" {
+		out = append(out, voidWhy(p.Reason))
+	}
+	return out
+}
+
+// timeoutWords say a decision applied when its time ran out.
+func timeoutWords(p decision) []sabot.Phrase {
+	say := sabot.Say
+	a := p.Action
+	if a.Player == "" || a.Box == 0 {
+		return []sabot.Phrase{say("timeoutDealer", fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind), "round", p.Round, "action", a.Kind)}
+	}
+	return []sabot.Phrase{say("timeout", fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind),
+		"round", p.Round, "player", a.Player, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
+}
+
+// VoidReason is the reason key of the engine's voids (reason.KEY of the
+// client's catalogue): the shoe ran out (AR-08), the house stops the shoe
+// at the cut card (EG-04); "" for any other.
+func VoidReason(text string) string {
+	switch {
+	case strings.HasSuffix(text, "(AR-08)"):
+		return "void_cards_out"
+	case strings.HasSuffix(text, "(EG-04)"):
+		return "void_cut_card"
+	}
+	return ""
+}
+
+// voidWhy says why a round was void: the engine's reasons by their key
+// (VoidReason), any other (the pit's) as it was written.
+func voidWhy(reason string) sabot.Phrase {
+	if k := VoidReason(reason); k != "" {
+		return sabot.Say("why."+k, ": "+reason)
+	}
+	return sabot.Say("why", ": "+reason, "reason", reason)
+}
+
+// adminWords says an administrator's or the server's event. Records
+// written before an event carried its values (node, days…) are said with
+// their English text.
+func adminWords(p adminEvent) []sabot.Phrase {
+	say := sabot.Say
+	var out []sabot.Phrase
+	switch {
+	case p.Event == "credit":
+		out = append(out, say("credit", fmt.Sprintf("credit %s %s", p.User, p.Amount), "user", p.User, "amount", int64(p.Amount)))
+		if p.Memo != "" {
+			out = append(out, say("memo", ": "+p.Memo, "memo", p.Memo))
+		}
+		return out
+	case p.Event == "admin-created":
+		return []sabot.Phrase{say("adminCreated", "admin-created "+p.User, "user", p.User)}
+	case p.Event == "staff-created" && p.Role == sabot.RoleDealer:
+		return []sabot.Phrase{say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
+	case p.Event == "staff-created" && p.Role == sabot.RoleInspector:
+		return []sabot.Phrase{say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
+	case p.Event == "player-blocked":
+		return []sabot.Phrase{say("playerBlocked", "player-blocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
+	case p.Event == "player-unblocked":
+		return []sabot.Phrase{say("playerUnblocked", "player-unblocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
+	case p.Event == "device-issued":
+		return []sabot.Phrase{say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
+	case p.Correction != nil && p.Event == "correction-asked":
+		x := p.Correction
+		return []sabot.Phrase{say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
+	case p.Correction != nil && p.Event == "correction-approved":
+		x := p.Correction
+		return []sabot.Phrase{say("correctionApproved", "correction-approved: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+	case p.Correction != nil && p.Event == "correction-refused":
+		x := p.Correction
+		return []sabot.Phrase{say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+	case p.Event == "buy-in" && p.By != "":
+		return []sabot.Phrase{say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
+	case p.Event == "cash-out" && p.By != "":
+		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
+	case p.Event == "ruling" && p.By != "":
+		return []sabot.Phrase{say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
+	case p.Event == "wallet-rollback": // issue 14: a debit that does not count
+		return []sabot.Phrase{say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
+			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
+	case p.Event == "wallet-undelivered":
+		return []sabot.Phrase{say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
+	case p.Event == "wallet-refused":
+		return []sabot.Phrase{say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
+	case p.Event == "wallet-paid": // issue 25: money owed, paid when sent again
+		return []sabot.Phrase{say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
+	case p.Event == "wallet-resolved": // issue 25: money owed, resolved by hand
+		return []sabot.Phrase{say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
+	case p.Event == "device-revoked":
+		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
+	case p.Event == "force-cards":
+		return []sabot.Phrase{say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
+	case p.Event == "new-shoe":
+		return []sabot.Phrase{say("newShoe", "new-shoe: "+p.Text)}
+	case p.Event == "void":
+		return []sabot.Phrase{say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
+	case p.Event == "node-joined" && p.Node != "":
+		return []sabot.Phrase{say("nodeJoined", "node-joined: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables)}
+	case p.Event == "node-lost" && p.Node != "":
+		return []sabot.Phrase{say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
+	case p.Event == "table-created" && p.Name != "":
+		out := []sabot.Phrase{say("tableCreated", "table-created: "+p.Text, "table", p.Table, "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
+		if p.TestMode {
+			out = append(out, say("testMode", ""))
+		}
+		return out
+	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
+		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
+	}
+	// Any other event, or one written before its values were: as it was
+	// written.
+	parts := []string{p.Event}
+	if p.User != "" {
+		parts = append(parts, p.User)
+	}
+	if p.Amount != 0 {
+		parts = append(parts, p.Amount.String())
+	}
+	if p.Round != 0 {
+		parts = append(parts, fmt.Sprintf("round %d", p.Round))
+	}
+	if len(p.Cards) > 0 {
+		parts = append(parts, fmt.Sprintf("%d cards", len(p.Cards)))
+	}
+	s := strings.Join(parts, " ")
+	if p.Text != "" {
+		s += ": " + p.Text
+	} else if p.Memo != "" {
+		s += ": " + p.Memo
+	}
+	return []sabot.Phrase{{Text: s}}
+}
+
+func optionText(opts map[string]string) string {
+	s := ""
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		s += " " + k + "=" + opts[k]
+	}
+	return s
+}
+
+// ChangeWords says a configuration change in a line, for the players and
+// the pit: the options changed (an empty value is the profile's), the bank
+// and a new shoe.
+func ChangeWords(p Change) []sabot.Phrase {
+	out := []sabot.Phrase{sabot.Say("configure", "the table's configuration changed")}
+	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
+		if v := p.Changed[k]; v == "" {
+			out = append(out, sabot.Say("optionReset", fmt.Sprintf("; %s: the profile's", k), "option", k))
+		} else {
+			out = append(out, sabot.Say("option", fmt.Sprintf("; %s: %s", k, v), "option", k, "value", v))
+		}
+	}
+	if p.Bank != nil {
+		if *p.Bank == "" {
+			out = append(out, sabot.Say("bankHouse", "; the bank goes to the house"))
+		} else {
+			out = append(out, sabot.Say("bankTo", "; the bank goes to "+*p.Bank+" (FAM-01)", "player", *p.Bank))
+		}
+	}
+	if p.NewShoe {
+		out = append(out, sabot.Say("configureShoe", "; a new shoe"))
+	}
+	return out
+}
