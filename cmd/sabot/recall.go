@@ -15,8 +15,10 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wire"
 )
 
 // openStore opens the store a --db flag names.
@@ -250,12 +252,12 @@ as any player can.`,
 }
 
 // verifyShoeAt checks a finished shoe from a server, without its store:
-// every page of GET /api/shoes/{id}, checked by server.CheckShoe (`sabot
+// every page of GET /api/shoes/{id}, checked by recall.CheckShoe (`sabot
 // verify --url`).
-func verifyShoeAt(ctx context.Context, c *client.Client, id string) (*server.VerifyReport, error) {
-	info, err := server.WholeShoe(func(after int) (*server.ShoeReport, error) { return c.Shoe(ctx, id, after, server.MaxShoePage) })
+func verifyShoeAt(ctx context.Context, c *client.Client, id string) (*wire.VerifyReport, error) {
+	info, err := recall.WholeShoe(func(after int) (*wire.ShoeReport, error) { return c.Shoe(ctx, id, after, recall.MaxShoePage) })
 	if err != nil {
 		return nil, err
 	}
-	return server.CheckShoe(info)
+	return recall.CheckShoe(info)
 }
