@@ -1,7 +1,10 @@
 package wire
 
 import (
-	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
 
 	"sabot"
 	"sabot/card"
@@ -115,17 +118,62 @@ type (
 // the fields of CommandRequest that R has, by their JSON names; the other
 // commands' fields are not read. R's fields have the names and types of
 // CommandRequest's (TestRequestsAreTheBody), so that a body Decode took
-// always gives an R.
+// always gives an R. The fields are copied, not encoded and decoded again:
+// the plan of an R (which field of the body each of its fields is) is made
+// once.
 func Take[R any](body CommandRequest) (R, error) {
 	var req R
-	data, err := json.Marshal(body)
-	if err == nil {
-		err = json.Unmarshal(data, &req)
-	}
+	dst := reflect.ValueOf(&req).Elem()
+	plan, err := takePlan(dst.Type())
 	if err != nil {
 		return req, sabot.Internal(err)
 	}
+	src := reflect.ValueOf(&body).Elem()
+	for i, j := range plan {
+		dst.Field(i).Set(src.Field(j))
+	}
 	return req, nil
+}
+
+// takePlans holds, for each request type Take has read, the index in
+// CommandRequest of each of its fields.
+var takePlans sync.Map // reflect.Type → []int
+
+// takePlan is the index in CommandRequest of each field of the request
+// type t, matched by JSON name and of the same type, or why t is no
+// command's request.
+func takePlan(t reflect.Type) ([]int, error) {
+	if p, ok := takePlans.Load(t); ok {
+		return p.([]int), nil
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("wire: a command's request is a struct, not %s", t)
+	}
+	body := reflect.TypeFor[CommandRequest]()
+	byName := make(map[string]int, body.NumField())
+	for i := range body.NumField() {
+		byName[jsonName(body.Field(i))] = i
+	}
+	plan := make([]int, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		j, ok := byName[jsonName(f)]
+		if !ok || body.Field(j).Type != f.Type {
+			return nil, fmt.Errorf("wire: %s.%s (%q, %s) is no field of the command body", t, f.Name, jsonName(f), f.Type)
+		}
+		plan[i] = j
+	}
+	takePlans.Store(t, plan)
+	return plan, nil
+}
+
+// jsonName is the name a struct field has in JSON.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
 
 // Parse reads the cards forced, in dealing order: a list of card codes,
