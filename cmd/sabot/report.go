@@ -201,7 +201,7 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	af.add(advantage)
 	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts")
-	c.AddCommand(tables, players, advantage)
+	c.AddCommand(tables, players, advantage, newReportSynthCmd(e))
 	return c
 }
 
