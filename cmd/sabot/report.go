@@ -18,6 +18,7 @@ import (
 type reportFlags struct {
 	dsn, from, to string
 	asJSON, asCSV bool
+	pace          float64
 }
 
 func (f *reportFlags) add(c *cobra.Command) {
@@ -26,6 +27,15 @@ func (f *reportFlags) add(c *cobra.Command) {
 	c.Flags().StringVar(&f.to, "to", "", "the period's end, not included: an RFC 3339 time or a day (00:00 UTC); default: now")
 	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object (docs/pit.md: the schema)")
 	c.Flags().BoolVar(&f.asCSV, "csv", false, "print CSV, a header and a row per table, profile and the total (docs/pit.md)")
+	c.Flags().Float64Var(&f.pace, "pace", 0, "after each read of the store, pause this many times as long as the report worked since its last pause (1: busy half the time at most), to leave the processor and the database to the tables")
+}
+
+// source is the store a report reads, paced by --pace.
+func (f *reportFlags) source(s report.Source) report.Source {
+	if f.pace > 0 {
+		return report.Paced(s, f.pace)
+	}
+	return s
 }
 
 // reportTime reads a time of --from or --to.
@@ -92,7 +102,7 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			r, err := report.TablesReport(cmd.Context(), s, report.NewTheories(), p)
+			r, err := report.TablesReport(cmd.Context(), tf.source(s), report.NewTheories(), p)
 			if err != nil {
 				return failed("report tables: %s", errCause(err))
 			}
@@ -133,7 +143,7 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			r, err := report.PlayersReport(cmd.Context(), s, report.NewTheories(), p, report.PlayersOptions{Player: player, NoErrors: noErrors})
+			r, err := report.PlayersReport(cmd.Context(), pf.source(s), report.NewTheories(), p, report.PlayersOptions{Player: player, NoErrors: noErrors})
 			if err != nil {
 				return failed("report players: %s", errCause(err))
 			}
@@ -177,7 +187,7 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			r, err := report.AdvantageReport(cmd.Context(), s, p, report.AdvantageOptions{Pairs: pairs})
+			r, err := report.AdvantageReport(cmd.Context(), af.source(s), p, report.AdvantageOptions{Pairs: pairs})
 			if err != nil {
 				return failed("report advantage: %s", errCause(err))
 			}
@@ -201,7 +211,7 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	af.add(advantage)
 	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts")
-	c.AddCommand(tables, players, advantage)
+	c.AddCommand(tables, players, advantage, newReportSynthCmd(e))
 	return c
 }
 

@@ -240,4 +240,25 @@ func TestReportAdvantageSeesCountingBots(t *testing.T) {
 		}
 		t.Logf("counter %s: %d rounds, Hi-Lo z %.2f, Hi-Opt II z %.2f", x.Player, x.HiLo.N, x.HiLo.Z, x.HiOptII.Z)
 	}
+	// The server watched the same rounds (report.CountWatch, the same
+	// detector on the same pairs, asked every 10 rounds): it wrote one
+	// advantage-play event for each counter whose score over his 80 rounds
+	// reaches report.LiveFlagZ (or crossed it before), and none for a flat
+	// bettor.
+	events, stderr, code := run(t, "", "events", "--db", db, "--since", start.Format(time.RFC3339Nano))
+	if code != 0 {
+		t.Fatalf("events: exit %d: %s", code, stderr)
+	}
+	for _, x := range r.Players {
+		n := strings.Count(events, "advantage-play: "+x.Player+"'s bets follow the count")
+		t.Logf("%s: %d advantage-play events", x.Player, n)
+		switch counter := strings.HasPrefix(x.Player, "hilo-ramp"); {
+		case !counter && n != 0:
+			t.Errorf("flat bettor %s: %d advantage-play events", x.Player, n)
+		case n > 1:
+			t.Errorf("%s: %d advantage-play events, want one", x.Player, n)
+		case counter && n == 0 && (x.HiLo.Z >= report.LiveFlagZ || x.HiOptII.Z >= report.LiveFlagZ):
+			t.Errorf("counter %s (Hi-Lo z %.2f, Hi-Opt II z %.2f over %d rounds): no advantage-play event", x.Player, x.HiLo.Z, x.HiOptII.Z, x.HiLo.N)
+		}
+	}
 }

@@ -97,4 +97,19 @@ type adminEvent struct {
 		Asked string `json:"asked_by"`
 		By    string `json:"by,omitempty"`
 	} `json:"correction,omitempty"`
+	// Return is an rtp-outside event's figures, Count an advantage-play
+	// event's scores (issue 29: the server's rtpwatch.go writes them).
+	Return *struct {
+		Rounds    int64   `json:"rounds"`
+		RTP       float64 `json:"rtp"`
+		Low       float64 `json:"rtp_low"`
+		High      float64 `json:"rtp_high"`
+		Certified float64 `json:"certified_rtp"`
+		Z         float64 `json:"z"`
+	} `json:"return,omitempty"`
+	Count *struct {
+		Rounds   int     `json:"rounds"`
+		HiLoZ    float64 `json:"hi_lo_z"`
+		HiOptIIZ float64 `json:"hi_opt_ii_z"`
+	} `json:"count,omitempty"`
 }

@@ -217,6 +217,11 @@ func adminWords(p adminEvent) []sabot.Phrase {
 			out = append(out, say("testMode", ""))
 		}
 		return out
+	case p.Event == "rtp-outside" && p.Return != nil: // issue 29
+		r := p.Return
+		return []sabot.Phrase{say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
+	case p.Event == "advantage-play" && p.Count != nil:
+		return []sabot.Phrase{say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
 	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
 		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
 	}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"time"
 
 	"sabot"
@@ -73,62 +72,106 @@ type Score struct {
 	Flagged bool    `json:"flagged"`
 }
 
-// Detect scores bets against the true counts they were placed at.
+// Detect scores bets against the true counts they were placed at (a
+// Scorer fed the pairs).
 func Detect(bets, counts []float64) Score {
-	n := len(bets)
-	s := Score{N: n}
-	if n < 3 || len(counts) != n {
-		return s
+	var s Scorer
+	if len(counts) != len(bets) {
+		return Score{N: len(bets)}
 	}
-	rb, rc := ranks(bets), ranks(counts)
-	s.Rho = pearson(rb, rc)
-	s.Z = s.Rho * math.Sqrt(float64(n-1))
-	s.Flagged = s.Z >= FlagZ
-	s.Rho, s.Z = round4(s.Rho), round4(s.Z)
-	return s
+	for i := range bets {
+		s.Add(bets[i], counts[i])
+	}
+	return s.Score()
 }
 
-// ranks are the values' ranks from 1, ties given their average rank.
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		avg := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = avg
-		}
-		i = j + 1
-	}
-	return r
+// The detector ranks the true counts on a grid of CountStep, from
+// −MaxCount to +MaxCount (the counts beyond share the end's rank): so a
+// Scorer's memory is bounded by the grid times the bets a player has
+// placed, whatever the period. A step of 1/8 is far finer than any
+// counter's ramp, whose steps are whole counts.
+const (
+	CountStep = 1.0 / 8
+	MaxCount  = 20
+)
+
+// Scorer computes Detect over a stream of pairs in bounded memory: it keeps
+// how many rounds fell on each pair of a bet and a count on the grid, not
+// the rounds, since Spearman's ρ needs only the ranks, which the counts of
+// the pairs give. The zero value scores no rounds.
+type Scorer struct {
+	n     int
+	cells map[scoreCell]int
 }
 
-func pearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
+type scoreCell struct {
+	bet   float64
+	count int32 // the true count / CountStep, rounded, within ±MaxCount/CountStep
+}
+
+// Add counts one round: a bet and the true count it was placed at.
+func (s *Scorer) Add(bet, count float64) {
+	if s.cells == nil {
+		s.cells = map[scoreCell]int{}
 	}
-	mx, my = mx/n, my/n
+	q := math.Round(min(max(count, -MaxCount), MaxCount) / CountStep)
+	if math.IsNaN(q) {
+		q = 0
+	}
+	s.n++
+	s.cells[scoreCell{bet, int32(q)}]++
+}
+
+// Cells is how many pairs of a bet and a count the scorer holds: its
+// memory.
+func (s *Scorer) Cells() int { return len(s.cells) }
+
+// Score is the verdict on the rounds added: Spearman's ρ of the bets and
+// the counts, ties given their average rank, and z = ρ·√(n−1).
+func (s *Scorer) Score() Score {
+	out := Score{N: s.n}
+	if s.n < 3 {
+		return out
+	}
+	bets, counts := map[float64]int{}, map[int32]int{}
+	for c, k := range s.cells {
+		bets[c.bet] += k
+		counts[c.count] += k
+	}
+	rb, rc := avgRanks(bets), avgRanks(counts)
+	mean := float64(s.n+1) / 2
 	var sxy, sxx, syy float64
-	for i := range x {
-		dx, dy := x[i]-mx, y[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
+	for c, k := range s.cells {
+		sxy += float64(k) * (rb[c.bet] - mean) * (rc[c.count] - mean)
+	}
+	for b, k := range bets {
+		d := rb[b] - mean
+		sxx += float64(k) * d * d
+	}
+	for c, k := range counts {
+		d := rc[c] - mean
+		syy += float64(k) * d * d
 	}
 	if sxx == 0 || syy == 0 {
-		return 0
+		return out
 	}
-	return sxy / math.Sqrt(sxx*syy)
+	out.Rho = sxy / math.Sqrt(sxx*syy)
+	out.Z = out.Rho * math.Sqrt(float64(s.n-1))
+	out.Flagged = out.Z >= FlagZ
+	out.Rho, out.Z = round4(out.Rho), round4(out.Z)
+	return out
+}
+
+// avgRanks gives each value, counted k times, its average rank among all
+// (from 1).
+func avgRanks[K float64 | int32](n map[K]int) map[K]float64 {
+	r := make(map[K]float64, len(n))
+	below := 0
+	for _, v := range slices.Sorted(maps.Keys(n)) {
+		r[v] = float64(below) + float64(n[v]+1)/2
+		below += n[v]
+	}
+	return r
 }
 
 // CountBucket is a player's average bet at one true count (Hi-Lo, rounded
@@ -158,9 +201,12 @@ type PlayerAdvantage struct {
 	ByCount []CountBucket `json:"by_count"`
 	// Pairs are his rounds' (AdvantageOptions.Pairs), in the order of
 	// their deals, the newest first.
-	Pairs    []Pair `json:"pairs,omitempty"`
-	bets     []float64
-	hilo, h2 []float64
+	Pairs []Pair `json:"pairs,omitempty"`
+	// The scores and the chart, counted round by round: their memory does
+	// not grow with the rounds.
+	hilo, h2 Scorer
+	sums     [13]float64 // Hi-Lo true counts −6 to +6: his bets
+	rounds   [13]int
 }
 
 // AdvantageOptions tune AdvantageReport.
@@ -216,8 +262,8 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		if err != nil {
 			return err
 		}
-		h, err := sh.of(ctx, rec.TableID, d.Round)
-		if err != nil || h == nil {
+		h, err := sh.in(ctx, rec.TableID, d.Shoe)
+		if err != nil {
 			return err
 		}
 		seen := h.seen(d.Round)
@@ -233,9 +279,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 				pa = &PlayerAdvantage{Player: name}
 				players[name] = pa
 			}
-			pa.bets = append(pa.bets, float64(st))
-			pa.hilo = append(pa.hilo, hilo)
-			pa.h2 = append(pa.h2, h2)
+			pa.add(float64(st), hilo, h2)
 			if ao.Pairs {
 				pa.Pairs = append(pa.Pairs, Pair{Table: rec.TableID, Round: d.Round, Bet: st, HiLo: hilo, HiOptII: h2})
 			}
@@ -253,18 +297,23 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 	return out, nil
 }
 
+// add counts one round: his bet and the true counts he placed it at.
+func (pa *PlayerAdvantage) add(bet, hilo, h2 float64) {
+	pa.hilo.Add(bet, hilo)
+	pa.h2.Add(bet, h2)
+	c := min(max(int(math.Floor(hilo)), -6), 6) + 6
+	pa.sums[c] += bet
+	pa.rounds[c]++
+}
+
 func (pa *PlayerAdvantage) finish() {
-	pa.HiLo = Detect(pa.bets, pa.hilo)
-	pa.HiOptII = Detect(pa.bets, pa.h2)
+	pa.HiLo = pa.hilo.Score()
+	pa.HiOptII = pa.h2.Score()
 	pa.Flagged = pa.HiLo.Flagged || pa.HiOptII.Flagged
 	pa.ByCount = []CountBucket{}
-	sum, n := map[int]float64{}, map[int]int{}
-	for i, b := range pa.bets {
-		c := min(max(int(math.Floor(pa.hilo[i])), -6), 6)
-		sum[c] += b
-		n[c]++
-	}
-	for _, c := range slices.Sorted(maps.Keys(n)) {
-		pa.ByCount = append(pa.ByCount, CountBucket{Count: c, Rounds: n[c], AvgBet: money.Amount(math.Round(sum[c] / float64(n[c])))})
+	for i, n := range pa.rounds {
+		if n > 0 {
+			pa.ByCount = append(pa.ByCount, CountBucket{Count: i - 6, Rounds: n, AvgBet: money.Amount(math.Round(pa.sums[i] / float64(n)))})
+		}
 	}
 }

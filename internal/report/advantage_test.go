@@ -1,7 +1,9 @@
 package report
 
 import (
+	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"sabot/card"
@@ -115,5 +117,87 @@ func TestDetectorRates(t *testing.T) {
 	}
 	if random100 > 4 || random300 > 4 || flat != 0 {
 		t.Errorf("false alarms: random bets %d and %d of %d, flat %d: want at most 4, 4 and 0", random100, random300, sessions, flat)
+	}
+}
+
+// spearman is the detector's statistic computed from the pairs themselves,
+// the reference a Scorer is held to.
+func spearman(x, y []float64) (rho float64) {
+	rank := func(v []float64) []float64 {
+		idx := make([]int, len(v))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+		r := make([]float64, len(v))
+		for i := 0; i < len(idx); {
+			j := i
+			for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+				j++
+			}
+			for k := i; k <= j; k++ {
+				r[idx[k]] = float64(i+j)/2 + 1
+			}
+			i = j + 1
+		}
+		return r
+	}
+	rx, ry := rank(x), rank(y)
+	n := float64(len(x))
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	mx, my = mx/n, my/n
+	var sxy, sxx, syy float64
+	for i := range rx {
+		sxy += (rx[i] - mx) * (ry[i] - my)
+		sxx += (rx[i] - mx) * (rx[i] - mx)
+		syy += (ry[i] - my) * (ry[i] - my)
+	}
+	if sxx == 0 || syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// A Scorer keeps the counts of its pairs, not the pairs: its ρ is the one
+// computed from the pairs (the counts on its grid, as a counter's true
+// counts are not finer than CountStep in what the rank needs), and its
+// memory stops growing when the rounds do not bring new pairs.
+func TestScorerStreams(t *testing.T) {
+	p, err := rules.Lookup("vegas-s17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []struct {
+		name string
+		bet  bettor
+	}{{"ramp", rampBettor}, {"random", randomBettor}, {"flat", flatBettor}} {
+		bets, hilo, _ := session(t, p, 7, 3000, b.bet)
+		grid := make([]float64, len(hilo))
+		for i, c := range hilo {
+			grid[i] = math.Round(min(max(c, -MaxCount), MaxCount)/CountStep) * CountStep
+		}
+		var s Scorer
+		cells := make([]int, 0, len(bets))
+		for i := range bets {
+			s.Add(bets[i], hilo[i])
+			cells = append(cells, s.Cells())
+		}
+		got, want := s.Score(), spearman(bets, grid)
+		if math.Abs(got.Rho-want) > 1e-4 || got.N != len(bets) {
+			t.Errorf("%s: ρ %v over %d rounds, want %.4f over %d", b.name, got.Rho, got.N, want, len(bets))
+		}
+		if b.name == "ramp" && !got.Flagged {
+			t.Errorf("a Hi-Lo ramp over 3,000 rounds is not flagged: %+v", got)
+		}
+		// The grid is 321 counts wide and the bettors bet at most 8
+		// amounts: the cells are bounded by their product, and in fact
+		// by far less.
+		if c := cells[len(cells)-1]; c > 8*321 || c >= len(bets)/2 {
+			t.Errorf("%s: %d cells for %d rounds", b.name, c, len(bets))
+		}
 	}
 }

@@ -49,9 +49,9 @@ type PlayerRating struct {
 	ErrorCost money.Amount `json:"error_cost"`         // their cost, summed
 	Unvalued  int64        `json:"unvalued_decisions"` // split hands, insurance, declarations, the Desafío
 
-	sessions []span
-	theo     float64
-	cost     float64
+	session *span // the session his rounds counted last are in
+	theo    float64
+	cost    float64
 }
 
 type span struct {
@@ -89,28 +89,17 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 	for _, t := range tables {
 		byID[t.ID] = t
 	}
-	// The deals of the period give each round's start.
-	dealt := map[[2]int64]time.Time{}
-	err = each(ctx, src, sabot.LogDeal, p, func(r *sabot.LogRecord) error {
-		dealt[[2]int64{r.TableID, r.RoundNo}] = r.Created
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
 	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
 	ratings := map[string]*PlayerRating{}
 	opts := map[int64]*optionsAt{}
 	sh := newShoes(src)
-	err = each(ctx, src, sabot.LogSettle, p, func(rec *sabot.LogRecord) error {
-		var s settlement
-		if err := decode(rec, &s); err != nil {
-			return err
-		}
+	// rate counts a settled round in its players' ratings, dealt at start.
+	// The rounds come in the order of their deals, the newest first: each
+	// player's sessions are joined as they come, and each table's shoes
+	// are read one after the other.
+	rate := func(c *closing, start time.Time) error {
+		rec, s := c.rec, &c.s
 		t := byID[rec.TableID]
-		if t == nil || s.Void {
-			return nil
-		}
 		o := opts[t.ID]
 		if o == nil {
 			var err error
@@ -122,10 +111,6 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 		theory, err := o.theory(ctx, th, rec.Seq)
 		if err != nil {
 			return err
-		}
-		start, ok := dealt[[2]int64{rec.TableID, int64(s.Round)}]
-		if !ok {
-			start = rec.Created // dealt before the period
 		}
 		mine := map[string]*PlayerRating{}
 		for _, b := range s.Bets {
@@ -145,9 +130,10 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 				r.theo += float64(b.Stake) * theory.HouseEdge
 			}
 		}
-		for name, r := range mine {
+		for _, name := range slices.Sorted(maps.Keys(mine)) {
+			r := mine[name]
 			r.Rounds++
-			r.sessions = append(r.sessions, span{rec.TableID, start, rec.Created})
+			r.join(span{rec.TableID, start, rec.Created})
 			if !slices.Contains(r.Tables, rec.TableID) {
 				r.Tables = append(r.Tables, rec.TableID)
 			}
@@ -171,9 +157,61 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 			r.cost += v.cost
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	// The settlements of the period, the newest first, each waiting for
+	// its deal, which the deals of the period, read beside them, give: a
+	// deal newer than the settlement read last has its settlement read
+	// (or none: a void, a round still open at the period's end). So the
+	// rounds waiting are the rounds in play at one time, a few a table.
+	waiting := map[[2]int64]*closing{}
+	deals := newPager(src, sabot.LogDeal, p)
+	dealsTo := func(after time.Time, all bool) error {
+		for {
+			d, err := deals.peek(ctx)
+			if err != nil || d == nil || (!all && !d.Created.After(after)) {
+				return err
+			}
+			deals.next()
+			k := [2]int64{d.TableID, d.RoundNo}
+			if c := waiting[k]; c != nil {
+				delete(waiting, k)
+				if err := rate(c, d.Created); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	settles := newPager(src, sabot.LogSettle, p)
+	for {
+		rec, err := settles.peek(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			break
+		}
+		settles.next()
+		c := &closing{rec: rec}
+		if err := decode(rec, &c.s); err != nil {
+			return nil, err
+		}
+		if byID[rec.TableID] != nil && !c.s.Void {
+			waiting[[2]int64{rec.TableID, int64(c.s.Round)}] = c
+		}
+		if err := dealsTo(rec.Created, false); err != nil {
+			return nil, err
+		}
+	}
+	if err := dealsTo(time.Time{}, true); err != nil {
 		return nil, err
+	}
+	// The rounds dealt before the period: their start is taken as their
+	// settlement's, the oldest last.
+	left := slices.SortedFunc(maps.Values(waiting), func(a, b *closing) int { return b.rec.Created.Compare(a.rec.Created) })
+	for _, c := range left {
+		if err := rate(c, c.rec.Created); err != nil {
+			return nil, err
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(ratings)) {
 		r := ratings[name]
@@ -183,26 +221,35 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 	return out, nil
 }
 
+// closing is a settle record read, waiting for its deal.
+type closing struct {
+	rec *sabot.LogRecord
+	s   settlement
+}
+
+// join counts a round of his, older than those counted (the rounds come
+// newest first): it opens a session when it was at another table than the
+// session he is in, or closed more than SessionGap before it started.
+func (r *PlayerRating) join(s span) {
+	if c := r.session; c != nil && c.table == s.table && c.start.Sub(s.end) <= SessionGap {
+		c.start = s.start
+		return
+	}
+	r.closeSession()
+	r.Sessions++
+	r.session = &s
+}
+
+func (r *PlayerRating) closeSession() {
+	if c := r.session; c != nil {
+		r.Seconds += int64(c.end.Sub(c.start).Seconds())
+	}
+	r.session = nil
+}
+
 func (r *PlayerRating) finish() {
 	slices.Sort(r.Tables)
-	slices.SortFunc(r.sessions, func(a, b span) int { return a.start.Compare(b.start) })
-	var cur *span
-	for i := range r.sessions {
-		s := r.sessions[i]
-		if cur == nil || s.table != cur.table || s.start.Sub(cur.end) > SessionGap {
-			if cur != nil {
-				r.Seconds += int64(cur.end.Sub(cur.start).Seconds())
-			}
-			r.Sessions++
-			c := s
-			cur = &c
-			continue
-		}
-		cur.end = s.end
-	}
-	if cur != nil {
-		r.Seconds += int64(cur.end.Sub(cur.start).Seconds())
-	}
+	r.closeSession()
 	if r.Rounds > 0 {
 		r.AvgBet = money.Amount(math.Round(float64(r.Initial) / float64(r.Rounds)))
 	}

@@ -52,26 +52,63 @@ const pageSize = 2000
 // tables, the newest first, a page at a time (LogQuery.Before: the cursor
 // of the index log_kind_created).
 func each(ctx context.Context, src Source, kind string, p Period, fn func(*sabot.LogRecord) error) error {
-	before := &sabot.LogRecord{Created: p.To}
+	pg := newPager(src, kind, p)
 	for {
-		recs, err := src.Find(ctx, sabot.LogQuery{Kinds: []string{kind}, Since: p.From, Newest: true, Limit: pageSize, Before: before})
-		if err != nil {
+		r, err := pg.peek(ctx)
+		if err != nil || r == nil {
 			return err
 		}
-		for _, r := range recs {
-			if err := fn(r); err != nil {
-				return err
-			}
-		}
-		if len(recs) < pageSize {
-			return nil
-		}
-		before = recs[len(recs)-1]
-		if err := ctx.Err(); err != nil {
+		pg.next()
+		if err := fn(r); err != nil {
 			return err
 		}
 	}
 }
+
+// pager reads the records of a kind written in a period, the newest first,
+// a page at a time: two pagers read side by side merge two kinds.
+type pager struct {
+	src    Source
+	q      sabot.LogQuery
+	page   []*sabot.LogRecord
+	i      int
+	last   bool // the page read last was the last one
+	called bool
+}
+
+func newPager(src Source, kind string, p Period) *pager {
+	return &pager{src: src, q: sabot.LogQuery{Kinds: []string{kind}, Since: p.From, Newest: true, Limit: pageSize,
+		Before: &sabot.LogRecord{Created: p.To}}}
+}
+
+// peek returns the next record (nil at the end) without taking it.
+func (pg *pager) peek(ctx context.Context) (*sabot.LogRecord, error) {
+	if pg.i < len(pg.page) {
+		return pg.page[pg.i], nil
+	}
+	if pg.last {
+		return nil, nil
+	}
+	if pg.called {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	recs, err := pg.src.Find(ctx, pg.q)
+	if err != nil {
+		return nil, err
+	}
+	pg.called = true
+	pg.page, pg.i, pg.last = recs, 0, len(recs) < pageSize
+	if len(recs) > 0 {
+		pg.q.Before = recs[len(recs)-1]
+		return recs[0], nil
+	}
+	return nil, nil
+}
+
+// next takes the record peek returned.
+func (pg *pager) next() { pg.i++ }
 
 // The payloads a report reads (internal/server/records.go), the fields it
 // needs.

@@ -91,6 +91,10 @@ type adminPayload struct {
 	// Correction is an AR-23 correction asked, approved or refused at a
 	// live table (internal/live).
 	Correction *correction `json:"correction,omitempty"`
+	// Return is an rtp-outside event's figures, Count an advantage-play
+	// event's scores (rtpwatch.go).
+	Return *returnValues `json:"return,omitempty"`
+	Count  *countValues  `json:"count,omitempty"`
 }
 
 func mustJSON(v any) json.RawMessage {

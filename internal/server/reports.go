@@ -17,6 +17,10 @@ import (
 // no bound).
 const MaxReportDays = 366
 
+// ReportPace paces the reports a node runs beside its tables
+// (report.Paced): they pause as long as they work.
+const ReportPace = 1.0
+
 func (s *Server) reportTheories() *report.Theories {
 	s.reportOnce.Do(func() {
 		s.reportSlot = make(chan struct{}, 1)
@@ -86,18 +90,18 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request, run func(report.
 
 func (s *Server) handleReportTables(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
 	s.report(w, r, func(p report.Period, th *report.Theories) (any, error) {
-		return report.TablesReport(r.Context(), s.Store, th, p)
+		return report.TablesReport(r.Context(), report.Paced(s.Store, ReportPace), th, p)
 	})
 }
 
 func (s *Server) handleReportPlayers(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
 	s.report(w, r, func(p report.Period, th *report.Theories) (any, error) {
-		return report.PlayersReport(r.Context(), s.Store, th, p, report.PlayersOptions{Player: r.URL.Query().Get("player")})
+		return report.PlayersReport(r.Context(), report.Paced(s.Store, ReportPace), th, p, report.PlayersOptions{Player: r.URL.Query().Get("player")})
 	})
 }
 
 func (s *Server) handleReportAdvantage(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
 	s.report(w, r, func(p report.Period, _ *report.Theories) (any, error) {
-		return report.AdvantageReport(r.Context(), s.Store, p, report.AdvantageOptions{})
+		return report.AdvantageReport(r.Context(), report.Paced(s.Store, ReportPace), p, report.AdvantageOptions{})
 	})
 }

@@ -61,6 +61,21 @@ func TestRTPWatch(t *testing.T) {
 	if outside != 1 {
 		t.Errorf("%d rtp-outside events over %d rounds out of the band, want 1", outside, rounds)
 	}
+	// The pit words it in its language from its figures (event.rtpOutside):
+	// the return over the rounds watched when it crossed, the third.
+	evs := must(server.Events(ctx, h.st, server.EventQuery{Table: tb}))
+	worded := 0
+	for _, e := range evs {
+		if len(e.Words) == 1 && e.Words[0].Key == "rtpOutside" {
+			worded++
+			if p := e.Words[0].Params; p["rtp"] != 250.0 || p["n"] != int64(3) {
+				t.Errorf("rtp-outside's values: %v", p)
+			}
+		}
+	}
+	if worded != 1 {
+		t.Errorf("%d rtp-outside events worded by their figures, want 1", worded)
+	}
 }
 
 // The pit's reports over HTTP: the tables', the players' and the count's,

@@ -274,6 +274,7 @@ func (a *actor) settle(ctx context.Context) {
 	}
 	a.s.metrics.rounds.WithLabelValues(result).Inc()
 	a.watchRTP(ctx, &pay)
+	a.watchCount(ctx, &pay)
 	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
 	a.stopTimer()
 	a.publish(Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})

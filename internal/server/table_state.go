@@ -52,7 +52,8 @@ type actor struct {
 	state // what the log rebuilds
 
 	// Live only.
-	rtp      report.Watch // the return since the actor started (rtpwatch.go)
+	rtp      report.Watch      // the return since the actor started (rtpwatch.go)
+	count    report.CountWatch // the players' bets against the count since then (rtpwatch.go)
 	subs     map[*subscriber]struct{}
 	ring     []outMsg // the last events, for clients that reconnect: ringSize at most, then circular
 	ringHead int      // where the oldest is in a full ring

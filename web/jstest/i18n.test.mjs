@@ -233,3 +233,20 @@ test('the decisions keys are letters of their own words in each language', async
   withLang('es', () => assert.equal(actionKey('stand'), 'l'));
   withLang('en', () => assert.equal(actionKey('stand'), 's'));
 });
+
+test('the pit\'s watch: a return outside its band and a player flagged, figures in each language\'s way (issue 29)', () => {
+  const rtp = { key: 'rtpOutside', params: { table: 3, n: 1200, rtp: 103.456789, low: 97.1, high: 101.9, certified: 99.5, z: 4.6123 }, text: 'rtp-outside: …' };
+  const adv = { key: 'advantagePlay', params: { user: 'ana', table: 3, n: 80, hilo: 7.25, hiopt: 6.5 }, text: 'advantage-play: …' };
+  withLang('en', () => {
+    assert.equal(phrase('event.', rtp), "table 3's return to player is 103.46 % over 1200 rounds, outside 97.10 % to 101.90 % (the certified 99.50 %, 4.61 standard deviations off)");
+    assert.equal(phrase('event.', adv), "ana's bets follow the count at table 3: over his 80 rounds, Hi-Lo z = 7.25, Hi-Opt II z = 6.50");
+  });
+  withLang('es', () => {
+    assert.match(phrase('event.', rtp), /es del 103,46 % en 1200 rondas, fuera de la banda del 97,10 % al 101,90 %/);
+    assert.match(phrase('event.', adv), /^las apuestas de ana siguen la cuenta en la mesa 3: en sus 80 rondas, z Hi-Lo = 7,25/);
+  });
+  withLang('it', () => {
+    assert.match(phrase('event.', rtp), /è del 103,46 % su 1200 mani/);
+    assert.match(phrase('event.', adv), /z Hi-Opt II = 6,50$/);
+  });
+});

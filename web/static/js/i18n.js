@@ -89,6 +89,8 @@ export function t(key, params = {}) {
 
 // The values of a reason that are amounts in minor units.
 const MONEY_PARAMS = new Set(['amount', 'held', 'min', 'max', 'stake', 'limit', 'used', 'funds', 'win']);
+// The values that are figures with decimals: two of them, in the language's way.
+const DECIMAL_PARAMS = new Set(['rtp', 'low', 'high', 'certified', 'z', 'hilo', 'hiopt']);
 
 // refusal words a server's refusal or a "waiting" event in the language in
 // use: by its reason and values where the catalogue has the reason
@@ -109,6 +111,7 @@ export function values(params) {
     else if (k === 'period' || k === 'exclusion') p[k] = t(`care.${k}.${v}`); // a limit's period, an exclusion's kind
     else if (k === 'until' || k === 'at') p[k] = formatDate(v, { dateStyle: 'long', timeStyle: 'short' });
     else if (k === 'action' && has('action.' + v)) p[k] = t('action.' + v).toLowerCase(); // a decision applied by timeout
+    else if (DECIMAL_PARAMS.has(k)) p[k] = numberFormat('plain').format(v); // a return in per cent, a score (issue 29)
     else p[k] = v;
   }
   return p;

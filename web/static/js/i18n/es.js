@@ -732,6 +732,8 @@ export default {
   'event.nodeJoined': { one: 'el nodo {node} ({url}) se une con {n} mesa', other: 'el nodo {node} ({url}) se une con {n} mesas' },
   'event.nodeLost': { one: 'el nodo {node} ({url}) dejó de renovar su concesión el {at} con {n} mesa: otro nodo la toma', other: 'el nodo {node} ({url}) dejó de renovar su concesión el {at} con {n} mesas: otros nodos las toman' },
   'event.tableCreated': 'se crea la mesa {table} «{name}»: {profile}{options}',
+  'event.rtpOutside': { one: 'el retorno al jugador de la mesa {table} es del {rtp} % en {n} ronda, fuera de la banda del {low} % al {high} % (el certificado: {certified} %; a {z} desviaciones típicas)', other: 'el retorno al jugador de la mesa {table} es del {rtp} % en {n} rondas, fuera de la banda del {low} % al {high} % (el certificado: {certified} %; a {z} desviaciones típicas)' },
+  'event.advantagePlay': { one: 'las apuestas de {user} siguen la cuenta en la mesa {table}: en su {n} ronda, z Hi-Lo = {hilo}, z Hi-Opt II = {hiopt}', other: 'las apuestas de {user} siguen la cuenta en la mesa {table}: en sus {n} rondas, z Hi-Lo = {hilo}, z Hi-Opt II = {hiopt}' },
   'event.exclusion': { one: '{user} elige una {exclusion} de {n} día, hasta el {until}', other: '{user} elige una {exclusion} de {n} días, hasta el {until}' },
   // Why a quick bet (re-bet, double, undo, clear) is not offered (betting.js).
   'plan.notYours': 'el casillero {box} ya no es suyo: siéntese primero',
@@ -839,6 +841,8 @@ export default {
   'kind.new-shoe': 'sabot nuevo',
   'kind.wallet': 'cartera del operador',
   'kind.node': 'nodo',
+  'kind.rtp-outside': 'retorno al jugador',
+  'kind.advantage-play': 'juego con ventaja',
   'pit.minBet': "Apuesta mínima",
   'pit.maxBet': "Apuesta máxima",
   'pit.limitsInvalid': "Indique los límites de la mesa, un mínimo mayor que 0 y un máximo no menor, p. ej. {example}.",

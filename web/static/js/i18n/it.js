@@ -732,6 +732,8 @@ export default {
   'event.nodeJoined': { one: 'il nodo {node} ({url}) entra con {n} tavolo', other: 'il nodo {node} ({url}) entra con {n} tavoli' },
   'event.nodeLost': { one: 'il nodo {node} ({url}) ha smesso di rinnovare la concessione il {at} con {n} tavolo: un altro nodo lo prende', other: 'il nodo {node} ({url}) ha smesso di rinnovare la concessione il {at} con {n} tavoli: altri nodi li prendono' },
   'event.tableCreated': 'si crea il tavolo {table} «{name}»: {profile}{options}',
+  'event.rtpOutside': { one: 'il ritorno al giocatore del tavolo {table} è del {rtp} % su {n} mano, fuori dalla banda dal {low} % al {high} % (quello certificato: {certified} %; a {z} deviazioni standard)', other: 'il ritorno al giocatore del tavolo {table} è del {rtp} % su {n} mani, fuori dalla banda dal {low} % al {high} % (quello certificato: {certified} %; a {z} deviazioni standard)' },
+  'event.advantagePlay': { one: 'le puntate di {user} seguono il conteggio al tavolo {table}: nella sua {n} mano, z Hi-Lo = {hilo}, z Hi-Opt II = {hiopt}', other: 'le puntate di {user} seguono il conteggio al tavolo {table}: nelle sue {n} mani, z Hi-Lo = {hilo}, z Hi-Opt II = {hiopt}' },
   'event.exclusion': { one: '{user} sceglie una {exclusion} di {n} giorno, fino al {until}', other: '{user} sceglie una {exclusion} di {n} giorni, fino al {until}' },
   // Why a quick bet (re-bet, double, undo, clear) is not offered (betting.js).
   'plan.notYours': 'la postazione {box} non è più sua: si sieda prima',
@@ -839,6 +841,8 @@ export default {
   'kind.new-shoe': 'sabot nuovo',
   'kind.wallet': 'portafoglio dell’operatore',
   'kind.node': 'nodo',
+  'kind.rtp-outside': 'ritorno al giocatore',
+  'kind.advantage-play': 'gioco con vantaggio',
   'pit.minBet': "Puntata minima",
   'pit.maxBet': "Puntata massima",
   'pit.limitsInvalid': "Indichi i limiti del tavolo, un minimo sopra 0 e un massimo non inferiore, p. es. {example}.",
