@@ -12,9 +12,9 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
-	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 )
 
 // Clients never wait on a node that cannot serve them (issue 25, item 10),
@@ -89,7 +89,7 @@ func TestClusterClientsMove(t *testing.T) {
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		t.Fatal(err)
 	}
-	view := func(id int64) *server.TableView {
+	view := func(id int64) *wire.TableView {
 		v, err := admin.Table(context.Background(), id)
 		if err != nil {
 			return nil
@@ -98,7 +98,7 @@ func TestClusterClientsMove(t *testing.T) {
 	}
 	// all reports whether a round after round no was dealt at a table with
 	// a bet of each of its three bots.
-	all := func(v *server.TableView, no int) bool {
+	all := func(v *wire.TableView, no int) bool {
 		if v == nil || v.Round == nil || v.Round.No <= no {
 			return false
 		}

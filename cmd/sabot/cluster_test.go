@@ -18,9 +18,10 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
-	"sabot/internal/server"
+	"sabot/internal/seal"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 )
 
 // Three `sabot serve` processes on one PostgreSQL database (issue 12,
@@ -55,7 +56,7 @@ func (c *clusterRun) start(n *node) {
 		c.t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), runMainEnv+"="+string(args), AdminPasswordEnv+"=admin-password", server.SeedKeyEnv+"="+c.key)
+	cmd.Env = append(os.Environ(), runMainEnv+"="+string(args), AdminPasswordEnv+"=admin-password", seal.KeyEnv+"="+c.key)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
@@ -248,7 +249,7 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	within(t, 20*time.Second, "every table idle", func() bool {
-		var vs []server.TableView
+		var vs []wire.TableView
 		if err := admin.Do(context.Background(), "GET", "/api/tables", nil, &vs); err != nil || len(vs) != len(tables) {
 			return false
 		}
@@ -363,7 +364,7 @@ func BenchmarkFailover(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range 9 {
-		if _, err := admin.CreateTable(context.Background(), server.TableRequest{Name: fmt.Sprint("f", i), Profile: "vegas-s17"}); err != nil {
+		if _, err := admin.CreateTable(context.Background(), wire.TableRequest{Name: fmt.Sprint("f", i), Profile: "vegas-s17"}); err != nil {
 			b.Fatal(err)
 		}
 	}

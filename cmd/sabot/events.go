@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sabot/internal/server"
+	"sabot/internal/recall"
 	"sabot/internal/store"
 )
 
@@ -23,7 +23,7 @@ func newEventsCmd(e *env) *cobra.Command {
 		Short: "print the significant-event log: voids, timeouts, credits, pit actions, configuration changes (newest first)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := server.EventQuery{Table: table, Limit: limit}
+			q := recall.EventQuery{Table: table, Limit: limit}
 			if since != "" {
 				at, err := time.Parse(time.RFC3339, since)
 				if err != nil {
@@ -39,7 +39,7 @@ func newEventsCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			evs, err := server.Events(cmd.Context(), st, q)
+			evs, err := recall.Events(cmd.Context(), st, q)
 			if err != nil {
 				return appErr("sabot events", err)
 			}

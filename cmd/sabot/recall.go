@@ -16,7 +16,6 @@ import (
 	"sabot/card"
 	"sabot/internal/client"
 	"sabot/internal/recall"
-	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wire"
 )
@@ -53,7 +52,7 @@ func newRecallCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			rr, err := server.Recall(cmd.Context(), st, args[0])
+			rr, err := recall.Recall(cmd.Context(), st, args[0])
 			if err != nil {
 				return appErr("sabot recall", err)
 			}
@@ -71,7 +70,7 @@ func newRecallCmd(e *env) *cobra.Command {
 	return c
 }
 
-func printRecall(w io.Writer, rr *server.RoundRecord) {
+func printRecall(w io.Writer, rr *recall.RoundRecord) {
 	fmt.Fprintf(w, "round %s  table %d %q  profile %s", rr.ID, rr.Table, rr.TableName, rr.Profile)
 	for _, k := range slices.Sorted(maps.Keys(rr.Options)) {
 		fmt.Fprintf(w, " %s=%s", k, rr.Options[k])
@@ -176,7 +175,7 @@ func newReplayCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			rep, _, err := server.ReplayRound(cmd.Context(), st, args[0])
+			rep, _, err := recall.ReplayRound(cmd.Context(), st, args[0])
 			if err != nil {
 				return appErr("sabot replay", err)
 			}
@@ -214,7 +213,7 @@ as any player can.`,
   sabot verify 3-2 --url https://tables.example.com`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var rep *server.VerifyReport
+			var rep *recall.VerifyReport
 			var err error
 			if url != "" {
 				if cmd.Flags().Changed("db") {
@@ -227,7 +226,7 @@ as any player can.`,
 					return oerr
 				}
 				defer st.Close()
-				rep, err = server.VerifyShoe(cmd.Context(), st, args[0])
+				rep, err = recall.VerifyShoe(cmd.Context(), st, args[0])
 			}
 			if err != nil {
 				return appErr("sabot verify", err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"sabot/internal/server"
+	"sabot/internal/recall"
 )
 
 // Issue 13, deliverable 5: the recall of a round dealt from a physical
@@ -14,8 +14,8 @@ import (
 func TestPrintRecallPhysical(t *testing.T) {
 	at := time.Date(2026, 11, 25, 21, 4, 5, 0, time.UTC)
 	var b strings.Builder
-	printRecall(&b, &server.RoundRecord{ID: "4-7", Table: 4, TableName: "Sala 1", Profile: "spain", Physical: true,
-		Readings: []server.Reading{
+	printRecall(&b, &recall.RoundRecord{ID: "4-7", Table: 4, TableName: "Sala 1", Profile: "spain", Physical: true,
+		Readings: []recall.Reading{
 			{At: at, Kind: "card", Card: "TS", By: "reader 1", Device: 3},
 			{At: at, Kind: "card", Card: "9H", By: "dora"},
 			{At: at, Kind: "undo", Card: "9H", By: "dora"},

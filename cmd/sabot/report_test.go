@@ -13,7 +13,7 @@ import (
 
 	"sabot"
 	"sabot/internal/report"
-	"sabot/internal/server"
+	"sabot/internal/seal"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
 	"sabot/money"
@@ -25,7 +25,7 @@ import (
 func reportStore(t *testing.T, db string) (names []string, start time.Time) {
 	t.Helper()
 	t.Setenv(AdminPasswordEnv, "admin-password")
-	t.Setenv(server.SeedKeyEnv, strings.Repeat("29", 32))
+	t.Setenv(seal.KeyEnv, strings.Repeat("29", 32))
 	start = time.Now().Add(-time.Second)
 	p := startServe(t, db, freeAddr(t))
 	for _, profile := range []string{"vegas-s17", "argentina"} {

@@ -10,8 +10,11 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
+	"sabot/internal/recall"
+	"sabot/internal/seal"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wire"
 )
 
 // TestVerifyURL (issue 11, finding 10): a player verifies a finished shoe
@@ -25,7 +28,7 @@ func TestVerifyURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	key, err := server.ParseSeedKey(strings.Repeat("ab", 32))
+	key, err := seal.ParseKey(strings.Repeat("ab", 32))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +45,7 @@ func TestVerifyURL(t *testing.T) {
 	if _, err := admin.Login(ctx, "pit", "pit-password"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := admin.CreateTable(ctx, server.TableRequest{Name: "t", Profile: "vegas-s17"})
+	v, err := admin.CreateTable(ctx, wire.TableRequest{Name: "t", Profile: "vegas-s17"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +59,12 @@ func TestVerifyURL(t *testing.T) {
 	if err := admin.Credit(ctx, "ana", 100_000); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Command(ctx, v.ID, "sit", server.CommandRequest{Box: 1}); err != nil {
+	if _, err := ana.Command(ctx, v.ID, "sit", wire.CommandRequest{Box: 1}); err != nil {
 		t.Fatal(err)
 	}
 	// Three rounds, each decision left to the timer.
 	for round := 1; round <= 3; round++ {
-		if _, err := ana.Command(ctx, v.ID, "bet", server.CommandRequest{Box: 1, Stake: 1000}); err != nil {
+		if _, err := ana.Command(ctx, v.ID, "bet", wire.CommandRequest{Box: 1, Stake: 1000}); err != nil {
 			t.Fatal(err)
 		}
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
@@ -83,10 +86,10 @@ func TestVerifyURL(t *testing.T) {
 		t.Fatalf("verify --url of the live shoe: %d %q %q", code, out, errb)
 	}
 	// The pit asks for a new shoe: the first is over, its seed revealed.
-	if _, err := admin.Command(ctx, v.ID, "new-shoe", server.CommandRequest{}); err != nil {
+	if _, err := admin.Command(ctx, v.ID, "new-shoe", wire.CommandRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	var rep server.ShoeReport
+	var rep recall.ShoeReport
 	if err := (&client.Client{URL: srv.URL()}).Do(ctx, "GET", "/api/shoes/"+shoe, nil, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +117,7 @@ func TestVerifyURL(t *testing.T) {
 		t.Fatalf("round 2 dealt one card only: %v", cards)
 	}
 	cards[0], cards[j] = cards[j], cards[0]
-	if bad, err := server.CheckShoe(&rep); err != nil || bad.OK() {
+	if bad, err := recall.CheckShoe(&rep); err != nil || bad.OK() {
 		t.Errorf("a shoe with two cards swapped verifies: %+v %v", bad, err)
 	}
 }
@@ -155,7 +158,7 @@ func TestServeSeedKey(t *testing.T) {
 		t.Fatalf("the key file beside the database: %v %v", fi, err)
 	}
 	keyText, _ := os.ReadFile(db + ".seed-key")
-	key, err := server.ParseSeedKey(string(keyText))
+	key, err := seal.ParseKey(string(keyText))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,18 +180,18 @@ func TestServeSeedKey(t *testing.T) {
 	before := countVoids()
 
 	wrong := strings.Repeat("0f", 32)
-	other, _ := server.ParseSeedKey(wrong)
-	t.Setenv(server.SeedKeyEnv, wrong)
+	other, _ := seal.ParseKey(wrong)
+	t.Setenv(seal.KeyEnv, wrong)
 	errb, code := serve(db)
 	last := lastLine(errb)
 	if code != 1 || !strings.Contains(last, "sabot serve: table ") || !strings.Contains(last, "sealed with seed key "+key.ID()+", not with this server's key "+other.ID()) {
 		t.Fatalf("a start with another key: exit %d, last line %q", code, last)
 	}
-	t.Setenv(server.SeedKeyEnv, "not a key")
+	t.Setenv(seal.KeyEnv, "not a key")
 	if errb, code := serve(db); code != 2 || !strings.Contains(lastLine(errb), "$SABOT_SEED_KEY: a seed key is 64 hex digits") {
 		t.Fatalf("a bad $SABOT_SEED_KEY: %d %q", code, errb)
 	}
-	t.Setenv(server.SeedKeyEnv, "")
+	t.Setenv(seal.KeyEnv, "")
 	if errb, code := serve(db, "--seed-key-file", db+".nokey"); code != 2 || !strings.Contains(lastLine(errb), "--seed-key-file") {
 		t.Fatalf("a missing --seed-key-file: %d %q", code, errb)
 	}

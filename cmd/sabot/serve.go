@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sabot"
+	"sabot/internal/seal"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet"
@@ -75,7 +76,7 @@ rounds in play when the server stopped (or was killed) resume. The first adminis
 created with --admin NAME and the password in $` + AdminPasswordEnv + `.
 
 The seeds of live shoes are sealed in the log with a key kept outside the database:
---seed-key-file FILE or $` + server.SeedKeyEnv + ` (64 hex digits). A SQLite store without either uses
+--seed-key-file FILE or $` + seal.KeyEnv + ` (64 hex digits). A SQLite store without either uses
 the file DB.seed-key beside the database, made on the first start; a PostgreSQL store needs one.
 
 Several nodes: serve processes started on one PostgreSQL database share its tables out
@@ -98,7 +99,7 @@ one process only.`,
 			if err != nil {
 				return refused("sabot serve: --%v", err)
 			}
-			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(server.SeedKeyEnv) == "" {
+			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(seal.KeyEnv) == "" {
 				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
 				return err
 			}
@@ -239,7 +240,7 @@ one process only.`,
 	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
 	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
 	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
-	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+server.SeedKeyEnv+
+	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+seal.KeyEnv+
 		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")
 	f.Float64Var(&shoeReads, "shoe-reads", server.DefaultShoeReads, "GET /api/shoes/{id} (no login) answered a second, from everybody together; more get 429 (negative: no limit)")
 	f.DurationVar(&careCooling, "care-cooling", server.DefaultCareCooling, "how long a player's raise or removal of a responsible-gaming limit waits before it applies (docs/players.md)")
@@ -256,39 +257,39 @@ one process only.`,
 // seeds"): --seed-key-file, else $SABOT_SEED_KEY; else, for a SQLite file,
 // the key file beside it, made (0600) when there is none; a PostgreSQL
 // store needs one given.
-func seedKey(dsn, file string, logger *slog.Logger) (*server.SeedKey, error) {
-	switch env := os.Getenv(server.SeedKeyEnv); {
+func seedKey(dsn, file string, logger *slog.Logger) (*seal.Key, error) {
+	switch env := os.Getenv(seal.KeyEnv); {
 	case file != "":
-		k, err := server.ReadSeedKeyFile(file)
+		k, err := seal.ReadKeyFile(file)
 		if err != nil {
 			return nil, refused("sabot serve: --seed-key-file: %v", err)
 		}
 		warnReadable(file, logger)
 		return k, nil
 	case env != "":
-		k, err := server.ParseSeedKey(env)
+		k, err := seal.ParseKey(env)
 		if err != nil {
-			return nil, refused("sabot serve: $%s: %v", server.SeedKeyEnv, err)
+			return nil, refused("sabot serve: $%s: %v", seal.KeyEnv, err)
 		}
 		return k, nil
 	case store.IsPostgres(dsn):
-		return nil, refused("sabot serve: a PostgreSQL store needs a seed key kept outside the database: --seed-key-file FILE or $%s (64 hex digits, e.g. openssl rand -hex 32)", server.SeedKeyEnv)
+		return nil, refused("sabot serve: a PostgreSQL store needs a seed key kept outside the database: --seed-key-file FILE or $%s (64 hex digits, e.g. openssl rand -hex 32)", seal.KeyEnv)
 	}
 	path := store.SQLitePath(dsn)
 	if path == "" {
 		// The database goes with the process: so does its key.
-		b := make([]byte, server.SeedKeySize)
+		b := make([]byte, seal.KeySize)
 		rand.Read(b)
-		return server.NewSeedKey(b)
+		return seal.NewKey(b)
 	}
 	path += ".seed-key"
-	k, err := server.ReadSeedKeyFile(path)
+	k, err := seal.ReadKeyFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if k, err = server.CreateSeedKeyFile(path); err == nil {
+		if k, err = seal.CreateKeyFile(path); err == nil {
 			logger.Info("a new seed key seals the live shoes' seeds: keep it safe, apart from the database's backups", "file", path, "key", k.ID())
 			return k, nil
 		} else if errors.Is(err, fs.ErrExist) { // another start made it a moment ago
-			k, err = server.ReadSeedKeyFile(path)
+			k, err = seal.ReadKeyFile(path)
 		}
 	}
 	if err != nil {

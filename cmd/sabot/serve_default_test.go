@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"sabot/internal/client"
-	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // A first `sabot serve` on a fresh store opens one table per built-in
@@ -42,7 +42,7 @@ func TestServeOpensDefaultTables(t *testing.T) {
 			t.Errorf("start %d: the log lacks %q:\n%s", start, want, logs.String())
 		}
 		c := &client.Client{URL: url}
-		var tables []server.TableView
+		var tables []wire.TableView
 		if err := c.Do(context.Background(), "GET", "/api/tables", nil, &tables); err != nil {
 			t.Fatal(err)
 		}
@@ -50,8 +50,8 @@ func TestServeOpensDefaultTables(t *testing.T) {
 			t.Fatalf("start %d: %d tables, want %d", start, len(tables), len(defaultTables))
 		}
 		if start == 0 {
-			var made server.UserView
-			if err := c.Do(context.Background(), "POST", "/api/register", server.Credentials{Name: "ana", Password: "a long password"}, &made); err != nil {
+			var made wire.UserView
+			if err := c.Do(context.Background(), "POST", "/api/register", wire.Credentials{Name: "ana", Password: "a long password"}, &made); err != nil {
 				t.Fatal(err)
 			}
 			if made.Wallet != 1000_00 {

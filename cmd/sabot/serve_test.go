@@ -21,8 +21,10 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wire"
 )
 
 // runMainEnv makes the test binary run the CLI with the JSON-encoded
@@ -165,7 +167,7 @@ func TestKill9Recovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		var ts []server.TableView
+		var ts []wire.TableView
 		if err := admin.Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +193,7 @@ func TestKill9Recovery(t *testing.T) {
 	// credits, and the decisions the timers applied while the server was
 	// down and up again.
 	out, errb, code := run(t, "", "events", "--db", db, "--limit", "0", "--json")
-	var evs []server.EventView
+	var evs []recall.EventView
 	if code != 0 || json.Unmarshal([]byte(out), &evs) != nil {
 		t.Fatalf("sabot events: %d %s", code, errb)
 	}
@@ -264,7 +266,7 @@ func checkTables(t *testing.T, st sabot.Store, db string) {
 		// Replay a few rounds through the CLI, and verify the shoes that are over.
 		for _, r := range recs {
 			if r.Kind == sabot.LogSettle && r.RoundNo%7 == 1 {
-				id := server.RoundID(tb.ID, int(r.RoundNo))
+				id := recall.RoundID(tb.ID, int(r.RoundNo))
 				if out, errb, code := run(t, "", "replay", id, "--db", db); code != 0 {
 					t.Errorf("sabot replay %s: %s %s", id, out, errb)
 				}

@@ -17,11 +17,11 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
-	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/specop"
 	"sabot/internal/wallet/walletsim"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -204,7 +204,7 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 	// the two reads writes its credits after an outbox read that missed them.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		busy := 0
-		var ts []server.TableView
+		var ts []wire.TableView
 		if err := (&client.Client{URL: p.url}).Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
 			t.Fatal(err)
 		}

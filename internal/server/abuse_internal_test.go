@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sabot/internal/wire"
 	"strings"
 	"testing"
 	"time"
@@ -24,28 +25,28 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 	if err := p.st.CreateUser(ctx, eve); err != nil {
 		t.Fatal(err)
 	}
-	first := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", CommandRequest{Box: 5}))
+	first := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
 	if first.err != nil || first.seq == 0 {
 		t.Fatalf("eve's first sit: %+v", first)
 	}
-	p.do(t, eve, opLeave, CommandRequest{})
+	p.do(t, eve, opLeave, wire.CommandRequest{})
 	for range 3 * p.a.seenMax {
-		p.do(t, eve, opSit, CommandRequest{Box: 5})
-		p.do(t, eve, opLeave, CommandRequest{})
+		p.do(t, eve, opSit, wire.CommandRequest{Box: 5})
+		p.do(t, eve, opLeave, wire.CommandRequest{})
 	}
 	if _, ok := p.a.seen["eve\x00first"]; ok || !p.a.forgot {
 		t.Fatal("the table still remembers eve's first command: the test proves nothing")
 	}
 
 	// A round in which ana decides.
-	p.do(t, ana, opSit, CommandRequest{Box: 1})
-	p.do(t, ben, opSit, CommandRequest{Box: 2})
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
 	for tries := 0; p.a.timerOn != decisionTimer; tries++ {
 		if tries == 50 {
 			t.Fatal("no round with a decision to wait for in 50 deals")
 		}
-		p.do(t, ana, opBet, CommandRequest{Box: 1, Stake: 100})
-		p.do(t, ben, opBet, CommandRequest{Box: 2, Stake: 100})
+		p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+		p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 100})
 		for p.a.dealt && p.a.timerOn != decisionTimer {
 			p.a.expire(ctx)
 		}
@@ -56,7 +57,7 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 	timer, due, last := p.a.timer, p.a.due, p.a.lastSeq
 
 	for range 3 {
-		again := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", CommandRequest{Box: 5}))
+		again := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
 		if again.err != nil || !again.dup || again.seq != first.seq {
 			t.Fatalf("the repeated sit: %+v; want a duplicate of seq %d", again, first.seq)
 		}
@@ -72,7 +73,7 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 		t.Fatalf("the repeat wrote %d records (%v), box 5 held by %q", len(recs), err, p.a.t.Holder(5))
 	}
 	// A new command of eve's is still run.
-	if r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint("new-", cmdNo), CommandRequest{Box: 5})); r.err != nil || r.dup {
+	if r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint("new-", cmdNo), wire.CommandRequest{Box: 5})); r.err != nil || r.dup {
 		t.Fatalf("a new sit after the repeats: %+v", r)
 	}
 }
@@ -100,11 +101,11 @@ func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "vegas-s17", nil, -1)
 	ana, eve := p.player(t, "ana"), p.player(t, "eve")
-	p.do(t, ana, opSit, CommandRequest{Box: 1})
-	p.do(t, eve, opSit, CommandRequest{Box: 2})
-	p.do(t, eve, opSit, CommandRequest{Box: 3})
-	p.do(t, eve, opBet, CommandRequest{Box: 2, Stake: 100})
-	p.do(t, ana, opBet, CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, eve, opSit, wire.CommandRequest{Box: 2})
+	p.do(t, eve, opSit, wire.CommandRequest{Box: 3})
+	p.do(t, eve, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
 	if p.a.dealt || p.a.timerOn != betTimer {
 		t.Fatal("dealt before the window closed, with box 3 held and not bet on")
 	}
@@ -124,7 +125,7 @@ func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
 	// dealer's blackjack ends it at the deal).
 	released, dealt := false, false
 	for len(sub.ch) > 0 {
-		var m Message
+		var m wire.Message
 		json.Unmarshal(<-sub.ch, &m)
 		released = released || m.Event != nil && m.Event.Kind == "release" && m.Event.Box == 3 && strings.Contains(m.Event.Text, "AR-21") &&
 			m.Event.Reason == "box_given_up_no_bet" && m.Event.Params["box"] == float64(3)
@@ -151,19 +152,19 @@ func TestBoxesWithoutBetCapped_AR21(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "vegas-s17", nil, -1)
 	ana, eve := p.player(t, "ana"), p.player(t, "eve")
-	p.do(t, ana, opSit, CommandRequest{Box: 7}) // not bet on: no deal yet
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 7}) // not bet on: no deal yet
 	for box := 1; box <= DefaultMaxBoxesWithoutBet; box++ {
-		p.do(t, eve, opSit, CommandRequest{Box: box})
+		p.do(t, eve, opSit, wire.CommandRequest{Box: box})
 	}
-	r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "one-more", CommandRequest{Box: 4}))
+	r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "one-more", wire.CommandRequest{Box: 4}))
 	if sabot.ErrorCode(r.err) != sabot.ECONFLICT || !strings.Contains(r.err.Error(), "AR-21") || p.a.t.Holder(4) != "" {
 		t.Fatalf("eve's box %d without a bet: %v", DefaultMaxBoxesWithoutBet+1, r.err)
 	}
 	for box := 1; box <= DefaultMaxBoxesWithoutBet; box++ {
-		p.do(t, eve, opBet, CommandRequest{Box: box, Stake: 100})
+		p.do(t, eve, opBet, wire.CommandRequest{Box: box, Stake: 100})
 	}
 	for box := 4; box <= 6; box++ {
-		p.do(t, eve, opSit, CommandRequest{Box: box})
+		p.do(t, eve, opSit, wire.CommandRequest{Box: box})
 	}
 	if n := p.a.unbetBoxes("eve"); n != 3 {
 		t.Fatalf("eve holds %d boxes without a bet, want 3", n)
@@ -180,10 +181,10 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 	now := time.Now()
 	p.s.Now = func() time.Time { return now }
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
-	p.do(t, ana, opSit, CommandRequest{Box: 1})
-	p.do(t, ben, opSit, CommandRequest{Box: 2})
-	p.do(t, ana, opBet, CommandRequest{Box: 1, Stake: 1000})
-	p.do(t, ben, opBet, CommandRequest{Box: 2, Stake: 1000})
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 1000})
+	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 1000})
 	p.a.expire(ctx) // the window closes; AR-03 refuses the round
 	if p.a.dealt || p.a.t.Holder(1) != "ana" || p.a.t.Holder(2) != "ben" {
 		t.Fatalf("after the window: dealt %v, holders %q %q", p.a.dealt, p.a.t.Holder(1), p.a.t.Holder(2))
@@ -227,9 +228,9 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 func TestLonePlayerWaits_AR03(t *testing.T) {
 	p := newPlayedTable(t, "argentina", nil, -1)
 	ana := p.player(t, "ana")
-	p.do(t, ana, opSit, CommandRequest{Box: 1})
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
 	for box := 1; box <= 3; box++ {
-		p.do(t, ana, opBet, CommandRequest{Box: box, Stake: 1000})
+		p.do(t, ana, opBet, wire.CommandRequest{Box: box, Stake: 1000})
 	}
 	p.a.expire(context.Background())
 	w := p.a.view().Waiting

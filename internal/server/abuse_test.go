@@ -19,9 +19,11 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -215,7 +217,7 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 		t.Fatalf("first message %+v", m)
 	}
 	time.Sleep(600 * time.Millisecond) // three times both timeouts: time passes, nothing is asserted on it
-	id := must(f.Send(ctx, server.CommandRequest{Op: "sit", Box: 1}))
+	id := must(f.Send(ctx, wire.CommandRequest{Op: "sit", Box: 1}))
 	for {
 		m, err := f.Next(ctx)
 		if err != nil {
@@ -244,7 +246,7 @@ func TestHostileLoginThrottledPerName(t *testing.T) {
 	var ok401, throttled int
 	var last answer
 	for i := 0; i < 20; i++ {
-		a := postJSON(t, hc, url, server.Credentials{Name: "victim", Password: fmt.Sprintf("guess-%04d", i)})
+		a := postJSON(t, hc, url, wire.Credentials{Name: "victim", Password: fmt.Sprintf("guess-%04d", i)})
 		switch a.status {
 		case http.StatusUnauthorized:
 			ok401++
@@ -261,9 +263,9 @@ func TestHostileLoginThrottledPerName(t *testing.T) {
 	wantAnswer(t, "the 20th guess", last, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many failed logins")
 	wantRetryAfter(t, "the 20th guess", last)
 	// The name in another case is the same name.
-	a := postJSON(t, hc, url, server.Credentials{Name: "VICTIM", Password: password})
+	a := postJSON(t, hc, url, wire.Credentials{Name: "VICTIM", Password: password})
 	wantAnswer(t, "VICTIM's right password while throttled", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "try again")
-	a = postJSON(t, hc, url, server.Credentials{Name: "other", Password: password})
+	a = postJSON(t, hc, url, wire.Credentials{Name: "other", Password: password})
 	if a.status != http.StatusOK {
 		t.Fatalf("another name's login: %d %+v", a.status, a.body)
 	}
@@ -278,7 +280,7 @@ func TestLoginThrottleDoesNotLockOutOwner(t *testing.T) {
 	h.player("victim", 0)
 	url := h.srv.URL() + "/api/login"
 	owner := from("127.0.0.1")
-	if a := postJSON(t, owner, url, server.Credentials{Name: "victim", Password: password}); a.status != http.StatusOK {
+	if a := postJSON(t, owner, url, wire.Credentials{Name: "victim", Password: password}); a.status != http.StatusOK {
 		t.Fatalf("the owner's first login: %d %+v", a.status, a.body)
 	}
 	// Two strangers: 10 guesses each are answered, then their own
@@ -287,17 +289,17 @@ func TestLoginThrottleDoesNotLockOutOwner(t *testing.T) {
 	for _, ip := range []string{"127.0.0.2", "127.0.0.3"} {
 		hc := from(ip)
 		for i := 0; i < 15; i++ {
-			a := postJSON(t, hc, url, server.Credentials{Name: "victim", Password: fmt.Sprintf("guess-%s-%d", ip, i)})
+			a := postJSON(t, hc, url, wire.Credentials{Name: "victim", Password: fmt.Sprintf("guess-%s-%d", ip, i)})
 			if a.status != http.StatusUnauthorized && a.status != http.StatusTooManyRequests {
 				t.Fatalf("guess from %s: %d %+v", ip, a.status, a.body)
 			}
 		}
 	}
-	a := postJSON(t, from("127.0.0.2"), url, server.Credentials{Name: "victim", Password: password})
+	a := postJSON(t, from("127.0.0.2"), url, wire.Credentials{Name: "victim", Password: password})
 	wantAnswer(t, "the right password from a guessing address", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many failed logins")
-	a = postJSON(t, from("127.0.0.4"), url, server.Credentials{Name: "victim", Password: password})
+	a = postJSON(t, from("127.0.0.4"), url, wire.Credentials{Name: "victim", Password: password})
 	wantAnswer(t, "the right password from a new address, the name's guesses spent", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many failed logins")
-	if a := postJSON(t, owner, url, server.Credentials{Name: "victim", Password: password}); a.status != http.StatusOK {
+	if a := postJSON(t, owner, url, wire.Credentials{Name: "victim", Password: password}); a.status != http.StatusOK {
 		t.Fatalf("the owner is locked out by strangers' guesses: %d %+v", a.status, a.body)
 	}
 }
@@ -310,18 +312,18 @@ func TestHostileLoginThrottledPerAddress(t *testing.T) {
 	url := h.srv.URL() + "/api/login"
 	local := &http.Client{}
 	for i := 0; i < 8; i++ { // successes from the same address: not counted
-		if a := postJSON(t, local, url, server.Credentials{Name: "ana", Password: password}); a.status != http.StatusOK {
+		if a := postJSON(t, local, url, wire.Credentials{Name: "ana", Password: password}); a.status != http.StatusOK {
 			t.Fatalf("login %d: %d %+v", i, a.status, a.body)
 		}
 	}
 	for i := 0; i < 5; i++ {
-		a := postJSON(t, local, url, server.Credentials{Name: fmt.Sprintf("nobody-%d", i), Password: "wrong password"})
+		a := postJSON(t, local, url, wire.Credentials{Name: fmt.Sprintf("nobody-%d", i), Password: "wrong password"})
 		wantAnswer(t, "an unknown name", a, http.StatusUnauthorized, sabot.EUNAUTHORIZED, "unknown name or wrong password")
 	}
-	a := postJSON(t, local, url, server.Credentials{Name: "nobody-6", Password: "wrong password"})
+	a := postJSON(t, local, url, wire.Credentials{Name: "nobody-6", Password: "wrong password"})
 	wantAnswer(t, "the 6th failure from 127.0.0.1", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many failed logins")
 	wantRetryAfter(t, "the 6th failure", a)
-	a = postJSON(t, from("127.0.0.2"), url, server.Credentials{Name: "ana", Password: password})
+	a = postJSON(t, from("127.0.0.2"), url, wire.Credentials{Name: "ana", Password: password})
 	if a.status != http.StatusOK {
 		t.Fatalf("a login from 127.0.0.2: %d %+v", a.status, a.body)
 	}
@@ -338,12 +340,12 @@ func TestUnknownNameLoginHashesPassword(t *testing.T) {
 	}
 	url := h.srv.URL() + "/api/login"
 	before := hashes()
-	a := postJSON(t, &http.Client{}, url, server.Credentials{Name: "nobody", Password: "wrong password"})
+	a := postJSON(t, &http.Client{}, url, wire.Credentials{Name: "nobody", Password: "wrong password"})
 	wantAnswer(t, "an unknown name", a, http.StatusUnauthorized, sabot.EUNAUTHORIZED, "unknown name or wrong password")
 	if n := hashes() - before; n != 1 {
 		t.Fatalf("an unknown name's login computed %v hashes, want 1 (as a known name's)", n)
 	}
-	b := postJSON(t, &http.Client{}, url, server.Credentials{Name: "ana", Password: "wrong password"})
+	b := postJSON(t, &http.Client{}, url, wire.Credentials{Name: "ana", Password: "wrong password"})
 	if !reflect.DeepEqual(b.body, a.body) {
 		t.Fatalf("a known name's wrong password answers %+v, an unknown name %+v", b.body, a.body)
 	}
@@ -359,34 +361,34 @@ func TestHostileRegistrationFlood(t *testing.T) {
 	url := h.srv.URL() + "/api/register"
 	local := &http.Client{}
 	for i := 0; i < 5; i++ {
-		if a := postJSON(t, local, url, server.Credentials{Name: fmt.Sprintf("flood-%d", i), Password: password}); a.status != http.StatusCreated {
+		if a := postJSON(t, local, url, wire.Credentials{Name: fmt.Sprintf("flood-%d", i), Password: password}); a.status != http.StatusCreated {
 			t.Fatalf("registration %d: %d %+v", i, a.status, a.body)
 		}
 	}
-	a := postJSON(t, local, url, server.Credentials{Name: "flood-5", Password: password})
+	a := postJSON(t, local, url, wire.Credentials{Name: "flood-5", Password: password})
 	wantAnswer(t, "the 6th registration", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many registrations")
 	wantRetryAfter(t, "the 6th registration", a)
 	if _, err := h.st.UserByName(context.Background(), "flood-5"); sabot.ErrorCode(err) != sabot.ENOTFOUND {
 		t.Fatalf("a refused registration made a user: %v", err)
 	}
-	if a := postJSON(t, from("127.0.0.2"), url, server.Credentials{Name: "elsewhere", Password: password}); a.status != http.StatusCreated {
+	if a := postJSON(t, from("127.0.0.2"), url, wire.Credentials{Name: "elsewhere", Password: password}); a.status != http.StatusCreated {
 		t.Fatalf("a registration from 127.0.0.2: %d %+v", a.status, a.body)
 	}
 	// An administrator registering players (sabot bots, a batch) from the
 	// throttled address is not counted; a player's session is.
-	pitReg := &server.Client{URL: h.srv.URL(), Token: h.admin.Token}
+	pitReg := &client.Client{URL: h.srv.URL(), Token: h.admin.Token}
 	for i := 0; i < 20; i++ {
 		if err := pitReg.Register(context.Background(), fmt.Sprintf("batch-%d", i), password); err != nil {
 			t.Fatalf("the pit's registration %d: %v", i, err)
 		}
 	}
-	ana := &server.Client{URL: h.srv.URL()}
+	ana := &client.Client{URL: h.srv.URL()}
 	if _, err := ana.Login(context.Background(), "batch-0", password); err != nil {
 		t.Fatal(err)
 	}
-	a = postJSON(t, local, url, server.Credentials{Name: "by-ana", Password: password})
+	a = postJSON(t, local, url, wire.Credentials{Name: "by-ana", Password: password})
 	wantAnswer(t, "a registration with no session, after the pit's", a, http.StatusTooManyRequests, sabot.ETHROTTLED, "too many registrations")
-	if err := (&server.Client{URL: h.srv.URL(), Token: ana.Token}).Register(context.Background(), "by-ana", password); sabot.ErrorCode(err) != sabot.ETHROTTLED {
+	if err := (&client.Client{URL: h.srv.URL(), Token: ana.Token}).Register(context.Background(), "by-ana", password); sabot.ErrorCode(err) != sabot.ETHROTTLED {
 		t.Fatalf("a player's session lifted the registrations' throttle: %v", err)
 	}
 }
@@ -423,13 +425,13 @@ func testCommandIDsChecked(t *testing.T, st sabot.Store) {
 		{"fine", strings.Repeat("é", 33), "client_id is at most 64 bytes"},
 	}
 	for _, b := range bad {
-		_, err := ana.Command(ctx, tb, "sit", server.CommandRequest{CommandID: b.commandID, ClientID: b.clientID, Box: 1})
+		_, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{CommandID: b.commandID, ClientID: b.clientID, Box: 1})
 		wantCode(t, err, sabot.EINVALID, b.text)
 	}
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
 	for _, b := range bad {
-		must(f.Send(ctx, server.CommandRequest{Op: "sit", CommandID: b.commandID, ClientID: b.clientID, Box: 1}))
+		must(f.Send(ctx, wire.CommandRequest{Op: "sit", CommandID: b.commandID, ClientID: b.clientID, Box: 1}))
 		for {
 			m := must(f.Next(ctx))
 			if m.Type == "error" || m.Type == "result" {
@@ -443,14 +445,14 @@ func testCommandIDsChecked(t *testing.T, st sabot.Store) {
 	if v := must(ana.Table(ctx, tb)); len(v.Seats) != 0 {
 		t.Fatalf("refused commands seated someone: %+v", v.Seats)
 	}
-	wantCode(t, h.admin.Do(ctx, "POST", "/api/admin/credit", server.CreditRequest{CommandID: "credit\x00", User: "ana", Amount: 1}, nil),
+	wantCode(t, h.admin.Do(ctx, "POST", "/api/admin/credit", wire.CreditRequest{CommandID: "credit\x00", User: "ana", Amount: 1}, nil),
 		sabot.EINVALID, "command_id must be printable text")
 	if w := wallet(t, ana); w != 1000 {
 		t.Fatalf("a refused credit moved money: wallet %d", w)
 	}
 	id := strings.Repeat("é", 32) // 64 bytes of printable UTF-8
-	res := must(ana.Command(ctx, tb, "sit", server.CommandRequest{CommandID: id, ClientID: id, Box: 1}))
-	again := must(ana.Command(ctx, tb, "sit", server.CommandRequest{CommandID: id, ClientID: id, Box: 1}))
+	res := must(ana.Command(ctx, tb, "sit", wire.CommandRequest{CommandID: id, ClientID: id, Box: 1}))
+	again := must(ana.Command(ctx, tb, "sit", wire.CommandRequest{CommandID: id, ClientID: id, Box: 1}))
 	if !again.Duplicate || again.Seq != res.Seq {
 		t.Fatalf("a 64-byte ID sent twice: %+v then %+v", res, again)
 	}
@@ -538,7 +540,7 @@ func TestTokenQueryOnlyOnWebSocket(t *testing.T) {
 func TestNamesCaseInsensitive(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	ctx := context.Background()
-	c := &server.Client{URL: h.srv.URL()}
+	c := &client.Client{URL: h.srv.URL()}
 	must(0, c.Register(ctx, "Alice", password))
 	for _, name := range []string{"alice", "ALICE", "ＡＬＩＣＥ"} {
 		wantCode(t, c.Register(ctx, name, password), sabot.ECONFLICT, "taken")
@@ -567,7 +569,7 @@ func TestNamesCaseInsensitive(t *testing.T) {
 func TestPasswordRules(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	ctx := context.Background()
-	c := &server.Client{URL: h.srv.URL()}
+	c := &client.Client{URL: h.srv.URL()}
 	wantCode(t, c.Register(ctx, "spaces", "        "), sabot.EINVALID, "a password needs more than spaces")
 	wantCode(t, c.Register(ctx, "spaces", " \t  \u00a0   "), sabot.EINVALID, "a password needs more than spaces")
 	wantCode(t, c.Register(ctx, "long", strings.Repeat("p", 73)), sabot.EINVALID, "a password has at most 72 bytes (bcrypt reads no more)")
@@ -611,7 +613,7 @@ func TestStrictJSONBodies(t *testing.T) {
 	defer cancel()
 	tb := h.table("venice", false, nil)
 	ana := h.player("ana", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	hc := &http.Client{}
 	reg := h.srv.URL() + "/api/register"
 	bet := fmt.Sprintf("%s/api/tables/%d/bet", h.srv.URL(), tb)
@@ -650,7 +652,7 @@ func TestStrictJSONBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var m server.Message
+			var m wire.Message
 			json.Unmarshal(data, &m)
 			if m.Type == "error" || m.Type == "result" {
 				if m.Type != "error" || m.Code != sabot.EINVALID || !strings.Contains(m.Error, c.text) {
@@ -674,16 +676,16 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 	defer cancel()
 	tb := h.table("venice", false, map[string]string{"min_bet": "100", "max_bet": "500"})
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	// 99: venice's VE-18 lets a stake found short stand once the cards are
 	// dealt, not one placed short (docs/play.md), as `sabot play` refuses it.
 	for _, stake := range []money.Amount{-5, 0, 99, 501, 1 << 40} {
-		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
+		_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: stake})
 		wantCode(t, err, sabot.EINVALID, "a stake must be between 1.00 and 5.00 (VE-21)")
 	}
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
-	id := must(f.Send(ctx, server.CommandRequest{Op: "bet", Box: 1, Stake: 501}))
+	id := must(f.Send(ctx, wire.CommandRequest{Op: "bet", Box: 1, Stake: 501}))
 	for {
 		m := must(f.Next(ctx))
 		if m.CommandID == id {
@@ -693,7 +695,7 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 			break
 		}
 	}
-	_, err := ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 1})
+	_, err := ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})
 	wantCode(t, err, sabot.ECONFLICT, "AR-21")
 	if w := wallet(t, ana); w != 1000 {
 		t.Fatalf("refused stakes moved money: %d", w)

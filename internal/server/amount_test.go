@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"sabot"
-	"sabot/internal/server"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -23,7 +24,7 @@ func TestCreditOverflowRefused(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	ana := h.player("ana", 1000)
 	events := func() int {
-		return len(must(server.Events(ctx, h.st, server.EventQuery{Limit: 1000})))
+		return len(must(recall.Events(ctx, h.st, recall.EventQuery{Limit: 1000})))
 	}
 	before := events()
 	unchanged := func(want int64) {
@@ -71,9 +72,9 @@ func TestStakeOverflowRefused(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	for _, stake := range []money.Amount{math.MaxInt64, money.Max + 1, math.MinInt64} {
-		_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: stake})
+		_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: stake})
 		wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
 	}
 	if v := must(ana.Table(ctx, tb)); len(v.Bets) != 0 {
@@ -91,10 +92,10 @@ func TestLimitsOverflowRefused(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	big := map[string]string{"max_bet": strconv.FormatInt(1<<40, 10), "blackjack_pays": "1000:1"}
-	_, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "big", Profile: "vegas-s17", Options: big})
+	_, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "big", Profile: "vegas-s17", Options: big})
 	wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
 	tb := h.table("vegas-s17", true, nil)
-	_, err = h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: big})
+	_, err = h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Options: big})
 	wantCode(t, err, sabot.EINVALID, "beyond the most an amount may be")
 	if v := must(h.admin.Table(ctx, tb)); len(v.Options) != 0 {
 		t.Fatalf("options %v after a refused change", v.Options)
@@ -110,7 +111,7 @@ func TestAmountsNotIntegersRefused(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	hc := &http.Client{}
 	bet := h.srv.URL() + "/api/tables/" + strconv.FormatInt(tb, 10) + "/bet"
 	credit := h.srv.URL() + "/api/admin/credit"

@@ -7,6 +7,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -35,7 +36,7 @@ import (
 // payout a hand can have; a side bet, insurance or the challenge, at 2:1
 // (ES-11, AR-10). Payouts round down: the cover rounds up.
 func cover(p *rules.Profile, side bool, stake money.Amount) money.Amount {
-	num, den := bestPayout(p)
+	num, den := wire.BestPayout(p)
 	if side {
 		num, den = 2, 1
 	}
@@ -152,7 +153,7 @@ func (a *actor) refuseUncovered(ctx context.Context) bool {
 			return false
 		}
 		a.t.Withdraw(b.Player, b.Box)
-		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake, Text: reason, Reason: "bank_cannot_cover", Params: a.uncoveredParams(bank, funds, b.Stake)})
+		a.publish(wire.Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake, Text: reason, Reason: "bank_cannot_cover", Params: a.uncoveredParams(bank, funds, b.Stake)})
 	}
 	return true
 }

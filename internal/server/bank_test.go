@@ -7,24 +7,25 @@ import (
 	"testing"
 
 	"sabot"
-	"sabot/internal/server"
+	"sabot/internal/client"
+	"sabot/internal/wire"
 )
 
 // familyBank is a family table in test mode whose bank the players agreed
 // to give to holder (FAM-01), with options on top.
-func familyBank(t *testing.T, h *harness, holder string, seated map[string]*server.Client, boxes map[string]int, opts map[string]string) int64 {
+func familyBank(t *testing.T, h *harness, holder string, seated map[string]*client.Client, boxes map[string]int, opts map[string]string) int64 {
 	t.Helper()
 	ctx := context.Background()
 	tb := h.table("family", true, nil)
 	for name, c := range seated {
-		must(c.Command(ctx, tb, "sit", server.CommandRequest{Box: boxes[name]}))
+		must(c.Command(ctx, tb, "sit", wire.CommandRequest{Box: boxes[name]}))
 	}
-	must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Bank: &holder, Options: opts}))
+	must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Bank: &holder, Options: opts}))
 	return tb
 }
 
 // balanceOf is the balance of a player's account of a kind.
-func balanceOf(t *testing.T, h *harness, c *server.Client, kind string) int64 {
+func balanceOf(t *testing.T, h *harness, c *client.Client, kind string) int64 {
 	t.Helper()
 	me := must(c.Me(context.Background()))
 	return int64(must(h.st.Account(context.Background(), kind, me.ID)).Balance)
@@ -43,18 +44,18 @@ func TestFamilyBankPassesToWallet_FAM02(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
-	tb := familyBank(t, h, "ben", map[string]*server.Client{"ana": ana, "ben": ben}, map[string]int{"ana": 1, "ben": 2},
+	tb := familyBank(t, h, "ben", map[string]*client.Client{"ana": ana, "ben": ben}, map[string]int{"ana": 1, "ben": 2},
 		map[string]string{"bank_rounds": "1"})
 	house := houseBalance(t, h)
 	// ana 10+6 stands; the bank, ben's, draws 10+8: it wins ana's 100.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS TH 6C 8D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS TH 6C 8D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 	// During the round the bank holds the cover of ana's stake: the most it
 	// can win, 3:2 for a blackjack.
 	if b, w := balanceOf(t, h, ben, sabot.AccountBank), wallet(t, ben); b != 150 || w != 850 {
 		t.Fatalf("in the round: ben's bank account %d, wallet %d; want the cover 150 and 850", b, w)
 	}
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	v := waitRound(t, ana, tb, 1)
 	if v.Bank != "ana" {
 		t.Fatalf("after bank_rounds=1 the bank is %q's, want ana's", v.Bank)
@@ -85,17 +86,17 @@ func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben, cy, dan := h.player("ana", 1000), h.player("ben", 300), h.player("cy", 1000), h.player("dan", 1000)
-	tb := familyBank(t, h, "ben", map[string]*server.Client{"ana": ana, "ben": ben, "cy": cy, "dan": dan},
+	tb := familyBank(t, h, "ben", map[string]*client.Client{"ana": ana, "ben": ben, "cy": cy, "dan": dan},
 		map[string]int{"ana": 1, "ben": 2, "cy": 3, "dan": 4}, nil)
 	house := houseBalance(t, h)
 	// ana: A+K, a blackjack; the bank 10+7.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "AS TH KC 7D"}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "AS TH KC 7D"}))
 	// cy on box 3 first: 100 can win 150 of ben's 300.
-	must(cy.Command(ctx, tb, "bet", server.CommandRequest{Box: 3, Stake: 100}))
+	must(cy.Command(ctx, tb, "bet", wire.CommandRequest{Box: 3, Stake: 100}))
 	// ana on box 1, dealt before cy: 200 can win 300, all of it.
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 200}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 200}))
 	// dan on box 4 comes after both: refused now.
-	_, err := dan.Command(ctx, tb, "bet", server.CommandRequest{Box: 4, Stake: 100})
+	_, err := dan.Command(ctx, tb, "bet", wire.CommandRequest{Box: 4, Stake: 100})
 	wantCode(t, err, sabot.ECONFLICT, "FAM-01")
 	if !strings.Contains(err.Error(), "dealing order") {
 		t.Fatalf("the reason does not say the rule: %v", err)
@@ -105,7 +106,7 @@ func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
 	}
 	// dan leaves: every seated player has bet, the round is dealt, and cy's
 	// bet, which the bank cannot cover after ana's, goes back first.
-	must(dan.Command(ctx, tb, "leave", server.CommandRequest{}))
+	must(dan.Command(ctx, tb, "leave", wire.CommandRequest{}))
 	v := must(ana.Table(ctx, tb))
 	if v.Round == nil || len(v.Round.Bets) != 1 || v.Round.Bets[0].Player != "ana" {
 		t.Fatalf("dealt %+v, want ana's bet only", v.Round)
@@ -165,23 +166,23 @@ func TestFamilyBankCoversDouble_FAM01(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben := h.player("ana", 1000), h.player("ben", 200)
-	tb := familyBank(t, h, "ben", map[string]*server.Client{"ana": ana, "ben": ben}, map[string]int{"ana": 1, "ben": 2}, nil)
+	tb := familyBank(t, h, "ben", map[string]*client.Client{"ana": ana, "ben": ben}, map[string]int{"ana": 1, "ben": 2}, nil)
 	house := houseBalance(t, h)
 	// ana 5+5 = 10 may double (ES-08); the bank 10, then 8.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "5S TH 5C 8D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "5S TH 5C 8D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 	if b, w := balanceOf(t, h, ben, sabot.AccountBank), wallet(t, ben); b != 150 || w != 50 {
 		t.Fatalf("after the deal: ben's bank account %d, wallet %d", b, w)
 	}
 	// A restart rebuilds the round, and the cover, from the log.
 	h.restart(slow)
 	ana, ben = relogin(h, "ana"), relogin(h, "ben")
-	_, err := ana.Command(ctx, tb, "act", server.CommandRequest{Action: "double", Box: 1})
+	_, err := ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "double", Box: 1})
 	wantCode(t, err, sabot.ECONFLICT, "FAM-01")
 	if w := wallet(t, ana); w != 900 {
 		t.Fatalf("ana's refused double took %d", 900-w)
 	}
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	waitRound(t, ana, tb, 1)
 	// The bank won 100: its cover and its net are ben's again.
 	if b, w := balanceOf(t, h, ben, sabot.AccountBank), wallet(t, ben); b != 0 || w != 300 {
@@ -194,9 +195,9 @@ func TestFamilyBankCoversDouble_FAM01(t *testing.T) {
 }
 
 // relogin logs a player in again (after a restart).
-func relogin(h *harness, name string) *server.Client {
+func relogin(h *harness, name string) *client.Client {
 	h.t.Helper()
-	c := &server.Client{URL: h.srv.URL()}
+	c := &client.Client{URL: h.srv.URL()}
 	if _, err := c.Login(context.Background(), name, password); err != nil {
 		h.t.Fatal(err)
 	}

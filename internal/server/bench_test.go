@@ -13,6 +13,7 @@ import (
 	"sabot"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 )
 
 // BenchmarkTableDecision measures a table's path for one player decision,
@@ -80,7 +81,7 @@ func benchDecision(b *testing.B, dsn string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := s.Credit(ctx, admin, CreditRequest{CommandID: fmt.Sprint("credit-", i), User: u.Name, Amount: 1 << 40}); err != nil {
+		if _, _, err := s.Credit(ctx, admin, wire.CreditRequest{CommandID: fmt.Sprint("credit-", i), User: u.Name, Amount: 1 << 40}); err != nil {
 			b.Fatal(err)
 		}
 		users = append(users, u)

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // Bots play whole sessions over the real protocol on profiles with
@@ -23,7 +25,7 @@ func TestBotsPlay(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			h := newHarness(t, nil, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
-			rep, err := server.RunBots(ctx, server.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+			rep, err := client.RunBots(ctx, client.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
 				Tables: 2, Players: 3, Rounds: 6, Profile: profile, Stake: 10})
 			if err != nil {
 				t.Fatal(err)
@@ -73,22 +75,22 @@ func TestStoreFailureRebuilds(t *testing.T) {
 	h := newHarness(t, st, server.Timing{BetWindow: 100 * time.Millisecond, Decision: time.Minute, Window: time.Minute})
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 9H 7C 8D"}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 9H 7C 8D"}))
 	boom := errors.New("disk full")
 	st.failAppend(0, boom)
-	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100})
+	_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100})
 	wantCode(t, err, sabot.EINTERNAL, "internal error")
 	if v := must(ana.Table(ctx, tb)); len(v.Bets) != 0 || wallet(t, ana) != 1000 {
 		t.Fatalf("after a failed bet: %+v", v.Bets)
 	}
 	st.failAppend(1, boom) // the bet is written, the deal is not
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 	eventually(t, "the round dealt again", func() bool {
 		v := must(ana.Table(ctx, tb))
 		return v.Round != nil && v.Round.Phase == "playing"
 	})
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	v := waitRound(t, ana, tb, 1)
 	if got := strings.Join(v.Round.Dealer.Cards, " "); got != "9H 8D" {
 		t.Fatalf("dealer %s", got)

@@ -6,6 +6,7 @@ import (
 
 	"sabot"
 	"sabot/internal/care"
+	"sabot/internal/recall"
 	"sabot/money"
 )
 
@@ -40,7 +41,7 @@ func (s *Server) playerCare() *care.Care {
 				return s.balance(ctx, sabot.AccountWallet, userID)
 			},
 			Rounds: func(ctx context.Context, u *sabot.User, n int) (any, error) {
-				return PlayerRounds(ctx, s.Store, u, "", n)
+				return recall.PlayerRounds(ctx, s.Store, u, "", n)
 			},
 			Logger: s.logger(),
 			HTTP:   careHTTP{s},

@@ -13,8 +13,11 @@ import (
 
 	"sabot"
 	"sabot/internal/care"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/wallet/walletsim"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -24,7 +27,7 @@ import (
 // betsAtOnce puts one bet of stake at each table at once, each from the
 // client given for it, and returns how many were taken; every refusal must
 // be the reason given.
-func betsAtOnce(t *testing.T, clients []*server.Client, tables []int64, stake int64, reason string) int {
+func betsAtOnce(t *testing.T, clients []*client.Client, tables []int64, stake int64, reason string) int {
 	t.Helper()
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -33,7 +36,7 @@ func betsAtOnce(t *testing.T, clients []*server.Client, tables []int64, stake in
 	for i, tb := range tables {
 		wg.Go(func() {
 			<-start
-			_, errs[i] = clients[i%len(clients)].Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: money.Amount(stake)})
+			_, errs[i] = clients[i%len(clients)].Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: money.Amount(stake)})
 		})
 	}
 	close(start)
@@ -65,14 +68,14 @@ func limitAcrossTables(t *testing.T, h *harness, kind string) {
 	p := h.player(name, 100000)
 	var tables []int64
 	for i := range 5 {
-		v := must(h.admin.CreateTable(ctx, server.TableRequest{Name: fmt.Sprintf("%s-%d", name, i), Profile: "vegas-s17"}))
+		v := must(h.admin.CreateTable(ctx, wire.TableRequest{Name: fmt.Sprintf("%s-%d", name, i), Profile: "vegas-s17"}))
 		for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
-			must(p.Command(ctx, v.ID, "sit", server.CommandRequest{Box: box}))
+			must(p.Command(ctx, v.ID, "sit", wire.CommandRequest{Box: box}))
 		}
 		tables = append(tables, v.ID)
 	}
 	must(setLimit(t, p, kind, "day", amt(1000)))
-	if n := betsAtOnce(t, []*server.Client{p}, tables, 600, kind+"_limit"); n != 1 {
+	if n := betsAtOnce(t, []*client.Client{p}, tables, 600, kind+"_limit"); n != 1 {
 		t.Fatalf("%s limit of 10.00: %d bets of 6.00 taken at once", kind, n)
 	}
 	if me := must(p.Me(ctx)); me.Wallet != 100000-600 {
@@ -91,15 +94,15 @@ func TestClusterCareLimit(t *testing.T) {
 		return server.Local(c.nodes[0]) == 3 && server.Local(c.nodes[1]) == 3
 	})
 	ana := c.player("ana", c.nodes[0])
-	ana2 := &server.Client{URL: c.nodes[1].URL()}
+	ana2 := &client.Client{URL: c.nodes[1].URL()}
 	must(ana2.Login(ctx, "ana", password))
 	for _, tb := range tables {
 		for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
-			must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: box}))
+			must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: box}))
 		}
 	}
 	must(setLimit(t, ana, "stake", "day", amt(1000)))
-	if n := betsAtOnce(t, []*server.Client{ana, ana2}, tables, 600, "stake_limit"); n != 1 {
+	if n := betsAtOnce(t, []*client.Client{ana, ana2}, tables, 600, "stake_limit"); n != 1 {
 		t.Fatalf("a stake limit of 10.00 on two nodes: %d bets of 6.00 taken at once", n)
 	}
 	if me := must(ana2.Me(ctx)); me.Wallet != 10000-600 {
@@ -124,11 +127,11 @@ func tableOnNode0(t *testing.T, c *cluster) int64 {
 // stakeOnSocket sends a bet on a socket whose session or player was just
 // revoked on another node: the bet must not be taken — refused (the
 // session is over, the player excluded) or never run (the socket closed).
-func stakeOnSocket(t *testing.T, f *server.Feed, tb int64, stake int64) {
+func stakeOnSocket(t *testing.T, f *client.Feed, tb int64, stake int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	id, err := f.Send(ctx, server.CommandRequest{Op: "bet", Box: 1, Stake: money.Amount(stake)})
+	id, err := f.Send(ctx, wire.CommandRequest{Op: "bet", Box: 1, Stake: money.Amount(stake)})
 	if err != nil {
 		return // closed already
 	}
@@ -155,7 +158,7 @@ func stakeOnSocket(t *testing.T, f *server.Feed, tb int64, stake int64) {
 
 // offTable waits until the player neither sits nor bets at a table, and
 // says how long it took from since.
-func offTable(t *testing.T, admin *server.Client, tb int64, name string, since time.Time) {
+func offTable(t *testing.T, admin *client.Client, tb int64, name string, since time.Time) {
 	t.Helper()
 	defer func() { t.Logf("%s off table %d %v after the revocation's answer", name, tb, time.Since(since)) }()
 	within(t, 10*time.Second, name+" taken off table "+fmt.Sprint(tb), func() bool {
@@ -186,7 +189,7 @@ func TestClusterRevocation(t *testing.T) {
 
 	// A logout.
 	ana := c.player("ana", c.nodes[1])
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	feed := must(ana.Subscribe(ctx, tb, "", 0)) // through node 1, served by node 0
 	defer feed.Close()
 	must(feed.Next(ctx)) // the snapshot: the socket is node 0's
@@ -201,11 +204,11 @@ func TestClusterRevocation(t *testing.T) {
 
 	// A time-out.
 	ben := c.player("ben", c.nodes[0])
-	ben1 := &server.Client{URL: c.nodes[1].URL()}
+	ben1 := &client.Client{URL: c.nodes[1].URL()}
 	must(ben1.Login(ctx, "ben", password))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 700}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", wire.CommandRequest{Box: 3})) // no bet: the window stays open
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 700}))
 	bf := must(ben.Subscribe(ctx, tb, "", 0))
 	defer bf.Close()
 	must(bf.Next(ctx))
@@ -233,7 +236,7 @@ func TestParallelCreditsDepositLimit(t *testing.T) {
 	errs := make([]error, 8)
 	for i := range errs {
 		wg.Go(func() {
-			errs[i] = h.admin.Do(ctx, "POST", "/api/admin/credit", server.CreditRequest{CommandID: fmt.Sprint("c-", i), User: "ana", Amount: 60000}, nil)
+			errs[i] = h.admin.Do(ctx, "POST", "/api/admin/credit", wire.CreditRequest{CommandID: fmt.Sprint("c-", i), User: "ana", Amount: 60000}, nil)
 		})
 	}
 	wg.Wait()
@@ -259,11 +262,11 @@ func TestClusterPitBlock(t *testing.T) {
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	tb := tableOnNode0(t, c)
-	pit1 := &server.Client{URL: c.nodes[1].URL(), Token: c.admin.Token} // the pit on node 1
+	pit1 := &client.Client{URL: c.nodes[1].URL(), Token: c.admin.Token} // the pit on node 1
 	ben := c.player("ben", c.nodes[0])
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 700}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", wire.CommandRequest{Box: 3})) // no bet: the window stays open
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 700}))
 	bf := must(ben.Subscribe(ctx, tb, "", 0))
 	defer bf.Close()
 	must(bf.Next(ctx))
@@ -284,7 +287,7 @@ func TestClusterPitBlock(t *testing.T) {
 		t.Fatalf("ben's wallet holds %d after his block, want 10000 (his bet returned)", w)
 	}
 	for _, n := range c.nodes {
-		_, err := (&server.Client{URL: n.URL()}).Login(ctx, "ben", password)
+		_, err := (&client.Client{URL: n.URL()}).Login(ctx, "ben", password)
 		if m := wantReason(t, err, sabot.EFORBIDDEN, "blocked"); m != nil {
 			t.Fatalf("the refusal tells the pit's reason: %v", m)
 		}
@@ -297,8 +300,8 @@ func TestClusterPitBlock(t *testing.T) {
 	if v.Blocked {
 		t.Fatalf("lifted: %+v", v)
 	}
-	must((&server.Client{URL: c.nodes[1].URL()}).Login(ctx, "ben", password))
-	evs := must(server.Events(ctx, c.nodes[0].Store, server.EventQuery{Limit: 50}))
+	must((&client.Client{URL: c.nodes[1].URL()}).Login(ctx, "ben", password))
+	evs := must(recall.Events(ctx, c.nodes[0].Store, recall.EventQuery{Limit: 50}))
 	var got []string
 	for _, e := range evs {
 		if strings.Contains(e.Summary, "ben") && (strings.Contains(e.Summary, "block")) {
@@ -320,15 +323,15 @@ func TestClusterPasswordChange(t *testing.T) {
 	c := newCluster(t, 2)
 	tb := tableOnNode0(t, c)
 	ana := c.player("ana", c.nodes[0])
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // no bet: the window stays open
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(c.player("cy", c.nodes[0]).Command(ctx, tb, "sit", wire.CommandRequest{Box: 3})) // no bet: the window stays open
 	feed := must(ana.Subscribe(ctx, tb, "", 0))
 	defer feed.Close()
 	must(feed.Next(ctx))
-	ana1 := &server.Client{URL: c.nodes[1].URL()}
+	ana1 := &client.Client{URL: c.nodes[1].URL()}
 	must(ana1.Login(ctx, "ana", password))
 
-	var res server.LoginResult
+	var res wire.LoginResult
 	wantReason(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: "not hers", NewPassword: "a new secret 1"}, &res), sabot.EFORBIDDEN, "wrong_password")
 	wantCode(t, ana1.Do(ctx, "POST", "/api/me/password", server.PasswordRequest{Password: password, NewPassword: "short"}, &res), sabot.EINVALID, "at least")
 	must(ana.Me(ctx)) // nothing changed yet
@@ -342,13 +345,13 @@ func TestClusterPasswordChange(t *testing.T) {
 	wantCode(t, err, sabot.EUNAUTHORIZED, "")
 	_, err = ana1.Me(ctx) // the old token of the page that changed it
 	wantCode(t, err, sabot.EUNAUTHORIZED, "")
-	_, err = (&server.Client{URL: c.nodes[0].URL()}).Login(ctx, "ana", password)
+	_, err = (&client.Client{URL: c.nodes[0].URL()}).Login(ctx, "ana", password)
 	wantCode(t, err, sabot.EUNAUTHORIZED, "")
-	fresh := &server.Client{URL: c.nodes[0].URL(), Token: res.Token}
+	fresh := &client.Client{URL: c.nodes[0].URL(), Token: res.Token}
 	if me := must(fresh.Me(ctx)); me.Name != "ana" {
 		t.Fatalf("the new session: %+v", me)
 	}
-	must((&server.Client{URL: c.nodes[1].URL()}).Login(ctx, "ana", "a new secret 1"))
+	must((&client.Client{URL: c.nodes[1].URL()}).Login(ctx, "ana", "a new secret 1"))
 	v := must(c.admin.Table(ctx, tb))
 	seated := false
 	for _, s := range v.Seats {
@@ -369,24 +372,24 @@ func TestOperatorPlayerCare(t *testing.T) {
 	h.op.AddPlayer("ana", "Ana", opStart)
 	h.op.IssueToken("ana", "tok-1")
 	h.op.IssueToken("ana", "tok-2")
-	tv := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"}))
-	ana := &server.Client{URL: h.srv.URL()}
+	tv := must(h.admin.CreateTable(ctx, wire.TableRequest{Name: "op", Profile: "vegas-s17"}))
+	ana := &client.Client{URL: h.srv.URL()}
 	must(ana.Launch(ctx, "tok-1"))
 	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
-		must(ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}))
+		must(ana.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: box}))
 	}
 	var pc sabot.PlayerCare
 	wantReason(t, ana.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 1}, &pc), sabot.EFORBIDDEN, "operator_care")
 	_, err := setLimit(t, ana, "stake", "day", amt(100))
 	wantReason(t, err, sabot.EFORBIDDEN, "operator_care")
-	must(ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 
 	u := must(h.st.UserByName(ctx, "@ana"))
 	now := time.Now()
 	must(0, h.st.(sabot.Care).PutCare(ctx, u.ID, sabot.PlayerCare{RealityMinutes: 60, Exclusion: "time-out", ExcludedFrom: now, ExcludedUntil: now.Add(24 * time.Hour)}))
-	_, err = ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 2, Stake: 100})
+	_, err = ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 2, Stake: 100})
 	wantReason(t, err, sabot.EFORBIDDEN, "excluded")
-	_, err = (&server.Client{URL: h.srv.URL()}).Launch(ctx, "tok-2")
+	_, err = (&client.Client{URL: h.srv.URL()}).Launch(ctx, "tok-2")
 	wantReason(t, err, sabot.EFORBIDDEN, "excluded")
 	drained(t, h.st, 10*time.Second)
 	if got := h.op.Balance("ana"); got != opStart-100 {
@@ -405,7 +408,7 @@ func TestCareReRegistration(t *testing.T) {
 	cy := h.player("cy", 0) // before: his welcome credit
 	jar := must(cookiejar.New(nil))
 	browser := &http.Client{Jar: jar}
-	ben := &server.Client{URL: h.srv.URL(), HTTP: browser}
+	ben := &client.Client{URL: h.srv.URL(), HTTP: browser}
 	must(0, ben.Register(ctx, "ben", password))
 	must(ben.Login(ctx, "ben", password))
 	if me := must(ben.Me(ctx)); me.Wallet != 100000 {
@@ -414,14 +417,14 @@ func TestCareReRegistration(t *testing.T) {
 	var pc sabot.PlayerCare
 	must(0, ben.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 1}, &pc))
 
-	again := &server.Client{URL: h.srv.URL(), HTTP: browser} // the same browser
+	again := &client.Client{URL: h.srv.URL(), HTTP: browser} // the same browser
 	must(0, again.Register(ctx, "benjamin", password))
 	must(again.Login(ctx, "benjamin", password))
 	if me := must(again.Me(ctx)); me.Wallet != 0 {
 		t.Fatalf("a new account from an excluded player's browser got a welcome credit: %d", me.Wallet)
 	}
 	must(cy.Login(ctx, "cy", password)) // another browser, the same address
-	evs := must(server.Events(ctx, h.st, server.EventQuery{Limit: 50}))
+	evs := must(recall.Events(ctx, h.st, recall.EventQuery{Limit: 50}))
 	want := []string{
 		"benjamin registered from the address and device of ben, under a time-out until " + pc.ExcludedUntil.UTC().Format(time.RFC3339) + ": no welcome credit",
 		"benjamin logged in from the address and device of ben",
@@ -452,17 +455,17 @@ func TestLoweredBetOfBlockedPlayer(t *testing.T) {
 	h, _ := careHarness(t)
 	ctx := context.Background()
 	p := h.player("ana", 10000)
-	v := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "lowered", Profile: "vegas-s17"}))
+	v := must(h.admin.CreateTable(ctx, wire.TableRequest{Name: "lowered", Profile: "vegas-s17"}))
 	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
-		must(p.Command(ctx, v.ID, "sit", server.CommandRequest{Box: box}))
+		must(p.Command(ctx, v.ID, "sit", wire.CommandRequest{Box: box}))
 	}
-	must(p.Command(ctx, v.ID, "bet", server.CommandRequest{Box: 1, Stake: 700}))
+	must(p.Command(ctx, v.ID, "bet", wire.CommandRequest{Box: 1, Stake: 700}))
 	id := must(h.st.UserByName(ctx, "ana")).ID
 	if err := h.st.(sabot.Care).SetBlock(ctx, id, "chip dumping", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, stake := range []int64{100, 700} {
-		_, err := p.Command(ctx, v.ID, "bet", server.CommandRequest{Box: 1, Stake: money.Amount(stake)})
+		_, err := p.Command(ctx, v.ID, "bet", wire.CommandRequest{Box: 1, Stake: money.Amount(stake)})
 		wantReason(t, err, sabot.EFORBIDDEN, "blocked")
 	}
 	if w := must(h.st.Account(ctx, sabot.AccountWallet, id)).Balance; w != 10000-700 {

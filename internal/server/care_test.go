@@ -10,7 +10,10 @@ import (
 
 	"sabot"
 	"sabot/internal/care"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -25,7 +28,7 @@ func careHarness(t *testing.T) (*harness, *atomic.Int64) {
 	return h, &clock
 }
 
-func setLimit(t *testing.T, c *server.Client, kind, period string, amount *money.Amount) (*care.View, error) {
+func setLimit(t *testing.T, c *client.Client, kind, period string, amount *money.Amount) (*care.View, error) {
 	t.Helper()
 	var v care.View
 	err := c.Do(context.Background(), "POST", "/api/me/care/limits", care.LimitRequest{Kind: kind, Period: period, Amount: amount}, &v)
@@ -53,15 +56,15 @@ func TestCareLimits(t *testing.T) {
 	h, clock := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
 	ana, cy := h.player("ana", 100000), h.player("cy", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(cy.Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(cy.Command(ctx, tb, "sit", wire.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
 
 	v := must(setLimit(t, ana, "stake", "day", amt(1000)))
 	if len(v.Limits) != 1 || v.Limits[0].Amount != 1000 || v.Limits[0].Pending != nil {
 		t.Fatalf("a first limit applies at once: %+v", v.Limits)
 	}
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 500}))
-	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1200})
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 500}))
+	_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1200})
 	p := wantReason(t, err, sabot.EFORBIDDEN, "stake_limit")
 	if p["limit"] != float64(1000) || p["used"] != float64(500) || p["amount"] != float64(700) || p["period"] != "day" {
 		t.Fatalf("the refusal's values: %v", p)
@@ -83,14 +86,14 @@ func TestCareLimits(t *testing.T) {
 		t.Fatalf("a raise: %+v", l)
 	}
 	clock.Add(int64(time.Hour))
-	_, err = ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1200})
+	_, err = ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1200})
 	wantReason(t, err, sabot.EFORBIDDEN, "stake_limit")
 	clock.Add(int64(24 * time.Hour))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1200})) // raised; and yesterday's stakes are out of the day
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1200})) // raised; and yesterday's stakes are out of the day
 
 	// A loss limit: the stakes down count as lost until settled.
 	must(setLimit(t, ana, "loss", "week", amt(1500)))
-	_, err = ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1600})
+	_, err = ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1600})
 	wantReason(t, err, sabot.EFORBIDDEN, "loss_limit")
 
 	// The pit's credit past a deposit limit.
@@ -117,9 +120,9 @@ func TestCareExclusion(t *testing.T) {
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
 	ben, cy := h.player("ben", 100000), h.player("cy", 100000)
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	must(cy.Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 700}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	must(cy.Command(ctx, tb, "sit", wire.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 700}))
 
 	var bad sabot.PlayerCare
 	wantCode(t, ben.Do(ctx, "POST", "/api/me/care/exclusion", care.ExclusionRequest{Kind: "time-out", Days: 2}, &bad), sabot.EINVALID, "lasts")
@@ -145,7 +148,7 @@ func TestCareExclusion(t *testing.T) {
 	if w := must(h.st.Account(ctx, sabot.AccountWallet, u.ID)).Balance; w != 100000 {
 		t.Fatalf("ben's wallet %d: his bet was not returned", w)
 	}
-	evs := must(server.Events(ctx, h.st, server.EventQuery{Limit: 50}))
+	evs := must(recall.Events(ctx, h.st, recall.EventQuery{Limit: 50}))
 	found := false
 	for _, e := range evs {
 		found = found || strings.Contains(e.Summary+string(e.Payload), "ben chose a time-out of 7 days")
@@ -164,9 +167,9 @@ func TestCareStakeRoom(t *testing.T) {
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
 	ana, cy := h.player("ana", 100000), h.player("cy", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	must(cy.Command(ctx, tb, "sit", server.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	must(cy.Command(ctx, tb, "sit", wire.CommandRequest{Box: 3})) // seated, no bet yet: the window stays open
 
 	var v care.View
 	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom != nil {
@@ -175,13 +178,13 @@ func TestCareStakeRoom(t *testing.T) {
 	must(setLimit(t, ana, "stake", "day", amt(5000)))
 	must(setLimit(t, ana, "loss", "day", amt(2000)))
 	must(setLimit(t, ana, "deposit", "day", amt(100))) // not a stake's
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1200}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1200}))
 	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom == nil || *v.StakeRoom != 800 {
 		t.Fatalf("stake_room %v (%v), want 800: the loss limit's 20.00 less 12.00 down", v.StakeRoom, err)
 	}
-	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 801})
+	_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 801})
 	wantReason(t, err, sabot.EFORBIDDEN, "loss_limit")
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 800}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 800}))
 	if err := ana.Do(ctx, "GET", "/api/me/care", nil, &v); err != nil || v.StakeRoom == nil || *v.StakeRoom != 0 {
 		t.Fatalf("stake_room %v (%v), want 0", v.StakeRoom, err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/internal/store"
+	"sabot/internal/wire"
 )
 
 // AR-21: "a free box goes to the first player who asks; on a tie, to the
@@ -40,7 +41,7 @@ func TestSimultaneousClaims_AR21(t *testing.T) {
 		t.Fatal(err)
 	}
 	send := func(name string, box int, at time.Time) chan reply {
-		c := testCommand(t, opSit, users[name], name, name+"-"+strconv.Itoa(box), CommandRequest{Box: box})
+		c := testCommand(t, opSit, users[name], name, name+"-"+strconv.Itoa(box), wire.CommandRequest{Box: box})
 		c.at, c.reply = at, make(chan reply, 1)
 		a.cmds <- c
 		return c.reply
@@ -63,7 +64,7 @@ func TestSimultaneousClaims_AR21(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	view := func() *TableView { return a.do(ctx, &command{inside: viewTable}).view }
+	view := func() *wire.TableView { return a.do(ctx, &command{inside: viewTable}).view }
 	waitFor(func() bool { return len(view().Seats) == 2 })
 	stop()
 

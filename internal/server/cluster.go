@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/internal/cluster"
+	"sabot/internal/wire"
 )
 
 // Several nodes on one store (issue 12): the cluster is its own package
@@ -87,8 +88,8 @@ func (s *Server) clientAddr(r *http.Request) string { return cluster.ClientAddr(
 
 // lobby returns every table's view: this node's, and those the other live
 // nodes return for theirs.
-func (s *Server) lobby(ctx context.Context, r *http.Request) []*TableView {
-	return cluster.Lobby(ctx, &s.cluster, r, s.localViews(ctx), func(v *TableView) int64 { return v.ID })
+func (s *Server) lobby(ctx context.Context, r *http.Request) []*wire.TableView {
+	return cluster.Lobby(ctx, &s.cluster, r, s.localViews(ctx), func(v *wire.TableView) int64 { return v.ID })
 }
 
 // clusterTables are the server's tables as the cluster asks for them.

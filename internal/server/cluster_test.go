@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/seal"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 )
 
 // Several nodes on one PostgreSQL database, in this process (issue 12). The
@@ -28,9 +31,9 @@ const testLease = time.Second
 type cluster struct {
 	t     testing.TB
 	dsn   string
-	key   *server.SeedKey
+	key   *seal.Key
 	nodes []*server.Server
-	admin *server.Client
+	admin *client.Client
 	set   func(*server.Server) // sets each node's fields before it opens
 }
 
@@ -43,9 +46,9 @@ func newCluster(t testing.TB, n int) *cluster {
 // it opens.
 func newClusterWith(t testing.TB, n int, set func(*server.Server)) *cluster {
 	t.Helper()
-	b := make([]byte, server.SeedKeySize)
+	b := make([]byte, seal.KeySize)
 	rand.Read(b)
-	key, err := server.NewSeedKey(b)
+	key, err := seal.NewKey(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +90,7 @@ func (c *cluster) addAt(dsn string) *server.Server {
 	})
 	c.nodes = append(c.nodes, srv)
 	if c.admin == nil {
-		c.admin = &server.Client{URL: srv.URL()}
+		c.admin = &client.Client{URL: srv.URL()}
 		if _, err := c.admin.Login(context.Background(), "pit", password); err != nil {
 			c.t.Fatal(err)
 		}
@@ -96,10 +99,10 @@ func (c *cluster) addAt(dsn string) *server.Server {
 }
 
 // player registers and credits a player, logged in at a node.
-func (c *cluster) player(name string, at *server.Server) *server.Client {
+func (c *cluster) player(name string, at *server.Server) *client.Client {
 	c.t.Helper()
 	ctx := context.Background()
-	p := &server.Client{URL: at.URL()}
+	p := &client.Client{URL: at.URL()}
 	must(0, p.Register(ctx, name, password))
 	must(0, c.admin.Credit(ctx, name, 10000))
 	must(p.Login(ctx, name, password))
@@ -110,7 +113,7 @@ func (c *cluster) tables(n int) []int64 {
 	c.t.Helper()
 	var ids []int64
 	for i := range n {
-		v := must(c.admin.CreateTable(context.Background(), server.TableRequest{Name: fmt.Sprint("t", i), Profile: "vegas-s17", TestMode: true}))
+		v := must(c.admin.CreateTable(context.Background(), wire.TableRequest{Name: fmt.Sprint("t", i), Profile: "vegas-s17", TestMode: true}))
 		ids = append(ids, v.ID)
 	}
 	return ids
@@ -172,8 +175,8 @@ func TestClusterShareAndForward(t *testing.T) {
 		return true
 	})
 	for _, n := range c.nodes {
-		var lobby []server.TableView
-		must(0, (&server.Client{URL: n.URL()}).Do(ctx, "GET", "/api/tables", nil, &lobby))
+		var lobby []wire.TableView
+		must(0, (&client.Client{URL: n.URL()}).Do(ctx, "GET", "/api/tables", nil, &lobby))
 		if len(lobby) != 6 {
 			t.Fatalf("node %s lists %d tables", n.URL(), len(lobby))
 		}
@@ -196,10 +199,10 @@ func TestClusterShareAndForward(t *testing.T) {
 	if m := must(feed.Next(ctx)); m.Type != "snapshot" || m.Table == nil || m.Table.ID != tb {
 		t.Fatalf("the forwarded socket's first message: %+v", m)
 	}
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(c.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(c.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	waitRound(t, ana, tb, 1)
 	deal := false
 	for !deal {
@@ -237,8 +240,8 @@ func TestClusterOneBoxTwoNodes(t *testing.T) {
 		for box := 1; box <= 3; box++ {
 			var wg sync.WaitGroup
 			errs := make([]error, 2)
-			for i, p := range []*server.Client{ana, ben} {
-				wg.Go(func() { _, errs[i] = p.Command(ctx, tb, "sit", server.CommandRequest{Box: box}) })
+			for i, p := range []*client.Client{ana, ben} {
+				wg.Go(func() { _, errs[i] = p.Command(ctx, tb, "sit", wire.CommandRequest{Box: box}) })
 			}
 			wg.Wait()
 			if (errs[0] == nil) == (errs[1] == nil) {
@@ -266,22 +269,22 @@ func TestClusterFencing(t *testing.T) {
 		t.Fatal("the table is not its creator's")
 	}
 	ana := c.player("ana", b)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	server.PauseNode(a, true)
 	within(t, 5*testLease, "node b takes the table over", func() bool { return server.Serves(b, tb) })
 	if !server.Serves(a, tb) {
 		t.Fatal("the paused node dropped its table before it wrote")
 	}
 	// Straight to the paused node, which still serves the table.
-	viaA := &server.Client{URL: a.URL(), Token: ana.Token}
-	_, err := viaA.Command(ctx, tb, "sit", server.CommandRequest{Box: 2})
+	viaA := &client.Client{URL: a.URL(), Token: ana.Token}
+	_, err := viaA.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2})
 	wantCode(t, err, sabot.EUNAVAILABLE, "moved to another node")
 	within(t, 2*time.Second, "node a drops the table", func() bool { return !server.Serves(a, tb) })
 	server.PauseNode(a, false)
 	// Tried again, through the same node: forwarded to b.
-	must(viaA.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(viaA.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
 	v := must(ana.Table(ctx, tb))
-	if len(v.Seats) != 2 || v.Seats[0] != (server.SeatView{Box: 1, Player: "ana"}) || v.Seats[1] != (server.SeatView{Box: 2, Player: "ana"}) {
+	if len(v.Seats) != 2 || v.Seats[0] != (wire.SeatView{Box: 1, Player: "ana"}) || v.Seats[1] != (wire.SeatView{Box: 2, Player: "ana"}) {
 		t.Fatalf("seats after the takeover: %+v", v.Seats)
 	}
 	recs := epochsInOrder(t, b.Store, tb)
@@ -301,7 +304,7 @@ func TestClusterFencing(t *testing.T) {
 	// The paused node joined again, as a new node, and serves again.
 	within(t, 5*testLease, "the node that lost its lease joins again", func() bool {
 		var me map[string]any
-		return (&server.Client{URL: a.URL()}).Do(ctx, "GET", "/healthz", nil, &me) == nil && !strings.Contains(fmt.Sprint(me), "false")
+		return (&client.Client{URL: a.URL()}).Do(ctx, "GET", "/healthz", nil, &me) == nil && !strings.Contains(fmt.Sprint(me), "false")
 	})
 }
 
@@ -320,9 +323,9 @@ func TestClusterDrain(t *testing.T) {
 		}
 	}
 	ana := c.player("ana", b)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(c.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(c.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 	drained := make(chan error, 1)
 	go func() {
 		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -336,8 +339,8 @@ func TestClusterDrain(t *testing.T) {
 	// A draining node is not ready: a load balancer sends no new client
 	// to it (issue 25).
 	var ready map[string]any
-	wantCode(t, (&server.Client{URL: a.URL()}).Do(ctx, "GET", "/readyz", nil, &ready), sabot.EUNAVAILABLE, "handing its tables over")
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	wantCode(t, (&client.Client{URL: a.URL()}).Do(ctx, "GET", "/readyz", nil, &ready), sabot.EUNAVAILABLE, "handing its tables over")
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	if err := <-drained; err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +349,7 @@ func TestClusterDrain(t *testing.T) {
 	}
 	within(t, 5*time.Second, "node b serves both tables", func() bool { return server.Local(b) == 2 })
 	waitRound(t, ana, tb, 1)
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 	for _, r := range epochsInOrder(t, b.Store, tb) {
 		if r.Kind == sabot.LogVoid {
 			t.Fatalf("a round was voided by the drain: %s", r.Payload)
@@ -371,21 +374,21 @@ func BenchmarkForwarding(b *testing.B) {
 		b.Fatal("the table is not its creator's")
 	}
 	ana := c.player("ana", a)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	for _, via := range []struct {
 		name string
 		node *server.Server
 	}{{"owner", a}, {"forwarded", other}} {
-		p := &server.Client{URL: via.node.URL(), Token: ana.Token}
+		p := &client.Client{URL: via.node.URL(), Token: ana.Token}
 		b.Run("decision/"+via.name, func(b *testing.B) {
 			lat := make([]time.Duration, 0, b.N)
 			for b.Loop() {
 				b.StopTimer()
-				must(c.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
-				must(p.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+				must(c.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+				must(p.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 				b.StartTimer()
 				start := time.Now()
-				must(p.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+				must(p.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 				lat = append(lat, time.Since(start))
 			}
 			report(b, lat)
@@ -418,18 +421,18 @@ func report(b *testing.B, lat []time.Duration) {
 func TestClientFailsOver(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	dead := "http://" + freeAddrServer(t)
-	c := &server.Client{URL: dead + "," + h.srv.URL()}
+	c := &client.Client{URL: dead + "," + h.srv.URL()}
 	if _, err := c.Table(context.Background(), 1); err == nil || sabot.ErrorCode(err) != sabot.EINTERNAL {
 		t.Fatalf("a node that does not answer: %v", err)
 	}
-	var vs []server.TableView
+	var vs []wire.TableView
 	if err := c.Do(context.Background(), "GET", "/api/tables", nil, &vs); err != nil {
 		t.Fatalf("the next node: %v", err)
 	}
-	if got := server.Rotate("a,b,c", 4); got != "b,c,a" {
+	if got := client.Rotate("a,b,c", 4); got != "b,c,a" {
 		t.Fatalf("Rotate: %q", got)
 	}
-	if got := server.Rotate("a", 3); got != "a" {
+	if got := client.Rotate("a", 3); got != "a" {
 		t.Fatalf("Rotate of one: %q", got)
 	}
 }

@@ -59,7 +59,7 @@ func (a *actor) configure(ctx context.Context, c *command, req wire.Configure) (
 	if err != nil {
 		return 0, refusal(err)
 	}
-	if err := checkLimits(prof); err != nil {
+	if err := wire.CheckLimits(prof); err != nil {
 		return 0, err
 	}
 	for box := prof.Boxes + 1; box <= a.p.Boxes; box++ {
@@ -118,9 +118,9 @@ func (a *actor) configure(ctx context.Context, c *command, req wire.Configure) (
 	}
 	a.log.Info("configuration changed", "by", c.user.Name, "changed", req.Options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
 	words := changeWords(pay)
-	a.publish(Event{Kind: "configure", Text: sabot.Sentence(words), Words: words})
+	a.publish(wire.Event{Kind: "configure", Text: sabot.Sentence(words), Words: words})
 	for _, b := range pay.Returned {
-		a.publish(Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})
+		a.publish(wire.Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})
 	}
 	a.revealShoes(ctx)
 	a.resync() // every client gets the table's new rules

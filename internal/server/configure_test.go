@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"sabot"
-	"sabot/internal/server"
+	"sabot/internal/client"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 )
 
 // events reads the significant-event log as an administrator.
-func (h *harness) events(query url.Values) []server.EventView {
+func (h *harness) events(query url.Values) []recall.EventView {
 	h.t.Helper()
-	var out []server.EventView
+	var out []recall.EventView
 	path := "/api/admin/events"
 	if len(query) > 0 {
 		path += "?" + query.Encode()
@@ -36,28 +38,28 @@ func TestConfigureLiveTable(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("venice", true, map[string]string{"max_bet": "500"})
 	ana, ben, cat := h.player("ana", 1000), h.player("ben", 1000), h.player("cat", 1000)
-	for i, p := range []*server.Client{ana, ben, cat} {
-		must(p.Command(ctx, tb, "sit", server.CommandRequest{Box: i + 1}))
+	for i, p := range []*client.Client{ana, ben, cat} {
+		must(p.Command(ctx, tb, "sit", wire.CommandRequest{Box: i + 1}))
 	}
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 400}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 400}))
 	if w := wallet(t, ben); w != 600 {
 		t.Fatalf("ben's wallet after a bet of 400: %d", w)
 	}
 
 	// Refused, with nothing changed.
 	for _, c := range []struct {
-		who  *server.Client
-		req  server.CommandRequest
+		who  *client.Client
+		req  wire.CommandRequest
 		code string
 		text string
 	}{
-		{ana, server.CommandRequest{Options: map[string]string{"max_bet": "300"}}, sabot.EFORBIDDEN, ""},
-		{h.admin, server.CommandRequest{}, sabot.EINVALID, "needs options or a bank"},
-		{h.admin, server.CommandRequest{Options: map[string]string{"no_such_option": "1"}}, sabot.EINVALID, "no_such_option"},
-		{h.admin, server.CommandRequest{Options: map[string]string{"min_bet": "800"}}, sabot.EINVALID, "min_bet"},
-		{h.admin, server.CommandRequest{Options: map[string]string{"boxes": "2"}}, sabot.ECONFLICT, "box 3 is held by cat"},
-		{h.admin, server.CommandRequest{Bank: new("ana")}, sabot.EINVALID, "FAM-02"},
+		{ana, wire.CommandRequest{Options: map[string]string{"max_bet": "300"}}, sabot.EFORBIDDEN, ""},
+		{h.admin, wire.CommandRequest{}, sabot.EINVALID, "needs options or a bank"},
+		{h.admin, wire.CommandRequest{Options: map[string]string{"no_such_option": "1"}}, sabot.EINVALID, "no_such_option"},
+		{h.admin, wire.CommandRequest{Options: map[string]string{"min_bet": "800"}}, sabot.EINVALID, "min_bet"},
+		{h.admin, wire.CommandRequest{Options: map[string]string{"boxes": "2"}}, sabot.ECONFLICT, "box 3 is held by cat"},
+		{h.admin, wire.CommandRequest{Bank: new("ana")}, sabot.EINVALID, "FAM-02"},
 	} {
 		_, err := c.who.Command(ctx, tb, "configure", c.req)
 		wantCode(t, err, c.code, c.text)
@@ -67,14 +69,14 @@ func TestConfigureLiveTable(t *testing.T) {
 	}
 
 	// The maximum comes down to 300: ben's 400 goes back, ana's 100 stays.
-	res := must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: map[string]string{"max_bet": "300"}, Reason: "pit: lower limit"}))
+	res := must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Options: map[string]string{"max_bet": "300"}, Reason: "pit: lower limit"}))
 	if w := wallet(t, ben); w != 1000 {
 		t.Fatalf("ben's refused bet not returned: wallet %d", w)
 	}
 	if v := must(ana.Table(ctx, tb)); v.Options["max_bet"] != "300" || len(v.Bets) != 1 || v.Bets[0].Player != "ana" {
 		t.Fatalf("after the change: options %v, bets %+v", v.Options, v.Bets)
 	}
-	_, err := ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 400})
+	_, err := ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 400})
 	wantCode(t, err, sabot.EINVALID, "(VE-21)")
 	checkLedger(t, h.st)
 
@@ -107,33 +109,33 @@ func TestConfigureLiveTable(t *testing.T) {
 	}
 
 	// A round under the new rules: recall names them, replay agrees.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 9H 8C 6D 7C 8S TD 9C"}))
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 300}))
-	must(cat.Command(ctx, tb, "bet", server.CommandRequest{Box: 3, Stake: 100}))
-	for box, p := range []*server.Client{ana, ben, cat} {
-		must(p.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: box + 1}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 9H 8C 6D 7C 8S TD 9C"}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 300}))
+	must(cat.Command(ctx, tb, "bet", wire.CommandRequest{Box: 3, Stake: 100}))
+	for box, p := range []*client.Client{ana, ben, cat} {
+		must(p.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: box + 1}))
 	}
 	v := waitRound(t, ana, tb, 1)
 	rec := must(h.admin.Round(ctx, v.Round.ID))
 	if rec.Options["max_bet"] != "300" {
 		t.Fatalf("recall: options %v, want those in force", rec.Options)
 	}
-	if rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID); err != nil || !rep.OK() {
+	if rep, _, err := recall.ReplayRound(ctx, h.st, v.Round.ID); err != nil || !rep.OK() {
 		t.Fatalf("replay: %+v %v", rep, err)
 	}
 
 	// Four decks instead of six: a new shoe, the old one revealed and
 	// verified under the rules it was dealt with.
 	shoe := v.Shoe.ID
-	must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: map[string]string{"decks": "4"}}))
+	must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Options: map[string]string{"decks": "4"}}))
 	v = must(ana.Table(ctx, tb))
 	if v.Shoe.ID == shoe || v.Shoe.Remaining > 4*52 {
 		t.Fatalf("a change of decks kept shoe %s: %+v", shoe, v.Shoe)
 	}
-	if rep, err := server.VerifyShoe(ctx, h.st, shoe); err != nil || !rep.Matches || len(rep.Problems) > 0 {
+	if rep, err := recall.VerifyShoe(ctx, h.st, shoe); err != nil || !rep.Matches || len(rep.Problems) > 0 {
 		t.Fatalf("verify the replaced shoe: %+v %v", rep, err)
 	}
-	if rep, err := server.VerifyShoe(ctx, h.st, v.Shoe.ID); sabot.ErrorCode(err) != sabot.ECONFLICT {
+	if rep, err := recall.VerifyShoe(ctx, h.st, v.Shoe.ID); sabot.ErrorCode(err) != sabot.ECONFLICT {
 		t.Fatalf("the new shoe verified while in play: %+v %v", rep, err)
 	}
 	checkLedger(t, h.st)
@@ -145,16 +147,16 @@ func TestConfigureBetweenRounds(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 6H 9C 7D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
-	_, err := h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: map[string]string{"max_bet": "50"}})
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 6H 9C 7D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	_, err := h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Options: map[string]string{"max_bet": "50"}})
 	wantCode(t, err, sabot.ECONFLICT, "between rounds")
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	waitRound(t, ana, tb, 1)
-	must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: map[string]string{"max_bet": "50"}}))
+	must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Options: map[string]string{"max_bet": "50"}}))
 	// "" puts the profile's value back.
-	must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Options: map[string]string{"max_bet": ""}}))
+	must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Options: map[string]string{"max_bet": ""}}))
 	if v := must(ana.Table(ctx, tb)); len(v.Options) != 0 {
 		t.Fatalf("options after putting max_bet back: %v", v.Options)
 	}
@@ -168,18 +170,18 @@ func TestFamilyBankAgreed(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("family", true, nil)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	_, err := h.admin.Command(ctx, tb, "configure", server.CommandRequest{Bank: new("zed")})
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	_, err := h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Bank: new("zed")})
 	wantCode(t, err, sabot.EINVALID, "FAM-01")
-	must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Bank: new("ben"), Options: map[string]string{"bank_rounds": "3"}, Reason: "agreed by the players"}))
+	must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Bank: new("ben"), Options: map[string]string{"bank_rounds": "3"}, Reason: "agreed by the players"}))
 	if v := must(ana.Table(ctx, tb)); v.Bank != "ben" || v.Options["bank_rounds"] != "3" {
 		t.Fatalf("bank %q, options %v", v.Bank, v.Options)
 	}
 	// ana 10+9 stands, the bank (ben, who does not bet) 10+8: ana wins
 	// 100 from ben's bank.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS TH 9C 8D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS TH 9C 8D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		v := must(ana.Table(ctx, tb))
@@ -191,7 +193,7 @@ func TestFamilyBankAgreed(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	v := waitRound(t, ana, tb, 1)
 	rec := must(h.admin.Round(ctx, v.Round.ID))
 	if rec.Bank != "ben" || rec.Net["ana"] != 100 || rec.House != -100 {
@@ -202,7 +204,7 @@ func TestFamilyBankAgreed(t *testing.T) {
 	}
 	checkLedger(t, h.st)
 	// Back to the house.
-	must(h.admin.Command(ctx, tb, "configure", server.CommandRequest{Bank: new("")}))
+	must(h.admin.Command(ctx, tb, "configure", wire.CommandRequest{Bank: new("")}))
 	if v := must(ana.Table(ctx, tb)); v.Bank != "" {
 		t.Fatalf("bank %q, want the house", v.Bank)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/rules"
 	"sabot/web"
 )
@@ -20,13 +22,13 @@ func TestEventSummaries(t *testing.T) {
 		payload any
 		want    string
 	}{
-		{sabot.LogTimeout, actionPayload{Round: 7, Action: WireAction{Kind: "stand", Player: "ana", Box: 2, Hand: 1}, ByTimeout: true},
+		{sabot.LogTimeout, actionPayload{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}, ByTimeout: true},
 			"round 7: time ran out; ana box 2 hand 1: stand applied by default"},
-		{sabot.LogTimeout, actionPayload{Round: 8, Action: WireAction{Kind: "close"}, ByTimeout: true},
+		{sabot.LogTimeout, actionPayload{Round: 8, Action: wire.Action{Kind: "close"}, ByTimeout: true},
 			"round 8: time ran out; the dealer applied close"},
-		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "void by the pit"},
+		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "void by the pit"},
 			"round 9 void, every stake returned: void by the pit"},
-		{sabot.LogVoid, settlePayload{Void: true, Closed: true, Reason: "the log does not replay"},
+		{sabot.LogVoid, recall.Settle{Void: true, Closed: true, Reason: "the log does not replay"},
 			"table out of service, every stake returned: the log does not replay"},
 		{sabot.LogAdmin, adminPayload{Event: "credit", User: "ana", Amount: 5000, Memo: "welcome credit"},
 			"credit ana 50.00: welcome credit"},
@@ -36,7 +38,7 @@ func TestEventSummaries(t *testing.T) {
 			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}},
 			"the table's configuration changed; max_bet: 300 (by pit: evening); ben's bet of 4.00 on box 2 returned"},
 	} {
-		if got := sabot.Sentence(summarize(&sabot.LogRecord{Kind: c.kind, Payload: mustJSON(c.payload)})); got != c.want {
+		if got := sabot.Sentence(recall.Words(&sabot.LogRecord{Kind: c.kind, Payload: mustJSON(c.payload)})); got != c.want {
 			t.Errorf("%s: %q, want %q", c.kind, got, c.want)
 		}
 	}
@@ -51,12 +53,12 @@ func TestEventPhrasesTranslated(t *testing.T) {
 		kind    string
 		payload any
 	}{
-		{sabot.LogTimeout, actionPayload{Round: 7, Action: WireAction{Kind: "stand", Player: "ana", Box: 2, Hand: 1}}},
-		{sabot.LogTimeout, actionPayload{Round: 8, Action: WireAction{Kind: "close"}}},
-		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "void by the pit"}},
-		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
-		{sabot.LogVoid, settlePayload{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
-		{sabot.LogVoid, settlePayload{Void: true, Closed: true, Reason: "the log does not replay"}},
+		{sabot.LogTimeout, actionPayload{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}}},
+		{sabot.LogTimeout, actionPayload{Round: 8, Action: wire.Action{Kind: "close"}}},
+		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "void by the pit"}},
+		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
+		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
+		{sabot.LogVoid, recall.Settle{Void: true, Closed: true, Reason: "the log does not replay"}},
 		{sabot.LogTableOpened, openedPayload{Name: "Madrid", Profile: "spain", TestMode: true}},
 		{sabot.LogConfigure, configurePayload{Changed: map[string]string{"max_bet": "300", "min_bet": ""}, Bank: &bank, NewShoe: true, By: "pit", Reason: "evening",
 			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}}},
@@ -88,7 +90,7 @@ func TestEventPhrasesTranslated(t *testing.T) {
 	}
 	said := map[string]sabot.Phrase{}
 	for _, r := range recs {
-		for _, p := range summarize(&sabot.LogRecord{Kind: r.kind, Payload: mustJSON(r.payload)}) {
+		for _, p := range recall.Words(&sabot.LogRecord{Kind: r.kind, Payload: mustJSON(r.payload)}) {
 			if p.Key == "" {
 				t.Errorf("%s %+v: a phrase without a key: %q", r.kind, r.payload, p.Text)
 			}
@@ -133,12 +135,12 @@ func TestEventPhrasesTranslated(t *testing.T) {
 func TestEventReasonsWorded(t *testing.T) {
 	a := &actor{p: rules.MustLookup("family")}
 	for reason, params := range map[string]map[string]any{
-		"seat_no_bet":                           seatNoBetParams,
-		"box_given_up_no_bet":                   releaseParams(3, 30*time.Second),
-		"box_given_up_idle":                     releaseParams(3, 30*time.Second),
-		"bank_cannot_cover":                     a.uncoveredParams("ana", 1000, 500),
-		voidReason("the cards ran out (AR-08)"): nil,
-		voidReason("the cut card came out and the house stops the shoe (EG-04)"): nil,
+		"seat_no_bet":         seatNoBetParams,
+		"box_given_up_no_bet": releaseParams(3, 30*time.Second),
+		"box_given_up_idle":   releaseParams(3, 30*time.Second),
+		"bank_cannot_cover":   a.uncoveredParams("ana", 1000, 500),
+		recall.VoidReason("the cards ran out (AR-08)"):                                  nil,
+		recall.VoidReason("the cut card came out and the house stops the shoe (EG-04)"): nil,
 	} {
 		for _, lang := range []string{"en", "es", "it"} {
 			cat, err := web.Messages(lang)

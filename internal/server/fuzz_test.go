@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"reflect"
+	"sabot/internal/wire"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func FuzzWSCommand(f *testing.F) {
 		if c.cmd != tableCommandNamed(c.cmd.name) || c.cmd.who.allows(u) != nil {
 			t.Fatalf("%q: op %q accepted from %s", data, c.cmd.name, u.Name)
 		}
-		if f, ok := c.req.(forceRequest); ok && len(f.Cards) == 0 {
+		if f, ok := c.req.(wire.ForceCards); ok && len(f.Cards) == 0 {
 			t.Fatalf("%q: forced cards accepted without a card", data)
 		}
 	})
@@ -62,7 +63,7 @@ func FuzzWSCommand(f *testing.F) {
 
 // readFrom says whether each field of a command's request is the body's
 // field of that name (but the cards of force-cards, which are parsed).
-func readFrom(req any, body CommandRequest) bool { // the card codes are parsed: their own tests check them
+func readFrom(req any, body wire.CommandRequest) bool { // the card codes are parsed: their own tests check them
 	r, b := reflect.ValueOf(req), reflect.ValueOf(body)
 	for i := range r.NumField() {
 		name := r.Type().Field(i).Name

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"sabot"
-	"sabot/internal/server"
+	"sabot/internal/client"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 )
 
 // TestTableHistory (issue 15, deliverable 6): GET /api/tables/{id}/history
@@ -20,22 +22,22 @@ func TestTableHistory(t *testing.T) {
 	other := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 10000)
 	bea := h.player("bea", 10000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	ids := playRounds(t, h, ana, tb, 2)
 
 	// A round with both: box 1 (ana) 10 7, box 2 (bea) 10 8, the dealer 6 10
 	// draws 9 and busts.
-	must(bea.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS TH 6D 7C 8C TD 9C"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 200}))
-	must(bea.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 300}))
+	must(bea.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS TH 6D 7C 8C TD 9C"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 200}))
+	must(bea.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 300}))
 	v := must(ana.Table(ctx, tb))
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
-	must(bea.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 2}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
+	must(bea.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 2}))
 	both := waitRound(t, ana, tb, v.Round.No).Round.ID
 
-	get := func(c *server.Client, path string) ([]server.HistoryRound, error) {
-		var out []server.HistoryRound
+	get := func(c *client.Client, path string) ([]recall.HistoryRound, error) {
+		var out []recall.HistoryRound
 		err := c.Do(ctx, "GET", path, nil, &out)
 		return out, err
 	}
@@ -68,6 +70,6 @@ func TestTableHistory(t *testing.T) {
 	}
 	_, err := get(ana, "/api/tables/999/history")
 	wantCode(t, err, sabot.ENOTFOUND, "")
-	_, err = get(&server.Client{URL: h.srv.URL()}, fmt.Sprintf("/api/tables/%d/history", tb))
+	_, err = get(&client.Client{URL: h.srv.URL()}, fmt.Sprintf("/api/tables/%d/history", tb))
 	wantCode(t, err, sabot.EUNAUTHORIZED, "")
 }

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // One hostile client, from an address of its own, guesses the pit's
@@ -19,12 +21,12 @@ func TestHostileBesideBots(t *testing.T) {
 	h := newHarness(t, nil, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	target := must(h.admin.CreateTable(ctx, server.TableRequest{Name: "target", Profile: "venice"}))
-	hostile := &server.Hostile{URL: h.srv.URL(), Name: "mallory", Password: "mallory-password", Victim: "pit",
+	target := must(h.admin.CreateTable(ctx, wire.TableRequest{Name: "target", Profile: "venice"}))
+	hostile := &client.Hostile{URL: h.srv.URL(), Name: "mallory", Password: "mallory-password", Victim: "pit",
 		Table: target.ID, Workers: 2, Sockets: 16, LocalAddr: "127.0.0.2"}
 	hctx, stop := context.WithCancel(ctx)
 	type result struct {
-		rep server.HostileReport
+		rep client.HostileReport
 		err error
 	}
 	done := make(chan result, 1)
@@ -42,13 +44,13 @@ func TestHostileBesideBots(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	pit := &server.Client{URL: h.srv.URL()}
+	pit := &client.Client{URL: h.srv.URL()}
 	if _, err := pit.Login(ctx, "pit", password); err != nil {
 		stop()
 		<-done
 		t.Fatalf("the pit is locked out by a stranger guessing its password: %v", err)
 	}
-	rep, err := server.RunBots(ctx, server.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+	rep, err := client.RunBots(ctx, client.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
 		Tables: 3, Players: 3, Rounds: 6, Profile: "venice", Stake: 10})
 	stop()
 	r := <-done

@@ -15,7 +15,9 @@ import (
 	"sabot"
 	"sabot/internal/cluster"
 	"sabot/internal/httpjson"
+	"sabot/internal/recall"
 	"sabot/internal/webapi"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/web"
 )
@@ -283,7 +285,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var c Credentials
+	var c wire.Credentials
 	if err := decode(r, &c); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -298,7 +300,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	seen := !byAdmin && s.sighted(r.Context(), w, r, u, "registered")
 	if s.WelcomeCredit > 0 && !seen {
 		house := &sabot.User{Name: "the house"}
-		req := CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: money.Amount(s.WelcomeCredit), Memo: "welcome credit"}
+		req := wire.CreditRequest{CommandID: "welcome-" + u.Name, User: u.Name, Amount: money.Amount(s.WelcomeCredit), Memo: "welcome credit"}
 		if _, _, err := s.Credit(r.Context(), house, req); err != nil {
 			s.logger().Error("welcome credit not written", "user", u.Name, "err", err)
 		}
@@ -317,7 +319,7 @@ func (s *Server) byAdmin(r *http.Request) bool {
 }
 
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	var c Credentials
+	var c wire.Credentials
 	if err := decode(r, &c); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -366,14 +368,14 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, LoginResult{Token: token, User: s.userView(r.Context(), u)})
+	writeJSON(w, http.StatusOK, wire.LoginResult{Token: token, User: s.userView(r.Context(), u)})
 }
 
-func (s *Server) userView(ctx context.Context, u *sabot.User) UserView {
+func (s *Server) userView(ctx context.Context, u *sabot.User) wire.UserView {
 	if u.OperatorID != "" && s.Wallet != nil { // his money is the operator's (issue 14)
-		return UserView{ID: u.ID, Name: u.Name, Wallet: s.operatorBalance(ctx, u), Operator: true}
+		return wire.UserView{ID: u.ID, Name: u.Name, Wallet: s.operatorBalance(ctx, u), Operator: true}
 	}
-	return UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Role: u.Role, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
+	return wire.UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Role: u.Role, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
 }
 
 // guess checks a password against a hash under the guessing throttles
@@ -523,7 +525,7 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *sabot.User)
 
 // Credit moves play money from the house to a user's wallet, as a
 // significant event; a repeated command ID credits once.
-func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditRequest) (*sabot.LogRecord, bool, error) {
+func (s *Server) Credit(ctx context.Context, admin *sabot.User, req wire.CreditRequest) (*sabot.LogRecord, bool, error) {
 	if req.CommandID == "" {
 		return nil, false, sabot.Errorf(sabot.EINVALID, "every command needs a command_id")
 	}
@@ -567,7 +569,7 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req CreditReques
 }
 
 func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	var req CreditRequest
+	var req wire.CreditRequest
 	if err := decode(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -577,14 +579,14 @@ func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.U
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rec.Seq, Duplicate: dup})
+	writeJSON(w, http.StatusOK, wire.CommandResult{OK: true, Seq: rec.Seq, Duplicate: dup})
 }
 
 // handleEvents lists the significant-event log (GLI-19), the newest
 // first; ?table=ID keeps one table's, ?since=RFC3339 the later ones,
 // ?limit=N (1 to 10000, default 200) that many.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	q := EventQuery{Limit: 200}
+	q := recall.EventQuery{Limit: 200}
 	v := r.URL.Query()
 	if t := v.Get("table"); t != "" {
 		id, err := strconv.ParseInt(t, 10, 64)
@@ -610,7 +612,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.U
 		}
 		q.Limit = n
 	}
-	out, err := Events(r.Context(), s.Store, q)
+	out, err := recall.Events(r.Context(), s.Store, q)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -638,7 +640,7 @@ func (l liveTables) TableByID(ctx context.Context, id int64) (*sabot.Table, erro
 }
 
 func (s *Server) handleCreateTable(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	var req TableRequest
+	var req wire.TableRequest
 	if err := decode(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -656,8 +658,8 @@ func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
 }
 
 // localViews is the view of every table this node serves.
-func (s *Server) localViews(ctx context.Context) []*TableView {
-	out := []*TableView{}
+func (s *Server) localViews(ctx context.Context) []*wire.TableView {
+	out := []*wire.TableView{}
 	for _, a := range s.tableList() {
 		if rep := a.do(ctx, &command{inside: viewTable}); rep.err == nil {
 			out = append(out, rep.view)
@@ -704,7 +706,7 @@ func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *htt
 			s.writeError(w, r, err)
 			return
 		}
-		var req CommandRequest
+		var req wire.CommandRequest
 		if err := decode(r, &req); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -726,13 +728,13 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, a *actor, c *comman
 		s.writeError(w, r, rep.err)
 		return
 	}
-	writeJSON(w, http.StatusOK, CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
+	writeJSON(w, http.StatusOK, wire.CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
 }
 
 // handleRound recalls a round (GLI-19 §4.14): an administrator sees every
 // round; a player only the rounds he bet in, and of the wallets only his own.
 func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	rec, err := Recall(r.Context(), s.Store, r.PathValue("id"))
+	rec, err := recall.Recall(r.Context(), s.Store, r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -756,12 +758,12 @@ func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.Us
 // ?limit= (1 to MaxRoundsPage, DefaultRoundsPage) of those closed before
 // ?before=ROUND (the last of the previous page).
 func (s *Server) handleMyRounds(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	limit, err := pageLimit(r, DefaultRoundsPage, MaxRoundsPage)
+	limit, err := pageLimit(r, recall.DefaultRoundsPage, recall.MaxRoundsPage)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	rounds, err := PlayerRounds(r.Context(), s.Store, u, r.URL.Query().Get("before"), limit)
+	rounds, err := recall.PlayerRounds(r.Context(), s.Store, u, r.URL.Query().Get("before"), limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -773,7 +775,7 @@ func (s *Server) handleMyRounds(w http.ResponseWriter, r *http.Request, u *sabot
 // logged-in player's last rounds at the table (TableHistory), for the
 // history panel of the table's page.
 func (s *Server) handleTableHistory(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-	limit, err := pageLimit(r, DefaultHistoryPage, MaxHistoryPage)
+	limit, err := pageLimit(r, recall.DefaultHistoryPage, recall.MaxHistoryPage)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -783,7 +785,7 @@ func (s *Server) handleTableHistory(w http.ResponseWriter, r *http.Request, u *s
 		s.writeError(w, r, err)
 		return
 	}
-	rounds, err := TableHistory(r.Context(), s.Store, u, a.created.ID, limit)
+	rounds, err := recall.TableHistory(r.Context(), s.Store, u, a.created.ID, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -821,19 +823,19 @@ func (s *Server) handleShoe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sabot.Throttled(wait, "too many shoe reads: at most %g a second are served", s.shoeReads.perSecond))
 		return
 	}
-	limit, err := pageLimit(r, DefaultShoePage, MaxShoePage)
+	limit, err := pageLimit(r, recall.DefaultShoePage, recall.MaxShoePage)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	after := 0
 	if a := r.URL.Query().Get("after"); a != "" {
-		if _, after, err = ParseRoundID(a); err != nil {
+		if _, after, err = recall.ParseRoundID(a); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
 	}
-	v, err := ShoeInfo(r.Context(), s.Store, r.PathValue("id"), after, limit)
+	v, err := recall.ShoeInfo(r.Context(), s.Store, r.PathValue("id"), after, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -15,7 +15,9 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // Clients never wait on a node that cannot serve them (issue 25, item 10):
@@ -172,7 +174,7 @@ func TestFeedLeavesStoppedNode(t *testing.T) {
 	tb := h.table("vegas-s17", true, nil)
 	h.player("ana", 1000)
 	fz := newFreezer(t, h.srv.URL())
-	ana := &server.Client{URL: fz.URL() + "," + h.srv.URL(), Keepalive: 200 * time.Millisecond}
+	ana := &client.Client{URL: fz.URL() + "," + h.srv.URL(), Keepalive: 200 * time.Millisecond}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	must(ana.Login(ctx, "ana", password))
@@ -197,7 +199,7 @@ func TestFeedLeavesStoppedNode(t *testing.T) {
 	// The next socket goes to the other node.
 	g := must(ana.Subscribe(ctx, tb, first.Epoch, first.Seq))
 	defer g.Close()
-	if _, err := g.Send(ctx, server.CommandRequest{Op: "ping", CommandID: "p-1"}); err != nil {
+	if _, err := g.Send(ctx, wire.CommandRequest{Op: "ping", CommandID: "p-1"}); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -217,7 +219,7 @@ func TestCallLeavesStoppedNode(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	h.player("ana", 1000)
 	fz := newFreezer(t, h.srv.URL())
-	ana := &server.Client{URL: fz.URL() + "," + h.srv.URL(), CallTimeout: 300 * time.Millisecond}
+	ana := &client.Client{URL: fz.URL() + "," + h.srv.URL(), CallTimeout: 300 * time.Millisecond}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	must(ana.Login(ctx, "ana", password))
@@ -245,13 +247,13 @@ func TestBotResendsLostDecision(t *testing.T) {
 	// Once the bot has been told of its first turn, the node it is
 	// connected to freezes: the decision it sends goes nowhere.
 	fz := newFreezerAfter(t, h.srv.URL(), `"kind":"turn"`)
-	c := &server.Client{URL: fz.URL() + "," + h.srv.URL(), Keepalive: 300 * time.Millisecond}
+	c := &client.Client{URL: fz.URL() + "," + h.srv.URL(), Keepalive: 300 * time.Millisecond}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	must(c.Login(ctx, "ana", password))
 	watch := must(h.admin.Subscribe(ctx, tb, "", 0))
 	defer watch.Close()
-	bot := &server.Bot{Client: c, Name: "ana", Table: tb, Box: 1, Stake: 100, Think: 500 * time.Millisecond}
+	bot := &client.Bot{Client: c, Name: "ana", Table: tb, Box: 1, Stake: 100, Think: 500 * time.Millisecond}
 	bctx, bcancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -355,8 +357,8 @@ func TestPingIsNoUse(t *testing.T) {
 	defer cancel()
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
-	ping := func(id string) *server.Message {
-		if _, err := f.Send(ctx, server.CommandRequest{Op: "ping", CommandID: id}); err != nil {
+	ping := func(id string) *wire.Message {
+		if _, err := f.Send(ctx, wire.CommandRequest{Op: "ping", CommandID: id}); err != nil {
 			return nil
 		}
 		for {
@@ -458,7 +460,7 @@ func TestNodeCutOffFromDatabase(t *testing.T) {
 	}
 	// The other node serves every table.
 	within(t, 15*time.Second, "node a serves every table", func() bool { return server.Local(a) == 4 })
-	viaA := &server.Client{URL: a.URL(), Token: ana.Token}
+	viaA := &client.Client{URL: a.URL(), Token: ana.Token}
 	for _, id := range tbs {
 		must(viaA.Table(context.Background(), id))
 	}
@@ -475,7 +477,7 @@ func TestLoginThrottleAcrossNodes(t *testing.T) {
 	a, b := c.nodes[0], c.nodes[1]
 	c.player("ana", a)
 	ctx := context.Background()
-	at := []*server.Client{{URL: a.URL()}, {URL: b.URL()}}
+	at := []*client.Client{{URL: a.URL()}, {URL: b.URL()}}
 	for i := range 3 { // a, b, a: three guesses, the bucket's burst
 		_, err := at[i%2].Login(ctx, "ana", "wrong-password")
 		wantCode(t, err, "unauthorized", "wrong password")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sabot/internal/wire"
 	"strconv"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 
 // launch checks an operator's token with its wallet and opens a session
 // for its player.
-func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*LoginResult, error) {
+func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*wire.LoginResult, error) {
 	g, now := s.guards(), s.now()
 	th := launchThrottle{g: g, addr: clientKey(s.clientAddr(r)), now: now}
 	u, balance, err := s.operator().Launch(ctx, token, th)
@@ -34,7 +35,7 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*Lo
 	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: session, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
 		return nil, err
 	}
-	return &LoginResult{Token: session, User: s.userView(ctx, u)}, nil
+	return &wire.LoginResult{Token: session, User: s.userView(ctx, u)}, nil
 }
 
 // launchThrottle holds back a client guessing launch tokens per address,
@@ -56,7 +57,7 @@ func (t launchThrottle) Charge() { t.g.loginAddr.charge(t.addr, t.now) }
 
 // handleLaunch is POST /api/launch.
 func (s *Server) handleLaunch(w http.ResponseWriter, r *http.Request) {
-	var req LaunchRequest
+	var req wire.LaunchRequest
 	if err := decode(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sabot/internal/wire"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -130,10 +131,10 @@ func TestClientKey(t *testing.T) {
 
 // The bodies the HTTP API decodes with decodeJSON.
 var bodyTypes = []func() any{
-	func() any { return new(CommandRequest) },
-	func() any { return new(Credentials) },
-	func() any { return new(CreditRequest) },
-	func() any { return new(TableRequest) },
+	func() any { return new(wire.CommandRequest) },
+	func() any { return new(wire.Credentials) },
+	func() any { return new(wire.CreditRequest) },
+	func() any { return new(wire.TableRequest) },
 	func() any { return new(ReplayRequest) },
 }
 

@@ -9,6 +9,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/live"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
 )
@@ -79,32 +80,32 @@ type (
 	irregularRequest struct{}
 )
 
-func (cardRequest) read(b CommandRequest) (cardRequest, error) {
+func (cardRequest) read(b wire.CommandRequest) (cardRequest, error) {
 	c, err := live.ParseCard(b.Card)
 	return cardRequest{Card: c}, err
 }
 
-func (correctRequest) read(b CommandRequest) (correctRequest, error) {
+func (correctRequest) read(b wire.CommandRequest) (correctRequest, error) {
 	req, err := live.ParseCorrect(b.Case, b.Box, b.Card)
 	return correctRequest{req}, err
 }
 
-func (approveRequest) read(b CommandRequest) (approveRequest, error) {
+func (approveRequest) read(b wire.CommandRequest) (approveRequest, error) {
 	id, err := live.ParseID(b.Correction)
 	return approveRequest{ID: id}, err
 }
 
-func (rulingRequest) read(b CommandRequest) (rulingRequest, error) {
+func (rulingRequest) read(b wire.CommandRequest) (rulingRequest, error) {
 	text, err := live.ParseRuling(b.Reason)
 	return rulingRequest{Text: text}, err
 }
 
-func (buyInRequest) read(b CommandRequest) (buyInRequest, error) {
+func (buyInRequest) read(b wire.CommandRequest) (buyInRequest, error) {
 	amount, err := live.ParseBuyIn(int64(b.Stake))
 	return buyInRequest{Box: b.Box, Amount: amount}, err
 }
 
-func (irregularRequest) read(CommandRequest) (irregularRequest, error) {
+func (irregularRequest) read(wire.CommandRequest) (irregularRequest, error) {
 	return irregularRequest{}, nil
 }
 
@@ -126,7 +127,7 @@ func (a *actor) noMoreBets(ctx context.Context, c *command, _ noFields) (int64, 
 	return live.NoMoreBets(ctx, a.liveAt(c))
 }
 
-func (a *actor) seatWalkIn(ctx context.Context, c *command, req sitRequest) (int64, error) {
+func (a *actor) seatWalkIn(ctx context.Context, c *command, req wire.Sit) (int64, error) {
 	return a.s.liveDeps().SeatWalkIn(ctx, a.liveAt(c), req.Box)
 }
 
@@ -134,7 +135,7 @@ func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64,
 	return a.s.liveDeps().BuyIn(ctx, a.liveAt(c), senderOf(c), req.Box, req.Amount)
 }
 
-func (a *actor) cashOut(ctx context.Context, c *command, req sitRequest) (int64, error) {
+func (a *actor) cashOut(ctx context.Context, c *command, req wire.Sit) (int64, error) {
 	return a.s.liveDeps().CashOut(ctx, a.liveAt(c), senderOf(c), req.Box)
 }
 
@@ -236,9 +237,9 @@ func (l liveTable) Append(ctx context.Context, r live.Record) (int64, error) {
 }
 
 func (l liveTable) Publish(e live.Event) {
-	ev := Event{Kind: e.Kind, Round: e.Round, Player: e.Player, Box: e.Box, Amount: e.Amount, Text: e.Text}
+	ev := wire.Event{Kind: e.Kind, Round: e.Round, Player: e.Player, Box: e.Box, Amount: e.Amount, Text: e.Text}
 	if e.Correction != nil {
-		v := CorrectionView(*e.Correction)
+		v := wire.CorrectionView(*e.Correction)
 		ev.Correction = &v
 	}
 	l.a.publish(ev)
@@ -248,7 +249,7 @@ func (l liveTable) Undone(by string, back card.Card, expose bool) {
 	a := l.a
 	a.expose = a.expose || expose
 	n := a.needView()
-	e := Event{Kind: "undo", Round: a.t.RoundNo(), Player: by, Need: n}
+	e := wire.Event{Kind: "undo", Round: a.t.RoundNo(), Player: by, Need: n}
 	if n != nil {
 		e.Box, e.Hand, e.FaceDown = n.Box, n.Hand, n.FaceDown
 		if !n.FaceDown {
@@ -263,7 +264,7 @@ func (l liveTable) Undone(by string, back card.Card, expose bool) {
 // the house's action of the round, recorded like any decision.
 func (l liveTable) Act(ctx context.Context, act engine.Action) (int64, error) {
 	a := l.a
-	rec, err := a.append(ctx, l.c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act)}, nil)
+	rec, err := a.append(ctx, l.c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act)}, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -300,7 +301,7 @@ func (l liveTable) Sit(ctx context.Context, u *sabot.User, box int) (int64, erro
 	g := *l.c
 	g.user = u
 	l.a.players[u.Name] = u.ID
-	return l.a.sit(ctx, &g, sitRequest{Box: box})
+	return l.a.sit(ctx, &g, wire.Sit{Box: box})
 }
 
 // drop forgets a request decided.
@@ -314,16 +315,16 @@ func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
 
 // correctionsView lists the corrections waiting, oldest first, as
 // everyone may see them.
-func (a *actor) correctionsView() []CorrectionView {
-	var out []CorrectionView
+func (a *actor) correctionsView() []wire.CorrectionView {
+	var out []wire.CorrectionView
 	for _, x := range a.pending.View() {
-		out = append(out, CorrectionView(x))
+		out = append(out, wire.CorrectionView(x))
 	}
 	return out
 }
 
-func (a *actor) cashView() *CashView {
-	return (*CashView)(live.Cash(a.t, a.cfg.Options, a.s.CashApproval, a.s.FloatLimit))
+func (a *actor) cashView() *wire.CashView {
+	return (*wire.CashView)(live.Cash(a.t, a.cfg.Options, a.s.CashApproval, a.s.FloatLimit))
 }
 
 // walkInPlayer reports whether a name is a walk-in's.
@@ -380,7 +381,7 @@ func (s *Server) handleDeviceCard(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "device %d reads table %d's shoe, not table %d's", d.ID, d.TableID, a.created.ID))
 		return
 	}
-	var req CommandRequest
+	var req wire.CommandRequest
 	if err := decode(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return

@@ -85,17 +85,17 @@ func kindOf[T any](k kindParts[T]) logKind {
 // sabot.LogKinds has its entry (TestLogKinds).
 var logKinds = map[string]logKind{
 	sabot.LogTableOpened: kindOf(kindParts[openedPayload]{replay: (*actor).replayOpened, none: noTrack}),
-	sabot.LogShoe:        kindOf(kindParts[shoePayload]{track: (*actor).trackShoe, none: noReplay}),
-	sabot.LogShoeReveal:  kindOf(kindParts[revealPayload]{track: (*actor).trackReveal, none: noReplay}),
+	sabot.LogShoe:        kindOf(kindParts[recall.ShoeStart]{track: (*actor).trackShoe, none: noReplay}),
+	sabot.LogShoeReveal:  kindOf(kindParts[recall.Reveal]{track: (*actor).trackReveal, none: noReplay}),
 	sabot.LogSit:         kindOf(kindParts[seatPayload]{replay: (*actor).replaySit, none: noTrack}),
 	sabot.LogLeave:       kindOf(kindParts[seatPayload]{track: (*actor).trackLeave, replay: (*actor).replayLeave}),
 	sabot.LogBet:         kindOf(kindParts[betPayload]{track: (*actor).trackBet, replay: (*actor).replayBet}),
 	sabot.LogBetWithdraw: kindOf(kindParts[betPayload]{track: (*actor).trackWithdraw, replay: (*actor).replayWithdraw}),
-	sabot.LogDeal:        kindOf(kindParts[dealPayload]{track: (*actor).trackDeal, replay: (*actor).replayDeal}),
+	sabot.LogDeal:        kindOf(kindParts[recall.Deal]{track: (*actor).trackDeal, replay: (*actor).replayDeal}),
 	sabot.LogAction:      kindOf(kindParts[actionPayload]{track: (*actor).trackAction, replay: (*actor).replayAction}),
 	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*actor).trackAction, replay: (*actor).replayAction}),
-	sabot.LogSettle:      kindOf(kindParts[settlePayload]{track: (*actor).trackClose, replay: (*actor).replayClose}),
-	sabot.LogVoid:        kindOf(kindParts[settlePayload]{track: (*actor).trackClose, replay: (*actor).replayClose}),
+	sabot.LogSettle:      kindOf(kindParts[recall.Settle]{track: (*actor).trackClose, replay: (*actor).replayClose}),
+	sabot.LogVoid:        kindOf(kindParts[recall.Settle]{track: (*actor).trackClose, replay: (*actor).replayClose}),
 	sabot.LogAdmin:       kindOf(kindParts[adminPayload]{replay: (*actor).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*actor).trackConfigure, replay: (*actor).replayConfigure}),
 	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*actor).trackSnapshot, none: noReplay}),
@@ -136,7 +136,7 @@ func (a *actor) trackBet(_ *sabot.LogRecord, p betPayload)      { a.escrow[p.Pla
 func (a *actor) trackWithdraw(_ *sabot.LogRecord, p betPayload) { a.escrow[p.Player] -= p.Stake }
 func (a *actor) trackLeave(_ *sabot.LogRecord, p seatPayload)   { a.escrow[p.Player] -= p.Returned }
 
-func (a *actor) trackDeal(_ *sabot.LogRecord, p dealPayload) {
+func (a *actor) trackDeal(_ *sabot.LogRecord, p recall.Deal) {
 	a.bankCover, a.bankHolder = p.BankCover, p.Bank
 }
 
@@ -145,7 +145,7 @@ func (a *actor) trackAction(_ *sabot.LogRecord, p actionPayload) {
 	a.bankCover += p.BankCover
 }
 
-func (a *actor) trackShoe(_ *sabot.LogRecord, p shoePayload) {
+func (a *actor) trackShoe(_ *sabot.LogRecord, p recall.ShoeStart) {
 	// (The seeds of a start were opened before the replay; a shoe the
 	// actor writes, writeFresh notes with its seed.)
 	if seed, err := a.s.openSeed(p, a.cfg.ID); err == nil {
@@ -153,7 +153,7 @@ func (a *actor) trackShoe(_ *sabot.LogRecord, p shoePayload) {
 	}
 }
 
-func (a *actor) trackReveal(_ *sabot.LogRecord, p revealPayload) {
+func (a *actor) trackReveal(_ *sabot.LogRecord, p recall.Reveal) {
 	if sh := a.shoes[p.Shoe]; sh != nil {
 		sh.revealed = true
 	}
@@ -174,7 +174,7 @@ func (a *actor) trackConfigure(_ *sabot.LogRecord, p configurePayload) {
 	}
 }
 
-func (a *actor) trackClose(_ *sabot.LogRecord, p settlePayload) {
+func (a *actor) trackClose(_ *sabot.LogRecord, p recall.Settle) {
 	for pl, v := range p.Returned {
 		a.escrow[pl] -= v - p.Net[pl]
 	}
@@ -232,7 +232,7 @@ func (a *actor) replayWithdraw(_ *sabot.LogRecord, p betPayload) error {
 	return err
 }
 
-func (a *actor) replayDeal(_ *sabot.LogRecord, p dealPayload) error {
+func (a *actor) replayDeal(_ *sabot.LogRecord, p recall.Deal) error {
 	a.forced = p.Forced
 	if err := a.deal(); err != nil {
 		return err
@@ -260,7 +260,7 @@ func (a *actor) replayAction(_ *sabot.LogRecord, p actionPayload) error {
 	return nil
 }
 
-func (a *actor) replayClose(_ *sabot.LogRecord, p settlePayload) error {
+func (a *actor) replayClose(_ *sabot.LogRecord, p recall.Settle) error {
 	if p.Closed {
 		return nil
 	}

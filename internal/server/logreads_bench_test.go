@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sabot/internal/recall"
 	"testing"
 	"time"
 )
@@ -38,26 +39,26 @@ func BenchmarkLogReads(b *testing.B) {
 		ctx := context.Background()
 		run("recall", func(b *testing.B, p *playedTable, i int) {
 			rounds := p.a.t.RoundNo() - 1
-			if _, err := Recall(ctx, p.st, RoundID(p.a.cfg.ID, 1+(i*7919)%rounds)); err != nil {
+			if _, err := recall.Recall(ctx, p.st, recall.RoundID(p.a.cfg.ID, 1+(i*7919)%rounds)); err != nil {
 				b.Fatal(err)
 			}
 		})
 		run("shoe", func(b *testing.B, p *playedTable, i int) {
 			shoes := p.a.t.ShoeNo() - 1
-			rep, err := ShoeInfo(ctx, p.st, ShoeID(p.a.cfg.ID, 1+(i*7919)%shoes), 0, DefaultShoePage)
+			rep, err := recall.ShoeInfo(ctx, p.st, ShoeID(p.a.cfg.ID, 1+(i*7919)%shoes), 0, recall.DefaultShoePage)
 			if err != nil || !rep.Revealed || len(rep.Dealt) == 0 {
 				b.Fatalf("%+v %v", rep, err)
 			}
 		})
 		run("myrounds", func(b *testing.B, p *playedTable, i int) {
-			if rs, err := PlayerRounds(ctx, p.st, p.users[0], "", DefaultRoundsPage); err != nil || len(rs) != DefaultRoundsPage {
+			if rs, err := recall.PlayerRounds(ctx, p.st, p.users[0], "", recall.DefaultRoundsPage); err != nil || len(rs) != recall.DefaultRoundsPage {
 				b.Fatalf("%d rounds, %v", len(rs), err)
 			}
 		})
 		run("myrounds-before", func(b *testing.B, p *playedTable, i int) {
 			rounds := p.a.t.RoundNo() - 1
-			before := RoundID(p.a.cfg.ID, 100+(i*7919)%(rounds-100))
-			if rs, err := PlayerRounds(ctx, p.st, p.users[0], before, DefaultRoundsPage); err != nil || len(rs) != DefaultRoundsPage {
+			before := recall.RoundID(p.a.cfg.ID, 100+(i*7919)%(rounds-100))
+			if rs, err := recall.PlayerRounds(ctx, p.st, p.users[0], before, recall.DefaultRoundsPage); err != nil || len(rs) != recall.DefaultRoundsPage {
 				b.Fatalf("%d rounds, %v", len(rs), err)
 			}
 		})

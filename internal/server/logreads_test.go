@@ -11,6 +11,7 @@ import (
 	"sabot"
 	"sabot/engine"
 	"sabot/internal/recall"
+	"sabot/internal/wire"
 )
 
 // countingStore counts the log records a read returns.
@@ -43,7 +44,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 	}
 	p.rounds(t, 60)
 	pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-	p.do(t, pit, opConfig, CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 	p.rounds(t, 190)
 	all, err := p.st.Log(ctx, p.a.cfg.ID, 1)
 	if err != nil {
@@ -63,7 +64,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 
 	// A round: its records, and the configuration change before its deal.
 	for _, no := range []int{30, 61, 120} {
-		got, err := Recall(ctx, cs, RoundID(p.a.cfg.ID, no))
+		got, err := recall.Recall(ctx, cs, recall.RoundID(p.a.cfg.ID, no))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,14 +82,14 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 	shoeRounds := map[int][]string{}
 	for _, r := range all {
 		if r.Kind == sabot.LogDeal {
-			var d dealPayload
+			var d recall.Deal
 			json.Unmarshal(r.Payload, &d)
-			shoeRounds[d.Shoe] = append(shoeRounds[d.Shoe], RoundID(p.a.cfg.ID, d.Round))
+			shoeRounds[d.Shoe] = append(shoeRounds[d.Shoe], recall.RoundID(p.a.cfg.ID, d.Round))
 		}
 	}
 	for _, no := range []int{2, p.a.t.ShoeNo() - 1} {
 		want := shoeRounds[no]
-		got, err := ShoeInfo(ctx, cs, ShoeID(p.a.cfg.ID, no), 0, 3)
+		got, err := recall.ShoeInfo(ctx, cs, ShoeID(p.a.cfg.ID, no), 0, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +97,9 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 		if !slices.Equal(got.Rounds, want[:3]) || got.Next != want[2] || len(got.Dealt) != 3 || !got.Revealed {
 			t.Errorf("shoe %d's first page: rounds %v next %q, %d dealt; want %v next %q", no, got.Rounds, got.Next, len(got.Dealt), want[:3], want[2])
 		}
-		whole, err := WholeShoe(func(after int) (*ShoeReport, error) { return ShoeInfo(ctx, cs, ShoeID(p.a.cfg.ID, no), after, 3) })
+		whole, err := recall.WholeShoe(func(after int) (*recall.ShoeReport, error) {
+			return recall.ShoeInfo(ctx, cs, ShoeID(p.a.cfg.ID, no), after, 3)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +107,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 		if !slices.Equal(whole.Rounds, want) {
 			t.Errorf("shoe %d's pages: %v, want %v", no, whole.Rounds, want)
 		}
-		rep, err := CheckShoe(whole)
+		rep, err := recall.CheckShoe(whole)
 		if err != nil || !rep.OK() || rep.Rounds != len(want) {
 			t.Errorf("shoe %d does not verify from its pages: %+v %v", no, rep, err)
 		}
@@ -118,16 +121,16 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 			if r.Kind != sabot.LogSettle && r.Kind != sabot.LogVoid || r.RoundNo == 0 {
 				continue
 			}
-			var s settlePayload
+			var s recall.Settle
 			json.Unmarshal(r.Payload, &s)
 			if slices.ContainsFunc(s.Record.Bets, func(b engine.PlacedBet) bool { return b.Player == u.Name }) {
-				want = append(want, RoundID(p.a.cfg.ID, int(r.RoundNo)))
+				want = append(want, recall.RoundID(p.a.cfg.ID, int(r.RoundNo)))
 			}
 		}
 		var got []string
 		before := ""
 		for {
-			page, err := PlayerRounds(ctx, cs, u, before, 40)
+			page, err := recall.PlayerRounds(ctx, cs, u, before, 40)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +147,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 			t.Errorf("%s's rounds, page by page:\n%v\nfrom the whole log:\n%v", u.Name, got, want)
 		}
 	}
-	if _, err := PlayerRounds(ctx, cs, p.users[0], RoundID(p.a.cfg.ID, 9999), 10); sabot.ErrorCode(err) != sabot.EINVALID {
+	if _, err := recall.PlayerRounds(ctx, cs, p.users[0], recall.RoundID(p.a.cfg.ID, 9999), 10); sabot.ErrorCode(err) != sabot.EINVALID {
 		t.Errorf("a page before a round that is not: %v", err)
 	}
 }

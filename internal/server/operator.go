@@ -7,6 +7,8 @@ import (
 
 	"sabot"
 	"sabot/internal/operator"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -55,7 +57,7 @@ func (s *Server) operator() *operator.Operator {
 				_, _, err := s.eventWith(ctx, u, p, nil, calls, "")
 				return err
 			},
-			RoundID: RoundID, ParseRoundID: ParseRoundID,
+			RoundID: recall.RoundID, ParseRoundID: recall.ParseRoundID,
 		})
 	})
 	return s.op
@@ -194,5 +196,5 @@ func (s *Server) handleResolveOwed(w http.ResponseWriter, r *http.Request, u *sa
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, CommandResult{OK: true})
+	writeJSON(w, http.StatusOK, wire.CommandResult{OK: true})
 }

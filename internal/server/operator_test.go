@@ -14,10 +14,13 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
 	sabotwallet "sabot/internal/wallet"
 	"sabot/internal/wallet/specop"
 	"sabot/internal/wallet/walletsim"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -244,7 +247,7 @@ func playOperator(t *testing.T, h *opHarness) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	var players []string
-	rep, err := server.RunBots(ctx, server.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+	rep, err := client.RunBots(ctx, client.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
 		Tables: 1, Players: 3, Rounds: 8, Profile: "vegas-s17", Stake: 100,
 		Launch: func(table, box int) string {
 			id := fmt.Sprintf("p%d-%d", table, box)
@@ -275,16 +278,16 @@ func TestOperatorRefusals(t *testing.T) {
 	for _, p := range []string{"rich", "poor", "blocked"} {
 		h.op.IssueToken(p, "tok-"+p)
 	}
-	bad := &server.Client{URL: h.srv.URL()}
+	bad := &client.Client{URL: h.srv.URL()}
 	if _, err := bad.Launch(ctx, "forged"); sabot.ErrorCode(err) != sabot.EUNAUTHORIZED {
 		t.Fatalf("a forged token: %v", err)
 	}
-	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	tv, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "op", Profile: "vegas-s17"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat := func(p string, box int) *server.Client {
-		c := &server.Client{URL: h.srv.URL()}
+	seat := func(p string, box int) *client.Client {
+		c := &client.Client{URL: h.srv.URL()}
 		res, err := c.Launch(ctx, "tok-"+p)
 		if err != nil {
 			t.Fatal(err)
@@ -292,17 +295,17 @@ func TestOperatorRefusals(t *testing.T) {
 		if res.User.Name != "@"+p || !res.User.Operator || int64(res.User.Wallet) != h.op.Balance(p) {
 			t.Fatalf("launched as %+v", res.User)
 		}
-		if _, err := c.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}); err != nil {
+		if _, err := c.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: box}); err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
 	poor, blocked, rich := seat("poor", 1), seat("blocked", 2), seat("rich", 3)
-	_, err = poor.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100})
+	_, err = poor.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 100})
 	if sabot.ErrorCode(err) != sabot.EINSUFFICIENT || !contains(err, "your balance does not cover the stake") {
 		t.Fatalf("a bet the operator refuses: %v", err)
 	}
-	_, err = blocked.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 2, Stake: 100})
+	_, err = blocked.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 2, Stake: 100})
 	if sabot.ErrorCode(err) != sabot.EFORBIDDEN || !contains(err, "may not play") {
 		t.Fatalf("a blocked player's bet: %v", err)
 	}
@@ -317,7 +320,7 @@ func TestOperatorRefusals(t *testing.T) {
 		t.Fatalf("a refusal moved money: poor %d, blocked %d", h.op.Balance("poor"), h.op.Balance("blocked"))
 	}
 	// The same command again: answered the same, not debited twice.
-	req := server.CommandRequest{Box: 3, Stake: 100, CommandID: "bet-once"}
+	req := wire.CommandRequest{Box: 3, Stake: 100, CommandID: "bet-once"}
 	if _, err := rich.Command(ctx, tv.ID, "bet", req); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +331,7 @@ func TestOperatorRefusals(t *testing.T) {
 		t.Fatalf("a bet sent twice: the operator holds %d", got)
 	}
 	// Withdrawn before the deal: its debit is rolled back.
-	if _, err := rich.Command(ctx, tv.ID, "withdraw", server.CommandRequest{Box: 3}); err != nil {
+	if _, err := rich.Command(ctx, tv.ID, "withdraw", wire.CommandRequest{Box: 3}); err != nil {
 		t.Fatal(err)
 	}
 	drained(t, h.st, 10*time.Second)
@@ -348,11 +351,11 @@ func TestOperatorRefusals(t *testing.T) {
 	}
 	// At a family table the bank passes to the seated players and pays from
 	// their own money (FAM-01, FAM-02): an operator's player does not sit.
-	fam, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "fam", Profile: "family"})
+	fam, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "fam", Profile: "family"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rich.Command(ctx, fam.ID, "sit", server.CommandRequest{Box: 1}); sabot.ErrorCode(err) != sabot.ECONFLICT || !contains(err, "FAM-02") {
+	if _, err := rich.Command(ctx, fam.ID, "sit", wire.CommandRequest{Box: 1}); sabot.ErrorCode(err) != sabot.ECONFLICT || !contains(err, "FAM-02") {
 		t.Fatalf("an operator's player sits where the bank passes: %v", err)
 	}
 	// A browser launch: on to the table, the session in the fragment only.
@@ -380,28 +383,28 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 		func(s *server.Server) { s.WalletUndeliveredAfter = 300 * time.Millisecond })
 	h.op.AddPlayer("ana", "Ana", opStart)
 	h.op.IssueToken("ana", "tok-ana")
-	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	tv, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "op", Profile: "vegas-s17"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ana := &server.Client{URL: h.srv.URL()}
+	ana := &client.Client{URL: h.srv.URL()}
 	if _, err := ana.Launch(ctx, "tok-ana"); err != nil {
 		t.Fatal(err)
 	}
 	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
-		if _, err := ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}); err != nil {
+		if _, err := ana.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: box}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 100}); err != nil {
+	if _, err := ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 100}); err != nil {
 		t.Fatal(err)
 	}
 	h.ws.Close() // the operator is down
-	_, err = ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 300})
+	_, err = ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 300})
 	if sabot.ErrorCode(err) != sabot.EUNAVAILABLE || !contains(err, "did not answer") {
 		t.Fatalf("a stake with the operator down: %v", err)
 	}
-	if _, err := ana.Command(ctx, tv.ID, "withdraw", server.CommandRequest{Box: 1}); err != nil {
+	if _, err := ana.Command(ctx, tv.ID, "withdraw", wire.CommandRequest{Box: 1}); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
@@ -409,7 +412,7 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("significant events seen: %v", seen)
 		}
-		var evs []server.EventView
+		var evs []recall.EventView
 		if err := h.admin.Do(ctx, "GET", "/api/admin/events", nil, &evs); err != nil {
 			t.Fatal(err)
 		}
@@ -452,17 +455,17 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 		h.op.AddPlayer(p, p, opStart)
 		h.op.IssueToken(p, "tok-"+p)
 	}
-	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17"})
+	tv, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "op", Profile: "vegas-s17"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	launch := func(p string, boxes ...int) *server.Client {
-		c := &server.Client{URL: h.srv.URL()}
+	launch := func(p string, boxes ...int) *client.Client {
+		c := &client.Client{URL: h.srv.URL()}
 		if _, err := c.Launch(ctx, "tok-"+p); err != nil {
 			t.Fatal(err)
 		}
 		for _, b := range boxes {
-			if _, err := c.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: b}); err != nil {
+			if _, err := c.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: b}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -473,12 +476,12 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range n {
 		go func() {
-			_, err := eve.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: money.Amount(100 * (i + 1))})
+			_, err := eve.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: money.Amount(100 * (i + 1))})
 			errs <- err
 		}()
 	}
 	time.Sleep(100 * time.Millisecond) // eve's debits are out
-	if _, err := ben.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 3, Stake: 100}); err != nil {
+	if _, err := ben.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 3, Stake: 100}); err != nil {
 		t.Fatalf("ben's stake while eve's wait: %v", err)
 	}
 	refused := 0
@@ -516,12 +519,12 @@ func TestOperatorLaunchTokenOnce(t *testing.T) {
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
 	h.op.IssueToken("ana", "tok-ana")
-	first := &server.Client{URL: h.srv.URL()}
+	first := &client.Client{URL: h.srv.URL()}
 	if _, err := first.Launch(ctx, "tok-ana"); err != nil {
 		t.Fatal(err)
 	}
 	h.op.IssueToken("ana", "tok-ana") // a careless operator takes it again
-	again := &server.Client{URL: h.srv.URL()}
+	again := &client.Client{URL: h.srv.URL()}
 	if _, err := again.Launch(ctx, "tok-ana"); sabot.ErrorCode(err) != sabot.ECONFLICT || !contains(err, "launch token") {
 		t.Fatalf("a launch token used again: %v", err)
 	}
@@ -552,37 +555,37 @@ func TestOperatorCallsCarry(t *testing.T) {
 	h.op.IssueToken("ana", "tok-ana")
 	// Forced cards: boxes 1 and 2 on 18 and 17 against a 7, both to decide,
 	// so the round is in play when the pit voids it.
-	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
+	tv, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.admin.Command(ctx, tv.ID, "force-cards", server.CommandRequest{Cards: "TS 9H 7C 8D 8S 9D"}); err != nil {
+	if _, err := h.admin.Command(ctx, tv.ID, "force-cards", wire.CommandRequest{Cards: "TS 9H 7C 8D 8S 9D"}); err != nil {
 		t.Fatal(err)
 	}
-	ana := &server.Client{URL: h.srv.URL()}
+	ana := &client.Client{URL: h.srv.URL()}
 	if _, err := ana.Launch(ctx, "tok-ana"); err != nil {
 		t.Fatal(err)
 	}
 	for box := 1; box <= 2; box++ { // two boxes, one bet: the round waits for its window
-		if _, err := ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: box}); err != nil {
+		if _, err := ana.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: box}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 200}); err != nil {
+	if _, err := ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 200}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Command(ctx, tv.ID, "withdraw", server.CommandRequest{Box: 1}); err != nil {
+	if _, err := ana.Command(ctx, tv.ID, "withdraw", wire.CommandRequest{Box: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for box := 1; box <= 2; box++ { // both boxes bet: the round is dealt
-		if _, err := ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: box, Stake: 150}); err != nil {
+		if _, err := ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: box, Stake: 150}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The deal follows the second bet's debit, after its answer: the void
 	// waits until the round is in play.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		_, err := h.admin.Command(ctx, tv.ID, "void", server.CommandRequest{})
+		_, err := h.admin.Command(ctx, tv.ID, "void", wire.CommandRequest{})
 		if err == nil {
 			break
 		}
@@ -648,24 +651,24 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	})
 	op.AddPlayer("ana", "Ana", opStart)
 	op.IssueToken("ana", "tok-ana")
-	tv, err := h.admin.CreateTable(ctx, server.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
+	tv, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "op", Profile: "vegas-s17", TestMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ana := &server.Client{URL: h.srv.URL()}
+	ana := &client.Client{URL: h.srv.URL()}
 	if _, err := ana.Launch(ctx, "tok-ana"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Command(ctx, tv.ID, "sit", server.CommandRequest{Box: 1}); err != nil {
+	if _, err := ana.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: 1}); err != nil {
 		t.Fatal(err)
 	}
 	// ana 10+7 stands; the dealer 6+10 draws 9 and busts: ana wins 10.00.
 	win := func(no int) {
 		t.Helper()
-		must(h.admin.Command(ctx, tv.ID, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
-		must(ana.Command(ctx, tv.ID, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+		must(h.admin.Command(ctx, tv.ID, "force-cards", wire.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+		must(ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
 		op.Close("ana") // the operator refuses her calls from now on
-		must(ana.Command(ctx, tv.ID, "act", server.CommandRequest{Action: "stand", Box: 1}))
+		must(ana.Command(ctx, tv.ID, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 		waitRound(t, ana, tv.ID, no)
 	}
 	owed := func(want int) []server.OwedView {
@@ -730,7 +733,7 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	}
 	owed(0)
 	seen := map[string]string{}
-	var evs []server.EventView
+	var evs []recall.EventView
 	if err := h.admin.Do(ctx, "GET", "/api/admin/events", nil, &evs); err != nil {
 		t.Fatal(err)
 	}

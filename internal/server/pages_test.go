@@ -8,20 +8,23 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // playRounds plays n rounds of one player at a test-mode table with a hole
 // card: 10 and 7 against the dealer's 6 and 10, who draws 9 and busts.
-func playRounds(t *testing.T, h *harness, c *server.Client, table int64, n int) []string {
+func playRounds(t *testing.T, h *harness, c *client.Client, table int64, n int) []string {
 	t.Helper()
 	ctx := context.Background()
 	var ids []string
 	for range n {
-		must(h.admin.Command(ctx, table, "force-cards", server.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
-		must(c.Command(ctx, table, "bet", server.CommandRequest{Box: 1, Stake: 100}))
+		must(h.admin.Command(ctx, table, "force-cards", wire.CommandRequest{Cards: "TS 6D 7C TD 9C"}))
+		must(c.Command(ctx, table, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
 		v := must(c.Table(ctx, table))
-		must(c.Command(ctx, table, "act", server.CommandRequest{Action: "stand", Box: 1}))
+		must(c.Command(ctx, table, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 		ids = append(ids, waitRound(t, c, table, v.Round.No).Round.ID)
 	}
 	return ids
@@ -35,11 +38,11 @@ func TestRoundsAndShoesPaginated(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 10000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	ids := playRounds(t, h, ana, tb, 5)
 
-	var page []server.RoundSummary
-	get := func(c *server.Client, path string, out any) error { return c.Do(ctx, "GET", path, nil, out) }
+	var page []recall.RoundSummary
+	get := func(c *client.Client, path string, out any) error { return c.Do(ctx, "GET", path, nil, out) }
 	must(0, get(ana, "/api/me/rounds?limit=2", &page))
 	if len(page) != 2 || page[0].ID != ids[4] || page[1].ID != ids[3] || page[0].Net != 100 {
 		t.Fatalf("the first page of 2: %+v; rounds %v", page, ids)
@@ -61,21 +64,21 @@ func TestRoundsAndShoesPaginated(t *testing.T) {
 	}
 
 	// The shoe's rounds: no login needed.
-	anon := &server.Client{URL: h.srv.URL()}
+	anon := &client.Client{URL: h.srv.URL()}
 	v := must(ana.Table(ctx, tb))
-	var shoe server.ShoeReport
+	var shoe recall.ShoeReport
 	must(0, get(anon, "/api/shoes/"+v.Shoe.ID+"?limit=2", &shoe))
 	if len(shoe.Rounds) != 2 || shoe.Rounds[0] != ids[0] || shoe.Next != ids[1] || shoe.Revealed || shoe.Seed != "" || len(shoe.Dealt) != 0 {
 		t.Fatalf("the shoe's first page: %+v", shoe)
 	}
 	after := shoe.Next
-	shoe = server.ShoeReport{}
+	shoe = recall.ShoeReport{}
 	must(0, get(anon, "/api/shoes/"+v.Shoe.ID+"?limit=2&after="+after, &shoe))
 	if len(shoe.Rounds) != 2 || shoe.Rounds[0] != ids[2] || shoe.Next != ids[3] {
 		t.Fatalf("the shoe's second page: %+v", shoe)
 	}
 	after = shoe.Next
-	shoe = server.ShoeReport{}
+	shoe = recall.ShoeReport{}
 	must(0, get(anon, "/api/shoes/"+v.Shoe.ID+"?after="+after, &shoe))
 	if len(shoe.Rounds) != 1 || shoe.Rounds[0] != ids[4] || shoe.Next != "" {
 		t.Fatalf("the shoe's last page: %+v", shoe)

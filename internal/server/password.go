@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"sabot/internal/wire"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -34,7 +35,7 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request, u *sabot
 	writeJSON(w, http.StatusOK, res)
 }
 
-func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequest) (*LoginResult, error) {
+func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequest) (*wire.LoginResult, error) {
 	ctx := r.Context()
 	c := s.care()
 	switch {
@@ -83,5 +84,5 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 	// his tables (this session lives on).
 	s.revoke(ctx, sabot.Revocation{UserID: u.ID}, nil)
 	u.PasswordHash = hash
-	return &LoginResult{Token: token, User: s.userView(ctx, u)}, nil
+	return &wire.LoginResult{Token: token, User: s.userView(ctx, u)}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sabot"
 	"sabot/internal/care"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // The pit finds players by the start of their name and sees each one's
@@ -19,7 +20,7 @@ func TestPitPlayers(t *testing.T) {
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
 	ana, _, bob := h.player("ana", 100000), h.player("anabel", 5000), h.player("bob", 100)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
 	must(setLimit(t, ana, "loss", "day", amt(20000)))
 	var bv care.BlockView
 	must(0, h.admin.Do(ctx, "POST", "/api/admin/players/anabel/block", care.BlockRequest{Reason: "fraud"}, &bv))

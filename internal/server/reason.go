@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"sabot"
+	"sabot/internal/wire"
 	"sabot/table"
 )
 
@@ -14,21 +15,21 @@ import (
 
 // errorMessage is an error's answer on a socket: its code, its message and,
 // where it has them, its reason and values.
-func errorMessage(commandID string, err error) Message {
+func errorMessage(commandID string, err error) wire.Message {
 	reason, params := sabot.ReasonOf(err)
-	return Message{Type: "error", CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
+	return wire.Message{Type: "error", CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
 }
 
 // waiting is the event that says why the bets placed cannot be dealt yet
 // (table.NotReady): in words, never an error's raw text, and with its
 // reason and values for the page to word in its language.
-func waiting(err error) Event {
+func waiting(err error) wire.Event {
 	w := waitingView(err)
-	return Event{Kind: "waiting", Text: w.Text, Reason: w.Reason, Params: w.Params}
+	return wire.Event{Kind: "waiting", Text: w.Text, Reason: w.Reason, Params: w.Params}
 }
 
-func waitingView(err error) *WaitingView {
-	w := &WaitingView{Text: strings.TrimPrefix(sabot.ErrorMessage(refusal(err)), "refused: ")}
+func waitingView(err error) *wire.WaitingView {
+	w := &wire.WaitingView{Text: strings.TrimPrefix(sabot.ErrorMessage(refusal(err)), "refused: ")}
 	var nr *table.NotReady
 	if errors.As(err, &nr) {
 		w.Reason = nr.Reason

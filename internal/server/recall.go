@@ -5,6 +5,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/rules"
 )
 
@@ -26,7 +27,7 @@ type ReplayResult struct {
 	Boxes          int               `json:"boxes"`
 	BackBetsPerBox int               `json:"back_bets_per_box"`
 	Values         map[string]string `json:"values"` // every option's value
-	Events         []Event           `json:"events"`
+	Events         []wire.Event      `json:"events"`
 }
 
 // handleReplay serves POST /api/replay: the record of a settled round, played
@@ -49,7 +50,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "the record does not replay: %v", err))
 		return
 	}
-	out := ReplayResult{Boxes: p.Boxes, BackBetsPerBox: p.BackBetsPerBox, Values: map[string]string{}, Events: []Event{}}
+	out := ReplayResult{Boxes: p.Boxes, BackBetsPerBox: p.BackBetsPerBox, Values: map[string]string{}, Events: []wire.Event{}}
 	for _, o := range rules.Options() {
 		out.Values[o.Key], _ = p.Get(o.Key)
 	}

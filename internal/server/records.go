@@ -6,6 +6,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/internal/seal"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -14,7 +15,7 @@ import (
 // The payloads of the table log's records (sabot.LogRecord.Payload). They
 // are part of the stored format: fields are added, never renamed. A
 // round's and a shoe's (a deal, a settlement, a shoe's start and reveal)
-// are package recall's (recall_aliases.go); each kind's entry is in
+// are package recall's (recall.Deal, recall.Settle, …); each kind's entry is in
 // logkinds.go.
 
 type openedPayload struct {
@@ -52,7 +53,7 @@ type betPayload struct {
 // window, or a default applied when the decision timer ran out.
 type actionPayload struct {
 	Round     int          `json:"round"`
-	Action    WireAction   `json:"action"`
+	Action    wire.Action  `json:"action"`
 	ByTimeout bool         `json:"by_timeout,omitempty"`
 	Decline   bool         `json:"decline,omitempty"` // a player passes in an optional window
 	Debit     money.Amount `json:"debit,omitempty"`   // the stake the decision added

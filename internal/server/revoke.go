@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sabot/internal/wire"
 
 	"sabot"
 )
@@ -74,7 +75,7 @@ func (s *Server) takeOff(ctx context.Context, userID int64) {
 	}
 	leave := commandNamed(opLeave)
 	for _, a := range s.tableList() {
-		cmd, err := s.command(u, leave, CommandRequest{CommandID: "revoked-" + randomID(8), ClientID: "care"})
+		cmd, err := s.command(u, leave, wire.CommandRequest{CommandID: "revoked-" + randomID(8), ClientID: "care"})
 		if err != nil {
 			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "err", err)
 			return

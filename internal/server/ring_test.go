@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"sabot/internal/wire"
 	"testing"
 
 	"sabot"
@@ -15,7 +16,7 @@ func TestRingResync(t *testing.T) {
 	s := &Server{metrics: newMetrics()}
 	a := newActor(s, &sabot.Table{ID: 1, Name: "t"})
 	for range ringSize + ringSize/2 + 3 {
-		a.publish(Event{Kind: "test"})
+		a.publish(wire.Event{Kind: "test"})
 	}
 	last := a.evSeq
 	for _, since := range []int64{last, last - 1, last - 10, last - ringSize + 1, last - ringSize} {
@@ -24,7 +25,7 @@ func TestRingResync(t *testing.T) {
 		close(sub.ch)
 		want := since + 1
 		for data := range sub.ch {
-			var m Message
+			var m wire.Message
 			mustUnmarshal(t, data, &m)
 			if m.Type != "event" || m.Seq != want {
 				t.Fatalf("since %d: got %s seq %d, want event %d", since, m.Type, m.Seq, want)
@@ -39,7 +40,7 @@ func TestRingResync(t *testing.T) {
 	// Older than the ring: a snapshot.
 	sub := &subscriber{ch: make(chan []byte, 2)}
 	a.subscribe(sub, last-ringSize-1, a.epoch)
-	var m Message
+	var m wire.Message
 	mustUnmarshal(t, <-sub.ch, &m)
 	if m.Type != "snapshot" || m.Seq != last {
 		t.Fatalf("too old: got %s seq %d, want the snapshot at %d", m.Type, m.Seq, last)

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"sabot"
+	"sabot/internal/recall"
 	"sabot/internal/report"
 	"sabot/money"
 )
@@ -51,7 +52,7 @@ type returnValues struct {
 }
 
 // watchRTP counts a settled round in the table's watch.
-func (a *actor) watchRTP(ctx context.Context, pay *settlePayload) {
+func (a *actor) watchRTP(ctx context.Context, pay *recall.Settle) {
 	th := a.s.theories // set by Open when RTPWatch
 	if th == nil || pay.Void {
 		return
@@ -111,7 +112,7 @@ type countValues struct {
 }
 
 // watchCount counts a settled round in the table's count watch.
-func (a *actor) watchCount(ctx context.Context, pay *settlePayload) {
+func (a *actor) watchCount(ctx context.Context, pay *recall.Settle) {
 	if pay.Void || a.forcedRound {
 		return
 	}

@@ -10,8 +10,11 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	pitreport "sabot/internal/report"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // The return watched (issue 29): a player dealt a blackjack round after
@@ -28,12 +31,12 @@ func TestRTPWatch(t *testing.T) {
 	}
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	const rounds = 6
 	for n := 1; n <= rounds; n++ {
 		// ana A and K, the dealer 6 and T: a blackjack paid 3:2.
-		must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "AS 6D KH TD"}))
-		must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+		must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "AS 6D KH TD"}))
+		must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
 		waitRound(t, ana, tb, n)
 	}
 	resp, err := http.Get(h.srv.URL() + "/metrics")
@@ -63,7 +66,7 @@ func TestRTPWatch(t *testing.T) {
 	}
 	// The pit words it in its language from its figures (event.rtpOutside):
 	// the return over the rounds watched when it crossed, the third.
-	evs := must(server.Events(ctx, h.st, server.EventQuery{Table: tb}))
+	evs := must(recall.Events(ctx, h.st, recall.EventQuery{Table: tb}))
 	worded := 0
 	for _, e := range evs {
 		if len(e.Words) == 1 && e.Words[0].Key == "rtpOutside" {
@@ -85,16 +88,16 @@ func TestReportsOverHTTP(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	for n := 1; n <= 3; n++ {
 		// ana 10 and 6 against a 10 up: she stands (an error against the
 		// exact play, which hits or surrenders), the dealer's 10 and 7 win.
-		must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS TD 6H 7C"}))
-		must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
-		must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
+		must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS TD 6H 7C"}))
+		must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
+		must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 		waitRound(t, ana, tb, n)
 	}
-	get := func(c *server.Client, path string, v any) int {
+	get := func(c *client.Client, path string, v any) int {
 		t.Helper()
 		req, _ := http.NewRequest("GET", h.srv.URL()+path, nil)
 		req.Header.Set("Authorization", "Bearer "+c.Token)

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 
+	"sabot/internal/recall"
 	"sabot/internal/seal"
 	"sabot/shoe"
 )
@@ -10,29 +11,6 @@ import (
 // Shoe seeds are secret until their shoe is over (package seal): the log
 // keeps a live shoe's seed, and a snapshot the state of the shoe in play,
 // sealed with the server's seed key.
-
-// SeedKeyEnv is the environment variable that may hold the seed key, as
-// 64 hex digits.
-const SeedKeyEnv = seal.KeyEnv
-
-// SeedKeySize is the size of a seed key: AES-256.
-const SeedKeySize = seal.KeySize
-
-// SeedKey seals and opens shoe seeds (seal.Key).
-type SeedKey = seal.Key
-
-// NewSeedKey returns the seed key of 32 bytes.
-func NewSeedKey(key []byte) (*SeedKey, error) { return seal.NewKey(key) }
-
-// ParseSeedKey reads a seed key written as 64 hex digits.
-func ParseSeedKey(text string) (*SeedKey, error) { return seal.ParseKey(text) }
-
-// ReadSeedKeyFile reads the seed key in a file.
-func ReadSeedKeyFile(path string) (*SeedKey, error) { return seal.ReadKeyFile(path) }
-
-// CreateSeedKeyFile writes a new random seed key to a file that must not
-// exist, readable by its owner only (0600).
-func CreateSeedKeyFile(path string) (*SeedKey, error) { return seal.CreateKeyFile(path) }
 
 // shoeSealWhat names a shoe's seed in its seal.
 func shoeSealWhat(table int64, no int) string { return "the seed of shoe " + ShoeID(table, no) }
@@ -44,7 +22,7 @@ func snapshotSealWhat(table int64, round int) string {
 
 // sealSeed is a shoe record's seed: sealed with the server's key, or in
 // the clear without one (tests; `sabot serve` always has one).
-func (s *Server) sealSeed(p *shoePayload, table int64, seed shoe.Seed) {
+func (s *Server) sealSeed(p *recall.ShoeStart, table int64, seed shoe.Seed) {
 	if s.SeedKey == nil {
 		p.Seed = seal.SeedHex(seed)
 		return
@@ -54,7 +32,7 @@ func (s *Server) sealSeed(p *shoePayload, table int64, seed shoe.Seed) {
 
 // openSeed is a shoe record's seed: sealed, or in the clear as stores
 // written before seeds were sealed have it.
-func (s *Server) openSeed(p shoePayload, table int64) (shoe.Seed, error) {
+func (s *Server) openSeed(p recall.ShoeStart, table int64) (shoe.Seed, error) {
 	if p.Sealed == "" {
 		seed, err := seal.ParseSeed(p.Seed)
 		if err != nil {

@@ -8,7 +8,10 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/recall"
+	"sabot/internal/seal"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/wire"
 )
 
 // rawRows returns every row of the log of a SQLite store as the text of
@@ -65,7 +68,7 @@ func TestLiveShoeSeedNotInLog(t *testing.T) {
 	if err != nil || len(reveals) != 1 {
 		t.Fatalf("shoe 1's reveal: %v %v", reveals, err)
 	}
-	var rev revealPayload
+	var rev recall.Reveal
 	json.Unmarshal(reveals[0].Payload, &rev)
 	found := 0
 	for _, r := range rows {
@@ -107,7 +110,7 @@ func TestSealedShoesRestartWithTheirKey(t *testing.T) {
 		p.player(t, n)
 	}
 	p.rounds(t, 30)
-	p.do(t, p.users[0], opBet, CommandRequest{Box: 1, Stake: 300}) // a stake down for the next round
+	p.do(t, p.users[0], opBet, wire.CommandRequest{Box: 1, Stake: 300}) // a stake down for the next round
 	want := p.a.stateJSON(t)
 	next := p.a.t.Shoe().State().Cards[p.a.t.Shoe().State().Pos:]
 	if len(next) == 0 {
@@ -118,13 +121,13 @@ func TestSealedShoesRestartWithTheirKey(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	other, err := ParseSeedKey(strings.Repeat("0b", 32))
+	other, err := seal.ParseKey(strings.Repeat("0b", 32))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name string
-		key  *SeedKey
+		key  *seal.Key
 		want string
 	}{
 		{"another key", other, "is sealed with seed key " + testSeedKey.ID() + ", not with this server's key " + other.ID()},
@@ -195,12 +198,12 @@ func TestPlainSeedStoreStillStarts(t *testing.T) {
 	if err != nil || len(sealed) != 1 {
 		t.Fatal(sealed, err)
 	}
-	var sp shoePayload
+	var sp recall.ShoeStart
 	json.Unmarshal(sealed[0].Payload, &sp)
 	if sp.Seed != "" || !strings.HasPrefix(sp.Sealed, "aes-gcm:"+testSeedKey.ID()+":") {
 		t.Errorf("the next shoe's record: %s", sealed[0].Payload)
 	}
-	rep, err := VerifyShoe(ctx, p.st, ShoeID(p.a.cfg.ID, shoeBefore))
+	rep, err := recall.VerifyShoe(ctx, p.st, ShoeID(p.a.cfg.ID, shoeBefore))
 	if err != nil || !rep.OK() {
 		t.Errorf("the older sabot's shoe does not verify: %+v %v", rep, err)
 	}
@@ -220,7 +223,7 @@ func (p *playedTable) rebuildWith(t *testing.T) {
 // key, and opens only for its own shoe (the key file: package seal).
 func TestSeedSealedPerShoe(t *testing.T) {
 	k := testSeedKey
-	var sp shoePayload
+	var sp recall.ShoeStart
 	sp.Shoe = 2
 	s := &Server{SeedKey: k}
 	seed := [32]byte{1, 2, 3}

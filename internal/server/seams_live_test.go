@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"sabot"
-	"sabot/internal/server"
+	"sabot/internal/client"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 )
 
 // watchRound reads a table's WebSocket until round no is done and returns
 // its events (issue 25).
-func watchRound(t *testing.T, c *server.Client, table int64, no int) <-chan []server.Event {
+func watchRound(t *testing.T, c *client.Client, table int64, no int) <-chan []wire.Event {
 	t.Helper()
 	ctx := context.Background()
 	f := must(c.Subscribe(ctx, table, "", 0))
@@ -20,10 +22,10 @@ func watchRound(t *testing.T, c *server.Client, table int64, no int) <-chan []se
 	if m := must(f.Next(ctx)); m.Type != "snapshot" {
 		t.Fatalf("a socket's first message: %+v", m)
 	}
-	out := make(chan []server.Event, 1)
+	out := make(chan []wire.Event, 1)
 	go func() {
 		defer f.Close()
-		var got []server.Event
+		var got []wire.Event
 		for {
 			m, err := f.Next(ctx)
 			if err != nil {
@@ -47,7 +49,7 @@ func watchRound(t *testing.T, c *server.Client, table int64, no int) <-chan []se
 // the table had shown him (a reveal) was face down again: the hole card
 // never reaches a player who can still decide unless the round shows it
 // to everyone (AR-09; AR-23 (g)).
-func noHiddenKnowledge(t *testing.T, events []server.Event) {
+func noHiddenKnowledge(t *testing.T, events []wire.Event) {
 	t.Helper()
 	revealed := map[string]bool{}
 	for _, e := range events {
@@ -80,21 +82,21 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
 	ana := h.player("ana", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
 	feed := watchRound(t, ana, tb, 1)
-	must(dora.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
+	must(dora.Command(ctx, tb, "no-more-bets", wire.CommandRequest{}))
 	for _, c := range strings.Fields("5S 6C 6D QH") { // ana 11; the dealer 6 and QH face down
-		must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+		must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: c}))
 	}
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "hit", Box: 1}))
-	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "TC"})) // 21: the dealer turns QH (16) and draws
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "hit", Box: 1}))
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "TC"})) // 21: the dealer turns QH (16) and draws
 	if n := need(t, ana, tb); n == nil || n.Box != 0 {
 		t.Fatalf("after ana's 21 the table asks for %+v, want the dealer's card", n)
 	}
 
 	// The attack: the dealer takes the 21 back after the reveal.
-	_, err := dora.Command(ctx, tb, "undo-card", server.CommandRequest{})
+	_, err := dora.Command(ctx, tb, "undo-card", wire.CommandRequest{})
 	wantCode(t, err, sabot.ECONFLICT, "AR-23")
 	if n := need(t, ana, tb); n == nil || n.Box != 0 {
 		t.Fatalf("a refused undo changed the table: it asks for %+v", n)
@@ -102,28 +104,28 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 
 	// The inspector's correction: the card goes back, recorded; the hole
 	// card stays turned.
-	x := must(dora.Command(ctx, tb, "correct", server.CommandRequest{Case: "undo"}))
+	x := must(dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "undo"}))
 	if v := must(ana.Table(ctx, tb)); len(v.Corrections) != 1 || v.Corrections[0].Card != 0 || strings.Contains(v.Corrections[0].Text, "TC") {
 		t.Fatalf("the correction as the table shows it: %+v", v.Corrections)
 	}
-	_, err = dora.Command(ctx, tb, "approve", server.CommandRequest{Correction: x.Seq})
+	_, err = dora.Command(ctx, tb, "approve", wire.CommandRequest{Correction: x.Seq})
 	wantCode(t, err, sabot.EFORBIDDEN, "")
-	must(ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: x.Seq}))
+	must(ivo.Command(ctx, tb, "approve", wire.CommandRequest{Correction: x.Seq}))
 	if n := need(t, ana, tb); n == nil || n.Box != 1 {
 		t.Fatalf("after the take-back the table asks for %+v, want ana's card", n)
 	}
 	h.restart(slow) // the take-back and the exposure replay from the log
-	for _, c := range []*server.Client{ana, dora, ivo} {
+	for _, c := range []*client.Client{ana, dora, ivo} {
 		c.URL = h.srv.URL()
 	}
 	after := watchRound(t, ana, tb, 1)
-	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "9C"})) // 20: ana decides, seeing QH
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "9C"})) // 20: ana decides, seeing QH
 	v := must(ana.Table(ctx, tb))
 	if v.Turn == nil || v.Turn.Box != 1 || strings.Join(v.Turn.Dealer, " ") != "6C QH" {
 		t.Fatalf("ana's turn on 20: %+v", v.Turn)
 	}
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
-	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2H"})) // 18
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "2H"})) // 18
 	v = waitRound(t, ana, tb, 1)
 	if w := wallet(t, ana); w != 101000 {
 		t.Fatalf("ana's 20 beat 18: wallet %d", w)
@@ -137,7 +139,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 		t.Fatalf("the round's readings: %s", got)
 	}
 	checkLedger(t, h.st)
-	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
+	rep, _, err := recall.ReplayRound(ctx, h.st, v.Round.ID)
 	if err != nil || !rep.OK() {
 		t.Fatalf("replay: %v %+v", err, rep)
 	}
@@ -168,21 +170,21 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	dora := h.staff("dora", "dealer")
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 1000}))
-	must(dora.Command(ctx, tb, "no-more-bets", server.CommandRequest{}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 1000}))
+	must(dora.Command(ctx, tb, "no-more-bets", wire.CommandRequest{}))
 	for _, c := range strings.Fields("TS 9H 6D 2C 8S") { // ana 12, ben 17, the dealer 6
-		must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: c}))
+		must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: c}))
 	}
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "hit", Box: 1}))
-	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2D"})) // 14: it ends nothing
-	must(dora.Command(ctx, tb, "undo-card", server.CommandRequest{}))      // the dealer's own
-	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "2D"}))
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "hit", Box: 1}))
-	must(dora.Command(ctx, tb, "card", server.CommandRequest{Card: "QH"})) // 24: busted; ben's turn
-	_, err := dora.Command(ctx, tb, "undo-card", server.CommandRequest{})
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "hit", Box: 1}))
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "2D"})) // 14: it ends nothing
+	must(dora.Command(ctx, tb, "undo-card", wire.CommandRequest{}))      // the dealer's own
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "2D"}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "hit", Box: 1}))
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "QH"})) // 24: busted; ben's turn
+	_, err := dora.Command(ctx, tb, "undo-card", wire.CommandRequest{})
 	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (24): taking it back is an AR-23 correction the inspector approves")
 	v := must(ana.Table(ctx, tb))
 	if v.Turn == nil || v.Turn.Box != 2 {
@@ -191,13 +193,13 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 
 	// A hole card read face down is the inspector's to take back too.
 	ar := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
-	must(ana.Command(ctx, ar, "sit", server.CommandRequest{Box: 1}))
-	must(ana.Command(ctx, ar, "bet", server.CommandRequest{Box: 1, Stake: 1000}))
-	must(dora.Command(ctx, ar, "no-more-bets", server.CommandRequest{}))
+	must(ana.Command(ctx, ar, "sit", wire.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, ar, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
+	must(dora.Command(ctx, ar, "no-more-bets", wire.CommandRequest{}))
 	for _, c := range strings.Fields("5S 6C 6D QH") {
-		must(dora.Command(ctx, ar, "card", server.CommandRequest{Card: c}))
+		must(dora.Command(ctx, ar, "card", wire.CommandRequest{Card: c}))
 	}
-	_, err = dora.Command(ctx, ar, "undo-card", server.CommandRequest{})
+	_, err = dora.Command(ctx, ar, "undo-card", wire.CommandRequest{})
 	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is an AR-23 correction the inspector approves")
 }
 
@@ -213,12 +215,12 @@ func TestCashFloatCeiling(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
 	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
-	must(dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 1}))
-	for _, c := range []*server.Client{dora, ivo} {
-		_, err := c.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
+	must(dora.Command(ctx, tb, "seat-walk-in", wire.CommandRequest{Box: 1}))
+	for _, c := range []*client.Client{dora, ivo} {
+		_, err := c.Command(ctx, tb, "buy-in", wire.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
 		wantCode(t, err, sabot.ECONFLICT, "with 0.00 in chips out, 10,000,000,000,000.00 more would take the float past its ceiling (float_limit) of 1,000,000.00")
 	}
-	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 5000})) // later buy-ins go on
+	must(dora.Command(ctx, tb, "buy-in", wire.CommandRequest{Box: 1, Stake: 5000})) // later buy-ins go on
 	float := func(table, want int64) {
 		t.Helper()
 		if f := must(h.st.Account(ctx, sabot.AccountHouse, table)); int64(f.Balance) != want {
@@ -227,38 +229,38 @@ func TestCashFloatCeiling(t *testing.T) {
 	}
 	float(tb, -5000)
 	// Over the default cash_approval (10,000.00): it waits for the inspector.
-	x := must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 1, Stake: 2_000_000}))
+	x := must(dora.Command(ctx, tb, "buy-in", wire.CommandRequest{Box: 1, Stake: 2_000_000}))
 	v := must(dora.Table(ctx, tb))
 	if len(v.Corrections) != 1 || v.Corrections[0].Case != "buy-in" || v.Corrections[0].Amount != 2_000_000 || v.Cash == nil || v.Cash.Approval != 1_000_000 || v.Cash.FloatLimit != 100_000_000 {
 		t.Fatalf("the buy-in waiting: %+v, limits %+v", v.Corrections, v.Cash)
 	}
 	float(tb, -5000)
-	_, err := dora.Command(ctx, tb, "approve", server.CommandRequest{Correction: x.Seq})
+	_, err := dora.Command(ctx, tb, "approve", wire.CommandRequest{Correction: x.Seq})
 	wantCode(t, err, sabot.EFORBIDDEN, "")
-	must(ivo.Command(ctx, tb, "approve", server.CommandRequest{Correction: x.Seq}))
+	must(ivo.Command(ctx, tb, "approve", wire.CommandRequest{Correction: x.Seq}))
 	float(tb, -2_005_000)
 
 	// The pit's limits for one table, its options.
 	lim := h.table("spain", false, map[string]string{"shoe": "physical", "cash_approval": "100000", "float_limit": "1000000"})
-	must(dora.Command(ctx, lim, "seat-walk-in", server.CommandRequest{Box: 1}))
-	must(dora.Command(ctx, lim, "seat-walk-in", server.CommandRequest{Box: 2}))
-	x = must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000}))
-	must(ivo.Command(ctx, lim, "approve", server.CommandRequest{Correction: x.Seq}))
-	must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 100000})) // not over: the dealer's
+	must(dora.Command(ctx, lim, "seat-walk-in", wire.CommandRequest{Box: 1}))
+	must(dora.Command(ctx, lim, "seat-walk-in", wire.CommandRequest{Box: 2}))
+	x = must(dora.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 1, Stake: 500000}))
+	must(ivo.Command(ctx, lim, "approve", wire.CommandRequest{Correction: x.Seq}))
+	must(dora.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 2, Stake: 100000})) // not over: the dealer's
 	float(lim, -600000)
-	for _, c := range []*server.Client{dora, ivo} {
-		_, err = c.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400001})
+	for _, c := range []*client.Client{dora, ivo} {
+		_, err = c.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 2, Stake: 400001})
 		wantCode(t, err, sabot.ECONFLICT, "with 6,000.00 in chips out, 4,000.01 more would take the float past its ceiling (float_limit) of 10,000.00")
 	}
-	x = must(dora.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400000}))
+	x = must(dora.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 2, Stake: 400000}))
 	h.restart(slow) // the request waits through a restart
 	dora.URL, ivo.URL = h.srv.URL(), h.srv.URL()
-	must(ivo.Command(ctx, lim, "refuse-correction", server.CommandRequest{Correction: x.Seq}))
+	must(ivo.Command(ctx, lim, "refuse-correction", wire.CommandRequest{Correction: x.Seq}))
 	float(lim, -600000)
-	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 2, Stake: 400000})) // the inspector's own
-	x = must(dora.Command(ctx, lim, "cash-out", server.CommandRequest{Box: 1}))
+	must(ivo.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 2, Stake: 400000})) // the inspector's own
+	x = must(dora.Command(ctx, lim, "cash-out", wire.CommandRequest{Box: 1}))
 	float(lim, -1_000_000)
-	must(ivo.Command(ctx, lim, "approve", server.CommandRequest{Correction: x.Seq}))
+	must(ivo.Command(ctx, lim, "approve", wire.CommandRequest{Correction: x.Seq}))
 	float(lim, -500000)
 	if v := must(dora.Table(ctx, lim)); len(v.Corrections) != 0 {
 		t.Fatalf("requests still waiting: %+v", v.Corrections)
@@ -280,10 +282,10 @@ func TestCashFloatCeiling(t *testing.T) {
 			t.Errorf("the significant events lack %q:\n%s", want, all)
 		}
 	}
-	_, err = h.admin.Command(ctx, lim, "configure", server.CommandRequest{Options: map[string]string{"float_limit": "-1"}})
+	_, err = h.admin.Command(ctx, lim, "configure", wire.CommandRequest{Options: map[string]string{"float_limit": "-1"}})
 	wantCode(t, err, sabot.EINVALID, "float_limit=-1: give a positive amount")
-	must(h.admin.Command(ctx, lim, "configure", server.CommandRequest{Options: map[string]string{"float_limit": "2000000"}}))
-	must(ivo.Command(ctx, lim, "buy-in", server.CommandRequest{Box: 1, Stake: 500000}))
+	must(h.admin.Command(ctx, lim, "configure", wire.CommandRequest{Options: map[string]string{"float_limit": "2000000"}}))
+	must(ivo.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 1, Stake: 500000}))
 	float(lim, -1_000_000)
 	checkLedger(t, h.st)
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sabot/internal/wire"
 	"sabot/money"
 	"strconv"
 	"time"
@@ -155,7 +156,7 @@ func (a *actor) release(ctx context.Context, player string, box int, stake money
 		a.rebuild(ctx)
 		return
 	}
-	a.publish(Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)",
+	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)",
 		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle)})
 }
 

@@ -23,7 +23,9 @@ import (
 	"sabot/internal/cluster"
 	"sabot/internal/operator"
 	"sabot/internal/report"
+	"sabot/internal/seal"
 	"sabot/internal/wallet"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sort"
 	"sync"
@@ -159,7 +161,7 @@ type Server struct {
 	// snapshot's shoes (seal.go); a start needs the key the store's sealed
 	// seeds were sealed with. nil: seeds are written in the clear (tests;
 	// `sabot serve` always has a key).
-	SeedKey *SeedKey
+	SeedKey *seal.Key
 	// ShoeReads is how many GET /api/shoes/{id} (no login needed) the
 	// server answers a second, from everybody together; more are refused
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
@@ -514,7 +516,7 @@ func (s *Server) tableList() []*actor {
 
 // CreateTable opens a table from a profile and options. Test mode needs a
 // server in test mode.
-func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, error) {
+func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*wire.TableView, error) {
 	if t.TestMode && !s.TestMode {
 		return nil, sabot.Errorf(sabot.EFORBIDDEN, "test-mode tables need a server started with --test-mode")
 	}
@@ -523,7 +525,7 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*TableView, e
 	}
 	if p, err := profileOf(t.Profile, t.Options); err != nil {
 		return nil, err
-	} else if err := checkLimits(p); err != nil {
+	} else if err := wire.CheckLimits(p); err != nil {
 		return nil, err
 	}
 	// On a cluster the table is this node's from its creation: another

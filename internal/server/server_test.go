@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -36,7 +39,7 @@ type harness struct {
 	t     *testing.T
 	st    sabot.Store
 	srv   *server.Server
-	admin *server.Client
+	admin *client.Client
 	log   *slog.Logger // the server's logger (nil: none)
 	// set, if given, sets the server's fields before it opens.
 	set func(*server.Server)
@@ -65,7 +68,7 @@ func (h *harness) start(timing server.Timing) {
 		h.t.Fatal(err)
 	}
 	h.t.Cleanup(func() { h.srv.Close() })
-	h.admin = &server.Client{URL: h.srv.URL()}
+	h.admin = &client.Client{URL: h.srv.URL()}
 	if _, err := h.admin.Login(context.Background(), "pit", password); err != nil {
 		h.t.Fatal(err)
 	}
@@ -79,10 +82,10 @@ func (h *harness) restart(timing server.Timing) {
 }
 
 // player registers, credits and logs in a player.
-func (h *harness) player(name string, credit int64) *server.Client {
+func (h *harness) player(name string, credit int64) *client.Client {
 	h.t.Helper()
 	ctx := context.Background()
-	c := &server.Client{URL: h.srv.URL()}
+	c := &client.Client{URL: h.srv.URL()}
 	if err := c.Register(ctx, name, password); err != nil {
 		h.t.Fatal(err)
 	}
@@ -99,7 +102,7 @@ func (h *harness) player(name string, credit int64) *server.Client {
 
 func (h *harness) table(profile string, test bool, opts map[string]string) int64 {
 	h.t.Helper()
-	v, err := h.admin.CreateTable(context.Background(), server.TableRequest{Name: "t-" + profile, Profile: profile, Options: opts, TestMode: test})
+	v, err := h.admin.CreateTable(context.Background(), wire.TableRequest{Name: "t-" + profile, Profile: profile, Options: opts, TestMode: test})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -114,7 +117,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-func wallet(t *testing.T, c *server.Client) int64 {
+func wallet(t *testing.T, c *client.Client) int64 {
 	t.Helper()
 	return int64(must(c.Me(context.Background())).Wallet)
 }
@@ -128,7 +131,7 @@ func checkLedger(t *testing.T, st sabot.Store) {
 }
 
 // waitRound waits until the table's round no is over (settled or void).
-func waitRound(t *testing.T, c *server.Client, table int64, no int) *server.TableView {
+func waitRound(t *testing.T, c *client.Client, table int64, no int) *wire.TableView {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -160,14 +163,14 @@ func TestRoundOverHTTP(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("venice", true, map[string]string{"max_bet": "500"})
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
 	// ana 10+7, ben 9+8, dealer 6, then 10 and 9: bust.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 9H 6D 7C 8S TD 9C"}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 9H 6D 7C 8S TD 9C"}))
 
-	_, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 600})
+	_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 600})
 	wantCode(t, err, sabot.EINVALID, "(VE-21)")
-	bet := server.CommandRequest{CommandID: "ana-bet-1", Box: 1, Stake: 100}
+	bet := wire.CommandRequest{CommandID: "ana-bet-1", Box: 1, Stake: 100}
 	first := must(ana.Command(ctx, tb, "bet", bet))
 	again := must(ana.Command(ctx, tb, "bet", bet))
 	if !again.Duplicate || again.Seq != first.Seq {
@@ -176,19 +179,19 @@ func TestRoundOverHTTP(t *testing.T) {
 	if w := wallet(t, ana); w != 900 {
 		t.Fatalf("ana's wallet after one bet of 100 sent twice: %d", w)
 	}
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 100}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 100}))
 
 	// Everyone seated has bet: rien ne va plus, the round is dealt.
 	v := must(ana.Table(ctx, tb))
 	if v.Round == nil || v.Round.Phase != "playing" || v.Turn == nil || v.Turn.Players[0] != "ana" {
 		t.Fatalf("after the bets: %+v", v.Round)
 	}
-	_, err = ben.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1})
+	_, err = ben.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1})
 	wantCode(t, err, sabot.EINVALID, "(VE-03)")
-	_, err = ben.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 2})
+	_, err = ben.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 2})
 	wantCode(t, err, sabot.ECONFLICT, "box 1 hand 1's turn")
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1}))
-	must(ben.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 2}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
+	must(ben.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 2}))
 
 	v = waitRound(t, ana, tb, 1)
 	if got := v.Round.Dealer.Cards; strings.Join(got, " ") != "6D TD 9C" {
@@ -214,11 +217,11 @@ func TestRoundOverHTTP(t *testing.T) {
 		t.Fatalf("a stranger recalled the round: %v", err)
 	}
 	// GLI-19 §4.14: the player's list of his rounds.
-	var mine []server.RoundSummary
+	var mine []recall.RoundSummary
 	if err := ana.Do(ctx, "GET", "/api/me/rounds", nil, &mine); err != nil || len(mine) != 1 || mine[0].ID != v.Round.ID || mine[0].Net != 100 || !mine[0].Test {
 		t.Fatalf("ana's rounds: %+v %v", mine, err)
 	}
-	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
+	rep, _, err := recall.ReplayRound(ctx, h.st, v.Round.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,8 +266,8 @@ func TestErrorStatus(t *testing.T) {
 	ctx := context.Background()
 	tb := h.table("vegas-s17", false, nil)
 	poor := h.player("poor", 50)
-	must(poor.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	_, err := poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100})
+	must(poor.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	_, err := poor.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100})
 	// The refusal shows money as the player sees it, not minor units.
 	wantCode(t, err, sabot.EINSUFFICIENT, "insufficient funds: poor's wallet holds 0.50, the bet takes 1.00")
 	// With its reason and values, which the page words in its language.
@@ -277,7 +280,7 @@ func TestErrorStatus(t *testing.T) {
 	}
 	// So do the table's limits (AR-04, VE-21; a reference profile cites
 	// no seed's rule).
-	_, err = poor.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: v.Rules.MaxBet + 1})
+	_, err = poor.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: v.Rules.MaxBet + 1})
 	wantCode(t, err, sabot.EINVALID, fmt.Sprintf("a stake must be between %s and %s", v.Rules.MinBet, v.Rules.MaxBet))
 	checkLedger(t, h.st)
 }

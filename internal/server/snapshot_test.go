@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/seal"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -33,7 +35,7 @@ func newPlayedTable(tb testing.TB, profile string, opts map[string]string, every
 
 // newPlayedTableIn is newPlayedTable in a directory, its seeds sealed with
 // key (nil: in the clear); the caller closes its store.
-func newPlayedTableIn(tb testing.TB, dir string, key *SeedKey, profile string, opts map[string]string, every int) *playedTable {
+func newPlayedTableIn(tb testing.TB, dir string, key *seal.Key, profile string, opts map[string]string, every int) *playedTable {
 	tb.Helper()
 	ctx := context.Background()
 	st := sqlite.NewDB(filepath.Join(dir, "sabot.db") + "?_pragma=synchronous(OFF)")
@@ -72,8 +74,8 @@ func (p *playedTable) player(tb testing.TB, name string) *sabot.User {
 var cmdNo int
 
 // testSeedKey seals the seeds of the played tables' shoes.
-var testSeedKey = func() *SeedKey {
-	k, err := ParseSeedKey(strings.Repeat("5eed", 16))
+var testSeedKey = func() *seal.Key {
+	k, err := seal.ParseKey(strings.Repeat("5eed", 16))
 	if err != nil {
 		panic(err)
 	}
@@ -81,7 +83,7 @@ var testSeedKey = func() *SeedKey {
 }()
 
 // do runs a command through the actor, as its loop would.
-func (p *playedTable) do(tb testing.TB, u *sabot.User, op string, body CommandRequest) {
+func (p *playedTable) do(tb testing.TB, u *sabot.User, op string, body wire.CommandRequest) {
 	tb.Helper()
 	cmdNo++
 	c := testCommand(tb, op, u, u.Name, fmt.Sprint(cmdNo), body)
@@ -92,7 +94,7 @@ func (p *playedTable) do(tb testing.TB, u *sabot.User, op string, body CommandRe
 
 // testCommand is the command op of tableCommands with its request read
 // from body, from a client and with a command ID as given.
-func testCommand(tb testing.TB, op string, u *sabot.User, clientID, commandID string, body CommandRequest) *command {
+func testCommand(tb testing.TB, op string, u *sabot.User, clientID, commandID string, body wire.CommandRequest) *command {
 	tb.Helper()
 	cmd := tableCommandNamed(op)
 	if cmd == nil {
@@ -114,7 +116,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 		before := p.a.t.RoundNo()
 		for i, u := range p.users {
 			if p.a.t.Holder(i+1) != u.Name && p.a.t.Bank() != u.Name {
-				p.do(tb, u, opSit, CommandRequest{Box: i + 1})
+				p.do(tb, u, opSit, wire.CommandRequest{Box: i + 1})
 			}
 		}
 		for i, u := range p.users {
@@ -122,7 +124,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 				break // dealt, and maybe over at once (a blackjack)
 			}
 			if p.a.t.Bank() != u.Name {
-				p.do(tb, u, opBet, CommandRequest{Box: i + 1, Stake: money.Amount(100 * (i + 1))})
+				p.do(tb, u, opBet, wire.CommandRequest{Box: i + 1, Stake: money.Amount(100 * (i + 1))})
 			}
 		}
 		if p.a.t.RoundNo() != before+1 {
@@ -181,15 +183,15 @@ func TestStartFromSnapshot(t *testing.T) {
 			}
 			p.rounds(t, 20)
 			pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-			p.do(t, pit, opConfig, CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+			p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 			p.rounds(t, 9)
-			p.do(t, pit, opNewShoe, CommandRequest{})
+			p.do(t, pit, opNewShoe, wire.CommandRequest{})
 			p.rounds(t, 12)
 			// A bet down for the next round, not dealt: the others have
 			// not bet yet.
 			for i, u := range p.users {
 				if u.Name != p.a.t.Bank() {
-					p.do(t, u, opBet, CommandRequest{Box: i + 1, Stake: 300})
+					p.do(t, u, opBet, wire.CommandRequest{Box: i + 1, Stake: 300})
 					break
 				}
 			}

@@ -15,7 +15,9 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // syncBuffer is a log sink that a test reads while the server writes.
@@ -37,7 +39,7 @@ func (s *syncBuffer) String() string {
 }
 
 // answerTo reads the socket until the answer to a command.
-func answerTo(t *testing.T, f *server.Feed, id string) *server.Message {
+func answerTo(t *testing.T, f *client.Feed, id string) *wire.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -66,7 +68,7 @@ func TestWSInternalErrorLogged(t *testing.T) {
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
 	st.failAppend(0, errors.New("disk on fire"))
-	id := must(f.Send(ctx, server.CommandRequest{Op: "sit", Box: 3, CommandID: "sit-3"}))
+	id := must(f.Send(ctx, wire.CommandRequest{Op: "sit", Box: 3, CommandID: "sit-3"}))
 	m := answerTo(t, f, id)
 	if m.Type != "error" || m.Code != sabot.EINTERNAL || m.Error != "internal error" {
 		t.Fatalf("the answer to the failed sit: %+v", m)
@@ -104,7 +106,7 @@ func (c *clock) add(d time.Duration) {
 
 // closedWith reads a socket until it closes and returns the close status
 // (-1: closed without a status).
-func closedWith(t *testing.T, f *server.Feed) websocket.StatusCode {
+func closedWith(t *testing.T, f *client.Feed) websocket.StatusCode {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -126,7 +128,7 @@ func TestWSSocketsPerUserLimit(t *testing.T) {
 	h := newHarness(t, nil, server.Timing{})
 	tb := h.table("vegas-s17", false, nil)
 	ana, ben := h.player("ana", 0), h.player("ben", 0)
-	var open []*server.Feed
+	var open []*client.Feed
 	for range server.DefaultMaxSockets {
 		open = append(open, must(ana.Subscribe(ctx, tb, "", 0)))
 	}
@@ -171,7 +173,7 @@ func TestWSFloodLimited(t *testing.T) {
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
 	for i := range server.DefaultSocketBurst + 1 {
-		if _, err := f.Send(ctx, server.CommandRequest{Op: "snapshot", CommandID: "s" + itoa(int64(i))}); err != nil {
+		if _, err := f.Send(ctx, wire.CommandRequest{Op: "snapshot", CommandID: "s" + itoa(int64(i))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -218,13 +220,13 @@ func TestWSLogoutRevokesSockets(t *testing.T) {
 	ana := h.player("ana", 1000)
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	defer f.Close()
-	if m := answerTo(t, f, must(f.Send(ctx, server.CommandRequest{Op: "sit", Box: 1}))); m.Type != "result" {
+	if m := answerTo(t, f, must(f.Send(ctx, wire.CommandRequest{Op: "sit", Box: 1}))); m.Type != "result" {
 		t.Fatalf("sit before logout: %+v", m)
 	}
 	if err := ana.Do(ctx, "POST", "/api/logout", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	f.Send(ctx, server.CommandRequest{Op: "bet", Box: 1, Stake: 100}) // may find the socket closing
+	f.Send(ctx, wire.CommandRequest{Op: "bet", Box: 1, Stake: 100}) // may find the socket closing
 	if st := closedWith(t, f); st != websocket.StatusPolicyViolation {
 		t.Fatalf("the socket of a session logged out closed with %v", st)
 	}
@@ -253,7 +255,7 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 	defer f.Close()
 	for range 4 { // two idle times of play over the socket only
 		clk.add(idle / 2)
-		if m := answerTo(t, f, must(f.Send(ctx, server.CommandRequest{Op: "snapshot", CommandID: "s" + clk.now().String()}))); m.Type == "error" {
+		if m := answerTo(t, f, must(f.Send(ctx, wire.CommandRequest{Op: "snapshot", CommandID: "s" + clk.now().String()}))); m.Type == "error" {
 			t.Fatalf("a command while the socket keeps the session: %+v", m)
 		}
 	}
@@ -261,7 +263,7 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 		t.Fatalf("the session used over the socket expired: %v", err)
 	}
 	clk.add(idle + time.Second)
-	id := must(f.Send(ctx, server.CommandRequest{Op: "sit", Box: 1}))
+	id := must(f.Send(ctx, wire.CommandRequest{Op: "sit", Box: 1}))
 	if m := answerTo(t, f, id); m.Type != "error" || m.Code != sabot.EUNAUTHORIZED {
 		t.Fatalf("a command after the session idled out: %+v", m)
 	}
@@ -286,10 +288,10 @@ func TestSeatIdleGivenUp_AR21(t *testing.T) {
 	ana, eve := h.player("ana", 1000), h.player("eve", 1000)
 	tp := listen(t, ana, tb)
 	for box := 1; box <= 3; box++ {
-		must(eve.Command(ctx, tb, "sit", server.CommandRequest{Box: box}))
+		must(eve.Command(ctx, tb, "sit", wire.CommandRequest{Box: box}))
 	}
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 4}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 4, Stake: 100})) // the window: an hour
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 4}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 4, Stake: 100})) // the window: an hour
 	eventually(t, "eve's boxes given up", func() bool {
 		for _, s := range must(ana.Table(ctx, tb)).Seats {
 			if s.Player == "eve" {
@@ -319,5 +321,5 @@ func TestSeatIdleGivenUp_AR21(t *testing.T) {
 			t.Fatalf("after a restart eve holds box %d again", s.Box)
 		}
 	}
-	must(eve.Command(ctx, tb, "sit", server.CommandRequest{Box: 1})) // free for anyone
+	must(eve.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})) // free for anyone
 }

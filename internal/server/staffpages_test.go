@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // Issue 28, item 9: the console shows each walk-in's chips by his box. GET
@@ -19,15 +21,15 @@ func TestWalkInsChips(t *testing.T) {
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "staff": "dora"})
 	dora, zed := h.staff("dora", "dealer"), h.staff("zed", "dealer")
 	ana := h.player("ana", 100000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 2}))
-	must(dora.Command(ctx, tb, "seat-walk-in", server.CommandRequest{Box: 5}))
-	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 2, Stake: 5000}))
-	must(dora.Command(ctx, tb, "buy-in", server.CommandRequest{Box: 5, Stake: 1200}))
-	must(dora.Command(ctx, tb, "bet", server.CommandRequest{Box: 5, Stake: 200, WalkIn: 5}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(dora.Command(ctx, tb, "seat-walk-in", wire.CommandRequest{Box: 2}))
+	must(dora.Command(ctx, tb, "seat-walk-in", wire.CommandRequest{Box: 5}))
+	must(dora.Command(ctx, tb, "buy-in", wire.CommandRequest{Box: 2, Stake: 5000}))
+	must(dora.Command(ctx, tb, "buy-in", wire.CommandRequest{Box: 5, Stake: 1200}))
+	must(dora.Command(ctx, tb, "bet", wire.CommandRequest{Box: 5, Stake: 200, WalkIn: 5}))
 
 	path := fmt.Sprintf("/api/tables/%d/walk-ins", tb)
-	for _, c := range []*server.Client{dora, h.admin} {
+	for _, c := range []*client.Client{dora, h.admin} {
 		var got []server.WalkInView
 		if err := c.Do(ctx, "GET", path, nil, &got); err != nil {
 			t.Fatal(err)

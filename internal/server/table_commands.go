@@ -75,7 +75,7 @@ type tableCommand struct {
 	who  sender // who may send it: refused (forbidden) to anyone else
 	// read takes the command's request out of the body every command has,
 	// or refuses the body (invalid).
-	read func(CommandRequest) (any, error)
+	read func(wire.CommandRequest) (any, error)
 	// run applies a request at the table, in its actor, once the checks
 	// every command has are passed (the table serves, the command is new).
 	run func(a *actor, ctx context.Context, c *command) (int64, error)
@@ -86,7 +86,7 @@ type tableCommand struct {
 // A wire request (wire.Bet, ...) is taken by its fields instead
 // (readRequest).
 type request[R any] interface {
-	read(CommandRequest) (R, error)
+	read(wire.CommandRequest) (R, error)
 }
 
 // handler applies a command's request at the table: the sequence number of
@@ -144,7 +144,7 @@ func adminCommand[R any](name string, run handler[R]) *tableCommand {
 func define[R any](name string, who sender, run handler[R]) *tableCommand {
 	return &tableCommand{
 		name: name, who: who,
-		read: func(body CommandRequest) (any, error) {
+		read: func(body wire.CommandRequest) (any, error) {
 			req, err := readRequest[R](body)
 			if err != nil {
 				return nil, err
@@ -181,13 +181,13 @@ func playerCommandNames() string {
 // name.
 type noFields struct{}
 
-func (noFields) read(CommandRequest) (noFields, error) { return noFields{}, nil }
+func (noFields) read(wire.CommandRequest) (noFields, error) { return noFields{}, nil }
 
 // readRequest takes a command's request, R, out of the body every command
 // has: a wire request (wire.Bet, ...) by its fields (wire.Take), checked
 // by its Check if it has one; a request that reads itself (request[R]) by
 // its read.
-func readRequest[R any](body CommandRequest) (R, error) {
+func readRequest[R any](body wire.CommandRequest) (R, error) {
 	var zero R
 	if r, ok := any(zero).(request[R]); ok {
 		return r.read(body)
@@ -207,14 +207,14 @@ func readRequest[R any](body CommandRequest) (R, error) {
 // command checks a client's command and reads its request: the IDs and
 // the stake are checked for every command (issue 11), the rest by the
 // command's read.
-func (s *Server) command(u *sabot.User, cmd *tableCommand, body CommandRequest) (*command, error) {
+func (s *Server) command(u *sabot.User, cmd *tableCommand, body wire.CommandRequest) (*command, error) {
 	if err := s.checkID("command_id", body.CommandID); err != nil {
 		return nil, err
 	}
 	if err := s.checkID("client_id", body.ClientID); err != nil {
 		return nil, err
 	}
-	if err := checkStake(body.Stake); err != nil {
+	if err := wire.CheckStake(body.Stake); err != nil {
 		return nil, err
 	}
 	if cmd.who == byPlayer {
@@ -262,7 +262,7 @@ func (a *actor) sit(ctx context.Context, c *command, req wire.Sit) (int64, error
 	}
 	a.t.Sit(name, req.Box)
 	a.seatSince[req.Box] = a.s.now()
-	a.publish(Event{Kind: "sit", Player: name, Box: req.Box})
+	a.publish(wire.Event{Kind: "sit", Player: name, Box: req.Box})
 	a.maybeDeal(ctx)
 	return rec.Seq, nil
 }
@@ -293,7 +293,7 @@ func (a *actor) leave(ctx context.Context, c *command, _ wire.Leave) (int64, err
 		return 0, err
 	}
 	a.t.Leave(name)
-	a.publish(Event{Kind: "leave", Player: name, Amount: pending})
+	a.publish(wire.Event{Kind: "leave", Player: name, Amount: pending})
 	a.maybeDeal(ctx)
 	return rec.Seq, nil
 }
@@ -325,7 +325,7 @@ func (a *actor) bet(ctx context.Context, c *command, req wire.Bet) (int64, error
 		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
 		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
 		if err == nil {
-			a.publish(Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
+			a.publish(wire.Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
 			a.armBetTimer()
 			a.maybeDeal(ctx)
 			return rec.Seq, nil
@@ -388,7 +388,7 @@ func (a *actor) withdraw(ctx context.Context, c *command, req wire.Withdraw) (in
 		var rec *sabot.LogRecord
 		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: req.Box, Stake: stake}, ps)
 		if err == nil {
-			a.publish(Event{Kind: "withdraw", Player: name, Box: req.Box, Amount: stake})
+			a.publish(wire.Event{Kind: "withdraw", Player: name, Box: req.Box, Amount: stake})
 			return rec.Seq, nil
 		}
 	}
@@ -402,7 +402,7 @@ func (a *actor) act(ctx context.Context, c *command, req wire.Act) (int64, error
 	if !a.dealt || r.Phase() == engine.Done {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
 	}
-	w := WireAction{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
+	w := wire.Action{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
 	act, err := w.Engine()
 	if err != nil {
 		return 0, err
@@ -425,7 +425,7 @@ func (a *actor) act(ctx context.Context, c *command, req wire.Act) (int64, error
 	}
 	ps = append(ps, cps...)
 	// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
-	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: toWire(act), Debit: debit, BankCover: bankCover}, ps,
+	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover}, ps,
 		a.s.stakeGuard(c, a.players[act.Player], debit))
 	if err != nil {
 		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
@@ -495,12 +495,12 @@ func (a *actor) decline(ctx context.Context, c *command, req wire.Decline) (int6
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase())
 	}
 	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
-		Action: WireAction{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
+		Action: wire.Action{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
 	if err != nil {
 		return 0, err
 	}
 	a.declined[key] = true
-	a.publish(Event{Kind: "decline", Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
+	a.publish(wire.Event{Kind: "decline", Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
 	a.s.metrics.decided(c)
 	a.proceed(ctx)
 	return rec.Seq, nil

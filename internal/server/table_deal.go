@@ -9,6 +9,8 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -71,7 +73,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	}
 	for _, p := range seatedBefore {
 		if !slices.Contains(a.t.Seated(), p) {
-			a.publish(Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
+			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
 		}
 	}
 	r := a.t.Round()
@@ -82,7 +84,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 			seats[strconv.Itoa(box)] = h
 		}
 	}
-	pay := dealPayload{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
+	pay := recall.Deal{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
 		Bets: rec.Bets, Seats: seats, Bank: a.t.Bank(), Wallets: wallets}
 	if a.forcedRound {
 		pay.Forced = a.forcedCards
@@ -101,7 +103,7 @@ func (a *actor) tryDeal(ctx context.Context) {
 	}
 	a.revealShoes(ctx)
 	a.sent = 0
-	a.publish(Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
+	a.publish(wire.Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
 	a.publishRound("")
 	a.proceed(ctx)
 }
@@ -120,7 +122,7 @@ func (a *actor) proceed(ctx context.Context) {
 			// A physical shoe: the round waits for the dealer's next card
 			// (issue 13); nobody decides meanwhile, so no timer runs.
 			a.stopTimer()
-			a.publish(Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
+			a.publish(wire.Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
 			return
 		}
 		if a.expose {
@@ -178,7 +180,7 @@ func (a *actor) house(ctx context.Context, act engine.Action, byTimeout bool) bo
 		return false
 	}
 	// The decision is applied first: a failed write rebuilds from the log.
-	pay := actionPayload{Round: a.t.RoundNo(), Action: toWire(act), ByTimeout: byTimeout}
+	pay := actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), ByTimeout: byTimeout}
 	kind := sabot.LogAction
 	if byTimeout {
 		kind = sabot.LogTimeout
@@ -204,19 +206,19 @@ func (a *actor) settle(ctx context.Context) {
 	void, reason := r.Void()
 	stakes, net, ret := map[string]money.Amount{}, map[string]money.Amount{}, map[string]money.Amount{}
 	var house, escrow money.Amount
-	pay := settlePayload{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
+	pay := recall.Settle{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
 	for _, b := range r.Bets() {
 		stakes[b.Player] += b.Stake
 		net[b.Player] += b.Net
 		house -= b.Net
 		escrow += b.Stake
-		pay.Bets = append(pay.Bets, betResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
+		pay.Bets = append(pay.Bets, recall.BetResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
 	}
 	pay.House = house
 	pay.Dealer = append([]card.Card(nil), r.Dealer().Cards()...)
 	for _, box := range r.Boxes() {
 		for i, h := range r.Hands(box) {
-			pay.Hands = append(pay.Hands, handResult{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...), Total: h.Total(), Result: h.Result().String()})
+			pay.Hands = append(pay.Hands, recall.HandResult{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...), Total: h.Total(), Result: h.Result().String()})
 		}
 	}
 	var ps []sabot.Posting
@@ -277,7 +279,7 @@ func (a *actor) settle(ctx context.Context) {
 	a.watchCount(ctx, &pay)
 	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
 	a.stopTimer()
-	a.publish(Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
+	a.publish(wire.Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
 	a.revealShoes(ctx)
 	a.maybeSnapshot(ctx)
 	a.armBetTimer()
@@ -289,7 +291,7 @@ func (a *actor) settle(ctx context.Context) {
 // holds, the bank's cover goes back from his bank account to his wallet
 // with the bank's net; the cover taken at the deal (FAM-01) pays what the
 // bank loses, and the house pays nothing (bank.go).
-func (a *actor) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *settlePayload) ([]sabot.Posting, error) {
+func (a *actor) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *recall.Settle) ([]sabot.Posting, error) {
 	memo := "round " + strconv.Itoa(a.t.RoundNo())
 	if bank != "" && a.bankCover > 0 {
 		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover

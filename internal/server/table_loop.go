@@ -11,6 +11,8 @@ import (
 
 	"sabot"
 	"sabot/internal/operator"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -50,7 +52,7 @@ type reply struct {
 	seq  int64
 	dup  bool
 	err  error
-	view *TableView
+	view *wire.TableView
 	// epoch is the table's epoch, with a snapshot (seq is then its last event's).
 	epoch string
 	// parked: the answer comes later (the command waits for the operator's
@@ -307,7 +309,7 @@ func (a *actor) orderClaims(batch []*command) {
 
 // isClaim says whether a command asks for a seat (AR-21).
 func isClaim(c *command) bool {
-	_, ok := c.req.(sitRequest)
+	_, ok := c.req.(wire.Sit)
 	return ok
 }
 
@@ -364,9 +366,9 @@ func (a *actor) appendStake(ctx context.Context, c *command, kind string, round 
 // the round a settlement closes.
 func (a *actor) index(rec *sabot.LogRecord, payload any) {
 	switch p := payload.(type) {
-	case dealPayload:
+	case recall.Deal:
 		rec.ShoeNo = int64(p.Shoe)
-	case settlePayload:
+	case recall.Settle:
 		if p.Closed || rec.RoundNo == 0 {
 			return
 		}
@@ -388,7 +390,7 @@ func (a *actor) writeFresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		pay := shoePayload{Shoe: no, Commitment: Commitment(seed, order), Options: a.configured}
+		pay := recall.ShoeStart{Shoe: no, Commitment: Commitment(seed, order), Options: a.configured}
 		a.s.sealSeed(&pay, a.cfg.ID, seed)
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: mustJSON(pay)}
 		if _, err := a.write(ctx, rec, nil); err != nil {
@@ -397,7 +399,7 @@ func (a *actor) writeFresh(ctx context.Context) error {
 		a.track(rec)
 		a.shoes[no] = &shoeState{seed: seed, commitment: pay.Commitment}
 		a.fresh = a.fresh[1:]
-		a.publish(Event{Kind: "shoe", Shoe: ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
+		a.publish(wire.Event{Kind: "shoe", Shoe: ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
 	}
 	return nil
 }
@@ -411,18 +413,18 @@ func (a *actor) revealShoes(ctx context.Context) {
 			continue
 		}
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, ShoeNo: int64(no), Created: a.s.now(),
-			Payload: mustJSON(revealPayload{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
+			Payload: mustJSON(recall.Reveal{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
 		if _, err := a.write(ctx, rec, nil); err != nil {
 			a.log.Error("shoe reveal not written", "shoe", no, "err", err)
 			return
 		}
 		a.track(rec)
-		a.publish(Event{Kind: "shoe-reveal", Shoe: ShoeID(a.cfg.ID, no), Seed: seedHex(sh.seed), Commitment: sh.commitment})
+		a.publish(wire.Event{Kind: "shoe-reveal", Shoe: ShoeID(a.cfg.ID, no), Seed: seedHex(sh.seed), Commitment: sh.commitment})
 	}
 }
 
 // ShoeID names a shoe: table and shoe number, "3-2".
-func ShoeID(table int64, no int) string { return RoundID(table, no) }
+func ShoeID(table int64, no int) string { return recall.RoundID(table, no) }
 
 // rebuild throws the table's state away and replays its log: after a
 // write that failed half-way, or a command the store knew and the actor

@@ -15,6 +15,7 @@ import (
 	"sabot/engine"
 	"sabot/internal/cluster"
 	"sabot/internal/operator"
+	"sabot/internal/recall"
 	"sabot/internal/report"
 	"sabot/money"
 	"sabot/rules"
@@ -221,7 +222,7 @@ func (a *actor) loadFrom(ctx context.Context, fromSnapshot bool) error {
 	// table would deal other cards than those its log committed to.
 	for _, r := range recs {
 		if r.Kind == sabot.LogShoe {
-			var sp shoePayload
+			var sp recall.ShoeStart
 			if json.Unmarshal(r.Payload, &sp) == nil {
 				seed, err := a.s.openSeed(sp, a.cfg.ID)
 				if err != nil {
@@ -319,7 +320,7 @@ func (a *actor) closeTable(ctx context.Context, cause error) error {
 	if len(ret) == 0 && a.bankCover == 0 {
 		return nil
 	}
-	pay := settlePayload{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
+	pay := recall.Settle{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
 	var total money.Amount
 	var ps []sabot.Posting
 	if a.bankCover != 0 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sabot/engine"
+	"sabot/internal/wire"
 )
 
 // A table's timers (the seats' are in seats.go, AR-21): the betting
@@ -87,7 +88,7 @@ func (a *actor) armBetTimer() {
 		return // at a physical table the dealer closes the betting (no-more-bets)
 	}
 	a.arm(betTimer, a.s.timing().BetWindow)
-	a.publish(Event{Kind: "betting", Deadline: a.due.UnixMilli()})
+	a.publish(wire.Event{Kind: "betting", Deadline: a.due.UnixMilli()})
 }
 
 func (a *actor) armDecisionTimer() {

@@ -6,6 +6,8 @@ import (
 
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/rules"
 )
 
@@ -25,13 +27,13 @@ func cardText(c card.Card) string { return c.String() }
 
 // handView shows a hand's cards, a face-down one as Hidden, and the total
 // of the cards shown.
-func handView(h *engine.Hand) HandView {
-	v := HandView{Cards: []string{}}
+func handView(h *engine.Hand) wire.HandView {
+	v := wire.HandView{Cards: []string{}}
 	fd := h.FaceDown()
 	var shown []card.Card
 	for i, c := range h.Cards() {
 		if i == fd {
-			v.Cards = append(v.Cards, Hidden)
+			v.Cards = append(v.Cards, wire.Hidden)
 			continue
 		}
 		v.Cards = append(v.Cards, cardText(c))
@@ -50,27 +52,27 @@ func handView(h *engine.Hand) HandView {
 	return v
 }
 
-func (a *actor) view() *TableView {
-	v := &TableView{ID: a.cfg.ID, Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode,
-		Closed: a.closed, Seats: []SeatView{}, Bets: []BetView{}}
+func (a *actor) view() *wire.TableView {
+	v := &wire.TableView{ID: a.cfg.ID, Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode,
+		Closed: a.closed, Seats: []wire.SeatView{}, Bets: []wire.BetView{}}
 	if a.t == nil {
 		return v
 	}
 	tm := a.s.timing()
-	v.Rules = RulesView{Boxes: a.p.Boxes, BackBetsPerBox: a.p.BackBetsPerBox, MinBet: a.p.MinBet, MaxBet: a.p.MaxBet,
+	v.Rules = wire.RulesView{Boxes: a.p.Boxes, BackBetsPerBox: a.p.BackBetsPerBox, MinBet: a.p.MinBet, MaxBet: a.p.MaxBet,
 		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes, DoubleForLess: a.p.DoubleForLess,
 		BankRotates: a.p.BankRotates, BankRounds: a.p.BankRounds,
 		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout, SeatIdleMS: tm.SeatIdle.Milliseconds()}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
-			v.Seats = append(v.Seats, SeatView{Box: box, Player: h})
+			v.Seats = append(v.Seats, wire.SeatView{Box: box, Player: h})
 		}
 	}
 	for _, b := range a.t.Bets() {
-		v.Bets = append(v.Bets, BetView{Player: b.Player, Box: b.Box, Stake: b.Stake})
+		v.Bets = append(v.Bets, wire.BetView{Player: b.Player, Box: b.Box, Stake: b.Stake})
 	}
 	v.Bank = a.t.Bank()
-	v.Shoe = ShoeView{ID: ShoeID(a.cfg.ID, a.t.ShoeNo())}
+	v.Shoe = wire.ShoeView{ID: ShoeID(a.cfg.ID, a.t.ShoeNo())}
 	if sh := a.t.Shoe(); sh != nil {
 		v.Shoe.Remaining = sh.Remaining()
 	} else {
@@ -103,10 +105,10 @@ func (a *actor) view() *TableView {
 	return v
 }
 
-func (a *actor) roundView() *RoundView {
+func (a *actor) roundView() *wire.RoundView {
 	r := a.t.Round()
-	rv := &RoundView{ID: RoundID(a.cfg.ID, a.t.RoundNo()), No: a.t.RoundNo(), Phase: r.Phase().String(), Test: a.cfg.TestMode,
-		Dealer: handView(r.Dealer()), Hands: []HandView{}, Bets: []BetView{}}
+	rv := &wire.RoundView{ID: recall.RoundID(a.cfg.ID, a.t.RoundNo()), No: a.t.RoundNo(), Phase: r.Phase().String(), Test: a.cfg.TestMode,
+		Dealer: handView(r.Dealer()), Hands: []wire.HandView{}, Bets: []wire.BetView{}}
 	if void, why := r.Void(); void {
 		rv.Void = why
 	}
@@ -119,7 +121,7 @@ func (a *actor) roundView() *RoundView {
 		}
 	}
 	for _, b := range r.Bets() {
-		bv := BetView{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake}
+		bv := wire.BetView{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake}
 		if b.Settled() {
 			bv.Result, bv.Net = b.Result.String(), b.Net
 		}
@@ -129,12 +131,12 @@ func (a *actor) roundView() *RoundView {
 }
 
 // turn says who decides now.
-func (a *actor) turn() *TurnView {
+func (a *actor) turn() *wire.TurnView {
 	r := a.t.Round()
 	if !a.dealt || r.Phase() == engine.Done {
 		return nil
 	}
-	tv := &TurnView{Round: a.t.RoundNo(), Phase: r.Phase().String(), Players: []string{}, Legal: []WireAction{}}
+	tv := &wire.TurnView{Round: a.t.RoundNo(), Phase: r.Phase().String(), Players: []string{}, Legal: []wire.Action{}}
 	if a.timerOn == decisionTimer {
 		tv.Deadline = a.due.UnixMilli()
 	}
@@ -149,7 +151,7 @@ func (a *actor) turn() *TurnView {
 		if x.Kind == engine.Close || inWindow(r.Phase()) && a.declined[declineKey{x.Player, x.Box}] {
 			continue
 		}
-		tv.Legal = append(tv.Legal, toWire(x))
+		tv.Legal = append(tv.Legal, wire.ActionOf(x))
 		// ES-11: insurance still open while the boxes play is offered to
 		// its bettors (Legal) but waits for nobody: they are not in turn.
 		late := r.Phase() == engine.Playing && (x.Kind == engine.Insure || x.Kind == engine.EvenMoney)
@@ -172,8 +174,8 @@ func (a *actor) turn() *TurnView {
 
 // eventOf turns an engine event into what clients see: a face-down card
 // without its face.
-func eventOf(e engine.Event, round int, by string) Event {
-	w := Event{Round: round, Box: e.Box, Hand: e.Hand, Player: e.Player}
+func eventOf(e engine.Event, round int, by string) wire.Event {
+	w := wire.Event{Round: round, Box: e.Box, Hand: e.Hand, Player: e.Player}
 	switch e.Kind {
 	case engine.EvBet:
 		w.Kind, w.Bet, w.Amount = "stake", e.BetKind.String(), e.Amount
@@ -189,7 +191,7 @@ func eventOf(e engine.Event, round int, by string) Event {
 	case engine.EvBurn:
 		w.Kind, w.Card = "burn", cardText(e.Card)
 	case engine.EvAction:
-		act := toWire(e.Action)
+		act := wire.ActionOf(e.Action)
 		w.Kind, w.Action, w.By = "action", &act, by
 		if e.Action.Player == "" && by == "player" {
 			w.By = "dealer"
@@ -200,7 +202,7 @@ func eventOf(e engine.Event, round int, by string) Event {
 		w.Kind = "cut-card"
 	case engine.EvVoid:
 		w.Kind, w.Text = "void", e.Text
-		w.Reason = voidReason(e.Text)
+		w.Reason = recall.VoidReason(e.Text)
 	case engine.EvResult:
 		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
 	case engine.EvDone:
@@ -222,7 +224,7 @@ func (a *actor) publishRound(by string) {
 
 func (a *actor) publishTurn() {
 	if tv := a.turn(); tv != nil {
-		a.publish(Event{Kind: "turn", Round: tv.Round, Turn: tv})
+		a.publish(wire.Event{Kind: "turn", Round: tv.Round, Turn: tv})
 	}
 }
 
@@ -231,9 +233,9 @@ const ringSize = 1024
 
 // publish sends an event to every subscriber. A subscriber too slow to
 // take it is dropped: its client reconnects and resyncs.
-func (a *actor) publish(e Event) {
+func (a *actor) publish(e wire.Event) {
 	a.evSeq++
-	data, _ := json.Marshal(Message{Type: "event", Seq: a.evSeq, Event: &e})
+	data, _ := json.Marshal(wire.Message{Type: "event", Seq: a.evSeq, Event: &e})
 	m := outMsg{a.evSeq, data}
 	if len(a.ring) < ringSize {
 		a.ring = append(a.ring, m)
@@ -256,7 +258,7 @@ func (a *actor) send(s *subscriber, data []byte) {
 }
 
 func (a *actor) snapshotMsg() []byte {
-	data, _ := json.Marshal(Message{Type: "snapshot", Epoch: a.epoch, Seq: a.evSeq, Table: a.view()})
+	data, _ := json.Marshal(wire.Message{Type: "snapshot", Epoch: a.epoch, Seq: a.evSeq, Table: a.view()})
 	return data
 }
 
@@ -295,10 +297,10 @@ type subscriber struct {
 
 // needView is whom the next card of a physical shoe is for (nil: no card
 // is due).
-func (a *actor) needView() *NeedView {
+func (a *actor) needView() *wire.NeedView {
 	n, ok := a.t.Need()
 	if !ok || !a.dealt {
 		return nil
 	}
-	return &NeedView{Round: a.t.RoundNo(), Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Replace: n.Replace}
+	return &wire.NeedView{Round: a.t.RoundNo(), Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Replace: n.Replace}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sabot/internal/wire"
 	"testing"
 	"time"
 
@@ -23,9 +24,9 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	ana := p.player(t, "ana")
-	p.do(t, ana, opSit, CommandRequest{Box: 1})
-	p.do(t, dora, opSeatWalkIn, CommandRequest{Box: 2})
-	p.do(t, dora, opBuyIn, CommandRequest{Box: 2, Stake: 5000})
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, dora, opSeatWalkIn, wire.CommandRequest{Box: 2})
+	p.do(t, dora, opBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
 	walkIn := p.a.t.Holder(2)
 
 	now = now.Add(p.s.timing().SeatIdle + time.Second)
@@ -37,7 +38,7 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 		t.Fatalf("the walk-in's box 2 was given up after %v: held by %q", p.s.timing().SeatIdle, p.a.t.Holder(2))
 	}
 
-	as := func(op string, body CommandRequest) {
+	as := func(op string, body wire.CommandRequest) {
 		t.Helper()
 		cmdNo++
 		c := testCommand(t, op, dora, "dora", fmt.Sprint(cmdNo), body)
@@ -46,10 +47,10 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 			t.Fatalf("%s: %v", op, r.err)
 		}
 	}
-	as(opBet, CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
-	as(opNoMore, CommandRequest{})
+	as(opBet, wire.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
+	as(opNoMore, wire.CommandRequest{})
 	for _, card := range []string{"TS", "6D", "7C"} { // box 2 17 against a 6
-		as(opCard, CommandRequest{Card: card})
+		as(opCard, wire.CommandRequest{Card: card})
 	}
 	if tv := p.a.turn(); tv == nil || len(tv.Players) != 1 || tv.Players[0] != walkIn {
 		t.Fatalf("the turn: %+v, want the walk-in's", tv)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"sabot"
-	"sabot/internal/server"
+	"sabot/internal/client"
 )
 
 // Issue 28, item 3: a name taken is refused with a reason and the name, so
@@ -15,7 +15,7 @@ func TestNameTakenReason(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	h.player("Ana", 0)
-	c := &server.Client{URL: h.srv.URL()}
+	c := &client.Client{URL: h.srv.URL()}
 	err := c.Register(ctx, "ana", "correct horse")
 	p := wantReason(t, err, sabot.ECONFLICT, "name_taken")
 	if p["name"] != "ana" {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"sabot/internal/wire"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -354,7 +355,7 @@ func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []
 // wsSessionCommand is wsCommand from a session: its stakes are refused once
 // the session is over (StakeGuard).
 func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, session string, data []byte) []byte {
-	answer := func(m Message) []byte {
+	answer := func(m wire.Message) []byte {
 		b, _ := json.Marshal(m)
 		return b
 	}
@@ -376,21 +377,21 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, 
 		return fail(err)
 	}
 	if req.Op == opPing { // the client's heartbeat: this node answers
-		return answer(Message{Type: "pong", CommandID: req.CommandID})
+		return answer(wire.Message{Type: "pong", CommandID: req.CommandID})
 	}
 	if c == nil { // a snapshot
 		rep := a.do(ctx, &command{inside: snapshotTable})
 		if rep.err != nil {
 			return fail(rep.err)
 		}
-		return answer(Message{Type: "snapshot", CommandID: req.CommandID, Epoch: rep.epoch, Seq: rep.seq, Table: rep.view})
+		return answer(wire.Message{Type: "snapshot", CommandID: req.CommandID, Epoch: rep.epoch, Seq: rep.seq, Table: rep.view})
 	}
 	c.session = session
 	rep := a.do(ctx, c)
 	if rep.err != nil {
 		return fail(rep.err)
 	}
-	return answer(Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.seq, Duplicate: rep.dup})
+	return answer(wire.Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.seq, Duplicate: rep.dup})
 }
 
 // opSnapshot asks, on a socket, for the table's snapshot.
@@ -407,7 +408,7 @@ const opPing = "ping"
 // an HTTP body (decodeJSON): fields spelled exactly, each once, nothing
 // after the object. req is what
 // could be read of the message (its command ID goes with the refusal).
-func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *command, err error) {
+func (s *Server) decodeWS(u *sabot.User, data []byte) (req wire.CommandRequest, c *command, err error) {
 	if err := decodeJSON(data, &req); err != nil {
 		return req, nil, err
 	}
@@ -419,7 +420,7 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *co
 	case req.Op == "":
 		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", playerCommandNames(), opSnapshot)
 	case cmd == nil:
-		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", brief(strconv.Quote(req.Op)))
+		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", wire.Brief(strconv.Quote(req.Op)))
 	}
 	if cmd.who != byPlayer { // a player's is checked with its body (walk_in)
 		if err := cmd.who.allows(u); err != nil {
@@ -428,7 +429,7 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req CommandRequest, c *co
 	}
 	c, err = s.command(u, cmd, req)
 	if err != nil {
-		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", brief(sabot.ErrorMessage(err)))
+		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", wire.Brief(sabot.ErrorMessage(err)))
 	}
 	return req, c, nil
 }

@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/recall"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // tap records every message a client receives on a table's WebSocket.
@@ -32,7 +35,7 @@ func (tp *tap) all() []string {
 	return append([]string(nil), tp.msgs...)
 }
 
-func listen(t *testing.T, c *server.Client, table int64) *tap {
+func listen(t *testing.T, c *client.Client, table int64) *tap {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	f, err := c.Subscribe(ctx, table, "", 0)
@@ -56,7 +59,7 @@ func listen(t *testing.T, c *server.Client, table int64) *tap {
 }
 
 // get fetches a path with a client's token and returns the body as sent.
-func get(t *testing.T, c *server.Client, path string) string {
+func get(t *testing.T, c *client.Client, path string) string {
 	t.Helper()
 	req, _ := http.NewRequest("GET", c.URL+path, nil)
 	req.Header.Set("Authorization", "Bearer "+c.Token)
@@ -90,30 +93,30 @@ func TestHiddenCardsNeverSent_AR09_AR17(t *testing.T) {
 	taps := []*tap{listen(t, ana, tb), listen(t, ben, tb), listen(t, h.admin, tb)}
 	var polled []string
 	poll := func() {
-		for _, c := range []*server.Client{ana, ben, h.admin} {
+		for _, c := range []*client.Client{ana, ben, h.admin} {
 			polled = append(polled, get(t, c, "/api/tables/"+itoa(tb)), get(t, c, "/api/me"), get(t, c, "/api/tables"))
 		}
 	}
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
 	// ana 5+6 = 11 doubles and gets 4D face down; ben 10+8; the dealer 9 up, QC in the hole.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "5S TH 9D 6C 8H QC 4D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 100}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "5S TH 9D 6C 8H QC 4D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 100}))
 	poll()
 	v := must(ana.Table(ctx, tb))
-	if got := strings.Join(v.Round.Dealer.Cards, " "); got != "9D "+server.Hidden || v.Round.Dealer.Total != 9 {
+	if got := strings.Join(v.Round.Dealer.Cards, " "); got != "9D "+wire.Hidden || v.Round.Dealer.Total != 9 {
 		t.Fatalf("dealer shows %q total %d", got, v.Round.Dealer.Total)
 	}
 	_, err := ana.Round(ctx, v.Round.ID)
 	wantCode(t, err, sabot.ECONFLICT, "in play")
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "double", Box: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "double", Box: 1}))
 	poll()
 	v = must(ana.Table(ctx, tb))
-	if got := v.Round.Hands[0]; strings.Join(got.Cards, " ") != "5S 6C "+server.Hidden || got.Total != 11 {
+	if got := v.Round.Hands[0]; strings.Join(got.Cards, " ") != "5S 6C "+wire.Hidden || got.Total != 11 {
 		t.Fatalf("ana's doubled hand shows %v total %d", got.Cards, got.Total)
 	}
-	must(ben.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 2}))
+	must(ben.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 2}))
 	waitRound(t, ana, tb, 1)
 	eventually(t, "every client got the settlement", func() bool {
 		for _, tp := range taps {
@@ -135,7 +138,7 @@ func TestHiddenCardsNeverSent_AR09_AR17(t *testing.T) {
 				if !strings.Contains(m, `"`+secret+`"`) {
 					continue
 				}
-				var msg server.Message
+				var msg wire.Message
 				json.Unmarshal([]byte(m), &msg)
 				if !revealed && (msg.Event == nil || msg.Event.Kind != "reveal" || msg.Event.Card != secret) {
 					t.Fatalf("client %d got %s before its reveal: %s", i, secret, m)
@@ -166,11 +169,11 @@ func TestDecisionTimeout_VE06(t *testing.T) {
 	h := newHarness(t, nil, server.Timing{BetWindow: time.Minute, Decision: 50 * time.Millisecond, Window: 50 * time.Millisecond})
 	tb := h.table("venice", true, nil)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "5S TS 7D 4H 8S TC 9C 2D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 100}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "5S TS 7D 4H 8S TC 9C 2D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 100}))
 	v := waitRound(t, ana, tb, 1)
 	rec := must(ana.Round(ctx, v.Round.ID))
 	var got []string
@@ -198,15 +201,15 @@ func TestReconnectResync(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "TS 9H 7C 8D"}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 9H 7C 8D"}))
 	f := must(ana.Subscribe(ctx, tb, "", 0))
 	snap := must(f.Next(ctx))
 	if snap.Type != "snapshot" || snap.Epoch == "" {
 		t.Fatalf("first message %+v", snap)
 	}
 	f.Close()
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 3}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 3, Stake: 10}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 3}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 3, Stake: 10}))
 	f = must(ana.Subscribe(ctx, tb, snap.Epoch, snap.Seq))
 	m := must(f.Next(ctx))
 	if m.Type != "event" || m.Seq != snap.Seq+1 || m.Event.Kind != "sit" {
@@ -222,7 +225,7 @@ func TestReconnectResync(t *testing.T) {
 		t.Fatalf("after a restart: %+v", m)
 	}
 	// Commands on the socket: the events come first, then the answer.
-	id := must(f.Send(ctx, server.CommandRequest{Op: "act", Action: "stand", Box: 3}))
+	id := must(f.Send(ctx, wire.CommandRequest{Op: "act", Action: "stand", Box: 3}))
 	var kinds []string
 	for {
 		m := must(f.Next(ctx))
@@ -239,7 +242,7 @@ func TestReconnectResync(t *testing.T) {
 	}
 	// A snapshot asked for on the socket carries the epoch and the seq of
 	// the last event it includes, as the first one does (docs/protocol.md).
-	id = must(f.Send(ctx, server.CommandRequest{Op: "snapshot"}))
+	id = must(f.Send(ctx, wire.CommandRequest{Op: "snapshot"}))
 	for {
 		a := must(f.Next(ctx))
 		if a.CommandID != id {
@@ -259,13 +262,13 @@ func TestRestartResumesRound(t *testing.T) {
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", true, nil)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
-	must(ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}))
-	must(ben.Command(ctx, tb, "sit", server.CommandRequest{Box: 2}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
 	// ana 8+8 splits; ben 10+9; dealer 6 up.
-	must(h.admin.Command(ctx, tb, "force-cards", server.CommandRequest{Cards: "8S TS 6D 8H 9S 3C TD 2H KC 7D"}))
-	must(ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 100}))
-	must(ben.Command(ctx, tb, "bet", server.CommandRequest{Box: 2, Stake: 50}))
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "split", Box: 1}))
+	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "8S TS 6D 8H 9S 3C TD 2H KC 7D"}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 50}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "split", Box: 1}))
 	before := must(ana.Table(ctx, tb))
 	if w := wallet(t, ana); w != 800 {
 		t.Fatalf("after the split: %d", w)
@@ -279,11 +282,11 @@ func TestRestartResumesRound(t *testing.T) {
 		t.Fatalf("the round changed across the restart:\n%s\n%s", b1, b2)
 	}
 	// ana: 8+3 = 11 stands, 8+T = 18 stands; ben stands.
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1, Hand: 1}))
-	must(ana.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 1, Hand: 2}))
-	must(ben.Command(ctx, tb, "act", server.CommandRequest{Action: "stand", Box: 2}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1, Hand: 1}))
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1, Hand: 2}))
+	must(ben.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 2}))
 	v := waitRound(t, ana, tb, 1)
-	rep, _, err := server.ReplayRound(ctx, h.st, v.Round.ID)
+	rep, _, err := recall.ReplayRound(ctx, h.st, v.Round.ID)
 	if err != nil || !rep.OK() {
 		t.Fatalf("replay: %v %v", err, rep)
 	}

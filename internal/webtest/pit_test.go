@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // The pit page, as an administrator uses it: a wallet credited, a table's
@@ -68,7 +68,7 @@ func TestPit(t *testing.T) {
 	eval[bool](t, pit, `(() => { window.asked = ''; window.confirm = q => { window.asked = q; return false }; return true })()`)
 	click(t, pit, `#open button[type=submit]`)
 	waitJS(t, pit, "the limits confirmed first", `window.asked === 'Open Venezia at 5.00 to 20,000.00? The maximum is above 10,000.00.'`)
-	var tables []server.TableView
+	var tables []wire.TableView
 	if err := g.site.Admin.Do(context.Background(), "GET", "/api/tables", nil, &tables); err != nil || len(tables) != 1 {
 		t.Fatalf("tables after a refused confirmation: %d %v", len(tables), err)
 	}

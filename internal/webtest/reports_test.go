@@ -7,6 +7,7 @@ import (
 
 	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/wire"
 )
 
 // The pit's reports page (issue 29): after rounds at a table, the
@@ -25,13 +26,13 @@ func TestPitReports(t *testing.T) {
 	if _, err := ana.Login(ctx, "ana", Password); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Command(ctx, tb, "sit", server.CommandRequest{Box: 1}); err != nil {
+	if _, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 2; n++ {
 		// ana's blackjack against 6 and 10: she wins 15.00 a round.
 		site.Force(t, tb, "AS 6D KH TD")
-		if _, err := ana.Command(ctx, tb, "bet", server.CommandRequest{Box: 1, Stake: 1000}); err != nil {
+		if _, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}); err != nil {
 			t.Fatal(err)
 		}
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {

@@ -26,6 +26,7 @@ import (
 	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -129,7 +130,7 @@ func (s *Site) Up(tb testing.TB) {
 // Table opens a test-mode table.
 func (s *Site) Table(tb testing.TB, name, profile string, options map[string]string) int64 {
 	tb.Helper()
-	v, err := s.Admin.CreateTable(context.Background(), server.TableRequest{Name: name, Profile: profile, Options: options, TestMode: true})
+	v, err := s.Admin.CreateTable(context.Background(), wire.TableRequest{Name: name, Profile: profile, Options: options, TestMode: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func (s *Site) Credit(tb testing.TB, name string, amount int64) {
 // Force makes the next round of a table deal these cards.
 func (s *Site) Force(tb testing.TB, table int64, cards string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "force-cards", server.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, "force-cards", wire.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -155,7 +156,7 @@ func (s *Site) Force(tb testing.TB, table int64, cards string) {
 // Configure changes a table's options between rounds, as the pit does.
 func (s *Site) Configure(tb testing.TB, table int64, options map[string]string, reason string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "configure", server.CommandRequest{Options: options, Reason: reason}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, "configure", wire.CommandRequest{Options: options, Reason: reason}); err != nil {
 		tb.Fatal(err)
 	}
 }
