@@ -102,7 +102,7 @@ func TestDealerConsole_AR23(t *testing.T) {
 	click(t, ivo, `.console-waiting li [data-op="approve"]`)
 	waitJS(t, dora, "the correction applied", `!document.querySelector('.console-waiting li')`)
 
-	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // ana stands
+	click(t, ana, `.prompt:not([hidden]) button.act-stand`) // ana stands
 	waitJS(t, dora, "the dealer's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
 	readCard(t, dora, "TD", "the dealer's card") // 16: draws again
 	waitJS(t, dora, "a card due before 2H", `!document.getElementById('card-input').disabled`)
@@ -182,7 +182,7 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	readCard(t, dora, "7C", "box 2, hand 1")
 	readCard(t, dora, "8S", "box 1 to decide")
 	waitKey(t, ana, "ana's decision", "s")
-	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // ana stands on 17
+	click(t, ana, `.prompt:not([hidden]) button.act-stand`) // ana stands on 17
 	// The walk-in's 17: the dealer enters his stand.
 	click(t, dora, `[data-op="act"][data-box="2"][data-action="stand"]`)
 	waitJS(t, dora, "the dealer's card asked for", `document.getElementById('console-need').textContent.includes("the dealer's card")`)
@@ -231,13 +231,13 @@ func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 	readCard(t, dora, "2C", "box 1 to decide") // the bank: 18
 
 	// The skipped players see the bank and may withdraw.
-	waitJS(t, ana, "ana offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button[data-key="w"]')`)
-	if got := text(t, ana, `.prompt:not([hidden]) button[data-key="w"]`); !strings.Contains(got, "Withdraw the bet") {
+	waitJS(t, ana, "ana offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button.act-withdraw')`)
+	if got := text(t, ana, `.prompt:not([hidden]) button.act-withdraw`); !strings.Contains(got, "Withdraw the bet") {
 		t.Errorf("the withdraw button reads %q", got)
 	}
-	click(t, ana, `.prompt:not([hidden]) button[data-key="s"]`) // 18 against 18
-	waitJS(t, ben, "ben offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button[data-key="w"]')`)
-	click(t, ben, `.prompt:not([hidden]) button[data-key="w"]`)
+	click(t, ana, `.prompt:not([hidden]) button.act-stand`) // 18 against 18
+	waitJS(t, ben, "ben offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button.act-withdraw')`)
+	click(t, ben, `.prompt:not([hidden]) button.act-withdraw`)
 	waitJS(t, ana, "the round settled", `!!document.querySelector('.box[data-box="1"] .badge.push')`)
 	waitBalance(t, ana, "ana's push", "1,000.00")
 	waitBalance(t, ben, "ben's stake back", "1,000.00")

@@ -103,15 +103,38 @@ func bet(t testing.TB, ctx context.Context, box int, chip int64) {
 	click(t, ctx, `.box[data-box="`+itoa(int64(box))+`"] .spot.holder.open`)
 }
 
-// waitKey waits until the player is offered the decision with this key.
-func waitKey(t testing.TB, ctx context.Context, what, key string) {
-	t.Helper()
-	waitJS(t, ctx, what, `!!document.querySelector('.prompt:not([hidden]) button[data-key="`+key+`"]')`)
+// keyActions are the decisions by their English shortcut: a test names a
+// decision so, and the page shows it under its own language's key (Stand
+// is S in English, L in Spanish, O in Italian: key.* in the catalogues).
+var keyActions = map[string]string{"h": "hit", "s": "stand", "d": "double", "p": "split", "r": "surrender",
+	"i": "insure", "e": "even-money", "c": "challenge", "w": "withdraw", "n": "decline"}
+
+// decisionButton is the selector of the offered decision a test names by
+// its English key.
+func decisionButton(key string) string {
+	return `.prompt:not([hidden]) button.act-` + keyActions[key]
 }
 
-// press types a key (a decision's shortcut).
+// waitKey waits until the player is offered the decision with this
+// English key, whatever the page's language.
+func waitKey(t testing.TB, ctx context.Context, what, key string) {
+	t.Helper()
+	if keyActions[key] == "" {
+		t.Fatalf("waitKey: no decision has the key %q", key)
+	}
+	waitJS(t, ctx, what, `!!document.querySelector('`+decisionButton(key)+`')`)
+}
+
+// press types a decision's shortcut, as the page's language has it: a
+// decision a test names by its English key is typed with the key its
+// button shows; any other key as it is.
 func press(t testing.TB, ctx context.Context, what, key string) {
 	t.Helper()
+	if keyActions[key] != "" {
+		if shown := eval[string](t, ctx, `(document.querySelector('`+decisionButton(key)+`') || {}).dataset?.key || ''`); shown != "" {
+			key = shown
+		}
+	}
 	do(t, ctx, what, chromedp.KeyEvent(key))
 }
 

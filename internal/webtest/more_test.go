@@ -24,11 +24,11 @@ func TestReconnectAfterRestart(t *testing.T) {
 	epoch := eval[string](t, ana, `document.querySelector('.conn').dataset.epoch`)
 
 	g.site.Restart(t)
-	waitJS(t, ana, "back live after the restart", `document.querySelector('.conn').dataset.epoch !== '`+epoch+`' && document.querySelector('.conn').classList.contains('open') && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	waitJS(t, ana, "back live after the restart", `document.querySelector('.conn').dataset.epoch !== '`+epoch+`' && document.querySelector('.conn').classList.contains('open') && !!document.querySelector('.prompt:not([hidden]) button.act-stand')`)
 	if got := eval[string](t, ana, `document.querySelector('.box[data-box="1"] .total').textContent + ' vs ' + document.querySelector('.dealer .total').textContent`); got != "18 vs 9" {
 		t.Errorf("after the restart the page shows %q", got)
 	}
-	click(t, ana, `.prompt button[data-key="s"]`)
+	click(t, ana, `.prompt button.act-stand`)
 	waitJS(t, ana, "the push", `!!document.querySelector('.box[data-box="1"] .badge.push') && document.querySelector('.dealer .total').textContent === '18'`)
 	waitBalance(t, ana, "the balance", "1,000.00")
 }
@@ -55,7 +55,7 @@ func TestInsurance(t *testing.T) {
 	}
 	eval[chromedp.Void](t, ana, `document.querySelector('.stake-input').value = ''`)
 	do(t, ana, "a smaller insurance", chromedp.SendKeys(chromedp.CSS(".stake-input"), "1.5"))
-	click(t, ana, `.prompt button[data-key="i"]`)
+	click(t, ana, `.prompt button.act-insure`)
 	waitJS(t, ana, "the dealer's blackjack", `document.querySelector('.dealer .total')?.textContent === 'Blackjack' && !!document.querySelector('.box[data-box="1"] .badge.lose')`)
 	spot := eval[string](t, ana, `document.querySelector('.box[data-box="1"] .spot.holder').getAttribute('aria-label')`)
 	if !strings.Contains(spot, "insurance 1.50") || !strings.Contains(spot, "net −2.00") {
@@ -163,7 +163,7 @@ func TestCutCard(t *testing.T) {
 			if (calls.includes('is over: its seed is published')) return 'over';
 			const cut = calls.includes('The cut card is out: this is the last round of the shoe (EG-04).') && document.querySelector('.shoe .cut')?.textContent === 'Cut card: last round';
 			const p = document.querySelector('.prompt:not([hidden])');
-			if (p) p.querySelector('button[data-key="s"], button[data-key="n"], button').click();
+			if (p) p.querySelector('button.act-stand, button.act-decline, button').click();
 			else if (!document.querySelector('.mybets')) document.querySelector('.box[data-box="1"] .spot.holder.open')?.click();
 			return cut ? 'cut' : 'playing';
 		})()`)
@@ -206,7 +206,7 @@ func TestChallengeAndDeclaration_AR10_AR11(t *testing.T) {
 		t.Errorf("the declaration prompt: %q", got)
 	}
 	press(t, ana, "the Ace counts 11", "e")
-	waitJS(t, ana, "17, then hit or stand", `document.querySelector('.box[data-box="1"] .total').textContent === '17' && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	waitJS(t, ana, "17, then hit or stand", `document.querySelector('.box[data-box="1"] .total').textContent === '17' && !!document.querySelector('.prompt:not([hidden]) button.act-stand')`)
 	if got := keys(t, ana); got != "h s" {
 		t.Errorf("after the declaration ana is offered %q, want h s", got)
 	}

@@ -280,7 +280,7 @@ func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
 	// 5.00 down of her 7.50: neither a split nor a double fits.
 	g.force(t, "8S 6D 8H TC")
 	bet(t, ana, 1, 500)
-	waitJS(t, ana, "the decision, the limit's note", `!!document.querySelector('.prompt:not([hidden]) button[data-key="s"]') && !!document.querySelector('.prompt .prompt-care')`)
+	waitJS(t, ana, "the decision, the limit's note", `!!document.querySelector('.prompt:not([hidden]) button.act-stand') && !!document.querySelector('.prompt .prompt-care')`)
 	if got := keys(t, ana); got != "h s" {
 		t.Errorf("offered %q, want h s: a split or a double would pass the loss limit", got)
 	}

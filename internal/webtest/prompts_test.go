@@ -194,12 +194,12 @@ func TestSplitTenAceCountsOne_VE13(t *testing.T) {
 		t.Errorf("hand 1 (10-A) shows %q before the choice, want 21 (not a blackjack, split)", got)
 	}
 	press(t, ana, "the Ace counts 1", "1")
-	waitJS(t, ana, "11, then hit or double", `document.querySelector('.box[data-box="1"] .hand .total').textContent === '11' && !!document.querySelector('.prompt:not([hidden]) button[data-key="h"]')`)
+	waitJS(t, ana, "11, then hit or double", `document.querySelector('.box[data-box="1"] .hand .total').textContent === '11' && !!document.querySelector('.prompt:not([hidden]) button.act-hit')`)
 	if got := keys(t, ana); got != "h d" {
 		t.Errorf("hand 1 counted 11 offers %q, want h d (VE-06, VE-13)", got)
 	}
-	click(t, ana, `.prompt button[data-key="h"]`)
-	waitJS(t, ana, "20 on hand 1", `document.querySelector('.box[data-box="1"] .hand .total').textContent === '20' && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
+	click(t, ana, `.prompt button.act-hit`)
+	waitJS(t, ana, "20 on hand 1", `document.querySelector('.box[data-box="1"] .hand .total').textContent === '20' && !!document.querySelector('.prompt:not([hidden]) button.act-stand')`)
 	press(t, ana, "stand on 20", "s")
 	waitJS(t, ana, "hand 2", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 1 hand 2: 17')`)
 	press(t, ana, "stand on 17", "s")
@@ -235,7 +235,7 @@ func TestLateSurrender(t *testing.T) {
 	if got := keys(t, ana); got != "h s d r" {
 		t.Errorf("16 offers %q, want h s d r", got)
 	}
-	if got := eval[string](t, ana, `document.querySelector('.prompt button[data-key="r"]').textContent + ' ' + document.querySelector('.prompt button[data-key="r"]').getAttribute('aria-keyshortcuts')`); got != "SurrenderR R" {
+	if got := eval[string](t, ana, `document.querySelector('.prompt button.act-surrender').textContent + ' ' + document.querySelector('.prompt button.act-surrender').getAttribute('aria-keyshortcuts')`); got != "SurrenderR R" {
 		t.Errorf("the surrender button: %q", got)
 	}
 	press(t, ana, "surrender", "r")

@@ -98,11 +98,11 @@ func TestScreenshots(t *testing.T) {
 	stake(ben, "4", "2500", 2, "50.00")
 	click(t, cy, `.rack [data-fk="chip-500"]`)
 	click(t, cy, `.box[data-box="6"] .spot.open`) // every seated player has bet: the deal
-	waitJS(t, ana, "ana's turn", `!!document.querySelector('.prompt button[data-key="p"]')`)
-	click(t, ana, `.prompt button[data-key="p"]`)
-	waitJS(t, dora, "the follow window", `!!document.querySelector('.prompt button[data-key="p"]')`)
-	click(t, dora, `.prompt button[data-key="p"]`)
-	waitJS(t, ana, "ana's first hand at 11", `!!document.querySelector('.prompt button[data-key="h"]') && !document.querySelector('.prompt button[data-key="s"]')`)
+	waitJS(t, ana, "ana's turn", `!!document.querySelector('.prompt button.act-split')`)
+	click(t, ana, `.prompt button.act-split`)
+	waitJS(t, dora, "the follow window", `!!document.querySelector('.prompt button.act-split')`)
+	click(t, dora, `.prompt button.act-split`)
+	waitJS(t, ana, "ana's first hand at 11", `!!document.querySelector('.prompt button.act-hit') && !document.querySelector('.prompt button.act-stand')`)
 	picture(t, ana, "table", false)
 	picture(t, ana, "table-phone", true)
 	// The same moment in Spanish and Italian (issue 15), on a phone too.
@@ -117,11 +117,11 @@ func TestScreenshots(t *testing.T) {
 
 	// ana draws to 21, then 18 on her second hand; cy busts; the dealer
 	// makes 18. The replay of the round, at its end.
-	click(t, ana, `.prompt button[data-key="h"]`)
+	click(t, ana, `.prompt button.act-hit`)
 	waitJS(t, ana, "ana's second hand", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 2 hand 2: 18')`)
-	click(t, ana, `.prompt button[data-key="s"]`)
-	waitJS(t, cy, "cy's turn", `!!document.querySelector('.prompt:not([hidden]) button[data-key="h"]')`)
-	click(t, cy, `.prompt button[data-key="h"]`)
+	click(t, ana, `.prompt button.act-stand`)
+	waitJS(t, cy, "cy's turn", `!!document.querySelector('.prompt:not([hidden]) button.act-hit')`)
+	click(t, cy, `.prompt button.act-hit`)
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="4"] .badge.blackjack') && document.querySelector('.dealer .total').textContent === '18'`)
 	picture(t, ana, "table-settled", false)
 	open(t, ana, site, "/rounds/"+itoa(tb)+"-1", ".felt.replay")

@@ -60,9 +60,9 @@ func TestPlayRound(t *testing.T) {
 	if got := keys(t, ana); got != "h d" {
 		t.Errorf("box 4 (9) offers %q, want h d (VE-06: 11 or less must draw)", got)
 	}
-	click(t, ana, `.prompt button[data-key="h"]`)
-	waitJS(t, ana, "19 on box 4", `document.querySelector('.box[data-box="4"] .hand .total')?.textContent === '19' && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
-	click(t, ana, `.prompt button[data-key="s"]`)
+	click(t, ana, `.prompt button.act-hit`)
+	waitJS(t, ana, "19 on box 4", `document.querySelector('.box[data-box="4"] .hand .total')?.textContent === '19' && !!document.querySelector('.prompt:not([hidden]) button.act-stand')`)
+	click(t, ana, `.prompt button.act-stand`)
 
 	// The dealer draws to 25 and busts: both boxes win 5.00, settled right
 	// to left (VE-09).
@@ -156,7 +156,7 @@ func TestTwoBrowsers(t *testing.T) {
 	if got := keys(t, ben); got != "" {
 		t.Errorf("ben is offered %q on ana's turn", got)
 	}
-	click(t, ana, `.prompt button[data-key="s"]`)
+	click(t, ana, `.prompt button.act-stand`)
 	waitKey(t, ben, "ben's turn", "s")
 	waitJS(t, ana, "ana waits for ben", `/waiting for ben/.test(document.querySelector('.status-text').textContent)`)
 	if got := keys(t, ana); got != "" {
@@ -217,10 +217,10 @@ func TestBackBettor(t *testing.T) {
 		t.Errorf("ben's prompt: %q", got)
 	}
 	press(t, ben, "follow the split", "p")
-	waitJS(t, ana, "ana's first hand", `document.querySelectorAll('.box[data-box="1"] .hand').length === 2 && !!document.querySelector('.prompt:not([hidden]) button[data-key="s"]')`)
-	click(t, ana, `.prompt button[data-key="s"]`)
+	waitJS(t, ana, "ana's first hand", `document.querySelectorAll('.box[data-box="1"] .hand').length === 2 && !!document.querySelector('.prompt:not([hidden]) button.act-stand')`)
+	click(t, ana, `.prompt button.act-stand`)
 	waitJS(t, ana, "ana's second hand", `document.querySelector('.box[data-box="1"] .hand.current .total')?.textContent === '18'  && document.querySelectorAll('.box[data-box="1"] .hand')[1].classList.contains('current')`)
-	click(t, ana, `.prompt button[data-key="s"]`)
+	click(t, ana, `.prompt button.act-stand`)
 
 	waitJS(t, ben, "the settlement, seen by ben", `document.querySelectorAll('.box[data-box="1"] .badge.win').length === 2`)
 	if got := eval[string](t, ben, `document.querySelector('.box[data-box="1"] .spot.back.mine').innerText.replace(/\s+/g, ' ')`); !strings.Contains(got, "+10.00") || !strings.Contains(got, "10.00") {
@@ -293,7 +293,7 @@ func TestHiddenCardsNeverInThePage_AR09_AR17(t *testing.T) {
 	waitJS(t, ana, "box 2's decision again", `document.querySelector('.prompt-text')?.textContent.startsWith('Box 2')`)
 	noSecret("after the double", "QC", "4D")
 
-	click(t, ana, `.prompt button[data-key="s"]`)
+	click(t, ana, `.prompt button.act-stand`)
 	waitJS(t, ana, "the cards turned", `!!document.querySelector('.dealer .card[data-card="QC"]') && !!document.querySelector('.box[data-box="1"] .card[data-card="4D"]') && document.querySelectorAll('.badge.lose').length === 2`)
 	if got := eval[string](t, ana, `document.querySelector('.dealer .total').textContent + ' / ' + document.querySelector('.box[data-box="1"] .total').textContent`); got != "19 / 15" {
 		t.Errorf("after the round: %q, want 19 / 15", got)
