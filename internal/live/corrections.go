@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
 )
@@ -221,7 +222,7 @@ func Correct(ctx context.Context, t Table, by Sender, req CorrectRequest) (int64
 	if k.undo {
 		tk, err := tb.Decided()
 		if err != nil {
-			return 0, refusal(err)
+			return 0, wire.Refusal(err)
 		}
 		x.Card, x.At = tk.Card, len(tb.Cards())
 	}
@@ -248,11 +249,11 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 	switch {
 	case k.action == 0:
 		if err := tb.Burn(x.Card); err != nil {
-			return 0, refusal(err)
+			return 0, wire.Refusal(err)
 		}
 	default:
 		if err := tb.Round().Check(act); err != nil {
-			return 0, refusal(err)
+			return 0, wire.Refusal(err)
 		}
 	}
 	x.Status, x.By = "approved", by.User.Name
@@ -285,7 +286,7 @@ func approveUndo(ctx context.Context, t Table, by Sender, x Correction) (int64, 
 	}
 	tk, err := tb.Decided()
 	if err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	x.Status, x.By = "approved", by.User.Name
 	if _, err := takeBack(ctx, t, CardPayload{By: by.User.Name, Correction: x.ID, Expose: tk.Revealed != 0}); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/wire"
 )
 
 // Two of the dealer's irregularities in the Argentine reglamento that are
@@ -47,7 +48,7 @@ func irregular(ctx context.Context, t Table, k engine.Kind) (int64, error) {
 	}
 	act := engine.Action{Kind: k}
 	if err := r.Check(act); err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	return t.Act(ctx, act)
 }

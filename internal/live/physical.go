@@ -2,12 +2,10 @@ package live
 
 import (
 	"context"
-	"errors"
 
 	"sabot"
 	"sabot/card"
-	"sabot/engine"
-	"sabot/table"
+	"sabot/internal/wire"
 )
 
 // A table dealt from a physical shoe (issue 13, docs/live.md): the option
@@ -68,7 +66,7 @@ func ReadCard(ctx context.Context, t Table, by Sender, c card.Card) (int64, erro
 	}
 	tb := t.Table()
 	if err := tb.Feed(c); err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	pay := CardPayload{Round: tb.RoundNo(), Card: c, By: by.User.Name, Device: by.Device}
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogCard, Round: tb.RoundNo(), Payload: pay})
@@ -98,7 +96,7 @@ func UndoCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	}
 	tk, err := t.Table().Decided()
 	if err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	if tk.Why != "" {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is an AR-23 correction the inspector approves (correct, case undo)", tk.Why)
@@ -113,7 +111,7 @@ func takeBack(ctx context.Context, t Table, pay CardPayload) (int64, error) {
 	tb := t.Table()
 	back, err := tb.Undo()
 	if err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	pay.Round, pay.Card = tb.RoundNo(), back
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogCardUndo, Round: tb.RoundNo(), Payload: pay})
@@ -142,7 +140,7 @@ func CutCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	}
 	tb := t.Table()
 	if err := tb.CutCard(); err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogCutCard, Round: tb.RoundNo(), Payload: CutPayload{Round: tb.RoundNo(), By: by.User.Name}})
 	if err != nil {
@@ -164,30 +162,4 @@ func NoMoreBets(ctx context.Context, t Table) (int64, error) {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: round %d is in play", t.Table().RoundNo())
 	}
 	return t.Deal(ctx)
-}
-
-// refusal turns a rule's refusal into an error a player reads: what was
-// refused and why, with the rule ID. (The server's refusal, word for
-// word: the table's commands word the engine's and the table's refusals
-// one way.)
-func refusal(err error) error {
-	if err == nil {
-		return nil
-	}
-	var r *engine.Refusal
-	switch {
-	case errors.As(err, &r):
-		code := sabot.EINVALID
-		if errors.Is(err, engine.ErrOutOfTurn) || errors.Is(err, engine.ErrPhase) {
-			code = sabot.ECONFLICT
-		}
-		return sabot.Errorf(code, "refused: %s", r.Error())
-	case errors.Is(err, table.ErrRefused):
-		return sabot.Errorf(sabot.ECONFLICT, "%s", err.Error())
-	}
-	var se *sabot.Error
-	if errors.As(err, &se) {
-		return err
-	}
-	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
 }

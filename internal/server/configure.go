@@ -57,7 +57,7 @@ func (a *actor) configure(ctx context.Context, c *command, req wire.Configure) (
 	}
 	prof, err := profileOf(a.cfg.Profile, opts)
 	if err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	if err := wire.CheckLimits(prof); err != nil {
 		return 0, err
@@ -107,7 +107,7 @@ func (a *actor) configure(ctx context.Context, c *command, req wire.Configure) (
 	// it (the seed first); if the record cannot be written, rebuild.
 	if pay.NewShoe, err = a.reconfigure(prof, pay); err != nil {
 		a.rebuild(ctx)
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	rec, err := a.append(ctx, c, sabot.LogConfigure, 0, pay, ps)
 	if err != nil {

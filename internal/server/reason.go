@@ -29,7 +29,7 @@ func waiting(err error) wire.Event {
 }
 
 func waitingView(err error) *wire.WaitingView {
-	w := &wire.WaitingView{Text: strings.TrimPrefix(sabot.ErrorMessage(refusal(err)), "refused: ")}
+	w := &wire.WaitingView{Text: strings.TrimPrefix(sabot.ErrorMessage(wire.Refusal(err)), "refused: ")}
 	var nr *table.NotReady
 	if errors.As(err, &nr) {
 		w.Reason = nr.Reason

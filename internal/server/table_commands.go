@@ -12,7 +12,6 @@ import (
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
-	"sabot/table"
 )
 
 // The commands a client sends to a table, each registered once, in
@@ -312,7 +311,7 @@ func (a *actor) bet(ctx context.Context, c *command, req wire.Bet) (int64, error
 		}
 	}
 	if err := a.t.Bet(name, req.Box, stake); err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	debit := stake - old
 	err := a.checkBankCover(ctx, name, req.Box, stake) // FAM-01
@@ -381,7 +380,7 @@ func (a *actor) withdraw(ctx context.Context, c *command, req wire.Withdraw) (in
 	name := c.user.Name
 	stake, err := a.t.Withdraw(name, req.Box)
 	if err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	ps, err := a.moves(ctx, name, stake, "bet withdrawn")
 	if err == nil {
@@ -412,7 +411,7 @@ func (a *actor) act(ctx context.Context, c *command, req wire.Act) (int64, error
 	}
 	a.fillStake(&act)
 	if !r.Legal(act) {
-		return 0, refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
+		return 0, wire.Refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
 	}
 	debit := stakeOf(act)
 	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
@@ -535,7 +534,7 @@ func (a *actor) newShoe(ctx context.Context, c *command, _ wire.NewShoe) (int64,
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
 	}
 	if err := a.t.NewShoe(); err != nil {
-		return 0, refusal(err)
+		return 0, wire.Refusal(err)
 	}
 	a.noteShoe()
 	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, adminPayload{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
@@ -591,30 +590,6 @@ func (a *actor) short(ctx context.Context, err error, player string, debit money
 	held := a.s.balance(ctx, sabot.AccountWallet, a.players[player])
 	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: %s's wallet holds %s, the %s takes %s", player, held, what, debit).
 		WithReason("insufficient_funds", map[string]any{"player": player, "held": held, "amount": debit})
-}
-
-// refusal turns a rule's refusal into an error a player reads: what was
-// refused and why, with the rule ID.
-func refusal(err error) error {
-	if err == nil {
-		return nil
-	}
-	var r *engine.Refusal
-	switch {
-	case errors.As(err, &r):
-		code := sabot.EINVALID
-		if errors.Is(err, engine.ErrOutOfTurn) || errors.Is(err, engine.ErrPhase) {
-			code = sabot.ECONFLICT
-		}
-		return sabot.Errorf(code, "refused: %s", r.Error())
-	case errors.Is(err, table.ErrRefused):
-		return sabot.Errorf(sabot.ECONFLICT, "%s", err.Error())
-	}
-	var se *sabot.Error
-	if errors.As(err, &se) {
-		return err
-	}
-	return sabot.Errorf(sabot.EINVALID, "refused: %v", err)
 }
 
 // cite is " (IDS)", the rule IDs a refusal names, or nothing.
