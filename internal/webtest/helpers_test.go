@@ -110,30 +110,30 @@ var keyActions = map[string]string{"h": "hit", "s": "stand", "d": "double", "p":
 	"i": "insure", "e": "even-money", "c": "challenge", "w": "withdraw", "n": "decline"}
 
 // decisionButton is the selector of the offered decision a test names by
-// its English key.
+// its key: the button showing that key, or, on a page in another language,
+// the decision that key is in English (keyActions).
 func decisionButton(key string) string {
-	return `.prompt:not([hidden]) button.act-` + keyActions[key]
+	sel := `.prompt:not([hidden]) button[data-key="` + key + `"]`
+	if a := keyActions[key]; a != "" {
+		sel += `, .prompt:not([hidden]) button.act-` + a
+	}
+	return sel
 }
 
-// waitKey waits until the player is offered the decision with this
-// English key, whatever the page's language.
+// waitKey waits until the player is offered the decision with this key,
+// or, on a page in another language, the decision it is in English.
 func waitKey(t testing.TB, ctx context.Context, what, key string) {
 	t.Helper()
-	if keyActions[key] == "" {
-		t.Fatalf("waitKey: no decision has the key %q", key)
-	}
 	waitJS(t, ctx, what, `!!document.querySelector('`+decisionButton(key)+`')`)
 }
 
-// press types a decision's shortcut, as the page's language has it: a
-// decision a test names by its English key is typed with the key its
-// button shows; any other key as it is.
+// press types a decision's shortcut: the key as given where a button shows
+// it, else the key the page's language gives the decision it is in
+// English (Stand: S, L in Spanish, O in Italian).
 func press(t testing.TB, ctx context.Context, what, key string) {
 	t.Helper()
-	if keyActions[key] != "" {
-		if shown := eval[string](t, ctx, `(document.querySelector('`+decisionButton(key)+`') || {}).dataset?.key || ''`); shown != "" {
-			key = shown
-		}
+	if shown := eval[string](t, ctx, `(document.querySelector('`+decisionButton(key)+`') || {}).dataset?.key || ''`); shown != "" {
+		key = shown
 	}
 	do(t, ctx, what, chromedp.KeyEvent(key))
 }
