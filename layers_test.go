@@ -72,30 +72,22 @@ var layers = map[string]int{
 	// The pit's reports (issue 29): tables, players, the return watched.
 	"sabot/internal/report": 6,
 
-	// The table server's API as types: requests, answers, views, events
-	// (each package below is uncommented by the change that creates it).
+	// The table server's API as types: requests, answers, views, events.
 	"sabot/internal/wire": 6,
-
-	// The hole card sealed until the dealer turns it.
+	// The seed key: a shoe sealed until it is dealt, the commitment.
 	"sabot/internal/seal": 6,
 
-	// The table server's subsystems (issue 27): player care,
-	"sabot/internal/care": 7,
-
-	// the cluster (leases, fencing, nodes, forwarding),
-	"sabot/internal/cluster": 7,
-
-	// the operator's wallet and its delivery,
+	// The table server's subsystems (issue 27): player care; the cluster
+	// (leases, fencing, nodes, forwarding); the operator's wallet and its
+	// delivery; the staff's live table (console, devices, corrections,
+	// walk-ins); recall; and the Go client of the API, its bots and its
+	// hostile client.
+	"sabot/internal/care":     7,
+	"sabot/internal/cluster":  7,
 	"sabot/internal/operator": 7,
-
-	// the staff's live table (console, devices, corrections, walk-ins),
-	"sabot/internal/live": 7,
-
-	// recall,
-	"sabot/internal/recall": 7,
-
-	// and the Go client of the API, its bots and its hostile client.
-	"sabot/internal/client": 7,
+	"sabot/internal/live":     7,
+	"sabot/internal/recall":   7,
+	"sabot/internal/client":   7,
 
 	"sabot/internal/server": 8,
 
@@ -342,8 +334,9 @@ func TestImportsRunOneWay(t *testing.T) {
 // and above it, a core package importing outside the standard library (its
 // tests too), a package with no layer, and an import within a layer that
 // sameLayer does not allow (the store reading the web client, the wallet
-// the store, the analysis the simulator; a test's allowance used outside
-// the tests); it lets the programs import anything and places a store's
+// the store, the analysis the simulator, one of the server's subsystems
+// another, the Go client a subsystem; a test's allowance used outside the
+// tests); it lets the programs import anything and places a store's
 // driver by its path.
 func TestLayerViolationsFound(t *testing.T) {
 	pkgs := []listed{
@@ -368,10 +361,16 @@ func TestLayerViolationsFound(t *testing.T) {
 		{ImportPath: "sabot/internal/store/sqlite", Imports: []string{"sabot/internal/store/sqlstore", "sabot/internal/store/storetest"}},
 		{ImportPath: "sabot/internal/store/sqlite_test [sabot/internal/store/sqlite.test]", ForTest: "sabot/internal/store/sqlite", Imports: []string{"sabot/internal/store/sqlite [sabot/internal/store/sqlite.test]", "sabot/internal/store/storetest"}},
 		{ImportPath: "sabot/analysis_test [sabot/analysis.test]", ForTest: "sabot/analysis", Imports: []string{"sabot/sim"}},
+		// One of the server's subsystems reaching into another, and the
+		// client into one of them.
+		{ImportPath: "sabot/internal/care", Imports: []string{"sabot", "sabot/internal/wire", "sabot/internal/cluster"}},
+		{ImportPath: "sabot/internal/client", Imports: []string{"sabot/internal/wire", "sabot/internal/recall"}},
 	}
 	want := []string{
 		"sabot/analysis_test [sabot/analysis.test] (layer 4) imports sabot/sim of its own layer, which sameLayer does not allow it",
 		"sabot/engine (core) imports github.com/x/y, outside the standard library",
+		"sabot/internal/care (layer 7) imports sabot/internal/cluster of its own layer, which sameLayer does not allow it",
+		"sabot/internal/client (layer 7) imports sabot/internal/recall of its own layer, which sameLayer does not allow it",
 		"sabot/internal/newthing has no layer: place it in layers_test.go",
 		"sabot/internal/store/sqlite (layer 6) imports sabot/internal/store/storetest of its own layer, which sameLayer does not allow it",
 		"sabot/internal/store/sqlstore (layer 6) imports sabot/web of its own layer, which sameLayer does not allow it",
