@@ -1,0 +1,93 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sabot/internal/wire"
+	"sabot/money"
+	"sort"
+
+	"sabot"
+)
+
+// The server's tables and the ledger's accounts: a table by its ID, the
+// tables served, a table created; an account's ID and balance.
+
+// account returns the ID of an account, cached: accounts never go away.
+func (s *Server) account(ctx context.Context, kind string, owner int64) (int64, error) {
+	key := kind + "/" + fmt.Sprint(owner)
+	if id, ok := s.accounts.Load(key); ok {
+		return id.(int64), nil
+	}
+	acc, err := s.Store.Account(ctx, kind, owner)
+	if err != nil {
+		return 0, err
+	}
+	s.accounts.Store(key, acc.ID)
+	return acc.ID, nil
+}
+
+// balance reads an account's balance (0 if it cannot).
+func (s *Server) balance(ctx context.Context, kind string, owner int64) money.Amount {
+	acc, err := s.Store.Account(ctx, kind, owner)
+	if err != nil {
+		return 0
+	}
+	return acc.Balance
+}
+
+func (s *Server) table(id int64) (*actor, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.tables[id]
+	if !ok {
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+	}
+	return a, nil
+}
+
+func (s *Server) tableList() []*actor {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*actor, 0, len(s.tables))
+	for _, a := range s.tables {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].created.ID < out[j].created.ID })
+	return out
+}
+
+// CreateTable opens a table from a profile and options. Test mode needs a
+// server in test mode.
+func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*wire.TableView, error) {
+	if t.TestMode && !s.TestMode {
+		return nil, sabot.Errorf(sabot.EFORBIDDEN, "test-mode tables need a server started with --test-mode")
+	}
+	if t.Name == "" {
+		return nil, sabot.Errorf(sabot.EINVALID, "a table needs a name")
+	}
+	if p, err := profileOf(t.Profile, t.Options); err != nil {
+		return nil, err
+	} else if err := wire.CheckLimits(p); err != nil {
+		return nil, err
+	}
+	// On a cluster the table is this node's from its creation: another
+	// node's scan cannot claim it before this one does.
+	if s.cluster.Joined() {
+		t.Owner = s.cluster.SelfID()
+	}
+	if err := s.Store.CreateTable(ctx, t); err != nil {
+		return nil, err
+	}
+	var a *actor
+	err := s.cluster.Created(ctx, t, func(epoch int64) (err error) {
+		a, err = s.startTable(t, epoch)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.event(ctx, nil, adminPayload{Event: "table-created", Table: t.ID, Name: t.Name, Profile: t.Profile, Options: t.Options, TestMode: t.TestMode, Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
+	r := a.do(ctx, &command{inside: viewTable})
+	return r.view, r.err
+}
