@@ -110,7 +110,7 @@ func (pg *pager) peek(ctx context.Context) (*sabot.LogRecord, error) {
 // next takes the record peek returned.
 func (pg *pager) next() { pg.i++ }
 
-// The payloads a report reads (internal/server/records.go), the fields it
+// The payloads a report reads (recall.Settle, recall.Deal: internal/recall), the fields it
 // needs.
 
 type betResult struct {

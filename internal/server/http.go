@@ -284,17 +284,25 @@ func (s *Server) tableOf(r *http.Request) (*actor, error) {
 }
 
 func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
+	if v, ok := s.tableViewOf(w, r); ok {
+		writeJSON(w, http.StatusOK, v)
+	}
+}
+
+// tableViewOf is the view of the request's table, or false with the
+// refusal written (no such table, or it cannot be read now).
+func (s *Server) tableViewOf(w http.ResponseWriter, r *http.Request) (*wire.TableView, bool) {
 	a, err := s.tableOf(r)
 	if err != nil {
 		s.writeError(w, r, err)
-		return
+		return nil, false
 	}
 	rep := a.do(r.Context(), &command{inside: viewTable})
 	if rep.err != nil {
 		s.writeError(w, r, rep.err)
-		return
+		return nil, false
 	}
-	writeJSON(w, http.StatusOK, rep.view)
+	return rep.view, true
 }
 
 // commandRoute is a table command's route.

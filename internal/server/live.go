@@ -404,21 +404,15 @@ func (s *Server) handleWalkIns(w http.ResponseWriter, r *http.Request, u *sabot.
 		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "a table's walk-ins are for its staff"))
 		return
 	}
-	a, err := s.tableOf(r)
-	if err != nil {
-		s.writeError(w, r, err)
+	view, ok := s.tableViewOf(w, r)
+	if !ok {
 		return
 	}
-	rep := a.do(r.Context(), &command{inside: viewTable})
-	if rep.err != nil {
-		s.writeError(w, r, rep.err)
-		return
-	}
-	seats := make([]live.Seat, len(rep.view.Seats))
-	for i, seat := range rep.view.Seats {
+	seats := make([]live.Seat, len(view.Seats))
+	for i, seat := range view.Seats {
 		seats[i] = live.Seat{Box: seat.Box, Player: seat.Player}
 	}
-	out, err := s.liveDeps().WalkIns(r.Context(), u, rep.view.Options, seats)
+	out, err := s.liveDeps().WalkIns(r.Context(), u, view.Options, seats)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
