@@ -40,7 +40,9 @@ import (
 //	     interface (player care, the cluster, the operator's wallet, the
 //	     staff's live table, recall), and the Go client of the API (its
 //	     bots and hostile client): none imports another
-//	8    the table server, which mounts them
+//	8    the table actor (a table's loop, its log and its timers) and
+//	     the table server, which runs the actors and mounts the
+//	     subsystems; the server imports the actor, not the reverse
 //	9    the programs and the end-to-end tests
 var layers = map[string]int{
 	"sabot/money":    0,
@@ -89,6 +91,8 @@ var layers = map[string]int{
 	"sabot/internal/recall":   7,
 	"sabot/internal/client":   7,
 
+	// A table's actor: its loop, its commands, its log and its timers.
+	"sabot/internal/actor":  8,
 	"sabot/internal/server": 8,
 
 	"sabot/cmd/sabot":        9,
@@ -122,6 +126,7 @@ var sameLayer = map[string][]string{
 	"sabot/internal/webapi":           {"sabot/internal/httpjson"},
 	"sabot/web":                       {"sabot/internal/httpjson"},
 	"sabot/internal/certify":          {"sabot/internal/webapi", "sabot/web"},
+	"sabot/internal/server":           {"sabot/internal/actor"},
 }
 
 // sameLayerTests is what a package's tests may import from its layer

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/recall"
 	"sabot/internal/seal"
@@ -33,7 +34,7 @@ func TestVerifyURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := &server.Server{Store: st, SeedKey: key, BcryptCost: 4,
-		Timing: server.Timing{BetWindow: 20 * time.Millisecond, Decision: 20 * time.Millisecond, Window: 20 * time.Millisecond}}
+		Timing: actor.Timing{BetWindow: 20 * time.Millisecond, Decision: 20 * time.Millisecond, Window: 20 * time.Millisecond}}
 	if err := srv.EnsureAdmin(ctx, "pit", "pit-password"); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestVerifyURL(t *testing.T) {
 	if _, errb, code := run(t, "", "verify", shoe, "--url", srv.URL(), "--db", "x.db"); code != 2 || !strings.Contains(errb, "not both") {
 		t.Errorf("verify with --url and --db: %d %q", code, errb)
 	}
-	if _, errb, code := run(t, "", "verify", server.ShoeID(v.ID, 9), "--url", srv.URL()); code != 2 || !strings.Contains(errb, "no shoe") {
+	if _, errb, code := run(t, "", "verify", recall.ShoeID(v.ID, 9), "--url", srv.URL()); code != 2 || !strings.Contains(errb, "no shoe") {
 		t.Errorf("verify --url of no shoe: %d %q", code, errb)
 	}
 	// A round's cards changed in the answer do not verify.

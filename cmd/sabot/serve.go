@@ -20,6 +20,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"sabot"
+	"sabot/internal/actor"
+	"sabot/internal/cluster"
+	"sabot/internal/live"
+	"sabot/internal/operator"
 	"sabot/internal/seal"
 	"sabot/internal/server"
 	"sabot/internal/store"
@@ -38,7 +42,7 @@ func newServeCmd(e *env) *cobra.Command {
 		debugAddr                   string
 		testMode, defaultTables     bool
 		rtpWatch                    bool
-		timing                      = server.DefaultTiming
+		timing                      = actor.DefaultTiming
 		bcryptCost                  int
 		welcome                     int64
 		cashApproval, floatLimit    int64
@@ -205,21 +209,21 @@ one process only.`,
 	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
 	f.DurationVar(&timing.SeatIdle, "seat-idle", timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
-	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", server.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
-	f.Int64Var(&cashApproval, "cash-approval", int64(server.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
-	f.Int64Var(&floatLimit, "float-limit", int64(server.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
+	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", actor.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
+	f.Int64Var(&cashApproval, "cash-approval", int64(live.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
+	f.Int64Var(&floatLimit, "float-limit", int64(live.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
-	f.IntVar(&snapshotEvery, "snapshot-every", server.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
+	f.IntVar(&snapshotEvery, "snapshot-every", actor.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
 	f.StringVar(&advertise, "advertise", "", "the URL other nodes reach this one at (default: http:// and the listen address, the machine's name for an address on every interface)")
-	f.DurationVar(&lease, "lease", server.DefaultLease, "a node's lease on its tables (PostgreSQL): a node that stops renewing it loses them to the others within it")
-	f.DurationVar(&drain, "drain-timeout", server.DefaultDrainTimeout, "on SIGTERM, how long a node waits for its rounds in play to end as it hands its tables over (PostgreSQL)")
+	f.DurationVar(&lease, "lease", cluster.DefaultLease, "a node's lease on its tables (PostgreSQL): a node that stops renewing it loses them to the others within it")
+	f.DurationVar(&drain, "drain-timeout", cluster.DefaultDrainTimeout, "on SIGTERM, how long a node waits for its rounds in play to end as it hands its tables over (PostgreSQL)")
 	f.StringVar(&walletURL, "wallet", "", "the operator's wallet (docs/wallet.md): players launched from its site stake and win on it; needs --currency and the shared secret in $"+WalletSecretEnv+" or --wallet-secret-file")
 	f.StringVar(&walletSecretFile, "wallet-secret-file", "", "a file holding the secret shared with the operator's wallet (never on the command line)")
 	f.DurationVar(&walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
-	f.DurationVar(&walletRetry, "wallet-retry", server.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
-	f.IntVar(&walletRetries, "wallet-retries", server.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
+	f.DurationVar(&walletRetry, "wallet-retry", operator.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
+	f.IntVar(&walletRetries, "wallet-retries", operator.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")

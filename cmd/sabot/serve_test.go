@@ -22,7 +22,6 @@ import (
 	"sabot"
 	"sabot/internal/client"
 	"sabot/internal/recall"
-	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/wire"
 )
@@ -274,7 +273,7 @@ func checkTables(t *testing.T, st sabot.Store, db string) {
 			}
 		}
 		for _, no := range revealed {
-			id := server.ShoeID(tb.ID, no)
+			id := recall.ShoeID(tb.ID, no)
 			if out, errb, code := run(t, "", "verify", id, "--db", db); code != 0 || !strings.Contains(out, "ok:") {
 				t.Errorf("sabot verify %s: %s %s", id, out, errb)
 			}

@@ -120,12 +120,24 @@ type Sender struct {
 	Device int64
 }
 
+// Store is what the live table reads and writes of the store: the ledger's
+// accounts, the walk-ins' users and a table's configuration.
+type Store interface {
+	Account(ctx context.Context, kind string, ownerID int64) (*sabot.Account, error)
+	CreateUser(ctx context.Context, u *sabot.User) error
+	UserByName(ctx context.Context, name string) (*sabot.User, error)
+	TableByID(ctx context.Context, id int64) (*sabot.Table, error)
+}
+
 // Live is the live table's dependencies on the server, for the commands
 // that reach past a table (the store, the server's flags) and for its
 // HTTP handlers.
 type Live struct {
-	Store sabot.Store
-	Now   func() time.Time
+	Store Store
+	// Readers keeps the card readers (the store's sabot.Devices; nil: a
+	// store that keeps none).
+	Readers sabot.Devices
+	Now     func() time.Time
 	// CashApproval and FloatLimit are the server's cash limits (0: the
 	// defaults; negative: none), where a table's options set none.
 	CashApproval, FloatLimit money.Amount

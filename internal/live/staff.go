@@ -68,11 +68,10 @@ const MaxDeviceName = 64
 
 // devices is the store's sabot.Devices, or a refusal naming why not.
 func (l *Live) devices() (sabot.Devices, error) {
-	d, ok := l.Store.(sabot.Devices)
-	if !ok {
+	if l.Readers == nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "this store keeps no card readers")
 	}
-	return d, nil
+	return l.Readers, nil
 }
 
 // IssueDevice is POST /api/admin/devices, the pit's (pit).

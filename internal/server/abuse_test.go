@@ -20,6 +20,7 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
+	"sabot/internal/httpjson"
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
@@ -52,7 +53,7 @@ func from(ip string) *http.Client {
 type answer struct {
 	status int
 	header http.Header
-	body   server.ErrorBody
+	body   httpjson.ErrorBody
 }
 
 // send sends a request with a body of a content type ("" none) and a token.
@@ -74,7 +75,7 @@ func send(t *testing.T, hc *http.Client, method, url, contentType, body, token s
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	var e server.ErrorBody
+	var e httpjson.ErrorBody
 	json.Unmarshal(b, &e)
 	return answer{resp.StatusCode, resp.Header, e}
 }

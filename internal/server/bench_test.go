@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
 	"sabot/internal/wire"
@@ -57,7 +58,7 @@ func benchDecision(b *testing.B, dsn string) {
 	}
 	defer st.Close()
 	s := &Server{Store: st, TestMode: true, BcryptCost: 4,
-		Timing: Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}
+		Timing: actor.Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}
 	if err := s.Open(); err != nil {
 		b.Fatal(err)
 	}
@@ -88,12 +89,12 @@ func benchDecision(b *testing.B, dsn string) {
 	}
 	var events atomic.Int64
 	for range players {
-		sub := &subscriber{ch: make(chan []byte, 1024)}
-		if r := a.do(ctx, &command{inside: subscribing(sub, 0, "")}); r.err != nil {
-			b.Fatal(r.err)
+		sub := actor.NewSubscriber(1024)
+		if err := a.Subscribe(ctx, sub, 0, ""); err != nil {
+			b.Fatal(err)
 		}
 		go func() {
-			for range sub.ch {
+			for range sub.C() {
 				events.Add(1)
 			}
 		}()

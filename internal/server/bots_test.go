@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
-	"sabot/internal/server"
 	"sabot/internal/wire"
 )
 
@@ -24,7 +24,7 @@ func TestBotsPlay(t *testing.T) {
 		t.Run(profile, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			h := newHarness(t, nil, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
+			h := newHarness(t, nil, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
 			rep, err := client.RunBots(ctx, client.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
 				Tables: 2, Players: 3, Rounds: 6, Profile: profile, Stake: 10})
 			if err != nil {
@@ -72,7 +72,7 @@ func TestBotsPlay(t *testing.T) {
 func TestStoreFailureRebuilds(t *testing.T) {
 	ctx := context.Background()
 	st := newMemStore()
-	h := newHarness(t, st, server.Timing{BetWindow: 100 * time.Millisecond, Decision: time.Minute, Window: time.Minute})
+	h := newHarness(t, st, actor.Timing{BetWindow: 100 * time.Millisecond, Decision: time.Minute, Window: time.Minute})
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))

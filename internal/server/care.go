@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/care"
 	"sabot/internal/recall"
 	"sabot/money"
@@ -35,7 +36,7 @@ func (s *Server) playerCare() *care.Care {
 			Now:     s.now,
 			Cooling: s.CareCooling,
 			Event: func(ctx context.Context, by *sabot.User, e care.Event) {
-				s.event(ctx, by, adminPayload{Event: e.Kind, User: e.User, Name: e.Name, By: e.By, Memo: e.Memo, Days: e.Days, Until: e.Until, Text: e.Text}, nil, "")
+				s.event(ctx, by, actor.Admin{Event: e.Kind, User: e.User, Name: e.Name, By: e.By, Memo: e.Memo, Days: e.Days, Until: e.Until, Text: e.Text}, nil, "")
 			},
 			Wallet: func(ctx context.Context, userID int64) money.Amount {
 				return s.balance(ctx, sabot.AccountWallet, userID)
@@ -57,12 +58,12 @@ type careTables struct{ s *Server }
 func (t careTables) Seats(ctx context.Context) map[string][]care.PlayerSeat {
 	seats := map[string][]care.PlayerSeat{}
 	for _, a := range t.s.tableList() {
-		rep := a.do(ctx, &command{inside: viewTable})
-		if rep.err != nil || rep.view == nil {
+		view, err := a.View(ctx)
+		if err != nil || view == nil {
 			continue // moved or stopped meanwhile
 		}
-		for _, st := range rep.view.Seats {
-			seats[st.Player] = append(seats[st.Player], care.PlayerSeat{Table: a.created.ID, Name: a.created.Name, Box: st.Box})
+		for _, st := range view.Seats {
+			seats[st.Player] = append(seats[st.Player], care.PlayerSeat{Table: a.ID(), Name: a.Name(), Box: st.Box})
 		}
 	}
 	return seats
@@ -98,14 +99,14 @@ func (h careHTTP) Session(r *http.Request) *sabot.Session {
 
 // stakeGuard is player care's check of a stake, made in the transaction
 // that records it (care.Care.StakeGuard).
-func (s *Server) stakeGuard(c *command, userID int64, stake money.Amount) *sabot.StakeGuard {
-	return s.playerCare().StakeGuard(c.session, userID, stake)
+func (s *Server) stakeGuard(session string, userID int64, stake money.Amount) *sabot.StakeGuard {
+	return s.playerCare().StakeGuard(session, userID, stake)
 }
 
 // betGuard is care's check of a bet placed or changed, whatever it stakes
 // (care.Care.BetGuard).
-func (s *Server) betGuard(c *command, userID int64, stake money.Amount) *sabot.StakeGuard {
-	return s.playerCare().BetGuard(c.session, userID, stake)
+func (s *Server) betGuard(session string, userID int64, stake money.Amount) *sabot.StakeGuard {
+	return s.playerCare().BetGuard(session, userID, stake)
 }
 
 // depositGuard checks a credit against the player's deposit limits in the
@@ -125,14 +126,4 @@ func (s *Server) excluded(ctx context.Context, userID int64) error {
 // there before; it says whether there was one (care.Care.Sighted).
 func (s *Server) sighted(ctx context.Context, w http.ResponseWriter, r *http.Request, u *sabot.User, what string) bool {
 	return s.playerCare().Sighted(ctx, w, r, u, clientKey(s.clientAddr(r)), what)
-}
-
-// commandNamed is the table command of a name.
-func commandNamed(op string) *tableCommand {
-	for _, c := range tableCommands {
-		if c.name == op {
-			return c
-		}
-	}
-	panic("no table command " + op)
 }

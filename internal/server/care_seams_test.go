@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/care"
 	"sabot/internal/client"
 	"sabot/internal/recall"
@@ -368,7 +369,7 @@ func TestClusterPasswordChange(t *testing.T) {
 // refuses his launch and his stakes.
 func TestOperatorPlayerCare(t *testing.T) {
 	ctx := context.Background()
-	h := newOperator(t, walletsim.Faults{}, server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil)
+	h := newOperator(t, walletsim.Faults{}, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
 	h.op.IssueToken("ana", "tok-1")
 	h.op.IssueToken("ana", "tok-2")
@@ -404,7 +405,7 @@ func TestOperatorPlayerCare(t *testing.T) {
 func TestCareReRegistration(t *testing.T) {
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) { s.WelcomeCredit = 100000 }}
-	h.start(server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
+	h.start(actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
 	cy := h.player("cy", 0) // before: his welcome credit
 	jar := must(cookiejar.New(nil))
 	browser := &http.Client{Jar: jar}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/care"
 	"sabot/internal/client"
 	"sabot/internal/recall"
@@ -24,7 +25,7 @@ func careHarness(t *testing.T) (*harness, *atomic.Int64) {
 	h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) {
 		s.Now = func() time.Time { return time.Unix(0, clock.Load()) }
 	}}
-	h.start(server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute, SessionIdle: 1000 * time.Hour, SeatIdle: 1000 * time.Hour})
+	h.start(actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute, SessionIdle: 1000 * time.Hour, SeatIdle: 1000 * time.Hour})
 	return h, &clock
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/cluster"
 	"sabot/internal/wire"
 )
@@ -18,13 +19,6 @@ import (
 // Here are the server's tables as the cluster asks for them, and the table
 // actor's part: the epoch of its lease, which every append carries
 // (actor.write), its hand-over between rounds and its fence.
-
-// DefaultLease is a node's lease: the tables of a node that dies are free
-// within it, and claimed within a scan (DefaultLease/8) after.
-const DefaultLease = cluster.DefaultLease
-
-// DefaultDrainTimeout bounds how long Drain waits for the rounds in play.
-const DefaultDrainTimeout = cluster.DefaultDrainTimeout
 
 // initCluster gives the cluster the store's capabilities, the settings and
 // the server's tables.
@@ -49,7 +43,7 @@ func (s *Server) join(ctx context.Context) error {
 
 // claim takes a table for this node and starts it: its epoch is the
 // lease's, its state the log's.
-func (s *Server) claim(ctx context.Context, t *sabot.Table) (a *actor, err error) {
+func (s *Server) claim(ctx context.Context, t *sabot.Table) (a *actor.Table, err error) {
 	err = s.cluster.Claim(ctx, t.ID, func(epoch int64) (err error) {
 		a, err = s.startTable(t, epoch)
 		return err
@@ -60,14 +54,15 @@ func (s *Server) claim(ctx context.Context, t *sabot.Table) (a *actor, err error
 // moved takes a table's actor off the node once it has stopped for another
 // node (actor.run): fenced (another node owns it already) or handed over
 // (its lease is released for another to claim).
-func (s *Server) moved(a *actor) {
+func (s *Server) moved(a *actor.Table) {
 	s.mu.Lock()
-	if s.tables[a.created.ID] == a {
-		delete(s.tables, a.created.ID)
+	if s.tables[a.ID()] == a {
+		delete(s.tables, a.ID())
 	}
 	s.mu.Unlock()
 	s.metrics.tables.Dec()
-	s.cluster.Moved(a.created.ID, a.fence.Epoch, a.fence.Fenced())
+	epoch, fenced := a.Fenced()
+	s.cluster.Moved(a.ID(), epoch, fenced)
 }
 
 // Drain hands every table this node serves over to the other nodes,
@@ -112,8 +107,8 @@ func (t clusterTables) HandOver(n int) {
 		if n == 0 {
 			break
 		}
-		if !a.fence.HandingOver() {
-			a.fence.HandOver()
+		if !a.HandingOver() {
+			a.HandOver()
 			n--
 		}
 	}
@@ -122,7 +117,7 @@ func (t clusterTables) HandOver(n int) {
 func (t clusterTables) Fence(ctx context.Context) {
 	for _, a := range t.s.tableList() {
 		fctx, cancel := context.WithTimeout(ctx, time.Second) // one stuck in a write is fenced by the store anyway
-		a.do(fctx, &command{inside: fence})
+		a.Fence(fctx)
 		cancel()
 	}
 }
@@ -132,13 +127,6 @@ func (t clusterTables) Table(ctx context.Context, id int64) (*sabot.Table, error
 }
 
 func (t clusterTables) NodeLost(ctx context.Context, o sabot.Node, held int) {
-	t.s.event(ctx, nil, adminPayload{Event: "node-lost", Node: o.ID, URL: o.URL, Tables: held, At: o.Renewed.UTC().Format(time.RFC3339Nano),
+	t.s.event(ctx, nil, actor.Admin{Event: "node-lost", Node: o.ID, URL: o.URL, Tables: held, At: o.Renewed.UTC().Format(time.RFC3339Nano),
 		Text: fmt.Sprintf("node %s (%s) stopped renewing its lease at %s holding %d tables: they are taken over", o.ID, o.URL, o.Renewed.Format(time.RFC3339Nano), held)}, nil, "")
-}
-
-// fence stops a table that this node may no longer own (its lease
-// expired): the actor stops after the step in hand.
-func fence(a *actor) reply {
-	a.fence.Lose()
-	return reply{}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/store/sqlite"
 )
 
@@ -36,7 +37,7 @@ func TestCommandAnswersGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := &Server{Store: st, TestMode: true, BcryptCost: 4, Timing: Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}
+	s := &Server{Store: st, TestMode: true, BcryptCost: 4, Timing: actor.Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}
 	if err := s.Open(); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sabot/internal/actor"
 	"sabot/internal/server"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestSiteCurrency(t *testing.T) {
 	for _, c := range []struct{ set, want string }{{"eur", "EUR"}, {"ARS", "ARS"}, {"", ""}} {
 		h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) { s.Currency = c.set }}
-		h.start(server.Timing{})
+		h.start(actor.Timing{})
 		var site server.SiteView
 		if err := h.admin.Do(context.Background(), "GET", "/api/site", nil, &site); err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sabot/internal/actor"
 
 	"sabot"
 )
@@ -42,32 +43,32 @@ func (s *Server) systemLog(ctx context.Context) (int64, error) {
 }
 
 // event writes a significant event to the system log, with its postings.
-func (s *Server) event(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, commandID string) (*sabot.LogRecord, bool, error) {
+func (s *Server) event(ctx context.Context, u *sabot.User, p actor.Admin, ps []sabot.Posting, commandID string) (*sabot.LogRecord, bool, error) {
 	return s.eventWith(ctx, u, p, ps, nil, commandID)
 }
 
 // eventCalls writes a significant event with the calls to the operator's
 // wallet it causes (operator.go), in one transaction.
-func (s *Server) eventCalls(ctx context.Context, u *sabot.User, p adminPayload, calls []sabot.WalletCall) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventCalls(ctx context.Context, u *sabot.User, p actor.Admin, calls []sabot.WalletCall) (*sabot.LogRecord, bool, error) {
 	return s.eventWith(ctx, u, p, nil, calls, "")
 }
 
-func (s *Server) eventWith(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, calls []sabot.WalletCall, commandID string) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventWith(ctx context.Context, u *sabot.User, p actor.Admin, ps []sabot.Posting, calls []sabot.WalletCall, commandID string) (*sabot.LogRecord, bool, error) {
 	return s.eventRecord(ctx, u, p, ps, calls, commandID, nil)
 }
 
 // eventGuarded writes a significant event whose postings a guard checks in
 // their transaction (a credit against the player's deposit limits).
-func (s *Server) eventGuarded(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventGuarded(ctx context.Context, u *sabot.User, p actor.Admin, ps []sabot.Posting, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
 	return s.eventRecord(ctx, u, p, ps, nil, commandID, guard)
 }
 
-func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p adminPayload, ps []sabot.Posting, calls []sabot.WalletCall, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p actor.Admin, ps []sabot.Posting, calls []sabot.WalletCall, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
 	id, err := s.systemLog(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: mustJSON(p), Created: s.now(), CommandID: commandID, Calls: calls, Guard: guard}
+	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: actor.MustJSON(p), Created: s.now(), CommandID: commandID, Calls: calls, Guard: guard}
 	if u != nil {
 		rec.UserID, rec.ClientID = u.ID, fmt.Sprint(u.ID)
 	}

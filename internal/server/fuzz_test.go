@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"reflect"
+	"sabot/internal/actor"
 	"sabot/internal/wire"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 func FuzzWSCommand(f *testing.F) {
 	f.Add([]byte(`{"op":"sit","command_id":"c-1","box":3}`), false)
 	s := &Server{}
+	s.host = &actor.Host{CheckID: s.checkID}
 	player := &sabot.User{ID: 7, Name: "ana"}
 	admin := &sabot.User{ID: 1, Name: "pit", Admin: true}
 	f.Fuzz(func(t *testing.T, data []byte, asAdmin bool) {
@@ -49,13 +51,13 @@ func FuzzWSCommand(f *testing.F) {
 			}
 			return
 		}
-		if c == nil || c.cmd == nil || c.cmd.name != req.Op || c.user != u || c.commandID != req.CommandID || !readFrom(c.req, req) {
+		if c == nil || c.Op() == nil || c.Op().Name() != req.Op || c.User() != u || c.ID() != req.CommandID || !readFrom(c.Request(), req) {
 			t.Fatalf("%q: accepted as %+v from %+v", data, c, req)
 		}
-		if c.cmd != tableCommandNamed(c.cmd.name) || c.cmd.who.allows(u) != nil {
-			t.Fatalf("%q: op %q accepted from %s", data, c.cmd.name, u.Name)
+		if c.Op() != actor.OpNamed(c.Op().Name()) || c.Op().Allows(u) != nil {
+			t.Fatalf("%q: op %q accepted from %s", data, c.Op().Name(), u.Name)
 		}
-		if f, ok := c.req.(wire.ForceCards); ok && len(f.Cards) == 0 {
+		if f, ok := c.Request().(wire.ForceCards); ok && len(f.Cards) == 0 {
 			t.Fatalf("%q: forced cards accepted without a card", data)
 		}
 	})

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"sabot/internal/actor"
 	"sabot/internal/client"
-	"sabot/internal/server"
 	"sabot/internal/wire"
 )
 
@@ -18,7 +18,7 @@ import (
 // address, the ledger balances, the server never answers 500, and the
 // hostile client met each limit.
 func TestHostileBesideBots(t *testing.T) {
-	h := newHarness(t, nil, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
+	h := newHarness(t, nil, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	target := must(h.admin.CreateTable(ctx, wire.TableRequest{Name: "target", Profile: "venice"}))

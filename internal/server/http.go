@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/cluster"
 	"sabot/internal/httpjson"
 	"sabot/internal/recall"
@@ -57,7 +58,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)                      // authenticates: its socket belongs to the session
 	// The table commands, each at POST /api/tables/{id}/NAME; an
 	// administrator's refused to anyone else (403).
-	for _, c := range tableCommands {
+	for _, c := range actor.Ops() {
 		mux.HandleFunc(commandRoute(c), s.authed(s.handleCommand(c)))
 	}
 	mux.HandleFunc("GET /api/rounds/{id}", s.authed(s.handleRound))
@@ -77,9 +78,6 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("/", web.Handler())
 	return s.cluster.Forward(s.requireJSON(mux))
 }
-
-// ErrorBody is every error's JSON body: a code and a one-line reason.
-type ErrorBody = httpjson.ErrorBody
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(context.Cause(r.Context()), cluster.ErrDBUnreachable) {
@@ -238,11 +236,10 @@ func (l liveTables) TableByID(ctx context.Context, id int64) (*sabot.Table, erro
 	if err != nil {
 		return l.s.Store.TableByID(ctx, id) // the significant-event log, a table not served
 	}
-	rep := a.do(ctx, &command{inside: viewTable})
-	if rep.err != nil {
-		return nil, rep.err
+	v, err := a.View(ctx)
+	if err != nil {
+		return nil, err
 	}
-	v := rep.view
 	return &sabot.Table{ID: v.ID, Name: v.Name, Profile: v.Profile, Options: v.Options, TestMode: v.TestMode}, nil
 }
 
@@ -268,14 +265,14 @@ func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
 func (s *Server) localViews(ctx context.Context) []*wire.TableView {
 	out := []*wire.TableView{}
 	for _, a := range s.tableList() {
-		if rep := a.do(ctx, &command{inside: viewTable}); rep.err == nil {
-			out = append(out, rep.view)
+		if v, err := a.View(ctx); err == nil {
+			out = append(out, v)
 		}
 	}
 	return out
 }
 
-func (s *Server) tableOf(r *http.Request) (*actor, error) {
+func (s *Server) tableOf(r *http.Request) (*actor.Table, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "%q is not a table ID", r.PathValue("id"))
@@ -297,21 +294,21 @@ func (s *Server) tableViewOf(w http.ResponseWriter, r *http.Request) (*wire.Tabl
 		s.writeError(w, r, err)
 		return nil, false
 	}
-	rep := a.do(r.Context(), &command{inside: viewTable})
-	if rep.err != nil {
-		s.writeError(w, r, rep.err)
+	v, err := a.View(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
 		return nil, false
 	}
-	return rep.view, true
+	return v, true
 }
 
 // commandRoute is a table command's route.
-func commandRoute(c *tableCommand) string { return "POST /api/tables/{id}/" + c.name }
+func commandRoute(c *actor.Op) string { return "POST /api/tables/{id}/" + c.Name() }
 
-func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *http.Request, *sabot.User) {
+func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Request, *sabot.User) {
 	return func(w http.ResponseWriter, r *http.Request, u *sabot.User) {
-		if cmd.who != byPlayer { // a player's is checked with its body (walk_in)
-			if err := cmd.who.allows(u); err != nil {
+		if !cmd.ForPlayers() { // a player's is checked with its body (walk_in)
+			if err := cmd.Allows(u); err != nil {
 				s.writeError(w, r, err)
 				return
 			}
@@ -326,24 +323,25 @@ func (s *Server) handleCommand(cmd *tableCommand) func(http.ResponseWriter, *htt
 			s.writeError(w, r, err)
 			return
 		}
-		c, err := s.command(u, cmd, req)
+		c, err := s.host.Command(u, cmd, req)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		c.session, _ = bearer(r.Header.Get("Authorization")) // authed found its session
+		session, _ := bearer(r.Header.Get("Authorization")) // authed found its session
+		c.SetSession(session)
 		s.run(w, r, a, c)
 	}
 }
 
 // run applies a command at its table and answers with its result.
-func (s *Server) run(w http.ResponseWriter, r *http.Request, a *actor, c *command) {
-	rep := a.do(r.Context(), c)
-	if rep.err != nil {
-		s.writeError(w, r, rep.err)
+func (s *Server) run(w http.ResponseWriter, r *http.Request, a *actor.Table, c *actor.Command) {
+	rep := a.Do(r.Context(), c)
+	if rep.Err != nil {
+		s.writeError(w, r, rep.Err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.CommandResult{OK: true, Seq: rep.seq, Duplicate: rep.dup})
+	writeJSON(w, http.StatusOK, wire.CommandResult{OK: true, Seq: rep.Seq, Duplicate: rep.Dup})
 }
 
 // handleRound recalls a round (GLI-19 §4.14): an administrator sees every
@@ -400,7 +398,7 @@ func (s *Server) handleTableHistory(w http.ResponseWriter, r *http.Request, u *s
 		s.writeError(w, r, err)
 		return
 	}
-	rounds, err := recall.TableHistory(r.Context(), s.Store, u, a.created.ID, limit)
+	rounds, err := recall.TableHistory(r.Context(), s.Store, u, a.ID(), limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

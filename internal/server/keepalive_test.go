@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/wire"
@@ -241,7 +242,7 @@ func TestCallLeavesStoppedNode(t *testing.T) {
 // command ID. Before, it waited for a turn it had already answered, and
 // the decision timer stood the hand.
 func TestBotResendsLostDecision(t *testing.T) {
-	h := newHarness(t, nil, server.Timing{BetWindow: 100 * time.Millisecond, Decision: 20 * time.Second, Window: 20 * time.Second})
+	h := newHarness(t, nil, actor.Timing{BetWindow: 100 * time.Millisecond, Decision: 20 * time.Second, Window: 20 * time.Second})
 	tb := h.table("vegas-s17", false, nil)
 	h.player("ana", 100000)
 	// Once the bot has been told of its first turn, the node it is
@@ -349,7 +350,7 @@ func TestPingIsNoUse(t *testing.T) {
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) {
 		s.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 	}}
-	h.start(server.Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour, SessionIdle: time.Minute, SeatIdle: time.Hour})
+	h.start(actor.Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour, SessionIdle: time.Minute, SeatIdle: time.Hour})
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
 	ana.Keepalive = -1

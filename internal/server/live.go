@@ -6,343 +6,24 @@ import (
 	"strconv"
 
 	"sabot"
-	"sabot/card"
-	"sabot/engine"
+	"sabot/internal/actor"
 	"sabot/internal/live"
 	"sabot/internal/wire"
-	"sabot/money"
-	"sabot/table"
 )
-
-// The staff's live table is internal/live (docs/live.md): a table dealt
-// from a physical shoe, its walk-ins, the inspector's corrections and
-// rulings, the staff and their card readers. Here are its commands'
-// requests, read from the body every command has, the actor as a
-// live.Table, and the routes the server mounts.
-
-// The live table's commands (registered in tableCommands).
-const (
-	opCard          = live.OpCard
-	opUndoCard      = live.OpUndoCard
-	opCutCard       = live.OpCutCard
-	opNoMore        = live.OpNoMore
-	opSeatWalkIn    = live.OpSeatWalkIn
-	opBuyIn         = live.OpBuyIn
-	opCashOut       = live.OpCashOut
-	opCardStands    = live.OpCardStands
-	opSkippedEleven = live.OpSkippedEleven
-	opCorrect       = live.OpCorrect
-	opApprove       = live.OpApprove
-	opRefuseC       = live.OpRefuseC
-	opRuling        = live.OpRuling
-)
-
-// The live table's types, as the server's API and log name them.
-type (
-	correction    = live.Correction
-	WalkInView    = live.WalkInView
-	StaffRequest  = live.StaffRequest
-	StaffView     = live.StaffView
-	DeviceRequest = live.DeviceRequest
-	DeviceIssued  = live.DeviceIssued
-	cardPayload   = live.CardPayload
-	cutPayload    = live.CutPayload
-	// liveRequests are the requests waiting for the inspector at a table.
-	liveRequests = live.Pending
-)
-
-// The live table's bounds and defaults.
-const (
-	MaxPending                       = live.MaxPending
-	MaxRuling                        = live.MaxRuling
-	MaxDeviceName                    = live.MaxDeviceName
-	DefaultCashApproval money.Amount = live.DefaultCashApproval
-	DefaultFloatLimit   money.Amount = live.DefaultFloatLimit
-)
-
-// The live table's requests, each read from the body by its command.
-type (
-	// cardRequest is a card read from the shoe.
-	cardRequest struct{ Card card.Card }
-	// correctRequest is the dealer's request for an AR-23 correction.
-	correctRequest struct{ live.CorrectRequest }
-	// approveRequest names a correction asked: its ID.
-	approveRequest struct{ ID int64 }
-	// rulingRequest is a ruling's text.
-	rulingRequest struct{ Text string }
-	// buyInRequest sells chips to the walk-in at a box.
-	buyInRequest struct {
-		Box    int
-		Amount money.Amount
-	}
-	// irregularRequest is the body of card-stands and skipped-eleven: the
-	// round's state names the hand.
-	irregularRequest struct{}
-)
-
-func (cardRequest) read(b wire.CommandRequest) (cardRequest, error) {
-	c, err := live.ParseCard(b.Card)
-	return cardRequest{Card: c}, err
-}
-
-func (correctRequest) read(b wire.CommandRequest) (correctRequest, error) {
-	req, err := live.ParseCorrect(b.Case, b.Box, b.Card)
-	return correctRequest{req}, err
-}
-
-func (approveRequest) read(b wire.CommandRequest) (approveRequest, error) {
-	id, err := live.ParseID(b.Correction)
-	return approveRequest{ID: id}, err
-}
-
-func (rulingRequest) read(b wire.CommandRequest) (rulingRequest, error) {
-	text, err := live.ParseRuling(b.Reason)
-	return rulingRequest{Text: text}, err
-}
-
-func (buyInRequest) read(b wire.CommandRequest) (buyInRequest, error) {
-	amount, err := live.ParseBuyIn(int64(b.Stake))
-	return buyInRequest{Box: b.Box, Amount: amount}, err
-}
-
-func (irregularRequest) read(wire.CommandRequest) (irregularRequest, error) {
-	return irregularRequest{}, nil
-}
-
-// The live table's commands, as the registry's handlers.
-
-func (a *actor) readCard(ctx context.Context, c *command, req cardRequest) (int64, error) {
-	return live.ReadCard(ctx, a.liveAt(c), senderOf(c), req.Card)
-}
-
-func (a *actor) undoCard(ctx context.Context, c *command, _ noFields) (int64, error) {
-	return live.UndoCard(ctx, a.liveAt(c), senderOf(c))
-}
-
-func (a *actor) cutCard(ctx context.Context, c *command, _ noFields) (int64, error) {
-	return live.CutCard(ctx, a.liveAt(c), senderOf(c))
-}
-
-func (a *actor) noMoreBets(ctx context.Context, c *command, _ noFields) (int64, error) {
-	return live.NoMoreBets(ctx, a.liveAt(c))
-}
-
-func (a *actor) seatWalkIn(ctx context.Context, c *command, req wire.Sit) (int64, error) {
-	return a.s.liveDeps().SeatWalkIn(ctx, a.liveAt(c), req.Box)
-}
-
-func (a *actor) buyIn(ctx context.Context, c *command, req buyInRequest) (int64, error) {
-	return a.s.liveDeps().BuyIn(ctx, a.liveAt(c), senderOf(c), req.Box, req.Amount)
-}
-
-func (a *actor) cashOut(ctx context.Context, c *command, req wire.Sit) (int64, error) {
-	return a.s.liveDeps().CashOut(ctx, a.liveAt(c), senderOf(c), req.Box)
-}
-
-func (a *actor) cardStands(ctx context.Context, c *command, _ irregularRequest) (int64, error) {
-	return live.CardStands(ctx, a.liveAt(c))
-}
-
-func (a *actor) skippedEleven(ctx context.Context, c *command, _ irregularRequest) (int64, error) {
-	return live.SkippedEleven(ctx, a.liveAt(c))
-}
-
-func (a *actor) correct(ctx context.Context, c *command, req correctRequest) (int64, error) {
-	return live.Correct(ctx, a.liveAt(c), senderOf(c), req.CorrectRequest)
-}
-
-func (a *actor) approve(ctx context.Context, c *command, req approveRequest) (int64, error) {
-	return a.s.liveDeps().Approve(ctx, a.liveAt(c), senderOf(c), req.ID)
-}
-
-func (a *actor) refuseCorrection(ctx context.Context, c *command, req approveRequest) (int64, error) {
-	return live.RefuseCorrection(ctx, a.liveAt(c), senderOf(c), req.ID)
-}
-
-func (a *actor) ruling(ctx context.Context, c *command, req rulingRequest) (int64, error) {
-	return live.Ruling(ctx, a.liveAt(c), senderOf(c), req.Text)
-}
-
-// senderOf is who sent a command: the user, and the card reader.
-func senderOf(c *command) live.Sender {
-	by := live.Sender{User: c.user}
-	if c.device != nil {
-		by.Device = c.device.ID
-	}
-	return by
-}
 
 // liveDeps is what the live table needs of the server.
 func (s *Server) liveDeps() *live.Live {
+	readers, _ := s.Store.(sabot.Devices) // nil: none (capabilities.go logs it)
 	return &live.Live{
-		Store: s.Store, Now: s.now,
+		Store: s.Store, Readers: readers, Now: s.now,
 		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
 		Account: s.account, Balance: s.balance,
 		Decode: decode, WriteError: s.writeError, WriteJSON: writeJSON,
 		CreateUser: func(ctx context.Context, name, password, role string) (*sabot.User, error) {
 			return s.createUser(ctx, name, password, false, role)
 		},
-		Event: func(ctx context.Context, by *sabot.User, p live.Admin) { s.event(ctx, by, adminOf(p), nil, "") },
+		Event: func(ctx context.Context, by *sabot.User, p live.Admin) { s.event(ctx, by, actor.AdminOf(p), nil, "") },
 	}
-}
-
-// adminOf is a live table's significant event as the log keeps it.
-func adminOf(p live.Admin) adminPayload {
-	return adminPayload{Event: p.Event, User: p.User, Amount: p.Amount, Round: p.Round, Text: p.Text, Table: p.Table,
-		Name: p.Name, Role: p.Role, By: p.By, Device: p.Device, Correction: p.Correction}
-}
-
-// liveTable is the actor as a live.Table, running the command c.
-type liveTable struct {
-	a *actor
-	c *command
-}
-
-func (a *actor) liveAt(c *command) liveTable { return liveTable{a, c} }
-
-func (l liveTable) Table() *table.Table         { return l.a.t }
-func (l liveTable) ID() int64                   { return l.a.created.ID }
-func (l liveTable) Options() map[string]string  { return l.a.cfg.Options }
-func (l liveTable) Dealt() bool                 { return l.a.dealt }
-func (l liveTable) Seq() int64                  { return l.a.lastSeq }
-func (l liveTable) Pending() *live.Pending      { return &l.a.pending }
-func (l liveTable) Rebuild(ctx context.Context) { l.a.rebuild(ctx) }
-func (l liveTable) PublishRound(by string)      { l.a.publishRound(by) }
-func (l liveTable) Proceed(ctx context.Context) { l.a.proceed(ctx) }
-func (l liveTable) Player(name string) (int64, bool) {
-	id, ok := l.a.players[name]
-	return id, ok
-}
-
-func (l liveTable) House(ctx context.Context, act engine.Action) bool {
-	return l.a.house(ctx, act, false)
-}
-
-func (l liveTable) Append(ctx context.Context, r live.Record) (int64, error) {
-	c := l.c
-	if r.Again {
-		again := *c
-		again.clientID, again.commandID = "", ""
-		c = &again
-	}
-	payload := r.Payload
-	if p, ok := payload.(live.Admin); ok {
-		payload = adminOf(p)
-	}
-	rec, err := l.a.append(ctx, c, r.Kind, r.Round, payload, r.Postings)
-	if err != nil {
-		return 0, err
-	}
-	return rec.Seq, nil
-}
-
-func (l liveTable) Publish(e live.Event) {
-	ev := wire.Event{Kind: e.Kind, Round: e.Round, Player: e.Player, Box: e.Box, Amount: e.Amount, Text: e.Text}
-	if e.Correction != nil {
-		v := wire.CorrectionView(*e.Correction)
-		ev.Correction = &v
-	}
-	l.a.publish(ev)
-}
-
-func (l liveTable) Undone(by string, back card.Card, expose bool) {
-	a := l.a
-	a.expose = a.expose || expose
-	n := a.needView()
-	e := wire.Event{Kind: "undo", Round: a.t.RoundNo(), Player: by, Need: n}
-	if n != nil {
-		e.Box, e.Hand, e.FaceDown = n.Box, n.Hand, n.FaceDown
-		if !n.FaceDown {
-			e.Card = back.String()
-		}
-	}
-	a.sent = len(a.t.Round().Events())
-	a.publish(e)
-}
-
-// Act applies the dealer's irregularity (card-stands, skipped-eleven) as
-// the house's action of the round, recorded like any decision.
-func (l liveTable) Act(ctx context.Context, act engine.Action) (int64, error) {
-	a := l.a
-	rec, err := a.append(ctx, l.c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act)}, nil)
-	if err != nil {
-		return 0, err
-	}
-	if err := a.t.Round().Act(act); err != nil { // cannot happen: checked by the caller
-		a.log.Error("a checked house action was refused", "err", err)
-		a.rebuild(ctx)
-		return 0, sabot.Internal(err)
-	}
-	a.publishRound("dealer")
-	return rec.Seq, nil
-}
-
-// Deal deals on the dealer's "no more bets", if the bets allow it (AR-03,
-// VE-20: else the refusal says what is missing).
-func (l liveTable) Deal(ctx context.Context) (int64, error) {
-	a := l.a
-	if err := a.t.CanDeal(); err != nil {
-		w := waitingView(err)
-		e := sabot.Errorf(sabot.ECONFLICT, "refused: %s", w.Text)
-		if w.Reason != "" {
-			e = e.WithReason(w.Reason, w.Params)
-		}
-		return 0, e
-	}
-	a.tryDeal(ctx)
-	if !a.dealt {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bets placed do not allow a round now")
-	}
-	return a.lastSeq, nil
-}
-
-// Sit seats a walk-in, a guest the dealer's command seats.
-func (l liveTable) Sit(ctx context.Context, u *sabot.User, box int) (int64, error) {
-	g := *l.c
-	g.user = u
-	l.a.players[u.Name] = u.ID
-	return l.a.sit(ctx, &g, wire.Sit{Box: box})
-}
-
-// drop forgets a request decided.
-func (a *actor) drop(id int64) { a.pending.Drop(id) }
-
-// replayCorrection rebuilds the corrections waiting, and the burns
-// approved, from the log.
-func (a *actor) replayCorrection(r *sabot.LogRecord, p adminPayload) error {
-	return a.pending.Replay(a.t, r.Seq, p.Event, p.Correction)
-}
-
-// correctionsView lists the corrections waiting, oldest first, as
-// everyone may see them.
-func (a *actor) correctionsView() []wire.CorrectionView {
-	var out []wire.CorrectionView
-	for _, x := range a.pending.View() {
-		out = append(out, wire.CorrectionView(x))
-	}
-	return out
-}
-
-func (a *actor) cashView() *wire.CashView {
-	return (*wire.CashView)(live.Cash(a.t, a.cfg.Options, a.s.CashApproval, a.s.FloatLimit))
-}
-
-// walkInPlayer reports whether a name is a walk-in's.
-func walkInPlayer(name string) bool { return live.IsWalkIn(name) }
-
-// asWalkIn turns a player's command the dealer sent for the walk-in at a
-// box into the walk-in's own.
-func (a *actor) asWalkIn(c *command) error {
-	holder := a.t.Holder(c.walkIn)
-	if c.walkIn < 1 || c.walkIn > a.p.Boxes || !walkInPlayer(holder) {
-		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d is not held by a walk-in player", c.walkIn)
-	}
-	id, ok := a.players[holder]
-	if !ok {
-		return sabot.Errorf(sabot.ECONFLICT, "refused: the walk-in at box %d is not known here", c.walkIn)
-	}
-	c.user = &sabot.User{ID: id, Name: holder, Role: sabot.RoleGuest}
-	return nil
 }
 
 // The live table's routes.
@@ -377,8 +58,8 @@ func (s *Server) handleDeviceCard(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if a.created.ID != d.TableID {
-		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "device %d reads table %d's shoe, not table %d's", d.ID, d.TableID, a.created.ID))
+	if a.ID() != d.TableID {
+		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "device %d reads table %d's shoe, not table %d's", d.ID, d.TableID, a.ID()))
 		return
 	}
 	var req wire.CommandRequest
@@ -387,12 +68,12 @@ func (s *Server) handleDeviceCard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	as := &sabot.User{Name: d.Name, Role: sabot.RoleDealer}
-	c, err := s.command(as, tableCommandNamed(opCard), req)
+	c, err := s.host.Command(as, actor.OpNamed(live.OpCard), req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	c.clientID, c.device = "device-"+strconv.FormatInt(d.ID, 10)+":"+req.ClientID, d
+	c.FromDevice(d, "device-"+strconv.FormatInt(d.ID, 10)+":"+req.ClientID)
 	s.run(w, r, a, c)
 }
 

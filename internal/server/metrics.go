@@ -2,13 +2,13 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/cluster"
 	"sabot/internal/operator"
 )
@@ -16,18 +16,16 @@ import (
 // metrics are the service's Prometheus metrics, in a registry of their own
 // so that several servers (tests) live in one process.
 type metrics struct {
-	reg       *prometheus.Registry
-	rounds    *prometheus.CounterVec   // result: settled, void
-	decisions *prometheus.CounterVec   // by: player, timeout
-	commands  *prometheus.HistogramVec // op: a table command's time in its actor, the store write included
-	decision  prometheus.Histogram     // a decision's arrival to the publication of its event
-	errors    *prometheus.CounterVec   // code
-	events    prometheus.Counter
-	tables    prometheus.Gauge
-	sockets   prometheus.Gauge
-	hashes    *prometheus.CounterVec // op: compare, generate (bcrypt)
-	refused   prometheus.Counter     // connections over the cap of their address
-	paced     prometheus.Counter
+	reg *prometheus.Registry
+	// The tables' (internal/actor): rounds, decisions, commands, events,
+	// the return watched, and the errors, which the server counts too.
+	table   *actor.Metrics
+	errors  *prometheus.CounterVec // code
+	tables  prometheus.Gauge
+	sockets prometheus.Gauge
+	hashes  *prometheus.CounterVec // op: compare, generate (bcrypt)
+	refused prometheus.Counter     // connections over the cap of their address
+	paced   prometheus.Counter
 	// socketsUnanswered: sockets closed because their client did not
 	// answer a ping.
 	socketsUnanswered prometheus.Counter
@@ -43,28 +41,14 @@ type metrics struct {
 
 	// The operator's wallet (internal/operator).
 	wallet *operator.Metrics
-
-	// The return watched (rtpwatch.go, issue 29): by table.
-	rtp *rtpMetrics
 }
 
 func newMetrics() *metrics {
+	table := actor.NewMetrics()
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		rounds: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_rounds_total",
-			Help: "Rounds closed, by result: settled or void."}, []string{"result"}),
-		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_decisions_total",
-			Help: "Decisions applied, by who made them: player or timeout."}, []string{"by"}),
-		commands: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "sabot_command_seconds",
-			Help:    "Time a table command takes in its table, the log and ledger write included, by operation.",
-			Buckets: latencyBuckets}, []string{"op"}),
-		decision: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sabot_decision_seconds",
-			Help: "Time from a player's decision reaching the server to the publication of the event that shows it " +
-				"applied (its record durable first): the server's part of the decision-to-event latency.",
-			Buckets: latencyBuckets}),
-		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_errors_total",
-			Help: "Commands and requests refused or failed, by error code."}, []string{"code"}),
-		events:  prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_events_total", Help: "Table events published."}),
+		reg:     prometheus.NewRegistry(),
+		table:   table,
+		errors:  table.Errors,
 		tables:  prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_tables", Help: "Tables served."}),
 		sockets: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sabot_websockets", Help: "Open WebSocket connections."}),
 		hashes: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sabot_password_hashes_total",
@@ -87,24 +71,16 @@ func newMetrics() *metrics {
 			Buckets: latencyBuckets}),
 		wallet: operator.NewMetrics(),
 	}
-	m.rtp = newRTPMetrics(m.reg)
 	m.reg.MustRegister(m.wallet.Collectors()...)
 	m.reg.MustRegister(m.cluster.Collectors()...)
-	m.reg.MustRegister(m.rounds, m.decisions, m.commands, m.decision, m.errors, m.events, m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
+	m.reg.MustRegister(m.table.Collectors()...)
+	m.reg.MustRegister(m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
 		m.commitTime, m.commitAppends, m.decisionWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
-var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
-
-// decided records the time of a player's decision, from its arrival to
-// the publication of its event.
-func (m *metrics) decided(c *command) {
-	if !c.received.IsZero() {
-		m.decision.Observe(time.Since(c.received).Seconds())
-	}
-}
+var latencyBuckets = actor.LatencyBuckets
 
 // commit records a transaction of the store's group commit.
 func (m *metrics) commit(c sabot.CommitStats) {
@@ -112,13 +88,6 @@ func (m *metrics) commit(c sabot.CommitStats) {
 	m.commitAppends.Observe(float64(c.Appends))
 	for _, w := range c.Waits {
 		m.decisionWait.Observe(w.Seconds())
-	}
-}
-
-func (m *metrics) observe(op string, d time.Duration, err error) {
-	m.commands.WithLabelValues(op).Observe(d.Seconds())
-	if err != nil {
-		m.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"regexp"
+	"sabot/internal/actor"
 	"slices"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range tableCommands {
+	for _, c := range actor.Ops() {
 		served = append(served, commandRoute(c))
 	}
 	slices.Sort(documented)

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
+	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/server"
 	sabotwallet "sabot/internal/wallet"
@@ -78,7 +80,7 @@ func specChecked(t *testing.T, op http.Handler) (*httptest.Server, *specop.Check
 	return ws, c
 }
 
-func newOperator(t *testing.T, f walletsim.Faults, timing server.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
+func newOperator(t *testing.T, f walletsim.Faults, timing actor.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
 	t.Helper()
 	op := walletsim.New(opSecret, "EUR")
 	op.Faults = f
@@ -88,14 +90,14 @@ func newOperator(t *testing.T, f walletsim.Faults, timing server.Timing, st sabo
 }
 
 // newSpecOperator is a server on the operator written from the spec alone.
-func newSpecOperator(t *testing.T, op *specop.Operator, timing server.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
+func newSpecOperator(t *testing.T, op *specop.Operator, timing actor.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
 	t.Helper()
 	h := newOperatorOn(t, op, timing, st, more...)
 	h.spec = op
 	return h
 }
 
-func newOperatorOn(t *testing.T, op operatorWallet, timing server.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
+func newOperatorOn(t *testing.T, op operatorWallet, timing actor.Timing, st sabot.Store, more ...func(*server.Server)) *opHarness {
 	t.Helper()
 	ws, checker := specChecked(t, op)
 	if st == nil {
@@ -207,7 +209,7 @@ var opFaults = []struct {
 func TestOperatorWalletFaults(t *testing.T) {
 	for _, tc := range opFaults {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newOperator(t, tc.f, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
+			h := newOperator(t, tc.f, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
 			playOperator(t, h)
 		})
 	}
@@ -227,7 +229,7 @@ func TestSpecOperatorWalletFaults(t *testing.T) {
 			op := specop.New(opSecret, "EUR")
 			op.FailRate, op.LostRate, op.SlowRate, op.HoldRate = tc.f.FailRate, tc.f.LostRate, tc.f.SlowRate, tc.f.HoldRate
 			op.Slow, op.Delay, op.Seed, op.Spec = tc.f.Slow, tc.f.Delay, tc.f.Seed, spec
-			h := newSpecOperator(t, op, server.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
+			h := newSpecOperator(t, op, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
 			playOperator(t, h)
 			for _, v := range op.Violations() {
 				t.Errorf("the spec's operator saw: %s", v)
@@ -379,7 +381,7 @@ func contains(err error, s string) bool { return err != nil && strings.Contains(
 // in /metrics (issue 14, deliverable 6).
 func TestOperatorEventsAndMetrics(t *testing.T) {
 	ctx := context.Background()
-	h := newOperator(t, walletsim.Faults{}, server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil,
+	h := newOperator(t, walletsim.Faults{}, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil,
 		func(s *server.Server) { s.WalletUndeliveredAfter = 300 * time.Millisecond })
 	h.op.AddPlayer("ana", "Ana", opStart)
 	h.op.IssueToken("ana", "tok-ana")
@@ -671,9 +673,9 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 		must(ana.Command(ctx, tv.ID, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 		waitRound(t, ana, tv.ID, no)
 	}
-	owed := func(want int) []server.OwedView {
+	owed := func(want int) []operator.OwedView {
 		t.Helper()
-		var list []server.OwedView
+		var list []operator.OwedView
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			if err := h.admin.Do(ctx, "GET", "/api/admin/wallet/owed", nil, &list); err != nil {
 				t.Fatal(err)
@@ -716,14 +718,14 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	// Refused again, and resolved by hand with a reason.
 	win(2)
 	list = owed(1)
-	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", server.ResolveRequest{}, nil); sabot.ErrorCode(err) != sabot.EINVALID {
+	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", operator.ResolveRequest{}, nil); sabot.ErrorCode(err) != sabot.EINVALID {
 		t.Fatalf("resolved with no reason: %v", err)
 	}
-	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/nope/resolve", server.ResolveRequest{Reason: "x"}, nil); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/nope/resolve", operator.ResolveRequest{Reason: "x"}, nil); sabot.ErrorCode(err) != sabot.ENOTFOUND {
 		t.Fatalf("an unknown item resolved: %v", err)
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", server.ResolveRequest{Reason: "paid by the operator's cashier, ticket 4411"}, nil)
+		err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", operator.ResolveRequest{Reason: "paid by the operator's cashier, ticket 4411"}, nil)
 		if err == nil {
 			break
 		}

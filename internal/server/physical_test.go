@@ -10,6 +10,7 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
+	"sabot/internal/live"
 	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/wire"
@@ -20,7 +21,7 @@ import (
 func (h *harness) staff(name, role string) *client.Client {
 	h.t.Helper()
 	ctx := context.Background()
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: password, Role: role}, nil))
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", live.StaffRequest{Name: name, Password: password, Role: role}, nil))
 	c := &client.Client{URL: h.srv.URL()}
 	must(c.Login(ctx, name, password))
 	return c
@@ -209,24 +210,24 @@ func TestCardReader(t *testing.T) {
 	other := h.table("spain", false, map[string]string{"shoe": "physical"})
 	shuffled := h.table("spain", false, nil)
 
-	var staff server.StaffView
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, &staff))
-	err := h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "zed", Password: password, Role: "croupier"}, nil)
+	var staff live.StaffView
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", live.StaffRequest{Name: "dora", Password: password, Role: "dealer"}, &staff))
+	err := h.admin.Do(ctx, "POST", "/api/admin/staff", live.StaffRequest{Name: "zed", Password: password, Role: "croupier"}, nil)
 	wantCode(t, err, sabot.EINVALID, `role "croupier": give dealer or inspector`)
 	dora := &client.Client{URL: h.srv.URL()}
 	must(dora.Login(ctx, "dora", password))
 	_, err = dora.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})
 	wantCode(t, err, sabot.EFORBIDDEN, "the staff do not play: a dealer runs the tables")
 
-	var issued server.DeviceIssued
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/devices", server.DeviceRequest{Table: tb, Name: "reader 1"}, &issued))
+	var issued live.DeviceIssued
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/devices", live.DeviceRequest{Table: tb, Name: "reader 1"}, &issued))
 	if issued.Device.TableID != tb || !strings.HasPrefix(issued.Token, "dev_") || len(issued.Token) < 40 {
 		t.Fatalf("issued %+v", issued)
 	}
-	err = h.admin.Do(ctx, "POST", "/api/admin/devices", server.DeviceRequest{Table: shuffled, Name: "reader 2"}, nil)
+	err = h.admin.Do(ctx, "POST", "/api/admin/devices", live.DeviceRequest{Table: shuffled, Name: "reader 2"}, nil)
 	wantCode(t, err, sabot.ECONFLICT, "a card reader serves a table opened with shoe=physical")
 	ana := h.player("ana", 100000)
-	err = ana.Do(ctx, "POST", "/api/admin/devices", server.DeviceRequest{Table: tb, Name: "mine"}, nil)
+	err = ana.Do(ctx, "POST", "/api/admin/devices", live.DeviceRequest{Table: tb, Name: "mine"}, nil)
 	wantCode(t, err, sabot.EFORBIDDEN, "administrators only")
 
 	reader := &client.Client{URL: h.srv.URL(), Header: map[string]string{"Authorization": "Device " + issued.Token}}
@@ -621,7 +622,7 @@ func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 
 	// The corrections waiting are bounded: a careless console cannot pile
 	// them up.
-	for range server.MaxPending {
+	for range live.MaxPending {
 		must(h.admin.Command(ctx, tb, "correct", wire.CommandRequest{Case: "g"}))
 	}
 	_, err := h.admin.Command(ctx, tb, "correct", wire.CommandRequest{Case: "g"})

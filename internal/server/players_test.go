@@ -7,7 +7,7 @@ import (
 
 	"sabot"
 	"sabot/internal/care"
-	"sabot/internal/server"
+	"sabot/internal/live"
 	"sabot/internal/wire"
 )
 
@@ -24,7 +24,7 @@ func TestPitPlayers(t *testing.T) {
 	must(setLimit(t, ana, "loss", "day", amt(20000)))
 	var bv care.BlockView
 	must(0, h.admin.Do(ctx, "POST", "/api/admin/players/anabel/block", care.BlockRequest{Reason: "fraud"}, &bv))
-	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", server.StaffRequest{Name: "andrea", Password: password, Role: sabot.RoleDealer}, nil))
+	must(0, h.admin.Do(ctx, "POST", "/api/admin/staff", live.StaffRequest{Name: "andrea", Password: password, Role: sabot.RoleDealer}, nil))
 
 	var ps []care.PlayerView
 	must(0, h.admin.Do(ctx, "GET", "/api/admin/players?q=AN", nil, &ps))

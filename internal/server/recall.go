@@ -5,6 +5,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/actor"
 	"sabot/internal/wire"
 	"sabot/rules"
 )
@@ -40,7 +41,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	p, err := profileOf(req.Profile, req.Options)
+	p, err := actor.ProfileOf(req.Profile, req.Options)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -55,7 +56,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		out.Values[o.Key], _ = p.Get(o.Key)
 	}
 	for _, e := range round.Events() {
-		out.Events = append(out.Events, eventOf(e, req.Round, "player"))
+		out.Events = append(out.Events, actor.EventOf(e, req.Round, "player"))
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sabot/internal/actor"
 	"sabot/internal/wire"
 
 	"sabot"
@@ -73,15 +74,15 @@ func (s *Server) takeOff(ctx context.Context, userID int64) {
 		s.logger().Warn("a revoked player was not found", "user", userID, "err", err)
 		return
 	}
-	leave := commandNamed(opLeave)
+	leave := actor.OpNamed(actor.OpLeave)
 	for _, a := range s.tableList() {
-		cmd, err := s.command(u, leave, wire.CommandRequest{CommandID: "revoked-" + randomID(8), ClientID: "care"})
+		cmd, err := s.host.Command(u, leave, wire.CommandRequest{CommandID: "revoked-" + randomID(8), ClientID: "care"})
 		if err != nil {
 			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "err", err)
 			return
 		}
-		if rep := a.do(ctx, cmd); rep.err != nil && sabot.ErrorCode(rep.err) != sabot.ECONFLICT { // ECONFLICT: not at that table
-			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "table", a.cfg.ID, "err", rep.err)
+		if rep := a.Do(ctx, cmd); rep.Err != nil && sabot.ErrorCode(rep.Err) != sabot.ECONFLICT { // ECONFLICT: not at that table
+			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "table", a.ID(), "err", rep.Err)
 		}
 	}
 }

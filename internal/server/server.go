@@ -5,9 +5,9 @@
 // rebuilt exactly by replaying its log: on every start (crash recovery,
 // GLI-19 §4.16, B.3), for game recall (§4.14) and replays of rounds.
 //
-// Each table is one goroutine (its actor) that owns the table.Table; the
-// HTTP handlers and WebSocket loops send it commands. See docs/server.md,
-// docs/protocol.md and docs/openapi.yaml.
+// Each table is one goroutine (its actor, internal/actor) that owns the
+// table.Table; the HTTP handlers and WebSocket loops send it commands. See
+// docs/server.md, docs/protocol.md and docs/openapi.yaml.
 package server
 
 import (
@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sabot/internal/actor"
 	"sabot/internal/care"
 	"sabot/internal/cluster"
 	"sabot/internal/operator"
@@ -32,22 +33,6 @@ import (
 
 	"sabot"
 )
-
-// Timing is the table service's clocks: the betting window, the decision
-// timers and the idle time after which a session must log in again.
-type Timing struct {
-	BetWindow   time.Duration // from the first bet to "rien ne va plus"
-	Decision    time.Duration // a player's decision on a hand
-	Window      time.Duration // an optional window (challenge, insurance, back bettors' answers)
-	SessionIdle time.Duration // a session unused this long must log in again
-	// SeatIdle is how long a box may be held with no round dealt before
-	// it is given up (AR-21); two betting windows by default.
-	SeatIdle time.Duration
-}
-
-// DefaultTiming is the timing of `sabot serve` unless flags change it.
-var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute,
-	SeatIdle: 30 * time.Second}
 
 // Server is the table service. Set the exported fields, then Open.
 type Server struct {
@@ -72,7 +57,7 @@ type Server struct {
 	reportOnce sync.Once
 	reportTh   *report.Theories
 	reportSlot chan struct{}
-	Timing     Timing // zero fields take DefaultTiming's
+	Timing     actor.Timing // zero fields take actor.DefaultTiming's
 	// BcryptCost is the cost of password hashes (0: bcrypt's default);
 	// tests and load benchmarks that register hundreds of players lower it.
 	BcryptCost int
@@ -176,7 +161,7 @@ type Server struct {
 	WalletTimeout time.Duration
 	// WalletUndeliveredAfter is when a credit or a rollback the operator
 	// has not answered becomes a significant event (0:
-	// DefaultUndeliveredAfter, a minute).
+	// operator.DefaultUndeliveredAfter, a minute).
 	WalletUndeliveredAfter time.Duration
 	// WalletRetryMost is the longest wait between two tries of a credit
 	// or a rollback the operator has not answered (each wait doubles from
@@ -185,7 +170,7 @@ type Server struct {
 	// WalletRetryRefused is the first wait before a credit or rollback the
 	// operator refused is sent again under a new transaction ID; each
 	// next wait doubles, up to an hour, for WalletRetries tries (0:
-	// DefaultRetryRefused, a minute; DefaultRetries; negative: never by
+	// operator.DefaultRetryRefused, a minute; operator.DefaultRetries; negative: never by
 	// sabot, the pit resolves it).
 	WalletRetryRefused time.Duration
 	WalletRetries      int
@@ -201,7 +186,7 @@ type Server struct {
 	// address).
 	Advertise string
 	// Lease is how long a node's lease lasts unrenewed: a dead node's
-	// tables are taken over within it and a scan (0: DefaultLease).
+	// tables are taken over within it and a scan (0: cluster.DefaultLease).
 	Lease time.Duration
 
 	cluster cluster.Cluster // the node's part in its cluster (internal/cluster)
@@ -222,9 +207,10 @@ type Server struct {
 	metrics *metrics
 
 	mu       sync.Mutex
-	tables   map[int64]*actor
-	system   int64    // the table row whose log is the significant-event log
-	accounts sync.Map // "kind/owner" → account ID
+	tables   map[int64]*actor.Table
+	host     *actor.Host // what the tables ask of the server (tables.go)
+	system   int64       // the table row whose log is the significant-event log
+	accounts sync.Map    // "kind/owner" → account ID
 	// op is the operator's wallet (operator.go), made at its first use.
 	op      *operator.Operator
 	opOnce  sync.Once
@@ -331,7 +317,8 @@ func (s *Server) start() error {
 	}
 	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.tables = map[int64]*actor{}
+	s.tables = map[int64]*actor.Table{}
+	s.host = s.tableHost()
 	s.initCluster()
 	if s.ln != nil {
 		if err := s.join(s.ctx); err != nil {
@@ -348,7 +335,7 @@ func (s *Server) start() error {
 			return err
 		}
 		self := s.cluster.Self()
-		s.event(s.ctx, nil, adminPayload{Event: "node-joined", Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
+		s.event(s.ctx, nil, actor.Admin{Event: "node-joined", Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
 		return nil
 	}
 	ts, err := s.Store.Tables(s.ctx)
@@ -374,16 +361,9 @@ func (s *Server) start() error {
 
 // startTable rebuilds a table from its log under the epoch of its lease (0:
 // not fenced) and runs its actor.
-func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
-	a := newActor(s, t)
-	a.fence.Epoch = epoch
-	if err := a.load(s.ctx); err != nil {
-		return nil, err
-	}
-	if err := a.recoverDebits(s.ctx); err != nil {
-		return nil, err
-	}
-	if err := a.resume(s.ctx); err != nil {
+func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor.Table, error) {
+	a, err := actor.Start(s.host, t, epoch)
+	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -393,8 +373,8 @@ func (s *Server) startTable(t *sabot.Table, epoch int64) (*actor, error) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		a.run(s.ctx)
-		if a.fence.Moved() {
+		a.Run(s.ctx)
+		if a.Moved() {
 			s.moved(a)
 		}
 	}()
@@ -448,25 +428,7 @@ func (s *Server) now() time.Time {
 	return time.Now()
 }
 
-func (s *Server) timing() Timing {
-	t := s.Timing
-	if t.BetWindow <= 0 {
-		t.BetWindow = DefaultTiming.BetWindow
-	}
-	if t.Decision <= 0 {
-		t.Decision = DefaultTiming.Decision
-	}
-	if t.Window <= 0 {
-		t.Window = DefaultTiming.Window
-	}
-	if t.SessionIdle <= 0 {
-		t.SessionIdle = DefaultTiming.SessionIdle
-	}
-	if t.SeatIdle <= 0 {
-		t.SeatIdle = DefaultTiming.SeatIdle
-	}
-	return t
-}
+func (s *Server) timing() actor.Timing { return s.Timing.WithDefaults() }
 
 func randomID(n int) string {
 	b := make([]byte, n)

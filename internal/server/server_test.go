@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/recall"
 	"sabot/internal/server"
@@ -45,7 +46,7 @@ type harness struct {
 	set func(*server.Server)
 }
 
-func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
+func newHarness(t *testing.T, st sabot.Store, timing actor.Timing) *harness {
 	t.Helper()
 	if st == nil {
 		st = openStore(t, filepath.Join(t.TempDir(), "sabot.db"))
@@ -55,7 +56,7 @@ func newHarness(t *testing.T, st sabot.Store, timing server.Timing) *harness {
 	return h
 }
 
-func (h *harness) start(timing server.Timing) {
+func (h *harness) start(timing actor.Timing) {
 	h.t.Helper()
 	h.srv = &server.Server{Store: h.st, TestMode: true, Timing: timing, BcryptCost: 4, Logger: h.log}
 	if h.set != nil {
@@ -75,7 +76,7 @@ func (h *harness) start(timing server.Timing) {
 }
 
 // restart stops the server and starts a new one on the same store.
-func (h *harness) restart(timing server.Timing) {
+func (h *harness) restart(timing actor.Timing) {
 	h.t.Helper()
 	h.srv.Close()
 	h.start(timing)
@@ -153,7 +154,7 @@ func wantCode(t *testing.T, err error, code, text string) {
 	}
 }
 
-var slow = server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}
+var slow = actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}
 
 // A round over HTTP: seats, bets debited when placed, forced cards in test
 // mode, decisions, the settlement credited, the ledger balanced, the round

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/wire"
@@ -62,7 +63,7 @@ func TestWSInternalErrorLogged(t *testing.T) {
 	logs := &syncBuffer{}
 	st := newMemStore()
 	h := &harness{t: t, st: st, log: slog.New(slog.NewTextHandler(logs, nil))}
-	h.start(server.Timing{BetWindow: time.Hour})
+	h.start(actor.Timing{BetWindow: time.Hour})
 	tb := h.table("vegas-s17", false, nil)
 	ana := h.player("ana", 1000)
 	f := must(ana.Subscribe(ctx, tb, "", 0))
@@ -125,7 +126,7 @@ func closedWith(t *testing.T, f *client.Feed) websocket.StatusCode {
 // other users are not counted with him, and a socket closed frees its slot.
 func TestWSSocketsPerUserLimit(t *testing.T) {
 	ctx := context.Background()
-	h := newHarness(t, nil, server.Timing{})
+	h := newHarness(t, nil, actor.Timing{})
 	tb := h.table("vegas-s17", false, nil)
 	ana, ben := h.player("ana", 0), h.player("ben", 0)
 	var open []*client.Feed
@@ -167,7 +168,7 @@ func TestWSFloodLimited(t *testing.T) {
 	clk := &clock{t: time.Now()}
 	h := &harness{t: t, set: func(s *server.Server) { s.Now = clk.now }}
 	h.st = openStore(t, t.TempDir()+"/sabot.db")
-	h.start(server.Timing{BetWindow: time.Hour})
+	h.start(actor.Timing{BetWindow: time.Hour})
 	tb := h.table("vegas-s17", false, nil)
 	ana := h.player("ana", 1000)
 	f := must(ana.Subscribe(ctx, tb, "", 0))
@@ -215,7 +216,7 @@ func TestWSFloodLimited(t *testing.T) {
 // opened is not run, and the socket closes.
 func TestWSLogoutRevokesSockets(t *testing.T) {
 	ctx := context.Background()
-	h := newHarness(t, nil, server.Timing{BetWindow: time.Hour})
+	h := newHarness(t, nil, actor.Timing{BetWindow: time.Hour})
 	tb := h.table("vegas-s17", false, nil)
 	ana := h.player("ana", 1000)
 	f := must(ana.Subscribe(ctx, tb, "", 0))
@@ -248,7 +249,7 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 	h := &harness{t: t, set: func(s *server.Server) { s.Now = clk.now }}
 	h.st = openStore(t, t.TempDir()+"/sabot.db")
 	idle := time.Minute
-	h.start(server.Timing{BetWindow: time.Hour, SessionIdle: idle})
+	h.start(actor.Timing{BetWindow: time.Hour, SessionIdle: idle})
 	tb := h.table("vegas-s17", false, nil)
 	ana := h.player("ana", 1000)
 	f := must(ana.Subscribe(ctx, tb, "", 0))
@@ -283,7 +284,7 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 // from the others no longer than that, and no longer holds up the deal.
 func TestSeatIdleGivenUp_AR21(t *testing.T) {
 	ctx := context.Background()
-	h := newHarness(t, nil, server.Timing{BetWindow: time.Hour, SeatIdle: 300 * time.Millisecond})
+	h := newHarness(t, nil, actor.Timing{BetWindow: time.Hour, SeatIdle: 300 * time.Millisecond})
 	tb := h.table("vegas-s17", false, nil)
 	ana, eve := h.player("ana", 1000), h.player("eve", 1000)
 	tp := listen(t, ana, tb)
@@ -314,7 +315,7 @@ func TestSeatIdleGivenUp_AR21(t *testing.T) {
 		t.Fatalf("%d release events for eve's 3 boxes", releases)
 	}
 	// Recovery replays the releases.
-	h.restart(server.Timing{BetWindow: time.Hour})
+	h.restart(actor.Timing{BetWindow: time.Hour})
 	ana.URL, eve.URL = h.srv.URL(), h.srv.URL()
 	for _, s := range must(ana.Table(ctx, tb)).Seats {
 		if s.Player == "eve" {

@@ -7,7 +7,7 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
-	"sabot/internal/server"
+	"sabot/internal/live"
 	"sabot/internal/wire"
 )
 
@@ -30,7 +30,7 @@ func TestWalkInsChips(t *testing.T) {
 
 	path := fmt.Sprintf("/api/tables/%d/walk-ins", tb)
 	for _, c := range []*client.Client{dora, h.admin} {
-		var got []server.WalkInView
+		var got []live.WalkInView
 		if err := c.Do(ctx, "GET", path, nil, &got); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestWalkInsChips(t *testing.T) {
 			t.Errorf("walk-ins: %+v, want box 2 with 50.00 and box 5 with 10.00 (12.00 less the 2.00 staked)", got)
 		}
 	}
-	var none []server.WalkInView
+	var none []live.WalkInView
 	wantCode(t, ana.Do(ctx, "GET", path, nil, &none), sabot.EFORBIDDEN, "for its staff")
 	wantCode(t, zed.Do(ctx, "GET", path, nil, &none), sabot.EFORBIDDEN, "zed is not on this table's staff")
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sabot/internal/actor"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sort"
@@ -36,7 +37,23 @@ func (s *Server) balance(ctx context.Context, kind string, owner int64) money.Am
 	return acc.Balance
 }
 
-func (s *Server) table(id int64) (*actor, error) {
+// tableHost is what the tables ask of the server: its store, clocks,
+// accounts, player care's checks, the operator's wallet, the live table,
+// the seeds' key and the settings.
+func (s *Server) tableHost() *actor.Host {
+	return &actor.Host{
+		Store: s.Store, Ctx: s.ctx, Logger: s.logger(), Now: s.now, Timing: s.Timing, Metrics: s.metrics.table,
+		Account: s.account, Balance: s.balance,
+		StakeGuard: s.stakeGuard, BetGuard: s.betGuard,
+		Operator: s.operator(),
+		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
+		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
+		Theories: s.theories, RTPZ: s.rtpZ, RTPMinRounds: s.rtpMinRounds,
+		CheckID: s.checkID,
+	}
+}
+
+func (s *Server) table(id int64) (*actor.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, ok := s.tables[id]
@@ -46,14 +63,14 @@ func (s *Server) table(id int64) (*actor, error) {
 	return a, nil
 }
 
-func (s *Server) tableList() []*actor {
+func (s *Server) tableList() []*actor.Table {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]*actor, 0, len(s.tables))
+	out := make([]*actor.Table, 0, len(s.tables))
 	for _, a := range s.tables {
 		out = append(out, a)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].created.ID < out[j].created.ID })
+	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
 	return out
 }
 
@@ -66,7 +83,7 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*wire.TableVi
 	if t.Name == "" {
 		return nil, sabot.Errorf(sabot.EINVALID, "a table needs a name")
 	}
-	if p, err := profileOf(t.Profile, t.Options); err != nil {
+	if p, err := actor.ProfileOf(t.Profile, t.Options); err != nil {
 		return nil, err
 	} else if err := wire.CheckLimits(p); err != nil {
 		return nil, err
@@ -79,7 +96,7 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*wire.TableVi
 	if err := s.Store.CreateTable(ctx, t); err != nil {
 		return nil, err
 	}
-	var a *actor
+	var a *actor.Table
 	err := s.cluster.Created(ctx, t, func(epoch int64) (err error) {
 		a, err = s.startTable(t, epoch)
 		return err
@@ -87,7 +104,6 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*wire.TableVi
 	if err != nil {
 		return nil, err
 	}
-	s.event(ctx, nil, adminPayload{Event: "table-created", Table: t.ID, Name: t.Name, Profile: t.Profile, Options: t.Options, TestMode: t.TestMode, Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
-	r := a.do(ctx, &command{inside: viewTable})
-	return r.view, r.err
+	s.event(ctx, nil, actor.Admin{Event: "table-created", Table: t.ID, Name: t.Name, Profile: t.Profile, Options: t.Options, TestMode: t.TestMode, Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
+	return a.View(ctx)
 }

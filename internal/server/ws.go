@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"sabot/internal/actor"
 	"sabot/internal/wire"
 	"strconv"
 	"sync"
@@ -64,17 +65,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	sub := &subscriber{ch: make(chan []byte, 1024)}
-	if rep := a.do(ctx, &command{inside: subscribing(sub, since, r.URL.Query().Get("epoch"))}); rep.err != nil {
-		conn.Close(websocket.StatusTryAgainLater, sabot.ErrorMessage(rep.err))
+	sub := actor.NewSubscriber(1024)
+	if err := a.Subscribe(ctx, sub, since, r.URL.Query().Get("epoch")); err != nil {
+		conn.Close(websocket.StatusTryAgainLater, sabot.ErrorMessage(err))
 		return
 	}
 	defer func() {
-		// The actor may be gone (shutdown): do not wait for it.
-		uctx, ucancel := context.WithCancel(context.Background())
-		ucancel()
-		a.do(uctx, &command{inside: unsubscribing(sub)})
-		go a.do(context.WithoutCancel(ctx), &command{inside: unsubscribing(sub)})
+		a.Unsubscribe(ctx, sub) // the actor may be gone (shutdown): it does not wait for it
 	}()
 
 	// A client that no longer answers (its machine gone, its network
@@ -102,7 +99,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 				if err != nil {
 					if ctx.Err() == nil {
 						s.metrics.socketsUnanswered.Inc()
-						s.logger().Info("a WebSocket's client did not answer a ping: closed", "table", a.created.ID, "user", k.user.Name)
+						s.logger().Info("a WebSocket's client did not answer a ping: closed", "table", a.ID(), "user", k.user.Name)
 					}
 					conn.CloseNow()
 					cancel()
@@ -163,7 +160,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			}
 			idle.Reset(s.idleCheck(k))
 			continue
-		case data, ok := <-sub.ch:
+		case data, ok := <-sub.C():
 			if !ok {
 				tooSlow()
 				return
@@ -177,7 +174,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			// The events a command caused come before its answer.
 			for drained := false; !drained; {
 				select {
-				case data, ok := <-sub.ch:
+				case data, ok := <-sub.C():
 					if !ok {
 						tooSlow()
 						return
@@ -201,7 +198,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		// What else is ready goes in the same write.
 		for more := true; more && cw.corked() < maxCorked; {
 			select {
-			case data, ok := <-sub.ch:
+			case data, ok := <-sub.C():
 				if !ok {
 					tooSlow()
 					return
@@ -321,14 +318,14 @@ type wsAnswer struct {
 // wsMessage answers one message received on a socket, once the socket's
 // rate allows it: refused when the socket's session is over (and the
 // socket closes), else run.
-func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte) wsAnswer {
+func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor.Table, data []byte) wsAnswer {
 	refuse := func(err error, closing string) wsAnswer {
 		var req struct {
 			CommandID string `json:"command_id"`
 		}
 		json.Unmarshal(data, &req)
 		s.metrics.errors.WithLabelValues(sabot.ErrorCode(err)).Inc()
-		b, _ := json.Marshal(errorMessage(req.CommandID, err))
+		b, _ := json.Marshal(actor.ErrorMessage(req.CommandID, err))
 		return wsAnswer{data: b, closing: closing}
 	}
 	// A heartbeat is no use of the session: a page left open does not keep
@@ -348,13 +345,13 @@ func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor, data []byte
 }
 
 // wsCommand runs one command sent on a socket and returns its answer.
-func (s *Server) wsCommand(ctx context.Context, a *actor, u *sabot.User, data []byte) []byte {
+func (s *Server) wsCommand(ctx context.Context, a *actor.Table, u *sabot.User, data []byte) []byte {
 	return s.wsSessionCommand(ctx, a, u, "", data)
 }
 
 // wsSessionCommand is wsCommand from a session: its stakes are refused once
 // the session is over (StakeGuard).
-func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, session string, data []byte) []byte {
+func (s *Server) wsSessionCommand(ctx context.Context, a *actor.Table, u *sabot.User, session string, data []byte) []byte {
 	answer := func(m wire.Message) []byte {
 		b, _ := json.Marshal(m)
 		return b
@@ -367,11 +364,11 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, 
 		code := sabot.ErrorCode(err)
 		if code == sabot.EINTERNAL {
 			// The player reads "internal error"; the operator, the cause.
-			s.logger().Error("internal error on a WebSocket command", "table", a.created.ID, "user", u.Name,
+			s.logger().Error("internal error on a WebSocket command", "table", a.ID(), "user", u.Name,
 				"op", req.Op, "command_id", req.CommandID, "client_id", req.ClientID, "err", err)
 		}
 		s.metrics.errors.WithLabelValues(code).Inc()
-		return answer(errorMessage(req.CommandID, err))
+		return answer(actor.ErrorMessage(req.CommandID, err))
 	}
 	if err != nil {
 		return fail(err)
@@ -380,18 +377,18 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor, u *sabot.User, 
 		return answer(wire.Message{Type: "pong", CommandID: req.CommandID})
 	}
 	if c == nil { // a snapshot
-		rep := a.do(ctx, &command{inside: snapshotTable})
-		if rep.err != nil {
-			return fail(rep.err)
+		view, epoch, seq, err := a.Snapshot(ctx)
+		if err != nil {
+			return fail(err)
 		}
-		return answer(wire.Message{Type: "snapshot", CommandID: req.CommandID, Epoch: rep.epoch, Seq: rep.seq, Table: rep.view})
+		return answer(wire.Message{Type: "snapshot", CommandID: req.CommandID, Epoch: epoch, Seq: seq, Table: view})
 	}
-	c.session = session
-	rep := a.do(ctx, c)
-	if rep.err != nil {
-		return fail(rep.err)
+	c.SetSession(session)
+	rep := a.Do(ctx, c)
+	if rep.Err != nil {
+		return fail(rep.Err)
 	}
-	return answer(wire.Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.seq, Duplicate: rep.dup})
+	return answer(wire.Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.Seq, Duplicate: rep.Dup})
 }
 
 // opSnapshot asks, on a socket, for the table's snapshot.
@@ -402,32 +399,32 @@ const opSnapshot = "snapshot"
 const opPing = "ping"
 
 // decodeWS reads a message received on a socket: a request for the
-// table's snapshot (c nil), or a command of tableCommands for its table;
+// table's snapshot (c nil), or a command of actor.Ops() for its table;
 // anything else is refused with a one-line reason (invalid; forbidden: an
 // administrator's command from a player). The JSON is read as strictly as
 // an HTTP body (decodeJSON): fields spelled exactly, each once, nothing
 // after the object. req is what
 // could be read of the message (its command ID goes with the refusal).
-func (s *Server) decodeWS(u *sabot.User, data []byte) (req wire.CommandRequest, c *command, err error) {
+func (s *Server) decodeWS(u *sabot.User, data []byte) (req wire.CommandRequest, c *actor.Command, err error) {
 	if err := decodeJSON(data, &req); err != nil {
 		return req, nil, err
 	}
 	if req.Op == opSnapshot || req.Op == opPing {
 		return req, nil, nil
 	}
-	cmd := tableCommandNamed(req.Op)
+	cmd := actor.OpNamed(req.Op)
 	switch {
 	case req.Op == "":
-		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", playerCommandNames(), opSnapshot)
+		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", actor.PlayerOpNames(), opSnapshot)
 	case cmd == nil:
 		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", wire.Brief(strconv.Quote(req.Op)))
 	}
-	if cmd.who != byPlayer { // a player's is checked with its body (walk_in)
-		if err := cmd.who.allows(u); err != nil {
+	if !cmd.ForPlayers() { // a player's is checked with its body (walk_in)
+		if err := cmd.Allows(u); err != nil {
 			return req, nil, err
 		}
 	}
-	c, err = s.command(u, cmd, req)
+	c, err = s.host.Command(u, cmd, req)
 	if err != nil {
 		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", wire.Brief(sabot.ErrorMessage(err)))
 	}

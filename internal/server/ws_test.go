@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/recall"
-	"sabot/internal/server"
 	"sabot/internal/wire"
 )
 
@@ -166,7 +166,7 @@ func jsonNum(n int64) string { b, _ := json.Marshal(n); return string(b) }
 // or less draws (VE-06), then stands.
 func TestDecisionTimeout_VE06(t *testing.T) {
 	ctx := context.Background()
-	h := newHarness(t, nil, server.Timing{BetWindow: time.Minute, Decision: 50 * time.Millisecond, Window: 50 * time.Millisecond})
+	h := newHarness(t, nil, actor.Timing{BetWindow: time.Minute, Decision: 50 * time.Millisecond, Window: 50 * time.Millisecond})
 	tb := h.table("venice", true, nil)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))

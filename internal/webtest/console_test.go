@@ -2,6 +2,7 @@ package webtest
 
 import (
 	"context"
+	"sabot/internal/live"
 	"strings"
 	"testing"
 
@@ -9,14 +10,13 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"sabot"
-	"sabot/internal/server"
 )
 
 // staffLogin makes a member of the staff through the API and logs him in
 // through the login page in a tab of his own.
 func staffLogin(t *testing.T, g *game, name, role string) context.Context {
 	t.Helper()
-	if err := g.site.Admin.Do(context.Background(), "POST", "/api/admin/staff", server.StaffRequest{Name: name, Password: Password, Role: role}, nil); err != nil {
+	if err := g.site.Admin.Do(context.Background(), "POST", "/api/admin/staff", live.StaffRequest{Name: name, Password: Password, Role: role}, nil); err != nil {
 		t.Fatal(err)
 	}
 	ctx := Player(t, g.browser)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sabot/internal/actor"
 	"strings"
 	"sync"
 	"testing"
@@ -13,12 +14,10 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"sabot/internal/server"
 )
 
 // slow timers: nothing runs out during a test.
-var slow = server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}
+var slow = actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}
 
 // limits are a test table's options: stakes from 1.00 to 1,000.00, and
 // more options as key, value pairs.
@@ -43,7 +42,7 @@ type game struct {
 // newGame starts the site with these timers, opens a test-mode table of
 // the profile (limits, and the options as key, value pairs) and starts a
 // browser.
-func newGame(t testing.TB, timing server.Timing, name, profile string, options ...string) *game {
+func newGame(t testing.TB, timing actor.Timing, name, profile string, options ...string) *game {
 	t.Helper()
 	site := MustStart(t, timing)
 	return &game{

@@ -1,13 +1,12 @@
 package webtest
 
 import (
+	"sabot/internal/actor"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"sabot/internal/server"
 )
 
 // The server restarts in the middle of a player's decision: the page
@@ -68,7 +67,7 @@ func TestInsurance(t *testing.T) {
 // A player who does not decide in time: the timer runs down on the page,
 // and the default the table publishes applies, said as such.
 func TestTimeout(t *testing.T) {
-	g := newGame(t, server.Timing{BetWindow: time.Minute, Decision: 3 * time.Second, Window: time.Second}, "Reference", "vegas-s17")
+	g := newGame(t, actor.Timing{BetWindow: time.Minute, Decision: 3 * time.Second, Window: time.Second}, "Reference", "vegas-s17")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
 	// ana TS 8H = 18; the dealer 9D, 7C, draws 5S: 21.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"sabot/internal/actor"
 	"sabot/internal/client"
-	"sabot/internal/server"
 	"sabot/internal/wire"
 )
 
@@ -15,7 +15,7 @@ import (
 // band, drawn in the chart, the player's rating and his bets against the
 // count, in the page's language; a player is not shown the page.
 func TestPitReports(t *testing.T) {
-	site := MustStart(t, server.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
+	site := MustStart(t, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
 	ctx := context.Background()
 	tb := site.Table(t, "Vegas", "vegas-s17", nil)
 	ana := &client.Client{URL: site.URL}

@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"sabot"
+	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
@@ -40,7 +41,7 @@ type Site struct {
 	Store  sabot.Store
 	Admin  *client.Client
 
-	timing  server.Timing
+	timing  actor.Timing
 	options []func(*server.Server)       // applied to each server before it opens
 	handler atomic.Pointer[http.Handler] // the running server's, swapped by Restart
 }
@@ -52,7 +53,7 @@ func Handler(srv *server.Server, _ sabot.Store) http.Handler { return srv.Handle
 // MustStart starts the table service with an administrator "pit" on a
 // temporary database, in test mode, and the client in front of it; the
 // options set the server up before it opens (and again at each Restart).
-func MustStart(tb testing.TB, timing server.Timing, options ...func(*server.Server)) *Site {
+func MustStart(tb testing.TB, timing actor.Timing, options ...func(*server.Server)) *Site {
 	tb.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(tb.TempDir(), "sabot.db"))

@@ -18,7 +18,7 @@ import (
 // (Decode), so a field that no command has is refused and a field of
 // another command is checked and then not read; each command then takes
 // its own request out of it (Take): Sit, Bet, Act, ... The server's
-// registry of commands (internal/server/table_commands.go) names each
+// registry of commands (internal/actor/table_commands.go) names each
 // command's request type.
 
 // CommandRequest is the body of every table command (the server's registry

@@ -1,0 +1,243 @@
+package actor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sabot/internal/wire"
+	"strings"
+	"testing"
+	"time"
+
+	"sabot"
+)
+
+// Issue 11, finding 1: a command ID repeated after the table has dropped it
+// from its memory (sits and leaves pushed it out) is answered from the
+// store — the first record's seq — and changes nothing: the player deciding
+// keeps his timer, nobody gets a message, the log gets no record.
+func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, -1)
+	p.a.seenMax = 16
+	ana, ben := p.player(t, "ana"), p.player(t, "ben")
+	eve := &sabot.User{Name: "eve", PasswordHash: []byte("x")}
+	if err := p.st.CreateUser(ctx, eve); err != nil {
+		t.Fatal(err)
+	}
+	first := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
+	if first.err != nil || first.seq == 0 {
+		t.Fatalf("eve's first sit: %+v", first)
+	}
+	p.do(t, eve, opLeave, wire.CommandRequest{})
+	for range 3 * p.a.seenMax {
+		p.do(t, eve, opSit, wire.CommandRequest{Box: 5})
+		p.do(t, eve, opLeave, wire.CommandRequest{})
+	}
+	if _, ok := p.a.seen["eve\x00first"]; ok || !p.a.forgot {
+		t.Fatal("the table still remembers eve's first command: the test proves nothing")
+	}
+
+	// A round in which ana decides.
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
+	for tries := 0; p.a.timer.kind != decisionTimer; tries++ {
+		if tries == 50 {
+			t.Fatal("no round with a decision to wait for in 50 deals")
+		}
+		p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+		p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+		for p.a.dealt && p.a.timer.kind != decisionTimer {
+			p.a.expire(ctx)
+		}
+	}
+	sub := &Subscriber{ch: make(chan []byte, 64)}
+	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
+	<-sub.ch // its snapshot
+	timer, due, last := p.a.timer, p.a.timer.due, p.a.lastSeq
+
+	for range 3 {
+		again := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
+		if again.err != nil || !again.dup || again.seq != first.seq {
+			t.Fatalf("the repeated sit: %+v; want a duplicate of seq %d", again, first.seq)
+		}
+	}
+	if p.a.timer != timer || !p.a.timer.due.Equal(due) || p.a.timer.kind != decisionTimer {
+		t.Fatalf("the repeat moved the decision timer: due %v, was %v", p.a.timer.due, due)
+	}
+	if n := len(sub.ch); n != 0 {
+		t.Fatalf("the repeat sent %d messages to the table's players: %s", n, <-sub.ch)
+	}
+	recs, err := p.st.Log(ctx, p.a.cfg.ID, last+1)
+	if err != nil || len(recs) != 0 || p.a.t.Holder(5) != "" {
+		t.Fatalf("the repeat wrote %d records (%v), box 5 held by %q", len(recs), err, p.a.t.Holder(5))
+	}
+	// A new command of eve's is still run.
+	if r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint("new-", cmdNo), wire.CommandRequest{Box: 5})); r.err != nil || r.dup {
+		t.Fatalf("a new sit after the repeats: %+v", r)
+	}
+}
+
+// leaves returns the leave records of a table's log.
+func (p *playedTable) leaves(tb testing.TB) []seatPayload {
+	tb.Helper()
+	recs, err := p.st.Log(context.Background(), p.a.cfg.ID, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []seatPayload
+	for _, r := range recs {
+		if r.Kind == sabot.LogLeave {
+			out = append(out, payloadOf[seatPayload](r, nil))
+		}
+	}
+	return out
+}
+
+// AR-21 (issue 11, finding 2): a box its holder has not bet on when the
+// betting window closes is given up — a box, not the player: eve keeps the
+// box she bet on — with a leave record that a start replays, and an event.
+func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, -1)
+	ana, eve := p.player(t, "ana"), p.player(t, "eve")
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, eve, opSit, wire.CommandRequest{Box: 2})
+	p.do(t, eve, opSit, wire.CommandRequest{Box: 3})
+	p.do(t, eve, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	if p.a.dealt || p.a.timer.kind != betTimer {
+		t.Fatal("dealt before the window closed, with box 3 held and not bet on")
+	}
+	sub := &Subscriber{ch: make(chan []byte, 256)}
+	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
+	p.a.expire(ctx) // the betting window closes
+	if h := p.a.t.Holder(3); h != "" {
+		t.Fatalf("box 3, not bet on when the window closed, is still held by %s", h)
+	}
+	if p.a.t.Holder(2) != "eve" || p.a.t.Holder(1) != "ana" {
+		t.Fatalf("boxes bet on: holders %q %q", p.a.t.Holder(1), p.a.t.Holder(2))
+	}
+	if l := p.leaves(t); len(l) != 1 || l[0].Player != "eve" || l[0].Box != 3 || l[0].Reason == "" {
+		t.Fatalf("leave records %+v, want eve's box 3 with its reason", l)
+	}
+	// The round is dealt to the boxes bet on (it may be over already: a
+	// dealer's blackjack ends it at the deal).
+	released, dealt := false, false
+	for len(sub.ch) > 0 {
+		var m wire.Message
+		json.Unmarshal(<-sub.ch, &m)
+		released = released || m.Event != nil && m.Event.Kind == "release" && m.Event.Box == 3 && strings.Contains(m.Event.Text, "AR-21") &&
+			m.Event.Reason == "box_given_up_no_bet" && m.Event.Params["box"] == float64(3)
+		dealt = dealt || m.Event != nil && m.Event.Kind == "deal"
+	}
+	if !released || !dealt {
+		t.Fatalf("release event for box 3: %v; deal event: %v", released, dealt)
+	}
+	for p.a.dealt {
+		p.a.expire(ctx)
+	}
+	want := p.a.stateJSON(t)
+	for _, every := range []int{-1} {
+		if got := p.startFrom(t, every).stateJSON(t); got != want {
+			t.Fatalf("rebuilt from the log:\n%s\nwant\n%s", got, want)
+		}
+	}
+}
+
+// AR-21 (issue 11, finding 2): a player holds at most MaxBoxesWithoutBet
+// boxes he has not bet on (3 by default); once he bets on them he may take
+// more: several boxes, each bet on, are a player's right (AR-04, VE-17).
+func TestBoxesWithoutBetCapped_AR21(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, -1)
+	ana, eve := p.player(t, "ana"), p.player(t, "eve")
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 7}) // not bet on: no deal yet
+	for box := 1; box <= DefaultMaxBoxesWithoutBet; box++ {
+		p.do(t, eve, opSit, wire.CommandRequest{Box: box})
+	}
+	r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "one-more", wire.CommandRequest{Box: 4}))
+	if sabot.ErrorCode(r.err) != sabot.ECONFLICT || !strings.Contains(r.err.Error(), "AR-21") || p.a.t.Holder(4) != "" {
+		t.Fatalf("eve's box %d without a bet: %v", DefaultMaxBoxesWithoutBet+1, r.err)
+	}
+	for box := 1; box <= DefaultMaxBoxesWithoutBet; box++ {
+		p.do(t, eve, opBet, wire.CommandRequest{Box: box, Stake: 100})
+	}
+	for box := 4; box <= 6; box++ {
+		p.do(t, eve, opSit, wire.CommandRequest{Box: box})
+	}
+	if n := p.a.unbetBoxes("eve"); n != 3 {
+		t.Fatalf("eve holds %d boxes without a bet, want 3", n)
+	}
+}
+
+// AR-21 (issue 11, finding 2): bets that do not allow a round (AR-03: a
+// shoe starts with three seated players betting) hold their boxes no
+// longer than SeatIdle: the boxes are given up and the bets returned, in
+// the ledger and in a log that replays.
+func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "argentina", nil, -1)
+	now := time.Now()
+	p.s.Now = func() time.Time { return now }
+	ana, ben := p.player(t, "ana"), p.player(t, "ben")
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 1000})
+	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 1000})
+	p.a.expire(ctx) // the window closes; AR-03 refuses the round
+	if p.a.dealt || p.a.t.Holder(1) != "ana" || p.a.t.Holder(2) != "ben" {
+		t.Fatalf("after the window: dealt %v, holders %q %q", p.a.dealt, p.a.t.Holder(1), p.a.t.Holder(2))
+	}
+	// Issue 15, finding 2: the table says what it waits for, in words and
+	// by its reason, and when the bets come back.
+	if w := p.a.view().Waiting; w == nil || w.Reason != "table_minimum_bets" || w.Params["need"] != 3 || w.Params["n"] != 2 || w.Text != "a shoe starts with 3 bets; 2 placed (AR-03)" {
+		t.Fatalf("the view's waiting: %+v", w)
+	}
+	if ms := p.a.view().Rules.SeatIdleMS; ms != p.s.timing().SeatIdle.Milliseconds() {
+		t.Fatalf("the view's seat_idle_ms %d", ms)
+	}
+	now = now.Add(p.s.timing().SeatIdle - time.Second)
+	p.a.expireSeats(ctx)
+	if p.a.t.Holder(1) != "ana" {
+		t.Fatal("a box given up before its time")
+	}
+	now = now.Add(2 * time.Second)
+	p.a.expireSeats(ctx)
+	if p.a.t.Holder(1) != "" || p.a.t.Holder(2) != "" || len(p.a.t.Bets()) != 0 {
+		t.Fatalf("boxes held %q %q, bets %+v, %v after the seat time", p.a.t.Holder(1), p.a.t.Holder(2), p.a.t.Bets(), p.s.timing().SeatIdle)
+	}
+	if b := p.tableAccount(); b != 0 {
+		t.Fatalf("the table account holds %d: the bets were not returned", b)
+	}
+	if l := p.leaves(t); len(l) != 2 || l[0].Returned != 1000 || l[1].Returned != 1000 {
+		t.Fatalf("leave records %+v", l)
+	}
+	if rep, err := p.st.CheckLedger(ctx); err != nil || !rep.OK() {
+		t.Fatalf("ledger: %+v %v", rep, err)
+	}
+	want := p.a.stateJSON(t)
+	if got := p.startFrom(t, -1).stateJSON(t); got != want {
+		t.Fatalf("rebuilt from the log:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Issue 15, finding 2: a lone player's three bets at Buenos Aires are three
+// bets of one player: the table waits for two more players (AR-03), and
+// says so with the right counts.
+func TestLonePlayerWaits_AR03(t *testing.T) {
+	p := newPlayedTable(t, "argentina", nil, -1)
+	ana := p.player(t, "ana")
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	for box := 1; box <= 3; box++ {
+		p.do(t, ana, opBet, wire.CommandRequest{Box: box, Stake: 1000})
+	}
+	p.a.expire(context.Background())
+	w := p.a.view().Waiting
+	if p.a.dealt || w == nil || w.Reason != "table_minimum_players" || w.Params["need"] != 3 || w.Params["n"] != 1 || w.Params["bets"] != 3 || w.Params["rule"] != "AR-03" {
+		t.Fatalf("dealt %v, waiting %+v", p.a.dealt, w)
+	}
+	if want := "a shoe starts with 3 seated players betting; 3 bets placed by 1 player (AR-03)"; w.Text != want {
+		t.Fatalf("the table says %q, want %q", w.Text, want)
+	}
+}

@@ -1,0 +1,206 @@
+package actor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"sync"
+	"time"
+
+	"sabot"
+	"sabot/internal/live"
+	"sabot/internal/operator"
+	"sabot/internal/report"
+	"sabot/internal/seal"
+	"sabot/money"
+)
+
+// Host is what a table's actor asks of the server that runs it: the store,
+// the clocks, the ledger's accounts, player care's checks of a stake, the
+// operator's wallet, the staff's live table, the key of the seeds and the
+// settings. The server fills one for all its tables (internal/server,
+// tables.go); a test fills the fields it needs, the others take their
+// defaults.
+type Host struct {
+	Store sabot.Store
+	// Ctx is the server's: a table's actor stops when it ends. nil: never.
+	Ctx    context.Context
+	Logger *slog.Logger // nil: discard
+	Now    func() time.Time
+	Timing Timing
+	// Metrics are the tables' metrics (nil: a registry of their own).
+	Metrics *Metrics
+
+	// Account is the ID of a ledger account, and Balance its balance (0 if
+	// it cannot be read); nil: read from the store each time.
+	Account func(ctx context.Context, kind string, owner int64) (int64, error)
+	Balance func(ctx context.Context, kind string, owner int64) money.Amount
+
+	// StakeGuard and BetGuard are player care's checks of a stake, and of
+	// a bet placed or changed whatever it stakes, made in the transaction
+	// that records it (care.Care); nil: none.
+	StakeGuard func(session string, userID int64, stake money.Amount) *sabot.StakeGuard
+	BetGuard   func(session string, userID int64, stake money.Amount) *sabot.StakeGuard
+
+	// Operator is the operator's wallet whose players' stakes a table
+	// debits (internal/operator); nil, or one without a wallet: the
+	// built-in wallets only.
+	Operator *operator.Operator
+
+	// SeedKey seals the seed of each live shoe in the log, and a
+	// snapshot's shoes (seal.go); nil: in the clear (tests).
+	SeedKey *seal.Key
+	// SnapshotEvery is how many rounds a table plays between its
+	// snapshots (0: DefaultSnapshotEvery; negative: none).
+	SnapshotEvery int
+	// MaxBoxesWithoutBet bounds the boxes a player holds without a bet of
+	// his on them (AR-21; 0: DefaultMaxBoxesWithoutBet; negative: none).
+	MaxBoxesWithoutBet int
+	// CashApproval and FloatLimit are a live table's bounds of cash
+	// (internal/live; 0: live's defaults, negative: none).
+	CashApproval money.Amount
+	FloatLimit   money.Amount
+
+	// Theories are the exact figures of the rule sets the return watch
+	// compares each table with (rtpwatch.go); nil: not watched. RTPZ and
+	// RTPMinRounds replace its band (0: report's; tests).
+	Theories     *report.Theories
+	RTPZ         float64
+	RTPMinRounds int64
+
+	// CheckID checks a command's IDs (Command; nil: not checked).
+	CheckID func(field, id string) error
+
+	once sync.Once
+	live *live.Live // the staff's live table, as the table's commands ask it
+}
+
+// defaults fills what the host left empty (metrics of their own, an
+// operator without a wallet) and makes the live table's part.
+func (h *Host) defaults() {
+	h.once.Do(func() {
+		if h.Metrics == nil {
+			h.Metrics = NewMetrics()
+		}
+		if h.Operator == nil {
+			h.Operator = operator.New(operator.Config{})
+		}
+		h.live = &live.Live{Store: h.Store, Now: h.now, CashApproval: h.CashApproval, FloatLimit: h.FloatLimit,
+			Account: h.account, Balance: h.balance}
+	})
+}
+
+// wallet says whether the operator's wallet is set up.
+func (h *Host) wallet() bool { return h.Operator.Has() }
+
+// Timing is the table service's clocks: the betting window, the decision
+// timers and the idle time after which a session must log in again.
+type Timing struct {
+	BetWindow   time.Duration // from the first bet to "rien ne va plus"
+	Decision    time.Duration // a player's decision on a hand
+	Window      time.Duration // an optional window (challenge, insurance, back bettors' answers)
+	SessionIdle time.Duration // a session unused this long must log in again
+	// SeatIdle is how long a box may be held with no round dealt before
+	// it is given up (AR-21); two betting windows by default.
+	SeatIdle time.Duration
+}
+
+// DefaultTiming is the timing of `sabot serve` unless flags change it.
+var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute,
+	SeatIdle: 30 * time.Second}
+
+// WithDefaults is t with each zero field DefaultTiming's.
+func (t Timing) WithDefaults() Timing {
+	if t.BetWindow <= 0 {
+		t.BetWindow = DefaultTiming.BetWindow
+	}
+	if t.Decision <= 0 {
+		t.Decision = DefaultTiming.Decision
+	}
+	if t.Window <= 0 {
+		t.Window = DefaultTiming.Window
+	}
+	if t.SessionIdle <= 0 {
+		t.SessionIdle = DefaultTiming.SessionIdle
+	}
+	if t.SeatIdle <= 0 {
+		t.SeatIdle = DefaultTiming.SeatIdle
+	}
+	return t
+}
+
+func (h *Host) logger() *slog.Logger {
+	if h.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return h.Logger
+}
+
+func (h *Host) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+func (h *Host) timing() Timing { return h.Timing.WithDefaults() }
+
+func (h *Host) ctx() context.Context {
+	if h.Ctx == nil {
+		return context.Background()
+	}
+	return h.Ctx
+}
+
+func (h *Host) account(ctx context.Context, kind string, owner int64) (int64, error) {
+	if h.Account != nil {
+		return h.Account(ctx, kind, owner)
+	}
+	acc, err := h.Store.Account(ctx, kind, owner)
+	if err != nil {
+		return 0, err
+	}
+	return acc.ID, nil
+}
+
+func (h *Host) balance(ctx context.Context, kind string, owner int64) money.Amount {
+	if h.Balance != nil {
+		return h.Balance(ctx, kind, owner)
+	}
+	acc, err := h.Store.Account(ctx, kind, owner)
+	if err != nil {
+		return 0
+	}
+	return acc.Balance
+}
+
+func (h *Host) stakeGuard(c *Command, userID int64, stake money.Amount) *sabot.StakeGuard {
+	if h.StakeGuard == nil {
+		return nil
+	}
+	return h.StakeGuard(c.session, userID, stake)
+}
+
+func (h *Host) betGuard(c *Command, userID int64, stake money.Amount) *sabot.StakeGuard {
+	if h.BetGuard == nil {
+		return nil
+	}
+	return h.BetGuard(c.session, userID, stake)
+}
+
+func (h *Host) maxBoxesWithoutBet() int {
+	if h.MaxBoxesWithoutBet == 0 {
+		return DefaultMaxBoxesWithoutBet
+	}
+	return h.MaxBoxesWithoutBet
+}
+
+func (h *Host) liveDeps() *live.Live { return h.live }
+
+// RandomID is n random bytes in hex.
+func RandomID(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

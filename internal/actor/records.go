@@ -1,0 +1,118 @@
+package actor
+
+import (
+	"encoding/json"
+
+	"sabot"
+	"sabot/card"
+	"sabot/internal/seal"
+	"sabot/internal/wire"
+	"sabot/money"
+	"sabot/rules"
+)
+
+// The payloads of the table log's records (sabot.LogRecord.Payload). They
+// are part of the stored format: fields are added, never renamed. A
+// round's and a shoe's (a deal, a settlement, a shoe's start and reveal)
+// are package recall's (recall.Deal, recall.Settle, …); each kind's entry is in
+// logkinds.go.
+
+type openedPayload struct {
+	Name     string            `json:"name"`
+	Profile  string            `json:"profile"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+}
+
+type seatPayload struct {
+	Player string `json:"player"`
+	// Box is the box taken (sit) or, on a leave, the one box given up
+	// (AR-21: the seat was not bet on; 0: every box the player holds).
+	Box int `json:"box,omitempty"`
+	// Returned is what a leaving player's bets for the next round gave back.
+	Returned money.Amount `json:"returned,omitempty"`
+	// Reason says why the server gave the seat up (AR-21); "" when the
+	// player left.
+	Reason string `json:"reason,omitempty"`
+}
+
+// betPayload places or changes a bet: Debit is what moved from the wallet
+// to the table (negative when a stake was lowered).
+type betPayload struct {
+	Player string       `json:"player"`
+	Box    int          `json:"box"`
+	Stake  money.Amount `json:"stake"`
+	Debit  money.Amount `json:"debit"`
+	// Reason says why the server withdrew a bet (a record with no command):
+	// at the deal, a family bank could not cover it (FAM-01).
+	Reason string `json:"reason,omitempty"`
+}
+
+// actionPayload is one decision: a player's, the dealer's closing of a
+// window, or a default applied when the decision timer ran out.
+type actionPayload struct {
+	Round     int          `json:"round"`
+	Action    wire.Action  `json:"action"`
+	ByTimeout bool         `json:"by_timeout,omitempty"`
+	Decline   bool         `json:"decline,omitempty"` // a player passes in an optional window
+	Debit     money.Amount `json:"debit,omitempty"`   // the stake the decision added
+	// BankCover is what moved from the bank holder's wallet to his bank
+	// account to cover the stake the decision added (FAM-01).
+	BankCover money.Amount `json:"bank_cover,omitempty"`
+}
+
+// Admin is a significant event: a credit, a configuration change, a
+// void by the pit, a new shoe on request, forced cards in test mode.
+type Admin struct {
+	Event  string       `json:"event"`
+	User   string       `json:"user,omitempty"`
+	Amount money.Amount `json:"amount,omitempty"`
+	Memo   string       `json:"memo,omitempty"`
+	Cards  []card.Card  `json:"cards,omitempty"`
+	Round  int          `json:"round,omitempty"`
+	Text   string       `json:"text,omitempty"`
+	// The values of the events that say them (a client words the event
+	// from them; the records written before them have Text only): a
+	// node's, a table created's, an exclusion's.
+	Node     string            `json:"node,omitempty"`
+	URL      string            `json:"url,omitempty"`
+	Tables   int               `json:"tables,omitempty"`
+	At       string            `json:"at,omitempty"` // RFC 3339
+	Table    int64             `json:"table,omitempty"`
+	Name     string            `json:"name,omitempty"`
+	Profile  string            `json:"profile,omitempty"`
+	Options  map[string]string `json:"options,omitempty"`
+	TestMode bool              `json:"test_mode,omitempty"`
+	Days     int               `json:"days,omitempty"`
+	Until    string            `json:"until,omitempty"`  // RFC 3339
+	Role     string            `json:"role,omitempty"`   // a member of the staff made (issue 13)
+	By       string            `json:"by,omitempty"`     // the dealer who sold or changed back a walk-in's chips
+	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
+	// Correction is an AR-23 correction asked, approved or refused at a
+	// live table (internal/live).
+	Correction *correction `json:"correction,omitempty"`
+	// Return is an rtp-outside event's figures, Count an advantage-play
+	// event's scores (rtpwatch.go).
+	Return *returnValues `json:"return,omitempty"`
+	Count  *countValues  `json:"count,omitempty"`
+}
+
+// MustJSON is a payload as the log keeps it: JSON, which every payload
+// type marshals to.
+func MustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+var (
+	seedHex   = seal.SeedHex
+	parseSeed = seal.ParseSeed
+)
+
+// profileOf builds a table's profile from its configuration.
+func profileOf(profile string, options map[string]string) (*rules.Profile, error) {
+	return sabot.ProfileOf(profile, options)
+}

@@ -1,0 +1,55 @@
+package actor
+
+import (
+	"encoding/json"
+	"sabot/internal/wire"
+	"testing"
+
+	"sabot"
+)
+
+// A client that reconnects with the epoch and the sequence number of the
+// last event it saw gets exactly the events it missed, oldest first, while
+// the table still has them, also after the ring of recent events has wrapped
+// around; when they are gone, a snapshot.
+func TestRingResync(t *testing.T) {
+	s := &Host{Metrics: NewMetrics()}
+	a := newActor(s, &sabot.Table{ID: 1, Name: "t"})
+	for range ringSize + ringSize/2 + 3 {
+		a.publish(wire.Event{Kind: "test"})
+	}
+	last := a.feed.seq
+	for _, since := range []int64{last, last - 1, last - 10, last - ringSize + 1, last - ringSize} {
+		sub := &Subscriber{ch: make(chan []byte, ringSize+1)}
+		a.subscribe(sub, since, a.feed.epoch)
+		close(sub.ch)
+		want := since + 1
+		for data := range sub.ch {
+			var m wire.Message
+			mustUnmarshal(t, data, &m)
+			if m.Type != "event" || m.Seq != want {
+				t.Fatalf("since %d: got %s seq %d, want event %d", since, m.Type, m.Seq, want)
+			}
+			want++
+		}
+		if want != last+1 {
+			t.Fatalf("since %d: events up to %d, want up to %d", since, want-1, last)
+		}
+		delete(a.feed.subs, sub)
+	}
+	// Older than the ring: a snapshot.
+	sub := &Subscriber{ch: make(chan []byte, 2)}
+	a.subscribe(sub, last-ringSize-1, a.feed.epoch)
+	var m wire.Message
+	mustUnmarshal(t, <-sub.ch, &m)
+	if m.Type != "snapshot" || m.Seq != last {
+		t.Fatalf("too old: got %s seq %d, want the snapshot at %d", m.Type, m.Seq, last)
+	}
+}
+
+func mustUnmarshal(t *testing.T, data []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,137 @@
+package actor
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"sabot"
+	"sabot/internal/recall"
+	"sabot/internal/report"
+	"sabot/money"
+)
+
+// The return watched (issue 29 item 3; docs/pit.md): each table's return to
+// player since its actor started, against the exact figure of its rules,
+// as metrics, and a significant event when it leaves the band
+// (report.Watch). The rounds settled before its rules' figures are
+// computed (seconds, once per rule set, in the background) are not
+// watched.
+
+type rtpMetrics struct {
+	rtp, certified, z, rounds *prometheus.GaugeVec
+}
+
+func newRTPMetrics() *rtpMetrics {
+	g := func(name, help string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, []string{"table"})
+	}
+	return &rtpMetrics{
+		rtp: g("sabot_rtp", "A table's return to player since its node took it (1 − the house's win / the initial stakes), "+
+			"the rounds watched (sabot serve --rtp-watch)."),
+		certified: g("sabot_rtp_certified", "The exact return of the rules the watched rounds were dealt under (1 − the house edge, basic strategy)."),
+		z: g("sabot_rtp_z", "The return's distance from the certified figure in standard deviations: "+
+			"beyond ±4.5 from 1,000 rounds on is a significant event (rtp-outside)."),
+		rounds: g("sabot_rtp_rounds", "Rounds watched since the node took the table."),
+	}
+}
+
+func (m *rtpMetrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.rtp, m.certified, m.z, m.rounds}
+}
+
+// returnValues are an rtp-outside event's figures (adminPayload.Return):
+// the return, its band and the certified figure as fractions.
+type returnValues struct {
+	Rounds    int64   `json:"rounds"`
+	RTP       float64 `json:"rtp"`
+	Low       float64 `json:"rtp_low"`
+	High      float64 `json:"rtp_high"`
+	Certified float64 `json:"certified_rtp"`
+	Z         float64 `json:"z"`
+}
+
+// watchRTP counts a settled round in the table's watch.
+func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
+	th := a.s.Theories // set by Open when RTPWatch
+	if th == nil || pay.Void {
+		return
+	}
+	t, ok := th.Cached(a.cfg.Profile, a.cfg.Options)
+	if !ok {
+		th.Warm(a.cfg.Profile, a.cfg.Options)
+		return
+	}
+	boxes := map[int]money.Amount{}
+	for _, b := range pay.Bets {
+		if b.Kind == "main" {
+			boxes[b.Box] += b.Stake
+		}
+	}
+	stakes := make([]money.Amount, 0, len(boxes))
+	for _, s := range boxes {
+		stakes = append(stakes, s)
+	}
+	win := pay.House
+	if pay.Bank != "" {
+		win = pay.BankPaid["house"] // FAM-02: a player's bank's result is his
+	}
+	if a.rtp.Z == 0 {
+		a.rtp.Z, a.rtp.MinRounds = a.s.RTPZ, a.s.RTPMinRounds // tests narrow the band
+	}
+	st := a.rtp.Add(t, stakes, win)
+	id := strconv.FormatInt(a.created.ID, 10)
+	m := a.s.Metrics.rtp
+	m.rtp.WithLabelValues(id).Set(st.RTP)
+	m.certified.WithLabelValues(id).Set(st.Certified)
+	m.z.WithLabelValues(id).Set(st.Z)
+	m.rounds.WithLabelValues(id).Set(float64(st.Rounds))
+	if !st.Crossed {
+		return
+	}
+	text := fmt.Sprintf("table %d's return to player is %.4f %% over %d rounds, outside %.4f %% to %.4f %% (the certified %.4f %%, %.1f standard deviations off)",
+		a.created.ID, 100*st.RTP, st.Rounds, 100*st.Low, 100*st.High, 100*st.Certified, st.Z)
+	ret := &returnValues{Rounds: st.Rounds, RTP: st.RTP, Low: st.Low, High: st.High, Certified: st.Certified, Z: st.Z}
+	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, Admin{Event: "rtp-outside", Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
+		a.log.Error("rtp-outside not written", "err", err)
+	}
+	a.log.Warn("rtp-outside", "table", a.created.ID, "rtp", st.RTP, "certified", st.Certified, "z", st.Z, "rounds", st.Rounds)
+}
+
+// The count watched (issue 29 item 4; docs/pit.md): each table's players'
+// bets against the true count since its actor started (report.CountWatch),
+// and an advantage-play significant event, once a player in the watch, when
+// his score crosses report.LiveFlagZ. Forced rounds (test mode) are not
+// watched: their cards are not the shoe's.
+
+// countValues are an advantage-play event's values (adminPayload.Count).
+type countValues struct {
+	Rounds   int     `json:"rounds"`
+	HiLoZ    float64 `json:"hi_lo_z"`
+	HiOptIIZ float64 `json:"hi_opt_ii_z"`
+}
+
+// watchCount counts a settled round in the table's count watch.
+func (a *Table) watchCount(ctx context.Context, pay *recall.Settle) {
+	if pay.Void || a.forcedRound {
+		return
+	}
+	stakes := map[string]money.Amount{}
+	for _, b := range pay.Bets {
+		if b.Kind == "main" {
+			stakes[b.Player] += b.Stake
+		}
+	}
+	for _, f := range a.count.Round(a.roundPos, a.p.Decks, stakes, pay.Record.Cards) {
+		text := fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",
+			f.Player, a.created.ID, f.HiLo.N, f.HiLo.Z, f.HiOptII.Z, report.LiveFlagZ)
+		p := Admin{Event: "advantage-play", Table: a.created.ID, User: f.Player, Round: pay.Round, Text: text,
+			Count: &countValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}}
+		if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, p, nil); err != nil {
+			a.log.Error("advantage-play not written", "err", err)
+		}
+		a.log.Warn("advantage-play", "table", a.created.ID, "player", f.Player, "rounds", f.HiLo.N, "hi_lo_z", f.HiLo.Z, "hi_opt_ii_z", f.HiOptII.Z)
+	}
+}

@@ -1,0 +1,204 @@
+package actor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	"sabot"
+	"sabot/card"
+	"sabot/money"
+	"sabot/shoe"
+	"sabot/table"
+)
+
+// A table's log grows with every round, and a start replays it. Between
+// rounds, every SnapshotEvery rounds, the table writes its state as a
+// snapshot record; a start restores the latest snapshot and replays only
+// the records after it. The snapshot is a shortcut, never the truth: a
+// snapshot that does not restore, or a log that does not replay after it,
+// sends the start back to the full replay from the first record.
+
+// DefaultSnapshotEvery is how many rounds a table plays between snapshots.
+const DefaultSnapshotEvery = 100
+
+// snapshotSeen is how many records before a snapshot a start from it reads
+// for their command IDs: a few dozen rounds of a table, minutes of play.
+const snapshotSeen = 1024
+
+// snapshotVersion is the version of the snapshot's format; a start ignores
+// (and replays past) a snapshot of another version.
+const snapshotVersion = 1
+
+// snapshotPayload is the table's state between rounds: what replaying the
+// log up to the snapshot record would rebuild.
+type snapshotPayload struct {
+	Version int            `json:"version"` // snapshotVersion; a snapshot of another version is not used
+	Table   table.Snapshot `json:"table"`
+	// Options are the options in force when a configuration change had
+	// changed them (null: those the table was created with; {}: the
+	// profile's own values).
+	Options map[string]string       `json:"options"`
+	Players map[string]int64        `json:"players"` // player name → user ID
+	Escrow  map[string]money.Amount `json:"escrow"`  // each player's stakes held by the table
+	ShoeNo  int                     `json:"shoe_no"`
+	ShoePos int                     `json:"shoe_pos"`
+	// Shoes are the shoes whose seeds are not yet revealed, and the
+	// current one.
+	Shoes  map[int]snapshotShoe `json:"shoes"`
+	Forced []card.Card          `json:"forced,omitempty"` // test mode: the next round's cards
+	// Sealed holds, sealed with the server's seed key, what would predict
+	// the cards to come: the current shoe's seed and state (Table.Seed and
+	// Table.Shoe, then empty) and the shoes' seeds (Shoes, then null).
+	// Empty: they are in the clear (a server without a seed key, or a
+	// snapshot of an older sabot).
+	Sealed string `json:"sealed,omitempty"`
+}
+
+// snapshotSecret is what a snapshot seals.
+type snapshotSecret struct {
+	Seed  string               `json:"seed"`
+	Shoe  shoe.State           `json:"shoe"`
+	Shoes map[int]snapshotShoe `json:"shoes"`
+}
+
+type snapshotShoe struct {
+	Seed       string `json:"seed"`
+	Commitment string `json:"commitment"`
+	Revealed   bool   `json:"revealed,omitempty"`
+}
+
+// maybeSnapshot writes a snapshot between rounds when the table has played
+// SnapshotEvery rounds since the last.
+func (a *Table) maybeSnapshot(ctx context.Context) {
+	every := a.s.SnapshotEvery
+	if every == 0 {
+		every = DefaultSnapshotEvery
+	}
+	// Not with seeds drawn and not yet written (a.fresh), nor with seeds
+	// written and not yet used (a.seeds: a record that drew a shoe failed
+	// after its seed was written): a start from the snapshot would not
+	// give them back.
+	// Nor while a walk-in's buy-in or cash-out waits for the inspector
+	// (internal/live): the snapshot does not keep it.
+	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.RoundNo()-a.snapRound < every {
+		return
+	}
+	pay, err := a.snapshot()
+	if err != nil {
+		a.log.Warn("no snapshot", "err", err)
+		return
+	}
+	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogSnapshot, RoundNo: int64(a.t.RoundNo()), Created: a.s.now(), Payload: MustJSON(pay)}
+	if _, err := a.write(ctx, rec, nil); err != nil {
+		a.log.Warn("snapshot not written", "err", err)
+		return
+	}
+	a.track(rec)
+	a.snapRound = a.t.RoundNo()
+}
+
+func (a *Table) snapshot() (*snapshotPayload, error) {
+	ts, err := a.t.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]money.Amount{},
+		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced}
+	for p, v := range a.escrow {
+		if v != 0 {
+			pay.Escrow[p] = v
+		}
+	}
+	for no, sh := range a.shoes { // bounded: see trackAs
+		pay.Shoes[no] = snapshotShoe{seedHex(sh.seed), sh.commitment, sh.revealed}
+	}
+	if k := a.s.SeedKey; k != nil {
+		secret := snapshotSecret{Seed: pay.Table.Seed, Shoe: pay.Table.Shoe, Shoes: pay.Shoes}
+		pay.Sealed = k.Seal(MustJSON(secret), snapshotSealWhat(a.cfg.ID, ts.RoundNo))
+		pay.Table.Seed, pay.Table.Shoe, pay.Shoes = "", shoe.State{}, nil
+	}
+	return pay, nil
+}
+
+// errNoSnapshot: the table has no snapshot to start from.
+var errNoSnapshot = errors.New("no snapshot")
+
+// restoreSnapshot rebuilds the state from the table's latest snapshot and
+// returns the records after it, to replay.
+func (a *Table) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error) {
+	found, err := a.s.Store.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: a.cfg.ID, Newest: true, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, errNoSnapshot
+	}
+	snap := found[0]
+	var pay snapshotPayload
+	if err := json.Unmarshal(snap.Payload, &pay); err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	if pay.Version != snapshotVersion {
+		return nil, fmt.Errorf("snapshot %d is of version %d, this server writes %d", snap.Seq, pay.Version, snapshotVersion)
+	}
+	if pay.Sealed != "" {
+		b, err := a.s.SeedKey.Open(pay.Sealed, snapshotSealWhat(a.cfg.ID, pay.Table.RoundNo))
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+		}
+		var secret snapshotSecret
+		if err := json.Unmarshal(b, &secret); err != nil {
+			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+		}
+		pay.Table.Seed, pay.Table.Shoe, pay.Shoes = secret.Seed, secret.Shoe, secret.Shoes
+	}
+	opts := a.created.Options
+	if pay.Options != nil {
+		opts = pay.Options
+	}
+	prof, err := profileOf(a.created.Profile, opts)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	t, err := table.Restore(prof, pay.Table)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
+	}
+	t.Seeds = a.nextSeed
+	t.SetAmountStyle(money.Grouped)
+	a.t = t
+	a.inForce(prof, pay.Options)
+	a.shoeNo, a.shoePos, a.forced = pay.ShoeNo, pay.ShoePos, pay.Forced
+	for p, id := range pay.Players {
+		a.players[p] = id
+	}
+	for p, v := range pay.Escrow {
+		a.escrow[p] = v
+	}
+	for no, sh := range pay.Shoes {
+		seed, err := parseSeed(sh.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %d: shoe %d: %w", snap.Seq, no, err)
+		}
+		a.shoes[no] = &shoeState{seed: seed, commitment: sh.Commitment, revealed: sh.Revealed}
+	}
+	a.lastSeq, a.snapRound = snap.Seq, t.RoundNo()
+	// The commands of the last records before the snapshot are
+	// remembered, as a replay of the whole log would: a command a client
+	// repeats after the start is answered as a duplicate (GLI-19 §4.2.3).
+	// An older repeat is looked up in the store.
+	from := max(1, snap.Seq+1-snapshotSeen)
+	a.forgot = a.forgot || from > 1
+	recs, err := a.s.Store.Log(ctx, a.cfg.ID, from)
+	if err != nil {
+		return nil, err
+	}
+	i := 0
+	for ; i < len(recs) && recs[i].Seq <= snap.Seq; i++ {
+		a.remember(recs[i].ClientID, recs[i].CommandID, recs[i].Seq)
+	}
+	return recs[i:], nil
+}

@@ -1,0 +1,343 @@
+package actor
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
+
+	"sabot"
+	"sabot/card"
+	"sabot/engine"
+	"sabot/internal/recall"
+	"sabot/internal/wire"
+	"sabot/money"
+)
+
+// A round at a table: the deal once the bets allow it (VE-04, ES-01,
+// AR-22), the round moved on after each decision (windows closed, whose
+// turn), and the settlement that closes it and opens the next betting.
+
+// maybeDeal deals at once when every seated player has a bet on each box
+// he holds and the table's conditions are met; else the betting window's
+// timer deals. A table dealt from a physical shoe deals when the dealer
+// calls "no more bets" (noMoreBets), never by itself.
+func (a *Table) maybeDeal(ctx context.Context) {
+	if a.dealt || len(a.t.Bets()) == 0 || a.t.Physical() { // a physical table deals at the dealer's word
+		return
+	}
+	has := map[[2]any]bool{}
+	for _, b := range a.t.Bets() {
+		has[[2]any{b.Player, b.Box}] = true
+	}
+	for box := 1; box <= a.p.Boxes; box++ {
+		if h := a.t.Holder(box); h != "" && h != a.t.Bank() && !has[[2]any{h, box}] {
+			return
+		}
+	}
+	if a.t.CanDeal() == nil {
+		a.tryDeal(ctx)
+	}
+}
+
+// tryDeal says "rien ne va plus" and deals (VE-04, ES-01, AR-22), if the
+// bets allow a round.
+func (a *Table) tryDeal(ctx context.Context) {
+	a.stopTimer()
+	if err := a.t.CanDeal(); err != nil {
+		if len(a.t.Bets()) > 0 {
+			a.publish(waiting(err))
+		}
+		return
+	}
+	if !a.refuseUncovered(ctx) { // FAM-01
+		return
+	}
+	if err := a.t.CanDeal(); err != nil {
+		if len(a.t.Bets()) > 0 {
+			a.publish(waiting(err))
+		}
+		return
+	}
+	wallets := map[string]money.Amount{}
+	for _, b := range a.t.Bets() {
+		if _, ok := wallets[b.Player]; !ok {
+			wallets[b.Player] = a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player])
+		}
+	}
+	seatedBefore := a.t.Seated()
+	if err := a.deal(); err != nil {
+		a.log.Error("deal refused", "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	for _, p := range seatedBefore {
+		if !slices.Contains(a.t.Seated(), p) {
+			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
+		}
+	}
+	r := a.t.Round()
+	rec := r.Record()
+	seats := map[string]string{}
+	for box := 1; box <= a.p.Boxes; box++ {
+		if h := a.t.Holder(box); h != "" {
+			seats[strconv.Itoa(box)] = h
+		}
+	}
+	pay := recall.Deal{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
+		Bets: rec.Bets, Seats: seats, Bank: a.t.Bank(), Wallets: wallets}
+	if a.forcedRound {
+		pay.Forced = a.forcedCards
+	}
+	ps, bankCover, err := a.dealCover(ctx, pay.Bank) // FAM-01
+	if err != nil {
+		a.log.Error("deal not written", "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	pay.BankCover = bankCover
+	if _, err := a.append(ctx, nil, sabot.LogDeal, a.t.RoundNo(), pay, ps); err != nil {
+		a.log.Error("deal not written", "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	a.revealShoes(ctx)
+	a.sent = 0
+	a.publish(wire.Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
+	a.publishRound("")
+	a.proceed(ctx)
+}
+
+// proceed moves the round on after a change: it closes a window nobody
+// has left to answer, settles a round that is over, and otherwise starts
+// the decision timer and tells the players whose turn it is.
+func (a *Table) proceed(ctx context.Context) {
+	for a.dealt {
+		r := a.t.Round()
+		if r.Phase() == engine.Done {
+			a.settle(ctx)
+			return
+		}
+		if n := a.needView(); n != nil {
+			// A physical shoe: the round waits for the dealer's next card
+			// (issue 13); nobody decides meanwhile, so no timer runs.
+			a.stopTimer()
+			a.publish(wire.Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
+			return
+		}
+		if a.expose {
+			// The inspector took back a card after which the hole card
+			// was turned: the players saw it, so nobody decides before it
+			// is turned again (AR-23 (g); issue 25).
+			a.expose = false
+			if r.Dealer().FaceDown() >= 0 {
+				if !a.house(ctx, engine.Action{Kind: engine.ExposeHole}, false) {
+					return
+				}
+				continue
+			}
+		}
+		a.syncWindow()
+		if inWindow(r.Phase()) && len(a.eligible()) == 0 {
+			if !a.house(ctx, engine.Action{Kind: engine.Close}, false) {
+				return
+			}
+			continue
+		}
+		a.armDecisionTimer()
+		a.publishTurn()
+		return
+	}
+}
+
+// eligible lists who may still answer the open optional window.
+func (a *Table) eligible() map[declineKey]bool {
+	r := a.t.Round()
+	out := map[declineKey]bool{}
+	var buf [64]engine.Action
+	for _, x := range r.LegalActions(buf[:0]) {
+		if x.Kind != engine.Close && !a.declined[declineKey{x.Player, x.Box}] {
+			out[declineKey{x.Player, x.Box}] = true
+		}
+	}
+	return out
+}
+
+func inWindow(ph engine.Phase) bool {
+	switch ph {
+	case engine.ChallengeWindow, engine.InsuranceWindow, engine.FollowWindow, engine.AceChoice:
+		return true
+	}
+	return false
+}
+
+// house applies a decision that is not a player's: the dealer closing a
+// window, or a default when a decision timer ran out (GLI-19 §4.16.3).
+func (a *Table) house(ctx context.Context, act engine.Action, byTimeout bool) bool {
+	r := a.t.Round()
+	if err := r.Act(act); err != nil {
+		a.log.Error("house decision refused", "action", act.String(), "err", err)
+		return false
+	}
+	// The decision is applied first: a failed write rebuilds from the log.
+	pay := actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), ByTimeout: byTimeout}
+	kind := sabot.LogAction
+	if byTimeout {
+		kind = sabot.LogTimeout
+	}
+	if _, err := a.append(ctx, nil, kind, a.t.RoundNo(), pay, nil); err != nil {
+		a.log.Error("house decision not written", "err", err)
+		a.rebuild(ctx)
+		return false
+	}
+	by := "dealer"
+	if byTimeout {
+		by = "timeout"
+		a.s.Metrics.decisions.WithLabelValues("timeout").Inc()
+	}
+	a.publishRound(by)
+	return true
+}
+
+// settle settles a round that is over (or returns every stake of a void
+// one), closes it in the table and opens the betting for the next.
+func (a *Table) settle(ctx context.Context) {
+	r := a.t.Round()
+	void, reason := r.Void()
+	stakes, net, ret := map[string]money.Amount{}, map[string]money.Amount{}, map[string]money.Amount{}
+	var house, escrow money.Amount
+	pay := recall.Settle{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
+	for _, b := range r.Bets() {
+		stakes[b.Player] += b.Stake
+		net[b.Player] += b.Net
+		house -= b.Net
+		escrow += b.Stake
+		pay.Bets = append(pay.Bets, recall.BetResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
+	}
+	pay.House = house
+	pay.Dealer = append([]card.Card(nil), r.Dealer().Cards()...)
+	for _, box := range r.Boxes() {
+		for i, h := range r.Hands(box) {
+			pay.Hands = append(pay.Hands, recall.HandResult{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...), Total: h.Total(), Result: h.Result().String()})
+		}
+	}
+	var ps []sabot.Posting
+	pay.Wallets = map[string]money.Amount{}
+	for _, p := range slices.Sorted(maps.Keys(stakes)) {
+		ret[p] = stakes[p] + net[p]
+		if a.escrow[p] != stakes[p] {
+			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", int64(a.escrow[p]), "stakes", int64(stakes[p]))
+		}
+		w, err := a.s.account(ctx, sabot.AccountWallet, a.players[p])
+		if err != nil {
+			a.log.Error("settle", "err", err)
+			return
+		}
+		if ret[p] != 0 {
+			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + strconv.Itoa(a.t.RoundNo())})
+		}
+		pay.Wallets[p] = a.s.balance(ctx, sabot.AccountWallet, a.players[p]) + ret[p]
+	}
+	tid, err := a.s.account(ctx, sabot.AccountTable, a.cfg.ID)
+	if err != nil {
+		a.log.Error("settle", "err", err)
+		return
+	}
+	if escrow != 0 {
+		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -escrow, Memo: "round " + strconv.Itoa(a.t.RoundNo())})
+	}
+	if house != 0 || a.bankCover != 0 { // FAM-01: a bank's cover goes back even when it nets nothing
+		bps, err := a.housePostings(ctx, pay.Bank, house, ret, &pay)
+		if err != nil {
+			a.log.Error("settle", "err", err)
+			return
+		}
+		ps = append(ps, bps...)
+	}
+	round := a.t.RoundNo()
+	newBank, err := a.finish()
+	if err != nil {
+		a.log.Error("finish refused", "err", err)
+		return
+	}
+	pay.NewBank = newBank
+	kind := sabot.LogSettle
+	if void {
+		kind = sabot.LogVoid
+	}
+	if _, err := a.append(ctx, nil, kind, round, pay, ps); err != nil {
+		a.log.Error("settlement not written", "round", round, "err", err)
+		a.rebuild(ctx)
+		return
+	}
+	result := "settled"
+	if void {
+		result = "void"
+	}
+	a.s.Metrics.rounds.WithLabelValues(result).Inc()
+	a.watchRTP(ctx, &pay)
+	a.watchCount(ctx, &pay)
+	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
+	a.stopTimer()
+	a.publish(wire.Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
+	a.revealShoes(ctx)
+	a.maybeSnapshot(ctx)
+	a.armBetTimer()
+	a.maybeDeal(ctx)
+}
+
+// housePostings are the house's side of a settlement: the house pays or
+// collects the round's net. FAM-02: at a family table whose bank a player
+// holds, the bank's cover goes back from his bank account to his wallet
+// with the bank's net; the cover taken at the deal (FAM-01) pays what the
+// bank loses, and the house pays nothing (bank.go).
+func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *recall.Settle) ([]sabot.Posting, error) {
+	memo := "round " + strconv.Itoa(a.t.RoundNo())
+	if bank != "" && a.bankCover > 0 {
+		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover
+		return a.returnCover(ctx, bank, net, memo)
+	}
+	houseID, err := a.s.account(ctx, sabot.AccountHouse, 0)
+	if err != nil {
+		return nil, err
+	}
+	if bank == "" {
+		return []sabot.Posting{{AccountID: houseID, Amount: net, Memo: memo}}, nil
+	}
+	// A round dealt before banks took cover (its deal has no bank_cover),
+	// settled as it was then: the bank account, then the bank player's
+	// wallet, then the house.
+	owner := a.players[bank]
+	bankID, err := a.s.account(ctx, sabot.AccountBank, owner)
+	if err != nil {
+		return nil, err
+	}
+	if net > 0 {
+		pay.BankPaid = map[string]money.Amount{"bank": net}
+		return []sabot.Posting{{AccountID: bankID, Amount: net, Memo: memo}}, nil
+	}
+	need := -net
+	fromBank := min(need, a.s.balance(ctx, sabot.AccountBank, owner))
+	fromWallet := min(need-fromBank, max(0, a.s.balance(ctx, sabot.AccountWallet, owner)+ret[bank]))
+	fromHouse := need - fromBank - fromWallet
+	pay.BankPaid = map[string]money.Amount{"bank": -fromBank, "wallet": -fromWallet, "house": -fromHouse}
+	var ps []sabot.Posting
+	if fromBank > 0 {
+		ps = append(ps, sabot.Posting{AccountID: bankID, Amount: -fromBank, Memo: memo + ": the bank pays"})
+	}
+	if fromWallet > 0 {
+		wid, err := a.s.account(ctx, sabot.AccountWallet, owner)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, sabot.Posting{AccountID: wid, Amount: -fromWallet, Memo: memo + ": the bank player pays"})
+	}
+	if fromHouse > 0 {
+		ps = append(ps, sabot.Posting{AccountID: houseID, Amount: -fromHouse, Memo: memo + ": the house covers the bank"})
+	}
+	return ps, nil
+}
+
+// seatNoBetParams are the values of a seat given up for want of a bet
+// (reason.seat_no_bet).
+var seatNoBetParams = map[string]any{"rule": "AR-21"}

@@ -1,0 +1,284 @@
+package actor
+
+import (
+	"context"
+	"errors"
+
+	"sabot"
+	"sabot/engine"
+	"sabot/internal/operator"
+	"sabot/internal/wire"
+	"sabot/money"
+	"sabot/rules"
+)
+
+// The players' commands at a table (the registry's player commands, in
+// table_commands.go): a seat taken and left, a bet placed, changed and
+// withdrawn, a decision, a window passed.
+
+// sit gives a free box to the player (AR-21).
+func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error) {
+	name := c.user.Name
+	if req.Box < 1 || req.Box > a.p.Boxes {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	if h := a.t.Holder(req.Box); h != "" {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", req.Box, h)
+	}
+	if err := a.checkSeatCap(name); err != nil {
+		return 0, err
+	}
+	if a.p.BankRotates && operator.PlayerID(name) != "" {
+		// The bank would pass to him (FAM-02) and pay from his own money
+		// (FAM-01), which is the operator's (issue 14).
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank passes among the seated players here (FAM-02) and pays from its holder's own money (FAM-01); a player of the operator's wallet may back-bet, not sit")
+	}
+	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.t.Sit(name, req.Box)
+	a.seatSince[req.Box] = a.s.now()
+	a.publish(wire.Event{Kind: "sit", Player: name, Box: req.Box})
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
+
+// leave stands the player up: every box he holds is freed and his bets for
+// the next round are returned.
+func (a *Table) leave(ctx context.Context, c *Command, _ wire.Leave) (int64, error) {
+	name := c.user.Name
+	var pending money.Amount
+	for _, b := range a.t.Bets() {
+		if b.Player == name {
+			pending += b.Stake
+		}
+	}
+	seated := false
+	for _, p := range a.t.Seated() {
+		seated = seated || p == name
+	}
+	if !seated && pending == 0 {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID)
+	}
+	ps, err := a.moves(ctx, name, pending, "leave: bets returned")
+	if err != nil {
+		return 0, err
+	}
+	rec, err := a.append(ctx, c, sabot.LogLeave, 0, seatPayload{Player: name, Returned: pending}, ps)
+	if err != nil {
+		return 0, err
+	}
+	a.t.Leave(name)
+	a.publish(wire.Event{Kind: "leave", Player: name, Amount: pending})
+	a.maybeDeal(ctx)
+	return rec.Seq, nil
+}
+
+// bet places or changes the player's bet on a box for the next round; the
+// stake (or what it adds) is debited from his wallet at once.
+func (a *Table) bet(ctx context.Context, c *Command, req wire.Bet) (int64, error) {
+	name, stake := c.user.Name, req.Stake // checked within ±money.Max (checkStake)
+	if err := a.checkBet(name, req.Box, stake); err != nil {
+		return 0, err
+	}
+	var old money.Amount
+	for _, b := range a.t.Bets() {
+		if b.Player == name && b.Box == req.Box {
+			old = b.Stake
+		}
+	}
+	if err := a.t.Bet(name, req.Box, stake); err != nil {
+		return 0, wire.Refusal(err)
+	}
+	debit := stake - old
+	err := a.checkBankCover(ctx, name, req.Box, stake) // FAM-01
+	var ps []sabot.Posting
+	if err == nil {
+		ps, err = a.moves(ctx, name, -debit, "bet")
+	}
+	if err == nil {
+		var rec *sabot.LogRecord
+		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
+		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
+		if err == nil {
+			a.publish(wire.Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
+			a.armBetTimer()
+			a.maybeDeal(ctx)
+			return rec.Seq, nil
+		}
+	}
+	if errors.Is(err, errDuplicate) {
+		return 0, err
+	}
+	// Undo exactly: the bet keeps its place in the table's list.
+	if old > 0 {
+		a.t.Bet(name, req.Box, old)
+	} else {
+		a.t.Withdraw(name, req.Box)
+	}
+	return 0, a.short(ctx, err, name, debit, "bet")
+}
+
+// checkBet refuses a back bet that the engine would refuse at the deal
+// (ES-03, VE-03: back bettors per box; the box maximum), so that a bet
+// accepted now never stops the deal.
+func (a *Table) checkBet(player string, box int, stake money.Amount) error {
+	if box < 1 || box > a.p.Boxes {
+		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+	}
+	// A stake outside the table's limits is a wrong stake, whatever the
+	// table's state: `invalid`, as docs/protocol.md says (the table would
+	// refuse it too, as a conflict).
+	// VE-18 lets a stake found short stand once dealt, not one placed short.
+	if a.p.StakeBar(stake, rules.Placed) != rules.NoBar {
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Own("AR-04, ES-03, FAM-01, VE-21")))
+	}
+	others, total := 0, money.Amount(0)
+	for _, b := range a.t.Bets() {
+		if b.Box == box && b.Player != player {
+			others++
+			total += b.Stake
+		}
+	}
+	switch a.p.BoxBar(others, total, stake) {
+	case rules.BarNoBackBets:
+		// Two seated players on one free box: the second would be a back bet.
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here (AR-05)", box)
+	case rules.BarBackBettors:
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
+	case rules.BarBoxMaximum:
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", a.p.MaxBet)
+	}
+	return nil
+}
+
+// withdraw takes back the player's bet on a box before the deal (VE-04).
+func (a *Table) withdraw(ctx context.Context, c *Command, req wire.Withdraw) (int64, error) {
+	name := c.user.Name
+	stake, err := a.t.Withdraw(name, req.Box)
+	if err != nil {
+		return 0, wire.Refusal(err)
+	}
+	ps, err := a.moves(ctx, name, stake, "bet withdrawn")
+	if err == nil {
+		var rec *sabot.LogRecord
+		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: req.Box, Stake: stake}, ps)
+		if err == nil {
+			a.publish(wire.Event{Kind: "withdraw", Player: name, Box: req.Box, Amount: stake})
+			return rec.Seq, nil
+		}
+	}
+	a.rebuild(ctx)
+	return 0, err
+}
+
+// act applies a player's decision in the round in play.
+func (a *Table) act(ctx context.Context, c *Command, req wire.Act) (int64, error) {
+	r := a.t.Round()
+	if !a.dealt || r.Phase() == engine.Done {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
+	}
+	w := wire.Action{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
+	act, err := w.Engine()
+	if err != nil {
+		return 0, err
+	}
+	if act.Kind == engine.Close || act.Kind.House() {
+		return 0, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s is the house's, not a player's", act.Kind)
+	}
+	a.fillStake(&act)
+	if !r.Legal(act) {
+		return 0, wire.Refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
+	}
+	debit := stakeOf(act)
+	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
+	if err != nil {
+		return 0, err
+	}
+	cps, bankCover, err := a.actCover(ctx, act, debit) // FAM-01
+	if err != nil {
+		return 0, err
+	}
+	ps = append(ps, cps...)
+	// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
+	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover}, ps,
+		a.s.stakeGuard(c, a.players[act.Player], debit))
+	if err != nil {
+		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
+			if _, _, again := a.actCover(ctx, act, debit); again != nil {
+				return 0, again // the bank's funds went meanwhile
+			}
+		}
+		return 0, a.short(ctx, err, act.Player, debit, act.Kind.String())
+	}
+	if err := r.Act(act); err != nil { // cannot happen: checked above
+		a.log.Error("a checked decision was refused", "err", err)
+		a.rebuild(ctx)
+		return 0, sabot.Internal(err)
+	}
+	a.s.Metrics.decisions.WithLabelValues("player").Inc()
+	a.publishRound("player")
+	a.s.Metrics.decided(c)
+	a.proceed(ctx)
+	return rec.Seq, nil
+}
+
+// fillStake sets the stake a decision adds, so that the log and the ledger
+// say it and the engine checks it.
+func (a *Table) fillStake(act *engine.Action) {
+	r := a.t.Round()
+	base := func() money.Amount {
+		for _, b := range r.Bets() {
+			if b.Player == act.Player && b.Box == act.Box && b.Hand == act.Hand && (b.Kind == engine.MainBet || b.Kind == engine.SplitBet) {
+				return b.Stake
+			}
+		}
+		return 0
+	}
+	switch act.Kind {
+	case engine.Double, engine.Split:
+		if act.Stake == 0 {
+			act.Stake = base()
+		}
+	case engine.Challenge:
+		if act.Stake == 0 {
+			act.Stake = base() / 2
+		}
+	case engine.Insure:
+		if act.Stake == 0 {
+			act.Stake = base() / 2
+		}
+	}
+}
+
+func stakeOf(act engine.Action) money.Amount {
+	switch act.Kind {
+	case engine.Double, engine.Split, engine.Challenge, engine.Insure:
+		return act.Stake
+	}
+	return 0
+}
+
+// decline passes, for the player's box, in the optional window open.
+func (a *Table) decline(ctx context.Context, c *Command, req wire.Decline) (int64, error) {
+	r := a.t.Round()
+	if !a.dealt || !inWindow(r.Phase()) {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open")
+	}
+	a.syncWindow()
+	key := declineKey{c.user.Name, req.Box}
+	if !a.eligible()[key] {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase())
+	}
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
+		Action: wire.Action{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
+	if err != nil {
+		return 0, err
+	}
+	a.declined[key] = true
+	a.publish(wire.Event{Kind: "decline", Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
+	a.s.Metrics.decided(c)
+	a.proceed(ctx)
+	return rec.Seq, nil
+}

@@ -1,0 +1,61 @@
+package actor
+
+import (
+	"context"
+	"fmt"
+	"sabot/internal/wire"
+	"testing"
+	"time"
+
+	"sabot"
+)
+
+// Issue 28, item 9: a walk-in is on the dealer's time, not an online
+// player's. His box is not given up when SeatIdle runs out (an online
+// player's is), and when his turn comes no decision timer runs to stand him:
+// the round waits for the dealer's entry.
+func TestWalkInOnTheDealersTime(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical"}, -1)
+	now := time.Now()
+	p.s.Now = func() time.Time { return now }
+	dora := &sabot.User{Name: "dora", PasswordHash: []byte("x"), Role: sabot.RoleDealer}
+	if err := p.st.CreateUser(ctx, dora); err != nil {
+		t.Fatal(err)
+	}
+	ana := p.player(t, "ana")
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, dora, opSeatWalkIn, wire.CommandRequest{Box: 2})
+	p.do(t, dora, opBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
+	walkIn := p.a.t.Holder(2)
+
+	now = now.Add(p.s.timing().SeatIdle + time.Second)
+	p.a.expireSeats(ctx)
+	if p.a.t.Holder(1) != "" {
+		t.Fatalf("ana's idle box 1 is still held by %q", p.a.t.Holder(1))
+	}
+	if p.a.t.Holder(2) != walkIn {
+		t.Fatalf("the walk-in's box 2 was given up after %v: held by %q", p.s.timing().SeatIdle, p.a.t.Holder(2))
+	}
+
+	as := func(op string, body wire.CommandRequest) {
+		t.Helper()
+		cmdNo++
+		c := testCommand(t, op, dora, "dora", fmt.Sprint(cmdNo), body)
+		c.walkIn = body.WalkIn
+		if r := p.a.handle(ctx, c); r.err != nil {
+			t.Fatalf("%s: %v", op, r.err)
+		}
+	}
+	as(opBet, wire.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
+	as(opNoMore, wire.CommandRequest{})
+	for _, card := range []string{"TS", "6D", "7C"} { // box 2 17 against a 6
+		as(opCard, wire.CommandRequest{Card: card})
+	}
+	if tv := p.a.turn(); tv == nil || len(tv.Players) != 1 || tv.Players[0] != walkIn {
+		t.Fatalf("the turn: %+v, want the walk-in's", tv)
+	}
+	if p.a.timer.kind == decisionTimer || p.a.view().Turn.Deadline != 0 {
+		t.Fatalf("a decision timer runs on the walk-in's turn (deadline %d)", p.a.view().Turn.Deadline)
+	}
+}
