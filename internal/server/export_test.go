@@ -23,8 +23,7 @@ func Serves(s *Server, id int64) bool {
 // on, and computes the theory of a profile before the rounds: a test of
 // the watch in a few rounds.
 func NarrowRTPWatch(s *Server, z float64, min int64, profile string, options map[string]string) error {
-	s.rtpZ, s.rtpMinRounds = z, min
-	s.host.RTPZ, s.host.RTPMinRounds = z, min // the tables read the host, made at Open
+	s.host.RTPZ, s.host.RTPMinRounds = z, min // the tables' host, made at Open
 	_, err := s.theories.Of(context.Background(), profile, options)
 	return err
 }

@@ -49,9 +49,6 @@ type Server struct {
 	// band. Each rule set's figures are computed once, in the background.
 	RTPWatch bool
 	theories *report.Theories
-	// rtpZ and rtpMinRounds replace the watch's band (0: report's; tests).
-	rtpZ         float64
-	rtpMinRounds int64
 	// The pit's reports over HTTP (reports.go): their theories, and the
 	// one slot a report runs in.
 	reportOnce sync.Once

@@ -48,8 +48,8 @@ func (s *Server) tableHost() *actor.Host {
 		Operator: s.operator(),
 		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
 		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
-		Theories: s.theories, RTPZ: s.rtpZ, RTPMinRounds: s.rtpMinRounds,
-		CheckID: s.checkID,
+		Theories: s.theories,
+		CheckID:  s.checkID,
 	}
 }
 
