@@ -386,7 +386,7 @@ func (d *Debits) answered(ctx context.Context, key string, res *wallet.Response,
 		answer(refused{err})
 		return
 	}
-	d.balances[w.player] = money.Amount(res.Balance)
+	d.balances[w.player] = res.Balance
 	d.funded[w.player] = append(d.funded[w.player], debitRef{w.id, w.amount, w.round})
 	r := d.t.Run(ctx, w.c)
 	if d.hasFunded(w.id) { // not staked: the command was refused meanwhile, or asks another amount now

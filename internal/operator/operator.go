@@ -282,7 +282,7 @@ func (o *Operator) request(c sabot.WalletCall) wallet.Request {
 	if at.IsZero() {
 		at = o.now()
 	}
-	r := wallet.Request{TransactionID: c.ID, Player: c.Player, Amount: int64(c.Amount), Currency: o.cfg.Currency,
+	r := wallet.Request{TransactionID: c.ID, Player: c.Player, Amount: c.Amount, Currency: o.cfg.Currency,
 		Round: c.Round, Table: table, Kind: c.Kind, Reference: c.Reference, Game: c.Game, Session: c.Session,
 		Timestamp: at.UTC().Format(time.RFC3339Nano), RoundClosed: c.RoundClosed, RetryOf: c.RetryOf, Attempt: max(c.Attempts, 1)}
 	if c.Op == wallet.OpDebit {
