@@ -19,6 +19,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
 )
@@ -98,7 +99,7 @@ type Admin struct {
 	Role       string
 	By         string
 	Device     int64
-	Correction *Correction
+	Correction *wire.CorrectionView
 }
 
 // Event is an event the table's clients are told, the fields of the
@@ -110,7 +111,7 @@ type Event struct {
 	Box        int
 	Amount     money.Amount
 	Text       string
-	Correction *Correction
+	Correction *wire.CorrectionView
 }
 
 // Sender is who sent a command: a user (the dealer, the inspector, the

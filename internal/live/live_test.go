@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -219,7 +220,7 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 	_, err = Correct(ctx, f, dealer, req)
 	wantCode(t, err, sabot.ECONFLICT, "16 corrections wait for the inspector already")
 
-	f.pending = append(f.pending, Correction{ID: 99, Case: OpBuyIn, Player: "#7-1", Amount: 5000})
+	f.pending = append(f.pending, wire.CorrectionView{ID: 99, Case: OpBuyIn, Player: "#7-1", Amount: 5000})
 	f.pending.Lapse()
 	if len(f.pending) != 1 || f.pending[0].ID != 99 {
 		t.Fatalf("after the round: %+v, want the buy-in only", f.pending)
@@ -231,12 +232,12 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 func TestPendingReplay(t *testing.T) {
 	f := dealt(t, "TS 9H 6D 6C 8S")
 	var p Pending
-	x := &Correction{Case: "d", Card: card.MustParse("2C"), Asked: "dora"}
+	x := &wire.CorrectionView{Case: "d", Card: card.MustParse("2C"), Asked: "dora"}
 	for _, r := range []struct {
 		seq   int64
 		event string
-		x     *Correction
-	}{{1, "correction-asked", x}, {2, "correction-asked", x}, {3, "correction-refused", &Correction{ID: 1}}} {
+		x     *wire.CorrectionView
+	}{{1, "correction-asked", x}, {2, "correction-asked", x}, {3, "correction-refused", &wire.CorrectionView{ID: 1}}} {
 		if err := p.Replay(f.t, r.seq, r.event, r.x); err != nil {
 			t.Fatal(err)
 		}

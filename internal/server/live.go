@@ -39,7 +39,7 @@ const (
 
 // The live table's types, as the server's API and log name them.
 type (
-	correction    = live.Correction
+	correction    = wire.CorrectionView
 	WalkInView    = live.WalkInView
 	StaffRequest  = live.StaffRequest
 	StaffView     = live.StaffView
