@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -96,7 +97,7 @@ type Config struct {
 	// Wallet is a player's wallet's balance, Rounds his last n rounds as
 	// the pit's view shows them.
 	Wallet func(ctx context.Context, userID int64) money.Amount
-	Rounds func(ctx context.Context, u *sabot.User, n int) (any, error)
+	Rounds func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error)
 	Logger *slog.Logger // nil: discard
 	HTTP   HTTP
 }

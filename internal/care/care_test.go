@@ -20,6 +20,7 @@ import (
 	"sabot/internal/httpjson"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -136,8 +137,12 @@ func newFixture(t *testing.T, dsn string) *fixture {
 			f.by = append(f.by, name)
 		},
 		Wallet: func(_ context.Context, userID int64) money.Amount { return money.Amount(1000 * userID) },
-		Rounds: func(_ context.Context, u *sabot.User, n int) (any, error) {
-			return []string{u.Name + " round", strconv.Itoa(n)}, nil
+		Rounds: func(_ context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error) {
+			var rs []wire.RoundSummary
+			for i := range n {
+				rs = append(rs, wire.RoundSummary{ID: u.Name + "-" + strconv.Itoa(i+1), Net: money.Amount(-100 * i)})
+			}
+			return rs, nil
 		},
 		HTTP: f.http,
 	})

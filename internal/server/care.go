@@ -7,6 +7,7 @@ import (
 	"sabot"
 	"sabot/internal/care"
 	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -40,7 +41,7 @@ func (s *Server) playerCare() *care.Care {
 			Wallet: func(ctx context.Context, userID int64) money.Amount {
 				return s.balance(ctx, sabot.AccountWallet, userID)
 			},
-			Rounds: func(ctx context.Context, u *sabot.User, n int) (any, error) {
+			Rounds: func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error) {
 				return recall.PlayerRounds(ctx, s.Store, u, "", n)
 			},
 			Logger: s.logger(),
