@@ -291,11 +291,11 @@ func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string
 	if amount < 0 {
 		text = fmt.Sprintf("%s changes %s in chips back to cash at box %d (%s)", name, -amount, box, who)
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Payload: Admin{Event: event, User: name, Amount: max(amount, -amount), Table: t.ID(), By: by.User.Name, Text: text, Correction: x}, Postings: ps})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Payload: wire.AdminEvent{Event: event, User: name, Amount: max(amount, -amount), Table: t.ID(), By: by.User.Name, Text: text, Correction: x}, Postings: ps})
 	if err != nil {
 		return 0, err
 	}
-	t.Publish(Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
+	t.Publish(wire.Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
 	return seq, nil
 }
 

@@ -182,12 +182,12 @@ func (s *Server) liveDeps() *live.Live {
 		CreateUser: func(ctx context.Context, name, password, role string) (*sabot.User, error) {
 			return s.createUser(ctx, name, password, false, role)
 		},
-		Event: func(ctx context.Context, by *sabot.User, p live.Admin) { s.event(ctx, by, adminOf(p), nil, "") },
+		Event: func(ctx context.Context, by *sabot.User, p wire.AdminEvent) { s.event(ctx, by, adminOf(p), nil, "") },
 	}
 }
 
 // adminOf is a live table's significant event as the log keeps it.
-func adminOf(p live.Admin) adminPayload {
+func adminOf(p wire.AdminEvent) adminPayload {
 	return adminPayload{Event: p.Event, User: p.User, Amount: p.Amount, Round: p.Round, Text: p.Text, Table: p.Table,
 		Name: p.Name, Role: p.Role, By: p.By, Device: p.Device, Correction: p.Correction}
 }
@@ -226,7 +226,7 @@ func (l liveTable) Append(ctx context.Context, r live.Record) (int64, error) {
 		c = &again
 	}
 	payload := r.Payload
-	if p, ok := payload.(live.Admin); ok {
+	if p, ok := payload.(wire.AdminEvent); ok {
 		payload = adminOf(p)
 	}
 	rec, err := l.a.append(ctx, c, r.Kind, r.Round, payload, r.Postings)
@@ -236,14 +236,7 @@ func (l liveTable) Append(ctx context.Context, r live.Record) (int64, error) {
 	return rec.Seq, nil
 }
 
-func (l liveTable) Publish(e live.Event) {
-	ev := wire.Event{Kind: e.Kind, Round: e.Round, Player: e.Player, Box: e.Box, Amount: e.Amount, Text: e.Text}
-	if e.Correction != nil {
-		v := wire.CorrectionView(*e.Correction)
-		ev.Correction = &v
-	}
-	l.a.publish(ev)
-}
+func (l liveTable) Publish(e wire.Event) { l.a.publish(e) }
 
 func (l liveTable) Undone(by string, back card.Card, expose bool) {
 	a := l.a
