@@ -38,7 +38,7 @@ type fixture struct {
 	srv    *httptest.Server
 
 	mu     sync.Mutex
-	events []care.Event
+	events []wire.AdminEvent
 	by     []string // the pit's user of each event ("": the player)
 }
 
@@ -126,7 +126,7 @@ func newFixture(t *testing.T, dsn string) *fixture {
 		Users:  st,
 		Tables: f.tables,
 		Now:    f.now,
-		Event: func(_ context.Context, by *sabot.User, e care.Event) {
+		Event: func(_ context.Context, by *sabot.User, e wire.AdminEvent) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.events = append(f.events, e)
@@ -254,7 +254,7 @@ func (f *fixture) setLimit(u *sabot.User, kind, period string, amount *money.Amo
 	return &v, err
 }
 
-func (f *fixture) takeEvents() ([]care.Event, []string) {
+func (f *fixture) takeEvents() ([]wire.AdminEvent, []string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	evs, by := f.events, f.by

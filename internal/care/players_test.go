@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"sabot"
 	"sabot/internal/care"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -124,15 +126,15 @@ func testSighted(t *testing.T, f *fixture) {
 		t.Fatalf("staff are not players: seen")
 	}
 	evs, _ := f.takeEvents()
-	want := []care.Event{
-		{Kind: "excluded-seen", User: "cy", Name: "ben", Until: until, Text: "cy registered from the address and device of ben, under a time-out until " + until + ": no welcome credit"},
-		{Kind: "excluded-seen", User: "dan", Name: "ben", Until: until, Text: "dan logged in from the address of ben, under a time-out until " + until},
+	want := []wire.AdminEvent{
+		{Event: "excluded-seen", User: "cy", Name: "ben", Until: until, Text: "cy registered from the address and device of ben, under a time-out until " + until + ": no welcome credit"},
+		{Event: "excluded-seen", User: "dan", Name: "ben", Until: until, Text: "dan logged in from the address of ben, under a time-out until " + until},
 	}
 	if len(evs) != len(want) {
 		t.Fatalf("the events: %+v", evs)
 	}
 	for i := range want {
-		if evs[i] != want[i] {
+		if !reflect.DeepEqual(evs[i], want[i]) {
 			t.Errorf("event %d: %+v, want %+v", i, evs[i], want[i])
 		}
 	}

@@ -35,8 +35,8 @@ func (s *Server) playerCare() *care.Care {
 			Tables:  careTables{s},
 			Now:     s.now,
 			Cooling: s.CareCooling,
-			Event: func(ctx context.Context, by *sabot.User, e care.Event) {
-				s.event(ctx, by, adminPayload{Event: e.Kind, User: e.User, Name: e.Name, By: e.By, Memo: e.Memo, Days: e.Days, Until: e.Until, Text: e.Text}, nil, "")
+			Event: func(ctx context.Context, by *sabot.User, e wire.AdminEvent) {
+				s.event(ctx, by, adminOf(e), nil, "")
 			},
 			Wallet: func(ctx context.Context, userID int64) money.Amount {
 				return s.balance(ctx, sabot.AccountWallet, userID)

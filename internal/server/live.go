@@ -186,10 +186,22 @@ func (s *Server) liveDeps() *live.Live {
 	}
 }
 
-// adminOf is a live table's significant event as the log keeps it.
+// adminOf is a subsystem's significant event (the live table's, player
+// care's, the operator's wallet's) as the log keeps it: every field, until
+// adminPayload is wire.AdminEvent itself.
 func adminOf(p wire.AdminEvent) adminPayload {
-	return adminPayload{Event: p.Event, User: p.User, Amount: p.Amount, Round: p.Round, Text: p.Text, Table: p.Table,
-		Name: p.Name, Role: p.Role, By: p.By, Device: p.Device, Correction: p.Correction}
+	a := adminPayload{Event: p.Event, User: p.User, Amount: p.Amount, Memo: p.Memo, Cards: p.Cards, Round: p.Round, Text: p.Text,
+		Node: p.Node, URL: p.URL, Tables: p.Tables, At: p.At, Table: p.Table, Name: p.Name, Profile: p.Profile, Options: p.Options,
+		TestMode: p.TestMode, Days: p.Days, Until: p.Until, Role: p.Role, By: p.By, Device: p.Device, Correction: p.Correction}
+	if p.Return != nil {
+		r := returnValues(*p.Return)
+		a.Return = &r
+	}
+	if p.Count != nil {
+		c := countValues(*p.Count)
+		a.Count = &c
+	}
+	return a
 }
 
 // liveTable is the actor as a live.Table, running the command c.
