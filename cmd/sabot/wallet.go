@@ -17,6 +17,7 @@ import (
 	"sabot/internal/store"
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/walletsim"
+	"sabot/money"
 )
 
 func newWalletCmd(e *env) *cobra.Command {
@@ -166,7 +167,7 @@ func reconcile(calls []*sabot.WalletCall, entries []walletsim.Entry) []string {
 		switch {
 		case c.State == sabot.CallPending:
 			say("not answered yet (%d tries)", c.Attempts)
-		case there && (e.Op != c.Op || e.Player != c.Player || e.Amount != int64(c.Amount)):
+		case there && (e.Op != c.Op || e.Player != c.Player || e.Amount != c.Amount):
 			say("the operator has %s of %d for %s", e.Op, e.Amount, e.Player)
 		case c.State == sabot.CallOK && !there:
 			say("acknowledged in sabot; not in the operator's statement")
@@ -250,12 +251,12 @@ operator's must: give a player several to launch him several times. Faults are s
 			op.TokenTTL = tokenTTL
 			for _, p := range players {
 				parts := strings.Split(p, ":")
-				var balance int64
+				var balance money.Amount
 				if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
 					return refused("sabot wallet-sim: --player %q: give ID:BALANCE:TOKEN, e.g. ana:100000:tok-ana", p)
 				}
-				if _, err := fmt.Sscan(parts[1], &balance); err != nil || balance < 0 {
-					return refused("sabot wallet-sim: --player %q: the balance is minor units, 0 or more", p)
+				if _, err := fmt.Sscan(parts[1], &balance); err != nil || balance < 0 || balance > money.Max {
+					return refused("sabot wallet-sim: --player %q: the balance is minor units, 0 to %d (money.Max)", p, int64(money.Max))
 				}
 				op.AddPlayer(parts[0], parts[0], balance)
 				for _, tok := range strings.Split(parts[2], ",") {

@@ -39,8 +39,8 @@ func TestWalletReconcile(t *testing.T) {
 	if err := st.CreateTable(ctx, tb); err != nil {
 		t.Fatal(err)
 	}
-	call := func(id, op string, amount int64, ref string) sabot.WalletCall {
-		return sabot.WalletCall{ID: id, Op: op, Player: "p1", Round: "1-1", Amount: money.Amount(amount), Reference: ref}
+	call := func(id, op string, amount money.Amount, ref string) sabot.WalletCall {
+		return sabot.WalletCall{ID: id, Op: op, Player: "p1", Round: "1-1", Amount: amount, Reference: ref}
 	}
 	if _, err := st.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
 		call("d1", "debit", 100, ""), call("c1", "credit", 200, ""), call("d2", "debit", 50, ""),
@@ -56,7 +56,7 @@ func TestWalletReconcile(t *testing.T) {
 		}
 	}
 	st.Close()
-	ok := func(id, op string, amount int64) walletsim.Entry {
+	ok := func(id, op string, amount money.Amount) walletsim.Entry {
 		return walletsim.Entry{TransactionID: id, Op: op, Player: "p1", Amount: amount, Status: "ok", At: now}
 	}
 	write := func(es []walletsim.Entry) string {
@@ -129,9 +129,9 @@ func TestKill9SpecOperatorWallet(t *testing.T) {
 // kill9Operator is what the kill -9 test asks of an operator's wallet.
 type kill9Operator interface {
 	http.Handler
-	AddPlayer(id, name string, balance int64)
+	AddPlayer(id, name string, balance money.Amount)
 	IssueToken(player, token string)
-	Balance(player string) int64
+	Balance(player string) money.Amount
 	Calls() int
 	StatementJSON() []byte
 }
@@ -247,10 +247,10 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net := map[string]int64{}
+	net := map[string]money.Amount{}
 	for _, r := range recs {
 		var pay struct {
-			Net map[string]int64 `json:"net"`
+			Net map[string]money.Amount `json:"net"`
 		}
 		json.Unmarshal(r.Payload, &pay)
 		for name, n := range pay.Net {

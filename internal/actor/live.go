@@ -35,29 +35,6 @@ const (
 	opRuling        = live.OpRuling
 )
 
-// The live table's types, as the server's API and log name them.
-type (
-	correction    = live.Correction
-	WalkInView    = live.WalkInView
-	StaffRequest  = live.StaffRequest
-	StaffView     = live.StaffView
-	DeviceRequest = live.DeviceRequest
-	DeviceIssued  = live.DeviceIssued
-	cardPayload   = live.CardPayload
-	cutPayload    = live.CutPayload
-	// liveRequests are the requests waiting for the inspector at a table.
-	liveRequests = live.Pending
-)
-
-// The live table's bounds and defaults.
-const (
-	MaxPending                       = live.MaxPending
-	MaxRuling                        = live.MaxRuling
-	MaxDeviceName                    = live.MaxDeviceName
-	DefaultCashApproval money.Amount = live.DefaultCashApproval
-	DefaultFloatLimit   money.Amount = live.DefaultFloatLimit
-)
-
 // The live table's requests, each read from the body by its command.
 type (
 	// cardRequest is a card read from the shoe.
@@ -170,12 +147,6 @@ func senderOf(c *Command) live.Sender {
 	return by
 }
 
-// AdminOf is a live table's significant event as the log keeps it.
-func AdminOf(p live.Admin) Admin {
-	return Admin{Event: p.Event, User: p.User, Amount: p.Amount, Round: p.Round, Text: p.Text, Table: p.Table,
-		Name: p.Name, Role: p.Role, By: p.By, Device: p.Device, Correction: p.Correction}
-}
-
 // liveTable is the actor as a live.Table, running the command c.
 type liveTable struct {
 	a *Table
@@ -209,25 +180,14 @@ func (l liveTable) Append(ctx context.Context, r live.Record) (int64, error) {
 		again.clientID, again.commandID = "", ""
 		c = &again
 	}
-	payload := r.Payload
-	if p, ok := payload.(live.Admin); ok {
-		payload = AdminOf(p)
-	}
-	rec, err := l.a.append(ctx, c, r.Kind, r.Round, payload, r.Postings)
+	rec, err := l.a.append(ctx, c, r.Kind, r.Round, r.Payload, r.Postings)
 	if err != nil {
 		return 0, err
 	}
 	return rec.Seq, nil
 }
 
-func (l liveTable) Publish(e live.Event) {
-	ev := wire.Event{Kind: e.Kind, Round: e.Round, Player: e.Player, Box: e.Box, Amount: e.Amount, Text: e.Text}
-	if e.Correction != nil {
-		v := wire.CorrectionView(*e.Correction)
-		ev.Correction = &v
-	}
-	l.a.publish(ev)
-}
+func (l liveTable) Publish(e wire.Event) { l.a.publish(e) }
 
 func (l liveTable) Undone(by string, back card.Card, expose bool) {
 	a := l.a
@@ -293,7 +253,7 @@ func (a *Table) drop(id int64) { a.pending.Drop(id) }
 
 // replayCorrection rebuilds the corrections waiting, and the burns
 // approved, from the log.
-func (a *Table) replayCorrection(r *sabot.LogRecord, p Admin) error {
+func (a *Table) replayCorrection(r *sabot.LogRecord, p wire.AdminEvent) error {
 	return a.pending.Replay(a.t, r.Seq, p.Event, p.Correction)
 }
 

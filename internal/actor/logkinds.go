@@ -7,8 +7,10 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/live"
 	"sabot/internal/operator"
 	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
 )
@@ -96,12 +98,12 @@ var logKinds = map[string]logKind{
 	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*Table).trackAction, replay: (*Table).replayAction}),
 	sabot.LogSettle:      kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
 	sabot.LogVoid:        kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
-	sabot.LogAdmin:       kindOf(kindParts[Admin]{replay: (*Table).replayAdmin, none: noTrack}),
+	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
 	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
-	sabot.LogCard:        kindOf(kindParts[cardPayload]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
-	sabot.LogCardUndo:    kindOf(kindParts[cardPayload]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
-	sabot.LogCutCard:     kindOf(kindParts[cutPayload]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
+	sabot.LogCard:        kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
+	sabot.LogCardUndo:    kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
+	sabot.LogCutCard:     kindOf(kindParts[live.CutPayload]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
 	sabot.LogWalletDebit: kindOf(kindParts[operator.DebitPayload]{none: noTrack | noReplay}),
 }
 
@@ -275,9 +277,9 @@ func (a *Table) replayClose(_ *sabot.LogRecord, p recall.Settle) error {
 	return err
 }
 
-func (a *Table) replayCard(_ *sabot.LogRecord, p cardPayload) error { return a.t.Feed(p.Card) }
+func (a *Table) replayCard(_ *sabot.LogRecord, p live.CardPayload) error { return a.t.Feed(p.Card) }
 
-func (a *Table) replayCardUndo(_ *sabot.LogRecord, p cardPayload) error {
+func (a *Table) replayCardUndo(_ *sabot.LogRecord, p live.CardPayload) error {
 	back, err := a.t.Undo()
 	if err == nil && back != p.Card {
 		err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
@@ -289,7 +291,7 @@ func (a *Table) replayCardUndo(_ *sabot.LogRecord, p cardPayload) error {
 	return err
 }
 
-func (a *Table) replayCutCard(_ *sabot.LogRecord, _ cutPayload) error { return a.t.CutCard() }
+func (a *Table) replayCutCard(_ *sabot.LogRecord, _ live.CutPayload) error { return a.t.CutCard() }
 
 func (a *Table) replayConfigure(_ *sabot.LogRecord, p configurePayload) error {
 	prof, err := profileOf(a.cfg.Profile, p.Options)
@@ -306,7 +308,7 @@ func (a *Table) replayConfigure(_ *sabot.LogRecord, p configurePayload) error {
 	return nil
 }
 
-func (a *Table) replayAdmin(r *sabot.LogRecord, p Admin) error {
+func (a *Table) replayAdmin(r *sabot.LogRecord, p wire.AdminEvent) error {
 	switch p.Event {
 	case "correction-asked", "correction-approved", "correction-refused":
 		return a.replayCorrection(r, p)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"sabot"
-	"sabot/card"
 	"sabot/internal/seal"
 	"sabot/internal/wire"
 	"sabot/money"
@@ -59,42 +58,6 @@ type actionPayload struct {
 	// BankCover is what moved from the bank holder's wallet to his bank
 	// account to cover the stake the decision added (FAM-01).
 	BankCover money.Amount `json:"bank_cover,omitempty"`
-}
-
-// Admin is a significant event: a credit, a configuration change, a
-// void by the pit, a new shoe on request, forced cards in test mode.
-type Admin struct {
-	Event  string       `json:"event"`
-	User   string       `json:"user,omitempty"`
-	Amount money.Amount `json:"amount,omitempty"`
-	Memo   string       `json:"memo,omitempty"`
-	Cards  []card.Card  `json:"cards,omitempty"`
-	Round  int          `json:"round,omitempty"`
-	Text   string       `json:"text,omitempty"`
-	// The values of the events that say them (a client words the event
-	// from them; the records written before them have Text only): a
-	// node's, a table created's, an exclusion's.
-	Node     string            `json:"node,omitempty"`
-	URL      string            `json:"url,omitempty"`
-	Tables   int               `json:"tables,omitempty"`
-	At       string            `json:"at,omitempty"` // RFC 3339
-	Table    int64             `json:"table,omitempty"`
-	Name     string            `json:"name,omitempty"`
-	Profile  string            `json:"profile,omitempty"`
-	Options  map[string]string `json:"options,omitempty"`
-	TestMode bool              `json:"test_mode,omitempty"`
-	Days     int               `json:"days,omitempty"`
-	Until    string            `json:"until,omitempty"`  // RFC 3339
-	Role     string            `json:"role,omitempty"`   // a member of the staff made (issue 13)
-	By       string            `json:"by,omitempty"`     // the dealer who sold or changed back a walk-in's chips
-	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
-	// Correction is an AR-23 correction asked, approved or refused at a
-	// live table (internal/live).
-	Correction *correction `json:"correction,omitempty"`
-	// Return is an rtp-outside event's figures, Count an advantage-play
-	// event's scores (rtpwatch.go).
-	Return *returnValues `json:"return,omitempty"`
-	Count  *countValues  `json:"count,omitempty"`
 }
 
 // MustJSON is a payload as the log keeps it: JSON, which every payload

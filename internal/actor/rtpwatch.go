@@ -10,6 +10,7 @@ import (
 	"sabot"
 	"sabot/internal/recall"
 	"sabot/internal/report"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -40,17 +41,6 @@ func newRTPMetrics() *rtpMetrics {
 
 func (m *rtpMetrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.rtp, m.certified, m.z, m.rounds}
-}
-
-// returnValues are an rtp-outside event's figures (adminPayload.Return):
-// the return, its band and the certified figure as fractions.
-type returnValues struct {
-	Rounds    int64   `json:"rounds"`
-	RTP       float64 `json:"rtp"`
-	Low       float64 `json:"rtp_low"`
-	High      float64 `json:"rtp_high"`
-	Certified float64 `json:"certified_rtp"`
-	Z         float64 `json:"z"`
 }
 
 // watchRTP counts a settled round in the table's watch.
@@ -93,8 +83,8 @@ func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
 	}
 	text := fmt.Sprintf("table %d's return to player is %.4f %% over %d rounds, outside %.4f %% to %.4f %% (the certified %.4f %%, %.1f standard deviations off)",
 		a.created.ID, 100*st.RTP, st.Rounds, 100*st.Low, 100*st.High, 100*st.Certified, st.Z)
-	ret := &returnValues{Rounds: st.Rounds, RTP: st.RTP, Low: st.Low, High: st.High, Certified: st.Certified, Z: st.Z}
-	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, Admin{Event: "rtp-outside", Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
+	ret := &wire.ReturnValues{Rounds: st.Rounds, RTP: st.RTP, Low: st.Low, High: st.High, Certified: st.Certified, Z: st.Z}
+	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, wire.AdminEvent{Event: "rtp-outside", Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
 		a.log.Error("rtp-outside not written", "err", err)
 	}
 	a.log.Warn("rtp-outside", "table", a.created.ID, "rtp", st.RTP, "certified", st.Certified, "z", st.Z, "rounds", st.Rounds)
@@ -105,13 +95,6 @@ func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
 // and an advantage-play significant event, once a player in the watch, when
 // his score crosses report.LiveFlagZ. Forced rounds (test mode) are not
 // watched: their cards are not the shoe's.
-
-// countValues are an advantage-play event's values (adminPayload.Count).
-type countValues struct {
-	Rounds   int     `json:"rounds"`
-	HiLoZ    float64 `json:"hi_lo_z"`
-	HiOptIIZ float64 `json:"hi_opt_ii_z"`
-}
 
 // watchCount counts a settled round in the table's count watch.
 func (a *Table) watchCount(ctx context.Context, pay *recall.Settle) {
@@ -127,8 +110,8 @@ func (a *Table) watchCount(ctx context.Context, pay *recall.Settle) {
 	for _, f := range a.count.Round(a.roundPos, a.p.Decks, stakes, pay.Record.Cards) {
 		text := fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",
 			f.Player, a.created.ID, f.HiLo.N, f.HiLo.Z, f.HiOptII.Z, report.LiveFlagZ)
-		p := Admin{Event: "advantage-play", Table: a.created.ID, User: f.Player, Round: pay.Round, Text: text,
-			Count: &countValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}}
+		p := wire.AdminEvent{Event: "advantage-play", Table: a.created.ID, User: f.Player, Round: pay.Round, Text: text,
+			Count: &wire.CountValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}}
 		if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, p, nil); err != nil {
 			a.log.Error("advantage-play not written", "err", err)
 		}

@@ -253,7 +253,7 @@ func (a *Table) forceCards(ctx context.Context, c *Command, req wire.ForceCards)
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, Admin{Event: "force-cards", Cards: cards}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: "force-cards", Cards: cards}, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -270,7 +270,7 @@ func (a *Table) newShoe(ctx context.Context, c *Command, _ wire.NewShoe) (int64,
 		return 0, wire.Refusal(err)
 	}
 	a.noteShoe()
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, Admin{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
 	if err != nil {
 		a.rebuild(ctx)
 		return 0, err
@@ -290,7 +290,7 @@ func (a *Table) voidRound(ctx context.Context, c *Command, _ wire.Void) (int64, 
 	if c.user.Role == sabot.RoleInspector {
 		text = "void by the inspector " + c.user.Name
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), Admin{Event: "void", Round: a.t.RoundNo(), Text: text}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), wire.AdminEvent{Event: "void", Round: a.t.RoundNo(), Text: text}, nil)
 	if err != nil {
 		return 0, err
 	}

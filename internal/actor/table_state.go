@@ -14,6 +14,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/cluster"
+	"sabot/internal/live"
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/report"
@@ -122,7 +123,7 @@ type state struct {
 	forcedRound bool
 	forcedCards []card.Card
 	declined    map[declineKey]bool
-	pending     liveRequests // AR-23 corrections asked, waiting for the inspector (internal/live)
+	pending     live.Pending // AR-23 corrections asked, waiting for the inspector (internal/live)
 	window      int          // engine windows opened in the round: declines belong to one
 	seen        map[string]int64
 	seenFIFO    []string

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"sabot"
+	"sabot/internal/wire"
 )
 
 // The pit's block of a player (issue 28, item 8; issue 25, item 3). A
@@ -76,7 +77,7 @@ func (c *Care) setBlock(ctx context.Context, pit *sabot.User, name, reason strin
 	if !block {
 		ev, text = "player-unblocked", fmt.Sprintf("%s's block lifted by %s: %s", u.Name, pit.Name, reason)
 	}
-	c.cfg.Event(ctx, pit, Event{Kind: ev, User: u.Name, By: pit.Name, Memo: reason, Text: text})
+	c.cfg.Event(ctx, pit, wire.AdminEvent{Event: ev, User: u.Name, By: pit.Name, Memo: reason, Text: text})
 	if block {
 		if _, err := st.EndSessions(ctx, u.ID); err != nil {
 			return nil, err

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -64,21 +65,6 @@ type Users interface {
 	Players(ctx context.Context, prefix string, limit int) ([]*sabot.User, error)
 }
 
-// Event is a significant event of player care, for the pit's log: Kind is
-// "time-out", "self-exclusion", "player-blocked", "player-unblocked" or
-// "excluded-seen"; the other fields are the event's values, as the log
-// writes them.
-type Event struct {
-	Kind  string
-	User  string
-	Name  string
-	By    string
-	Memo  string
-	Days  int
-	Until string // RFC 3339
-	Text  string
-}
-
 // Config is what care is given.
 type Config struct {
 	// Store is the store's care (nil: the store keeps none; no check is
@@ -90,13 +76,15 @@ type Config struct {
 	// Cooling is how long a raise or a removal of a limit waits (0:
 	// DefaultCooling).
 	Cooling time.Duration
-	// Event writes a significant event; by is the pit's user who acted
+	// Event writes a significant event of player care: a "time-out", a
+	// "self-exclusion", "player-blocked", "player-unblocked" or
+	// "excluded-seen", with its values; by is the pit's user who acted
 	// (nil: the player himself).
-	Event func(ctx context.Context, by *sabot.User, e Event)
+	Event func(ctx context.Context, by *sabot.User, e wire.AdminEvent)
 	// Wallet is a player's wallet's balance, Rounds his last n rounds as
 	// the pit's view shows them.
 	Wallet func(ctx context.Context, userID int64) money.Amount
-	Rounds func(ctx context.Context, u *sabot.User, n int) (any, error)
+	Rounds func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error)
 	Logger *slog.Logger // nil: discard
 	HTTP   HTTP
 }

@@ -20,6 +20,7 @@ import (
 	"sabot/internal/httpjson"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -37,7 +38,7 @@ type fixture struct {
 	srv    *httptest.Server
 
 	mu     sync.Mutex
-	events []care.Event
+	events []wire.AdminEvent
 	by     []string // the pit's user of each event ("": the player)
 }
 
@@ -125,7 +126,7 @@ func newFixture(t *testing.T, dsn string) *fixture {
 		Users:  st,
 		Tables: f.tables,
 		Now:    f.now,
-		Event: func(_ context.Context, by *sabot.User, e care.Event) {
+		Event: func(_ context.Context, by *sabot.User, e wire.AdminEvent) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.events = append(f.events, e)
@@ -136,8 +137,12 @@ func newFixture(t *testing.T, dsn string) *fixture {
 			f.by = append(f.by, name)
 		},
 		Wallet: func(_ context.Context, userID int64) money.Amount { return money.Amount(1000 * userID) },
-		Rounds: func(_ context.Context, u *sabot.User, n int) (any, error) {
-			return []string{u.Name + " round", strconv.Itoa(n)}, nil
+		Rounds: func(_ context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error) {
+			var rs []wire.RoundSummary
+			for i := range n {
+				rs = append(rs, wire.RoundSummary{ID: u.Name + "-" + strconv.Itoa(i+1), Net: money.Amount(-100 * i)})
+			}
+			return rs, nil
 		},
 		HTTP: f.http,
 	})
@@ -249,7 +254,7 @@ func (f *fixture) setLimit(u *sabot.User, kind, period string, amount *money.Amo
 	return &v, err
 }
 
-func (f *fixture) takeEvents() ([]care.Event, []string) {
+func (f *fixture) takeEvents() ([]wire.AdminEvent, []string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	evs, by := f.events, f.by

@@ -2,6 +2,7 @@ package care_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"sabot"
 	"sabot/internal/care"
+	"sabot/internal/wire"
 )
 
 // A time-out is recorded, ends the player's sessions, bars him from the
@@ -47,8 +49,8 @@ func testExclusion(t *testing.T, f *fixture) {
 	}
 	evs, by := f.takeEvents()
 	stamp := until.UTC().Format(time.RFC3339)
-	want := care.Event{Kind: "time-out", User: "ben", Days: 7, Until: stamp, Text: "ben chose a time-out of 7 days, until " + stamp}
-	if len(evs) != 1 || evs[0] != want || by[0] != "" {
+	want := wire.AdminEvent{Event: "time-out", User: "ben", Days: 7, Until: stamp, Text: "ben chose a time-out of 7 days, until " + stamp}
+	if len(evs) != 1 || !reflect.DeepEqual(evs[0], want) || by[0] != "" {
 		t.Fatalf("the event: %+v by %q, want %+v", evs, by, want)
 	}
 
@@ -148,11 +150,11 @@ func testPitBlock(t *testing.T, f *fixture) {
 		t.Fatalf("the repeat or the lifting barred him again: %v", b)
 	}
 	evs, by := f.takeEvents()
-	want := []care.Event{
-		{Kind: "player-blocked", User: "ben", By: "pit", Memo: "chip dumping with cy", Text: "ben blocked by pit: chip dumping with cy"},
-		{Kind: "player-unblocked", User: "ben", By: "pit", Memo: "cleared by security", Text: "ben's block lifted by pit: cleared by security"},
+	want := []wire.AdminEvent{
+		{Event: "player-blocked", User: "ben", By: "pit", Memo: "chip dumping with cy", Text: "ben blocked by pit: chip dumping with cy"},
+		{Event: "player-unblocked", User: "ben", By: "pit", Memo: "cleared by security", Text: "ben's block lifted by pit: cleared by security"},
 	}
-	if !slices.Equal(evs, want) || !slices.Equal(by, []string{"pit", "pit"}) {
+	if !reflect.DeepEqual(evs, want) || !slices.Equal(by, []string{"pit", "pit"}) {
 		t.Fatalf("the block's events: %+v by %q", evs, by)
 	}
 }

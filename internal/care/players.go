@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -24,7 +25,7 @@ type PlayerView struct {
 	Until     *time.Time `json:"until,omitempty"`
 	Blocked   *BlockView `json:"blocked,omitempty"`
 	// Rounds are his last rounds, as recall lists them (Config.Rounds).
-	Rounds any `json:"rounds"`
+	Rounds []wire.RoundSummary `json:"rounds"`
 }
 
 // PlayerSeat is a box a player holds at a table this node serves.

@@ -2,15 +2,16 @@ package care_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"sabot"
 	"sabot/internal/care"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -43,8 +44,8 @@ func testPlayersView(t *testing.T, f *fixture) {
 		len(a.Limits) != 1 || a.Limits[0] != (care.PlayerLimit{Kind: "loss", Period: "day", Amount: 20000}) || a.Blocked != nil || a.Exclusion != "" || a.Until != nil {
 		t.Fatalf("ana as the pit sees her: %+v", a)
 	}
-	if rs, _ := json.Marshal(a.Rounds); string(rs) != `["ana round","5"]` {
-		t.Fatalf("ana's rounds: %s, want her last %d", rs, care.PlayerRoundsShown)
+	if rs := a.Rounds; len(rs) != care.PlayerRoundsShown || rs[0].ID != "ana-1" || rs[4].ID != "ana-5" || rs[4].Net != -400 {
+		t.Fatalf("ana's rounds: %+v, want her last %d", rs, care.PlayerRoundsShown)
 	}
 	if b.Blocked == nil || !b.Blocked.Blocked || b.Blocked.Reason != "fraud" || b.Blocked.Player != "anabel" || b.Seats == nil || len(b.Seats) != 0 || b.Limits == nil || *b.Wallet != money.Amount(1000*anabel.ID) {
 		t.Fatalf("anabel as the pit sees her: %+v", b)
@@ -125,15 +126,15 @@ func testSighted(t *testing.T, f *fixture) {
 		t.Fatalf("staff are not players: seen")
 	}
 	evs, _ := f.takeEvents()
-	want := []care.Event{
-		{Kind: "excluded-seen", User: "cy", Name: "ben", Until: until, Text: "cy registered from the address and device of ben, under a time-out until " + until + ": no welcome credit"},
-		{Kind: "excluded-seen", User: "dan", Name: "ben", Until: until, Text: "dan logged in from the address of ben, under a time-out until " + until},
+	want := []wire.AdminEvent{
+		{Event: "excluded-seen", User: "cy", Name: "ben", Until: until, Text: "cy registered from the address and device of ben, under a time-out until " + until + ": no welcome credit"},
+		{Event: "excluded-seen", User: "dan", Name: "ben", Until: until, Text: "dan logged in from the address of ben, under a time-out until " + until},
 	}
 	if len(evs) != len(want) {
 		t.Fatalf("the events: %+v", evs)
 	}
 	for i := range want {
-		if evs[i] != want[i] {
+		if !reflect.DeepEqual(evs[i], want[i]) {
 			t.Errorf("event %d: %+v, want %+v", i, evs[i], want[i])
 		}
 	}

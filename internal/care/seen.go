@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/wire"
 )
 
 // Re-registration after an exclusion (issue 25): every registration and
@@ -70,7 +71,7 @@ func (c *Care) Sighted(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		if what == "registered" {
 			text += ": no welcome credit"
 		}
-		c.cfg.Event(ctx, nil, Event{Kind: "excluded-seen", User: u.Name, Name: name, Until: until, Text: text})
+		c.cfg.Event(ctx, nil, wire.AdminEvent{Event: "excluded-seen", User: u.Name, Name: name, Until: until, Text: text})
 	}
 	return len(names) > 0
 }

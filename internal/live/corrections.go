@@ -10,7 +10,6 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/wire"
-	"sabot/money"
 	"sabot/table"
 )
 
@@ -93,28 +92,11 @@ func ParseID(id int64) (int64, error) {
 	return id, nil
 }
 
-// Correction is a correction asked and not yet decided, as the table's
-// log keeps it and the table shows it. Its ID is the seq of the record
-// that asked for it.
-type Correction struct {
-	ID     int64     `json:"id"`
-	Round  int       `json:"round"`
-	Case   string    `json:"case"`
-	Box    int       `json:"box,omitempty"`
-	Card   card.Card `json:"card,omitempty"`
-	At     int       `json:"at,omitempty"` // undo: the round's cards read, the one taken back the last
-	Asked  string    `json:"asked_by"`
-	Text   string    `json:"text"`
-	Status string    `json:"status,omitempty"` // approved, refused (in the records that decide it)
-	By     string    `json:"by,omitempty"`     // who decided it
-
-	// A walk-in's buy-in or cash-out over the table's cash_approval, asked
-	// by the dealer (walkin.go): the walk-in and the amount.
-	Player string       `json:"player,omitempty"`
-	Amount money.Amount `json:"amount,omitempty"`
-}
-
-func (c *Correction) words() string {
+// correctionWords says a correction for the table and the pit. A
+// correction asked and not yet decided is a wire.CorrectionView, as the
+// table's log keeps it and the table shows it; its ID is the seq of the
+// record that asked for it.
+func correctionWords(c wire.CorrectionView) string {
 	if cashCase(c.Case) {
 		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
 	}
@@ -128,11 +110,11 @@ func (c *Correction) words() string {
 	return s + ": " + c.Text
 }
 
-// public is the correction as the table shows it to everyone: without the
+// public is a correction as the table shows it to everyone: without the
 // card burned or taken back (a hole card's face among them), whose value the players have no right to know (AR-23 (d):
 // "no teniendo los jugadores derecho a reclamo o a conocer su valor"). The
 // significant-event log, the pit's, keeps it.
-func (c Correction) public() Correction {
+func public(c wire.CorrectionView) wire.CorrectionView {
 	c.Card = 0
 	return c
 }
@@ -143,33 +125,33 @@ const MaxPending = 16
 // Pending are the requests waiting for the inspector at a table, oldest
 // first: the AR-23 corrections of the round in play, and the walk-ins'
 // buy-ins and cash-outs over the table's cash_approval.
-type Pending []Correction
+type Pending []wire.CorrectionView
 
 // Drop forgets a request decided. (Those of a round go with it: Lapse.)
 func (p *Pending) Drop(id int64) {
-	*p = slices.DeleteFunc(*p, func(x Correction) bool { return x.ID == id })
+	*p = slices.DeleteFunc(*p, func(x wire.CorrectionView) bool { return x.ID == id })
 }
 
 // Lapse forgets the corrections of the round that ended: one not decided
 // lapses with it; a walk-in's buy-in or cash-out waiting for the inspector
 // does not.
 func (p *Pending) Lapse() {
-	*p = slices.DeleteFunc(*p, func(x Correction) bool { return !cashCase(x.Case) })
+	*p = slices.DeleteFunc(*p, func(x wire.CorrectionView) bool { return !cashCase(x.Case) })
 }
 
 // View lists the requests waiting, oldest first, as everyone may see them
 // (public).
-func (p Pending) View() []Correction {
-	var out []Correction
+func (p Pending) View() []wire.CorrectionView {
+	var out []wire.CorrectionView
 	for _, x := range p {
-		out = append(out, x.public())
+		out = append(out, public(x))
 	}
 	return out
 }
 
 // Replay rebuilds the requests waiting, and the burns approved, from a
 // record of the log: its seq, its event and its correction.
-func (p *Pending) Replay(t *table.Table, seq int64, event string, x *Correction) error {
+func (p *Pending) Replay(t *table.Table, seq int64, event string, x *wire.CorrectionView) error {
 	if x == nil {
 		return nil
 	}
@@ -190,8 +172,8 @@ func (p *Pending) Replay(t *table.Table, seq int64, event string, x *Correction)
 }
 
 // ask writes a request for the inspector and keeps it waiting.
-func ask(ctx context.Context, t Table, x Correction, round int) (int64, error) {
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: Admin{Event: "correction-asked", Round: x.Round, Correction: &x, Text: x.words() + " (asked by " + x.Asked + ")"}})
+func ask(ctx context.Context, t Table, x wire.CorrectionView, round int) (int64, error) {
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: "correction-asked", Round: x.Round, Correction: &x, Text: correctionWords(x) + " (asked by " + x.Asked + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -218,7 +200,7 @@ func Correct(ctx context.Context, t Table, by Sender, req CorrectRequest) (int64
 	if k.box && !slices.Contains(tb.Round().Boxes(), req.Box) {
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play (AR-23)", req.Box)
 	}
-	x := Correction{Round: tb.RoundNo(), Case: req.Case, Box: req.Box, Card: req.Card, Asked: by.User.Name, Text: k.text}
+	x := wire.CorrectionView{Round: tb.RoundNo(), Case: req.Case, Box: req.Box, Card: req.Card, Asked: by.User.Name, Text: k.text}
 	if k.undo {
 		tk, err := tb.Decided()
 		if err != nil {
@@ -257,8 +239,8 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 		}
 	}
 	x.Status, x.By = "approved", by.User.Name
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: Admin{Event: "correction-approved", Round: x.Round, Correction: &x,
-		Text: x.words() + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: "correction-approved", Round: x.Round, Correction: &x,
+		Text: correctionWords(x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		t.Rebuild(ctx)
 		return 0, err
@@ -278,7 +260,7 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 // after the card stays turned: the round turns it again before anyone
 // decides (AR-23 (g)), so no player decides against a card he was shown
 // and the table hides.
-func approveUndo(ctx context.Context, t Table, by Sender, x Correction) (int64, error) {
+func approveUndo(ctx context.Context, t Table, by Sender, x wire.CorrectionView) (int64, error) {
 	tb := t.Table()
 	cards := tb.Cards()
 	if x.At == 0 || len(cards) != x.At || cards[x.At-1] != x.Card {
@@ -293,8 +275,8 @@ func approveUndo(ctx context.Context, t Table, by Sender, x Correction) (int64, 
 		return 0, err
 	}
 	// The card-undo record carries the command; this one the decision.
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: Admin{Event: "correction-approved", Round: x.Round, Correction: &x,
-		Text: x.words() + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: wire.AdminEvent{Event: "correction-approved", Round: x.Round, Correction: &x,
+		Text: correctionWords(x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -309,8 +291,8 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 		return 0, err
 	}
 	x.Status, x.By = "refused", by.User.Name
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: Admin{Event: "correction-refused", Round: x.Round, Correction: &x,
-		Text: x.words() + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: "correction-refused", Round: x.Round, Correction: &x,
+		Text: correctionWords(x) + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -320,13 +302,13 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 }
 
 // publishCorrection tells the table of a correction, its card kept back.
-func publishCorrection(t Table, x Correction) {
-	p := x.public()
-	t.Publish(Event{Kind: "correction", Round: p.Round, Text: p.words(), Correction: &p})
+func publishCorrection(t Table, x wire.CorrectionView) {
+	p := public(x)
+	t.Publish(wire.Event{Kind: "correction", Round: p.Round, Text: correctionWords(p), Correction: &p})
 }
 
 // decide finds a request waiting that this inspector may decide.
-func decide(t Table, by Sender, id int64) (Correction, error) {
+func decide(t Table, by Sender, id int64) (wire.CorrectionView, error) {
 	for _, x := range *t.Pending() {
 		if x.ID != id {
 			continue
@@ -336,7 +318,7 @@ func decide(t Table, by Sender, id int64) (Correction, error) {
 		}
 		return x, nil
 	}
-	return Correction{}, sabot.Errorf(sabot.ENOTFOUND, "no correction %d waits for a decision", id)
+	return wire.CorrectionView{}, sabot.Errorf(sabot.ENOTFOUND, "no correction %d waits for a decision", id)
 }
 
 // OpRuling is the inspector's ruling on a dispute at the table: "todas las
@@ -368,10 +350,10 @@ func Ruling(ctx context.Context, t Table, by Sender, text string) (int64, error)
 	if t.Dealt() {
 		round = t.Table().RoundNo()
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: Admin{Event: "ruling", Round: round, By: by.User.Name, Text: text}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: "ruling", Round: round, By: by.User.Name, Text: text}})
 	if err != nil {
 		return 0, err
 	}
-	t.Publish(Event{Kind: "ruling", Round: round, Player: by.User.Name, Text: text})
+	t.Publish(wire.Event{Kind: "ruling", Round: round, Player: by.User.Name, Text: text})
 	return seq, nil
 }

@@ -19,6 +19,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
 )
@@ -51,7 +52,7 @@ type Table interface {
 	// table whose record was not written.
 	Rebuild(ctx context.Context)
 	// Publish tells the table's clients of an event.
-	Publish(e Event)
+	Publish(e wire.Event)
 	// PublishRound tells them of the round's events not yet told, by whom.
 	PublishRound(by string)
 	// Undone tells them that a card went back (back, face down or not):
@@ -78,39 +79,11 @@ type Table interface {
 type Record struct {
 	Kind     string // sabot.LogCard, LogAdmin, ...
 	Round    int
-	Payload  any // CardPayload, CutPayload or Admin
+	Payload  any // CardPayload, CutPayload or wire.AdminEvent
 	Postings []sabot.Posting
 	// Again: the command's second record; it carries no command IDs (the
 	// first does).
 	Again bool
-}
-
-// Admin is a significant event's payload, the fields of the server's that
-// the live table writes (their JSON names and order the same).
-type Admin struct {
-	Event      string
-	User       string
-	Amount     money.Amount
-	Round      int
-	Text       string
-	Table      int64
-	Name       string
-	Role       string
-	By         string
-	Device     int64
-	Correction *Correction
-}
-
-// Event is an event the table's clients are told, the fields of the
-// server's that the live table says.
-type Event struct {
-	Kind       string
-	Round      int
-	Player     string
-	Box        int
-	Amount     money.Amount
-	Text       string
-	Correction *Correction
 }
 
 // Sender is who sent a command: a user (the dealer, the inspector, the
@@ -153,7 +126,7 @@ type Live struct {
 	// CreateUser makes a user with a password and a role.
 	CreateUser func(ctx context.Context, name, password, role string) (*sabot.User, error)
 	// Event writes a significant event to the system log.
-	Event func(ctx context.Context, by *sabot.User, a Admin)
+	Event func(ctx context.Context, by *sabot.User, a wire.AdminEvent)
 }
 
 // physicalOnly refuses a dealer's command at a table dealt from a

@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -26,7 +27,7 @@ type fakeTable struct {
 	players map[string]int64
 
 	records   []Record
-	events    []Event
+	events    []wire.Event
 	undone    []card.Card
 	exposed   bool
 	house     []engine.Action
@@ -43,7 +44,7 @@ func (f *fakeTable) Seq() int64                       { return f.seq }
 func (f *fakeTable) Pending() *Pending                { return &f.pending }
 func (f *fakeTable) Player(name string) (int64, bool) { id, ok := f.players[name]; return id, ok }
 func (f *fakeTable) Rebuild(context.Context)          { f.rebuilt++ }
-func (f *fakeTable) Publish(e Event)                  { f.events = append(f.events, e) }
+func (f *fakeTable) Publish(e wire.Event)             { f.events = append(f.events, e) }
 func (f *fakeTable) PublishRound(string)              {}
 func (f *fakeTable) Proceed(context.Context)          { f.proceeded++ }
 func (f *fakeTable) Deal(context.Context) (int64, error) {
@@ -171,7 +172,7 @@ func TestUndoCard_AR23(t *testing.T) {
 	if p, ok := undo.Payload.(CardPayload); undo.Kind != sabot.LogCardUndo || undo.Again || !ok || p.Correction != x || p.By != "ivo" {
 		t.Fatalf("the inspector's card-undo: %+v", undo)
 	}
-	if p, ok := approved.Payload.(Admin); !approved.Again || !ok || p.Event != "correction-approved" || p.Correction.By != "ivo" {
+	if p, ok := approved.Payload.(wire.AdminEvent); !approved.Again || !ok || p.Event != "correction-approved" || p.Correction.By != "ivo" {
 		t.Fatalf("the approval: %+v (it is the command's second record)", approved)
 	}
 	if len(f.pending) != 0 || len(f.t.Cards()) != cards-1 {
@@ -207,7 +208,7 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 	if len(f.pending) != 0 || f.proceeded != proceeded+1 {
 		t.Fatalf("after the burn: waiting %v, proceeded %d", f.pending, f.proceeded-proceeded)
 	}
-	if p := f.records[len(f.records)-1].Payload.(Admin); p.Correction.Card != card.MustParse("2C") || !strings.Contains(p.Text, "approved by ivo") {
+	if p := f.records[len(f.records)-1].Payload.(wire.AdminEvent); p.Correction.Card != card.MustParse("2C") || !strings.Contains(p.Text, "approved by ivo") {
 		t.Fatalf("the pit's record keeps the card burned: %+v", p)
 	}
 
@@ -219,7 +220,7 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 	_, err = Correct(ctx, f, dealer, req)
 	wantCode(t, err, sabot.ECONFLICT, "16 corrections wait for the inspector already")
 
-	f.pending = append(f.pending, Correction{ID: 99, Case: OpBuyIn, Player: "#7-1", Amount: 5000})
+	f.pending = append(f.pending, wire.CorrectionView{ID: 99, Case: OpBuyIn, Player: "#7-1", Amount: 5000})
 	f.pending.Lapse()
 	if len(f.pending) != 1 || f.pending[0].ID != 99 {
 		t.Fatalf("after the round: %+v, want the buy-in only", f.pending)
@@ -231,12 +232,12 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 func TestPendingReplay(t *testing.T) {
 	f := dealt(t, "TS 9H 6D 6C 8S")
 	var p Pending
-	x := &Correction{Case: "d", Card: card.MustParse("2C"), Asked: "dora"}
+	x := &wire.CorrectionView{Case: "d", Card: card.MustParse("2C"), Asked: "dora"}
 	for _, r := range []struct {
 		seq   int64
 		event string
-		x     *Correction
-	}{{1, "correction-asked", x}, {2, "correction-asked", x}, {3, "correction-refused", &Correction{ID: 1}}} {
+		x     *wire.CorrectionView
+	}{{1, "correction-asked", x}, {2, "correction-asked", x}, {3, "correction-refused", &wire.CorrectionView{ID: 1}}} {
 		if err := p.Replay(f.t, r.seq, r.event, r.x); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sabot"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
 )
@@ -125,7 +126,7 @@ func askCash(ctx context.Context, t Table, by Sender, event, name string, box in
 	if n := len(*t.Pending()); n >= MaxPending {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %d requests wait for the inspector already", n)
 	}
-	x := Correction{Case: event, Box: box, Player: name, Amount: amount, Asked: by.User.Name,
+	x := wire.CorrectionView{Case: event, Box: box, Player: name, Amount: amount, Asked: by.User.Name,
 		Text: "over the table's cash_approval of " + approval.String() + ": the inspector approves it"}
 	return ask(ctx, t, x, 0)
 }
@@ -134,7 +135,7 @@ func askCash(ctx context.Context, t Table, by Sender, event, name string, box in
 // inspector's word, if it still can be: the same walk-in at the box, the
 // float's ceiling, a cash-out between rounds with no bet of his down (it
 // changes back what he holds now).
-func (l *Live) approveCash(ctx context.Context, t Table, by Sender, x Correction) (int64, error) {
+func (l *Live) approveCash(ctx context.Context, t Table, by Sender, x wire.CorrectionView) (int64, error) {
 	name, id, err := walkInAt(t, x.Box)
 	if err == nil && name != x.Player {
 		err = sabot.Errorf(sabot.ECONFLICT, "refused: %s no longer holds box %d", x.Player, x.Box)
@@ -281,7 +282,7 @@ func (l *Live) cashable(ctx context.Context, t Table, name string, id int64) (mo
 // postings (who: who made it, and who approved it), and tells the table.
 // An approved request's record carries it (x): a start no longer waits for
 // it.
-func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string, id int64, box int, amount money.Amount, who string, x *Correction) (int64, error) {
+func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string, id int64, box int, amount money.Amount, who string, x *wire.CorrectionView) (int64, error) {
 	ps, err := l.floatPostings(ctx, t.ID(), id, amount, event+" "+name)
 	if err != nil {
 		return 0, err
@@ -290,11 +291,11 @@ func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string
 	if amount < 0 {
 		text = fmt.Sprintf("%s changes %s in chips back to cash at box %d (%s)", name, -amount, box, who)
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Payload: Admin{Event: event, User: name, Amount: max(amount, -amount), Table: t.ID(), By: by.User.Name, Text: text, Correction: x}, Postings: ps})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Payload: wire.AdminEvent{Event: event, User: name, Amount: max(amount, -amount), Table: t.ID(), By: by.User.Name, Text: text, Correction: x}, Postings: ps})
 	if err != nil {
 		return 0, err
 	}
-	t.Publish(Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
+	t.Publish(wire.Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
 	return seq, nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/internal/wallet"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -386,7 +387,7 @@ func (d *Debits) answered(ctx context.Context, key string, res *wallet.Response,
 		answer(refused{err})
 		return
 	}
-	d.balances[w.player] = money.Amount(res.Balance)
+	d.balances[w.player] = res.Balance
 	d.funded[w.player] = append(d.funded[w.player], debitRef{w.id, w.amount, w.round})
 	r := d.t.Run(ctx, w.c)
 	if d.hasFunded(w.id) { // not staked: the command was refused meanwhile, or asks another amount now
@@ -431,7 +432,7 @@ func (d *Debits) rollback(ctx context.Context, player string, r debitRef, why st
 	uid := d.t.Players()[player]
 	call := sabot.WalletCall{ID: "r-" + r.id, TableID: table, Op: wallet.OpRollback, Player: PlayerID(player), UserID: uid,
 		Round: round, Amount: r.amount, Reference: r.id, Kind: KindLapsed, Game: game(d.t.Profile()), Session: d.o.gameSession(ctx, uid)}
-	e := Event{Event: "wallet-rollback", Table: table, User: player, Amount: r.amount, Memo: r.id, Text: why}
+	e := wire.AdminEvent{Event: "wallet-rollback", Table: table, User: player, Amount: r.amount, Memo: r.id, Text: why}
 	if err := d.o.event(ctx, nil, e, []sabot.WalletCall{call}); err != nil {
 		d.t.Log().Error("a debit's rollback not written: it is rolled back at the table's next start", "debit", r.id, "err", err)
 		return

@@ -14,6 +14,7 @@ import (
 	"sabot"
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/walletsim"
+	"sabot/internal/wire"
 )
 
 // outbox is a sabot.Outbox in memory: the calls as the store keeps them,
@@ -184,7 +185,7 @@ type rig struct {
 	out    *outbox
 	ref    *walletsim.Operator
 	mu     sync.Mutex
-	events []Event
+	events []wire.AdminEvent
 	now    time.Time
 }
 
@@ -209,7 +210,7 @@ func newRig(t *testing.T, more ...func(*Config)) *rig {
 			}
 			return 100 + owner, nil // a player's wallet
 		},
-		Event: func(ctx context.Context, u *sabot.User, e Event, calls []sabot.WalletCall) error {
+		Event: func(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error {
 			r.mu.Lock()
 			r.events = append(r.events, e)
 			r.mu.Unlock()
@@ -232,10 +233,10 @@ func newRig(t *testing.T, more ...func(*Config)) *rig {
 }
 
 // seen are the events of a kind written so far.
-func (r *rig) seen(kind string) []Event {
+func (r *rig) seen(kind string) []wire.AdminEvent {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []Event
+	var out []wire.AdminEvent
 	for _, e := range r.events {
 		if e.Event == kind {
 			out = append(out, e)

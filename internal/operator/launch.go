@@ -71,7 +71,7 @@ func (o *Operator) Launch(ctx context.Context, token string, th Throttle) (*sabo
 		th.Charge()
 		return nil, 0, err
 	}
-	return u, money.Amount(res.Balance), nil
+	return u, res.Balance, nil
 }
 
 func firstOf(s ...string) string {
@@ -114,8 +114,8 @@ func (o *Operator) Balance(ctx context.Context, u *sabot.User) money.Amount {
 	defer cancel()
 	res, err := o.cfg.Wallet.Call(ctx, wallet.OpBalance, wallet.Request{TransactionID: "b-" + randomID(12), Player: u.OperatorID, Currency: o.cfg.Currency})
 	if err == nil && !res.Refused() {
-		o.balance.Store(u.ID, money.Amount(res.Balance))
-		return money.Amount(res.Balance)
+		o.balance.Store(u.ID, res.Balance)
+		return res.Balance
 	}
 	if b, ok := o.balance.Load(u.ID); ok {
 		return b.(money.Amount)

@@ -43,6 +43,7 @@ import (
 
 	"sabot"
 	"sabot/internal/wallet"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -79,22 +80,10 @@ type Config struct {
 	Account func(ctx context.Context, kind string, owner int64) (int64, error)
 	// Event writes a significant event, with the calls to the wallet it
 	// causes in its transaction; u is who did it (nil: the server).
-	Event func(ctx context.Context, u *sabot.User, e Event, calls []sabot.WalletCall) error
+	Event func(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error
 	// RoundID names a round; ParseRoundID reads the name.
 	RoundID      func(table int64, round int) string
 	ParseRoundID func(id string) (table int64, round int, err error)
-}
-
-// Event is a significant event of the operator's wallet, as the server
-// writes it (an administrator's payload).
-type Event struct {
-	Event  string
-	Table  int64
-	User   string
-	Amount money.Amount
-	Memo   string
-	By     string
-	Text   string
 }
 
 // Operator is the operator's wallet of one server.
@@ -134,7 +123,7 @@ func (o *Operator) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func (o *Operator) event(ctx context.Context, u *sabot.User, e Event, calls []sabot.WalletCall) error {
+func (o *Operator) event(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error {
 	return o.cfg.Event(ctx, u, e, calls)
 }
 
@@ -282,7 +271,7 @@ func (o *Operator) request(c sabot.WalletCall) wallet.Request {
 	if at.IsZero() {
 		at = o.now()
 	}
-	r := wallet.Request{TransactionID: c.ID, Player: c.Player, Amount: int64(c.Amount), Currency: o.cfg.Currency,
+	r := wallet.Request{TransactionID: c.ID, Player: c.Player, Amount: c.Amount, Currency: o.cfg.Currency,
 		Round: c.Round, Table: table, Kind: c.Kind, Reference: c.Reference, Game: c.Game, Session: c.Session,
 		Timestamp: at.UTC().Format(time.RFC3339Nano), RoundClosed: c.RoundClosed, RetryOf: c.RetryOf, Attempt: max(c.Attempts, 1)}
 	if c.Op == wallet.OpDebit {

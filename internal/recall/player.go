@@ -6,21 +6,10 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 )
-
-// RoundSummary is one line of a player's list of rounds.
-type RoundSummary struct {
-	ID      string       `json:"id"`
-	Table   int64        `json:"table"`
-	Name    string       `json:"name"`
-	Profile string       `json:"profile"`
-	Test    bool         `json:"test,omitempty"`
-	Void    bool         `json:"void,omitempty"`
-	At      time.Time    `json:"at"`
-	Net     money.Amount `json:"net"`
-}
 
 // Pages of a player's rounds (GET /api/me/rounds?limit=&before=).
 const (
@@ -33,7 +22,7 @@ const (
 // newest) (GLI-19 §4.14: a player recalls his own games). They are read on
 // the store's index of each player's rounds: the cost follows the page, not
 // the logs.
-func PlayerRounds(ctx context.Context, st Log, u *sabot.User, before string, limit int) ([]RoundSummary, error) {
+func PlayerRounds(ctx context.Context, st Log, u *sabot.User, before string, limit int) ([]wire.RoundSummary, error) {
 	if limit < 1 || limit > MaxRoundsPage {
 		return nil, sabot.Errorf(sabot.EINVALID, "a page of rounds is 1 to %d rounds, not %d", MaxRoundsPage, limit)
 	}
@@ -58,7 +47,7 @@ func PlayerRounds(ctx context.Context, st Log, u *sabot.User, before string, lim
 		return nil, err
 	}
 	tables := map[int64]*sabot.Table{}
-	out := []RoundSummary{}
+	out := []wire.RoundSummary{}
 	for _, r := range recs {
 		t := tables[r.TableID]
 		if t == nil {
@@ -74,7 +63,7 @@ func PlayerRounds(ctx context.Context, st Log, u *sabot.User, before string, lim
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
 			return nil, sabot.Internal(err)
 		}
-		out = append(out, RoundSummary{ID: RoundID(t.ID, int(r.RoundNo)), Table: t.ID, Name: t.Name, Profile: t.Profile,
+		out = append(out, wire.RoundSummary{ID: RoundID(t.ID, int(r.RoundNo)), Table: t.ID, Name: t.Name, Profile: t.Profile,
 			Test: t.TestMode, Void: p.Void, At: r.Created, Net: p.Net[u.Name]})
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -146,5 +147,32 @@ func TestKindsCoverTheLog(t *testing.T) {
 		if significant := slices.Contains(sabot.SignificantKinds, k); named == significant || (kinds[k].words != nil) != significant {
 			t.Errorf("kind %q: significant %v, said by its name %v", k, significant, named)
 		}
+	}
+}
+
+// TestAdminEventsWorded: a significant event written as the server writes
+// it (wire.AdminEvent) is worded from its values: a correction decided, the
+// return outside its band, a player's count; one of another shape, as its
+// text.
+func TestAdminEventsWorded(t *testing.T) {
+	f := &fakeLog{t: &sabot.Table{ID: 3}}
+	f.add(sabot.LogAdmin, 4, 0, wire.AdminEvent{Event: "correction-approved", Text: "AR-23 (d)", Correction: &wire.CorrectionView{Round: 4, Case: "d", Card: card.MustParse("2C"), Asked: "dora", By: "ivo"}})
+	f.add(sabot.LogAdmin, 0, 0, wire.AdminEvent{Event: "rtp-outside", Table: 3, Text: "low", Return: &wire.ReturnValues{Rounds: 900, RTP: 0.9, Low: 0.95, High: 1.01, Certified: 0.99, Z: -3.5}})
+	f.add(sabot.LogAdmin, 0, 0, wire.AdminEvent{Event: "advantage-play", Table: 3, User: "ana", Text: "counts", Count: &wire.CountValues{Rounds: 400, HiLoZ: 4.5, HiOptIIZ: 4.25}})
+	f.add(sabot.LogAdmin, 0, 0, wire.AdminEvent{Event: "rtp-outside", Text: "written before its figures"})
+	var got []string
+	for _, r := range f.recs {
+		w := Words(r)[0]
+		b, _ := json.Marshal(w.Params)
+		got = append(got, w.Key+" "+string(b))
+	}
+	want := []string{
+		`correctionApproved {"asked":"dora","by":"ivo","case":"d","round":4}`,
+		`rtpOutside {"certified":99,"high":101,"low":95,"n":900,"rtp":90,"table":3,"z":-3.5}`,
+		`advantagePlay {"hilo":4.5,"hiopt":4.25,"n":400,"table":3,"user":"ana"}`,
+		` null`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("words:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -7,10 +7,12 @@ import (
 )
 
 // Views of the records that other parts of the server write (a decision,
-// a card read, a configuration change, a table's opening, the pit's
-// events): the fields recall reads or says, under the same JSON names as
-// their writers'. Recall may not import their writers (the server, the
-// staff's live table, player care, the operator's wallet).
+// a card read, a configuration change, a table's opening): the fields
+// recall reads or says, under the same JSON names as their writers'.
+// Recall may not import their writers (the server, the staff's live table,
+// player care, the operator's wallet). The significant events (the pit's,
+// the server's, the staff's) are wire.AdminEvent, which every writer and
+// recall share.
 
 // Action is a decision as the log and the API have it: an engine.Action
 // with the action's name (the server's WireAction, the same JSON).
@@ -63,53 +65,4 @@ type opened struct {
 	Profile  string            `json:"profile"`
 	Options  map[string]string `json:"options,omitempty"`
 	TestMode bool              `json:"test_mode,omitempty"`
-}
-
-// adminEvent is a significant event of the pit's or the server's
-// (sabot.LogAdmin): the values its words say.
-type adminEvent struct {
-	Event    string            `json:"event"`
-	User     string            `json:"user,omitempty"`
-	Amount   money.Amount      `json:"amount,omitempty"`
-	Memo     string            `json:"memo,omitempty"`
-	Cards    []card.Card       `json:"cards,omitempty"`
-	Round    int               `json:"round,omitempty"`
-	Text     string            `json:"text,omitempty"`
-	Node     string            `json:"node,omitempty"`
-	URL      string            `json:"url,omitempty"`
-	Tables   int               `json:"tables,omitempty"`
-	At       string            `json:"at,omitempty"`
-	Table    int64             `json:"table,omitempty"`
-	Name     string            `json:"name,omitempty"`
-	Profile  string            `json:"profile,omitempty"`
-	Options  map[string]string `json:"options,omitempty"`
-	TestMode bool              `json:"test_mode,omitempty"`
-	Days     int               `json:"days,omitempty"`
-	Until    string            `json:"until,omitempty"`
-	Role     string            `json:"role,omitempty"`
-	By       string            `json:"by,omitempty"`
-	Device   int64             `json:"device,omitempty"`
-	// Correction is an AR-23 correction asked, approved or refused at a
-	// live table.
-	Correction *struct {
-		Round int    `json:"round"`
-		Case  string `json:"case"`
-		Asked string `json:"asked_by"`
-		By    string `json:"by,omitempty"`
-	} `json:"correction,omitempty"`
-	// Return is an rtp-outside event's figures, Count an advantage-play
-	// event's scores (issue 29: the server's rtpwatch.go writes them).
-	Return *struct {
-		Rounds    int64   `json:"rounds"`
-		RTP       float64 `json:"rtp"`
-		Low       float64 `json:"rtp_low"`
-		High      float64 `json:"rtp_high"`
-		Certified float64 `json:"certified_rtp"`
-		Z         float64 `json:"z"`
-	} `json:"return,omitempty"`
-	Count *struct {
-		Rounds   int     `json:"rounds"`
-		HiLoZ    float64 `json:"hi_lo_z"`
-		HiOptIIZ float64 `json:"hi_opt_ii_z"`
-	} `json:"count,omitempty"`
 }

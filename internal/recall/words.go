@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/wire"
 )
 
 // The significant-event log (GLI-19) and the words of each kind of record.
@@ -151,7 +152,7 @@ func voidWhy(reason string) sabot.Phrase {
 // adminWords says an administrator's or the server's event. Records
 // written before an event carried its values (node, days…) are said with
 // their English text.
-func adminWords(p adminEvent) []sabot.Phrase {
+func adminWords(p wire.AdminEvent) []sabot.Phrase {
 	say := sabot.Say
 	var out []sabot.Phrase
 	switch {

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"sabot"
-	"sabot/internal/actor"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -94,7 +93,7 @@ func (s *Server) EnsureAdmin(ctx context.Context, name, password string) error {
 	if err != nil {
 		return err
 	}
-	s.event(ctx, u, actor.Admin{Event: "admin-created", User: name}, nil, "")
+	s.event(ctx, u, wire.AdminEvent{Event: "admin-created", User: name}, nil, "")
 	return nil
 }
 
@@ -389,7 +388,7 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req wire.CreditR
 	}
 	memo := "credit by " + admin.Name
 	ps := []sabot.Posting{{AccountID: wid, Amount: amount, Memo: memo}, {AccountID: hid, Amount: -amount, Memo: memo}}
-	return s.eventGuarded(ctx, admin, actor.Admin{Event: "credit", User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID, s.depositGuard(u.ID, amount))
+	return s.eventGuarded(ctx, admin, wire.AdminEvent{Event: "credit", User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID, s.depositGuard(u.ID, amount))
 }
 
 func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.User) {

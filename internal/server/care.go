@@ -5,9 +5,9 @@ import (
 	"net/http"
 
 	"sabot"
-	"sabot/internal/actor"
 	"sabot/internal/care"
 	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -35,13 +35,13 @@ func (s *Server) playerCare() *care.Care {
 			Tables:  careTables{s},
 			Now:     s.now,
 			Cooling: s.CareCooling,
-			Event: func(ctx context.Context, by *sabot.User, e care.Event) {
-				s.event(ctx, by, actor.Admin{Event: e.Kind, User: e.User, Name: e.Name, By: e.By, Memo: e.Memo, Days: e.Days, Until: e.Until, Text: e.Text}, nil, "")
+			Event: func(ctx context.Context, by *sabot.User, e wire.AdminEvent) {
+				s.event(ctx, by, e, nil, "")
 			},
 			Wallet: func(ctx context.Context, userID int64) money.Amount {
 				return s.balance(ctx, sabot.AccountWallet, userID)
 			},
-			Rounds: func(ctx context.Context, u *sabot.User, n int) (any, error) {
+			Rounds: func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error) {
 				return recall.PlayerRounds(ctx, s.Store, u, "", n)
 			},
 			Logger: s.logger(),

@@ -22,7 +22,7 @@ func (s *Server) liveDeps() *live.Live {
 		CreateUser: func(ctx context.Context, name, password, role string) (*sabot.User, error) {
 			return s.createUser(ctx, name, password, false, role)
 		},
-		Event: func(ctx context.Context, by *sabot.User, p live.Admin) { s.event(ctx, by, actor.AdminOf(p), nil, "") },
+		Event: func(ctx context.Context, by *sabot.User, e wire.AdminEvent) { s.event(ctx, by, e, nil, "") },
 	}
 }
 

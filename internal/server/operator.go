@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"sabot"
-	"sabot/internal/actor"
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/wire"
@@ -35,9 +34,8 @@ func (s *Server) operator() *operator.Operator {
 			Context: func() context.Context { return s.ctx },
 			Go:      func(f func()) { s.wg.Go(f) },
 			Now:     s.now, Logger: s.logger, Account: s.account,
-			Event: func(ctx context.Context, u *sabot.User, e operator.Event, calls []sabot.WalletCall) error {
-				p := actor.Admin{Event: e.Event, Table: e.Table, User: e.User, Amount: e.Amount, Memo: e.Memo, By: e.By, Text: e.Text}
-				_, _, err := s.eventWith(ctx, u, p, nil, calls, "")
+			Event: func(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error {
+				_, _, err := s.eventWith(ctx, u, e, nil, calls, "")
 				return err
 			},
 			RoundID: recall.RoundID, ParseRoundID: recall.ParseRoundID,

@@ -50,9 +50,9 @@ type opHarness struct {
 // operatorWallet is what the tests ask of an operator's wallet.
 type operatorWallet interface {
 	http.Handler
-	AddPlayer(id, name string, balance int64)
+	AddPlayer(id, name string, balance money.Amount)
 	IssueToken(player, token string)
-	Balance(player string) int64
+	Balance(player string) money.Amount
 	Calls() int
 }
 
@@ -169,7 +169,7 @@ func checkOperator(t *testing.T, h *opHarness, players []string) {
 	drained(t, h.st, 30*time.Second)
 	net := settledNet(t, h.st)
 	for _, p := range players {
-		want := opStart + int64(net["@"+p])
+		want := opStart + net["@"+p]
 		if got := h.wallet.Balance(p); got != want {
 			t.Errorf("%s holds %d at the operator; start %d + settled %d = %d", p, got, opStart, net["@"+p], want)
 		}
@@ -294,7 +294,7 @@ func TestOperatorRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.User.Name != "@"+p || !res.User.Operator || int64(res.User.Wallet) != h.op.Balance(p) {
+		if res.User.Name != "@"+p || !res.User.Operator || res.User.Wallet != h.op.Balance(p) {
 			t.Fatalf("launched as %+v", res.User)
 		}
 		if _, err := c.Command(ctx, tv.ID, "sit", wire.CommandRequest{Box: box}); err != nil {
@@ -500,10 +500,10 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var onTable int64
+	var onTable money.Amount
 	for _, b := range v.Bets {
 		if b.Player == "@eve" {
-			onTable += int64(b.Stake)
+			onTable += b.Stake
 		}
 	}
 	if got := h.op.Balance("eve"); got != opStart-onTable {

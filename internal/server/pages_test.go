@@ -41,7 +41,7 @@ func TestRoundsAndShoesPaginated(t *testing.T) {
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	ids := playRounds(t, h, ana, tb, 5)
 
-	var page []recall.RoundSummary
+	var page []wire.RoundSummary
 	get := func(c *client.Client, path string, out any) error { return c.Do(ctx, "GET", path, nil, out) }
 	must(0, get(ana, "/api/me/rounds?limit=2", &page))
 	if len(page) != 2 || page[0].ID != ids[4] || page[1].ID != ids[3] || page[0].Net != 100 {

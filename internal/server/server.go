@@ -26,6 +26,7 @@ import (
 	"sabot/internal/report"
 	"sabot/internal/seal"
 	"sabot/internal/wallet"
+	"sabot/internal/wire"
 	"sabot/money"
 	"sync"
 	"sync/atomic"
@@ -332,7 +333,7 @@ func (s *Server) start() error {
 			return err
 		}
 		self := s.cluster.Self()
-		s.event(s.ctx, nil, actor.Admin{Event: "node-joined", Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
+		s.event(s.ctx, nil, wire.AdminEvent{Event: "node-joined", Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
 		return nil
 	}
 	ts, err := s.Store.Tables(s.ctx)

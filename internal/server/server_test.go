@@ -218,7 +218,7 @@ func TestRoundOverHTTP(t *testing.T) {
 		t.Fatalf("a stranger recalled the round: %v", err)
 	}
 	// GLI-19 §4.14: the player's list of his rounds.
-	var mine []recall.RoundSummary
+	var mine []wire.RoundSummary
 	if err := ana.Do(ctx, "GET", "/api/me/rounds", nil, &mine); err != nil || len(mine) != 1 || mine[0].ID != v.Round.ID || mine[0].Net != 100 || !mine[0].Test {
 		t.Fatalf("ana's rounds: %+v %v", mine, err)
 	}

@@ -34,6 +34,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sabot/money"
 )
 
 // The operations.
@@ -66,27 +68,28 @@ const (
 	ReasonCurrency          = "currency_mismatch" // the player's account is in another currency
 )
 
-// Request is a call sabot makes. Amounts are in minor units of Currency.
-// On the wire (Encode) a debit, a credit and a rollback always carry
-// amount, and a credit and a rollback round_closed; the other fields are
-// left out when empty.
+// Request is a call sabot makes. Amounts are in minor units of Currency:
+// a money.Amount, on the wire a JSON number as an int64 is, within
+// ±money.Max. On the wire (Encode) a debit, a credit and a rollback always
+// carry amount, and a credit and a rollback round_closed; the other fields
+// are left out when empty.
 type Request struct {
-	TransactionID string `json:"transaction_id"`
-	Timestamp     string `json:"timestamp,omitempty"` // when sabot made the call (RFC 3339, UTC): the same on every try
-	Attempt       int    `json:"attempt,omitempty"`   // which try this is: 1, then 2… (the same transaction sent again)
-	Player        string `json:"player,omitempty"`    // the operator's ID of the player
-	Token         string `json:"token,omitempty"`     // authenticate: the game session's token
-	Session       string `json:"session,omitempty"`   // the game session: the transaction ID of the launch's authenticate
-	Game          string `json:"game,omitempty"`      // the game: "blackjack-" and the table's profile
-	Amount        int64  `json:"amount,omitempty"`
-	Currency      string `json:"currency,omitempty"`
-	Round         string `json:"round,omitempty"` // the round ("4-17") the money is for; a rollback's is its debit's
-	Table         int64  `json:"table,omitempty"`
-	Kind          string `json:"kind,omitempty"`         // debit: bet, double, split, insurance, challenge; credit: settle, return; rollback: lapsed, withdrawn, returned, void
-	Reference     string `json:"reference,omitempty"`    // rollback: the transaction ID of the debit it undoes
-	RoundClosed   bool   `json:"round_closed,omitempty"` // credit, rollback: the round is over for the player (settled, or void)
-	RetryOf       string `json:"retry_of,omitempty"`     // credit, rollback: the refused call this one sends again, under a new transaction ID
-	Expires       string `json:"expires,omitempty"`      // debit: sabot waits for the answer until then (RFC 3339); after, the debit does not count and is rolled back
+	TransactionID string       `json:"transaction_id"`
+	Timestamp     string       `json:"timestamp,omitempty"` // when sabot made the call (RFC 3339, UTC): the same on every try
+	Attempt       int          `json:"attempt,omitempty"`   // which try this is: 1, then 2… (the same transaction sent again)
+	Player        string       `json:"player,omitempty"`    // the operator's ID of the player
+	Token         string       `json:"token,omitempty"`     // authenticate: the game session's token
+	Session       string       `json:"session,omitempty"`   // the game session: the transaction ID of the launch's authenticate
+	Game          string       `json:"game,omitempty"`      // the game: "blackjack-" and the table's profile
+	Amount        money.Amount `json:"amount,omitempty"`
+	Currency      string       `json:"currency,omitempty"`
+	Round         string       `json:"round,omitempty"` // the round ("4-17") the money is for; a rollback's is its debit's
+	Table         int64        `json:"table,omitempty"`
+	Kind          string       `json:"kind,omitempty"`         // debit: bet, double, split, insurance, challenge; credit: settle, return; rollback: lapsed, withdrawn, returned, void
+	Reference     string       `json:"reference,omitempty"`    // rollback: the transaction ID of the debit it undoes
+	RoundClosed   bool         `json:"round_closed,omitempty"` // credit, rollback: the round is over for the player (settled, or void)
+	RetryOf       string       `json:"retry_of,omitempty"`     // credit, rollback: the refused call this one sends again, under a new transaction ID
+	Expires       string       `json:"expires,omitempty"`      // debit: sabot waits for the answer until then (RFC 3339); after, the debit does not count and is rolled back
 }
 
 // Encode is a request's body for an operation.
@@ -94,8 +97,8 @@ func Encode(op string, req Request) ([]byte, error) {
 	type plain Request
 	w := struct {
 		plain
-		Amount      *int64 `json:"amount,omitempty"`
-		RoundClosed *bool  `json:"round_closed,omitempty"`
+		Amount      *money.Amount `json:"amount,omitempty"`
+		RoundClosed *bool         `json:"round_closed,omitempty"`
 	}{plain: plain(req)}
 	switch op {
 	case OpDebit, OpCredit, OpRollback:
@@ -110,14 +113,14 @@ func Encode(op string, req Request) ([]byte, error) {
 
 // Response is the operator's answer.
 type Response struct {
-	TransactionID string `json:"transaction_id"`
-	Status        string `json:"status"`
-	Balance       int64  `json:"balance"`            // the player's balance after the call
-	Currency      string `json:"currency,omitempty"` // the player's currency
-	Reason        string `json:"reason,omitempty"`   // refused: why (the Reason constants, or the operator's own)
-	Message       string `json:"message,omitempty"`  // refused: one line for the player
-	Player        string `json:"player,omitempty"`   // authenticate: the operator's ID of the player
-	Name          string `json:"name,omitempty"`     // authenticate: the name the table shows
+	TransactionID string       `json:"transaction_id"`
+	Status        string       `json:"status"`
+	Balance       money.Amount `json:"balance"`            // the player's balance after the call
+	Currency      string       `json:"currency,omitempty"` // the player's currency
+	Reason        string       `json:"reason,omitempty"`   // refused: why (the Reason constants, or the operator's own)
+	Message       string       `json:"message,omitempty"`  // refused: one line for the player
+	Player        string       `json:"player,omitempty"`   // authenticate: the operator's ID of the player
+	Name          string       `json:"name,omitempty"`     // authenticate: the name the table shows
 }
 
 // Refused reports whether the operator refused the call.

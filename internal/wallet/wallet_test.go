@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/walletsim"
+	"sabot/money"
 )
 
 var secret = []byte("a shared secret of the operator's")
@@ -40,6 +42,33 @@ func call(t *testing.T, c *wallet.Client, op string, req wallet.Request) *wallet
 		t.Fatalf("%s %s: %v", op, req.TransactionID, err)
 	}
 	return r
+}
+
+// On the wire an amount and a balance are JSON numbers of minor units, as
+// the int64s they were: a debit's, a credit's of 0, none in a balance call;
+// an answer's balance read back, below zero too.
+func TestAmountsOnTheWire(t *testing.T) {
+	for _, tc := range []struct {
+		op   string
+		req  wallet.Request
+		want string
+	}{
+		{wallet.OpDebit, wallet.Request{TransactionID: "d-1", Amount: 1234567}, `{"transaction_id":"d-1","amount":1234567}`},
+		{wallet.OpCredit, wallet.Request{TransactionID: "c-1"}, `{"transaction_id":"c-1","amount":0,"round_closed":false}`},
+		{wallet.OpBalance, wallet.Request{TransactionID: "b-1", Amount: 5}, `{"transaction_id":"b-1"}`}, // a balance call has no amount
+	} {
+		b, err := wallet.Encode(tc.op, tc.req)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%s: %s %v, want %s", tc.op, b, err, tc.want)
+		}
+	}
+	var r wallet.Response
+	if err := json.Unmarshal([]byte(`{"transaction_id":"x","status":"ok","balance":-250}`), &r); err != nil || r.Balance != -250 {
+		t.Fatalf("balance %d: %v", r.Balance, err)
+	}
+	if b, _ := json.Marshal(r); !strings.Contains(string(b), `"balance":-250`) {
+		t.Fatalf("an answer written: %s", b)
+	}
 }
 
 // The calls of a round: the player authenticated by the operator's token,
@@ -83,6 +112,10 @@ func TestRefusals(t *testing.T) {
 		{wallet.Request{TransactionID: "r-1", Player: "p-1", Amount: 20000}, wallet.ReasonInsufficientFunds, nil},
 		{wallet.Request{TransactionID: "r-2", Player: "p-9", Amount: 100}, wallet.ReasonUnknownPlayer, nil},
 		{wallet.Request{TransactionID: "r-3", Player: "p-1", Amount: 100, Currency: "ARS"}, wallet.ReasonCurrency, nil},
+		// An amount is from 0 to money.Max: the bound itself is an amount.
+		{wallet.Request{TransactionID: "r-6", Player: "p-1", Amount: -100}, "invalid_amount", nil},
+		{wallet.Request{TransactionID: "r-7", Player: "p-1", Amount: money.Max + 1}, "invalid_amount", nil},
+		{wallet.Request{TransactionID: "r-8", Player: "p-1", Amount: money.Max}, wallet.ReasonInsufficientFunds, nil},
 		{wallet.Request{TransactionID: "r-4", Player: "p-1", Amount: 3000}, wallet.ReasonLimit, func() { op.SetLimit("p-1", 2000) }},
 		{wallet.Request{TransactionID: "r-5", Player: "p-1", Amount: 100}, wallet.ReasonBlocked, func() { op.Block("p-1") }},
 	} {

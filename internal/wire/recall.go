@@ -53,6 +53,20 @@ type RoundRecord struct {
 	Readings []Reading `json:"readings,omitempty"`
 }
 
+// RoundSummary is one line of a player's list of rounds (GET
+// /api/me/rounds, recall.PlayerRounds), and of the pit's view of a player
+// (care.PlayerView).
+type RoundSummary struct {
+	ID      string       `json:"id"`
+	Table   int64        `json:"table"`
+	Name    string       `json:"name"`
+	Profile string       `json:"profile"`
+	Test    bool         `json:"test,omitempty"`
+	Void    bool         `json:"void,omitempty"`
+	At      time.Time    `json:"at"`
+	Net     money.Amount `json:"net"`
+}
+
 // Reading is one entry of a physical round's cards as the log has them: a
 // card read in (card), the last one taken back (undo), the cut card noted
 // (cut-card); by the dealer at the console (By, Device 0) or a card reader

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"sabot/money"
 )
 
 // Operator is an operator's wallet as docs/wallet.yaml describes it: its
@@ -51,7 +53,7 @@ type Operator struct {
 
 type account struct {
 	name    string
-	balance int64
+	balance money.Amount
 	closed  bool // every money call refused (player_blocked)
 }
 
@@ -68,22 +70,22 @@ type seen struct {
 
 type debit struct {
 	player string
-	amount int64
+	amount money.Amount
 }
 
 // Entry is a line of the statement (StatementEntry in the spec).
 type Entry struct {
-	TransactionID string    `json:"transaction_id"`
-	Op            string    `json:"op"`
-	Player        string    `json:"player"`
-	Amount        int64     `json:"amount"`
-	Round         string    `json:"round,omitempty"`
-	Kind          string    `json:"kind,omitempty"`
-	Reference     string    `json:"reference,omitempty"`
-	Status        string    `json:"status"`
-	Reason        string    `json:"reason,omitempty"`
-	Balance       int64     `json:"balance"`
-	At            time.Time `json:"at"`
+	TransactionID string       `json:"transaction_id"`
+	Op            string       `json:"op"`
+	Player        string       `json:"player"`
+	Amount        money.Amount `json:"amount"`
+	Round         string       `json:"round,omitempty"`
+	Kind          string       `json:"kind,omitempty"`
+	Reference     string       `json:"reference,omitempty"`
+	Status        string       `json:"status"`
+	Reason        string       `json:"reason,omitempty"`
+	Balance       money.Amount `json:"balance"`
+	At            time.Time    `json:"at"`
 }
 
 // New returns an operator with no accounts.
@@ -93,7 +95,7 @@ func New(secret []byte, currency string) *Operator {
 }
 
 // AddPlayer opens an account.
-func (o *Operator) AddPlayer(id, name string, balance int64) {
+func (o *Operator) AddPlayer(id, name string, balance money.Amount) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.accounts[id] = &account{name: name, balance: balance}
@@ -120,7 +122,7 @@ func (o *Operator) setClosed(player string, closed bool) {
 }
 
 // Balance is a player's balance.
-func (o *Operator) Balance(player string) int64 {
+func (o *Operator) Balance(player string) money.Amount {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if a := o.accounts[player]; a != nil {
@@ -267,8 +269,9 @@ func (o *Operator) once(op, txID string, req map[string]any) map[string]any {
 	if player == "" {
 		player = str(req, "player")
 	}
-	bal, _ := ans["balance"].(int64)
-	o.statement = append(o.statement, Entry{TransactionID: txID, Op: op, Player: player, Amount: integer(req, "amount"),
+	bal, _ := ans["balance"].(money.Amount)
+	amount, _ := amountOf(req)
+	o.statement = append(o.statement, Entry{TransactionID: txID, Op: op, Player: player, Amount: amount,
 		Round: str(req, "round"), Kind: str(req, "kind"), Reference: str(req, "reference"), Status: ans["status"].(string),
 		Reason: str(ans, "reason"), Balance: bal, At: time.Now()})
 	return ans
@@ -276,13 +279,18 @@ func (o *Operator) once(op, txID string, req map[string]any) map[string]any {
 
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 
-func integer(m map[string]any, k string) int64 {
-	n, _ := m[k].(json.Number)
-	i, _ := n.Int64()
-	return i
+// amountOf is a request's amount (0 where it has none), and false where
+// it is not an integer within ±money.Max.
+func amountOf(req map[string]any) (money.Amount, bool) {
+	n, ok := req["amount"].(json.Number)
+	if !ok {
+		return 0, req["amount"] == nil
+	}
+	i, err := n.Int64()
+	return money.Amount(i), err == nil && money.Amount(i).Valid()
 }
 
-func refusal(txID string, balance int64, reason, message string) map[string]any {
+func refusal(txID string, balance money.Amount, reason, message string) map[string]any {
 	return map[string]any{"transaction_id": txID, "status": "refused", "balance": balance, "reason": reason, "message": message}
 }
 
@@ -307,9 +315,9 @@ func (o *Operator) act(op, txID string, req map[string]any) map[string]any {
 	if c := str(req, "currency"); c != "" && c != o.Currency {
 		return refusal(txID, a.balance, "currency_mismatch", "the account is in "+o.Currency)
 	}
-	amount := integer(req, "amount")
-	if amount < 0 {
-		return refusal(txID, a.balance, "invalid_amount", "a negative amount")
+	amount, ok := amountOf(req)
+	if !ok || amount < 0 {
+		return refusal(txID, a.balance, "invalid_amount", "an amount is a whole number from 0 to 10^15 minor units")
 	}
 	if a.closed && op != "balance" {
 		return refusal(txID, a.balance, "player_blocked", "the account is closed")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"sabot/internal/wallet"
+	"sabot/money"
 )
 
 // Faults are the misbehaviours an Operator injects, each a share of calls
@@ -38,25 +39,25 @@ type Faults struct {
 // Entry is one transaction of the operator's statement: what it did with a
 // call, the first time it saw its transaction ID.
 type Entry struct {
-	TransactionID string    `json:"transaction_id"`
-	Op            string    `json:"op"`
-	Player        string    `json:"player"`
-	Amount        int64     `json:"amount"`
-	Round         string    `json:"round,omitempty"`
-	Kind          string    `json:"kind,omitempty"`
-	Reference     string    `json:"reference,omitempty"`
-	Status        string    `json:"status"`
-	Reason        string    `json:"reason,omitempty"`
-	Balance       int64     `json:"balance"`
-	At            time.Time `json:"at"`
+	TransactionID string       `json:"transaction_id"`
+	Op            string       `json:"op"`
+	Player        string       `json:"player"`
+	Amount        money.Amount `json:"amount"`
+	Round         string       `json:"round,omitempty"`
+	Kind          string       `json:"kind,omitempty"`
+	Reference     string       `json:"reference,omitempty"`
+	Status        string       `json:"status"`
+	Reason        string       `json:"reason,omitempty"`
+	Balance       money.Amount `json:"balance"`
+	At            time.Time    `json:"at"`
 }
 
 type account struct {
 	name     string
-	balance  int64
+	balance  money.Amount
 	blocked  bool
-	limit    int64 // the most the player may stake in all (0: none)
-	staked   int64
+	limit    money.Amount // the most the player may stake in all (0: none)
+	staked   money.Amount
 	currency string
 }
 
@@ -111,7 +112,7 @@ func (o *Operator) now() time.Time {
 }
 
 // AddPlayer opens a player's account with a balance.
-func (o *Operator) AddPlayer(id, name string, balance int64) {
+func (o *Operator) AddPlayer(id, name string, balance money.Amount) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.players[id] = &account{name: name, balance: balance, currency: o.Currency}
@@ -134,14 +135,14 @@ func (o *Operator) Block(player string) {
 	o.players[player].blocked = true
 }
 
-func (o *Operator) SetLimit(player string, limit int64) {
+func (o *Operator) SetLimit(player string, limit money.Amount) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.players[player].limit = limit
 }
 
 // Balance is a player's balance.
-func (o *Operator) Balance(player string) int64 {
+func (o *Operator) Balance(player string) money.Amount {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if a := o.players[player]; a != nil {
@@ -257,8 +258,8 @@ func (o *Operator) apply(op string, req wallet.Request) wallet.Response {
 	switch {
 	case a == nil:
 		return refuse(req, 0, wallet.ReasonUnknownPlayer, "no such player")
-	case req.Amount < 0:
-		return refuse(req, a.balance, "invalid_amount", "an amount is 0 or more")
+	case req.Amount < 0 || req.Amount > money.Max:
+		return refuse(req, a.balance, "invalid_amount", "an amount is from 0 to 10^15 minor units (money.Max)")
 	case req.Currency != "" && req.Currency != a.currency:
 		return refuse(req, a.balance, wallet.ReasonCurrency, "the account is in "+a.currency)
 	}
@@ -297,7 +298,7 @@ func (o *Operator) apply(op string, req wallet.Request) wallet.Response {
 	return ok
 }
 
-func refuse(req wallet.Request, balance int64, reason, message string) wallet.Response {
+func refuse(req wallet.Request, balance money.Amount, reason, message string) wallet.Response {
 	return wallet.Response{TransactionID: req.TransactionID, Status: wallet.StatusRefused, Balance: balance, Reason: reason, Message: message}
 }
 
