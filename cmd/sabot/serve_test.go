@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -144,8 +145,22 @@ func TestKill9Recovery(t *testing.T) {
 			Tables: 3, Players: 4, Rounds: 100000, Profile: "venice", Stake: 100, Credit: 10_000_000, Prefix: "k9"})
 		botsDone <- rep
 	}()
-	// Let the bots set up and play, then kill at random moments.
-	time.Sleep(1500 * time.Millisecond)
+	// Let the bots set up (tables, players, seats) and play, then kill at
+	// random moments: the kills start once a table has dealt its second
+	// round, however long a loaded machine takes to get there.
+	lobby := &client.Client{URL: p.url}
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		var views []*wire.TableView
+		if err := lobby.Do(ctx, "GET", "/api/tables", nil, &views); err == nil && slices.ContainsFunc(views, func(v *wire.TableView) bool {
+			return v.Round != nil && v.Round.No >= 2
+		}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the bots dealt no round in 2 minutes")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 5; i++ {
 		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
