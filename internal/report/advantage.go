@@ -10,6 +10,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/money"
+	"sabot/rules"
 	"sabot/sim"
 )
 
@@ -194,10 +195,15 @@ type Pair struct {
 
 // PlayerAdvantage is one player's bets against the count over a period.
 type PlayerAdvantage struct {
-	Player  string        `json:"player"`
-	HiLo    Score         `json:"hi_lo"`
-	HiOptII Score         `json:"hi_opt_ii"`
-	Flagged bool          `json:"flagged"` // either score at or above FlagZ
+	Player  string `json:"player"`
+	HiLo    Score  `json:"hi_lo"`
+	HiOptII Score  `json:"hi_opt_ii"`
+	// Index is his play at the index plays' hands against the count
+	// (deviations.go), Back his back bets against the count (backbets.go;
+	// nil if he placed none).
+	Index   IndexScore    `json:"index"`
+	Back    *BackScore    `json:"back,omitempty"`
+	Flagged bool          `json:"flagged"` // any score at or above FlagZ
 	ByCount []CountBucket `json:"by_count"`
 	// Pairs are his rounds' (AdvantageOptions.Pairs), in the order of
 	// their deals, the newest first.
@@ -205,6 +211,8 @@ type PlayerAdvantage struct {
 	// The scores and the chart, counted round by round: their memory does
 	// not grow with the rounds.
 	hilo, h2 Scorer
+	index    IndexScorer
+	back     *BackScorer
 	sums     [13]float64 // Hi-Lo true counts −6 to +6: his bets
 	rounds   [13]int
 }
@@ -240,8 +248,35 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 	}
 	out := &Advantage{From: p.From, To: p.To, FlagZ: FlagZ, Players: []*PlayerAdvantage{}}
 	players := map[string]*PlayerAdvantage{}
+	player := func(name string) *PlayerAdvantage {
+		pa := players[name]
+		if pa == nil {
+			pa = &PlayerAdvantage{Player: name}
+			players[name] = pa
+		}
+		return pa
+	}
+	backScorer := func(name string) *BackScorer {
+		pa := player(name)
+		if pa.back == nil {
+			pa.back = &BackScorer{}
+		}
+		return pa.back
+	}
 	sh := newShoes(src)
 	opts := map[int64]*optionsAt{}
+	profile := func(t *sabot.Table, seq int64) (*rules.Profile, error) {
+		o := opts[t.ID]
+		if o == nil {
+			var err error
+			if o, err = loadOptions(ctx, src, t); err != nil {
+				return nil, err
+			}
+			opts[t.ID] = o
+		}
+		return o.rules(seq)
+	}
+	backs := backShoes{}
 	err = each(ctx, src, sabot.LogDeal, p, func(rec *sabot.LogRecord) error {
 		t := byID[rec.TableID]
 		if t == nil {
@@ -251,14 +286,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		if err := decode(rec, &d); err != nil {
 			return err
 		}
-		o := opts[t.ID]
-		if o == nil {
-			if o, err = loadOptions(ctx, src, t); err != nil {
-				return err
-			}
-			opts[t.ID] = o
-		}
-		prof, err := o.rules(rec.Seq)
+		prof, err := profile(t, rec.Seq)
 		if err != nil {
 			return err
 		}
@@ -273,17 +301,49 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		for _, b := range d.Bets {
 			stakes[b.Player] += b.Stake
 		}
+		backs.add(rec.TableID, d.Shoe, hilo, backBettors(d.Bets), backScorer)
 		for name, st := range stakes {
-			pa := players[name]
-			if pa == nil {
-				pa = &PlayerAdvantage{Player: name}
-				players[name] = pa
-			}
+			pa := player(name)
 			pa.add(float64(st), hilo, h2)
 			if ao.Pairs {
 				pa.Pairs = append(pa.Pairs, Pair{Table: rec.TableID, Round: d.Round, Bet: st, HiLo: hilo, HiOptII: h2})
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	backs.flushAll(backScorer)
+	// The decisions: each settled round's record replayed, the count at
+	// each decision from the shoe's earlier rounds and the layout.
+	err = each(ctx, src, sabot.LogSettle, p, func(rec *sabot.LogRecord) error {
+		t := byID[rec.TableID]
+		if t == nil {
+			return nil
+		}
+		var s settlement
+		if err := decode(rec, &s); err != nil {
+			return err
+		}
+		if s.Void || len(s.Record.Actions) == 0 {
+			return nil
+		}
+		h, err := sh.of(ctx, rec.TableID, s.Round)
+		if err != nil || h == nil {
+			return err
+		}
+		prof, err := profile(t, rec.Seq)
+		if err != nil {
+			return err
+		}
+		rc := 0
+		for _, c := range h.seen(s.Round) {
+			rc += CountHiLo.Tags[c.Value()]
+		}
+		indexDecisions(prof, s.Record, rc, h.pos[s.Round], func(name string, row int, deviated bool, tc float64) {
+			player(name).index.Add(row, deviated, IndexPlays[row].Says(tc))
+		})
 		return nil
 	})
 	if err != nil {
@@ -309,7 +369,12 @@ func (pa *PlayerAdvantage) add(bet, hilo, h2 float64) {
 func (pa *PlayerAdvantage) finish() {
 	pa.HiLo = pa.hilo.Score()
 	pa.HiOptII = pa.h2.Score()
-	pa.Flagged = pa.HiLo.Flagged || pa.HiOptII.Flagged
+	pa.Index = pa.index.Score()
+	if pa.back != nil {
+		b := pa.back.Score()
+		pa.Back = &b
+	}
+	pa.Flagged = pa.HiLo.Flagged || pa.HiOptII.Flagged || pa.Index.Flagged || pa.Back != nil && pa.Back.Flagged
 	pa.ByCount = []CountBucket{}
 	for i, n := range pa.rounds {
 		if n > 0 {
