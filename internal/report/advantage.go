@@ -193,6 +193,19 @@ type Pair struct {
 	HiOptII float64      `json:"hi_opt_ii"`
 }
 
+// IndexPair is one decision of a player at an index play's hand: the row
+// (its hand, up card and index), the Hi-Lo true count at the decision, and
+// whether he took the index play.
+type IndexPair struct {
+	Table    int64   `json:"table"`
+	Round    int     `json:"round"`
+	Hand     string  `json:"hand"`
+	Up       int     `json:"up"`
+	Index    float64 `json:"index"`
+	HiLo     float64 `json:"hi_lo"`
+	Deviated bool    `json:"deviated"`
+}
+
 // PlayerAdvantage is one player's bets against the count over a period.
 type PlayerAdvantage struct {
 	Player  string `json:"player"`
@@ -206,8 +219,10 @@ type PlayerAdvantage struct {
 	Flagged bool          `json:"flagged"` // any score at or above FlagZ
 	ByCount []CountBucket `json:"by_count"`
 	// Pairs are his rounds' (AdvantageOptions.Pairs), in the order of
-	// their deals, the newest first.
-	Pairs []Pair `json:"pairs,omitempty"`
+	// their deals, the newest first; IndexPairs his decisions at the index
+	// plays' hands, the newest round first.
+	Pairs      []Pair      `json:"pairs,omitempty"`
+	IndexPairs []IndexPair `json:"index_pairs,omitempty"`
 	// The scores and the chart, counted round by round: their memory does
 	// not grow with the rounds.
 	hilo, h2 Scorer
@@ -342,7 +357,11 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 			rc += CountHiLo.Tags[c.Value()]
 		}
 		indexDecisions(prof, s.Record, rc, h.pos[s.Round], func(name string, row int, deviated bool, tc float64) {
-			player(name).index.Add(row, deviated, IndexPlays[row].Says(tc))
+			pa, x := player(name), IndexPlays[row]
+			pa.index.Add(row, deviated, x.Says(tc))
+			if ao.Pairs {
+				pa.IndexPairs = append(pa.IndexPairs, IndexPair{Table: rec.TableID, Round: s.Round, Hand: x.Hand, Up: x.Up, Index: x.Index, HiLo: tc, Deviated: deviated})
+			}
 		})
 		return nil
 	})

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sabot/internal/report"
+	"sabot/money"
+)
+
+// advantageOf plays the bots of each command line on a real server over a
+// fresh store and returns `sabot report advantage --json --pairs` over
+// their rounds.
+func advantageOf(t *testing.T, bots ...[]string) *report.Advantage {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	t.Setenv(AdminPasswordEnv, "admin-password")
+	start := time.Now().Add(-time.Second)
+	p := startServe(t, db, freeAddr(t))
+	for _, args := range bots {
+		if _, stderr, code := run(t, "", append([]string{"bots", "--url", p.url, "--timeout", "4m"}, args...)...); code != 0 {
+			p.kill()
+			t.Fatalf("bots %q: exit %d: %s", args, code, stderr)
+		}
+	}
+	p.stop(t)
+	stdout, stderr, code := run(t, "", "report", "advantage", "--db", db, "--from", start.Format(time.RFC3339Nano), "--json", "--pairs")
+	if code != 0 {
+		t.Fatalf("report advantage: exit %d: %s", code, stderr)
+	}
+	var r report.Advantage
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+// Bots that take the index plays (`--strategy hilo-index`) at a one-deck
+// table with late surrender: each of their decisions at an index play's
+// hand is the index play exactly when the count the report rebuilt from
+// the store calls for it, so their score is positive wherever it has a
+// variance; basic-strategy bots never depart at those hands but where they
+// always do (11 against an Ace, doubled), and score 0.
+func TestReportAdvantageSeesIndexBots(t *testing.T) {
+	table := []string{"--tables", "1", "--players", "2", "--rounds", "120", "--profile", "vegas-s17",
+		"-o", "decks=1", "-o", "cut_card_reserve=13", "-o", "surrender=late"}
+	r := advantageOf(t, append([]string{"--strategy", "hilo-index", "--prefix", "hilo-index"}, table...),
+		append([]string{"--strategy", "basic", "--prefix", "basic"}, table...))
+	if len(r.Players) != 4 {
+		t.Fatalf("%d players, want 4", len(r.Players))
+	}
+	for _, x := range r.Players {
+		counter := strings.HasPrefix(x.Player, "hilo-index")
+		if x.Index.Decisions == 0 || len(x.IndexPairs) != x.Index.Decisions {
+			t.Errorf("%s: %d decisions at the index hands, %d listed", x.Player, x.Index.Decisions, len(x.IndexPairs))
+		}
+		wrong := 0
+		for _, d := range x.IndexPairs {
+			said, found := false, false
+			for _, row := range report.IndexPlays {
+				if row.Hand == d.Hand && row.Up == d.Up && row.Index == d.Index {
+					said, found = row.Says(d.HiLo), true
+				}
+			}
+			if !found {
+				t.Fatalf("%s: a decision at no row of report.IndexPlays: %+v", x.Player, d)
+			}
+			switch {
+			case counter && d.Deviated != said:
+				wrong++
+				if wrong < 4 {
+					t.Errorf("%s round %d-%d: %s against %d at a true count of %.4f: index play taken %v, the index (%g) says %v",
+						x.Player, d.Table, d.Round, d.Hand, d.Up, d.HiLo, d.Deviated, d.Index, said)
+				}
+			case !counter && d.Deviated && !(d.Hand == "H11" && d.Up == 1):
+				t.Errorf("basic %s round %d-%d: took the index play at %s against %d", x.Player, d.Table, d.Round, d.Hand, d.Up)
+			}
+		}
+		if counter && x.Index.Z <= 0 {
+			t.Errorf("index bot %s: %+v", x.Player, x.Index)
+		}
+		if !counter && (x.Index.Z != 0 || x.Index.Flagged) {
+			t.Errorf("basic bot %s: %+v", x.Player, x.Index)
+		}
+		t.Logf("%s: %d decisions at the index hands, %d at a count that said so; index play taken %d and %d times; z %.2f",
+			x.Player, x.Index.Decisions, x.Index.Said, x.Index.DeviatedSaid, x.Index.DeviatedNotSay, x.Index.Z)
+	}
+}
+
+// Back-counting bots (`--strategy hilo-back`) at a one-deck spain table
+// (back bets, ES-03) behind two flat basic players: every back bet of
+// theirs the report reads is at a true count of +2 or more at the deal,
+// their back bets are scored against the rounds of their shoes, with a
+// positive z; the players placed none.
+func TestReportAdvantageSeesBackBots(t *testing.T) {
+	r := advantageOf(t, []string{"--strategy", "hilo-back", "--backers", "2", "--prefix", "back", "--tables", "1", "--players", "2",
+		"--rounds", "120", "--profile", "spain", "-o", "decks=1", "-o", "cut_card_reserve=13", "-o", "burn_cards=1"})
+	if len(r.Players) != 4 {
+		t.Fatalf("%d players, want 4", len(r.Players))
+	}
+	for _, x := range r.Players {
+		backer := strings.Contains(x.Player, "-b")
+		if !backer {
+			if x.Back != nil {
+				t.Errorf("player %s: back bets %+v", x.Player, x.Back)
+			}
+			continue
+		}
+		if x.Back == nil || x.Back.Backed == 0 || x.Back.Backed != len(x.Pairs) || x.Back.Rounds <= x.Back.Backed {
+			t.Fatalf("back bettor %s: %+v, %d bets", x.Player, x.Back, len(x.Pairs))
+		}
+		for _, pr := range x.Pairs {
+			if pr.HiLo < report.BackCount || pr.Bet != money.Amount(100) {
+				t.Errorf("back bettor %s round %d-%d: bet %d at a true count of %.4f", x.Player, pr.Table, pr.Round, pr.Bet, pr.HiLo)
+			}
+		}
+		if x.Back.Z <= 0 || x.Back.CountBacked < report.BackCount {
+			t.Errorf("back bettor %s: %+v", x.Player, x.Back)
+		}
+		t.Logf("back bettor %s: %d rounds of his shoes, %d backed; mean count %.2f backed, %.2f not; z %.2f",
+			x.Player, x.Back.Rounds, x.Back.Backed, x.Back.CountBacked, x.Back.CountOther, x.Back.Z)
+	}
+}
