@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,21 +155,48 @@ var (
 	randomBacker backer = func(_ float64, rng *rand.Rand) bool { return rng.Float64() < 1.0/3 }
 )
 
+// checkpoints are the rounds at which a session's scores are read, as a
+// report over its first rounds would read them.
+var checkpoints = []int{100, 200, 300, 500, 1000}
+
+// trace is what a session's scores were: the report's (its IndexScorer's
+// and BackScorer's, fed as AdvantageReport feeds them) at each checkpoint,
+// and the round (from 1; 0: never) a CountWatch fed the same rounds
+// (Settled, as the server feeds it) flagged each.
+type trace struct {
+	index, back           map[int]bool // checkpoint → flagged
+	indexScore, backScore IndexScore
+	backEnd               BackScore
+	liveIndex, liveBack   int
+}
+
 // indexSession plays rounds of one box (ana's) at a table of the profile,
 // from shuffled shoes, with a back bettor (bo) behind it if back is set,
 // and scores them as the report does: ana's decisions at the index hands
 // (indexDecisions on each round's record, the count from the earlier
 // rounds' cards and the cut), bo's back bets (the shoes' rounds, their
-// counts at the deal). It returns the round (from 1) each score was first
-// flagged on, asked every 10 rounds (0: never), and the scores at the end.
-func indexSession(t testing.TB, p *rules.Profile, seed uint64, rounds int, pl indexPlayer, back backer) (indexAt, backAt int, is IndexScore, bs BackScore) {
+// counts at the deal); and as the live watch does.
+func indexSession(t testing.TB, p *rules.Profile, seed uint64, rounds int, pl indexPlayer, back backer) trace {
 	rng := rand.New(rand.NewPCG(seed, 2929))
 	var s *shoe.Shoe
 	var index IndexScorer
-	var bsc BackScorer
-	backs := backShoes{}
-	score := func(string) *BackScorer { return &bsc }
+	var watch CountWatch
+	tr := trace{index: map[int]bool{}, back: map[int]bool{}}
 	shoeNo, rc := 0, 0
+	// The back bets are scored a shoe at a time: at a checkpoint, the
+	// shoes done and the one in play so far.
+	var done BackScorer
+	backs := backShoes{}
+	backScore := func() BackScore {
+		sc := done
+		for i := range sc.n {
+			sc.n[i] = maps.Clone(done.n[i])
+		}
+		if cur := backs[1]; cur != nil {
+			cur.flush(func(string) *BackScorer { return &sc })
+		}
+		return sc.Score()
+	}
 	for n := 1; n <= rounds; n++ {
 		if s == nil {
 			s = shoe.New(p.Decks, shoe.SeedFromUint64(seed<<20+uint64(n)))
@@ -182,13 +211,16 @@ func indexSession(t testing.TB, p *rules.Profile, seed uint64, rounds int, pl in
 		tc := float64(rc) / left
 		r := engine.New(p)
 		r.Reset(s)
-		if err := r.PlaceBet("ana", 1, money.Amount(100*pl.bet(tc, rng))); err != nil {
+		stake := money.Amount(100 * pl.bet(tc, rng))
+		if err := r.PlaceBet("ana", 1, stake); err != nil {
 			t.Fatal(err)
 		}
+		stakes := map[string]money.Amount{"ana": stake}
 		if back != nil && back(tc, rng) {
 			if err := r.PlaceBet("bo", 1, 100); err != nil {
 				t.Fatal(err)
 			}
+			stakes["bo"] = 100
 		}
 		if err := r.Start(); err != nil {
 			t.Fatal(err)
@@ -209,26 +241,28 @@ func indexSession(t testing.TB, p *rules.Profile, seed uint64, rounds int, pl in
 		indexDecisions(p, rec, rc, pos, func(player string, row int, deviated bool, tc float64) {
 			index.Add(row, deviated, IndexPlays[row].Says(tc))
 		})
-		backs.add(1, shoeNo, tc, backBettors(rec.Bets), score)
+		backs.add(1, shoeNo, tc, backBettors(rec.Bets), func(string) *BackScorer { return &done })
+		for _, f := range watch.Settled(p, pos, stakes, rec) {
+			switch {
+			case f.Kind == FlagIndex && f.Player == "ana":
+				tr.liveIndex = n
+			case f.Kind == FlagBack && f.Player == "bo":
+				tr.liveBack = n
+			}
+		}
 		for _, c := range rec.Cards {
 			rc += CountHiLo.Tags[c.Value()]
 		}
 		if r.LastRound() {
 			s = nil
-			backs.flushAll(score)
-			delete(backs, 1)
 		}
-		if n%10 == 0 {
-			if indexAt == 0 && index.Score().Flagged {
-				indexAt = n
-			}
-			if backAt == 0 && bsc.Score().Flagged {
-				backAt = n
-			}
+		if slices.Contains(checkpoints, n) {
+			tr.index[n] = index.Score().Flagged
+			tr.back[n] = backScore().Flagged
 		}
 	}
-	backs.flushAll(score)
-	return indexAt, backAt, index.Score(), bsc.Score()
+	tr.indexScore, tr.backEnd = index.Score(), backScore()
+	return tr
 }
 
 // decide is ana's decision: at a hand where a row of IndexPlays applies, the
@@ -288,10 +322,41 @@ func sessions(env string, n int) int {
 	return n
 }
 
+// flagged counts the sessions flagged by a checkpoint (the report's single
+// test over the session's first rounds), and those a live watch flagged by
+// then.
+func flagged(trs []trace, by int, back bool) (report, live int) {
+	for _, tr := range trs {
+		f, at := tr.index[by], tr.liveIndex
+		if back {
+			f, at = tr.back[by], tr.liveBack
+		}
+		if f {
+			report++
+		}
+		if at != 0 && at <= by {
+			live++
+		}
+	}
+	return report, live
+}
+
+// rates says a kind of session's rates at each checkpoint: the report's,
+// the live watch's.
+func rates(trs []trace, back bool) string {
+	var b strings.Builder
+	for _, c := range checkpoints {
+		r, l := flagged(trs, c, back)
+		fmt.Fprintf(&b, " %d: %d, %d;", c, r, l)
+	}
+	return b.String()
+}
+
 // The index detector's rates, measured (docs/pit.md): at a vegas-s17 table
 // with late surrender (so the Fab 4 count), a player who takes the index
-// plays is flagged within some hundreds of rounds; a basic-strategy
-// player never, one who departs at random about as often as FlagZ says.
+// plays is flagged within some hundreds of rounds, by the report and by
+// the live watch; a basic-strategy player never; one who departs at random
+// about as often as FlagZ says (the report), seldom (the watch).
 // SABOT_INDEX_SESSIONS measures on more sessions (the note's figures).
 func TestIndexDetectorRates(t *testing.T) {
 	p, err := sabot.ProfileOf("vegas-s17", map[string]string{"surrender": "late"})
@@ -300,33 +365,26 @@ func TestIndexDetectorRates(t *testing.T) {
 	}
 	n := sessions("SABOT_INDEX_SESSIONS", 60)
 	const rounds = 1000
-	var counterAt, randomAt, basicAt []int
+	var counter, random, basic []trace
 	decisions := 0
 	for i := range n {
 		seed := uint64(29_000_000 + i)
-		at, _, s, _ := indexSession(t, p, seed, rounds, indexCounter, nil)
-		counterAt = append(counterAt, at)
-		decisions += s.Decisions
-		at, _, _, _ = indexSession(t, p, seed, rounds, randomDeviator, nil)
-		randomAt = append(randomAt, at)
-		at, _, _, _ = indexSession(t, p, seed, rounds, basicPlayer, nil)
-		basicAt = append(basicAt, at)
+		counter = append(counter, indexSession(t, p, seed, rounds, indexCounter, nil))
+		decisions += counter[i].indexScore.Decisions
+		random = append(random, indexSession(t, p, seed, rounds, randomDeviator, nil))
+		basic = append(basic, indexSession(t, p, seed, rounds, basicPlayer, nil))
 	}
-	within := func(at []int, by int) (k int) {
-		for _, x := range at {
-			if x != 0 && x <= by {
-				k++
-			}
+	t.Logf("of %d sessions (%.1f decisions at the index hands a 100 rounds), flagged by the report over the first N rounds, and by the watch within them: index player%s random deviator%s basic%s",
+		n, 100*float64(decisions)/float64(n*rounds), rates(counter, false), rates(random, false), rates(basic, false))
+	if r, l := flagged(counter, 500, false); r*100 < 95*n || l*100 < 90*n {
+		t.Errorf("an index player is flagged over 500 rounds in %d and %d of %d sessions: want 95 %% and 90 %%", r, l, n)
+	}
+	for _, c := range checkpoints {
+		r, l := flagged(random, c, false)
+		rb, lb := flagged(basic, c, false)
+		if r*100 > 2*n || l*100 > 2*n || rb+lb != 0 {
+			t.Errorf("false alarms over %d rounds: random deviator %d and %d of %d, basic %d and %d: want at most 2 %% and none", c, r, l, n, rb, lb)
 		}
-		return k
-	}
-	t.Logf("of %d sessions (%.1f decisions at the index hands a 100 rounds): index player flagged within 100, 200, 300, 500, 1000 rounds: %d %d %d %d %d; random deviator within 1000: %d; basic: %d",
-		n, 100*float64(decisions)/float64(n*rounds), within(counterAt, 100), within(counterAt, 200), within(counterAt, 300), within(counterAt, 500), within(counterAt, 1000), within(randomAt, rounds), within(basicAt, rounds))
-	if within(counterAt, rounds)*100 < 90*n {
-		t.Errorf("an index player is flagged within %d rounds in %d of %d sessions: want 90 %%", rounds, within(counterAt, rounds), n)
-	}
-	if within(randomAt, rounds)*100 > 3*n || within(basicAt, rounds) != 0 {
-		t.Errorf("false alarms: random deviator %d of %d, basic %d: want at most 3 %% and none", within(randomAt, rounds), n, within(basicAt, rounds))
 	}
 }
 
@@ -342,32 +400,24 @@ func TestBackDetectorRates(t *testing.T) {
 	}
 	n := sessions("SABOT_BACK_SESSIONS", 60)
 	const rounds = 1000
-	var wongAt, randomAt []int
+	var wong, random []trace
 	for i := range n {
 		seed := uint64(92_000_000 + i)
-		_, at, _, s := indexSession(t, p, seed, rounds, basicPlayer, wonger)
-		wongAt = append(wongAt, at)
-		if s.Backed == 0 || s.CountBacked < BackCount {
+		wong = append(wong, indexSession(t, p, seed, rounds, basicPlayer, wonger))
+		if s := wong[i].backEnd; s.Backed == 0 || s.CountBacked < BackCount {
 			t.Fatalf("session %d: a wonger's back bets %+v", i, s)
 		}
-		_, at, _, _ = indexSession(t, p, seed, rounds, basicPlayer, randomBacker)
-		randomAt = append(randomAt, at)
+		random = append(random, indexSession(t, p, seed, rounds, basicPlayer, randomBacker))
 	}
-	within := func(at []int, by int) (k int) {
-		for _, x := range at {
-			if x != 0 && x <= by {
-				k++
-			}
+	t.Logf("of %d sessions, flagged by the report over the first N rounds, and by the watch within them: wonger%s random back bettor%s",
+		n, rates(wong, true), rates(random, true))
+	if r, l := flagged(wong, 300, true); r*100 < 95*n || l*100 < 90*n {
+		t.Errorf("a wonger is flagged over 300 rounds in %d and %d of %d sessions: want 95 %% and 90 %%", r, l, n)
+	}
+	for _, c := range checkpoints {
+		if r, l := flagged(random, c, true); r*100 > 2*n || l*100 > 2*n {
+			t.Errorf("false alarms over %d rounds: random back bettor %d and %d of %d: want at most 2 %%", c, r, l, n)
 		}
-		return k
-	}
-	t.Logf("of %d sessions: wonger flagged within 100, 200, 300, 500, 1000 rounds: %d %d %d %d %d; random back bettor within 1000: %d",
-		n, within(wongAt, 100), within(wongAt, 200), within(wongAt, 300), within(wongAt, 500), within(wongAt, 1000), within(randomAt, rounds))
-	if within(wongAt, rounds)*100 < 90*n {
-		t.Errorf("a wonger is flagged within %d rounds in %d of %d sessions: want 90 %%", rounds, within(wongAt, rounds), n)
-	}
-	if within(randomAt, rounds)*100 > 3*n {
-		t.Errorf("false alarms: random back bettor %d of %d: want at most 3 %%", within(randomAt, rounds), n)
 	}
 }
 
