@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +37,38 @@ func advantageOf(t *testing.T, bots ...[]string) *report.Advantage {
 	var r report.Advantage
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
+	}
+	// The CSV and the text say the same scores.
+	out, stderr, code := run(t, "", "report", "advantage", "--db", db, "--from", start.Format(time.RFC3339Nano), "--to", r.To.Format(time.RFC3339Nano), "--csv")
+	if code != 0 {
+		t.Fatalf("report advantage --csv: exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != len(r.Players)+1 || strings.Join(rows[0], ",") != strings.Join(report.AdvantageCSVHeader, ",") {
+		t.Fatalf("CSV %q (%v), want the header and %d rows", out, err, len(r.Players))
+	}
+	text, stderr, code := run(t, "", "report", "advantage", "--db", db, "--from", start.Format(time.RFC3339Nano), "--to", r.To.Format(time.RFC3339Nano))
+	if code != 0 {
+		t.Fatalf("report advantage: exit %d: %s", code, stderr)
+	}
+	for i, x := range r.Players {
+		back := ""
+		if x.Back != nil {
+			back = strconv.FormatFloat(x.Back.Z, 'f', -1, 64)
+		}
+		if row := rows[i+1]; row[2] != x.Player || row[8] != strconv.Itoa(x.Index.Decisions) || row[12] != strconv.FormatFloat(x.Index.Z, 'f', -1, 64) ||
+			row[17] != back || row[18] != strconv.FormatBool(x.Flagged) {
+			t.Errorf("CSV row %q, the JSON's %+v", row, x)
+		}
+		line := ""
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, x.Player+" ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, fmt.Sprintf("%d/%d", x.Index.DeviatedSaid, x.Index.Said)) || strings.Contains(line, "FLAGGED") != x.Flagged {
+			t.Errorf("text %q, the JSON's %+v", line, x)
+		}
 	}
 	return &r
 }

@@ -2,9 +2,12 @@ package report
 
 import (
 	"context"
+	"encoding/csv"
+	"io"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"sabot"
@@ -400,4 +403,35 @@ func (pa *PlayerAdvantage) finish() {
 			pa.ByCount = append(pa.ByCount, CountBucket{Count: i - 6, Rounds: n, AvgBet: money.Amount(math.Round(pa.sums[i] / float64(n)))})
 		}
 	}
+}
+
+// AdvantageCSVHeader are the columns of the advantage report's CSV export
+// (docs/pit.md): a row a player, his scores; the back bets' columns empty
+// for a player who placed none.
+var AdvantageCSVHeader = []string{"from", "to", "player", "rounds", "hi_lo_rho", "hi_lo_z", "hi_opt_ii_rho", "hi_opt_ii_z",
+	"index_decisions", "index_count_said", "index_deviated_when_said", "index_deviated_when_not", "index_z",
+	"back_rounds", "back_backed", "back_count_backed", "back_count_other", "back_z", "flagged"}
+
+// WriteAdvantageCSV writes the advantage report as CSV.
+func WriteAdvantageCSV(w io.Writer, r *Advantage) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(AdvantageCSVHeader); err != nil {
+		return err
+	}
+	from, to := r.From.Format(time.RFC3339), r.To.Format(time.RFC3339)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	n := strconv.Itoa
+	for _, x := range r.Players {
+		back := make([]string, 5)
+		if b := x.Back; b != nil {
+			back = []string{n(b.Rounds), n(b.Backed), f(b.CountBacked), f(b.CountOther), f(b.Z)}
+		}
+		row := append([]string{from, to, x.Player, n(x.HiLo.N), f(x.HiLo.Rho), f(x.HiLo.Z), f(x.HiOptII.Rho), f(x.HiOptII.Z),
+			n(x.Index.Decisions), n(x.Index.Said), n(x.Index.DeviatedSaid), n(x.Index.DeviatedNotSay), f(x.Index.Z)}, back...)
+		if err := cw.Write(append(row, strconv.FormatBool(x.Flagged))); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
