@@ -97,8 +97,8 @@ type adminEvent struct {
 		Asked string `json:"asked_by"`
 		By    string `json:"by,omitempty"`
 	} `json:"correction,omitempty"`
-	// Return is an rtp-outside event's figures, Count an advantage-play
-	// event's scores (issue 29: the server's rtpwatch.go writes them).
+	// Return is an rtp-outside event's figures, Count an advantage-play,
+	// index-play or back-counting event's scores (issue 29: the server's rtpwatch.go writes them).
 	Return *struct {
 		Rounds    int64   `json:"rounds"`
 		RTP       float64 `json:"rtp"`
@@ -107,9 +107,19 @@ type adminEvent struct {
 		Certified float64 `json:"certified_rtp"`
 		Z         float64 `json:"z"`
 	} `json:"return,omitempty"`
+	// An index-play event's Count is his decisions at the index plays'
+	// hands (Rounds), those at a count that called for the index play
+	// (Said), the index play taken then and otherwise, and Z; a
+	// back-counting event's the rounds of the shoes he bet behind in
+	// (Rounds), those he bet behind in (Backed) and Z.
 	Count *struct {
-		Rounds   int     `json:"rounds"`
-		HiLoZ    float64 `json:"hi_lo_z"`
-		HiOptIIZ float64 `json:"hi_opt_ii_z"`
+		Rounds         int     `json:"rounds"`
+		HiLoZ          float64 `json:"hi_lo_z"`
+		HiOptIIZ       float64 `json:"hi_opt_ii_z"`
+		Said           int     `json:"said,omitempty"`
+		DeviatedSaid   int     `json:"deviated_when_said,omitempty"`
+		DeviatedNotSay int     `json:"deviated_when_not,omitempty"`
+		Backed         int     `json:"backed,omitempty"`
+		Z              float64 `json:"z,omitempty"`
 	} `json:"count,omitempty"`
 }

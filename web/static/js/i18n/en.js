@@ -716,6 +716,8 @@ export default {
   'event.tableCreated': 'table {table} “{name}” created: {profile}{options}',
   'event.rtpOutside': { one: "table {table}'s return to player is {rtp} % over {n} round, outside {low} % to {high} % (the certified {certified} %, {z} standard deviations off)", other: "table {table}'s return to player is {rtp} % over {n} rounds, outside {low} % to {high} % (the certified {certified} %, {z} standard deviations off)" },
   'event.advantagePlay': { one: "{user}'s bets follow the count at table {table}: over his {n} round, Hi-Lo z = {hilo}, Hi-Opt II z = {hiopt}", other: "{user}'s bets follow the count at table {table}: over his {n} rounds, Hi-Lo z = {hilo}, Hi-Opt II z = {hiopt}" },
+  'event.indexPlay': { one: "{user}'s play follows the count at table {table}: of his {n} decision at the index plays' hands, {said} came at a count that called for the index play; he took it {took} times then and {other} times otherwise (z = {z})", other: "{user}'s play follows the count at table {table}: of his {n} decisions at the index plays' hands, {said} came at a count that called for the index play; he took it {took} times then and {other} times otherwise (z = {z})" },
+  'event.backCounting': { one: "{user} bets behind when the count is high at table {table}: {backed} back bets over {n} round of the shoes he bet in (z = {z})", other: "{user} bets behind when the count is high at table {table}: {backed} back bets over {n} rounds of the shoes he bet in (z = {z})" },
   'event.exclusion': { one: '{user} chose a {exclusion} of {n} day, until {until}', other: '{user} chose a {exclusion} of {n} days, until {until}' },
   'kind.credit': 'credit',
   'kind.staff-created': 'staff',
