@@ -314,6 +314,21 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		}
 		seen := h.seen(d.Round)
 		hilo := TrueCount(CountHiLo, seen, prof.Decks, d.ShoePos)
+		// The decisions at the index plays' hands: the round's record, as
+		// the shoe's history read it, replayed.
+		if r, ok := h.records[d.Round]; ok && len(r.Actions) > 0 {
+			rc := 0
+			for _, c := range seen {
+				rc += CountHiLo.Tags[c.Value()]
+			}
+			indexDecisions(prof, r, rc, d.ShoePos, func(name string, row int, deviated bool, tc float64) {
+				pa, x := player(name), IndexPlays[row]
+				pa.index.Add(row, deviated, x.Says(tc))
+				if ao.Pairs {
+					pa.IndexPairs = append(pa.IndexPairs, IndexPair{Table: rec.TableID, Round: d.Round, Hand: x.Hand, Up: x.Up, Index: x.Index, HiLo: tc, Deviated: deviated})
+				}
+			})
+		}
 		h2 := TrueCount(CountHiOptII, seen, prof.Decks, d.ShoePos)
 		stakes := map[string]money.Amount{}
 		for _, b := range d.Bets {
@@ -333,44 +348,6 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		return nil, err
 	}
 	backs.flushAll(backScorer)
-	// The decisions: each settled round's record replayed, the count at
-	// each decision from the shoe's earlier rounds and the layout.
-	err = each(ctx, src, sabot.LogSettle, p, func(rec *sabot.LogRecord) error {
-		t := byID[rec.TableID]
-		if t == nil {
-			return nil
-		}
-		var s settlement
-		if err := decode(rec, &s); err != nil {
-			return err
-		}
-		if s.Void || len(s.Record.Actions) == 0 {
-			return nil
-		}
-		h, err := sh.of(ctx, rec.TableID, s.Round)
-		if err != nil || h == nil {
-			return err
-		}
-		prof, err := profile(t, rec.Seq)
-		if err != nil {
-			return err
-		}
-		rc := 0
-		for _, c := range h.seen(s.Round) {
-			rc += CountHiLo.Tags[c.Value()]
-		}
-		indexDecisions(prof, s.Record, rc, h.pos[s.Round], func(name string, row int, deviated bool, tc float64) {
-			pa, x := player(name), IndexPlays[row]
-			pa.index.Add(row, deviated, x.Says(tc))
-			if ao.Pairs {
-				pa.IndexPairs = append(pa.IndexPairs, IndexPair{Table: rec.TableID, Round: s.Round, Hand: x.Hand, Up: x.Up, Index: x.Index, HiLo: tc, Deviated: deviated})
-			}
-		})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
 	for _, name := range slices.Sorted(maps.Keys(players)) {
 		pa := players[name]
 		pa.finish()
