@@ -209,7 +209,8 @@ type IndexPair struct {
 	Deviated bool    `json:"deviated"`
 }
 
-// PlayerAdvantage is one player's bets against the count over a period.
+// PlayerAdvantage is one player's bets, index plays and back bets against
+// the count over a period.
 type PlayerAdvantage struct {
 	Player  string `json:"player"`
 	HiLo    Score  `json:"hi_lo"`
@@ -240,7 +241,8 @@ type AdvantageOptions struct {
 	Pairs bool // list each round's bet and counts
 }
 
-// Advantage is the report of the players' bets against the count.
+// Advantage is the report of the players' bets, index plays and back bets
+// against the count.
 type Advantage struct {
 	From    time.Time          `json:"from"`
 	To      time.Time          `json:"to"`
@@ -250,7 +252,10 @@ type Advantage struct {
 
 // AdvantageReport reads each player's bets against the count over a
 // period: the rounds dealt in it from a shuffled shoe (a physical table's
-// too: its cards are read as dealt).
+// too: its cards are read as dealt); his decisions at the index plays'
+// hands in those rounds (each round's record, read with its shoe's
+// history, replayed); and where he bet behind others' boxes, the counts of
+// those rounds against the other rounds of his shoes.
 func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOptions) (*Advantage, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
