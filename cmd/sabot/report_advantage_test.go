@@ -11,16 +11,19 @@ import (
 	"time"
 
 	"sabot/internal/report"
+	"sabot/internal/seal"
+	"sabot/internal/store/storetest"
 	"sabot/money"
 )
 
 // advantageOf plays the bots of each command line on a real server over a
-// fresh store and returns `sabot report advantage --json --pairs` over
-// their rounds.
-func advantageOf(t *testing.T, bots ...[]string) *report.Advantage {
+// fresh store (db: a SQLite file's path or a PostgreSQL DSN) and returns
+// `sabot report advantage --json --pairs` over their rounds, checking that
+// its CSV and its text say the same.
+func advantageOf(t *testing.T, db string, bots ...[]string) *report.Advantage {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "sabot.db")
 	t.Setenv(AdminPasswordEnv, "admin-password")
+	t.Setenv(seal.KeyEnv, strings.Repeat("29", 32)) // serve on PostgreSQL needs the key that seals the shoes' seeds
 	start := time.Now().Add(-time.Second)
 	p := startServe(t, db, freeAddr(t))
 	for _, args := range bots {
@@ -82,7 +85,7 @@ func advantageOf(t *testing.T, bots ...[]string) *report.Advantage {
 func TestReportAdvantageSeesIndexBots(t *testing.T) {
 	table := []string{"--tables", "1", "--players", "2", "--rounds", "120", "--profile", "vegas-s17",
 		"-o", "decks=1", "-o", "cut_card_reserve=13", "-o", "surrender=late"}
-	r := advantageOf(t, append([]string{"--strategy", "hilo-index", "--prefix", "hilo-index"}, table...),
+	r := advantageOf(t, filepath.Join(t.TempDir(), "sabot.db"), append([]string{"--strategy", "hilo-index", "--prefix", "hilo-index"}, table...),
 		append([]string{"--strategy", "basic", "--prefix", "basic"}, table...))
 	if len(r.Players) != 4 {
 		t.Fatalf("%d players, want 4", len(r.Players))
@@ -129,9 +132,17 @@ func TestReportAdvantageSeesIndexBots(t *testing.T) {
 // (back bets, ES-03) behind two flat basic players: every back bet of
 // theirs the report reads is at a true count of +2 or more at the deal,
 // their back bets are scored against the rounds of their shoes, with a
-// positive z; the players placed none.
+// positive z; the players placed none. On SQLite, and on PostgreSQL below.
 func TestReportAdvantageSeesBackBots(t *testing.T) {
-	r := advantageOf(t, []string{"--strategy", "hilo-back", "--backers", "2", "--prefix", "back", "--tables", "1", "--players", "2",
+	seesBackBots(t, filepath.Join(t.TempDir(), "sabot.db"))
+}
+
+func TestReportAdvantageSeesBackBotsPostgres(t *testing.T) {
+	seesBackBots(t, storetest.PostgresDSN(t))
+}
+
+func seesBackBots(t *testing.T, db string) {
+	r := advantageOf(t, db, []string{"--strategy", "hilo-back", "--backers", "2", "--prefix", "back", "--tables", "1", "--players", "2",
 		"--rounds", "120", "--profile", "spain", "-o", "decks=1", "-o", "cut_card_reserve=13", "-o", "burn_cards=1"})
 	if len(r.Players) != 4 {
 		t.Fatalf("%d players, want 4", len(r.Players))
