@@ -300,6 +300,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		return o.rules(seq)
 	}
 	backs := backShoes{}
+	rp := replayer{}
 	err = each(ctx, src, sabot.LogDeal, p, func(rec *sabot.LogRecord) error {
 		t := byID[rec.TableID]
 		if t == nil {
@@ -326,7 +327,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 			for _, c := range seen {
 				rc += CountHiLo.Tags[c.Value()]
 			}
-			indexDecisions(prof, r, rc, d.ShoePos, func(name string, row int, deviated bool, tc float64) {
+			indexDecisions(rp, prof, r, rc, d.ShoePos, func(name string, row int, deviated bool, tc float64) {
 				pa, x := player(name), IndexPlays[row]
 				pa.index.Add(row, deviated, x.Says(tc))
 				if ao.Pairs {

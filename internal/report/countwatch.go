@@ -40,6 +40,7 @@ type CountWatch struct {
 	// deal, and who has bet behind in the shoe.
 	shoeCounts []float64
 	backedShoe map[string]bool
+	replays    replayer
 }
 
 type countWatched struct {
@@ -167,7 +168,10 @@ func (w *CountWatch) Settled(p *rules.Profile, pos int, stakes map[string]money.
 		rc = 0
 		w.shoeCounts, w.backedShoe = w.shoeCounts[:0], map[string]bool{}
 	}
-	indexDecisions(p, rec, rc, pos, func(name string, row int, deviated bool, tc float64) {
+	if w.replays == nil {
+		w.replays = replayer{}
+	}
+	indexDecisions(w.replays, p, rec, rc, pos, func(name string, row int, deviated bool, tc float64) {
 		w.player(name).index.Add(row, deviated, IndexPlays[row].Says(tc))
 	})
 	// Back bets: a bettor's first back bet in the shoe counts the shoe's

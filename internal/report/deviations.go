@@ -188,8 +188,8 @@ func (s *IndexScorer) Score() IndexScore {
 // card; not a face-down card), over the decks left after every card drawn
 // so far (pos at the deal, and this round's, face down too: the discard
 // tray and the layout show how many).
-func indexDecisions(p *rules.Profile, rec engine.Record, rc, pos int, fn func(player string, row int, deviated bool, tc float64)) {
-	replay(p, rec, func(r *engine.Round, a engine.Action) {
+func indexDecisions(rp replayer, p *rules.Profile, rec engine.Record, rc, pos int, fn func(player string, row int, deviated bool, tc float64)) {
+	rp.replay(p, rec, func(r *engine.Round, a engine.Action) {
 		if a.Player == "" || r.Holder(a.Box) != a.Player {
 			return
 		}
@@ -238,11 +238,19 @@ func indexDecisions(p *rules.Profile, rec engine.Record, rc, pos int, fn func(pl
 	})
 }
 
+// replayer replays rounds' records through the engine, a round a profile
+// kept and reset for each (a report replays every round of a period).
+type replayer map[*rules.Profile]*engine.Round
+
 // replay plays a round's record again through the engine and calls fn
 // before each decision of a player (not the house's, not Close) with the
 // round as it stood.
-func replay(p *rules.Profile, rec engine.Record, fn func(r *engine.Round, a engine.Action)) {
-	r := engine.New(p)
+func (rp replayer) replay(p *rules.Profile, rec engine.Record, fn func(r *engine.Round, a engine.Action)) {
+	r := rp[p]
+	if r == nil {
+		r = engine.New(p)
+		rp[p] = r
+	}
 	r.Reset(&engine.Forced{Cards: rec.Cards, CutAfter: rec.CutAfter, CutStart: rec.CutAtStart})
 	for _, b := range rec.Bets {
 		if r.PlaceBet(b.Player, b.Box, b.Stake) != nil {

@@ -118,7 +118,7 @@ func TestIndexDecisionCount(t *testing.T) {
 		}
 	}
 	var got []string
-	indexDecisions(p, r.Record(), 2, 10, func(player string, row int, deviated bool, tc float64) {
+	indexDecisions(replayer{}, p, r.Record(), 2, 10, func(player string, row int, deviated bool, tc float64) {
 		got = append(got, fmt.Sprintf("%s %s v %d %v %.4f", player, IndexPlays[row].Hand, IndexPlays[row].Up, deviated, tc))
 	})
 	want := []string{fmt.Sprintf("ana H16 v 10 true %.4f", 3/(36.0/52))}
@@ -182,6 +182,7 @@ func indexSession(t testing.TB, p *rules.Profile, seed uint64, rounds int, pl in
 	var index IndexScorer
 	var watch CountWatch
 	tr := trace{index: map[int]bool{}, back: map[int]bool{}}
+	rp := replayer{}
 	shoeNo, rc := 0, 0
 	// The back bets are scored a shoe at a time: at a checkpoint, the
 	// shoes done and the one in play so far.
@@ -238,7 +239,7 @@ func indexSession(t testing.TB, p *rules.Profile, seed uint64, rounds int, pl in
 			}
 		}
 		rec := r.Record()
-		indexDecisions(p, rec, rc, pos, func(player string, row int, deviated bool, tc float64) {
+		indexDecisions(rp, p, rec, rc, pos, func(player string, row int, deviated bool, tc float64) {
 			index.Add(row, deviated, IndexPlays[row].Says(tc))
 		})
 		backs.add(1, shoeNo, tc, backBettors(rec.Bets), func(string) *BackScorer { return &done })

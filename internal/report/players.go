@@ -288,7 +288,7 @@ func played(v *analysis.Values, k engine.Kind) *float64 {
 // the hole card).
 func valueDecisions(p *rules.Profile, rec engine.Record, seen []card.Card, player string) decisionValues {
 	var out decisionValues
-	replay(p, rec, func(r *engine.Round, a engine.Action) {
+	replayer{}.replay(p, rec, func(r *engine.Round, a engine.Action) {
 		if a.Player == player {
 			out.value(r, a, seen)
 		}
