@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot/card"
+	"sabot/engine"
 	"sabot/internal/client"
 	"sabot/internal/report"
 )
@@ -38,8 +40,18 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			case "basic":
 			case "hilo-ramp":
 				cfg.Count = &client.BotCount{Tags: report.CountHiLo.Tags, Ramp: report.HiLoRampUnits}
+			case "hilo-index":
+				cfg.Count = &client.BotCount{Tags: report.CountHiLo.Tags, Ramp: report.HiLoRampUnits, Deviate: indexPlay}
+			case "hilo-back":
+				cfg.Count = &client.BotCount{Tags: report.CountHiLo.Tags, BackAt: report.BackCount}
+				if cfg.Backers == 0 {
+					cfg.Backers = 1
+				}
 			default:
-				return refused("sabot bots: --strategy %q: want basic or hilo-ramp", strategy)
+				return refused("sabot bots: --strategy %q: want basic, hilo-ramp, hilo-index or hilo-back", strategy)
+			}
+			if cfg.Backers < 0 || strategy != "hilo-back" && cfg.Backers != 0 {
+				return refused("sabot bots: --backers (%d) is a number of back bettors, with --strategy hilo-back", cfg.Backers)
 			}
 			cfg.AdminPassword = os.Getenv(AdminPasswordEnv)
 			if len(opts.options) > 0 {
@@ -90,7 +102,15 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 	f.Float64Var(&cfg.ThinkJitter, "think-jitter", 0.5, "spread of the pause: each is drawn uniformly within ±this fraction of --think (0: every pause exactly --think)")
 	f.StringVar(&cfg.Prefix, "prefix", "", "prefix of the tables' and players' names (default: random)")
 	f.DurationVar(&limit, "timeout", 0, "stop after this long (0: when every bot has played)")
-	f.StringVar(&strategy, "strategy", "basic", "how the bots bet: basic (flat --stake) or hilo-ramp (they count Hi-Lo and bet --stake × 1, 2, 4, 6, 8 at true counts below +2, +2, +3, +4, +5 and up: docs/pit.md)")
+	f.StringVar(&strategy, "strategy", "basic", "how the bots bet: basic (flat --stake); hilo-ramp (they count Hi-Lo and bet --stake × 1, 2, 4, 6, 8 at true counts below +2, +2, +3, +4, +5 and up); hilo-index (the ramp, and the Illustrious 18 and Fab 4 index plays); hilo-back (the players bet flat, and --backers back bettors a table count Hi-Lo and bet --stake behind their boxes at true counts of +2 and up): docs/pit.md")
+	f.IntVar(&cfg.Backers, "backers", 0, "with --strategy hilo-back: back bettors per table (default 1), behind the players' boxes (the profile must take back bets: spain, venice)")
 	opts.add(c)
 	return c
+}
+
+// indexPlay is the hilo-index bots' play: report.IndexDecision at the
+// bot's true count, in the protocol's decision names.
+func indexPlay(tc float64, hand []card.Card, up card.Card, legal func(kind string) bool) (string, bool) {
+	k, ok := report.IndexDecision(tc, hand, up, func(k engine.Kind) bool { return legal(k.String()) })
+	return k.String(), ok
 }

@@ -168,19 +168,20 @@ func newReportCmd(e *env) *cobra.Command {
 	)
 	advantage := &cobra.Command{
 		Use:   "advantage",
-		Short: "Each player's bets against the true count (Hi-Lo, Hi-Opt II) over a period: a score, its significance, a flag",
+		Short: "Each player's bets, index plays and back bets against the true count over a period: scores, their significance, a flag",
 		Long: "advantage pairs each bet a player placed in a round dealt in [--from, --to) with the true count of the\n" +
 			"shoe as he saw it, and scores the pairs with Spearman's rank correlation: z = rho × sqrt(n − 1), flagged\n" +
 			"at z ≥ 3.09 (about one chance in a thousand for a player whose bets do not follow the count). Also\n" +
-			"his average bet at each Hi-Lo true count. See docs/pit.md for the measured rates.",
+			"his average bet at each Hi-Lo true count; his decisions at the hands of the Illustrious 18 and the Fab 4\n" +
+			"against the Hi-Lo count at each (index: how often he took the index play when the count called for it and\n" +
+			"when not, a Mantel-Haenszel z); and where he bet behind others' boxes, the counts of the rounds he bet\n" +
+			"behind in against the other rounds of those shoes (back: a Mann-Whitney z). Each flagged at 3.09.\n" +
+			"See docs/pit.md for the measured rates.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := af.period()
 			if err != nil {
 				return err
-			}
-			if af.asCSV {
-				return refused("report advantage: --csv: this report is --json or text")
 			}
 			s, err := openExisting(cmd.Context(), af.dsn)
 			if err != nil {
@@ -191,26 +192,35 @@ func newReportCmd(e *env) *cobra.Command {
 			if err != nil {
 				return failed("report advantage: %s", errCause(err))
 			}
-			if af.asJSON {
+			switch {
+			case af.asJSON:
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(r)
+			case af.asCSV:
+				return report.WriteAdvantageCSV(e.stdout, r)
 			}
-			fmt.Fprintf(e.stdout, "bets against the count from %s to %s (flagged at z >= %.2f)\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339), r.FlagZ)
+			fmt.Fprintf(e.stdout, "bets, index plays and back bets against the count from %s to %s (flagged at z >= %.2f)\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339), r.FlagZ)
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "player\trounds\thi-lo rho\tz\thi-opt II rho\tz\tflagged\t")
+			fmt.Fprintln(tw, "player\trounds\thi-lo rho\tz\thi-opt II rho\tz\tindex decisions\tplayed when said\twhen not\tz\tback rounds\tbacked\tz\tflagged\t")
 			for _, x := range r.Players {
 				flag := ""
 				if x.Flagged {
 					flag = "FLAGGED"
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%+.3f\t%+.2f\t%+.3f\t%+.2f\t%s\t\n", x.Player, x.HiLo.N, x.HiLo.Rho, x.HiLo.Z, x.HiOptII.Rho, x.HiOptII.Z, flag)
+				ix := x.Index
+				back := "-\t-\t-"
+				if b := x.Back; b != nil {
+					back = fmt.Sprintf("%d\t%d\t%+.2f", b.Rounds, b.Backed, b.Z)
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%+.3f\t%+.2f\t%+.3f\t%+.2f\t%d\t%d/%d\t%d/%d\t%+.2f\t%s\t%s\t\n", x.Player, x.HiLo.N, x.HiLo.Rho, x.HiLo.Z, x.HiOptII.Rho, x.HiOptII.Z,
+					ix.Decisions, ix.DeviatedSaid, ix.Said, ix.DeviatedNotSay, ix.Decisions-ix.Said, ix.Z, back, flag)
 			}
 			return tw.Flush()
 		},
 	}
 	af.add(advantage)
-	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts")
+	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts, and each decision at an index play's hand")
 	c.AddCommand(tables, players, advantage, newReportSynthCmd(e))
 	return c
 }

@@ -107,14 +107,32 @@ func (a *Table) watchCount(ctx context.Context, pay *recall.Settle) {
 			stakes[b.Player] += b.Stake
 		}
 	}
-	for _, f := range a.count.Round(a.roundPos, a.p.Decks, stakes, pay.Record.Cards) {
-		text := fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",
-			f.Player, a.created.ID, f.HiLo.N, f.HiLo.Z, f.HiOptII.Z, report.LiveFlagZ)
-		p := wire.AdminEvent{Event: "advantage-play", Table: a.created.ID, User: f.Player, Round: pay.Round, Text: text,
-			Count: &wire.CountValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}}
-		if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, p, nil); err != nil {
-			a.log.Error("advantage-play not written", "err", err)
+	// a.p is still the rules the round was dealt under: a change of
+	// configuration applies between rounds, after the settlement.
+	for _, f := range a.count.Settled(a.p, a.roundPos, stakes, pay.Record) {
+		p := wire.AdminEvent{Table: a.created.ID, User: f.Player, Round: pay.Round}
+		switch f.Kind {
+		case report.FlagIndex: // his play at the index plays' hands follows the count
+			x := f.Index
+			p.Event = "index-play"
+			p.Text = fmt.Sprintf("%s's play at the index hands follows the count at table %d: of his %d decisions there, %d at a count that called for the index play, which he took %d times then and %d otherwise; z = %.2f (flagged at %.1f)",
+				f.Player, a.created.ID, x.Decisions, x.Said, x.DeviatedSaid, x.DeviatedNotSay, x.Z, report.LiveFlagZ)
+			p.Count = &wire.CountValues{Rounds: x.Decisions, Said: x.Said, DeviatedSaid: x.DeviatedSaid, DeviatedNotSay: x.DeviatedNotSay, Z: x.Z}
+		case report.FlagBack: // his back bets follow the count
+			x := f.Back
+			p.Event = "back-counting"
+			p.Text = fmt.Sprintf("%s's back bets follow the count at table %d: he bet behind in %d of the %d rounds of his shoes; z = %.2f (flagged at %.1f)",
+				f.Player, a.created.ID, x.Backed, x.Rounds, x.Z, report.LiveFlagZ)
+			p.Count = &wire.CountValues{Rounds: x.Rounds, Backed: x.Backed, Z: x.Z}
+		default: // report.FlagBets: his bets follow the count
+			p.Event = "advantage-play"
+			p.Text = fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",
+				f.Player, a.created.ID, f.HiLo.N, f.HiLo.Z, f.HiOptII.Z, report.LiveFlagZ)
+			p.Count = &wire.CountValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}
 		}
-		a.log.Warn("advantage-play", "table", a.created.ID, "player", f.Player, "rounds", f.HiLo.N, "hi_lo_z", f.HiLo.Z, "hi_opt_ii_z", f.HiOptII.Z)
+		if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, p, nil); err != nil {
+			a.log.Error(p.Event+" not written", "err", err)
+		}
+		a.log.Warn(p.Event, "table", a.created.ID, "player", f.Player, "text", p.Text)
 	}
 }

@@ -41,8 +41,14 @@ type Bot struct {
 	Crowd *Crowd
 
 	// Count, if set, makes the bot a card counter: it counts the cards it
-	// sees and bets Stake × Ramp(true count) (issue 29, docs/pit.md).
+	// sees and bets Stake × Ramp(true count) (issue 29, docs/pit.md), and
+	// plays Count.Deviate's index plays where it gives one.
 	Count *BotCount
+	// Behind makes the bot a back bettor (ES-03, VE-03): it does not sit;
+	// it bets Stake on Box, another player's, while that box has a holder,
+	// and with a Count only at a true count at or above Count.BackAt. Each
+	// round it sees settled counts as one of its Rounds.
+	Behind bool
 
 	launch string // the operator's token it launches with (BotsConfig.Launch)
 
@@ -59,7 +65,14 @@ type Bot struct {
 type BotCount struct {
 	Tags  [11]int
 	Decks int
-	Ramp  func(trueCount float64) int64
+	Ramp  func(trueCount float64) int64 // nil: 1 unit
+	// Deviate, if set, gives the decision the count calls for at a hand
+	// against the up card (an index play), given the decisions open; false
+	// to play the basic strategy (Strategy).
+	Deviate func(trueCount float64, hand []card.Card, up card.Card, legal func(kind string) bool) (string, bool)
+	// BackAt is the true count at and above which a back bettor (Bot.Behind)
+	// bets.
+	BackAt float64
 
 	running, out, inRound int  // the running count; cards out at the deal; cards dealt since
 	cut                   bool // the cut card came out: a new shoe after this round
@@ -90,10 +103,51 @@ func (c *BotCount) see(e *wire.Event) {
 	}
 }
 
+// trueCount is the running count over the decks left: the cards out at
+// the deal and those dealt since, face down too.
+func (c *BotCount) trueCount() float64 {
+	left := max(float64(c.Decks*52-c.out-c.inRound)/52, 0.5)
+	return float64(c.running) / left
+}
+
 // units is the bet in units at the true count now.
 func (c *BotCount) units() int64 {
-	left := max(float64(c.Decks*52-c.out-c.inRound)/52, 0.5)
-	return c.Ramp(float64(c.running) / left)
+	if c.Ramp == nil {
+		return 1
+	}
+	return c.Ramp(c.trueCount())
+}
+
+// deviate is the index play the count calls for in a turn, if any.
+func (c *BotCount) deviate(t *wire.TurnView, player string) (wire.Action, bool) {
+	if c == nil || c.Deviate == nil || t.Phase != "playing" || len(t.Dealer) == 0 {
+		return wire.Action{}, false
+	}
+	up, err := card.Parse(t.Dealer[0])
+	if err != nil {
+		return wire.Action{}, false
+	}
+	var hand []card.Card
+	for _, s := range t.Cards {
+		x, err := card.Parse(s)
+		if err != nil {
+			return wire.Action{}, false
+		}
+		hand = append(hand, x)
+	}
+	find := func(kind string) (wire.Action, bool) {
+		for _, a := range t.Legal {
+			if a.Player == player && a.Kind == kind && a.Box == t.Box && a.Hand == t.Hand {
+				return a, true
+			}
+		}
+		return wire.Action{}, false
+	}
+	kind, ok := c.Deviate(c.trueCount(), hand, up, func(k string) bool { _, ok := find(k); return ok })
+	if !ok {
+		return wire.Action{}, false
+	}
+	return find(kind)
 }
 
 // Crowd counts the bots of a table that have yet to play their rounds.
@@ -184,7 +238,8 @@ func (b *Bot) Run(ctx context.Context) error {
 
 type botState struct {
 	seated   bool
-	pending  bool // a bet is down for the next round
+	holder   string // who holds the bot's box (a back bettor's: Bot.Behind)
+	pending  bool   // a bet is down for the next round
 	inRound  bool
 	betRound bool // the bot has a stake in the round in play
 	bank     bool // the bot holds a family table's bank (FAM-02): it plays the dealer's hand, it does not bet
@@ -306,6 +361,9 @@ func (b *Bot) fromSnapshot(st *botState, v *wire.TableView) {
 	st.bank = v.Bank == b.Name
 	for _, s := range v.Seats {
 		st.seated = st.seated || s.Player == b.Name && s.Box == b.Box
+		if s.Box == b.Box {
+			st.holder = s.Player
+		}
 	}
 	for _, x := range v.Bets {
 		st.pending = st.pending || x.Player == b.Name
@@ -327,11 +385,20 @@ func (b *Bot) onEvent(st *botState, e *wire.Event) {
 		if e.Player == b.Name && e.Box == b.Box {
 			st.seated = true
 		}
+		if e.Box == b.Box {
+			st.holder = e.Player
+		}
 	case "leave":
 		if e.Player == b.Name {
 			st.seated, st.pending = false, false
 		}
+		if e.Player == st.holder {
+			st.holder = ""
+		}
 	case "release": // AR-21: one box given up, the bet on it returned
+		if e.Box == b.Box && e.Player == st.holder {
+			st.holder = ""
+		}
 		if e.Player == b.Name && e.Box == b.Box {
 			st.seated = false
 			st.pending = st.pending && e.Amount == 0 // a bet on its way is refused: its answer clears it
@@ -360,7 +427,7 @@ func (b *Bot) onEvent(st *botState, e *wire.Event) {
 			st.sentAt = time.Time{}
 		}
 	case "settle":
-		if st.betRound || st.bank {
+		if st.betRound || st.bank || b.Behind {
 			b.mu.Lock()
 			b.played++
 			b.mu.Unlock()
@@ -392,10 +459,13 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		return err
 	}
 	switch {
-	case !st.seated:
+	case !st.seated && !b.Behind:
 		return send(wire.CommandRequest{Op: opSit, Box: b.Box})
 	case st.turn != nil && slices.Contains(st.turn.Players, b.Name):
-		act := Strategy(st.turn, b.Name)
+		act, ok := b.Count.deviate(st.turn, b.Name)
+		if !ok {
+			act = Strategy(st.turn, b.Name)
+		}
 		if b.Think > 0 {
 			time.Sleep(b.pause())
 		}
@@ -407,6 +477,9 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		st.turn = nil
 		return send(wire.CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
+		if b.Behind && (st.holder == "" || st.holder == b.Name || b.Count != nil && b.Count.trueCount() < b.Count.BackAt) {
+			return nil // nobody's box to bet behind, or the count is not high enough
+		}
 		st.pending = true
 		stake := b.Stake
 		if b.Count != nil {
@@ -526,6 +599,11 @@ type BotsConfig struct {
 	// Count, if set, makes each bot a card counter with a copy of it
 	// (Bot.Count): its Decks are filled from the table's rules.
 	Count *BotCount
+	// Backers, if set, adds back bettors at each table (Bot.Behind), the
+	// k-th behind box k of the players' (cycling): then Count is theirs,
+	// and the players bet flat. The profile must take back bets (ES-03,
+	// VE-03; AR-05).
+	Backers int
 	// Launch, if set, gives the operator's token of each player (table i,
 	// box j, from 1): the bots come from the operator's site (issue 14)
 	// and play on its wallet, with no registration or credit.
@@ -571,6 +649,18 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 	if cfg.Credit == 0 {
 		cfg.Credit = cfg.Stake * money.Amount(cfg.Rounds+10) * 8
 	}
+	prof, err := sabot.ProfileOf(cfg.Profile, cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Backers > 0 && prof.BackBetsPerBox == 0 {
+		return nil, fmt.Errorf("back bettors: the profile %s takes no back bets (AR-05)", cfg.Profile)
+	}
+	withCount := func(b *Bot) {
+		c := *cfg.Count
+		c.Decks = prof.Decks
+		b.Count = &c
+	}
 	var bots []*Bot
 	for i := 0; i < cfg.Tables; i++ {
 		crowd := NewCrowd(0)
@@ -586,14 +676,18 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 			if cfg.Launch != nil {
 				b.launch = cfg.Launch(i+1, j+1)
 			}
+			if cfg.Count != nil && cfg.Backers == 0 {
+				withCount(b)
+			}
+			bots = append(bots, b)
+			crowd.remaining++
+		}
+		holders := min(cfg.Players, v.Rules.Boxes)
+		for k := 0; k < cfg.Backers && holders > 0; k++ {
+			b := &Bot{Client: &Client{URL: Rotate(cfg.URL, len(bots)), HTTP: hc}, Name: fmt.Sprintf("%s-%d-b%d", cfg.Prefix, i+1, k+1),
+				Table: v.ID, Box: k%holders + 1, Behind: true, Stake: cfg.Stake, Rounds: cfg.Rounds, Think: cfg.Think, Jitter: cfg.ThinkJitter, Crowd: crowd}
 			if cfg.Count != nil {
-				prof, err := sabot.ProfileOf(cfg.Profile, cfg.Options)
-				if err != nil {
-					return nil, err
-				}
-				c := *cfg.Count
-				c.Decks = prof.Decks
-				b.Count = &c
+				withCount(b)
 			}
 			bots = append(bots, b)
 			crowd.remaining++

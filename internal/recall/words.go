@@ -223,6 +223,13 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 		return []sabot.Phrase{say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
 	case p.Event == "advantage-play" && p.Count != nil:
 		return []sabot.Phrase{say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
+	case p.Event == "index-play" && p.Count != nil: // issue 29: his play at the index hands follows the count
+		c := p.Count
+		return []sabot.Phrase{say("indexPlay", "index-play: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "said", c.Said,
+			"took", c.DeviatedSaid, "other", c.DeviatedNotSay, "z", c.Z)}
+	case p.Event == "back-counting" && p.Count != nil: // issue 29: his back bets follow the count
+		c := p.Count
+		return []sabot.Phrase{say("backCounting", "back-counting: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "backed", c.Backed, "z", c.Z)}
 	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
 		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
 	}

@@ -2,14 +2,18 @@ package report
 
 import (
 	"context"
+	"encoding/csv"
+	"io"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"sabot"
 	"sabot/card"
 	"sabot/money"
+	"sabot/rules"
 	"sabot/sim"
 )
 
@@ -192,19 +196,42 @@ type Pair struct {
 	HiOptII float64      `json:"hi_opt_ii"`
 }
 
-// PlayerAdvantage is one player's bets against the count over a period.
+// IndexPair is one decision of a player at an index play's hand: the row
+// (its hand, up card and index), the Hi-Lo true count at the decision, and
+// whether he took the index play.
+type IndexPair struct {
+	Table    int64   `json:"table"`
+	Round    int     `json:"round"`
+	Hand     string  `json:"hand"`
+	Up       int     `json:"up"`
+	Index    float64 `json:"index"`
+	HiLo     float64 `json:"hi_lo"`
+	Deviated bool    `json:"deviated"`
+}
+
+// PlayerAdvantage is one player's bets, index plays and back bets against
+// the count over a period.
 type PlayerAdvantage struct {
-	Player  string        `json:"player"`
-	HiLo    Score         `json:"hi_lo"`
-	HiOptII Score         `json:"hi_opt_ii"`
-	Flagged bool          `json:"flagged"` // either score at or above FlagZ
+	Player  string `json:"player"`
+	HiLo    Score  `json:"hi_lo"`
+	HiOptII Score  `json:"hi_opt_ii"`
+	// Index is his play at the index plays' hands against the count
+	// (deviations.go), Back his back bets against the count (backbets.go;
+	// nil if he placed none).
+	Index   IndexScore    `json:"index"`
+	Back    *BackScore    `json:"back,omitempty"`
+	Flagged bool          `json:"flagged"` // any score at or above FlagZ
 	ByCount []CountBucket `json:"by_count"`
 	// Pairs are his rounds' (AdvantageOptions.Pairs), in the order of
-	// their deals, the newest first.
-	Pairs []Pair `json:"pairs,omitempty"`
+	// their deals, the newest first; IndexPairs his decisions at the index
+	// plays' hands, the newest round first.
+	Pairs      []Pair      `json:"pairs,omitempty"`
+	IndexPairs []IndexPair `json:"index_pairs,omitempty"`
 	// The scores and the chart, counted round by round: their memory does
 	// not grow with the rounds.
 	hilo, h2 Scorer
+	index    IndexScorer
+	back     *BackScorer
 	sums     [13]float64 // Hi-Lo true counts −6 to +6: his bets
 	rounds   [13]int
 }
@@ -214,7 +241,8 @@ type AdvantageOptions struct {
 	Pairs bool // list each round's bet and counts
 }
 
-// Advantage is the report of the players' bets against the count.
+// Advantage is the report of the players' bets, index plays and back bets
+// against the count.
 type Advantage struct {
 	From    time.Time          `json:"from"`
 	To      time.Time          `json:"to"`
@@ -224,7 +252,10 @@ type Advantage struct {
 
 // AdvantageReport reads each player's bets against the count over a
 // period: the rounds dealt in it from a shuffled shoe (a physical table's
-// too: its cards are read as dealt).
+// too: its cards are read as dealt); his decisions at the index plays'
+// hands in those rounds (each round's record, read with its shoe's
+// history, replayed); and where he bet behind others' boxes, the counts of
+// those rounds against the other rounds of his shoes.
 func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOptions) (*Advantage, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -240,8 +271,36 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 	}
 	out := &Advantage{From: p.From, To: p.To, FlagZ: FlagZ, Players: []*PlayerAdvantage{}}
 	players := map[string]*PlayerAdvantage{}
+	player := func(name string) *PlayerAdvantage {
+		pa := players[name]
+		if pa == nil {
+			pa = &PlayerAdvantage{Player: name}
+			players[name] = pa
+		}
+		return pa
+	}
+	backScorer := func(name string) *BackScorer {
+		pa := player(name)
+		if pa.back == nil {
+			pa.back = &BackScorer{}
+		}
+		return pa.back
+	}
 	sh := newShoes(src)
 	opts := map[int64]*optionsAt{}
+	profile := func(t *sabot.Table, seq int64) (*rules.Profile, error) {
+		o := opts[t.ID]
+		if o == nil {
+			var err error
+			if o, err = loadOptions(ctx, src, t); err != nil {
+				return nil, err
+			}
+			opts[t.ID] = o
+		}
+		return o.rules(seq)
+	}
+	backs := backShoes{}
+	rp := replayer{}
 	err = each(ctx, src, sabot.LogDeal, p, func(rec *sabot.LogRecord) error {
 		t := byID[rec.TableID]
 		if t == nil {
@@ -251,14 +310,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		if err := decode(rec, &d); err != nil {
 			return err
 		}
-		o := opts[t.ID]
-		if o == nil {
-			if o, err = loadOptions(ctx, src, t); err != nil {
-				return err
-			}
-			opts[t.ID] = o
-		}
-		prof, err := o.rules(rec.Seq)
+		prof, err := profile(t, rec.Seq)
 		if err != nil {
 			return err
 		}
@@ -268,17 +320,29 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 		}
 		seen := h.seen(d.Round)
 		hilo := TrueCount(CountHiLo, seen, prof.Decks, d.ShoePos)
+		// The decisions at the index plays' hands: the round's record, as
+		// the shoe's history read it, replayed.
+		if r, ok := h.records[d.Round]; ok && len(r.Actions) > 0 {
+			rc := 0
+			for _, c := range seen {
+				rc += CountHiLo.Tags[c.Value()]
+			}
+			indexDecisions(rp, prof, r, rc, d.ShoePos, func(name string, row int, deviated bool, tc float64) {
+				pa, x := player(name), IndexPlays[row]
+				pa.index.Add(row, deviated, x.Says(tc))
+				if ao.Pairs {
+					pa.IndexPairs = append(pa.IndexPairs, IndexPair{Table: rec.TableID, Round: d.Round, Hand: x.Hand, Up: x.Up, Index: x.Index, HiLo: tc, Deviated: deviated})
+				}
+			})
+		}
 		h2 := TrueCount(CountHiOptII, seen, prof.Decks, d.ShoePos)
 		stakes := map[string]money.Amount{}
 		for _, b := range d.Bets {
 			stakes[b.Player] += b.Stake
 		}
+		backs.add(rec.TableID, d.Shoe, hilo, backBettors(d.Bets), backScorer)
 		for name, st := range stakes {
-			pa := players[name]
-			if pa == nil {
-				pa = &PlayerAdvantage{Player: name}
-				players[name] = pa
-			}
+			pa := player(name)
 			pa.add(float64(st), hilo, h2)
 			if ao.Pairs {
 				pa.Pairs = append(pa.Pairs, Pair{Table: rec.TableID, Round: d.Round, Bet: st, HiLo: hilo, HiOptII: h2})
@@ -289,6 +353,7 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 	if err != nil {
 		return nil, err
 	}
+	backs.flushAll(backScorer)
 	for _, name := range slices.Sorted(maps.Keys(players)) {
 		pa := players[name]
 		pa.finish()
@@ -309,11 +374,47 @@ func (pa *PlayerAdvantage) add(bet, hilo, h2 float64) {
 func (pa *PlayerAdvantage) finish() {
 	pa.HiLo = pa.hilo.Score()
 	pa.HiOptII = pa.h2.Score()
-	pa.Flagged = pa.HiLo.Flagged || pa.HiOptII.Flagged
+	pa.Index = pa.index.Score()
+	if pa.back != nil {
+		b := pa.back.Score()
+		pa.Back = &b
+	}
+	pa.Flagged = pa.HiLo.Flagged || pa.HiOptII.Flagged || pa.Index.Flagged || pa.Back != nil && pa.Back.Flagged
 	pa.ByCount = []CountBucket{}
 	for i, n := range pa.rounds {
 		if n > 0 {
 			pa.ByCount = append(pa.ByCount, CountBucket{Count: i - 6, Rounds: n, AvgBet: money.Amount(math.Round(pa.sums[i] / float64(n)))})
 		}
 	}
+}
+
+// AdvantageCSVHeader are the columns of the advantage report's CSV export
+// (docs/pit.md): a row a player, his scores; the back bets' columns empty
+// for a player who placed none.
+var AdvantageCSVHeader = []string{"from", "to", "player", "rounds", "hi_lo_rho", "hi_lo_z", "hi_opt_ii_rho", "hi_opt_ii_z",
+	"index_decisions", "index_count_said", "index_deviated_when_said", "index_deviated_when_not", "index_z",
+	"back_rounds", "back_backed", "back_count_backed", "back_count_other", "back_z", "flagged"}
+
+// WriteAdvantageCSV writes the advantage report as CSV.
+func WriteAdvantageCSV(w io.Writer, r *Advantage) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(AdvantageCSVHeader); err != nil {
+		return err
+	}
+	from, to := r.From.Format(time.RFC3339), r.To.Format(time.RFC3339)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	n := strconv.Itoa
+	for _, x := range r.Players {
+		back := make([]string, 5)
+		if b := x.Back; b != nil {
+			back = []string{n(b.Rounds), n(b.Backed), f(b.CountBacked), f(b.CountOther), f(b.Z)}
+		}
+		row := append([]string{from, to, x.Player, n(x.HiLo.N), f(x.HiLo.Rho), f(x.HiLo.Z), f(x.HiOptII.Rho), f(x.HiOptII.Z),
+			n(x.Index.Decisions), n(x.Index.Said), n(x.Index.DeviatedSaid), n(x.Index.DeviatedNotSay), f(x.Index.Z)}, back...)
+		if err := cw.Write(append(row, strconv.FormatBool(x.Flagged))); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 
 	"sabot/card"
+	"sabot/engine"
 	"sabot/money"
+	"sabot/rules"
 )
 
 // The count watched (issue 29 item 4; docs/pit.md): a table's server scores
@@ -34,18 +36,42 @@ type CountWatch struct {
 	pos      int // the last round's cards out at its deal
 	hilo, h2 int // the running counts of the cards seen in the shoe's settled rounds
 	players  map[string]*countWatched
+	// The shoe's rounds (Settled): each one's Hi-Lo true count at the
+	// deal, and who has bet behind in the shoe.
+	shoeCounts []float64
+	backedShoe map[string]bool
+	replays    replayer
 }
 
 type countWatched struct {
 	hilo, h2 Scorer
 	flagged  bool
+	// Settled's scores: his decisions at the index plays' hands, his back
+	// bets, each flagged once.
+	index                     IndexScorer
+	back                      BackScorer
+	indexFlagged, backFlagged bool
 }
 
-// Flag is a player whose score crossed the threshold on a round.
+// What a Flag says crossed the threshold: the bets against the count (a
+// CountWatch's Round), the play at the index hands or the back bets
+// (Settled).
+const (
+	FlagBets  = "bets"
+	FlagIndex = "index"
+	FlagBack  = "back"
+)
+
+// Flag is a player whose score crossed the threshold on a round: his bets'
+// (HiLo, HiOptII), his index plays' (Index) or his back bets' (Back), as
+// Kind says.
 type Flag struct {
 	Player  string
+	Kind    string
 	HiLo    Score
 	HiOptII Score
+	Index   IndexScore
+	Back    BackScore
 }
 
 // Round counts a settled round of the watch's table, in the order of the
@@ -80,27 +106,10 @@ func (w *CountWatch) bet(name string, stake, hilo, h2 float64) (Flag, bool) {
 	if stake <= 0 {
 		return Flag{}, false
 	}
-	if w.players == nil {
-		w.players = map[string]*countWatched{}
-	}
-	z, minRounds := w.Z, w.MinRounds
-	if z <= 0 {
-		z = LiveFlagZ
-	}
-	if minRounds <= 0 {
-		minRounds = LiveFlagMinRounds
-	}
-	p := w.players[name]
-	if p == nil {
-		p = &countWatched{}
-		w.players[name] = p
-	}
+	z, minRounds, every := w.thresholds()
+	p := w.player(name)
 	p.hilo.Add(stake, hilo)
 	p.h2.Add(stake, h2)
-	every := w.Every
-	if every <= 0 {
-		every = LiveFlagEvery
-	}
 	if p.flagged || p.hilo.n < minRounds || p.hilo.n%every != 0 {
 		return Flag{}, false
 	}
@@ -109,5 +118,96 @@ func (w *CountWatch) bet(name string, stake, hilo, h2 float64) (Flag, bool) {
 		return Flag{}, false
 	}
 	p.flagged = true
-	return Flag{Player: name, HiLo: a, HiOptII: b}, true
+	return Flag{Player: name, Kind: FlagBets, HiLo: a, HiOptII: b}, true
+}
+
+func (w *CountWatch) player(name string) *countWatched {
+	if w.players == nil {
+		w.players = map[string]*countWatched{}
+	}
+	p := w.players[name]
+	if p == nil {
+		p = &countWatched{}
+		w.players[name] = p
+	}
+	return p
+}
+
+// thresholds are the watch's Z, MinRounds and Every, or their defaults.
+func (w *CountWatch) thresholds() (z float64, minRounds, every int) {
+	z, minRounds, every = w.Z, w.MinRounds, w.Every
+	if z <= 0 {
+		z = LiveFlagZ
+	}
+	if minRounds <= 0 {
+		minRounds = LiveFlagMinRounds
+	}
+	if every <= 0 {
+		every = LiveFlagEvery
+	}
+	return z, minRounds, every
+}
+
+// Settled counts a settled round of the watch's table, in the order of the
+// rounds, as Round does (its bets against the count), and besides each
+// holder's decisions at the index plays' hands and each back bettor's back
+// bets (docs/pit.md; as AdvantageReport scores them): p is the rules the
+// round was dealt under, pos the cards out of the shoe at its deal (burns
+// included), stakes each player's initial stakes and rec the round's
+// record (its bets as the table placed them, each box's holder first; its
+// cards; its decisions). It returns the players flagged on it, each once a
+// watch for each of the three scores. A player's index score is asked with
+// his bets' (every Every of his rounds from his MinRounds-th); a back
+// bettor's every Every rounds of the shoes he bet behind in, from the
+// MinRounds-th.
+func (w *CountWatch) Settled(p *rules.Profile, pos int, stakes map[string]money.Amount, rec engine.Record) []Flag {
+	z, minRounds, every := w.thresholds()
+	newShoe := !w.started || pos <= w.pos
+	rc := w.hilo
+	if newShoe {
+		rc = 0
+		w.shoeCounts, w.backedShoe = w.shoeCounts[:0], map[string]bool{}
+	}
+	if w.replays == nil {
+		w.replays = replayer{}
+	}
+	indexDecisions(w.replays, p, rec, rc, pos, func(name string, row int, deviated bool, tc float64) {
+		w.player(name).index.Add(row, deviated, IndexPlays[row].Says(tc))
+	})
+	// Back bets: a bettor's first back bet in the shoe counts the shoe's
+	// rounds before it, not backed; from then on each round of the shoe
+	// counts, backed or not.
+	tc := float64(rc) / max(float64(p.Decks*52-pos)/52, 0.5)
+	backers := backBettors(rec.Bets)
+	for _, name := range slices.Sorted(maps.Keys(backers)) {
+		if !w.backedShoe[name] {
+			w.backedShoe[name] = true
+			for _, c := range w.shoeCounts {
+				w.player(name).back.Add(false, c)
+			}
+		}
+	}
+	w.shoeCounts = append(w.shoeCounts, tc)
+	var out []Flag
+	for _, name := range slices.Sorted(maps.Keys(w.backedShoe)) {
+		pl := w.player(name)
+		pl.back.Add(backers[name], tc)
+		n := pl.back.Score()
+		if !pl.backFlagged && n.Rounds >= minRounds && n.Rounds%every == 0 && n.Z >= z {
+			pl.backFlagged = true
+			out = append(out, Flag{Player: name, Kind: FlagBack, Back: n})
+		}
+	}
+	out = append(out, w.Round(pos, p.Decks, stakes, rec.Cards)...)
+	for _, name := range slices.Sorted(maps.Keys(stakes)) {
+		pl := w.players[name]
+		if pl == nil || pl.indexFlagged || stakes[name] <= 0 || pl.hilo.n < minRounds || pl.hilo.n%every != 0 {
+			continue
+		}
+		if s := pl.index.Score(); s.Z >= z {
+			pl.indexFlagged = true
+			out = append(out, Flag{Player: name, Kind: FlagIndex, Index: s})
+		}
+	}
+	return out
 }

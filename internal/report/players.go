@@ -288,24 +288,11 @@ func played(v *analysis.Values, k engine.Kind) *float64 {
 // the hole card).
 func valueDecisions(p *rules.Profile, rec engine.Record, seen []card.Card, player string) decisionValues {
 	var out decisionValues
-	r := engine.New(p)
-	r.Reset(&engine.Forced{Cards: rec.Cards, CutAfter: rec.CutAfter, CutStart: rec.CutAtStart})
-	for _, b := range rec.Bets {
-		if r.PlaceBet(b.Player, b.Box, b.Stake) != nil {
-			return out
-		}
-	}
-	if r.Start() != nil {
-		return out
-	}
-	for _, a := range rec.Actions {
-		if a.Player == player && !a.Kind.House() && a.Kind != engine.Close {
+	replayer{}.replay(p, rec, func(r *engine.Round, a engine.Action) {
+		if a.Player == player {
 			out.value(r, a, seen)
 		}
-		if r.Act(a) != nil {
-			return out
-		}
-	}
+	})
 	return out
 }
 

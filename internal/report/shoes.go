@@ -6,6 +6,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/engine"
 )
 
 // The shoe as the players saw it: what had come out of it, face up, before
@@ -14,12 +15,14 @@ import (
 // the burned cards, but sees how many cards are out (the discard tray).
 
 // seenShoe is one shoe's history: the cards seen before each of its
-// rounds, and how many cards (burns included) were out at its deal.
+// rounds, and how many cards (burns included) were out at its deal; and
+// each settled round's record (the decisions the advantage report reads).
 type seenShoe struct {
-	shoe   int
-	cards  []card.Card // every round's cards, in the order of the rounds
-	before map[int]int // round → len(cards) before it
-	pos    map[int]int // round → cards out of the shoe at its deal (deal's shoe_pos)
+	shoe    int
+	cards   []card.Card // every round's cards, in the order of the rounds
+	before  map[int]int // round → len(cards) before it
+	pos     map[int]int // round → cards out of the shoe at its deal (deal's shoe_pos)
+	records map[int]engine.Record
 }
 
 // seen returns the cards seen before a round of the shoe.
@@ -73,7 +76,7 @@ func (s *shoes) in(ctx context.Context, table int64, shoe int) (*seenShoe, error
 // load reads a shoe's deals (the index log_shoe) and its rounds' closing
 // records (log_round).
 func (s *shoes) load(ctx context.Context, table int64, shoe int) (*seenShoe, error) {
-	h := &seenShoe{shoe: shoe, before: map[int]int{}, pos: map[int]int{}}
+	h := &seenShoe{shoe: shoe, before: map[int]int{}, pos: map[int]int{}, records: map[int]engine.Record{}}
 	deals, err := s.src.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: table, Shoe: int64(shoe)})
 	if err != nil || len(deals) == 0 {
 		return h, err
@@ -100,6 +103,9 @@ func (s *shoes) load(ctx context.Context, table int64, shoe int) (*seenShoe, err
 			return nil, err
 		}
 		cards[st.Round] = st.Record.Cards
+		if !st.Void {
+			h.records[st.Round] = st.Record
+		}
 	}
 	for _, n := range rounds {
 		h.before[n] = len(h.cards)

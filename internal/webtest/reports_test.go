@@ -29,11 +29,23 @@ func TestPitReports(t *testing.T) {
 	if _, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for n := 1; n <= 2; n++ {
-		// ana's blackjack against 6 and 10: she wins 15.00 a round.
-		site.Force(t, tb, "AS 6D KH TD")
+	for n := 1; n <= 3; n++ {
+		// ana's blackjack against 6 and 10: she wins 15.00 a round; then
+		// her 16 against a 10, which she stands on (an index play's hand:
+		// the Illustrious 18's first, H16 v T at 0), and loses 10.00 to
+		// the dealer's 17.
+		cards := "AS 6D KH TD"
+		if n == 3 {
+			cards = "TS TD 6H 7C"
+		}
+		site.Force(t, tb, cards)
 		if _, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}); err != nil {
 			t.Fatal(err)
+		}
+		if n == 3 {
+			if _, err := ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 			v, err := ana.Table(ctx, tb)
@@ -53,16 +65,28 @@ func TestPitReports(t *testing.T) {
 	click(t, pit, `.nav a[href="/pit/reports"]`)
 	row := `.report-tables tr[data-table="` + itoa(tb) + `"]`
 	waitJS(t, pit, "the table's row", `!!document.querySelector('`+row+`')`)
-	if got := text(t, pit, row+" td.win"); got != "−30.00" {
-		t.Errorf("the table's win: %q, want −30.00", got)
+	if got := text(t, pit, row+" td.win"); got != "−20.00" {
+		t.Errorf("the table's win: %q, want −20.00", got)
 	}
 	waitJS(t, pit, "the chart's dot and band", `!!document.querySelector('.win-chart g[data-table="`+itoa(tb)+`"] circle.actual') && !!document.querySelector('.win-chart g[data-table="`+itoa(tb)+`"] rect.band')`)
 	waitJS(t, pit, "ana's rating", `!!document.querySelector('.report-players tr[data-player="ana"]')`)
 	waitJS(t, pit, "ana's bets against the count", `!!document.querySelector('.report-advantage tr[data-player="ana"]') && !!document.querySelector('.count-bars rect.bet')`)
+	// Her one decision at an index play's hand: she stood on 16 against
+	// a 10 (the index play) at a true count below 0 (the two blackjack
+	// rounds' A, 6, K, T twice and this round's T, T, 6 seen: −5), when
+	// the count did not call for it; she bet behind no box.
+	adv := `.report-advantage tr[data-player="ana"]`
+	if got := text(t, pit, adv+" td.index"); got != "0/0 · 1/1" {
+		t.Errorf("ana's index plays: %q, want 0/0 · 1/1", got)
+	}
+	if got := text(t, pit, adv+" td.back"); got != "—" {
+		t.Errorf("ana's back bets: %q, want —", got)
+	}
 
 	// In Spanish.
 	choose(t, pit, "es")
 	waitJS(t, pit, "the page in Spanish", `document.querySelector('main h1').innerText === 'Los informes del Jefe de Mesa'`)
+	waitJS(t, pit, "the index plays' column in Spanish", `[...document.querySelectorAll('.report-advantage th')].some(th => th.innerText === 'Jugadas de índice')`)
 
 	// A player is not shown the page.
 	player := Player(t, browser)

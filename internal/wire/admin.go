@@ -62,9 +62,18 @@ type ReturnValues struct {
 
 // CountValues are an advantage-play event's values: the rounds a player's
 // bets were watched against the count, and his scores for Hi-Lo and
-// Hi-Opt II (docs/pit.md).
+// Hi-Opt II (docs/pit.md). An index-play event's are his decisions at the
+// index plays' hands (Rounds), those at a count that called for the index
+// play (Said), the index play taken then and otherwise, and Z; a
+// back-counting event's the rounds of the shoes he bet behind in (Rounds),
+// those he bet behind in (Backed) and Z.
 type CountValues struct {
-	Rounds   int     `json:"rounds"`
-	HiLoZ    float64 `json:"hi_lo_z"`
-	HiOptIIZ float64 `json:"hi_opt_ii_z"`
+	Rounds         int     `json:"rounds"`
+	HiLoZ          float64 `json:"hi_lo_z"`
+	HiOptIIZ       float64 `json:"hi_opt_ii_z"`
+	Said           int     `json:"said,omitempty"`
+	DeviatedSaid   int     `json:"deviated_when_said,omitempty"`
+	DeviatedNotSay int     `json:"deviated_when_not,omitempty"`
+	Backed         int     `json:"backed,omitempty"`
+	Z              float64 `json:"z,omitempty"`
 }

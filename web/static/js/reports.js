@@ -125,11 +125,20 @@ function drawPlayers(el, r) {
 
 function drawAdvantage(el, r) {
   const chart = h('div', { class: 'count-chart' });
-  const head = ['reports.player', 'reports.rounds', 'reports.hiLo', 'reports.hiOpt', 'reports.flag'].map(k => h('th', { scope: 'col' }, t(k)));
+  const head = ['reports.player', 'reports.rounds', 'reports.hiLo', 'reports.hiOpt', 'reports.indexPlays', 'reports.indexZ', 'reports.backBets', 'reports.backZ',
+    'reports.flag'].map(k => h('th', { scope: 'col' }, t(k)));
   const rows = r.players.map(x => {
     const show = h('button', { type: 'button', class: 'button small', onclick: () => replace(chart, countChart(x)) }, t('reports.chartShow'));
+    const ix = x.index, b = x.back;
+    // The index plays: taken when the count called for them, of those
+    // decisions; taken otherwise, of the others.
+    const index = h('td', { class: 'num index', title: t('reports.indexTitle', { n: ix.decisions }) },
+      t('reports.indexCell', { took: ix.deviated_when_said, said: ix.count_said, other: ix.deviated_when_not, not: ix.decisions - ix.count_said }));
+    const back = b ? h('td', { class: 'num back', title: t('reports.backTitle', { backed: b.count_backed.toFixed(2), other: b.count_other.toFixed(2) }) },
+      t('reports.backCell', { backed: b.backed, n: b.rounds })) : cell('—', 'num back');
     return h('tr', { dataset: { player: x.player }, class: x.flagged ? 'flagged' : '' },
       h('th', { scope: 'row' }, x.player), cell(x.hi_lo.rounds, 'num'), cell(x.hi_lo.z.toFixed(2), 'num'), cell(x.hi_opt_ii.z.toFixed(2), 'num'),
+      index, cell(ix.z.toFixed(2), 'num index-z'), back, cell(b ? b.z.toFixed(2) : '—', 'num back-z'),
       cell(x.flagged ? t('reports.flagged') : '', 'flag'), h('td', {}, show));
   });
   const first = r.players.find(x => x.flagged) || r.players[0];

@@ -1,0 +1,59 @@
+package recall
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"sabot"
+	"sabot/web"
+)
+
+// The live watch's index-play and back-counting events (issue 29; the
+// server writes them from report.CountWatch's flags) are said from their
+// figures, in phrases the pit's catalogues word in English, Spanish and
+// Italian, naming only the values each phrase sends.
+func TestAdvantageEventWords(t *testing.T) {
+	cases := []struct {
+		payload string
+		key     string
+		want    map[string]any
+	}{
+		{`{"event":"index-play","user":"ana","table":3,"round":90,"text":"ana's play follows the count","count":{"rounds":40,"hi_lo_z":0,"hi_opt_ii_z":0,"said":9,"deviated_when_said":9,"deviated_when_not":1,"z":4.2}}`,
+			"indexPlay", map[string]any{"user": "ana", "table": int64(3), "n": 40, "said": 9, "took": 9, "other": 1, "z": 4.2}},
+		{`{"event":"back-counting","user":"bo","table":3,"round":91,"text":"bo bets behind when the count is high","count":{"rounds":120,"hi_lo_z":0,"hi_opt_ii_z":0,"backed":30,"z":5.1}}`,
+			"backCounting", map[string]any{"user": "bo", "table": int64(3), "n": 120, "backed": 30, "z": 5.1}},
+	}
+	for _, c := range cases {
+		words := Words(&sabot.LogRecord{Kind: sabot.LogAdmin, Payload: json.RawMessage(c.payload)})
+		if len(words) != 1 || words[0].Key != c.key {
+			t.Fatalf("%s: %+v, want one phrase %s", c.key, words, c.key)
+		}
+		p := words[0]
+		for k, v := range c.want {
+			if p.Params[k] != v {
+				t.Errorf("%s: {%s} = %#v, want %#v", c.key, k, p.Params[k], v)
+			}
+		}
+		for _, lang := range []string{"en", "es", "it"} {
+			cat, err := web.Messages(lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, ok := cat["event."+c.key]
+			if !ok {
+				t.Errorf("%s.js lacks event.%s", lang, c.key)
+			}
+			for _, n := range names {
+				if _, ok := p.Params[n]; !ok {
+					t.Errorf("%s.js event.%s names {%s}; the phrase sends %v", lang, c.key, n, p.Params)
+				}
+			}
+			for n := range p.Params {
+				if !slices.Contains(names, n) {
+					t.Errorf("%s.js event.%s leaves out {%s}", lang, c.key, n)
+				}
+			}
+		}
+	}
+}

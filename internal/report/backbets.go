@@ -1,0 +1,167 @@
+package report
+
+import (
+	"math"
+
+	"sabot/engine"
+)
+
+// Back bets at high counts (issue 29 item 4; docs/pit.md): where a table
+// takes back bets (ES-03, VE-03; none under AR-05), a back counter stands
+// behind the boxes, counts, and bets on a box only when the count favours
+// him (wonging). For each back bettor, the rounds dealt from the shoes he
+// back-bet in are split in two, those he bet behind in and the others, and
+// the Hi-Lo true counts at their deals compared by the Mann–Whitney rank
+// test: z is close to a standard normal variable if he bets behind
+// whatever the count; flagged at z ≥ FlagZ (one-sided, about 1 in 1,000).
+
+// BackCount is the Hi-Lo true count at and above which the back-counting
+// bots bet behind (`sabot bots --strategy hilo-back`).
+const BackCount = 2.0
+
+// BackScore is the verdict on a player's back bets.
+type BackScore struct {
+	Rounds int `json:"rounds"` // the rounds of the shoes he bet behind in
+	Backed int `json:"backed"` // of them, the rounds he bet behind in
+	// The mean Hi-Lo true count at the rounds he bet behind in, and at the
+	// others.
+	CountBacked float64 `json:"count_backed"`
+	CountOther  float64 `json:"count_other"`
+	Z           float64 `json:"z"`
+	Flagged     bool    `json:"flagged"`
+}
+
+// BackScorer counts a player's rounds, backed or not, by their true count
+// on the grid of CountStep: its memory is fixed whatever the rounds. The
+// zero value scores none.
+type BackScorer struct {
+	n    [2]map[int32]int // [backed] → count on the grid → rounds
+	sums [2]float64
+}
+
+// Add counts a round of a shoe he bet behind in: whether he bet behind in
+// it, and its true count at the deal.
+func (s *BackScorer) Add(backed bool, count float64) {
+	i := b2i(backed)
+	if s.n[i] == nil {
+		s.n[i] = map[int32]int{}
+	}
+	q := math.Round(min(max(count, -MaxCount), MaxCount) / CountStep)
+	if math.IsNaN(q) {
+		q = 0
+	}
+	s.n[i][int32(q)]++
+	s.sums[i] += count
+}
+
+// Score is the Mann–Whitney test of the backed rounds' counts against the
+// others', ties given their average rank.
+func (s *BackScorer) Score() BackScore {
+	all := map[int32]int{}
+	var n [2]int
+	for i := range s.n {
+		for q, k := range s.n[i] {
+			all[q] += k
+			n[i] += k
+		}
+	}
+	out := BackScore{Rounds: n[0] + n[1], Backed: n[1]}
+	if n[1] > 0 {
+		out.CountBacked = round4(s.sums[1] / float64(n[1]))
+	}
+	if n[0] > 0 {
+		out.CountOther = round4(s.sums[0] / float64(n[0]))
+	}
+	if n[0] == 0 || n[1] == 0 {
+		return out
+	}
+	ranks := avgRanks(all)
+	var r1, ties float64
+	for q, k := range s.n[1] {
+		r1 += float64(k) * ranks[q]
+	}
+	for _, t := range all {
+		ties += float64(t*t*t - t)
+	}
+	n1, n0, nn := float64(n[1]), float64(n[0]), float64(n[0]+n[1])
+	u := r1 - n1*(n1+1)/2
+	v := n1 * n0 / 12 * ((nn + 1) - ties/(nn*(nn-1)))
+	if v <= 0 {
+		return out
+	}
+	out.Z = round4((u - n1*n0/2) / math.Sqrt(v))
+	out.Flagged = out.Z >= FlagZ
+	return out
+}
+
+// backBettors returns the players who bet behind another's box in a
+// round's bets (each box's first bettor is its holder: the table places
+// the holders' bets first).
+func backBettors(bets []engine.PlacedBet) map[string]bool {
+	holder := map[int]string{}
+	var out map[string]bool
+	for _, b := range bets {
+		h, ok := holder[b.Box]
+		if !ok {
+			holder[b.Box] = b.Player
+			continue
+		}
+		if b.Player != h {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[b.Player] = true
+		}
+	}
+	return out
+}
+
+// backShoe is a table's shoe as the deals come: each round's true count
+// and back bettors, until the shoe is done and its back bettors scored.
+type backShoe struct {
+	shoe    int
+	counts  []float64
+	backers []map[string]bool
+}
+
+// backShoes keeps a shoe a table; the report reads a table's deals shoe
+// after shoe.
+type backShoes map[int64]*backShoe
+
+// add counts a round of a table's shoe; a round of another shoe scores the
+// shoe before it.
+func (b backShoes) add(table int64, shoe int, count float64, backers map[string]bool, score func(name string) *BackScorer) {
+	s := b[table]
+	if s != nil && s.shoe != shoe {
+		s.flush(score)
+		s = nil
+	}
+	if s == nil {
+		s = &backShoe{shoe: shoe}
+		b[table] = s
+	}
+	s.counts = append(s.counts, count)
+	s.backers = append(s.backers, backers)
+}
+
+// flush scores each back bettor of the shoe on every round of it.
+func (s *backShoe) flush(score func(name string) *BackScorer) {
+	who := map[string]bool{}
+	for _, m := range s.backers {
+		for name := range m {
+			who[name] = true
+		}
+	}
+	for name := range who {
+		sc := score(name)
+		for i, c := range s.counts {
+			sc.Add(s.backers[i][name], c)
+		}
+	}
+}
+
+func (b backShoes) flushAll(score func(name string) *BackScorer) {
+	for _, s := range b {
+		s.flush(score)
+	}
+}
