@@ -38,8 +38,8 @@ func (s *Server) balance(ctx context.Context, kind string, owner int64) money.Am
 }
 
 // tableHost is what the tables ask of the server: its store, clocks,
-// accounts, player care's checks, the operator's wallet, the live table,
-// the seeds' key and the settings.
+// accounts, player care's checks, the operator's wallet, the seeds' key
+// and the settings.
 func (s *Server) tableHost() *actor.Host {
 	return &actor.Host{
 		Store: s.Store, Ctx: s.ctx, Logger: s.logger(), Now: s.now, Timing: s.Timing, Metrics: s.metrics.table,
