@@ -40,14 +40,15 @@ type PlayerRating struct {
 	Theo money.Amount `json:"theo_win"`
 	Win  money.Amount `json:"win"`
 	// The cost of his errors: each decision he made on an unsplit hand
-	// (hit, stand, double, split, surrender) valued exactly
+	// (hit, stand, double, split, surrender, even money) valued exactly
 	// (analysis.HandValues) for his cards against the up card from the
 	// shoe as he saw it (less every card seen in the shoe before it),
-	// against the best decision's value, times his stake on the hand.
+	// against the best decision's value, times his stake on the hand; an
+	// insurance taken against declining it, times its stake.
 	Decisions int64        `json:"decisions"`          // valued
 	Errors    int64        `json:"errors"`             // decisions worth less than the best
 	ErrorCost money.Amount `json:"error_cost"`         // their cost, summed
-	Unvalued  int64        `json:"unvalued_decisions"` // split hands, insurance, declarations, the Desafío
+	Unvalued  int64        `json:"unvalued_decisions"` // split hands, declarations, the Desafío
 
 	session *span // the session his rounds counted last are in
 	theo    float64
@@ -277,12 +278,15 @@ func played(v *analysis.Values, k engine.Kind) *float64 {
 		return v.Split
 	case engine.Surrender:
 		return v.Surrender
+	case engine.EvenMoney:
+		return v.EvenMoney
 	}
 	return nil
 }
 
 // valueDecisions replays a round's record through the engine and values
-// each decision the player made on an unsplit hand of a box he holds,
+// each decision the player made on an unsplit hand of a box he holds (an
+// insurance or even money taken included),
 // from the shoe less the cards seen before the round and every card face
 // up at the decision but his hand and the up card (the other boxes'; not
 // the hole card).
@@ -298,7 +302,7 @@ func valueDecisions(p *rules.Profile, rec engine.Record, seen []card.Card, playe
 
 func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.Card) {
 	switch a.Kind {
-	case engine.Hit, engine.Stand, engine.Double, engine.Split, engine.Surrender:
+	case engine.Hit, engine.Stand, engine.Double, engine.Split, engine.Surrender, engine.EvenMoney, engine.Insure:
 	default:
 		out.unvalued++
 		return
@@ -323,13 +327,17 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 		out.unvalued++
 		return
 	}
+	if a.Kind == engine.Insure {
+		out.insurance(v, a.Stake)
+		return
+	}
 	chosen := played(v, a.Kind)
 	if chosen == nil {
 		out.unvalued++
 		return
 	}
 	best := *chosen
-	for _, x := range []*float64{v.Stand, v.Hit, v.Double, v.Split, v.Surrender} {
+	for _, x := range []*float64{v.Stand, v.Hit, v.Double, v.Split, v.Surrender, v.EvenMoney} {
 		if x != nil && *x > best {
 			best = *x
 		}
@@ -344,5 +352,21 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 	if best-*chosen > 1e-9 {
 		out.errors++
 		out.cost += (best - *chosen) * float64(stake)
+	}
+}
+
+// insurance values an insurance taken, a side bet beside the hand's play:
+// stake at 2:1 on a dealer blackjack, worth stake × (3·P(blackjack) − 1)
+// against nothing declined (analysis.Values.Insurance is that per initial
+// unit, on half a unit). Taken at a loss, it is an error of that cost.
+func (out *decisionValues) insurance(v *analysis.Values, stake money.Amount) {
+	if v.Insurance == nil {
+		out.unvalued++
+		return
+	}
+	out.decisions++
+	if ev := 2 * *v.Insurance; ev < -1e-9 {
+		out.errors++
+		out.cost += -ev * float64(stake)
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"sabot/analysis"
@@ -56,5 +57,67 @@ func TestValueDecisions(t *testing.T) {
 	}
 	if bea := valueDecisions(p, rec(engine.Stand), seen, "bea"); bea.decisions != 1 || bea.errors != 0 {
 		t.Errorf("bea stands on T,8 v 6: %+v", bea)
+	}
+}
+
+// Insurance and even money are valued from the shoe's composition, counted
+// here by hand: with tens taken out of the shoe, P(a ten in the hole) is
+// below 1/3, and insuring (2:1 on a dealer blackjack) or taking even money
+// on a blackjack loses stake × (1 − 3p) and stake × (1.5·(1 − p) − 1); with
+// small cards taken out, p is above 1/3 and neither is an error.
+func TestValueInsuranceAndEvenMoney(t *testing.T) {
+	p, err := rules.Lookup("vegas-s17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tens := cardsOf(t, strings.Repeat("T,", 19)+"T")
+	smalls := cardsOf(t, strings.Repeat("2,3,4,5,", 9)+"2,3,4,5")
+	// p is the chance of a ten in the hole: the six decks' 96 tens and 312
+	// cards less the cards seen before the round, the player's two and the
+	// up Ace.
+	p10 := func(seen []card.Card, hand string) float64 {
+		t10, n := 96, 312-len(seen)-3
+		for _, c := range append(append([]card.Card(nil), seen...), cardsOf(t, hand)...) {
+			if c.Rank() >= card.Ten {
+				t10--
+			}
+		}
+		return float64(t10) / float64(n)
+	}
+	// Deal order: box 1, the up card, box 1, the hole card.
+	insured := func(seen []card.Card) decisionValues {
+		rec := engine.Record{Cards: cardsOf(t, "T,A,7,9,T"), Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}}, CutAfter: -1,
+			Actions: []engine.Action{{Kind: engine.Insure, Player: "ana", Box: 1, Hand: 1, Stake: 500},
+				{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 1}}}
+		return valueDecisions(p, rec, seen, "ana")
+	}
+	evenMoney := func(seen []card.Card) decisionValues {
+		rec := engine.Record{Cards: cardsOf(t, "A,A,T,9"), Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}}, CutAfter: -1,
+			Actions: []engine.Action{{Kind: engine.EvenMoney, Player: "ana", Box: 1, Hand: 1}, {Kind: engine.Close}}}
+		return valueDecisions(p, rec, seen, "ana")
+	}
+
+	pt := p10(tens, "T,7")
+	if pt >= 1.0/3 {
+		t.Fatalf("p = %.4f with the tens out", pt)
+	}
+	got := insured(tens)
+	if want := 500 * (1 - 3*pt); got.errors != 1 || math.Abs(got.cost-want) > 1e-6 {
+		t.Errorf("insurance at p = %.4f: %+v, want an error of %.4f", pt, got, want)
+	}
+	if got.decisions != 2 { // the insurance and the stand
+		t.Errorf("insurance and a stand: %d decisions valued, %d unvalued", got.decisions, got.unvalued)
+	}
+	if got := insured(smalls); p10(smalls, "T,7") <= 1.0/3 || got.errors != 0 || got.decisions != 2 {
+		t.Errorf("insurance at p = %.4f: %+v, want no error", p10(smalls, "T,7"), got)
+	}
+
+	pe := p10(tens, "A,T")
+	got = evenMoney(tens)
+	if want := 1000 * (1.5*(1-pe) - 1); got.decisions != 1 || got.errors != 1 || math.Abs(got.cost-want) > 1e-6 {
+		t.Errorf("even money at p = %.4f: %+v, want an error of %.4f", pe, got, want)
+	}
+	if got := evenMoney(smalls); got.decisions != 1 || got.errors != 0 {
+		t.Errorf("even money at p = %.4f: %+v, want no error", p10(smalls, "A,T"), got)
 	}
 }
