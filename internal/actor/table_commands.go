@@ -65,7 +65,7 @@ var tableCommands = []*Op{
 	inspectorCommand(opRuling, (*Table).ruling),
 }
 
-// tableCommand is one command of tableCommands, its request's type erased:
+// Op is one command of tableCommands, its request's type erased:
 // read gives a request that run takes.
 type Op struct {
 	name string

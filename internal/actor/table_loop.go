@@ -25,7 +25,7 @@ import (
 // round's own progress is in table_deal.go, the timers in table_timers.go,
 // the state the log rebuilds in table_state.go.
 
-// command is one message to a table's actor: a client's command (cmd,
+// Command is one message to a table's actor: a client's command (cmd,
 // with its request, req) or a request of the server's own (inside: to see
 // the table, to follow it), which the log does not record. A client's
 // command carries his command ID: a repeat is answered with the first

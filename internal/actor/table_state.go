@@ -27,7 +27,7 @@ import (
 // The actor's state, and how the table's log rebuilds it (load, replay):
 // on every start, and after a failed write (rebuild, table_loop.go).
 
-// A table is served by one goroutine, its actor, which owns the
+// Table is a table served by one goroutine, its actor, which owns the
 // table.Table and everything about it: commands, timers and subscribers all
 // go through its loop, so nothing about a table is shared between
 // goroutines.
