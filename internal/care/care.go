@@ -25,6 +25,7 @@ package care
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"slices"
 	"time"
 
@@ -50,9 +51,9 @@ var exclusionDays = map[string][]int{"time-out": {1, 7, 30}, "self-exclusion": {
 
 // Tables is what care asks of the tables.
 type Tables interface {
-	// Seats are the boxes the players hold at the tables this node
-	// serves, by the player's name.
-	Seats(ctx context.Context) map[string][]PlayerSeat
+	// Seats are the boxes the players hold at the tables of every node
+	// (the lobby's tables), by the player's name, for the pit's request r.
+	Seats(r *http.Request) map[string][]PlayerSeat
 	// Bar closes a player's sockets and takes him off the tables, his
 	// bets for the next round returned, on every node; it is called after
 	// his exclusion or block has committed.

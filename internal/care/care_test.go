@@ -49,7 +49,7 @@ type fakeTables struct {
 	barred []int64
 }
 
-func (f *fakeTables) Seats(context.Context) map[string][]care.PlayerSeat {
+func (f *fakeTables) Seats(*http.Request) map[string][]care.PlayerSeat {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.seats

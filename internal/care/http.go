@@ -97,7 +97,7 @@ func (c *Care) HandlePlayers(w http.ResponseWriter, r *http.Request, pit *sabot.
 		c.cfg.HTTP.Error(w, r, sabot.Errorf(sabot.EINVALID, "q: a name's start of at most %d bytes", MaxPlayerQuery))
 		return
 	}
-	vs, err := c.players(r.Context(), q, limit)
+	vs, err := c.players(r, q, limit)
 	if err != nil {
 		c.cfg.HTTP.Error(w, r, err)
 		return

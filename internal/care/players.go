@@ -1,7 +1,7 @@
 package care
 
 import (
-	"context"
+	"net/http"
 	"time"
 
 	"sabot/internal/wire"
@@ -51,12 +51,13 @@ const (
 	MaxPlayerQuery     = 64
 )
 
-func (c *Care) players(ctx context.Context, q string, limit int) ([]PlayerView, error) {
+func (c *Care) players(r *http.Request, q string, limit int) ([]PlayerView, error) {
+	ctx := r.Context()
 	us, err := c.cfg.Users.Players(ctx, q, limit)
 	if err != nil {
 		return nil, err
 	}
-	seats := c.cfg.Tables.Seats(ctx)
+	seats := c.cfg.Tables.Seats(r)
 	st := c.store()
 	now := c.now()
 	out := make([]PlayerView, 0, len(us))

@@ -54,16 +54,14 @@ func (s *Server) playerCare() *care.Care {
 // careTables is what player care asks of the tables.
 type careTables struct{ s *Server }
 
-// Seats are the boxes held at the tables this node serves.
-func (t careTables) Seats(ctx context.Context) map[string][]care.PlayerSeat {
+// Seats are the boxes held at the tables of every node: the lobby's
+// tables (this node's, and those the other live nodes list), as the pit's
+// request r sees them.
+func (t careTables) Seats(r *http.Request) map[string][]care.PlayerSeat {
 	seats := map[string][]care.PlayerSeat{}
-	for _, a := range t.s.tableList() {
-		view, err := a.View(ctx)
-		if err != nil || view == nil {
-			continue // moved or stopped meanwhile
-		}
-		for _, st := range view.Seats {
-			seats[st.Player] = append(seats[st.Player], care.PlayerSeat{Table: a.ID(), Name: a.Name(), Box: st.Box})
+	for _, v := range t.s.lobby(r.Context(), r) {
+		for _, st := range v.Seats {
+			seats[st.Player] = append(seats[st.Player], care.PlayerSeat{Table: v.ID, Name: v.Name, Box: st.Box})
 		}
 	}
 	return seats

@@ -473,3 +473,19 @@ func TestLoweredBetOfBlockedPlayer(t *testing.T) {
 		t.Fatalf("ana's wallet holds %d, want %d: her bet of 7.00 changed", w, 10000-700)
 	}
 }
+
+// The pit's view of the players shows where each sits at the tables of
+// every node, not only those of the node the pit asks: ben sits at a table
+// node 0 serves, and the pit asks node 1.
+func TestClusterPitSeesEverySeat(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	tb := tableOnNode0(t, c)
+	must(c.player("ben", c.nodes[0]).Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	pit1 := &client.Client{URL: c.nodes[1].URL(), Token: c.admin.Token}
+	var ps []care.PlayerView
+	must(0, pit1.Do(ctx, "GET", "/api/admin/players?q=ben", nil, &ps))
+	if len(ps) != 1 || len(ps[0].Seats) != 1 || ps[0].Seats[0].Table != tb || ps[0].Seats[0].Box != 2 || ps[0].Seats[0].Name == "" {
+		t.Fatalf("the pit on node 1 sees ben at %+v, want box 2 of table %d (node 0's)", ps, tb)
+	}
+}
