@@ -27,7 +27,7 @@ import (
 // server; the rounds are made on one goroutine and written on another.
 func newReportSynthCmd(e *env) *cobra.Command {
 	var dsn, from, cpuProfile string
-	var rounds, tables, players, batch int
+	var rounds, tables, players, batch, days int
 	var progress bool
 	c := &cobra.Command{
 		Use:    "synth",
@@ -39,8 +39,8 @@ func newReportSynthCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if rounds < 1 || tables < 1 || players < 1 || batch < 1 {
-				return refused("report synth: --rounds, --tables, --players and --batch are 1 or more")
+			if rounds < 1 || tables < 1 || players < 1 || batch < 1 || days < 1 {
+				return refused("report synth: --rounds, --tables, --players, --batch and --days are 1 or more")
 			}
 			ctx := cmd.Context()
 			st, err := store.Open(ctx, dsn)
@@ -67,11 +67,12 @@ func newReportSynthCmd(e *env) *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
-			return synth(ctx, e, st, bl, start, rounds, tables, players, batch, showBar)
+			return synth(ctx, e, st, bl, start, time.Duration(days)*24*time.Hour, rounds, tables, players, batch, showBar)
 		},
 	}
 	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL (its tables are added to)")
-	c.Flags().StringVar(&from, "from", "2025-11-26", "the first round's day; the rounds span a year from it")
+	c.Flags().StringVar(&from, "from", "2025-11-26", "the first round's day; the rounds span --days from it")
+	c.Flags().IntVar(&days, "days", 365, "the days the rounds span")
 	c.Flags().IntVar(&rounds, "rounds", 10_000_000, "rounds, over every table")
 	c.Flags().IntVar(&tables, "tables", 20, "tables, vegas-s17 and vegas-h17 in turn")
 	c.Flags().IntVar(&players, "players", 2000, "players; every fifth counts cards (a Hi-Lo ramp)")
@@ -82,9 +83,9 @@ func newReportSynthCmd(e *env) *cobra.Command {
 }
 
 func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
-	from time.Time, rounds, tables, players, batch int, showBar bool) error {
+	from time.Time, span time.Duration, rounds, tables, players, batch int, showBar bool) error {
 	s := &report.Synth{From: from, Unit: 1000, Seed: uint64(from.Unix()), Counters: 5}
-	s.Every = 365 * 24 * time.Hour / time.Duration((rounds+tables-1)/tables)
+	s.Every = span / time.Duration((rounds+tables-1)/tables)
 	for i := range tables {
 		prof := []string{"vegas-s17", "vegas-h17"}[i%2]
 		t := &sabot.Table{Name: "synth " + strconv.Itoa(i+1), Profile: prof}
