@@ -45,8 +45,17 @@ func (p Period) Check() error {
 }
 
 // pageSize is how many records a report reads from the store at a time: it
-// holds one page in memory, whatever the period.
+// holds one page in memory, whatever the period. A paced source reads
+// smaller pages (pacedPage).
 const pageSize = 2000
+
+// pageOf is the page a report reads from src.
+func pageOf(src Source) int {
+	if p, ok := src.(interface{ pageSize() int }); ok {
+		return p.pageSize()
+	}
+	return pageSize
+}
 
 // each calls fn with every record of a kind written in the period, across
 // tables, the newest first, a page at a time (LogQuery.Before: the cursor
@@ -77,7 +86,7 @@ type pager struct {
 }
 
 func newPager(src Source, kind string, p Period) *pager {
-	return &pager{src: src, q: sabot.LogQuery{Kinds: []string{kind}, Since: p.From, Newest: true, Limit: pageSize,
+	return &pager{src: src, q: sabot.LogQuery{Kinds: []string{kind}, Since: p.From, Newest: true, Limit: pageOf(src),
 		Before: &sabot.LogRecord{Created: p.To}}}
 }
 
@@ -99,7 +108,7 @@ func (pg *pager) peek(ctx context.Context) (*sabot.LogRecord, error) {
 		return nil, err
 	}
 	pg.called = true
-	pg.page, pg.i, pg.last = recs, 0, len(recs) < pageSize
+	pg.page, pg.i, pg.last = recs, 0, len(recs) < pg.q.Limit
 	if len(recs) > 0 {
 		pg.q.Before = recs[len(recs)-1]
 		return recs[0], nil
