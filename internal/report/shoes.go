@@ -95,7 +95,7 @@ func (s *shoes) load(ctx context.Context, table int64, shoe int) (*seenShoe, err
 	}
 	cards := map[int][]card.Card{}
 	for _, r := range closed {
-		var st settledCards
+		var st settlement
 		if err := decode(r, &st); err != nil {
 			return nil, err
 		}
@@ -106,13 +106,4 @@ func (s *shoes) load(ctx context.Context, table int64, shoe int) (*seenShoe, err
 		h.cards = append(h.cards, cards[n]...)
 	}
 	return h, nil
-}
-
-// settledCards is what a shoe's history reads of a settlement: the round's
-// cards, and nothing else.
-type settledCards struct {
-	Round  int `json:"round"`
-	Record struct {
-		Cards []card.Card `json:"cards"`
-	} `json:"record"`
 }
