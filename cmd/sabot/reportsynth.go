@@ -3,25 +3,32 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"os"
+	"runtime/pprof"
+	"slices"
 	"strconv"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"sabot"
 	"sabot/internal/report"
 	"sabot/internal/store"
-	"sabot/internal/store/sqlstore"
 	"sabot/money"
 )
 
 // newReportSynthCmd is `sabot report synth`, hidden: a store of synthetic
 // rounds to measure the reports on (issue 29 item 6, docs/pit.md). It writes
-// through the store (AppendBatch: the records and their ledger postings),
-// not through a server.
+// through the store's bulk load (sabot.BulkLoader: the records and their
+// ledger postings, thousands of rounds a transaction), not through a
+// server; the rounds are made on one goroutine and written on another.
 func newReportSynthCmd(e *env) *cobra.Command {
-	var dsn, from string
-	var rounds, tables, players, batch int
+	var dsn, from, cpuProfile string
+	var rounds, tables, players, batch, days int
+	var progress bool
 	c := &cobra.Command{
 		Use:    "synth",
 		Short:  "Write synthetic rounds into a new store, to measure the reports on (docs/pit.md)",
@@ -32,8 +39,8 @@ func newReportSynthCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if rounds < 1 || tables < 1 || players < 1 || batch < 1 {
-				return refused("report synth: --rounds, --tables, --players and --batch are 1 or more")
+			if rounds < 1 || tables < 1 || players < 1 || batch < 1 || days < 1 {
+				return refused("report synth: --rounds, --tables, --players, --batch and --days are 1 or more")
 			}
 			ctx := cmd.Context()
 			st, err := store.Open(ctx, dsn)
@@ -41,28 +48,44 @@ func newReportSynthCmd(e *env) *cobra.Command {
 				return failed("%v", err)
 			}
 			defer st.Close()
-			b, ok := st.(interface {
-				AppendBatch(context.Context, []sqlstore.BatchAppend)
-			})
+			bl, ok := st.(sabot.BulkLoader)
 			if !ok {
-				return failed("report synth: the store does not append in batches")
+				return failed("report synth: the store does not load in bulk")
 			}
-			return synth(ctx, e, st, b.AppendBatch, start, rounds, tables, players, batch)
+			showBar := progress
+			if f, ok := e.stderr.(*os.File); ok && !cmd.Flags().Changed("progress") {
+				showBar = term.IsTerminal(int(f.Fd()))
+			}
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return refused("report synth: --cpuprofile: %v", err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return failed("report synth: --cpuprofile: %v", err)
+				}
+				defer pprof.StopCPUProfile()
+			}
+			return synth(ctx, e, st, bl, start, time.Duration(days)*24*time.Hour, rounds, tables, players, batch, showBar)
 		},
 	}
 	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL (its tables are added to)")
-	c.Flags().StringVar(&from, "from", "2025-11-26", "the first round's day; the rounds span a year from it")
+	c.Flags().StringVar(&from, "from", "2025-11-26", "the first round's day; the rounds span --days from it")
+	c.Flags().IntVar(&days, "days", 365, "the days the rounds span")
 	c.Flags().IntVar(&rounds, "rounds", 10_000_000, "rounds, over every table")
 	c.Flags().IntVar(&tables, "tables", 20, "tables, vegas-s17 and vegas-h17 in turn")
 	c.Flags().IntVar(&players, "players", 2000, "players; every fifth counts cards (a Hi-Lo ramp)")
-	c.Flags().IntVar(&batch, "batch", 500, "rounds a transaction")
+	c.Flags().IntVar(&batch, "batch", 2000, "rounds a transaction")
+	c.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	c.Flags().BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
 	return c
 }
 
-func synth(ctx context.Context, e *env, st sabot.Store, appendBatch func(context.Context, []sqlstore.BatchAppend),
-	from time.Time, rounds, tables, players, batch int) error {
+func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
+	from time.Time, span time.Duration, rounds, tables, players, batch int, showBar bool) error {
 	s := &report.Synth{From: from, Unit: 1000, Seed: uint64(from.Unix()), Counters: 5}
-	s.Every = 365 * 24 * time.Hour / time.Duration((rounds+tables-1)/tables)
+	s.Every = span / time.Duration((rounds+tables-1)/tables)
 	for i := range tables {
 		prof := []string{"vegas-s17", "vegas-h17"}[i%2]
 		t := &sabot.Table{Name: "synth " + strconv.Itoa(i+1), Profile: prof}
@@ -100,36 +123,72 @@ func synth(ctx context.Context, e *env, st sabot.Store, appendBatch func(context
 		}
 	}
 	began := time.Now()
-	var b []sqlstore.BatchAppend
-	flush := func() error {
-		appendBatch(ctx, b)
-		for _, x := range b {
-			if x.Err != nil {
-				return failed("report synth: %v", x.Err)
+	var bar *progressbar.ProgressBar
+	if showBar {
+		bar = progressbar.NewOptions64(int64(rounds),
+			progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionSetDescription("synth"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("rounds"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+	}
+	// The rounds are made here and written by another goroutine, a batch
+	// behind: the engine's work and the store's overlap.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []sabot.BulkAppend, 2)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		n := 0
+		for b := range batches {
+			if err == nil {
+				if err = bl.BulkLoad(ctx, b); err != nil {
+					cancel() // the rounds stop being made
+				}
+				n += len(b) / 2
+				if bar != nil {
+					bar.Set64(int64(n))
+				}
 			}
 		}
-		b = b[:0]
-		return ctx.Err()
-	}
-	for n := 1; n <= rounds; n++ {
+		written <- err
+	}()
+	var b []sabot.BulkAppend
+	var made error
+	for n := 1; n <= rounds && made == nil; n++ {
 		r, err := s.Next()
 		if err != nil {
-			return failed("report synth: %v", err)
+			made = failed("report synth: %v", err)
+			break
 		}
 		ps := []sabot.Posting{{AccountID: house.ID, Amount: r.House, Memo: "round"}}
-		for p, net := range r.Net {
-			ps = append(ps, sabot.Posting{AccountID: wallets[p], Amount: net, Memo: "round"})
+		for _, p := range slices.Sorted(maps.Keys(r.Net)) {
+			ps = append(ps, sabot.Posting{AccountID: wallets[p], Amount: r.Net[p], Memo: "round"})
 		}
-		b = append(b, sqlstore.BatchAppend{Rec: r.Deal}, sqlstore.BatchAppend{Rec: r.Settle, Postings: ps})
+		b = append(b, sabot.BulkAppend{Rec: r.Deal}, sabot.BulkAppend{Rec: r.Settle, Postings: ps})
 		if n%batch == 0 || n == rounds {
-			if err := flush(); err != nil {
-				return err
+			select {
+			case batches <- b:
+			case <-ctx.Done():
+				made = ctx.Err()
 			}
-		}
-		if n%100_000 == 0 || n == rounds {
-			el := time.Since(began)
-			fmt.Fprintf(e.stderr, "%d rounds in %s (%.0f a second)\n", n, el.Round(time.Second), float64(n)/el.Seconds())
+			b = make([]sabot.BulkAppend, 0, 2*batch)
 		}
 	}
+	close(batches)
+	if err := <-written; err != nil {
+		return failed("report synth: %v", err)
+	} else if made != nil {
+		return made
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	el := time.Since(began)
+	fmt.Fprintf(e.stderr, "%d rounds in %s (%.0f a second)\n", rounds, el.Round(time.Second), float64(rounds)/el.Seconds())
 	return nil
 }

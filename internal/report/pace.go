@@ -22,6 +22,11 @@ func Paced(src Source, rest float64) Source {
 	return p
 }
 
+// pacedPage is the page a paced report reads (pageSize unpaced): its
+// work on a page, then its pause, are an eighth as long, so that the
+// tables beside it wait behind shorter bursts (docs/pit.md).
+const pacedPage = 250
+
 type paced struct {
 	Source
 	rest  float64
@@ -33,6 +38,13 @@ type paced struct {
 type pacedLedger struct {
 	*paced
 	sabot.LedgerReader
+}
+
+func (p *paced) pageSize() int {
+	if p.rest <= 0 {
+		return pageSize
+	}
+	return pacedPage
 }
 
 func (p *paced) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, error) {

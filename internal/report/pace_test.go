@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -43,4 +44,52 @@ type ledgerSource struct{ *memLog }
 
 func (ledgerSource) RoundNets(context.Context, time.Time, time.Time) ([]sabot.LedgerNet, error) {
 	return nil, nil
+}
+
+// A paced report reads pages of pacedPage records across tables, not
+// pageSize, and answers as the unpaced one does, to the last figure.
+func TestPacedPages(t *testing.T) {
+	m, p := synthLog(t, 3, 12, 1500)
+	ctx := context.Background()
+	th := NewTheories()
+	run := func(src Source) (answers [3]string, pages int) {
+		m.sample = func() { pages++ }
+		defer func() { m.sample = nil }()
+		tables, err := TablesReport(ctx, src, th, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		players, err := PlayersReport(ctx, src, th, p, PlayersOptions{NoErrors: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		advantage, err := AdvantageReport(ctx, src, p, AdvantageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range []any{tables, players, advantage} {
+			b, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers[i] = string(b)
+		}
+		return answers, pages
+	}
+	whole, wholePages := run(m)
+	src := Paced(m, 1).(*paced)
+	src.sleep = func(context.Context, time.Duration) error { return nil }
+	paced, pacedPages := run(src)
+	for i := range whole {
+		if whole[i] != paced[i] {
+			t.Errorf("report %d paced differs:\n%s\n%s", i, whole[i], paced[i])
+		}
+	}
+	// The tables' report reads the settlements (1,500), the voids and the
+	// pit's records (none), the players' the settlements and the deals,
+	// the advantage report the deals: 6 pages of 2,000 unpaced; paced,
+	// 1,500 records are 6 pages of 250 and an empty one, so 30.
+	if wholePages != 6 || pacedPages != 30 {
+		t.Errorf("%d pages unpaced, %d paced; want 6 pages of %d records, then 30 of %d", wholePages, pacedPages, pageSize, pacedPage)
+	}
 }

@@ -193,7 +193,7 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 		}
 		settles.next()
 		c := &closing{rec: rec}
-		if err := decode(rec, &c.s); err != nil {
+		if err := decodeSettlement(rec, &c.s, !po.NoErrors); err != nil {
 			return nil, err
 		}
 		if byID[rec.TableID] != nil && !c.s.Void {

@@ -121,7 +121,7 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	}
 	for _, kind := range []string{sabot.LogSettle, sabot.LogVoid} {
 		err := each(ctx, src, kind, p, func(rec *sabot.LogRecord) error {
-			var s settlement
+			var s tableSettlement
 			if err := decode(rec, &s); err != nil {
 				return err
 			}
@@ -238,8 +238,30 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	return out, nil
 }
 
+// tableSettlement is what the tables' report reads of a settle or void
+// record (settlement): not the round's record nor the hands' cards, whose
+// decoding was half the report's work over a long period (docs/pit.md,
+// "Fast on a year of data").
+type tableSettlement struct {
+	Round int        `json:"round"`
+	Void  bool       `json:"void"`
+	Hands []struct{} `json:"hands"` // counted
+	Bets  []struct {
+		Box   int          `json:"box"`
+		Kind  string       `json:"kind"`
+		Stake money.Amount `json:"stake"`
+	} `json:"bets"`
+	House    money.Amount            `json:"house"`
+	Bank     string                  `json:"bank"`
+	BankPaid map[string]money.Amount `json:"bank_paid"`
+}
+
+func (s *tableSettlement) houseWin() money.Amount {
+	return houseWin(s.Void, s.Bank, s.House, s.BankPaid)
+}
+
 // add counts one settled round dealt under a theory.
-func (r *TableResult) add(s *settlement, t *Theory) {
+func (r *TableResult) add(s *tableSettlement, t *Theory) {
 	r.Rounds++
 	r.Hands += int64(len(s.Hands))
 	r.Win += s.houseWin()

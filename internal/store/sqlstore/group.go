@@ -54,6 +54,11 @@ type Config struct {
 	// since the Unix epoch, which times the nodes' leases (cluster.go); ""
 	// takes this process's clock (SQLite: one process).
 	Clock string
+	// Positional says that the driver binds `?` parameters in order, as
+	// SQLite does, where a `$N` is found by name in a list, so that a
+	// statement's parameters cost the square of their number: the bulk
+	// load's multi-row INSERTs (bulk.go) write `?` there.
+	Positional bool
 }
 
 // GroupStats counts what the writers committed.

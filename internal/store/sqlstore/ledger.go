@@ -124,6 +124,31 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 	for _, p := range postings {
 		net[p.AccountID] += int64(p.Amount)
 	}
+	if err := applyNets(ctx, tx, net); err != nil {
+		return err
+	}
+
+	var q strings.Builder
+	q.WriteString(`INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES `)
+	args := make([]any, 0, 2+3*len(postings))
+	args = append(args, txID, stamp(at))
+	for i, p := range postings {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		n := len(args)
+		fmt.Fprintf(&q, "($1, $%d, $%d, $%d, $2)", n+1, n+2, n+3)
+		args = append(args, p.AccountID, int64(p.Amount), p.Memo)
+	}
+	_, err := tx.Exec(ctx, q.String(), args...)
+	return err
+}
+
+// applyNets adds each account's net to its balance, refused (EINVALID,
+// EINSUFFICIENT) where a balance would leave its bounds: a wallet or bank
+// below zero, any balance beyond money.Max. The accounts are taken in the
+// order of their IDs, so that two transactions lock them in the same order.
+func applyNets(ctx context.Context, tx Tx, net map[int64]int64) error {
 	ids := make([]int64, 0, len(net))
 	for id := range net {
 		ids = append(ids, id)
@@ -164,21 +189,7 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 		return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: the %s of %d holds %d, the transaction takes %d",
 			kind, owner, balance, -net[id])
 	}
-
-	var q strings.Builder
-	q.WriteString(`INSERT INTO entries (transaction_id, account_id, amount, memo, created) VALUES `)
-	args := make([]any, 0, 2+3*len(postings))
-	args = append(args, txID, stamp(at))
-	for i, p := range postings {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		n := len(args)
-		fmt.Fprintf(&q, "($1, $%d, $%d, $%d, $2)", n+1, n+2, n+3)
-		args = append(args, p.AccountID, int64(p.Amount), p.Memo)
-	}
-	_, err := tx.Exec(ctx, q.String(), args...)
-	return err
+	return nil
 }
 
 // CheckLedger proves, on one snapshot of the database, that every account's

@@ -68,10 +68,11 @@ type Conn interface {
 
 // Store is the sabot.Store over a Conn.
 type Store struct {
-	conn     Conn
-	now      func() time.Time
-	clockSQL string // Config.Clock
-	group    *group
+	conn       Conn
+	now        func() time.Time
+	clockSQL   string // Config.Clock
+	positional bool   // Config.Positional
+	group      *group
 }
 
 var _ sabot.Store = (*Store)(nil)
@@ -80,7 +81,7 @@ var _ sabot.WriteChecker = (*Store)(nil)
 // New returns the store over conn, its group-commit writers started (Close
 // stops them); now is the clock that stamps records.
 func New(conn Conn, now func() time.Time, cfg Config) *Store {
-	s := &Store{conn: conn, now: now, clockSQL: cfg.Clock}
+	s := &Store{conn: conn, now: now, clockSQL: cfg.Clock, positional: cfg.Positional}
 	s.startGroup(cfg)
 	return s
 }

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"AppendConcurrentDuplicates", testAppendConcurrentDuplicates},
 		{"AppendRace", testAppendRace},
 		{"AppendBatch", testAppendBatch},
+		{"BulkLoad", testBulkLoad},
 		{"ObserveCommits", testObserveCommits},
 		{"AppendGroupCommit", testAppendGroupCommit},
 		{"AppendClose", testAppendClose},

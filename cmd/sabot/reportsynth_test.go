@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"sabot/internal/report"
+	"sabot/internal/store/storetest"
+	"sabot/money"
+)
+
+// `sabot report synth` bulk-loads rounds, several transactions of them,
+// that the reports read back whole: every round, the win equal to the
+// ledger's house net to the minor unit, the players' stakes adding up to
+// the tables', and a ledger that balances.
+func checkReportSynth(t *testing.T, db string) {
+	const rounds = 3001 // four batches of 700 and a short one
+	if _, stderr, code := run(t, "", "report", "synth", "--db", db, "--rounds", "3001", "--tables", "4", "--players", "30", "--batch", "700"); code != 0 {
+		t.Fatalf("report synth: exit %d: %s", code, stderr)
+	}
+	period := []string{"--db", db, "--from", "2025-11-26", "--to", "2026-11-27", "--json"}
+	stdout, stderr, code := run(t, "", append([]string{"report", "tables"}, period...)...)
+	if code != 0 {
+		t.Fatalf("report tables: exit %d: %s", code, stderr)
+	}
+	var r report.Tables
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tables) != 4 || r.Total.Rounds != rounds || r.Total.Initial == 0 {
+		t.Fatalf("%d tables, %d rounds, %d staked; want 4 tables and %d rounds", len(r.Tables), r.Total.Rounds, r.Total.Initial, rounds)
+	}
+	for _, x := range append(r.Tables, r.Total) {
+		if x.LedgerHouseNet == nil || *x.LedgerHouseNet != x.Win {
+			t.Errorf("table %d: report win %d, ledger house net %v", x.Table, x.Win, x.LedgerHouseNet)
+		}
+	}
+	stdout, stderr, code = run(t, "", append([]string{"report", "players", "--no-errors"}, period...)...)
+	if code != 0 {
+		t.Fatalf("report players: exit %d: %s", code, stderr)
+	}
+	var p report.Players
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	var initial, win money.Amount
+	for _, x := range p.Players {
+		initial, win = initial+x.Initial, win+x.Win
+	}
+	if initial != r.Total.Initial || win != r.Total.Win {
+		t.Errorf("the players staked %d and lost %d, the tables took %d and won %d", initial, win, r.Total.Initial, r.Total.Win)
+	}
+	if _, stderr, code := run(t, "", "ledger", "check", "--db", db); code != 0 {
+		t.Errorf("ledger check: exit %d: %s", code, stderr)
+	}
+}
+
+func TestReportSynth(t *testing.T) {
+	checkReportSynth(t, filepath.Join(t.TempDir(), "sabot.db"))
+}
+
+func TestReportSynthPostgres(t *testing.T) {
+	checkReportSynth(t, storetest.PostgresDSN(t))
+}

@@ -1,0 +1,168 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"sabot"
+	"sabot/money"
+)
+
+// testBulkLoad: a log bulk-loaded (sabot.BulkLoader) reads back as the same
+// records appended one at a time do, at another table: the same seqs,
+// payloads, times, users' index and ledger (each record's transaction, the
+// balances); and a batch with anything refused writes nothing.
+func testBulkLoad(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	bl, ok := s.(sabot.BulkLoader)
+	if !ok {
+		t.Fatalf("%T is not a sabot.BulkLoader", s)
+	}
+	appended := &sabot.Table{Name: "appended", Profile: "vegas-s17"}
+	must(t, s.CreateTable(ctx, appended))
+	loaded := &sabot.Table{Name: "loaded", Profile: "vegas-s17"}
+	must(t, s.CreateTable(ctx, loaded))
+	// Each table's players have wallets of their own, owners 1, 2 at the
+	// appended table and 11, 12 at the loaded one.
+	house := account(t, s, sabot.AccountHouse, 0)
+	wallets := map[int64][2]int64{}
+	for _, tbl := range []*sabot.Table{appended, loaded} {
+		base := int64(1)
+		if tbl == loaded {
+			base = 11
+		}
+		w := [2]int64{account(t, s, sabot.AccountWallet, base), account(t, s, sabot.AccountWallet, base+1)}
+		credit(t, s, w[0], 5000)
+		credit(t, s, w[1], 5000)
+		wallets[tbl.ID] = w
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
+	// A table's rounds: a deal, then a settle whose postings move the two
+	// players' nets against the house, indexed under them.
+	rounds := func(tbl *sabot.Table, n int) []sabot.BulkAppend {
+		var out []sabot.BulkAppend
+		w := wallets[tbl.ID]
+		users := []int64{1, 2}
+		if tbl == loaded {
+			users = []int64{11, 12}
+		}
+		for r := 1; r <= n; r++ {
+			deal := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogDeal, RoundNo: int64(r), ShoeNo: int64(1 + r/7),
+				Created: at.Add(time.Duration(r) * time.Minute), Payload: json.RawMessage(fmt.Sprintf(`{"round": %d, "bets": []}`, r))}
+			a, b := money.Amount(10*(r%5)-21), money.Amount(15*(r%3)-10)
+			settle := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: int64(r), Users: []int64{users[0], users[1], users[0]},
+				Created: at.Add(time.Duration(r)*time.Minute + 40*time.Second), Payload: json.RawMessage(fmt.Sprintf(`{"round": %d}`, r))}
+			ps := []sabot.Posting{{AccountID: w[0], Amount: a, Memo: "round"}, {AccountID: w[1], Amount: b, Memo: "round"},
+				{AccountID: house, Amount: -a - b, Memo: "round"}}
+			if r%4 == 0 {
+				ps = nil // a round nobody won or lost: no transaction
+				settle.Users = nil
+			}
+			out = append(out, sabot.BulkAppend{Rec: deal}, sabot.BulkAppend{Rec: settle, Postings: ps})
+		}
+		return out
+	}
+	const n = 1203 // more than one multi-row INSERT's rows (bulkRows)
+	for _, b := range rounds(appended, n) {
+		if _, err := s.Append(ctx, b.Rec, b.Postings); err != nil {
+			t.Fatal(err)
+		}
+	}
+	batch := rounds(loaded, n)
+	must(t, bl.BulkLoad(ctx, batch))
+	for i, b := range batch {
+		if b.Rec.Seq != int64(i+1) || !b.Rec.Created.Equal(at.Add(time.Duration(i/2+1)*time.Minute+time.Duration(i%2)*40*time.Second)) {
+			t.Fatalf("record %d loaded as seq %d at %v", i, b.Rec.Seq, b.Rec.Created)
+		}
+	}
+
+	a, err := s.Log(ctx, appended.ID, 1)
+	must(t, err)
+	l, err := s.Log(ctx, loaded.ID, 1)
+	must(t, err)
+	if len(a) != 2*n || len(l) != 2*n {
+		t.Fatalf("%d records appended, %d loaded; want %d each", len(a), len(l), 2*n)
+	}
+	for i := range a {
+		x, y := *a[i], *l[i]
+		x.TableID = y.TableID
+		if !reflect.DeepEqual(x, y) {
+			t.Fatalf("record %d: appended %+v payload %s, loaded %+v payload %s", i, x, x.Payload, y, y.Payload)
+		}
+	}
+	// The users' index: the same rounds under each player.
+	for k, u := range []int64{2, 12} {
+		got, err := s.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSettle}, UserID: u})
+		must(t, err)
+		want := n - n/4
+		if len(got) != want {
+			t.Fatalf("user %d (%d): %d rounds indexed, want %d", u, k, len(got), want)
+		}
+	}
+	// The ledger: a transaction a settle with postings, named by its
+	// record, of its time, and the same nets.
+	for _, tbl := range []*sabot.Table{appended, loaded} {
+		txs, err := raw(t, s).RawInt64(ctx, `SELECT COUNT(*) FROM transactions t JOIN log l ON l.table_id = t.table_id AND l.seq = t.seq
+			WHERE t.table_id = $1 AND t.memo = l.kind AND t.created = l.created`, tbl.ID)
+		must(t, err)
+		entries, err := raw(t, s).RawInt64(ctx, `SELECT COUNT(*) FROM entries e JOIN transactions t ON t.id = e.transaction_id
+			WHERE t.table_id = $1 AND e.memo = 'round' AND e.created = t.created`, tbl.ID)
+		must(t, err)
+		if txs != n-n/4 || entries != 3*(n-n/4) {
+			t.Fatalf("table %s: %d transactions, %d entries; want %d and %d", tbl.Name, txs, entries, n-n/4, 3*(n-n/4))
+		}
+	}
+	for i := range 2 {
+		if x, y := balance(t, s, sabot.AccountWallet, int64(1+i)), balance(t, s, sabot.AccountWallet, int64(11+i)); x != y || x == 5000 {
+			t.Fatalf("player %d's wallet: %d appended, %d loaded (5000 before)", i+1, x, y)
+		}
+	}
+	before := checkLedger(t, s)
+
+	// Refused, and nothing written: a command's IDs, an unbalanced
+	// transaction, a table that does not exist, a wallet that ends below
+	// zero; each after a good record of the loaded table.
+	good := func() sabot.BulkAppend {
+		return sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogDeal, Payload: json.RawMessage(`{}`)}}
+	}
+	w := wallets[loaded.ID]
+	for _, c := range []struct {
+		name string
+		bad  sabot.BulkAppend
+		code string
+	}{
+		{"a command", sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogBet, ClientID: "c", CommandID: "k"}}, sabot.EINVALID},
+		{"an epoch", sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogDeal, Epoch: 1}}, sabot.EINVALID},
+		{"unbalanced", sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogSettle},
+			Postings: []sabot.Posting{{AccountID: w[0], Amount: 5}, {AccountID: house, Amount: -4}}}, sabot.EINVALID},
+		{"no table", sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: 999, Kind: sabot.LogDeal}}, sabot.ENOTFOUND},
+		{"a wallet below zero", sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogSettle},
+			Postings: []sabot.Posting{{AccountID: w[0], Amount: -1_000_000}, {AccountID: house, Amount: 1_000_000}}}, sabot.EINSUFFICIENT},
+		{"not JSON", sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogDeal, Payload: json.RawMessage(`{`)}}, sabot.EINVALID},
+	} {
+		code(t, bl.BulkLoad(ctx, []sabot.BulkAppend{good(), c.bad, good()}), c.code)
+		if got := checkLedger(t, s); !reflect.DeepEqual(got, before) {
+			t.Fatalf("%s: the ledger went from %+v to %+v", c.name, before, got)
+		}
+		if l, err := s.Log(ctx, loaded.ID, 2*n+1); err != nil || len(l) != 0 {
+			t.Fatalf("%s: %v, %d records written", c.name, err, len(l))
+		}
+	}
+	// The balances are checked at the end of the batch: a wallet that
+	// goes below zero within it and comes back is written.
+	b := balance(t, s, sabot.AccountWallet, 11)
+	must(t, bl.BulkLoad(ctx, []sabot.BulkAppend{
+		{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogSettle}, Postings: []sabot.Posting{{AccountID: w[0], Amount: -money.Amount(b + 1)}, {AccountID: house, Amount: money.Amount(b + 1)}}},
+		{Rec: &sabot.LogRecord{TableID: loaded.ID, Kind: sabot.LogSettle}, Postings: []sabot.Posting{{AccountID: w[0], Amount: 1}, {AccountID: house, Amount: -1}}},
+	}))
+	if got := balance(t, s, sabot.AccountWallet, 11); got != 0 {
+		t.Fatalf("wallet %d, want 0", got)
+	}
+	if r := checkLedger(t, s); r.Transactions != before.Transactions+2 {
+		t.Fatalf("%d transactions, want %d", r.Transactions, before.Transactions+2)
+	}
+}
