@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"time"
@@ -56,17 +55,11 @@ func newReportSynthCmd(e *env) *cobra.Command {
 			if f, ok := e.stderr.(*os.File); ok && !cmd.Flags().Changed("progress") {
 				showBar = term.IsTerminal(int(f.Fd()))
 			}
-			if cpuProfile != "" {
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return refused("report synth: --cpuprofile: %v", err)
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return failed("report synth: --cpuprofile: %v", err)
-				}
-				defer pprof.StopCPUProfile()
+			stopProfile, err := startCPUProfile("report synth", cpuProfile)
+			if err != nil {
+				return err
 			}
+			defer stopProfile()
 			return synth(ctx, e, st, bl, start, time.Duration(days)*24*time.Hour, rounds, tables, players, batch, showBar)
 		},
 	}

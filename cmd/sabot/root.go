@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -133,4 +135,24 @@ func (f *profileFlags) resolve(arg string) (*rules.Profile, error) {
 		}
 	}
 	return p, nil
+}
+
+// startCPUProfile writes a CPU profile (go tool pprof) of what runs until
+// stop to path, for a command's --cpuprofile ("": none; stop does nothing).
+func startCPUProfile(command, path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, refused("%s: --cpuprofile: %v", command, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, failed("%s: --cpuprofile: %v", command, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -238,21 +237,13 @@ for the reference rules (a labelled fallback).`,
 					progressbar.OptionClearOnFinish())
 				cfg.Progress = func(n int64) { bar.Set64(n) }
 			}
-			if cpuProfile != "" {
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return refused("sim: --cpuprofile: %v", err)
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return failed("sim: --cpuprofile: %v", err)
-				}
+			stopProfile, err := startCPUProfile("sim", cpuProfile)
+			if err != nil {
+				return err
 			}
 			start := time.Now()
 			res, err := sim.Run(cmd.Context(), cfg)
-			if cpuProfile != "" {
-				pprof.StopCPUProfile()
-			}
+			stopProfile()
 			if bar != nil {
 				bar.Finish()
 			}

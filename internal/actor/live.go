@@ -18,23 +18,6 @@ import (
 // requests, read from the body every command has, the actor as a
 // live.Table.
 
-// The live table's commands (registered in tableCommands).
-const (
-	opCard          = live.OpCard
-	opUndoCard      = live.OpUndoCard
-	opCutCard       = live.OpCutCard
-	opNoMore        = live.OpNoMore
-	opSeatWalkIn    = live.OpSeatWalkIn
-	opBuyIn         = live.OpBuyIn
-	opCashOut       = live.OpCashOut
-	opCardStands    = live.OpCardStands
-	opSkippedEleven = live.OpSkippedEleven
-	opCorrect       = live.OpCorrect
-	opApprove       = live.OpApprove
-	opRefuseC       = live.OpRefuseC
-	opRuling        = live.OpRuling
-)
-
 // The live table's requests, each read from the body by its command.
 type (
 	// cardRequest is a card read from the shoe.

@@ -8,6 +8,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/live"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -49,20 +50,20 @@ var tableCommands = []*Op{
 	inspectorCommand(opVoid, (*Table).voidRound),
 	adminCommand(opConfig, (*Table).configure),
 	// The dealer's, at a table dealt from a physical shoe (internal/live).
-	dealerCommand(opCard, (*Table).readCard),
-	dealerCommand(opUndoCard, (*Table).undoCard),
-	dealerCommand(opCutCard, (*Table).cutCard),
-	dealerCommand(opNoMore, (*Table).noMoreBets),
-	dealerCommand(opSeatWalkIn, (*Table).seatWalkIn),
-	dealerCommand(opBuyIn, (*Table).buyIn),
-	dealerCommand(opCashOut, (*Table).cashOut),
-	dealerCommand(opCardStands, (*Table).cardStands),
-	dealerCommand(opSkippedEleven, (*Table).skippedEleven),
+	dealerCommand(live.OpCard, (*Table).readCard),
+	dealerCommand(live.OpUndoCard, (*Table).undoCard),
+	dealerCommand(live.OpCutCard, (*Table).cutCard),
+	dealerCommand(live.OpNoMore, (*Table).noMoreBets),
+	dealerCommand(live.OpSeatWalkIn, (*Table).seatWalkIn),
+	dealerCommand(live.OpBuyIn, (*Table).buyIn),
+	dealerCommand(live.OpCashOut, (*Table).cashOut),
+	dealerCommand(live.OpCardStands, (*Table).cardStands),
+	dealerCommand(live.OpSkippedEleven, (*Table).skippedEleven),
 	// The inspector's (internal/live).
-	dealerCommand(opCorrect, (*Table).correct),
-	inspectorCommand(opApprove, (*Table).approve),
-	inspectorCommand(opRefuseC, (*Table).refuseCorrection),
-	inspectorCommand(opRuling, (*Table).ruling),
+	dealerCommand(live.OpCorrect, (*Table).correct),
+	inspectorCommand(live.OpApprove, (*Table).approve),
+	inspectorCommand(live.OpRefuseC, (*Table).refuseCorrection),
+	inspectorCommand(live.OpRuling, (*Table).ruling),
 }
 
 // Op is one command of tableCommands, its request's type erased:
@@ -220,7 +221,7 @@ func (h *Host) Command(u *sabot.User, cmd *Op, body wire.CommandRequest) (*Comma
 		who := byPlayer
 		if body.WalkIn != 0 { // the dealer, for a walk-in (internal/live)
 			if cmd.name == opSit {
-				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", opSeatWalkIn)
+				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", live.OpSeatWalkIn)
 			}
 			who = byDealer
 		}

@@ -3,6 +3,7 @@ package actor
 import (
 	"context"
 	"fmt"
+	"sabot/internal/live"
 	"sabot/internal/wire"
 	"testing"
 	"time"
@@ -25,8 +26,8 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 	}
 	ana := p.player(t, "ana")
 	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, dora, opSeatWalkIn, wire.CommandRequest{Box: 2})
-	p.do(t, dora, opBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
+	p.do(t, dora, live.OpSeatWalkIn, wire.CommandRequest{Box: 2})
+	p.do(t, dora, live.OpBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
 	walkIn := p.a.t.Holder(2)
 
 	now = now.Add(p.s.timing().SeatIdle + time.Second)
@@ -48,9 +49,9 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 		}
 	}
 	as(opBet, wire.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
-	as(opNoMore, wire.CommandRequest{})
+	as(live.OpNoMore, wire.CommandRequest{})
 	for _, card := range []string{"TS", "6D", "7C"} { // box 2 17 against a 6
-		as(opCard, wire.CommandRequest{Card: card})
+		as(live.OpCard, wire.CommandRequest{Card: card})
 	}
 	if tv := p.a.turn(); tv == nil || len(tv.Players) != 1 || tv.Players[0] != walkIn {
 		t.Fatalf("the turn: %+v, want the walk-in's", tv)
