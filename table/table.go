@@ -10,6 +10,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"sabot/card"
@@ -283,6 +284,31 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 // Bets returns the bets placed for the next round.
 func (t *Table) Bets() []engine.PlacedBet { return append([]engine.PlacedBet(nil), t.bets...) }
 
+// Unbacked returns the bets placed behind a box that nobody plays this
+// round: another player's bet on a box whose holder has no bet on it (he
+// sits the round out, or will give up the seat, AR-21), or a standing
+// player's bet on a box left free since he placed it. Dealt as they stand,
+// such a bet would be the box's first, its bettor the box's holder: a
+// standing player playing a box, which ES-03 and VE-03 do not allow (a
+// back bettor follows the holder's decisions; AR-04, VE-20: only seated
+// players play a box). The caller returns them before the deal; Deal
+// refuses while any is placed.
+func (t *Table) Unbacked() []engine.PlacedBet {
+	var out []engine.PlacedBet
+	for _, b := range t.bets {
+		switch holder := t.seats[b.Box]; {
+		case holder == b.Player:
+		case holder == "":
+			if t.firstSeat(b.Player) > t.p.Boxes {
+				out = append(out, b)
+			}
+		case !slices.ContainsFunc(t.bets, func(h engine.PlacedBet) bool { return h.Player == holder && h.Box == b.Box }):
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // NotReady is why the bets placed do not make a round yet, with the counts
 // a player is told: the rule, what it needs and what the table has. Reason
 // is a stable key for a client to word it (docs/protocol.md, "Errors"):
@@ -393,6 +419,9 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	}
 	if forced != nil && t.phys != nil {
 		return nil, t.refuse("", "a table dealt from a physical shoe deals the cards read from it")
+	}
+	if u := t.Unbacked(); len(u) > 0 {
+		return nil, t.refuse("ES-03, VE-03", "%s bets behind box %d, which nobody plays this round: the bet is to be returned first", u[0].Player, u[0].Box)
 	}
 	if t.lastRound && forced == nil { // EG-04, EG-05: the last round was played: reshuffle
 		if err := t.NewShoe(); err != nil {

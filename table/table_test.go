@@ -235,3 +235,64 @@ func TestReshuffleAfterTheCutCard_EG04_EG05(t *testing.T) {
 		t.Fatalf("after the reshuffle %d cards remain", tb.Shoe().Remaining())
 	}
 }
+
+// ES-03, VE-03: a back bettor follows a box holder's decisions; he never
+// plays a box himself. A back bet on a box whose holder sits the round out
+// (and gives up the seat, AR-21), or whose holder has left, is not dealt:
+// Unbacked names it and Deal refuses while it is placed.
+func TestBackBetWithoutHolder_ES03_VE03(t *testing.T) {
+	for profile, rule := range map[string]string{"spain": "ES-03", "venice": "VE-03"} {
+		t.Run(profile, func(t *testing.T) {
+			tb := newTable(t, profile)
+			tb.Sit("ana", 1)
+			tb.Sit("ben", 2)
+			tb.Sit("cy", 3)
+			for _, b := range []struct {
+				player string
+				box    int
+			}{{"ana", 1}, {"ben", 2}, {"cy", 3}, {"zoe", 1}, {"zoe", 2}} {
+				if err := tb.Bet(b.player, b.box, 100); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if u := tb.Unbacked(); len(u) != 0 {
+				t.Fatalf("every holder bets, yet %v unbacked", u)
+			}
+			// ana takes her bet back: zoe's behind box 1 has nobody to follow.
+			if _, err := tb.Withdraw("ana", 1); err != nil {
+				t.Fatal(err)
+			}
+			// ben leaves: zoe's bet behind box 2 stands on a free box.
+			tb.Leave("ben")
+			u := tb.Unbacked()
+			if len(u) != 2 || u[0] != (engine.PlacedBet{Player: "zoe", Box: 1, Stake: 100}) || u[1] != (engine.PlacedBet{Player: "zoe", Box: 2, Stake: 100}) {
+				t.Fatalf("unbacked %v, want zoe's on boxes 1 and 2", u)
+			}
+			_, err := tb.Deal()
+			wantRefused(t, err, rule)
+			if tb.Holder(1) != "ana" || len(tb.Bets()) != 3 {
+				t.Fatalf("a refused deal changed the table: box 1 held by %q, bets %v", tb.Holder(1), tb.Bets())
+			}
+			for _, b := range u {
+				if _, err := tb.Withdraw(b.Player, b.Box); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if profile == "venice" {
+				tb.Bet("cy", 4, 100) // VE-20 wants a lone customer on two boxes
+			}
+			r, err := tb.Deal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range r.Bets() {
+				if b.Player == "zoe" {
+					t.Fatalf("zoe's bet dealt: %+v", b)
+				}
+			}
+			if tb.Holder(1) != "" {
+				t.Errorf("ana kept box 1 without a bet (AR-21)")
+			}
+		})
+	}
+}

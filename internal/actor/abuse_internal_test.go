@@ -241,3 +241,69 @@ func TestLonePlayerWaits_AR03(t *testing.T) {
 		t.Fatalf("the table says %q, want %q", w.Text, want)
 	}
 }
+
+// ES-03, VE-03 meet AR-21: a standing player's bet behind a box whose
+// holder places none when the betting window closes is returned before
+// the deal (a withdraw record and event that say why, the stake back in
+// his wallet), not dealt as the box's first bet — which would make him
+// the box's holder, a standing player playing a box. The holder gives up
+// the seat (AR-21); a start replays it all.
+func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "spain", nil, -1)
+	ana, cy, zoe := p.player(t, "ana"), p.player(t, "cy"), p.player(t, "zoe")
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, cy, opSit, wire.CommandRequest{Box: 2})
+	p.do(t, zoe, opBet, wire.CommandRequest{Box: 1, Stake: 300}) // behind ana
+	p.do(t, cy, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	wallet := p.s.balance(ctx, sabot.AccountWallet, zoe.ID)
+	sub := &Subscriber{ch: make(chan []byte, 256)}
+	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
+	p.a.expire(ctx) // the betting window closes; ana has not bet
+	if !p.a.dealt && p.a.t.RoundNo() == 0 {
+		t.Fatal("no round dealt")
+	}
+	for _, b := range p.a.t.Round().Bets() {
+		if b.Player == "zoe" {
+			t.Fatalf("zoe's back bet dealt on a box nobody played: %+v", b)
+		}
+	}
+	if got := p.s.balance(ctx, sabot.AccountWallet, zoe.ID); got != wallet+300 {
+		t.Fatalf("zoe's wallet %d after the deal, want %d (her stake back)", got, wallet+300)
+	}
+	if p.a.t.Holder(1) != "" {
+		t.Errorf("ana kept box 1 without a bet (AR-21)")
+	}
+	returned := false
+	for len(sub.ch) > 0 {
+		var m wire.Message
+		json.Unmarshal(<-sub.ch, &m)
+		returned = returned || m.Event != nil && m.Event.Kind == "withdraw" && m.Event.Player == "zoe" && m.Event.Box == 1 &&
+			m.Event.Amount == 300 && m.Event.Reason == "back_bet_unplayed" && m.Event.Params["rule"] == "ES-03" && strings.Contains(m.Event.Text, "(ES-03)")
+	}
+	if !returned {
+		t.Fatal("no withdraw event for zoe's back bet, with its reason")
+	}
+	recs, err := p.st.Log(ctx, p.a.cfg.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withdrawn := 0
+	for _, r := range recs {
+		if r.Kind == sabot.LogBetWithdraw {
+			if b := payloadOf[betPayload](r, nil); b.Player == "zoe" && b.Stake == 300 && strings.Contains(b.Reason, "ES-03") {
+				withdrawn++
+			}
+		}
+	}
+	if withdrawn != 1 {
+		t.Fatalf("%d withdraw records of zoe's back bet, want 1", withdrawn)
+	}
+	for p.a.dealt {
+		p.a.expire(ctx)
+	}
+	want := p.a.stateJSON(t)
+	if got := p.startFrom(t, -1).stateJSON(t); got != want {
+		t.Fatalf("rebuilt from the log:\n%s\nwant\n%s", got, want)
+	}
+}

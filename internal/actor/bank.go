@@ -141,19 +141,31 @@ func (a *Table) refuseUncovered(ctx context.Context) bool {
 	}
 	funds := a.bankFunds(ctx, bank)
 	_, refused := a.bankCovers(a.t.Bets(), funds)
-	for _, b := range refused {
-		reason := "refused before the deal: " + a.uncovered(bank, funds, b.Stake) + " (FAM-01)"
-		ps, err := a.moves(ctx, b.Player, b.Stake, "bet returned: the bank cannot cover it (FAM-01)")
+	return a.returnBets(ctx, refused, "bet returned: the bank cannot cover it (FAM-01)", func(b engine.PlacedBet) wire.Event {
+		return wire.Event{Text: "refused before the deal: " + a.uncovered(bank, funds, b.Stake) + " (FAM-01)",
+			Reason: "bank_cannot_cover", Params: a.uncoveredParams(bank, funds, b.Stake)}
+	})
+}
+
+// returnBets withdraws bets before the deal, each in a record that says
+// why (the withdraw event's Text, Reason and Params, which why gives), its
+// stake back in its bettor's wallet under memo. It reports false if a
+// record could not be written (the table is rebuilt).
+func (a *Table) returnBets(ctx context.Context, bets []engine.PlacedBet, memo string, why func(engine.PlacedBet) wire.Event) bool {
+	for _, b := range bets {
+		e := why(b)
+		ps, err := a.moves(ctx, b.Player, b.Stake, memo)
 		if err == nil {
-			_, err = a.append(ctx, nil, sabot.LogBetWithdraw, 0, betPayload{Player: b.Player, Box: b.Box, Stake: b.Stake, Reason: reason}, ps)
+			_, err = a.append(ctx, nil, sabot.LogBetWithdraw, 0, betPayload{Player: b.Player, Box: b.Box, Stake: b.Stake, Reason: e.Text}, ps)
 		}
 		if err != nil {
-			a.log.Error("uncovered bet not returned", "player", b.Player, "box", b.Box, "err", err)
+			a.log.Error("bet not returned before the deal", "player", b.Player, "box", b.Box, "why", e.Reason, "err", err)
 			a.rebuild(ctx)
 			return false
 		}
 		a.t.Withdraw(b.Player, b.Box)
-		a.publish(wire.Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake, Text: reason, Reason: "bank_cannot_cover", Params: a.uncoveredParams(bank, funds, b.Stake)})
+		e.Kind, e.Player, e.Box, e.Amount = "withdraw", b.Player, b.Box, b.Stake
+		a.publish(e)
 	}
 	return true
 }

@@ -147,6 +147,7 @@ func TestEventReasonsWorded(t *testing.T) {
 		"box_given_up_no_bet": releaseParams(3, 30*time.Second),
 		"box_given_up_idle":   releaseParams(3, 30*time.Second),
 		"bank_cannot_cover":   a.uncoveredParams("ana", 1000, 500),
+		"back_bet_unplayed":   unplayedParams(3, "ES-03"),
 		recall.VoidReason("the cards ran out (AR-08)"):                                  nil,
 		recall.VoidReason("the cut card came out and the house stops the shoe (EG-04)"): nil,
 	} {

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -50,7 +51,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 		}
 		return
 	}
-	if !a.refuseUncovered(ctx) { // FAM-01
+	if !a.returnUnbacked(ctx) || !a.refuseUncovered(ctx) { // ES-03, VE-03; FAM-01
 		return
 	}
 	if err := a.t.CanDeal(); err != nil {
@@ -106,6 +107,25 @@ func (a *Table) tryDeal(ctx context.Context) {
 	a.publish(wire.Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
 	a.publishRound("")
 	a.proceed(ctx)
+}
+
+// returnUnbacked returns, before the deal, the back bets on a box that
+// nobody plays this round (table.Unbacked: its holder has no bet on it, or
+// has left): a back bettor follows the holder's decisions and never plays
+// a box himself (ES-03, VE-03). It reports false if a record could not be
+// written (the table is rebuilt).
+func (a *Table) returnUnbacked(ctx context.Context) bool {
+	rule := a.p.Own("ES-03, VE-03")
+	return a.returnBets(ctx, a.t.Unbacked(), "bet returned: nobody plays the box ("+rule+")", func(b engine.PlacedBet) wire.Event {
+		return wire.Event{Text: fmt.Sprintf("returned before the deal: nobody plays box %d this round, and a bet behind it follows its holder's decisions (%s)", b.Box, rule),
+			Reason: "back_bet_unplayed", Params: unplayedParams(b.Box, rule)}
+	})
+}
+
+// unplayedParams are the values of a back bet returned because nobody
+// plays its box (reason.back_bet_unplayed).
+func unplayedParams(box int, rule string) map[string]any {
+	return map[string]any{"box": box, "rule": rule}
 }
 
 // proceed moves the round on after a change: it closes a window nobody

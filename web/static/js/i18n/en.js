@@ -572,6 +572,7 @@ export default {
   'reason.box_given_up_no_bet': 'box {box} given up: no bet on it when the betting window closed ({rule})',
   'reason.box_given_up_idle': 'box {box} given up: held {seconds} s with no round dealt ({rule})',
   'reason.bank_cannot_cover': 'The bank, {bank}\'s, cannot cover a stake of {stake}: it covers bets in dealing order up to its funds, {funds}, and this one can win {win} ({rule}).',
+  'reason.back_bet_unplayed': 'Returned before the deal: nobody plays box {box} this round, and a bet behind it follows its holder\'s decisions ({rule}).',
   'reason.void_cards_out': 'the cards ran out (AR-08)',
   'reason.void_cut_card': 'the cut card came out and the house stops the shoe (EG-04)',
   // The kinds of significant event (the pit's log).

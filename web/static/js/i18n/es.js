@@ -682,6 +682,7 @@ export default {
   'reason.box_given_up_no_bet': 'deja el casillero {box}: no apostó en él antes del cierre de apuestas ({rule})',
   'reason.box_given_up_idle': 'deja el casillero {box}: lo ocupó {seconds} s sin que se repartiera una ronda ({rule})',
   'reason.bank_cannot_cover': 'La banca de {bank} no puede cubrir una apuesta de {stake}: cubre las apuestas en el orden del reparto hasta sus fondos, {funds}, y esta puede ganar {win} ({rule}).',
+  'reason.back_bet_unplayed': 'Devuelta antes del reparto: nadie juega el casillero {box} en esta ronda, y una apuesta detrás de él sigue las decisiones de su titular ({rule}).',
   'reason.void_cards_out': 'se acabaron las cartas (AR-08)',
   'reason.void_cut_card': 'salió la carta de corte y la casa detiene el sabot (EG-04)',
   'kind.table-opened': 'mesa abierta',

@@ -682,6 +682,7 @@ export default {
   'reason.box_given_up_no_bet': 'lascia la postazione {box}: nessuna puntata alla chiusura delle puntate ({rule})',
   'reason.box_given_up_idle': 'lascia la postazione {box}: occupata {seconds} s senza che si distribuisse una mano ({rule})',
   'reason.bank_cannot_cover': 'Il banco di {bank} non può coprire una puntata di {stake}: copre le puntate nell’ordine di distribuzione fino ai suoi fondi, {funds}, e questa può vincere {win} ({rule}).',
+  'reason.back_bet_unplayed': 'Restituita prima della distribuzione: nessuno gioca la postazione {box} in questa mano, e una puntata dietro di essa segue le decisioni del suo titolare ({rule}).',
   'reason.void_cards_out': 'le carte sono finite (AR-08)',
   'reason.void_cut_card': 'è uscita la carta di taglio e la casa ferma il sabot (EG-04)',
   'kind.table-opened': 'tavolo aperto',
