@@ -35,6 +35,9 @@ const (
 	// CapRevocations: Revoker, the sessions ended and the players
 	// excluded, told to the other nodes.
 	CapRevocations
+	// CapRollups: Rollups, the reports' sums by table and hour, kept so
+	// that a report over a long period reads hours (docs/pit.md).
+	CapRollups
 )
 
 // capabilities are the capabilities in order: each its name and whether a
@@ -51,6 +54,7 @@ var capabilities = []struct {
 	{CapCommits, "commit observer", func(s Store) bool { _, ok := s.(CommitObserver); return ok }},
 	{CapWriteCheck, "write check", func(s Store) bool { _, ok := s.(WriteChecker); return ok }},
 	{CapRevocations, "revocations", func(s Store) bool { _, ok := s.(Revoker); return ok }},
+	{CapRollups, "rollups", func(s Store) bool { _, ok := s.(Rollups); return ok }},
 }
 
 // CapabilitiesOf is the set of capabilities the store s provides.

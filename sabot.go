@@ -212,6 +212,10 @@ type LogQuery struct {
 	// Before.TableID, Before.Seq) in that order. With Newest it is the
 	// cursor of the next page: the last record of this one. nil: no bound.
 	Before *LogRecord
+	// After keeps one table's records with Seq > After (0: no bound): a
+	// reader that has read a table's log up to a record reads on from it,
+	// oldest first (Rollups' marks). It needs TableID.
+	After int64
 }
 
 // Table is a table's configuration.

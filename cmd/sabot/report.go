@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot"
 	"sabot/internal/report"
 	"sabot/internal/store"
 )
@@ -83,6 +84,7 @@ func newReportCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 	}
 	var tf reportFlags
+	var rollup bool
 	tables := &cobra.Command{
 		Use:   "tables",
 		Short: "Each table's and profile's rounds, stakes, drop, win and hold over a period, against the theoretical win and its band",
@@ -102,6 +104,11 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if rollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
+				if _, err := rollUp(cmd, e, tf.source(s), false); err != nil {
+					return failed("report tables: the rollup: %s (--rollup=false reads without it)", errCause(err))
+				}
+			}
 			r, err := report.TablesReport(cmd.Context(), tf.source(s), report.NewTheories(), p)
 			if err != nil {
 				return failed("report tables: %s", errCause(err))
@@ -118,6 +125,7 @@ func newReportCmd(e *env) *cobra.Command {
 		},
 	}
 	tf.add(tables)
+	tables.Flags().BoolVar(&rollup, "rollup", true, "bring the store's hourly sums up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once); false: read what is rolled up and the logs past it (a read-only store)")
 
 	var (
 		pf       reportFlags
@@ -221,7 +229,7 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	af.add(advantage)
 	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts, and each decision at an index play's hand")
-	c.AddCommand(tables, players, advantage, newReportSynthCmd(e))
+	c.AddCommand(tables, players, advantage, newReportRollupCmd(e), newReportSynthCmd(e))
 	return c
 }
 

@@ -223,6 +223,7 @@ type optionsAt struct {
 	// Each change's theory and profile, once asked.
 	theories []*Theory
 	profiles []*rules.Profile
+	hashes   []string
 }
 
 func loadOptions(ctx context.Context, src Source, t *sabot.Table) (*optionsAt, error) {
@@ -285,4 +286,20 @@ func (o *optionsAt) rules(seq int64) (*rules.Profile, error) {
 		o.profiles[i] = p
 	}
 	return o.profiles[i], nil
+}
+
+// hash returns the GameHash of the rules in force at seq.
+func (o *optionsAt) hash(seq int64) (string, error) {
+	i := o.index(seq)
+	if o.hashes == nil {
+		o.hashes = make([]string, len(o.opts))
+	}
+	if o.hashes[i] == "" {
+		p, err := o.rules(seq)
+		if err != nil {
+			return "", err
+		}
+		o.hashes[i] = p.GameHash()
+	}
+	return o.hashes[i], nil
 }

@@ -73,7 +73,7 @@ func (m *memLog) Find(_ context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, 
 			recs = m.byTable[q.TableID]
 		}
 		for _, r := range recs {
-			if keep(r) && (q.Before == nil || r.Seq < q.Before.Seq) {
+			if keep(r) && (q.Before == nil || r.Seq < q.Before.Seq) && r.Seq > q.After {
 				out = append(out, r)
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"sabot"
@@ -87,7 +86,11 @@ type Tables struct {
 }
 
 // TablesReport reads the tables' results over a period. The ledger's
-// totals are read when src is a sabot.LedgerReader.
+// totals are read when src is a sabot.LedgerReader. Where src keeps the
+// rollups of RollupTables (sabot.Rollups) and the period holds whole
+// hours, it reads those hours' rows, and the log only for the rest: the
+// period's first and last part hours, and each table's records past its
+// mark (docs/pit.md, "Rollups"); the answer is the same either way.
 func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tables, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -101,135 +104,153 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	for _, t := range tables {
 		byID[t.ID] = t
 	}
-	out := &Tables{From: p.From, To: p.To, BandZ: BandZ, Theories: []*Theory{}, Tables: []*TableResult{}, Profiles: []*TableResult{},
-		Total: &TableResult{Rules: []string{}}}
-	rows := map[int64]*TableResult{}
-	opts := map[int64]*optionsAt{}
-	theories := map[string]*Theory{}
-	profiles := map[string]*TableResult{}
-	row := func(id int64) *TableResult {
-		r := rows[id]
-		if r == nil {
-			t := byID[id]
-			r = &TableResult{Table: id, Rules: []string{}, Tables: 1}
-			if t != nil {
-				r.Name, r.Profile, r.Physical = t.Name, t.Profile, t.Physical()
-			}
-			rows[id] = r
-		}
-		return r
-	}
-	for _, kind := range []string{sabot.LogSettle, sabot.LogVoid} {
-		err := each(ctx, src, kind, p, func(rec *sabot.LogRecord) error {
-			var s tableSettlement
-			if err := decode(rec, &s); err != nil {
-				return err
-			}
-			r := row(rec.TableID)
-			if s.Void {
-				r.Voids++
-				return nil
-			}
-			t := byID[rec.TableID]
-			if t == nil {
-				return sabot.Errorf(sabot.EINTERNAL, "table %d's round %d: no such table", rec.TableID, s.Round)
-			}
-			o := opts[t.ID]
-			if o == nil {
-				var err error
-				if o, err = loadOptions(ctx, src, t); err != nil {
-					return err
-				}
-				opts[t.ID] = o
-			}
-			theory, err := o.theory(ctx, th, rec.Seq)
-			if err != nil {
-				return err
-			}
-			theories[theory.Rules] = theory
-			pr := profiles[t.Profile+" "+theory.Rules]
-			if pr == nil {
-				pr = &TableResult{Profile: t.Profile, Rules: []string{theory.Rules}}
-				profiles[t.Profile+" "+theory.Rules] = pr
-			}
-			if !slices.Contains(r.Rules, theory.Rules) {
-				r.Rules = append(r.Rules, theory.Rules)
-			}
-			for _, x := range []*TableResult{r, pr, out.Total} {
-				x.add(&s, theory)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	err = each(ctx, src, sabot.LogAdmin, p, func(rec *sabot.LogRecord) error {
-		if !strings.Contains(string(rec.Payload), `"buy-in"`) && !strings.Contains(string(rec.Payload), `"cash-out"`) {
-			return nil
-		}
-		var a adminPayload
-		if err := decode(rec, &a); err != nil {
-			return err
-		}
-		r := row(rec.TableID)
-		switch a.Event {
-		case "buy-in":
-			r.Drop += a.Amount
-			out.Total.Drop += a.Amount
-		case "cash-out":
-			r.Cashout += a.Amount
-			out.Total.Cashout += a.Amount
-		}
-		return nil
-	})
+	acc := &tablesAcc{src: src, byID: byID, sums: map[int64]*tableSums{}, opts: map[int64]*optionsAt{}}
+	_, acc.ledger = src.(sabot.LedgerReader)
+	plan, err := planRollups(ctx, src, RollupTables, p)
 	if err != nil {
 		return nil, err
 	}
-	if lr, ok := src.(sabot.LedgerReader); ok {
-		nets, err := lr.RoundNets(ctx, p.From, p.To)
-		if err != nil {
+	if plan == nil {
+		err = acc.readPeriod(ctx, p)
+	} else {
+		err = acc.readPlan(ctx, plan)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return acc.results(ctx, th, p)
+}
+
+// tablesAcc sums the tables' records of a period, table by table.
+type tablesAcc struct {
+	src    Source
+	byID   map[int64]*sabot.Table
+	sums   map[int64]*tableSums
+	opts   map[int64]*optionsAt
+	ledger bool // the store sums its ledger (sabot.LedgerReader)
+}
+
+func (a *tablesAcc) table(id int64) *tableSums {
+	s := a.sums[id]
+	if s == nil {
+		s = &tableSums{}
+		a.sums[id] = s
+	}
+	return s
+}
+
+// options are a table's options along its log (none: nil).
+func (a *tablesAcc) options(ctx context.Context, id int64) (*optionsAt, error) {
+	t := a.byID[id]
+	if t == nil {
+		return nil, nil
+	}
+	o := a.opts[id]
+	if o == nil {
+		var err error
+		if o, err = loadOptions(ctx, a.src, t); err != nil {
 			return nil, err
 		}
-		add := func(x *TableResult, n money.Amount) {
-			if x.LedgerHouseNet == nil {
-				x.LedgerHouseNet = new(money.Amount)
+		a.opts[id] = o
+	}
+	return o, nil
+}
+
+// readPeriod sums every record of the period from the log, found by time,
+// and the ledger's nets of its rounds.
+func (a *tablesAcc) readPeriod(ctx context.Context, p Period) error {
+	for _, kind := range []string{sabot.LogSettle, sabot.LogVoid, sabot.LogAdmin} {
+		err := each(ctx, a.src, kind, p, func(rec *sabot.LogRecord) error {
+			o, err := a.options(ctx, rec.TableID)
+			if err != nil {
+				return err
 			}
-			*x.LedgerHouseNet += n
+			s, seen := a.sums[rec.TableID]
+			if !seen {
+				s = &tableSums{}
+			}
+			counts, err := s.record(rec, o)
+			if counts && !seen {
+				a.sums[rec.TableID] = s
+			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		add(out.Total, 0)
-		for _, r := range rows {
-			add(r, 0)
+	}
+	if lr, ok := a.src.(sabot.LedgerReader); ok {
+		nets, err := lr.RoundNets(ctx, p.From, p.To)
+		if err != nil {
+			return err
 		}
 		for _, n := range nets {
 			if n.Kind == sabot.AccountHouse && n.OwnerID == 0 {
-				add(row(n.TableID), n.Net)
-				add(out.Total, n.Net)
+				a.table(n.TableID).Ledger += n.Net
 			}
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(rows)) {
-		out.Tables = append(out.Tables, rows[id])
+	return nil
+}
+
+// results makes the report's rows of the sums: a table's, a profile's
+// (its rules), the total's.
+func (a *tablesAcc) results(ctx context.Context, th *Theories, p Period) (*Tables, error) {
+	out := &Tables{From: p.From, To: p.To, BandZ: BandZ, Theories: []*Theory{}, Tables: []*TableResult{}, Profiles: []*TableResult{},
+		Total: &TableResult{Rules: []string{}}}
+	theories := map[string]*Theory{}
+	profiles := map[string]*TableResult{}
+	tablesOf := map[string]int{}
+	var ledger money.Amount
+	for _, id := range slices.Sorted(maps.Keys(a.sums)) {
+		s, t := a.sums[id], a.byID[id]
+		r := &TableResult{Table: id, Rules: []string{}, Tables: 1, Voids: s.Voids, Drop: s.Drop, Cashout: s.Cashout}
+		if t != nil {
+			r.Name, r.Profile, r.Physical = t.Name, t.Profile, t.Physical()
+		} else if len(s.Rules) > 0 {
+			return nil, sabot.Errorf(sabot.EINTERNAL, "table %d's rounds: no such table", id)
+		}
+		out.Total.Voids += s.Voids
+		out.Total.Drop += s.Drop
+		out.Total.Cashout += s.Cashout
+		for _, h := range slices.Sorted(maps.Keys(s.Rules)) {
+			g := s.Rules[h]
+			theory := theories[h]
+			if theory == nil {
+				var err error
+				if theory, err = th.Of(ctx, t.Profile, g.Options); err != nil {
+					return nil, err
+				}
+				theories[h] = theory
+			}
+			pr := profiles[t.Profile+" "+h]
+			if pr == nil {
+				pr = &TableResult{Profile: t.Profile, Rules: []string{h}}
+				profiles[t.Profile+" "+h] = pr
+			}
+			tablesOf[t.Profile+" "+h]++
+			r.Rules = append(r.Rules, h)
+			for _, x := range []*TableResult{r, pr, out.Total} {
+				x.add(g, theory)
+			}
+		}
+		if a.ledger {
+			r.LedgerHouseNet = new(money.Amount)
+			*r.LedgerHouseNet = s.Ledger
+			ledger += s.Ledger
+		}
+		out.Tables = append(out.Tables, r)
+	}
+	if a.ledger {
+		out.Total.LedgerHouseNet = &ledger
 	}
 	for _, k := range slices.Sorted(maps.Keys(profiles)) {
+		profiles[k].Tables = tablesOf[k] // a profile's row counts its tables
 		out.Profiles = append(out.Profiles, profiles[k])
 	}
 	for _, k := range slices.Sorted(maps.Keys(theories)) {
 		out.Theories = append(out.Theories, theories[k])
 		out.Total.Rules = append(out.Total.Rules, k)
-	}
-	// A profile's row counts its tables, the total's every table.
-	seen := map[string]map[int64]bool{}
-	for _, r := range out.Tables {
-		for _, h := range r.Rules {
-			if seen[r.Profile+" "+h] == nil {
-				seen[r.Profile+" "+h] = map[int64]bool{}
-			}
-			seen[r.Profile+" "+h][r.Table] = true
-		}
-	}
-	for k, pr := range profiles {
-		pr.Tables = len(seen[k])
 	}
 	out.Total.Tables = len(out.Tables)
 	for _, r := range append(append([]*TableResult{out.Total}, out.Tables...), out.Profiles...) {
@@ -260,24 +281,15 @@ func (s *tableSettlement) houseWin() money.Amount {
 	return houseWin(s.Void, s.Bank, s.House, s.BankPaid)
 }
 
-// add counts one settled round dealt under a theory.
-func (r *TableResult) add(s *tableSettlement, t *Theory) {
-	r.Rounds++
-	r.Hands += int64(len(s.Hands))
-	r.Win += s.houseWin()
-	boxes := map[int]money.Amount{}
-	for _, b := range s.Bets {
-		r.Stakes += b.Stake
-		if b.Kind == "main" {
-			r.Initial += b.Stake
-			boxes[b.Box] += b.Stake
-		}
-	}
-	for _, st := range boxes {
-		r.theo += float64(st) * t.HouseEdge
-		x := float64(st) * t.SD
-		r.variance += x * x
-	}
+// add counts a table's rounds dealt under one rule set.
+func (r *TableResult) add(g *ruleSums, t *Theory) {
+	r.Rounds += g.Rounds
+	r.Hands += g.Hands
+	r.Win += g.Win
+	r.Stakes += g.Stakes
+	r.Initial += g.Initial
+	r.theo += float64(g.Initial) * t.HouseEdge
+	r.variance += g.Squares.float() * t.SD * t.SD
 }
 
 // finish computes the row's figures from its sums.

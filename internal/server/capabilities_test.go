@@ -28,7 +28,7 @@ func TestOpenRefusesAStoreWithoutWhatItNeeds(t *testing.T) {
 		{"shared-on-memory", &server.Server{Store: newMemStore(), Shared: true},
 			"server: a store shared by several nodes needs a store with the cluster capability, which *server_test.memStore lacks (it has: none)"},
 		{"shared-on-sqlite", &server.Server{Store: sqlite, Shared: true},
-			"server: a store shared by several nodes needs a store with the revocations capability, which *sqlite.DB lacks (it has: care, outbox, devices, cluster, commit observer, write check)"},
+			"server: a store shared by several nodes needs a store with the revocations capability, which *sqlite.DB lacks (it has: care, outbox, devices, cluster, commit observer, write check, rollups)"},
 		{"memory", &server.Server{Store: newMemStore()}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

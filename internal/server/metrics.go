@@ -41,6 +41,9 @@ type metrics struct {
 
 	// The operator's wallet (internal/operator).
 	wallet *operator.Metrics
+
+	// The reports' rollups (rollups.go): the records they read.
+	rollupRecords prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -70,12 +73,14 @@ func newMetrics() *metrics {
 			Help:    "Time a decision's record waited for the store's writer before its transaction began.",
 			Buckets: latencyBuckets}),
 		wallet: operator.NewMetrics(),
+		rollupRecords: prometheus.NewCounter(prometheus.CounterOpts{Name: "sabot_rollup_records_total",
+			Help: "Log records the reports' rollups read past their marks (docs/pit.md, \"Rollups\")."}),
 	}
 	m.reg.MustRegister(m.wallet.Collectors()...)
 	m.reg.MustRegister(m.cluster.Collectors()...)
 	m.reg.MustRegister(m.table.Collectors()...)
 	m.reg.MustRegister(m.tables, m.sockets, m.hashes, m.refused, m.paced, m.socketsUnanswered, m.tarpitted,
-		m.commitTime, m.commitAppends, m.decisionWait,
+		m.commitTime, m.commitAppends, m.decisionWait, m.rollupRecords,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -46,7 +46,7 @@ type DB struct {
 var _ sabot.Store = (*DB)(nil)
 
 // Capabilities are the optional parts (sabot.Capability) that the PostgreSQL store: every optional part, revocations to the other nodes included (revoke.go). Its tests hold it to what the type implements.
-const Capabilities = sabot.CapCare | sabot.CapOutbox | sabot.CapDevices | sabot.CapCluster | sabot.CapCommits | sabot.CapWriteCheck | sabot.CapRevocations
+const Capabilities = sabot.CapCare | sabot.CapOutbox | sabot.CapDevices | sabot.CapCluster | sabot.CapCommits | sabot.CapWriteCheck | sabot.CapRevocations | sabot.CapRollups
 
 // NewDB returns a DB for a DSN on the real clock; Open opens it.
 func NewDB(dsn string) *DB {

@@ -55,7 +55,7 @@ type DB struct {
 var _ sabot.Store = (*DB)(nil)
 
 // Capabilities are the optional parts (sabot.Capability) that the SQLite store: a single node's, so without revocations for other nodes. Its tests hold it to what the type implements.
-const Capabilities = sabot.CapCare | sabot.CapOutbox | sabot.CapDevices | sabot.CapCluster | sabot.CapCommits | sabot.CapWriteCheck
+const Capabilities = sabot.CapCare | sabot.CapOutbox | sabot.CapDevices | sabot.CapCluster | sabot.CapCommits | sabot.CapWriteCheck | sabot.CapRollups
 
 // NewDB returns a DB for a DSN on the real clock; Open opens it.
 func NewDB(dsn string) *DB {

@@ -346,8 +346,11 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 	if q.FromRound < 0 || q.ToRound < 0 || q.Shoe < 0 || q.UserID < 0 {
 		return nil, sabot.Errorf(sabot.EINVALID, "a log query's rounds, shoe and user are 0 (any) or more")
 	}
-	if q.TableID == 0 && (q.FromRound != 0 || q.ToRound != 0 || q.Shoe != 0) {
-		return nil, sabot.Errorf(sabot.EINVALID, "a log query by round or shoe needs a table")
+	if q.TableID == 0 && (q.FromRound != 0 || q.ToRound != 0 || q.Shoe != 0 || q.After != 0) {
+		return nil, sabot.Errorf(sabot.EINVALID, "a log query by round, shoe or seq needs a table")
+	}
+	if q.After < 0 {
+		return nil, sabot.Errorf(sabot.EINVALID, "a log query's After is a seq, 0 (none) or more, not %d", q.After)
 	}
 	var where []string
 	var args []any
@@ -396,6 +399,9 @@ func (s *Store) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord,
 	}
 	if q.Shoe != 0 {
 		where = append(where, "l.shoe_no = "+arg(q.Shoe), "l.shoe_no <> 0")
+	}
+	if q.After != 0 {
+		where = append(where, "l.seq > "+arg(q.After))
 	}
 	if b := q.Before; b != nil {
 		if q.TableID != 0 {

@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"AppendRace", testAppendRace},
 		{"AppendBatch", testAppendBatch},
 		{"BulkLoad", testBulkLoad},
+		{"Rollups", testRollups},
 		{"ObserveCommits", testObserveCommits},
 		{"AppendGroupCommit", testAppendGroupCommit},
 		{"AppendClose", testAppendClose},
