@@ -20,6 +20,7 @@ type reportFlags struct {
 	dsn, from, to string
 	asJSON, asCSV bool
 	pace          float64
+	cpuProfile    string
 }
 
 func (f *reportFlags) add(c *cobra.Command) {
@@ -28,6 +29,7 @@ func (f *reportFlags) add(c *cobra.Command) {
 	c.Flags().StringVar(&f.to, "to", "", "the period's end, not included: an RFC 3339 time or a day (00:00 UTC); default: now")
 	c.Flags().BoolVar(&f.asJSON, "json", false, "print one JSON object (docs/pit.md: the schema)")
 	c.Flags().BoolVar(&f.asCSV, "csv", false, "print CSV, a header and a row per table, profile and the total (docs/pit.md)")
+	c.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the report (go tool pprof) to this file")
 	c.Flags().Float64Var(&f.pace, "pace", 0, "after each read of the store, pause this many times as long as the report worked since its last pause (1: busy half the time at most), to leave the processor and the database to the tables")
 }
 
@@ -99,6 +101,11 @@ func newReportCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			stopProfile, err := startCPUProfile("report", tf.cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stopProfile()
 			s, err := openExisting(cmd.Context(), tf.dsn)
 			if err != nil {
 				return err
@@ -125,7 +132,7 @@ func newReportCmd(e *env) *cobra.Command {
 		},
 	}
 	tf.add(tables)
-	tables.Flags().BoolVar(&rollup, "rollup", true, "bring the store's hourly sums up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once); false: read what is rolled up and the logs past it (a read-only store)")
+	tables.Flags().BoolVar(&rollup, "rollup", true, "bring the store's sums by hour and day up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once); false: read what is rolled up and the logs past it (a read-only store)")
 
 	var (
 		pf       reportFlags
@@ -146,6 +153,11 @@ func newReportCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			stopProfile, err := startCPUProfile("report", pf.cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stopProfile()
 			s, err := openExisting(cmd.Context(), pf.dsn)
 			if err != nil {
 				return err
@@ -191,6 +203,11 @@ func newReportCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			stopProfile, err := startCPUProfile("report", af.cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stopProfile()
 			s, err := openExisting(cmd.Context(), af.dsn)
 			if err != nil {
 				return err

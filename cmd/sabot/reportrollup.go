@@ -14,7 +14,7 @@ import (
 	"sabot/internal/store"
 )
 
-// newReportRollupCmd is `sabot report rollup`: the store's hourly sums of
+// newReportRollupCmd is `sabot report rollup`: the store's sums by hour and day of
 // the tables' report brought up to the logs (docs/pit.md, "Rollups").
 func newReportRollupCmd(e *env) *cobra.Command {
 	var dsn string
@@ -22,12 +22,12 @@ func newReportRollupCmd(e *env) *cobra.Command {
 	var progress bool
 	c := &cobra.Command{
 		Use:   "rollup",
-		Short: "Bring the store's hourly sums of the tables' report up to the tables' logs (docs/pit.md)",
+		Short: "Bring the store's sums by hour and day of the tables' report up to the tables' logs (docs/pit.md)",
 		Long: "rollup reads each table's log past the mark its sums reached, adds each hour's rounds, voids, buy-ins\n" +
-			"and cash-outs to that hour's row, and moves the mark, a page at a time: a report over a long period then\n" +
-			"reads hours, not rounds. The first rollup of a store reads every log once; `sabot serve` rolls up every\n" +
-			"--rollup-every (5m) and `sabot report tables` before it reports. A table another node or report rolls up\n" +
-			"meanwhile is left to it. It prints the tables and records it read.",
+			"and cash-outs to that hour's row and that day's, and moves the mark, a page at a time: a report over a long\n" +
+			"period then reads days and hours, not rounds. The first rollup of a store reads every log once; `sabot\n" +
+			"serve` rolls up every --rollup-every (5m) and `sabot report tables` before it reports. A table another\n" +
+			"node or report rolls up meanwhile is left to it. It prints the tables and records it read.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := openExisting(cmd.Context(), dsn)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,10 +19,11 @@ import (
 
 // Rollups (docs/pit.md, "Rollups"; issue 29 item 6): the tables' report
 // sums each table's settle, void and admin records into a tableSums, and
-// the same sums of a table's hour are kept in the store (sabot.Rollups),
-// so that a report over a year reads some 8,760 rows a table rather than
-// every round. RollUp brings them up to the logs; TablesReport reads the
-// hours the rows cover and the log for the rest.
+// the same sums of a table's hour and of its day are kept in the store
+// (sabot.Rollups), so that a report over a year reads some 365 rows a
+// table rather than every round. RollUp brings them up to the logs;
+// TablesReport reads the days and hours the rows cover and the log for
+// the rest.
 
 // RollupTables is the kind of the tables' report's rollups: its name and
 // the version of tableSums' format, which a change of the sums bumps (the
@@ -257,7 +259,7 @@ func planRollups(ctx context.Context, src Source, kind string, p Period) (*rollu
 	if !h0.Before(h1) {
 		return nil, nil
 	}
-	marks, _, err := ro.RollupRows(ctx, kind, 0, time.Time{}, time.Time{})
+	marks, _, err := ro.RollupRows(ctx, kind, 0)
 	if err != nil || len(marks) == 0 {
 		return nil, err
 	}
@@ -283,15 +285,16 @@ func (a *tablesAcc) readPlan(ctx context.Context, plan *rollupPlan) error {
 			return err
 		}
 	}
+	ranges := plan.full.ranges()
 	for _, id := range slices.Sorted(maps.Keys(a.byID)) {
-		marks, rows, err := plan.ro.RollupRows(ctx, plan.kind, id, plan.full.From, plan.full.To)
+		marks, rows, err := plan.ro.RollupRows(ctx, plan.kind, id, ranges...)
 		if err != nil {
 			return err
 		}
 		for _, r := range rows {
 			var h tableSums
 			if err := json.Unmarshal(r.Data, &h); err != nil {
-				return fmt.Errorf("table %d's rollup of %s (%s): %w", r.TableID, r.Hour.Format(time.RFC3339), plan.kind, err)
+				return fmt.Errorf("table %d's rollup of %v from %s (%s): %w", r.TableID, r.Span, r.Start.Format(time.RFC3339), plan.kind, err)
 			}
 			a.table(id).plus(&h)
 		}
@@ -317,6 +320,27 @@ func (a *tablesAcc) readPlan(ctx context.Context, plan *rollupPlan) error {
 		}
 	}
 	return nil
+}
+
+// ranges are the rows that sum a period of whole hours: its whole days'
+// (from midnight to midnight, UTC) and its other hours'.
+func (p Period) ranges() []sabot.RollupRange {
+	d0, d1 := p.From.Truncate(sabot.RollupDay), p.To.Truncate(sabot.RollupDay)
+	if d0.Before(p.From) {
+		d0 = d0.Add(sabot.RollupDay)
+	}
+	if !d0.Before(d1) {
+		return []sabot.RollupRange{{Span: sabot.RollupHour, From: p.From, To: p.To}}
+	}
+	var out []sabot.RollupRange
+	if p.From.Before(d0) {
+		out = append(out, sabot.RollupRange{Span: sabot.RollupHour, From: p.From, To: d0})
+	}
+	out = append(out, sabot.RollupRange{Span: sabot.RollupDay, From: d0, To: d1})
+	if d1.Before(p.To) {
+		out = append(out, sabot.RollupRange{Span: sabot.RollupHour, From: d1, To: p.To})
+	}
+	return out
 }
 
 // tail calls fn with each of a table's records of rolledKinds past seq
@@ -371,7 +395,7 @@ func RollUp(ctx context.Context, src Source, progress func(records int64)) (Roll
 	if err != nil {
 		return out, err
 	}
-	marks, _, err := ro.RollupRows(ctx, RollupTables, 0, time.Time{}, time.Time{})
+	marks, _, err := ro.RollupRows(ctx, RollupTables, 0)
 	if err != nil {
 		return out, err
 	}
@@ -415,7 +439,7 @@ func rollTable(ctx context.Context, src Source, ro sabot.Rollups, t *sabot.Table
 		if err != nil {
 			return moved, err
 		}
-		hours := map[time.Time]*tableSums{}
+		spans := map[spanAt]*tableSums{}
 		for _, r := range recs {
 			var h tableSums
 			counts, err := h.record(r, o)
@@ -426,13 +450,15 @@ func rollTable(ctx context.Context, src Source, ro sabot.Rollups, t *sabot.Table
 				continue
 			}
 			h.Ledger = nets[r.Seq]
-			at := r.Created.UTC().Truncate(time.Hour)
-			if hours[at] == nil {
-				hours[at] = &tableSums{}
+			for _, span := range []time.Duration{sabot.RollupHour, sabot.RollupDay} {
+				at := spanAt{span, r.Created.UTC().Truncate(span)}
+				if spans[at] == nil {
+					spans[at] = &tableSums{}
+				}
+				spans[at].plus(&h)
 			}
-			hours[at].plus(&h)
 		}
-		rows, err := mergeHours(ctx, ro, t.ID, hours)
+		rows, err := mergeRows(ctx, ro, t.ID, spans)
 		if err != nil {
 			return moved, err
 		}
@@ -447,36 +473,51 @@ func rollTable(ctx context.Context, src Source, ro sabot.Rollups, t *sabot.Table
 	}
 }
 
-// mergeHours adds a page's hours to the rows kept of them: the rows to
-// write.
-func mergeHours(ctx context.Context, ro sabot.Rollups, table int64, hours map[time.Time]*tableSums) ([]sabot.Rollup, error) {
-	if len(hours) == 0 {
+// spanAt is a rollup row's span and start.
+type spanAt struct {
+	span  time.Duration
+	start time.Time
+}
+
+// mergeRows adds a page's hours and days to the rows kept of them: the
+// rows to write.
+func mergeRows(ctx context.Context, ro sabot.Rollups, table int64, sums map[spanAt]*tableSums) ([]sabot.Rollup, error) {
+	if len(sums) == 0 {
 		return nil, nil
 	}
-	at := slices.SortedFunc(maps.Keys(hours), func(a, b time.Time) int { return a.Compare(b) })
-	_, kept, err := ro.RollupRows(ctx, RollupTables, table, at[0], at[len(at)-1].Add(time.Hour))
+	at := slices.SortedFunc(maps.Keys(sums), func(a, b spanAt) int { return cmp.Or(cmp.Compare(a.span, b.span), a.start.Compare(b.start)) })
+	var ranges []sabot.RollupRange
+	for _, k := range at {
+		if n := len(ranges); n > 0 && ranges[n-1].Span == k.span {
+			ranges[n-1].To = k.start.Add(k.span)
+		} else {
+			ranges = append(ranges, sabot.RollupRange{Span: k.span, From: k.start, To: k.start.Add(k.span)})
+		}
+	}
+	_, kept, err := ro.RollupRows(ctx, RollupTables, table, ranges...)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range kept {
-		h := hours[r.Hour]
+		k := spanAt{r.Span, r.Start}
+		h := sums[k]
 		if h == nil {
 			continue
 		}
 		var old tableSums
 		if err := json.Unmarshal(r.Data, &old); err != nil {
-			return nil, fmt.Errorf("table %d's rollup of %s: %w", table, r.Hour.Format(time.RFC3339), err)
+			return nil, fmt.Errorf("table %d's rollup of %v from %s: %w", table, r.Span, r.Start.Format(time.RFC3339), err)
 		}
 		old.plus(h)
-		hours[r.Hour] = &old
+		sums[k] = &old
 	}
 	rows := make([]sabot.Rollup, 0, len(at))
-	for _, h := range at {
-		data, err := json.Marshal(hours[h])
+	for _, k := range at {
+		data, err := json.Marshal(sums[k])
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, sabot.Rollup{TableID: table, Hour: h, Data: data})
+		rows = append(rows, sabot.Rollup{TableID: table, Span: k.span, Start: k.start, Data: data})
 	}
 	return rows, nil
 }

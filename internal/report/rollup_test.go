@@ -49,44 +49,51 @@ type memRollups struct {
 	memLedger
 	page  int
 	marks map[string]map[int64]int64
-	rows  map[string]map[int64]map[time.Time]json.RawMessage
+	rows  map[string]map[int64]map[spanAt]json.RawMessage
 }
 
 func newMemRollups(m *memLog, page int) *memRollups {
-	return &memRollups{memLedger: memLedger{m}, page: page, marks: map[string]map[int64]int64{}, rows: map[string]map[int64]map[time.Time]json.RawMessage{}}
+	return &memRollups{memLedger: memLedger{m}, page: page, marks: map[string]map[int64]int64{}, rows: map[string]map[int64]map[spanAt]json.RawMessage{}}
 }
 
 func (m *memRollups) pageSize() int { return m.page }
 
-func (m *memRollups) RollupRows(_ context.Context, kind string, table int64, from, to time.Time) (map[int64]int64, []sabot.Rollup, error) {
+func (m *memRollups) RollupRows(_ context.Context, kind string, table int64, ranges ...sabot.RollupRange) (map[int64]int64, []sabot.Rollup, error) {
 	var out []sabot.Rollup
-	for id, hours := range m.rows[kind] {
+	for id, rows := range m.rows[kind] {
 		if table != 0 && id != table {
 			continue
 		}
-		for h, d := range hours {
-			if !h.Before(from) && h.Before(to) {
-				out = append(out, sabot.Rollup{TableID: id, Hour: h, Data: d})
+		for k, d := range rows {
+			for _, r := range ranges {
+				if k.span == r.Span && !k.start.Before(r.From) && k.start.Before(r.To) {
+					out = append(out, sabot.Rollup{TableID: id, Span: k.span, Start: k.start, Data: d})
+				}
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b sabot.Rollup) int { return cmp.Or(cmp.Compare(a.TableID, b.TableID), a.Hour.Compare(b.Hour)) })
+	slices.SortFunc(out, func(a, b sabot.Rollup) int {
+		return cmp.Or(cmp.Compare(a.TableID, b.TableID), cmp.Compare(a.Span, b.Span), a.Start.Compare(b.Start))
+	})
 	return maps.Clone(m.marks[kind]), out, nil
 }
 
 func (m *memRollups) PutRollup(_ context.Context, kind string, table int64, from, to int64, rows []sabot.Rollup) error {
 	if m.marks[kind] == nil {
-		m.marks[kind], m.rows[kind] = map[int64]int64{}, map[int64]map[time.Time]json.RawMessage{}
+		m.marks[kind], m.rows[kind] = map[int64]int64{}, map[int64]map[spanAt]json.RawMessage{}
 	}
 	if m.marks[kind][table] != from {
 		return sabot.Errorf(sabot.ECONFLICT, "moved")
 	}
 	m.marks[kind][table] = to
 	if m.rows[kind][table] == nil {
-		m.rows[kind][table] = map[time.Time]json.RawMessage{}
+		m.rows[kind][table] = map[spanAt]json.RawMessage{}
 	}
 	for _, r := range rows {
-		m.rows[kind][table][r.Hour] = r.Data
+		if !r.Start.Equal(r.Start.Truncate(r.Span)) {
+			return fmt.Errorf("a row of %v from %s", r.Span, r.Start)
+		}
+		m.rows[kind][table][spanAt{r.Span, r.Start}] = r.Data
 	}
 	return nil
 }
@@ -124,14 +131,14 @@ func reportJSON(t *testing.T, src Source, p Period) string {
 // meanwhile writes nothing; and the sums of squares keep every bit.
 func TestRollupsAgreeWithTheLog(t *testing.T) {
 	ctx := context.Background()
-	full, p := synthLog(t, 3, 12, 6000) // a round a minute at each table: 2,000 minutes
+	full, p := synthLog(t, 2, 12, 9000) // a round a minute at each table: 4,500 minutes, 3 days and more
 	all := slices.SortedFunc(slices.Values(append(append([]*sabot.LogRecord(nil), full.byKind[sabot.LogDeal]...), full.byKind[sabot.LogSettle]...)),
 		func(a, b *sabot.LogRecord) int {
 			return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.TableID, b.TableID), cmp.Compare(a.Seq, b.Seq))
 		})
 	// Voids and a float's buy-ins and cash-outs at table 2.
 	var extra []*sabot.LogRecord
-	for i := range 40 {
+	for i := range 90 {
 		at := p.From.Add(time.Duration(i*47)*time.Minute + 30*time.Second)
 		extra = append(extra,
 			&sabot.LogRecord{TableID: 2, Kind: sabot.LogVoid, Created: at, Payload: json.RawMessage(fmt.Sprintf(`{"round":%d,"void":true}`, 9000+i))},
@@ -158,6 +165,10 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 		{p.From.Add(5 * time.Hour), p.From.Add(9 * time.Hour)},
 		{p.From.Add(5*time.Hour + time.Minute), p.From.Add(5*time.Hour + 59*time.Minute)},
 		{p.From.Add(3*time.Hour + 50*time.Minute), p.From.Add(6*time.Hour + 10*time.Minute)},
+		{p.From.Add(20 * time.Hour), p.From.Add(44 * time.Hour)},               // across a midnight, no whole day
+		{p.From.Add(5 * time.Hour), p.To.Add(-3 * time.Hour)},                  // whole days and hours either side
+		{p.From.Add(24 * time.Hour), p.From.Add(48 * time.Hour)},               // a day
+		{p.From.Add(24*time.Hour + time.Second), p.From.Add(72*time.Hour - 1)}, // a day, cut within its ends' hours
 	}
 	check := func(what string, m *memLog, ro *memRollups) {
 		t.Helper()
@@ -174,7 +185,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	ro := newMemRollups(half, 97)
 	check("nothing rolled up", half, ro)
 	done, err := RollUp(ctx, ro, nil)
-	if err != nil || done.Tables != 3 || done.Records == 0 || done.Left != 0 {
+	if err != nil || done.Tables != 2 || done.Records == 0 || done.Left != 0 {
 		t.Fatalf("RollUp: %+v, %v", done, err)
 	}
 	check("all rolled up", half, ro)
@@ -188,7 +199,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	whole.add(late)
 	slices.SortFunc(whole.byKind[sabot.LogSettle], order)
 	check("a late record", whole, ro)
-	if done, err = RollUp(ctx, ro, nil); err != nil || done.Tables != 3 {
+	if done, err = RollUp(ctx, ro, nil); err != nil || done.Tables != 2 {
 		t.Fatalf("RollUp again: %+v, %v", done, err)
 	}
 	check("rolled up again", whole, ro)
@@ -197,7 +208,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	}
 	// The late round's squares, (10¹⁵)² + (10¹⁵ − 1)² and more, kept
 	// exactly in its hour's row.
-	_, rows, _ := ro.RollupRows(ctx, RollupTables, 1, p.From.Add(5*time.Hour), p.From.Add(6*time.Hour))
+	_, rows, _ := ro.RollupRows(ctx, RollupTables, 1, sabot.RollupRange{Span: sabot.RollupHour, From: p.From.Add(5 * time.Hour), To: p.From.Add(6 * time.Hour)})
 	var h tableSums
 	if len(rows) != 1 || json.Unmarshal(rows[0].Data, &h) != nil || len(h.Rules) != 1 {
 		t.Fatalf("table 1's row of 05:00: %v", rows)

@@ -3,9 +3,11 @@
 // of them, the players' ratings and the return to player watched, read from
 // the table logs and the ledger a sabot.Store keeps, on either database.
 //
-// It reads the log records the table server writes (internal/server's
+// It reads the log records the table server writes (internal/actor's
 // records.go: the stored format, whose fields are added and never renamed)
-// through the fields it needs, and never writes.
+// through the fields it needs. It writes only the rollups (rollup.go: the
+// tables' report's sums by table and hour, sabot.Rollups), never the log
+// or the ledger.
 package report
 
 import (

@@ -32,7 +32,7 @@ var storeFeatures = []struct {
 	{sabot.CapDevices, "the card readers of tables dealt from a physical shoe"},
 	{sabot.CapCommits, "the group commit's metrics"},
 	{sabot.CapWriteCheck, "the check that the store accepts writes (start, /readyz)"},
-	{sabot.CapRollups, "the reports' hourly rollups (a long period's report reads every round)"},
+	{sabot.CapRollups, "the reports' rollups by hour and day (a long period's report reads every round)"},
 }
 
 // checkStore refuses a configuration whose store lacks a capability it

@@ -8,10 +8,10 @@ import (
 )
 
 // The reports' rollups (docs/pit.md, "Rollups"): every RollupEvery the
-// server brings the store's hourly sums of the tables' report up to the
-// tables' logs (report.RollUp, paced as the reports it serves are), so
-// that a report over a long period reads hours, and the tail of each log
-// since the last run. Each node of a cluster runs it; a table another node
+// server brings the store's sums of the tables' report by hour and day up
+// to the tables' logs (report.RollUp, paced as the reports it serves are),
+// so that a report over a long period reads days and hours, and the tail
+// of each log since the last run. Each node of a cluster runs it; a table another node
 // rolled up meanwhile is left to it (the mark's compare and set).
 
 // DefaultRollupEvery is how often the server rolls the reports' sums up,

@@ -15,9 +15,9 @@ import (
 	"sabot/internal/wire"
 )
 
-// The server brings the reports' hourly sums up to its tables' logs every
+// The server brings the reports' sums by hour and day up to its tables' logs every
 // RollupEvery (docs/pit.md, "Rollups"): after three rounds its mark
-// reaches the last settlement, the hour's row counts the three rounds and
+// reaches the last settlement, the hours' rows count the three rounds and
 // their stakes, and /metrics counts the records it read.
 func TestServerRollsUp(t *testing.T) {
 	ctx := context.Background()
@@ -40,7 +40,7 @@ func TestServerRollsUp(t *testing.T) {
 	ro := h.st.(sabot.Rollups)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		marks, _, err := ro.RollupRows(ctx, pitreport.RollupTables, tb, time.Time{}, time.Time{})
+		marks, _, err := ro.RollupRows(ctx, pitreport.RollupTables, tb)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func TestServerRollsUp(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	first := settles[0].Created.Truncate(time.Hour)
-	_, rows, err := ro.RollupRows(ctx, pitreport.RollupTables, tb, first, last.Created.Truncate(time.Hour).Add(time.Hour))
+	_, rows, err := ro.RollupRows(ctx, pitreport.RollupTables, tb, sabot.RollupRange{Span: sabot.RollupHour, From: first, To: last.Created.Truncate(time.Hour).Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestServerRollsUp(t *testing.T) {
 			n += g.Rounds
 			initial += g.Initial
 			if g.Win != -1500*g.Rounds { // a blackjack paid 3:2 each round
-				t.Errorf("the row of %s: the house won %d over %d rounds", r.Hour, g.Win, g.Rounds)
+				t.Errorf("the row of %s: the house won %d over %d rounds", r.Start, g.Win, g.Rounds)
 			}
 		}
 	}

@@ -49,9 +49,10 @@ type Server struct {
 	// --rtp-watch`): a metric, and a significant event when it leaves its
 	// band. Each rule set's figures are computed once, in the background.
 	RTPWatch bool
-	// RollupEvery is how often the server brings the reports' hourly
-	// sums up to the tables' logs (rollups.go; 0: DefaultRollupEvery;
-	// negative: never, and a report reads the log past the last marks).
+	// RollupEvery is how often the server brings the reports' sums by
+	// hour and day up to the tables' logs (rollups.go; 0:
+	// DefaultRollupEvery; negative: never, and a report reads the log
+	// past the last marks).
 	RollupEvery time.Duration
 	theories    *report.Theories
 	// The pit's reports over HTTP (reports.go): their theories, and the
@@ -293,7 +294,7 @@ func (s *Server) Open() error {
 	}
 	s.watchRevocations() // sessions ended and players excluded on other nodes (revoke.go)
 	s.runTouches()       // sessions' last use, written together (touch.go)
-	s.runRollups()       // the reports' hourly sums (rollups.go)
+	s.runRollups()       // the reports' sums by hour and day (rollups.go)
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
 }

@@ -1,7 +1,9 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"sabot"
@@ -11,8 +13,13 @@ import (
 var _ sabot.Rollups = (*Store)(nil)
 
 // RollupRows implements sabot.Rollups: the marks and the rows in one
-// snapshot, the rows on the primary key (kind, hour, table_id).
-func (s *Store) RollupRows(ctx context.Context, kind string, table int64, from, to time.Time) (map[int64]int64, []sabot.Rollup, error) {
+// snapshot, the rows on the primary key (kind, table_id, span, start_at).
+func (s *Store) RollupRows(ctx context.Context, kind string, table int64, ranges ...sabot.RollupRange) (map[int64]int64, []sabot.Rollup, error) {
+	for _, r := range ranges {
+		if !rollupSpan(r.Span) {
+			return nil, nil, sabot.Errorf(sabot.EINVALID, "a rollup's span is an hour or a day, not %v", r.Span)
+		}
+	}
 	marks := map[int64]int64{}
 	var rows []sabot.Rollup
 	err := s.read(ctx, func(tx Tx) error {
@@ -34,34 +41,46 @@ func (s *Store) RollupRows(ctx context.Context, kind string, table int64, from, 
 		if err := ms.Err(); err != nil {
 			return err
 		}
-		q := `SELECT table_id, hour, data FROM rollups WHERE kind = $1 AND hour >= $2 AND hour < $3`
-		args := []any{kind, stamp(from), stamp(to)}
-		if table != 0 {
-			q += ` AND table_id = $4`
-			args = append(args, table)
-		}
-		rs, err := tx.Query(ctx, q+` ORDER BY table_id, hour`, args...)
-		if err != nil {
-			return err
-		}
-		defer rs.Close()
-		for rs.Next() {
-			var r sabot.Rollup
-			var hour int64
-			var data string
-			if err := rs.Scan(&r.TableID, &hour, &data); err != nil {
+		for _, r := range ranges {
+			q := `SELECT table_id, start_at, data FROM rollups WHERE kind = $1 AND span = $2 AND start_at >= $3 AND start_at < $4`
+			args := []any{kind, int64(r.Span / time.Second), stamp(r.From), stamp(r.To)}
+			if table != 0 {
+				q += ` AND table_id = $5`
+				args = append(args, table)
+			}
+			rs, err := tx.Query(ctx, q+` ORDER BY table_id, start_at`, args...)
+			if err != nil {
 				return err
 			}
-			r.Hour, r.Data = unstamp(hour), []byte(data)
-			rows = append(rows, r)
+			for rs.Next() {
+				x := sabot.Rollup{Span: r.Span}
+				var start int64
+				var data string
+				if err := rs.Scan(&x.TableID, &start, &data); err != nil {
+					rs.Close()
+					return err
+				}
+				x.Start, x.Data = unstamp(start), []byte(data)
+				rows = append(rows, x)
+			}
+			rs.Close()
+			if err := rs.Err(); err != nil {
+				return err
+			}
 		}
-		return rs.Err()
+		return nil
 	})
 	if err != nil {
 		return nil, nil, fail(err)
 	}
+	slices.SortFunc(rows, func(a, b sabot.Rollup) int {
+		return cmp.Or(cmp.Compare(a.TableID, b.TableID), cmp.Compare(a.Span, b.Span), a.Start.Compare(b.Start))
+	})
 	return marks, rows, nil
 }
+
+// rollupSpan reports whether d is a span rollups keep.
+func rollupSpan(d time.Duration) bool { return d == sabot.RollupHour || d == sabot.RollupDay }
 
 // PutRollup implements sabot.Rollups: the mark moved by a compare and set
 // on its row (which PostgreSQL locks, SQLite's writer serializes), then
@@ -71,8 +90,9 @@ func (s *Store) PutRollup(ctx context.Context, kind string, table int64, from, t
 		return sabot.Errorf(sabot.EINVALID, "a rollup's mark moves forward from 0 or more, not from %d to %d", from, to)
 	}
 	for _, r := range rows {
-		if r.TableID != table || !r.Hour.Equal(r.Hour.Truncate(time.Hour)) || len(r.Data) == 0 {
-			return sabot.Errorf(sabot.EINVALID, "a rollup row is of table %d, on the hour, with data: not table %d at %s", table, r.TableID, r.Hour.Format(time.RFC3339Nano))
+		if r.TableID != table || !rollupSpan(r.Span) || !r.Start.Equal(r.Start.Truncate(r.Span)) || len(r.Data) == 0 {
+			return sabot.Errorf(sabot.EINVALID, "a rollup row is of table %d, an hour or a day from its start, with data: not table %d, %v from %s",
+				table, r.TableID, r.Span, r.Start.UTC().Format(time.RFC3339Nano))
 		}
 	}
 	return fail(s.write(ctx, func(tx Tx) error {
@@ -90,8 +110,9 @@ func (s *Store) PutRollup(ctx context.Context, kind string, table int64, from, t
 			return sabot.Errorf(sabot.ECONFLICT, "table %d's %s rollup is no longer at seq %d: rolled up meanwhile", table, kind, from)
 		}
 		for _, r := range rows {
-			if _, err := tx.Exec(ctx, `INSERT INTO rollups (kind, hour, table_id, data) VALUES ($1, $2, $3, $4)
-				ON CONFLICT (kind, hour, table_id) DO UPDATE SET data = excluded.data`, kind, stamp(r.Hour), table, string(r.Data)); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO rollups (kind, table_id, span, start_at, data) VALUES ($1, $2, $3, $4, $5)
+				ON CONFLICT (kind, table_id, span, start_at) DO UPDATE SET data = excluded.data`,
+				kind, table, int64(r.Span/time.Second), stamp(r.Start), string(r.Data)); err != nil {
 				return err
 			}
 		}
@@ -99,19 +120,23 @@ func (s *Store) PutRollup(ctx context.Context, kind string, table int64, from, t
 	}))
 }
 
-// HouseNets implements sabot.Rollups: the table's transactions in the seq
-// range on transactions_log (migration 016), their records' kinds on the
-// log's primary key.
+// HouseNets implements sabot.Rollups: the table's records in the seq
+// range on the log's primary key, each one's transaction on
+// transactions_log (migration 016) and its entries on entries_transaction.
+// The planners are told so: `l.seq + 0` keeps SQLite from reading the
+// transactions' index as a range for each record (the square of the
+// page), `+e.account_id` from reading the house's entries, every one of
+// them, for each transaction.
 func (s *Store) HouseNets(ctx context.Context, table int64, after, upTo int64) (map[int64]money.Amount, error) {
 	out := map[int64]money.Amount{}
 	err := s.read(ctx, func(tx Tx) error {
 		clear(out)
 		rows, err := tx.Query(ctx, `SELECT l.seq, SUM(e.amount)
-			FROM transactions t
-			JOIN log l ON l.table_id = t.table_id AND l.seq = t.seq
+			FROM log l
+			JOIN transactions t ON t.table_id = l.table_id AND t.seq = l.seq + 0
 			JOIN entries e ON e.transaction_id = t.id
-			JOIN accounts a ON a.id = e.account_id
-			WHERE t.table_id = $1 AND t.seq > $2 AND t.seq <= $3 AND l.kind IN ('settle', 'void')
+			JOIN accounts a ON a.id = +e.account_id
+			WHERE l.table_id = $1 AND l.seq > $2 AND l.seq <= $3 AND l.kind IN ('settle', 'void')
 				AND a.kind = 'house' AND a.owner_id = 0
 			GROUP BY l.seq`, table, after, upTo)
 		if err != nil {

@@ -29,10 +29,14 @@ func testRollups(t *testing.T, s sabot.Store) {
 	must(t, s.CreateTable(ctx, t1))
 	must(t, s.CreateTable(ctx, t2))
 	h := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
+	day := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
 	row := func(tbl *sabot.Table, hours int, data string) sabot.Rollup {
-		return sabot.Rollup{TableID: tbl.ID, Hour: h.Add(time.Duration(hours) * time.Hour), Data: json.RawMessage(data)}
+		return sabot.Rollup{TableID: tbl.ID, Span: sabot.RollupHour, Start: h.Add(time.Duration(hours) * time.Hour), Data: json.RawMessage(data)}
 	}
-	must(t, ro.PutRollup(ctx, "k/1", t1.ID, 0, 10, []sabot.Rollup{row(t1, 0, `{"a":1}`), row(t1, 1, `{"a":2}`)}))
+	dayRow := func(tbl *sabot.Table, days int, data string) sabot.Rollup {
+		return sabot.Rollup{TableID: tbl.ID, Span: sabot.RollupDay, Start: day.AddDate(0, 0, days), Data: json.RawMessage(data)}
+	}
+	must(t, ro.PutRollup(ctx, "k/1", t1.ID, 0, 10, []sabot.Rollup{row(t1, 0, `{"a":1}`), row(t1, 1, `{"a":2}`), dayRow(t1, 0, `{"d":1}`)}))
 	must(t, ro.PutRollup(ctx, "k/1", t2.ID, 0, 4, []sabot.Rollup{row(t2, 1, `{"b":1}`)}))
 	must(t, ro.PutRollup(ctx, "other/1", t1.ID, 0, 99, []sabot.Rollup{row(t1, 1, `{"other":1}`)}))
 	// A second roller from the same mark, or from a wrong one: refused,
@@ -40,11 +44,23 @@ func testRollups(t *testing.T, s sabot.Store) {
 	code(t, ro.PutRollup(ctx, "k/1", t1.ID, 0, 12, []sabot.Rollup{row(t1, 0, `{"lost":1}`)}), sabot.ECONFLICT)
 	code(t, ro.PutRollup(ctx, "k/1", t1.ID, 9, 12, []sabot.Rollup{row(t1, 0, `{"lost":1}`)}), sabot.ECONFLICT)
 	code(t, ro.PutRollup(ctx, "k/1", t1.ID, 10, 9, nil), sabot.EINVALID)
-	code(t, ro.PutRollup(ctx, "k/1", t1.ID, 10, 12, []sabot.Rollup{{TableID: t1.ID, Hour: h.Add(time.Minute), Data: json.RawMessage(`{}`)}}), sabot.EINVALID)
-	code(t, ro.PutRollup(ctx, "k/1", t1.ID, 10, 12, []sabot.Rollup{row(t2, 0, `{}`)}), sabot.EINVALID)
-	// The mark moves on; a row replaces its hour's, another is added.
-	must(t, ro.PutRollup(ctx, "k/1", t1.ID, 10, 20, []sabot.Rollup{row(t1, 1, `{"a":3}`), row(t1, 2, `{"a":4}`)}))
-	marks, rows, err := ro.RollupRows(ctx, "k/1", 0, h, h.Add(3*time.Hour))
+	for _, bad := range []sabot.Rollup{
+		{TableID: t1.ID, Span: sabot.RollupHour, Start: h.Add(time.Minute), Data: json.RawMessage(`{}`)}, // not on the hour
+		{TableID: t1.ID, Span: sabot.RollupDay, Start: h, Data: json.RawMessage(`{}`)},                   // not at midnight
+		{TableID: t1.ID, Span: time.Minute, Start: h, Data: json.RawMessage(`{}`)},                       // no such span
+		{TableID: t1.ID, Span: sabot.RollupHour, Start: h},                                               // no data
+		row(t2, 0, `{}`), // another table's
+	} {
+		code(t, ro.PutRollup(ctx, "k/1", t1.ID, 10, 12, []sabot.Rollup{bad}), sabot.EINVALID)
+	}
+	_, _, err := ro.RollupRows(ctx, "k/1", 0, sabot.RollupRange{Span: time.Minute, From: h, To: h.Add(time.Hour)})
+	code(t, err, sabot.EINVALID)
+	// The mark moves on; a row replaces its hour's, another is added, the
+	// day's is replaced.
+	must(t, ro.PutRollup(ctx, "k/1", t1.ID, 10, 20, []sabot.Rollup{row(t1, 1, `{"a":3}`), row(t1, 2, `{"a":4}`), dayRow(t1, 0, `{"d":2}`)}))
+	hours := sabot.RollupRange{Span: sabot.RollupHour, From: h, To: h.Add(3 * time.Hour)}
+	days := sabot.RollupRange{Span: sabot.RollupDay, From: day, To: day.AddDate(0, 0, 1)}
+	marks, rows, err := ro.RollupRows(ctx, "k/1", 0, hours, days)
 	must(t, err)
 	if want := map[int64]int64{t1.ID: 20, t2.ID: 4}; !reflect.DeepEqual(marks, want) {
 		t.Fatalf("marks %v, want %v", marks, want)
@@ -52,22 +68,27 @@ func testRollups(t *testing.T, s sabot.Store) {
 	got := func(rows []sabot.Rollup) []string {
 		var out []string
 		for _, r := range rows {
-			out = append(out, fmt.Sprintf("%d %s %s", r.TableID, r.Hour.Format("15"), r.Data))
+			out = append(out, fmt.Sprintf("%d %v %s %s", r.TableID, r.Span, r.Start.Format("02 15"), r.Data))
 		}
 		return out
 	}
-	want := []string{fmt.Sprintf(`%d 05 {"a":1}`, t1.ID), fmt.Sprintf(`%d 06 {"a":3}`, t1.ID), fmt.Sprintf(`%d 07 {"a":4}`, t1.ID),
-		fmt.Sprintf(`%d 06 {"b":1}`, t2.ID)}
+	want := []string{fmt.Sprintf(`%d 1h0m0s 04 05 {"a":1}`, t1.ID), fmt.Sprintf(`%d 1h0m0s 04 06 {"a":3}`, t1.ID), fmt.Sprintf(`%d 1h0m0s 04 07 {"a":4}`, t1.ID),
+		fmt.Sprintf(`%d 24h0m0s 04 00 {"d":2}`, t1.ID), fmt.Sprintf(`%d 1h0m0s 04 06 {"b":1}`, t2.ID)}
 	if g := got(rows); !reflect.DeepEqual(g, want) {
 		t.Fatalf("rows %q, want %q", g, want)
 	}
-	// One table's, of some hours.
-	_, rows, err = ro.RollupRows(ctx, "k/1", t1.ID, h.Add(time.Hour), h.Add(2*time.Hour))
+	// One table's, of some hours; the marks alone.
+	_, rows, err = ro.RollupRows(ctx, "k/1", t1.ID, sabot.RollupRange{Span: sabot.RollupHour, From: h.Add(time.Hour), To: h.Add(2 * time.Hour)})
 	must(t, err)
 	if g := got(rows); !reflect.DeepEqual(g, want[1:2]) {
 		t.Fatalf("table %d's rows of 06:00: %q, want %q", t1.ID, g, want[1:2])
 	}
-	marks, rows, err = ro.RollupRows(ctx, "none/1", 0, h, h.Add(3*time.Hour))
+	marks, rows, err = ro.RollupRows(ctx, "k/1", t2.ID)
+	must(t, err)
+	if len(marks) != 2 || len(rows) != 0 {
+		t.Fatalf("the marks alone: %v, rows %q", marks, got(rows))
+	}
+	marks, rows, err = ro.RollupRows(ctx, "none/1", 0, hours, days)
 	must(t, err)
 	if len(marks) != 0 || len(rows) != 0 {
 		t.Fatalf("a kind never rolled up: marks %v, rows %q", marks, got(rows))
