@@ -202,3 +202,51 @@ func testBulkLoad(t *testing.T, s sabot.Store) {
 		t.Fatalf("%d transactions, want %d", r.Transactions, before.Transactions+2)
 	}
 }
+
+// BenchmarkBulkLoad measures BulkLoad of rounds as `sabot report synth`
+// writes them: per op a batch of 1,000 rounds at one table, each a deal
+// and a settle (payloads of the synthetic rounds' sizes, some 140 and 750
+// bytes) whose three postings move two players' wallets against the house.
+// It reports rounds/s.
+func BenchmarkBulkLoad(b *testing.B, s sabot.Store) {
+	ctx := context.Background()
+	bl, ok := s.(sabot.BulkLoader)
+	if !ok {
+		b.Fatalf("%T is not a sabot.BulkLoader", s)
+	}
+	tbl := &sabot.Table{Name: "bench", Profile: "vegas-s17"}
+	must(b, s.CreateTable(ctx, tbl))
+	house, w1, w2 := account(b, s, sabot.AccountHouse, 0), account(b, s, sabot.AccountWallet, 1), account(b, s, sabot.AccountWallet, 2)
+	credit(b, s, w1, 1<<40)
+	credit(b, s, w2, 1<<40)
+	deal := json.RawMessage(`{"round":1,"shoe":1,"bets":[{"player":"p1","box":1,"stake":1000},{"player":"p2","box":2,"stake":1000}],"count":{"hilo":3,"decks":5.5},"at":"2026-01-02T03:04:05Z"}`)
+	settle := json.RawMessage(`{"round":1,"void":false,"record":{"cards":["9S","KH","4S","5D","3S","8H","AC","7S","2S","KD","QC"],` +
+		`"bets":[{"player":"p1","box":1,"stake":1000},{"player":"p2","box":2,"stake":1000}],` +
+		`"actions":[{"Kind":1,"Player":"p1","Box":1,"Hand":1,"Stake":0,"Value":0},{"Kind":2,"Player":"p2","Box":2,"Hand":1,"Stake":0,"Value":0}],"cut_after":-1},` +
+		`"hands":[{"box":1,"hand":1,"cards":["9S","3S","2S","KD"]},{"box":2,"hand":1,"cards":["KH","8H"]}],` +
+		`"bets":[{"player":"p1","box":1,"hand":1,"kind":"main","stake":1000,"result":"bust","net":-1000},` +
+		`{"player":"p2","box":2,"hand":1,"kind":"main","stake":1000,"result":"win","net":1000}],"house":0,"bank":"","bank_paid":null}`)
+	const rounds = 1000
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	n := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		batch := make([]sabot.BulkAppend, 0, 2*rounds)
+		for range rounds {
+			n++
+			t := at.Add(time.Duration(n) * time.Minute)
+			a := money.Amount(10*(n%5) - 20)
+			batch = append(batch,
+				sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogDeal, RoundNo: int64(n), ShoeNo: int64(1 + n/60), Created: t, Payload: deal}},
+				sabot.BulkAppend{Rec: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: int64(n), Created: t.Add(40 * time.Second), Payload: settle},
+					Postings: []sabot.Posting{{AccountID: w1, Amount: a, Memo: "round"}, {AccountID: w2, Amount: -2 * a, Memo: "round"}, {AccountID: house, Amount: a, Memo: "round"}}})
+		}
+		b.StartTimer()
+		if err := bl.BulkLoad(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rounds/s")
+}
