@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -26,7 +28,7 @@ import (
 // server; the rounds are made on one goroutine and written on another.
 func newReportSynthCmd(e *env) *cobra.Command {
 	var dsn, from, cpuProfile string
-	var rounds, tables, players, batch, days int
+	var rounds, tables, players, batch, days, writers int
 	var progress bool
 	c := &cobra.Command{
 		Use:    "synth",
@@ -38,8 +40,8 @@ func newReportSynthCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if rounds < 1 || tables < 1 || players < 1 || batch < 1 || days < 1 {
-				return refused("report synth: --rounds, --tables, --players, --batch and --days are 1 or more")
+			if rounds < 1 || tables < 1 || players < 1 || batch < 1 || days < 1 || writers < 1 {
+				return refused("report synth: --rounds, --tables, --players, --batch, --days and --writers are 1 or more")
 			}
 			ctx := cmd.Context()
 			st, err := store.Open(ctx, dsn)
@@ -60,7 +62,7 @@ func newReportSynthCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer stopProfile()
-			return synth(ctx, e, st, bl, start, time.Duration(days)*24*time.Hour, rounds, tables, players, batch, showBar)
+			return synth(ctx, e, st, bl, start, time.Duration(days)*24*time.Hour, rounds, tables, players, batch, writers, showBar)
 		},
 	}
 	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL (its tables are added to)")
@@ -70,13 +72,14 @@ func newReportSynthCmd(e *env) *cobra.Command {
 	c.Flags().IntVar(&tables, "tables", 20, "tables, vegas-s17 and vegas-h17 in turn")
 	c.Flags().IntVar(&players, "players", 2000, "players; every fifth counts cards (a Hi-Lo ramp)")
 	c.Flags().IntVar(&batch, "batch", 2000, "rounds a transaction")
+	c.Flags().IntVar(&writers, "writers", 1, "transactions written side by side, each for its share of the tables (2 on PostgreSQL: a connection each)")
 	c.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	c.Flags().BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
 	return c
 }
 
 func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
-	from time.Time, span time.Duration, rounds, tables, players, batch int, showBar bool) error {
+	from time.Time, span time.Duration, rounds, tables, players, batch, writers int, showBar bool) error {
 	s := &report.Synth{From: from, Unit: 1000, Seed: uint64(from.Unix()), Counters: 5}
 	s.Every = span / time.Duration((rounds+tables-1)/tables)
 	for i := range tables {
@@ -128,30 +131,61 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish())
 	}
-	// The rounds are made here and written by another goroutine, a batch
-	// behind: the engine's work and the store's overlap.
+	// The rounds are made here and written by other goroutines, a batch
+	// behind: the engine's work and the store's overlap. Each writer
+	// writes the rounds of its share of the tables (the table's place,
+	// modulo the writers), so that a table's records keep their order and
+	// two writers never wait for each other's table; only the accounts of
+	// the players and the house, updated at the end of each transaction,
+	// are shared.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []sabot.BulkAppend, 2)
-	written := make(chan error, 1)
-	go func() {
-		var err error
-		n := 0
-		for b := range batches {
-			if err == nil {
-				if err = bl.BulkLoad(ctx, b); err != nil {
-					cancel() // the rounds stop being made
+	writerOf := map[int64]int{}
+	for i, t := range s.Tables {
+		writerOf[t.ID] = i % writers
+	}
+	var (
+		wrote sync.WaitGroup
+		errMu sync.Mutex
+		wrErr error
+		done  atomic.Int64
+	)
+	queues := make([]chan []sabot.BulkAppend, writers)
+	for w := range queues {
+		queues[w] = make(chan []sabot.BulkAppend, 2)
+		wrote.Go(func() {
+			ok := true
+			for b := range queues[w] {
+				if !ok {
+					continue
 				}
-				n += len(b) / 2
+				if err := bl.BulkLoad(ctx, b); err != nil {
+					errMu.Lock()
+					if wrErr == nil {
+						wrErr = err
+					}
+					errMu.Unlock()
+					ok = false
+					cancel() // the rounds stop being made
+					continue
+				}
+				n := done.Add(int64(len(b) / 2))
 				if bar != nil {
-					bar.Set64(int64(n))
+					bar.Set64(n)
 				}
 			}
-		}
-		written <- err
-	}()
-	var b []sabot.BulkAppend
+		})
+	}
+	pending := make([][]sabot.BulkAppend, writers)
 	var made error
+	send := func(w int) {
+		select {
+		case queues[w] <- pending[w]:
+		case <-ctx.Done():
+			made = ctx.Err()
+		}
+		pending[w] = make([]sabot.BulkAppend, 0, 2*batch)
+	}
 	for n := 1; n <= rounds && made == nil; n++ {
 		r, err := s.Next()
 		if err != nil {
@@ -162,19 +196,21 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 		for _, p := range slices.Sorted(maps.Keys(r.Net)) {
 			ps = append(ps, sabot.Posting{AccountID: wallets[p], Amount: r.Net[p], Memo: "round"})
 		}
-		b = append(b, sabot.BulkAppend{Rec: r.Deal}, sabot.BulkAppend{Rec: r.Settle, Postings: ps})
-		if n%batch == 0 || n == rounds {
-			select {
-			case batches <- b:
-			case <-ctx.Done():
-				made = ctx.Err()
-			}
-			b = make([]sabot.BulkAppend, 0, 2*batch)
+		w := writerOf[r.Deal.TableID]
+		pending[w] = append(pending[w], sabot.BulkAppend{Rec: r.Deal}, sabot.BulkAppend{Rec: r.Settle, Postings: ps})
+		if len(pending[w]) == 2*batch {
+			send(w)
 		}
 	}
-	close(batches)
-	if err := <-written; err != nil {
-		return failed("report synth: %v", err)
+	for w := range pending {
+		if len(pending[w]) > 0 && made == nil {
+			send(w)
+		}
+		close(queues[w])
+	}
+	wrote.Wait()
+	if wrErr != nil {
+		return failed("report synth: %v", wrErr)
 	} else if made != nil {
 		return made
 	}

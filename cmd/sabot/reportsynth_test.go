@@ -12,16 +12,17 @@ import (
 	"sabot/money"
 )
 
-// `sabot report synth` bulk-loads rounds, several transactions of them,
+// `sabot report synth` bulk-loads rounds, several transactions of them
+// (written by writers side by side, each for its share of the tables),
 // that the reports read back whole: every round, the win equal to the
 // ledger's house net to the minor unit, the players' stakes adding up to
 // the tables', and a ledger that balances. The tables' report reads the
 // same from the rollups as from the log alone, byte for byte, for the
 // year and for periods cut inside hours (on SQLite, against a copy of the
 // store made before the rollup).
-func checkReportSynth(t *testing.T, db string) {
-	const rounds = 3001 // four batches of 700 and a short one
-	if _, stderr, code := run(t, "", "report", "synth", "--db", db, "--rounds", "3001", "--tables", "4", "--players", "30", "--batch", "700"); code != 0 {
+func checkReportSynth(t *testing.T, db, writers string) {
+	const rounds = 3001 // four batches of 700 and a short one (one writer)
+	if _, stderr, code := run(t, "", "report", "synth", "--db", db, "--rounds", "3001", "--tables", "4", "--players", "30", "--batch", "700", "--writers", writers); code != 0 {
 		t.Fatalf("report synth: exit %d: %s", code, stderr)
 	}
 	period := []string{"--db", db, "--from", "2025-11-26", "--to", "2026-11-27", "--json"}
@@ -101,9 +102,9 @@ func checkReportSynth(t *testing.T, db string) {
 }
 
 func TestReportSynth(t *testing.T) {
-	checkReportSynth(t, filepath.Join(t.TempDir(), "sabot.db"))
+	checkReportSynth(t, filepath.Join(t.TempDir(), "sabot.db"), "1")
 }
 
 func TestReportSynthPostgres(t *testing.T) {
-	checkReportSynth(t, storetest.PostgresDSN(t))
+	checkReportSynth(t, storetest.PostgresDSN(t), "2")
 }

@@ -124,6 +124,28 @@ func BenchmarkAppendTables(b *testing.B) {
 	})
 }
 
+// BenchmarkBulkLoad: a batch of 1,000 rounds (a deal and a settle with its
+// postings each) per op, through the bulk load `sabot report synth` writes
+// by; rounds/s is reported (docs/pit.md).
+func BenchmarkBulkLoad(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkBulkLoad(b, s)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		s, err := store.Open(context.Background(), storetest.PostgresDSN(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkBulkLoad(b, s)
+	})
+}
+
 // Lock holds a SQLite file for one server: a second lock on it is refused
 // (conflict, naming the file and the holder's process), a released one can
 // be taken again, and PostgreSQL and in-memory databases need none (issue

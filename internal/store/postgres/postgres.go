@@ -252,6 +252,34 @@ func (t pgTx) Query(ctx context.Context, query string, args ...any) (sqlstore.Ro
 	return rows, nil
 }
 
+var _ sqlstore.Copier = pgTx{}
+
+// CopyFrom writes the rows by COPY FROM STDIN in binary, in the
+// transaction: the bulk load's way (sqlstore.Copier).
+func (t pgTx) CopyFrom(ctx context.Context, table string, cols []string, n int, row func(j int, dst []any) []any) error {
+	// pgx encodes a row before it asks for the next: one slice serves.
+	var vals []any
+	_, err := t.tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromSlice(n, func(j int) ([]any, error) {
+		vals = row(j, vals[:0])
+		return vals, nil
+	}))
+	return classify(err)
+}
+
+// NextIDs takes n values of the sequence behind table's identity column
+// col, in one statement.
+func (t pgTx) NextIDs(ctx context.Context, table, col string, n int) ([]int64, error) {
+	rows, err := t.tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence($1, $2)) FROM generate_series(1, $3)`, table, col, n)
+	if err != nil {
+		return nil, classify(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, classify(err)
+	}
+	return ids, nil
+}
+
 type pgRow struct{ row pgx.Row }
 
 func (r pgRow) Scan(dest ...any) error { return classify(r.row.Scan(dest...)) }
