@@ -280,3 +280,30 @@ func TestSquaresJSON(t *testing.T) {
 		t.Errorf("2^192 - 1 read as %v, %v", back, err)
 	}
 }
+
+// BenchmarkTablesReport is the tables' report of a week at 4 tables (a
+// round a minute at each: 40,000 rounds), from the log alone and from the
+// rollups (kept in memory: the report's side of the work, not the
+// store's; docs/pit.md has the stores' figures).
+func BenchmarkTablesReport(b *testing.B) {
+	ctx := context.Background()
+	m, p := synthLog(b, 4, 12, 40000)
+	ro := newMemRollups(m, pageSize)
+	if _, err := RollUp(ctx, ro, nil); err != nil {
+		b.Fatal(err)
+	}
+	th := NewTheories()
+	for _, c := range []struct {
+		name string
+		src  Source
+	}{{"log", memLedger{m}}, {"rollups", ro}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				r, err := TablesReport(ctx, c.src, th, p)
+				if err != nil || r.Total.Rounds != 40000 {
+					b.Fatalf("%v, %+v", err, r)
+				}
+			}
+		})
+	}
+}
