@@ -66,7 +66,7 @@ were written; the statement's entries are matched by transaction ID.`,
 			if err != nil {
 				return refused("sabot wallet reconcile: --statement: %v", errors.Unwrap(err))
 			}
-			var entries []walletsim.Entry
+			var entries []wallet.StatementEntry
 			if err := json.Unmarshal(b, &entries); err != nil {
 				return refused("sabot wallet reconcile: --statement %s is not a JSON array of transactions: %v", statement, err)
 			}
@@ -84,7 +84,7 @@ were written; the statement's entries are matched by transaction ID.`,
 				return failed("cannot read the outbox: %s", errCause(err))
 			}
 			// The statement's entries of the period (by the operator's clock).
-			entries = slices.DeleteFunc(entries, func(x walletsim.Entry) bool {
+			entries = slices.DeleteFunc(entries, func(x wallet.StatementEntry) bool {
 				return !from.IsZero() && x.At.Before(from) || !to.IsZero() && !x.At.Before(to)
 			})
 			diffs := reconcile(calls, entries)
@@ -140,8 +140,8 @@ func parseWhen(flag, v string) (time.Time, error) {
 // reconcile returns the differences between sabot's calls and the
 // operator's statement, one line each, in the order of sabot's calls then
 // the statement's.
-func reconcile(calls []*sabot.WalletCall, entries []walletsim.Entry) []string {
-	byID := map[string]walletsim.Entry{}
+func reconcile(calls []*sabot.WalletCall, entries []wallet.StatementEntry) []string {
+	byID := map[string]wallet.StatementEntry{}
 	for _, e := range entries {
 		if e.Op == wallet.OpAuthenticate || e.Op == wallet.OpBalance {
 			continue // reads: nothing to reconcile

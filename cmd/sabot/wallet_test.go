@@ -56,24 +56,24 @@ func TestWalletReconcile(t *testing.T) {
 		}
 	}
 	st.Close()
-	ok := func(id, op string, amount money.Amount) walletsim.Entry {
-		return walletsim.Entry{TransactionID: id, Op: op, Player: "p1", Amount: amount, Status: "ok", At: now}
+	ok := func(id, op string, amount money.Amount) wallet.StatementEntry {
+		return wallet.StatementEntry{TransactionID: id, Op: op, Player: "p1", Amount: amount, Status: "ok", At: now}
 	}
-	write := func(es []walletsim.Entry) string {
+	write := func(es []wallet.StatementEntry) string {
 		f := filepath.Join(t.TempDir(), "statement.json")
 		b, _ := json.Marshal(es)
 		os.WriteFile(f, b, 0o600)
 		return f
 	}
 	// Agreeing, but for c2 not delivered yet.
-	agree := []walletsim.Entry{ok("d1", "debit", 100), ok("c1", "credit", 200), ok("d3", "debit", 70), ok("r3", "rollback", 70),
+	agree := []wallet.StatementEntry{ok("d1", "debit", 100), ok("c1", "credit", 200), ok("d3", "debit", 70), ok("r3", "rollback", 70),
 		{TransactionID: "a-1", Op: "authenticate", Status: "ok"}}
 	out, errOut, code := run(t, "", "wallet", "reconcile", "--db", db, "--statement", write(agree))
 	if code != exitFailure || !strings.Contains(out, "credit c2") || !strings.Contains(out, "not answered yet") || strings.Count(out, "\n") != 1 {
 		t.Fatalf("one call undelivered: exit %d\n%s%s", code, out, errOut)
 	}
 	// Every difference.
-	diff := []walletsim.Entry{ok("d1", "debit", 100), ok("c1", "credit", 250), ok("d2", "debit", 50), ok("d3", "debit", 70),
+	diff := []wallet.StatementEntry{ok("d1", "debit", 100), ok("c1", "credit", 250), ok("d2", "debit", 50), ok("d3", "debit", 70),
 		ok("x9", "credit", 5)}
 	out, _, code = run(t, "", "wallet", "reconcile", "--db", db, "--statement", write(diff))
 	for _, want := range []string{
@@ -318,7 +318,7 @@ func TestWalletSimCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st []walletsim.Entry
+	var st []wallet.StatementEntry
 	json.NewDecoder(resp.Body).Decode(&st)
 	resp.Body.Close()
 	if len(st) != 2 || st[1].TransactionID != "d-1" || st[1].Balance != 99500 {
@@ -362,7 +362,7 @@ func TestWalletReconcileOwed(t *testing.T) {
 	must(o.AnswerCall(ctx, "d1", sabot.CallOK, []byte(`{"transaction_id":"d1","status":"ok","balance":99000}`), now, time.Time{}))
 	must(o.AnswerCall(ctx, "c1", sabot.CallRefused, []byte(`{"transaction_id":"c1","status":"refused","balance":99000,"reason":"player_blocked","message":"closed"}`), now, time.Time{}))
 	statement := filepath.Join(t.TempDir(), "statement.json")
-	b, _ := json.Marshal([]walletsim.Entry{
+	b, _ := json.Marshal([]wallet.StatementEntry{
 		{TransactionID: "d1", Op: "debit", Player: "p1", Amount: 1000, Status: "ok", At: now},
 		{TransactionID: "c1", Op: "credit", Player: "p1", Amount: 2000, Status: "refused", Reason: "player_blocked", At: now},
 	})

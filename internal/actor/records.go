@@ -43,7 +43,8 @@ type betPayload struct {
 	Stake  money.Amount `json:"stake"`
 	Debit  money.Amount `json:"debit"`
 	// Reason says why the server withdrew a bet (a record with no command):
-	// at the deal, a family bank could not cover it (FAM-01).
+	// at the deal, a family bank could not cover it (FAM-01), or it stood
+	// behind a box nobody played (ES-03, VE-03).
 	Reason string `json:"reason,omitempty"`
 }
 

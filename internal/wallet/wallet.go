@@ -126,6 +126,25 @@ type Response struct {
 // Refused reports whether the operator refused the call.
 func (r *Response) Refused() bool { return r.Status == StatusRefused }
 
+// StatementEntry is one transaction of an operator's statement (the spec's
+// StatementEntry, docs/wallet.yaml): what it did with a call, the first
+// time it saw its transaction ID. `sabot wallet reconcile` reads an
+// operator's statement of them; the reference operator (walletsim) keeps
+// one. specop declares its own from the spec alone, as it must.
+type StatementEntry struct {
+	TransactionID string       `json:"transaction_id"`
+	Op            string       `json:"op"`
+	Player        string       `json:"player"`
+	Amount        money.Amount `json:"amount"`
+	Round         string       `json:"round,omitempty"`
+	Kind          string       `json:"kind,omitempty"`
+	Reference     string       `json:"reference,omitempty"`
+	Status        string       `json:"status"`
+	Reason        string       `json:"reason,omitempty"`
+	Balance       money.Amount `json:"balance"`
+	At            time.Time    `json:"at"`
+}
+
 // MaxSkew is how far a signed timestamp may be from the receiver's clock.
 const MaxSkew = 5 * time.Minute
 

@@ -36,21 +36,8 @@ type Faults struct {
 	Seed     uint64
 }
 
-// Entry is one transaction of the operator's statement: what it did with a
-// call, the first time it saw its transaction ID.
-type Entry struct {
-	TransactionID string       `json:"transaction_id"`
-	Op            string       `json:"op"`
-	Player        string       `json:"player"`
-	Amount        money.Amount `json:"amount"`
-	Round         string       `json:"round,omitempty"`
-	Kind          string       `json:"kind,omitempty"`
-	Reference     string       `json:"reference,omitempty"`
-	Status        string       `json:"status"`
-	Reason        string       `json:"reason,omitempty"`
-	Balance       money.Amount `json:"balance"`
-	At            time.Time    `json:"at"`
-}
+// Entry is a line of the statement (wallet.StatementEntry).
+type Entry = wallet.StatementEntry
 
 type account struct {
 	name     string
