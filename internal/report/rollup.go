@@ -232,22 +232,101 @@ func rollupsOf(src Source) sabot.Rollups {
 	return ro
 }
 
+// A rollKind is one report's rollups: what it reads of a table's log, and
+// how it sums it.
+type rollKind struct {
+	name  string   // RollupTables, RollupPlayers, …
+	kinds []string // the kinds of record it reads
+	// fresh is an empty sums of the kind, to read a row's JSON into.
+	fresh func() rollSums
+	// run begins a run over the tables (what it keeps between pages, such
+	// as shoes read, is its own).
+	run func(src Source, ro sabot.Rollups) roller
+}
+
+// rollSums are a kind's sums of a table's records: a row's JSON.
+type rollSums interface {
+	// then adds to them u, the sums of the table's records that follow
+	// (the order matters to a player's sessions, not to a table's sums).
+	then(u rollSums)
+}
+
+// A roller sums a table's records, a page at a time.
+type roller interface {
+	// page sums a page of a table's records past mark, oldest first,
+	// calling add with each counted record's time and sums.
+	page(ctx context.Context, t *sabot.Table, mark int64, recs []*sabot.LogRecord, add func(time.Time, rollSums)) error
+}
+
+// rollKinds are the reports' rollups, by name: RollUp's default.
+var rollKinds = map[string]*rollKind{}
+
+func register(k *rollKind) *rollKind {
+	rollKinds[k.name] = k
+	return k
+}
+
+// RollupKinds are the names of the reports' rollups: the tables', the
+// players', and the cost of the players' errors.
+func RollupKinds() []string { return slices.Sorted(maps.Keys(rollKinds)) }
+
+// The tables' report's kind.
+var tablesKind = register(&rollKind{
+	name:  RollupTables,
+	kinds: []string{sabot.LogSettle, sabot.LogVoid, sabot.LogAdmin},
+	fresh: func() rollSums { return &tableSums{} },
+	run:   func(src Source, ro sabot.Rollups) roller { return &tablesRoller{src: src, ro: ro} },
+})
+
+func (t *tableSums) then(u rollSums) { t.plus(u.(*tableSums)) }
+
+// tablesRoller sums a table's settle, void and admin records, each with
+// the house's net through it.
+type tablesRoller struct {
+	src Source
+	ro  sabot.Rollups
+}
+
+func (r *tablesRoller) page(ctx context.Context, t *sabot.Table, mark int64, recs []*sabot.LogRecord, add func(time.Time, rollSums)) error {
+	// The options after the page: a change of them it holds is known.
+	o, err := loadOptions(ctx, r.src, t)
+	if err != nil {
+		return err
+	}
+	nets, err := r.ro.HouseNets(ctx, t.ID, mark, recs[len(recs)-1].Seq)
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		h := &tableSums{}
+		counts, err := h.record(rec, o)
+		if err != nil {
+			return err
+		}
+		if counts {
+			h.Ledger = nets[rec.Seq]
+			add(rec.Created, h)
+		}
+	}
+	return nil
+}
+
 // rollupPlan is how a report reads a period where rollups are kept: the
 // rows of its whole hours [full.From, full.To), each table's records past
 // its mark in those hours from the log, and the rest of the period (its
-// first and last part hours) from the log by time.
+// first and last part hours, before and after) from the log by time.
 type rollupPlan struct {
-	ro    sabot.Rollups
-	kind  string
-	full  Period
-	edges []Period
+	ro            sabot.Rollups
+	kind          *rollKind
+	full          Period
+	before, after *Period
 }
 
 // planRollups plans a report's read of the period from the rollups of
 // kind: nil where there are none (the store keeps none, nothing was ever
 // rolled up, or the period holds no whole hour), and the report reads the
 // log alone.
-func planRollups(ctx context.Context, src Source, kind string, p Period) (*rollupPlan, error) {
+func planRollups(ctx context.Context, src Source, kind *rollKind, p Period) (*rollupPlan, error) {
 	ro := rollupsOf(src)
 	if ro == nil {
 		return nil, nil
@@ -259,67 +338,54 @@ func planRollups(ctx context.Context, src Source, kind string, p Period) (*rollu
 	if !h0.Before(h1) {
 		return nil, nil
 	}
-	marks, _, err := ro.RollupRows(ctx, kind, 0)
+	marks, _, err := ro.RollupRows(ctx, kind.name, 0)
 	if err != nil || len(marks) == 0 {
 		return nil, err
 	}
 	plan := &rollupPlan{ro: ro, kind: kind, full: Period{h0, h1}}
 	if p.From.Before(h0) {
-		plan.edges = append(plan.edges, Period{p.From, h0})
+		plan.before = &Period{p.From, h0}
 	}
 	if h1.Before(p.To) {
-		plan.edges = append(plan.edges, Period{h1, p.To})
+		plan.after = &Period{h1, p.To}
 	}
 	return plan, nil
 }
 
-// rolledKinds are the kinds of record the tables' sums read.
-var rolledKinds = []string{sabot.LogSettle, sabot.LogVoid, sabot.LogAdmin}
-
-// readPlan sums the period as the plan says, a table at a time: its rows
-// of the whole hours and its mark read in one snapshot, then its records
-// past the mark.
-func (a *tablesAcc) readPlan(ctx context.Context, plan *rollupPlan) error {
-	for _, e := range plan.edges {
-		if err := a.readPeriod(ctx, e); err != nil {
-			return err
-		}
+// read sums a table's whole hours of the plan: its rows of them and its
+// mark read in one snapshot, then its records past the mark in them;
+// take gets each sums in the order of their records.
+func (plan *rollupPlan) read(ctx context.Context, src Source, t *sabot.Table, take func(rollSums)) error {
+	marks, rows, err := plan.ro.RollupRows(ctx, plan.kind.name, t.ID, plan.full.ranges()...)
+	if err != nil {
+		return err
 	}
-	ranges := plan.full.ranges()
-	for _, id := range slices.Sorted(maps.Keys(a.byID)) {
-		marks, rows, err := plan.ro.RollupRows(ctx, plan.kind, id, ranges...)
-		if err != nil {
+	slices.SortStableFunc(rows, func(a, b sabot.Rollup) int { return a.Start.Compare(b.Start) })
+	for _, r := range rows {
+		h := plan.kind.fresh()
+		if err := json.Unmarshal(r.Data, h); err != nil {
+			return fmt.Errorf("table %d's rollup of %v from %s (%s): %w", r.TableID, r.Span, r.Start.Format(time.RFC3339), plan.kind.name, err)
+		}
+		take(h)
+	}
+	run := plan.kind.run(src, plan.ro)
+	mark := marks[t.ID]
+	limit := pageOf(src)
+	for {
+		recs, err := src.Find(ctx, sabot.LogQuery{Kinds: plan.kind.kinds, TableID: t.ID, After: mark, Limit: limit})
+		if err != nil || len(recs) == 0 {
 			return err
 		}
-		for _, r := range rows {
-			var h tableSums
-			if err := json.Unmarshal(r.Data, &h); err != nil {
-				return fmt.Errorf("table %d's rollup of %v from %s (%s): %w", r.TableID, r.Span, r.Start.Format(time.RFC3339), plan.kind, err)
+		err = run.page(ctx, t, mark, recs, func(at time.Time, h rollSums) {
+			if !at.Before(plan.full.From) && at.Before(plan.full.To) {
+				take(h)
 			}
-			a.table(id).plus(&h)
-		}
-		err = tail(ctx, a.src, plan.ro, id, marks[id], func(rec *sabot.LogRecord, net money.Amount) error {
-			if rec.Created.Before(plan.full.From) || !rec.Created.Before(plan.full.To) {
-				return nil
-			}
-			o, err := a.options(ctx, id)
-			if err != nil {
-				return err
-			}
-			var h tableSums
-			counts, err := h.record(rec, o)
-			if err != nil || !counts {
-				return err
-			}
-			h.Ledger = net
-			a.table(id).plus(&h)
-			return nil
 		})
-		if err != nil {
+		if err != nil || len(recs) < limit {
 			return err
 		}
+		mark = recs[len(recs)-1].Seq
 	}
-	return nil
 }
 
 // ranges are the rows that sum a period of whole hours: its whole days'
@@ -343,77 +409,65 @@ func (p Period) ranges() []sabot.RollupRange {
 	return out
 }
 
-// tail calls fn with each of a table's records of rolledKinds past seq
-// mark, oldest first, and the house's net through it (settle and void
-// records), a page at a time.
-func tail(ctx context.Context, src Source, ro sabot.Rollups, table, mark int64, fn func(*sabot.LogRecord, money.Amount) error) error {
-	limit := pageOf(src)
-	for {
-		recs, err := src.Find(ctx, sabot.LogQuery{Kinds: rolledKinds, TableID: table, After: mark, Limit: limit})
-		if err != nil || len(recs) == 0 {
-			return err
-		}
-		last := recs[len(recs)-1].Seq
-		nets, err := ro.HouseNets(ctx, table, mark, last)
-		if err != nil {
-			return err
-		}
-		for _, r := range recs {
-			if err := fn(r, nets[r.Seq]); err != nil {
-				return err
-			}
-		}
-		if len(recs) < limit {
-			return nil
-		}
-		mark = last
-	}
-}
-
 // Rolled says what a RollUp did.
 type Rolled struct {
-	Tables  int   // tables whose rollups moved on
+	Tables  int   // tables whose rollups moved on (a table counted once a kind)
 	Records int64 // records read past the marks
 	Left    int   // tables another roller had moved on meanwhile
 }
 
-// RollUp brings the rollups of the tables' report (RollupTables) up to
-// each table's log: it reads a table's records past its mark, oldest
-// first, a page at a time, and writes each page's hours, added to the
-// rows of those hours, with the mark moved to the page's last record, in
-// one transaction (sabot.Rollups.PutRollup). A table another roller moves
-// on meanwhile (another node, another report) is left to it. progress,
-// if not nil, is told the records read so far after each page. src must
-// keep rollups (sabot.Rollups; through Paced, which paces the reads).
-func RollUp(ctx context.Context, src Source, progress func(records int64)) (Rolled, error) {
+// RollUp brings the rollups of kinds (none: every kind, RollupKinds) up
+// to each table's log: for each kind and table, it reads the table's
+// records past the kind's mark, oldest first, a page at a time, and
+// writes each page's hours and days, added to the rows of them, with the
+// mark moved to the page's last record, in one transaction
+// (sabot.Rollups.PutRollup). A table another roller moves on meanwhile
+// (another node, another report) is left to it. progress, if not nil, is
+// told the records read so far after each page. src must keep rollups
+// (sabot.Rollups; through Paced, which paces the reads).
+func RollUp(ctx context.Context, src Source, progress func(records int64), kinds ...string) (Rolled, error) {
 	var out Rolled
 	ro := rollupsOf(src)
 	if ro == nil {
 		return out, sabot.Errorf(sabot.EINVALID, "the store keeps no rollups")
 	}
+	if len(kinds) == 0 {
+		kinds = RollupKinds()
+	}
+	var todo []*rollKind
+	for _, name := range kinds {
+		k := rollKinds[name]
+		if k == nil {
+			return out, sabot.Errorf(sabot.EINVALID, "no rollup is called %q (there are %s)", name, strings.Join(RollupKinds(), ", "))
+		}
+		todo = append(todo, k)
+	}
 	tables, err := src.Tables(ctx)
 	if err != nil {
 		return out, err
 	}
-	marks, _, err := ro.RollupRows(ctx, RollupTables, 0)
-	if err != nil {
-		return out, err
-	}
-	slices.SortFunc(tables, func(a, b *sabot.Table) int { return int(a.ID - b.ID) })
-	for _, t := range tables {
-		moved, err := rollTable(ctx, src, ro, t, marks[t.ID], func(n int) {
-			out.Records += int64(n)
-			if progress != nil {
-				progress(out.Records)
-			}
-		})
-		switch {
-		case sabot.ErrorCode(err) == sabot.ECONFLICT:
-			out.Left++
-		case err != nil:
+	slices.SortFunc(tables, func(a, b *sabot.Table) int { return cmp.Compare(a.ID, b.ID) })
+	for _, k := range todo {
+		marks, _, err := ro.RollupRows(ctx, k.name, 0)
+		if err != nil {
 			return out, err
-		case moved:
-			out.Tables++
+		}
+		run := k.run(src, ro)
+		for _, t := range tables {
+			moved, err := rollTable(ctx, src, ro, k, run, t, marks[t.ID], func(n int) {
+				out.Records += int64(n)
+				if progress != nil {
+					progress(out.Records)
+				}
+			})
+			switch {
+			case sabot.ErrorCode(err) == sabot.ECONFLICT:
+				out.Left++
+			case err != nil:
+				return out, err
+			case moved:
+				out.Tables++
+			}
 		}
 	}
 	return out, nil
@@ -421,48 +475,35 @@ func RollUp(ctx context.Context, src Source, progress func(records int64)) (Roll
 
 // rollTable rolls one table up from its mark; it reports whether the mark
 // moved.
-func rollTable(ctx context.Context, src Source, ro sabot.Rollups, t *sabot.Table, mark int64, read func(n int)) (bool, error) {
+func rollTable(ctx context.Context, src Source, ro sabot.Rollups, k *rollKind, run roller, t *sabot.Table, mark int64, read func(n int)) (bool, error) {
 	limit := pageOf(src)
 	moved := false
 	for {
-		recs, err := src.Find(ctx, sabot.LogQuery{Kinds: rolledKinds, TableID: t.ID, After: mark, Limit: limit})
+		recs, err := src.Find(ctx, sabot.LogQuery{Kinds: k.kinds, TableID: t.ID, After: mark, Limit: limit})
 		if err != nil || len(recs) == 0 {
 			return moved, err
 		}
 		last := recs[len(recs)-1].Seq
-		// The options after the page: a change of them it holds is known.
-		o, err := loadOptions(ctx, src, t)
-		if err != nil {
-			return moved, err
-		}
-		nets, err := ro.HouseNets(ctx, t.ID, mark, last)
-		if err != nil {
-			return moved, err
-		}
-		spans := map[spanAt]*tableSums{}
-		for _, r := range recs {
-			var h tableSums
-			counts, err := h.record(r, o)
-			if err != nil {
-				return moved, err
-			}
-			if !counts {
-				continue
-			}
-			h.Ledger = nets[r.Seq]
+		spans := map[spanAt]rollSums{}
+		err = run.page(ctx, t, mark, recs, func(at time.Time, h rollSums) {
 			for _, span := range []time.Duration{sabot.RollupHour, sabot.RollupDay} {
-				at := spanAt{span, r.Created.UTC().Truncate(span)}
-				if spans[at] == nil {
-					spans[at] = &tableSums{}
+				in := spanAt{span, at.UTC().Truncate(span)}
+				s := spans[in]
+				if s == nil {
+					s = k.fresh()
+					spans[in] = s
 				}
-				spans[at].plus(&h)
+				s.then(h)
 			}
-		}
-		rows, err := mergeRows(ctx, ro, t.ID, spans)
+		})
 		if err != nil {
 			return moved, err
 		}
-		if err := ro.PutRollup(ctx, RollupTables, t.ID, mark, last, rows); err != nil {
+		rows, err := mergeRows(ctx, ro, k, t.ID, spans)
+		if err != nil {
+			return moved, err
+		}
+		if err := ro.PutRollup(ctx, k.name, t.ID, mark, last, rows); err != nil {
 			return moved, err
 		}
 		moved, mark = true, last
@@ -481,43 +522,43 @@ type spanAt struct {
 
 // mergeRows adds a page's hours and days to the rows kept of them: the
 // rows to write.
-func mergeRows(ctx context.Context, ro sabot.Rollups, table int64, sums map[spanAt]*tableSums) ([]sabot.Rollup, error) {
+func mergeRows(ctx context.Context, ro sabot.Rollups, k *rollKind, table int64, sums map[spanAt]rollSums) ([]sabot.Rollup, error) {
 	if len(sums) == 0 {
 		return nil, nil
 	}
 	at := slices.SortedFunc(maps.Keys(sums), func(a, b spanAt) int { return cmp.Or(cmp.Compare(a.span, b.span), a.start.Compare(b.start)) })
 	var ranges []sabot.RollupRange
-	for _, k := range at {
-		if n := len(ranges); n > 0 && ranges[n-1].Span == k.span {
-			ranges[n-1].To = k.start.Add(k.span)
+	for _, a := range at {
+		if n := len(ranges); n > 0 && ranges[n-1].Span == a.span {
+			ranges[n-1].To = a.start.Add(a.span)
 		} else {
-			ranges = append(ranges, sabot.RollupRange{Span: k.span, From: k.start, To: k.start.Add(k.span)})
+			ranges = append(ranges, sabot.RollupRange{Span: a.span, From: a.start, To: a.start.Add(a.span)})
 		}
 	}
-	_, kept, err := ro.RollupRows(ctx, RollupTables, table, ranges...)
+	_, kept, err := ro.RollupRows(ctx, k.name, table, ranges...)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range kept {
-		k := spanAt{r.Span, r.Start}
-		h := sums[k]
+		a := spanAt{r.Span, r.Start}
+		h := sums[a]
 		if h == nil {
 			continue
 		}
-		var old tableSums
-		if err := json.Unmarshal(r.Data, &old); err != nil {
-			return nil, fmt.Errorf("table %d's rollup of %v from %s: %w", table, r.Span, r.Start.Format(time.RFC3339), err)
+		old := k.fresh()
+		if err := json.Unmarshal(r.Data, old); err != nil {
+			return nil, fmt.Errorf("table %d's rollup of %v from %s (%s): %w", table, r.Span, r.Start.Format(time.RFC3339), k.name, err)
 		}
-		old.plus(h)
-		sums[k] = &old
+		old.then(h)
+		sums[a] = old
 	}
 	rows := make([]sabot.Rollup, 0, len(at))
-	for _, k := range at {
-		data, err := json.Marshal(sums[k])
+	for _, a := range at {
+		data, err := json.Marshal(sums[a])
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, sabot.Rollup{TableID: table, Span: k.span, Start: k.start, Data: data})
+		rows = append(rows, sabot.Rollup{TableID: table, Span: a.span, Start: a.start, Data: data})
 	}
 	return rows, nil
 }

@@ -237,7 +237,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	// A roller whose mark moved meanwhile writes nothing.
 	before := fmt.Sprint(ro.rows)
 	tbl := whole.tables[0]
-	if _, err := rollTable(ctx, ro, ro, tbl, 1, func(int) {}); sabot.ErrorCode(err) != sabot.ECONFLICT {
+	if _, err := rollTable(ctx, ro, ro, tablesKind, tablesKind.run(ro, ro), tbl, 1, func(int) {}); sabot.ErrorCode(err) != sabot.ECONFLICT {
 		t.Fatalf("a roller from a stale mark: %v", err)
 	}
 	if fmt.Sprint(ro.rows) != before {

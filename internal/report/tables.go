@@ -106,7 +106,7 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	}
 	acc := &tablesAcc{src: src, byID: byID, sums: map[int64]*tableSums{}, opts: map[int64]*optionsAt{}}
 	_, acc.ledger = src.(sabot.LedgerReader)
-	plan, err := planRollups(ctx, src, RollupTables, p)
+	plan, err := planRollups(ctx, src, tablesKind, p)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +154,27 @@ func (a *tablesAcc) options(ctx context.Context, id int64) (*optionsAt, error) {
 		a.opts[id] = o
 	}
 	return o, nil
+}
+
+// readPlan sums the period as the plan says: its part hours from the log
+// by time, its whole hours a table at a time from the rows and the log
+// past the table's mark.
+func (a *tablesAcc) readPlan(ctx context.Context, plan *rollupPlan) error {
+	for _, e := range []*Period{plan.before, plan.after} {
+		if e == nil {
+			continue
+		}
+		if err := a.readPeriod(ctx, *e); err != nil {
+			return err
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(a.byID)) {
+		err := plan.read(ctx, a.src, a.byID[id], func(h rollSums) { a.table(id).then(h) })
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readPeriod sums every record of the period from the log, found by time,
