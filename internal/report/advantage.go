@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/money"
-	"sabot/rules"
 	"sabot/sim"
 )
 
@@ -113,17 +113,44 @@ type scoreCell struct {
 	count int32 // the true count / CountStep, rounded, within ±MaxCount/CountStep
 }
 
-// Add counts one round: a bet and the true count it was placed at.
-func (s *Scorer) Add(bet, count float64) {
-	if s.cells == nil {
-		s.cells = map[scoreCell]int{}
-	}
+// gridOf is a true count on the grid: the count / CountStep, rounded,
+// within ±MaxCount/CountStep (NaN: 0).
+func gridOf(count float64) int32 {
 	q := math.Round(min(max(count, -MaxCount), MaxCount) / CountStep)
 	if math.IsNaN(q) {
 		q = 0
 	}
-	s.n++
-	s.cells[scoreCell{bet, int32(q)}]++
+	return int32(q)
+}
+
+// Add counts one round: a bet and the true count it was placed at.
+func (s *Scorer) Add(bet, count float64) { s.addN(scoreCell{bet, gridOf(count)}, 1) }
+
+// addN counts k rounds on a cell.
+func (s *Scorer) addN(c scoreCell, k int) {
+	if k == 0 {
+		return
+	}
+	if s.cells == nil {
+		s.cells = map[scoreCell]int{}
+	}
+	s.n += k
+	s.cells[c] += k
+}
+
+// plus adds u's rounds.
+func (s *Scorer) plus(u *Scorer) {
+	for c, k := range u.cells {
+		s.addN(c, k)
+	}
+}
+
+// sorted are the scorer's cells by bet and count: the order its sums are
+// taken in, so that the same cells give the same score to the bit.
+func (s *Scorer) sorted() []scoreCell {
+	return slices.SortedFunc(maps.Keys(s.cells), func(a, b scoreCell) int {
+		return cmp.Or(cmp.Compare(a.bet, b.bet), cmp.Compare(a.count, b.count))
+	})
 }
 
 // Cells is how many pairs of a bet and a count the scorer holds: its
@@ -137,24 +164,27 @@ func (s *Scorer) Score() Score {
 	if s.n < 3 {
 		return out
 	}
+	// The sums in the cells' order (sorted: a map's order would change
+	// the last bits from one run to the next).
+	cells := s.sorted()
 	bets, counts := map[float64]int{}, map[int32]int{}
-	for c, k := range s.cells {
-		bets[c.bet] += k
-		counts[c.count] += k
+	for _, c := range cells {
+		bets[c.bet] += s.cells[c]
+		counts[c.count] += s.cells[c]
 	}
 	rb, rc := avgRanks(bets), avgRanks(counts)
 	mean := float64(s.n+1) / 2
 	var sxy, sxx, syy float64
-	for c, k := range s.cells {
-		sxy += float64(k) * (rb[c.bet] - mean) * (rc[c.count] - mean)
+	for _, c := range cells {
+		sxy += float64(s.cells[c]) * (rb[c.bet] - mean) * (rc[c.count] - mean)
 	}
-	for b, k := range bets {
+	for _, b := range slices.Sorted(maps.Keys(bets)) {
 		d := rb[b] - mean
-		sxx += float64(k) * d * d
+		sxx += float64(bets[b]) * d * d
 	}
-	for c, k := range counts {
+	for _, c := range slices.Sorted(maps.Keys(counts)) {
 		d := rc[c] - mean
-		syy += float64(k) * d * d
+		syy += float64(counts[c]) * d * d
 	}
 	if sxx == 0 || syy == 0 {
 		return out
@@ -227,13 +257,10 @@ type PlayerAdvantage struct {
 	// plays' hands, the newest round first.
 	Pairs      []Pair      `json:"pairs,omitempty"`
 	IndexPairs []IndexPair `json:"index_pairs,omitempty"`
-	// The scores and the chart, counted round by round: their memory does
-	// not grow with the rounds.
-	hilo, h2 Scorer
-	index    IndexScorer
-	back     *BackScorer
-	sums     [13]float64 // Hi-Lo true counts −6 to +6: his bets
-	rounds   [13]int
+	// The scores and the chart, counted round by round (advroll.go):
+	// their memory does not grow with the rounds.
+	advPlayer
+	back *BackScorer
 }
 
 // AdvantageOptions tune AdvantageReport.
@@ -255,7 +282,11 @@ type Advantage struct {
 // too: its cards are read as dealt); his decisions at the index plays'
 // hands in those rounds (each round's record, read with its shoe's
 // history, replayed); and where he bet behind others' boxes, the counts of
-// those rounds against the other rounds of his shoes.
+// those rounds against the other rounds of his shoes. Where src keeps the
+// rollups of RollupAdvantage (sabot.Rollups) and the period holds whole
+// hours, it reads those hours' rows, and the log only for the rest (as
+// TablesReport does; docs/pit.md, "Rollups"); the answer is the same
+// either way. The rounds' list (ao.Pairs) is read from the log alone.
 func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOptions) (*Advantage, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -269,106 +300,36 @@ func AdvantageReport(ctx context.Context, src Source, p Period, ao AdvantageOpti
 	for _, t := range tables {
 		byID[t.ID] = t
 	}
-	out := &Advantage{From: p.From, To: p.To, FlagZ: FlagZ, Players: []*PlayerAdvantage{}}
-	players := map[string]*PlayerAdvantage{}
-	player := func(name string) *PlayerAdvantage {
-		pa := players[name]
-		if pa == nil {
-			pa = &PlayerAdvantage{Player: name}
-			players[name] = pa
+	acc := newAdvAcc()
+	var plan *rollupPlan
+	if !ao.Pairs {
+		if plan, err = planRollups(ctx, src, advantageKind, p); err != nil {
+			return nil, err
 		}
-		return pa
 	}
-	backScorer := func(name string) *BackScorer {
-		pa := player(name)
-		if pa.back == nil {
-			pa.back = &BackScorer{}
+	var lists map[string]*PlayerAdvantage // the rounds' lists (ao.Pairs)
+	if plan == nil {
+		if ao.Pairs {
+			lists = map[string]*PlayerAdvantage{}
 		}
-		return pa.back
+		err = acc.readPeriod(ctx, src, byID, p, true, lists)
+	} else {
+		err = acc.readPlan(ctx, src, byID, plan)
 	}
-	sh := newShoes(src)
-	opts := map[int64]*optionsAt{}
-	profile := func(t *sabot.Table, seq int64) (*rules.Profile, error) {
-		o := opts[t.ID]
-		if o == nil {
-			var err error
-			if o, err = loadOptions(ctx, src, t); err != nil {
-				return nil, err
-			}
-			opts[t.ID] = o
-		}
-		return o.rules(seq)
-	}
-	backs := backShoes{}
-	rp := replayer{}
-	err = each(ctx, src, sabot.LogDeal, p, func(rec *sabot.LogRecord) error {
-		t := byID[rec.TableID]
-		if t == nil {
-			return nil
-		}
-		var d dealPayload
-		if err := decode(rec, &d); err != nil {
-			return err
-		}
-		prof, err := profile(t, rec.Seq)
-		if err != nil {
-			return err
-		}
-		h, err := sh.in(ctx, rec.TableID, d.Shoe)
-		if err != nil {
-			return err
-		}
-		seen := h.seen(d.Round)
-		hilo := TrueCount(CountHiLo, seen, prof.Decks, d.ShoePos)
-		// The decisions at the index plays' hands: the round's record, as
-		// the shoe's history read it, replayed.
-		if r, ok := h.records[d.Round]; ok && len(r.Actions) > 0 {
-			rc := 0
-			for _, c := range seen {
-				rc += CountHiLo.Tags[c.Value()]
-			}
-			indexDecisions(rp, prof, r, rc, d.ShoePos, func(name string, row int, deviated bool, tc float64) {
-				pa, x := player(name), IndexPlays[row]
-				pa.index.Add(row, deviated, x.Says(tc))
-				if ao.Pairs {
-					pa.IndexPairs = append(pa.IndexPairs, IndexPair{Table: rec.TableID, Round: d.Round, Hand: x.Hand, Up: x.Up, Index: x.Index, HiLo: tc, Deviated: deviated})
-				}
-			})
-		}
-		h2 := TrueCount(CountHiOptII, seen, prof.Decks, d.ShoePos)
-		stakes := map[string]money.Amount{}
-		for _, b := range d.Bets {
-			stakes[b.Player] += b.Stake
-		}
-		backs.add(rec.TableID, d.Shoe, hilo, backBettors(d.Bets), backScorer)
-		for name, st := range stakes {
-			pa := player(name)
-			pa.add(float64(st), hilo, h2)
-			if ao.Pairs {
-				pa.Pairs = append(pa.Pairs, Pair{Table: rec.TableID, Round: d.Round, Bet: st, HiLo: hilo, HiOptII: h2})
-			}
-		}
-		return nil
-	})
 	if err != nil {
 		return nil, err
 	}
-	backs.flushAll(backScorer)
-	for _, name := range slices.Sorted(maps.Keys(players)) {
-		pa := players[name]
+	acc.flushAll()
+	out := &Advantage{From: p.From, To: p.To, FlagZ: FlagZ, Players: []*PlayerAdvantage{}}
+	for _, name := range slices.Sorted(maps.Keys(acc.players)) {
+		pa := &PlayerAdvantage{Player: name, advPlayer: *acc.players[name], back: acc.back[name]}
+		if l := lists[name]; l != nil {
+			pa.Pairs, pa.IndexPairs = l.Pairs, l.IndexPairs
+		}
 		pa.finish()
 		out.Players = append(out.Players, pa)
 	}
 	return out, nil
-}
-
-// add counts one round: his bet and the true counts he placed it at.
-func (pa *PlayerAdvantage) add(bet, hilo, h2 float64) {
-	pa.hilo.Add(bet, hilo)
-	pa.h2.Add(bet, h2)
-	c := min(max(int(math.Floor(hilo)), -6), 6) + 6
-	pa.sums[c] += bet
-	pa.rounds[c]++
 }
 
 func (pa *PlayerAdvantage) finish() {
@@ -383,7 +344,7 @@ func (pa *PlayerAdvantage) finish() {
 	pa.ByCount = []CountBucket{}
 	for i, n := range pa.rounds {
 		if n > 0 {
-			pa.ByCount = append(pa.ByCount, CountBucket{Count: i - 6, Rounds: n, AvgBet: money.Amount(math.Round(pa.sums[i] / float64(n)))})
+			pa.ByCount = append(pa.ByCount, CountBucket{Count: i - 6, Rounds: n, AvgBet: money.Amount(math.Round(float64(pa.sums[i]) / float64(n)))})
 		}
 	}
 }

@@ -32,26 +32,29 @@ type BackScore struct {
 }
 
 // BackScorer counts a player's rounds, backed or not, by their true count
-// on the grid of CountStep: its memory is fixed whatever the rounds. The
-// zero value scores none.
+// on the grid of CountStep: its memory is fixed whatever the rounds, and
+// its figures are of the grid's integers alone (the mean counts too), so
+// that sums of rounds read in any order, from the log or from rollup rows
+// (advroll.go), give the same figures to the bit. The zero value scores
+// none.
 type BackScorer struct {
-	n    [2]map[int32]int // [backed] → count on the grid → rounds
-	sums [2]float64
+	n [2]map[int32]int // [backed] → count on the grid → rounds
 }
 
 // Add counts a round of a shoe he bet behind in: whether he bet behind in
 // it, and its true count at the deal.
-func (s *BackScorer) Add(backed bool, count float64) {
+func (s *BackScorer) Add(backed bool, count float64) { s.addN(backed, gridOf(count), 1) }
+
+// addN counts k rounds at a count on the grid.
+func (s *BackScorer) addN(backed bool, q int32, k int) {
+	if k == 0 {
+		return
+	}
 	i := b2i(backed)
 	if s.n[i] == nil {
 		s.n[i] = map[int32]int{}
 	}
-	q := math.Round(min(max(count, -MaxCount), MaxCount) / CountStep)
-	if math.IsNaN(q) {
-		q = 0
-	}
-	s.n[i][int32(q)]++
-	s.sums[i] += count
+	s.n[i][q] += k
 }
 
 // Score is the Mann–Whitney test of the backed rounds' counts against the
@@ -66,11 +69,19 @@ func (s *BackScorer) Score() BackScore {
 		}
 	}
 	out := BackScore{Rounds: n[0] + n[1], Backed: n[1]}
+	// The mean counts, on the grid: integer sums, exact in any order.
+	mean := func(m map[int32]int, n int) float64 {
+		var sum int64
+		for q, k := range m {
+			sum += int64(q) * int64(k)
+		}
+		return round4(float64(sum) * CountStep / float64(n))
+	}
 	if n[1] > 0 {
-		out.CountBacked = round4(s.sums[1] / float64(n[1]))
+		out.CountBacked = mean(s.n[1], n[1])
 	}
 	if n[0] > 0 {
-		out.CountOther = round4(s.sums[0] / float64(n[0]))
+		out.CountOther = mean(s.n[0], n[0])
 	}
 	if n[0] == 0 || n[1] == 0 {
 		return out
@@ -116,12 +127,12 @@ func backBettors(bets []engine.PlacedBet) map[string]bool {
 	return out
 }
 
-// backShoe is a table's shoe as the deals come: each round's true count
-// and back bettors, until the shoe is done and its back bettors scored.
+// backShoe is a table's shoe as the deals come: its rounds' true counts
+// at the deal and its back bettors' rounds on the grid (advShoe), until the
+// shoe is done and its back bettors scored.
 type backShoe struct {
-	shoe    int
-	counts  []float64
-	backers []map[string]bool
+	shoe int
+	advShoe
 }
 
 // backShoes keeps a shoe a table; the report reads a table's deals shoe
@@ -140,24 +151,7 @@ func (b backShoes) add(table int64, shoe int, count float64, backers map[string]
 		s = &backShoe{shoe: shoe}
 		b[table] = s
 	}
-	s.counts = append(s.counts, count)
-	s.backers = append(s.backers, backers)
-}
-
-// flush scores each back bettor of the shoe on every round of it.
-func (s *backShoe) flush(score func(name string) *BackScorer) {
-	who := map[string]bool{}
-	for _, m := range s.backers {
-		for name := range m {
-			who[name] = true
-		}
-	}
-	for name := range who {
-		sc := score(name)
-		for i, c := range s.counts {
-			sc.Add(s.backers[i][name], c)
-		}
-	}
+	s.dealt(count, backers)
 }
 
 func (b backShoes) flushAll(score func(name string) *BackScorer) {

@@ -184,7 +184,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	half := logUpTo(p.From.Add(1000 * time.Minute))
 	ro := newMemRollups(half, 97)
 	check("nothing rolled up", half, ro)
-	done, err := RollUp(ctx, ro, nil)
+	done, err := RollUp(ctx, ro, nil, RollupTables)
 	if err != nil || done.Tables != 2 || done.Records == 0 || done.Left != 0 {
 		t.Fatalf("RollUp: %+v, %v", done, err)
 	}
@@ -199,11 +199,11 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	whole.add(late)
 	slices.SortFunc(whole.byKind[sabot.LogSettle], order)
 	check("a late record", whole, ro)
-	if done, err = RollUp(ctx, ro, nil); err != nil || done.Tables != 2 {
+	if done, err = RollUp(ctx, ro, nil, RollupTables); err != nil || done.Tables != 2 {
 		t.Fatalf("RollUp again: %+v, %v", done, err)
 	}
 	check("rolled up again", whole, ro)
-	if done, err = RollUp(ctx, ro, nil); err != nil || done.Tables != 0 || done.Records != 0 {
+	if done, err = RollUp(ctx, ro, nil, RollupTables); err != nil || done.Tables != 0 || done.Records != 0 {
 		t.Fatalf("RollUp with nothing new: %+v, %v", done, err)
 	}
 	// The late round's squares, (10¹⁵)² + (10¹⁵ − 1)² and more, kept
@@ -289,7 +289,7 @@ func BenchmarkTablesReport(b *testing.B) {
 	ctx := context.Background()
 	m, p := synthLog(b, 4, 12, 40000)
 	ro := newMemRollups(m, pageSize)
-	if _, err := RollUp(ctx, ro, nil); err != nil {
+	if _, err := RollUp(ctx, ro, nil, RollupTables); err != nil {
 		b.Fatal(err)
 	}
 	th := NewTheories()
