@@ -183,8 +183,9 @@ func newReportCmd(e *env) *cobra.Command {
 	players.Flags().BoolVar(&noErrors, "no-errors", false, "leave out the cost of errors (a few milliseconds a decision)")
 
 	var (
-		af    reportFlags
-		pairs bool
+		af        reportFlags
+		pairs     bool
+		advRollup bool
 	)
 	advantage := &cobra.Command{
 		Use:   "advantage",
@@ -196,7 +197,8 @@ func newReportCmd(e *env) *cobra.Command {
 			"against the Hi-Lo count at each (index: how often he took the index play when the count called for it and\n" +
 			"when not, a Mantel-Haenszel z); and where he bet behind others' boxes, the counts of the rounds he bet\n" +
 			"behind in against the other rounds of those shoes (back: a Mann-Whitney z). Each flagged at 3.09.\n" +
-			"See docs/pit.md for the measured rates.",
+			"Where the store keeps them, it reads the sums by hour and day (rollups) and the log for the rest, the same\n" +
+			"answer; --pairs reads the log alone. See docs/pit.md for the measured rates.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := af.period()
@@ -213,6 +215,11 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if advRollup && !pairs && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
+				if _, err := rollUp(cmd, e, af.source(s), false); err != nil {
+					return failed("report advantage: the rollup: %s (--rollup=false reads without it)", errCause(err))
+				}
+			}
 			r, err := report.AdvantageReport(cmd.Context(), af.source(s), p, report.AdvantageOptions{Pairs: pairs})
 			if err != nil {
 				return failed("report advantage: %s", errCause(err))
@@ -245,7 +252,8 @@ func newReportCmd(e *env) *cobra.Command {
 		},
 	}
 	af.add(advantage)
-	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts, and each decision at an index play's hand")
+	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts, and each decision at an index play's hand (read from the log alone, not the rollups)")
+	advantage.Flags().BoolVar(&advRollup, "rollup", true, "bring the store's sums by hour and day up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once; not with --pairs); false: read what is rolled up and the logs past it (a read-only store)")
 	c.AddCommand(tables, players, advantage, newReportRollupCmd(e), newReportSynthCmd(e))
 	return c
 }
