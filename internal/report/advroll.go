@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"sabot"
@@ -55,6 +56,28 @@ type advPlayer struct {
 	index    IndexScorer
 	sums     [13]money.Amount // Hi-Lo true counts −6 to +6: his bets
 	rounds   [13]int
+	// read are the scorers' cells as a row's JSON gave them, not yet in
+	// the scorers (a row is read to be added to other sums: its cells go
+	// straight to theirs, and not through maps of its own).
+	read *[2][]scoreCellK
+}
+
+type scoreCellK struct {
+	c scoreCell
+	k int
+}
+
+// unread puts the cells read in the scorers.
+func (p *advPlayer) unread() {
+	if p.read == nil {
+		return
+	}
+	for i, sc := range []*Scorer{&p.hilo, &p.h2} {
+		for _, c := range p.read[i] {
+			sc.addN(c.c, c.k)
+		}
+	}
+	p.read = nil
 }
 
 // add counts one round: his bet and the true counts he placed it at.
@@ -71,8 +94,16 @@ func (p *advPlayer) add(bet money.Amount, hilo, h2 float64) {
 func chartOf(hilo float64) int { return min(max(int(math.Floor(hilo)), -6), 6) + 6 }
 
 func (p *advPlayer) plus(u *advPlayer) {
+	p.unread()
 	p.hilo.plus(&u.hilo)
 	p.h2.plus(&u.h2)
+	if u.read != nil {
+		for i, sc := range []*Scorer{&p.hilo, &p.h2} {
+			for _, c := range u.read[i] {
+				sc.addN(c.c, c.k)
+			}
+		}
+	}
 	p.index.plus(&u.index)
 	for i := range p.sums {
 		p.sums[i] += u.sums[i]
@@ -103,6 +134,15 @@ func (s *IndexScorer) plus(u *IndexScorer) {
 type advShoe struct {
 	all    map[int32]int
 	backed map[string]map[int32]int
+	read   *frozenShoe // as a row's JSON gave them, not yet in the maps (advPlayer.read)
+}
+
+// unread puts the grids read in the maps.
+func (g *advShoe) unread() {
+	if f := g.read; f != nil {
+		g.read = nil
+		g.plus(f.thaw())
+	}
 }
 
 // dealt counts a round of the shoe: its Hi-Lo true count at the deal, and
@@ -131,6 +171,21 @@ func (g *advShoe) backer(name string) map[int32]int {
 }
 
 func (g *advShoe) plus(u *advShoe) {
+	g.unread()
+	if f := u.read; f != nil {
+		if g.all == nil {
+			g.all = map[int32]int{}
+		}
+		for _, c := range f.all {
+			g.all[c.q] += int(c.k)
+		}
+		for name, cells := range f.backed {
+			b := g.backer(name)
+			for _, c := range cells {
+				b[c.q] += int(c.k)
+			}
+		}
+	}
 	if g.all == nil && len(u.all) > 0 {
 		g.all = map[int32]int{}
 	}
@@ -148,6 +203,7 @@ func (g *advShoe) plus(u *advShoe) {
 // flush scores each back bettor of the shoe on every round of it: those
 // he bet behind in, and the others.
 func (g *advShoe) flush(score func(name string) *BackScorer) {
+	g.unread()
 	for name, b := range g.backed {
 		sc := score(name)
 		for q, k := range g.all {
@@ -249,16 +305,19 @@ func (s *advSums) then(u rollSums) {
 	}
 }
 
-// The JSON of advSums: each map a list in order.
+// The JSON of advSums. A grid of counts is a string, "q:k q:k …" (q a
+// true count / CountStep, k its rounds, by q): a day's row holds some
+// thousands of them, which a report reads many of, and a string is read
+// in one token (a list of lists of numbers took ten times as long).
 type advSumsJSON struct {
 	Players map[string]*advPlayerJSON `json:"players,omitempty"`
 	Shoes   map[int]*advShoeJSON      `json:"shoes,omitempty"`
 }
 
 type advPlayerJSON struct {
-	// [bet, true count / CountStep, rounds], by bet and count.
-	HiLo    [][3]float64 `json:"hi_lo,omitempty"`
-	HiOptII [][3]float64 `json:"hi_opt_ii,omitempty"`
+	// Bet → the grid of the counts he placed it at.
+	HiLo    map[string]string `json:"hi_lo,omitempty"`
+	HiOptII map[string]string `json:"hi_opt_ii,omitempty"`
 	// [row of IndexPlays, the decisions that kept the basic play when the
 	// count did not call for the index play and when it did, that took
 	// the index play when it did not and when it did].
@@ -268,35 +327,101 @@ type advPlayerJSON struct {
 }
 
 type advShoeJSON struct {
-	All  [][2]int            `json:"all"` // [Hi-Lo true count / CountStep, rounds]
-	Back map[string][][2]int `json:"back,omitempty"`
+	All  string            `json:"all"`            // the grid of its rounds' Hi-Lo true counts
+	Back map[string]string `json:"back,omitempty"` // each back bettor's rounds behind a box
 }
 
-func gridJSON(m map[int32]int) [][2]int {
-	out := make([][2]int, 0, len(m))
+// gridText is a grid's text, "q:k q:k …" by q.
+func gridText(m map[int32]int) string {
+	var b []byte
 	for _, q := range slices.Sorted(maps.Keys(m)) {
-		if m[q] != 0 {
-			out = append(out, [2]int{int(q), m[q]})
+		if m[q] == 0 {
+			continue
 		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(q), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(m[q]), 10)
 	}
-	return out
+	return string(b)
 }
 
-func scorerJSON(s *Scorer) [][3]float64 {
-	var out [][3]float64
-	for _, c := range s.sorted() {
-		out = append(out, [3]float64{c.bet, float64(c.count), float64(s.cells[c])})
+// readGrid reads a grid's text, calling fn with each count and rounds.
+func readGrid(s string, fn func(q int32, k int)) error {
+	num := func(i int) (int64, int, error) {
+		j, neg := i, false
+		if j < len(s) && s[j] == '-' {
+			neg = true
+			j++
+		}
+		start := j
+		var v int64
+		for ; j < len(s) && s[j] >= '0' && s[j] <= '9' && j-start < 15; j++ {
+			v = v*10 + int64(s[j]-'0')
+		}
+		if j == start {
+			return 0, j, fmt.Errorf("a grid %q: a number expected at %d", s, i)
+		}
+		if neg {
+			v = -v
+		}
+		return v, j, nil
+	}
+	for i := 0; i < len(s); {
+		q, j, err := num(i)
+		if err != nil {
+			return err
+		}
+		if j >= len(s) || s[j] != ':' || q < -MaxCount/CountStep || q > MaxCount/CountStep {
+			return fmt.Errorf("a grid %q: a count on it and a colon expected at %d", s, i)
+		}
+		k, j, err := num(j + 1)
+		if err != nil {
+			return err
+		}
+		if k < 0 || k > math.MaxInt32 || j < len(s) && (s[j] != ' ' || j+1 == len(s)) {
+			return fmt.Errorf("a grid %q: rounds and a space expected at %d", s, i)
+		}
+		fn(int32(q), int(k))
+		i = j + 1
+	}
+	return nil
+}
+
+// scorerText is a scorer's cells, a grid a bet.
+func scorerText(s *Scorer) map[string]string {
+	if len(s.cells) == 0 {
+		return nil
+	}
+	grids := map[float64]map[int32]int{}
+	for c, k := range s.cells {
+		if grids[c.bet] == nil {
+			grids[c.bet] = map[int32]int{}
+		}
+		grids[c.bet][c.count] += k
+	}
+	out := make(map[string]string, len(grids))
+	for bet, m := range grids {
+		out[strconv.FormatFloat(bet, 'g', -1, 64)] = gridText(m)
 	}
 	return out
 }
 
 func (s *advSums) MarshalJSON() ([]byte, error) {
+	for _, p := range s.players {
+		p.unread()
+	}
+	for _, g := range s.shoes {
+		g.unread()
+	}
 	var x advSumsJSON
 	if len(s.players) > 0 {
 		x.Players = map[string]*advPlayerJSON{}
 	}
 	for name, p := range s.players {
-		j := &advPlayerJSON{HiLo: scorerJSON(&p.hilo), HiOptII: scorerJSON(&p.h2)}
+		j := &advPlayerJSON{HiLo: scorerText(&p.hilo), HiOptII: scorerText(&p.h2)}
 		for row, c := range p.index.cells {
 			if c != ([2][2]int{}) {
 				j.Index = append(j.Index, [5]int{row, c[0][0], c[0][1], c[1][0], c[1][1]})
@@ -313,11 +438,11 @@ func (s *advSums) MarshalJSON() ([]byte, error) {
 		x.Shoes = map[int]*advShoeJSON{}
 	}
 	for n, g := range s.shoes {
-		j := &advShoeJSON{All: gridJSON(g.all)}
+		j := &advShoeJSON{All: gridText(g.all)}
 		if len(g.backed) > 0 {
-			j.Back = map[string][][2]int{}
+			j.Back = map[string]string{}
 			for name, m := range g.backed {
-				j.Back[name] = gridJSON(m)
+				j.Back[name] = gridText(m)
 			}
 		}
 		x.Shoes[n] = j
@@ -331,24 +456,18 @@ func (s *advSums) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = advSums{}
-	grid := func(q int) (int32, error) {
-		if q < -MaxCount/CountStep || q > MaxCount/CountStep {
-			return 0, fmt.Errorf("a count of %d is off the grid", q)
-		}
-		return int32(q), nil
-	}
 	for name, j := range x.Players {
 		p := s.player(name)
-		for _, sc := range []struct {
-			to    *Scorer
-			cells [][3]float64
-		}{{&p.hilo, j.HiLo}, {&p.h2, j.HiOptII}} {
-			for _, c := range sc.cells {
-				q, err := grid(int(c[1]))
-				if err != nil || float64(q) != c[1] || c[2] != float64(int(c[2])) || c[2] < 0 {
-					return fmt.Errorf("%s's cell %v: not a count on the grid and rounds", name, c)
+		p.read = &[2][]scoreCellK{}
+		for i, grids := range []map[string]string{j.HiLo, j.HiOptII} {
+			for bet, grid := range grids {
+				v, err := strconv.ParseFloat(bet, 64)
+				if err != nil {
+					return fmt.Errorf("%s's bet %q: %w", name, bet, err)
 				}
-				sc.to.addN(scoreCell{c[0], q}, int(c[2]))
+				if err := readGrid(grid, func(q int32, k int) { p.read[i] = append(p.read[i], scoreCellK{scoreCell{v, q}, k}) }); err != nil {
+					return fmt.Errorf("%s's bets of %s: %w", name, bet, err)
+				}
 			}
 		}
 		for _, c := range j.Index {
@@ -372,24 +491,20 @@ func (s *advSums) UnmarshalJSON(b []byte) error {
 		}
 	}
 	for n, j := range x.Shoes {
-		g := s.shoe(n)
-		g.all = map[int32]int{}
-		for _, c := range j.All {
-			q, err := grid(c[0])
-			if err != nil {
-				return fmt.Errorf("shoe %d: %w", n, err)
-			}
-			g.all[q] += c[1]
+		f := &frozenShoe{}
+		s.shoe(n).read = f
+		if err := readGrid(j.All, func(q int32, k int) { f.all = append(f.all, gridCell{q, int32(k)}) }); err != nil {
+			return fmt.Errorf("shoe %d: %w", n, err)
 		}
-		for name, cells := range j.Back {
-			b := g.backer(name)
-			for _, c := range cells {
-				q, err := grid(c[0])
-				if err != nil {
-					return fmt.Errorf("shoe %d, %s's back bets: %w", n, name, err)
-				}
-				b[q] += c[1]
+		for name, grid := range j.Back {
+			if f.backed == nil {
+				f.backed = map[string][]gridCell{}
 			}
+			cells := []gridCell{}
+			if err := readGrid(grid, func(q int32, k int) { cells = append(cells, gridCell{q, int32(k)}) }); err != nil {
+				return fmt.Errorf("shoe %d, %s's back bets: %w", n, name, err)
+			}
+			f.backed[name] = cells
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -285,12 +286,21 @@ func TestAdvSumsJSON(t *testing.T) {
 	if err := json.Unmarshal(b, back); err != nil {
 		t.Fatal(err)
 	}
+	sum := &advSums{}
+	sum.then(back)
+	sum.then(back)
 	b2, _ := json.Marshal(back)
-	if string(b) != string(b2) || back.players["ana"].hilo.n != 2 || back.players["ana"].sums[0] != money.Amount(1)<<58 {
-		t.Fatalf("%s read back as %s", b, b2)
+	if a := sum.players["ana"]; string(b) != string(b2) || a.hilo.n != 4 || a.h2.n != 4 || a.sums[0] != money.Amount(1)<<59 || a.index.cells[3][1][0] != 2 ||
+		sum.shoes[7].all[gridOf(2.3)] != 2 || sum.shoes[7].backed["bo"][gridOf(2.3)] != 2 {
+		t.Fatalf("%s read back as %s, added twice %+v", b, b2, a)
 	}
-	for _, bad := range []string{`{"players":{"a":{"hi_lo":[[1,161,1]]}}}`, `{"players":{"a":{"index":[[99,1,0,0,0]]}}}`,
-		`{"players":{"a":{"chart":[[7,1,1]]}}}`, `{"shoes":{"1":{"all":[[-161,1]]}}}`, `{"players":{"a":{"hi_lo":[[1,0.5,1]]}}}`} {
+	if want := `"all":"-8:1 18:1","back":{"bo":"18:1"}`; !strings.Contains(string(b), want) {
+		t.Errorf("%s: no %s", b, want)
+	}
+	for _, bad := range []string{`{"players":{"a":{"hi_lo":{"1":"161:1"}}}}`, `{"players":{"a":{"index":[[99,1,0,0,0]]}}}`,
+		`{"players":{"a":{"chart":[[7,1,1]]}}}`, `{"shoes":{"1":{"all":"-161:1"}}}`, `{"players":{"a":{"hi_lo":{"1":"0.5:1"}}}}`,
+		`{"players":{"a":{"hi_lo":{"x":"1:1"}}}}`, `{"shoes":{"1":{"all":"1:1 "}}}`, `{"shoes":{"1":{"all":"1:-1"}}}`, `{"shoes":{"1":{"all":"1"}}}`,
+		`{"shoes":{"1":{"all":"1:2,3:4"}}}`} {
 		if err := json.Unmarshal([]byte(bad), &advSums{}); err == nil {
 			t.Errorf("%s read", bad)
 		}
