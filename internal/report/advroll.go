@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"sabot"
@@ -305,96 +306,99 @@ func (s *advSums) then(u rollSums) {
 	}
 }
 
-// The JSON of advSums. A grid of counts is a string, "q:k q:k …" (q a
-// true count / CountStep, k its rounds, by q): a day's row holds some
-// thousands of them, which a report reads many of, and a string is read
-// in one token (a list of lists of numbers took ten times as long).
+// The JSON of advSums. A day's row holds some thousands of counts, and a
+// year's report reads 365 rows a table: so a player's sums are one string
+// (a report reads a string in one token: a list of lists of numbers took
+// ten times as long), "HILO;HIOPTII;INDEX;CHART" where
+//
+//   - HILO and HIOPTII are his scorer's cells, "bet=GRID|bet=GRID…" by
+//     bet, a GRID being "q:k q:k…" by q (q a true count / CountStep, k
+//     its rounds);
+//   - INDEX his decisions at the index plays' hands, "row:a:b:c:d …" by
+//     row of IndexPlays: those that kept the basic play when the count
+//     did not call for the index play (a) and when it did (b), that took
+//     the index play when it did not (c) and when it did (d);
+//   - CHART his rounds by Hi-Lo true count, "count:rounds:bets …" from
+//     −6 to +6, the bets in minor units;
+//
+// and a shoe's are its rounds' GRID and each back bettor's.
 type advSumsJSON struct {
-	Players map[string]*advPlayerJSON `json:"players,omitempty"`
-	Shoes   map[int]*advShoeJSON      `json:"shoes,omitempty"`
-}
-
-type advPlayerJSON struct {
-	// Bet → the grid of the counts he placed it at.
-	HiLo    map[string]string `json:"hi_lo,omitempty"`
-	HiOptII map[string]string `json:"hi_opt_ii,omitempty"`
-	// [row of IndexPlays, the decisions that kept the basic play when the
-	// count did not call for the index play and when it did, that took
-	// the index play when it did not and when it did].
-	Index [][5]int `json:"index,omitempty"`
-	// [Hi-Lo true count −6 to +6, rounds, their bets].
-	Chart [][3]int64 `json:"chart,omitempty"`
+	Players map[string]string    `json:"players,omitempty"`
+	Shoes   map[int]*advShoeJSON `json:"shoes,omitempty"`
 }
 
 type advShoeJSON struct {
-	All  string            `json:"all"`            // the grid of its rounds' Hi-Lo true counts
+	All  string            `json:"all"`            // the GRID of its rounds' Hi-Lo true counts
 	Back map[string]string `json:"back,omitempty"` // each back bettor's rounds behind a box
 }
 
-// gridText is a grid's text, "q:k q:k …" by q.
-func gridText(m map[int32]int) string {
-	var b []byte
+// appendGrid appends a grid's text, "q:k q:k …" by q.
+func appendGrid(b []byte, m map[int32]int) []byte {
+	first := true
 	for _, q := range slices.Sorted(maps.Keys(m)) {
 		if m[q] == 0 {
 			continue
 		}
-		if len(b) > 0 {
+		if !first {
 			b = append(b, ' ')
 		}
+		first = false
 		b = strconv.AppendInt(b, int64(q), 10)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(m[q]), 10)
 	}
-	return string(b)
+	return b
 }
 
-// readGrid reads a grid's text, calling fn with each count and rounds.
-func readGrid(s string, fn func(q int32, k int)) error {
-	num := func(i int) (int64, int, error) {
-		j, neg := i, false
-		if j < len(s) && s[j] == '-' {
-			neg = true
-			j++
-		}
-		start := j
-		var v int64
-		for ; j < len(s) && s[j] >= '0' && s[j] <= '9' && j-start < 15; j++ {
-			v = v*10 + int64(s[j]-'0')
-		}
-		if j == start {
-			return 0, j, fmt.Errorf("a grid %q: a number expected at %d", s, i)
-		}
-		if neg {
-			v = -v
-		}
-		return v, j, nil
-	}
+func gridText(m map[int32]int) string { return string(appendGrid(nil, m)) }
+
+// readInts reads groups of n integers (at most 5), "a:b:c a:b:c …",
+// calling fn with each.
+func readInts(s string, n int, fn func(v *[5]int64) error) error {
+	var v [5]int64
 	for i := 0; i < len(s); {
-		q, j, err := num(i)
-		if err != nil {
-			return err
+		for f := range n {
+			j := i
+			if j < len(s) && s[j] == '-' {
+				j++
+			}
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			x, err := strconv.ParseInt(s[i:j], 10, 64)
+			if err != nil {
+				return fmt.Errorf("%q: a number expected at %d", s, i)
+			}
+			v[f] = x
+			sep := byte(' ')
+			if f < n-1 {
+				sep = ':'
+			}
+			if j < len(s) && s[j] != sep || f < n-1 && j == len(s) || sep == ' ' && j+1 == len(s) {
+				return fmt.Errorf("%q: %d numbers a group expected at %d", s, n, i)
+			}
+			i = j + 1
 		}
-		if j >= len(s) || s[j] != ':' || q < -MaxCount/CountStep || q > MaxCount/CountStep {
-			return fmt.Errorf("a grid %q: a count on it and a colon expected at %d", s, i)
+		if err := fn(&v); err != nil {
+			return fmt.Errorf("%q: %w", s, err)
 		}
-		k, j, err := num(j + 1)
-		if err != nil {
-			return err
-		}
-		if k < 0 || k > math.MaxInt32 || j < len(s) && (s[j] != ' ' || j+1 == len(s)) {
-			return fmt.Errorf("a grid %q: rounds and a space expected at %d", s, i)
-		}
-		fn(int32(q), int(k))
-		i = j + 1
 	}
 	return nil
 }
 
-// scorerText is a scorer's cells, a grid a bet.
-func scorerText(s *Scorer) map[string]string {
-	if len(s.cells) == 0 {
+// readGrid reads a grid's text, calling fn with each count and rounds.
+func readGrid(s string, fn func(q int32, k int)) error {
+	return readInts(s, 2, func(v *[5]int64) error {
+		if v[0] < -MaxCount/CountStep || v[0] > MaxCount/CountStep || v[1] < 0 || v[1] > math.MaxInt32 {
+			return fmt.Errorf("%d rounds at %d: off the grid", v[1], v[0])
+		}
+		fn(int32(v[0]), int(v[1]))
 		return nil
-	}
+	})
+}
+
+// appendScorer appends a scorer's cells, "bet=GRID|bet=GRID…" by bet.
+func appendScorer(b []byte, s *Scorer) []byte {
 	grids := map[float64]map[int32]int{}
 	for c, k := range s.cells {
 		if grids[c.bet] == nil {
@@ -402,42 +406,122 @@ func scorerText(s *Scorer) map[string]string {
 		}
 		grids[c.bet][c.count] += k
 	}
-	out := make(map[string]string, len(grids))
-	for bet, m := range grids {
-		out[strconv.FormatFloat(bet, 'g', -1, 64)] = gridText(m)
+	for i, bet := range slices.Sorted(maps.Keys(grids)) {
+		if i > 0 {
+			b = append(b, '|')
+		}
+		b = strconv.AppendFloat(b, bet, 'f', -1, 64)
+		b = append(b, '=')
+		b = appendGrid(b, grids[bet])
 	}
-	return out
+	return b
+}
+
+// text is a player's sums as a row holds them.
+func (p *advPlayer) text() string {
+	p.unread()
+	b := appendScorer(nil, &p.hilo)
+	b = append(b, ';')
+	b = appendScorer(b, &p.h2)
+	b = append(b, ';')
+	first := true
+	for row, c := range p.index.cells {
+		if c == ([2][2]int{}) {
+			continue
+		}
+		if !first {
+			b = append(b, ' ')
+		}
+		first = false
+		b = strconv.AppendInt(b, int64(row), 10)
+		for _, k := range []int{c[0][0], c[0][1], c[1][0], c[1][1]} {
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(k), 10)
+		}
+	}
+	b = append(b, ';')
+	first = true
+	for i, n := range p.rounds {
+		if n == 0 && p.sums[i] == 0 {
+			continue
+		}
+		if !first {
+			b = append(b, ' ')
+		}
+		first = false
+		b = strconv.AppendInt(b, int64(i-6), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(p.sums[i]), 10)
+	}
+	return string(b)
+}
+
+// readText reads a player's sums from a row's text (his scorers' cells
+// kept in p.read, until added to other sums).
+func (p *advPlayer) readText(s string) error {
+	hilo, rest, ok1 := strings.Cut(s, ";")
+	h2, rest, ok2 := strings.Cut(rest, ";")
+	index, chart, ok3 := strings.Cut(rest, ";")
+	if !ok1 || !ok2 || !ok3 {
+		return fmt.Errorf("%q: four parts expected", s)
+	}
+	p.read = &[2][]scoreCellK{}
+	for i, part := range []string{hilo, h2} {
+		for part != "" {
+			var one string
+			one, part, _ = strings.Cut(part, "|")
+			bet, grid, ok := strings.Cut(one, "=")
+			v, err := strconv.ParseFloat(bet, 64)
+			if !ok || err != nil || bet == "" {
+				return fmt.Errorf("%q: a bet and its grid expected", one)
+			}
+			if err := readGrid(grid, func(q int32, k int) { p.read[i] = append(p.read[i], scoreCellK{scoreCell{v, q}, k}) }); err != nil {
+				return err
+			}
+		}
+	}
+	err := readInts(index, 5, func(v *[5]int64) error {
+		if v[0] < 0 || v[0] >= int64(len(IndexPlays)) {
+			return fmt.Errorf("index decisions at row %d: there are %d rows", v[0], len(IndexPlays))
+		}
+		if p.index.cells == nil {
+			p.index.cells = make([][2][2]int, len(IndexPlays))
+		}
+		c := &p.index.cells[v[0]]
+		c[0][0] += int(v[1])
+		c[0][1] += int(v[2])
+		c[1][0] += int(v[3])
+		c[1][1] += int(v[4])
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return readInts(chart, 3, func(v *[5]int64) error {
+		if v[0] < -6 || v[0] > 6 {
+			return fmt.Errorf("the chart at a count of %d: it runs from -6 to +6", v[0])
+		}
+		p.rounds[v[0]+6] += int(v[1])
+		p.sums[v[0]+6] += money.Amount(v[2])
+		return nil
+	})
 }
 
 func (s *advSums) MarshalJSON() ([]byte, error) {
-	for _, p := range s.players {
-		p.unread()
-	}
-	for _, g := range s.shoes {
-		g.unread()
-	}
 	var x advSumsJSON
 	if len(s.players) > 0 {
-		x.Players = map[string]*advPlayerJSON{}
+		x.Players = map[string]string{}
 	}
 	for name, p := range s.players {
-		j := &advPlayerJSON{HiLo: scorerText(&p.hilo), HiOptII: scorerText(&p.h2)}
-		for row, c := range p.index.cells {
-			if c != ([2][2]int{}) {
-				j.Index = append(j.Index, [5]int{row, c[0][0], c[0][1], c[1][0], c[1][1]})
-			}
-		}
-		for i, n := range p.rounds {
-			if n != 0 || p.sums[i] != 0 {
-				j.Chart = append(j.Chart, [3]int64{int64(i - 6), int64(n), int64(p.sums[i])})
-			}
-		}
-		x.Players[name] = j
+		x.Players[name] = p.text()
 	}
 	if len(s.shoes) > 0 {
 		x.Shoes = map[int]*advShoeJSON{}
 	}
 	for n, g := range s.shoes {
+		g.unread()
 		j := &advShoeJSON{All: gridText(g.all)}
 		if len(g.backed) > 0 {
 			j.Back = map[string]string{}
@@ -456,38 +540,9 @@ func (s *advSums) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = advSums{}
-	for name, j := range x.Players {
-		p := s.player(name)
-		p.read = &[2][]scoreCellK{}
-		for i, grids := range []map[string]string{j.HiLo, j.HiOptII} {
-			for bet, grid := range grids {
-				v, err := strconv.ParseFloat(bet, 64)
-				if err != nil {
-					return fmt.Errorf("%s's bet %q: %w", name, bet, err)
-				}
-				if err := readGrid(grid, func(q int32, k int) { p.read[i] = append(p.read[i], scoreCellK{scoreCell{v, q}, k}) }); err != nil {
-					return fmt.Errorf("%s's bets of %s: %w", name, bet, err)
-				}
-			}
-		}
-		for _, c := range j.Index {
-			if c[0] < 0 || c[0] >= len(IndexPlays) {
-				return fmt.Errorf("%s's index decisions at row %d: there are %d rows", name, c[0], len(IndexPlays))
-			}
-			if p.index.cells == nil {
-				p.index.cells = make([][2][2]int, len(IndexPlays))
-			}
-			p.index.cells[c[0]][0][0] += c[1]
-			p.index.cells[c[0]][0][1] += c[2]
-			p.index.cells[c[0]][1][0] += c[3]
-			p.index.cells[c[0]][1][1] += c[4]
-		}
-		for _, c := range j.Chart {
-			if c[0] < -6 || c[0] > 6 {
-				return fmt.Errorf("%s's chart at a count of %d: it runs from -6 to +6", name, c[0])
-			}
-			p.rounds[c[0]+6] += int(c[1])
-			p.sums[c[0]+6] += money.Amount(c[2])
+	for name, text := range x.Players {
+		if err := s.player(name).readText(text); err != nil {
+			return fmt.Errorf("%s's sums: %w", name, err)
 		}
 	}
 	for n, j := range x.Shoes {
