@@ -308,8 +308,9 @@ func (s *advSums) then(u rollSums) {
 
 // The JSON of advSums. A day's row holds some thousands of counts, and a
 // year's report reads 365 rows a table: so a player's sums are one string
-// (a report reads a string in one token: a list of lists of numbers took
-// ten times as long), "HILO;HIOPTII;INDEX;CHART" where
+// (encoding/json reads a string in one token; as lists of lists of
+// numbers, BenchmarkAdvantageReport's rows took twice as long), read by
+// hand, "HILO;HIOPTII;INDEX;CHART" where
 //
 //   - HILO and HIOPTII are his scorer's cells, "bet=GRID|bet=GRID…" by
 //     bet, a GRID being "q:k q:k…" by q (q a true count / CountStep, k
