@@ -359,16 +359,25 @@ func readInts(s string, n int, fn func(v *[5]int64) error) error {
 	var v [5]int64
 	for i := 0; i < len(s); {
 		for f := range n {
-			j := i
+			j, neg := i, false
 			if j < len(s) && s[j] == '-' {
+				neg = true
 				j++
 			}
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
+			var x int64
+			for d := j; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
+				if j-d < 18 { // below 10¹⁸: no overflow
+					x = x*10 + int64(s[j]-'0')
+				}
 			}
-			x, err := strconv.ParseInt(s[i:j], 10, 64)
-			if err != nil {
-				return fmt.Errorf("%q: a number expected at %d", s, i)
+			if neg {
+				x = -x
+			}
+			if j-i > 18 || j == i || neg && j == i+1 {
+				var err error
+				if x, err = strconv.ParseInt(s[i:j], 10, 64); err != nil {
+					return fmt.Errorf("%q: a number expected at %d", s, i)
+				}
 			}
 			v[f] = x
 			sep := byte(' ')

@@ -296,6 +296,10 @@ func TestAdvSumsJSON(t *testing.T) {
 	if want := `{"players":{"ana":"1000=18:1|288230376151711740=-160:1;1000=25:1|288230376151711740=160:1;3:0:0:1:0;-6:1:288230376151711744 2:1:1000"},"shoes":{"7":{"all":"-8:1 18:1","back":{"bo":"18:1"}}}}`; string(b) != want {
 		t.Errorf("%s, want %s", b, want)
 	}
+	var big advPlayer
+	if err := big.readText(";;;6:1:1152921504606846975 -6:2:-999999999999999999"); err != nil || big.sums[12] != 1<<60-1 || big.sums[0] != -999999999999999999 || big.rounds[0] != 2 {
+		t.Errorf("19 digits and 18 read as %v, %v", big.sums, err)
+	}
 	for _, bad := range []string{`{"players":{"a":"1=161:1;;;"}}`, `{"players":{"a":";;99:1:0:0:0;"}}`, `{"players":{"a":";;;7:1:1"}}`,
 		`{"shoes":{"1":{"all":"-161:1"}}}`, `{"players":{"a":"1=0.5:1;;;"}}`, `{"players":{"a":"x=1:1;;;"}}`, `{"players":{"a":"=1:1;;;"}}`,
 		`{"players":{"a":"1=1:1;;"}}`, `{"shoes":{"1":{"all":"1:1 "}}}`, `{"shoes":{"1":{"all":"1:-1"}}}`, `{"shoes":{"1":{"all":"1"}}}`,
