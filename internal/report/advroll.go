@@ -696,21 +696,25 @@ func (r *advRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs []*s
 			add(rec.Created, s)
 			deals[dl.d.Round] = dl
 		case sabot.LogSettle:
-			var st advSettled
-			if err := decode(rec, &st); err != nil {
-				return err
+			// The round's record: its shoe's history holds it when it was
+			// read after the settlement (decoded there), else this one's.
+			round := int(rec.RoundNo)
+			var st *advSettled
+			if round == 0 {
+				st = &advSettled{}
+				if err := decode(rec, st); err != nil {
+					return err
+				}
+				round = st.Round
 			}
-			if st.Void || settled[st.Round] {
+			if settled[round] {
 				continue
 			}
-			settled[st.Round] = true
-			if len(st.Record.Actions) == 0 {
-				continue
-			}
-			dl := deals[st.Round]
+			settled[round] = true
+			dl := deals[round]
 			if dl == nil {
 				var err error
-				if dl, err = r.dealOf(ctx, t, rec, st.Round); err != nil {
+				if dl, err = r.dealOf(ctx, t, rec, round); err != nil {
 					return err
 				}
 				if dl == nil {
@@ -721,8 +725,24 @@ func (r *advRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs []*s
 			if err != nil {
 				return err
 			}
+			record, ok := a.h.records[round]
+			if !ok {
+				if st == nil {
+					st = &advSettled{}
+					if err := decode(rec, st); err != nil {
+						return err
+					}
+				}
+				if st.Void {
+					continue
+				}
+				record = st.Record
+			}
+			if len(record.Actions) == 0 {
+				continue
+			}
 			s := &advSums{}
-			r.c.indexed(s, a, &dl.d, st.Record, nil)
+			r.c.indexed(s, a, &dl.d, record, nil)
 			if len(s.players) > 0 {
 				add(dl.rec.Created, s)
 			}

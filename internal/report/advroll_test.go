@@ -207,6 +207,27 @@ func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 	if done, err = RollUp(ctx, ro, nil, RollupAdvantage); err != nil || done.Tables != 0 || done.Records != 0 {
 		t.Fatalf("RollUp with nothing new: %+v, %v", done, err)
 	}
+	// A roller that runs on while the log grows (as the server's does,
+	// its shoes' histories read before the rounds in play settled): the
+	// same rows.
+	ro2 := newMemRollups(logUpTo(cut), 97)
+	run := advantageKind.run(ro2, ro2)
+	rollAll := func() {
+		t.Helper()
+		marks, _, _ := ro2.RollupRows(ctx, RollupAdvantage, 0)
+		for _, tb := range tables {
+			if _, err := rollTable(ctx, ro2, ro2, advantageKind, run, tb, marks[tb.ID], func(int) {}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rollAll()
+	ro2.memLedger = memLedger{whole}
+	rollAll()
+	if fmt.Sprint(ro2.rows) != fmt.Sprint(ro.rows) {
+		t.Error("a roller running on while the log grew made other rows")
+	}
+	check("a roller running on", whole, ro2)
 	// What the report says is worth comparing: counters flagged, back
 	// bettors scored, decisions at the index plays' hands.
 	r, err := AdvantageReport(ctx, ro, p, AdvantageOptions{})
