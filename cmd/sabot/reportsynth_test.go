@@ -32,6 +32,10 @@ func checkReportSynth(t *testing.T, db, writers string) {
 	if code != 0 {
 		t.Fatalf("report tables --rollup=false: exit %d: %s", code, stderr)
 	}
+	playersFromLog, stderr, code := run(t, "", append([]string{"report", "players", "--no-errors", "--rollup=false"}, period...)...)
+	if code != 0 {
+		t.Fatalf("report players --rollup=false: exit %d: %s", code, stderr)
+	}
 	cut := [][]string{{"--from", "2026-01-03T05:17:00Z", "--to", "2026-07-04T13:44:00Z"}, {"--from", "2026-03-01T10:00:00Z", "--to", "2026-03-01T11:00:00Z"}}
 	var cutFromLog []string
 	if !store.IsPostgres(db) {
@@ -44,11 +48,13 @@ func checkReportSynth(t *testing.T, db, writers string) {
 			t.Fatal(err)
 		}
 		for _, c := range cut {
-			out, stderr, code := run(t, "", append([]string{"report", "tables", "--rollup=false", "--db", logOnly, "--json"}, c...)...)
-			if code != 0 {
-				t.Fatalf("report tables %v: exit %d: %s", c, code, stderr)
+			for _, rep := range [][]string{{"tables"}, {"players", "--no-errors"}, {"players"}} {
+				out, stderr, code := run(t, "", append(append([]string{"report"}, rep...), append([]string{"--rollup=false", "--db", logOnly, "--json"}, c...)...)...)
+				if code != 0 {
+					t.Fatalf("report %v %v: exit %d: %s", rep, c, code, stderr)
+				}
+				cutFromLog = append(cutFromLog, out)
 			}
-			cutFromLog = append(cutFromLog, out)
 		}
 	}
 	// report tables rolls up first, then reads the hours: the same
@@ -61,12 +67,13 @@ func checkReportSynth(t *testing.T, db, writers string) {
 		t.Fatalf("from the rollups:\n%s\nfrom the log:\n%s", stdout, fromLog)
 	}
 	for i, out := range cutFromLog {
-		got, stderr, code := run(t, "", append([]string{"report", "tables", "--db", db, "--json"}, cut[i]...)...)
+		rep := [][]string{{"tables"}, {"players", "--no-errors"}, {"players"}}[i%3]
+		got, stderr, code := run(t, "", append(append([]string{"report"}, rep...), append([]string{"--db", db, "--json"}, cut[i/3]...)...)...)
 		if code != 0 || got != out {
-			t.Fatalf("report tables %v: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", cut[i], code, stderr, got, out)
+			t.Fatalf("report %v %v: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", rep, cut[i/3], code, stderr, got, out)
 		}
 	}
-	if out, stderr, code := run(t, "", "report", "rollup", "--db", db); code != 0 || out != "rolled up 0 tables: 0 records read past their marks\n" {
+	if out, stderr, code := run(t, "", "report", "rollup", "--db", db, "--kind", report.RollupTables, "--kind", report.RollupPlayers); code != 0 || out != "rolled up 0 tables: 0 records read past their marks\n" {
 		t.Fatalf("report rollup with nothing new: exit %d, %q %s", code, out, stderr)
 	}
 	var r report.Tables
@@ -84,6 +91,9 @@ func checkReportSynth(t *testing.T, db, writers string) {
 	stdout, stderr, code = run(t, "", append([]string{"report", "players", "--no-errors"}, period...)...)
 	if code != 0 {
 		t.Fatalf("report players: exit %d: %s", code, stderr)
+	}
+	if stdout != playersFromLog {
+		t.Fatalf("the players from the rollups:\n%s\nfrom the log:\n%s", stdout, playersFromLog)
 	}
 	var p report.Players
 	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
