@@ -99,7 +99,7 @@ type playerSums struct {
 	Win    money.Amount `json:"win"`
 	// Initial are his main bets by the rules of the rounds (GameHash).
 	Initial  map[string]money.Amount `json:"initial,omitempty"`
-	Sessions tableSessions                `json:"sessions"`
+	Sessions tableSessions           `json:"sessions"`
 }
 
 // then adds u, his sums over later rounds at the table.
