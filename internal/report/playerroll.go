@@ -226,8 +226,9 @@ var (
 		run:   func(src Source, _ sabot.Rollups) roller { return &playersRoller{src: src} },
 	})
 	errorsKind = register(&rollKind{
-		name:  RollupErrors,
-		kinds: []string{sabot.LogSettle},
+		name:   RollupErrors,
+		kinds:  []string{sabot.LogSettle},
+		costly: true,
 		fresh: func() rollSums { return &errorsRow{} },
 		run:   func(src Source, _ sabot.Rollups) roller { return &errorsRoller{src: src, shoes: newShoes(src)} },
 	})
