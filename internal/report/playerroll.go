@@ -229,8 +229,8 @@ var (
 		name:   RollupErrors,
 		kinds:  []string{sabot.LogSettle},
 		costly: true,
-		fresh: func() rollSums { return &errorsRow{} },
-		run:   func(src Source, _ sabot.Rollups) roller { return &errorsRoller{src: src, shoes: newShoes(src)} },
+		fresh:  func() rollSums { return &errorsRow{} },
+		run:    func(src Source, _ sabot.Rollups) roller { return &errorsRoller{src: src, shoes: newShoes(src)} },
 	})
 )
 
