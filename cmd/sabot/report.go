@@ -112,7 +112,7 @@ func newReportCmd(e *env) *cobra.Command {
 			}
 			defer s.Close()
 			if rollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
-				if _, err := rollUp(cmd, e, tf.source(s), false); err != nil {
+				if _, err := rollUp(cmd, e, tf.source(s), false, report.RollupTables); err != nil {
 					return failed("report tables: the rollup: %s (--rollup=false reads without it)", errCause(err))
 				}
 			}
@@ -138,6 +138,7 @@ func newReportCmd(e *env) *cobra.Command {
 		pf       reportFlags
 		player   string
 		noErrors bool
+		prollup  bool
 	)
 	players := &cobra.Command{
 		Use:   "players",
@@ -146,7 +147,9 @@ func newReportCmd(e *env) *cobra.Command {
 			"(a run of rounds at one table, broken by 15 minutes without one), time played, rounds, average bet,\n" +
 			"theoretical win, the house's actual win, and the cost of his errors: each hit, stand, double, split\n" +
 			"and surrender on an unsplit hand valued exactly for his cards, the up card and the shoe as he saw\n" +
-			"it (sabot ev's calculator), against the best decision, times his stake. See docs/pit.md.",
+			"it (sabot ev's calculator), against the best decision, times his stake. The store's sums by hour and\n" +
+			"day of the players (and of the cost of errors, valued once) are brought up to the logs first, as\n" +
+			"`sabot report rollup` does: the first time it reads, and values, every round. See docs/pit.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := pf.period()
@@ -163,6 +166,15 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if prollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
+				kinds := []string{report.RollupPlayers}
+				if !noErrors {
+					kinds = append(kinds, report.RollupErrors)
+				}
+				if _, err := rollUp(cmd, e, pf.source(s), false, kinds...); err != nil {
+					return failed("report players: the rollup: %s (--rollup=false reads without it)", errCause(err))
+				}
+			}
 			r, err := report.PlayersReport(cmd.Context(), pf.source(s), report.NewTheories(), p, report.PlayersOptions{Player: player, NoErrors: noErrors})
 			if err != nil {
 				return failed("report players: %s", errCause(err))
@@ -180,7 +192,8 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	pf.add(players)
 	players.Flags().StringVar(&player, "player", "", "rate this player only")
-	players.Flags().BoolVar(&noErrors, "no-errors", false, "leave out the cost of errors (a few milliseconds a decision)")
+	players.Flags().BoolVar(&noErrors, "no-errors", false, "leave out the cost of errors (a few milliseconds a decision where it is not rolled up)")
+	players.Flags().BoolVar(&prollup, "rollup", true, "bring the store's sums by hour and day of the players (and of the cost of errors, unless --no-errors) up to the logs first, as `sabot report rollup` does (a write); false: read what is rolled up and the logs past it (a read-only store)")
 
 	var (
 		af        reportFlags
@@ -216,7 +229,7 @@ func newReportCmd(e *env) *cobra.Command {
 			}
 			defer s.Close()
 			if advRollup && !pairs && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
-				if _, err := rollUp(cmd, e, af.source(s), false); err != nil {
+				if _, err := rollUp(cmd, e, af.source(s), false, report.RollupAdvantage); err != nil {
 					return failed("report advantage: the rollup: %s (--rollup=false reads without it)", errCause(err))
 				}
 			}
@@ -253,7 +266,7 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	af.add(advantage)
 	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts, and each decision at an index play's hand (read from the log alone, not the rollups)")
-	advantage.Flags().BoolVar(&advRollup, "rollup", true, "bring the store's sums by hour and day up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once; not with --pairs); false: read what is rolled up and the logs past it (a read-only store)")
+	advantage.Flags().BoolVar(&advRollup, "rollup", true, "bring the store's sums by hour and day of the advantage report (advantage/1) up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once; not with --pairs); false: read what is rolled up and the logs past it (a read-only store)")
 	c.AddCommand(tables, players, advantage, newReportRollupCmd(e), newReportSynthCmd(e))
 	return c
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -20,14 +21,18 @@ func newReportRollupCmd(e *env) *cobra.Command {
 	var dsn string
 	var pace float64
 	var progress bool
+	var kinds []string
 	c := &cobra.Command{
 		Use:   "rollup",
-		Short: "Bring the store's sums by hour and day of the tables' report up to the tables' logs (docs/pit.md)",
+		Short: "Bring the store's sums by hour and day of the reports up to the tables' logs (docs/pit.md)",
 		Long: "rollup reads each table's log past the mark its sums reached, adds each hour's rounds, voids, buy-ins\n" +
-			"and cash-outs to that hour's row and that day's, and moves the mark, a page at a time: a report over a long\n" +
-			"period then reads days and hours, not rounds. The first rollup of a store reads every log once; `sabot\n" +
-			"serve` rolls up every --rollup-every (5m) and `sabot report tables` before it reports. A table another\n" +
-			"node or report rolls up meanwhile is left to it. It prints the tables and records it read.",
+			"and cash-outs (the tables' report), each player's rounds and sessions (the players'), the cost of his\n" +
+			"errors (valued once, here) and his bets against the count (the advantage report's) to that hour's row and\n" +
+			"that day's, and moves the mark, a page at a time: a report over a long period then reads days and hours,\n" +
+			"not rounds. The first rollup of a store reads every log once (and values every decision: the cost of\n" +
+			"errors takes a few milliseconds a decision; --kind leaves it for later); `sabot serve` rolls up every\n" +
+			"--rollup-every (5m), and each report its own kinds before it reports. A table another node or report\n" +
+			"rolls up meanwhile is left to it. It prints the tables and records it read.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := openExisting(cmd.Context(), dsn)
@@ -42,7 +47,7 @@ func newReportRollupCmd(e *env) *cobra.Command {
 			if pace > 0 {
 				src = report.Paced(s, pace)
 			}
-			done, err := rollUp(cmd, e, src, progress)
+			done, err := rollUp(cmd, e, src, progress, kinds...)
 			if err != nil {
 				return failed("report rollup: %s", errCause(err))
 			}
@@ -57,12 +62,13 @@ func newReportRollupCmd(e *env) *cobra.Command {
 	c.Flags().StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
 	c.Flags().Float64Var(&pace, "pace", 0, "after each read of the store, pause this many times as long as the rollup worked since its last pause (as a report's --pace)")
 	c.Flags().BoolVar(&progress, "progress", false, "show the progress on stderr even when it is not a terminal")
+	c.Flags().StringSliceVar(&kinds, "kind", nil, "roll up these kinds only ("+strings.Join(report.RollupKinds(), ", ")+"; default: all)")
 	return c
 }
 
 // rollUp runs report.RollUp on src, its progress (the records read) shown
 // on stderr where it is a terminal, or where progress says.
-func rollUp(cmd *cobra.Command, e *env, src report.Source, progress bool) (report.Rolled, error) {
+func rollUp(cmd *cobra.Command, e *env, src report.Source, progress bool, kinds ...string) (report.Rolled, error) {
 	show := progress
 	if f, ok := e.stderr.(*os.File); ok && !progress {
 		show = term.IsTerminal(int(f.Fd()))
@@ -80,5 +86,5 @@ func rollUp(cmd *cobra.Command, e *env, src report.Source, progress bool) (repor
 		defer bar.Finish()
 		tick = func(n int64) { bar.Set64(n) }
 	}
-	return report.RollUp(cmd.Context(), src, tick)
+	return report.RollUp(cmd.Context(), src, tick, kinds...)
 }

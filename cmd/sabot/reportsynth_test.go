@@ -19,7 +19,8 @@ import (
 // the tables', and a ledger that balances. The tables' report reads the
 // same from the rollups as from the log alone, byte for byte, for the
 // year and for periods cut inside hours (on SQLite, against a copy of the
-// store made before the rollup), and so does the advantage report.
+// store made before the rollup), and so do the players' and the advantage
+// reports.
 func checkReportSynth(t *testing.T, db, writers string) {
 	const rounds = 3001 // four batches of 700 and a short one (one writer)
 	if _, stderr, code := run(t, "", "report", "synth", "--db", db, "--rounds", "3001", "--tables", "4", "--players", "30", "--batch", "700", "--writers", writers); code != 0 {
@@ -32,12 +33,17 @@ func checkReportSynth(t *testing.T, db, writers string) {
 	if code != 0 {
 		t.Fatalf("report tables --rollup=false: exit %d: %s", code, stderr)
 	}
+	playersFromLog, stderr, code := run(t, "", append([]string{"report", "players", "--no-errors", "--rollup=false"}, period...)...)
+	if code != 0 {
+		t.Fatalf("report players --rollup=false: exit %d: %s", code, stderr)
+	}
 	advFromLog, stderr, code := run(t, "", append([]string{"report", "advantage", "--rollup=false"}, period...)...)
 	if code != 0 {
 		t.Fatalf("report advantage --rollup=false: exit %d: %s", code, stderr)
 	}
+	reps := [][]string{{"tables"}, {"players", "--no-errors"}, {"players"}, {"advantage"}}
 	cut := [][]string{{"--from", "2026-01-03T05:17:00Z", "--to", "2026-07-04T13:44:00Z"}, {"--from", "2026-03-01T10:00:00Z", "--to", "2026-03-01T11:00:00Z"}}
-	var cutFromLog, advCutFromLog []string
+	var cutFromLog []string
 	if !store.IsPostgres(db) {
 		logOnly := filepath.Join(t.TempDir(), "log-only.db")
 		data, err := os.ReadFile(db)
@@ -48,16 +54,13 @@ func checkReportSynth(t *testing.T, db, writers string) {
 			t.Fatal(err)
 		}
 		for _, c := range cut {
-			out, stderr, code := run(t, "", append([]string{"report", "tables", "--rollup=false", "--db", logOnly, "--json"}, c...)...)
-			if code != 0 {
-				t.Fatalf("report tables %v: exit %d: %s", c, code, stderr)
+			for _, rep := range reps {
+				out, stderr, code := run(t, "", append(append([]string{"report"}, rep...), append([]string{"--rollup=false", "--db", logOnly, "--json"}, c...)...)...)
+				if code != 0 {
+					t.Fatalf("report %v %v: exit %d: %s", rep, c, code, stderr)
+				}
+				cutFromLog = append(cutFromLog, out)
 			}
-			cutFromLog = append(cutFromLog, out)
-			out, stderr, code = run(t, "", append([]string{"report", "advantage", "--rollup=false", "--db", logOnly, "--json"}, c...)...)
-			if code != 0 {
-				t.Fatalf("report advantage %v: exit %d: %s", c, code, stderr)
-			}
-			advCutFromLog = append(advCutFromLog, out)
 		}
 	}
 	// report tables rolls up first, then reads the hours: the same
@@ -70,23 +73,11 @@ func checkReportSynth(t *testing.T, db, writers string) {
 		t.Fatalf("from the rollups:\n%s\nfrom the log:\n%s", stdout, fromLog)
 	}
 	for i, out := range cutFromLog {
-		got, stderr, code := run(t, "", append([]string{"report", "tables", "--db", db, "--json"}, cut[i]...)...)
+		rep := reps[i%len(reps)]
+		got, stderr, code := run(t, "", append(append([]string{"report"}, rep...), append([]string{"--db", db, "--json"}, cut[i/len(reps)]...)...)...)
 		if code != 0 || got != out {
-			t.Fatalf("report tables %v: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", cut[i], code, stderr, got, out)
+			t.Fatalf("report %v %v: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", rep, cut[i/len(reps)], code, stderr, got, out)
 		}
-	}
-	// So does the advantage report (rolled up with the tables' above).
-	if got, stderr, code := run(t, "", append([]string{"report", "advantage"}, period...)...); code != 0 || got != advFromLog {
-		t.Fatalf("report advantage: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", code, stderr, got, advFromLog)
-	}
-	for i, out := range advCutFromLog {
-		got, stderr, code := run(t, "", append([]string{"report", "advantage", "--rollup=false", "--db", db, "--json"}, cut[i]...)...)
-		if code != 0 || got != out {
-			t.Fatalf("report advantage %v: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", cut[i], code, stderr, got, out)
-		}
-	}
-	if out, stderr, code := run(t, "", "report", "rollup", "--db", db); code != 0 || out != "rolled up 0 tables: 0 records read past their marks\n" {
-		t.Fatalf("report rollup with nothing new: exit %d, %q %s", code, out, stderr)
 	}
 	var r report.Tables
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
@@ -103,6 +94,15 @@ func checkReportSynth(t *testing.T, db, writers string) {
 	stdout, stderr, code = run(t, "", append([]string{"report", "players", "--no-errors"}, period...)...)
 	if code != 0 {
 		t.Fatalf("report players: exit %d: %s", code, stderr)
+	}
+	if stdout != playersFromLog {
+		t.Fatalf("the players from the rollups:\n%s\nfrom the log:\n%s", stdout, playersFromLog)
+	}
+	if got, stderr, code := run(t, "", append([]string{"report", "advantage"}, period...)...); code != 0 || got != advFromLog {
+		t.Fatalf("report advantage: exit %d (%s); from the rollups\n%s\nfrom the log\n%s", code, stderr, got, advFromLog)
+	}
+	if out, stderr, code := run(t, "", "report", "rollup", "--db", db, "--kind", report.RollupTables, "--kind", report.RollupPlayers, "--kind", report.RollupAdvantage); code != 0 || out != "rolled up 0 tables: 0 records read past their marks\n" {
+		t.Fatalf("report rollup with nothing new: exit %d, %q %s", code, out, stderr)
 	}
 	var p report.Players
 	if err := json.Unmarshal([]byte(stdout), &p); err != nil {

@@ -15,8 +15,8 @@ import (
 	"sabot/rules"
 )
 
-// SessionGap ends a player's session: a round of his dealt more than this
-// after his last one closed, or at another table, starts a new session.
+// SessionGap ends a player's session at a table: a round of his there
+// dealt more than this after his last one there closed starts a new one.
 const SessionGap = 15 * time.Minute
 
 // PlayerRating is one player's rating over a period (docs/pit.md).
@@ -24,9 +24,10 @@ const SessionGap = 15 * time.Minute
 type PlayerRating struct {
 	Player string  `json:"player"`
 	Tables []int64 `json:"tables"`
-	// Sessions are his runs of rounds at one table (SessionGap); Seconds
+	// Sessions are his runs of rounds at each table (SessionGap), counted
+	// table by table, as a rating system rates a table's session; Seconds
 	// the time they lasted, from each one's first deal to its last
-	// settlement.
+	// settlement, truncated to the second.
 	Sessions int   `json:"sessions"`
 	Seconds  int64 `json:"seconds_played"`
 	Rounds   int64 `json:"rounds"`
@@ -44,20 +45,15 @@ type PlayerRating struct {
 	// (analysis.HandValues) for his cards against the up card from the
 	// shoe as he saw it (less every card seen in the shoe before it),
 	// against the best decision's value, times his stake on the hand; an
-	// insurance taken against declining it, times its stake.
+	// insurance taken against declining it, times its stake. Each
+	// decision's cost is summed in millionths of a minor unit.
 	Decisions int64        `json:"decisions"`          // valued
 	Errors    int64        `json:"errors"`             // decisions worth less than the best
 	ErrorCost money.Amount `json:"error_cost"`         // their cost, summed
 	Unvalued  int64        `json:"unvalued_decisions"` // split hands, declarations, the Desafío
 
-	session *span // the session his rounds counted last are in
-	theo    float64
-	cost    float64
-}
-
-type span struct {
-	table      int64
-	start, end time.Time
+	theo float64
+	cost int64 // micro-units
 }
 
 // Players is the report of the players over a period.
@@ -72,11 +68,15 @@ type PlayersOptions struct {
 	// Player keeps one player's rating ("": everyone's).
 	Player string
 	// NoErrors leaves the cost of errors out (it takes a few milliseconds
-	// a decision).
+	// a decision, where it is not rolled up).
 	NoErrors bool
 }
 
-// PlayersReport reads the players' ratings over a period.
+// PlayersReport reads the players' ratings over a period. Where src keeps
+// the players' rollups (RollupPlayers, and RollupErrors for the cost of
+// errors) and the period holds whole hours, it reads those hours' rows,
+// and the log only for the rest, as TablesReport does; the answer is the
+// same either way.
 func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po PlayersOptions) (*Players, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
@@ -86,76 +86,153 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 	if err != nil {
 		return nil, err
 	}
-	byID := map[int64]*sabot.Table{}
+	a := &playersAcc{src: src, po: po, byID: map[int64]*sabot.Table{}, players: map[int64]*playersRow{}, errs: map[int64]*errorsRow{},
+		opts: map[int64]*optionsAt{}, shoes: newShoes(src)}
 	for _, t := range tables {
-		byID[t.ID] = t
+		a.byID[t.ID] = t
 	}
-	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
-	ratings := map[string]*PlayerRating{}
-	opts := map[int64]*optionsAt{}
-	sh := newShoes(src)
-	// rate counts a settled round in its players' ratings, dealt at start.
-	// The rounds come in the order of their deals, the newest first: each
-	// player's sessions are joined as they come, and each table's shoes
-	// are read one after the other.
-	rate := func(c *closing, start time.Time) error {
-		rec, s := c.rec, &c.s
-		t := byID[rec.TableID]
-		o := opts[t.ID]
-		if o == nil {
-			var err error
-			if o, err = loadOptions(ctx, src, t); err != nil {
-				return err
-			}
-			opts[t.ID] = o
+	plans := map[*rollKind]*rollupPlan{}
+	kinds := []*rollKind{playersKind}
+	if !po.NoErrors {
+		kinds = append(kinds, errorsKind)
+	}
+	var logged []*rollKind // the kinds read from the log alone
+	var plan *rollupPlan   // any plan: they cut the period alike
+	for _, k := range kinds {
+		pl, err := planRollups(ctx, src, k, p)
+		if err != nil {
+			return nil, err
 		}
-		theory, err := o.theory(ctx, th, rec.Seq)
+		if pl == nil {
+			logged = append(logged, k)
+		} else {
+			plans[k], plan = pl, pl
+		}
+	}
+	if len(logged) > 0 {
+		if err := a.readPeriod(ctx, p, logged, a.players, a.errs); err != nil {
+			return nil, err
+		}
+	}
+	if plan != nil {
+		rolled := slices.Collect(maps.Keys(plans))
+		before, after := &playersAcc{}, &playersAcc{}
+		for _, x := range []struct {
+			p   *Period
+			acc *playersAcc
+		}{{plan.before, before}, {plan.after, after}} {
+			x.acc.players, x.acc.errs = map[int64]*playersRow{}, map[int64]*errorsRow{}
+			if x.p != nil {
+				if err := a.readPeriod(ctx, *x.p, rolled, x.acc.players, x.acc.errs); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for _, id := range slices.Sorted(maps.Keys(a.byID)) {
+			for _, k := range kinds {
+				pl := plans[k]
+				if pl == nil {
+					continue
+				}
+				sum := a.sums(k, id)
+				sum.then(before.sumsIf(k, id))
+				if err := pl.read(ctx, src, a.byID[id], sum.then); err != nil {
+					return nil, err
+				}
+				sum.then(after.sumsIf(k, id))
+			}
+		}
+	}
+	return a.results(ctx, th, p)
+}
+
+// playersAcc sums the players' rounds of a period, table by table.
+type playersAcc struct {
+	src     Source
+	po      PlayersOptions
+	byID    map[int64]*sabot.Table
+	players map[int64]*playersRow
+	errs    map[int64]*errorsRow
+	opts    map[int64]*optionsAt
+	shoes   *shoes
+}
+
+// sums are a table's sums of kind k.
+func (a *playersAcc) sums(k *rollKind, id int64) rollSums {
+	if k == errorsKind {
+		r := a.errs[id]
+		if r == nil {
+			r = &errorsRow{}
+			a.errs[id] = r
+		}
+		return r
+	}
+	r := a.players[id]
+	if r == nil {
+		r = &playersRow{}
+		a.players[id] = r
+	}
+	return r
+}
+
+// sumsIf are a table's sums of kind k, empty ones if none.
+func (a *playersAcc) sumsIf(k *rollKind, id int64) rollSums {
+	if k == errorsKind && a.errs[id] == nil || k == playersKind && a.players[id] == nil {
+		return k.fresh()
+	}
+	return a.sums(k, id)
+}
+
+func (a *playersAcc) options(ctx context.Context, id int64) (*optionsAt, error) {
+	o := a.opts[id]
+	if o == nil {
+		var err error
+		if o, err = loadOptions(ctx, a.src, a.byID[id]); err != nil {
+			return nil, err
+		}
+		a.opts[id] = o
+	}
+	return o, nil
+}
+
+// readPeriod sums the period's rounds from the log into the rows of the
+// kinds asked, by table: each round closed in it (a settlement) from its
+// deal to its settlement.
+func (a *playersAcc) readPeriod(ctx context.Context, p Period, kinds []*rollKind, players map[int64]*playersRow, errs map[int64]*errorsRow) error {
+	ratePlayers, rateErrors := slices.Contains(kinds, playersKind), slices.Contains(kinds, errorsKind)
+	// rate counts a settled round in its players' sums, dealt at start.
+	// The rounds come in the order of their deals, the newest first: each
+	// table's rows are made from the newest round back, and its shoes
+	// read one after the other.
+	rate := func(c *closing, start time.Time) error {
+		rec := c.rec
+		o, err := a.options(ctx, rec.TableID)
 		if err != nil {
 			return err
 		}
-		mine := map[string]*PlayerRating{}
-		for _, b := range s.Bets {
-			if po.Player != "" && b.Player != po.Player {
-				continue
-			}
-			r := ratings[b.Player]
-			if r == nil {
-				r = &PlayerRating{Player: b.Player, Tables: []int64{}}
-				ratings[b.Player] = r
-			}
-			mine[b.Player] = r
-			r.Stakes += b.Stake
-			r.Win -= b.Net
-			if b.Kind == "main" {
-				r.Initial += b.Stake
-				r.theo += float64(b.Stake) * theory.HouseEdge
-			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(mine)) {
-			r := mine[name]
-			r.Rounds++
-			r.join(span{rec.TableID, start, rec.Created})
-			if !slices.Contains(r.Tables, rec.TableID) {
-				r.Tables = append(r.Tables, rec.TableID)
-			}
-			if po.NoErrors {
-				continue
-			}
-			prof, err := o.rules(rec.Seq)
+		if ratePlayers {
+			h, err := o.hash(rec.Seq)
 			if err != nil {
 				return err
 			}
-			var seen []card.Card
-			if h, err := sh.of(ctx, rec.TableID, s.Round); err != nil {
-				return err
-			} else if h != nil {
-				seen = h.seen(s.Round)
+			one := &playersRow{}
+			one.round(&c.s, start, rec.Created, h, o.opts[o.index(rec.Seq)], a.po.Player)
+			if row := players[rec.TableID]; row != nil {
+				row.after(one)
+			} else {
+				players[rec.TableID] = one
 			}
-			v := valueDecisions(prof, s.Record, seen, name)
-			r.Decisions += v.decisions
-			r.Errors += v.errors
-			r.Unvalued += v.unvalued
-			r.cost += v.cost
+		}
+		if rateErrors {
+			one, err := valueRound(ctx, rec, o, a.shoes, a.po.Player)
+			if err != nil {
+				return err
+			}
+			if row := errs[rec.TableID]; row != nil {
+				row.then(one)
+			} else {
+				errs[rec.TableID] = one
+			}
 		}
 		return nil
 	}
@@ -165,7 +242,7 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 	// (or none: a void, a round still open at the period's end). So the
 	// rounds waiting are the rounds in play at one time, a few a table.
 	waiting := map[[2]int64]*closing{}
-	deals := newPager(src, sabot.LogDeal, p)
+	deals := newPager(a.src, sabot.LogDeal, p)
 	dealsTo := func(after time.Time, all bool) error {
 		for {
 			d, err := deals.peek(ctx)
@@ -182,38 +259,129 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 			}
 		}
 	}
-	settles := newPager(src, sabot.LogSettle, p)
+	settles := newPager(a.src, sabot.LogSettle, p)
 	for {
 		rec, err := settles.peek(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if rec == nil {
 			break
 		}
 		settles.next()
 		c := &closing{rec: rec}
-		if err := decodeSettlement(rec, &c.s, !po.NoErrors); err != nil {
-			return nil, err
+		if err := decodeSettlement(rec, &c.s, false); err != nil {
+			return err
 		}
-		if byID[rec.TableID] != nil && !c.s.Void {
+		if a.byID[rec.TableID] != nil && !c.s.Void {
 			waiting[[2]int64{rec.TableID, int64(c.s.Round)}] = c
 		}
 		if err := dealsTo(rec.Created, false); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := dealsTo(time.Time{}, true); err != nil {
-		return nil, err
+		return err
 	}
-	// The rounds dealt before the period: their start is taken as their
-	// settlement's, the oldest last.
+	// The rounds dealt before the period (a table's oldest), their deals
+	// found by round.
 	left := slices.SortedFunc(maps.Values(waiting), func(a, b *closing) int { return b.rec.Created.Compare(a.rec.Created) })
 	for _, c := range left {
-		if err := rate(c, c.rec.Created); err != nil {
-			return nil, err
+		start, err := dealtAt(ctx, a.src, c.rec)
+		if err != nil {
+			return err
+		}
+		if err := rate(c, start); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// after puts the sums of one round before those of the rounds after it:
+// the rows of the log are made from the newest round back.
+func (r *playersRow) after(u *playersRow) {
+	for h, o := range u.Rules {
+		r.Rules[h] = o
+	}
+	for name, p := range u.Players {
+		q := r.Players[name]
+		if q == nil {
+			if r.Players == nil {
+				r.Players = map[string]*playerSums{}
+			}
+			r.Players[name] = p
+			continue
+		}
+		q.Rounds += p.Rounds
+		q.Stakes += p.Stakes
+		q.Win += p.Win
+		for h, x := range p.Initial {
+			if q.Initial == nil {
+				q.Initial = map[string]money.Amount{}
+			}
+			q.Initial[h] += x
+		}
+		q.Sessions = p.Sessions.then(q.Sessions)
+	}
+}
+
+// results make the ratings of the sums, table by table.
+func (a *playersAcc) results(ctx context.Context, th *Theories, p Period) (*Players, error) {
+	ratings := map[string]*PlayerRating{}
+	rating := func(name string) *PlayerRating {
+		r := ratings[name]
+		if r == nil {
+			r = &PlayerRating{Player: name, Tables: []int64{}}
+			ratings[name] = r
+		}
+		return r
+	}
+	keep := func(name string) bool { return a.po.Player == "" || name == a.po.Player }
+	for _, id := range slices.Sorted(maps.Keys(a.players)) {
+		row, t := a.players[id], a.byID[id]
+		theories := map[string]*Theory{}
+		for h, o := range row.Rules {
+			theory, err := th.Of(ctx, t.Profile, o)
+			if err != nil {
+				return nil, err
+			}
+			theories[h] = theory
+		}
+		for _, name := range slices.Sorted(maps.Keys(row.Players)) {
+			ps := row.Players[name]
+			if !keep(name) || ps.Rounds == 0 {
+				continue
+			}
+			r := rating(name)
+			r.Tables = append(r.Tables, id)
+			r.Rounds += ps.Rounds
+			r.Stakes += ps.Stakes
+			r.Win += ps.Win
+			for _, h := range slices.Sorted(maps.Keys(ps.Initial)) {
+				r.Initial += ps.Initial[h]
+				if theories[h] == nil {
+					return nil, sabot.Errorf(sabot.EINTERNAL, "table %d's rounds of %s: rule set %s without its options", id, name, h)
+				}
+				r.theo += float64(ps.Initial[h]) * theories[h].HouseEdge
+			}
+			r.Sessions += int(ps.Sessions.N)
+			r.Seconds += ps.Sessions.Seconds()
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(a.errs)) {
+		for name, e := range a.errs[id].Players {
+			if !keep(name) {
+				continue
+			}
+			r := rating(name)
+			r.Decisions += e.Decisions
+			r.Errors += e.Errors
+			r.Unvalued += e.Unvalued
+			r.cost += e.Cost
+		}
+	}
+	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
 	for _, name := range slices.Sorted(maps.Keys(ratings)) {
 		r := ratings[name]
 		r.finish()
@@ -228,34 +396,12 @@ type closing struct {
 	s   settlement
 }
 
-// join counts a round of his, older than those counted (the rounds come
-// newest first): it opens a session when it was at another table than the
-// session he is in, or closed more than SessionGap before it started.
-func (r *PlayerRating) join(s span) {
-	if c := r.session; c != nil && c.table == s.table && c.start.Sub(s.end) <= SessionGap {
-		c.start = s.start
-		return
-	}
-	r.closeSession()
-	r.Sessions++
-	r.session = &s
-}
-
-func (r *PlayerRating) closeSession() {
-	if c := r.session; c != nil {
-		r.Seconds += int64(c.end.Sub(c.start).Seconds())
-	}
-	r.session = nil
-}
-
 func (r *PlayerRating) finish() {
-	slices.Sort(r.Tables)
-	r.closeSession()
 	if r.Rounds > 0 {
 		r.AvgBet = money.Amount(math.Round(float64(r.Initial) / float64(r.Rounds)))
 	}
 	r.Theo = money.Amount(math.Round(r.theo))
-	r.ErrorCost = money.Amount(math.Round(r.cost))
+	r.ErrorCost = money.Amount(math.Round(float64(r.cost) / 1e6))
 }
 
 // decisionValues are what valueDecisions found of one player's decisions
@@ -263,6 +409,7 @@ func (r *PlayerRating) finish() {
 type decisionValues struct {
 	decisions, errors, unvalued int64
 	cost                        float64 // minor units
+	micro                       int64   // the same, each decision's rounded to a millionth
 }
 
 // played is the value of the decision a kind names, nil if not valued.
@@ -351,7 +498,7 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 	out.decisions++
 	if best-*chosen > 1e-9 {
 		out.errors++
-		out.cost += (best - *chosen) * float64(stake)
+		out.costs((best - *chosen) * float64(stake))
 	}
 }
 
@@ -367,6 +514,12 @@ func (out *decisionValues) insurance(v *analysis.Values, stake money.Amount) {
 	out.decisions++
 	if ev := 2 * *v.Insurance; ev < -1e-9 {
 		out.errors++
-		out.cost += -ev * float64(stake)
+		out.costs(-ev * float64(stake))
 	}
+}
+
+// costs adds an error's cost, in minor units.
+func (out *decisionValues) costs(x float64) {
+	out.cost += x
+	out.micro += int64(math.Round(x * 1e6))
 }

@@ -237,6 +237,9 @@ func rollupsOf(src Source) sabot.Rollups {
 type rollKind struct {
 	name  string   // RollupTables, RollupPlayers, …
 	kinds []string // the kinds of record it reads
+	// costly kinds take milliseconds a record (the cost of errors):
+	// rolled up after the others, and by the server on their own.
+	costly bool
 	// fresh is an empty sums of the kind, to read a row's JSON into.
 	fresh func() rollSums
 	// run begins a run over the tables (what it keeps between pages, such
@@ -266,9 +269,22 @@ func register(k *rollKind) *rollKind {
 	return k
 }
 
-// RollupKinds are the names of the reports' rollups: the tables', the
-// players', and the cost of the players' errors.
-func RollupKinds() []string { return slices.Sorted(maps.Keys(rollKinds)) }
+// RollupKinds are the names of the reports' rollups (the tables', the
+// players', the advantage report's, the cost of the players' errors), the
+// costly last; costly says whether to list those that take milliseconds a
+// record (true), or the others (false); none: all.
+func RollupKinds(costly ...bool) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(rollKinds)) {
+		if len(costly) == 0 || rollKinds[name].costly == costly[0] {
+			out = append(out, name)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		return cmp.Compare(b2i(rollKinds[a].costly), b2i(rollKinds[b].costly))
+	})
+	return out
+}
 
 // The tables' report's kind.
 var tablesKind = register(&rollKind{

@@ -122,6 +122,20 @@ func reportJSON(t *testing.T, src Source, p Period) string {
 	return string(b)
 }
 
+// playersJSON is the players' report of a period, as JSON.
+func playersJSON(t *testing.T, src Source, p Period, noErrors bool) string {
+	t.Helper()
+	r, err := PlayersReport(context.Background(), src, NewTheories(), p, PlayersOptions{NoErrors: noErrors})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // The tables' report reads the same from the rollups as from the log
 // alone, byte for byte, for periods cut anywhere in an hour or on the
 // hour: rolled up in pages (several a table's hour, which add up), with
@@ -177,6 +191,10 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 			if got != want {
 				t.Fatalf("%s, %s to %s: from the rollups\n%s\nfrom the log\n%s", what, q.From.Format(time.TimeOnly), q.To.Format(time.TimeOnly), got, want)
 			}
+			want, got = playersJSON(t, memLedger{m}, q, true), playersJSON(t, ro, q, true)
+			if got != want {
+				t.Fatalf("%s, %s to %s: the players from the rollups\n%s\nfrom the log\n%s", what, q.From.Format(time.TimeOnly), q.To.Format(time.TimeOnly), got, want)
+			}
 		}
 	}
 	// Half the play rolled up in pages of 97 records, then the rest
@@ -184,8 +202,9 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	half := logUpTo(p.From.Add(1000 * time.Minute))
 	ro := newMemRollups(half, 97)
 	check("nothing rolled up", half, ro)
-	done, err := RollUp(ctx, ro, nil, RollupTables)
-	if err != nil || done.Tables != 2 || done.Records == 0 || done.Left != 0 {
+	kinds := []string{RollupTables, RollupPlayers} // errors: TestErrorRollupsAgree
+	done, err := RollUp(ctx, ro, nil, kinds...)
+	if err != nil || done.Tables != 4 || done.Records == 0 || done.Left != 0 {
 		t.Fatalf("RollUp: %+v, %v", done, err)
 	}
 	check("all rolled up", half, ro)
@@ -199,11 +218,11 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	whole.add(late)
 	slices.SortFunc(whole.byKind[sabot.LogSettle], order)
 	check("a late record", whole, ro)
-	if done, err = RollUp(ctx, ro, nil, RollupTables); err != nil || done.Tables != 2 {
+	if done, err = RollUp(ctx, ro, nil, kinds...); err != nil || done.Tables != 4 {
 		t.Fatalf("RollUp again: %+v, %v", done, err)
 	}
 	check("rolled up again", whole, ro)
-	if done, err = RollUp(ctx, ro, nil, RollupTables); err != nil || done.Tables != 0 || done.Records != 0 {
+	if done, err = RollUp(ctx, ro, nil, kinds...); err != nil || done.Tables != 0 || done.Records != 0 {
 		t.Fatalf("RollUp with nothing new: %+v, %v", done, err)
 	}
 	// The late round's squares, (10¹⁵)² + (10¹⁵ − 1)² and more, kept
@@ -289,7 +308,7 @@ func BenchmarkTablesReport(b *testing.B) {
 	ctx := context.Background()
 	m, p := synthLog(b, 4, 12, 40000)
 	ro := newMemRollups(m, pageSize)
-	if _, err := RollUp(ctx, ro, nil, RollupTables); err != nil {
+	if _, err := RollUp(ctx, ro, nil); err != nil {
 		b.Fatal(err)
 	}
 	th := NewTheories()

@@ -39,18 +39,20 @@ func TestServerRollsUp(t *testing.T) {
 	last := settles[len(settles)-1]
 	ro := h.st.(sabot.Rollups)
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		marks, _, err := ro.RollupRows(ctx, pitreport.RollupTables, tb)
-		if err != nil {
-			t.Fatal(err)
+	for _, kind := range pitreport.RollupKinds() {
+		for {
+			marks, _, err := ro.RollupRows(ctx, kind, tb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if marks[tb] >= last.Seq {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the rollup's mark of %s is at %d after 30 s, the last settlement at %d", kind, marks[tb], last.Seq)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if marks[tb] >= last.Seq {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the rollup's mark is at %d after 30 s, the last settlement at %d", marks[tb], last.Seq)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	first := settles[0].Created.Truncate(time.Hour)
 	_, rows, err := ro.RollupRows(ctx, pitreport.RollupTables, tb, sabot.RollupRange{Span: sabot.RollupHour, From: first, To: last.Created.Truncate(time.Hour).Add(time.Hour)})
@@ -79,6 +81,14 @@ func TestServerRollsUp(t *testing.T) {
 	}
 	if n != rounds || initial != rounds*1000 {
 		t.Fatalf("the rows count %d rounds and %d staked, want %d and %d", n, initial, rounds, rounds*1000)
+	}
+	// The players' report reads the rows: ana's three rounds, one session.
+	pl, err := pitreport.PlayersReport(ctx, h.st, pitreport.NewTheories(), pitreport.Period{From: first, To: first.Add(48 * time.Hour)}, pitreport.PlayersOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pl.Players) != 1 || pl.Players[0].Rounds != rounds || pl.Players[0].Sessions != 1 || pl.Players[0].Win != -1500*rounds {
+		t.Errorf("the players' report: %+v", pl.Players)
 	}
 	resp, err := http.Get(h.srv.URL() + "/metrics")
 	if err != nil {
