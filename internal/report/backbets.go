@@ -135,8 +135,10 @@ type backShoe struct {
 	advShoe
 }
 
-// backShoes keeps a shoe a table; the report reads a table's deals shoe
-// after shoe.
+// backShoes keeps a shoe a table, scoring each as the deals turn to the
+// next: the tests score a session's back bets so (the report keeps its
+// shoes in an advAcc, scored at the end, as rows may bring more rounds of
+// any).
 type backShoes map[int64]*backShoe
 
 // add counts a round of a table's shoe; a round of another shoe scores the
