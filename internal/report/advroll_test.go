@@ -360,3 +360,29 @@ func BenchmarkAdvantageReport(b *testing.B) {
 		})
 	}
 }
+
+// FuzzAdvSumsJSON: a row's text, whatever it holds, is read or refused,
+// never a panic; a row read writes a text that reads back the same.
+func FuzzAdvSumsJSON(f *testing.F) {
+	for _, seed := range []string{`{"players":{"ana":"1000=18:1|288230376151711740=-160:1;1000=25:1;3:0:0:1:0;-6:1:288230376151711744 2:1:1000"},"shoes":{"7":{"all":"-8:1 18:1","back":{"bo":"18:1"}}}}`,
+		`{"players":{"a":";;;"}}`, `{"shoes":{"1":{"all":"1:2 3:4"}}}`, `{}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var s advSums
+		if json.Unmarshal([]byte(text), &s) != nil {
+			return
+		}
+		b, err := json.Marshal(&s)
+		if err != nil {
+			t.Fatalf("%q read, not written: %v", text, err)
+		}
+		var back advSums
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%q read, written as %s, not read back: %v", text, b, err)
+		}
+		if b2, _ := json.Marshal(&back); string(b2) != string(b) {
+			t.Fatalf("%q: written %s, then %s", text, b, b2)
+		}
+	})
+}
