@@ -78,14 +78,7 @@ func advLog(tb testing.TB, tables, rounds int) ([]*sabot.LogRecord, []*sabot.Tab
 func advJSON(t testing.TB, src Source, p Period, ao AdvantageOptions) string {
 	t.Helper()
 	r, err := AdvantageReport(context.Background(), src, p, ao)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return indented(t, r, err)
 }
 
 // countingRollups counts the records a report reads.

@@ -304,25 +304,14 @@ func (r *playersRow) after(u *playersRow) {
 	for h, o := range u.Rules {
 		r.Rules[h] = o
 	}
+	if r.Players == nil {
+		r.Players = map[string]*playerSums{}
+	}
 	for name, p := range u.Players {
-		q := r.Players[name]
-		if q == nil {
-			if r.Players == nil {
-				r.Players = map[string]*playerSums{}
-			}
-			r.Players[name] = p
-			continue
+		if q := r.Players[name]; q != nil {
+			p.then(q)
 		}
-		q.Rounds += p.Rounds
-		q.Stakes += p.Stakes
-		q.Win += p.Win
-		for h, x := range p.Initial {
-			if q.Initial == nil {
-				q.Initial = map[string]money.Amount{}
-			}
-			q.Initial[h] += x
-		}
-		q.Sessions = p.Sessions.then(q.Sessions)
+		r.Players[name] = p
 	}
 }
 

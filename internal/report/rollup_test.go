@@ -112,20 +112,19 @@ func (m *memRollups) HouseNets(_ context.Context, table int64, after, upTo int64
 func reportJSON(t *testing.T, src Source, p Period) string {
 	t.Helper()
 	r, err := TablesReport(context.Background(), src, NewTheories(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return indented(t, r, err)
 }
 
 // playersJSON is the players' report of a period, as JSON.
 func playersJSON(t *testing.T, src Source, p Period, noErrors bool) string {
 	t.Helper()
 	r, err := PlayersReport(context.Background(), src, NewTheories(), p, PlayersOptions{NoErrors: noErrors})
+	return indented(t, r, err)
+}
+
+// indented is a report (made with err) as indented JSON.
+func indented(t testing.TB, r any, err error) string {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
