@@ -106,16 +106,6 @@ func (c *countingRollups) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.
 func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 	ctx := context.Background()
 	all, tables, p := advLog(t, 2, 6000) // a round a minute at each table: 3,000 minutes, 2 days and more
-	logUpTo := func(at time.Time) *memLog {
-		m := newMemLog(tables)
-		for _, r := range all {
-			if r.Created.Before(at) {
-				c := *r
-				m.add(&c)
-			}
-		}
-		return m
-	}
 	periods := []Period{p,
 		{p.From.Add(17 * time.Minute), p.To.Add(-23 * time.Minute)},
 		{p.From.Add(5 * time.Hour), p.From.Add(9 * time.Hour)},
@@ -140,7 +130,7 @@ func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 	// round in play (dealt, not yet settled), then the rest written: the
 	// report reads it past the marks.
 	cut := p.From.Add(1000*time.Minute + 40*time.Second)
-	half := logUpTo(cut)
+	half := logUpTo(tables, all, cut)
 	if n := len(half.byKind[sabot.LogDeal]) - len(half.byKind[sabot.LogSettle]) - len(half.byKind[sabot.LogVoid]); n != 2 {
 		t.Fatalf("%d rounds in play at the cut, want 2", n)
 	}
@@ -151,7 +141,7 @@ func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 		t.Fatalf("RollUp: %+v, %v", done, err)
 	}
 	check("all rolled up, a round in play", half, ro)
-	whole := logUpTo(p.To.Add(time.Hour))
+	whole := logUpTo(tables, all, p.To.Add(time.Hour))
 	ro.memLedger = memLedger{whole}
 	check("records past the marks", whole, ro)
 	// A round written late into an hour rolled up (its seqs after the
@@ -203,7 +193,7 @@ func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 	// A roller that runs on while the log grows (as the server's does,
 	// its shoes' histories read before the rounds in play settled): the
 	// same rows.
-	ro2 := newMemRollups(logUpTo(cut), 97)
+	ro2 := newMemRollups(logUpTo(tables, all, cut), 97)
 	run := advantageKind.run(ro2, ro2)
 	rollAll := func() {
 		t.Helper()

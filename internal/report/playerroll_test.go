@@ -91,18 +91,12 @@ func TestErrorRollupsAgree(t *testing.T) {
 	// half is rolled up over the log of the first two hours (and a
 	// half), then reads the whole log: the records after its marks from
 	// the log.
-	prefix := newMemLog(full.tables)
 	var recs []*sabot.LogRecord
 	for _, id := range slices.Sorted(maps.Keys(full.byTable)) {
 		recs = append(recs, full.byTable[id]...)
 	}
 	slices.SortFunc(recs, order)
-	for _, r := range recs {
-		if r.Created.Before(p.From.Add(150 * time.Minute)) {
-			c := *r
-			prefix.add(&c)
-		}
-	}
+	prefix := logUpTo(full.tables, recs, p.From.Add(150*time.Minute))
 	half := newMemRollups(prefix, 61)
 	for _, r := range []*memRollups{ro, half} {
 		if _, err := RollUp(ctx, r, nil, RollupPlayers, RollupErrors); err != nil {

@@ -122,6 +122,19 @@ func playersJSON(t *testing.T, src Source, p Period, noErrors bool) string {
 	return indented(t, r, err)
 }
 
+// logUpTo is the log as it grows: the records of all (in the order they
+// were written) written before at.
+func logUpTo(tables []*sabot.Table, all []*sabot.LogRecord, at time.Time) *memLog {
+	m := newMemLog(tables)
+	for _, r := range all {
+		if r.Created.Before(at) {
+			c := *r
+			m.add(&c)
+		}
+	}
+	return m
+}
+
 // indented is a report (made with err) as indented JSON.
 func indented(t testing.TB, r any, err error) string {
 	t.Helper()
@@ -162,17 +175,6 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	all = slices.SortedFunc(slices.Values(append(all, extra...)), func(a, b *sabot.LogRecord) int {
 		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.TableID, b.TableID))
 	})
-	// The log as it grows: the records written by a time.
-	logUpTo := func(at time.Time) *memLog {
-		m := newMemLog(full.tables)
-		for _, r := range all {
-			if r.Created.Before(at) {
-				c := *r
-				m.add(&c)
-			}
-		}
-		return m
-	}
 	periods := []Period{p,
 		{p.From.Add(17 * time.Minute), p.To.Add(-23 * time.Minute)},
 		{p.From.Add(5 * time.Hour), p.From.Add(9 * time.Hour)},
@@ -198,7 +200,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	}
 	// Half the play rolled up in pages of 97 records, then the rest
 	// written: the report reads it past the marks.
-	half := logUpTo(p.From.Add(1000 * time.Minute))
+	half := logUpTo(full.tables, all, p.From.Add(1000*time.Minute))
 	ro := newMemRollups(half, 97)
 	check("nothing rolled up", half, ro)
 	kinds := []string{RollupTables, RollupPlayers} // errors: TestErrorRollupsAgree
@@ -207,7 +209,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 		t.Fatalf("RollUp: %+v, %v", done, err)
 	}
 	check("all rolled up", half, ro)
-	whole := logUpTo(p.To.Add(time.Hour))
+	whole := logUpTo(full.tables, all, p.To.Add(time.Hour))
 	ro.memLedger = memLedger{whole}
 	check("records past the marks", whole, ro)
 	// A record written late into an hour rolled up (its seq after the
