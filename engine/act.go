@@ -33,8 +33,16 @@ func (r *Round) Legal(a Action) bool { return r.check(a, false) == nil }
 // Check is Act's refusal of a (nil: Act would accept it), changing nothing.
 func (r *Round) Check(a Action) error { return r.check(a, true) }
 
-// refuse builds the refusal of a, or errQuiet when no reason is wanted.
+// refuse builds the refusal of a, or errQuiet when no reason is wanted. It
+// cites rule's IDs of the table's own regulation (rules.Profile.Cite).
 func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string) error {
+	return r.refuseBy(explain, a, sentinel, why, rule, "")
+}
+
+// refuseBy is refuse where an option of the table decides the matter: the
+// refusal cites it, with its value, where the table's regulation has no
+// rule of rule's IDs ("this table's rules: surrender=none").
+func (r *Round) refuseBy(explain bool, a Action, sentinel error, why, rule, option string) error {
 	if !explain {
 		return errQuiet
 	}
@@ -51,7 +59,7 @@ func (r *Round) refuse(explain bool, a Action, sentinel error, why, rule string)
 	default:
 		what = fmt.Sprintf("%s: unknown action %d", a.Player, a.Kind)
 	}
-	return &Refusal{Err: sentinel, What: what, Why: why, Rule: r.p.Own(rule)}
+	return &Refusal{Err: sentinel, What: what, Why: why, Rule: r.p.Cite(rule, option)}
 }
 
 // findBet returns the index of a bettor's main or split bet on a box's hand, or -1.
@@ -211,7 +219,7 @@ func (r *Round) checkFollow(a Action, explain bool) error {
 	}
 	if r.p.StakeBar(a.Stake, rules.Placed) == rules.BarMaximum {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
+			return r.refuseBy(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21", "max_bet")
 		}
 		return errQuiet
 	}
@@ -268,13 +276,13 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		if r.insuranceOpen() { // ES-11: open until the first third card
 			return r.checkInsurance(a, explain)
 		}
-		return r.refuse(explain, a, ErrPhase, r.sideBetClosed(a.Kind), r.sideBetRule(a.Kind))
+		return r.refuseBy(explain, a, ErrPhase, r.sideBetClosed(a.Kind), r.sideBetRule(a.Kind), sideBetOption[a.Kind])
 	case Challenge:
-		return r.refuse(explain, a, ErrPhase, r.sideBetClosed(a.Kind), r.sideBetRule(a.Kind))
+		return r.refuseBy(explain, a, ErrPhase, r.sideBetClosed(a.Kind), r.sideBetRule(a.Kind), sideBetOption[a.Kind])
 	}
 	if a.Box != boxNo || a.Hand != idx+1 {
 		if explain {
-			return r.refuse(explain, a, ErrOutOfTurn, fmt.Sprintf("it is box %d hand %d's turn (%s)", boxNo, idx+1, b.holder), "")
+			return r.refuse(explain, a, ErrOutOfTurn, fmt.Sprintf("it is box %d hand %d's turn (%s)", boxNo, idx+1, b.holder), "AR-12, ES-12, VE-07")
 		}
 		return errQuiet
 	}
@@ -292,7 +300,7 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 	if a.Kind == Withdraw {
 		skipped := r.skipped == [2]int{boxNo, idx + 1}
 		if !r.bankFirst && !skipped || h.split || h.doubled || h.Count.N != 2 {
-			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, or by a player on 11 the dealer gave no card, before he plays", "AR-23")
+			return r.refuse(explain, a, ErrIllegalAction, "a bet is withdrawn only by a player skipped before the bank was completed, or by a player on 11 the dealer gave no card, before he plays", "AR-23, ES-01, VE-04")
 		}
 		return nil
 	}
@@ -300,6 +308,8 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 	switch a.Kind {
 	case Declare:
 		switch {
+		case !r.p.DeclareInitialAce:
+			return r.refuseBy(explain, a, ErrIllegalAction, "there is no declaration of the Ace at this table: an Ace counts as suits the hand", "AR-11, ES-02, VE-02", "declare_initial_ace")
 		case !declare && h.Count.Declared != 0:
 			return r.refuse(explain, a, ErrIllegalAction, "the Ace has been declared, irrevocably", "AR-11")
 		case !declare:
@@ -313,9 +323,9 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 	case Surrender:
 		switch r.p.SurrenderBar(r.pos(b, h)) {
 		case rules.BarNoSurrender:
-			return r.refuse(explain, a, ErrIllegalAction, "there is no surrender at this table", "")
+			return r.refuseBy(explain, a, ErrIllegalAction, "there is no surrender at this table", "", "surrender")
 		case rules.BarSurrenderHand:
-			return r.refuse(explain, a, ErrIllegalAction, "surrender is only on the first two cards of an unsplit hand", "")
+			return r.refuseBy(explain, a, ErrIllegalAction, "surrender is only on the first two cards of an unsplit hand", "", "surrender")
 		}
 		return nil
 	}
@@ -356,18 +366,18 @@ func (r *Round) checkDouble(a Action, pos rules.HandPos, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces get one card each", "ES-09, VE-14")
 	case rules.BarTotal:
 		dr := doubleRule[r.p.DoubleOn]
-		return r.refuse(explain, a, ErrIllegalAction, dr.why, dr.rule)
+		return r.refuseBy(explain, a, ErrIllegalAction, dr.why, dr.rule, "double_on")
 	}
 	base := r.baseStake(a.Player, a.Box, a.Hand)
 	if r.p.StakeBar(a.Stake, rules.Placed) == rules.BarMaximum {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21")
+			return r.refuseBy(explain, a, ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21", "max_bet")
 		}
 		return errQuiet
 	}
 	if a.Stake != 0 && a.Stake != base && !(r.p.DoubleForLess && a.Stake > 0) {
 		if explain {
-			return r.refuse(explain, a, ErrStake, fmt.Sprintf("a double stakes the original %s", r.amount(base)), "AR-17, ES-08, VE-19")
+			return r.refuseBy(explain, a, ErrStake, fmt.Sprintf("a double stakes the original %s", r.amount(base)), "AR-17, ES-08, VE-19", "double_for_less")
 		}
 		return errQuiet
 	}
@@ -382,7 +392,7 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, "splitting needs two cards of equal value", "AR-18, ES-09, VE-12")
 	case rules.BarHands:
 		if explain {
-			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("a box may reach %d hands by splitting", r.p.MaxHands), "AR-18, ES-09, VE-12")
+			return r.refuseBy(explain, a, ErrIllegalAction, fmt.Sprintf("a box may reach %d hands by splitting", r.p.MaxHands), "AR-18, ES-09, VE-12", "max_hands")
 		}
 		return errQuiet
 	case rules.BarResplitAces:
@@ -448,6 +458,10 @@ func (r *Round) insuranceClosed(what string) string {
 	}
 	return what + " was offered to nobody: no bet on the table could take it"
 }
+
+// sideBetOption is the option that decides whether the table has a side
+// bet at all, cited where the table's regulation has no rule on it.
+var sideBetOption = map[Kind]string{Insure: "insurance", EvenMoney: "even_money", Challenge: "challenge"}
 
 func (r *Round) sideBetRule(k Kind) string {
 	switch k {

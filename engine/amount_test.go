@@ -20,14 +20,14 @@ func TestAmountFormat_AR04_VE21(t *testing.T) {
 	r := New(p)
 	r.Reset(NewForced(card.MustParseList("TH 6C AS")))
 	// spain's seeds set no minimum: the refusal cites no other
-	// regulation's rule.
-	if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.HasSuffix(err.Error(), "the table minimum is 500") {
+	// regulation's rule, but this table's option.
+	if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.HasSuffix(err.Error(), "the table minimum is 500 (this table's rules: min_bet=500)") {
 		t.Fatalf("no style: %v", err)
 	}
 	r.SetAmountStyle(money.Grouped)
 	for range 2 { // the style holds across Reset
 		r.Reset(NewForced(card.MustParseList("TH AS 6C 9D")))
-		if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.HasSuffix(err.Error(), "ana may not bet 1.00 on box 1: the table minimum is 5.00") {
+		if err := r.PlaceBet("ana", 1, 100); err == nil || !strings.HasSuffix(err.Error(), "ana may not bet 1.00 on box 1: the table minimum is 5.00 (this table's rules: min_bet=500)") {
 			t.Fatalf("minimum: %v", err)
 		}
 		if err := r.PlaceBet("ana", 1, 200000); err == nil || !strings.Contains(err.Error(), "the table maximum is 1,000.00 (ES-03)") {

@@ -235,9 +235,10 @@ func (r *Round) Net() (players map[string]money.Amount, house money.Amount) {
 // is its box holder; any further one is a back bettor (ES-03, VE-03), refused
 // where the profile has no back betting (AR-05).
 func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
-	refuse := func(err error, why, rule string) error {
-		return &Refusal{err, fmt.Sprintf("%s may not bet %s on box %d", player, r.amount(stake), boxNo), why, r.p.Own(rule)}
+	refuseBy := func(err error, why, rule, option string) error {
+		return &Refusal{err, fmt.Sprintf("%s may not bet %s on box %d", player, r.amount(stake), boxNo), why, r.p.Cite(rule, option)}
 	}
+	refuse := func(err error, why, rule string) error { return refuseBy(err, why, rule, "") }
 	if r.phase != Betting {
 		return refuse(ErrPhase, "no bet once the first card has left the shoe", "AR-22, ES-01, VE-04")
 	}
@@ -249,7 +250,7 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	}
 	// The deal takes the stakes as they stand (VE-18).
 	if bar := r.p.StakeBar(stake, rules.Dealt); bar != rules.NoBar {
-		return r.stakeRefusal(bar, refuse)
+		return r.stakeRefusal(bar, refuseBy)
 	}
 	b := &r.boxes[boxNo]
 	onBox, boxTotal := 0, money.Amount(0)
@@ -265,7 +266,7 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 	if bar := r.p.BoxBar(onBox, boxTotal, stake); bar != rules.NoBar {
 		switch bar {
 		case rules.BarNoBackBets:
-			return refuse(ErrStake, "no back betting: nobody adds to another player's box", "AR-05, FAM-01")
+			return refuseBy(ErrStake, "no back betting: nobody adds to another player's box", "AR-05, FAM-01", "back_bets_per_box")
 		case rules.BarBackBettors:
 			return refuse(ErrStake, fmt.Sprintf("box %d already has %d back bettors", boxNo, r.p.BackBetsPerBox), "ES-03, VE-03")
 		}
@@ -286,14 +287,14 @@ func (r *Round) PlaceBet(player string, boxNo int, stake money.Amount) error {
 }
 
 // stakeRefusal words a StakeBar's refusal of a bet (AR-04, FAM-01, VE-21).
-func (r *Round) stakeRefusal(bar rules.Bar, refuse func(err error, why, rule string) error) error {
+func (r *Round) stakeRefusal(bar rules.Bar, refuse func(err error, why, rule, option string) error) error {
 	switch bar {
 	case rules.BarStake:
-		return refuse(ErrStake, "a stake must be positive", "AR-04, FAM-01, VE-21")
+		return refuse(ErrStake, "a stake must be positive", "AR-04, FAM-01, VE-21", "min_bet")
 	case rules.BarMinimum:
-		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04, FAM-01, VE-21")
+		return refuse(ErrStake, fmt.Sprintf("the table minimum is %s", r.amount(r.p.MinBet)), "AR-04, FAM-01, VE-21", "min_bet")
 	}
-	return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21") // BarMaximum
+	return refuse(ErrStake, fmt.Sprintf("the table maximum is %s", r.amount(r.p.MaxBet)), "AR-04, ES-03, FAM-01, VE-21", "max_bet") // BarMaximum
 }
 
 // Start closes the bets ("rien ne va plus", VE-04) and deals: a card to each

@@ -365,3 +365,29 @@ func (p *Profile) OwnRule(id string) bool {
 	}
 	return false
 }
+
+// TableRules is what a refusal cites where the profile's own regulation has
+// no rule on the matter: the table's options decide it, and the citation
+// names the option with its value ("this table's rules: surrender=none").
+const TableRules = "this table's rules"
+
+// Cite is the citation of a refusal: the IDs of ids that are the profile's
+// own regulation's (Own), or, where none is, this table's rules with the
+// option that decides the matter and its value. A reference profile (no
+// regulation) cites its rules, bare where no option decides. With neither
+// IDs nor option it is "": the refusal of a request that names nothing at
+// the table (no such box, no such action).
+func (p *Profile) Cite(ids, option string) string {
+	if own := p.Own(ids); own != "" {
+		return own
+	}
+	if option != "" {
+		if v, err := p.Get(option); err == nil {
+			return TableRules + ": " + option + "=" + v
+		}
+	}
+	if ids != "" && p.Regulation == "" {
+		return TableRules
+	}
+	return ""
+}

@@ -247,7 +247,7 @@ func Run(in *Input, p *rules.Profile) (*Output, error) {
 	var count [256]int
 	for _, c := range cards {
 		if count[c]++; count[c] > p.Decks {
-			return nil, inputErr("cards: %v appears %d times, more than the %d deck(s) of %s hold (EG-01)", c, count[c], p.Decks, p.Name)
+			return nil, inputErr("cards: %v appears %d times, more than the %d deck(s) of %s hold (%s)", c, count[c], p.Decks, p.Name, p.Cite("AR-01, EG-01, FAM-01, VE-01", "decks"))
 		}
 	}
 	r := engine.New(p)

@@ -155,21 +155,21 @@ func (c *Config) normalize() error {
 	box := p.BoxBar(c.BackBets, money.Amount(c.BackBets)*most, most)
 	switch {
 	case c.Boxes < 1 || c.Boxes+c.Others > p.Boxes:
-		return cfgErr("%d boxes for the player and %d for others: the table has %d (ES-03, VE-03)", c.Boxes, c.Others, p.Boxes)
+		return cfgErr("%d boxes for the player and %d for others: the table has %d (%s)", c.Boxes, c.Others, p.Boxes, p.Cite("ES-03, VE-03", "boxes"))
 	case c.Others < 0:
 		return cfgErr("others must be 0 or more")
 	case c.BackBets < 0:
-		return cfgErr("%d back bets per box: the table allows %d (ES-03, VE-03)", c.BackBets, p.BackBetsPerBox)
+		return cfgErr("%d back bets per box: the table allows %d (%s)", c.BackBets, p.BackBetsPerBox, p.Cite("ES-03, VE-03", "back_bets_per_box"))
 	case box == rules.BarNoBackBets:
-		return cfgErr("no back betting at this table (AR-05)")
+		return cfgErr("no back betting at this table (%s)", p.Cite("AR-05, FAM-01", "back_bets_per_box"))
 	case box == rules.BarBackBettors:
-		return cfgErr("%d back bets per box: the table allows %d (ES-03, VE-03)", c.BackBets, p.BackBetsPerBox)
+		return cfgErr("%d back bets per box: the table allows %d (%s)", c.BackBets, p.BackBetsPerBox, p.Cite("ES-03, VE-03", "back_bets_per_box"))
 	case p.StakeBar(money.Amount(c.Unit), rules.Dealt) == rules.BarMinimum, c.Unit < 0:
-		return cfgErr("a unit of %d is below the table minimum %d (AR-04)", c.Unit, p.MinBet)
+		return cfgErr("a unit of %d is below the table minimum %d (%s)", c.Unit, p.MinBet, p.Cite("AR-04, FAM-01, VE-21", "min_bet"))
 	case p.StakeBar(most, rules.Dealt) == rules.BarMaximum:
-		return cfgErr("a bet of %d units of %d exceeds the table maximum %d (AR-04, VE-21)", maxUnits, c.Unit, p.MaxBet)
+		return cfgErr("a bet of %d units of %d exceeds the table maximum %d (%s)", maxUnits, c.Unit, p.MaxBet, p.Cite("AR-04, ES-03, FAM-01, VE-21", "max_bet"))
 	case box == rules.BarBoxMaximum:
-		return cfgErr("%d stakes of %d on a box exceed the table maximum %d (ES-03)", 1+c.BackBets, c.Unit*maxUnits, p.MaxBet)
+		return cfgErr("%d stakes of %d on a box exceed the table maximum %d (%s)", 1+c.BackBets, c.Unit*maxUnits, p.MaxBet, p.Cite("ES-03, VE-21", "max_bet_scope"))
 	case c.Rounds < 0 || c.TargetSE < 0:
 		return cfgErr("rounds and target SE must be positive")
 	case c.Rounds == 0 && c.TargetSE == 0:

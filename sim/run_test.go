@@ -64,13 +64,14 @@ func TestConfigStakes_AR04_AR05_ES03_VE03_VE21(t *testing.T) {
 		want    string // "" for none
 	}{
 		{"argentina", nil, func(c *Config) { c.BackBets = 1 }, "no back betting at this table (AR-05)"},
-		{"venice", nil, func(c *Config) { c.BackBets = 3 }, "3 back bets per box: the table allows 2 (ES-03, VE-03)"},
-		{"venice", nil, func(c *Config) { c.BackBets = -1 }, "-1 back bets per box: the table allows 2 (ES-03, VE-03)"},
+		{"venice", nil, func(c *Config) { c.BackBets = 3 }, "3 back bets per box: the table allows 2 (VE-03)"},
+		{"venice", nil, func(c *Config) { c.BackBets = -1 }, "-1 back bets per box: the table allows 2 (VE-03)"},
 		{"argentina", []string{"min_bet=500"}, func(c *Config) { c.Unit = 400 }, "a unit of 400 is below the table minimum 500 (AR-04)"},
 		{"venice", []string{"min_bet=500"}, func(c *Config) { c.Unit = 400 }, ""}, // VE-18
-		{"venice", nil, func(c *Config) { c.Unit = -4 }, "a unit of -4 is below the table minimum 1 (AR-04)"},
-		{"argentina", []string{"max_bet=500"}, func(c *Config) { c.Unit = 600 }, "a bet of 1 units of 600 exceeds the table maximum 500 (AR-04, VE-21)"},
-		{"venice", []string{"max_bet=1000"}, func(c *Config) { c.Unit, c.BackBets = 400, 2 }, "3 stakes of 400 on a box exceed the table maximum 1000 (ES-03)"},
+		{"venice", nil, func(c *Config) { c.Unit = -4 }, "a unit of -4 is below the table minimum 1 (VE-21)"},
+		{"argentina", []string{"max_bet=500"}, func(c *Config) { c.Unit = 600 }, "a bet of 1 units of 600 exceeds the table maximum 500 (AR-04)"},
+		{"spain", []string{"min_bet=500"}, func(c *Config) { c.Unit = 400 }, "a unit of 400 is below the table minimum 500 (this table's rules: min_bet=500)"},
+		{"venice", []string{"max_bet=1000"}, func(c *Config) { c.Unit, c.BackBets = 400, 2 }, "3 stakes of 400 on a box exceed the table maximum 1000 (VE-21)"},
 		{"venice", []string{"max_bet=1200"}, func(c *Config) { c.Unit, c.BackBets = 400, 2 }, ""},
 	} {
 		p := rules.MustLookup(c.profile)

@@ -88,7 +88,7 @@ func (t *Table) Feed(c card.Card) error {
 		return t.refuse("", "no card is due: no round is in play")
 	}
 	if n := t.phys.seen[c]; n >= t.p.Decks {
-		return t.refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be the next card", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
+		return t.refuseBy("AR-01, EG-01, FAM-01, VE-01", "decks", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be the next card", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
 	}
 	r, err := t.replayPhysical(append(t.phys.cards[:len(t.phys.cards):len(t.phys.cards)], c))
 	if err != nil {
@@ -223,10 +223,10 @@ func (t *Table) Burn(c card.Card) error {
 		return t.refuse("", "%v is not a card", c)
 	}
 	if !t.inRound() {
-		return t.refuse("AR-23", "a card is burned while a round is dealt")
+		return t.refuseBy("AR-23, EG-03", "burn_cards", "a card is burned while a round is dealt")
 	}
 	if n := t.phys.seen[c]; n >= t.p.Decks {
-		return t.refuse("", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be burned", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
+		return t.refuseBy("AR-01, EG-01, FAM-01, VE-01", "decks", "a shoe of %s holds %d %v; %d came out since the shuffle: %v cannot be burned", plural(t.p.Decks, "deck"), t.p.Decks, c, n, c)
 	}
 	t.phys.seen[c]++
 	t.phys.burned = append(t.phys.burned, c)

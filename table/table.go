@@ -24,7 +24,14 @@ import (
 var ErrRefused = errors.New("refused")
 
 func (t *Table) refuse(rule, format string, a ...any) error {
-	rule = t.p.Own(rule) // the table's own regulation only
+	return t.refuseBy(rule, "", format, a...)
+}
+
+// refuseBy is refuse where an option of the table decides the matter: it
+// is cited, with its value, where the table's own regulation has no rule of
+// rule's IDs (rules.Profile.Cite).
+func (t *Table) refuseBy(rule, option, format string, a ...any) error {
+	rule = t.p.Cite(rule, option) // the table's own regulation only
 	msg := fmt.Sprintf(format, a...)
 	if rule != "" {
 		msg += " (" + rule + ")"
@@ -113,7 +120,7 @@ func (t *Table) RoundNo() int { return t.roundNo }
 // round must meet AR-03 again.
 func (t *Table) NewShoe() error {
 	if t.inRound() {
-		return t.refuse("AR-24", "a new shoe is prepared between rounds")
+		return t.refuse("AR-24, EG-05", "a new shoe is prepared between rounds")
 	}
 	if t.phys != nil {
 		t.newPhysicalShoe()
@@ -148,7 +155,7 @@ func (t *Table) Sit(player string, box int) error {
 	case box < 1 || box > t.p.Boxes:
 		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
 	case t.seats[box] != "":
-		return t.refuse("AR-21", "box %d is taken by %s", box, t.seats[box])
+		return t.refuseBy("AR-21, ES-03, VE-03", "boxes", "box %d is taken by %s", box, t.seats[box])
 	}
 	t.seats[box] = player
 	return nil
@@ -254,8 +261,12 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	}
 	// VE-18 lets a stake found short stand once the cards are dealt (after a
 	// change of limits), never one placed short.
-	if t.p.StakeBar(stake, rules.Placed) != rules.NoBar {
-		return t.refuse("AR-04, ES-03, FAM-01, VE-21", "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
+	if bar := t.p.StakeBar(stake, rules.Placed); bar != rules.NoBar {
+		bound := "min_bet"
+		if bar == rules.BarMaximum {
+			bound = "max_bet"
+		}
+		return t.refuseBy("AR-04, ES-03, FAM-01, VE-21", bound, "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
 	}
 	if player == t.bank && t.bank != "" {
 		return t.refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
@@ -269,7 +280,7 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	case holder == "" && !seated:
 		return t.refuse("AR-04, ES-03, VE-20", "only seated players play a box: sit first")
 	case t.p.BoxBar(1, 0, stake) == rules.BarNoBackBets: // a bet beside the holder's
-		return t.refuse("AR-05, FAM-01", "no back betting: nobody adds to another player's box")
+		return t.refuseBy("AR-05, FAM-01", "back_bets_per_box", "no back betting: nobody adds to another player's box")
 	}
 	for i, b := range t.bets {
 		if b.Player == player && b.Box == box {

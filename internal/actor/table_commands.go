@@ -265,7 +265,7 @@ func (a *Table) forceCards(ctx context.Context, c *Command, req wire.ForceCards)
 // newShoe prepares a new shoe between rounds on the pit's order (AR-24).
 func (a *Table) newShoe(ctx context.Context, c *Command, _ wire.NewShoe) (int64, error) {
 	if a.dealt {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds (AR-24)")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is prepared between rounds%s", cite(a.p.Cite("AR-24, EG-05", "")))
 	}
 	if err := a.t.NewShoe(); err != nil {
 		return 0, wire.Refusal(err)

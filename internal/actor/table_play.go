@@ -23,7 +23,7 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
 	}
 	if h := a.t.Holder(req.Box); h != "" {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", req.Box, h)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s%s", req.Box, h, cite(a.p.Cite("AR-21, ES-03, VE-03", "boxes")))
 	}
 	if err := a.checkSeatCap(name); err != nil {
 		return 0, err
@@ -131,8 +131,12 @@ func (a *Table) checkBet(player string, box int, stake money.Amount) error {
 	// table's state: `invalid`, as docs/protocol.md says (the table would
 	// refuse it too, as a conflict).
 	// VE-18 lets a stake found short stand once dealt, not one placed short.
-	if a.p.StakeBar(stake, rules.Placed) != rules.NoBar {
-		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Own("AR-04, ES-03, FAM-01, VE-21")))
+	if bar := a.p.StakeBar(stake, rules.Placed); bar != rules.NoBar {
+		bound := "min_bet"
+		if bar == rules.BarMaximum {
+			bound = "max_bet"
+		}
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Cite("AR-04, ES-03, FAM-01, VE-21", bound)))
 	}
 	others, total := 0, money.Amount(0)
 	for _, b := range a.t.Bets() {
@@ -144,11 +148,11 @@ func (a *Table) checkBet(player string, box int, stake money.Amount) error {
 	switch a.p.BoxBar(others, total, stake) {
 	case rules.BarNoBackBets:
 		// Two seated players on one free box: the second would be a back bet.
-		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here (AR-05)", box)
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here%s", box, cite(a.p.Cite("AR-05, FAM-01", "back_bets_per_box")))
 	case rules.BarBackBettors:
-		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors (ES-03, VE-03)", box, a.p.BackBetsPerBox)
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors%s", box, a.p.BackBetsPerBox, cite(a.p.Cite("ES-03, VE-03", "back_bets_per_box")))
 	case rules.BarBoxMaximum:
-		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s (ES-03)", a.p.MaxBet)
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s%s", a.p.MaxBet, cite(a.p.Cite("ES-03, VE-21", "max_bet_scope")))
 	}
 	return nil
 }

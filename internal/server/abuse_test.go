@@ -697,7 +697,7 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 		}
 	}
 	_, err := ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})
-	wantCode(t, err, sabot.ECONFLICT, "AR-21")
+	wantCode(t, err, sabot.ECONFLICT, "(VE-03)") // venice: its own rule, not AR-21
 	if w := wallet(t, ana); w != 1000 {
 		t.Fatalf("refused stakes moved money: %d", w)
 	}
