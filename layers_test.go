@@ -45,13 +45,15 @@ import (
 //	     subsystems; the server imports the actor, not the reverse
 //	9    the programs and the end-to-end tests
 var layers = map[string]int{
-	"sabot/money":    0,
-	"sabot/card":     0,
-	"sabot/shoe":     1,
-	"sabot/rules":    2,
-	"sabot/engine":   3,
-	"sabot/analysis": 4,
-	"sabot/sim":      4,
+	"sabot/money": 0,
+	// How a test waits for a state (imported by tests only).
+	"sabot/internal/testwait": 0,
+	"sabot/card":              0,
+	"sabot/shoe":              1,
+	"sabot/rules":             2,
+	"sabot/engine":            3,
+	"sabot/analysis":          4,
+	"sabot/sim":               4,
 
 	"sabot":                      5,
 	"sabot/table":                5,

@@ -14,6 +14,7 @@ import (
 	"sabot/internal/client"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -201,7 +202,7 @@ func TestClusterClientsMove(t *testing.T) {
 		}
 		return true
 	})
-	time.Sleep(11 * time.Second) // the decision time, and a second
+	testwait.Pause(11 * time.Second) // play on for the decision time, and a second
 	end := time.Now()
 	cancel()
 	rep := <-botsDone

@@ -21,6 +21,7 @@ import (
 	"sabot/internal/seal"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -62,19 +63,17 @@ func (c *clusterRun) start(n *node) {
 		c.t.Fatal(err)
 	}
 	n.cmd, n.log, n.url = cmd, logf, "http://"+n.addr
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		resp, err := http.Get(n.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
+	if !testwait.Within(20*time.Second, func() bool {
+		var resp *http.Response
+		if resp, err = http.Get(n.url + "/healthz"); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			c.kill(n)
-			b, _ := os.ReadFile(logf.Name())
-			c.t.Fatalf("node %s did not come up: %v\n%s", n.name, err, tail(string(b), 3000))
-		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	}) {
+		c.kill(n)
+		b, _ := os.ReadFile(logf.Name())
+		c.t.Fatalf("node %s did not come up: %v\n%s", n.name, err, tail(string(b), 3000))
 	}
 }
 
@@ -187,20 +186,20 @@ func TestCluster(t *testing.T) {
 		}
 		return true
 	})
-	time.Sleep(time.Second)
+	testwait.Pause(time.Second) // the bots play a second on every node
 
 	// SIGKILL a node at a random moment, start it again; three times.
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 3; i++ {
 		n := ns[rng.IntN(3)]
-		time.Sleep(time.Duration(300+rng.IntN(700)) * time.Millisecond)
+		testwait.Pause(time.Duration(300+rng.IntN(700)) * time.Millisecond) // a random moment of play
 		c.kill(n)
-		time.Sleep(time.Duration(500+rng.IntN(1000)) * time.Millisecond)
+		testwait.Pause(time.Duration(500+rng.IntN(1000)) * time.Millisecond) // dead a random while
 		c.start(n)
 	}
 
 	// Two of three dead: the third serves every table within 10 s.
-	time.Sleep(time.Second)
+	testwait.Pause(time.Second) // a second of play
 	c.kill(ns[0])
 	c.kill(ns[1])
 	killed := time.Now()
@@ -216,7 +215,7 @@ func TestCluster(t *testing.T) {
 		}
 		return true
 	})
-	time.Sleep(time.Second)
+	testwait.Pause(time.Second) // a second of play on the three
 
 	// SIGSTOP: the stopped node's tables are taken over; resumed, it drops
 	// them (its appends would be refused) and takes a share again.
@@ -235,7 +234,7 @@ func TestCluster(t *testing.T) {
 		r := c.nodes()
 		return len(r.Nodes) == 3 && len(r.Unowned) == 0 && servesAll(stopped.url, tables)
 	})
-	time.Sleep(time.Second)
+	testwait.Pause(time.Second) // a second of play after the resume
 
 	cancel()
 	rep := <-botsDone
@@ -329,13 +328,7 @@ func TestCluster(t *testing.T) {
 
 func within(t testing.TB, d time.Duration, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Until(t, d, what, ok)
 }
 
 // BenchmarkFailover measures the time from a node's SIGKILL to every one
@@ -400,7 +393,7 @@ func BenchmarkFailover(b *testing.B) {
 			}
 		}
 		// At a random moment of the victim's renewal cycle.
-		time.Sleep(time.Duration(rng.IntN(1000)) * time.Millisecond)
+		testwait.Pause(time.Duration(rng.IntN(1000)) * time.Millisecond) // a random moment of its lease's renewal
 		b.StartTimer()
 		c.kill(victim)
 		killed := time.Now()
@@ -409,6 +402,7 @@ func BenchmarkFailover(b *testing.B) {
 		for _, id := range mine {
 			pending[id] = true
 		}
+		poll := time.NewTicker(10 * time.Millisecond) // the measure's resolution
 		for len(pending) > 0 {
 			for id := range pending {
 				if servesAll(survivor.url, []int64{id}) {
@@ -418,11 +412,12 @@ func BenchmarkFailover(b *testing.B) {
 					}
 				}
 			}
-			time.Sleep(10 * time.Millisecond)
+			<-poll.C
 			if time.Since(killed) > 30*time.Second {
 				b.Fatalf("kill %d: tables %v not back in 30 s", i, pending)
 			}
 		}
+		poll.Stop()
 		times = append(times, time.Since(killed))
 		firsts = append(firsts, first)
 		b.StopTimer()

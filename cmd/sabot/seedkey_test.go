@@ -15,6 +15,7 @@ import (
 	"sabot/internal/seal"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -68,17 +69,15 @@ func TestVerifyURL(t *testing.T) {
 		if _, err := ana.Command(ctx, v.ID, "bet", wire.CommandRequest{Box: 1, Stake: 1000}); err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			tv, err := ana.Table(ctx, v.ID)
-			if err != nil {
+		var tv *wire.TableView
+		if !testwait.Within(10*time.Second, func() bool {
+			var err error
+			if tv, err = ana.Table(ctx, v.ID); err != nil {
 				t.Fatal(err)
 			}
-			if tv.Round != nil && tv.Round.No == round && tv.Round.Phase == "done" && tv.Turn == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d not over: %+v", round, tv.Round)
-			}
+			return tv.Round != nil && tv.Round.No == round && tv.Round.Phase == "done" && tv.Turn == nil
+		}) {
+			t.Fatalf("round %d not over: %+v", round, tv.Round)
 		}
 	}
 	shoe := v.Shoe.ID

@@ -24,6 +24,7 @@ import (
 	"sabot/internal/client"
 	"sabot/internal/recall"
 	"sabot/internal/store"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -71,20 +72,19 @@ func startServe(t *testing.T, db, addr string, extra ...string) *serveProcess {
 		t.Fatal(err)
 	}
 	p := &serveProcess{cmd: cmd, url: "http://" + addr, log: logf}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		resp, err := http.Get(p.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return p
-			}
+	if !testwait.Within(20*time.Second, func() bool {
+		var resp *http.Response
+		if resp, err = http.Get(p.url + "/healthz"); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			p.kill()
-			b, _ := os.ReadFile(logf.Name())
-			t.Fatalf("sabot serve did not come up: %v\n%s", err, b)
-		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	}) {
+		p.kill()
+		b, _ := os.ReadFile(logf.Name())
+		t.Fatalf("sabot serve did not come up: %v\n%s", err, b)
 	}
+	return p
 }
 
 func (p *serveProcess) kill() {
@@ -149,25 +149,19 @@ func TestKill9Recovery(t *testing.T) {
 	// random moments: the kills start once a table has dealt its second
 	// round, however long a loaded machine takes to get there.
 	lobby := &client.Client{URL: p.url}
-	for deadline := time.Now().Add(2 * time.Minute); ; {
+	testwait.Until(t, 2*time.Minute, "the bots deal a second round", func() bool {
 		var views []*wire.TableView
-		if err := lobby.Do(ctx, "GET", "/api/tables", nil, &views); err == nil && slices.ContainsFunc(views, func(v *wire.TableView) bool {
+		return lobby.Do(ctx, "GET", "/api/tables", nil, &views) == nil && slices.ContainsFunc(views, func(v *wire.TableView) bool {
 			return v.Round != nil && v.Round.No >= 2
-		}) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the bots dealt no round in 2 minutes")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		})
+	})
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 5; i++ {
-		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		testwait.Pause(time.Duration(200+rng.IntN(600)) * time.Millisecond) // a random moment of play
 		p.kill()
 		p = startServe(t, db, addr, flags...)
 	}
-	time.Sleep(time.Second)
+	testwait.Pause(time.Second) // a second of play after the last restart
 	cancel()
 	rep := <-botsDone
 	if rep == nil || rep.Rounds == 0 {
@@ -180,23 +174,21 @@ func TestKill9Recovery(t *testing.T) {
 	if _, err := admin.Login(context.Background(), "admin", "admin-password"); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	busy := 0
+	if !testwait.Within(15*time.Second, func() bool {
 		var ts []wire.TableView
 		if err := admin.Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
 			t.Fatal(err)
 		}
-		busy := 0
+		busy = 0
 		for _, v := range ts {
 			if v.Turn != nil || len(v.Bets) > 0 {
 				busy++
 			}
 		}
-		if busy == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d tables still busy", busy)
-		}
+		return busy == 0
+	}) {
+		t.Fatalf("%d tables still busy", busy)
 	}
 	p.stop(t)
 

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"sabot"
 	"sabot/internal/client"
 	"sabot/internal/store"
+	"sabot/internal/testwait"
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/specop"
 	"sabot/internal/wallet/walletsim"
@@ -177,14 +179,20 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 			}})
 		botsDone <- rep
 	}()
-	time.Sleep(1500 * time.Millisecond)
+	lobby := &client.Client{URL: p.url}
+	testwait.Until(t, time.Minute, "the bots deal a round", func() bool {
+		var views []*wire.TableView
+		return lobby.Do(ctx, "GET", "/api/tables", nil, &views) == nil && slices.ContainsFunc(views, func(v *wire.TableView) bool {
+			return v.Round != nil && v.Round.No >= 1
+		})
+	})
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 4; i++ {
-		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
+		testwait.Pause(time.Duration(200+rng.IntN(600)) * time.Millisecond) // a random moment of play
 		p.kill()
 		p = startServe(t, db, addr, flags...)
 	}
-	time.Sleep(time.Second)
+	testwait.Pause(time.Second) // a second of play after the last restart
 	cancel()
 	rep := <-botsDone
 	if rep == nil || rep.Rounds == 0 {
@@ -202,8 +210,10 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 	o := st.(sabot.Outbox)
 	// The tables are read before the outbox: a round that settles between
 	// the two reads writes its credits after an outbox read that missed them.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		busy := 0
+	var open, debits []*sabot.WalletCall
+	busy := 0
+	if !testwait.Within(30*time.Second, func() bool {
+		busy = 0
 		var ts []wire.TableView
 		if err := (&client.Client{URL: p.url}).Do(context.Background(), "GET", "/api/tables", nil, &ts); err != nil {
 			t.Fatal(err)
@@ -213,17 +223,14 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 				busy++
 			}
 		}
-		open, err := o.Calls(context.Background(), sabot.CallQuery{States: []string{sabot.CallPending}})
-		if err != nil {
+		var err error
+		if open, err = o.Calls(context.Background(), sabot.CallQuery{States: []string{sabot.CallPending}}); err != nil {
 			t.Fatal(err)
 		}
-		debits, _ := o.Calls(context.Background(), sabot.CallQuery{Uncounted: true, States: []string{sabot.CallOK}})
-		if len(open) == 0 && busy == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d calls unanswered, %d debits not counted, %d tables busy", len(open), len(debits), busy)
-		}
+		debits, _ = o.Calls(context.Background(), sabot.CallQuery{Uncounted: true, States: []string{sabot.CallOK}})
+		return len(open) == 0 && busy == 0
+	}) {
+		t.Fatalf("%d calls unanswered, %d debits not counted, %d tables busy", len(open), len(debits), busy)
 	}
 	p.stop(t)
 

@@ -9,6 +9,7 @@ import (
 
 	"sabot"
 	"sabot/internal/store"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -55,15 +56,7 @@ func TestSimultaneousClaims_AR21(t *testing.T) {
 		go func() { <-r }()
 	}
 	stop := runActor(a)
-	waitFor := func(f func() bool) {
-		deadline := time.Now().Add(5 * time.Second)
-		for !f() {
-			if time.Now().After(deadline) {
-				t.Fatal("timed out")
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
+	waitFor := func(f func() bool) { testwait.Until(t, 5*time.Second, "the claims queued", f) }
 	view := func() *wire.TableView { return a.do(ctx, &Command{inside: viewTable}).view }
 	waitFor(func() bool { return len(view().Seats) == 2 })
 	stop()

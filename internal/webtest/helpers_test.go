@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sabot/internal/actor"
+	"sabot/internal/testwait"
 	"strings"
 	"sync"
 	"testing"
@@ -250,18 +251,13 @@ func open(t testing.TB, ctx context.Context, site *Site, path, wait string) {
 // waitJS waits until a JavaScript expression is true in the page.
 func waitJS(t testing.TB, ctx context.Context, what, js string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	if !testwait.Within(15*time.Second, func() bool {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			shot(t, ctx, "timeout")
-			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('main').innerText`))
-			t.Fatalf("timed out waiting for %s (%s); the page says:\n%s", what, js, page)
-		}
-		time.Sleep(40 * time.Millisecond)
+		return err == nil && ok
+	}) {
+		shot(t, ctx, "timeout")
+		page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('main').innerText`))
+		t.Fatalf("timed out waiting for %s (%s); the page says:\n%s", what, js, page)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sabot/internal/server"
+	"sabot/internal/testwait"
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/walletsim"
 )
@@ -35,11 +36,7 @@ func TestLaunchFromOperator(t *testing.T) {
 	waitBalance(t, ctx, "the operator's balance", "€1,000.00")
 	sit(t, ctx, 1)
 	bet(t, ctx, 1, 0)
-	for deadline := time.Now().Add(10 * time.Second); op.Balance("p-7") == 100000; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the bet was not debited at the operator")
-		}
-	}
+	testwait.Until(t, 10*time.Second, "the bet debited at the operator", func() bool { return op.Balance("p-7") != 100000 })
 	if name := eval[string](t, ctx, `JSON.parse(localStorage.getItem('sabot.session')).user.name`); name != "@p-7" {
 		t.Fatalf("playing as %q", name)
 	}

@@ -2,11 +2,13 @@ package webtest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"sabot/internal/actor"
 	"sabot/internal/client"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -47,15 +49,10 @@ func TestPitReports(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		testwait.Until(t, 10*time.Second, fmt.Sprintf("round %d over", n), func() bool {
 			v, err := ana.Table(ctx, tb)
-			if err == nil && v.Round != nil && v.Round.No >= n && v.Round.Phase == "done" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d not over", n)
-			}
-		}
+			return err == nil && v.Round != nil && v.Round.No >= n && v.Round.Phase == "done"
+		})
 	}
 
 	browser := Browser(t, 1280, 1000)

@@ -1,0 +1,62 @@
+// Package testwait is how a test waits: for a state, until it holds or a
+// deadline scaled for the machine passes (Until), never for a fixed time
+// that a busy machine may not keep. A pause that waits for no state (the
+// moment of a fault in a test of crashes, the length of a load) says so by
+// its name (Pause). The tests of the timing-sensitive packages call no
+// time.Sleep of their own (TestNoSleepWaitsForAState, at the module's root).
+package testwait
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Scale is the factor a test's deadlines are multiplied by:
+// $SABOT_TEST_TIME_SCALE where it is a positive number (scripts/
+// test-under-load.sh sets it beside its CPU hog), else 1. A deadline is how
+// long a test waits before it calls a state never reached, not how long it
+// takes: a larger one costs a passing test nothing.
+func Scale() float64 {
+	if f, err := strconv.ParseFloat(os.Getenv("SABOT_TEST_TIME_SCALE"), 64); err == nil && f > 0 {
+		return f
+	}
+	return 1
+}
+
+// Deadline is d scaled for the machine (Scale).
+func Deadline(d time.Duration) time.Duration { return time.Duration(float64(d) * Scale()) }
+
+// Until asks cond every few milliseconds until it holds, and fails the
+// test, saying what was awaited, once the scaled deadline d has passed.
+func Until(tb testing.TB, d time.Duration, what string, cond func() bool) {
+	tb.Helper()
+	if !Within(d, cond) {
+		tb.Fatalf("not within %v: %s", Deadline(d), what)
+	}
+}
+
+// Within asks cond every few milliseconds until it holds (true) or the
+// scaled deadline d has passed (false).
+func Within(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(Deadline(d))
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		<-tick.C
+	}
+	return true
+}
+
+// Pause lets d pass for a reason that is no state to wait for: the random
+// moment a test of crashes kills a process at, or the length of the load it
+// runs. Its callers say which.
+func Pause(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	<-t.C
+}
