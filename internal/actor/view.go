@@ -58,6 +58,9 @@ func (a *Table) view() *wire.TableView {
 		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes, DoubleForLess: a.p.DoubleForLess,
 		BankRotates: a.p.BankRotates, BankRounds: a.p.BankRounds,
 		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout, SeatIdleMS: tm.SeatIdle.Milliseconds()}
+	for _, d := range a.p.Departures() {
+		v.Rules.Departs = append(v.Rules.Departs, d.String())
+	}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
 			v.Seats = append(v.Seats, wire.SeatView{Box: box, Player: h})
