@@ -631,6 +631,8 @@ export default {
   'console.noMoreBets': "No more bets",
   'console.undo': "Take back the last card",
   'console.cutCard': "The cut card is out",
+  'console.cardStands': "The card stands (Ace or 11 not asked)",
+  'console.skippedEleven': "No card given to the 11",
   'console.boxCol': "Box",
   'console.holder': "Holder",
   'console.bets': "Bets",

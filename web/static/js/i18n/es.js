@@ -788,6 +788,8 @@ export default {
   'console.noMoreBets': "No va más",
   'console.undo': "Devolver la última carta",
   'console.cutCard': "Salió la carta de corte",
+  'console.cardStands': "La carta vale (no se preguntó al As u Once)",
+  'console.skippedEleven': "Once sin carta",
   'console.boxCol': "Casillero",
   'console.holder': "Titular",
   'console.bets': "Apuestas",

@@ -788,6 +788,8 @@ export default {
   'console.noMoreBets': "Rien ne va plus",
   'console.undo': "Riprendi l’ultima carta",
   'console.cutCard': "È uscita la carta di taglio",
+  'console.cardStands': "La carta resta valida (Asso o 11 non interpellati)",
+  'console.skippedEleven': "Nessuna carta all’11",
   'console.boxCol': "Postazione",
   'console.holder': "Titolare",
   'console.bets': "Puntate",
