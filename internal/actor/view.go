@@ -187,7 +187,12 @@ func eventOf(e engine.Event, round int, by string) wire.Event {
 	case engine.EvReveal:
 		w.Kind, w.Card = "reveal", cardText(e.Card)
 	case engine.EvBurn:
-		w.Kind, w.Card = "burn", cardText(e.Card)
+		w.Kind = "burn"
+		if e.FaceDown { // AR-23 item 14: a face-down bank card discarded keeps its face
+			w.FaceDown = true
+		} else {
+			w.Card = cardText(e.Card)
+		}
 	case engine.EvAction:
 		act := wire.ActionOf(e.Action)
 		w.Kind, w.Action, w.By = "action", &act, by

@@ -216,7 +216,7 @@ export function consolePage(main, id) {
 
   // The corrections: the dealer asks; the inspector decides.
   const caseSel = h('select', { id: 'corr-case', 'aria-label': t('console.case') },
-    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'undo'].map(c => h('option', { value: c }, t('console.case.' + c))));
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'j', 'undo'].map(c => h('option', { value: c }, t('console.case.' + c))));
   const corrBox = h('input', { id: 'corr-box', inputmode: 'numeric', size: 3, 'aria-label': t('console.corrBox'), placeholder: t('console.corrBox') });
   const corrCard = h('input', { id: 'corr-card', size: 4, 'aria-label': t('console.corrCard'), placeholder: 'AS' });
   const ask = h('form', { class: 'console-ask', id: 'corr-form' }, caseSel, corrBox, corrCard, h('button', { type: 'submit', class: 'button secondary' }, t('console.ask')));

@@ -655,6 +655,7 @@ export default {
   'console.case.e': "(e) a player was not dealt to",
   'console.case.f': "(f) a player skipped, the bank's hand completed",
   'console.case.g': "(g) the bank's card was exposed",
+  'console.case.j': "(item 14) the bank's card put into the discard: next cards to the bank",
   'console.corrBox': "box",
   'console.corrCard': "card",
   'console.ask': "Ask the inspector",

@@ -812,6 +812,7 @@ export default {
   'console.case.e': "(e) no se dio carta a un jugador",
   'console.case.f': "(f) se saltó a un jugador y se completó la banca",
   'console.case.g': "(g) se vio la carta de la banca",
+  'console.case.j': "(punto 14) carta de la banca en el zambullo: próximas cartas para la Banca",
   'console.corrBox': "casillero",
   'console.corrCard': "carta",
   'console.ask': "Pedir al inspector",

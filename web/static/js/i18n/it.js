@@ -812,6 +812,7 @@ export default {
   'console.case.e': "(e) non è stata data carta a un giocatore",
   'console.case.f': "(f) saltato un giocatore, completata la mano del banco",
   'console.case.g': "(g) si è vista la carta del banco",
+  'console.case.j': "(punto 14) carta del banco scartata per errore: le prossime carte al banco",
   'console.corrBox': "postazione",
   'console.corrCard': "carta",
   'console.ask': "Chiedi all’ispettore",
