@@ -74,7 +74,7 @@ func (r *Round) findBet(player string, boxNo, hand int) int {
 }
 
 func (r *Round) check(a Action, explain bool) error {
-	if a.Kind < Hit || a.Kind > SkippedEleven {
+	if a.Kind < Hit || a.Kind > BankDiscarded {
 		return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
 	}
 	if r.waiting && a.Kind != VoidRound {
@@ -504,6 +504,16 @@ func (r *Round) checkHouse(a Action, explain bool) error {
 		}
 		if !r.elevenInTurn() {
 			return r.refuse(explain, a, ErrIllegalAction, "a card drawn out of turn stands only for a first-card Ace while the challenge is open, or for a two-card 11 in turn that may double", "AR-23")
+		}
+	case BankDiscarded:
+		switch {
+		case a.Value < 1 || a.Value > 2 || int(r.dealer.Count.N) < a.Value:
+			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("the bank holds no card %d: give its first card (1) or its second (2)", a.Value), "AR-23")
+		case a.Value == 1 && (r.p.HoleCard == rules.Peek || r.p.Insurance || r.p.EvenMoney != rules.NoEvenMoney):
+			// The peek, insurance and even money were offered on the up card.
+			return r.refuse(explain, a, ErrIllegalAction, "the bank's first card decided the peek, insurance or even money: it is not replaced", "AR-23")
+		case a.Value == 2 && r.p.HoleCard == rules.Peek:
+			return r.refuse(explain, a, ErrIllegalAction, "the bank's second card was peeked at: it is not replaced", "AR-23")
 		}
 	case SkippedEleven:
 		if !r.elevenInTurn() {

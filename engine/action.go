@@ -59,9 +59,17 @@ const (
 	// próxima carta»: the player on 11 in turn may then Withdraw his bet, or
 	// play on and take the next card.
 	SkippedEleven
+	// BankDiscarded is AR-23's item 14: «Cuando el Pagador introduce por
+	// error una o más cartas de la Banca dentro del Zambullo, anunciará en
+	// el momento de darse cuenta (Previa autorización del Inspector):
+	// "Próximas cartas para la Banca"»: the bank's card Value (1 its first,
+	// 2 its second) went into the discard: it leaves the bank's hand
+	// (burned: it counts in the shoe, deals nothing) and the next card out
+	// of the shoe is the bank's in its place, face up or down as it was.
+	BankDiscarded
 )
 
-var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round", "bank-first", "withdraw", "card-stands", "skipped-eleven"}
+var kindNames = [...]string{"", "hit", "stand", "double", "split", "surrender", "insure", "even-money", "challenge", "declare", "close", "void-box", "burn-hole", "expose-hole", "void-round", "bank-first", "withdraw", "card-stands", "skipped-eleven", "bank-discarded"}
 
 // House reports whether a kind is the house's correction rather than a
 // player's decision.
@@ -102,6 +110,8 @@ func (a Action) String() string {
 		return a.Kind.String()
 	case VoidBox:
 		return fmt.Sprintf("void box %d", a.Box)
+	case BankDiscarded:
+		return fmt.Sprintf("bank-discarded %d", a.Value)
 	case Declare:
 		return fmt.Sprintf("%s box %d hand %d declare %d", a.Player, a.Box, a.Hand, a.Value)
 	}

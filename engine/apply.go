@@ -278,6 +278,20 @@ func (r *Round) applyHouse(a Action) {
 	case ExposeHole: // (g): the players decide seeing it
 		r.revealDealer()
 		return
+	case BankDiscarded: // item 14: «Próximas cartas para la Banca»
+		i := a.Value - 1
+		old, down := r.dealer.cards[i], int(r.dealer.faceDown) == i
+		r.need = Need{FaceDown: down, Replace: true}
+		c, ok := r.draw()
+		if !ok {
+			return
+		}
+		r.dealer.cards[i] = c
+		r.dealer.Count = rules.CountOf(r.dealer.cards[:r.dealer.Count.N]...)
+		// A face-down card keeps its face: the players have no right to it.
+		r.emit(Event{Kind: EvBurn, Card: old, FaceDown: down})
+		r.emit(Event{Kind: EvCard, Card: c, FaceDown: down})
+		return
 	case BurnHole: // (c): burned and replaced by the next card
 		old := r.dealer.cards[1]
 		r.need = Need{FaceDown: true, Replace: true}

@@ -30,11 +30,20 @@ func (r *Round) settle() {
 			h.result = h.outcome.Result
 		}
 	}
-	// VE-09: the dealer settles right to left, box by box.
-	for k := r.nOrder - 1; k >= 0; k-- {
-		for i := range r.bets {
-			if b := &r.bets[i]; !b.settled && b.Box == int(r.order[k]) {
-				r.settleBet(b, dealerBJ)
+	// VE-09: the dealer settles right to left, box by box; where the
+	// regulation says so (AR-15, Profile.LosersFirst) he takes every losing
+	// bet first, then pays the winners and leaves the pushes.
+	passes := []func(*Bet) bool{func(*Bet) bool { return true }}
+	if r.p.LosersFirst() {
+		loses := func(b *Bet) bool { res, _ := r.betResult(b, dealerBJ); return res == rules.Lose }
+		passes = []func(*Bet) bool{loses, func(*Bet) bool { return true }}
+	}
+	for _, in := range passes {
+		for k := r.nOrder - 1; k >= 0; k-- {
+			for i := range r.bets {
+				if b := &r.bets[i]; !b.settled && b.Box == int(r.order[k]) && in(b) {
+					r.settleBet(b, dealerBJ)
+				}
 			}
 		}
 	}
@@ -44,28 +53,29 @@ func (r *Round) settle() {
 
 func (r *Round) settleBet(b *Bet, dealerBJ bool) {
 	b.settled = true
+	b.Result, b.Net = r.betResult(b, dealerBJ)
+	r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
+}
+
+// betResult is what an open bet comes to against the dealer's final hand.
+func (r *Round) betResult(b *Bet, dealerBJ bool) (rules.Result, money.Amount) {
 	switch b.Kind {
 	case InsuranceBet: // ES-11, VE-15: 2:1 against a dealer blackjack
 		if dealerBJ {
-			b.Result, b.Net = rules.Win, r.p.Pays(b.Stake, 2)
-		} else {
-			b.Result, b.Net = rules.Lose, -b.Stake
+			return rules.Win, r.p.Pays(b.Stake, 2)
 		}
+		return rules.Lose, -b.Stake
 	case ChallengeBet:
 		// Settled when the second card came; unsettled only if it never did.
-		b.Result, b.Net = rules.Void, 0
-	default:
-		o := r.boxes[b.Box].hands[b.Hand-1].outcome
-		// VE-19, VE-21: the excess of a double over the original or over
-		// the table maximum is neither paid nor lost.
-		stake := b.Plays()
-		if o.OriginalOnly && b.Kind != MainBet {
-			b.Result, b.Net = rules.Push, 0 // returned
-		} else {
-			b.Result, b.Net = o.Result, r.p.Net(stake, o)
-		}
+		return rules.Void, 0
 	}
-	r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: b.Result, Amount: b.Net})
+	o := r.boxes[b.Box].hands[b.Hand-1].outcome
+	// VE-19, VE-21: the excess of a double over the original or over the
+	// table maximum is neither paid nor lost.
+	if o.OriginalOnly && b.Kind != MainBet {
+		return rules.Push, 0 // returned
+	}
+	return o.Result, r.p.Net(b.Plays(), o)
 }
 
 // baseStake is a bettor's stake on a hand: the main stake, or the stake of

@@ -156,3 +156,14 @@ func (p *Profile) DoubleCounts(double, base, before money.Amount) money.Amount {
 func (p *Profile) Pays(stake money.Amount, num int64) money.Amount {
 	return p.roundDown(stake * money.Amount(num))
 }
+
+// LosersFirst reports whether the dealer takes every losing bet before he
+// pays a winner: the Argentine order (000, the game's course, item 9: «el
+// Pagador procederá a retirar las apuestas que pierden dejando las cartas en
+// su respectivo Casillero para un mejor control. Posteriormente pagará las
+// apuestas premiadas»; RULES.md's AR-15). Else he settles box by box, right
+// to left (VE-09: «procedendo da destra verso sinistra, postazione per
+// postazione, paga le combinazioni superiori alla sua, ritira quelle
+// inferiori»). A profile file keeps its base's regulation, and its order.
+// The order changes no bet's result, only the order the events tell them.
+func (p *Profile) LosersFirst() bool { return p.Regulation == "argentina" }

@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -138,4 +140,19 @@ func slug(s string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-")
+}
+
+// The contract built into the binary is the folder's, file for file.
+func TestContractEmbedded(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "contract", "*.json"))
+	if err != nil || len(files) < 100 {
+		t.Fatalf("contract: %d files, %v", len(files), err)
+	}
+	for _, f := range files {
+		want, _ := os.ReadFile(f)
+		got, err := fs.ReadFile(Contract(), filepath.Base(f))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: embedded copy differs (%v)", f, err)
+		}
+	}
 }

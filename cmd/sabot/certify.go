@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -94,6 +95,32 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 				}
 			}
 
+			// The forced-card scenarios: the contract's, built into the
+			// binary (found wherever the command runs), and the shared
+			// folder's where it is; or the folders given; or none, said so.
+			var sets []scenarioSet
+			switch {
+			case len(scenarioDir) == 1 && scenarioDir[0] == "none":
+			case len(scenarioDir) > 0:
+				for _, d := range scenarioDir {
+					sets = append(sets, scenarioSet{fsys: os.DirFS(d), dir: d, label: d})
+				}
+			default:
+				sets = append(sets, scenarioSet{fsys: scenario.Contract(), label: scenario.ContractDir + " (built into sabot)", source: scenario.ContractDir})
+				if fi, err := os.Stat(sharedScenarios); err == nil && fi.IsDir() {
+					sets = append(sets, scenarioSet{fsys: os.DirFS(sharedScenarios), dir: sharedScenarios, label: sharedScenarios})
+				}
+			}
+			for _, s := range sets {
+				k.ScenarioDirs = append(k.ScenarioDirs, s.label)
+			}
+			if k.Scenarios, err = runScenarios(sets, p); err != nil {
+				return err
+			}
+			if len(k.Scenarios) == 0 && len(sets) > 0 {
+				return refused("certify: no forced-card scenario of profile %s in %s: a kit needs them; give --scenarios DIR, or --scenarios none to write the kit without", p.Name, strings.Join(k.ScenarioDirs, ", "))
+			}
+
 			// The exact analysis: `sabot edge`'s own code and output.
 			note("the exact analysis (sabot edge)")
 			res, err := analysis.Analyze(ctx, p, analysis.Options{})
@@ -154,20 +181,6 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 				k.DieharderNote = "--dieharder none"
 			}
 
-			// The forced-card scenarios.
-			dirs := scenarioDir
-			if len(dirs) == 0 {
-				for _, d := range []string{"scenario/testdata/contract", "../shared/scenarios"} {
-					if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-						dirs = append(dirs, d)
-					}
-				}
-			}
-			k.ScenarioDirs = dirs
-			if k.Scenarios, err = runScenarios(dirs, p); err != nil {
-				return err
-			}
-
 			files, err := k.Write(out)
 			if err != nil {
 				return failed("certify: %v", err)
@@ -188,7 +201,11 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 					agree++
 				}
 			}
-			fmt.Fprintf(w, "scenarios: %d of %d agree with their expectation\n", agree, len(k.Scenarios))
+			if len(k.Scenarios) == 0 {
+				fmt.Fprintf(w, "scenarios: none (--scenarios none)\n")
+			} else {
+				fmt.Fprintf(w, "scenarios: %d of %d agree with their expectation\n", agree, len(k.Scenarios))
+			}
 			if !k.Battery.Pass() || (k.Dieharder != nil && !k.Dieharder.Pass()) || (k.Sim != nil && !k.Sim.Pass) || agree != len(k.Scenarios) {
 				return failed("certify: a check failed: the kit says which")
 			}
@@ -202,7 +219,7 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 	f.IntVar(&shoes, "shoes", 1_000_000, "shoes shuffled for the card tests")
 	f.StringVar(&dieharder, "dieharder", "full", "dieharder on the generator's raw output: full (-a, hours), quick (a short subset) or none")
 	f.StringVar(&seedS, "seed", "", "the master seed of the tests and the simulation: 64 hex digits or a number (default: from crypto/rand, written in the manifest)")
-	f.StringArrayVar(&scenarioDir, "scenarios", nil, "a folder of forced-card scenarios (repeatable; default: scenario/testdata/contract and ../shared/scenarios where they exist)")
+	f.StringArrayVar(&scenarioDir, "scenarios", nil, "a folder of forced-card scenarios (repeatable; default: the contract's, built into sabot, and ../shared/scenarios where it exists; none: no scenarios)")
 	f.IntVar(&workers, "workers", 0, "simulation goroutines (default every core)")
 	c.AddCommand(newCertifyRNGCmd(e))
 	return c
@@ -305,22 +322,41 @@ func simCheck(ctx context.Context, p *rules.Profile, res *analysis.Result, exact
 	return sc, nil
 }
 
-// runScenarios runs every scenario of dirs whose profile is p's, on p's
+// sharedScenarios is the shared folder of scenarios, read by default
+// where it is (relative to the folder the command runs in).
+const sharedScenarios = "../shared/scenarios"
+
+// scenarioSet is a folder of forced-card scenarios: its files, the folder
+// its profile files are found in (none for the built-in contract), how the
+// kit names it, and the path its files' sources are given under (dir's).
+type scenarioSet struct {
+	fsys               fs.FS
+	dir, label, source string
+}
+
+// runScenarios runs every scenario of the sets whose profile is p's, on p's
 // options as the scenario sets them, and checks each against its expect.
-func runScenarios(dirs []string, p *rules.Profile) ([]certify.ScenarioRun, error) {
+func runScenarios(sets []scenarioSet, p *rules.Profile) ([]certify.ScenarioRun, error) {
 	var runs []certify.ScenarioRun
 	seen := map[string]bool{}
-	for _, dir := range dirs {
-		names, err := filepath.Glob(filepath.Join(dir, "*.json"))
-		if err != nil {
-			return nil, refused("certify: --scenarios %s: %v", dir, err)
+	for _, set := range sets {
+		dir := set.dir
+		if set.source == "" {
+			set.source = set.dir
 		}
-		if _, err := os.Stat(dir); err != nil {
-			return nil, refused("certify: --scenarios %s: %v", dir, err)
+		if dir != "" {
+			if _, err := os.Stat(dir); err != nil {
+				return nil, refused("certify: --scenarios %s: %v", dir, err)
+			}
+		}
+		names, err := fs.Glob(set.fsys, "*.json")
+		if err != nil {
+			return nil, refused("certify: --scenarios %s: %v", set.label, err)
 		}
 		sort.Strings(names)
-		for _, name := range names {
-			data, err := os.ReadFile(name)
+		for _, file := range names {
+			name := filepath.Join(set.source, file)
+			data, err := fs.ReadFile(set.fsys, file)
 			if err != nil {
 				return nil, refused("certify: %v", err)
 			}
@@ -334,7 +370,7 @@ func runScenarios(dirs []string, p *rules.Profile) ([]certify.ScenarioRun, error
 			json.Unmarshal(data, &raw)
 			base := filepath.Base(name)
 			if seen[base] {
-				base = filepath.Base(dir) + "-" + base
+				base = filepath.Base(set.source) + "-" + base
 			}
 			seen[base] = true
 			run := certify.ScenarioRun{Name: base, Source: name, Input: data, Expect: raw.Expect}

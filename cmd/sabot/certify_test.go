@@ -29,8 +29,15 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 // cache, which other tests (TestEdgeText's progress) expect cold.
 func runSub(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runSubIn(t, "", args...)
+}
+
+// runSubIn is runSub in the folder dir ("": this one).
+func runSubIn(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
 	a, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), runMainEnv+"="+string(a))
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -217,4 +224,38 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// Run outside the repository, `sabot certify` finds the contract's
+// scenarios built into the binary (it wrote "scenarios: 0 of 0"); given a
+// folder with none of the profile's, it refuses to write a kit without
+// them, unless told --scenarios none.
+func TestCertifyFindsTheContractAnywhere(t *testing.T) {
+	elsewhere, out := t.TempDir(), t.TempDir()
+	n := 0
+	files, _ := filepath.Glob("../../scenario/testdata/contract/vegas-s17-*.json")
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if strings.Contains(string(b), `"profile": "vegas-s17"`) {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no vegas-s17 scenario in the contract")
+	}
+	code, stdout, errs := runSubIn(t, elsewhere, "certify", "vegas-s17", "--out", out, "--rounds", "0", "--shoes", "100", "--dieharder", "none", "--seed", "11")
+	if want := fmt.Sprintf("scenarios: %d of %d agree", n, n); code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q: want %q", code, stdout, errs, want)
+	}
+	var sc struct {
+		Dirs []string `json:"dirs"`
+	}
+	readJSON(t, filepath.Join(out, "scenarios.json"), &sc)
+	if len(sc.Dirs) != 1 || !strings.Contains(sc.Dirs[0], "built into sabot") {
+		t.Errorf("scenarios.json names %q", sc.Dirs)
+	}
+	code, _, errs = runCmd(t, "certify", "vegas-s17", "--out", t.TempDir(), "--scenarios", elsewhere)
+	if code != 2 || !strings.Contains(errs, "no forced-card scenario of profile vegas-s17") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("a folder without the profile's scenarios: exit %d, stderr %q", code, errs)
+	}
 }

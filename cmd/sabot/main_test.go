@@ -212,3 +212,21 @@ func TestBotsRefused(t *testing.T) {
 		}
 	}
 }
+
+// AR-01, AR-05, AR-20: `sabot profiles show` says which rule of its own
+// regulation a variation departs from, and how; a built-in profile departs
+// from nothing.
+func TestProfilesShowDepartures_AR01_AR05_AR20(t *testing.T) {
+	stdout, stderr, code := run(t, "", "profiles", "show", "argentina", "-o", "decks=4", "-o", "back_bets_per_box=2", "-o", "insurance=true")
+	want := "this table departs from its regulation (argentina):\n" +
+		"  AR-01: decks=4, the regulation asks at least 8 («como mínimo 8 (ocho) mazos»)\n" +
+		"  AR-05: back_bets_per_box=2, the regulation asks 0 («No se permitirán apuestas de Jugadores de pie»)\n" +
+		"  AR-20: insurance=true, the regulation asks false: the regulation's only seguro is the Desafío\n"
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d stderr %q stdout:\n%s", code, stderr, stdout)
+	}
+	stdout, _, _ = run(t, "", "profiles", "show", "argentina")
+	if strings.Contains(stdout, "departs") {
+		t.Errorf("argentina departs:\n%s", stdout)
+	}
+}

@@ -35,6 +35,13 @@ func newProfilesCmd(e *env) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "profile %s\n%s\n\n", p.Name, p.Description)
+			if ds := p.Departures(); len(ds) > 0 {
+				fmt.Fprintf(e.stdout, "this table departs from its regulation (%s):\n", p.Regulation)
+				for _, d := range ds {
+					fmt.Fprintf(e.stdout, "  %s\n", d)
+				}
+				fmt.Fprintln(e.stdout)
+			}
 			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "option\tvalue\trules\tmeaning")
 			for _, o := range rules.Options() {

@@ -201,6 +201,9 @@ func (l liveTable) Act(ctx context.Context, act engine.Action) (int64, error) {
 		return 0, sabot.Internal(err)
 	}
 	a.publishRound("dealer")
+	// Item 9 changes what the player in turn may do (withdraw) and emits
+	// no event of the round: his turn is sent again, with its actions.
+	a.publishTurn()
 	return rec.Seq, nil
 }
 

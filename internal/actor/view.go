@@ -58,6 +58,9 @@ func (a *Table) view() *wire.TableView {
 		MinBetsToStart: a.p.MinBetsToStart, LoneCustomerBoxes: a.p.LoneCustomerBoxes, DoubleForLess: a.p.DoubleForLess,
 		BankRotates: a.p.BankRotates, BankRounds: a.p.BankRounds,
 		BetWindowMS: tm.BetWindow.Milliseconds(), DecisionMS: tm.Decision.Milliseconds(), WindowMS: tm.Window.Milliseconds(), OnTimeout: OnTimeout, SeatIdleMS: tm.SeatIdle.Milliseconds()}
+	for _, d := range a.p.Departures() {
+		v.Rules.Departs = append(v.Rules.Departs, d.String())
+	}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {
 			v.Seats = append(v.Seats, wire.SeatView{Box: box, Player: h})
@@ -184,7 +187,12 @@ func eventOf(e engine.Event, round int, by string) wire.Event {
 	case engine.EvReveal:
 		w.Kind, w.Card = "reveal", cardText(e.Card)
 	case engine.EvBurn:
-		w.Kind, w.Card = "burn", cardText(e.Card)
+		w.Kind = "burn"
+		if e.FaceDown { // AR-23 item 14: a face-down bank card discarded keeps its face
+			w.FaceDown = true
+		} else {
+			w.Card = cardText(e.Card)
+		}
 	case engine.EvAction:
 		act := wire.ActionOf(e.Action)
 		w.Kind, w.Action, w.By = "action", &act, by

@@ -229,7 +229,10 @@ func (k *Kit) parJSON() any {
 		SDPerRound    *SimRun        `json:"sd_per_round_from,omitempty"`
 		Simulation    *SimCheck      `json:"simulation,omitempty"`
 		Strategy      []StrategyGrid `json:"basic_strategy"`
-	}{k.Meta.Profile, k.Meta.ProfileHash, k.TD, k.CD, k.Contributions, k.sdRun(), k.Sim, k.grids()}
+		// Departures: the option values that break a rule of the
+		// profile's own regulation (rules.Departure), absent where none.
+		Departures []string `json:"departures,omitempty"`
+	}{k.Meta.Profile, k.Meta.ProfileHash, k.TD, k.CD, k.Contributions, k.sdRun(), k.Sim, k.grids(), k.departures()}
 }
 
 func (k *Kit) sdRun() *SimRun {
@@ -277,3 +280,11 @@ func header(m Meta) string {
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.4f %%", 100*x) }
+
+func (k *Kit) departures() []string {
+	var out []string
+	for _, d := range k.Profile.Departures() {
+		out = append(out, d.String())
+	}
+	return out
+}

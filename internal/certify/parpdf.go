@@ -212,14 +212,21 @@ func metaRows(m Meta, p *rules.Profile) [][2]string {
 	if m.Modified {
 		mod = " (with changes not committed)"
 	}
-	return [][2]string{
+	rows := [][2]string{
 		{"game", "blackjack, profile " + m.Profile},
 		{"description", m.Description},
 		{"decks", fmt.Sprint(p.Decks)},
+	}
+	// A table that breaks a rule of its own regulation says so on every
+	// document of the kit, rule by rule.
+	for _, d := range p.Departures() {
+		rows = append(rows, [2]string{"departs from " + p.Regulation, d.String()})
+	}
+	return append(rows, [][2]string{
 		{"profile hash", m.ProfileHash},
 		{"game hash", m.GameHash},
 		{"sabot", m.Version + ", source " + m.Commit + mod + " (" + m.CommitFrom + "), " + m.Go},
 		{"made", m.Created.UTC().Format("2006-01-02 15:04 UTC")},
 		{"command", m.Command},
-	}
+	}...)
 }

@@ -19,15 +19,15 @@ var langName = map[string]string{"en": "English", "es": "español", "it": "itali
 
 // words are the rules document's own words by language.
 var words = map[string]map[string]string{
-	"en": {"title": "Rules of the game", "profile": "Profile", "rules": "The rules", "option": "options", "ids": "rules",
+	"en": {"departs": "Where this table departs from its regulation", "title": "Rules of the game", "profile": "Profile", "rules": "The rules", "option": "options", "ids": "rules",
 		"readings": "Readings taken where the regulation is silent or ambiguous", "regulation": "The regulation, rule by rule",
 		"seed": "the regulation's words", "options": "Every option of the profile", "value": "value", "none": "This profile follows no regulation (a reference profile): its rules are its options.",
 		"note": "Made by `sabot certify` from the profile: each rule's sentence is the one the tables show (GET /api/tables/{id}/rules), each rule ID is RULES.md's, and the regulation's own words are quoted verbatim where the project has them."},
-	"es": {"title": "Reglamento del juego", "profile": "Perfil", "rules": "Las reglas", "option": "opciones", "ids": "reglas",
+	"es": {"departs": "Donde esta mesa se aparta de su reglamento", "title": "Reglamento del juego", "profile": "Perfil", "rules": "Las reglas", "option": "opciones", "ids": "reglas",
 		"readings": "Lecturas tomadas donde el reglamento calla o es ambiguo", "regulation": "El reglamento, regla por regla",
 		"seed": "palabras del reglamento", "options": "Todas las opciones del perfil", "value": "valor", "none": "",
 		"note": "Hecho por `sabot certify` a partir del perfil: cada frase es la que muestran las mesas, en su traducción al español; cada regla lleva su identificador y, donde existen, las palabras del reglamento citadas textualmente."},
-	"it": {"title": "Regolamento del gioco", "profile": "Profilo", "rules": "Le regole", "option": "opzioni", "ids": "regole",
+	"it": {"departs": "Dove questo tavolo si discosta dal suo regolamento", "title": "Regolamento del gioco", "profile": "Profilo", "rules": "Le regole", "option": "opzioni", "ids": "regole",
 		"readings": "Letture adottate dove il regolamento tace o è ambiguo", "regulation": "Il regolamento, regola per regola",
 		"seed": "parole del regolamento", "options": "Tutte le opzioni del profilo", "value": "valore", "none": "",
 		"note": "Prodotto da `sabot certify` a partire dal profilo: ogni frase è quella mostrata ai tavoli, nella traduzione italiana; ogni regola porta il suo identificativo e, dove esistono, le parole del regolamento citate alla lettera."},
@@ -44,9 +44,12 @@ func (k *Kit) languages() []string {
 type RulesDoc struct {
 	Lang, Title, Profile, Description string
 	Lines, Readings                   []DocLine
-	Regulation                        []webapi.RuleRef
-	Options                           [][3]string // key, value, rules
-	w                                 map[string]string
+	// Departures are the option values that break a rule of the profile's
+	// own regulation (rules.Departure), first in the document.
+	Departures []DocLine
+	Regulation []webapi.RuleRef
+	Options    [][3]string // key, value, rules
+	w          map[string]string
 }
 
 // DocLine is one rule of the document: its topic, its sentence, the options
@@ -89,6 +92,9 @@ func (k *Kit) rulesDoc(lang string) (*RulesDoc, error) {
 	}
 	for _, l := range tr.Readings {
 		doc.Readings = append(doc.Readings, DocLine{Topic: l.Topic, Text: sentence(l.Phrases, l.Text), Options: l.Options, Rules: l.Rules})
+	}
+	for _, d := range tr.Departures {
+		doc.Departures = append(doc.Departures, DocLine{Topic: d.Rule.ID, Text: d.Text, Options: []string{d.Option}, Rules: []webapi.RuleRef{d.Rule}})
 	}
 	doc.Regulation = webapi.RegulationRules(p.Name)
 	keys := make([]string, 0, len(tr.Values))
@@ -216,6 +222,7 @@ func (d *RulesDoc) HTML() string {
 		}
 		b.WriteString("</dl>\n")
 	}
+	lines(d.w["departs"], d.Departures)
 	lines(d.w["rules"], d.Lines)
 	lines(d.w["readings"], d.Readings)
 	fmt.Fprintf(&b, "<h2>%s</h2>\n", e(d.w["regulation"]))
@@ -268,6 +275,7 @@ func (d *RulesDoc) PDF(m Meta) ([]byte, error) {
 			refs(l.Rules)
 		}
 	}
+	lines(d.w["departs"], d.Departures)
 	lines(d.w["rules"], d.Lines)
 	lines(d.w["readings"], d.Readings)
 	doc.H(d.w["regulation"])

@@ -49,6 +49,23 @@ var correctionCases = map[string]struct {
 	"e":    {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out", false},
 	"f":    {engine.BankFirst, false, false, "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted", false},
 	"g":    {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it", false},
+	// Item 14 (RULES.md's AR-23 has no letter for it: j here): «Cuando el
+	// Pagador introduce por error una o más cartas de la Banca dentro del
+	// Zambullo, anunciará … (Previa autorización del Inspector): "Próximas
+	// cartas para la Banca"». The request names the bank's card; one
+	// correction a card.
+	"j": {engine.BankDiscarded, false, true, "the bank's card was put into the discard by mistake: «Próximas cartas para la Banca», the next card out of the shoe is the bank's in its place", false},
+}
+
+// bankCard is the position (1, 2) among the bank's cards of the card an
+// item-14 correction names, or 0 where the bank holds none such.
+func bankCard(tb *table.Table, c card.Card) int {
+	for i, x := range tb.Round().Dealer().Cards() {
+		if x == c {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // CorrectRequest is the dealer's request: AR-23's case, the box or card it
@@ -69,7 +86,7 @@ func ParseCorrect(kase string, box int, code string) (CorrectRequest, error) {
 	case kase == "h":
 		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (h): the console asks for the bank's cards in turn: take back a card read as another's and read it again where the console asks (\"próximas cartas para la Banca\")")
 	case !ok:
-		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to i, or undo (the last card read taken back)", kase)
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to j, or undo (the last card read taken back)", kase)
 	case c.box && box < 1:
 		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the box", kase)
 	}
@@ -200,6 +217,15 @@ func Correct(ctx context.Context, t Table, by Sender, req CorrectRequest) (int64
 	if k.box && !slices.Contains(tb.Round().Boxes(), req.Box) {
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play (AR-23)", req.Box)
 	}
+	if k.action == engine.BankDiscarded {
+		i := bankCard(tb, req.Card)
+		if i == 0 {
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank holds no %v (AR-23)", req.Card)
+		}
+		if err := tb.Round().Check(engine.Action{Kind: engine.BankDiscarded, Value: i}); err != nil {
+			return 0, wire.Refusal(err)
+		}
+	}
 	x := wire.CorrectionView{Round: tb.RoundNo(), Case: req.Case, Box: req.Box, Card: req.Card, Asked: by.User.Name, Text: k.text}
 	if k.undo {
 		tk, err := tb.Decided()
@@ -228,6 +254,11 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 	}
 	tb := t.Table()
 	act := engine.Action{Kind: k.action, Box: x.Box}
+	if k.action == engine.BankDiscarded {
+		if act.Value = bankCard(tb, x.Card); act.Value == 0 {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank no longer holds the card correction %d names: the round moved on (AR-23)", x.ID)
+		}
+	}
 	switch {
 	case k.action == 0:
 		if err := tb.Burn(x.Card); err != nil {

@@ -59,3 +59,47 @@ func TestConsoleIrregularities_AR23(t *testing.T) {
 	}
 	checkLedger(t, h.st)
 }
+
+// AR-23 item 14 at the console: the dealer put the bank's hole card into
+// the discard by mistake; he asks (case j, the card), the inspector
+// approves, and the table asks for the bank's next card, face down, in its
+// place: «Próximas cartas para la Banca». The new card stays face down to
+// the players; a restart replays the round where it stood; the round
+// settles against the bank's new cards and the ledger balances.
+func TestBankCardsIntoTheDiscard_AR23(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	dora := h.staff("dora", "dealer")
+	ivo := h.staff("ivo", "inspector")
+	ana := h.player("ana", 100000)
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
+	must(dora.Command(ctx, tb, "no-more-bets", wire.CommandRequest{}))
+	for _, c := range strings.Fields("TS 9S 8C AD") {
+		must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: c}))
+	}
+	_, err := dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "j", Card: "KH"})
+	wantCode(t, err, sabot.EINVALID, "the bank holds no KH (AR-23)")
+	x := must(dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "j", Card: "AD"}))
+	must(ivo.Command(ctx, tb, "approve", wire.CommandRequest{Correction: x.Seq}))
+	if n := need(t, ana, tb); n == nil || n.Box != 0 || !n.FaceDown || !n.Replace {
+		t.Fatalf("after the approval the table asks for %+v, want the bank's card face down in its place", n)
+	}
+	h.restart(slow)
+	ana.URL, dora.URL = h.srv.URL(), h.srv.URL()
+	if n := need(t, ana, tb); n == nil || n.Box != 0 || !n.FaceDown {
+		t.Fatalf("after a restart the table asks for %+v", n)
+	}
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "5C"}))
+	v := must(ana.Table(ctx, tb))
+	if d := v.Round.Dealer; len(d.Cards) != 2 || d.Cards[1] != wire.Hidden {
+		t.Fatalf("the bank shows %v, want 9S and its new card face down", d.Cards)
+	}
+	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
+	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "KD"})) // 9 5 K: the bank busts
+	if w := wallet(t, ana); w != 101000 {
+		t.Fatalf("ana's wallet: %d, want 18 paid against the bank's bust", w)
+	}
+	checkLedger(t, h.st)
+}

@@ -209,6 +209,21 @@ type TableRules struct {
 	// Readings are the interpretations the profile takes where its seed is
 	// silent or ambiguous.
 	Readings []RuleLine `json:"readings"`
+	// Departures are the option values of the table that break a rule of
+	// its own regulation (rules.Departure), each with the rule's words;
+	// absent at a table that keeps every value its regulation fixes.
+	Departures []Departure `json:"departures,omitempty"`
+}
+
+// Departure is an option value of the table that breaks a rule of its own
+// regulation: the rule (with its words), the option, the table's value,
+// what the regulation asks, and the whole in a line (Text).
+type Departure struct {
+	Rule   RuleRef `json:"rule"`
+	Option string  `json:"option"`
+	Value  string  `json:"value"`
+	Want   string  `json:"want"`
+	Text   string  `json:"text"`
 }
 
 // RuleLine is one rule of the table in a sentence, with the options that
@@ -238,6 +253,9 @@ type RuleRef struct {
 	// beside Text, the project's English wording; absent where the rule has
 	// none quoted.
 	Seed *SeedText `json:"seed,omitempty"`
+	// Departs says, where the table departs from this rule, how: one line
+	// a departure (Departure.Text).
+	Departs []string `json:"departs,omitempty"`
 }
 
 // Rules serves GET /api/tables/{id}/rules.

@@ -274,3 +274,24 @@ func TestStrategyRows(t *testing.T) {
 		}
 	}
 }
+
+// AR-15's words are the settlement table, not only the sentence that
+// introduces it; AR-20's are the Desafío's own, the regulation's only
+// «SEGURO», not its heading alone. No rule's words are a heading only.
+func TestSeedWordsAreTheRule_AR15_AR20(t *testing.T) {
+	for _, row := range []string{"PUNTAJE DEL PAGADOR GANA A EMPATA PIERDE", "21 (Con 3 o más cartas) 20 o Menor 21 Black Jack", "22 o Más Black Jack, 21 o Menor"} {
+		if !strings.Contains(seedText["AR-15"].Text, row) {
+			t.Errorf("AR-15's words lack the table's row %q", row)
+		}
+	}
+	if s := seedText["AR-20"].Text; !strings.Contains(s, "SEGURO") || !strings.Contains(s, "puede desafiar al pagador") || !strings.Contains(s, `"ASEGURA"`) {
+		t.Errorf("AR-20's words: %q", s)
+	}
+	for id, s := range seedText {
+		for _, passage := range strings.Split(s.Text, " … ") {
+			if strings.ToUpper(passage) == passage || len(strings.Fields(passage)) < 6 {
+				t.Errorf("%s quotes %q: a heading, not the rule", id, passage)
+			}
+		}
+	}
+}

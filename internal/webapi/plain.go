@@ -38,6 +38,11 @@ var ph = sabot.Say
 // "The rules in plain words").
 func PlainRules(table int64, p *rules.Profile) *TableRules {
 	prefixes := rulePrefixes[p.Name]
+	if prefixes == nil {
+		// A profile file keeps its base's regulation, and its rules.
+		prefixes = rulePrefixes[p.Regulation]
+	}
+	departures := p.Departures()
 	refs := func(ids ...string) []RuleRef {
 		var out []RuleRef
 		seen := map[string]bool{}
@@ -51,6 +56,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 				ref := RuleRef{ID: id, Text: ruleText[id]}
 				if s, ok := seedText[id]; ok {
 					ref.Seed = &s
+				}
+				for _, d := range departures {
+					if d.Rule == id {
+						ref.Departs = append(ref.Departs, d.String())
+					}
 				}
 				out = append(out, ref)
 			}
@@ -274,6 +284,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 			key += "." + rd.Value
 		}
 		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Key: rd.Rule, Text: rd.Text, Phrases: []Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
+	}
+	for _, d := range departures {
+		if r := refs(d.Rule); len(r) == 1 {
+			tr.Departures = append(tr.Departures, Departure{Rule: r[0], Option: d.Option, Value: d.Value, Want: d.Want, Text: d.String()})
+		}
 	}
 	return tr
 }

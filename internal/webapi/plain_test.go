@@ -138,3 +138,39 @@ func TestInsuranceLineSaysWhenItCloses_ES11(t *testing.T) {
 		}
 	}
 }
+
+// AR-01, AR-05, AR-20: the rules page of an argentina table dealt from 4
+// decks, with back bets and insurance, says which rule each departs from,
+// with the rule's own words, and marks the rule where it is cited (the
+// shoe's line quotes «como mínimo 8 (ocho) mazos» beside 4 decks).
+func TestRulesPageSaysDepartures_AR01_AR05_AR20(t *testing.T) {
+	p := rules.MustLookup("argentina")
+	if err := p.SetAll([]string{"decks=4", "back_bets_per_box=2", "insurance=true"}); err != nil {
+		t.Fatal(err)
+	}
+	tr := PlainRules(1, p)
+	var ids []string
+	for _, d := range tr.Departures {
+		ids = append(ids, d.Rule.ID)
+		if d.Rule.Seed == nil || !strings.HasPrefix(d.Text, d.Rule.ID+": "+d.Option+"="+d.Value) {
+			t.Errorf("%+v: no seed words or text", d)
+		}
+	}
+	if !slices.Equal(ids, []string{"AR-01", "AR-05", "AR-20"}) {
+		t.Errorf("departures %v", ids)
+	}
+	marked := false
+	for _, l := range tr.Lines {
+		for _, r := range l.Rules {
+			if r.ID == "AR-01" {
+				marked = len(r.Departs) == 1 && strings.Contains(r.Departs[0], "decks=4")
+			}
+		}
+	}
+	if !marked {
+		t.Error("the shoe's line cites AR-01 without its departure")
+	}
+	if d := PlainRules(1, rules.MustLookup("argentina")).Departures; d != nil {
+		t.Errorf("argentina departs: %v", d)
+	}
+}

@@ -70,6 +70,16 @@ func TestQuotesAreTheSeedsWords(t *testing.T) {
 			}
 		}
 	}
+	for _, reg := range []string{"argentina", "spain", "family", "venice"} {
+		for _, r := range rules.RegulatedValues(reg) {
+			for _, q := range [...]*regexp.Regexp{guillemets, straight} {
+				for _, m := range q.FindAllStringSubmatch(r.Want, -1) {
+					check(reg+"'s regulated "+r.Option+" ("+r.Rule+")", m[1])
+					n++
+				}
+			}
+		}
+	}
 	for _, o := range rules.Options() {
 		for _, q := range [...]*regexp.Regexp{guillemets, straight} {
 			for _, m := range q.FindAllStringSubmatch(o.Doc, -1) {

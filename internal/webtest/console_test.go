@@ -246,3 +246,39 @@ func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 		t.Fatalf("ledger: %+v %v", rep, err)
 	}
 }
+
+// AR-23 item 9 and (d)'s exception, from the console's own buttons: the
+// dealer gave no card to ana's two-card 11 (skipped-eleven): she is offered
+// to withdraw, and does, her stake back; next round the card drawn to her
+// first-card Ace before the challenge was offered stands (card-stands): the
+// challenge closes and the console asks for her second card.
+func TestDealerConsoleButtons_AR23(t *testing.T) {
+	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "min_bets_to_start", "1")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
+	dora := staffLogin(t, g, "dora", "dealer")
+	open(t, dora, g.site, g.path()+"/console", "#card-input")
+	bet(t, ana, 1, 100)
+	waitJS(t, dora, "the bet on the console", `document.querySelector('.console-table tr[data-box="1"]')?.textContent.includes('ana 1.00')`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	readCard(t, dora, "6S", "the dealer's card")
+	readCard(t, dora, "9D", "box 1, hand 1")
+	readCard(t, dora, "5H", "hole card")
+	do(t, dora, "read 7C", chromedp.SendKeys(chromedp.ID("card-input"), "7C"))
+	waitJS(t, dora, "the skipped-eleven button", `!document.querySelector('[data-op="skipped-eleven"]').disabled`)
+	click(t, dora, `[data-op="skipped-eleven"]`)
+	waitJS(t, dora, "skipped-eleven answered", `document.querySelector('.console .pit-status').textContent.startsWith('No card given to the 11')`)
+	waitJS(t, ana, "ana offered to withdraw", `!!document.querySelector('.prompt:not([hidden]) button.act-withdraw')`)
+	click(t, ana, `.prompt:not([hidden]) button.act-withdraw`)
+	waitBalance(t, ana, "ana's stake back", "1,000.00")
+
+	waitJS(t, dora, "the round over", `!!document.querySelector('[data-op="no-more-bets"]')`)
+	bet(t, ana, 1, 100)
+	waitJS(t, dora, "no more bets offered", `!document.querySelector('[data-op="no-more-bets"]').disabled`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	readCard(t, dora, "AS", "the dealer's card")
+	do(t, dora, "read 8D", chromedp.SendKeys(chromedp.ID("card-input"), "8D"))
+	waitJS(t, dora, "the card-stands button", `!document.querySelector('[data-op="card-stands"]').disabled`)
+	click(t, dora, `[data-op="card-stands"]`)
+	waitJS(t, dora, "box 1's second card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
+}

@@ -64,6 +64,10 @@ type RulesView struct {
 	// SeatIdleMS is how long a box is held with no round dealt (AR-21):
 	// then it is given up and its bets returned.
 	SeatIdleMS int64 `json:"seat_idle_ms"`
+	// Departs lists the option values that break a rule of the table's own
+	// regulation, one line each ("AR-01: decks=4, the regulation asks at
+	// least 8 …", rules.Departure); absent at a table that keeps them all.
+	Departs []string `json:"departs,omitempty"`
 }
 
 type SeatView struct {

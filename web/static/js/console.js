@@ -132,7 +132,14 @@ export function consolePage(main, id) {
     replace(actions,
       b('no-more-bets', t('console.noMoreBets'), !inPlay && (view?.bets || []).length > 0),
       b('undo-card', t('console.undo'), inPlay),
-      b('cut-card', t('console.cutCard'), inPlay && !view?.shoe?.cut_card));
+      b('cut-card', t('console.cutCard'), inPlay && !view?.shoe?.cut_card),
+      // AR-23 (d)'s exception and item 9, the dealer's own calls (no
+      // approval): the card drawn to a first-card Ace or an 11 before the
+      // challenge or the double was offered stands; the player on 11 given
+      // no card may withdraw or take the next. The server refuses either,
+      // with the reason, where it does not apply.
+      b('card-stands', t('console.cardStands'), inPlay && !view?.need),
+      b('skipped-eleven', t('console.skippedEleven'), inPlay && !view?.need));
   }
 
   // A walk-in's controls (issue 13, deliverable 4): chips sold for cash,
@@ -209,7 +216,7 @@ export function consolePage(main, id) {
 
   // The corrections: the dealer asks; the inspector decides.
   const caseSel = h('select', { id: 'corr-case', 'aria-label': t('console.case') },
-    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'undo'].map(c => h('option', { value: c }, t('console.case.' + c))));
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'j', 'undo'].map(c => h('option', { value: c }, t('console.case.' + c))));
   const corrBox = h('input', { id: 'corr-box', inputmode: 'numeric', size: 3, 'aria-label': t('console.corrBox'), placeholder: t('console.corrBox') });
   const corrCard = h('input', { id: 'corr-card', size: 4, 'aria-label': t('console.corrCard'), placeholder: 'AS' });
   const ask = h('form', { class: 'console-ask', id: 'corr-form' }, caseSel, corrBox, corrCard, h('button', { type: 'submit', class: 'button secondary' }, t('console.ask')));

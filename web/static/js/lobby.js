@@ -53,7 +53,9 @@ export function lobbyPage(main) {
     return h('li', { class: 'table-card' + (t.closed ? ' closed' : '') },
       h('h2', {}, h('a', { href: `/tables/${t.id}`, 'aria-describedby': `tc-${t.id}` }, t.name)),
       h('dl', { id: `tc-${t.id}` },
-        h('div', {}, h('dt', {}, tr('lobby.rules')), h('dd', {}, t.profile, t.test_mode ? h('span', { class: 'tag test' }, tr('lobby.test')) : null)),
+        h('div', {}, h('dt', {}, tr('lobby.rules')), h('dd', {}, t.profile, t.test_mode ? h('span', { class: 'tag test' }, tr('lobby.test')) : null,
+          // A table that departs from its own regulation says which rules (rules.Departure).
+          r.departs?.length ? h('span', { class: 'tag departs', title: r.departs.join('\n') }, tr('lobby.departs', { rules: [...new Set(r.departs.map(d => d.split(':')[0]))].join(', ') })) : null)),
         h('div', {}, h('dt', {}, tr('lobby.stakes')), h('dd', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`)),
         h('div', {}, h('dt', {}, tr('lobby.boxes')), h('dd', {}, tr('lobby.free', { n: free, boxes: r.boxes }), r.back_bets_per_box ? tr('lobby.backBets', { n: r.back_bets_per_box }) : tr('lobby.noBackBets'))),
         h('div', {}, h('dt', {}, tr('lobby.edge')), h('dd', {}, edge)),

@@ -50,6 +50,10 @@ export async function rulesPanel(el, id, { open = false } = {}) {
   const r = rules.value;
   replace(body,
     h('p', { class: 'desc' }, phrase('profile.', { key: r.profile, text: r.description })),
+    // The option values that break a rule of the table's own regulation.
+    r.departures?.length ? h('div', { class: 'departures', role: 'note' },
+      h('strong', {}, t('rules.departs')),
+      h('ul', {}, r.departures.map(d => h('li', {}, d.text)))) : null,
     h('dl', { class: 'rule-lines' }, r.lines.map(line => [
       h('dt', {}, phrase('topic.', { key: line.key, text: line.topic })),
       h('dd', {}, sentence(line), ruleRefs(line.rules)),
@@ -80,5 +84,6 @@ function ruleRefs(refs) {
     h('ul', {}, refs.map(x => h('li', {}, h('strong', {}, x.id + ' '),
       // The regulation's own words, in its language, then the English.
       x.seed ? h('blockquote', { class: 'seed-text', lang: x.seed.lang, title: t('rules.seedText') }, x.seed.text) : null,
-      x.seed ? h('span', { class: 'translation', lang: 'en' }, x.text) : x.text))));
+      x.seed ? h('span', { class: 'translation', lang: 'en' }, x.text) : x.text,
+      x.departs?.length ? h('span', { class: 'departs' }, t('rules.departsHere', { how: x.departs.join('; ') })) : null))));
 }
