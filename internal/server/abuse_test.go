@@ -24,6 +24,7 @@ import (
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -161,19 +162,12 @@ func TestHostileConnectionsCappedPerAddress(t *testing.T) {
 	// A connection closed is a place again (the server notices the close
 	// when it reads).
 	held[0].Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testwait.Until(t, 10*time.Second, "a place freed by a closed connection given back", func() bool {
 		c, rd := dial("127.0.0.1")
 		st := rawGet(c, rd)
 		c.Close()
-		if st == "200 OK" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a place freed by a closed connection was not given back")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return st == "200 OK"
+	})
 }
 
 // A request body sent a byte at a time is cut off by --read-timeout: the
@@ -217,7 +211,7 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	if m := must(f.Next(ctx)); m.Type != "snapshot" {
 		t.Fatalf("first message %+v", m)
 	}
-	time.Sleep(600 * time.Millisecond) // three times both timeouts: time passes, nothing is asserted on it
+	testwait.Pause(600 * time.Millisecond) // three times both timeouts: time passes, nothing is asserted on it
 	id := must(f.Send(ctx, wire.CommandRequest{Op: "sit", Box: 1}))
 	for {
 		m, err := f.Next(ctx)

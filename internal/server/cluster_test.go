@@ -18,6 +18,7 @@ import (
 	"sabot/internal/server"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -132,13 +133,7 @@ func (c *cluster) owner(id int64) *server.Server {
 
 func within(t *testing.T, d time.Duration, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Until(t, d, what, ok)
 }
 
 // epochsInOrder checks that a table's log went from one lease to the next
@@ -332,7 +327,7 @@ func TestClusterDrain(t *testing.T) {
 		defer cancel()
 		drained <- a.Drain(dctx)
 	}()
-	time.Sleep(3 * testLease)
+	testwait.Pause(3 * testLease) // three leases in which the table must not move
 	if !server.Serves(a, tb) {
 		t.Fatal("the table moved with its round in play")
 	}

@@ -12,6 +12,7 @@ import (
 	"sabot"
 	"sabot/internal/client"
 	"sabot/internal/recall"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -182,17 +183,10 @@ func TestFamilyBankAgreed(t *testing.T) {
 	// 100 from ben's bank.
 	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS TH 9C 8D"}))
 	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	testwait.Until(t, 5*time.Second, "the deal", func() bool {
 		v := must(ana.Table(ctx, tb))
-		if v.Round != nil && v.Round.Phase == "playing" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no deal: %+v", v)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return v.Round != nil && v.Round.Phase == "playing"
+	})
 	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
 	v := waitRound(t, ana, tb, 1)
 	rec := must(h.admin.Round(ctx, v.Round.ID))

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"sabot/internal/testwait"
 )
 
 // The WebSocket writer's corking: messages written while corked leave
@@ -89,7 +91,7 @@ func TestCorkingWriterDeadline(t *testing.T) {
 	cw.Write([]byte("nobody reads this"))
 	done := make(chan error, 1)
 	go func() { done <- cw.uncork() }()
-	time.Sleep(20 * time.Millisecond)
+	testwait.Pause(20 * time.Millisecond) // the write blocks meanwhile (nothing tells when it has)
 	cw.setWriteDeadline(time.Now().Add(20 * time.Millisecond))
 	select {
 	case err := <-done:

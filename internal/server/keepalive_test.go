@@ -18,6 +18,7 @@ import (
 	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/server"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -160,7 +161,7 @@ func TestServerDropsSilentSocket(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(time.Second) // ten pings
+	testwait.Pause(time.Second) // ten pings: the time passing is what is tested
 	if n := metricOf(t, h.srv.URL(), "sabot_websockets"); n != 1 {
 		t.Fatalf("%v sockets open: the client answering pings lost its socket", n)
 	}

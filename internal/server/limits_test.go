@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 	"sync"
 	"sync/atomic"
@@ -44,8 +45,8 @@ func TestHashingBounded(t *testing.T) {
 		}
 		refused++
 	}
-	for deadline := time.Now().Add(10 * time.Second); running.Load() < 2; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
+	for poll := testwait.NewPoll(10 * time.Second); running.Load() < 2; poll.Next() {
+		if poll.Expired() {
 			t.Fatalf("%d hashes run, want 2", running.Load())
 		}
 	}

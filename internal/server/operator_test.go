@@ -19,6 +19,7 @@ import (
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/server"
+	"sabot/internal/testwait"
 	sabotwallet "sabot/internal/wallet"
 	"sabot/internal/wallet/specop"
 	"sabot/internal/wallet/walletsim"
@@ -123,8 +124,7 @@ func newOperatorOn(t *testing.T, op operatorWallet, timing actor.Timing, st sabo
 func drained(t *testing.T, st sabot.Store, within time.Duration) {
 	t.Helper()
 	o := st.(sabot.Outbox)
-	end := time.Now().Add(within)
-	for {
+	for poll := testwait.NewPoll(within); ; poll.Next() {
 		pending, err := o.Calls(context.Background(), sabot.CallQuery{States: []string{sabot.CallPending}})
 		if err != nil {
 			t.Fatal(err)
@@ -132,10 +132,9 @@ func drained(t *testing.T, st sabot.Store, within time.Duration) {
 		if len(pending) == 0 {
 			return
 		}
-		if time.Now().After(end) {
+		if poll.Expired() {
 			t.Fatalf("%d calls still unanswered, the first %+v", len(pending), pending[0])
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -410,8 +409,8 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	for deadline := time.Now().Add(10 * time.Second); !seen["wallet-rollback"] || !seen["wallet-undelivered"]; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
+	for poll := testwait.NewPoll(10 * time.Second); !seen["wallet-rollback"] || !seen["wallet-undelivered"]; poll.Next() {
+		if poll.Expired() {
 			t.Fatalf("significant events seen: %v", seen)
 		}
 		var evs []recall.EventView
@@ -482,16 +481,21 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 			errs <- err
 		}()
 	}
-	time.Sleep(100 * time.Millisecond) // eve's debits are out
+	// The stakes beyond the four that may wait are answered at once; ben
+	// stakes while eve's four wait for the operator.
+	refused := 0
+	count := func(k int) {
+		for range k {
+			if err := <-errs; sabot.ErrorCode(err) == sabot.EUNAVAILABLE && contains(err, "wait for the operator's wallet already") {
+				refused++
+			}
+		}
+	}
+	count(n - 4)
 	if _, err := ben.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 3, Stake: 100}); err != nil {
 		t.Fatalf("ben's stake while eve's wait: %v", err)
 	}
-	refused := 0
-	for range n {
-		if err := <-errs; sabot.ErrorCode(err) == sabot.EUNAVAILABLE && contains(err, "wait for the operator's wallet already") {
-			refused++
-		}
-	}
+	count(4)
 	if refused < n-4 {
 		t.Fatalf("%d of eve's %d stakes refused at once; at most 4 may wait", refused, n)
 	}
@@ -586,12 +590,12 @@ func TestOperatorCallsCarry(t *testing.T) {
 	}
 	// The deal follows the second bet's debit, after its answer: the void
 	// waits until the round is in play.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for poll := testwait.NewPoll(10 * time.Second); ; poll.Next() {
 		_, err := h.admin.Command(ctx, tv.ID, "void", wire.CommandRequest{})
 		if err == nil {
 			break
 		}
-		if !strings.Contains(err.Error(), "no round is in play") || time.Now().After(deadline) {
+		if !strings.Contains(err.Error(), "no round is in play") || poll.Expired() {
 			t.Fatal(err)
 		}
 	}
@@ -676,14 +680,14 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	owed := func(want int) []operator.OwedView {
 		t.Helper()
 		var list []operator.OwedView
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		for poll := testwait.NewPoll(20 * time.Second); ; poll.Next() {
 			if err := h.admin.Do(ctx, "GET", "/api/admin/wallet/owed", nil, &list); err != nil {
 				t.Fatal(err)
 			}
 			if len(list) == want && (want == 0 || list[0].Retries > 0) {
 				return list
 			}
-			if time.Now().After(deadline) {
+			if poll.Expired() {
 				t.Fatalf("money owed: %+v, want %d items sent again", list, want)
 			}
 		}
@@ -696,7 +700,7 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	if got := op.Balance("ana"); got != opStart-1000 {
 		t.Fatalf("the operator holds %d", got)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for poll := testwait.NewPoll(10 * time.Second); ; poll.Next() {
 		resp, err := http.Get(h.srv.URL() + "/metrics")
 		if err != nil {
 			t.Fatal(err)
@@ -706,7 +710,7 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 		if metricValue(string(body), "sabot_wallet_owed") == 1 && metricValue(string(body), "sabot_wallet_owed_minor_units") == 2000 {
 			break
 		}
-		if time.Now().After(deadline) {
+		if poll.Expired() {
 			t.Fatalf("the gauges of money owed: %v, %v", metricValue(string(body), "sabot_wallet_owed"), metricValue(string(body), "sabot_wallet_owed_minor_units"))
 		}
 	}
@@ -724,12 +728,12 @@ func TestOperatorRefusedCreditOwed(t *testing.T) {
 	if err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/nope/resolve", operator.ResolveRequest{Reason: "x"}, nil); sabot.ErrorCode(err) != sabot.ENOTFOUND {
 		t.Fatalf("an unknown item resolved: %v", err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for poll := testwait.NewPoll(20 * time.Second); ; poll.Next() {
 		err := h.admin.Do(ctx, "POST", "/api/admin/wallet/owed/"+list[0].ID+"/resolve", operator.ResolveRequest{Reason: "paid by the operator's cashier, ticket 4411"}, nil)
 		if err == nil {
 			break
 		}
-		if sabot.ErrorCode(err) != sabot.ECONFLICT || time.Now().After(deadline) { // a try out: resolved once it is answered
+		if sabot.ErrorCode(err) != sabot.ECONFLICT || poll.Expired() { // a try out: resolved once it is answered
 			t.Fatalf("resolve: %v", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sabot/internal/live"
 	"sabot/internal/recall"
 	"sabot/internal/server"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -297,7 +298,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 	must(ben.Command(ctx, es, "sit", wire.CommandRequest{Box: 2}))
 	must(ana.Command(ctx, es, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
 	must(ben.Command(ctx, es, "bet", wire.CommandRequest{Box: 2, Stake: 1000}))
-	time.Sleep(50 * time.Millisecond)
+	testwait.Pause(50 * time.Millisecond) // a moment in which nothing may happen
 	if v := must(ana.Table(ctx, es)); v.Round != nil || v.Need != nil || v.BettingDeadline != 0 {
 		t.Fatal("a physical table dealt, or set a betting deadline, before the dealer called")
 	}

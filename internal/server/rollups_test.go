@@ -12,6 +12,7 @@ import (
 	"sabot"
 	pitreport "sabot/internal/report"
 	"sabot/internal/server"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -38,9 +39,9 @@ func TestServerRollsUp(t *testing.T) {
 	}
 	last := settles[len(settles)-1]
 	ro := h.st.(sabot.Rollups)
-	deadline := time.Now().Add(30 * time.Second)
+	poll := testwait.NewPoll(30 * time.Second)
 	for _, kind := range pitreport.RollupKinds() {
-		for {
+		for ; ; poll.Next() {
 			marks, _, err := ro.RollupRows(ctx, kind, tb)
 			if err != nil {
 				t.Fatal(err)
@@ -48,10 +49,9 @@ func TestServerRollsUp(t *testing.T) {
 			if marks[tb] >= last.Seq {
 				break
 			}
-			if time.Now().After(deadline) {
+			if poll.Expired() {
 				t.Fatalf("the rollup's mark of %s is at %d after 30 s, the last settlement at %d", kind, marks[tb], last.Seq)
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	first := settles[0].Created.Truncate(time.Hour)

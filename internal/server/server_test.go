@@ -17,6 +17,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -134,13 +135,11 @@ func checkLedger(t *testing.T, st sabot.Store) {
 // waitRound waits until the table's round no is over (settled or void).
 func waitRound(t *testing.T, c *client.Client, table int64, no int) *wire.TableView {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	for poll := testwait.NewPoll(10 * time.Second); !poll.Expired(); poll.Next() {
 		v := must(c.Table(context.Background(), table))
 		if v.Round != nil && v.Round.No >= no && v.Round.Phase == "done" && v.Turn == nil {
 			return v
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatalf("round %d of table %d not over in time", no, table)
 	return nil

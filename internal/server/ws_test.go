@@ -14,6 +14,7 @@ import (
 	"sabot/internal/actor"
 	"sabot/internal/client"
 	"sabot/internal/recall"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -74,12 +75,7 @@ func get(t *testing.T, c *client.Client, path string) string {
 
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("timed out waiting for %s", what)
+	testwait.Until(t, 10*time.Second, what, cond)
 }
 
 // The hole card (AR-09) and a face-down double card (AR-17) never leave the

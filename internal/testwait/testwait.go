@@ -60,3 +60,27 @@ func Pause(d time.Duration) {
 	defer t.Stop()
 	<-t.C
 }
+
+// A Poll paces a loop that asks for a state until it holds, with a
+// deadline scaled for the machine:
+//
+//	for poll := testwait.NewPoll(10 * time.Second); !ready(); poll.Next() {
+//		if poll.Expired() {
+//			t.Fatal("not ready")
+//		}
+//	}
+type Poll struct {
+	deadline time.Time
+	tick     *time.Ticker
+}
+
+// NewPoll starts a poll whose deadline is d from now, scaled (Deadline).
+func NewPoll(d time.Duration) *Poll {
+	return &Poll{deadline: time.Now().Add(Deadline(d)), tick: time.NewTicker(10 * time.Millisecond)}
+}
+
+// Next waits for the poll's next tick.
+func (p *Poll) Next() { <-p.tick.C }
+
+// Expired reports whether the deadline has passed.
+func (p *Poll) Expired() bool { return time.Now().After(p.deadline) }
