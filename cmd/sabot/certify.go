@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -85,13 +84,12 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 			k := &certify.Kit{Profile: p}
 			bi := readBuildInfo()
 			k.Meta = certify.Meta{Profile: p.Name, Description: p.Description, ProfileHash: p.Hash(), GameHash: p.GameHash(),
-				Version: bi.Version, Commit: bi.Commit, CommitFrom: "the binary's build information", Modified: bi.Modified, Go: bi.Go,
-				Created: time.Now().UTC().Truncate(time.Second), Command: kitCommand(args[0], pf.options, out, rounds, shoes, dieharder, seed, scenarioDir),
+				Version: bi.Version, Commit: bi.Commit, CommitTime: bi.Time, CommitFrom: "the binary's own build information (Go's VCS stamp)", Modified: bi.Modified, Go: bi.Go,
+				Executable: certify.Executable{SHA256: bi.SHA256, Bytes: bi.Bytes, Settings: bi.Settings, Reproducible: bi.Reproducible, NotWhy: bi.Why, Build: bi.Build},
+				Created:    time.Now().UTC().Truncate(time.Second), Command: kitCommand(args[0], pf.options, out, rounds, shoes, dieharder, seed, scenarioDir),
 				Seed: hex.EncodeToString(seed[:])}
-			if k.Meta.Commit == "unknown" {
-				if c, mod, ok := gitCommit(); ok {
-					k.Meta.Commit, k.Meta.Modified, k.Meta.CommitFrom = c, mod, "git in the folder the command ran in (the binary has no build information)"
-				}
+			if !bi.Reproducible {
+				note("the binary is not the reproducible build: %s", bi.Why)
 			}
 
 			// The exact analysis: `sabot edge`'s own code and output.
@@ -412,17 +410,6 @@ func shellJoin(a []string) string {
 		out = append(out, s)
 	}
 	return strings.Join(out, " ")
-}
-
-// gitCommit is the commit of the git tree the command runs in, and whether
-// it has changes not committed.
-func gitCommit() (commit string, modified, ok bool) {
-	b, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "", false, false
-	}
-	st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output()
-	return strings.TrimSpace(string(b)), err == nil && len(bytes.TrimSpace(st)) > 0, true
 }
 
 func pctText(x float64) string { return fmt.Sprintf("%.4f %%", 100*x) }
