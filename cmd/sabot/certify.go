@@ -28,7 +28,7 @@ import (
 )
 
 // labRounds is a laboratory's simulation: 10⁹ rounds.
-const labRounds = 1_000_000_000
+const labRounds = certify.LabRounds
 
 func newCertifyCmd(e *env) *cobra.Command {
 	var (
@@ -141,6 +141,7 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 				shellJoin(append([]string{args[0]}, optionArgs(pf.options)...)), hex.EncodeToString(seed[:]), shoes)
 			if suite != nil {
 				note("dieharder (%s)", dieharder)
+				k.DieharderSuite = dieharder
 				k.Dieharder, err = certify.RunDieharderSuite(ctx, seed, suite, certify.RawStream, "sabot certify rng --seed "+hex.EncodeToString(seed[:]))
 				if errors.Is(err, certify.ErrNoDieharder) {
 					return failed("certify: %v; or --dieharder none", err)

@@ -89,7 +89,7 @@ func TestCertifyKit(t *testing.T) {
 			want := []string{"par-sheet.pdf", "par-sheet.json", "edge-td.json", "edge-cd.json", "strategy.csv", "rules-en.html", "rules-en.pdf",
 				"randomness.json", "randomness.pdf", "simulation.json", "scenarios.json", "compliance.json", "compliance.html", "compliance.pdf"}
 			if lang := map[string]string{"argentina": "es", "spain": "es", "family": "es", "venice": "it"}[name]; lang != "" {
-				want = append(want, "rules-"+lang+".html", "rules-"+lang+".pdf")
+				want = append(want, "rules-"+lang+".html", "rules-"+lang+".pdf", "annex.json", "annex.html", "annex.pdf")
 			}
 			for _, w := range want {
 				if !have[w] {
@@ -164,6 +164,16 @@ func TestCertifyKit(t *testing.T) {
 				word := map[string]string{"es": "Reglamento del juego", "it": "Regolamento del gioco"}[lang]
 				if !strings.Contains(string(b), word) || !strings.Contains(string(b), "«") {
 					t.Errorf("rules-%s.html: no title in the seed's language or no quotation of the seed", lang)
+				}
+				// The regulation is cited by its title and section, not by a
+				// file name; the limits are stated, and said to be
+				// placeholders (the kit is made with the profile's defaults).
+				cite := map[string]string{"es": "«Reglamento del juego &#34;Black Jack&#34;», DESARROLLO DEL JUEGO, 2)", "it": "«Black Jack — Come si gioca (Casinò di Venezia)», REGOLE GENERALI"}[lang]
+				if !strings.Contains(string(b), cite) || strings.Contains(string(b), ".txt") {
+					t.Errorf("rules-%s.html: the regulation is not cited as %s, or a seed file is named", lang, cite)
+				}
+				if !strings.Contains(string(b), "1.000.000,00") || !strings.Contains(string(b), map[string]string{"es": "límites provisionales", "it": "limiti provvisori"}[lang]) {
+					t.Errorf("rules-%s.html: the limits are not stated as placeholders", lang)
 				}
 			}
 		})

@@ -99,20 +99,21 @@ type ScenarioRun struct {
 
 // Kit is a certification kit for one profile.
 type Kit struct {
-	Meta          Meta
-	Profile       *rules.Profile
-	EdgeTD        []byte // `sabot edge PROFILE --json`
-	EdgeCD        []byte // `sabot edge PROFILE --strategy cd --json`
-	TD, CD        *Edge
-	Contributions []Contribution
-	StrategyCSV   string
-	Sim           *SimCheck
-	Battery       *Battery
-	BatteryCmd    string
-	Dieharder     *DieharderRun // nil: not run (DieharderNote says why)
-	DieharderNote string
-	Scenarios     []ScenarioRun
-	ScenarioDirs  []string
+	Meta           Meta
+	Profile        *rules.Profile
+	EdgeTD         []byte // `sabot edge PROFILE --json`
+	EdgeCD         []byte // `sabot edge PROFILE --strategy cd --json`
+	TD, CD         *Edge
+	Contributions  []Contribution
+	StrategyCSV    string
+	Sim            *SimCheck
+	Battery        *Battery
+	BatteryCmd     string
+	Dieharder      *DieharderRun // nil: not run (DieharderNote says why)
+	DieharderSuite string        // full (-a) or quick
+	DieharderNote  string
+	Scenarios      []ScenarioRun
+	ScenarioDirs   []string
 }
 
 // File is one file of the kit with its SHA-256.
@@ -214,7 +215,24 @@ func (k *Kit) Write(dir string) ([]File, error) {
 		if err != nil {
 			return err
 		}
-		return put("compliance.pdf", "the compliance matrix, PDF", b)
+		if err := put("compliance.pdf", "the compliance matrix, PDF", b); err != nil {
+			return err
+		}
+		a := JurisdictionAnnex(k)
+		if a == nil {
+			return nil
+		}
+		if err := put("annex.json", "the jurisdiction annex: each requirement of the regulation and its evidence", js(a)); err != nil {
+			return err
+		}
+		if err := put("annex.html", "the jurisdiction annex, HTML", []byte(AnnexHTML(k.Meta, a))); err != nil {
+			return err
+		}
+		b, err = AnnexPDF(k.Meta, a)
+		if err != nil {
+			return err
+		}
+		return put("annex.pdf", "the jurisdiction annex, PDF", b)
 	})
 	for _, s := range steps {
 		if err := s(); err != nil {
