@@ -53,7 +53,7 @@ func TestCertifyKit(t *testing.T) {
 	for _, name := range rules.Names() {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000",
+			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000", "--nist", "2", "--live-shoes", "0",
 				"--dieharder", "none", "--seed", "11", "--scenarios", "../../scenario/testdata/contract")
 			if code != 0 {
 				t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -152,6 +152,24 @@ func TestCertifyKit(t *testing.T) {
 				}
 			}
 
+			// The randomness report has the card tests (the live path's not
+			// asked: crypto/rand's are not repeatable, and at α = 0.001 one of
+			// the 81 tests of nine kits would fail a run in twelve;
+			// internal/certify TestLiveShoesPassTheCardTests runs them) and
+			// NIST SP 800-22's 15 tests.
+			var rnd struct {
+				Tests []struct{ Name string } `json:"card_tests"`
+				Live  []struct{ Name string } `json:"card_tests_live"`
+				NIST  *struct {
+					Sequences int               `json:"sequences"`
+					Results   []json.RawMessage `json:"results"`
+				} `json:"nist_sp800_22"`
+			}
+			readJSON(t, filepath.Join(dir, "randomness.json"), &rnd)
+			if len(rnd.Live) != 0 || len(rnd.Tests) < 8 || rnd.NIST == nil || rnd.NIST.Sequences != 2 || len(rnd.NIST.Results) != 15 {
+				t.Errorf("randomness.json: %d card tests, %d on the live path, NIST %+v", len(rnd.Tests), len(rnd.Live), rnd.NIST)
+			}
+
 			var sc struct {
 				Scenarios, Agree int
 			}
@@ -191,6 +209,8 @@ func TestCertifyRefused(t *testing.T) {
 		{"certify", "vegas-s17", "--out", dir, "--dieharder", "some"},
 		{"certify", "vegas-s17", "--out", dir, "--seed", "xyz"},
 		{"certify", "vegas-s17", "--out", dir, "--shoes", "3"},
+		{"certify", "vegas-s17", "--out", dir, "--nist", "-1"},
+		{"certify", "vegas-s17", "--out", dir, "--live-shoes", "5"},
 		{"certify", "vegas-s17", "--out", file},
 		{"certify", "vegas-s17", "-o", "decks=0", "--out", dir},
 		{"certify", "rng"},

@@ -79,7 +79,7 @@ func TestCertifyManifestNamesTheRebuiltBinary(t *testing.T) {
 	}
 	a := build(t.TempDir())
 	kit := t.TempDir()
-	cmd := exec.Command(a, "certify", "vegas-s17", "--out", kit, "--rounds", "0", "--shoes", "100", "--dieharder", "none",
+	cmd := exec.Command(a, "certify", "vegas-s17", "--out", kit, "--rounds", "0", "--shoes", "100", "--nist", "0", "--live-shoes", "0", "--dieharder", "none",
 		"--seed", "1", "--scenarios", "../../scenario/testdata/contract")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("certify: %v\n%s", err, out)

@@ -38,6 +38,15 @@ func Compliance(k *Kit) *Matrix {
 	if k.Battery.Shoes < LabShoes {
 		short = append(short, fmt.Sprintf("the card tests ran on %s shoes, under a laboratory's %s", count(int64(k.Battery.Shoes)), count(LabShoes)))
 	}
+	if k.LiveBattery == nil {
+		short = append(short, "the card tests were not run on the live seeding path (crypto/rand)")
+	}
+	switch {
+	case k.NIST == nil:
+		short = append(short, "NIST SP 800-22 was not run")
+	case k.NIST.Sequences < LabNIST:
+		short = append(short, fmt.Sprintf("NIST SP 800-22 ran on %d sequences, under a laboratory's %s", k.NIST.Sequences, count(LabNIST)))
+	}
 	switch {
 	case k.Dieharder == nil:
 		short = append(short, "dieharder was not run")
@@ -46,7 +55,7 @@ func Compliance(k *Kit) *Matrix {
 	}
 	rng := "met"
 	switch {
-	case !k.Battery.Pass() || (k.Dieharder != nil && !k.Dieharder.Pass()):
+	case !k.Battery.Pass() || (k.LiveBattery != nil && !k.LiveBattery.Pass()) || (k.NIST != nil && !k.NIST.Pass()) || (k.Dieharder != nil && !k.Dieharder.Pass()):
 		rng = "not met"
 	case len(short) > 0:
 		rng = "partly"
@@ -83,6 +92,9 @@ func Compliance(k *Kit) *Matrix {
 	dh := "dieharder was not run: " + k.DieharderNote
 	if k.Dieharder != nil {
 		dh = fmt.Sprintf("dieharder (%s): %d tests, %d failed", k.DieharderSuite, len(k.Dieharder.Tests), k.Dieharder.Failed)
+	}
+	if k.NIST != nil {
+		dh = fmt.Sprintf("NIST SP 800-22 (%d sequences of 10⁶ bits): %s; ", k.NIST.Sequences, verdictWord(k.NIST.Pass())) + dh
 	}
 	if len(short) > 0 {
 		dh += "; not at a laboratory's size: " + strings.Join(short, "; ")
@@ -121,7 +133,7 @@ func Compliance(k *Kit) *Matrix {
 		{"GLI-19", "Administrative access", "Administrative functions need strong (multi-factor) authentication and are logged.", "partly",
 			"Pit actions are logged as significant events and need an administrator's account; there is no multi-factor authentication.", "docs/server.md"},
 		{"GLI-19 / GLI-11", "RNG: randomness", "The RNG's output passes recognised statistical tests, and the outcomes it makes (card positions) are uniform.", rng,
-			fmt.Sprintf("The card tests (%s shoes) and %s.", count(int64(k.Battery.Shoes)), dh), "randomness.pdf, randomness.json, dieharder.txt; internal/certify TestShuffleBattery*, TestDieharder"},
+			fmt.Sprintf("The card tests (%s shoes prepared by the profile's procedure: by rank, by rank and suit, adjacent pairs, runs, serial correlation, the cut and the burns; seeded from the master seed and again from crypto/rand) and %s.", count(int64(k.Battery.Shoes)), dh), "randomness.pdf, randomness.json, dieharder.txt; internal/certify TestShuffleBattery*, TestLiveShoesPassTheCardTests, TestNISTWorkedExamples, TestNISTSuitePassesTheShoeGenerator, TestDieharder"},
 		{"GLI-19 / GLI-11", "RNG: seeding and unpredictability", "The RNG is seeded from a source of entropy, reseeded, its state protected, and not predictable from its outputs.", "met",
 			"A fresh 32-byte crypto/rand seed per shoe; ChaCha8, a stream cipher; the seed sealed with AES-256-GCM while the shoe is live.", "randomness.pdf §1; internal/server TestLiveShoeSeedNotInLog, TestSealedShoesRestartWithTheirKey"},
 		{"GLI-11", "RNG: scaling", "Scaling of the RNG's output to a game's outcomes introduces no bias.", "met",
@@ -145,6 +157,13 @@ func Compliance(k *Kit) *Matrix {
 		m.Count[r.Status]++
 	}
 	return m
+}
+
+func verdictWord(ok bool) string {
+	if ok {
+		return "passed"
+	}
+	return "failed"
 }
 
 // ComplianceHTML is the matrix as an HTML page.

@@ -107,8 +107,10 @@ type Kit struct {
 	Contributions  []Contribution
 	StrategyCSV    string
 	Sim            *SimCheck
-	Battery        *Battery
+	Battery        *Battery // the card tests, seeds from the master seed (rerun)
+	LiveBattery    *Battery // the same, seeds from crypto/rand (the live path)
 	BatteryCmd     string
+	NIST           *NISTRun      // nil: not run
 	Dieharder      *DieharderRun // nil: not run (DieharderNote says why)
 	DieharderSuite string        // full (-a) or quick
 	DieharderNote  string
