@@ -186,7 +186,7 @@ func TestCertifyKit(t *testing.T) {
 				// The regulation is cited by its title and section, not by a
 				// file name; the limits are stated, and said to be
 				// placeholders (the kit is made with the profile's defaults).
-				cite := map[string]string{"es": "«Reglamento del juego &#34;Black Jack&#34;», DESARROLLO DEL JUEGO, 2)", "it": "«Black Jack — Come si gioca (Casinò di Venezia)», REGOLE GENERALI"}[lang]
+				cite := map[string]string{"es": "«Reglamento del juego &#34;Black Jack&#34;», DESARROLLO DEL JUEGO, n. 2", "it": "«Black Jack — Come si gioca (Casinò di Venezia)», REGOLE GENERALI"}[lang]
 				if !strings.Contains(string(b), cite) || strings.Contains(string(b), ".txt") {
 					t.Errorf("rules-%s.html: the regulation is not cited as %s, or a seed file is named", lang, cite)
 				}

@@ -16,7 +16,7 @@ type Citation struct {
 // Title is the regulation's title.
 func (c Citation) Title() string { return seedTitle[c.Source] }
 
-// String is the citation as a regulator files it: «title», section, point.
+// String is the citation as a regulator files it: «title», section, n. point.
 func (c Citation) String() string {
 	parts := []string{"«" + c.Title() + "»"}
 	if c.Section != "" {
@@ -25,7 +25,7 @@ func (c Citation) String() string {
 		parts = append(parts, "preamble")
 	}
 	if c.Point != "" {
-		parts = append(parts, c.Point+")")
+		parts = append(parts, "n. "+c.Point) // the document numbers it "N)"
 	}
 	return strings.Join(parts, ", ")
 }

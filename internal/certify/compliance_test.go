@@ -206,7 +206,7 @@ func TestJurisdictionAnnexMapsEveryRule(t *testing.T) {
 	}
 	ar := rules.MustLookup("argentina")
 	for _, r := range JurisdictionAnnex(&Kit{Profile: ar}).Rows {
-		if r.Rule == "AR-04" && r.Citation != "«Reglamento del juego \"Black Jack\"», DESARROLLO DEL JUEGO, 2)" {
+		if r.Rule == "AR-04" && r.Citation != "«Reglamento del juego \"Black Jack\"», DESARROLLO DEL JUEGO, n. 2" {
 			t.Errorf("AR-04 cited as %q", r.Citation)
 		}
 	}
