@@ -133,7 +133,7 @@ func Compliance(k *Kit) *Matrix {
 		{"GLI-19", "Administrative access", "Administrative functions need strong (multi-factor) authentication and are logged.", "partly",
 			"Pit actions are logged as significant events and need an administrator's account; there is no multi-factor authentication.", "docs/server.md"},
 		{"GLI-19 / GLI-11", "RNG: randomness", "The RNG's output passes recognised statistical tests, and the outcomes it makes (card positions) are uniform.", rng,
-			fmt.Sprintf("The card tests (%s shoes prepared by the profile's procedure: by rank, by rank and suit, adjacent pairs, runs, serial correlation, the cut and the burns; seeded from the master seed and again from crypto/rand) and %s.", count(int64(k.Battery.Shoes)), dh), "randomness.pdf, randomness.json, dieharder.txt; internal/certify TestShuffleBattery*, TestLiveShoesPassTheCardTests, TestNISTWorkedExamples, TestNISTSuitePassesTheShoeGenerator, TestDieharder"},
+			fmt.Sprintf("The card tests (%s shoes prepared by the profile's procedure: by rank, by rank and suit, adjacent pairs, runs, serial correlation, the cut and the burns; seeded from the master seed%s) and %s.", count(int64(k.Battery.Shoes)), liveText(k), dh), "randomness.pdf, randomness.json, dieharder.txt; internal/certify TestShuffleBattery*, TestLiveShoesPassTheCardTests, TestNISTWorkedExamples, TestNISTSuitePassesTheShoeGenerator, TestDieharder"},
 		{"GLI-19 / GLI-11", "RNG: seeding and unpredictability", "The RNG is seeded from a source of entropy, reseeded, its state protected, and not predictable from its outputs.", "met",
 			"A fresh 32-byte crypto/rand seed per shoe; ChaCha8, a stream cipher; the seed sealed with AES-256-GCM while the shoe is live.", "randomness.pdf §1; internal/server TestLiveShoeSeedNotInLog, TestSealedShoesRestartWithTheirKey"},
 		{"GLI-11", "RNG: scaling", "Scaling of the RNG's output to a game's outcomes introduces no bias.", "met",
@@ -157,6 +157,13 @@ func Compliance(k *Kit) *Matrix {
 		m.Count[r.Status]++
 	}
 	return m
+}
+
+func liveText(k *Kit) string {
+	if k.LiveBattery == nil {
+		return ""
+	}
+	return fmt.Sprintf(", and %s more from crypto/rand, the live path: %s", count(int64(k.LiveBattery.Shoes)), verdictWord(k.LiveBattery.Pass()))
 }
 
 func verdictWord(ok bool) string {
