@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -30,7 +29,7 @@ import (
 )
 
 // labRounds is a laboratory's simulation: 10⁹ rounds.
-const labRounds = 1_000_000_000
+const labRounds = certify.LabRounds
 
 func newCertifyCmd(e *env) *cobra.Command {
 	var (
@@ -41,6 +40,8 @@ func newCertifyCmd(e *env) *cobra.Command {
 		dieharder   string
 		scenarioDir []string
 		workers     int
+		nist        int
+		liveShoes   int
 	)
 	c := &cobra.Command{
 		Use:   "certify PROFILE --out DIR",
@@ -59,6 +60,15 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 			}
 			if rounds < 0 || shoes < 100 {
 				return refused("certify: --rounds must be 0 or more and --shoes at least 100")
+			}
+			if nist < 0 {
+				return refused("certify: --nist must be 0 or more sequences")
+			}
+			if liveShoes == -1 {
+				liveShoes = shoes
+			}
+			if liveShoes != 0 && liveShoes < 100 {
+				return refused("certify: --live-shoes must be 0 (none) or at least 100")
 			}
 			var suite [][]string
 			switch dieharder {
@@ -86,13 +96,12 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 			k := &certify.Kit{Profile: p}
 			bi := readBuildInfo()
 			k.Meta = certify.Meta{Profile: p.Name, Description: p.Description, ProfileHash: p.Hash(), GameHash: p.GameHash(),
-				Version: bi.Version, Commit: bi.Commit, CommitFrom: "the binary's build information", Modified: bi.Modified, Go: bi.Go,
-				Created: time.Now().UTC().Truncate(time.Second), Command: kitCommand(args[0], pf.options, out, rounds, shoes, dieharder, seed, scenarioDir),
+				Version: bi.Version, Commit: bi.Commit, CommitTime: bi.Time, CommitFrom: "the binary's own build information (Go's VCS stamp)", Modified: bi.Modified, Go: bi.Go,
+				Executable: certify.Executable{SHA256: bi.SHA256, Bytes: bi.Bytes, Settings: bi.Settings, Reproducible: bi.Reproducible, NotWhy: bi.Why, Build: bi.Build},
+				Created:    time.Now().UTC().Truncate(time.Second), Command: kitCommand(args[0], pf.options, out, rounds, shoes, nist, liveShoes, dieharder, seed, scenarioDir),
 				Seed: hex.EncodeToString(seed[:])}
-			if k.Meta.Commit == "unknown" {
-				if c, mod, ok := gitCommit(); ok {
-					k.Meta.Commit, k.Meta.Modified, k.Meta.CommitFrom = c, mod, "git in the folder the command ran in (the binary has no build information)"
-				}
+			if !bi.Reproducible {
+				note("the binary is not the reproducible build: %s", bi.Why)
 			}
 
 			// The forced-card scenarios: the contract's, built into the
@@ -165,11 +174,20 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 
 			// Randomness.
 			note("the shuffle's card tests: %d shoes", shoes)
-			k.Battery = certify.RunBattery(certify.NewShoeShuffler(p.Decks, seed), p.Decks, shoes)
+			k.Battery = certify.RunBattery(certify.NewReplayShuffler(p.Decks, p.ShoeProcedure(), seed), p.Decks, shoes)
+			if liveShoes > 0 {
+				note("the card tests again on the live seeding path (crypto/rand): %d shoes", liveShoes)
+				k.LiveBattery = certify.RunBattery(certify.NewLiveShuffler(p.Decks, p.ShoeProcedure()), p.Decks, liveShoes)
+			}
 			k.BatteryCmd = fmt.Sprintf("sabot certify %s --out DIR --seed %s --shoes %d --rounds 0 --dieharder none   # randomness.json's card_tests",
 				shellJoin(append([]string{args[0]}, optionArgs(pf.options)...)), hex.EncodeToString(seed[:]), shoes)
+			if nist > 0 {
+				note("NIST SP 800-22: %d sequences of 10^6 bits", nist)
+				k.NIST = certify.RunNIST(nist, seed)
+			}
 			if suite != nil {
 				note("dieharder (%s)", dieharder)
+				k.DieharderSuite = dieharder
 				k.Dieharder, err = certify.RunDieharderSuite(ctx, seed, suite, certify.RawStream, "sabot certify rng --seed "+hex.EncodeToString(seed[:]))
 				if errors.Is(err, certify.ErrNoDieharder) {
 					return failed("certify: %v; or --dieharder none", err)
@@ -192,6 +210,12 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 				fmt.Fprintf(w, "simulation: %s ± %.4f %% over %d rounds, z = %+.2f: %s\n", pctText(1+k.Sim.Continuous.EV), 100*k.Sim.Continuous.SE, k.Sim.Continuous.Rounds, k.Sim.Z, passText(k.Sim.Pass))
 			}
 			fmt.Fprintf(w, "card tests (%d shoes): %s\n", shoes, passText(k.Battery.Pass()))
+			if k.LiveBattery != nil {
+				fmt.Fprintf(w, "card tests on the live seeding path (%d shoes of crypto/rand seeds): %s\n", liveShoes, passText(k.LiveBattery.Pass()))
+			}
+			if k.NIST != nil {
+				fmt.Fprintf(w, "NIST SP 800-22 (%d sequences): %s\n", k.NIST.Sequences, passText(k.NIST.Pass()))
+			}
 			if k.Dieharder != nil {
 				fmt.Fprintf(w, "dieharder: %d tests, %d passed, %d weak, %d failed: %s\n", len(k.Dieharder.Tests), k.Dieharder.Passed, k.Dieharder.Weak, k.Dieharder.Failed, passText(k.Dieharder.Pass()))
 			}
@@ -206,7 +230,7 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 			} else {
 				fmt.Fprintf(w, "scenarios: %d of %d agree with their expectation\n", agree, len(k.Scenarios))
 			}
-			if !k.Battery.Pass() || (k.Dieharder != nil && !k.Dieharder.Pass()) || (k.Sim != nil && !k.Sim.Pass) || agree != len(k.Scenarios) {
+			if !k.Battery.Pass() || (k.LiveBattery != nil && !k.LiveBattery.Pass()) || (k.NIST != nil && !k.NIST.Pass()) || (k.Dieharder != nil && !k.Dieharder.Pass()) || (k.Sim != nil && !k.Sim.Pass) || agree != len(k.Scenarios) {
 				return failed("certify: a check failed: the kit says which")
 			}
 			return nil
@@ -217,6 +241,8 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 	f.StringVar(&out, "out", "", "the folder to write the kit to (made if missing)")
 	f.Int64Var(&rounds, "rounds", labRounds, "rounds of each simulation (continuous shuffle, and the profile's shoe); 0: none")
 	f.IntVar(&shoes, "shoes", 1_000_000, "shoes shuffled for the card tests")
+	f.IntVar(&nist, "nist", certify.LabNIST, "sequences of 10^6 bits of the shoe generator (each of its own seed, from the master seed) through NIST SP 800-22 (about 1 s of CPU each); 0: none")
+	f.IntVar(&liveShoes, "live-shoes", -1, "shoes of crypto/rand seeds (the live seeding path, not repeatable) for the card tests again (default: --shoes; 0: none)")
 	f.StringVar(&dieharder, "dieharder", "full", "dieharder on the generator's raw output: full (-a, hours), quick (a short subset) or none")
 	f.StringVar(&seedS, "seed", "", "the master seed of the tests and the simulation: 64 hex digits or a number (default: from crypto/rand, written in the manifest)")
 	f.StringArrayVar(&scenarioDir, "scenarios", nil, "a folder of forced-card scenarios (repeatable; default: the contract's, built into sabot, and ../shared/scenarios where it exists; none: no scenarios)")
@@ -430,9 +456,9 @@ func optionArgs(options []string) []string {
 	return out
 }
 
-func kitCommand(profile string, options []string, out string, rounds int64, shoes int, dh string, seed shoe.Seed, dirs []string) string {
+func kitCommand(profile string, options []string, out string, rounds int64, shoes, nist, live int, dh string, seed shoe.Seed, dirs []string) string {
 	a := append([]string{"sabot", "certify", profile}, optionArgs(options)...)
-	a = append(a, "--out", out, "--rounds", fmt.Sprint(rounds), "--shoes", fmt.Sprint(shoes), "--dieharder", dh, "--seed", hex.EncodeToString(seed[:]))
+	a = append(a, "--out", out, "--rounds", fmt.Sprint(rounds), "--shoes", fmt.Sprint(shoes), "--nist", fmt.Sprint(nist), "--live-shoes", fmt.Sprint(live), "--dieharder", dh, "--seed", hex.EncodeToString(seed[:]))
 	for _, d := range dirs {
 		a = append(a, "--scenarios", d)
 	}
@@ -448,17 +474,6 @@ func shellJoin(a []string) string {
 		out = append(out, s)
 	}
 	return strings.Join(out, " ")
-}
-
-// gitCommit is the commit of the git tree the command runs in, and whether
-// it has changes not committed.
-func gitCommit() (commit string, modified, ok bool) {
-	b, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "", false, false
-	}
-	st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output()
-	return strings.TrimSpace(string(b)), err == nil && len(bytes.TrimSpace(st)) > 0, true
 }
 
 func pctText(x float64) string { return fmt.Sprintf("%.4f %%", 100*x) }

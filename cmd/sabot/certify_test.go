@@ -60,7 +60,7 @@ func TestCertifyKit(t *testing.T) {
 	for _, name := range rules.Names() {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000",
+			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000", "--nist", "2", "--live-shoes", "0",
 				"--dieharder", "none", "--seed", "11", "--scenarios", "../../scenario/testdata/contract")
 			if code != 0 {
 				t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -96,7 +96,7 @@ func TestCertifyKit(t *testing.T) {
 			want := []string{"par-sheet.pdf", "par-sheet.json", "edge-td.json", "edge-cd.json", "strategy.csv", "rules-en.html", "rules-en.pdf",
 				"randomness.json", "randomness.pdf", "simulation.json", "scenarios.json", "compliance.json", "compliance.html", "compliance.pdf"}
 			if lang := map[string]string{"argentina": "es", "spain": "es", "family": "es", "venice": "it"}[name]; lang != "" {
-				want = append(want, "rules-"+lang+".html", "rules-"+lang+".pdf")
+				want = append(want, "rules-"+lang+".html", "rules-"+lang+".pdf", "annex.json", "annex.html", "annex.pdf")
 			}
 			for _, w := range want {
 				if !have[w] {
@@ -159,6 +159,24 @@ func TestCertifyKit(t *testing.T) {
 				}
 			}
 
+			// The randomness report has the card tests (the live path's not
+			// asked: crypto/rand's are not repeatable, and at α = 0.001 one of
+			// the 81 tests of nine kits would fail a run in twelve;
+			// internal/certify TestLiveShoesPassTheCardTests runs them) and
+			// NIST SP 800-22's 15 tests.
+			var rnd struct {
+				Tests []struct{ Name string } `json:"card_tests"`
+				Live  []struct{ Name string } `json:"card_tests_live"`
+				NIST  *struct {
+					Sequences int               `json:"sequences"`
+					Results   []json.RawMessage `json:"results"`
+				} `json:"nist_sp800_22"`
+			}
+			readJSON(t, filepath.Join(dir, "randomness.json"), &rnd)
+			if len(rnd.Live) != 0 || len(rnd.Tests) < 8 || rnd.NIST == nil || rnd.NIST.Sequences != 2 || len(rnd.NIST.Results) != 15 {
+				t.Errorf("randomness.json: %d card tests, %d on the live path, NIST %+v", len(rnd.Tests), len(rnd.Live), rnd.NIST)
+			}
+
 			var sc struct {
 				Scenarios, Agree int
 			}
@@ -171,6 +189,16 @@ func TestCertifyKit(t *testing.T) {
 				word := map[string]string{"es": "Reglamento del juego", "it": "Regolamento del gioco"}[lang]
 				if !strings.Contains(string(b), word) || !strings.Contains(string(b), "«") {
 					t.Errorf("rules-%s.html: no title in the seed's language or no quotation of the seed", lang)
+				}
+				// The regulation is cited by its title and section, not by a
+				// file name; the limits are stated, and said to be
+				// placeholders (the kit is made with the profile's defaults).
+				cite := map[string]string{"es": "«Reglamento del juego &#34;Black Jack&#34;», DESARROLLO DEL JUEGO, n. 2", "it": "«Black Jack — Come si gioca (Casinò di Venezia)», REGOLE GENERALI"}[lang]
+				if !strings.Contains(string(b), cite) || strings.Contains(string(b), ".txt") {
+					t.Errorf("rules-%s.html: the regulation is not cited as %s, or a seed file is named", lang, cite)
+				}
+				if !strings.Contains(string(b), "1.000.000,00") || !strings.Contains(string(b), map[string]string{"es": "límites provisionales", "it": "limiti provvisori"}[lang]) {
+					t.Errorf("rules-%s.html: the limits are not stated as placeholders", lang)
 				}
 			}
 		})
@@ -188,6 +216,8 @@ func TestCertifyRefused(t *testing.T) {
 		{"certify", "vegas-s17", "--out", dir, "--dieharder", "some"},
 		{"certify", "vegas-s17", "--out", dir, "--seed", "xyz"},
 		{"certify", "vegas-s17", "--out", dir, "--shoes", "3"},
+		{"certify", "vegas-s17", "--out", dir, "--nist", "-1"},
+		{"certify", "vegas-s17", "--out", dir, "--live-shoes", "5"},
 		{"certify", "vegas-s17", "--out", file},
 		{"certify", "vegas-s17", "-o", "decks=0", "--out", dir},
 		{"certify", "rng"},

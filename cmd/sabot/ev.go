@@ -22,6 +22,7 @@ func newEVCmd(e *env) *cobra.Command {
 		splitHands        int
 		splitPlay         string
 		asJSON, pairs     bool
+		batch             string
 	)
 	c := &cobra.Command{
 		Use:   "ev PROFILE (--up CARD --hand CARDS | --pairs)",
@@ -44,6 +45,12 @@ func newEVCmd(e *env) *cobra.Command {
 			if err != nil {
 				return refused("--split-play: %v", err)
 			}
+			if batch != "" {
+				if up != "" || hand != "" || pairs {
+					return refused("--batch reads its hands from %s: it takes no --up, --hand or --pairs", batch)
+				}
+				return evBatch(cmd, e, p, batch, removed, splitHands, splitPlay)
+			}
 			if pairs {
 				if up != "" || hand != "" {
 					return refused("--pairs values every pair against every up card: it takes no --up or --hand")
@@ -52,7 +59,13 @@ func newEVCmd(e *env) *cobra.Command {
 				if err != nil {
 					return refused("--removed: %v", err)
 				}
-				return writePairs(e.stdout, p, rem, splitHands, sp, asJSON)
+				if err := writePairs(e.stdout, p, rem, splitHands, sp, asJSON); err != nil {
+					return err
+				}
+				for _, n := range publishedNotes(p, nil, splitHands, sp) {
+					fmt.Fprintln(e.stderr, "note: "+n)
+				}
+				return nil
 			}
 			if up == "" || hand == "" {
 				return refused("ev needs --up CARD and --hand CARDS, e.g. `sabot ev %s --up T --hand 8,8`", args[0])
@@ -79,12 +92,22 @@ func newEVCmd(e *env) *cobra.Command {
 				}
 				return failed("ev: %v", err)
 			}
+			notes := publishedNotes(p, h, splitHands, sp)
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
+				for _, n := range notes {
+					fmt.Fprintln(e.stderr, "note: "+n)
+				}
 				return enc.Encode(v)
 			}
-			return writeEVText(e.stdout, p, u[0], h, rem, sp, v)
+			if err := writeEVText(e.stdout, p, u[0], h, rem, sp, v); err != nil {
+				return err
+			}
+			for _, n := range notes {
+				fmt.Fprintln(e.stdout, "note: "+n)
+			}
+			return nil
 		},
 	}
 	pf.add(c)
@@ -94,6 +117,7 @@ func newEVCmd(e *env) *cobra.Command {
 	c.Flags().IntVar(&splitHands, "split-hands", 0, "the most hands a split may make (2: one split; 0: the profile's max_hands)")
 	c.Flags().StringVar(&splitPlay, "split-play", "cdp1", "the post-split strategy: cdp1 (Farmer's CDP1: the first split hand's best play), cdz (CDZ-: the unsplit hand's play), cdp (CDP: the best play for each number of pair cards removed) or exact (Nairn's: his basic strategy)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	c.Flags().StringVar(&batch, "batch", "", "value many hands: read one a line from FILE (- for stdin), as JSON {\"up\":\"T\",\"hand\":\"8,8\",\"removed\":\"\",\"split_hands\":0,\"split_play\":\"cdp1\"} or as \"UP HAND [REMOVED]\" (cards of a field by commas); write one JSON line each, the input echoed")
 	c.Flags().BoolVar(&pairs, "pairs", false, "instead of one hand, the value of splitting every pair against every up card (a table like Nairn's)")
 	return c
 }

@@ -91,6 +91,7 @@ var commands = []func(*env) *cobra.Command{
 	newWalletSimCmd,
 	newServeCmd, newNodesCmd, newBotsCmd, newHostileCmd, newRecallCmd, newReplayCmd, newVerifyCmd, newEventsCmd,
 	newReportCmd,
+	newVersionCmd,
 }
 
 // profileArg is the Args of every command that takes a PROFILE: a command

@@ -6,6 +6,13 @@ import (
 	"strings"
 )
 
+// A laboratory's size: the card tests' shoes and each simulation's rounds
+// below which a line the test supports drops to "partly".
+const (
+	LabShoes  = 1_000_000
+	LabRounds = 1_000_000_000
+)
+
 // Requirement is one line of the compliance matrix.
 type Requirement struct {
 	Standard    string `json:"standard"` // GLI-19, GLI-11
@@ -27,16 +34,50 @@ type Matrix struct {
 // and the table-game and RNG parts of GLI-11 (gaming devices) that apply to
 // an online blackjack table, with the kit's own results filled in.
 func Compliance(k *Kit) *Matrix {
+	var short []string // the randomness tests skipped or shrunk
+	if k.Battery.Shoes < LabShoes {
+		short = append(short, fmt.Sprintf("the card tests ran on %s shoes, under a laboratory's %s", count(int64(k.Battery.Shoes)), count(LabShoes)))
+	}
+	if k.LiveBattery == nil {
+		short = append(short, "the card tests were not run on the live seeding path (crypto/rand)")
+	}
+	switch {
+	case k.NIST == nil:
+		short = append(short, "NIST SP 800-22 was not run")
+	case k.NIST.Sequences < LabNIST:
+		short = append(short, fmt.Sprintf("NIST SP 800-22 ran on %d sequences, under a laboratory's %s", k.NIST.Sequences, count(LabNIST)))
+	}
+	switch {
+	case k.Dieharder == nil:
+		short = append(short, "dieharder was not run")
+	case k.DieharderSuite != "full":
+		short = append(short, "dieharder ran a subset, not the full battery (-a)")
+	}
 	rng := "met"
-	if !k.Battery.Pass() || (k.Dieharder != nil && !k.Dieharder.Pass()) {
+	switch {
+	case !k.Battery.Pass() || (k.LiveBattery != nil && !k.LiveBattery.Pass()) || (k.NIST != nil && !k.NIST.Pass()) || (k.Dieharder != nil && !k.Dieharder.Pass()):
 		rng = "not met"
+	case len(short) > 0:
+		rng = "partly"
 	}
 	sim := "met"
 	simHow := "the exact figure (td and cd) from the combinatorial analysis; the simulation check within its interval"
-	if k.Sim == nil {
+	switch {
+	case k.Sim == nil:
 		sim, simHow = "partly", "the exact figure; the simulation check was not run in this kit"
-	} else if !k.Sim.Pass {
+	case !k.Sim.Pass:
 		sim, simHow = "not met", fmt.Sprintf("the simulation is %.2f standard errors from the exact figure", k.Sim.Z)
+	case k.Sim.Continuous.Rounds < LabRounds || k.Sim.Shoe.Rounds < LabRounds:
+		sim, simHow = "partly", fmt.Sprintf("the exact figure (td and cd); the simulation check within its interval, but over %s rounds, under a laboratory's %s", count(k.Sim.Continuous.Rounds), count(LabRounds))
+	}
+	ident, identHow := "met", "The manifest names the executable that made the kit by its SHA-256 and build settings, and the source commit from the binary's own VCS stamp; "+
+		"the documented reproducible build ("+k.Meta.Executable.Build+") at that commit rebuilds the same SHA-256; `sabot version` prints an installed binary's, to check it against the kit. sabot does not sign its binary."
+	if !k.Meta.Identified() {
+		ident, identHow = "partly", "The manifest hashes every file of the kit and the executable, but the binary is not the reproducible build of a clean commit: "+k.Meta.Executable.NotWhy+"."
+	}
+	rulesStatus, rulesHow := "met", fmt.Sprintf("; the rules document states the table's limits (%s to %s)", localMoney(k.Profile.MinBet, "en"), localMoney(k.Profile.MaxBet, "en"))
+	if PlaceholderLimits(k.Profile) {
+		rulesStatus, rulesHow = "partly", "; but the kit's limits are the profile's placeholders (0.01 to 1,000,000.00), not a table's: give them with -o min_bet=… -o max_bet=…"
 	}
 	agree := 0
 	for _, s := range k.Scenarios {
@@ -50,11 +91,17 @@ func Compliance(k *Kit) *Matrix {
 	}
 	dh := "dieharder was not run: " + k.DieharderNote
 	if k.Dieharder != nil {
-		dh = fmt.Sprintf("dieharder: %d tests, %d failed", len(k.Dieharder.Tests), k.Dieharder.Failed)
+		dh = fmt.Sprintf("dieharder (%s): %d tests, %d failed", k.DieharderSuite, len(k.Dieharder.Tests), k.Dieharder.Failed)
+	}
+	if k.NIST != nil {
+		dh = fmt.Sprintf("NIST SP 800-22 (%d sequences of 10⁶ bits): %s; ", k.NIST.Sequences, verdictWord(k.NIST.Pass())) + dh
+	}
+	if len(short) > 0 {
+		dh += "; not at a laboratory's size: " + strings.Join(short, "; ")
 	}
 	rs := []Requirement{
-		{"GLI-19", "Game rules", "The rules of play, the pays and the game's options are available to the player before and during play.", "met",
-			"Every table shows its rules in plain words, each with its options and rule IDs, in English, Spanish and Italian (GET /api/tables/{id}/rules, the web client's rules panel).",
+		{"GLI-19", "Game rules", "The rules of play, the pays and the game's options are available to the player before and during play.", rulesStatus,
+			"Every table shows its rules in plain words, each with its options and rule IDs, in English, Spanish and Italian (GET /api/tables/{id}/rules, the web client's rules panel)" + rulesHow + ".",
 			"rules-*.html, rules-*.pdf; internal/webapi TestRules; docs/protocol.md"},
 		{"GLI-19", "Return to player", "The theoretical return and its make-up are documented and verifiable; the strategy it assumes is stated.", sim,
 			simHow + ".", "par-sheet.pdf, par-sheet.json, edge-td.json, edge-cd.json, simulation.json; analysis TestFarmer*, sim TestContinuousShuffleMatchesExactEV; cmd/sabot TestCertifyKit"},
@@ -77,9 +124,8 @@ func Compliance(k *Kit) *Matrix {
 			"The significant-event log (`sabot events`, the pit's page).", "internal/server TestOperatorEventsAndMetrics; docs/server.md"},
 		{"GLI-19", "Responsible gaming", "Players can set limits and exclude themselves; reality checks.", "met",
 			"Deposit, loss and time limits, self-exclusion and reality checks (docs/players.md).", "internal/server TestCareLimits, TestCareExclusion"},
-		{"GLI-19", "Software identification", "The software submitted is identified (version, hashes) and the installed software can be verified against it.", "partly",
-			"The kit's manifest names the binary's version and source commit and every file's SHA-256. sabot does not sign its binary nor verify itself at start-up: the operator's deployment must pin the binary's hash.",
-			"manifest.json, SHA256SUMS"},
+		{"GLI-19", "Software identification", "The software submitted is identified (version, hashes) and the installed software can be verified against it.", ident,
+			identHow, "manifest.json, SHA256SUMS; `sabot version`; cmd/sabot TestCertifyManifestNamesTheRebuiltBinary"},
 		{"GLI-19", "Communications security", "Player and administrator connections are encrypted and authenticated.", "operator",
 			"sabot serves HTTP; TLS is terminated by the operator's proxy in front of it. Passwords are bcrypt-hashed; sessions are server-side.", "docs/server.md"},
 		{"GLI-19", "Player identity, age and location", "Players are identified, of age and inside the licensed territory (KYC, geolocation).", "not met",
@@ -87,7 +133,7 @@ func Compliance(k *Kit) *Matrix {
 		{"GLI-19", "Administrative access", "Administrative functions need strong (multi-factor) authentication and are logged.", "partly",
 			"Pit actions are logged as significant events and need an administrator's account; there is no multi-factor authentication.", "docs/server.md"},
 		{"GLI-19 / GLI-11", "RNG: randomness", "The RNG's output passes recognised statistical tests, and the outcomes it makes (card positions) are uniform.", rng,
-			fmt.Sprintf("The card tests (%s shoes) and %s.", count(int64(k.Battery.Shoes)), dh), "randomness.pdf, randomness.json, dieharder.txt; internal/certify TestShuffleBattery*, TestDieharder"},
+			fmt.Sprintf("The card tests (%s shoes prepared by the profile's procedure: by rank, by rank and suit, adjacent pairs, runs, serial correlation, the cut and the burns; seeded from the master seed%s) and %s.", count(int64(k.Battery.Shoes)), liveText(k), dh), "randomness.pdf, randomness.json, dieharder.txt; internal/certify TestShuffleBattery*, TestLiveShoesPassTheCardTests, TestNISTWorkedExamples, TestNISTSuitePassesTheShoeGenerator, TestDieharder"},
 		{"GLI-19 / GLI-11", "RNG: seeding and unpredictability", "The RNG is seeded from a source of entropy, reseeded, its state protected, and not predictable from its outputs.", "met",
 			"A fresh 32-byte crypto/rand seed per shoe; ChaCha8, a stream cipher; the seed sealed with AES-256-GCM while the shoe is live.", "randomness.pdf §1; internal/server TestLiveShoeSeedNotInLog, TestSealedShoesRestartWithTheirKey"},
 		{"GLI-11", "RNG: scaling", "Scaling of the RNG's output to a game's outcomes introduces no bias.", "met",
@@ -111,6 +157,20 @@ func Compliance(k *Kit) *Matrix {
 		m.Count[r.Status]++
 	}
 	return m
+}
+
+func liveText(k *Kit) string {
+	if k.LiveBattery == nil {
+		return ""
+	}
+	return fmt.Sprintf(", and %s more from crypto/rand, the live path: %s", count(int64(k.LiveBattery.Shoes)), verdictWord(k.LiveBattery.Pass()))
+}
+
+func verdictWord(ok bool) string {
+	if ok {
+		return "passed"
+	}
+	return "failed"
 }
 
 // ComplianceHTML is the matrix as an HTML page.

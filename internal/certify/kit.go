@@ -17,19 +17,40 @@ import (
 // Meta is what the kit says of itself: the binary, the source, the profile,
 // when and how it was made.
 type Meta struct {
-	Profile     string    `json:"profile"`
-	Description string    `json:"description"`
-	ProfileHash string    `json:"profile_hash"` // rules.Profile.Hash: every option
-	GameHash    string    `json:"game_hash"`    // rules.Profile.GameHash: the options that change a round
-	Version     string    `json:"version"`
-	Commit      string    `json:"source_commit"`
-	CommitFrom  string    `json:"source_commit_from"` // build info, or the git tree the command ran in
-	Modified    bool      `json:"source_modified"`
-	Go          string    `json:"go"`
-	Created     time.Time `json:"created"`
-	Command     string    `json:"command"` // the command line that made the kit
-	Seed        string    `json:"seed"`    // the master seed of the randomness tests and the simulation (hex)
+	Profile     string `json:"profile"`
+	Description string `json:"description"`
+	ProfileHash string `json:"profile_hash"` // rules.Profile.Hash: every option
+	GameHash    string `json:"game_hash"`    // rules.Profile.GameHash: the options that change a round
+	Version     string `json:"version"`
+	Commit      string `json:"source_commit"`
+	CommitTime  string `json:"source_commit_time,omitempty"`
+	CommitFrom  string `json:"source_commit_from"` // the binary's own build information (its VCS stamp)
+	Modified    bool   `json:"source_modified"`
+	Go          string `json:"go"`
+	// Executable is the binary that made the kit, as it knows itself.
+	Executable Executable `json:"executable"`
+	Created    time.Time  `json:"created"`
+	Command    string     `json:"command"` // the command line that made the kit
+	Seed       string     `json:"seed"`    // the master seed of the randomness tests and the simulation (hex)
 }
+
+// Executable identifies the binary that made a kit: its own SHA-256, its
+// Go build settings (runtime/debug.BuildInfo) and whether it is the
+// documented reproducible build of a clean commit, with the command that
+// rebuilds it.
+type Executable struct {
+	SHA256       string            `json:"sha256"`
+	Bytes        int64             `json:"bytes"`
+	Settings     map[string]string `json:"build_settings"`
+	Reproducible bool              `json:"reproducible"`
+	NotWhy       string            `json:"reproducible_not,omitempty"`
+	Build        string            `json:"build_command"` // run at Commit with the Go release Go
+}
+
+// Identified reports whether the kit names a binary a laboratory can
+// rebuild byte for byte: a VCS stamp of a clean commit, the documented
+// build, and the executable's hash.
+func (m Meta) Identified() bool { return m.Executable.Reproducible && m.Executable.SHA256 != "" }
 
 // SimRun is one simulation of the kit.
 type SimRun struct {
@@ -78,20 +99,23 @@ type ScenarioRun struct {
 
 // Kit is a certification kit for one profile.
 type Kit struct {
-	Meta          Meta
-	Profile       *rules.Profile
-	EdgeTD        []byte // `sabot edge PROFILE --json`
-	EdgeCD        []byte // `sabot edge PROFILE --strategy cd --json`
-	TD, CD        *Edge
-	Contributions []Contribution
-	StrategyCSV   string
-	Sim           *SimCheck
-	Battery       *Battery
-	BatteryCmd    string
-	Dieharder     *DieharderRun // nil: not run (DieharderNote says why)
-	DieharderNote string
-	Scenarios     []ScenarioRun
-	ScenarioDirs  []string
+	Meta           Meta
+	Profile        *rules.Profile
+	EdgeTD         []byte // `sabot edge PROFILE --json`
+	EdgeCD         []byte // `sabot edge PROFILE --strategy cd --json`
+	TD, CD         *Edge
+	Contributions  []Contribution
+	StrategyCSV    string
+	Sim            *SimCheck
+	Battery        *Battery // the card tests, seeds from the master seed (rerun)
+	LiveBattery    *Battery // the same, seeds from crypto/rand (the live path)
+	BatteryCmd     string
+	NIST           *NISTRun      // nil: not run
+	Dieharder      *DieharderRun // nil: not run (DieharderNote says why)
+	DieharderSuite string        // full (-a) or quick
+	DieharderNote  string
+	Scenarios      []ScenarioRun
+	ScenarioDirs   []string
 }
 
 // File is one file of the kit with its SHA-256.
@@ -193,7 +217,24 @@ func (k *Kit) Write(dir string) ([]File, error) {
 		if err != nil {
 			return err
 		}
-		return put("compliance.pdf", "the compliance matrix, PDF", b)
+		if err := put("compliance.pdf", "the compliance matrix, PDF", b); err != nil {
+			return err
+		}
+		a := JurisdictionAnnex(k)
+		if a == nil {
+			return nil
+		}
+		if err := put("annex.json", "the jurisdiction annex: each requirement of the regulation and its evidence", js(a)); err != nil {
+			return err
+		}
+		if err := put("annex.html", "the jurisdiction annex, HTML", []byte(AnnexHTML(k.Meta, a))); err != nil {
+			return err
+		}
+		b, err = AnnexPDF(k.Meta, a)
+		if err != nil {
+			return err
+		}
+		return put("annex.pdf", "the jurisdiction annex, PDF", b)
 	})
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -201,19 +242,25 @@ func (k *Kit) Write(dir string) ([]File, error) {
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	var sums strings.Builder
-	for _, f := range files {
-		fmt.Fprintf(&sums, "%s  %s\n", f.SHA256, f.Path)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(sums.String()), 0o644); err != nil {
-		return nil, err
-	}
+	// The manifest lists every file but itself and SHA256SUMS; SHA256SUMS
+	// covers every file, the manifest included: one checksum file for all.
 	man := struct {
 		Format string `json:"format"`
 		Meta
 		Files []File `json:"files"`
-	}{"sabot-certification-kit/1", k.Meta, files}
-	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), js(man), 0o644); err != nil {
+	}{"sabot-certification-kit/2", k.Meta, files}
+	mb := js(man)
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), mb, 0o644); err != nil {
+		return nil, err
+	}
+	mh := sha256.Sum256(mb)
+	all := append(append([]File(nil), files...), File{Path: "manifest.json", SHA256: hex.EncodeToString(mh[:]), Bytes: len(mb)})
+	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	var sums strings.Builder
+	for _, f := range all {
+		fmt.Fprintf(&sums, "%s  %s\n", f.SHA256, f.Path)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(sums.String()), 0o644); err != nil {
 		return nil, err
 	}
 	return files, nil

@@ -226,7 +226,17 @@ func metaRows(m Meta, p *rules.Profile) [][2]string {
 		{"profile hash", m.ProfileHash},
 		{"game hash", m.GameHash},
 		{"sabot", m.Version + ", source " + m.Commit + mod + " (" + m.CommitFrom + "), " + m.Go},
+		{"executable SHA-256", m.Executable.SHA256},
+		{"reproducible build", reproText(m)},
 		{"made", m.Created.UTC().Format("2006-01-02 15:04 UTC")},
 		{"command", m.Command},
 	}...)
+}
+
+// reproText says how the binary is rebuilt, or why it cannot be.
+func reproText(m Meta) string {
+	if m.Identified() {
+		return m.Executable.Build + " at commit " + m.Commit + " with " + m.Go + " rebuilds the same SHA-256"
+	}
+	return "no: " + m.Executable.NotWhy
 }

@@ -59,9 +59,43 @@ func (k *Kit) randomnessJSON() any {
 		Tests         []Test        `json:"card_tests"`
 		Pass          bool          `json:"card_tests_pass"`
 		Rerun         string        `json:"rerun"`
+		Live          []Test        `json:"card_tests_live,omitempty"`
+		LivePass      *bool         `json:"card_tests_live_pass,omitempty"`
+		NIST          *NISTRun      `json:"nist_sp800_22,omitempty"`
 		Dieharder     *DieharderRun `json:"dieharder,omitempty"`
 		DieharderNote string        `json:"dieharder_note,omitempty"`
-	}{ms, OrderNote(k.Profile.Decks), k.Battery.Decks, k.Battery.Shoes, Alpha, k.Battery.Tests, k.Battery.Pass(), k.BatteryCmd, k.Dieharder, k.DieharderNote}
+	}{ms, OrderNote(k.Profile.Decks), k.Battery.Decks, k.Battery.Shoes, Alpha, k.Battery.Tests, k.Battery.Pass(), k.BatteryCmd, k.liveTests(), k.livePass(), k.NIST, k.Dieharder, k.DieharderNote}
+}
+
+func (k *Kit) liveTests() []Test {
+	if k.LiveBattery == nil {
+		return nil
+	}
+	return k.LiveBattery.Tests
+}
+
+func (k *Kit) livePass() *bool {
+	if k.LiveBattery == nil {
+		return nil
+	}
+	ok := k.LiveBattery.Pass()
+	return &ok
+}
+
+func testRows(tests []Test) [][]string {
+	var rows [][]string
+	for _, t := range tests {
+		stat := fmt.Sprintf("%s = %.3f", t.Statistic, t.Value)
+		if t.DF > 0 {
+			stat += fmt.Sprintf(" (%g df)", t.DF)
+		}
+		what := t.What
+		if t.Detail != "" {
+			what += "; " + t.Detail
+		}
+		rows = append(rows, []string{t.Name, what, stat, fmt.Sprintf("%.4f", t.P), verdict(t.Pass)})
+	}
+	return rows
 }
 
 func verdict(pass bool) string {
@@ -84,30 +118,41 @@ func (k *Kit) randomnessPDF() ([]byte, error) {
 
 	b := k.Battery
 	d.H(fmt.Sprintf("2. The shuffle's card tests: %s shoes of %d deck(s)", count(int64(b.Shoes)), b.Decks))
-	d.P("The shoes are shuffled by the production code (shoe.Shoe's Shuffle, each shoe a shoe.Shoe of its own 32-byte seed). For the tests to be rerun, " +
-		"the shoes' seeds come from a ChaCha8 stream of the kit's master seed rather than from crypto/rand. A test fails when its p-value is below " +
-		fmt.Sprint(Alpha) + ".")
-	var rows [][]string
-	for _, t := range b.Tests {
-		stat := fmt.Sprintf("%s = %.3f", t.Statistic, t.Value)
-		if t.DF > 0 {
-			stat += fmt.Sprintf(" (%g df)", t.DF)
-		}
-		what := t.What
-		if t.Detail != "" {
-			what += "; " + t.Detail
-		}
-		rows = append(rows, []string{t.Name, what, stat, fmt.Sprintf("%.4f", t.P), verdict(t.Pass)})
-	}
-	d.Table([]float64{26, 70, 40, 16, 14}, []string{"test", "what it compares", "statistic", "p-value", "verdict"}, rows, "LLLRC")
+	d.P("The shoes are prepared by the production code as a live table prepares them (table.newShoe: shoe.New of a 32-byte seed, then shoe.Prepare with the profile's procedure: " +
+		"the shuffle, a random cut, the cut card, the burns); each order tested is the whole shoe as prepared, the burned cards first. For the tests to be rerun, " +
+		"the shoes' seeds come from a ChaCha8 stream of the kit's master seed; the same tests are then run again on shoes seeded from crypto/rand (shoe.RandomSeed), " +
+		"the live seeding path itself (below). A test fails when its p-value is below " + fmt.Sprint(Alpha) + ".")
+	d.Table([]float64{26, 70, 40, 16, 14}, []string{"test", "what it compares", "statistic", "p-value", "verdict"}, testRows(b.Tests), "LLLRC")
 	d.Small("position: the rank at each position against uniform; each shoe holds every rank 4·decks times, so the table's margins are fixed shoe by shoe and " +
-		"X²·(N−1)/N is chi-square with 12·(N−1) degrees of freedom. pairs: one adjacent pair per shoe (at position i mod N−1 of the i-th shoe, so the pairs are independent) " +
+		"X²·(N−1)/N is chi-square with 12·(N−1) degrees of freedom; position-suit the same by rank and suit, 51·(N−1) df. pairs: one adjacent pair per shoe (at position i mod N−1 of the i-th shoe, so the pairs are independent) " +
 		"against the exact probabilities without replacement. Runs: Wald–Wolfowitz's exact mean and variance for a random order of the shoe's fixed cards. Serial correlation: " +
-		"the lag-1 correlation of the values within a shoe has mean −1/N exactly for a random order.")
+		"the lag-1 correlation of the values within a shoe has mean −1/N exactly for a random order. cut-position: the cut over the positions the procedure allows (AR-07), uniform; " +
+		"cut-card: the rank of the card the cut brings forward; burn-i: the rank of the i-th burned card (EG-03), one a shoe, against the shoe's composition.")
+	if lb := k.LiveBattery; lb != nil {
+		d.H2(fmt.Sprintf("The live seeding path: %s shoes seeded from crypto/rand", count(int64(lb.Shoes))))
+		d.P("The same tests on shoes whose seeds come from crypto/rand, as a live table's do (not repeatable by design): " + verdict(lb.Pass()) + ".")
+		d.Table([]float64{26, 70, 40, 16, 14}, []string{"test", "what it compares", "statistic", "p-value", "verdict"}, testRows(lb.Tests), "LLLRC")
+	}
 	d.H2("Rerun")
 	d.Mono(k.BatteryCmd)
 
-	d.H("3. The generator's raw output through dieharder")
+	d.H("3. NIST SP 800-22 on the shoe generator")
+	if nr := k.NIST; nr != nil {
+		d.P(fmt.Sprintf("The 15 tests of NIST SP 800-22 Rev. 1a (internal/certify/nist.go, checked against the document's worked examples), with its parameters for sequences of 10⁶ bits "+
+			"(block frequency M = 128, non-overlapping templates: the 148 aperiodic ones of 9 bits, approximate entropy m = 10, serial m = 16, linear complexity M = 500), on %s sequences: %s. "+
+			"Each test by the document's second-level analysis (§4.2): the proportion of p-values at least 0.01 above 0.99 − 3·√(0.99·0.01/m), and their uniformity over ten bins at least 0.0001: %s.",
+			count(int64(nr.Sequences)), nr.Source, verdict(nr.Pass())))
+		var r [][]string
+		for _, t := range nr.Results {
+			r = append(r, []string{"§" + t.Section + " " + t.Test, fmt.Sprintf("%d/%d", t.Passed, int(math.Round(float64(t.Passed)/math.Max(t.Proportion, 1e-12)))),
+				fmt.Sprintf("%.4f", t.MinPass), fmt.Sprintf("%.4f", t.Uniformity), verdict(t.Pass)})
+		}
+		d.Table([]float64{70, 30, 30, 30, 20}, []string{"test", "passed", "at least", "uniformity", "verdict"}, r, "LRRRC")
+	} else {
+		d.P("Not run (--nist 0).")
+	}
+
+	d.H("4. The generator's raw output through dieharder")
 	if dh := k.Dieharder; dh != nil {
 		d.P(fmt.Sprintf("%s. The shoe generator (ChaCha8 of the kit's master seed, 64-bit outputs little-endian) fed to dieharder's raw input (-g 200). "+
 			"%d tests: %d PASSED, %d WEAK, %d FAILED: %s. dieharder calls a p-value outside 0.000001…0.999999 FAILED and one outside 0.005…0.995 WEAK "+

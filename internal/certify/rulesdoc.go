@@ -8,6 +8,7 @@ import (
 
 	"sabot/internal/webapi"
 	"sabot/money"
+	"sabot/rules"
 	"sabot/web"
 )
 
@@ -19,15 +20,15 @@ var langName = map[string]string{"en": "English", "es": "español", "it": "itali
 
 // words are the rules document's own words by language.
 var words = map[string]map[string]string{
-	"en": {"departs": "Where this table departs from its regulation", "title": "Rules of the game", "profile": "Profile", "rules": "The rules", "option": "options", "ids": "rules",
+	"en": {"departs": "Where this table departs from its regulation", "limits": "The table's limits", "placeholder": "placeholder limits: the profile's defaults, not a table's; the operator sets the table's with -o min_bet=… -o max_bet=…", "min": "minimum stake", "max": "maximum stake", "title": "Rules of the game", "profile": "Profile", "rules": "The rules", "option": "options", "ids": "rules",
 		"readings": "Readings taken where the regulation is silent or ambiguous", "regulation": "The regulation, rule by rule",
 		"seed": "the regulation's words", "options": "Every option of the profile", "value": "value", "none": "This profile follows no regulation (a reference profile): its rules are its options.",
 		"note": "Made by `sabot certify` from the profile: each rule's sentence is the one the tables show (GET /api/tables/{id}/rules), each rule ID is RULES.md's, and the regulation's own words are quoted verbatim where the project has them."},
-	"es": {"departs": "Donde esta mesa se aparta de su reglamento", "title": "Reglamento del juego", "profile": "Perfil", "rules": "Las reglas", "option": "opciones", "ids": "reglas",
+	"es": {"departs": "Donde esta mesa se aparta de su reglamento", "limits": "Límites de la mesa", "placeholder": "límites provisionales: los del perfil por omisión, no los de una mesa; el operador fija los de la mesa con -o min_bet=… -o max_bet=…", "min": "apuesta mínima", "max": "apuesta máxima", "title": "Reglamento del juego", "profile": "Perfil", "rules": "Las reglas", "option": "opciones", "ids": "reglas",
 		"readings": "Lecturas tomadas donde el reglamento calla o es ambiguo", "regulation": "El reglamento, regla por regla",
 		"seed": "palabras del reglamento", "options": "Todas las opciones del perfil", "value": "valor", "none": "",
 		"note": "Hecho por `sabot certify` a partir del perfil: cada frase es la que muestran las mesas, en su traducción al español; cada regla lleva su identificador y, donde existen, las palabras del reglamento citadas textualmente."},
-	"it": {"departs": "Dove questo tavolo si discosta dal suo regolamento", "title": "Regolamento del gioco", "profile": "Profilo", "rules": "Le regole", "option": "opzioni", "ids": "regole",
+	"it": {"departs": "Dove questo tavolo si discosta dal suo regolamento", "limits": "Limiti del tavolo", "placeholder": "limiti provvisori: quelli predefiniti del profilo, non di un tavolo; l'operatore fissa quelli del tavolo con -o min_bet=… -o max_bet=…", "min": "puntata minima", "max": "puntata massima", "title": "Regolamento del gioco", "profile": "Profilo", "rules": "Le regole", "option": "opzioni", "ids": "regole",
 		"readings": "Letture adottate dove il regolamento tace o è ambiguo", "regulation": "Il regolamento, regola per regola",
 		"seed": "parole del regolamento", "options": "Tutte le opzioni del profilo", "value": "valore", "none": "",
 		"note": "Prodotto da `sabot certify` a partire dal profilo: ogni frase è quella mostrata ai tavoli, nella traduzione italiana; ogni regola porta il suo identificativo e, dove esistono, le parole del regolamento citate alla lettera."},
@@ -43,7 +44,11 @@ func (k *Kit) languages() []string {
 // RulesDoc is the rules document in one language.
 type RulesDoc struct {
 	Lang, Title, Profile, Description string
-	Lines, Readings                   []DocLine
+	// Min and Max are the table's limits, written in the language's way;
+	// Placeholder says they are the profile's defaults, not a table's.
+	Min, Max        string
+	Placeholder     bool
+	Lines, Readings []DocLine
 	// Departures are the option values that break a rule of the profile's
 	// own regulation (rules.Departure), first in the document.
 	Departures []DocLine
@@ -86,7 +91,8 @@ func (k *Kit) rulesDoc(lang string) (*RulesDoc, error) {
 		}
 		return b.String()
 	}
-	doc := &RulesDoc{Lang: lang, Title: words[lang]["title"], Profile: p.Name, Description: say("profile."+p.Name, tr.Description), w: words[lang]}
+	doc := &RulesDoc{Lang: lang, Title: words[lang]["title"], Profile: p.Name, Description: say("profile."+p.Name, tr.Description), w: words[lang],
+		Min: localMoney(p.MinBet, lang), Max: localMoney(p.MaxBet, lang), Placeholder: PlaceholderLimits(p)}
 	for _, l := range tr.Lines {
 		doc.Lines = append(doc.Lines, DocLine{Topic: say("topic."+l.Key, l.Topic), Text: sentence(l.Phrases, l.Text), Options: l.Options, Rules: l.Rules})
 	}
@@ -106,6 +112,31 @@ func (k *Kit) rulesDoc(lang string) (*RulesDoc, error) {
 		doc.Options = append(doc.Options, [3]string{key, tr.Values[key], ""})
 	}
 	return doc, nil
+}
+
+// PlaceholderLimits reports a profile whose limits are still the built-in
+// profiles' defaults (0.01 to 1,000,000.00), not a table's: its rules
+// document says so, and the compliance matrix's game-rules line is partly
+// met.
+func PlaceholderLimits(p *rules.Profile) bool { return p.MinBet == 1 && p.MaxBet == 1_000_000_00 }
+
+// seedCite is where a rule's quotation stands in its regulation, by title,
+// section and point (Cite); the seed file where the project has no
+// citation for it.
+func seedCite(r webapi.RuleRef) string {
+	if c, ok := Cite(r.ID); ok && c.Title() != "" {
+		return c.String()
+	}
+	return r.Seed.Source
+}
+
+// limitsText is the table's limits as the document states them.
+func (d *RulesDoc) limitsText() string {
+	t := d.w["min"] + " " + d.Min + ", " + d.w["max"] + " " + d.Max
+	if d.Placeholder {
+		t += " (" + d.w["placeholder"] + ")"
+	}
+	return t
 }
 
 // moneyParams are the phrase values in minor units.
@@ -198,11 +229,12 @@ func (d *RulesDoc) HTML() string {
 		"blockquote{margin:.3em 0 .3em 1.5em;color:#444;font-style:italic}.id{font-family:monospace;color:#235}table{border-collapse:collapse}" +
 		"td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}small{color:#555}</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>%s: %s</h1>\n<p>%s</p>\n<p><small>%s</small></p>\n", e(d.Title), e(d.Profile), e(d.Description), e(d.w["note"]))
+	fmt.Fprintf(&b, "<h2>%s</h2>\n<p class=\"limits\">%s</p>\n", e(d.w["limits"]), e(d.limitsText()))
 	refs := func(rs []webapi.RuleRef) {
 		for _, r := range rs {
 			fmt.Fprintf(&b, "<div><span class=\"id\">%s</span> %s", e(r.ID), e(d.ruleText(r)))
 			if r.Seed != nil {
-				fmt.Fprintf(&b, "<blockquote lang=\"%s\">«%s» <small>(%s, %s)</small></blockquote>", e(r.Seed.Lang), e(r.Seed.Text), e(d.w["seed"]), e(r.Seed.Source))
+				fmt.Fprintf(&b, "<blockquote lang=\"%s\">«%s» <small>(%s, %s)</small></blockquote>", e(r.Seed.Lang), e(r.Seed.Text), e(d.w["seed"]), e(seedCite(r)))
 			}
 			b.WriteString("</div>\n")
 		}
@@ -243,6 +275,8 @@ func (d *RulesDoc) PDF(m Meta) ([]byte, error) {
 	doc := NewDoc(d.Title+": "+d.Profile, header(m), m.Created)
 	doc.P(d.Description)
 	doc.Small(d.w["note"])
+	doc.H(d.w["limits"])
+	doc.P(d.limitsText())
 	refs := func(rs []webapi.RuleRef) {
 		for _, r := range rs {
 			doc.f.SetFont("sans", "B", 8.5)
@@ -255,7 +289,7 @@ func (d *RulesDoc) PDF(m Meta) ([]byte, error) {
 			if r.Seed != nil {
 				doc.f.SetFont("sans", "I", 8)
 				doc.f.SetTextColor(70, 70, 70)
-				doc.f.MultiCell(0, 3.9, "«"+r.Seed.Text+"» ("+d.w["seed"]+", "+r.Seed.Source+")", "", "L", false)
+				doc.f.MultiCell(0, 3.9, "«"+r.Seed.Text+"» ("+d.w["seed"]+", "+seedCite(r)+")", "", "L", false)
 				doc.f.SetTextColor(0, 0, 0)
 			}
 			doc.f.Ln(0.8)

@@ -38,13 +38,18 @@ func NewShoeShuffler(decks int, master shoe.Seed) *ShoeShuffler {
 
 // Shuffle deals the next shoe: a new shoe.Shoe of a new seed, shuffled.
 func (s *ShoeShuffler) Shuffle(cards []card.Card) {
+	sh := shoe.New(s.Decks, s.nextSeed())
+	sh.Shuffle()
+	copy(cards, sh.Peek(len(cards)))
+}
+
+// nextSeed is the next shoe's seed from the master's stream.
+func (s *ShoeShuffler) nextSeed() shoe.Seed {
 	var seed shoe.Seed
 	for i := 0; i < 32; i += 8 {
 		binary.LittleEndian.PutUint64(seed[i:], s.seeds.Uint64())
 	}
-	sh := shoe.New(s.Decks, seed)
-	sh.Shuffle()
-	copy(cards, sh.Peek(len(cards)))
+	return seed
 }
 
 // Test is one statistical test's outcome.
@@ -96,6 +101,12 @@ func RunBattery(sh Shuffler, decks, shoes int) *Battery {
 	n := 52 * decks
 	cards := make([]card.Card, n)
 	pos := make([][13]int64, n)
+	ident := make([][52]int64, n) // by rank and suit
+	var proc *procedureTests
+	prep, _ := sh.(Prepared)
+	if prep != nil {
+		proc = newProcedureTests(n, prep.Procedure())
+	}
 	var pairs [13][13]int64
 	runsColour, runsHigh := 0.0, 0.0
 	var corrSum, corrSq float64
@@ -108,8 +119,12 @@ func RunBattery(sh Shuffler, decks, shoes int) *Battery {
 	v := make([]float64, n)
 	for i := 0; i < shoes; i++ {
 		sh.Shuffle(cards)
+		if proc != nil {
+			proc.add(cards, prep.LastCut(), prep.LastBurned())
+		}
 		for p, c := range cards {
 			pos[p][c.Rank()-card.Ace]++
+			ident[p][identIndex(c)]++
 			v[p] = float64(c.Value()) - mean
 		}
 		p := i % (n - 1)
@@ -139,6 +154,21 @@ func RunBattery(sh Shuffler, decks, shoes int) *Battery {
 	x2 *= (N - 1) / N
 	df := 12 * (N - 1)
 	b.add(Test{Name: "position", What: fmt.Sprintf("rank at each of the %d positions, %d shoes", n, shoes),
+		Statistic: "chi-square", Value: x2, DF: df, P: ChiSquareP(x2, df)})
+
+	// Positions × cards (rank and suit): each of the 52 cards is in the
+	// shoe decks times, so the margins are fixed as above: 51·(N−1) df.
+	e = M / 52
+	x2 = 0
+	for p := range ident {
+		for r := range ident[p] {
+			d := float64(ident[p][r]) - e
+			x2 += d * d / e
+		}
+	}
+	x2 *= (N - 1) / N
+	df = 51 * (N - 1)
+	b.add(Test{Name: "position-suit", What: fmt.Sprintf("card (rank and suit) at each of the %d positions, %d shoes", n, shoes),
 		Statistic: "chi-square", Value: x2, DF: df, P: ChiSquareP(x2, df)})
 
 	// Adjacent pairs.
@@ -181,8 +211,16 @@ func RunBattery(sh Shuffler, decks, shoes int) *Battery {
 	z := (cm + 1/N) / (sd / math.Sqrt(M))
 	b.add(Test{Name: "serial-correlation", What: "lag-1 correlation of the cards' values (A=1, tens=10) within each shoe",
 		Statistic: "z", Value: z, P: NormalP(z), Detail: fmt.Sprintf("mean %.6f, expected %.6f", cm, -1/N)})
+	if proc != nil {
+		for _, t := range proc.tests() {
+			b.add(t)
+		}
+	}
 	return b
 }
+
+// identIndex numbers a card by rank and suit, 0 to 51.
+func identIndex(c card.Card) int { return int(c.Rank()-card.Ace)*4 + int(c.Suit()) }
 
 func (b *Battery) add(t Test) {
 	t.Pass = t.P >= Alpha
