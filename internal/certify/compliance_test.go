@@ -1,8 +1,16 @@
 package certify
 
 import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,31 +153,102 @@ func TestCitationsAreTheSeeds(t *testing.T) {
 	}
 }
 
-// TestRuleTestsExist: every test the annexes name is a test of its
-// package today.
-func TestRuleTestsExist(t *testing.T) {
-	src := map[string]string{}
-	for id, ts := range ruleTests {
-		for _, pt := range ts {
-			pkg, name, _ := strings.Cut(pt, " ")
-			if _, ok := src[pkg]; !ok {
-				dir := filepath.Join("../..", pkg)
-				if pkg == "sabot" {
-					dir = "../.."
-				}
-				files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-				var b strings.Builder
-				for _, f := range files {
-					data, _ := os.ReadFile(f)
-					b.Write(data)
-				}
-				src[pkg] = b.String()
-			}
-			if !strings.Contains(src[pkg], "func "+name+"(") {
-				t.Errorf("%s: %s is not a test of package %s", id, name, pkg)
-			}
+// TestRuleTestsAreCurrent: the annexes' table of the tests named by each
+// rule ID (ruletests_gen.go) is the module's tests as they are: a test
+// renamed, removed or added under a rule ID fails here until the table is
+// written again (go test ./internal/certify -run TestRuleTestsAreCurrent
+// -update-rule-tests).
+func TestRuleTestsAreCurrent(t *testing.T) {
+	want := scanRuleTests(t, "../..")
+	if *updateRuleTests {
+		if err := os.WriteFile("ruletests_gen.go", renderRuleTests(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for id, ts := range want {
+		if !slices.Equal(ts, ruleTests[id]) {
+			t.Errorf("%s: the tests named by it are %v; the annexes' table says %v (-update-rule-tests writes it)", id, ts, ruleTests[id])
 		}
 	}
+	for id := range ruleTests {
+		if _, ok := want[id]; !ok {
+			t.Errorf("%s: the annexes' table names %v; no test is named by it now (-update-rule-tests writes it)", id, ruleTests[id])
+		}
+	}
+}
+
+var updateRuleTests = flag.Bool("update-rule-tests", false, "write ruletests_gen.go from the module's tests")
+
+// ruleTestName is a test named by rule IDs: TestDecisionTimeout_VE06,
+// TestShoeOfEachProfile_AR01_VE01_FAM01_EG02_EG03.
+var ruleTestName = regexp.MustCompile(`(?m)^func (Test[A-Za-z0-9]*((?:_(?:AR|ES|EG|VE|FAM|PON)[0-9]{2})+))\(`)
+
+// scanRuleTests reads every test file of the module under root and lists,
+// by rule ID, the tests named by it as "package TestName", sorted.
+func scanRuleTests(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		if pkg == "." {
+			pkg = "sabot"
+		}
+		for _, m := range ruleTestName.FindAllStringSubmatch(string(data), -1) {
+			for _, raw := range strings.Split(strings.TrimPrefix(m[2], "_"), "_") {
+				i := strings.IndexAny(raw, "0123456789")
+				id := raw[:i] + "-" + raw[i:]
+				out[id] = append(out[id], pkg+" "+m[1])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range out {
+		slices.Sort(out[id])
+		out[id] = slices.Compact(out[id])
+	}
+	return out
+}
+
+func renderRuleTests(m map[string][]string) []byte {
+	var b bytes.Buffer
+	b.WriteString("// Code generated from the tests' names (a test named by a rule ID, e.g. TestDecisionTimeout_VE06); DO NOT EDIT by hand:\n")
+	b.WriteString("// TestRuleTestsAreCurrent checks it against the tests and writes it again with -update-rule-tests.\n\npackage certify\n\n")
+	b.WriteString("// ruleTests are the tests named by each rule ID: \"package TestName\".\nvar ruleTests = map[string][]string{\n")
+	ids := slices.Sorted(maps.Keys(m))
+	for _, id := range ids {
+		fmt.Fprintf(&b, "\t%q: {", id)
+		for i, pt := range m[id] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", pt)
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	return src
 }
 
 // TestJurisdictionAnnexMapsEveryRule: the annex has a line for every rule
