@@ -445,12 +445,22 @@ func (r *Round) canInsure(b *Bet) bool {
 	if r.hasSideBet(b.Player, b.Box, InsuranceBet) {
 		return false
 	}
-	h := &r.boxes[b.Box].hands[0]
-	return r.p.InsureBlackjack || !h.Count.TwoCard21()
+	return r.p.InsureBlackjack || !r.blackjack(&r.boxes[b.Box].hands[0])
 }
 
+// blackjack reports whether a player's hand ranks as a blackjack: a split
+// hand's Ace and ten-value is 21 and not a blackjack (ES-09, VE-14: «se
+// contará como 21 y no como Black Jack») unless split_blackjack ranks it so
+// (AR-19).
+func (r *Round) blackjack(h *Hand) bool {
+	return r.p.IsBlackjack(rules.PlayerHand{Count: h.Count, Split: h.split})
+}
+
+// canEvenMoney reports whether a main bet may take even money now: its box's
+// first hand is a blackjack (ES-10: «los jugadores que tengan Black Jack»; a
+// split hand's 21 is none) under an up card the profile names (VE-16).
 func (r *Round) canEvenMoney(b *Bet) bool {
-	if b.Kind != MainBet || b.settled || !r.boxes[b.Box].hands[0].Count.TwoCard21() {
+	if b.Kind != MainBet || b.settled || !r.blackjack(&r.boxes[b.Box].hands[0]) {
 		return false
 	}
 	up := r.upCard()
