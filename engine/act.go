@@ -390,6 +390,8 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 		return errQuiet
 	case rules.BarResplitAces:
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces are not split again", "AR-19, ES-09, VE-14")
+	case rules.BarDeclared:
+		return r.refuse(explain, a, ErrIllegalAction, "the Aces have been declared, irrevocably until the round is settled: a pair of Aces splits before it declares", "AR-11")
 	}
 	if base := r.baseStake(a.Player, a.Box, a.Hand); a.Stake != 0 && a.Stake != base {
 		if explain {

@@ -178,7 +178,7 @@ func (p *Profile) Readings() []Reading {
 		add("AR-10", "challenge_split_aces", "after splitting Aces, the challenge may be placed on the second split hand before its second card, at half that hand's stake")
 	}
 	if p.DeclareInitialAce {
-		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too")
+		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too; a pair of Aces declared 1 or 11 is not split: the declaration «defina su puntaje», the hand's total, and «será irrevocable hasta la completa definición del pase», which a split would unmake, so the pair splits before it declares (the seed asks the declaration of «alguna de las dos primeras cartas» and lets A-A split as «dos (2) jugadas independientes»: refusing the split, not the new hands' declarations, keeps both) and each split hand declares its own Ace")
 	}
 	switch {
 	case p.DealerPlays == PlaysAsNeeded:

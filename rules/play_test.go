@@ -236,3 +236,20 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// AR-11: «Esta decisión será irrevocable hasta la completa definición del
+// pase»: a pair of Aces declared 1 or 11 is not split (the split would
+// unmake the declared total); undeclared, it splits (AR-19).
+func TestDeclaredAcesDoNotSplit_AR11(t *testing.T) {
+	p := MustLookup("argentina")
+	for _, v := range []int{1, 11} {
+		h := pos("AS AH", 1, false)
+		h.Count = h.Count.Declare(v)
+		if got := p.SplitBar(h); got != BarDeclared {
+			t.Errorf("A-A declared %d: SplitBar = %d, want BarDeclared", v, got)
+		}
+	}
+	if got := p.SplitBar(pos("AS AH", 1, false)); got != NoBar {
+		t.Errorf("A-A undeclared: SplitBar = %d, want NoBar", got)
+	}
+}

@@ -36,6 +36,11 @@ var argentinaRounds = []round{
 				t.Errorf("total %d, want 19", out.Hands[0].Total)
 			}
 		}},
+	{name: "AR-11 a pair of Aces declared is not split", profile: "argentina", cards: "AS 9D AH 8C KS 9H",
+		bets: "ana 1 100", decisions: "ana 1 declare 11; ana 1 split", err: "irrevocably until the round is settled: a pair of Aces splits before it declares (AR-11)"},
+	{name: "AR-11 AR-19 a pair of Aces splits before it declares and each hand declares its own", profile: "argentina",
+		cards: "AS 9D AH 8C KS 9H", bets: "ana 1 100", decisions: "ana 1 split; ana 1/2 declare 11; ana 1/2 stand",
+		net: "ana=200", dealer: 17, results: "1/1=blackjack 1/2=win"},
 	{name: "AR-11 a declaration is made once", profile: "argentina", cards: "AS 9D 2H 8C 5D",
 		bets: "ana 1 100", decisions: "ana 1 declare 1; ana 1 declare 11", err: "irrevocably (AR-11)"},
 	{name: "AR-11 a blackjack needs no declaration", profile: "argentina", cards: "AS 9D KH 8C",

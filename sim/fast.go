@@ -985,11 +985,10 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 	case h.decl != 0: // AR-11: declared, by its hard total
 		switch {
 		case h.v0 == h.v1:
-			kind = kDeclAA1
+			kind = kDeclAA1 // declared, a pair of Aces splits no more (AR-11)
 			if h.decl == 11 {
 				kind = kDeclAA11
 			}
-			lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 		case h.decl == 11:
 			kind = kDecl11 + h.s - 10
 		default:
