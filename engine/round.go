@@ -608,7 +608,7 @@ func (r *Round) draw() (card.Card, bool) {
 			r.waiting = true
 			return 0, false
 		}
-		r.voidRound("the cards ran out (AR-08)")
+		r.voidRound(r.p.VoidText()) // AR-08, or the profile's reading (rules.CardsOut)
 		return 0, false
 	}
 	r.drawn = append(r.drawn, c)
@@ -678,13 +678,20 @@ func (r *Round) voidRound(reason string) {
 	r.void, r.voidReason = true, reason
 	for i := range r.bets {
 		b := &r.bets[i]
+		if b.Result == rules.EvenMoneyPaid {
+			// Final before the void: «finalizando con esto su jugada»
+			// (ES-10), «l'immediato pagamento» (VE-16).
+			continue
+		}
 		b.Net, b.Result, b.settled = 0, rules.Void, true
 		r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: rules.Void})
 	}
 	for i := 0; i < r.nOrder; i++ {
 		b := &r.boxes[r.order[i]]
 		for j := 0; j < b.n; j++ {
-			b.hands[j].result = rules.Void
+			if b.hands[j].result != rules.EvenMoneyPaid {
+				b.hands[j].result = rules.Void
+			}
 		}
 	}
 	r.phase = Done

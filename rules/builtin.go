@@ -253,5 +253,8 @@ func (p *Profile) Readings() []Reading {
 	if p.Insurance && p.InsureBlackjack {
 		add("ES-10", "insure_blackjack", "a blackjack may be insured as well as paid even money")
 	}
+	if r, ok := p.cardsOutReading(); ok {
+		out = append(out, r)
+	}
 	return out
 }

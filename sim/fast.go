@@ -691,6 +691,7 @@ func (t *table) playFast() {
 	start := d.pos
 	t.fstart, t.hiddenTags = start, 0
 	t.x, t.w = 0, 0
+	t.emx, t.emw, t.embx, t.embw = 0, 0, 0, 0
 	t.roundHadBJ = false
 	boxes := t.fb[:t.nBox]
 
@@ -853,6 +854,14 @@ func (t *table) insuranceFast(boxes []fbox, upv uint8) {
 			if b.mine {
 				t.x += b.lv.evenMoney
 				b.net0 += b.lv.evenMoney
+				// Kept on a void only where the engine had paid it: not
+				// on padding past the shoe's end, nor after the cut card
+				// came out under last_round_void (EG-04), which the
+				// engine voids at once, before the offer.
+				if !t.d.out() && !(p.LastRoundVoid && t.d.cutOut()) {
+					t.emx += b.lv.evenMoney
+					t.emw += b.lv.stake
+				}
 			}
 			continue
 		}
