@@ -600,7 +600,7 @@ func (s *solver) stand(h hand, x pack, stake float64) val {
 	if t := s.smemo[i][ctx]; int(h.id) < len(t) && t[h.id] != 0 {
 		return *s.vals.at(t[h.id] - 1)
 	}
-	v := s.settle(s.pay.row(h.c, h.split, stake), s.dealerFor(h, x), stake)
+	v := s.settle(s.pay.row(h.c, h.split, h.split && h.pair == aceIdx, stake), s.dealerFor(h, x), stake)
 	j, p := s.vals.alloc()
 	*p = v
 	*s.memoSlot(&s.smemo[i][ctx], h.id) = j + 1

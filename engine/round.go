@@ -453,7 +453,7 @@ func (r *Round) canInsure(b *Bet) bool {
 // contará como 21 y no como Black Jack») unless split_blackjack ranks it so
 // (AR-19).
 func (r *Round) blackjack(h *Hand) bool {
-	return r.p.IsBlackjack(rules.PlayerHand{Count: h.Count, Split: h.split})
+	return r.p.IsBlackjack(rules.PlayerHand{Count: h.Count, Split: h.split, SplitAces: h.splitAces})
 }
 
 // canEvenMoney reports whether a main bet may take even money now: its box's
@@ -649,7 +649,7 @@ func (r *Round) dealerNeed() rules.DealerPlay {
 			continue
 		}
 		h := &r.boxes[b.Box].hands[b.Hand-1]
-		n := r.p.DealerNeed(rules.PlayerHand{Count: h.Count, Split: h.split, Surrendered: h.surrender})
+		n := r.p.DealerNeed(rules.PlayerHand{Count: h.Count, Split: h.split, SplitAces: h.splitAces, Surrendered: h.surrender})
 		if n == rules.DealerFull {
 			return n
 		}

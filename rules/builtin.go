@@ -36,7 +36,7 @@ func argentina() Profile {
 	p.DoubleCardFaceDown = true // AR-17
 	p.MaxHands = 2              // AR-18
 	p.HitSplitAces = true       // AR-19 (reading)
-	p.SplitBlackjack = SplitBlackjackEven
+	p.SplitBlackjack = SplitBlackjackAcesEven // AR-19 by the letter (AR-02, AR-16)
 	p.Challenge = true         // AR-10
 	p.ChallengeSplitAce = true // AR-10 (reading)
 	p.DeclareInitialAce = true // AR-11
@@ -194,8 +194,11 @@ func (p *Profile) Readings() []Reading {
 	if p.HitSplitAces {
 		add("AR-19", "hit_split_aces", "split Aces may draw: the regulation states no limit")
 	}
-	if p.SplitBlackjack == SplitBlackjackEven {
+	switch {
+	case p.SplitBlackjack == SplitBlackjackEven:
 		add("AR-19", "split_blackjack", "a two-card 21 on any split hand ranks as a blackjack (beats a dealer 21, pushes a dealer blackjack) and is paid even money")
+	case p.SplitBlackjack == SplitBlackjackAcesEven && p.OwnRule("AR-19"):
+		out = append(out, Reading{Rule: "AR-19", Option: "split_blackjack", Value: "aces-even", Text: "by the letter: «Se denomina BLACK JACK, a la combinación de dos cartas: un \"AS\" y una figura (K, Q, J) o un Diez (10)» (AR-02) and it is paid «el 150% de su apuesta» (AR-16); the sentence «éste será considerado para el pago en forma \"Simple\" (1 por 1)» stands under «APERTURA DE \"ASES\"» alone. So a split Ace that draws a ten-value is a blackjack paid 1:1, and a split ten-value that draws an Ace, one of «dos jugadas independientes», a blackjack paid 3:2; both rank as blackjacks (beat a dealer 21, push a dealer blackjack: «lograre Black Jack»). split_blackjack=blackjack-even pays every split hand's blackjack 1:1, the reading sabot took before"})
 	}
 	if p.DoubleOn == Double9to11 && p.DoubleAfterSplit {
 		add("ES-08", "double_after_split", "double after split allowed: the leaflet does not forbid it")

@@ -130,7 +130,7 @@ var (
 	holeCardNames  = []string{"peek", "no-peek", "none"}
 	takesNames     = []string{"all", "original"}
 	doubleOnNames  = []string{"any", "9-11", "10-11", "11"}
-	splitBJNames   = []string{"21", "blackjack-even"}
+	splitBJNames   = []string{"21", "blackjack-even", "aces-even"}
 	surrenderNames = []string{"none", "late", "early"}
 	evenMoneyNames = []string{"none", "ace", "ace-or-ten"}
 	maxScopeNames  = []string{"bet", "box"}
@@ -178,7 +178,7 @@ var options = []Option{
 	intOpt("max_hands", "AR-18,ES-09,VE-12", "Hands one box may reach by splitting (1: no split, 2: one split).", func(p *Profile) *int { return &p.MaxHands }),
 	boolOpt("resplit_aces", "ES-09", "Split Aces may be split again.", func(p *Profile) *bool { return &p.ResplitAces }),
 	boolOpt("hit_split_aces", "AR-19,ES-09,VE-14", "Split Aces may draw more than one card, and then may also double where double_after_split allows it (and double_on the total); off, each takes one card and neither draws nor doubles.", func(p *Profile) *bool { return &p.HitSplitAces }),
-	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21, or ranked as a blackjack and paid even money.", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
+	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21 (21), ranked as a blackjack and paid even money (blackjack-even), or ranked as a blackjack paid even money on split Aces and at blackjack_pays on a split ten that draws an Ace (aces-even: AR-19 by the letter, the 1:1 sentence under «APERTURA DE \"ASES\"» only).", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
 	enumOpt("surrender", "", "Surrender (reference profiles only): late (after the peek) or early.", surrenderNames, func(p *Profile) *Surrender { return &p.Surrender }),
 	boolOpt("insurance", "AR-20,ES-11,VE-15", "Insurance is offered under a dealer Ace, up to half the original stake, paying 2:1.", func(p *Profile) *bool { return &p.Insurance }),
 	enumOpt("insurance_closes", "ES-11,VE-15", "What closes the offer of insurance and even money: first-decision (made to every box once, before play, 003 §11: the first decision of another kind closes it; venice and the reference profiles) or third-card (open while the boxes play, until a player is dealt a third card: spain and family, ES-11 «antes de dar la tercera carta al primer jugador que la pida»; a stand, a split's second cards or a blackjack's even money leave it open).", insClosesNames, func(p *Profile) *InsuranceCloses { return &p.InsuranceCloses }),

@@ -61,6 +61,12 @@ const (
 	// SplitBlackjackEven ranks it as a blackjack (beats a dealer 21, pushes a
 	// dealer blackjack) paid even money (AR-19).
 	SplitBlackjackEven
+	// SplitBlackjackAcesEven is AR-19 by the letter: every split hand's Ace
+	// and ten-value ranks as a blackjack, «el 150%» (AR-02, AR-16) on a
+	// split ten that draws an Ace, and paid «en forma "Simple" (1 por 1)»
+	// only on split Aces, the one case the 1:1 sentence stands under
+	// («APERTURA DE "ASES"»).
+	SplitBlackjackAcesEven
 )
 
 // Surrender is the surrender rule (reference profiles only).

@@ -42,9 +42,10 @@ const (
 	pcBust       = 22
 	pcSurrender  = 23
 	pcBlackjack  = 24 // a two-card 21 on an unsplit hand
-	pcSplit21    = 25 // a two-card 21 on a split hand (AR-19: a blackjack where split_blackjack is blackjack-even)
-	pcSplit21At1 = 26 // the same with its Ace declared 1 (VE-13)
-	nPClasses    = 27
+	pcSplit21    = 25 // a two-card 21 on split Aces (AR-19: a blackjack where split_blackjack is blackjack-even or aces-even)
+	pcSplit21At1 = 26 // a split ten's with its Ace declared 1 (VE-13)
+	pcSplitTen21 = 27 // a split ten's Ace and ten (AR-19: aces-even pays it as a blackjack)
+	nPClasses    = 28
 )
 
 // Dealer classes: 0..21 a total, then:
@@ -312,6 +313,8 @@ func (fp *fastPlan) settlement(cfg *Config) bool {
 		case pcBlackjack:
 			return rules.PlayerHand{Count: tenAce}
 		case pcSplit21:
+			return rules.PlayerHand{Count: tenAce, Split: true, SplitAces: true}
+		case pcSplitTen21:
 			return rules.PlayerHand{Count: tenAce, Split: true}
 		case pcSplit21At1:
 			return rules.PlayerHand{Count: tenAce.Declare(1), Split: true}
@@ -882,6 +885,8 @@ func (fp *fastPlan) classOf(h *fhand) uint8 {
 			return pcBlackjack
 		case h.tenAce == 1:
 			return pcSplit21At1
+		case h.fromTens:
+			return pcSplitTen21
 		}
 		return pcSplit21
 	}

@@ -200,9 +200,12 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		if p.MaxHands > 2 && p.ResplitAces {
 			split = append(split, ph("split.resplitAces", " and may be split again"))
 		}
-		if p.SplitBlackjack == rules.SplitBlackjackEven {
+		switch p.SplitBlackjack {
+		case rules.SplitBlackjackEven:
 			split = append(split, ph("split.blackjackEven", "; an Ace and a ten on a split hand rank as a blackjack, paid even money"))
-		} else {
+		case rules.SplitBlackjackAcesEven:
+			split = append(split, ph("split.blackjackAcesEven", "; an Ace and a ten on a split hand rank as a blackjack, paid even money on split Aces and as a blackjack on split tens"))
+		default:
 			split = append(split, ph("split.blackjack21", "; an Ace and a ten on a split hand are 21, not blackjack"))
 		}
 	}
