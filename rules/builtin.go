@@ -27,19 +27,19 @@ func argentina() Profile {
 	p.Name = "argentina"
 	p.Regulation = "argentina"
 	p.Description = "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split."
-	p.Decks = 8                 // AR-01
-	p.MinCut = 50               // AR-07
-	p.CutCardReserve = 52       // AR-08
-	p.MinBetsToStart = 3        // AR-03
-	p.HoleCard = NoPeek         // AR-09
-	p.DoubleOn = Double11       // AR-17
-	p.DoubleCardFaceDown = true // AR-17
-	p.MaxHands = 2              // AR-18
-	p.HitSplitAces = true       // AR-19 (reading)
+	p.Decks = 8                               // AR-01
+	p.MinCut = 50                             // AR-07
+	p.CutCardReserve = 52                     // AR-08
+	p.MinBetsToStart = 3                      // AR-03
+	p.HoleCard = NoPeek                       // AR-09
+	p.DoubleOn = Double11                     // AR-17
+	p.DoubleCardFaceDown = true               // AR-17
+	p.MaxHands = 2                            // AR-18
+	p.HitSplitAces = true                     // AR-19 (reading)
 	p.SplitBlackjack = SplitBlackjackAcesEven // AR-19 by the letter (AR-02, AR-16)
-	p.Challenge = true         // AR-10
-	p.ChallengeSplitAce = true // AR-10 (reading)
-	p.DeclareInitialAce = true // AR-11
+	p.Challenge = true                        // AR-10
+	p.ChallengeSplitAce = true                // AR-10 (reading)
+	p.DeclareInitialAce = true                // AR-11
 	return p
 }
 

@@ -87,7 +87,7 @@ var argentinaRounds = []round{
 		net: "ana=250", dealer: 17, results: "1/1=blackjack 1/2=win"},
 	{name: "AR-19 option blackjack-even a split ten's blackjack is paid 1:1", profile: "argentina",
 		options: map[string]any{"split_blackjack": "blackjack-even"},
-		cards: "KS 9D TH 8C AS 9H", bets: "ana 1 100", decisions: "ana 1 split; ana 1/2 stand",
+		cards:   "KS 9D TH 8C AS 9H", bets: "ana 1 100", decisions: "ana 1 split; ana 1/2 stand",
 		net: "ana=200", dealer: 17, results: "1/1=blackjack 1/2=win"},
 	{name: "AR-20 no insurance", profile: "argentina", cards: "TS AD 9H 7C",
 		bets: "ana 1 100", decisions: "ana 1 insure 50", err: "no insurance at this table (AR-20"},
