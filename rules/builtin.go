@@ -181,6 +181,8 @@ func (p *Profile) Readings() []Reading {
 		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too; a pair of Aces declared 1 or 11 is not split: the declaration «defina su puntaje», the hand's total, and «será irrevocable hasta la completa definición del pase», which a split would unmake, so the pair splits before it declares (the seed asks the declaration of «alguna de las dos primeras cartas» and lets A-A split as «dos (2) jugadas independientes»: refusing the split, not the new hands' declarations, keeps both) and each split hand declares its own Ace")
 	}
 	switch {
+	case p.DealerPlays == PlaysUnlessAllBust:
+		out = append(out, Reading{Rule: "AR-14", Option: "dealer_plays", Value: "unless-all-bust", Text: "by the letter: «Cuando todos los Jugadores se pasaren de puntaje» the dealer draws nothing; with any hand not bust, blackjacks alone included, he completes his hand by his rule (dealer_plays=as-needed stops him at two cards when only blackjacks are left)"})
 	case p.DealerPlays == PlaysAsNeeded:
 		add("AR-14", "dealer_plays", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
 	case p.EvenMoney == EvenMoneyAceTen:

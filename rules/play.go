@@ -149,6 +149,8 @@ func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 		return DealerFull
 	case c.Bust():
 		return DealerStands
+	case p.DealerPlays == PlaysUnlessAllBust: // AR-14's letter: only bust hands spare his cards
+		return DealerFull
 	case h.Surrendered:
 		if p.Surrender == LateSurrender {
 			return DealerTwoCards

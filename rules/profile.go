@@ -114,6 +114,11 @@ const (
 	// obbligatoriamente “la regola del banco”»; ES-05: «deberá pedir otros
 	// naipes hasta … 17»). The cards he takes change the rounds after.
 	PlaysAlways
+	// PlaysUnlessAllBust is AR-14 by the letter: «Cuando todos los
+	// Jugadores se pasaren de puntaje … el Pagador no tirará cartas para
+	// sí»: he draws nothing when every hand is bust, and otherwise, only
+	// blackjacks left included, completes his hand by his rule.
+	PlaysUnlessAllBust
 )
 
 // InsuranceCloses says what closes the insurance window (ES-11, VE-15):

@@ -53,7 +53,7 @@ func (p *Profile) Validate() error {
 		return bad("blackjack_pays=%v: want a positive ratio", p.BlackjackPays)
 	case p.HoleCard > NoHole || p.DealerBlackjackTakes > TakesOriginal || p.DoubleOn > Double11 ||
 		p.SplitBlackjack > SplitBlackjackAcesEven || p.Surrender > EarlySurrender || p.EvenMoney > EvenMoneyAceTen ||
-		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysAlways || p.InsuranceCloses > ClosesThirdCard:
+		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysUnlessAllBust || p.InsuranceCloses > ClosesThirdCard:
 		return bad("an enumerated option is out of range")
 	case p.Surrender == LateSurrender && p.HoleCard == NoPeek:
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")

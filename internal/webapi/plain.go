@@ -146,7 +146,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		add("dealer", one("dealer.h17", "The dealer draws to 16 and to a soft 17, and stands on a hard 17 and more"), nil, "dealer_hits_soft_17")
 	} else {
 		var ar14 []string // AR-14 is the Argentine text's: where the profile takes it (dealer_plays)
-		if p.DealerPlays == rules.PlaysAsNeeded {
+		if p.DealerPlays == rules.PlaysAsNeeded || p.DealerPlays == rules.PlaysUnlessAllBust {
 			ar14 = []string{"AR-14"}
 		}
 		add("dealer", one("dealer.s17", "The dealer draws to 16 and stands on every 17, a soft 17 included"), ar14, "dealer_hits_soft_17")
