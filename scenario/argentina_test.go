@@ -91,7 +91,7 @@ var argentinaRounds = []round{
 		net: "ana=200", dealer: 17, results: "1/1=blackjack 1/2=win"},
 	{name: "AR-14 option unless-all-bust with a blackjack left the dealer completes his hand", profile: "argentina",
 		options: map[string]any{"dealer_plays": "unless-all-bust"},
-		cards: "AS 5D KH 6C 9S", bets: "ana 1 100", net: "ana=150", dealer: 20},
+		cards:   "AS 5D KH 6C 9S", bets: "ana 1 100", net: "ana=150", dealer: 20},
 	{name: "AR-14 with a blackjack left the dealer turns his hole card and draws nothing", profile: "argentina",
 		cards: "AS 5D KH 6C 9S", bets: "ana 1 100", net: "ana=150", dealer: 11},
 	{name: "AR-20 no insurance", profile: "argentina", cards: "TS AD 9H 7C",
