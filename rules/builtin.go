@@ -258,6 +258,24 @@ func (p *Profile) Readings() []Reading {
 	if p.Insurance && p.InsureBlackjack {
 		add("ES-10", "insure_blackjack", "a blackjack may be insured as well as paid even money")
 	}
+	if p.StandOn21 && p.OwnRule("AR-12") {
+		add("AR-12", "stand_on_21", "a hand of 21 stands: the player asks for cards «siempre que las mismas no sumen veintiuno (21)»; stand_on_21=false, which lets it draw, departs from the text")
+	}
+	if p.StandOn21 && p.OwnRule("ES-04") {
+		add("ES-04", "stand_on_21", "a hand of 21 stands: the leaflet lets the player ask for cards «con idea de acercarse más a 21 que el croupier» and says nothing of a hand already at 21, which no card improves; the Venetian rules say it (VE-06), the Spanish ones do not, so it is a reading here (stand_on_21=false lets the hand draw)")
+	}
+	if p.OwnRule("AR-13") {
+		add("AR-13", "", "13 a) gives the dealer's Ace with an Ace or a 2 to 5 the value 1 in his two-card total, and 13 c) counts an Ace drawn later 11 when the cards before it and the Ace as 11 «suma diecisiete (17) o más»; the text does not say that an Ace counted 1 stays 1 once he draws: sabot counts his hand anew at each card, the Ace 11 whenever that makes 17 to 21 (A-5 then a 2 is 18 and stands), as 13 c) counts a later Ace. The other reading (the Ace stays 1: A-5-2 is 8 and draws) has no option yet")
+	}
+	if p.SplitTenAceChoice && p.OwnRule("VE-13") {
+		add("VE-13", "split_ten_ace_choice", "a box holder who does not answer counts the Ace 11: «L'Asso vale 1 o 11 punti, a scelta, determinando il punteggio più favorevole» (VE-02), and 11 makes the hand 21, which stands (VE-06); there is one way, the rule giving the 1 only to one who asks for it")
+	}
+	if p.OwnRule("ES-07") {
+		add("ES-07", "", "a blackjack «gana a cualquier otra combinación, excepto cuando el croupier saca Black Jack»: against the dealer's blackjack it is neither won nor lost but pushed, as «Las manos de igual puntuación serán nulas» says of equal hands; one way, the leaflet giving no other result")
+	}
+	if p.BackBetsPerBox > 0 && p.Insurance && p.OwnRule("ES-03") {
+		add("ES-11", "", "a back bettor insures his own stake and takes even money on it as he chooses, the box holder's choice apart: the leaflet offers the insurance «al conjunto de los jugadores» and even money to «los jugadores que tengan Black Jack», and the back bettor's duty to accept the holder's decisions («debiendo aceptar sus iniciativas») is of the play of the hand; there is no option, each bettor's side bet being his own")
+	}
 	if r, ok := p.cardsOutReading(); ok {
 		out = append(out, r)
 	}
