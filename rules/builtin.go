@@ -276,6 +276,21 @@ func (p *Profile) Readings() []Reading {
 	if p.BackBetsPerBox > 0 && p.Insurance && p.OwnRule("ES-03") {
 		add("ES-11", "", "a back bettor insures his own stake and takes even money on it as he chooses, the box holder's choice apart: the leaflet offers the insurance «al conjunto de los jugadores» and even money to «los jugadores que tengan Black Jack», and the back bettor's duty to accept the holder's decisions («debiendo aceptar sus iniciativas») is of the play of the hand; there is no option, each bettor's side bet being his own")
 	}
+	if p.Challenge && p.ChallengeSplitAce && p.OwnRule("AR-10") {
+		add("AR-10", "", "«Si tiene un As en la primer carta y recibe otro As en la segunda carta podrá asegurar éste también siempre y cuando abra la apuesta»: «también» is read as this Ace too, as the first could be, and the split («siempre y cuando abra la apuesta») as the one condition: the second Ace may be challenged whether the first was or not; the other reading (only after a challenge on the first) has no option yet")
+	}
+	if p.MaxHands == 3 && p.OwnRule("VE-12") {
+		add("VE-12", "max_hands", "«Se con la terza carta ricevuta forma un'altra coppia il giocatore può effettuare un'ultima divisione»: either split hand that forms a new pair with the card it receives may split once more, up to 3 hands; the letter's «terza carta», the first card dealt after the split, would let the first hand alone split again: that reading has no option yet")
+	}
+	if p.BankRotates && p.OwnRule("FAM-02") {
+		add("FAM-02", "bank_rounds", "the bank «pasaría cada cierto período de tiempo»: the period is counted in rounds (bank_rounds; 0, only a blackjack passes it), which every player at the table sees alike and a replay keeps, not in minutes")
+	}
+	if p.BankRotates && p.OwnRule("FAM-01") {
+		add("FAM-01", "bank_rotates", "the rules say who holds the bank, not what it pays with: the holder's bank pays from his own wallet, covering the bets in dealing order up to its funds and refusing a bet it could not pay (FAM-01, docs/server.md); one way, the house never paying for a player's bank, as «no sería equitativo que uno de los jugadores la acaparara durante toda la partida» makes the bank the players' own")
+	}
+	if p.Regulation == "family" && p.BurnCards == 0 && p.CutCardReserve == 0 {
+		add("FAM-03", "cut_card_reserve", "the family game is played «utilizando una sola baraja» with the collected cards under the deck (FAM-03): the casino shoe's burned cards (EG-03) and cut card (EG-02) have no place, the deck being reshuffled when the first collected card face up is reached (collected_cards)")
+	}
 	if r, ok := p.cardsOutReading(); ok {
 		out = append(out, r)
 	}
