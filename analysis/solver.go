@@ -1178,7 +1178,9 @@ func (s *solver) splitValue(P int) val {
 		return v
 	}
 	v := chain(2, 2, 0, 0, firstOpen)
-	if s.p.ChallengeSplitAce && P == aceIdx { // AR-10 on the second split Ace
+	// AR-10 on the second split Ace; under challenge_after_first
+	// only where the first Ace's challenge is taken (worth it).
+	if s.p.ChallengeSplitAce && P == aceIdx && (!s.p.ChallengeAfterFirst || s.challengeEV(pack(0).addN(aceIdx, 1)) > 0) {
 		if ev := s.challengeEV(pack(0).addN(aceIdx, 2)); ev > 0 {
 			v[sEV] += ev * s.weight(pack(0).addN(aceIdx, 2))
 		}

@@ -358,7 +358,22 @@ func (r *Round) canChallenge(b *Bet, boxNo, idx int) bool {
 		h := &r.boxes[b.Box].hands[0]
 		return h.Count.N == 1 && h.cards[0].IsAce()
 	}
-	return b.Box == boxNo && b.Hand == idx+1
+	if b.Box != boxNo || b.Hand != idx+1 {
+		return false
+	}
+	// AR-10 «también», read as a second challenge: only by one who
+	// challenged the first Ace (challenge_after_first).
+	return !r.p.ChallengeAfterFirst || r.hasHandBet(b.Player, boxNo, 1, ChallengeBet)
+}
+
+// hasHandBet reports whether a bettor has a bet of kind k on a box's hand.
+func (r *Round) hasHandBet(player string, boxNo, hand int, k BetKind) bool {
+	for i := range r.bets {
+		if b := &r.bets[i]; b.Kind == k && b.Box == boxNo && b.Hand == hand && b.Player == player {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Round) openWindow(ph Phase) {

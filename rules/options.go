@@ -186,6 +186,7 @@ var options = []Option{
 	enumOpt("even_money", "ES-10,VE-16", "A blackjack may be paid 1:1 at once under these dealer up cards.", evenMoneyNames, func(p *Profile) *EvenMoney { return &p.EvenMoney }),
 	boolOpt("challenge", "AR-10", "The Desafío: with an Ace as first card, bet half the stake that the second card is ten-value, paying 2:1.", func(p *Profile) *bool { return &p.Challenge }),
 	boolOpt("challenge_split_aces", "AR-10", "With the challenge on: after splitting Aces, the second hand may be challenged before its second card.", func(p *Profile) *bool { return &p.ChallengeSplitAce }),
+	boolOpt("challenge_after_first", "AR-10", "With challenge_split_aces: only a bettor who challenged the first Ace may challenge the second («podrá asegurar éste también», read as a second challenge); off, anyone may, the split being the one condition.", func(p *Profile) *bool { return &p.ChallengeAfterFirst }),
 	boolOpt("declare_initial_ace", "AR-11", "A hand with an Ace among its first two cards must declare it 1 or 11 before acting, irrevocably.", func(p *Profile) *bool { return &p.DeclareInitialAce }),
 	intOpt("must_draw_at_most", "VE-06", "A hand at this total or less must draw (0: no obligation).", func(p *Profile) *int { return &p.MustDrawAtMost }),
 	boolOpt("stand_on_21", "VE-06", "A hand at 21 must stand.", func(p *Profile) *bool { return &p.StandOn21 }),

@@ -200,27 +200,28 @@ type Profile struct {
 	BlackjackPays Ratio // AR-16, ES-07, VE-10
 
 	// Player options.
-	DoubleOn           DoubleOn       // AR-17, ES-08, VE-11
-	DoubleAfterSplit   bool           // AR-17, ES-08, VE-13
-	DoubleForLess      bool           // VE-19
-	DoubleCardFaceDown bool           // AR-17
-	MaxHands           int            // AR-18, ES-09, VE-12
-	ResplitAces        bool           // ES-09
-	HitSplitAces       bool           // AR-19, ES-09, VE-14
-	SplitBlackjack     SplitBlackjack // AR-19, ES-09, VE-14
-	Surrender          Surrender
-	Insurance          bool            // AR-20, ES-11, VE-15
-	InsuranceCloses    InsuranceCloses // ES-11, VE-15
-	InsureBlackjack    bool            // ES-10, VE-15
-	EvenMoney          EvenMoney       // ES-10, VE-16
-	Challenge          bool            // AR-10
-	ChallengeSplitAce  bool            // AR-10
-	DeclareInitialAce  bool            // AR-11
-	MustDrawAtMost     int             // VE-06
-	StandOn21          bool            // VE-06
-	SplitTenAceChoice  bool            // VE-13
-	FiveCard21         bool            // PON-01
-	ThreeSevens        bool            // PON-02
+	DoubleOn            DoubleOn       // AR-17, ES-08, VE-11
+	DoubleAfterSplit    bool           // AR-17, ES-08, VE-13
+	DoubleForLess       bool           // VE-19
+	DoubleCardFaceDown  bool           // AR-17
+	MaxHands            int            // AR-18, ES-09, VE-12
+	ResplitAces         bool           // ES-09
+	HitSplitAces        bool           // AR-19, ES-09, VE-14
+	SplitBlackjack      SplitBlackjack // AR-19, ES-09, VE-14
+	Surrender           Surrender
+	Insurance           bool            // AR-20, ES-11, VE-15
+	InsuranceCloses     InsuranceCloses // ES-11, VE-15
+	InsureBlackjack     bool            // ES-10, VE-15
+	EvenMoney           EvenMoney       // ES-10, VE-16
+	Challenge           bool            // AR-10
+	ChallengeSplitAce   bool            // AR-10
+	ChallengeAfterFirst bool            // AR-10 «también»: the second split Ace only by one who challenged the first
+	DeclareInitialAce   bool            // AR-11
+	MustDrawAtMost      int             // VE-06
+	StandOn21           bool            // VE-06
+	SplitTenAceChoice   bool            // VE-13
+	FiveCard21          bool            // PON-01
+	ThreeSevens         bool            // PON-02
 }
 
 // Clone returns a copy of p.

@@ -416,6 +416,21 @@ func TestAgreesWithEngine(t *testing.T) {
 			setup: func(c *Config) { c.Boxes = 5 }},
 		agreeCase{name: "venice/deal-to-the-end-even-money-kept", profile: "venice", options: []string{"cut_card_reserve=0", "decks=1"}, random: true, rounds: 4000,
 			setup: func(c *Config) { c.Boxes = 5 }},
+		// AR-10 «también» read as a second challenge: a count index on
+		// the challenge declines the first Ace and takes the split one at
+		// times; only one who challenged the first may challenge the second.
+		agreeCase{name: "argentina/fast-challenge-split-aces-after-first", profile: "argentina", options: []string{"challenge_after_first=true"}, rounds: 20000, fast: true,
+			setup: func(c *Config) {
+				tab := randomCard(303, false)
+				for j := range tab.play[rowChallenge] {
+					tab.play[rowChallenge][j] = index{has: true, at: 0, above: cY, below: cN}
+				}
+				tab.Indices = true
+				for j := range tab.cells[rowPair+1] {
+					tab.cells[rowPair+1][j] = cell{c: cP}
+				}
+				c.Strategy, c.Count = tab, &HiLo
+			}},
 		agreeCase{name: "venice/fast-deal-to-the-end-even-money-kept", profile: "venice", options: []string{"cut_card_reserve=0", "decks=1"}, rounds: 6000, fast: true,
 			setup: func(c *Config) {
 				tab := randomCard(302, false)

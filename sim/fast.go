@@ -608,6 +608,7 @@ type fbox struct {
 	lv    *fastLevel
 	ins   int64
 	chal  int64 // AR-10: the challenge on the first card, until the second
+	chal1 bool  // the player challenged the first card (challenge_after_first)
 	net0  int64
 }
 
@@ -814,10 +815,10 @@ func (t *table) challengeFast(boxes []fbox, upv uint8) bool {
 	any := false
 	for i := range boxes {
 		b := &boxes[i]
-		b.chal = 0
+		b.chal, b.chal1 = 0, false
 		// (Another player's challenge is nobody's net.)
 		if b.mine && b.hands[0].v0 == 1 && b.lv.chal >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
-			b.chal = b.lv.chal
+			b.chal, b.chal1 = b.lv.chal, true
 			any = true
 		}
 	}
@@ -919,7 +920,7 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	if p.ChallengeSplitAce && h.splitAces && !h.challenged {
 		// AR-10: a split Ace may be challenged first.
 		h.challenged = true
-		if b.mine && b.lv.chal >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
+		if b.mine && b.lv.chal >= 1 && (!p.ChallengeAfterFirst || b.chal1) && b.fs.t.Challenge(int(upv), t.liveCount()) {
 			b.chal = b.lv.chal
 		}
 	}

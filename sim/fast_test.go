@@ -89,6 +89,7 @@ func fastCases() []fastCase {
 		// AR-19 by the letter: a split ten's blackjack paid in full, a
 		// split Ace's 1:1 (split_blackjack=aces-even); at venice with the
 		// VE-13 choice on the split ten's Ace.
+		fastCase{name: "argentina/challenge-split-aces-after-first", profile: "argentina", options: []string{"challenge_after_first=true"}},
 		fastCase{name: "argentina/dealer-plays-unless-all-bust", profile: "argentina", options: []string{"dealer_plays=unless-all-bust"}},
 		fastCase{name: "argentina/split-blackjack-aces-even", profile: "argentina", options: []string{"split_blackjack=aces-even"}},
 		fastCase{name: "venice/split-blackjack-aces-even", profile: "venice", options: []string{"split_blackjack=aces-even", "stand_on_21=false"}},

@@ -254,8 +254,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		ch := one("challenge", "The challenge (Desafío): when your first card is an Ace, before the second card you may bet half your stake that it is a ten-value; it pays 2 to 1")
 		if p.ChallengeSplitAce {
 			ch = append(ch, ph("challenge.splitAces", ". After splitting Aces, the second hand may be challenged too"))
+			if p.ChallengeAfterFirst {
+				ch = append(ch, ph("challenge.afterFirst", ", by a bettor who challenged the first"))
+			}
 		}
-		add("challenge", ch, nil, "challenge", "challenge_split_aces")
+		add("challenge", ch, nil, "challenge", "challenge_split_aces", "challenge_after_first")
 	}
 	if p.DeclareInitialAce {
 		add("aces", one("aces.declare", "When one of your first two cards is an Ace, you declare it 1 or 11 before acting, for the rest of the round; a blackjack needs no declaration"), nil, "declare_initial_ace")
