@@ -228,7 +228,7 @@ func (s *solver) handValues(h hand) (*Values, error) {
 	}
 	pbj := v.PDealerBlackjack
 	if h.c.N == 2 && h.c.TwoCard21() {
-		pay := s.pay.of(h.c, false)
+		pay := s.pay.of(h.c, false, false)
 		// Even money and insurance are decided before any peek: a
 		// blackjack's values are not conditioned on the dealer's card.
 		v.Peeked = false

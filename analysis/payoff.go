@@ -35,10 +35,12 @@ var dealerRep = func() [outcomes]rules.DealerHand {
 
 // payKey is everything of a player hand that Settle looks at: its total
 // (22 for any bust), whether it has five cards, whether it is three sevens,
-// whether it is a two-card 21, and whether it was made by splitting.
+// whether it is a two-card 21, whether it was made by splitting, and by
+// splitting Aces (AR-19: split_blackjack=aces-even pays a split ten's
+// blackjack, not a split Ace's, at blackjack_pays).
 type payKey uint16
 
-func keyOf(c rules.Count, split bool) payKey {
+func keyOf(c rules.Count, split, aces bool) payKey {
 	t := c.Total()
 	if t > 22 {
 		t = 22
@@ -55,12 +57,15 @@ func keyOf(c rules.Count, split bool) payKey {
 	}
 	if split {
 		k |= 1 << 8
+		if aces && c.TwoCard21() {
+			k |= 1 << 9
+		}
 	}
 	return k
 }
 
 // payKeys bounds payKey.
-const payKeys = 1 << 9
+const payKeys = 1 << 10
 
 // payTable caches Settle's answers by payKey, and each answer arranged for
 // solver.settle. It belongs to one goroutine.
@@ -72,14 +77,14 @@ type payTable struct {
 
 func newPayTable(p *rules.Profile) *payTable { return &payTable{p: p} }
 
-func (t *payTable) of(c rules.Count, split bool) *[outcomes]payoff {
-	k := keyOf(c, split)
+func (t *payTable) of(c rules.Count, split, aces bool) *[outcomes]payoff {
+	k := keyOf(c, split, aces)
 	if v := t.m[k]; v != nil {
 		return v
 	}
 	v := new([outcomes]payoff)
 	for d := 0; d < outcomes; d++ {
-		o := t.p.Settle(rules.PlayerHand{Count: c, Split: split}, dealerRep[d])
+		o := t.p.Settle(rules.PlayerHand{Count: c, Split: split, SplitAces: split && aces}, dealerRep[d])
 		v[d] = payoff{units: float64(o.Num) / float64(o.Den), origOnly: o.OriginalOnly}
 		switch {
 		case o.Num > 0:
@@ -103,15 +108,15 @@ type settleRow struct {
 }
 
 // row returns the settleRow of a hand (not bust) with stake units on it.
-func (t *payTable) row(c rules.Count, split bool, stake float64) *settleRow {
-	k, i := keyOf(c, split), 0
+func (t *payTable) row(c rules.Count, split, aces bool, stake float64) *settleRow {
+	k, i := keyOf(c, split, aces), 0
 	if stake > 1 {
 		i = 1
 	}
 	if r := t.rows[k][i]; r != nil {
 		return r
 	}
-	pay := t.of(c, split)
+	pay := t.of(c, split, aces)
 	r := new(settleRow)
 	for d, o := range pay {
 		r.net[d] = o.units * stake

@@ -128,7 +128,7 @@ func (s *solver) pick(cs []cand, c Code) int {
 // (ES-10, VE-15) when that is better.
 func (s *solver) rootBlackjack(r *rootHand, h0 hand) {
 	pbj := r.pbj
-	pay := s.pay.of(h0.c, false)
+	pay := s.pay.of(h0.c, false, false)
 	var v val
 	v[sEV] = (1-pbj)*pay[d18].units + pbj*pay[dBJ].units
 	v[sWin] = 1 - pbj

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"sabot/card"
 	"sabot/rules"
 )
 
@@ -102,9 +103,52 @@ func TestSplitAcesAR19(t *testing.T) {
 		t.Errorf("AR-19 rules: %.6f, without drawing %.6f, without split blackjacks %.6f", base.CD.EV, noHit.CD.EV, plain.CD.EV)
 	}
 	pt := newPayTable(rules.MustLookup("argentina"))
-	pay := pt.of(rules.CountOf(kindCard[aceIdx], kindCard[tenIdx]), true)
+	pay := pt.of(rules.CountOf(kindCard[aceIdx], kindCard[tenIdx]), true, true)
 	if pay[d21].units != 1 || pay[d20].units != 1 || pay[dBJ].units != 0 {
 		t.Errorf("split Ace-ten: pays %v vs 21, %v vs 20, %v vs blackjack", pay[d21].units, pay[d20].units, pay[dBJ].units)
+	}
+}
+
+// AR-19 by the letter (split_blackjack=aces-even): AR-02 makes any Ace
+// and ten-value a blackjack «el 150%», and the 1:1 sentence stands only
+// under «APERTURA DE "ASES"»: a split ten that draws an Ace is paid 3:2, a
+// split Ace that draws a ten 1:1, both ranked as blackjacks. Splitting
+// tens is worth more than under blackjack-even (which pays every split
+// blackjack 1:1), by the tens' split hands' Aces at half a unit more; the
+// best play never splits tens, so the house edge is the same.
+func TestSplitTenBlackjackPaysInFull_AR19_AR02(t *testing.T) {
+	p := rules.MustLookup("argentina")
+	if err := p.Set("split_blackjack", "aces-even"); err != nil {
+		t.Fatal(err)
+	}
+	pt := newPayTable(p)
+	ten := pt.of(rules.CountOf(kindCard[tenIdx], kindCard[aceIdx]), true, false)
+	aces := pt.of(rules.CountOf(kindCard[aceIdx], kindCard[tenIdx]), true, true)
+	if ten[d21].units != 1.5 || ten[d20].units != 1.5 || ten[dBJ].units != 0 {
+		t.Errorf("split ten-Ace: pays %v vs 21, %v vs 20, %v vs blackjack", ten[d21].units, ten[d20].units, ten[dBJ].units)
+	}
+	if aces[d21].units != 1 || aces[d20].units != 1 || aces[dBJ].units != 0 {
+		t.Errorf("split Ace-ten: pays %v vs 21, %v vs 20, %v vs blackjack", aces[d21].units, aces[d20].units, aces[dBJ].units)
+	}
+	split := func(v string) float64 {
+		p := rules.MustLookup("argentina")
+		if err := p.Set("split_blackjack", v); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := HandValues(p, card.MustParse("6S"), card.MustParseList("TS KH"), EVOptions{})
+		if err != nil || vs.Split == nil {
+			t.Fatalf("%s: %v, split %v", v, err, vs)
+		}
+		return *vs.Split
+	}
+	even, letter := split("blackjack-even"), split("aces-even")
+	// Each of the two hands draws an Ace about 1 time in 13: +0.5 each.
+	if d := letter - even; d < 0.06 || d > 0.09 {
+		t.Errorf("T-K vs 6: split %.6f under aces-even, %.6f under blackjack-even: %.6f more, want about 2×0.5/13", letter, even, d)
+	}
+	a, b := analyze(t, "argentina", "split_blackjack=blackjack-even"), analyze(t, "argentina", "split_blackjack=aces-even")
+	if a.CD.EV != b.CD.EV {
+		t.Logf("house edge: blackjack-even %.6f %%, aces-even %.6f %%", -100*a.CD.EV, -100*b.CD.EV)
 	}
 }
 

@@ -600,7 +600,7 @@ func (s *solver) stand(h hand, x pack, stake float64) val {
 	if t := s.smemo[i][ctx]; int(h.id) < len(t) && t[h.id] != 0 {
 		return *s.vals.at(t[h.id] - 1)
 	}
-	v := s.settle(s.pay.row(h.c, h.split, stake), s.dealerFor(h, x), stake)
+	v := s.settle(s.pay.row(h.c, h.split, h.split && h.pair == aceIdx, stake), s.dealerFor(h, x), stake)
 	j, p := s.vals.alloc()
 	*p = v
 	*s.memoSlot(&s.smemo[i][ctx], h.id) = j + 1
@@ -1178,7 +1178,9 @@ func (s *solver) splitValue(P int) val {
 		return v
 	}
 	v := chain(2, 2, 0, 0, firstOpen)
-	if s.p.ChallengeSplitAce && P == aceIdx { // AR-10 on the second split Ace
+	// AR-10 on the second split Ace; under challenge_after_first
+	// only where the first Ace's challenge is taken (worth it).
+	if s.p.ChallengeSplitAce && P == aceIdx && (!s.p.ChallengeAfterFirst || s.challengeEV(pack(0).addN(aceIdx, 1)) > 0) {
 		if ev := s.challengeEV(pack(0).addN(aceIdx, 2)); ev > 0 {
 			v[sEV] += ev * s.weight(pack(0).addN(aceIdx, 2))
 		}

@@ -75,7 +75,7 @@ func bruteSplit(t *testing.T, s *solver, P int, maxHands int) float64 {
 		d := dealerDist(up, sh, removed, hole)
 		ev := 0.0
 		for i, h := range hands {
-			pay := s.pay.of(h.c, true)
+			pay := s.pay.of(h.c, true, P == aceIdx)
 			for k := 0; k < outcomes; k++ {
 				u := pay[k].units * h.stake
 				if pay[k].origOnly && pay[k].res < 0 {
@@ -115,7 +115,7 @@ func bruteSplit(t *testing.T, s *solver, P int, maxHands int) float64 {
 		// settlement keys and stakes, and which is the first hand.
 		ks := make([]int, len(hands))
 		for i, h := range hands {
-			ks[i] = int(keyOf(h.c, true))<<2 | int(h.stake)
+			ks[i] = int(keyOf(h.c, true, P == aceIdx))<<2 | int(h.stake)
 		}
 		first := -1
 		if len(ks) > 0 {

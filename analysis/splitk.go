@@ -87,7 +87,7 @@ func (s *solver) standK(h hand, stake float64, out *[kLanes]val, n int) {
 		}
 		return
 	}
-	r := s.pay.row(h.c, h.split, stake)
+	r := s.pay.row(h.c, h.split, h.split && h.pair == aceIdx, stake)
 	for j, d := range s.dealersK(h)[:n] {
 		out[j] = s.settle(r, s.dists.at(d), stake)
 	}

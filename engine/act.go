@@ -156,7 +156,8 @@ func (r *Round) checkInsurance(a Action, explain bool) error {
 		return r.refuse(explain, a, ErrIllegalAction, "no bet of this player on that box", "ES-11, VE-15")
 	}
 	b := &r.bets[i]
-	bj := r.boxes[a.Box].hands[0].Count.TwoCard21()
+	h0 := &r.boxes[a.Box].hands[0]
+	bj := r.blackjack(h0)
 	if a.Kind == EvenMoney {
 		if r.canEvenMoney(b) {
 			return nil
@@ -164,6 +165,8 @@ func (r *Round) checkInsurance(a Action, explain bool) error {
 		switch {
 		case r.p.EvenMoney == rules.NoEvenMoney:
 			return r.refuse(explain, a, ErrIllegalAction, "there is no even money at this table", "AR-16, ES-10, VE-16")
+		case !bj && h0.split && h0.Count.TwoCard21():
+			return r.refuse(explain, a, ErrIllegalAction, "even money needs a blackjack, and an Ace and a ten-value on a split hand are 21, not a blackjack", "ES-10, ES-09, VE-16, VE-14")
 		case !bj:
 			return r.refuse(explain, a, ErrIllegalAction, "even money needs a blackjack", "ES-10, VE-16")
 		case b.settled:
@@ -397,6 +400,8 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 		return errQuiet
 	case rules.BarResplitAces:
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces are not split again", "AR-19, ES-09, VE-14")
+	case rules.BarDeclared:
+		return r.refuse(explain, a, ErrIllegalAction, "the Aces have been declared, irrevocably until the round is settled: a pair of Aces splits before it declares", "AR-11")
 	}
 	if base := r.baseStake(a.Player, a.Box, a.Hand); a.Stake != 0 && a.Stake != base {
 		if explain {

@@ -359,7 +359,22 @@ func (r *Round) canChallenge(b *Bet, boxNo, idx int) bool {
 		h := &r.boxes[b.Box].hands[0]
 		return h.Count.N == 1 && h.cards[0].IsAce()
 	}
-	return b.Box == boxNo && b.Hand == idx+1
+	if b.Box != boxNo || b.Hand != idx+1 {
+		return false
+	}
+	// AR-10 «también», read as a second challenge: only by one who
+	// challenged the first Ace (challenge_after_first).
+	return !r.p.ChallengeAfterFirst || r.hasHandBet(b.Player, boxNo, 1, ChallengeBet)
+}
+
+// hasHandBet reports whether a bettor has a bet of kind k on a box's hand.
+func (r *Round) hasHandBet(player string, boxNo, hand int, k BetKind) bool {
+	for i := range r.bets {
+		if b := &r.bets[i]; b.Kind == k && b.Box == boxNo && b.Hand == hand && b.Player == player {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Round) openWindow(ph Phase) {
@@ -446,12 +461,22 @@ func (r *Round) canInsure(b *Bet) bool {
 	if r.hasSideBet(b.Player, b.Box, InsuranceBet) {
 		return false
 	}
-	h := &r.boxes[b.Box].hands[0]
-	return r.p.InsureBlackjack || !h.Count.TwoCard21()
+	return r.p.InsureBlackjack || !r.blackjack(&r.boxes[b.Box].hands[0])
 }
 
+// blackjack reports whether a player's hand ranks as a blackjack: a split
+// hand's Ace and ten-value is 21 and not a blackjack (ES-09, VE-14: «se
+// contará como 21 y no como Black Jack») unless split_blackjack ranks it so
+// (AR-19).
+func (r *Round) blackjack(h *Hand) bool {
+	return r.p.IsBlackjack(rules.PlayerHand{Count: h.Count, Split: h.split, SplitAces: h.splitAces})
+}
+
+// canEvenMoney reports whether a main bet may take even money now: its box's
+// first hand is a blackjack (ES-10: «los jugadores que tengan Black Jack»; a
+// split hand's 21 is none) under an up card the profile names (VE-16).
 func (r *Round) canEvenMoney(b *Bet) bool {
-	if b.Kind != MainBet || b.settled || !r.boxes[b.Box].hands[0].Count.TwoCard21() {
+	if b.Kind != MainBet || b.settled || !r.blackjack(&r.boxes[b.Box].hands[0]) {
 		return false
 	}
 	up := r.upCard()
@@ -599,7 +624,7 @@ func (r *Round) draw() (card.Card, bool) {
 			r.waiting = true
 			return 0, false
 		}
-		r.voidRound("the cards ran out (AR-08)")
+		r.voidRound(r.p.VoidText()) // AR-08, or the profile's reading (rules.CardsOut)
 		return 0, false
 	}
 	r.drawn = append(r.drawn, c)
@@ -640,7 +665,7 @@ func (r *Round) dealerNeed() rules.DealerPlay {
 			continue
 		}
 		h := &r.boxes[b.Box].hands[b.Hand-1]
-		n := r.p.DealerNeed(rules.PlayerHand{Count: h.Count, Split: h.split, Surrendered: h.surrender})
+		n := r.p.DealerNeed(rules.PlayerHand{Count: h.Count, Split: h.split, SplitAces: h.splitAces, Surrendered: h.surrender})
 		if n == rules.DealerFull {
 			return n
 		}
@@ -669,13 +694,20 @@ func (r *Round) voidRound(reason string) {
 	r.void, r.voidReason = true, reason
 	for i := range r.bets {
 		b := &r.bets[i]
+		if b.Result == rules.EvenMoneyPaid {
+			// Final before the void: «finalizando con esto su jugada»
+			// (ES-10), «l'immediato pagamento» (VE-16).
+			continue
+		}
 		b.Net, b.Result, b.settled = 0, rules.Void, true
 		r.emit(Event{Kind: EvResult, Box: b.Box, Hand: b.Hand, Player: b.Player, BetKind: b.Kind, Result: rules.Void})
 	}
 	for i := 0; i < r.nOrder; i++ {
 		b := &r.boxes[r.order[i]]
 		for j := 0; j < b.n; j++ {
-			b.hands[j].result = rules.Void
+			if b.hands[j].result != rules.EvenMoneyPaid {
+				b.hands[j].result = rules.Void
+			}
 		}
 	}
 	r.phase = Done

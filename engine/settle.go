@@ -26,7 +26,7 @@ func (r *Round) settle() {
 				r.emit(Event{Kind: EvReveal, Box: boxNo, Hand: j + 1, Card: h.cards[h.faceDown]})
 				h.faceDown = -1
 			}
-			h.outcome = r.p.Settle(rules.PlayerHand{Count: h.Count, Split: h.split, Surrendered: h.surrender}, d)
+			h.outcome = r.p.Settle(rules.PlayerHand{Count: h.Count, Split: h.split, SplitAces: h.splitAces, Surrendered: h.surrender}, d)
 			h.result = h.outcome.Result
 		}
 	}

@@ -333,8 +333,9 @@ func TestLastRoundVoidHouseOption(t *testing.T) {
 	}
 }
 
-// AR-08: with no cut card the shoe is dealt to its end; a round the cards run
-// out in is void, every stake returned, and the cards are reshuffled (EG-05).
+// EG-02's reading (rules.CardsOut; AR-08 is the Argentine text's): with no
+// cut card the shoe is dealt to its end; a round the cards run out in is
+// void, every stake returned, and the cards are reshuffled (EG-05).
 func TestCardsRunOutVoid(t *testing.T) {
 	cfg := table(t, "spain", 9, "cut_card_reserve=0", "min_bet=100")
 	cfg.Boxes = []int{1, 2, 3, 4, 5, 6, 7}
@@ -347,7 +348,7 @@ func TestCardsRunOutVoid(t *testing.T) {
 	}
 	for _, w := range []string{
 		"no cut card: the shoe is dealt to its end, and a round the cards run out in is void;",
-		"The round is void: the cards ran out (AR-08); every stake is returned.",
+		"The round is void: the cards ran out: the regulation has no rule for it, and this table's reading voids the round (EG-02); every stake is returned.",
 		"The shoe is empty: the discards and the rest of the shoe are reshuffled (EG-05).",
 	} {
 		if !strings.Contains(out, w) {

@@ -27,19 +27,19 @@ func argentina() Profile {
 	p.Name = "argentina"
 	p.Regulation = "argentina"
 	p.Description = "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split."
-	p.Decks = 8                 // AR-01
-	p.MinCut = 50               // AR-07
-	p.CutCardReserve = 52       // AR-08
-	p.MinBetsToStart = 3        // AR-03
-	p.HoleCard = NoPeek         // AR-09
-	p.DoubleOn = Double11       // AR-17
-	p.DoubleCardFaceDown = true // AR-17
-	p.MaxHands = 2              // AR-18
-	p.HitSplitAces = true       // AR-19 (reading)
-	p.SplitBlackjack = SplitBlackjackEven
-	p.Challenge = true         // AR-10
-	p.ChallengeSplitAce = true // AR-10 (reading)
-	p.DeclareInitialAce = true // AR-11
+	p.Decks = 8                               // AR-01
+	p.MinCut = 50                             // AR-07
+	p.CutCardReserve = 52                     // AR-08
+	p.MinBetsToStart = 3                      // AR-03
+	p.HoleCard = NoPeek                       // AR-09
+	p.DoubleOn = Double11                     // AR-17
+	p.DoubleCardFaceDown = true               // AR-17
+	p.MaxHands = 2                            // AR-18
+	p.HitSplitAces = true                     // AR-19 (reading)
+	p.SplitBlackjack = SplitBlackjackAcesEven // AR-19 by the letter (AR-02, AR-16)
+	p.Challenge = true                        // AR-10
+	p.ChallengeSplitAce = true                // AR-10 (reading)
+	p.DeclareInitialAce = true                // AR-11
 	return p
 }
 
@@ -178,9 +178,11 @@ func (p *Profile) Readings() []Reading {
 		add("AR-10", "challenge_split_aces", "after splitting Aces, the challenge may be placed on the second split hand before its second card, at half that hand's stake")
 	}
 	if p.DeclareInitialAce {
-		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too")
+		add("AR-11", "declare_initial_ace", "at most one Ace counts 11; declared 1, every Ace among the first two cards counts 1; Aces drawn later count at their most favourable value; a blackjack, or a hand of 21, needs no declaration; a split hand whose first two cards hold an Ace declares too; a pair of Aces declared 1 or 11 is not split: the declaration «defina su puntaje», the hand's total, and «será irrevocable hasta la completa definición del pase», which a split would unmake, so the pair splits before it declares (the seed asks the declaration of «alguna de las dos primeras cartas» and lets A-A split as «dos (2) jugadas independientes»: refusing the split, not the new hands' declarations, keeps both) and each split hand declares its own Ace")
 	}
 	switch {
+	case p.DealerPlays == PlaysUnlessAllBust:
+		out = append(out, Reading{Rule: "AR-14", Option: "dealer_plays", Value: "unless-all-bust", Text: "by the letter: «Cuando todos los Jugadores se pasaren de puntaje» the dealer draws nothing; with any hand not bust, blackjacks alone included, he completes his hand by his rule (dealer_plays=as-needed stops him at two cards when only blackjacks are left)"})
 	case p.DealerPlays == PlaysAsNeeded:
 		add("AR-14", "dealer_plays", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
 	case p.EvenMoney == EvenMoneyAceTen:
@@ -194,8 +196,11 @@ func (p *Profile) Readings() []Reading {
 	if p.HitSplitAces {
 		add("AR-19", "hit_split_aces", "split Aces may draw: the regulation states no limit")
 	}
-	if p.SplitBlackjack == SplitBlackjackEven {
+	switch {
+	case p.SplitBlackjack == SplitBlackjackEven:
 		add("AR-19", "split_blackjack", "a two-card 21 on any split hand ranks as a blackjack (beats a dealer 21, pushes a dealer blackjack) and is paid even money")
+	case p.SplitBlackjack == SplitBlackjackAcesEven && p.OwnRule("AR-19"):
+		out = append(out, Reading{Rule: "AR-19", Option: "split_blackjack", Value: "aces-even", Text: "by the letter: «Se denomina BLACK JACK, a la combinación de dos cartas: un \"AS\" y una figura (K, Q, J) o un Diez (10)» (AR-02) and it is paid «el 150% de su apuesta» (AR-16); the sentence «éste será considerado para el pago en forma \"Simple\" (1 por 1)» stands under «APERTURA DE \"ASES\"» alone. So a split Ace that draws a ten-value is a blackjack paid 1:1, and a split ten-value that draws an Ace, one of «dos jugadas independientes», a blackjack paid 3:2; both rank as blackjacks (beat a dealer 21, push a dealer blackjack: «lograre Black Jack»). split_blackjack=blackjack-even pays every split hand's blackjack 1:1, the reading sabot took before"})
 	}
 	if p.DoubleOn == Double9to11 && p.DoubleAfterSplit {
 		add("ES-08", "double_after_split", "double after split allowed: the leaflet does not forbid it")
@@ -252,6 +257,42 @@ func (p *Profile) Readings() []Reading {
 	}
 	if p.Insurance && p.InsureBlackjack {
 		add("ES-10", "insure_blackjack", "a blackjack may be insured as well as paid even money")
+	}
+	if p.StandOn21 && p.OwnRule("AR-12") {
+		add("AR-12", "stand_on_21", "a hand of 21 stands: the player asks for cards «siempre que las mismas no sumen veintiuno (21)»; stand_on_21=false, which lets it draw, departs from the text")
+	}
+	if p.StandOn21 && p.OwnRule("ES-04") {
+		add("ES-04", "stand_on_21", "a hand of 21 stands: the leaflet lets the player ask for cards «con idea de acercarse más a 21 que el croupier» and says nothing of a hand already at 21, which no card improves; the Venetian rules say it (VE-06), the Spanish ones do not, so it is a reading here (stand_on_21=false lets the hand draw)")
+	}
+	if p.OwnRule("AR-13") {
+		add("AR-13", "", "13 a) gives the dealer's Ace with an Ace or a 2 to 5 the value 1 in his two-card total, and 13 c) counts an Ace drawn later 11 when the cards before it and the Ace as 11 «suma diecisiete (17) o más»; the text does not say that an Ace counted 1 stays 1 once he draws: sabot counts his hand anew at each card, the Ace 11 whenever that makes 17 to 21 (A-5 then a 2 is 18 and stands), as 13 c) counts a later Ace. The other reading (the Ace stays 1: A-5-2 is 8 and draws) has no option yet")
+	}
+	if p.SplitTenAceChoice && p.OwnRule("VE-13") {
+		add("VE-13", "split_ten_ace_choice", "a box holder who does not answer counts the Ace 11: «L'Asso vale 1 o 11 punti, a scelta, determinando il punteggio più favorevole» (VE-02), and 11 makes the hand 21, which stands (VE-06); there is one way, the rule giving the 1 only to one who asks for it")
+	}
+	if p.OwnRule("ES-07") {
+		add("ES-07", "", "a blackjack «gana a cualquier otra combinación, excepto cuando el croupier saca Black Jack»: against the dealer's blackjack it is neither won nor lost but pushed, as «Las manos de igual puntuación serán nulas» says of equal hands; one way, the leaflet giving no other result")
+	}
+	if p.BackBetsPerBox > 0 && p.Insurance && p.OwnRule("ES-03") {
+		add("ES-11", "", "a back bettor insures his own stake and takes even money on it as he chooses, the box holder's choice apart: the leaflet offers the insurance «al conjunto de los jugadores» and even money to «los jugadores que tengan Black Jack», and the back bettor's duty to accept the holder's decisions («debiendo aceptar sus iniciativas») is of the play of the hand; there is no option, each bettor's side bet being his own")
+	}
+	if p.Challenge && p.ChallengeSplitAce && p.OwnRule("AR-10") {
+		add("AR-10", "", "«Si tiene un As en la primer carta y recibe otro As en la segunda carta podrá asegurar éste también siempre y cuando abra la apuesta»: «también» is read as this Ace too, as the first could be, and the split («siempre y cuando abra la apuesta») as the one condition: the second Ace may be challenged whether the first was or not; challenge_after_first=true takes the other reading, a second challenge only for one who challenged the first")
+	}
+	if p.MaxHands == 3 && p.OwnRule("VE-12") {
+		add("VE-12", "max_hands", "«Se con la terza carta ricevuta forma un'altra coppia il giocatore può effettuare un'ultima divisione»: either split hand that forms a new pair with the card it receives may split once more, up to 3 hands; the letter's «terza carta», the first card dealt after the split, would let the first hand alone split again: that reading has no option yet")
+	}
+	if p.BankRotates && p.OwnRule("FAM-02") {
+		add("FAM-02", "bank_rounds", "the bank «pasaría cada cierto período de tiempo»: the period is counted in rounds (bank_rounds; 0, only a blackjack passes it), which every player at the table sees alike and a replay keeps, not in minutes")
+	}
+	if p.BankRotates && p.OwnRule("FAM-01") {
+		add("FAM-01", "bank_rotates", "the rules say who holds the bank, not what it pays with: the holder's bank pays from his own wallet, covering the bets in dealing order up to its funds and refusing a bet it could not pay (FAM-01, docs/server.md); one way, the house never paying for a player's bank, as «no sería equitativo que uno de los jugadores la acaparara durante toda la partida» makes the bank the players' own")
+	}
+	if p.Regulation == "family" && p.BurnCards == 0 && p.CutCardReserve == 0 {
+		add("FAM-03", "cut_card_reserve", "the family game is played «utilizando una sola baraja» with the collected cards under the deck (FAM-03): the casino shoe's burned cards (EG-03) and cut card (EG-02) have no place, the deck being reshuffled when the first collected card face up is reached (collected_cards)")
+	}
+	if r, ok := p.cardsOutReading(); ok {
+		out = append(out, r)
 	}
 	return out
 }

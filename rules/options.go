@@ -130,11 +130,11 @@ var (
 	holeCardNames  = []string{"peek", "no-peek", "none"}
 	takesNames     = []string{"all", "original"}
 	doubleOnNames  = []string{"any", "9-11", "10-11", "11"}
-	splitBJNames   = []string{"21", "blackjack-even"}
+	splitBJNames   = []string{"21", "blackjack-even", "aces-even"}
 	surrenderNames = []string{"none", "late", "early"}
 	evenMoneyNames = []string{"none", "ace", "ace-or-ten"}
 	maxScopeNames  = []string{"bet", "box"}
-	dealerPlays    = []string{"as-needed", "always"}
+	dealerPlays    = []string{"as-needed", "always", "unless-all-bust"}
 	insClosesNames = []string{"first-decision", "third-card"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
@@ -161,7 +161,7 @@ var options = []Option{
 	enumOpt("hole_card", "AR-09,ES-12,VE-05", "The dealer's second card: peek (US, checked under an Ace or ten), no-peek (dealt face down, turned when the dealer plays) or none (European, drawn after the players).", holeCardNames, func(p *Profile) *HoleCard { return &p.HoleCard }),
 	enumOpt("dealer_blackjack_takes", "AR-15,ES-12,VE-15", "What a dealer blackjack beats: all stakes, doubles and splits included, or only the original stakes.", takesNames, func(p *Profile) *DealerBlackjackTakes { return &p.DealerBlackjackTakes }),
 	boolOpt("dealer_hits_soft_17", "AR-13,ES-05,VE-08", "The dealer draws to a soft 17.", func(p *Profile) *bool { return &p.DealerHitsSoft17 }),
-	enumOpt("dealer_plays", "AR-14,ES-05,VE-08", "How far the dealer plays when no live hand is left: as-needed (AR-14, argentina: he draws nothing when every hand is bust, and only the card that settles blackjacks and insurance when no other hand is live) or always (he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money: venice, VE-08 «obbligatoriamente»; spain and family, ES-05). The reference profiles take as-needed, the US practice.", dealerPlays, func(p *Profile) *DealerPlays { return &p.DealerPlays }),
+	enumOpt("dealer_plays", "AR-14,ES-05,VE-08", "How far the dealer plays when no live hand is left: as-needed (AR-14, argentina: he draws nothing when every hand is bust, and only the card that settles blackjacks and insurance when no other hand is live) or always (he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money: venice, VE-08 «obbligatoriamente»; spain and family, ES-05). unless-all-bust is AR-14 by the letter («Cuando todos los Jugadores se pasaren de puntaje»): he draws nothing only when every hand is bust, and completes his hand when blackjacks alone are left. The reference profiles take as-needed, the US practice.", dealerPlays, func(p *Profile) *DealerPlays { return &p.DealerPlays }),
 	{Key: "blackjack_pays", Rules: splitRules("AR-16,ES-07,VE-10"), Doc: "What a blackjack pays.", Values: "ratio",
 		get: func(p *Profile) string { return p.BlackjackPays.String() },
 		set: func(p *Profile, s string) error {
@@ -178,7 +178,7 @@ var options = []Option{
 	intOpt("max_hands", "AR-18,ES-09,VE-12", "Hands one box may reach by splitting (1: no split, 2: one split).", func(p *Profile) *int { return &p.MaxHands }),
 	boolOpt("resplit_aces", "ES-09", "Split Aces may be split again.", func(p *Profile) *bool { return &p.ResplitAces }),
 	boolOpt("hit_split_aces", "AR-19,ES-09,VE-14", "Split Aces may draw more than one card, and then may also double where double_after_split allows it (and double_on the total); off, each takes one card and neither draws nor doubles.", func(p *Profile) *bool { return &p.HitSplitAces }),
-	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21, or ranked as a blackjack and paid even money.", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
+	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21 (21), ranked as a blackjack and paid even money (blackjack-even), or ranked as a blackjack paid even money on split Aces and at blackjack_pays on a split ten that draws an Ace (aces-even: AR-19 by the letter, the 1:1 sentence under «APERTURA DE \"ASES\"» only).", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),
 	enumOpt("surrender", "", "Surrender (reference profiles only): late (after the peek) or early.", surrenderNames, func(p *Profile) *Surrender { return &p.Surrender }),
 	boolOpt("insurance", "AR-20,ES-11,VE-15", "Insurance is offered under a dealer Ace, up to half the original stake, paying 2:1.", func(p *Profile) *bool { return &p.Insurance }),
 	enumOpt("insurance_closes", "ES-11,VE-15", "What closes the offer of insurance and even money: first-decision (made to every box once, before play, 003 §11: the first decision of another kind closes it; venice and the reference profiles) or third-card (open while the boxes play, until a player is dealt a third card: spain and family, ES-11 «antes de dar la tercera carta al primer jugador que la pida»; a stand, a split's second cards or a blackjack's even money leave it open).", insClosesNames, func(p *Profile) *InsuranceCloses { return &p.InsuranceCloses }),
@@ -186,6 +186,7 @@ var options = []Option{
 	enumOpt("even_money", "ES-10,VE-16", "A blackjack may be paid 1:1 at once under these dealer up cards.", evenMoneyNames, func(p *Profile) *EvenMoney { return &p.EvenMoney }),
 	boolOpt("challenge", "AR-10", "The Desafío: with an Ace as first card, bet half the stake that the second card is ten-value, paying 2:1.", func(p *Profile) *bool { return &p.Challenge }),
 	boolOpt("challenge_split_aces", "AR-10", "With the challenge on: after splitting Aces, the second hand may be challenged before its second card.", func(p *Profile) *bool { return &p.ChallengeSplitAce }),
+	boolOpt("challenge_after_first", "AR-10", "With challenge_split_aces: only a bettor who challenged the first Ace may challenge the second («podrá asegurar éste también», read as a second challenge); off, anyone may, the split being the one condition.", func(p *Profile) *bool { return &p.ChallengeAfterFirst }),
 	boolOpt("declare_initial_ace", "AR-11", "A hand with an Ace among its first two cards must declare it 1 or 11 before acting, irrevocably.", func(p *Profile) *bool { return &p.DeclareInitialAce }),
 	intOpt("must_draw_at_most", "VE-06", "A hand at this total or less must draw (0: no obligation).", func(p *Profile) *int { return &p.MustDrawAtMost }),
 	boolOpt("stand_on_21", "VE-06", "A hand at 21 must stand.", func(p *Profile) *bool { return &p.StandOn21 }),

@@ -44,12 +44,18 @@ const (
 	// BarTotal: double_on does not allow the hand's total (AR-17, ES-08,
 	// VE-11).
 	BarTotal
+	// BarDeclared: the pair's Aces have been declared, and the declaration
+	// «será irrevocable hasta la completa definición del pase» (AR-11): a
+	// split would unmake the total declared.
+	BarDeclared
 )
 
 // SplitBar says what forbids the hand to split now, or NoBar: a split
 // takes the first two cards of equal value, while the box holds fewer than
 // max_hands hands, and split Aces split again only under resplit_aces
-// (AR-18, AR-19, ES-09, VE-12, VE-14).
+// (AR-18, AR-19, ES-09, VE-12, VE-14). A pair of Aces declared 1 or 11 is
+// not split (AR-11): the player splits before he declares, and each split
+// hand declares its own Ace.
 func (p *Profile) SplitBar(h HandPos) Bar {
 	switch {
 	case h.Count.N != 2:
@@ -60,6 +66,8 @@ func (p *Profile) SplitBar(h HandPos) Bar {
 		return BarHands
 	case h.SplitAces && !p.ResplitAces:
 		return BarResplitAces
+	case h.Count.Declared != 0:
+		return BarDeclared
 	}
 	return NoBar
 }
@@ -141,6 +149,8 @@ func (p *Profile) DealerNeed(h PlayerHand) DealerPlay {
 		return DealerFull
 	case c.Bust():
 		return DealerStands
+	case p.DealerPlays == PlaysUnlessAllBust: // AR-14's letter: only bust hands spare his cards
+		return DealerFull
 	case h.Surrendered:
 		if p.Surrender == LateSurrender {
 			return DealerTwoCards

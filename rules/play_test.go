@@ -236,3 +236,39 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// AR-11: «Esta decisión será irrevocable hasta la completa definición del
+// pase»: a pair of Aces declared 1 or 11 is not split (the split would
+// unmake the declared total); undeclared, it splits (AR-19).
+func TestDeclaredAcesDoNotSplit_AR11(t *testing.T) {
+	p := MustLookup("argentina")
+	for _, v := range []int{1, 11} {
+		h := pos("AS AH", 1, false)
+		h.Count = h.Count.Declare(v)
+		if got := p.SplitBar(h); got != BarDeclared {
+			t.Errorf("A-A declared %d: SplitBar = %d, want BarDeclared", v, got)
+		}
+	}
+	if got := p.SplitBar(pos("AS AH", 1, false)); got != NoBar {
+		t.Errorf("A-A undeclared: SplitBar = %d, want NoBar", got)
+	}
+}
+
+// AR-14 by the letter (dealer_plays=unless-all-bust): «Cuando todos los
+// Jugadores se pasaren de puntaje … el Pagador no tirará cartas para sí»:
+// only a bust hand spares the dealer's cards; a blackjack left alone needs
+// his full hand (as-needed: two cards).
+func TestDealerPlaysUnlessAllBust_AR14(t *testing.T) {
+	p := MustLookup("argentina")
+	must(t, p.Set("dealer_plays", "unless-all-bust"))
+	bj := PlayerHand{Count: count("AS KH")}
+	if got := p.DealerNeed(bj); got != DealerFull {
+		t.Errorf("a blackjack left: DealerNeed = %d, want DealerFull", got)
+	}
+	if got := p.DealerNeed(PlayerHand{Count: count("TS 6H 9C")}); got != DealerStands {
+		t.Errorf("a bust hand: DealerNeed = %d, want DealerStands", got)
+	}
+	if got := MustLookup("argentina").DealerNeed(bj); got != DealerTwoCards {
+		t.Errorf("as-needed, a blackjack left: DealerNeed = %d, want DealerTwoCards", got)
+	}
+}

@@ -61,6 +61,12 @@ const (
 	// SplitBlackjackEven ranks it as a blackjack (beats a dealer 21, pushes a
 	// dealer blackjack) paid even money (AR-19).
 	SplitBlackjackEven
+	// SplitBlackjackAcesEven is AR-19 by the letter: every split hand's Ace
+	// and ten-value ranks as a blackjack, «el 150%» (AR-02, AR-16) on a
+	// split ten that draws an Ace, and paid «en forma "Simple" (1 por 1)»
+	// only on split Aces, the one case the 1:1 sentence stands under
+	// («APERTURA DE "ASES"»).
+	SplitBlackjackAcesEven
 )
 
 // Surrender is the surrender rule (reference profiles only).
@@ -108,6 +114,11 @@ const (
 	// obbligatoriamente “la regola del banco”»; ES-05: «deberá pedir otros
 	// naipes hasta … 17»). The cards he takes change the rounds after.
 	PlaysAlways
+	// PlaysUnlessAllBust is AR-14 by the letter: «Cuando todos los
+	// Jugadores se pasaren de puntaje … el Pagador no tirará cartas para
+	// sí»: he draws nothing when every hand is bust, and otherwise, only
+	// blackjacks left included, completes his hand by his rule.
+	PlaysUnlessAllBust
 )
 
 // InsuranceCloses says what closes the insurance window (ES-11, VE-15):
@@ -189,27 +200,28 @@ type Profile struct {
 	BlackjackPays Ratio // AR-16, ES-07, VE-10
 
 	// Player options.
-	DoubleOn           DoubleOn       // AR-17, ES-08, VE-11
-	DoubleAfterSplit   bool           // AR-17, ES-08, VE-13
-	DoubleForLess      bool           // VE-19
-	DoubleCardFaceDown bool           // AR-17
-	MaxHands           int            // AR-18, ES-09, VE-12
-	ResplitAces        bool           // ES-09
-	HitSplitAces       bool           // AR-19, ES-09, VE-14
-	SplitBlackjack     SplitBlackjack // AR-19, ES-09, VE-14
-	Surrender          Surrender
-	Insurance          bool            // AR-20, ES-11, VE-15
-	InsuranceCloses    InsuranceCloses // ES-11, VE-15
-	InsureBlackjack    bool            // ES-10, VE-15
-	EvenMoney          EvenMoney       // ES-10, VE-16
-	Challenge          bool            // AR-10
-	ChallengeSplitAce  bool            // AR-10
-	DeclareInitialAce  bool            // AR-11
-	MustDrawAtMost     int             // VE-06
-	StandOn21          bool            // VE-06
-	SplitTenAceChoice  bool            // VE-13
-	FiveCard21         bool            // PON-01
-	ThreeSevens        bool            // PON-02
+	DoubleOn            DoubleOn       // AR-17, ES-08, VE-11
+	DoubleAfterSplit    bool           // AR-17, ES-08, VE-13
+	DoubleForLess       bool           // VE-19
+	DoubleCardFaceDown  bool           // AR-17
+	MaxHands            int            // AR-18, ES-09, VE-12
+	ResplitAces         bool           // ES-09
+	HitSplitAces        bool           // AR-19, ES-09, VE-14
+	SplitBlackjack      SplitBlackjack // AR-19, ES-09, VE-14
+	Surrender           Surrender
+	Insurance           bool            // AR-20, ES-11, VE-15
+	InsuranceCloses     InsuranceCloses // ES-11, VE-15
+	InsureBlackjack     bool            // ES-10, VE-15
+	EvenMoney           EvenMoney       // ES-10, VE-16
+	Challenge           bool            // AR-10
+	ChallengeSplitAce   bool            // AR-10
+	ChallengeAfterFirst bool            // AR-10 «también»: the second split Ace only by one who challenged the first
+	DeclareInitialAce   bool            // AR-11
+	MustDrawAtMost      int             // VE-06
+	StandOn21           bool            // VE-06
+	SplitTenAceChoice   bool            // VE-13
+	FiveCard21          bool            // PON-01
+	ThreeSevens         bool            // PON-02
 }
 
 // Clone returns a copy of p.

@@ -277,3 +277,45 @@ func TestReadingsCiteTheirOwnRegulation(t *testing.T) {
 		}
 	}
 }
+
+// The readings of the seeds' third reading, each named with its option
+// (or none where there is one way): stand on 21 outside Venice (AR-12's
+// text, ES-04's reading), AR-13's Ace counted anew, AR-14's letter as a
+// value, AR-19's letter (aces-even, argentina's default), AR-11's
+// irrevocable declaration, AR-10's «también», ES-07's push, the Spanish
+// back bettor's own insurance and even money (ES-11), VE-12's new pair on
+// either hand, VE-13's unanswered choice, family's shoe (FAM-03), period
+// (FAM-02) and bank's cover (FAM-01), and the end of the cards where only
+// AR-08 has a rule (EG-02, FAM-03, VE-01).
+func TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01(t *testing.T) {
+	want := map[string][]string{
+		"argentina": {"AR-12 stand_on_21", "AR-13 ", "AR-19 split_blackjack=aces-even", "AR-11 declare_initial_ace", "AR-10 "},
+		"spain":     {"ES-04 stand_on_21", "ES-07 ", "ES-11 ", "EG-02 "},
+		"family":    {"ES-04 stand_on_21", "ES-07 ", "FAM-03 ", "FAM-03 cut_card_reserve", "FAM-02 bank_rounds", "FAM-01 bank_rotates"},
+		"venice":    {"VE-13 split_ten_ace_choice", "VE-01 ", "VE-12 max_hands"},
+	}
+	for name, ws := range want {
+		var got []string
+		for _, r := range MustLookup(name).Readings() {
+			k := r.Rule + " " + r.Option
+			if r.Value != "" {
+				k += "=" + r.Value
+			}
+			got = append(got, k)
+		}
+		for _, w := range ws {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: readings %q lack %q", name, got, w)
+			}
+		}
+	}
+	p := MustLookup("argentina")
+	must(t, p.Set("dealer_plays", "unless-all-bust"))
+	found := false
+	for _, r := range p.Readings() {
+		found = found || r.Rule == "AR-14" && r.Value == "unless-all-bust"
+	}
+	if !found {
+		t.Error("argentina with dealer_plays=unless-all-bust: no AR-14 reading of the letter")
+	}
+}

@@ -34,6 +34,7 @@ func (r Result) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 type PlayerHand struct {
 	Count       Count
 	Split       bool // the hand was made by splitting
+	SplitAces   bool // by splitting Aces (split_blackjack=aces-even pays its blackjack 1:1, AR-19)
 	Surrendered bool
 }
 
@@ -58,9 +59,9 @@ type Outcome struct {
 
 // IsBlackjack reports whether a player's hand ranks as a blackjack: an
 // unsplit two-card 21, or a split one where split_blackjack is
-// blackjack-even (AR-19).
+// blackjack-even or aces-even (AR-19).
 func (p *Profile) IsBlackjack(h PlayerHand) bool {
-	return h.Count.TwoCard21() && (!h.Split || p.SplitBlackjack == SplitBlackjackEven)
+	return h.Count.TwoCard21() && (!h.Split || p.SplitBlackjack != Split21)
 }
 
 // Settle applies the settlement table (AR-15, AR-16, ES-04, ES-06, ES-07,
@@ -88,7 +89,9 @@ func (p *Profile) Settle(h PlayerHand, d DealerHand) Outcome {
 		return Outcome{Result: Lose, Num: -1, Den: 1, OriginalOnly: p.DealerBlackjackTakes == TakesOriginal}
 	}
 	if playerBJ {
-		if h.Split { // AR-19: ranks as a blackjack, paid even money
+		// AR-19: a split hand's blackjack is paid even money; by the
+		// letter (aces-even), only on split Aces («APERTURA DE "ASES"»).
+		if h.Split && (p.SplitBlackjack == SplitBlackjackEven || h.SplitAces) {
 			return Outcome{Result: Blackjack, Num: 1, Den: 1}
 		}
 		return Outcome{Result: Blackjack, Num: p.BlackjackPays.Num, Den: p.BlackjackPays.Den} // AR-16

@@ -73,18 +73,31 @@ func TestBlackjackRounding_AR16(t *testing.T) {
 	}
 }
 
-// AR-19: a split two-card 21 ranks as blackjack, paid even money; ES-09,
+// AR-19: a split two-card 21 ranks as blackjack; on split Aces it is paid
+// even money («APERTURA DE "ASES"»), on a split ten 3:2 (AR-02, AR-16: the
+// letter, split_blackjack=aces-even), or 1:1 under blackjack-even; ES-09,
 // VE-14: a plain 21.
 func TestSplitBlackjack_AR19_ES09_VE14(t *testing.T) {
-	h := PlayerHand{Count: count("AS KH"), Split: true}
+	h := PlayerHand{Count: count("AS KH"), Split: true, SplitAces: true}
+	ten := PlayerHand{Count: count("KH AS"), Split: true}
 	d21 := DealerHand{Count: count("7C 7D 7H")}
 	dBJ := DealerHand{Count: count("AC KD")}
 	ar := MustLookup("argentina")
 	if o := ar.Settle(h, d21); o.Result != Blackjack || ar.Net(100, o) != 100 {
-		t.Errorf("argentina split 21 vs dealer 21: %+v", o)
+		t.Errorf("argentina split Aces' 21 vs dealer 21: %+v", o)
 	}
-	if o := ar.Settle(h, dBJ); o.Result != Push {
-		t.Errorf("argentina split 21 vs dealer blackjack: %+v", o)
+	if o := ar.Settle(ten, d21); o.Result != Blackjack || ar.Net(100, o) != 150 {
+		t.Errorf("argentina split ten's 21 vs dealer 21: %+v", o)
+	}
+	for _, x := range []PlayerHand{h, ten} {
+		if o := ar.Settle(x, dBJ); o.Result != Push {
+			t.Errorf("argentina split 21 vs dealer blackjack: %+v", o)
+		}
+	}
+	even := MustLookup("argentina")
+	must(t, even.Set("split_blackjack", "blackjack-even"))
+	if o := even.Settle(ten, d21); o.Result != Blackjack || even.Net(100, o) != 100 {
+		t.Errorf("blackjack-even: split ten's 21 vs dealer 21: %+v", o)
 	}
 	for _, name := range []string{"spain", "venice"} {
 		p := MustLookup(name)

@@ -52,8 +52,8 @@ func (p *Profile) Validate() error {
 	case p.BlackjackPays.Num <= 0 || p.BlackjackPays.Den <= 0:
 		return bad("blackjack_pays=%v: want a positive ratio", p.BlackjackPays)
 	case p.HoleCard > NoHole || p.DealerBlackjackTakes > TakesOriginal || p.DoubleOn > Double11 ||
-		p.SplitBlackjack > SplitBlackjackEven || p.Surrender > EarlySurrender || p.EvenMoney > EvenMoneyAceTen ||
-		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysAlways || p.InsuranceCloses > ClosesThirdCard:
+		p.SplitBlackjack > SplitBlackjackAcesEven || p.Surrender > EarlySurrender || p.EvenMoney > EvenMoneyAceTen ||
+		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysUnlessAllBust || p.InsuranceCloses > ClosesThirdCard:
 		return bad("an enumerated option is out of range")
 	case p.Surrender == LateSurrender && p.HoleCard == NoPeek:
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")

@@ -85,4 +85,12 @@ var spainRounds = []round{
 		cards: "TS 7D 9H KC", bets: "ana 1 100; ben 1 50", err: "(ES-03)"},
 	{name: "ES-01 one more bet on a box by the same player is refused", profile: "spain", cards: "TS 7D 9H KC",
 		bets: "ana 1 100; ana 1 50", err: "already bets"},
+	{name: "ES-10 ES-09 no even money on split Aces that draw a King", profile: "spain", cards: "AS 9H AD AH 8H KS TD KC",
+		bets: "ana 1 100; cy 2 100", decisions: "ana 1 split; ana 1 even-money; cy 2 stand", err: "21, not a blackjack (ES-10, ES-09)"},
+	{name: "ES-10 ES-09 no even money for a back bettor on a split 21", profile: "spain", cards: "KS 9H AD QH 8H AC TD KC",
+		bets: "ana 1 100; ben 1 100; cy 2 100", decisions: "ana 1 split; ben 1 split; ben 1 even-money; ana 1/2 stand; cy 2 stand",
+		err: "21, not a blackjack (ES-10, ES-09)"},
+	{name: "ES-10 ES-09 a split 21 loses to a dealer blackjack", profile: "spain", cards: "AS 9H AD AH 8H KS TD KC",
+		bets: "ana 1 100; ben 1 100; cy 2 100", decisions: "ana 1 split; ben 1 split; cy 2 stand",
+		net: "ana=-200 ben=-200 cy=-100", dealer: 21, results: "1/1=lose 1/2=lose 2/1=lose"},
 }

@@ -104,6 +104,15 @@ func TestFamily(t *testing.T) { runAll(t, familyRounds) }
 var pontoon = map[string]any{"five_card_21": true, "three_sevens": true}
 
 var familyRounds = []round{
+	{name: "ES-10 ES-09 no even money on split Aces that draw a King", profile: "family", cards: "AS 9H AD AH 8H KS TD KC",
+		bets: "ana 1 100; cy 2 100", decisions: "ana 1 split; ana 1 even-money; cy 2 stand", err: "21, not a blackjack (ES-10, ES-09)"},
+	{name: "option back bets ES-10 ES-09 no even money for a back bettor on a split 21", profile: "family",
+		options: map[string]any{"back_bets_per_box": 1}, cards: "KS 9H AD QH 8H AC TD 7C",
+		bets: "ana 1 100; ben 1 100; cy 2 100", decisions: "ana 1 split; ben 1 split; ben 1 even-money; ana 1/2 stand; cy 2 stand",
+		err: "21, not a blackjack (ES-10, ES-09)"},
+	{name: "ES-10 ES-09 a split 21 loses to a dealer blackjack", profile: "family", cards: "KS 9H AD QH 8H AC TD KC",
+		bets: "ana 1 100; cy 2 100", decisions: "ana 1 split; ana 1/2 stand; cy 2 stand",
+		net: "ana=-200 cy=-100", dealer: 21, results: "1/1=lose 1/2=lose 2/1=lose"},
 	{name: "FAM-01 one deck", profile: "family", cards: "AS AH AD AC AS", bets: "ana 1 100", err: "1 deck"},
 	// FAM-01, ES-09: the casino's rules, 6 splits included; ten-values
 	// split as equals, and one deck holds 16 of them.

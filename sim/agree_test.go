@@ -300,8 +300,13 @@ func (dr *driver) round() {
 		}
 	}
 	void, _ := r.Void()
-	if void {
+	if void { // only an even money paid stays (ES-10, VE-16: final before the void)
 		dr.w = 0
+		for _, b := range r.Bets() {
+			if mine(b.Player) && b.Result == rules.EvenMoneyPaid {
+				dr.w += int64(b.Stake)
+			}
+		}
 	}
 	ranOut := void && !r.LastRound()
 	if dr.p.Collected != rules.DiscardTray && !ranOut {
@@ -405,6 +410,35 @@ func TestAgreesWithEngine(t *testing.T) {
 		agreeCase{name: "spain/last-round-void", profile: "spain", options: []string{"last_round_void=true"}, random: true, rounds: 4000},
 		agreeCase{name: "argentina/deal-to-the-end", profile: "argentina", options: []string{"cut_card_reserve=0", "decks=1", "min_cut=0"}, random: true, rounds: 4000,
 			setup: func(c *Config) { c.Boxes = 5 }},
+		// A void for want of cards keeps an even money paid (EG-02's and
+		// VE-01's reading, rules.CardsOut; ES-10, VE-16).
+		agreeCase{name: "spain/deal-to-the-end-even-money-kept", profile: "spain", options: []string{"cut_card_reserve=0", "decks=1", "burn_cards=0"}, random: true, rounds: 4000,
+			setup: func(c *Config) { c.Boxes = 5 }},
+		agreeCase{name: "venice/deal-to-the-end-even-money-kept", profile: "venice", options: []string{"cut_card_reserve=0", "decks=1"}, random: true, rounds: 4000,
+			setup: func(c *Config) { c.Boxes = 5 }},
+		// AR-10 «también» read as a second challenge: a count index on
+		// the challenge declines the first Ace and takes the split one at
+		// times; only one who challenged the first may challenge the second.
+		agreeCase{name: "argentina/fast-challenge-split-aces-after-first", profile: "argentina", options: []string{"challenge_after_first=true"}, rounds: 20000, fast: true,
+			setup: func(c *Config) {
+				tab := randomCard(303, false)
+				for j := range tab.play[rowChallenge] {
+					tab.play[rowChallenge][j] = index{has: true, at: 0, above: cY, below: cN}
+				}
+				tab.Indices = true
+				for j := range tab.cells[rowPair+1] {
+					tab.cells[rowPair+1][j] = cell{c: cP}
+				}
+				c.Strategy, c.Count = tab, &HiLo
+			}},
+		agreeCase{name: "venice/fast-deal-to-the-end-even-money-kept", profile: "venice", options: []string{"cut_card_reserve=0", "decks=1"}, rounds: 6000, fast: true,
+			setup: func(c *Config) {
+				tab := randomCard(302, false)
+				for j := range tab.cells[rowEvenMoney] {
+					tab.cells[rowEvenMoney][j] = cell{c: cY}
+				}
+				c.Strategy, c.Boxes = tab, 5
+			}},
 		agreeCase{name: "venice/stand-on-21-off", profile: "venice", options: []string{"stand_on_21=false", "must_draw_at_most=12"}, random: true, rounds: 4000},
 		agreeCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}, random: true, rounds: 4000},
 		// A player's true count: the decks left estimated, the count

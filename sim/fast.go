@@ -42,9 +42,10 @@ const (
 	pcBust       = 22
 	pcSurrender  = 23
 	pcBlackjack  = 24 // a two-card 21 on an unsplit hand
-	pcSplit21    = 25 // a two-card 21 on a split hand (AR-19: a blackjack where split_blackjack is blackjack-even)
-	pcSplit21At1 = 26 // the same with its Ace declared 1 (VE-13)
-	nPClasses    = 27
+	pcSplit21    = 25 // a two-card 21 on split Aces (AR-19: a blackjack where split_blackjack is blackjack-even or aces-even)
+	pcSplit21At1 = 26 // a split ten's with its Ace declared 1 (VE-13)
+	pcSplitTen21 = 27 // a split ten's Ace and ten (AR-19: aces-even pays it as a blackjack)
+	nPClasses    = 28
 )
 
 // Dealer classes: 0..21 a total, then:
@@ -312,6 +313,8 @@ func (fp *fastPlan) settlement(cfg *Config) bool {
 		case pcBlackjack:
 			return rules.PlayerHand{Count: tenAce}
 		case pcSplit21:
+			return rules.PlayerHand{Count: tenAce, Split: true, SplitAces: true}
+		case pcSplitTen21:
 			return rules.PlayerHand{Count: tenAce, Split: true}
 		case pcSplit21At1:
 			return rules.PlayerHand{Count: tenAce.Declare(1), Split: true}
@@ -605,6 +608,7 @@ type fbox struct {
 	lv    *fastLevel
 	ins   int64
 	chal  int64 // AR-10: the challenge on the first card, until the second
+	chal1 bool  // the player challenged the first card (challenge_after_first)
 	net0  int64
 }
 
@@ -691,6 +695,7 @@ func (t *table) playFast() {
 	start := d.pos
 	t.fstart, t.hiddenTags = start, 0
 	t.x, t.w = 0, 0
+	t.emx, t.emw, t.embx, t.embw = 0, 0, 0, 0
 	t.roundHadBJ = false
 	boxes := t.fb[:t.nBox]
 
@@ -810,10 +815,10 @@ func (t *table) challengeFast(boxes []fbox, upv uint8) bool {
 	any := false
 	for i := range boxes {
 		b := &boxes[i]
-		b.chal = 0
+		b.chal, b.chal1 = 0, false
 		// (Another player's challenge is nobody's net.)
 		if b.mine && b.hands[0].v0 == 1 && b.lv.chal >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
-			b.chal = b.lv.chal
+			b.chal, b.chal1 = b.lv.chal, true
 			any = true
 		}
 	}
@@ -853,6 +858,14 @@ func (t *table) insuranceFast(boxes []fbox, upv uint8) {
 			if b.mine {
 				t.x += b.lv.evenMoney
 				b.net0 += b.lv.evenMoney
+				// Kept on a void only where the engine had paid it: not
+				// on padding past the shoe's end, nor after the cut card
+				// came out under last_round_void (EG-04), which the
+				// engine voids at once, before the offer.
+				if !t.d.out() && !(p.LastRoundVoid && t.d.cutOut()) {
+					t.emx += b.lv.evenMoney
+					t.emw += b.lv.stake
+				}
 			}
 			continue
 		}
@@ -873,6 +886,8 @@ func (fp *fastPlan) classOf(h *fhand) uint8 {
 			return pcBlackjack
 		case h.tenAce == 1:
 			return pcSplit21At1
+		case h.fromTens:
+			return pcSplitTen21
 		}
 		return pcSplit21
 	}
@@ -905,7 +920,7 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	if p.ChallengeSplitAce && h.splitAces && !h.challenged {
 		// AR-10: a split Ace may be challenged first.
 		h.challenged = true
-		if b.mine && b.lv.chal >= 1 && b.fs.t.Challenge(int(upv), t.liveCount()) {
+		if b.mine && b.lv.chal >= 1 && (!p.ChallengeAfterFirst || b.chal1) && b.fs.t.Challenge(int(upv), t.liveCount()) {
 			b.chal = b.lv.chal
 		}
 	}
@@ -985,11 +1000,10 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 	case h.decl != 0: // AR-11: declared, by its hard total
 		switch {
 		case h.v0 == h.v1:
-			kind = kDeclAA1
+			kind = kDeclAA1 // declared, a pair of Aces splits no more (AR-11)
 			if h.decl == 11 {
 				kind = kDeclAA11
 			}
-			lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
 		case h.decl == 11:
 			kind = kDecl11 + h.s - 10
 		default:

@@ -86,6 +86,13 @@ func fastCases() []fastCase {
 		fastCase{name: "spain/last-round-void", profile: "spain", options: []string{"last_round_void=true"}},
 		fastCase{name: "venice/stand-on-21-off", profile: "venice", options: []string{"stand_on_21=false", "must_draw_at_most=12"}},
 		fastCase{name: "venice/split-blackjack-even", profile: "venice", options: []string{"split_blackjack=blackjack-even", "stand_on_21=false"}},
+		// AR-19 by the letter: a split ten's blackjack paid in full, a
+		// split Ace's 1:1 (split_blackjack=aces-even); at venice with the
+		// VE-13 choice on the split ten's Ace.
+		fastCase{name: "argentina/challenge-split-aces-after-first", profile: "argentina", options: []string{"challenge_after_first=true"}},
+		fastCase{name: "argentina/dealer-plays-unless-all-bust", profile: "argentina", options: []string{"dealer_plays=unless-all-bust"}},
+		fastCase{name: "argentina/split-blackjack-aces-even", profile: "argentina", options: []string{"split_blackjack=aces-even"}},
+		fastCase{name: "venice/split-blackjack-aces-even", profile: "venice", options: []string{"split_blackjack=aces-even", "stand_on_21=false"}},
 		fastCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}},
 		fastCase{name: "family/face-down", profile: "family", options: []string{"collected_cards=under-face-down", "bank_rounds=5"}},
 		fastCase{name: "vegas-s17/double-card-face-down", profile: "vegas-s17", options: []string{"double_card_face_down=true", "double_on=10-11"},

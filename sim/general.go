@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 
 	"sabot/card"
 	"sabot/engine"
@@ -133,15 +134,40 @@ func (t *table) play() {
 	t.see()
 
 	bets := r.Bets()
+	t.emx, t.emw, t.embx, t.embw = 0, 0, 0, 0
+	// An even money stays paid on a void, but not one paid after the cut
+	// card came out under last_round_void: the checked engine voids at
+	// once (EG-04), before the offer; this round is dealt on (newGeneral).
+	late := func(*engine.Bet) bool { return false }
+	if t.p.LastRoundVoid {
+		cut := false
+		var after [][2]any // the even money paid after the cut card: player, box
+		for _, e := range r.Events() {
+			switch {
+			case e.Kind == engine.EvCutCard:
+				cut = true
+			case cut && e.Kind == engine.EvResult && e.Result == rules.EvenMoneyPaid:
+				after = append(after, [2]any{e.Player, e.Box})
+			}
+		}
+		late = func(b *engine.Bet) bool { return slices.Contains(after, [2]any{b.Player, b.Box}) }
+	}
 	for i := range bets {
 		b := &bets[i]
+		em := b.Result == rules.EvenMoneyPaid && !late(b)
 		switch b.Player {
 		case playerName:
 			t.x += int64(b.Net)
 			t.boxes[b.Box-1].net0 += int64(b.Net)
+			if em {
+				t.emx, t.emw = t.emx+int64(b.Net), t.emw+int64(b.Stake)
+			}
 		case otherName:
 		default:
 			t.bx += int64(b.Net)
+			if em {
+				t.embx, t.embw = t.embx+int64(b.Net), t.embw+int64(b.Stake)
+			}
 		}
 	}
 	for i := 0; i < t.nBox; i++ {

@@ -65,13 +65,17 @@ type table struct {
 	bankRounds            int  // FAM-02: rounds since the bank last passed
 
 	// The round's result.
-	x, w        int64    // the player's net and initial stakes
-	bx, bw      int64    // the back bets'
-	boxWins     [3]int64 // the player's boxes won, pushed, lost
-	blackjacks  int64
-	playerBoxes int64
-	roundHadBJ  bool
-	roundCount  float64 // the count when the bets were placed
+	x, w   int64 // the player's net and initial stakes
+	bx, bw int64 // the back bets'
+	// The even money paid this round, net and stake, the player's and the
+	// back bets': final, it stays paid if the round is then void (ES-10,
+	// VE-16; rules.CardsOut).
+	emx, emw, embx, embw int64
+	boxWins              [3]int64 // the player's boxes won, pushed, lost
+	blackjacks           int64
+	playerBoxes          int64
+	roundHadBJ           bool
+	roundCount           float64 // the count when the bets were placed
 
 	// The true count of Config.TrueCount when tcEst (estimate): its
 	// rounding and step; tcNum is 52 times the count's scale (2 for half
@@ -259,8 +263,8 @@ func (t *table) endRound(start int) {
 	p := t.p
 	d := t.d
 	if d.out() || p.LastRoundVoid && d.cutOut() {
-		t.x, t.bx = 0, 0
-		t.w, t.bw = 0, 0
+		t.x, t.bx = t.emx, t.embx
+		t.w, t.bw = t.emw, t.embw
 		t.void = true
 	} else {
 		t.void = false

@@ -149,6 +149,7 @@ func TestEventReasonsWorded(t *testing.T) {
 		"bank_cannot_cover":   a.uncoveredParams("ana", 1000, 500),
 		"back_bet_unplayed":   unplayedParams(3, "ES-03"),
 		recall.VoidReason("the cards ran out (AR-08)"):                                  nil,
+		recall.VoidReason(rules.MustLookup("spain").VoidText()):                         recall.VoidParams(rules.MustLookup("spain").VoidText()),
 		recall.VoidReason("the cut card came out and the house stops the shoe (EG-04)"): nil,
 	} {
 		for _, lang := range []string{"en", "es", "it"} {

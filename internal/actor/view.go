@@ -205,7 +205,7 @@ func eventOf(e engine.Event, round int, by string) wire.Event {
 		w.Kind = "cut-card"
 	case engine.EvVoid:
 		w.Kind, w.Text = "void", e.Text
-		w.Reason = recall.VoidReason(e.Text)
+		w.Reason, w.Params = recall.VoidReason(e.Text), recall.VoidParams(e.Text)
 	case engine.EvResult:
 		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
 	case engine.EvDone:

@@ -128,23 +128,44 @@ func timeoutWords(p decision) []sabot.Phrase {
 }
 
 // VoidReason is the reason key of the engine's voids (reason.KEY of the
-// client's catalogue): the shoe ran out (AR-08), the house stops the shoe
-// at the cut card (EG-04); "" for any other.
+// client's catalogue): the shoe ran out (AR-08), or ran out where the
+// regulation has no rule for it and the profile's reading voids the round
+// (rules.Profile.VoidText: void_cards_out_reading, its rule in VoidParams),
+// the house stops the shoe at the cut card (EG-04); "" for any other.
 func VoidReason(text string) string {
 	switch {
-	case strings.HasSuffix(text, "(AR-08)"):
+	case strings.HasPrefix(text, "the cards ran out") && strings.HasSuffix(text, "(AR-08)"):
 		return "void_cards_out"
+	case strings.HasPrefix(text, "the cards ran out"):
+		return "void_cards_out_reading"
 	case strings.HasSuffix(text, "(EG-04)"):
 		return "void_cut_card"
 	}
 	return ""
 }
 
+// VoidParams are the values of a void's reason (VoidReason): the rule a
+// reading cites, where the text cites one; else nil.
+func VoidParams(text string) map[string]any {
+	if VoidReason(text) != "void_cards_out_reading" {
+		return nil
+	}
+	rule := ""
+	if i := strings.LastIndexByte(text, '('); i >= 0 && strings.HasSuffix(text, ")") {
+		rule = text[i+1 : len(text)-1]
+	}
+	return map[string]any{"rule": rule}
+}
+
 // voidWhy says why a round was void: the engine's reasons by their key
 // (VoidReason), any other (the pit's) as it was written.
 func voidWhy(reason string) sabot.Phrase {
 	if k := VoidReason(reason); k != "" {
-		return sabot.Say("why."+k, ": "+reason)
+		var kv []any
+		for n, v := range VoidParams(reason) {
+			kv = append(kv, n, v)
+		}
+		return sabot.Say("why."+k, ": "+reason, kv...)
 	}
 	return sabot.Say("why", ": "+reason, "reason", reason)
 }

@@ -156,7 +156,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		add("dealer", one("dealer.h17", "The dealer draws to 16 and to a soft 17, and stands on a hard 17 and more"), nil, "dealer_hits_soft_17")
 	} else {
 		var ar14 []string // AR-14 is the Argentine text's: where the profile takes it (dealer_plays)
-		if p.DealerPlays == rules.PlaysAsNeeded {
+		if p.DealerPlays == rules.PlaysAsNeeded || p.DealerPlays == rules.PlaysUnlessAllBust {
 			ar14 = []string{"AR-14"}
 		}
 		add("dealer", one("dealer.s17", "The dealer draws to 16 and stands on every 17, a soft 17 included"), ar14, "dealer_hits_soft_17")
@@ -210,9 +210,12 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		if p.MaxHands > 2 && p.ResplitAces {
 			split = append(split, ph("split.resplitAces", " and may be split again"))
 		}
-		if p.SplitBlackjack == rules.SplitBlackjackEven {
+		switch p.SplitBlackjack {
+		case rules.SplitBlackjackEven:
 			split = append(split, ph("split.blackjackEven", "; an Ace and a ten on a split hand rank as a blackjack, paid even money"))
-		} else {
+		case rules.SplitBlackjackAcesEven:
+			split = append(split, ph("split.blackjackAcesEven", "; an Ace and a ten on a split hand rank as a blackjack, paid even money on split Aces and as a blackjack on split tens"))
+		default:
 			split = append(split, ph("split.blackjack21", "; an Ace and a ten on a split hand are 21, not blackjack"))
 		}
 	}
@@ -261,8 +264,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		ch := one("challenge", "The challenge (Desafío): when your first card is an Ace, before the second card you may bet half your stake that it is a ten-value; it pays 2 to 1")
 		if p.ChallengeSplitAce {
 			ch = append(ch, ph("challenge.splitAces", ". After splitting Aces, the second hand may be challenged too"))
+			if p.ChallengeAfterFirst {
+				ch = append(ch, ph("challenge.afterFirst", ", by a bettor who challenged the first"))
+			}
 		}
-		add("challenge", ch, nil, "challenge", "challenge_split_aces")
+		add("challenge", ch, nil, "challenge", "challenge_split_aces", "challenge_after_first")
 	}
 	if p.DeclareInitialAce {
 		add("aces", one("aces.declare", "When one of your first two cards is an Ace, you declare it 1 or 11 before acting, for the rest of the round; a blackjack needs no declaration"), nil, "declare_initial_ace")

@@ -577,6 +577,7 @@ export default {
   'reason.bank_cannot_cover': 'The bank, {bank}\'s, cannot cover a stake of {stake}: it covers bets in dealing order up to its funds, {funds}, and this one can win {win} ({rule}).',
   'reason.back_bet_unplayed': 'Returned before the deal: nobody plays box {box} this round, and a bet behind it follows its holder\'s decisions ({rule}).',
   'reason.void_cards_out': 'the cards ran out (AR-08)',
+  'reason.void_cards_out_reading': 'the cards ran out: the regulation has no rule for it, and this table\'s reading voids the round ({rule})',
   'reason.void_cut_card': 'the cut card came out and the house stops the shoe (EG-04)',
   // The kinds of significant event (the pit's log).
   'kind.table-opened': 'table opened',
@@ -694,6 +695,7 @@ export default {
   'event.void': 'round {round} void, every stake returned',
   'event.why': ': {reason}',
   'event.why.void_cards_out': ': the cards ran out',
+  'event.why.void_cards_out_reading': ': the cards ran out, and this table\'s reading voids the round ({rule})',
   'event.why.void_cut_card': ': the cut card came out and the house stops the shoe',
   'event.timeoutDealer': 'round {round}: time ran out; the dealer applied {action}',
   'event.timeout': 'round {round}: time ran out; {player}, box {box} hand {hand}: {action} by default',
