@@ -38,6 +38,15 @@ type DB struct {
 	// Now is the clock that stamps records.
 	Now func() time.Time
 
+	// ReadOnly opens the store for reading only: its migrations are
+	// checked, never applied, and a write fails (EUNAVAILABLE) before it
+	// reaches the server. A hot standby is opened so.
+	ReadOnly bool
+	// ReadOnlyOnStandby makes Open open read-only a server that cannot
+	// write (a hot standby in recovery, or default_transaction_read_only):
+	// the read-only commands' way (store.OpenRead).
+	ReadOnlyOnStandby bool
+
 	*sqlstore.Store
 	migrateTo int64 // tests: apply the migrations up to this version only (0: all)
 	pool      *pgxpool.Pool
@@ -79,8 +88,24 @@ func (db *DB) Open(ctx context.Context) error {
 	if now == nil {
 		now = time.Now
 	}
-	c := &conn{pool}
-	if err := sqlstore.Migrate(ctx, c, db.migrations(), "migrations", migrationLock); err != nil {
+	if db.ReadOnlyOnStandby && !db.ReadOnly {
+		var ro string
+		if err := pool.QueryRow(ctx, `SHOW transaction_read_only`).Scan(&ro); err != nil {
+			pool.Close()
+			return sabot.Internal(fmt.Errorf("postgres: %w", err))
+		}
+		db.ReadOnly = ro == "on"
+	}
+	c := &conn{pool: pool, readOnly: db.ReadOnly}
+	if db.ReadOnly {
+		if err := sqlstore.CheckMigrations(ctx, c, db.migrations(), "migrations"); err != nil {
+			pool.Close()
+			if sabot.ErrorCode(err) == sabot.EUNAVAILABLE {
+				return err
+			}
+			return sabot.Internal(fmt.Errorf("postgres: %w", err))
+		}
+	} else if err := sqlstore.Migrate(ctx, c, db.migrations(), "migrations", migrationLock); err != nil {
 		pool.Close()
 		return sabot.Internal(fmt.Errorf("postgres: %w", err))
 	}
@@ -140,7 +165,16 @@ func (db *DB) Close() error {
 }
 
 // conn is the sqlstore.Conn of a pool.
-type conn struct{ pool *pgxpool.Pool }
+type conn struct {
+	pool     *pgxpool.Pool
+	readOnly bool // the store was opened read-only: no read-write transaction
+}
+
+// errReadOnly is a write asked of a store opened read-only.
+var errReadOnly = &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "the store is open read-only (a standby): this needs the primary"}
+
+// IsReadOnly reports whether the store was opened read-only (store.ReadOnly).
+func (db *DB) IsReadOnly() bool { return db.ReadOnly }
 
 var (
 	readWrite = pgx.TxOptions{IsoLevel: pgx.ReadCommitted, AccessMode: pgx.ReadWrite}
@@ -151,6 +185,8 @@ func (c *conn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) er
 	opts := readWrite
 	if ro {
 		opts = readOnly
+	} else if c.readOnly {
+		return errReadOnly
 	}
 	tx, err := c.pool.BeginTx(ctx, opts)
 	if err != nil {
@@ -180,6 +216,9 @@ type writerConn struct {
 func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) error {
 	if ro {
 		return w.c.InTx(ctx, true, fn)
+	}
+	if w.c.readOnly {
+		return errReadOnly
 	}
 	if w.pc == nil {
 		pc, err := w.c.pool.Acquire(ctx)
