@@ -50,6 +50,10 @@ type DB struct {
 	*sqlstore.Store
 	migrateTo int64 // tests: apply the migrations up to this version only (0: all)
 	pool      *pgxpool.Pool
+	// direct is the configuration of the revocations' listener: the
+	// pool's, or behind PgBouncer a connection to PostgreSQL itself
+	// (pooler.go).
+	direct *pgx.ConnConfig
 }
 
 var _ sabot.Store = (*DB)(nil)
@@ -72,9 +76,13 @@ const migrationLock = `SET LOCAL lock_timeout = 0; SELECT pg_advisory_xact_lock(
 // DSN that does not parse is EINVALID; a server that cannot be reached is
 // EINTERNAL.
 func (db *DB) Open(ctx context.Context) error {
-	cfg, err := poolConfig(db.DSN)
+	cfg, pooled, err := parseDSN(db.DSN)
 	if err != nil {
 		return err
+	}
+	db.direct = pooled.direct
+	if db.direct == nil {
+		db.direct = cfg.ConnConfig.Copy()
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -87,6 +95,12 @@ func (db *DB) Open(ctx context.Context) error {
 	now := db.Now
 	if now == nil {
 		now = time.Now
+	}
+	if pooled.transaction {
+		if err := checkPooledDefaults(ctx, pool); err != nil {
+			pool.Close()
+			return err
+		}
 	}
 	if db.ReadOnlyOnStandby && !db.ReadOnly {
 		var ro string
