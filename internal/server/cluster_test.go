@@ -445,3 +445,26 @@ func freeAddrServer(t *testing.T) string {
 	defer ln.Close()
 	return ln.Addr().String()
 }
+
+// A request for a table the node it reached has just dropped (fenced or
+// handed over, before the others' scan says who serves it next) is 503
+// "moved", which the client tries again, never 404 "no table", which it
+// takes as final; a table that does not exist is still 404.
+func TestClusterDroppedTableIsMovedNotNotFound(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	a := c.nodes[0]
+	tb := c.tables(1)[0]
+	if c.owner(tb) != a {
+		t.Fatal("the table is not its creator's")
+	}
+	ana := c.player("ana", a)
+	restore := server.ForgetTable(a, tb)
+	_, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})
+	wantCode(t, err, sabot.EUNAVAILABLE, "mov")
+	_, err = ana.Table(ctx, tb)
+	wantCode(t, err, sabot.EUNAVAILABLE, "mov")
+	restore()
+	_, err = ana.Table(ctx, tb+1000)
+	wantCode(t, err, sabot.ENOTFOUND, "no table")
+}

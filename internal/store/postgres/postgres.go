@@ -16,7 +16,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -204,13 +207,90 @@ func (c *conn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) er
 	}
 	tx, err := c.pool.BeginTx(ctx, opts)
 	if err != nil {
-		return classify(err)
+		return c.onLost(lostBefore(ctx, nil, classify(err)))
 	}
+	return c.onLost(runTx(ctx, tx, fn))
+}
+
+// onLost closes the pool's connections when one was lost: a server that
+// dropped one (restarted, replaced by its standby) dropped them all, and
+// the transaction tried again must not draw another dead one. Those in
+// use close as they come back.
+func (c *conn) onLost(err error) error {
+	if errors.Is(err, sqlstore.ErrLost) || errors.Is(err, sqlstore.ErrCommitUnknown) {
+		c.pool.Reset()
+	}
+	return err
+}
+
+// runTx runs fn in tx and commits it, the errors of a lost connection or
+// of a transaction the server ended marked (lostBefore, lostAtCommit).
+func runTx(ctx context.Context, tx pgx.Tx, fn func(sqlstore.Tx) error) error {
 	if err := fn(pgTx{tx}); err != nil {
 		tx.Rollback(ctx)
+		return lostBefore(ctx, tx.Conn(), err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return lostAtCommit(ctx, tx.Conn(), classify(err))
+	}
+	return nil
+}
+
+// The SQLSTATEs of a transaction the server ended or of a server that is
+// going or not there yet: the transaction was not written.
+func endedByServer(code string) bool {
+	switch code {
+	case "25P03", // idle_in_transaction_session_timeout
+		"57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+		"25006": // read_only_sql_transaction: a primary that is a standby now
+		return true
+	}
+	return strings.HasPrefix(code, "08") // connection exceptions
+}
+
+// lost reports whether err is a lost connection or a transaction the
+// server ended (c, if not nil, is the connection it ran on).
+func lost(ctx context.Context, c *pgx.Conn, err error) bool {
+	if err == nil || ctx.Err() != nil || errors.Is(err, sqlstore.ErrRetry) || errors.Is(err, sqlstore.ErrUnique) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return endedByServer(pe.Code)
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		pgconn.SafeToRetry(err) || (c != nil && c.IsClosed())
+}
+
+// unavailableRetry is the retry hint of a database that is not there now
+// (a primary being replaced takes seconds).
+const unavailableRetry = time.Second
+
+// lostBefore marks an error before the commit: nothing was written, the
+// transaction may be run again (sqlstore.ErrLost).
+func lostBefore(ctx context.Context, c *pgx.Conn, err error) error {
+	if !lost(ctx, c, err) {
 		return err
 	}
-	return classify(tx.Commit(ctx))
+	return fmt.Errorf("%w: %w", sqlstore.ErrLost, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unavailableRetry,
+		Message: "the database is unavailable (its connection was lost, or a primary is being replaced): try again", Cause: err})
+}
+
+// lostAtCommit marks an error of the commit itself: written or not, it is
+// not known (sqlstore.ErrCommitUnknown).
+func lostAtCommit(ctx context.Context, c *pgx.Conn, err error) error {
+	if !lost(ctx, c, err) {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code != "" && !strings.HasPrefix(pe.Code, "08") {
+		// The server answered the COMMIT with an error: not written.
+		return lostBefore(ctx, c, err)
+	}
+	return fmt.Errorf("%w: %w", sqlstore.ErrCommitUnknown, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unavailableRetry,
+		Message: "the database connection was lost at the commit: send the command again under its command ID", Cause: err})
 }
 
 // Writer gives a group-commit writer a connection of its own, taken from
@@ -227,7 +307,7 @@ type writerConn struct {
 	pc *pgxpool.Conn // nil until the first write, or after it broke
 }
 
-func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) error {
+func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) (err error) {
 	if ro {
 		return w.c.InTx(ctx, true, fn)
 	}
@@ -237,24 +317,20 @@ func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) err
 	if w.pc == nil {
 		pc, err := w.c.pool.Acquire(ctx)
 		if err != nil {
-			return classify(err)
+			return w.c.onLost(lostBefore(ctx, nil, classify(err)))
 		}
 		w.pc = pc
 	}
 	defer func() {
-		if w.pc.Conn().IsClosed() {
+		if w.pc.Conn().IsClosed() || errors.Is(err, sqlstore.ErrLost) || errors.Is(err, sqlstore.ErrCommitUnknown) {
 			w.release()
 		}
 	}()
 	tx, err := w.pc.BeginTx(ctx, readWrite)
 	if err != nil {
-		return classify(err)
+		return w.c.onLost(lostBefore(ctx, w.pc.Conn(), classify(err)))
 	}
-	if err := fn(pgTx{tx}); err != nil {
-		tx.Rollback(ctx)
-		return err
-	}
-	return classify(tx.Commit(ctx))
+	return w.c.onLost(runTx(ctx, tx, fn))
 }
 
 func (w *writerConn) Writer() (sqlstore.Conn, func()) { return w, func() {} }
