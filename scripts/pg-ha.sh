@@ -43,6 +43,7 @@ stop() {
   for n in 1 2; do
     [ -f "$dir/pg$n/postmaster.pid" ] && as_pg "$pgbin/pg_ctl" -D "$dir/pg$n" -m immediate stop >/dev/null 2>&1 || true
   done
+  [ -L "$dir/etcd" ] && rm -rf "$(readlink "$dir/etcd")"
   return 0
 }
 
@@ -59,7 +60,18 @@ mkdir -p "$dir"
 chmod 755 "$dir"
 [ "$(id -u)" = 0 ] && chown postgres "$dir"
 
-as_pg etcd --name sabot-etcd --data-dir "$dir/etcd" \
+# etcd's data in memory where there is /dev/shm: an fsync that takes
+# seconds on a busy disk times Patroni's requests out, and a leader that
+# cannot reach its DCS demotes itself (failsafe_mode below keeps it while
+# it reaches its standby). A real etcd is three machines with disks.
+etcd_data="$dir/etcd"
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  etcd_data="/dev/shm/sabot-etcd-$(echo "$dir" | md5sum | cut -c1-8)"
+  rm -rf "$etcd_data"
+  mkdir -p "$etcd_data"; [ "$(id -u)" = 0 ] && chown postgres "$etcd_data"
+  ln -sfn "$etcd_data" "$dir/etcd"
+fi
+as_pg etcd --name sabot-etcd --data-dir "$etcd_data" \
   --listen-client-urls "http://127.0.0.1:$etcd_client" --advertise-client-urls "http://127.0.0.1:$etcd_client" \
   --listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
   --initial-cluster "sabot-etcd=http://127.0.0.1:$etcd_peer" >"$dir/etcd.log" 2>&1 &
@@ -87,6 +99,7 @@ bootstrap:
     maximum_lag_on_failover: 0
     synchronous_mode: true
     synchronous_mode_strict: false
+    failsafe_mode: true
     postgresql:
       use_pg_rewind: true
       parameters:

@@ -262,12 +262,13 @@ type botState struct {
 	// it as out of turn only says the table went on without it.
 	unanswered *wire.CommandRequest
 	resent     string
+	resends    int // the times unanswered was sent again after an unavailable or internal answer
 }
 
 // sent is what a snapshot does not tell: the commands on their way.
 func (st *botState) sent() botState {
 	return botState{waiting: st.waiting, withdraw: st.withdraw, betID: st.betID, dealtSinceBet: st.dealtSinceBet,
-		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent}
+		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent, resends: st.resends}
 }
 
 // session is one connection: it returns nil when the bot has played its
@@ -322,11 +323,20 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			*since = m.Seq
 			b.onEvent(st, m.Event)
 		case "result", "error":
+			if m.Type == "error" && st.unanswered != nil && m.CommandID == st.unanswered.CommandID &&
+				(m.Code == sabot.EUNAVAILABLE || m.Code == sabot.EINTERNAL) && st.resends < DefaultResends {
+				// The server or its database failed the command (perhaps
+				// after applying it): ask for the table again (a new
+				// connection's snapshot) and send it again under its
+				// command ID, applied once.
+				st.resends++
+				return fmt.Errorf("%s: %s: sending it again", m.Code, m.Error)
+			}
 			if m.CommandID == st.waiting {
 				st.waiting = ""
 			}
 			if st.unanswered != nil && m.CommandID == st.unanswered.CommandID {
-				st.unanswered = nil
+				st.unanswered, st.resends = nil, 0
 			}
 			resent := m.CommandID == st.resent && m.CommandID != ""
 			if resent {

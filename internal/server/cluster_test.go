@@ -276,7 +276,7 @@ func TestClusterFencing(t *testing.T) {
 		t.Fatal("the paused node dropped its table before it wrote")
 	}
 	// Straight to the paused node, which still serves the table.
-	viaA := &client.Client{URL: a.URL(), Token: ana.Token}
+	viaA := &client.Client{URL: a.URL(), Token: ana.Token, Resends: -1} // the first answer
 	_, err := viaA.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2})
 	wantCode(t, err, sabot.EUNAVAILABLE, "moved to another node")
 	within(t, 2*time.Second, "node a drops the table", func() bool { return !server.Serves(a, tb) })
@@ -459,6 +459,7 @@ func TestClusterDroppedTableIsMovedNotNotFound(t *testing.T) {
 		t.Fatal("the table is not its creator's")
 	}
 	ana := c.player("ana", a)
+	ana.Resends = -1 // the first answer
 	restore := server.ForgetTable(a, tb)
 	_, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})
 	wantCode(t, err, sabot.EUNAVAILABLE, "mov")

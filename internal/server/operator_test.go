@@ -402,6 +402,7 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.ws.Close() // the operator is down
+	ana.Resends = -1 // the first answer
 	_, err = ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 300})
 	if sabot.ErrorCode(err) != sabot.EUNAVAILABLE || !contains(err, "did not answer") {
 		t.Fatalf("a stake with the operator down: %v", err)
