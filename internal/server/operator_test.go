@@ -401,7 +401,7 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 	if _, err := ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 100}); err != nil {
 		t.Fatal(err)
 	}
-	h.ws.Close() // the operator is down
+	h.ws.Close()     // the operator is down
 	ana.Resends = -1 // the first answer
 	_, err = ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 300})
 	if sabot.ErrorCode(err) != sabot.EUNAVAILABLE || !contains(err, "did not answer") {
