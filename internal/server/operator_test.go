@@ -475,7 +475,7 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 		return c
 	}
 	eve, ben := launch("eve", 1, 2), launch("ben", 3, 4) // two boxes each: the round waits for its window
-	eve.Resends = -1 // the first answers: refused at once
+	eve.Resends = -1                                     // the first answers: refused at once
 	const n = 8
 	errs := make(chan error, n)
 	for i := range n {
