@@ -8,6 +8,9 @@
 #                                  prints the DSNs to use and writes them to DIR/env
 #   scripts/pg-ha.sh stop  [DIR]   stop what start started
 #   scripts/pg-ha.sh primary [DIR] the name of the node that leads now (pg1 or pg2)
+#   scripts/pg-ha.sh crash N [DIR] kill -9 node pgN's Patroni and PostgreSQL: its machine dies
+#   scripts/pg-ha.sh revive N [DIR] start node pgN's Patroni again (it rejoins as a standby)
+#   scripts/pg-ha.sh synced [DIR]  wait (up to 120 s) until a primary has a synchronous standby streaming
 #
 # Ports: BASE (default 25430) + 1 and + 2 for the two PostgreSQL servers, + 3
 # for PgBouncer, BASE-3000+1/+2 for Patroni's REST API, BASE-3000+9 and +10
@@ -47,11 +50,39 @@ stop() {
   return 0
 }
 
+launch() { # launch N: node pgN's Patroni; its own PID in patroniN.pid (not runuser's)
+  as_pg sh -c 'echo $$ >"$1"; exec patroni "$2"' sh "$dir/patroni$1.pid" "$dir/patroni$1.yml" >>"$dir/patroni$1.log" 2>&1 &
+  for _ in $(seq 50); do [ -s "$dir/patroni$1.pid" ] && break; sleep 0.1; done
+}
+
+synced() { # Patroni itself names the other node its synchronous standby (the DCS's /sync key)
+  for _ in $(seq 600); do
+    if lead=$(primary); then
+      other=$(( ${lead#pg} == 1 ? 2 : 1 ))
+      curl -sf "http://127.0.0.1:$((api + other))/sync" >/dev/null 2>&1 && return 0
+    fi
+    sleep 0.2
+  done
+  return 1
+}
+
 case "$cmd" in
 stop) stop; exit 0 ;;
 primary) primary; exit $? ;;
+crash)
+  n=${2:?node number}; dir=${3:-/tmp/sabot-ha}
+  kill -9 "$(cat "$dir/patroni$n.pid")" 2>/dev/null || true
+  rm -f "$dir/patroni$n.pid"
+  kill -9 "$(head -1 "$dir/pg$n/postmaster.pid")" 2>/dev/null || true
+  exit 0 ;;
+revive)
+  n=${2:?node number}; dir=${3:-/tmp/sabot-ha}
+  # The postmaster's children die with it; wait until they have.
+  for _ in $(seq 100); do pgrep -f -- "-D $dir/pg$n" >/dev/null || break; sleep 0.1; done
+  launch "$n"; exit 0 ;;
+synced) synced; exit $? ;;
 start) ;;
-*) echo "usage: $0 start|stop|primary [DIR]" >&2; exit 2 ;;
+*) echo "usage: $0 start|stop|primary|crash N|revive N|synced [DIR]" >&2; exit 2 ;;
 esac
 
 stop
@@ -71,11 +102,10 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then
   mkdir -p "$etcd_data"; [ "$(id -u)" = 0 ] && chown postgres "$etcd_data"
   ln -sfn "$etcd_data" "$dir/etcd"
 fi
-as_pg etcd --name sabot-etcd --data-dir "$etcd_data" \
+as_pg sh -c 'echo $$ >"$0"; exec "$@"' "$dir/etcd.pid" etcd --name sabot-etcd --data-dir "$etcd_data" \
   --listen-client-urls "http://127.0.0.1:$etcd_client" --advertise-client-urls "http://127.0.0.1:$etcd_client" \
   --listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
   --initial-cluster "sabot-etcd=http://127.0.0.1:$etcd_peer" >"$dir/etcd.log" 2>&1 &
-echo $! >"$dir/etcd.pid"
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$etcd_client/health" >/dev/null 2>&1 && break; sleep 0.1; done
 
 for n in 1 2; do
@@ -96,7 +126,7 @@ bootstrap:
     ttl: 10
     loop_wait: 1
     retry_timeout: 4
-    maximum_lag_on_failover: 0
+    maximum_lag_on_failover: 1048576
     synchronous_mode: true
     synchronous_mode_strict: false
     failsafe_mode: true
@@ -134,8 +164,7 @@ tags:
   nofailover: false
   noloadbalance: false
 YML
-  as_pg patroni "$dir/patroni$n.yml" >"$dir/patroni$n.log" 2>&1 &
-  echo $! >"$dir/patroni$n.pid"
+  launch "$n"
   [ "$n" = 1 ] && for _ in $(seq 300); do primary >/dev/null && break; sleep 0.2; done
 done
 lead=$(primary) || { echo "no primary after 60 s: see $dir/patroni1.log" >&2; exit 1; }
