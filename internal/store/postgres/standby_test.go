@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"sabot"
-	"sabot/internal/store"
 	"sabot/internal/store/postgres"
 	"sabot/internal/store/storetest"
 )
@@ -72,6 +71,19 @@ func haSchema(t *testing.T) (primary, standby string) {
 	return in(primary, "synchronous_commit", "remote_apply"), in(standby)
 }
 
+// openRead opens a store as store.OpenRead does (the read-only commands),
+// or as store.OpenReadOnly does (readOnly: sabot serve --reports-db), or
+// as store.Open does (neither).
+func openRead(ctx context.Context, dsn string, onStandby, readOnly bool) (*postgres.DB, error) {
+	db := postgres.NewDB(dsn)
+	db.Now = storetest.Now
+	db.ReadOnlyOnStandby, db.ReadOnly = onStandby, readOnly
+	if err := db.Open(ctx); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
 // A hot standby opens for the read-only commands: the migrations checked,
 // not applied; what the primary wrote is read there; a write is refused
 // (EUNAVAILABLE) before it reaches the server.
@@ -88,16 +100,16 @@ func TestStandbyOpensReadOnly(t *testing.T) {
 	}
 
 	// What the read-only commands did before: a read-write open, refused.
-	if st, err := store.Open(ctx, standby); err == nil {
+	if st, err := openRead(ctx, standby, false, false); err == nil {
 		st.Close()
 		t.Fatal("store.Open on a hot standby: want the migrations' read-write transaction refused")
 	}
-	st, err := store.OpenRead(ctx, standby)
+	st, err := openRead(ctx, standby, true, false)
 	if err != nil {
 		t.Fatalf("store.OpenRead on a hot standby: %v", err)
 	}
 	defer st.Close()
-	if !store.ReadOnly(st) {
+	if !st.IsReadOnly() {
 		t.Error("store.OpenRead on a hot standby: want it read-only")
 	}
 	got, err := st.UserByName(ctx, "alice")
@@ -114,12 +126,12 @@ func TestStandbyOpensReadOnly(t *testing.T) {
 	}
 
 	// On the primary, OpenRead opens read-write as Open does.
-	pr, err := store.OpenRead(ctx, primary)
+	pr, err := openRead(ctx, primary, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	if store.ReadOnly(pr) {
+	if pr.IsReadOnly() {
 		t.Error("store.OpenRead on the primary: want it read-write")
 	}
 }
@@ -136,7 +148,7 @@ func TestStandbyBehindTheSchemaIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	_, err := store.OpenRead(ctx, standby)
+	_, err := openRead(ctx, standby, true, false)
 	if sabot.ErrorCode(err) != sabot.EUNAVAILABLE {
 		t.Fatalf("OpenRead on a standby at migration 15: %v; want EUNAVAILABLE", err)
 	}
@@ -153,7 +165,7 @@ func TestStandbyBehindTheSchemaIsRefused(t *testing.T) {
 func TestReadOnlyOpenNeverMigrates(t *testing.T) {
 	primary, _ := haSchema(t)
 	ctx := context.Background()
-	if _, err := store.OpenReadOnly(ctx, primary); sabot.ErrorCode(err) != sabot.EUNAVAILABLE {
+	if _, err := openRead(ctx, primary, false, true); sabot.ErrorCode(err) != sabot.EUNAVAILABLE {
 		t.Fatalf("OpenReadOnly on an empty schema: %v; want EUNAVAILABLE (nothing to read, nothing migrated)", err)
 	}
 	raw, err := pgx.Connect(ctx, primary)
