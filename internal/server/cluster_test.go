@@ -469,3 +469,27 @@ func TestClusterDroppedTableIsMovedNotNotFound(t *testing.T) {
 	_, err = ana.Table(ctx, tb+1000)
 	wantCode(t, err, sabot.ENOTFOUND, "no table")
 }
+
+// The addresses a name logged in from are kept in the database: after the
+// owner logged in through node a, node b knows his address too, so that
+// the guesses that exhaust the name's bucket for strangers' addresses
+// (LoginNameAllBurst) do not lock him out through b.
+func TestClusterKnownAddressesShared(t *testing.T) {
+	ctx := context.Background()
+	c := newClusterWith(t, 2, func(s *server.Server) {
+		s.LoginNameAllBurst, s.LoginNameAllEvery = 2, time.Hour
+		s.LoginNameBurst, s.LoginAddrBurst = 100, 100
+	})
+	a, b := c.nodes[0], c.nodes[1]
+	c.player("ana", a) // registered and logged in through a
+	viaB := &client.Client{URL: b.URL()}
+	for range 3 {
+		_, err := viaB.Login(ctx, "ana", "not her password")
+		if sabot.ErrorCode(err) != sabot.EUNAUTHORIZED {
+			t.Fatalf("a wrong password through b from ana's address: %v; want EUNAUTHORIZED, not throttled", err)
+		}
+	}
+	if _, err := viaB.Login(ctx, "ana", password); err != nil {
+		t.Fatalf("ana through b after the guesses: %v", err)
+	}
+}

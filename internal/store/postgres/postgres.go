@@ -217,9 +217,14 @@ func (c *conn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) er
 // the transaction tried again must not draw another dead one. Those in
 // use close as they come back.
 func (c *conn) onLost(err error) error {
-	if errors.Is(err, sqlstore.ErrLost) || errors.Is(err, sqlstore.ErrCommitUnknown) {
-		c.pool.Reset()
+	if !errors.Is(err, sqlstore.ErrLost) && !errors.Is(err, sqlstore.ErrCommitUnknown) {
+		return err
 	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "25P03" {
+		return err // the server ended that session only (it idled): the others live
+	}
+	c.pool.Reset()
 	return err
 }
 
