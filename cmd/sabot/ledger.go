@@ -26,7 +26,7 @@ func newLedgerCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Checking a file that is not there must not create it.
-			s, err := openExisting(cmd.Context(), dsn)
+			s, err := openExistingRead(cmd.Context(), dsn)
 			if err != nil {
 				return err
 			}
@@ -69,14 +69,27 @@ func errCause(err error) string {
 // it must not create an empty file): refused (exit 2) for a SQLite file
 // that is not there or a DSN the store refuses, failed (exit 1) otherwise.
 func openExisting(ctx context.Context, dsn string) (sabot.Store, error) {
+	return openExistingBy(ctx, dsn, store.Open)
+}
+
+// openExistingRead is openExisting for a command that only reads: a hot
+// standby opens read-only (store.OpenRead), and a schema behind the code's
+// is refused with what to do.
+func openExistingRead(ctx context.Context, dsn string) (sabot.Store, error) {
+	return openExistingBy(ctx, dsn, store.OpenRead)
+}
+
+func openExistingBy(ctx context.Context, dsn string, open func(context.Context, string) (sabot.Store, error)) (sabot.Store, error) {
 	if path, _, _ := strings.Cut(dsn, "?"); !store.IsPostgres(dsn) && path != ":memory:" {
 		if _, err := os.Stat(path); err != nil {
 			return nil, refused("no database %s: %v", path, errors.Unwrap(err))
 		}
 	}
-	s, err := store.Open(ctx, dsn)
+	s, err := open(ctx, dsn)
 	if sabot.ErrorCode(err) == sabot.EINVALID {
 		return nil, refused("%s", sabot.ErrorMessage(err))
+	} else if sabot.ErrorCode(err) == sabot.EUNAVAILABLE {
+		return nil, failed("cannot open the store: %s", sabot.ErrorMessage(err))
 	} else if err != nil {
 		return nil, failed("cannot open the store: %s", errCause(err))
 	}

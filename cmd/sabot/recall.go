@@ -20,10 +20,13 @@ import (
 	"sabot/internal/wire"
 )
 
-// openStore opens the store a --db flag names.
+// openStore opens the store a --db flag names, for a command that only
+// reads it: a hot standby opens read-only (store.OpenRead).
 func openStore(ctx context.Context, dsn string) (sabot.Store, error) {
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
+	st, err := store.OpenRead(ctx, dsn)
+	if sabot.ErrorCode(err) == sabot.EUNAVAILABLE {
+		return nil, failed("cannot open the store: %s", sabot.ErrorMessage(err))
+	} else if err != nil {
 		return nil, failed("%v", err)
 	}
 	return st, nil

@@ -106,12 +106,12 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer stopProfile()
-			s, err := openExisting(cmd.Context(), tf.dsn)
+			s, err := openExistingRead(cmd.Context(), tf.dsn)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			if rollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
+			if rollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) && !store.ReadOnly(s) {
 				if _, err := rollUp(cmd, e, tf.source(s), false, report.RollupTables); err != nil {
 					return failed("report tables: the rollup: %s (--rollup=false reads without it)", errCause(err))
 				}
@@ -161,12 +161,12 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer stopProfile()
-			s, err := openExisting(cmd.Context(), pf.dsn)
+			s, err := openExistingRead(cmd.Context(), pf.dsn)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			if prollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
+			if prollup && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) && !store.ReadOnly(s) {
 				kinds := []string{report.RollupPlayers}
 				if !noErrors {
 					kinds = append(kinds, report.RollupErrors)
@@ -223,12 +223,12 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer stopProfile()
-			s, err := openExisting(cmd.Context(), af.dsn)
+			s, err := openExistingRead(cmd.Context(), af.dsn)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			if advRollup && !pairs && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) {
+			if advRollup && !pairs && sabot.CapabilitiesOf(s).Has(sabot.CapRollups) && !store.ReadOnly(s) {
 				if _, err := rollUp(cmd, e, af.source(s), false, report.RollupAdvantage); err != nil {
 					return failed("report advantage: the rollup: %s (--rollup=false reads without it)", errCause(err))
 				}

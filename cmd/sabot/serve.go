@@ -46,7 +46,7 @@ func newServeCmd(e *env) *cobra.Command {
 		bcryptCost                  int
 		welcome                     int64
 		cashApproval, floatLimit    int64
-		currency                    string
+		currency, reportsDSN        string
 		careCooling, rollupEvery    time.Duration
 		snapshotEvery               int
 		lim                         = server.Server{
@@ -121,6 +121,16 @@ one process only.`,
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
+			var reportStore sabot.Store
+			if reportsDSN != "" {
+				if !store.IsPostgres(reportsDSN) {
+					return refused("sabot serve: --reports-db %q: give a postgres:// URL of a replica of --db", reportsDSN)
+				}
+				if reportStore, err = store.OpenReadOnly(ctx, reportsDSN); err != nil {
+					return failed("sabot serve: --reports-db: %v", err)
+				}
+				defer reportStore.Close()
+			}
 			if lease < 100*time.Millisecond {
 				return refused("sabot serve: --lease %v: give 100ms or more", lease)
 			}
@@ -140,7 +150,7 @@ one process only.`,
 			if err != nil {
 				return err
 			}
-			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, RTPWatch: rtpWatch, RollupEvery: rollupEvery, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
+			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, RTPWatch: rtpWatch, RollupEvery: rollupEvery, ReportStore: reportStore, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
 				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads,
 				ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
@@ -204,6 +214,7 @@ one process only.`,
 	f.StringVar(&admin, "admin", "", "create this administrator if missing, with the password in $"+AdminPasswordEnv)
 	f.BoolVar(&testMode, "test-mode", false, "allow test-mode tables: forced card orders, every round marked test")
 	f.BoolVar(&rtpWatch, "rtp-watch", false, "watch each table's return to player against the exact figure of its rules: the sabot_rtp metrics, and an rtp-outside significant event when it leaves its band (docs/pit.md); each rule set's figures take seconds of processor, once, in the background")
+	f.StringVar(&reportsDSN, "reports-db", "", "a postgres:// URL of a replica of --db (a hot standby) that the pit's reports over HTTP read, opened read-only: the year's reports beside the tables without taking the primary's processor (docs/server.md, \"Reports on a replica\"; \"\": --db)")
 	f.DurationVar(&rollupEvery, "rollup-every", server.DefaultRollupEvery, "how often the reports' sums by hour and day are brought up to the tables' logs, so that a report over a long period reads days and hours (docs/pit.md, \"Rollups\"; negative: never)")
 	f.DurationVar(&timing.BetWindow, "bet-window", timing.BetWindow, "betting window, from the first bet to the deal")
 	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")

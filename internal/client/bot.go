@@ -262,12 +262,13 @@ type botState struct {
 	// it as out of turn only says the table went on without it.
 	unanswered *wire.CommandRequest
 	resent     string
+	resends    int // the times unanswered was sent again after an unavailable or internal answer
 }
 
 // sent is what a snapshot does not tell: the commands on their way.
 func (st *botState) sent() botState {
 	return botState{waiting: st.waiting, withdraw: st.withdraw, betID: st.betID, dealtSinceBet: st.dealtSinceBet,
-		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent}
+		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent, resends: st.resends}
 }
 
 // session is one connection: it returns nil when the bot has played its
@@ -322,11 +323,20 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			*since = m.Seq
 			b.onEvent(st, m.Event)
 		case "result", "error":
+			if m.Type == "error" && st.unanswered != nil && m.CommandID == st.unanswered.CommandID &&
+				(m.Code == sabot.EUNAVAILABLE || m.Code == sabot.EINTERNAL) && st.resends < DefaultResends {
+				// The server or its database failed the command (perhaps
+				// after applying it): ask for the table again (a new
+				// connection's snapshot) and send it again under its
+				// command ID, applied once.
+				st.resends++
+				return fmt.Errorf("%s: %s: sending it again", m.Code, m.Error)
+			}
 			if m.CommandID == st.waiting {
 				st.waiting = ""
 			}
 			if st.unanswered != nil && m.CommandID == st.unanswered.CommandID {
-				st.unanswered = nil
+				st.unanswered, st.resends = nil, 0
 			}
 			resent := m.CommandID == st.resent && m.CommandID != ""
 			if resent {
@@ -631,10 +641,36 @@ func (r *BotsReport) DecisionsPerSecond() float64 {
 
 // RunBots sets up the tables and players and plays until every bot has
 // played its rounds or ctx is done.
+// setupFor bounds the tries of one step of the bots' setup (a login, a
+// table, a player) while their server does not answer: a restart.
+const setupFor = time.Minute
+
+// setup runs a step of the bots' setup, again while it fails as a server
+// that is down or restarting fails (Resend), for up to setupFor.
+func setup(ctx context.Context, step func() error) error {
+	deadline := time.Now().Add(setupFor)
+	wait := 100 * time.Millisecond
+	for {
+		err := step()
+		if err == nil || !Resend(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(max(wait, RetryAfterOf(err))):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// RetryAfterOf is the wait an error's server asked for (0: none).
+func RetryAfterOf(err error) time.Duration { return min(sabot.RetryAfter(err), 5*time.Second) }
+
 func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, MaxIdleConns: 1024}}
 	admin := &Client{URL: cfg.URL, HTTP: hc}
-	if _, err := admin.Login(ctx, cfg.AdminName, cfg.AdminPassword); err != nil {
+	if err := setup(ctx, func() error { _, err := admin.Login(ctx, cfg.AdminName, cfg.AdminPassword); return err }); err != nil {
 		return nil, fmt.Errorf("admin login: %w", err)
 	}
 	if cfg.Prefix == "" {
@@ -664,7 +700,11 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 	var bots []*Bot
 	for i := 0; i < cfg.Tables; i++ {
 		crowd := NewCrowd(0)
-		v, err := admin.CreateTable(ctx, wire.TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: cfg.Options})
+		var v *wire.TableView
+		err := setup(ctx, func() (err error) {
+			v, err = admin.CreateTable(ctx, wire.TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: cfg.Options})
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("create table: %w", err)
 		}
@@ -719,15 +759,25 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 			// Registered by the administrator: not throttled as
 			// anybody's registrations from one address are.
 			reg := &Client{URL: cfg.URL, HTTP: hc, Token: admin.Token}
-			if err := reg.Register(ctx, b.Name, pw); err != nil {
+			tried := false
+			if err := setup(ctx, func() error {
+				err := reg.Register(ctx, b.Name, pw)
+				if tried && sabot.ErrorCode(err) == sabot.ECONFLICT {
+					return nil // registered by the try whose answer was lost
+				}
+				tried = true
+				return err
+			}); err != nil {
 				errs <- err
 				return
 			}
-			if err := admin.Credit(ctx, b.Name, cfg.Credit); err != nil {
+			// A credit whose answer was lost may be sent twice: the bot
+			// then has more play money (the ledger balances all the same).
+			if err := setup(ctx, func() error { return admin.Credit(ctx, b.Name, cfg.Credit) }); err != nil {
 				errs <- err
 				return
 			}
-			if _, err := b.Client.Login(ctx, b.Name, pw); err != nil {
+			if err := setup(ctx, func() error { _, err := b.Client.Login(ctx, b.Name, pw); return err }); err != nil {
 				errs <- err
 			}
 		}()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -44,6 +45,11 @@ type Client struct {
 	// nothing (0: DefaultCallTimeout; negative: no bound). A call that
 	// times out moves the client to its next node's URL.
 	CallTimeout time.Duration
+	// Resends is how many times Command sends a command again under its
+	// command ID when it was answered unavailable or internal or its
+	// answer was lost (0: DefaultResends; negative: never, the first
+	// answer is the caller's).
+	Resends int
 
 	n      atomic.Int64
 	once   sync.Once
@@ -154,10 +160,14 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 	}
 	if resp.StatusCode >= 300 {
 		var e httpjson.ErrorBody
-		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Code == "" {
-			return sabot.Errorf(sabot.EINTERNAL, "HTTP %d", resp.StatusCode)
+		var retry time.Duration
+		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n > 0 {
+			retry = time.Duration(n) * time.Second
 		}
-		return &sabot.Error{Code: e.Code, Message: e.Error, Reason: e.Reason, Params: e.Params}
+		if json.NewDecoder(resp.Body).Decode(&e) != nil || e.Code == "" {
+			return &sabot.Error{Code: sabot.EINTERNAL, Message: fmt.Sprintf("HTTP %d", resp.StatusCode), RetryAfter: retry}
+		}
+		return &sabot.Error{Code: e.Code, Message: e.Error, Reason: e.Reason, Params: e.Params, RetryAfter: retry}
 	}
 	if out == nil {
 		return nil
@@ -215,12 +225,61 @@ func (c *Client) Table(ctx context.Context, id int64) (*wire.TableView, error) {
 }
 
 // Command sends a table command over HTTP; a missing command ID is made.
+// A command answered unavailable or internal, or whose answer was lost
+// with its connection, is sent again under the same command ID (a command
+// is applied once: a duplicate is answered as the first), up to
+// Resends times more, after the server's Retry-After or a short
+// pause: a database that ended its transaction, a primary being replaced,
+// a table moving between nodes (Resends).
 func (c *Client) Command(ctx context.Context, table int64, op string, req wire.CommandRequest) (*wire.CommandResult, error) {
 	if req.CommandID == "" {
 		req.CommandID = c.NextCommandID()
 	}
-	var r wire.CommandResult
-	return &r, c.Do(ctx, "POST", fmt.Sprintf("/api/tables/%d/%s", table, op), req, &r)
+	path := fmt.Sprintf("/api/tables/%d/%s", table, op)
+	for try := 1; ; try++ {
+		var r wire.CommandResult
+		err := c.Do(ctx, "POST", path, req, &r)
+		if err == nil || try > c.resends() || !Resend(err) {
+			return &r, err
+		}
+		wait := min(max(sabot.RetryAfter(err), resendPause), 5*time.Second)
+		select {
+		case <-ctx.Done():
+			return &r, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// DefaultResends bounds the sends of one command again (Command): with
+// the waits, enough to ride out a primary's replacement (seconds) without
+// waiting for ever.
+const DefaultResends = 7
+
+func (c *Client) resends() int {
+	switch {
+	case c.Resends < 0:
+		return 0
+	case c.Resends == 0:
+		return DefaultResends
+	}
+	return c.Resends
+}
+
+// resendPause is the least wait before a command is sent again.
+const resendPause = 200 * time.Millisecond
+
+// Resend reports whether a command that failed so may be sent again under
+// its command ID: it was answered unavailable or internal (the server or
+// its database failed, the command perhaps applied), or no answer came (a
+// connection refused, cut, timed out). A refusal (invalid, conflict, not
+// found, …) is final.
+func Resend(err error) bool {
+	var e *sabot.Error
+	if errors.As(err, &e) {
+		return e.Code == sabot.EUNAVAILABLE || e.Code == sabot.EINTERNAL
+	}
+	return err != nil && !errors.Is(err, context.Canceled)
 }
 
 // Round recalls a round.

@@ -211,6 +211,10 @@ func (s *Server) guess(ctx context.Context, name, clientAddr, password, throttle
 	g, now := s.guards(), s.now()
 	folded, addr := sabot.FoldName(name), clientKey(clientAddr)
 	pair, known := folded+"\n"+addr, g.known.has(folded, addr) // a name has no control character
+	if !known && g.known.sharedHas(ctx, pair) {
+		known = true // another node saw the owner log in from there
+		g.known.add(folded, addr)
+	}
 	d := max(g.loginName.waitShared(ctx, pair, now), g.loginAddr.waitShared(ctx, addr, now))
 	if !known {
 		d = max(d, g.loginNameAll.waitShared(ctx, folded, now))
@@ -238,6 +242,7 @@ func (s *Server) guess(ctx context.Context, name, clientAddr, password, throttle
 		}
 		return false, nil
 	}
+	g.known.sharedAdd(context.WithoutCancel(ctx), pair) // a write a login, beside its bcrypt
 	g.known.add(folded, addr)
 	return true, nil
 }

@@ -79,6 +79,7 @@ func TestStoreFailureRebuilds(t *testing.T) {
 	must(h.admin.Command(ctx, tb, "force-cards", wire.CommandRequest{Cards: "TS 9H 7C 8D"}))
 	boom := errors.New("disk full")
 	st.failAppend(0, boom)
+	ana.Resends = -1 // the first answer
 	_, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100})
 	wantCode(t, err, sabot.EINTERNAL, "internal error")
 	if v := must(ana.Table(ctx, tb)); len(v.Bets) != 0 || wallet(t, ana) != 1000 {
@@ -110,4 +111,30 @@ func metricValue(body, name string) float64 {
 		}
 	}
 	return -1
+}
+
+// A command the store failed (unavailable: a transaction the database
+// ended, a primary being replaced) is sent again by the bot under its
+// command ID after it asked for the table again: the bots play their
+// rounds without an error, and the ledger balances.
+func TestBotsResendWhatTheStoreFailed(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st := newMemStore()
+	h := newHarness(t, st, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
+	st.mu.Lock()
+	st.failCmds = 7
+	st.mu.Unlock()
+	rep, err := client.RunBots(ctx, client.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+		Tables: 2, Players: 3, Rounds: 5, Profile: "vegas-s17", Stake: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mu.Lock()
+	failed := st.cmdAppends / st.failCmds
+	st.mu.Unlock()
+	if failed == 0 || rep.Errors != 0 || rep.Rounds < 2*3*5 {
+		t.Fatalf("%d commands failed by the store; bots: %+v", failed, rep)
+	}
+	checkLedger(t, st)
 }

@@ -271,7 +271,7 @@ func TestClusterFencing(t *testing.T) {
 		t.Fatal("the paused node dropped its table before it wrote")
 	}
 	// Straight to the paused node, which still serves the table.
-	viaA := &client.Client{URL: a.URL(), Token: ana.Token}
+	viaA := &client.Client{URL: a.URL(), Token: ana.Token, Resends: -1} // the first answer
 	_, err := viaA.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2})
 	wantCode(t, err, sabot.EUNAVAILABLE, "moved to another node")
 	within(t, 2*time.Second, "node a drops the table", func() bool { return !server.Serves(a, tb) })
@@ -439,4 +439,52 @@ func freeAddrServer(t *testing.T) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// A request for a table the node it reached has just dropped (fenced or
+// handed over, before the others' scan says who serves it next) is 503
+// "moved", which the client tries again, never 404 "no table", which it
+// takes as final; a table that does not exist is still 404.
+func TestClusterDroppedTableIsMovedNotNotFound(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2)
+	a := c.nodes[0]
+	tb := c.tables(1)[0]
+	if c.owner(tb) != a {
+		t.Fatal("the table is not its creator's")
+	}
+	ana := c.player("ana", a)
+	ana.Resends = -1 // the first answer
+	restore := server.ForgetTable(a, tb)
+	_, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1})
+	wantCode(t, err, sabot.EUNAVAILABLE, "") // "moved" (or the node cannot reach its database, on a loaded machine)
+	_, err = ana.Table(ctx, tb)
+	wantCode(t, err, sabot.EUNAVAILABLE, "") // "moved" (or the node cannot reach its database, on a loaded machine)
+	restore()
+	_, err = ana.Table(ctx, tb+1000)
+	wantCode(t, err, sabot.ENOTFOUND, "no table")
+}
+
+// The addresses a name logged in from are kept in the database: after the
+// owner logged in through node a, node b knows his address too, so that
+// the guesses that exhaust the name's bucket for strangers' addresses
+// (LoginNameAllBurst) do not lock him out through b.
+func TestClusterKnownAddressesShared(t *testing.T) {
+	ctx := context.Background()
+	c := newClusterWith(t, 2, func(s *server.Server) {
+		s.LoginNameAllBurst, s.LoginNameAllEvery = 2, time.Hour
+		s.LoginNameBurst, s.LoginAddrBurst = 100, 100
+	})
+	a, b := c.nodes[0], c.nodes[1]
+	c.player("ana", a) // registered and logged in through a
+	viaB := &client.Client{URL: b.URL()}
+	for range 3 {
+		_, err := viaB.Login(ctx, "ana", "not her password")
+		if sabot.ErrorCode(err) != sabot.EUNAUTHORIZED {
+			t.Fatalf("a wrong password through b from ana's address: %v; want EUNAUTHORIZED, not throttled", err)
+		}
+	}
+	if _, err := viaB.Login(ctx, "ana", password); err != nil {
+		t.Fatalf("ana through b after the guesses: %v", err)
+	}
 }

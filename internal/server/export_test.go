@@ -27,3 +27,18 @@ func NarrowRTPWatch(s *Server, z float64, min int64, profile string, options map
 	_, err := s.theories.Of(context.Background(), profile, options)
 	return err
 }
+
+// ForgetTable takes a table off the node's map, its actor and its lease
+// left as they are: the moment after a node dropped a table, before the
+// store says who serves it next. The function returned puts it back.
+func ForgetTable(s *Server, id int64) (restore func()) {
+	s.mu.Lock()
+	a := s.tables[id]
+	delete(s.tables, id)
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.tables[id] = a
+		s.mu.Unlock()
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -277,7 +278,18 @@ func (s *Server) tableOf(r *http.Request) (*actor.Table, error) {
 	if err != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "%q is not a table ID", r.PathValue("id"))
 	}
-	return s.table(id)
+	a, err := s.table(id)
+	if err != nil && s.Shared && sabot.ErrorCode(err) == sabot.ENOTFOUND {
+		// On a cluster a table this node does not serve, though the
+		// request reached it as its owner, has just moved: dropped by this
+		// node (fenced, handed over) before the others' scan claims it. A
+		// 404 would be final to the client; it tries again, elsewhere.
+		if _, terr := s.Store.TableByID(r.Context(), id); terr == nil {
+			return nil, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: time.Second,
+				Message: fmt.Sprintf("table %d moved: this node no longer serves it; try again", id)}
+		}
+	}
+	return a, err
 }
 
 func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {

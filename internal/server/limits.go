@@ -116,6 +116,7 @@ func (s *Server) guards() *guards {
 		// Nodes on one database count the failed logins together: behind
 		// N nodes a guesser gets the rate of one, not N times it.
 		if st, ok := s.Store.(sharedThrottles); ok && s.Shared {
+			s.guard.known.shared = st
 			for prefix, t := range map[string]*throttle{"login-name ": s.guard.loginName, "login-name-all ": s.guard.loginNameAll, "login-addr ": s.guard.loginAddr} {
 				if t != nil {
 					t.shared, t.prefix = st, prefix
@@ -355,6 +356,37 @@ func (c *addrConn) Close() error {
 type knownAddrs struct {
 	mu    sync.Mutex
 	names map[string][]string
+	// shared, on nodes that share a database, keeps the addresses there
+	// too (sharedKnown), so that no node locks out an owner another node
+	// knows.
+	shared sharedThrottles
+}
+
+// knownFor is how long the nodes together remember that a name logged in
+// from an address (a row of the throttles' table: knownBucket, a bucket of
+// one attempt that is full again knownFor after the login that marked it).
+const knownFor = 30 * 24 * time.Hour
+
+// knownBucket names the throttles' row that says a name logged in from an
+// address (pair: the name, folded, and the address).
+func knownBucket(pair string) string { return "known " + pair }
+
+// sharedHas reports whether another node (or this one) marked the pair
+// known in the database within knownFor.
+func (k *knownAddrs) sharedHas(ctx context.Context, pair string) bool {
+	if k.shared == nil {
+		return false
+	}
+	d, err := k.shared.ThrottleWait(ctx, knownBucket(pair), 1, knownFor)
+	return err == nil && d > 0
+}
+
+// sharedAdd marks the pair known in the database (a row already there is
+// kept as it is until it expires).
+func (k *knownAddrs) sharedAdd(ctx context.Context, pair string) {
+	if k.shared != nil {
+		k.shared.ThrottleCharge(ctx, knownBucket(pair), 1, knownFor)
+	}
 }
 
 // knownAddrsPerName bounds the addresses remembered for one name.

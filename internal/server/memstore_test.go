@@ -28,6 +28,10 @@ type memStore struct {
 	cmds     map[string]*sabot.LogRecord
 	failNext error // an Append fails with it, after failSkip more succeed (tests of the rebuild)
 	failSkip int
+	// failCmds fails every failCmds-th append of a client's command (by
+	// the count of such appends) with sabot.EUNAVAILABLE, as a database
+	// that ended the transaction: the bots' resends.
+	failCmds, cmdAppends int
 }
 
 var _ sabot.Store = (*memStore)(nil)
@@ -249,6 +253,11 @@ func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Po
 			return false, err
 		}
 		s.failSkip--
+	}
+	if s.failCmds > 0 && rec.CommandID != "" {
+		if s.cmdAppends++; s.cmdAppends%s.failCmds == 0 {
+			return false, &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "the database is unavailable: try again"}
+		}
 	}
 	key := fmt.Sprintf("%d/%s/%s", rec.TableID, rec.ClientID, rec.CommandID)
 	if rec.CommandID != "" {

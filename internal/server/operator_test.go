@@ -400,7 +400,8 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 	if _, err := ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 100}); err != nil {
 		t.Fatal(err)
 	}
-	h.ws.Close() // the operator is down
+	h.ws.Close()     // the operator is down
+	ana.Resends = -1 // the first answer
 	_, err = ana.Command(ctx, tv.ID, "bet", wire.CommandRequest{Box: 1, Stake: 300})
 	if sabot.ErrorCode(err) != sabot.EUNAVAILABLE || !contains(err, "did not answer") {
 		t.Fatalf("a stake with the operator down: %v", err)
@@ -473,6 +474,7 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 		return c
 	}
 	eve, ben := launch("eve", 1, 2), launch("ben", 3, 4) // two boxes each: the round waits for its window
+	eve.Resends = -1                                     // the first answers: refused at once
 	const n = 8
 	errs := make(chan error, n)
 	for i := range n {

@@ -63,6 +63,14 @@ func (s *Server) reportPeriod(r *http.Request) (report.Period, error) {
 	return p, nil
 }
 
+// reportStore is the store the reports read: ReportStore, else Store.
+func (s *Server) reportStore() sabot.Store {
+	if s.ReportStore != nil {
+		return s.ReportStore
+	}
+	return s.Store
+}
+
 // report runs one report at a time.
 func (s *Server) report(w http.ResponseWriter, r *http.Request, run func(report.Period, *report.Theories) (any, error)) {
 	p, err := s.reportPeriod(r)
@@ -90,18 +98,18 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request, run func(report.
 
 func (s *Server) handleReportTables(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
 	s.report(w, r, func(p report.Period, th *report.Theories) (any, error) {
-		return report.TablesReport(r.Context(), report.Paced(s.Store, ReportPace), th, p)
+		return report.TablesReport(r.Context(), report.Paced(s.reportStore(), ReportPace), th, p)
 	})
 }
 
 func (s *Server) handleReportPlayers(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
 	s.report(w, r, func(p report.Period, th *report.Theories) (any, error) {
-		return report.PlayersReport(r.Context(), report.Paced(s.Store, ReportPace), th, p, report.PlayersOptions{Player: r.URL.Query().Get("player")})
+		return report.PlayersReport(r.Context(), report.Paced(s.reportStore(), ReportPace), th, p, report.PlayersOptions{Player: r.URL.Query().Get("player")})
 	})
 }
 
 func (s *Server) handleReportAdvantage(w http.ResponseWriter, r *http.Request, _ *sabot.User) {
 	s.report(w, r, func(p report.Period, _ *report.Theories) (any, error) {
-		return report.AdvantageReport(r.Context(), report.Paced(s.Store, ReportPace), p, report.AdvantageOptions{})
+		return report.AdvantageReport(r.Context(), report.Paced(s.reportStore(), ReportPace), p, report.AdvantageOptions{})
 	})
 }

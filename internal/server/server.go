@@ -54,6 +54,11 @@ type Server struct {
 	// DefaultRollupEvery; negative: never, and a report reads the log
 	// past the last marks).
 	RollupEvery time.Duration
+	// ReportStore, if set, is where the pit's reports over HTTP read
+	// (reports.go): a replica's store opened read-only (`sabot serve
+	// --reports-db`), so that a year's report does not take the primary's
+	// processor from the tables. nil: Store.
+	ReportStore sabot.Store
 	theories    *report.Theories
 	// The pit's reports over HTTP (reports.go): their theories, and the
 	// one slot a report runs in.

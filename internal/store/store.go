@@ -38,3 +38,43 @@ func Open(ctx context.Context, dsn string) (sabot.Store, error) {
 	}
 	return db, nil
 }
+
+// OpenRead opens the store a DSN names for a command that only reads it
+// (sabot report, ledger check, recall, replay, verify, events): as Open
+// does, except that a PostgreSQL server that cannot write (a hot standby)
+// is opened read-only: its migrations checked, not applied, and a clear
+// error (EUNAVAILABLE) if its schema is behind the code's. A SQLite file
+// opens as Open opens it.
+func OpenRead(ctx context.Context, dsn string) (sabot.Store, error) {
+	if IsPostgres(dsn) {
+		db := postgres.NewDB(dsn)
+		db.ReadOnlyOnStandby = true
+		if err := db.Open(ctx); err != nil {
+			return nil, err
+		}
+		return db, nil
+	}
+	return Open(ctx, dsn)
+}
+
+// OpenReadOnly opens a PostgreSQL store read-only whatever the server can
+// do (sabot serve's --reports-db: the pit's reports on a replica); a
+// SQLite file opens as Open opens it.
+func OpenReadOnly(ctx context.Context, dsn string) (sabot.Store, error) {
+	if IsPostgres(dsn) {
+		db := postgres.NewDB(dsn)
+		db.ReadOnly = true
+		if err := db.Open(ctx); err != nil {
+			return nil, err
+		}
+		return db, nil
+	}
+	return Open(ctx, dsn)
+}
+
+// ReadOnly reports whether a store was opened read-only: what it holds can
+// be read, nothing written (a report's rollup is skipped).
+func ReadOnly(s sabot.Store) bool {
+	r, ok := s.(interface{ IsReadOnly() bool })
+	return ok && r.IsReadOnly()
+}

@@ -16,7 +16,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -38,9 +41,22 @@ type DB struct {
 	// Now is the clock that stamps records.
 	Now func() time.Time
 
+	// ReadOnly opens the store for reading only: its migrations are
+	// checked, never applied, and a write fails (EUNAVAILABLE) before it
+	// reaches the server. A hot standby is opened so.
+	ReadOnly bool
+	// ReadOnlyOnStandby makes Open open read-only a server that cannot
+	// write (a hot standby in recovery, or default_transaction_read_only):
+	// the read-only commands' way (store.OpenRead).
+	ReadOnlyOnStandby bool
+
 	*sqlstore.Store
 	migrateTo int64 // tests: apply the migrations up to this version only (0: all)
 	pool      *pgxpool.Pool
+	// direct is the configuration of the revocations' listener: the
+	// pool's, or behind PgBouncer a connection to PostgreSQL itself
+	// (pooler.go).
+	direct *pgx.ConnConfig
 }
 
 var _ sabot.Store = (*DB)(nil)
@@ -63,9 +79,13 @@ const migrationLock = `SET LOCAL lock_timeout = 0; SELECT pg_advisory_xact_lock(
 // DSN that does not parse is EINVALID; a server that cannot be reached is
 // EINTERNAL.
 func (db *DB) Open(ctx context.Context) error {
-	cfg, err := poolConfig(db.DSN)
+	cfg, pooled, err := parseDSN(db.DSN)
 	if err != nil {
 		return err
+	}
+	db.direct = pooled.direct
+	if db.direct == nil {
+		db.direct = cfg.ConnConfig.Copy()
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -79,8 +99,30 @@ func (db *DB) Open(ctx context.Context) error {
 	if now == nil {
 		now = time.Now
 	}
-	c := &conn{pool}
-	if err := sqlstore.Migrate(ctx, c, db.migrations(), "migrations", migrationLock); err != nil {
+	if pooled.transaction {
+		if err := checkPooledDefaults(ctx, pool); err != nil {
+			pool.Close()
+			return err
+		}
+	}
+	if db.ReadOnlyOnStandby && !db.ReadOnly {
+		var ro string
+		if err := pool.QueryRow(ctx, `SHOW transaction_read_only`).Scan(&ro); err != nil {
+			pool.Close()
+			return sabot.Internal(fmt.Errorf("postgres: %w", err))
+		}
+		db.ReadOnly = ro == "on"
+	}
+	c := &conn{pool: pool, readOnly: db.ReadOnly}
+	if db.ReadOnly {
+		if err := sqlstore.CheckMigrations(ctx, c, db.migrations(), "migrations"); err != nil {
+			pool.Close()
+			if sabot.ErrorCode(err) == sabot.EUNAVAILABLE {
+				return err
+			}
+			return sabot.Internal(fmt.Errorf("postgres: %w", err))
+		}
+	} else if err := sqlstore.Migrate(ctx, c, db.migrations(), "migrations", migrationLock); err != nil {
 		pool.Close()
 		return sabot.Internal(fmt.Errorf("postgres: %w", err))
 	}
@@ -140,7 +182,16 @@ func (db *DB) Close() error {
 }
 
 // conn is the sqlstore.Conn of a pool.
-type conn struct{ pool *pgxpool.Pool }
+type conn struct {
+	pool     *pgxpool.Pool
+	readOnly bool // the store was opened read-only: no read-write transaction
+}
+
+// errReadOnly is a write asked of a store opened read-only.
+var errReadOnly = &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "the store is open read-only (a standby): this needs the primary"}
+
+// IsReadOnly reports whether the store was opened read-only (store.ReadOnly).
+func (db *DB) IsReadOnly() bool { return db.ReadOnly }
 
 var (
 	readWrite = pgx.TxOptions{IsoLevel: pgx.ReadCommitted, AccessMode: pgx.ReadWrite}
@@ -151,16 +202,100 @@ func (c *conn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) er
 	opts := readWrite
 	if ro {
 		opts = readOnly
+	} else if c.readOnly {
+		return errReadOnly
 	}
 	tx, err := c.pool.BeginTx(ctx, opts)
 	if err != nil {
-		return classify(err)
+		return c.onLost(lostBefore(ctx, nil, classify(err)))
 	}
-	if err := fn(pgTx{tx}); err != nil {
-		tx.Rollback(ctx)
+	return c.onLost(runTx(ctx, tx, fn))
+}
+
+// onLost closes the pool's connections when one was lost: a server that
+// dropped one (restarted, replaced by its standby) dropped them all, and
+// the transaction tried again must not draw another dead one. Those in
+// use close as they come back.
+func (c *conn) onLost(err error) error {
+	if !errors.Is(err, sqlstore.ErrLost) && !errors.Is(err, sqlstore.ErrCommitUnknown) {
 		return err
 	}
-	return classify(tx.Commit(ctx))
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "25P03" {
+		return err // the server ended that session only (it idled): the others live
+	}
+	c.pool.Reset()
+	return err
+}
+
+// runTx runs fn in tx and commits it, the errors of a lost connection or
+// of a transaction the server ended marked (lostBefore, lostAtCommit).
+func runTx(ctx context.Context, tx pgx.Tx, fn func(sqlstore.Tx) error) error {
+	if err := fn(pgTx{tx}); err != nil {
+		tx.Rollback(ctx)
+		return lostBefore(ctx, tx.Conn(), err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return lostAtCommit(ctx, tx.Conn(), classify(err))
+	}
+	return nil
+}
+
+// The SQLSTATEs of a transaction the server ended or of a server that is
+// going or not there yet: the transaction was not written.
+func endedByServer(code string) bool {
+	switch code {
+	case "25P03", // idle_in_transaction_session_timeout
+		"57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+		"25006": // read_only_sql_transaction: a primary that is a standby now
+		return true
+	}
+	return strings.HasPrefix(code, "08") // connection exceptions
+}
+
+// lost reports whether err is a lost connection or a transaction the
+// server ended (c, if not nil, is the connection it ran on).
+func lost(ctx context.Context, c *pgx.Conn, err error) bool {
+	if err == nil || ctx.Err() != nil || errors.Is(err, sqlstore.ErrRetry) || errors.Is(err, sqlstore.ErrUnique) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return endedByServer(pe.Code)
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		pgconn.SafeToRetry(err) || (c != nil && c.IsClosed())
+}
+
+// unavailableRetry is the retry hint of a database that is not there now
+// (a primary being replaced takes seconds).
+const unavailableRetry = time.Second
+
+// lostBefore marks an error before the commit: nothing was written, the
+// transaction may be run again (sqlstore.ErrLost).
+func lostBefore(ctx context.Context, c *pgx.Conn, err error) error {
+	if !lost(ctx, c, err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", sqlstore.ErrLost, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unavailableRetry,
+		Message: "the database is unavailable (its connection was lost, or a primary is being replaced): try again", Cause: err})
+}
+
+// lostAtCommit marks an error of the commit itself: written or not, it is
+// not known (sqlstore.ErrCommitUnknown).
+func lostAtCommit(ctx context.Context, c *pgx.Conn, err error) error {
+	if !lost(ctx, c, err) {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code != "" && !strings.HasPrefix(pe.Code, "08") {
+		// The server answered the COMMIT with an error: not written.
+		return lostBefore(ctx, c, err)
+	}
+	return fmt.Errorf("%w: %w", sqlstore.ErrCommitUnknown, &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: unavailableRetry,
+		Message: "the database connection was lost at the commit: send the command again under its command ID", Cause: err})
 }
 
 // Writer gives a group-commit writer a connection of its own, taken from
@@ -177,31 +312,30 @@ type writerConn struct {
 	pc *pgxpool.Conn // nil until the first write, or after it broke
 }
 
-func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) error {
+func (w *writerConn) InTx(ctx context.Context, ro bool, fn func(sqlstore.Tx) error) (err error) {
 	if ro {
 		return w.c.InTx(ctx, true, fn)
+	}
+	if w.c.readOnly {
+		return errReadOnly
 	}
 	if w.pc == nil {
 		pc, err := w.c.pool.Acquire(ctx)
 		if err != nil {
-			return classify(err)
+			return w.c.onLost(lostBefore(ctx, nil, classify(err)))
 		}
 		w.pc = pc
 	}
 	defer func() {
-		if w.pc.Conn().IsClosed() {
+		if w.pc.Conn().IsClosed() || errors.Is(err, sqlstore.ErrLost) || errors.Is(err, sqlstore.ErrCommitUnknown) {
 			w.release()
 		}
 	}()
 	tx, err := w.pc.BeginTx(ctx, readWrite)
 	if err != nil {
-		return classify(err)
+		return w.c.onLost(lostBefore(ctx, w.pc.Conn(), classify(err)))
 	}
-	if err := fn(pgTx{tx}); err != nil {
-		tx.Rollback(ctx)
-		return err
-	}
-	return classify(tx.Commit(ctx))
+	return w.c.onLost(runTx(ctx, tx, fn))
 }
 
 func (w *writerConn) Writer() (sqlstore.Conn, func()) { return w, func() {} }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"sabot"
 )
 
@@ -50,11 +52,12 @@ func (db *DB) WatchRevocations(ctx context.Context, fn func(sabot.Revocation)) e
 }
 
 func (db *DB) listen(ctx context.Context, fn func(sabot.Revocation), again bool) error {
-	pc, err := db.pool.Acquire(ctx)
+	// A listening connection is nobody else's, and a session's: straight
+	// to PostgreSQL, never through a pooler in transaction mode.
+	c, err := pgx.ConnectConfig(ctx, db.direct)
 	if err != nil {
 		return err
 	}
-	c := pc.Hijack() // a listening connection is nobody else's
 	defer c.Close(context.Background())
 	var schema string
 	if err := c.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {

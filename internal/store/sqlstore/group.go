@@ -333,6 +333,11 @@ func (s *Store) commit(ctx context.Context, conn Conn, batch []*pending) {
 		}
 	case len(batch) == 1:
 		batch[0].err = err
+	case errors.Is(err, ErrCommitUnknown):
+		// Written or not: each append alone again could write one twice.
+		for _, p := range batch {
+			p.err = err
+		}
 	default:
 		for _, p := range batch {
 			s.commit(ctx, conn, []*pending{p})

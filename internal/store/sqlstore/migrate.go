@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"sabot"
 )
 
 // Migrate applies the migrations in dir of fsys that the database has not
@@ -103,4 +105,56 @@ func (u upTo) Glob(pattern string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// CheckMigrations is Migrate's check without its writes, for a store
+// opened read-only (a hot standby): every migration in dir of fsys must
+// have been applied already. One missing is EUNAVAILABLE with the versions
+// the database has and needs: the code is newer than the schema (a standby
+// behind its primary, or a primary no sabot of this version opened yet).
+// Versions the database has beyond the code's are allowed: the migrations
+// only add.
+func CheckMigrations(ctx context.Context, conn Conn, fsys fs.FS, dir string) error {
+	names, err := fs.Glob(fsys, path.Join(dir, "*.sql"))
+	if err != nil {
+		return err
+	}
+	have := map[int64]bool{}
+	var top int64
+	err = conn.InTx(ctx, true, func(tx Tx) error {
+		rows, err := tx.Query(ctx, `SELECT version FROM schema_migrations`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var v int64
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+			have[v] = true
+			top = max(top, v)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return sabot.Errorf(sabot.EUNAVAILABLE, "the store is read-only and its schema cannot be read (no sabot ever opened it read-write?): %v", err)
+	}
+	var missing []string
+	for _, name := range names {
+		base := path.Base(name)
+		num, _, _ := strings.Cut(base, "_")
+		v, err := strconv.ParseInt(num, 10, 64)
+		if err != nil {
+			return fmt.Errorf("migration %s: the name must start with a version, NNN_", base)
+		}
+		if !have[v] {
+			missing = append(missing, strings.TrimSuffix(base, ".sql"))
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return sabot.Errorf(sabot.EUNAVAILABLE, "the store is read-only and its schema is behind this sabot's: it is at migration %d and lacks %s; open it read-write once (sabot serve on the primary) and let the standby replay it", top, strings.Join(missing, ", "))
+	}
+	return nil
 }

@@ -27,6 +27,22 @@ var ErrUnique = errors.New("unique constraint violation")
 // database). The transaction has been rolled back.
 var ErrRetry = errors.New("transaction may be retried")
 
+// ErrLost is what a driver returns, wrapped (with an EUNAVAILABLE
+// sabot.Error), when the database ended a transaction before its commit or
+// its connection was lost before it: nothing of it was written, and it is
+// tried once more, on another connection (a primary that moved, a session
+// the server ended after it idled: SQLSTATE 25P03, 57P01, 08xxx). Failing
+// again, its caller is answered EUNAVAILABLE, never EINTERNAL.
+var ErrLost = errors.New("transaction lost before its commit")
+
+// ErrCommitUnknown is what a driver returns, wrapped (with an EUNAVAILABLE
+// sabot.Error), when the connection was lost during the commit: the
+// transaction may or may not have been written. It is not tried again (an
+// append without a command ID would be written twice); its caller is
+// answered EUNAVAILABLE and sends the command again under its command ID
+// (applied once) or reads the state again.
+var ErrCommitUnknown = errors.New("transaction's commit lost: its outcome is not known")
+
 // A Row scans one row. Scan returns sql.ErrNoRows (or an error wrapping it)
 // when there is none.
 type Row interface {
@@ -99,8 +115,14 @@ func (s *Store) write(ctx context.Context, fn func(Tx) error) error {
 // writeOn is write on a given Conn.
 func writeOn(ctx context.Context, conn Conn, fn func(Tx) error) error {
 	var err error
+	lost := false
 	for try := 0; try < maxTries; try++ {
 		err = conn.InTx(ctx, false, fn)
+		if errors.Is(err, ErrLost) && !lost && ctx.Err() == nil {
+			lost = true // once: the next connection may reach the new primary
+			try--
+			continue
+		}
 		if !errors.Is(err, ErrRetry) {
 			return err
 		}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The switch of PostgreSQL's primary under play (docs/server.md,
+# "PostgreSQL in high availability"): Patroni on etcd with a synchronous
+# standby (scripts/pg-ha.sh), three `sabot serve` nodes on the multi-host DSN
+# (target_session_attrs=read-write), `sabot bots` over the three; then KILLS
+# times the primary's machine dies (kill -9 of its Patroni and its
+# PostgreSQL), the standby is promoted, and the dead one comes back as the
+# new standby.
+#
+#   scripts/ha-switch.sh [KILLS] [TABLES] [THINK]     default 5 6 100ms
+#
+# Prints, for each kill, the seconds until decisions flow again (the first
+# decision the nodes count after it), then their p50 and max; the bots'
+# decisions acknowledged against the players' decisions in the log (none
+# missing: the log holds at least every acknowledged one), the rounds dealt
+# twice (0), and `sabot ledger check`. Exit 1 if a check fails. Ports: BASE
+# (default 26430) as scripts/pg-ha.sh, and 18281-18283 for the nodes.
+set -euo pipefail
+kills=${1:-5}; tables=${2:-6}; think=${3:-100ms}
+cd "$(dirname "$0")/.."
+export BASE=${BASE:-26430}
+dir=${HA_DIR:-/tmp/sabot-ha-switch}
+work=$(mktemp -d)
+bin="$work/sabot"
+go build -o "$bin" ./cmd/sabot
+scripts/pg-ha.sh start "$dir" >/dev/null
+# shellcheck disable=SC1091
+. "$dir/env"
+dsn=$SABOT_HA_PRIMARY_DSN
+export SABOT_SEED_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') SABOT_ADMIN_PASSWORD=switch-password
+pids=(); urls=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  scripts/pg-ha.sh stop "$dir" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+for i in 1 2 3; do
+  port=$((18280 + i))
+  "$bin" serve --db "$dsn" --addr "127.0.0.1:$port" --admin pit --bcrypt-cost 4 --default-tables=false \
+    --register-burst 100000 --log-format json 2>"$work/node$i.log" >/dev/null &
+  pids+=($!); urls+=("http://127.0.0.1:$port")
+  for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+done
+list=$(IFS=,; echo "${urls[*]}")
+decisions() { # the players' decisions the nodes applied, summed
+  local sum=0 v
+  for u in "${urls[@]}"; do
+    v=$(curl -s --max-time 1 "$u/metrics" 2>/dev/null | awk '/^sabot_decisions_total\{by="player"\}/ {print $2}' || true)
+    sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN {printf "%.0f", a + b}')
+  done
+  echo "$sum"
+}
+timeout=$((kills * 75 + 60))
+"$bin" bots --url "$list" --admin pit --tables "$tables" --players 5 --rounds 100000 --think "$think" \
+  --profile venice --stake 100 --timeout "${timeout}s" >"$work/bots.out" 2>"$work/bots.err" &
+bots=$!; pids+=("$bots")
+for _ in $(seq 600); do [ "$(decisions)" -gt 50 ] && break; sleep 0.2; done
+times=()
+for k in $(seq 1 "$kills"); do
+  scripts/pg-ha.sh synced "$dir" || { echo "no synchronous standby before kill $k" >&2; exit 1; }
+  before=$(decisions)
+  for _ in $(seq 100); do [ "$(decisions)" -gt "$before" ] && break; sleep 0.1; done # play flows
+  lead=$(scripts/pg-ha.sh primary "$dir")
+  t0=$(date +%s.%N)
+  scripts/pg-ha.sh crash "${lead#pg}" "$dir"
+  sleep 0.5 # what was committed before the kill is counted by now
+  base=$(decisions)
+  while [ "$(decisions)" -le "$base" ]; do
+    sleep 0.1
+    if awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {exit !(a - b > 120)}'; then echo "kill $k: no decision within 120 s" >&2; exit 1; fi
+  done
+  t1=$(date +%s.%N)
+  s=$(awk -v a="$t1" -v b="$t0" 'BEGIN {printf "%.2f", a - b}')
+  times+=("$s")
+  echo "kill $k: $lead killed; decisions flow again after ${s}s (now $(scripts/pg-ha.sh primary "$dir") leads)"
+  scripts/pg-ha.sh revive "${lead#pg}" "$dir"
+done
+scripts/pg-ha.sh synced "$dir" || true
+kill "$bots" 2>/dev/null || true # the report is the log's, below
+wait "$bots" 2>/dev/null || true
+sorted=$(printf '%s\n' "${times[@]}" | sort -g)
+n=${#times[@]}
+p50=$(echo "$sorted" | sed -n "$(( (n + 1) / 2 ))p")
+max=$(echo "$sorted" | tail -1)
+echo "switches: $n; seconds until decisions flow again: p50 $p50, p99 (the max of $n) $max"
+# Every decision a bot saw acknowledged (its event came back) is in the
+# log: the nodes' counters count what was committed, the log holds it.
+q() { psql "$dsn" -Atqc "$1"; }
+acked=$(decisions)
+logged=$(q "SELECT COUNT(*) FROM log WHERE kind = 'action' AND client_id <> ''")
+twice=$(q "SELECT COUNT(*) FROM (SELECT table_id, round_no FROM log WHERE kind = 'deal' GROUP BY 1, 2 HAVING COUNT(*) > 1) d")
+echo "decisions acknowledged by the nodes: $acked; players' decisions in the log: $logged; missing: $(( acked > logged ? acked - logged : 0 ))"
+echo "rounds dealt twice: $twice"
+ledger=$("$bin" ledger check --db "$dsn" 2>&1) || true
+echo "$ledger" | head -1
+fail=0
+[ "$acked" -le "$logged" ] || fail=1
+[ "$twice" = 0 ] || fail=1
+echo "$ledger" | grep -q "^the ledger balances" || fail=1
+exit $fail
