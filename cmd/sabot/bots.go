@@ -74,8 +74,8 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			if rep == nil {
 				return failed("sabot bots: %v", err)
 			}
-			fmt.Fprintf(e.stdout, "tables %d  players %d  rounds %d  decisions %d  errors %d  in %.1fs\n",
-				rep.Tables, rep.Players, rep.Rounds, rep.Decisions, rep.Errors, rep.Elapsed.Seconds())
+			fmt.Fprintf(e.stdout, "tables %d  players %d  rounds %d  decisions %d  errors %d  races %d  in %.1fs\n",
+				rep.Tables, rep.Players, rep.Rounds, rep.Decisions, rep.Errors, rep.Races, rep.Elapsed.Seconds())
 			fmt.Fprintf(e.stdout, "decisions/s %.0f  decision-to-event p50 %s  p99 %s  max %s\n",
 				rep.DecisionsPerSecond(), rep.P50, rep.P99, rep.Max)
 			for _, m := range rep.LastErrors {

@@ -56,6 +56,7 @@ type Bot struct {
 	counted  bool
 	played   int
 	errors   int
+	races    int
 	lastErrs []string
 }
 
@@ -188,8 +189,12 @@ func (b *Bot) finished() bool {
 
 // BotStats is how a bot's session went.
 type BotStats struct {
-	Rounds    int
-	Errors    int
+	Rounds int
+	Errors int
+	// Races are decisions refused because the table went on while they
+	// were on their way (a window closed by its timer, a turn that moved
+	// on): a normal race of a live table, not an error.
+	Races     int
 	LastError string
 }
 
@@ -197,11 +202,18 @@ type BotStats struct {
 func (b *Bot) Stats() BotStats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := BotStats{Rounds: b.played, Errors: b.errors}
+	s := BotStats{Rounds: b.played, Errors: b.errors, Races: b.races}
 	if len(b.lastErrs) > 0 {
 		s.LastError = b.lastErrs[len(b.lastErrs)-1]
 	}
 	return s
+}
+
+// race counts a decision that lost a race with the table (BotStats.Races).
+func (b *Bot) race() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.races++
 }
 
 func (b *Bot) fail(msg string) {
@@ -263,12 +275,19 @@ type botState struct {
 	unanswered *wire.CommandRequest
 	resent     string
 	resends    int // the times unanswered was sent again after an unavailable or internal answer
+	// seq is the last event seen; decision and decisionSeq the command ID
+	// of the last decision sent and the event it was sent after: refused
+	// as a conflict after a later event, it lost a race with the table.
+	seq         int64
+	decision    string
+	decisionSeq int64
 }
 
 // sent is what a snapshot does not tell: the commands on their way.
 func (st *botState) sent() botState {
 	return botState{waiting: st.waiting, withdraw: st.withdraw, betID: st.betID, dealtSinceBet: st.dealtSinceBet,
-		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent, resends: st.resends}
+		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent, resends: st.resends,
+		seq: st.seq, decision: st.decision, decisionSeq: st.decisionSeq}
 }
 
 // session is one connection: it returns nil when the bot has played its
@@ -316,11 +335,12 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 				*epoch, *since = m.Epoch, m.Seq
 			}
 			b.fromSnapshot(st, m.Table)
+			st.seq = max(st.seq, m.Seq)
 		case "event":
 			if m.Seq != *since+1 && *since != 0 {
 				return fmt.Errorf("missed events %d to %d: resync", *since+1, m.Seq-1)
 			}
-			*since = m.Seq
+			*since, st.seq = m.Seq, m.Seq
 			b.onEvent(st, m.Event)
 		case "result", "error":
 			if m.Type == "error" && st.unanswered != nil && m.CommandID == st.unanswered.CommandID &&
@@ -342,7 +362,16 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			if resent {
 				st.resent = ""
 			}
-			if m.Type == "error" && resent && m.Code == sabot.ECONFLICT {
+			raced := m.Type == "error" && m.Code == sabot.ECONFLICT && m.CommandID == st.decision && st.seq > st.decisionSeq
+			if m.CommandID == st.decision {
+				st.decision = ""
+			}
+			if raced {
+				// The decision met a table that had gone on (the window
+				// closed by its timer, the turn moved) while it was on its
+				// way: the state as it stands now decides what next.
+				b.race()
+			} else if m.Type == "error" && resent && m.Code == sabot.ECONFLICT {
 				// Sent again after a lost connection, too late: the table
 				// went on (a timeout applied the default, the round was
 				// dealt). The state as it stands now decides what next.
@@ -480,12 +509,16 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 			time.Sleep(b.pause())
 		}
 		st.sentAction, st.sentAt = act.Kind, time.Now()
+		var err error
 		if act.Kind == "decline" {
 			st.sentAction = "" // declines show as their own event
-			return send(wire.CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
+			err = send(wire.CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
+		} else {
+			st.turn = nil
+			err = send(wire.CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 		}
-		st.turn = nil
-		return send(wire.CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
+		st.decision, st.decisionSeq = st.waiting, st.seq
+		return err
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		if b.Behind && (st.holder == "" || st.holder == b.Name || b.Count != nil && b.Count.trueCount() < b.Count.BackAt) {
 			return nil // nobody's box to bet behind, or the count is not high enough
@@ -626,6 +659,7 @@ type BotsReport struct {
 	Rounds          int // rounds played, summed over players
 	Decisions       int
 	Errors          int
+	Races           int           // decisions that met a table gone on (BotStats.Races): no error
 	Elapsed         time.Duration // from the first bet to the last bot done
 	P50, P99, Max   time.Duration // decision to the event that shows it
 	LastErrors      []string
@@ -809,6 +843,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		s := b.Stats()
 		rep.Rounds += s.Rounds
 		rep.Errors += s.Errors
+		rep.Races += s.Races
 		if s.LastError != "" && len(rep.LastErrors) < 10 {
 			rep.LastErrors = append(rep.LastErrors, b.Name+": "+s.LastError)
 		}

@@ -138,3 +138,23 @@ func TestBotsResendWhatTheStoreFailed(t *testing.T) {
 	}
 	checkLedger(t, st)
 }
+
+// Bots slower than the table's timers (a decision, a window closed before
+// their answer arrives) meet a table that has gone on: the refusal of a
+// decision sent before the event that moved the table is a race the bot
+// takes calmly (its Races), not an error; the rounds go on by the timers
+// and the ledger balances.
+func TestBotsTakeRacesCalmly(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	h := newHarness(t, nil, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 40 * time.Millisecond, Window: 40 * time.Millisecond})
+	rep, err := client.RunBots(ctx, client.BotsConfig{URL: h.srv.URL(), AdminName: "pit", AdminPassword: password,
+		Tables: 1, Players: 3, Rounds: 4, Profile: "venice", Stake: 10, Think: 80 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || rep.Races == 0 || rep.Rounds < 3*4 {
+		t.Fatalf("bots slower than the timers: %+v", rep)
+	}
+	checkLedger(t, h.st)
+}
