@@ -187,7 +187,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	token := randomID(32)
 	now := s.now()
-	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+	// Against the credentials the password matched: none if they changed
+	// since the hash was read (a password change under way).
+	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now, Credentials: u.Credentials}); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
