@@ -61,6 +61,9 @@ func newServeCmd(e *env) *cobra.Command {
 		} // the limits' flags
 		wsPerUser, wsBurst   int
 		boxesWithoutBet      int
+		reseatAfter          time.Duration
+		unbetWindow          time.Duration
+		sitsPerMinute        int
 		wsRate               float64
 		seedKeyFile          string
 		shoeReads            float64
@@ -148,8 +151,8 @@ one process only.`,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst, SocketPing: wsPing,
-				MaxBoxesWithoutBet: boxesWithoutBet,
-				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
+				MaxBoxesWithoutBet: boxesWithoutBet, ReseatAfter: reseatAfter, UnbetWindow: unbetWindow, SitsPerMinute: sitsPerMinute,
+				Shared: store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
 				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
 				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit)}
 			if admin != "" {
@@ -211,6 +214,9 @@ one process only.`,
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
 	f.DurationVar(&timing.SeatIdle, "seat-idle", timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
 	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", actor.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
+	f.DurationVar(&reseatAfter, "reseat-after", actor.DefaultReseatAfter, "a box given up for no bet is not its holder's again for this long (AR-21; negative: at once)")
+	f.DurationVar(&unbetWindow, "unbet-window", actor.DefaultUnbetWindow, "the boxes a player was given up for no bet count against --max-boxes-without-bet for this long, until he plays a round with a bet (negative: not counted)")
+	f.IntVar(&sitsPerMinute, "sits-per-minute", actor.DefaultSitsPerMinute, "times one player may sit down at a table in a minute; more get 429 (negative: no limit)")
 	f.Int64Var(&cashApproval, "cash-approval", int64(live.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
 	f.Int64Var(&floatLimit, "float-limit", int64(live.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")

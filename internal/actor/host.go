@@ -57,6 +57,15 @@ type Host struct {
 	// MaxBoxesWithoutBet bounds the boxes a player holds without a bet of
 	// his on them (AR-21; 0: DefaultMaxBoxesWithoutBet; negative: none).
 	MaxBoxesWithoutBet int
+	// ReseatAfter is how long a box given up for no bet is not its
+	// holder's again; UnbetWindow how long the boxes a player was given up
+	// for no bet count against MaxBoxesWithoutBet; SitsPerMinute how many
+	// times a player sits down at a table in a minute (issue 40, S4; 0:
+	// DefaultReseatAfter, DefaultUnbetWindow, DefaultSitsPerMinute;
+	// negative: none).
+	ReseatAfter   time.Duration
+	UnbetWindow   time.Duration
+	SitsPerMinute int
 	// CashApproval and FloatLimit are a live table's bounds of cash
 	// (internal/live; 0: live's defaults, negative: none).
 	CashApproval money.Amount
@@ -194,6 +203,27 @@ func (h *Host) maxBoxesWithoutBet() int {
 		return DefaultMaxBoxesWithoutBet
 	}
 	return h.MaxBoxesWithoutBet
+}
+
+func (h *Host) reseatAfter() time.Duration {
+	if h.ReseatAfter == 0 {
+		return DefaultReseatAfter
+	}
+	return h.ReseatAfter
+}
+
+func (h *Host) unbetWindow() time.Duration {
+	if h.UnbetWindow == 0 {
+		return DefaultUnbetWindow
+	}
+	return h.UnbetWindow
+}
+
+func (h *Host) sitsPerMinute() int {
+	if h.SitsPerMinute == 0 {
+		return DefaultSitsPerMinute
+	}
+	return h.SitsPerMinute
 }
 
 func (h *Host) liveDeps() *live.Live { return h.live }

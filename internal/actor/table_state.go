@@ -64,6 +64,10 @@ type Table struct {
 	// dealt is given up; seatTimer fires at the first such moment.
 	seatSince map[int]time.Time
 	roundEnd  time.Time
+	// seatUses are the players' boxes given up for no bet and their sits,
+	// lately (seats.go; issue 40, S4).
+	seatUses  map[string]*seatUse
+	waiting   map[string]time.Time // who asked for a box taken, when
 	seatTimer alarm
 	// seenMax bounds the command IDs the table remembers (maxSeen; a
 	// test sets it small).

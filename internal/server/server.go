@@ -98,6 +98,16 @@ type Server struct {
 	// without a bet of his on them (AR-21); he bets on them to take more
 	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
 	MaxBoxesWithoutBet int
+	// ReseatAfter is how long a box given up for no bet is not its
+	// holder's again; UnbetWindow how long the boxes a player was given up
+	// for no bet count against MaxBoxesWithoutBet (a round he plays with a
+	// bet clears them); SitsPerMinute how many times one player sits down
+	// at a table in a minute (issue 40, S4: three accounts re-sitting at
+	// once held every box for ever; 0: actor.DefaultReseatAfter,
+	// DefaultUnbetWindow, DefaultSitsPerMinute; negative: none).
+	ReseatAfter   time.Duration
+	UnbetWindow   time.Duration
+	SitsPerMinute int
 	// CashApproval is the largest walk-in buy-in or cash-out a dealer makes
 	// alone at a live table, and FloatLimit the most chips a table's cash
 	// float may have out (internal/live; issue 25): a table's options

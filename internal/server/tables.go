@@ -47,6 +47,7 @@ func (s *Server) tableHost() *actor.Host {
 		StakeGuard: s.stakeGuard, BetGuard: s.betGuard,
 		Operator: s.operator(),
 		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
+		ReseatAfter: s.ReseatAfter, UnbetWindow: s.UnbetWindow, SitsPerMinute: s.SitsPerMinute,
 		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
 		Theories: s.theories,
 		CheckID:  s.checkID,
