@@ -337,14 +337,24 @@ type Care interface {
 	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
 	// EndSessions deletes every session of a player and returns how many.
 	EndSessions(ctx context.Context, userID int64) (int, error)
-	// LiveSessions counts a player's sessions.
-	LiveSessions(ctx context.Context, userID int64) (int, error)
+	// LiveSessions counts a player's sessions used at since or later (an
+	// older one is over: idle too long).
+	LiveSessions(ctx context.Context, userID int64, since time.Time) (int, error)
+	// SweepSessions deletes every session last used before a time (idle
+	// too long: over) and returns how many.
+	SweepSessions(ctx context.Context, before time.Time) (int, error)
 	// Seen records that a player registered or logged in from each of
-	// marks ("address:…", "device:…"; kept as hashes) at a time, and
+	// marks ("address:…", "device:…"; kept as hashes; his latest
+	// MaxSeenMarks only) at a time, and
 	// returns the other players seen from any of them whose exclusion is
 	// in force then.
 	Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]Sighting, error)
 }
+
+// MaxSeenMarks is how many marks (Care.Seen) a store keeps of one player:
+// his latest (a client that sends a new device cookie at each login adds
+// no more than these).
+const MaxSeenMarks = 32
 
 // Sighting is a player under an exclusion seen before from a mark (its
 // kind: "address" or "device") that another player now comes from.

@@ -58,6 +58,11 @@ func newServeCmd(e *env) *cobra.Command {
 			RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
 			RefusalBurst: server.DefaultRefusalBurst, RefusalEvery: server.DefaultRefusalEvery, Tarpit: server.DefaultTarpit,
 			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
+			HashPerAddr:      server.DefaultHashPerAddr,
+			LoginOKNameBurst: server.DefaultLoginOKNameBurst, LoginOKNameEvery: server.DefaultLoginOKNameEvery,
+			LoginOKAddrBurst: server.DefaultLoginOKAddrBurst, LoginOKAddrEvery: server.DefaultLoginOKAddrEvery,
+			SweepEvery:  server.DefaultSweepEvery,
+			CommandRate: server.DefaultSocketRate, CommandBurst: server.DefaultSocketBurst, SnapshotRecords: actor.DefaultSnapshotRecords,
 		} // the limits' flags
 		wsPerUser, wsBurst   int
 		boxesWithoutBet      int
@@ -149,6 +154,9 @@ one process only.`,
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
 				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
+				HashPerAddr: lim.HashPerAddr, LoginOKNameBurst: lim.LoginOKNameBurst, LoginOKNameEvery: lim.LoginOKNameEvery,
+				LoginOKAddrBurst: lim.LoginOKAddrBurst, LoginOKAddrEvery: lim.LoginOKAddrEvery, SweepEvery: lim.SweepEvery,
+				CommandRate: lim.CommandRate, CommandBurst: lim.CommandBurst, SnapshotRecords: lim.SnapshotRecords,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst, SocketPing: wsPing,
 				MaxBoxesWithoutBet: boxesWithoutBet, ReseatAfter: reseatAfter, UnbetWindow: unbetWindow, SitsPerMinute: sitsPerMinute,
@@ -250,6 +258,15 @@ one process only.`,
 	f.DurationVar(&lim.Tarpit, "tarpit", lim.Tarpit, "how long a refusal beyond those waits before it is answered")
 	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
 	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
+	f.IntVar(&lim.HashPerAddr, "hash-per-addr", lim.HashPerAddr, "password hashes one address may have computed or waiting at once; more from it are answered 503 (negative: no share)")
+	f.IntVar(&lim.LoginOKNameBurst, "login-ok-name-burst", lim.LoginOKNameBurst, "successful logins of one account before they are throttled (429)")
+	f.DurationVar(&lim.LoginOKNameEvery, "login-ok-name-every", lim.LoginOKNameEvery, "then one successful login of that account per this interval")
+	f.IntVar(&lim.LoginOKAddrBurst, "login-ok-addr-burst", lim.LoginOKAddrBurst, "successful logins from one address before they are throttled (429)")
+	f.DurationVar(&lim.LoginOKAddrEvery, "login-ok-addr-every", lim.LoginOKAddrEvery, "then one successful login from that address per this interval")
+	f.DurationVar(&lim.SweepEvery, "sweep-every", lim.SweepEvery, "how often the sessions idle past --session-idle are deleted from the store (negative: never)")
+	f.Float64Var(&lim.CommandRate, "command-rate", lim.CommandRate, "table commands a second one user may send over HTTP (as --ws-rate on a socket); more get 429 (negative: no limit)")
+	f.IntVar(&lim.CommandBurst, "command-burst", lim.CommandBurst, "table commands one user may send over HTTP at once before --command-rate applies")
+	f.IntVar(&lim.SnapshotRecords, "snapshot-records", lim.SnapshotRecords, "records a table writes between snapshots, rounds played or not, so that a start never replays more (negative: --snapshot-every only)")
 	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
 	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+seal.KeyEnv+
 		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")

@@ -54,6 +54,10 @@ type Host struct {
 	// SnapshotEvery is how many rounds a table plays between its
 	// snapshots (0: DefaultSnapshotEvery; negative: none).
 	SnapshotEvery int
+	// SnapshotRecords is how many records a table writes between its
+	// snapshots, rounds or none (0: DefaultSnapshotRecords; negative:
+	// rounds only).
+	SnapshotRecords int
 	// MaxBoxesWithoutBet bounds the boxes a player holds without a bet of
 	// his on them (AR-21; 0: DefaultMaxBoxesWithoutBet; negative: none).
 	MaxBoxesWithoutBet int

@@ -282,3 +282,40 @@ func BenchmarkTableStart(b *testing.B) {
 		})
 	}
 }
+
+// A table that plays no round still gets snapshots (issue 40, S5: sit and
+// leave over HTTP wrote 41,606 records to a table that played no round,
+// each replayed at its next start, since snapshots counted rounds): every
+// SnapshotRecords records, between rounds, the table writes one, and a
+// start replays only what came after it, to the same state.
+func TestSnapshotWithoutRounds(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, 0)
+	p.s.SnapshotRecords, p.s.SitsPerMinute = 50, -1
+	eve := p.player(t, "eve")
+	for range 100 {
+		p.do(t, eve, opSit, wire.CommandRequest{Box: 3})
+		p.do(t, eve, opLeave, wire.CommandRequest{})
+	}
+	p.do(t, eve, opSit, wire.CommandRequest{Box: 4})
+	snaps, err := p.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: p.a.cfg.ID})
+	if err != nil || len(snaps) < 3 {
+		t.Fatalf("%d snapshots after 201 records and no round (%v)", len(snaps), err)
+	}
+	want := p.a.stateJSON(t)
+	fromSnap := newActor(p.s, p.a.created)
+	fromSnap.reset()
+	recs, err := fromSnap.restoreSnapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) > 50 {
+		t.Fatalf("the start replays %d records", len(recs))
+	}
+	if err := fromSnap.load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := fromSnap.stateJSON(t); got != want {
+		t.Fatalf("from the snapshot:\n%s\nwant:\n%s", got, want)
+	}
+}

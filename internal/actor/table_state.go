@@ -112,6 +112,7 @@ type state struct {
 	// those the table was created with).
 	configured map[string]string
 	snapRound  int         // the round after which the last snapshot was written
+	snapSeq    int64       // the last snapshot's seq (0: none)
 	seeds      []shoe.Seed // recorded seeds not yet used by a shoe
 	fresh      []shoe.Seed // seeds drawn since the last record: written before it
 	shoes      map[int]*shoeState

@@ -2,9 +2,11 @@ package server_test
 
 import (
 	"context"
+	"net/http"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"sabot"
 	"sabot/internal/client"
@@ -71,4 +73,55 @@ func TestPasswordChangeLeavesNoThiefSession(t *testing.T) {
 	}
 	fresh := &client.Client{URL: h.srv.URL(), Token: res.Token}
 	must(fresh.Me(ctx))
+}
+
+// Successful logins are budgeted per account (issue 40, S3: one account's
+// 40 parallel correct logins shut everyone else out): past the burst, 429
+// with Retry-After, the right password too; a stranger's wrong passwords
+// do not spend the owner's budget.
+func TestSuccessfulLoginsBudgeted(t *testing.T) {
+	ctx := context.Background()
+	h := newLimited(t, nil, func(s *server.Server) { s.LoginOKNameBurst, s.LoginOKNameEvery = 3, time.Hour })
+	h.player("ana", 0) // one login
+	for range 5 {
+		_, err := (&client.Client{URL: h.srv.URL()}).Login(ctx, "ana", "not her password")
+		wantCode(t, err, sabot.EUNAUTHORIZED, "")
+	}
+	for range 2 {
+		must((&client.Client{URL: h.srv.URL()}).Login(ctx, "ana", password))
+	}
+	a := postJSON(t, from("127.0.0.2"), h.srv.URL()+"/api/login", wire.Credentials{Name: "ana", Password: password})
+	wantAnswer(t, "a 4th login of ana", a, 429, sabot.ETHROTTLED, "too many logins of this account")
+	wantRetryAfter(t, "a 4th login of ana", a)
+	must((&client.Client{URL: h.srv.URL()}).Login(ctx, "pit", password)) // another account's
+}
+
+// A player's commands over HTTP have a rate, as on the socket (issue 40,
+// S5: sit and leave at 127–211 a second, 4.8 ms of CPU each): past the
+// burst, 429 with Retry-After, nothing written.
+func TestHTTPCommandsBudgeted(t *testing.T) {
+	ctx := context.Background()
+	h := newLimited(t, nil, func(s *server.Server) {
+		s.CommandRate, s.CommandBurst, s.SitsPerMinute = 0.001, 5, -1
+	})
+	tb := h.table("vegas-s17", true, nil)
+	eve := h.player("eve", 10000)
+	var err error
+	n := 0
+	for ; n < 50; n++ {
+		op := "sit"
+		if n%2 == 1 {
+			op = "leave"
+		}
+		if _, err = eve.Command(ctx, tb, op, wire.CommandRequest{Box: 2}); err != nil {
+			break
+		}
+	}
+	if n != 5 {
+		t.Fatalf("%d commands before the budget ran out (%v), want 5", n, err)
+	}
+	wantCode(t, err, sabot.ETHROTTLED, "too many commands")
+	a := send(t, http.DefaultClient, "POST", h.srv.URL()+"/api/tables/"+itoa(tb)+"/sit", "application/json", `{"command_id":"late","box":5}`, "Bearer "+eve.Token)
+	wantAnswer(t, "past the budget", a, 429, sabot.ETHROTTLED, "too many commands")
+	wantRetryAfter(t, "past the budget", a)
 }

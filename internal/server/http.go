@@ -313,6 +313,14 @@ func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Re
 				return
 			}
 		}
+		// A user's commands have a rate over HTTP as on the socket
+		// (issue 40, S5); the pit's are not counted.
+		if !u.Admin {
+			if d := s.guards().commands.take(strconv.FormatInt(u.ID, 10), s.now()); d > 0 {
+				s.writeError(w, r, sabot.Throttled(d, "too many commands: try again in %s", roundUp(d)))
+				return
+			}
+		}
 		a, err := s.tableOf(r)
 		if err != nil {
 			s.writeError(w, r, err)

@@ -36,7 +36,7 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request, u *sabot
 }
 
 func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequest) (*wire.LoginResult, error) {
-	ctx := r.Context()
+	ctx := withHashAddr(r.Context(), clientKey(s.clientAddr(r)))
 	c := s.care()
 	switch {
 	case u.OperatorID != "" || u.Role == sabot.RoleGuest:

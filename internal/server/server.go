@@ -90,6 +90,17 @@ type Server struct {
 	// wait their turn.
 	SocketRate  float64
 	SocketBurst int
+	// CommandRate is how many table commands a second one user sends over
+	// HTTP, in bursts of up to CommandBurst, as a socket's messages are
+	// paced (issue 40, S5); beyond, 429 with Retry-After (0:
+	// DefaultSocketRate and DefaultSocketBurst; negative rate: no limit).
+	// An administrator's are not counted.
+	CommandRate  float64
+	CommandBurst int
+	// SnapshotRecords is how many records a table writes between its
+	// snapshots whether it plays rounds or not (0:
+	// actor.DefaultSnapshotRecords; negative: rounds only).
+	SnapshotRecords int
 	// SocketPing is how often the server pings each WebSocket; a client
 	// that has not answered (pong) by the next ping is gone and its socket
 	// closes (0: DefaultSocketPing; negative: no pings).
@@ -150,6 +161,19 @@ type Server struct {
 	// further ones are answered 503 at once.
 	HashWorkers int
 	HashQueue   int
+	// HashPerAddr is the share of the hashing (computed and waiting) one
+	// client address may hold (0: DefaultHashPerAddr; negative: none).
+	HashPerAddr int
+	// Successful logins: of one account, LoginOKNameBurst then one per
+	// LoginOKNameEvery; from one address, LoginOKAddrBurst then one per
+	// LoginOKAddrEvery (issue 40, S3; 429 with Retry-After beyond).
+	LoginOKNameBurst int
+	LoginOKNameEvery time.Duration
+	LoginOKAddrBurst int
+	LoginOKAddrEvery time.Duration
+	// SweepEvery is how often the sessions idle past Timing.SessionIdle
+	// are deleted from the store (0: DefaultSweepEvery; negative: never).
+	SweepEvery time.Duration
 	// MaxIDLength bounds a command_id or client_id in bytes (at most
 	// MaxIDLengthLimit; 0 or negative: the default, never unbounded).
 	MaxIDLength int
@@ -305,6 +329,7 @@ func (s *Server) Open() error {
 	s.watchRevocations() // sessions ended and players excluded on other nodes (revoke.go)
 	s.runTouches()       // sessions' last use, written together (touch.go)
 	s.runRollups()       // the reports' sums by hour and day (rollups.go)
+	s.runSweeps()        // the sessions over (rollups.go)
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
 }

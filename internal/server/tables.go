@@ -46,7 +46,7 @@ func (s *Server) tableHost() *actor.Host {
 		Account: s.account, Balance: s.balance,
 		StakeGuard: s.stakeGuard, BetGuard: s.betGuard,
 		Operator: s.operator(),
-		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
+		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, SnapshotRecords: s.SnapshotRecords, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
 		ReseatAfter: s.ReseatAfter, UnbetWindow: s.UnbetWindow, SitsPerMinute: s.SitsPerMinute,
 		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
 		Theories: s.theories,

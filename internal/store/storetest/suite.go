@@ -63,6 +63,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CareUsage", testCareUsage},
 		{"StakeGuard", testStakeGuard},
 		{"CareSeen", testCareSeen},
+		{"SessionsSwept", testSessionsSwept},
+		{"CareSeenBounded", testCareSeenBounded},
 		{"StaffRoles", testStaffRoles},
 		{"Devices", testDevices},
 		{"OperatorUser", testOperatorUser},
