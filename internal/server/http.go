@@ -371,6 +371,12 @@ func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.Us
 		}
 		rec.WalletsAtDeal = onlyMine(rec.WalletsAtDeal, u.Name)
 		rec.WalletsAfter = onlyMine(rec.WalletsAfter, u.Name)
+		// A card taken back stays hidden until its shoe is over (AR-23
+		// (d), as a burn; issue 40, S8).
+		if err := recall.ForPlayer(r.Context(), s.Store, rec); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 	}
 	writeJSON(w, http.StatusOK, rec)
 }
