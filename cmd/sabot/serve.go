@@ -61,7 +61,8 @@ func newServeCmd(e *env) *cobra.Command {
 			HashPerAddr:      server.DefaultHashPerAddr,
 			LoginOKNameBurst: server.DefaultLoginOKNameBurst, LoginOKNameEvery: server.DefaultLoginOKNameEvery,
 			LoginOKAddrBurst: server.DefaultLoginOKAddrBurst, LoginOKAddrEvery: server.DefaultLoginOKAddrEvery,
-			SweepEvery:  server.DefaultSweepEvery,
+			SweepEvery:       server.DefaultSweepEvery,
+			ShoeReadsPerAddr: server.DefaultShoeReadsPerAddr, PublicReads: server.DefaultPublicReads, PublicReadBurst: server.DefaultPublicReadBurst,
 			CommandRate: server.DefaultSocketRate, CommandBurst: server.DefaultSocketBurst, SnapshotRecords: actor.DefaultSnapshotRecords,
 		} // the limits' flags
 		wsPerUser, wsBurst   int
@@ -69,6 +70,7 @@ func newServeCmd(e *env) *cobra.Command {
 		reseatAfter          time.Duration
 		unbetWindow          time.Duration
 		sitsPerMinute        int
+		cashShift            time.Duration
 		wsRate               float64
 		seedKeyFile          string
 		shoeReads            float64
@@ -156,13 +158,14 @@ one process only.`,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
 				HashPerAddr: lim.HashPerAddr, LoginOKNameBurst: lim.LoginOKNameBurst, LoginOKNameEvery: lim.LoginOKNameEvery,
 				LoginOKAddrBurst: lim.LoginOKAddrBurst, LoginOKAddrEvery: lim.LoginOKAddrEvery, SweepEvery: lim.SweepEvery,
+				ShoeReadsPerAddr: lim.ShoeReadsPerAddr, PublicReads: lim.PublicReads, PublicReadBurst: lim.PublicReadBurst,
 				CommandRate: lim.CommandRate, CommandBurst: lim.CommandBurst, SnapshotRecords: lim.SnapshotRecords,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst, SocketPing: wsPing,
 				MaxBoxesWithoutBet: boxesWithoutBet, ReseatAfter: reseatAfter, UnbetWindow: unbetWindow, SitsPerMinute: sitsPerMinute,
 				Shared: store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
 				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
-				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit)}
+				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit), CashShift: cashShift}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -226,6 +229,7 @@ one process only.`,
 	f.DurationVar(&unbetWindow, "unbet-window", actor.DefaultUnbetWindow, "the boxes a player was given up for no bet count against --max-boxes-without-bet for this long, until he plays a round with a bet (negative: not counted)")
 	f.IntVar(&sitsPerMinute, "sits-per-minute", actor.DefaultSitsPerMinute, "times one player may sit down at a table in a minute; more get 429 (negative: no limit)")
 	f.Int64Var(&cashApproval, "cash-approval", int64(live.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
+	f.DurationVar(&cashShift, "cash-shift", live.DefaultCashShift, "a walk-in's buy-ins, and those a dealer makes alone, are summed over this shift against cash_approval (negative: each buy-in alone)")
 	f.Int64Var(&floatLimit, "float-limit", int64(live.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
@@ -264,6 +268,9 @@ one process only.`,
 	f.IntVar(&lim.LoginOKAddrBurst, "login-ok-addr-burst", lim.LoginOKAddrBurst, "successful logins from one address before they are throttled (429)")
 	f.DurationVar(&lim.LoginOKAddrEvery, "login-ok-addr-every", lim.LoginOKAddrEvery, "then one successful login from that address per this interval")
 	f.DurationVar(&lim.SweepEvery, "sweep-every", lim.SweepEvery, "how often the sessions idle past --session-idle are deleted from the store (negative: never)")
+	f.Float64Var(&lim.ShoeReadsPerAddr, "shoe-reads-per-addr", lim.ShoeReadsPerAddr, "GET /api/shoes/{id} one address is answered a second, beside --shoe-reads for everybody; more get 429 (negative: no limit)")
+	f.Float64Var(&lim.PublicReads, "public-reads", lim.PublicReads, "requests a second one address without a session makes of GET /api/tables, a table's view, edge, rules and strategy, and POST /api/replay; more get 429 (negative: no limit)")
+	f.IntVar(&lim.PublicReadBurst, "public-read-burst", lim.PublicReadBurst, "such requests one address may make at once before --public-reads applies")
 	f.Float64Var(&lim.CommandRate, "command-rate", lim.CommandRate, "table commands a second one user may send over HTTP (as --ws-rate on a socket); more get 429 (negative: no limit)")
 	f.IntVar(&lim.CommandBurst, "command-burst", lim.CommandBurst, "table commands one user may send over HTTP at once before --command-rate applies")
 	f.IntVar(&lim.SnapshotRecords, "snapshot-records", lim.SnapshotRecords, "records a table writes between snapshots, rounds played or not, so that a start never replays more (negative: --snapshot-every only)")

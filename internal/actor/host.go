@@ -74,6 +74,10 @@ type Host struct {
 	// (internal/live; 0: live's defaults, negative: none).
 	CashApproval money.Amount
 	FloatLimit   money.Amount
+	// CashShift is the shift over which a live table sums a walk-in's
+	// buy-ins, and a dealer's, against cash_approval (0:
+	// live.DefaultCashShift; negative: each buy-in alone).
+	CashShift time.Duration
 
 	// Theories are the exact figures of the rule sets the return watch
 	// compares each table with (rtpwatch.go); nil: not watched. RTPZ and
@@ -99,7 +103,7 @@ func (h *Host) defaults() {
 		if h.Operator == nil {
 			h.Operator = operator.New(operator.Config{})
 		}
-		h.live = &live.Live{Store: h.Store, Now: h.now, CashApproval: h.CashApproval, FloatLimit: h.FloatLimit,
+		h.live = &live.Live{Store: h.Store, Now: h.now, CashApproval: h.CashApproval, FloatLimit: h.FloatLimit, CashShift: h.CashShift,
 			Account: h.account, Balance: h.balance}
 	})
 }
@@ -228,6 +232,13 @@ func (h *Host) sitsPerMinute() int {
 		return DefaultSitsPerMinute
 	}
 	return h.SitsPerMinute
+}
+
+func (h *Host) cashShift() time.Duration {
+	if h.CashShift == 0 {
+		return live.DefaultCashShift
+	}
+	return h.CashShift
 }
 
 func (h *Host) liveDeps() *live.Live { return h.live }

@@ -125,3 +125,70 @@ func TestHTTPCommandsBudgeted(t *testing.T) {
 	wantAnswer(t, "past the budget", a, 429, sabot.ETHROTTLED, "too many commands")
 	wantRetryAfter(t, "past the budget", a)
 }
+
+// getFrom answers a GET from a client address: its status.
+func getFrom(t *testing.T, hc *http.Client, url string) int {
+	t.Helper()
+	resp, err := hc.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// One anonymous client reading shoes at full speed takes its own bucket,
+// not everybody's (issue 40, S9: one client at 100/s denied every
+// player's `sabot verify --url`).
+func TestShoeReadsPerAddress(t *testing.T) {
+	h := newLimited(t, nil, func(s *server.Server) { s.ShoeReads, s.ShoeReadsPerAddr = 1000, 2 })
+	v := must(h.srv.CreateTable(context.Background(), &sabot.Table{Name: "t", Profile: "spain"}))
+	greedy, other := from("127.0.0.2"), from("127.0.0.3")
+	codes := map[int]int{}
+	for range 20 {
+		codes[getFrom(t, greedy, h.srv.URL()+"/api/shoes/"+v.Shoe.ID)]++
+	}
+	if codes[http.StatusOK] != 2 || codes[http.StatusTooManyRequests] != 18 {
+		t.Fatalf("20 reads from one address, 2 a second: %v", codes)
+	}
+	if c := getFrom(t, other, h.srv.URL()+"/api/shoes/"+v.Shoe.ID); c != http.StatusOK {
+		t.Fatalf("another address's read: %d", c)
+	}
+}
+
+// The routes anybody may call that make every table (or one) work — the
+// lobby, a table's view, the replay, the calculator's siblings — are
+// throttled per address (issue 40, S6): past the burst, 429, and another
+// address is still answered.
+func TestPublicReadsPerAddress(t *testing.T) {
+	h := newLimited(t, nil, func(s *server.Server) { s.PublicReads, s.PublicReadBurst = 0.001, 5 })
+	tb := h.table("vegas-s17", false, nil)
+	greedy, other := from("127.0.0.2"), from("127.0.0.3")
+	for _, path := range []string{"/api/tables", "/api/tables/" + itoa(tb), "/api/tables/" + itoa(tb) + "/edge", "/api/tables/" + itoa(tb) + "/rules", "/api/tables/" + itoa(tb) + "/strategy"} {
+		if c := getFrom(t, other, h.srv.URL()+path); c != http.StatusOK {
+			t.Fatalf("%s: %d", path, c)
+		}
+	}
+	codes := map[int]int{}
+	for range 10 {
+		codes[getFrom(t, greedy, h.srv.URL()+"/api/tables")]++
+	}
+	if codes[http.StatusOK] != 5 || codes[http.StatusTooManyRequests] != 5 {
+		t.Fatalf("10 lobbies from one address, a burst of 5: %v", codes)
+	}
+	a := postJSON(t, greedy, h.srv.URL()+"/api/replay", map[string]any{})
+	wantAnswer(t, "a replay past the budget", a, 429, sabot.ETHROTTLED, "too many")
+	wantRetryAfter(t, "a replay past the budget", a)
+}
+
+// A logged-in player's page polling its table is not anybody's: the
+// public routes' bucket does not count it (issue 40, S6).
+func TestPublicReadsSparePlayers(t *testing.T) {
+	ctx := context.Background()
+	h := newLimited(t, nil, func(s *server.Server) { s.PublicReads, s.PublicReadBurst = 0.001, 2 })
+	tb := h.table("vegas-s17", false, nil)
+	ana := h.player("ana", 0)
+	for range 10 {
+		must(ana.Table(ctx, tb))
+	}
+}

@@ -52,8 +52,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/admin/devices", s.admin(s.handleDevices))
 	mux.HandleFunc("POST /api/admin/devices/{id}/revoke", s.admin(s.handleRevokeDevice))
 	mux.HandleFunc("POST /api/tables/{id}/cards", s.handleDeviceCard) // a card reader: authenticated by its device token
-	mux.HandleFunc("GET /api/tables", s.handleTables)
-	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
+	mux.Handle("GET /api/tables", s.perAddr(s.publicAddr, "lobby reads", http.HandlerFunc(s.handleTables)))
+	mux.Handle("GET /api/tables/{id}", s.perAddr(s.publicAddr, "table reads", http.HandlerFunc(s.handleTable)))
 	mux.HandleFunc("GET /api/tables/{id}/walk-ins", s.authed(s.handleWalkIns)) // a live table's walk-ins and their chips, for its staff
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)                      // authenticates: its socket belongs to the session
 	// The table commands, each at POST /api/tables/{id}/NAME; an
@@ -69,12 +69,20 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.playerCare().HandleReality))
 	mux.HandleFunc("POST /api/me/care/exclusion", s.authed(s.playerCare().HandleExclusion))
 	mux.HandleFunc("GET /api/tables/{id}/history", s.authed(s.handleTableHistory))
-	mux.HandleFunc("POST /api/replay", s.handleReplay)
-	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
+	mux.Handle("POST /api/replay", s.perAddr(s.publicAddr, "replays", http.HandlerFunc(s.handleReplay)))
+	mux.Handle("GET /api/shoes/{id}", s.perAddr(s.shoeAddr, "shoe reads", http.HandlerFunc(s.handleShoe)))
 
 	// The web client (issue 6) and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
-	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(mux)
+	// The calculator's siblings are throttled per address before they
+	// ask a table for its view (issue 40, S6); the calculator has its own
+	// budget.
+	calc := http.NewServeMux()
+	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(calc)
+	for _, p := range []string{"GET /api/tables/{id}/edge", "GET /api/tables/{id}/strategy.svg", "GET /api/tables/{id}/rules", "GET /api/tables/{id}/strategy"} {
+		mux.Handle(p, s.perAddr(s.publicAddr, "table reads", calc))
+	}
+	mux.Handle("GET /api/tables/{id}/ev", calc)
 	mux.Handle("/", web.Handler())
 	return s.cluster.Forward(s.requireJSON(mux))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net"
+	"net/http"
 	"net/netip"
 	"runtime"
 	"slices"
@@ -451,6 +452,54 @@ func (k *knownAddrs) add(name, addr string) {
 		as = as[1:]
 	}
 	k.names[name] = append(as, addr)
+}
+
+// DefaultShoeReadsPerAddr is how many GET /api/shoes/{id} one client
+// address is answered a second (Server.ShoeReadsPerAddr); DefaultPublicReads
+// and DefaultPublicReadBurst bound an address's requests of the public
+// routes that make tables work (Server.PublicReads).
+const (
+	DefaultShoeReadsPerAddr = 10
+	DefaultPublicReads      = 20
+	DefaultPublicReadBurst  = 40
+)
+
+// rateThrottle is a throttle of perSecond a second (0: def; negative:
+// none) in bursts of burst (0: a second's worth, at least 1).
+func rateThrottle(perSecond, def float64, burst int) *throttle {
+	if perSecond == 0 {
+		perSecond = def
+	}
+	if perSecond < 0 {
+		return nil
+	}
+	if burst <= 0 {
+		burst = max(1, int(math.Ceil(perSecond)))
+	}
+	return newThrottle(burst, time.Duration(float64(time.Second)/perSecond))
+}
+
+// perAddr answers 429 to a request past its address's bucket of t, and
+// passes the others to h. A request with a valid session is a user's, not
+// anybody's: it is not counted (the pages of players at their tables poll).
+func (s *Server) perAddr(t *throttle, what string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if t == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if r.Header.Get("Authorization") != "" {
+			if _, _, err := s.authenticate(r, false); err == nil {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		if d := t.take(clientKey(s.clientAddr(r)), time.Now()); d > 0 { // real load, on the real clock
+			s.writeError(w, r, sabot.Throttled(d, "too many %s from your address: try again in %s", what, roundUp(d)))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // DefaultShoeReads is how many GET /api/shoes/{id} the server answers a

@@ -126,6 +126,10 @@ type Server struct {
 	// DefaultFloatLimit; negative: no limit).
 	CashApproval money.Amount
 	FloatLimit   money.Amount
+	// CashShift is the shift over which a walk-in's buy-ins, and those a
+	// dealer makes alone, are summed against cash_approval (issue 40, S10;
+	// 0: live.DefaultCashShift; negative: each buy-in alone).
+	CashShift time.Duration
 
 	// Abuse and limits (docs/server.md): what one client may take. A zero
 	// field takes its default (DefaultReadTimeout …); a negative one turns
@@ -186,6 +190,18 @@ type Server struct {
 	// server answers a second, from everybody together; more are refused
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
 	ShoeReads float64
+	// ShoeReadsPerAddr is how many of those one client address is
+	// answered a second, in a second's burst (issue 40, S9: one client at
+	// 100/s denied everybody's verification; 0: DefaultShoeReadsPerAddr;
+	// negative: no limit).
+	ShoeReadsPerAddr float64
+	// PublicReads is how many requests a second one address makes of the
+	// routes that need no login and make tables work — GET /api/tables,
+	// GET /api/tables/{id}, POST /api/replay, a table's edge, rules and
+	// strategy — in bursts of PublicReadBurst (issue 40, S6; 0:
+	// DefaultPublicReads, DefaultPublicReadBurst; negative: no limit).
+	PublicReads     float64
+	PublicReadBurst int
 
 	// Wallet is the operator's wallet (issue 14; docs/wallet.md): the
 	// players who come from the operator's site (GET /launch) stake and
@@ -233,8 +249,11 @@ type Server struct {
 	careOnce  sync.Once
 	careSys   *care.Care // player care (care.go)
 	shoeReads readLimit
-	touches   touches // sessions' last use, written together (touch.go)
-	starting  atomic.Bool
+	// shoeAddr and publicAddr are the per-address buckets of the shoe
+	// reads and of the public routes (made at Open).
+	shoeAddr, publicAddr *throttle
+	touches              touches // sessions' last use, written together (touch.go)
+	starting             atomic.Bool
 
 	ln      net.Listener
 	srv     *http.Server
@@ -355,6 +374,8 @@ func (s *Server) start() error {
 		o.ObserveCommits(s.metrics.commit)
 	}
 	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
+	s.shoeAddr = rateThrottle(s.ShoeReadsPerAddr, DefaultShoeReadsPerAddr, 0)
+	s.publicAddr = rateThrottle(s.PublicReads, DefaultPublicReads, countOr(s.PublicReadBurst, DefaultPublicReadBurst))
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor.Table{}
 	s.host = s.tableHost()

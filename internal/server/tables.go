@@ -48,7 +48,7 @@ func (s *Server) tableHost() *actor.Host {
 		Operator: s.operator(),
 		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, SnapshotRecords: s.SnapshotRecords, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
 		ReseatAfter: s.ReseatAfter, UnbetWindow: s.UnbetWindow, SitsPerMinute: s.SitsPerMinute,
-		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
+		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit, CashShift: s.CashShift,
 		Theories: s.theories,
 		CheckID:  s.checkID,
 	}
