@@ -36,6 +36,10 @@ import (
 // bots` logs in with.
 const AdminPasswordEnv = "SABOT_ADMIN_PASSWORD"
 
+// MetricsTokenEnv holds the bearer token GET /metrics answers to (beside
+// the pit's session), unless --metrics-token-file names a file of it.
+const MetricsTokenEnv = "SABOT_METRICS_TOKEN"
+
 func newServeCmd(e *env) *cobra.Command {
 	var (
 		addr, dsn, admin, logFormat string
@@ -71,6 +75,8 @@ func newServeCmd(e *env) *cobra.Command {
 		unbetWindow          time.Duration
 		sitsPerMinute        int
 		cashShift            time.Duration
+		metricsTokenFile     string
+		metricsPublic        bool
 		wsRate               float64
 		seedKeyFile          string
 		shoeReads            float64
@@ -166,6 +172,17 @@ one process only.`,
 				Shared: store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
 				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
 				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit), CashShift: cashShift}
+			s.MetricsPrivate, s.MetricsToken = !metricsPublic, os.Getenv(MetricsTokenEnv)
+			if metricsTokenFile != "" {
+				b, err := os.ReadFile(metricsTokenFile)
+				if err != nil {
+					return refused("sabot serve: --metrics-token-file: %v", err)
+				}
+				s.MetricsToken = strings.TrimSpace(string(b))
+			}
+			if s.MetricsToken != "" && len(s.MetricsToken) < 16 {
+				return refused("sabot serve: the metrics token has %d characters: give 16 or more", len(s.MetricsToken))
+			}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -243,6 +260,8 @@ one process only.`,
 	f.DurationVar(&walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
 	f.DurationVar(&walletRetry, "wallet-retry", operator.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
 	f.IntVar(&walletRetries, "wallet-retries", operator.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
+	f.StringVar(&metricsTokenFile, "metrics-token-file", "", "a file holding the bearer token GET /metrics answers to, beside the pit's session (else $"+MetricsTokenEnv+"; never on the command line)")
+	f.BoolVar(&metricsPublic, "metrics-public", false, "serve GET /metrics to anybody (it shows money owed to players: only behind a network of your own)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")

@@ -452,3 +452,23 @@ func TestReseatBounded_AR21(t *testing.T) {
 	now = now.Add(time.Minute)
 	p.do(t, ben, opSit, wire.CommandRequest{Box: 7})
 }
+
+// A command sent again while the first is in flight (its stake waits for
+// the operator's wallet) is answered as a duplicate of the first, as a
+// repeat after it is (issue 40, item 10): the first sender is answered as
+// the command's own.
+func TestInFlightDuplicateAnsweredDuplicate(t *testing.T) {
+	first, again := make(chan reply, 1), make(chan reply, 1)
+	debitTable{}.Answer([]any{first, again}, debitReply{reply{seq: 42}})
+	if r := <-first; r.seq != 42 || r.dup {
+		t.Fatalf("the first sender's answer: %+v", r)
+	}
+	if r := <-again; r.seq != 42 || !r.dup {
+		t.Fatalf("the repeat in flight: %+v, want a duplicate of seq 42", r)
+	}
+	refused, again2 := make(chan reply, 1), make(chan reply, 1)
+	debitTable{}.Answer([]any{refused, again2}, debitReply{reply{err: sabot.Errorf(sabot.ECONFLICT, "no")}})
+	if r := <-again2; r.err == nil || r.dup {
+		t.Fatalf("a refusal's repeat: %+v", r)
+	}
+}

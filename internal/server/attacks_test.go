@@ -23,14 +23,14 @@ import (
 // a change and creates its session after it.
 type heldLogin struct {
 	*sqlite.DB
-	user    int64
+	user    atomic.Int64
 	reached chan struct{}
 	release chan struct{}
 	held    atomic.Bool
 }
 
 func (s *heldLogin) CreateSession(ctx context.Context, x *sabot.Session) error {
-	if x.UserID == s.user && s.held.CompareAndSwap(false, true) {
+	if x.UserID == s.user.Load() && s.held.CompareAndSwap(false, true) {
 		close(s.reached)
 		<-s.release
 	}
@@ -52,7 +52,7 @@ func TestPasswordChangeLeavesNoThiefSession(t *testing.T) {
 	h := newHarness(t, st, slow)
 	owner := h.player("ana", 10000)
 	me := must(owner.Me(ctx))
-	st.user = me.ID
+	st.user.Store(me.ID)
 
 	thief := &client.Client{URL: h.srv.URL()}
 	done := make(chan error, 1)
@@ -190,5 +190,29 @@ func TestPublicReadsSparePlayers(t *testing.T) {
 	ana := h.player("ana", 0)
 	for range 10 {
 		must(ana.Table(ctx, tb))
+	}
+}
+
+// /metrics shows money owed to players: a server that keeps it private
+// (`sabot serve` does) answers it only to its token or the pit's session
+// (issue 40, item 10).
+func TestMetricsPrivate(t *testing.T) {
+	h := newLimited(t, nil, func(s *server.Server) { s.MetricsPrivate, s.MetricsToken = true, "metrics-secret-0123456789" })
+	anon := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "")
+	if anon.status != http.StatusUnauthorized {
+		t.Fatalf("/metrics to anybody: %d", anon.status)
+	}
+	if a := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "Bearer wrong"); a.status != http.StatusUnauthorized {
+		t.Fatalf("/metrics to a wrong token: %d", a.status)
+	}
+	if a := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "Bearer metrics-secret-0123456789"); a.status != http.StatusOK {
+		t.Fatalf("/metrics to its token: %d", a.status)
+	}
+	if a := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "Bearer "+h.admin.Token); a.status != http.StatusOK {
+		t.Fatalf("/metrics to the pit: %d", a.status)
+	}
+	ana := h.player("ana", 0)
+	if a := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "Bearer "+ana.Token); a.status != http.StatusForbidden {
+		t.Fatalf("/metrics to a player: %d", a.status)
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"net/http"
 	"strconv"
@@ -26,7 +27,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
-	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.Handle("GET /metrics", s.metricsGuard(s.metrics.handler()))
 
 	mux.HandleFunc("GET /api/site", s.handleSite)
 	mux.HandleFunc("POST /api/register", s.handleRegister)
@@ -85,6 +86,30 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /api/tables/{id}/ev", calc)
 	mux.Handle("/", web.Handler())
 	return s.cluster.Forward(s.requireJSON(mux))
+}
+
+// metricsGuard keeps /metrics to its token or the pit, where the server
+// keeps it private (MetricsPrivate).
+func (s *Server) metricsGuard(h http.Handler) http.Handler {
+	if !s.MetricsPrivate {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, _ := bearer(r.Header.Get("Authorization"))
+		if s.MetricsToken != "" && token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.MetricsToken)) == 1 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		u, _, err := s.authenticate(r, false)
+		switch {
+		case err != nil:
+			s.writeError(w, r, sabot.Errorf(sabot.EUNAUTHORIZED, "the metrics need their token or the pit's session"))
+		case !u.Admin:
+			s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "administrators only"))
+		default:
+			h.ServeHTTP(w, r)
+		}
+	})
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {

@@ -203,6 +203,13 @@ type Server struct {
 	PublicReads     float64
 	PublicReadBurst int
 
+	// MetricsPrivate keeps GET /metrics (money owed to players among its
+	// figures) to MetricsToken as a bearer token, or an administrator's
+	// session; false: anybody may read it (tests). `sabot serve` keeps it
+	// private (issue 40, item 10).
+	MetricsPrivate bool
+	MetricsToken   string
+
 	// Wallet is the operator's wallet (issue 14; docs/wallet.md): the
 	// players who come from the operator's site (GET /launch) stake and
 	// win on it, every call written to the store's outbox first; nil: the
