@@ -319,3 +319,33 @@ func TestSnapshotWithoutRounds(t *testing.T) {
 		t.Fatalf("from the snapshot:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// The lobby's view of a table is read through its actor only when the
+// table did something since the last read (issue 40, S6: GET /api/tables
+// asked every table's actor for its view at every request, 4.2 ms at 80
+// tables): the same view while nothing happens, a fresh one after a
+// command.
+func TestLobbyViewCachedWhileIdle(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := newPlayedTable(t, "vegas-s17", nil, -1)
+	done := make(chan struct{})
+	go func() { p.a.run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	eve := p.player(t, "eve")
+	v1, err := p.a.LobbyView(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := p.a.LobbyView(ctx)
+	if v1 != v2 {
+		t.Fatal("the table did nothing and its view was read again through its actor")
+	}
+	cmdNo++
+	if r := p.a.Do(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 2})); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	v3, _ := p.a.LobbyView(ctx)
+	if v3 == v1 || len(v3.Seats) != 1 || v3.Seats[0].Player != "eve" {
+		t.Fatalf("after a sit the lobby's view: %+v", v3.Seats)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"sabot"
@@ -64,6 +65,10 @@ type Table struct {
 	// dealt is given up; seatTimer fires at the first such moment.
 	seatSince map[int]time.Time
 	roundEnd  time.Time
+	// changes counts what the table did (commands, timers); lobbyView is
+	// its view as last read with the count then (LobbyView).
+	changes   atomic.Int64
+	lobbyView atomic.Pointer[countedView]
 	// seatUses are the players' boxes given up for no bet and their sits,
 	// lately (seats.go; issue 40, S4).
 	seatUses  map[string]*seatUse

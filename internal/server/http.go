@@ -298,7 +298,7 @@ func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
 func (s *Server) localViews(ctx context.Context) []*wire.TableView {
 	out := []*wire.TableView{}
 	for _, a := range s.tableList() {
-		if v, err := a.View(ctx); err == nil {
+		if v, err := a.LobbyView(ctx); err == nil { // cached while the table does nothing (issue 40, S6)
 			out = append(out, v)
 		}
 	}
