@@ -28,6 +28,11 @@ type User struct {
 	// and never logs in: the operator's token opens his session.
 	OperatorID string
 	Created    time.Time
+	// Credentials is the version of the user's password: it moves on with
+	// each change (SetPassword). A session is made against the version
+	// read with the hash it matched, and only while that is still the
+	// user's.
+	Credentials int64
 }
 
 // The roles (User.Role; docs/live.md).
@@ -50,6 +55,10 @@ type Session struct {
 	UserID   int64
 	Created  time.Time
 	LastSeen time.Time
+	// Credentials is the User.Credentials the session's login matched:
+	// CreateSession refuses it (EUNAUTHORIZED, reason
+	// "credentials_changed") once the user's have moved on.
+	Credentials int64
 }
 
 // Account kinds of the ledger. Every chip is in exactly one account.
@@ -255,8 +264,10 @@ type Store interface {
 	// store made before names were folded holds several).
 	UserByName(ctx context.Context, name string) (*User, error)
 	UserByID(ctx context.Context, id int64) (*User, error)
-	// SetPassword replaces a user's password hash.
-	SetPassword(ctx context.Context, userID int64, hash []byte) error
+	// SetPassword replaces a user's password hash and moves his
+	// credentials on, in one transaction that also ends every session of
+	// his; it returns the new User.Credentials.
+	SetPassword(ctx context.Context, userID int64, hash []byte) (int64, error)
 	// Players lists up to limit players (not staff, not administrators)
 	// whose FoldName begins with prefix, in that order.
 	Players(ctx context.Context, prefix string, limit int) ([]*User, error)
@@ -326,14 +337,24 @@ type Care interface {
 	Usage(ctx context.Context, userID int64, since time.Time) (Usage, error)
 	// EndSessions deletes every session of a player and returns how many.
 	EndSessions(ctx context.Context, userID int64) (int, error)
-	// LiveSessions counts a player's sessions.
-	LiveSessions(ctx context.Context, userID int64) (int, error)
+	// LiveSessions counts a player's sessions used at since or later (an
+	// older one is over: idle too long).
+	LiveSessions(ctx context.Context, userID int64, since time.Time) (int, error)
+	// SweepSessions deletes every session last used before a time (idle
+	// too long: over) and returns how many.
+	SweepSessions(ctx context.Context, before time.Time) (int, error)
 	// Seen records that a player registered or logged in from each of
-	// marks ("address:…", "device:…"; kept as hashes) at a time, and
+	// marks ("address:…", "device:…"; kept as hashes; his latest
+	// MaxSeenMarks only) at a time, and
 	// returns the other players seen from any of them whose exclusion is
 	// in force then.
 	Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]Sighting, error)
 }
+
+// MaxSeenMarks is how many marks (Care.Seen) a store keeps of one player:
+// his latest (a client that sends a new device cookie at each login adds
+// no more than these).
+const MaxSeenMarks = 32
 
 // Sighting is a player under an exclusion seen before from a mark (its
 // kind: "address" or "device") that another player now comes from.

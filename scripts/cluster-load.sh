@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 for i in $(seq 1 "$nodes"); do
   port=$((18080 + i))
-  "$bin" serve --db "$dsn" --addr "127.0.0.1:$port" --admin pit --bcrypt-cost 4 --default-tables=false \
+  "$bin" serve --db "$dsn" --addr "127.0.0.1:$port" --admin pit --bcrypt-cost 4 --default-tables=false --metrics-public \
     --register-burst 100000 --log-format json 2>"/tmp/cluster-load-node$i.log" >/dev/null &
   pids+=($!); urls+=("http://127.0.0.1:$port")
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done

@@ -51,7 +51,7 @@ type clusterRun struct {
 func (c *clusterRun) start(n *node) {
 	c.t.Helper()
 	args, _ := json.Marshal(append([]string{"serve", "--addr", n.addr, "--db", c.dsn, "--admin", "admin", "--bcrypt-cost", "4",
-		"--default-tables=false"}, c.flags...))
+		"--default-tables=false", "--metrics-public", "--public-reads", "-1"}, c.flags...)) // the test reads every node's metrics and polls its tables as nobody
 	logf, err := os.OpenFile(filepath.Join(c.dir, n.name+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		c.t.Fatal(err)

@@ -36,6 +36,10 @@ import (
 // bots` logs in with.
 const AdminPasswordEnv = "SABOT_ADMIN_PASSWORD"
 
+// MetricsTokenEnv holds the bearer token GET /metrics answers to (beside
+// the pit's session), unless --metrics-token-file names a file of it.
+const MetricsTokenEnv = "SABOT_METRICS_TOKEN"
+
 func newServeCmd(e *env) *cobra.Command {
 	var (
 		addr, dsn, admin, logFormat string
@@ -58,9 +62,21 @@ func newServeCmd(e *env) *cobra.Command {
 			RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
 			RefusalBurst: server.DefaultRefusalBurst, RefusalEvery: server.DefaultRefusalEvery, Tarpit: server.DefaultTarpit,
 			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
+			HashPerAddr:      server.DefaultHashPerAddr,
+			LoginOKNameBurst: server.DefaultLoginOKNameBurst, LoginOKNameEvery: server.DefaultLoginOKNameEvery,
+			LoginOKAddrBurst: server.DefaultLoginOKAddrBurst, LoginOKAddrEvery: server.DefaultLoginOKAddrEvery,
+			SweepEvery:       server.DefaultSweepEvery,
+			ShoeReadsPerAddr: server.DefaultShoeReadsPerAddr, PublicReads: server.DefaultPublicReads, PublicReadBurst: server.DefaultPublicReadBurst,
+			CommandRate: server.DefaultSocketRate, CommandBurst: server.DefaultSocketBurst, SnapshotRecords: actor.DefaultSnapshotRecords,
 		} // the limits' flags
 		wsPerUser, wsBurst   int
 		boxesWithoutBet      int
+		reseatAfter          time.Duration
+		unbetWindow          time.Duration
+		sitsPerMinute        int
+		cashShift            time.Duration
+		metricsTokenFile     string
+		metricsPublic        bool
 		wsRate               float64
 		seedKeyFile          string
 		shoeReads            float64
@@ -156,12 +172,27 @@ one process only.`,
 				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
 				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
 				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
+				HashPerAddr: lim.HashPerAddr, LoginOKNameBurst: lim.LoginOKNameBurst, LoginOKNameEvery: lim.LoginOKNameEvery,
+				LoginOKAddrBurst: lim.LoginOKAddrBurst, LoginOKAddrEvery: lim.LoginOKAddrEvery, SweepEvery: lim.SweepEvery,
+				ShoeReadsPerAddr: lim.ShoeReadsPerAddr, PublicReads: lim.PublicReads, PublicReadBurst: lim.PublicReadBurst,
+				CommandRate: lim.CommandRate, CommandBurst: lim.CommandBurst, SnapshotRecords: lim.SnapshotRecords,
 				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
 				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst, SocketPing: wsPing,
-				MaxBoxesWithoutBet: boxesWithoutBet,
-				Shared:             store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
+				MaxBoxesWithoutBet: boxesWithoutBet, ReseatAfter: reseatAfter, UnbetWindow: unbetWindow, SitsPerMinute: sitsPerMinute,
+				Shared: store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
 				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
-				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit)}
+				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit), CashShift: cashShift}
+			s.MetricsPrivate, s.MetricsToken = !metricsPublic, os.Getenv(MetricsTokenEnv)
+			if metricsTokenFile != "" {
+				b, err := os.ReadFile(metricsTokenFile)
+				if err != nil {
+					return refused("sabot serve: --metrics-token-file: %v", err)
+				}
+				s.MetricsToken = strings.TrimSpace(string(b))
+			}
+			if s.MetricsToken != "" && len(s.MetricsToken) < 16 {
+				return refused("sabot serve: the metrics token has %d characters: give 16 or more", len(s.MetricsToken))
+			}
 			if admin != "" {
 				pw := os.Getenv(AdminPasswordEnv)
 				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
@@ -222,7 +253,11 @@ one process only.`,
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
 	f.DurationVar(&timing.SeatIdle, "seat-idle", timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
 	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", actor.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
+	f.DurationVar(&reseatAfter, "reseat-after", actor.DefaultReseatAfter, "a box given up for no bet is not its holder's again for this long (AR-21; negative: at once)")
+	f.DurationVar(&unbetWindow, "unbet-window", actor.DefaultUnbetWindow, "the boxes a player was given up for no bet count against --max-boxes-without-bet for this long, until he plays a round with a bet (negative: not counted)")
+	f.IntVar(&sitsPerMinute, "sits-per-minute", actor.DefaultSitsPerMinute, "times one player may sit down at a table in a minute; more get 429 (negative: no limit)")
 	f.Int64Var(&cashApproval, "cash-approval", int64(live.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
+	f.DurationVar(&cashShift, "cash-shift", live.DefaultCashShift, "a walk-in's buy-ins, and those a dealer makes alone, are summed over this shift against cash_approval (negative: each buy-in alone)")
 	f.Int64Var(&floatLimit, "float-limit", int64(live.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
 	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
 	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
@@ -236,6 +271,8 @@ one process only.`,
 	f.DurationVar(&walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
 	f.DurationVar(&walletRetry, "wallet-retry", operator.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
 	f.IntVar(&walletRetries, "wallet-retries", operator.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
+	f.StringVar(&metricsTokenFile, "metrics-token-file", "", "a file holding the bearer token GET /metrics answers to, beside the pit's session (else $"+MetricsTokenEnv+"; never on the command line)")
+	f.BoolVar(&metricsPublic, "metrics-public", false, "serve GET /metrics to anybody (it shows money owed to players: only behind a network of your own)")
 	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
 	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")
@@ -255,6 +292,18 @@ one process only.`,
 	f.DurationVar(&lim.Tarpit, "tarpit", lim.Tarpit, "how long a refusal beyond those waits before it is answered")
 	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
 	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
+	f.IntVar(&lim.HashPerAddr, "hash-per-addr", lim.HashPerAddr, "password hashes one address may have computed or waiting at once; more from it are answered 503 (negative: no share)")
+	f.IntVar(&lim.LoginOKNameBurst, "login-ok-name-burst", lim.LoginOKNameBurst, "successful logins of one account before they are throttled (429)")
+	f.DurationVar(&lim.LoginOKNameEvery, "login-ok-name-every", lim.LoginOKNameEvery, "then one successful login of that account per this interval")
+	f.IntVar(&lim.LoginOKAddrBurst, "login-ok-addr-burst", lim.LoginOKAddrBurst, "successful logins from one address before they are throttled (429)")
+	f.DurationVar(&lim.LoginOKAddrEvery, "login-ok-addr-every", lim.LoginOKAddrEvery, "then one successful login from that address per this interval")
+	f.DurationVar(&lim.SweepEvery, "sweep-every", lim.SweepEvery, "how often the sessions idle past --session-idle are deleted from the store (negative: never)")
+	f.Float64Var(&lim.ShoeReadsPerAddr, "shoe-reads-per-addr", lim.ShoeReadsPerAddr, "GET /api/shoes/{id} one address is answered a second, beside --shoe-reads for everybody; more get 429 (negative: no limit)")
+	f.Float64Var(&lim.PublicReads, "public-reads", lim.PublicReads, "requests a second one address without a session makes of GET /api/tables, a table's view, edge, rules and strategy, and POST /api/replay; more get 429 (negative: no limit)")
+	f.IntVar(&lim.PublicReadBurst, "public-read-burst", lim.PublicReadBurst, "such requests one address may make at once before --public-reads applies")
+	f.Float64Var(&lim.CommandRate, "command-rate", lim.CommandRate, "table commands a second one user may send over HTTP (as --ws-rate on a socket); more get 429 (negative: no limit)")
+	f.IntVar(&lim.CommandBurst, "command-burst", lim.CommandBurst, "table commands one user may send over HTTP at once before --command-rate applies")
+	f.IntVar(&lim.SnapshotRecords, "snapshot-records", lim.SnapshotRecords, "records a table writes between snapshots, rounds played or not, so that a start never replays more (negative: --snapshot-every only)")
 	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
 	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+seal.KeyEnv+
 		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")

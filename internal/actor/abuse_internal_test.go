@@ -20,6 +20,7 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "vegas-s17", nil, -1)
 	p.a.seenMax = 16
+	p.s.SitsPerMinute = -1 // eve's sits push her first command out of memory, not the sit rate's test
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
 	eve := &sabot.User{Name: "eve", PasswordHash: []byte("x")}
 	if err := p.st.CreateUser(ctx, eve); err != nil {
@@ -305,5 +306,169 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 	want := p.a.stateJSON(t)
 	if got := p.startFrom(t, -1).stateJSON(t); got != want {
 		t.Fatalf("rebuilt from the log:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// AR-21 (issue 40, S4): three accounts whose script takes back every box
+// the moment it is given up held a table for ever; a fourth player asked
+// again and again and never sat. A box given up for no bet is not its
+// holder's again for a while, the boxes given up count against the cap
+// over a window, and sits are bounded a minute: the fourth player sits,
+// and every box the holders keep is one they took within the rules.
+func TestBoxesNotHeldForEverByResitting_AR21(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, -1)
+	now := time.Now()
+	p.s.Now = func() time.Time { return now }
+	holders := []*sabot.User{p.player(t, "h1"), p.player(t, "h2"), p.player(t, "h3")}
+	ana := p.player(t, "ana")
+	try := func(u *sabot.User, box int) bool {
+		cmdNo++
+		r := p.a.handle(ctx, testCommand(t, opSit, u, u.Name, fmt.Sprint(cmdNo), wire.CommandRequest{Box: box}))
+		return r.err == nil
+	}
+	grab := func() { // the holders' script: every free box, at once
+		for _, u := range holders {
+			for box := 1; box <= p.a.p.Boxes; box++ {
+				if p.a.t.Holder(box) == "" {
+					try(u, box)
+				}
+			}
+		}
+	}
+	grab()
+	for box := 1; box <= p.a.p.Boxes; box++ {
+		if p.a.t.Holder(box) == "" {
+			t.Fatalf("box %d free: the holders did not take the table", box)
+		}
+	}
+	asked, sat := 0, 0
+	for step := time.Duration(0); step < 100*time.Second && sat == 0; step += time.Second {
+		now = now.Add(time.Second)
+		p.a.expireSeats(ctx) // boxes held SeatIdle with no round are given up
+		grab()               // the script asks first
+		for box := 1; box <= p.a.p.Boxes && sat == 0; box++ {
+			if p.a.t.Holder(box) == "" {
+				asked++
+				if try(ana, box) {
+					sat++
+				}
+			}
+		}
+		if sat == 0 {
+			asked++
+			try(ana, 1) // she asks every second whatever she sees
+		}
+	}
+	if sat == 0 {
+		t.Fatalf("over 100 s ana asked %d times and sat 0 times: three re-sitting accounts hold the table", asked)
+	}
+}
+
+// A box given up for no bet is not its holder's again for ReseatAfter
+// (another box is); sits are bounded a minute (429 with its wait); the
+// boxes given up count against MaxBoxesWithoutBet for UnbetWindow, and a
+// round played with a bet clears them (issue 40, S4).
+func TestReseatBounded_AR21(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, -1)
+	now := time.Now()
+	p.s.Now = func() time.Time { return now }
+	eve, wu := p.player(t, "eve"), p.player(t, "wu")
+	sit := func(box int) error {
+		cmdNo++
+		return p.a.handle(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint(cmdNo), wire.CommandRequest{Box: box})).err
+	}
+	if err := sit(1); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(p.s.timing().SeatIdle)
+	p.a.expireSeats(ctx)
+	if p.a.t.Holder(1) != "" {
+		t.Fatal("box 1 not given up")
+	}
+	if err := sit(1); err != nil {
+		t.Fatalf("box 1 again, nobody waiting for a box: %v", err)
+	}
+	cmdNo++
+	if r := p.a.handle(ctx, testCommand(t, opSit, wu, "wu", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 1})); r.err == nil {
+		t.Fatal("box 1 is eve's")
+	} // wu waits for a box
+	now = now.Add(p.s.timing().SeatIdle)
+	p.a.expireSeats(ctx)
+	err := sit(1)
+	if sabot.ErrorCode(err) != sabot.ECONFLICT || !strings.Contains(fmt.Sprint(err), "box 1 was given up by eve for no bet") {
+		t.Fatalf("box 1 again at once, a player waiting: %v", err)
+	}
+	if err := sit(2); err != nil {
+		t.Fatalf("another box: %v", err)
+	}
+	// Two given up for no bet within the window and one held: the cap of 3.
+	now = now.Add(p.s.reseatAfter())
+	if err := sit(1); sabot.ErrorCode(err) != sabot.ECONFLICT || !strings.Contains(fmt.Sprint(err), "given up 2 for no bet") {
+		t.Fatalf("past the cap with boxes given up: %v", err)
+	}
+	now = now.Add(p.s.unbetWindow())
+	if err := sit(1); err != nil {
+		t.Fatalf("after the window: %v", err)
+	}
+	// A round played with a bet clears the boxes given up.
+	now = now.Add(p.s.timing().SeatIdle)
+	p.a.expireSeats(ctx) // boxes 1, 2, 3 given up
+	if err := sit(4); err != nil {
+		t.Fatal(err)
+	}
+	ann, bo := p.player(t, "ann"), p.player(t, "bo")
+	p.do(t, ann, opSit, wire.CommandRequest{Box: 5})
+	p.do(t, bo, opSit, wire.CommandRequest{Box: 6})
+	for _, b := range []struct {
+		u   *sabot.User
+		box int
+	}{{eve, 4}, {ann, 5}, {bo, 6}} {
+		p.do(t, b.u, opBet, wire.CommandRequest{Box: b.box, Stake: 100})
+	}
+	if !p.a.dealt {
+		t.Fatal("no round dealt")
+	}
+	if u := p.a.seatUses["eve"]; u != nil && len(u.givenUp) != 0 {
+		t.Fatalf("a round played kept eve's boxes given up: %+v", u.givenUp)
+	}
+
+	// Sits a minute.
+	p.s.ReseatAfter, p.s.UnbetWindow = -1, -1
+	ben := p.player(t, "ben")
+	n := 0
+	for ; n < 100; n++ {
+		cmdNo++
+		err = p.a.handle(ctx, testCommand(t, opSit, ben, "ben", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 7})).err
+		if err != nil {
+			break
+		}
+		p.do(t, ben, opLeave, wire.CommandRequest{})
+	}
+	if n != p.s.sitsPerMinute() || sabot.ErrorCode(err) != sabot.ETHROTTLED || sabot.RetryAfter(err) <= 0 {
+		t.Fatalf("sits in a minute: %d, then %v (retry %v)", n, err, sabot.RetryAfter(err))
+	}
+	now = now.Add(time.Minute)
+	p.do(t, ben, opSit, wire.CommandRequest{Box: 7})
+}
+
+// A command sent again while the first is in flight (its stake waits for
+// the operator's wallet) is answered as a duplicate of the first, as a
+// repeat after it is (issue 40, item 10): the first sender is answered as
+// the command's own.
+func TestInFlightDuplicateAnsweredDuplicate(t *testing.T) {
+	first, again := make(chan reply, 1), make(chan reply, 1)
+	debitTable{}.Answer([]any{first, again}, debitReply{reply{seq: 42}})
+	if r := <-first; r.seq != 42 || r.dup {
+		t.Fatalf("the first sender's answer: %+v", r)
+	}
+	if r := <-again; r.seq != 42 || !r.dup {
+		t.Fatalf("the repeat in flight: %+v, want a duplicate of seq 42", r)
+	}
+	refused, again2 := make(chan reply, 1), make(chan reply, 1)
+	debitTable{}.Answer([]any{refused, again2}, debitReply{reply{err: sabot.Errorf(sabot.ECONFLICT, "no")}})
+	if r := <-again2; r.err == nil || r.dup {
+		t.Fatalf("a refusal's repeat: %+v", r)
 	}
 }

@@ -60,8 +60,30 @@ func (a *Table) Do(ctx context.Context, c *Command) Result {
 
 // View is the table's view.
 func (a *Table) View(ctx context.Context) (*wire.TableView, error) {
-	r := a.do(ctx, &Command{inside: viewTable})
+	r := a.do(ctx, &Command{inside: viewTable, reads: true})
 	return r.view, r.err
+}
+
+// countedView is a view and the table's count of changes when it was read.
+type countedView struct {
+	changes int64
+	view    *wire.TableView
+}
+
+// LobbyView is the table's view for the lobby: the one last read while the
+// table has done nothing since (no command, no timer), else read again
+// through its actor (issue 40, S6: GET /api/tables asked every table for
+// its view each time). The view is shared: the caller does not change it.
+func (a *Table) LobbyView(ctx context.Context) (*wire.TableView, error) {
+	n := a.changes.Load()
+	if c := a.lobbyView.Load(); c != nil && c.changes == n {
+		return c.view, nil
+	}
+	v, err := a.View(ctx)
+	if err == nil {
+		a.lobbyView.Store(&countedView{n, v})
+	}
+	return v, err
 }
 
 // Snapshot is a socket's snapshot: the view, the table's epoch and the seq

@@ -54,13 +54,30 @@ type Host struct {
 	// SnapshotEvery is how many rounds a table plays between its
 	// snapshots (0: DefaultSnapshotEvery; negative: none).
 	SnapshotEvery int
+	// SnapshotRecords is how many records a table writes between its
+	// snapshots, rounds or none (0: DefaultSnapshotRecords; negative:
+	// rounds only).
+	SnapshotRecords int
 	// MaxBoxesWithoutBet bounds the boxes a player holds without a bet of
 	// his on them (AR-21; 0: DefaultMaxBoxesWithoutBet; negative: none).
 	MaxBoxesWithoutBet int
+	// ReseatAfter is how long a box given up for no bet is not its
+	// holder's again; UnbetWindow how long the boxes a player was given up
+	// for no bet count against MaxBoxesWithoutBet; SitsPerMinute how many
+	// times a player sits down at a table in a minute (issue 40, S4; 0:
+	// DefaultReseatAfter, DefaultUnbetWindow, DefaultSitsPerMinute;
+	// negative: none).
+	ReseatAfter   time.Duration
+	UnbetWindow   time.Duration
+	SitsPerMinute int
 	// CashApproval and FloatLimit are a live table's bounds of cash
 	// (internal/live; 0: live's defaults, negative: none).
 	CashApproval money.Amount
 	FloatLimit   money.Amount
+	// CashShift is the shift over which a live table sums a walk-in's
+	// buy-ins, and a dealer's, against cash_approval (0:
+	// live.DefaultCashShift; negative: each buy-in alone).
+	CashShift time.Duration
 
 	// Theories are the exact figures of the rule sets the return watch
 	// compares each table with (rtpwatch.go); nil: not watched. RTPZ and
@@ -86,7 +103,7 @@ func (h *Host) defaults() {
 		if h.Operator == nil {
 			h.Operator = operator.New(operator.Config{})
 		}
-		h.live = &live.Live{Store: h.Store, Now: h.now, CashApproval: h.CashApproval, FloatLimit: h.FloatLimit,
+		h.live = &live.Live{Store: h.Store, Now: h.now, CashApproval: h.CashApproval, FloatLimit: h.FloatLimit, CashShift: h.CashShift,
 			Account: h.account, Balance: h.balance}
 	})
 }
@@ -194,6 +211,34 @@ func (h *Host) maxBoxesWithoutBet() int {
 		return DefaultMaxBoxesWithoutBet
 	}
 	return h.MaxBoxesWithoutBet
+}
+
+func (h *Host) reseatAfter() time.Duration {
+	if h.ReseatAfter == 0 {
+		return DefaultReseatAfter
+	}
+	return h.ReseatAfter
+}
+
+func (h *Host) unbetWindow() time.Duration {
+	if h.UnbetWindow == 0 {
+		return DefaultUnbetWindow
+	}
+	return h.UnbetWindow
+}
+
+func (h *Host) sitsPerMinute() int {
+	if h.SitsPerMinute == 0 {
+		return DefaultSitsPerMinute
+	}
+	return h.SitsPerMinute
+}
+
+func (h *Host) cashShift() time.Duration {
+	if h.CashShift == 0 {
+		return live.DefaultCashShift
+	}
+	return h.CashShift
 }
 
 func (h *Host) liveDeps() *live.Live { return h.live }

@@ -168,7 +168,7 @@ func (a *Table) trackReveal(_ *sabot.LogRecord, p recall.Reveal) {
 	}
 }
 
-func (a *Table) trackSnapshot(r *sabot.LogRecord) { a.snapRound = int(r.RoundNo) }
+func (a *Table) trackSnapshot(r *sabot.LogRecord) { a.snapRound, a.snapSeq = int(r.RoundNo), r.Seq }
 
 func (a *Table) trackConfigure(_ *sabot.LogRecord, p configurePayload) {
 	for _, b := range p.Returned {

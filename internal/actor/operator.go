@@ -59,9 +59,14 @@ func (t debitTable) Answer(waiters []any, r operator.Reply) {
 	if dr, ok := r.(debitReply); ok {
 		rep = dr.r
 	}
-	for _, ch := range waiters {
+	for i, ch := range waiters {
+		r := rep
+		// The same command sent again while it was in flight: a
+		// duplicate of the first (issue 40, item 10), as a repeat after
+		// it is answered.
+		r.dup = r.dup || i > 0 && r.err == nil && !r.parked
 		select {
-		case ch.(chan reply) <- rep: // buffered: never blocks the table
+		case ch.(chan reply) <- r: // buffered: never blocks the table
 		default:
 		}
 	}

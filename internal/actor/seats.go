@@ -25,6 +25,164 @@ import (
 // bet on them, unless Host.MaxBoxesWithoutBet says otherwise.
 const DefaultMaxBoxesWithoutBet = 3
 
+// Boxes held for ever by players who re-sit as soon as they are given up
+// (issue 40, S4: three accounts held every box of a table; a fourth player
+// asked 91 times in 100 s and sat 0 times). A box given up for no bet is
+// not its holder's again for ReseatAfter while another player waits for a
+// box (he asked for one taken within ReseatAfter: AR-21's first who asks);
+// the boxes a player was given up
+// for no bet within UnbetWindow count with those he holds unbet against
+// MaxBoxesWithoutBet beyond his first box (a round he plays with a bet
+// clears them); and a
+// player sits down at most SitsPerMinute times a minute at a table. These
+// are the table's own memory, lost at a restart (a restart gives every
+// seat held its full time again too).
+const (
+	DefaultReseatAfter   = time.Minute
+	DefaultUnbetWindow   = 10 * time.Minute
+	DefaultSitsPerMinute = 10
+)
+
+// seatUse is what a player did with a table's boxes lately.
+type seatUse struct {
+	givenUp []boxGivenUp // boxes given up for no bet, within UnbetWindow
+	sits    []time.Time  // his sits within the last minute
+}
+
+type boxGivenUp struct {
+	box int
+	at  time.Time
+}
+
+// prune forgets what is older than its bounds; it reports whether nothing
+// is left.
+func (u *seatUse) prune(now time.Time, window time.Duration) bool {
+	i := 0
+	for i < len(u.givenUp) && (window <= 0 || !now.Before(u.givenUp[i].at.Add(window))) {
+		i++
+	}
+	u.givenUp = u.givenUp[i:]
+	j := 0
+	for j < len(u.sits) && !now.Before(u.sits[j].Add(time.Minute)) {
+		j++
+	}
+	u.sits = u.sits[j:]
+	return len(u.givenUp) == 0 && len(u.sits) == 0
+}
+
+// use returns a player's seat use, pruned (nil: none).
+func (a *Table) use(player string, now time.Time) *seatUse {
+	u := a.seatUses[player]
+	if u != nil && u.prune(now, a.s.unbetWindow()) {
+		delete(a.seatUses, player)
+		return nil
+	}
+	return u
+}
+
+// useOf returns a player's seat use, made if need be; now and then it
+// forgets every player's old ones.
+func (a *Table) useOf(player string, now time.Time) *seatUse {
+	if a.seatUses == nil {
+		a.seatUses = map[string]*seatUse{}
+	}
+	if len(a.seatUses) > 64 {
+		for p := range a.seatUses {
+			a.use(p, now)
+		}
+	}
+	u := a.use(player, now)
+	if u == nil {
+		u = &seatUse{}
+		a.seatUses[player] = u
+	}
+	return u
+}
+
+// gaveUp notes a box given up for no bet of its holder's.
+func (a *Table) gaveUp(player string, box int) {
+	if a.t.Physical() && walkInPlayer(player) {
+		return
+	}
+	now := a.s.now()
+	u := a.useOf(player, now)
+	u.givenUp = append(u.givenUp, boxGivenUp{box, now})
+}
+
+// played forgets the boxes given up of the players who bet in the round
+// just dealt: they play.
+func (a *Table) played(bets []string) {
+	for _, p := range bets {
+		if u := a.seatUses[p]; u != nil {
+			u.givenUp = nil
+		}
+	}
+}
+
+// checkReseat refuses a sit to a player past his sits of the minute, or on
+// a box given up for no bet of his less than ReseatAfter ago.
+func (a *Table) checkReseat(player string, box int) error {
+	if player == a.t.Bank() || a.t.Physical() && walkInPlayer(player) {
+		return nil
+	}
+	now := a.s.now()
+	u := a.use(player, now)
+	if u == nil {
+		return nil
+	}
+	if limit := a.s.sitsPerMinute(); limit > 0 && len(u.sits) >= limit {
+		wait := u.sits[0].Add(time.Minute).Sub(now)
+		return sabot.Throttled(wait, "refused: %s sat down %d times at this table in the last minute, at most %d: try again in %ds (AR-21)",
+			player, len(u.sits), limit, int64((wait+time.Second-1)/time.Second))
+	}
+	if after := a.s.reseatAfter(); after > 0 && a.othersWait(player, now, after) {
+		for _, g := range u.givenUp {
+			if g.box == box && now.Before(g.at.Add(after)) {
+				return sabot.Errorf(sabot.ECONFLICT, "refused: box %d was given up by %s for no bet %ds ago: it is not his again for %ds; another box may be (AR-21)",
+					box, player, int64(now.Sub(g.at)/time.Second), int64(after/time.Second))
+			}
+		}
+	}
+	return nil
+}
+
+// wants notes a player's sit refused for a box taken: he waits for one.
+func (a *Table) wants(player string) {
+	now := a.s.now()
+	if a.waiting == nil {
+		a.waiting = map[string]time.Time{}
+	}
+	if len(a.waiting) > 64 {
+		for p, t := range a.waiting {
+			if now.Sub(t) > a.s.reseatAfter() {
+				delete(a.waiting, p)
+			}
+		}
+	}
+	a.waiting[player] = now
+}
+
+// othersWait reports whether a player other than this one asked for a
+// box taken within the last span.
+func (a *Table) othersWait(player string, now time.Time, span time.Duration) bool {
+	for p, t := range a.waiting {
+		if p != player && now.Sub(t) < span {
+			return true
+		}
+	}
+	return false
+}
+
+// sat notes a sit.
+func (a *Table) sat(player string) {
+	if a.t.Physical() && walkInPlayer(player) {
+		return
+	}
+	now := a.s.now()
+	u := a.useOf(player, now)
+	u.sits = append(u.sits, now)
+}
+
 // betOn is a player's stake on a box for the next round (0: none).
 func (a *Table) betOn(player string, box int) money.Amount {
 	for _, b := range a.t.Bets() {
@@ -55,6 +213,16 @@ func (a *Table) unbetBoxes(player string) int {
 	return n
 }
 
+// holds reports whether a player holds a box.
+func (a *Table) holds(player string) bool {
+	for box := 1; box <= a.p.Boxes; box++ {
+		if a.t.Holder(box) == player {
+			return true
+		}
+	}
+	return false
+}
+
 // checkSeatCap refuses a seat to a player who holds his limit of boxes
 // without a bet on them.
 func (a *Table) checkSeatCap(player string) error {
@@ -62,8 +230,18 @@ func (a *Table) checkSeatCap(player string) error {
 	if limit < 0 || player == a.t.Bank() {
 		return nil
 	}
-	if n := a.unbetBoxes(player); n >= limit {
-		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit)
+	n, gone := a.unbetBoxes(player), 0
+	if u := a.use(player, a.s.now()); u != nil {
+		gone = len(u.givenUp)
+	}
+	// A player who holds no box may take one, to play: the boxes given up
+	// bound how many more he takes without betting.
+	if n >= limit || gone > 0 && n+gone >= limit && a.holds(player) {
+		if gone == 0 {
+			return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit)
+		}
+		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them and was given up %d for no bet in the last %v, at most %d here: bet on the boxes he holds before taking another (AR-21)",
+			player, n, gone, a.s.unbetWindow(), limit)
 	}
 	return nil
 }
@@ -148,6 +326,9 @@ func (a *Table) release(ctx context.Context, player string, box int, stake money
 		a.log.Error("a seat given up in the log is not in the table", "err", err)
 		a.rebuild(ctx)
 		return
+	}
+	if stake == 0 {
+		a.gaveUp(player, box)
 	}
 	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)",
 		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle)})

@@ -24,6 +24,12 @@ import (
 // DefaultSnapshotEvery is how many rounds a table plays between snapshots.
 const DefaultSnapshotEvery = 100
 
+// DefaultSnapshotRecords is how many records a table writes between
+// snapshots whatever the rounds (issue 40, S5: sits and leaves wrote tens of
+// thousands of records to a table that played no round, every one
+// replayed at its next start).
+const DefaultSnapshotRecords = 1000
+
 // snapshotSeen is how many records before a snapshot a start from it reads
 // for their command IDs: a few dozen rounds of a table, minutes of play.
 const snapshotSeen = 1024
@@ -71,19 +77,24 @@ type snapshotShoe struct {
 }
 
 // maybeSnapshot writes a snapshot between rounds when the table has played
-// SnapshotEvery rounds since the last.
+// SnapshotEvery rounds, or written SnapshotRecords records, since the last.
 func (a *Table) maybeSnapshot(ctx context.Context) {
 	every := a.s.SnapshotEvery
 	if every == 0 {
 		every = DefaultSnapshotEvery
 	}
+	records := int64(a.s.SnapshotRecords)
+	if records == 0 {
+		records = DefaultSnapshotRecords
+	}
+	due := a.t.RoundNo()-a.snapRound >= every || records > 0 && a.lastSeq-a.snapSeq >= records
 	// Not with seeds drawn and not yet written (a.fresh), nor with seeds
 	// written and not yet used (a.seeds: a record that drew a shoe failed
 	// after its seed was written): a start from the snapshot would not
 	// give them back.
 	// Nor while a walk-in's buy-in or cash-out waits for the inspector
 	// (internal/live): the snapshot does not keep it.
-	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.RoundNo()-a.snapRound < every {
+	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || !due {
 		return
 	}
 	pay, err := a.snapshot()
@@ -97,7 +108,7 @@ func (a *Table) maybeSnapshot(ctx context.Context) {
 		return
 	}
 	a.track(rec)
-	a.snapRound = a.t.RoundNo()
+	a.snapRound, a.snapSeq = a.t.RoundNo(), rec.Seq
 }
 
 func (a *Table) snapshot() (*snapshotPayload, error) {
@@ -185,7 +196,7 @@ func (a *Table) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		}
 		a.shoes[no] = &shoeState{seed: seed, commitment: sh.Commitment, revealed: sh.Revealed}
 	}
-	a.lastSeq, a.snapRound = snap.Seq, t.RoundNo()
+	a.lastSeq, a.snapRound, a.snapSeq = snap.Seq, t.RoundNo(), snap.Seq
 	// The commands of the last records before the snapshot are
 	// remembered, as a replay of the whole log would: a command a client
 	// repeats after the start is answered as a duplicate (GLI-19 §4.2.3).

@@ -67,6 +67,10 @@ func (a *Table) tryDeal(ctx context.Context) {
 		}
 	}
 	seatedBefore := a.t.Seated()
+	held := make([]string, a.p.Boxes+1)
+	for box := 1; box <= a.p.Boxes; box++ {
+		held[box] = a.t.Holder(box)
+	}
 	if err := a.deal(); err != nil {
 		a.log.Error("deal refused", "err", err)
 		a.rebuild(ctx)
@@ -77,8 +81,18 @@ func (a *Table) tryDeal(ctx context.Context) {
 			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
 		}
 	}
+	for box := 1; box <= a.p.Boxes; box++ {
+		if held[box] != "" && a.t.Holder(box) == "" {
+			a.gaveUp(held[box], box) // AR-21: no bet on it this round
+		}
+	}
 	r := a.t.Round()
 	rec := r.Record()
+	var bettors []string
+	for _, b := range rec.Bets {
+		bettors = append(bettors, b.Player)
+	}
+	a.played(bettors)
 	seats := map[string]string{}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" {

@@ -46,6 +46,7 @@ type Command struct {
 	received  time.Time // the same on the process's clock (sabot_decision_seconds)
 	// inside is run in the actor's loop, for the server.
 	inside func(a *Table) reply
+	reads  bool // inside only reads: the table changes nothing
 	reply  chan reply
 }
 
@@ -161,6 +162,9 @@ func (a *Table) run(ctx context.Context) {
 			}
 			for _, c := range batch {
 				start := time.Now()
+				if !c.reads {
+					a.changes.Add(1)
+				}
 				r := a.handle(work, c)
 				if r.parked {
 					continue
@@ -173,9 +177,11 @@ func (a *Table) run(ctx context.Context) {
 				}
 			}
 		case <-a.timer.c():
+			a.changes.Add(1)
 			a.timer.fired()
 			a.expire(work)
 		case <-a.seatTimer.c():
+			a.changes.Add(1)
 			a.seatTimer.fired()
 			a.expireSeats(work)
 		}
@@ -208,6 +214,9 @@ func (a *Table) handle(ctx context.Context, c *Command) reply {
 		}
 	}
 	seq, err := a.exec(ctx, c)
+	if err == nil && !a.dealt {
+		a.maybeSnapshot(ctx) // records of no round count too (issue 40, S5)
+	}
 	var nd *operator.NeedDebit
 	if errors.As(err, &nd) {
 		return a.startDebit(ctx, c, nd)

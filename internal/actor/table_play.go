@@ -23,7 +23,13 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
 	}
 	if h := a.t.Holder(req.Box); h != "" {
+		if h != name {
+			a.wants(name)
+		}
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s%s", req.Box, h, cite(a.p.Cite("AR-21, ES-03, VE-03", "boxes")))
+	}
+	if err := a.checkReseat(name, req.Box); err != nil {
+		return 0, err
 	}
 	if err := a.checkSeatCap(name); err != nil {
 		return 0, err
@@ -39,6 +45,7 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 	}
 	a.t.Sit(name, req.Box)
 	a.seatSince[req.Box] = a.s.now()
+	a.sat(name)
 	a.publish(wire.Event{Kind: "sit", Player: name, Box: req.Box})
 	a.maybeDeal(ctx)
 	return rec.Seq, nil

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"sabot"
@@ -64,6 +65,14 @@ type Table struct {
 	// dealt is given up; seatTimer fires at the first such moment.
 	seatSince map[int]time.Time
 	roundEnd  time.Time
+	// changes counts what the table did (commands, timers); lobbyView is
+	// its view as last read with the count then (LobbyView).
+	changes   atomic.Int64
+	lobbyView atomic.Pointer[countedView]
+	// seatUses are the players' boxes given up for no bet and their sits,
+	// lately (seats.go; issue 40, S4).
+	seatUses  map[string]*seatUse
+	waiting   map[string]time.Time // who asked for a box taken, when
 	seatTimer alarm
 	// seenMax bounds the command IDs the table remembers (maxSeen; a
 	// test sets it small).
@@ -108,6 +117,7 @@ type state struct {
 	// those the table was created with).
 	configured map[string]string
 	snapRound  int         // the round after which the last snapshot was written
+	snapSeq    int64       // the last snapshot's seq (0: none)
 	seeds      []shoe.Seed // recorded seeds not yet used by a shoe
 	fresh      []shoe.Seed // seeds drawn since the last record: written before it
 	shoes      map[int]*shoeState

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sabot/internal/live"
 	"sabot/internal/wire"
+	"sabot/money"
 	"testing"
 	"time"
 
@@ -58,5 +59,40 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 	}
 	if p.a.timer.kind == decisionTimer || p.a.view().Turn.Deadline != 0 {
 		t.Fatalf("a decision timer runs on the walk-in's turn (deadline %d)", p.a.view().Turn.Deadline)
+	}
+}
+
+// cash_approval holds over a shift, not per buy-in (issue 40, S10: the
+// dealer alone sold three buy-ins of 9,000.00 under a 10,000.00
+// threshold): a walk-in's buy-ins of the shift, and the dealer's own, are
+// summed against it; past it the dealer's buy-in waits for the inspector.
+// A new shift starts the sums again.
+func TestCashApprovalOverAShift(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical"}, -1)
+	now := time.Now()
+	p.s.Now = func() time.Time { return now }
+	dora := &sabot.User{Name: "dora", PasswordHash: []byte("x"), Role: sabot.RoleDealer}
+	if err := p.st.CreateUser(ctx, dora); err != nil {
+		t.Fatal(err)
+	}
+	buy := func(box int, stake int64) reply {
+		cmdNo++
+		return p.a.handle(ctx, testCommand(t, live.OpBuyIn, dora, "dora", fmt.Sprint(cmdNo), wire.CommandRequest{Box: box, Stake: money.Amount(stake)}))
+	}
+	p.do(t, dora, live.OpSeatWalkIn, wire.CommandRequest{Box: 1})
+	p.do(t, dora, live.OpSeatWalkIn, wire.CommandRequest{Box: 2})
+	if r := buy(1, 900_000); r.err != nil || len(p.a.pending) != 0 {
+		t.Fatalf("a first buy-in of 9,000.00: %+v, %d waiting", r, len(p.a.pending))
+	}
+	if r := buy(1, 900_000); r.err != nil || len(p.a.pending) != 1 {
+		t.Fatalf("the walk-in's second 9,000.00 of the shift: %+v, %d waiting for the inspector, want 1", r, len(p.a.pending))
+	}
+	if r := buy(2, 200_000); r.err != nil || len(p.a.pending) != 2 {
+		t.Fatalf("the dealer's sales of the shift past 10,000.00: %d waiting for the inspector, want 2", len(p.a.pending))
+	}
+	now = now.Add(p.s.cashShift())
+	if r := buy(2, 900_000); r.err != nil || len(p.a.pending) != 2 {
+		t.Fatalf("a new shift: %+v, %d waiting", r, len(p.a.pending))
 	}
 }

@@ -41,7 +41,7 @@ func testExclusion(t *testing.T, f *fixture) {
 	if pc.Exclusion != "time-out" || pc.ExcludedUntil.Sub(pc.ExcludedFrom) != 7*24*time.Hour || !pc.ExcludedUntil.Equal(until) {
 		t.Fatalf("the exclusion: %+v", pc)
 	}
-	if n := must(f.st.(sabot.Care).LiveSessions(ctx, ben.ID)); n != 0 {
+	if n := must(f.st.(sabot.Care).LiveSessions(ctx, ben.ID, time.Time{})); n != 0 {
 		t.Fatalf("%d sessions of ben's after his time-out", n)
 	}
 	if b := f.tables.barredOnes(); !slices.Equal(b, []int64{ben.ID}) {
@@ -122,7 +122,7 @@ func testPitBlock(t *testing.T, f *fixture) {
 	if !v.Blocked || v.Player != "ben" || v.Reason != "chip dumping with cy" || v.At != f.now().UTC().Format(time.RFC3339) {
 		t.Fatalf("the block's answer: %+v", v)
 	}
-	if n := must(f.st.(sabot.Care).LiveSessions(ctx, ben.ID)); n != 0 {
+	if n := must(f.st.(sabot.Care).LiveSessions(ctx, ben.ID, time.Time{})); n != 0 {
 		t.Fatalf("%d sessions of ben's after his block", n)
 	}
 	if b := f.tables.barredOnes(); !slices.Equal(b, []int64{ben.ID}) {

@@ -71,8 +71,12 @@ type Cluster struct {
 	// WriteError answers a request refused here, as the server answers
 	// its own.
 	WriteError func(w http.ResponseWriter, r *http.Request, err error)
-	Logger     *slog.Logger // nil: discard
-	Metrics    *Metrics
+	// Authenticate checks the session of a request with a body before it
+	// is forwarded to another node, its body unread (nil: not checked
+	// here; the owner does).
+	Authenticate func(r *http.Request) error
+	Logger       *slog.Logger // nil: discard
+	Metrics      *Metrics
 
 	node   *node      // nil: not a node (Join)
 	nonces nonceCache // the node headers taken

@@ -48,9 +48,10 @@ const localHeaderName = "Sabot-Local"
 const nodeHeaderAge = time.Minute
 
 // maxForwardBody bounds the body of a forwarded request, which the
-// forwarding node reads whole to sign its hash (the handlers take at most
-// 256 kB).
-const maxForwardBody = 1 << 20
+// forwarding node reads whole to sign its hash, and the receiving node to
+// check it: what the table's handlers take (server.maxBody, 64 kB; issue
+// 40, S2: a bound of 1 MiB let made-up headers fill a node's heap).
+const maxForwardBody = 1 << 16
 
 // maxHops bounds how many nodes a request crosses: a node that received a
 // forwarded request for a table it does not own forwards it once more at
@@ -119,9 +120,14 @@ func (c *Cluster) verifyNode(r *http.Request) *http.Request {
 	if len(f) != 6 {
 		return r
 	}
+	// What can be checked before the body (issue 40, S2): a connection
+	// from a live node's address, a header of a live node, not too old,
+	// its nonce not taken. Only then is the body read (and hashed), no
+	// more of it than the table's handlers take.
 	unix, err1 := strconv.ParseInt(f[1], 10, 64)
 	hops, err2 := strconv.Atoi(f[4])
-	if err1 != nil || err2 != nil || time.Since(time.Unix(unix, 0)).Abs() > nodeHeaderAge {
+	if err1 != nil || err2 != nil || time.Since(time.Unix(unix, 0)).Abs() > nodeHeaderAge ||
+		!c.IsNode(HostOf(r.RemoteAddr)) || !c.livePeer(f[0]) || c.nonces.seenNow(f[0]+" "+f[2]) {
 		return r
 	}
 	var body []byte
@@ -151,6 +157,14 @@ func (c *Cluster) verifyNode(r *http.Request) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), nodeSignedKey{}, nodeSigned{node: f[0], addr: f[3], hops: hops}))
 }
 
+// livePeer reports whether a node ID is a live node's, as last read.
+func (c *Cluster) livePeer(id string) bool {
+	c.node.mu.Lock()
+	defer c.node.mu.Unlock()
+	p, ok := c.node.peers[id]
+	return ok && p.Live
+}
+
 // fromNode returns the client address and hop count a node signed on a
 // request (verifyNode); ok false if the request carries no valid
 // signature.
@@ -165,6 +179,14 @@ type nonceCache struct {
 	mu    sync.Mutex
 	seen  map[string]time.Time
 	swept time.Time
+}
+
+// seenNow reports whether a nonce was taken and is still remembered.
+func (c *nonceCache) seenNow(nonce string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.seen[nonce]
+	return ok && !time.Now().After(t)
 }
 
 // first records a nonce until a time; false if it was seen already.
@@ -333,6 +355,14 @@ func (c *Cluster) Forward(next http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			case known && hops < maxHops:
+				// Nobody's body is read for another node before his
+				// session is checked (issue 40, S2).
+				if c.Authenticate != nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
+					if err := c.Authenticate(r); err != nil {
+						c.WriteError(w, r, err)
+						return
+					}
+				}
 				ctx, cancel := context.WithCancel(r.Context())
 				go c.watchOwner(ctx, id, node, cancel)
 				c.proxy(w, r.WithContext(ctx), u, addr, hops+1)
@@ -368,7 +398,7 @@ func (c *Cluster) proxy(w http.ResponseWriter, r *http.Request, base, addr strin
 		rc.SetWriteDeadline(time.Time{})
 	}
 	// The body is signed with the request: read it whole (a command's is
-	// small; the owner takes at most 256 kB).
+	// small; the table's handlers take at most maxForwardBody).
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err = io.ReadAll(io.LimitReader(r.Body, maxForwardBody+1))

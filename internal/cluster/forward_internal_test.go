@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
@@ -21,7 +22,8 @@ import (
 // method, path, query, body and receiving node, and its nonce is good once.
 func TestForwardedAddressSigned(t *testing.T) {
 	const self = "http://10.0.0.2:8080"
-	s := &Cluster{Key: bytes.Repeat([]byte{7}, 32), Shared: true, node: &node{self: sabot.Node{ID: "node-a", URL: self}}}
+	s := &Cluster{Key: bytes.Repeat([]byte{7}, 32), Shared: true, node: &node{self: sabot.Node{ID: "node-a", URL: self},
+		hosts: map[string]bool{"127.0.0.1": true}, peers: map[string]sabot.Node{"node-a": {ID: "node-a", URL: self, Live: true}}}}
 	req := func(method, target, body, header string) string {
 		r := httptest.NewRequest(method, target, strings.NewReader(body))
 		r.RemoteAddr = "127.0.0.1:5555"
@@ -91,3 +93,105 @@ func replaceField(h string, i int, v string) string {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// countingBody is a request body that counts the bytes read from it.
+type countingBody struct {
+	r    io.Reader
+	read int
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.read += n
+	return n, err
+}
+
+func (b *countingBody) Close() error { return nil }
+
+// stubTables are a node's tables: it serves none.
+type stubTables struct{ Tables }
+
+func (stubTables) Serves(int64) bool { return false }
+
+// A made-up Sabot-Node header makes no node read a body (issue 40, S2:
+// 300 connections, each with 1 MiB, took the heap from 16 to 444 MB and
+// the node lost its lease): the header is looked at only on a connection
+// from a live node's address, and only a header whose fields a live node
+// could have signed gets its body read — at most what the table's
+// handlers take.
+func TestNodeHeaderBodyReadOnlyFromNodes(t *testing.T) {
+	const self = "http://10.0.0.2:8080"
+	s := &Cluster{Key: bytes.Repeat([]byte{7}, 32), Shared: true, node: &node{self: sabot.Node{ID: "node-a", URL: self},
+		hosts: map[string]bool{"10.0.0.3": true}, peers: map[string]sabot.Node{"node-b": {ID: "node-b", URL: "http://10.0.0.3:8080", Live: true}}}}
+	big := strings.Repeat("x", 1<<20)
+	try := func(remote, header string) int {
+		b := &countingBody{r: strings.NewReader(big)}
+		r := httptest.NewRequest("POST", "/api/tables/3/act", nil)
+		r.Body, r.RemoteAddr = b, remote
+		r.Header.Set(nodeHeaderName, header)
+		r = s.verifyNode(r)
+		if ClientAddr(r) != remote {
+			t.Fatalf("%s: a made-up header was trusted", remote)
+		}
+		return b.read
+	}
+	made := "node-b " + itoa(time.Now().Unix()) + " n1 203.0.113.9:1 1 " + strings.Repeat("0", 64) + " " + strings.Repeat("ab", 32)
+	if n := try("198.51.100.7:4242", made); n != 0 {
+		t.Errorf("a made-up header from a client's address: %d bytes of its body read before anything was checked", n)
+	}
+	if n := try("10.0.0.3:4242", made); n > maxForwardBody+1 {
+		t.Errorf("from a node's address: %d bytes read, more than a table's handlers take", n)
+	}
+	unknown := strings.Replace(made, "node-b", "node-z", 1)
+	if n := try("10.0.0.3:4242", unknown); n != 0 {
+		t.Errorf("a header of no live node: %d bytes read", n)
+	}
+}
+
+// A request for a table another node owns is authenticated before it is
+// forwarded, its body unread (issue 40, S2), and a forwarded body is
+// bounded by what the handlers take.
+func TestForwardAuthenticatesFirst(t *testing.T) {
+	s := &Cluster{Key: bytes.Repeat([]byte{7}, 32), Shared: true, Tables: stubTables{},
+		node: &node{self: sabot.Node{ID: "node-a", URL: "http://10.0.0.2:8080"}, refresh: time.Now().Add(time.Hour),
+			owners: map[int64]sabot.Lease{3: {TableID: 3, Node: "node-b", Live: true}},
+			peers:  map[string]sabot.Node{"node-b": {ID: "node-b", URL: "http://127.0.0.1:1", Live: true}}}}
+	var status int
+	s.WriteError = func(w http.ResponseWriter, r *http.Request, err error) {
+		status = 0
+		switch sabot.ErrorCode(err) {
+		case sabot.EUNAUTHORIZED:
+			status = http.StatusUnauthorized
+		case sabot.EINVALID:
+			status = http.StatusRequestEntityTooLarge
+		default:
+			status = http.StatusServiceUnavailable
+		}
+		w.WriteHeader(status)
+	}
+	s.Authenticate = func(r *http.Request) error {
+		if r.Header.Get("Authorization") != "Bearer good" {
+			return sabot.Errorf(sabot.EUNAUTHORIZED, "log in first")
+		}
+		return nil
+	}
+	h := s.Forward(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Fatal("served here") }))
+	send := func(auth string, size int) (int, int) {
+		b := &countingBody{r: strings.NewReader(strings.Repeat("x", size))}
+		r := httptest.NewRequest("POST", "/api/tables/3/act", nil)
+		r.Body, r.RemoteAddr = b, "198.51.100.7:4242"
+		if auth != "" {
+			r.Header.Set("Authorization", auth)
+		}
+		w := httptest.NewRecorder()
+		status = 0
+		h.ServeHTTP(w, r)
+		return w.Code, b.read
+	}
+	if code, n := send("", 1<<20); code != http.StatusUnauthorized || n != 0 {
+		t.Errorf("no session: %d, %d bytes of the body read", code, n)
+	}
+	if code, n := send("Bearer good", 1<<20); code == http.StatusOK || n > maxForwardBody+1 {
+		t.Errorf("a body past the handlers' limit: %d, %d bytes read", code, n)
+	}
+}

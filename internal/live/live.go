@@ -114,6 +114,12 @@ type Live struct {
 	// CashApproval and FloatLimit are the server's cash limits (0: the
 	// defaults; negative: none), where a table's options set none.
 	CashApproval, FloatLimit money.Amount
+	// CashShift is how long a shift lasts for cash_approval: a walk-in's
+	// buy-ins, and those a dealer made alone, are summed over it against
+	// the table's cash_approval (0: DefaultCashShift; negative: each
+	// buy-in alone).
+	CashShift time.Duration
+	sales     sales
 	// Account is an account's ID (cached by the server).
 	Account func(ctx context.Context, kind string, owner int64) (int64, error)
 	// Balance is an account's balance (0 if it cannot be read).

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"sabot"
 	"sabot/internal/wire"
@@ -86,6 +88,80 @@ func Cash(t *table.Table, options map[string]string, flagApproval, flagCeiling m
 	}
 	approval, ceiling := limits(options, flagApproval, flagCeiling)
 	return &CashView{Approval: approval, FloatLimit: ceiling}
+}
+
+// DefaultCashShift is the shift over which a walk-in's buy-ins and a
+// dealer's are summed against cash_approval (issue 40, S10: three buy-ins
+// of 9,000.00 under 10,000.00 each went by the inspector).
+const DefaultCashShift = 8 * time.Hour
+
+// sales are the buy-ins of the shift, by table and by whom (a walk-in; a
+// dealer, those he made alone). Kept in memory: a restart starts the sums
+// again.
+type sales struct {
+	mu sync.Mutex
+	by map[saleKey][]sale
+}
+
+type saleKey struct {
+	table int64
+	who   string
+}
+
+type sale struct {
+	at     time.Time
+	amount money.Amount
+}
+
+func (l *Live) shift() time.Duration {
+	if l.CashShift == 0 {
+		return DefaultCashShift
+	}
+	return l.CashShift
+}
+
+func (l *Live) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+// sold is what a walk-in bought, or a dealer sold alone, at a table over
+// the shift.
+func (l *Live) sold(table int64, who string) money.Amount {
+	shift := l.shift()
+	if shift < 0 {
+		return 0
+	}
+	l.sales.mu.Lock()
+	defer l.sales.mu.Unlock()
+	k, now := saleKey{table, who}, l.now()
+	ss := slices.DeleteFunc(l.sales.by[k], func(x sale) bool { return !now.Before(x.at.Add(shift)) })
+	if len(ss) == 0 {
+		delete(l.sales.by, k)
+		return 0
+	}
+	l.sales.by[k] = ss
+	var sum money.Amount
+	for _, x := range ss {
+		sum, _ = sum.Add(x.amount)
+	}
+	return sum
+}
+
+// sell notes a buy-in of the shift.
+func (l *Live) sell(table int64, who string, amount money.Amount) {
+	if l.shift() < 0 {
+		return
+	}
+	l.sales.mu.Lock()
+	defer l.sales.mu.Unlock()
+	if l.sales.by == nil {
+		l.sales.by = map[saleKey][]sale{}
+	}
+	k := saleKey{table, who}
+	l.sales.by[k] = append(l.sales.by[k], sale{l.now(), amount})
 }
 
 // overApproval reports whether an amount is over the table's
@@ -229,13 +305,26 @@ func (l *Live) BuyIn(ctx context.Context, t Table, by Sender, box int, amount mo
 		return 0, err
 	}
 	who := "by " + by.User.Name
-	if over, approval := l.overApproval(t, amount); over {
-		if by.User.Role == sabot.RoleDealer {
+	// Over the shift: the walk-in's buy-ins and the dealer's own sales
+	// with this one (issue 40, S10).
+	dealer := by.User.Role == sabot.RoleDealer
+	shift, _ := l.sold(t.ID(), name).Add(amount)
+	if dealer {
+		if d, _ := l.sold(t.ID(), "dealer "+by.User.Name).Add(amount); d > shift {
+			shift = d
+		}
+	}
+	if over, approval := l.overApproval(t, max(amount, shift)); over {
+		if dealer {
 			return askCash(ctx, t, by, OpBuyIn, name, box, amount, approval)
 		}
 		who += ", over the table's cash_approval of " + approval.String()
 	}
-	return l.chips(ctx, t, by, OpBuyIn, name, id, box, amount, who, nil)
+	seq, err := l.chips(ctx, t, by, OpBuyIn, name, id, box, amount, who, nil)
+	if err == nil && dealer {
+		l.sell(t.ID(), "dealer "+by.User.Name, amount)
+	}
+	return seq, err
 }
 
 // CashOut changes the walk-in's chips back to cash, between rounds, with
@@ -296,6 +385,9 @@ func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string
 		return 0, err
 	}
 	t.Publish(wire.Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
+	if event == OpBuyIn {
+		l.sell(t.ID(), name, amount) // his buy-ins of the shift, approved or not
+	}
 	return seq, nil
 }
 

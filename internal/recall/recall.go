@@ -242,3 +242,53 @@ func readClose(rr *round, r *sabot.LogRecord) error {
 	rr.Net, rr.House, rr.WalletsAfter = p.Net, p.House, p.Wallets
 	return nil
 }
+
+// ForPlayer is a round's record as a player may recall it: the face of a
+// card taken back (an undo: a misread hole card among them) is hidden until
+// its shoe is over, as a burned card's is (AR-23 (d): the players have no
+// right to know its value; issue 40, S8), since the rest of the shoe is
+// still to be dealt. A shoe is over once the table has dealt a round of a
+// later one. It reads the table's last deal on an index.
+func ForPlayer(ctx context.Context, st Log, rr *RoundRecord) error {
+	undone := false
+	for _, x := range rr.Readings {
+		undone = undone || x.Kind == "undo"
+	}
+	if !undone {
+		return nil
+	}
+	over, err := shoeOver(ctx, st, rr)
+	if err != nil || over {
+		return err
+	}
+	rs := slices.Clone(rr.Readings)
+	for i := range rs {
+		if rs[i].Kind == "undo" {
+			rs[i].Card = ""
+		}
+	}
+	rr.Readings = rs
+	return nil
+}
+
+// shoeOver reports whether the table has dealt a round of a shoe after the
+// round's.
+func shoeOver(ctx context.Context, st Log, rr *RoundRecord) (bool, error) {
+	own, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: rr.Table, FromRound: int64(rr.Round), ToRound: int64(rr.Round), Limit: 1})
+	if err != nil || len(own) == 0 {
+		return false, err
+	}
+	last, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: rr.Table, Newest: true, Limit: 1})
+	if err != nil || len(last) == 0 {
+		return false, err
+	}
+	a, err := payload[Deal](own[0])
+	if err != nil {
+		return false, err
+	}
+	b, err := payload[Deal](last[0])
+	if err != nil {
+		return false, err
+	}
+	return b.Shoe > a.Shoe, nil
+}

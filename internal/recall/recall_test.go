@@ -176,3 +176,46 @@ func TestAdminEventsWorded(t *testing.T) {
 		t.Errorf("words:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A card taken back mid-shoe (a misread hole card undone) is hidden from a
+// player's recall until the shoe is over, as a burn is (AR-23 (d); issue
+// 40, S8); the pit's recall has it, and so does a player's once a round
+// of the next shoe is dealt.
+func TestUndoneCardHiddenUntilShoeOver_AR23(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeLog{t: &sabot.Table{ID: 3, Name: "Rosario", Profile: "argentina"}}
+	f.add(sabot.LogDeal, 1, 0, Deal{Round: 1, Shoe: 2, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}})
+	f.add(sabot.LogCard, 1, 0, cardRead{Card: card.MustParse("9H"), By: "dora"})
+	f.add(sabot.LogCardUndo, 1, 0, cardRead{Card: card.MustParse("KS"), By: "dora"})
+	f.add(sabot.LogSettle, 1, 0, Settle{Round: 1, Net: map[string]money.Amount{"ana": -100}, House: 100})
+	f.add(sabot.LogDeal, 2, 0, Deal{Round: 2, Shoe: 2})
+	cards := func(rr *RoundRecord) string {
+		var s []string
+		for _, r := range rr.Readings {
+			s = append(s, r.Kind+" "+r.Card)
+		}
+		return strings.Join(s, ", ")
+	}
+	rr, err := Recall(ctx, f, "3-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ForPlayer(ctx, f, rr); err != nil {
+		t.Fatal(err)
+	}
+	if got := cards(rr); got != "card 9H, undo " {
+		t.Fatalf("a player's recall mid-shoe: %q", got)
+	}
+	pit, _ := Recall(ctx, f, "3-1")
+	if got := cards(pit); got != "card 9H, undo KS" {
+		t.Fatalf("the pit's recall: %q", got)
+	}
+	f.add(sabot.LogDeal, 9, 0, Deal{Round: 9, Shoe: 3})
+	rr, _ = Recall(ctx, f, "3-1")
+	if err := ForPlayer(ctx, f, rr); err != nil {
+		t.Fatal(err)
+	}
+	if got := cards(rr); got != "card 9H, undo KS" {
+		t.Fatalf("a player's recall once the shoe is over: %q", got)
+	}
+}

@@ -113,7 +113,11 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	u, err := s.CreateUser(r.Context(), c.Name, c.Password, false)
+	hctx := r.Context()
+	if !byAdmin {
+		hctx = withHashAddr(hctx, clientKey(s.clientAddr(r)))
+	}
+	u, err := s.CreateUser(hctx, c.Name, c.Password, false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -157,8 +161,24 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password")
+	// Successful logins have a budget too, per account and per address,
+	// taken before the hash and given back if the password is wrong (a
+	// stranger's failures do not spend the owner's; issue 40, S3).
+	g, now0, addr := s.guards(), s.now(), clientKey(s.clientAddr(r))
+	undoName, d := g.loginOKName.reserve(sabot.FoldName(name), now0)
+	if d > 0 {
+		s.writeError(w, r, sabot.Throttled(d, "too many logins of this account: try again in %s", roundUp(d)))
+		return
+	}
+	undoAddr, d := g.loginOKAddr.reserve(addr, now0)
+	if d > 0 {
+		undoName()
+		s.writeError(w, r, sabot.Throttled(d, "too many logins from your address: try again in %s", roundUp(d)))
+		return
+	}
+	ctx := withHashAddr(r.Context(), addr) // its share of the hashing
 	var u *sabot.User
-	match, err := s.guess(r.Context(), name, s.clientAddr(r), c.Password, "too many failed logins", func() ([]byte, error) {
+	match, err := s.guess(ctx, name, s.clientAddr(r), c.Password, "too many failed logins", func() ([]byte, error) {
 		var err error
 		u, err = s.Store.UserByName(r.Context(), name)
 		if err != nil && sabot.ErrorCode(err) != sabot.ENOTFOUND {
@@ -171,6 +191,10 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		}
 		return s.dummyHash(), nil
 	})
+	if err != nil || u == nil || u.Role == sabot.RoleGuest || !match {
+		undoName()
+		undoAddr()
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -187,7 +211,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	token := randomID(32)
 	now := s.now()
-	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+	// Against the credentials the password matched: none if they changed
+	// since the hash was read (a password change under way).
+	if err := s.Store.CreateSession(r.Context(), &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now, Credentials: u.Credentials}); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

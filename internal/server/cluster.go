@@ -32,6 +32,10 @@ func (s *Server) initCluster() {
 	}
 	c.Tables = clusterTables{s}
 	c.WriteError = s.writeError
+	c.Authenticate = func(r *http.Request) error { // before a body is read for another node (issue 40, S2)
+		_, _, err := s.authenticate(r, false)
+		return err
+	}
 	c.Logger = s.logger()
 	c.Metrics = s.metrics.cluster
 }

@@ -37,7 +37,9 @@ func TestCommandAnswersGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := &Server{Store: st, TestMode: true, BcryptCost: 4, Timing: actor.Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}
+	s := &Server{Store: st, TestMode: true, BcryptCost: 4,
+		CommandRate: -1, SitsPerMinute: -1, // the answers of every command, not their rate
+		Timing: actor.Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}
 	if err := s.Open(); err != nil {
 		t.Fatal(err)
 	}

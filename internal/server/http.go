@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -27,7 +28,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
-	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.Handle("GET /metrics", s.metricsGuard(s.metrics.handler()))
 
 	mux.HandleFunc("GET /api/site", s.handleSite)
 	mux.HandleFunc("POST /api/register", s.handleRegister)
@@ -53,8 +54,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/admin/devices", s.admin(s.handleDevices))
 	mux.HandleFunc("POST /api/admin/devices/{id}/revoke", s.admin(s.handleRevokeDevice))
 	mux.HandleFunc("POST /api/tables/{id}/cards", s.handleDeviceCard) // a card reader: authenticated by its device token
-	mux.HandleFunc("GET /api/tables", s.handleTables)
-	mux.HandleFunc("GET /api/tables/{id}", s.handleTable)
+	mux.Handle("GET /api/tables", s.perAddr(s.publicAddr, "lobby reads", http.HandlerFunc(s.handleTables)))
+	mux.Handle("GET /api/tables/{id}", s.perAddr(s.publicAddr, "table reads", http.HandlerFunc(s.handleTable)))
 	mux.HandleFunc("GET /api/tables/{id}/walk-ins", s.authed(s.handleWalkIns)) // a live table's walk-ins and their chips, for its staff
 	mux.HandleFunc("GET /api/tables/{id}/ws", s.handleWS)                      // authenticates: its socket belongs to the session
 	// The table commands, each at POST /api/tables/{id}/NAME; an
@@ -70,14 +71,46 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/me/care/reality", s.authed(s.playerCare().HandleReality))
 	mux.HandleFunc("POST /api/me/care/exclusion", s.authed(s.playerCare().HandleExclusion))
 	mux.HandleFunc("GET /api/tables/{id}/history", s.authed(s.handleTableHistory))
-	mux.HandleFunc("POST /api/replay", s.handleReplay)
-	mux.HandleFunc("GET /api/shoes/{id}", s.handleShoe)
+	mux.Handle("POST /api/replay", s.perAddr(s.publicAddr, "replays", http.HandlerFunc(s.handleReplay)))
+	mux.Handle("GET /api/shoes/{id}", s.perAddr(s.shoeAddr, "shoe reads", http.HandlerFunc(s.handleShoe)))
 
 	// The web client (issue 6) and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
-	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(mux)
+	// The calculator's siblings are throttled per address before they
+	// ask a table for its view (issue 40, S6); the calculator has its own
+	// budget.
+	calc := http.NewServeMux()
+	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(calc)
+	for _, p := range []string{"GET /api/tables/{id}/edge", "GET /api/tables/{id}/strategy.svg", "GET /api/tables/{id}/rules", "GET /api/tables/{id}/strategy"} {
+		mux.Handle(p, s.perAddr(s.publicAddr, "table reads", calc))
+	}
+	mux.Handle("GET /api/tables/{id}/ev", calc)
 	mux.Handle("/", web.Handler())
 	return s.cluster.Forward(s.requireJSON(mux))
+}
+
+// metricsGuard keeps /metrics to its token or the pit, where the server
+// keeps it private (MetricsPrivate).
+func (s *Server) metricsGuard(h http.Handler) http.Handler {
+	if !s.MetricsPrivate {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, _ := bearer(r.Header.Get("Authorization"))
+		if s.MetricsToken != "" && token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.MetricsToken)) == 1 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		u, _, err := s.authenticate(r, false)
+		switch {
+		case err != nil:
+			s.writeError(w, r, sabot.Errorf(sabot.EUNAUTHORIZED, "the metrics need their token or the pit's session"))
+		case !u.Admin:
+			s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "administrators only"))
+		default:
+			h.ServeHTTP(w, r)
+		}
+	})
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
@@ -266,7 +299,7 @@ func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
 func (s *Server) localViews(ctx context.Context) []*wire.TableView {
 	out := []*wire.TableView{}
 	for _, a := range s.tableList() {
-		if v, err := a.View(ctx); err == nil {
+		if v, err := a.LobbyView(ctx); err == nil { // cached while the table does nothing (issue 40, S6)
 			out = append(out, v)
 		}
 	}
@@ -325,6 +358,14 @@ func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Re
 				return
 			}
 		}
+		// A user's commands have a rate over HTTP as on the socket
+		// (issue 40, S5); the pit's are not counted.
+		if !u.Admin {
+			if d := s.guards().commands.take(strconv.FormatInt(u.ID, 10), s.now()); d > 0 {
+				s.writeError(w, r, sabot.Throttled(d, "too many commands: try again in %s", roundUp(d)))
+				return
+			}
+		}
 		a, err := s.tableOf(r)
 		if err != nil {
 			s.writeError(w, r, err)
@@ -375,6 +416,12 @@ func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.Us
 		}
 		rec.WalletsAtDeal = onlyMine(rec.WalletsAtDeal, u.Name)
 		rec.WalletsAfter = onlyMine(rec.WalletsAfter, u.Name)
+		// A card taken back stays hidden until its shoe is over (AR-23
+		// (d), as a burn; issue 40, S8).
+		if err := recall.ForPlayer(r.Context(), s.Store, rec); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 	}
 	writeJSON(w, http.StatusOK, rec)
 }

@@ -32,7 +32,7 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*wi
 	}
 	s.operator().SetBalance(u.ID, balance)
 	session := randomID(32)
-	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: session, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: session, UserID: u.ID, Created: now, LastSeen: now, Credentials: u.Credentials}); err != nil {
 		return nil, err
 	}
 	return &wire.LoginResult{Token: session, User: s.userView(ctx, u)}, nil

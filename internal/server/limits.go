@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net"
+	"net/http"
 	"net/netip"
 	"runtime"
 	"slices"
@@ -44,7 +45,20 @@ const (
 	DefaultRefusalEvery = 50 * time.Millisecond
 	DefaultTarpit       = time.Second
 	DefaultHashQueue    = 32 // requests waiting for a password hash beyond those being computed
-	DefaultMaxIDLength  = 64 // bytes of a command_id or client_id
+	// Requests from one address waiting for a password hash, or being
+	// hashed: a fair share of the queue (issue 40, S3: 40 parallel logins
+	// of one account had every other login answered 503). The bots log in
+	// 8 at a time.
+	DefaultHashPerAddr = 8
+	// Successful logins of one account (from anywhere), then one per
+	// DefaultLoginOKNameEvery; from one address, DefaultLoginOKAddrBurst
+	// (the bots of a load test log in from one), then one per
+	// DefaultLoginOKAddrEvery (issue 40, S3: successes cost a hash too).
+	DefaultLoginOKNameBurst = 10
+	DefaultLoginOKNameEvery = 30 * time.Second
+	DefaultLoginOKAddrBurst = 1000
+	DefaultLoginOKAddrEvery = time.Second
+	DefaultMaxIDLength      = 64 // bytes of a command_id or client_id
 	// MaxIDLengthLimit bounds MaxIDLength: the log's unique index holds
 	// the IDs (PostgreSQL's B-tree refuses entries over about 2.7 kB).
 	MaxIDLengthLimit = 512
@@ -86,6 +100,9 @@ type guards struct {
 	known        *knownAddrs
 	loginAddr    *throttle // failed logins per client address
 	register     *throttle // registrations per client address
+	loginOKName  *throttle // successful logins per name (folded)
+	loginOKAddr  *throttle // successful logins per client address
+	commands     *throttle // table commands over HTTP per user
 	refusals     *throttle // refused requests per client address (tarpit beyond)
 	tarpit       time.Duration
 	hash         *hasher
@@ -111,7 +128,10 @@ func (s *Server) guards() *guards {
 			register:     newThrottle(countOr(s.RegisterBurst, DefaultRegisterBurst), durationOr(s.RegisterEvery, DefaultRegisterEvery)),
 			refusals:     newThrottle(countOr(s.RefusalBurst, DefaultRefusalBurst), durationOr(s.RefusalEvery, DefaultRefusalEvery)),
 			tarpit:       durationOr(s.Tarpit, DefaultTarpit),
-			hash:         newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue)),
+			loginOKName:  newThrottle(countOr(s.LoginOKNameBurst, DefaultLoginOKNameBurst), durationOr(s.LoginOKNameEvery, DefaultLoginOKNameEvery)),
+			loginOKAddr:  newThrottle(countOr(s.LoginOKAddrBurst, DefaultLoginOKAddrBurst), durationOr(s.LoginOKAddrEvery, DefaultLoginOKAddrEvery)),
+			commands:     commandThrottle(s.CommandRate, s.CommandBurst),
+			hash:         newHasher(countOr(s.HashWorkers, defaultHashWorkers()), countOr(s.HashQueue, DefaultHashQueue), countOr(s.HashPerAddr, DefaultHashPerAddr)),
 		}
 		// Nodes on one database count the failed logins together: behind
 		// N nodes a guesser gets the rate of one, not N times it.
@@ -254,25 +274,83 @@ func (t *throttle) take(key string, now time.Time) time.Duration {
 	return 0
 }
 
+// commandThrottle is the HTTP command budget of a user: rate a second in
+// bursts of burst (0: the socket's defaults; a negative rate: none).
+func commandThrottle(perSecond float64, burst int) *throttle {
+	if perSecond == 0 {
+		perSecond = DefaultSocketRate
+	}
+	if burst == 0 {
+		burst = DefaultSocketBurst
+	}
+	if perSecond < 0 || burst < 0 {
+		return nil
+	}
+	return newThrottle(burst, time.Duration(float64(time.Second)/perSecond))
+}
+
+// reserve takes an attempt of key now, or returns how long it must wait;
+// undo gives the attempt back (a login that turned out to fail).
+func (t *throttle) reserve(key string, now time.Time) (undo func(), wait time.Duration) {
+	if t == nil {
+		return func() {}, 0
+	}
+	r := t.bucket(key, now).ReserveN(now, 1)
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return nil, d
+	}
+	return func() { r.CancelAt(now) }, 0
+}
+
 // hasher bounds the CPU that password hashing takes: at most workers
 // hashes at once, at most queue more waiting (each with its request's
-// context); beyond that a request is refused at once (503, Retry-After).
+// context), at most perAddr of them from one client address; beyond that
+// a request is refused at once (503, Retry-After).
 type hasher struct {
 	slots   chan struct{} // nil: no bound
 	waiting chan struct{}
+	perAddr int // 0: no share
+
+	mu    sync.Mutex
+	addrs map[string]int // requests in the hasher, by client address
 }
 
-func newHasher(workers, queue int) *hasher {
+func newHasher(workers, queue, perAddr int) *hasher {
 	if workers <= 0 {
 		return &hasher{}
 	}
-	return &hasher{slots: make(chan struct{}, workers), waiting: make(chan struct{}, workers+max(queue, 0))}
+	return &hasher{slots: make(chan struct{}, workers), waiting: make(chan struct{}, workers+max(queue, 0)), perAddr: perAddr, addrs: map[string]int{}}
+}
+
+type hashAddrKey struct{}
+
+// withHashAddr marks a request's context with the client address its
+// password hashes are counted under.
+func withHashAddr(ctx context.Context, addr string) context.Context {
+	return context.WithValue(ctx, hashAddrKey{}, addr)
 }
 
 func (h *hasher) do(ctx context.Context, fn func()) error {
 	if h.slots == nil {
 		fn()
 		return nil
+	}
+	if addr, _ := ctx.Value(hashAddrKey{}).(string); addr != "" && h.perAddr > 0 {
+		h.mu.Lock()
+		if h.addrs[addr] >= h.perAddr {
+			h.mu.Unlock()
+			return &sabot.Error{Code: sabot.EUNAVAILABLE, Message: "your address has its share of the passwords being checked: try again in a moment", RetryAfter: time.Second}
+		}
+		h.addrs[addr]++
+		h.mu.Unlock()
+		defer func() {
+			h.mu.Lock()
+			if h.addrs[addr]--; h.addrs[addr] <= 0 {
+				delete(h.addrs, addr)
+			}
+			h.mu.Unlock()
+		}()
 	}
 	select {
 	case h.waiting <- struct{}{}:
@@ -406,6 +484,54 @@ func (k *knownAddrs) add(name, addr string) {
 		as = as[1:]
 	}
 	k.names[name] = append(as, addr)
+}
+
+// DefaultShoeReadsPerAddr is how many GET /api/shoes/{id} one client
+// address is answered a second (Server.ShoeReadsPerAddr); DefaultPublicReads
+// and DefaultPublicReadBurst bound an address's requests of the public
+// routes that make tables work (Server.PublicReads).
+const (
+	DefaultShoeReadsPerAddr = 10
+	DefaultPublicReads      = 20
+	DefaultPublicReadBurst  = 40
+)
+
+// rateThrottle is a throttle of perSecond a second (0: def; negative:
+// none) in bursts of burst (0: a second's worth, at least 1).
+func rateThrottle(perSecond, def float64, burst int) *throttle {
+	if perSecond == 0 {
+		perSecond = def
+	}
+	if perSecond < 0 {
+		return nil
+	}
+	if burst <= 0 {
+		burst = max(1, int(math.Ceil(perSecond)))
+	}
+	return newThrottle(burst, time.Duration(float64(time.Second)/perSecond))
+}
+
+// perAddr answers 429 to a request past its address's bucket of t, and
+// passes the others to h. A request with a valid session is a user's, not
+// anybody's: it is not counted (the pages of players at their tables poll).
+func (s *Server) perAddr(t *throttle, what string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if t == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if r.Header.Get("Authorization") != "" {
+			if _, _, err := s.authenticate(r, false); err == nil {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		if d := t.take(clientKey(s.clientAddr(r)), time.Now()); d > 0 { // real load, on the real clock
+			s.writeError(w, r, sabot.Throttled(d, "too many %s from your address: try again in %s", what, roundUp(d)))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // DefaultShoeReads is how many GET /api/shoes/{id} the server answers a

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"sabot/internal/testwait"
 	"sabot/internal/wire"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // however many logins come at once; a full queue is answered at once with
 // 503 and Retry-After; a request whose client went away leaves the queue.
 func TestHashingBounded(t *testing.T) {
-	h := newHasher(2, 3)
+	h := newHasher(2, 3, 0)
 	var running, most atomic.Int32
 	release := make(chan struct{})
 	var wg sync.WaitGroup
@@ -63,7 +64,7 @@ func TestHashingBounded(t *testing.T) {
 	}
 
 	// A waiting request ends with its context.
-	h = newHasher(1, 1)
+	h = newHasher(1, 1, 0)
 	hold := make(chan struct{})
 	started := make(chan struct{})
 	go h.do(context.Background(), func() { close(started); <-hold })
@@ -76,6 +77,40 @@ func TestHashingBounded(t *testing.T) {
 		t.Fatalf("a cancelled wait: %v", err)
 	}
 	close(hold)
+}
+
+// One address holds at most its share of the hashing, waiting or hashed
+// (issue 40, S3: 40 parallel logins of one account had 12 of 12 other
+// logins answered 503): beyond it, its requests are refused at once, and
+// another address's still wait their turn.
+func TestHashQueueFairPerAddress(t *testing.T) {
+	h := newHasher(1, 32, 8)
+	release := make(chan struct{})
+	a := withHashAddr(context.Background(), "198.51.100.7")
+	results := make(chan error, 40)
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Go(func() { results <- h.do(a, func() { <-release }) })
+	}
+	for range 32 {
+		if err := <-results; sabot.ErrorCode(err) != sabot.EUNAVAILABLE || !strings.Contains(sabot.ErrorMessage(err), "your address") {
+			t.Fatalf("beyond the address's share: %v", err)
+		}
+	}
+	other := make(chan error, 1)
+	go func() {
+		other <- h.do(withHashAddr(context.Background(), "203.0.113.9"), func() {})
+	}()
+	close(release)
+	wg.Wait()
+	if err := <-other; err != nil {
+		t.Fatalf("another address's login: %v", err)
+	}
+	for range 8 {
+		if err := <-results; err != nil {
+			t.Fatalf("within the share: %v", err)
+		}
+	}
 }
 
 // A throttle's buckets: a burst, then one per interval; the wait is told;

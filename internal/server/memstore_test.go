@@ -110,16 +110,22 @@ func (s *memStore) TouchSession(_ context.Context, token string, at time.Time) e
 	return nil
 }
 
-func (s *memStore) SetPassword(_ context.Context, userID int64, hash []byte) error {
+func (s *memStore) SetPassword(_ context.Context, userID int64, hash []byte) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, u := range s.users {
 		if u.ID == userID {
 			u.PasswordHash = hash
-			return nil
+			u.Credentials++
+			for tok, x := range s.sessions {
+				if x.UserID == userID {
+					delete(s.sessions, tok)
+				}
+			}
+			return u.Credentials, nil
 		}
 	}
-	return sabot.Errorf(sabot.ENOTFOUND, "no user %d", userID)
+	return 0, sabot.Errorf(sabot.ENOTFOUND, "no user %d", userID)
 }
 
 func (s *memStore) Players(_ context.Context, prefix string, limit int) ([]*sabot.User, error) {

@@ -36,7 +36,7 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request, u *sabot
 }
 
 func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequest) (*wire.LoginResult, error) {
-	ctx := r.Context()
+	ctx := withHashAddr(r.Context(), clientKey(s.clientAddr(r)))
 	c := s.care()
 	switch {
 	case u.OperatorID != "" || u.Role == sabot.RoleGuest:
@@ -68,21 +68,22 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 	if herr != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "password refused: %v", herr)
 	}
-	if err := s.Store.SetPassword(ctx, u.ID, hash); err != nil {
-		return nil, err
-	}
-	if _, err := c.EndSessions(ctx, u.ID); err != nil {
+	// The hash and the credentials' version change, and every session of
+	// his ends, in one transaction: a login that matched the old hash
+	// before it makes no session after it (issue 40, S1).
+	version, err := s.Store.SetPassword(ctx, u.ID, hash)
+	if err != nil {
 		return nil, err
 	}
 	token := randomID(32)
 	now := s.now()
-	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now}); err != nil {
+	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now, Credentials: version}); err != nil {
 		return nil, err
 	}
 	s.event(ctx, u, wire.AdminEvent{Event: "password-changed", User: u.Name, Text: u.Name + " changed his password: his other sessions ended"}, nil, "")
 	// His sockets of the sessions ended close, on every node; he stays at
 	// his tables (this session lives on).
 	s.revoke(ctx, sabot.Revocation{UserID: u.ID}, nil)
-	u.PasswordHash = hash
+	u.PasswordHash, u.Credentials = hash, version
 	return &wire.LoginResult{Token: token, User: s.userView(ctx, u)}, nil
 }

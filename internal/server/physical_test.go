@@ -137,6 +137,15 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 		}
 		read = append(read, r.Kind+":"+r.Card)
 	}
+	// The card taken back is hidden from a player while its shoe goes on
+	// (AR-23 (d), as a burn; issue 40, S8); the pit's recall has it.
+	if got := strings.Join(read, " "); got != "card:TS card:9H card:6D card:7C card:8S card:4H card:9D undo: card:TD card:5S" {
+		t.Fatalf("the round's readings as ana recalls them: %s", got)
+	}
+	read = nil
+	for _, r := range must(h.admin.Round(ctx, v.Round.ID)).Readings {
+		read = append(read, r.Kind+":"+r.Card)
+	}
 	if got := strings.Join(read, " "); got != "card:TS card:9H card:6D card:7C card:8S card:4H card:9D undo:9D card:TD card:5S" {
 		t.Fatalf("the round's readings: %s", got)
 	}

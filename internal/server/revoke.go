@@ -56,7 +56,7 @@ func (s *Server) applyRevocation(ctx context.Context, r sabot.Revocation, keep *
 			}
 		}
 		if c := s.care(); c != nil {
-			n, err := c.LiveSessions(ctx, r.UserID)
+			n, err := c.LiveSessions(ctx, r.UserID, s.now().Add(-s.timing().SessionIdle))
 			barred = err == nil && n == 0 // his last session: he is gone
 		}
 	}

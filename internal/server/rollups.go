@@ -63,3 +63,44 @@ func (s *Server) rollUp(kinds []string) {
 		s.logger().Debug("the reports' rollup", "kinds", kinds, "tables", done.Tables, "records", done.Records, "left", done.Left, "took", time.Since(began))
 	}
 }
+
+// DefaultSweepEvery is how often the server deletes the sessions idle past
+// their time, unless SweepEvery says otherwise.
+const DefaultSweepEvery = 10 * time.Minute
+
+// runSweeps deletes the sessions over (idle past Timing.SessionIdle) every
+// SweepEvery until the server closes: nothing else deletes a session
+// nobody uses again (issue 40, S3). Every node sweeps; it is one DELETE.
+func (s *Server) runSweeps() {
+	every := durationOr(s.SweepEvery, DefaultSweepEvery)
+	c := s.care()
+	if every <= 0 || c == nil {
+		return
+	}
+	s.wg.Go(func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-tick.C:
+			}
+			s.sweep(c)
+		}
+	})
+}
+
+// sweep deletes the sessions over now.
+func (s *Server) sweep(c sabot.Care) {
+	n, err := c.SweepSessions(s.ctx, s.now().Add(-s.timing().SessionIdle))
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.logger().Warn("sessions over not swept", "err", err)
+		}
+		return
+	}
+	if n > 0 {
+		s.logger().Info("sessions over swept", "sessions", n)
+	}
+}

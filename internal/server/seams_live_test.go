@@ -130,13 +130,20 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	if w := wallet(t, ana); w != 101000 {
 		t.Fatalf("ana's 20 beat 18: wallet %d", w)
 	}
-	rec := must(ana.Round(ctx, v.Round.ID))
-	var read []string
-	for _, r := range rec.Readings {
-		read = append(read, r.Kind+":"+r.Card+":"+r.By)
+	readings := func(c *client.Client) string {
+		var read []string
+		for _, r := range must(c.Round(ctx, v.Round.ID)).Readings {
+			read = append(read, r.Kind+":"+r.Card+":"+r.By)
+		}
+		return strings.Join(read, " ")
 	}
-	if got := strings.Join(read, " "); !strings.Contains(got, "card:TC:dora undo:TC:ivo card:9C:dora") {
+	if got := readings(h.admin); !strings.Contains(got, "card:TC:dora undo:TC:ivo card:9C:dora") {
 		t.Fatalf("the round's readings: %s", got)
+	}
+	// A player's recall hides the card taken back while its shoe goes on
+	// (AR-23 (d), as a burn; issue 40, S8).
+	if got := readings(ana); !strings.Contains(got, "card:TC:dora undo::ivo card:9C:dora") {
+		t.Fatalf("the round's readings as ana recalls them mid-shoe: %s", got)
 	}
 	checkLedger(t, h.st)
 	rep, _, err := recall.ReplayRound(ctx, h.st, v.Round.ID)

@@ -95,6 +95,17 @@ type Server struct {
 	// wait their turn.
 	SocketRate  float64
 	SocketBurst int
+	// CommandRate is how many table commands a second one user sends over
+	// HTTP, in bursts of up to CommandBurst, as a socket's messages are
+	// paced (issue 40, S5); beyond, 429 with Retry-After (0:
+	// DefaultSocketRate and DefaultSocketBurst; negative rate: no limit).
+	// An administrator's are not counted.
+	CommandRate  float64
+	CommandBurst int
+	// SnapshotRecords is how many records a table writes between its
+	// snapshots whether it plays rounds or not (0:
+	// actor.DefaultSnapshotRecords; negative: rounds only).
+	SnapshotRecords int
 	// SocketPing is how often the server pings each WebSocket; a client
 	// that has not answered (pong) by the next ping is gone and its socket
 	// closes (0: DefaultSocketPing; negative: no pings).
@@ -103,6 +114,16 @@ type Server struct {
 	// without a bet of his on them (AR-21); he bets on them to take more
 	// (0: DefaultMaxBoxesWithoutBet; negative: no limit).
 	MaxBoxesWithoutBet int
+	// ReseatAfter is how long a box given up for no bet is not its
+	// holder's again; UnbetWindow how long the boxes a player was given up
+	// for no bet count against MaxBoxesWithoutBet (a round he plays with a
+	// bet clears them); SitsPerMinute how many times one player sits down
+	// at a table in a minute (issue 40, S4: three accounts re-sitting at
+	// once held every box for ever; 0: actor.DefaultReseatAfter,
+	// DefaultUnbetWindow, DefaultSitsPerMinute; negative: none).
+	ReseatAfter   time.Duration
+	UnbetWindow   time.Duration
+	SitsPerMinute int
 	// CashApproval is the largest walk-in buy-in or cash-out a dealer makes
 	// alone at a live table, and FloatLimit the most chips a table's cash
 	// float may have out (internal/live; issue 25): a table's options
@@ -110,6 +131,10 @@ type Server struct {
 	// DefaultFloatLimit; negative: no limit).
 	CashApproval money.Amount
 	FloatLimit   money.Amount
+	// CashShift is the shift over which a walk-in's buy-ins, and those a
+	// dealer makes alone, are summed against cash_approval (issue 40, S10;
+	// 0: live.DefaultCashShift; negative: each buy-in alone).
+	CashShift time.Duration
 
 	// Abuse and limits (docs/server.md): what one client may take. A zero
 	// field takes its default (DefaultReadTimeout …); a negative one turns
@@ -145,6 +170,19 @@ type Server struct {
 	// further ones are answered 503 at once.
 	HashWorkers int
 	HashQueue   int
+	// HashPerAddr is the share of the hashing (computed and waiting) one
+	// client address may hold (0: DefaultHashPerAddr; negative: none).
+	HashPerAddr int
+	// Successful logins: of one account, LoginOKNameBurst then one per
+	// LoginOKNameEvery; from one address, LoginOKAddrBurst then one per
+	// LoginOKAddrEvery (issue 40, S3; 429 with Retry-After beyond).
+	LoginOKNameBurst int
+	LoginOKNameEvery time.Duration
+	LoginOKAddrBurst int
+	LoginOKAddrEvery time.Duration
+	// SweepEvery is how often the sessions idle past Timing.SessionIdle
+	// are deleted from the store (0: DefaultSweepEvery; negative: never).
+	SweepEvery time.Duration
 	// MaxIDLength bounds a command_id or client_id in bytes (at most
 	// MaxIDLengthLimit; 0 or negative: the default, never unbounded).
 	MaxIDLength int
@@ -157,6 +195,25 @@ type Server struct {
 	// server answers a second, from everybody together; more are refused
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
 	ShoeReads float64
+	// ShoeReadsPerAddr is how many of those one client address is
+	// answered a second, in a second's burst (issue 40, S9: one client at
+	// 100/s denied everybody's verification; 0: DefaultShoeReadsPerAddr;
+	// negative: no limit).
+	ShoeReadsPerAddr float64
+	// PublicReads is how many requests a second one address makes of the
+	// routes that need no login and make tables work — GET /api/tables,
+	// GET /api/tables/{id}, POST /api/replay, a table's edge, rules and
+	// strategy — in bursts of PublicReadBurst (issue 40, S6; 0:
+	// DefaultPublicReads, DefaultPublicReadBurst; negative: no limit).
+	PublicReads     float64
+	PublicReadBurst int
+
+	// MetricsPrivate keeps GET /metrics (money owed to players among its
+	// figures) to MetricsToken as a bearer token, or an administrator's
+	// session; false: anybody may read it (tests). `sabot serve` keeps it
+	// private (issue 40, item 10).
+	MetricsPrivate bool
+	MetricsToken   string
 
 	// Wallet is the operator's wallet (issue 14; docs/wallet.md): the
 	// players who come from the operator's site (GET /launch) stake and
@@ -204,8 +261,11 @@ type Server struct {
 	careOnce  sync.Once
 	careSys   *care.Care // player care (care.go)
 	shoeReads readLimit
-	touches   touches // sessions' last use, written together (touch.go)
-	starting  atomic.Bool
+	// shoeAddr and publicAddr are the per-address buckets of the shoe
+	// reads and of the public routes (made at Open).
+	shoeAddr, publicAddr *throttle
+	touches              touches // sessions' last use, written together (touch.go)
+	starting             atomic.Bool
 
 	ln      net.Listener
 	srv     *http.Server
@@ -300,6 +360,7 @@ func (s *Server) Open() error {
 	s.watchRevocations() // sessions ended and players excluded on other nodes (revoke.go)
 	s.runTouches()       // sessions' last use, written together (touch.go)
 	s.runRollups()       // the reports' sums by hour and day (rollups.go)
+	s.runSweeps()        // the sessions over (rollups.go)
 	s.logger().Info("listening", "url", s.URL(), "tables", s.Serving(), "test_mode", s.TestMode)
 	return nil
 }
@@ -325,6 +386,8 @@ func (s *Server) start() error {
 		o.ObserveCommits(s.metrics.commit)
 	}
 	s.shoeReads.init(s.ShoeReads, DefaultShoeReads)
+	s.shoeAddr = rateThrottle(s.ShoeReadsPerAddr, DefaultShoeReadsPerAddr, 0)
+	s.publicAddr = rateThrottle(s.PublicReads, DefaultPublicReads, countOr(s.PublicReadBurst, DefaultPublicReadBurst))
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.tables = map[int64]*actor.Table{}
 	s.host = s.tableHost()

@@ -46,8 +46,9 @@ func (s *Server) tableHost() *actor.Host {
 		Account: s.account, Balance: s.balance,
 		StakeGuard: s.stakeGuard, BetGuard: s.betGuard,
 		Operator: s.operator(),
-		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
-		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit,
+		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, SnapshotRecords: s.SnapshotRecords, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,
+		ReseatAfter: s.ReseatAfter, UnbetWindow: s.UnbetWindow, SitsPerMinute: s.SitsPerMinute,
+		CashApproval: s.CashApproval, FloatLimit: s.FloatLimit, CashShift: s.CashShift,
 		Theories: s.theories,
 		CheckID:  s.checkID,
 	}

@@ -200,12 +200,21 @@ func (s *Store) EndSessions(ctx context.Context, userID int64) (int, error) {
 	return int(n), fail(err)
 }
 
-func (s *Store) LiveSessions(ctx context.Context, userID int64) (int, error) {
+func (s *Store) LiveSessions(ctx context.Context, userID int64, since time.Time) (int, error) {
 	var n int
 	err := s.read(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = $1`, userID).Scan(&n)
+		return tx.QueryRow(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = $1 AND last_seen >= $2`, userID, stamp(since)).Scan(&n)
 	})
 	return n, fail(err)
+}
+
+func (s *Store) SweepSessions(ctx context.Context, before time.Time) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx Tx) (err error) {
+		n, err = tx.Exec(ctx, `DELETE FROM sessions WHERE last_seen < $1`, stamp(before))
+		return err
+	})
+	return int(n), fail(err)
 }
 
 func (s *Store) Seen(ctx context.Context, userID int64, marks []string, at time.Time) ([]sabot.Sighting, error) {
@@ -245,7 +254,10 @@ func (s *Store) Seen(ctx context.Context, userID int64, marks []string, at time.
 				return err
 			}
 		}
-		return nil
+		// His latest marks only.
+		_, err := tx.Exec(ctx, `DELETE FROM care_seen WHERE user_id = $1 AND mark NOT IN
+			(SELECT mark FROM care_seen WHERE user_id = $1 ORDER BY seen_at DESC, mark LIMIT $2)`, userID, sabot.MaxSeenMarks)
+		return err
 	})
 	return out, fail(err)
 }

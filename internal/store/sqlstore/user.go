@@ -64,23 +64,27 @@ func (s *Store) UserByID(ctx context.Context, id int64) (*sabot.User, error) {
 	return s.user(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 }
 
-// SetPassword replaces a user's password hash; ENOTFOUND if there is no
-// such user.
-func (s *Store) SetPassword(ctx context.Context, userID int64, hash []byte) error {
-	var n int64
-	err := s.write(ctx, func(tx Tx) (err error) {
-		n, err = tx.Exec(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, userID, hash)
+// SetPassword replaces a user's password hash and moves his credentials
+// on, ending every session of his in the same transaction: a session made
+// against the old credentials is gone, and CreateSession makes none
+// against them from now on. It returns the new credentials; ENOTFOUND if
+// there is no such user.
+func (s *Store) SetPassword(ctx context.Context, userID int64, hash []byte) (int64, error) {
+	var version int64
+	err := s.write(ctx, func(tx Tx) error {
+		err := tx.QueryRow(ctx, `UPDATE users SET password_hash = $2, credentials = credentials + 1 WHERE id = $1 RETURNING credentials`, userID, hash).Scan(&version)
+		if noRows(err) {
+			return sabot.Errorf(sabot.ENOTFOUND, "no user %d", userID)
+		} else if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID)
 		return err
 	})
-	if err != nil {
-		return fail(err)
-	} else if n == 0 {
-		return sabot.Errorf(sabot.ENOTFOUND, "no user %d", userID)
-	}
-	return nil
+	return version, fail(err)
 }
 
-const userColumns = `id, name, password_hash, admin, role, operator_id, created`
+const userColumns = `id, name, password_hash, admin, role, operator_id, created, credentials`
 
 // Players lists the players whose folded name begins with prefix (the
 // pit's search).
@@ -99,7 +103,7 @@ func (s *Store) Players(ctx context.Context, prefix string, limit int) ([]*sabot
 			var u sabot.User
 			var created int64
 			var operator sql.NullString
-			if err := rows.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &operator, &created); err != nil {
+			if err := rows.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &operator, &created, &u.Credentials); err != nil {
 				return err
 			}
 			u.OperatorID, u.Created = operator.String, unstamp(created)
@@ -115,7 +119,7 @@ func (s *Store) user(ctx context.Context, query string, key any) (*sabot.User, e
 	var created int64
 	var operator sql.NullString
 	err := s.read(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &operator, &created)
+		return tx.QueryRow(ctx, query, key).Scan(&u.ID, &u.Name, &u.PasswordHash, &u.Admin, &u.Role, &operator, &created, &u.Credentials)
 	})
 	u.OperatorID = operator.String
 	if noRows(err) {
@@ -135,7 +139,12 @@ func tokenHash(token string) []byte {
 }
 
 // CreateSession stores a session under the SHA-256 of its token. Created
-// defaults to now and LastSeen to Created.
+// defaults to now and LastSeen to Created. The session is made only if its
+// Credentials are still the user's: the user's row is locked and checked
+// in the session's transaction (an UPDATE that changes nothing: under READ
+// COMMITTED it waits for a password change under way and reads what it
+// wrote), so a login that matched a hash before a change gets no session
+// after it, on any node (EUNAUTHORIZED, reason "credentials_changed").
 func (s *Store) CreateSession(ctx context.Context, x *sabot.Session) error {
 	if x.Token == "" {
 		return sabot.Errorf(sabot.EINVALID, "a session needs a token")
@@ -146,14 +155,18 @@ func (s *Store) CreateSession(ctx context.Context, x *sabot.Session) error {
 		seen = s.clock(x.LastSeen)
 	}
 	err := s.write(ctx, func(tx Tx) error {
-		var n int64
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE id = $1`, x.UserID).Scan(&n); err != nil {
-			return err
-		} else if n == 0 {
+		var version int64
+		err := tx.QueryRow(ctx, `UPDATE users SET credentials = credentials WHERE id = $1 RETURNING credentials`, x.UserID).Scan(&version)
+		if noRows(err) {
 			return sabot.Errorf(sabot.ENOTFOUND, "no user %d", x.UserID)
+		} else if err != nil {
+			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created, last_seen) VALUES ($1, $2, $3, $4)`,
-			tokenHash(x.Token), x.UserID, stamp(created), stamp(seen))
+		if version != x.Credentials {
+			return sabot.Errorf(sabot.EUNAUTHORIZED, "the password changed as you logged in: log in again with the new one").WithReason("credentials_changed", nil)
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, created, last_seen, credentials) VALUES ($1, $2, $3, $4, $5)`,
+			tokenHash(x.Token), x.UserID, stamp(created), stamp(seen), x.Credentials)
 		return err
 	})
 	if errors.Is(err, ErrUnique) {
@@ -170,8 +183,8 @@ func (s *Store) SessionByToken(ctx context.Context, token string) (*sabot.Sessio
 	x := sabot.Session{Token: token}
 	var created, seen int64
 	err := s.read(ctx, func(tx Tx) error {
-		return tx.QueryRow(ctx, `SELECT user_id, created, last_seen FROM sessions WHERE token_hash = $1`,
-			tokenHash(token)).Scan(&x.UserID, &created, &seen)
+		return tx.QueryRow(ctx, `SELECT user_id, created, last_seen, credentials FROM sessions WHERE token_hash = $1`,
+			tokenHash(token)).Scan(&x.UserID, &created, &seen, &x.Credentials)
 	})
 	if noRows(err) {
 		return nil, sabot.Errorf(sabot.ENOTFOUND, "no such session")

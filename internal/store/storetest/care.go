@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"sync"
 	"testing"
@@ -225,7 +226,7 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 	if log, _ := s.Log(ctx, tbl.ID, 1); len(log) != 0 || balance(t, s, sabot.AccountWallet, u.ID) != 100000-600 {
 		t.Fatalf("refused stakes changed the store: %d records, wallet %d", len(log), balance(t, s, sabot.AccountWallet, u.ID))
 	}
-	if n, err := c.LiveSessions(ctx, u.ID); err != nil || n != 1 {
+	if n, err := c.LiveSessions(ctx, u.ID, time.Time{}); err != nil || n != 1 {
 		t.Fatalf("live sessions: %d, %v", n, err)
 	}
 }
@@ -256,5 +257,61 @@ func testCareSeen(t *testing.T, s sabot.Store) {
 	}
 	if xs, _ := c.Seen(ctx, ben.ID, []string{"address:10.0.0.1", "device:a"}, Now()); len(xs) != 0 {
 		t.Fatalf("ben seen where ana, not excluded, was: %+v", xs)
+	}
+}
+
+// Sessions idle past their time are swept, and LiveSessions counts only
+// those used since a time (issue 40, S3: an expired session stayed in the
+// store for ever, and was counted live).
+func testSessionsSwept(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	c, ok := s.(sabot.Care)
+	if !ok {
+		t.Skip("not a care store")
+	}
+	u := &sabot.User{Name: "ana"}
+	must(t, s.CreateUser(ctx, u))
+	old, recent := Now().Add(-2*time.Hour), Now().Add(-time.Minute)
+	must(t, s.CreateSession(ctx, &sabot.Session{Token: "old", UserID: u.ID, Created: old, LastSeen: old}))
+	must(t, s.CreateSession(ctx, &sabot.Session{Token: "recent", UserID: u.ID, Created: recent, LastSeen: recent}))
+	cut := Now().Add(-time.Hour)
+	if n, err := c.LiveSessions(ctx, u.ID, cut); err != nil || n != 1 {
+		t.Fatalf("live sessions since %v: %d, %v; want 1", cut, n, err)
+	}
+	n, err := c.SweepSessions(ctx, cut)
+	must(t, err)
+	if n != 1 {
+		t.Fatalf("swept %d sessions, want 1", n)
+	}
+	if _, err := s.SessionByToken(ctx, "old"); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		t.Fatalf("the old session: %v", err)
+	}
+	_, err = s.SessionByToken(ctx, "recent")
+	must(t, err)
+}
+
+// A player's marks are kept to his latest sabot.MaxSeenMarks: a client
+// sending a new device cookie at every login adds no more rows (issue 40,
+// S3), and a sighting of his latest marks still finds him.
+func testCareSeenBounded(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	c, ok := s.(sabot.Care)
+	if !ok {
+		t.Skip("not a care store")
+	}
+	u := &sabot.User{Name: "ana"}
+	must(t, s.CreateUser(ctx, u))
+	for i := range 3 * sabot.MaxSeenMarks {
+		_, err := c.Seen(ctx, u.ID, []string{fmt.Sprintf("device:%d", i)}, Now().Add(time.Duration(i)*time.Second))
+		must(t, err)
+	}
+	n, err := raw(t, s).RawInt64(ctx, `SELECT COUNT(*) FROM care_seen WHERE user_id = $1`, u.ID)
+	must(t, err)
+	if n != sabot.MaxSeenMarks {
+		t.Fatalf("%d marks kept of one player, want %d", n, sabot.MaxSeenMarks)
+	}
+	last := sha256.Sum256([]byte(fmt.Sprintf("device:%d", 3*sabot.MaxSeenMarks-1)))
+	if n, _ := raw(t, s).RawInt64(ctx, `SELECT COUNT(*) FROM care_seen WHERE mark = $1`, last[:]); n != 1 {
+		t.Fatal("the latest mark was not kept")
 	}
 }

@@ -31,6 +31,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CheckWritable", testCheckWritable},
 		{"Sessions", testSessions},
 		{"SessionTokenHashed", testSessionTokenHashed},
+		{"SessionsCredentials", testSessionsCredentials},
+		{"SessionsCredentialsRace", testSessionsCredentialsRace},
 		{"Accounts", testAccounts},
 		{"AccountsConcurrent", testAccountsConcurrent},
 		{"Transfer", testTransfer},
@@ -61,6 +63,8 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"CareUsage", testCareUsage},
 		{"StakeGuard", testStakeGuard},
 		{"CareSeen", testCareSeen},
+		{"SessionsSwept", testSessionsSwept},
+		{"CareSeenBounded", testCareSeenBounded},
 		{"StaffRoles", testStaffRoles},
 		{"Devices", testDevices},
 		{"OperatorUser", testOperatorUser},
@@ -216,6 +220,84 @@ func testSessions(t *testing.T, s sabot.Store) {
 	_, err = s.SessionByToken(ctx, "token-1")
 	code(t, err, sabot.ENOTFOUND)
 	must(t, s.DeleteSession(ctx, "token-1")) // a logout repeated
+}
+
+// A password change moves the user's credentials on and ends his sessions
+// in one transaction; a session is made only against the credentials that
+// are the user's (issue 40, S1).
+func testSessionsCredentials(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	u := &sabot.User{Name: "ana", PasswordHash: []byte("old")}
+	must(t, s.CreateUser(ctx, u))
+	if u.Credentials != 0 {
+		t.Fatalf("a new user's credentials: %d", u.Credentials)
+	}
+	must(t, s.CreateSession(ctx, &sabot.Session{Token: "before", UserID: u.ID}))
+	v, err := s.SetPassword(ctx, u.ID, []byte("new"))
+	must(t, err)
+	if v != 1 {
+		t.Fatalf("credentials after a change: %d, want 1", v)
+	}
+	got, err := s.UserByID(ctx, u.ID)
+	must(t, err)
+	if got.Credentials != 1 || string(got.PasswordHash) != "new" {
+		t.Fatalf("after the change: %+v", got)
+	}
+	if got, err := s.UserByName(ctx, "ana"); err != nil || got.Credentials != 1 {
+		t.Fatalf("by name after the change: %+v %v", got, err)
+	}
+	_, err = s.SessionByToken(ctx, "before")
+	code(t, err, sabot.ENOTFOUND) // ended with the change
+	err = s.CreateSession(ctx, &sabot.Session{Token: "stale", UserID: u.ID, Credentials: 0})
+	code(t, err, sabot.EUNAUTHORIZED)
+	if r, _ := sabot.ReasonOf(err); r != "credentials_changed" {
+		t.Fatalf("a stale session's reason: %q", r)
+	}
+	if _, err := s.SessionByToken(ctx, "stale"); sabot.ErrorCode(err) != sabot.ENOTFOUND {
+		t.Fatalf("a stale session was made: %v", err)
+	}
+	x := &sabot.Session{Token: "after", UserID: u.ID, Credentials: 1}
+	must(t, s.CreateSession(ctx, x))
+	back, err := s.SessionByToken(ctx, "after")
+	must(t, err)
+	if back.Credentials != 1 {
+		t.Fatalf("the session's credentials: %d", back.Credentials)
+	}
+	_, err = s.SetPassword(ctx, 999, []byte("x"))
+	code(t, err, sabot.ENOTFOUND)
+}
+
+// Logins against the old credentials racing a password change: once the
+// change returns, no session of the old credentials is left, whatever the
+// interleaving (the insert locks and reads the user's row).
+func testSessionsCredentialsRace(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	u := &sabot.User{Name: "ana", PasswordHash: []byte("old")}
+	must(t, s.CreateUser(ctx, u))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			for j := range 5 {
+				err := s.CreateSession(ctx, &sabot.Session{Token: fmt.Sprintf("t-%d-%d", i, j), UserID: u.ID})
+				if err != nil && sabot.ErrorCode(err) != sabot.EUNAUTHORIZED {
+					t.Errorf("a session: %v", err)
+				}
+			}
+		}()
+	}
+	close(start)
+	_, err := s.SetPassword(ctx, u.ID, []byte("new"))
+	must(t, err)
+	wg.Wait()
+	n, err := raw(t, s).RawInt64(ctx, `SELECT COUNT(*) FROM sessions WHERE user_id = $1`, u.ID)
+	must(t, err)
+	if n != 0 {
+		t.Fatalf("%d sessions of the old credentials outlived the change", n)
+	}
 }
 
 // The database keeps the SHA-256 of a session's token, never the token.
