@@ -206,6 +206,7 @@ one process only.`,
 	f.BoolVar(&rtpWatch, "rtp-watch", false, "watch each table's return to player against the exact figure of its rules: the sabot_rtp metrics, and an rtp-outside significant event when it leaves its band (docs/pit.md); each rule set's figures take seconds of processor, once, in the background")
 	f.DurationVar(&rollupEvery, "rollup-every", server.DefaultRollupEvery, "how often the reports' sums by hour and day are brought up to the tables' logs, so that a report over a long period reads days and hours (docs/pit.md, \"Rollups\"; negative: never)")
 	f.DurationVar(&timing.BetWindow, "bet-window", timing.BetWindow, "betting window, from the first bet to the deal")
+	f.BoolVar(&timing.KeepBetWindow, "keep-bet-window", timing.KeepBetWindow, "keep the betting window open once every seated box has a bet, until it ends or every seated player says \"deal\" (false: the last seated box's bet deals)")
 	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")
 	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")

@@ -65,6 +65,9 @@ type Table struct {
 	seatSince map[int]time.Time
 	roundEnd  time.Time
 	seatTimer alarm
+	// ready are the seated players who said "deal" (callDeal) in this
+	// betting window: it ends early once every seated player has.
+	ready map[string]bool
 	// seenMax bounds the command IDs the table remembers (maxSeen; a
 	// test sets it small).
 	seenMax int

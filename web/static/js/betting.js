@@ -186,7 +186,11 @@ export class Betting {
       rebet: rebetPlan(v, this.last, balance),
       double: doublePlan(v, balance),
     } : null;
-    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, plans, this.last, this.pending > 0]);
+    // "Deal": the player has placed his bets; where the table keeps its
+    // window, it ends when every seated player has said so.
+    const ready = (t.ready || []).includes(me);
+    const canDeal = open && !!t.keep_bet_window && seats.length > 0 && mine.length > 0;
+    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, plans, this.last, this.pending > 0, ready, canDeal]);
     if (sig === this.sig) return;
     this.sig = sig;
     this.el.classList.toggle('open', open && !!me);
@@ -217,7 +221,11 @@ export class Betting {
         button('undo', tr('bets.undo'), tr('bets.undoHint')),
         button('clear', tr('bets.clear'), tr('bets.clearHint')),
         button('rebet', tr('bets.rebet'), tr('bets.rebetHint')),
-        button('double', tr('bets.double'), tr('bets.doubleHint'))) : null;
+        button('double', tr('bets.double'), tr('bets.doubleHint')),
+        canDeal ? h('button', {
+          class: 'bet-action deal primary', 'data-fk': 'bet-deal', disabled: ready || this.chipsOut > 0 || this.pending > 0,
+          'aria-pressed': String(ready), title: tr(ready ? 'bets.dealWaiting' : 'bets.dealHint'), onclick: () => this.deal(),
+        }, tr(ready ? 'bets.dealt' : 'bets.deal')) : null) : null;
       // Why the last round's bets cannot be placed again, when that is what
       // the player would do (no bet of his on the table yet).
       const why = open && this.last.length && !mine.length && plans.rebet.reason
@@ -235,6 +243,14 @@ export class Betting {
         list,
         seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, tr('reality.leave')) : null);
     });
+  }
+
+  // deal says this player has placed his bets (the server's "deal").
+  deal() {
+    this.pending++;
+    this.sig = '';
+    this.draw();
+    return this.run('deal', {}).finally(() => { this.pending--; this.sig = ''; this.draw(); });
   }
 
   chipKeys(ev, chips) {
