@@ -63,7 +63,8 @@ func (a *Table) checkSeatCap(player string) error {
 		return nil
 	}
 	if n := a.unbetBoxes(player); n >= limit {
-		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit)
+		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit).
+			WithReason("boxes_without_bet", map[string]any{"n": n, "most": limit, "rule": "AR-21"})
 	}
 	return nil
 }

@@ -98,7 +98,12 @@ const DECIMAL_PARAMS = new Set(['rtp', 'low', 'high', 'certified', 'z', 'hilo', 
 // "Errors").
 export function refusal({ reason, params, error, text } = {}) {
   if (!reason || !has('reason.' + reason)) return error ?? text ?? '';
-  return t('reason.' + reason, values(params));
+  const words = t('reason.' + reason, values(params));
+  // The rules a refusal cites, where its words do not name them: after
+  // the words ("No bet once the first card has left the shoe (ES-01).").
+  const form = CATALOGUES[lang]['reason.' + reason] ?? en['reason.' + reason];
+  if (!params?.rule || JSON.stringify(form).includes('{rule}')) return words;
+  return words.replace(/\.?$/, ` (${params.rule}).`);
 }
 
 // values writes a server's values as the page words them: amounts as money,
