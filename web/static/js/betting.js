@@ -140,11 +140,13 @@ export function lastStakes(bets, me) {
 // command and resolves with whether it was taken.
 export class Betting {
   // clock is the betting window's countdown (status.js Clock), on the tray.
-  constructor(state, id, run, clock = null) {
+  // line is the status line's copy (status.js Status.line), on the tray.
+  constructor(state, id, run, clock = null, line = null) {
     this.state = state;
     this.id = id;
     this.run = run;
     this.clock = clock;
+    this.line = line;
     this.chip = 0;
     this.sig = '';
     this.asked = new Map(); // box → the stake last asked for
@@ -236,7 +238,7 @@ export class Betting {
       replace(this.el,
         h('h2', { class: 'visually-hidden' }, tr('bets.heading')),
         h('div', { class: 'bet-tray' },
-          open && this.clock ? this.clock.el : null,
+          open && (this.line || this.clock) ? h('div', { class: 'tray-top' }, open && this.line ? this.line : null, open && this.clock ? this.clock.el : null) : null,
           h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, tr('page.balance'), h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
           actions),
         why,

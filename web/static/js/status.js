@@ -122,6 +122,14 @@ export class Status {
     this.el = h('div', { class: 'status' }, this.text, this.timer);
   }
 
+  // line makes a copy of the status line, kept in step with it: the chip
+  // tray shows it where the player bets.
+  line() {
+    const l = h('p', { class: 'status-line', 'aria-hidden': 'true' });
+    this.lines = [...(this.lines || []), l];
+    return l;
+  }
+
   // clock makes a countdown kept in step with the status.
   clock(kind) {
     const c = new Clock(kind);
@@ -133,6 +141,7 @@ export class Status {
   draw(now = this.frozen || Date.now()) {
     const s = statusLine(this.state, now);
     if (this.text.textContent !== s.text) this.text.textContent = s.text;
+    for (const l of this.lines || []) if (l.textContent !== s.text) l.textContent = s.text;
     this.timer.hidden = s.frac === null;
     if (s.frac !== null) {
       this.timer.firstChild.style.width = `${s.frac * 100}%`;

@@ -66,7 +66,7 @@ export function tablePage(main, id) {
   const conn = new Connection();
   const status = new Status(state, felt);
   const prompt = new Prompt(state, run, status.clock('decide'));
-  const betting = new Betting(state, id, run, status.clock('bets'));
+  const betting = new Betting(state, id, run, status.clock('bets'), status.line());
   const calls = new Calls(announce);
   const history = new History(state, id, api, stakes => betting.remember(stakes));
   // The reality check (docs/players.md): leaving from it stands the player
