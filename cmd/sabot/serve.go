@@ -103,6 +103,22 @@ one process only.`,
 			if err != nil {
 				return refused("sabot serve: --%v", err)
 			}
+			// The flags are checked before anything is written: a mistyped
+			// flag leaves no store and no seed key behind.
+			if err := checkListen(addr); err != nil {
+				return refused("sabot serve: --addr %q: %v", addr, err)
+			}
+			if lease < 100*time.Millisecond {
+				return refused("sabot serve: --lease %v: give 100ms or more", lease)
+			}
+			if advertise != "" {
+				if u, err := url.Parse(advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", advertise)
+				}
+			}
+			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
+				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
+			}
 			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(seal.KeyEnv) == "" {
 				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
 				return err
@@ -121,17 +137,6 @@ one process only.`,
 				return failed("sabot serve: %v", err)
 			}
 			defer st.Close()
-			if lease < 100*time.Millisecond {
-				return refused("sabot serve: --lease %v: give 100ms or more", lease)
-			}
-			if advertise != "" {
-				if u, err := url.Parse(advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", advertise)
-				}
-			}
-			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
-				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
-			}
 			key, err := seedKey(dsn, seedKeyFile, logger)
 			if err != nil {
 				return err
@@ -325,6 +330,19 @@ var defaultTables = []struct{ name, profile string }{
 
 // openDefaultTables opens the default tables when the store has no game
 // table yet, so that a first `sabot serve` has a lobby to show.
+// checkListen refuses a listen address that is not host:port (the host
+// may be empty: every interface; the port a number or a service's name).
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("give host:port, e.g. :8080 or 127.0.0.1:8080")
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q is not a port number", port)
+	}
+	return nil
+}
+
 func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) error {
 	tables, err := st.Tables(ctx)
 	if err != nil {

@@ -150,13 +150,15 @@ func (a *Table) release(ctx context.Context, player string, box int, stake money
 		a.rebuild(ctx)
 		return
 	}
-	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)",
-		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle)})
+	rule := a.p.Own("AR-21") // the table's regulation's rule: Argentina's, not Spain's or Venice's
+	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + cite(rule),
+		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle, rule)})
 }
 
-// releaseParams are the values of a box given up (reason.box_given_up_*).
-func releaseParams(box int, idle time.Duration) map[string]any {
-	return map[string]any{"box": box, "seconds": int64(idle / time.Second), "rule": "AR-21"}
+// releaseParams are the values of a box given up (reason.box_given_up_*);
+// rule is the regulation's rule that says so, where it has one.
+func releaseParams(box int, idle time.Duration, rule string) map[string]any {
+	return ruleParams(rule, map[string]any{"box": box, "seconds": int64(idle / time.Second)})
 }
 
 // expireSeats is the seat timer: the boxes past their time are given up,

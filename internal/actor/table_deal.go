@@ -134,7 +134,8 @@ func (a *Table) tryDeal(ctx context.Context) {
 	}
 	for _, p := range seatedBefore {
 		if !slices.Contains(a.t.Seated(), p) {
-			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
+			rule := a.p.Own("AR-21")
+			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up" + cite(rule), Reason: "seat_no_bet", Params: ruleParams(rule, map[string]any{})})
 		}
 	}
 	r := a.t.Round()
@@ -418,6 +419,3 @@ func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount
 	return ps, nil
 }
 
-// seatNoBetParams are the values of a seat given up for want of a bet
-// (reason.seat_no_bet).
-var seatNoBetParams = map[string]any{"rule": "AR-21"}

@@ -33,3 +33,15 @@ func TestLoginRefusalsInThePageLanguage(t *testing.T) {
 		try("carla", "short", "register", c.short)
 	}
 }
+
+// A table's page for a table that does not exist says so, in the page's
+// language, instead of "connecting…" for ever; so does a visitor's.
+func TestMissingTableSaysSo(t *testing.T) {
+	g := newGame(t, slow, "Madrid", "spain")
+	ana := g.player(t, "ana")
+	open(t, ana, g.site, "/tables/9999", "main")
+	waitJS(t, ana, "the missing table said", `document.querySelector('main h1')?.textContent === 'No such table' && document.querySelector('main .form-error')?.textContent === 'There is no table 9999.'`)
+	choose(t, ana, "es")
+	open(t, ana, g.site, "/tables/9998", "main")
+	waitJS(t, ana, "the missing table said in Spanish", `document.querySelector('main h1')?.textContent === 'Esta mesa no existe' && document.querySelector('main .form-error')?.textContent === 'No existe la mesa 9998.'`)
+}

@@ -103,7 +103,7 @@ export function refusal({ reason, params, error, text } = {}) {
   // the words ("No bet once the first card has left the shoe (ES-01).").
   const form = CATALOGUES[lang]['reason.' + reason] ?? en['reason.' + reason];
   if (!params?.rule || JSON.stringify(form).includes('{rule}')) return words;
-  return words.replace(/\.?$/, ` (${params.rule}).`);
+  return words.replace(/(\.?)$/, ` (${params.rule})$1`);
 }
 
 // values writes a server's values as the page words them: amounts as money,
