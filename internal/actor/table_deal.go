@@ -418,4 +418,3 @@ func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount
 	}
 	return ps, nil
 }
-
