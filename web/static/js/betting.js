@@ -196,6 +196,7 @@ export class Betting {
     if (sig === this.sig) return;
     this.sig = sig;
     this.el.classList.toggle('open', open && !!me);
+    const dropped = !document.activeElement || document.activeElement === document.body;
     keepFocus(this.el, () => {
       if (!me) {
         replace(this.el, h('p', {}, h('a', { href: `/login?next=/tables/${this.id}` }, tr('lobby.loginLink')), tr('bets.toSit')));
@@ -245,6 +246,15 @@ export class Betting {
         list,
         seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, tr('reality.leave')) : null);
     });
+    // The focus goes where the next action is: to the chip chosen once a
+    // player sits, and when a new betting window opens after a round,
+    // where it fell to the page (the Sit button or the decision gone).
+    const seatedOpen = open && seats.length > 0;
+    if (!seatedOpen) this.focused = false;
+    else if (!this.focused && (dropped || !document.activeElement || document.activeElement === document.body)) {
+      this.focused = true;
+      this.el.querySelector('.rack .chip.chosen')?.focus({ preventScroll: true });
+    }
   }
 
   // deal says this player has placed his bets (the server's "deal").

@@ -112,9 +112,11 @@ export class Clock {
 // time as it was when the connection was lost: nothing runs out on a page
 // that cannot hear the table (issue 28).
 export class Status {
-  constructor(state, felt) {
+  // say(text, assertive) reads a line out (ui.js announce).
+  constructor(state, felt, say = () => {}) {
     this.state = state;
     this.felt = felt;
+    this.say = say;
     this.frozen = 0;
     this.clocks = [];
     this.text = h('p', { class: 'status-text', id: 'status-text' });
@@ -149,6 +151,16 @@ export class Status {
       this.timer.setAttribute('aria-valuetext', tr('status.secondsLeft', { n: s.left }));
     }
     for (const c of this.clocks) c.draw(s);
+    // The last seconds of this player's decision are read out, once each:
+    // at 10 s and at 5 s (the timer itself is not a live region).
+    const tn = this.state.inPlay() && this.state.turn;
+    if (tn && this.state.me && tn.players.includes(this.state.me) && (s.left === 10 || s.left === 5) && !this.frozen) {
+      const key = `${tn.phase}-${tn.box}-${tn.hand}-${s.left}-${this.state.round?.id}`;
+      if (key !== this.told) {
+        this.told = key;
+        this.say(tr('status.lastSeconds', { n: s.left, def: defaultName(tn.default, tn.phase) }), true);
+      }
+    }
     this.felt.setTimer(s.box, s.boxFrac);
   }
 }

@@ -64,7 +64,7 @@ export function tablePage(main, id) {
   const title = h('h1', { class: 'table-title' }, 'Table');
   const sub = h('p', { class: 'table-sub' });
   const conn = new Connection();
-  const status = new Status(state, felt);
+  const status = new Status(state, felt, announce);
   const prompt = new Prompt(state, run, status.clock('decide'));
   const betting = new Betting(state, id, run, status.clock('bets'), status.line());
   const calls = new Calls(announce);

@@ -521,6 +521,7 @@ export default {
   'status.phase.ace-choice': 'Ace choice',
   'status.closed': 'This table is out of service: {why}',
   'status.dealing': 'Dealing…',
+  'status.lastSeconds': "{n} seconds left to decide; then: {def}.",
   'status.yourDecision': 'Your decision — {left} s. If time runs out: {def}.',
   'status.yourDecisionOn': 'Your decision on {hand} — {left} s. If time runs out: {def}.',
   'status.theDefault': 'the default',

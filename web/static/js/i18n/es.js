@@ -513,6 +513,7 @@ export default {
   'status.phase.ace-choice': 'Valor del As',
   'status.closed': 'Esta mesa está fuera de servicio: {why}',
   'status.dealing': 'Repartiendo…',
+  'status.lastSeconds': "Quedan {n} segundos para decidir; después: {def}.",
   'status.yourDecision': 'Su decisión — {left} s. Si se acaba el tiempo: {def}.',
   'status.yourDecisionOn': 'Su decisión en {hand} — {left} s. Si se acaba el tiempo: {def}.',
   'status.theDefault': 'lo previsto',

@@ -513,6 +513,7 @@ export default {
   'status.phase.ace-choice': 'Valore dell\'Asso',
   'status.closed': 'Questo tavolo è fuori servizio: {why}',
   'status.dealing': 'Distribuzione…',
+  'status.lastSeconds': "Restano {n} secondi per decidere; poi: {def}.",
   'status.yourDecision': 'La sua decisione — {left} s. Se il tempo finisce: {def}.',
   'status.yourDecisionOn': 'La sua decisione su {hand} — {left} s. Se il tempo finisce: {def}.',
   'status.theDefault': 'il previsto',
