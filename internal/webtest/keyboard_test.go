@@ -58,3 +58,15 @@ func TestKeyboardOnlyRound(t *testing.T) {
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
 	focused("the focus on the chip for the next round", `.rack .chip.chosen`)
 }
+
+// The dealer's console: once "no more bets" is called, the card field has
+// the focus; a card typed wrong is flagged at the field, as typed, and
+// the next keystroke clears it.
+func TestConsoleCardFieldFocusAndFlag(t *testing.T) {
+	_, _, _, dora, _ := liveRound(t)
+	waitJS(t, dora, "the card field focused", `document.activeElement === document.getElementById('card-input')`)
+	do(t, dora, "a mistyped card", chromedp.SendKeys(chromedp.ID("card-input"), "ZZ"), chromedp.KeyEvent(kb.Enter))
+	waitJS(t, dora, "the card flagged as typed", `document.getElementById('card-input').getAttribute('aria-invalid') === 'true' && document.getElementById('card-error').textContent.startsWith('"ZZ" is not a card')`)
+	do(t, dora, "a key", chromedp.SendKeys(chromedp.ID("card-input"), "A"))
+	waitJS(t, dora, "the flag cleared", `document.getElementById('card-input').getAttribute('aria-invalid') === 'false' && document.getElementById('card-error').textContent === ''`)
+}
