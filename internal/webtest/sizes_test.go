@@ -124,3 +124,20 @@ func sizeShot(t *testing.T, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 }
+
+// The lobby on a phone shows several tables in the first screen, not one.
+func TestLobbyShowsSeveralTablesOnAPhone(t *testing.T) {
+	site := MustStart(t, slow)
+	for _, p := range []string{"venice", "spain", "argentina", "vegas-s17"} {
+		site.Table(t, "T "+p, p, limits())
+	}
+	ctx := Browser(t, 1280, 800)
+	register(t, ctx, site, "ana")
+	viewport(t, ctx, 360, 640, true)
+	open(t, ctx, site, "/", ".table-card")
+	n := eval[int](t, ctx, `(window.scrollTo(0, 0), [...document.querySelectorAll('.table-card')].filter(c => { const r = c.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight - 40; }).length)`)
+	sizeShot(t, ctx, "phone-360x640-lobby")
+	if n < 3 {
+		t.Fatalf("the phone's first screen shows the start of %d tables, want 3 or more", n)
+	}
+}
