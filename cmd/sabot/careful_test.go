@@ -74,3 +74,33 @@ func TestRecallPrintsAmountsAsMoney(t *testing.T) {
 		}
 	}
 }
+
+// sim --chart writes each chart in SVG and in PNG; the bankroll's axes say
+// their units (rounds played; net in initial bets) and no legend of
+// "path N" lies over the lines.
+func TestSimChartsInSVGAndPNGWithUnits(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := runSim(t, "vegas-s17", "--rounds", "20000", "--seed", "3", "--chart", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, name := range []string{"bankroll", "distribution"} {
+		for _, ext := range []string{"svg", "png"} {
+			b, err := os.ReadFile(filepath.Join(dir, name+"."+ext))
+			if err != nil || len(b) == 0 {
+				t.Fatalf("%s.%s: %v", name, ext, err)
+			}
+			if ext == "png" && !bytes.HasPrefix(b, []byte("\x89PNG")) {
+				t.Errorf("%s.png is not a PNG", name)
+			}
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "bankroll.svg"))
+	for _, want := range []string{"rounds played", "net, in initial bets"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("the bankroll chart has no %q", want)
+		}
+	}
+	if bytes.Contains(svg, []byte("path 1")) {
+		t.Error("the bankroll chart still has a legend over its lines")
+	}
+}
