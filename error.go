@@ -3,6 +3,9 @@ package sabot
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -48,13 +51,43 @@ func (e *Error) WithReason(reason string, params map[string]any) *Error {
 	return e
 }
 
-// ReasonOf returns an error's reason and values ("" if it has none).
+// ReasonOf returns an error's reason and values: its own, or, for an error
+// given none, its code's general one (GeneralReason), so that every error
+// a client reads has a reason it words in its own language ("" for nil).
 func ReasonOf(err error) (string, map[string]any) {
+	if err == nil {
+		return "", nil
+	}
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e.Reason != "" {
 		return e.Reason, e.Params
 	}
-	return "", nil
+	return GeneralReason(ErrorCode(err), ErrorMessage(err))
+}
+
+// Codes lists every error code, each with its general reason
+// (GeneralReason).
+var Codes = []string{ECONFLICT, EINTERNAL, EINVALID, ENOTFOUND, EUNAUTHORIZED, EFORBIDDEN, EINSUFFICIENT, ETHROTTLED, EUNAVAILABLE, EMEDIATYPE}
+
+// ruleID finds the rule IDs a message cites (RULES.md's prefixes).
+var ruleID = regexp.MustCompile(`\b(?:AR|ES|VE|EG|FAM|PON)-\d+\b`)
+
+// GeneralReason is the reason of an error given no reason of its own: its
+// code's ("error_conflict", ...), with the rule IDs its message cites
+// ("rule": "AR-22, ES-01") where it cites any: a client words what kind of
+// refusal it is and under which rules, in its own language.
+func GeneralReason(code, message string) (string, map[string]any) {
+	reason := "error_" + code
+	if ids := ruleID.FindAllString(message, -1); len(ids) > 0 {
+		var seen []string
+		for _, id := range ids {
+			if !slices.Contains(seen, id) {
+				seen = append(seen, id)
+			}
+		}
+		return reason, map[string]any{"rule": strings.Join(seen, ", ")}
+	}
+	return reason, nil
 }
 
 func (e *Error) Error() string {

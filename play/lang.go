@@ -125,14 +125,19 @@ func (p printer) word(s string) string {
 	return p.p.Sprintf(s)
 }
 
+// translated are the keys the catalogue has (messages), for its tests.
+var translated = map[string]bool{}
+
 // set adds one message's Spanish and Italian texts to a catalogue.
 func set(b *catalog.Builder, key, es, it string) {
+	translated[key] = true
 	b.SetString(language.Spanish, key, es)
 	b.SetString(language.Italian, key, it)
 }
 
 // setPlural adds a count's plural forms: "%d round" is "1 ronda", "3 rondas".
 func setPlural(b *catalog.Builder, key, esOne, esOther, itOne, itOther string) {
+	translated[key] = true
 	b.Set(language.Spanish, key, plural.Selectf(1, "%d", plural.One, esOne, plural.Other, esOther))
 	b.Set(language.Italian, key, plural.Selectf(1, "%d", plural.One, itOne, plural.Other, itOther))
 }

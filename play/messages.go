@@ -103,6 +103,93 @@ var messages = sync.OnceValue(func() *catalog.Builder {
 	set(b, "[e]ven money", "cobrar 1 a 1 [e]", "Black Jack alla pari [e]")
 	set(b, "[n]o", "no [n]", "no [n]")
 
+	// The session's refusals and notes.
+	set(b, "%s: the discards and the rest of the shoe are reshuffled%s.\n", "%s: se mezclan las cartas jugadas y el resto del sabot%s.\n", "%s: si mescolano le carte giocate e il resto del sabot%s.\n")
+	set(b, "%s: the double card is turned: %s (%s)\n", "%s: se da vuelta la carta del doble: %s (%s)\n", "%s: si scopre la carta del raddoppio: %s (%s)\n")
+	set(b, "%s counts the Ace %d: %s\n", "%s cuenta el As %d: %s\n", "%s conta l'Asso %d: %s\n")
+	set(b, "Box %d splits: hand %d %s, hand %d %s; %s on hand %d.\n", "El casillero %d separa: mano %d %s, mano %d %s; %s en la mano %d.\n", "La postazione %d divide: mano %d %s, mano %d %s; %s sulla mano %d.\n")
+	set(b, "%s challenges %s that the next card is ten-value (AR-10).\n", "%s desafía %s a que la próxima carta vale diez (AR-10).\n", "%s sfida %s che la prossima carta valga dieci (AR-10).\n")
+	set(b, "%s: the challenge %s %s.\n", "%s: el desafío %s %s.\n", "%s: la sfida %s %s.\n")
+	set(b, "Box %d takes even money: %s.\n", "El casillero %d cobra 1 a 1: %s.\n", "La postazione %d prende il Black Jack alla pari: %s.\n")
+	set(b, "%s needs %s and %s of your bankroll is free", "%s necesita %s y tiene libres %s de su capital", "%s richiede %s e sono liberi %s del suo capitale")
+	set(b, " (VE-06: %d or less must draw)", " (VE-06: con %d o menos se pide)", " (VE-06: con %d o meno si chiama carta)")
+	set(b, "The round is in play: %s decides.\n", "La ronda está en juego: decide %s.\n", "La mano è in gioco: decide %s.\n")
+	set(b, "No offer is open: %s decides.\n", "No hay ninguna oferta abierta: decide %s.\n", "Nessuna offerta è aperta: decide %s.\n")
+	set(b, "Refused: %s needs %s and %s of your bankroll is free.\n", "Rechazado: %s necesita %s y tiene libres %s de su capital.\n", "Rifiutato: %s richiede %s e sono liberi %s del suo capitale.\n")
+	set(b, "Refused: %s may not %s: %s.\n", "Rechazado: %s no puede %s: %s.\n", "Rifiutato: %s non può %s: %s.\n")
+	set(b, "The round is finished for you: your hands stand where the rules allow, else draw.\n",
+		"La ronda se termina por usted: sus manos se plantan donde las reglas lo permiten, si no, piden.\n",
+		"La mano si conclude per Lei: le sue mani stanno dove le regole lo consentono, altrimenti chiamano carta.\n")
+	set(b, "count the Ace %d", "contar el As %d", "contare l'Asso %d")
+	set(b, "a stake of %s: the table minimum is %s", "una apuesta de %s: el mínimo de la mesa es %s", "una puntata di %s: il minimo del tavolo è %s")
+	set(b, "\nYour bankroll of %s cannot cover the table minimum on %d boxes.\n", "\nSu capital de %s no cubre el mínimo de la mesa en %d casilleros.\n", "\nIl suo capitale di %s non copre il minimo del tavolo su %d postazioni.\n")
+	set(b, "\n(end of input)\n", "\n(fin de la entrada)\n", "\n(fine dell'input)\n")
+	set(b, "sabot play: %s. %s\n", "sabot play: %s. %s\n", "sabot play: %s. %s\n")
+	set(b, "%s on %s needs %s; your bankroll is %s: lower the bet (bet N) or play fewer boxes.\n",
+		"%s en %s necesita %s; su capital es %s: baje la apuesta (bet N) o juegue menos casilleros.\n",
+		"%s su %s richiede %s; il suo capitale è %s: abbassi la puntata (bet N) o giochi meno postazioni.\n")
+	set(b, "Unknown command %q: type a letter in brackets, or help", "Comando desconocido %q: escriba una letra entre corchetes, o help", "Comando sconosciuto %q: scriva una lettera fra parentesi quadre, o help")
+	set(b, "Declare 1 or declare 11", "Declare 1 o declare 11", "Declare 1 o declare 11")
+	set(b, "%s takes no amount", "%s no lleva importe", "%s non prevede un importo")
+
+	// The decisions, as "may not ..." names them (actionText).
+	set(b, "may:hit", "pedir", "chiamare carta")
+	set(b, "may:stand", "plantarse", "stare")
+	set(b, "may:double", "doblar", "raddoppiare")
+	set(b, "may:split", "separar", "dividere")
+	set(b, "may:surrender", "rendirse", "arrendersi")
+	set(b, "may:insure", "asegurar", "assicurarsi")
+	set(b, "may:even-money", "cobrar 1 a 1", "prendere il Black Jack alla pari")
+	set(b, "may:challenge", "desafiar", "sfidare")
+	set(b, "may:withdraw", "retirarse", "ritirarsi")
+
+	// The engine's reasons a player meets at the terminal (engine.Refusal.Why).
+	set(b, "doubling needs the first two cards", "para doblar hacen falta las dos primeras cartas", "per raddoppiare servono le prime due carte")
+	set(b, "doubling needs a two-card 9, 10 or 11", "para doblar hace falta un 9, 10 u 11 con dos cartas", "per raddoppiare serve un 9, 10 o 11 con due carte")
+	set(b, "doubling needs a two-card 10 or 11", "para doblar hace falta un 10 u 11 con dos cartas", "per raddoppiare serve un 10 o 11 con due carte")
+	set(b, "doubling needs a two-card 11", "para doblar hace falta un 11 con dos cartas", "per raddoppiare serve un 11 con due carte")
+	set(b, "no double after a split", "no se dobla después de separar", "non si raddoppia dopo una divisione")
+	set(b, "splitting needs the first two cards", "para separar hacen falta las dos primeras cartas", "per dividere servono le prime due carte")
+	set(b, "splitting needs two cards of equal value", "para separar hacen falta dos cartas del mismo valor", "per dividere servono due carte dello stesso valore")
+	set(b, "split Aces are not split again", "los Ases separados no se vuelven a separar", "gli Assi divisi non si dividono di nuovo")
+	set(b, "split Aces get one card each", "los Ases separados reciben una carta cada uno", "gli Assi divisi ricevono una carta ciascuno")
+	set(b, "a blackjack cannot be insured", "un Black Jack no se asegura", "un Black Jack non si assicura")
+	set(b, "already insured", "ya está asegurado", "già assicurato")
+	set(b, "already challenged", "ya ha desafiado", "sfida già fatta")
+	set(b, "insurance is offered only under a dealer Ace", "el seguro solo se ofrece con un As del croupier", "l'assicurazione si offre solo con un Asso del banco")
+	set(b, "there is no insurance at this table", "en esta mesa no hay seguro", "a questo tavolo non c'è assicurazione")
+	set(b, "there is no even money at this table", "en esta mesa no se cobra 1 a 1", "a questo tavolo non c'è il Black Jack alla pari")
+	set(b, "there is no surrender at this table", "en esta mesa no hay rendición", "a questo tavolo non c'è la resa")
+	set(b, "even money needs a blackjack", "cobrar 1 a 1 requiere un Black Jack", "il Black Jack alla pari richiede un Black Jack")
+	set(b, "surrender is only on the first two cards of an unsplit hand", "la rendición es solo con las dos primeras cartas de una mano no separada", "la resa è solo sulle prime due carte di una mano non divisa")
+	set(b, "the Ace must first be declared 1 or 11", "primero hay que declarar el As 1 u 11", "prima l'Asso va dichiarato 1 o 11")
+	set(b, "the Ace has been declared, irrevocably", "el As ya se ha declarado, irrevocablemente", "l'Asso è già stato dichiarato, irrevocabilmente")
+	set(b, "an Ace counts 1 or 11", "un As cuenta 1 u 11", "un Asso conta 1 o 11")
+	set(b, "there is no Ace among the first two cards to declare", "no hay ningún As que declarar entre las dos primeras cartas", "non c'è un Asso da dichiarare fra le prime due carte")
+	set(b, "the challenge needs an Ace as the hand's first card", "el desafío requiere un As como primera carta de la mano", "la sfida richiede un Asso come prima carta della mano")
+	set(b, "the round is over", "la ronda ha terminado", "la mano è finita")
+	set(b, "unknown action", "decisión desconocida", "decisione sconosciuta")
+
+	// The built-in profiles' descriptions (rules.Profile.Description).
+	set(b, "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split.",
+		"Reglamento argentino: 8 mazos, carta tapada sin mirar, el Desafío, Ases declarados 1 u 11, doble solo con 11, una separación.",
+		"Regolamento argentino: 8 mazzi, carta coperta senza controllo, il Desafío, Assi dichiarati 1 o 11, raddoppio solo su 11, una divisione.")
+	set(b, "Spanish casino: 6 decks, European no hole card, double on 9-11, up to 6 splits, insurance and even money under an Ace.",
+		"Casino español: 6 mazos, sin carta tapada (europeo), doble con 9 a 11, hasta 6 separaciones, seguro y 1 a 1 con un As.",
+		"Casinò spagnolo: 6 mazzi, senza carta coperta (europeo), raddoppio su 9-11, fino a 6 divisioni, assicurazione e pari sotto un Asso.")
+	set(b, "Family blackjack: casino rules with one deck, cards collected under the deck, a rotating bank; pontoon variants as options.",
+		"Blackjack en familia: reglas de casino con un mazo, cartas recogidas bajo el mazo, banca rotatoria; variantes de pontoon como opciones.",
+		"Blackjack in famiglia: regole da casinò con un mazzo, carte raccolte sotto il mazzo, banco a rotazione; varianti pontoon come opzioni.")
+	set(b, "Casinò di Venezia: 6 decks, European no hole card, 3 spots per box, must draw to 11, double any two, split to 3 hands.",
+		"Casinò di Venezia: 6 mazos, sin carta tapada (europeo), 3 puestos por casillero, se pide hasta 11, doble con dos cartas cualesquiera, separación hasta 3 manos.",
+		"Casinò di Venezia: 6 mazzi, senza carta coperta (europeo), 3 posti per postazione, carta obbligatoria fino a 11, raddoppio su due carte qualsiasi, divisione fino a 3 mani.")
+	set(b, "Reference: 6 decks, peek, dealer stands on soft 17, double any two, DAS, resplit to 4, Aces split once with one card.",
+		"Referencia: 6 mazos, el croupier mira la carta tapada, se planta con 17 blando, doble con dos cartas cualesquiera y tras separar, hasta 4 manos, Ases separados una vez con una carta.",
+		"Riferimento: 6 mazzi, il banco controlla la carta coperta, sta sul 17 morbido, raddoppio su due carte qualsiasi e dopo la divisione, fino a 4 mani, Assi divisi una volta con una carta.")
+	set(b, "Reference: 6 decks, peek, dealer hits soft 17, double any two, DAS, resplit to 4, Aces split once with one card.",
+		"Referencia: 6 mazos, el croupier mira la carta tapada, pide con 17 blando, doble con dos cartas cualesquiera y tras separar, hasta 4 manos, Ases separados una vez con una carta.",
+		"Riferimento: 6 mazzi, il banco controlla la carta coperta, chiama carta sul 17 morbido, raddoppio su due carte qualsiasi e dopo la divisione, fino a 4 mani, Assi divisi una volta con una carta.")
+
 	// The results (rules.Result).
 	set(b, "win", "gana", "vince")
 	set(b, "blackjack", "Black Jack", "Black Jack")

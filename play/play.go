@@ -341,7 +341,7 @@ func (s *Session) ask(prompt string) (line string, ok bool) {
 
 func (s *Session) intro() {
 	p := s.p
-	s.printf("sabot play: %s. %s\n", p.Name, p.Description)
+	s.printf("sabot play: %s. %s\n", p.Name, s.tr.word(p.Description))
 	s.printf("You play %s at %s a box, with a bankroll of %s. Money shows in units with two decimals; type help for the commands.\n",
 		s.boxesText(s.boxes), s.tr.money(s.bet), s.tr.money(s.bankroll))
 	s.printf("The table minimum is %s a box%s; type amounts as the table shows them: bet 25 is 25.00.\n", s.tr.money(p.MinBet), cite(p, "AR-04, FAM-01, VE-21"))
@@ -459,6 +459,43 @@ func (s *Session) setBoxes(word, arg string) {
 	slices.Sort(boxes)
 	s.boxes = boxes
 	s.printf("You play %s from the next round.\n", s.boxesText(boxes))
+}
+
+// saidError is an error of the session's own, its English format and its
+// values kept, so that it prints in the session's language (sayError).
+type saidError struct {
+	format string
+	args   []any
+}
+
+func (e *saidError) Error() string { return fmt.Sprintf(e.format, e.args...) }
+
+// said is an error the session words in its language.
+func said(format string, args ...any) error { return &saidError{format, args} }
+
+// sayError prints an error as a sentence, in the session's language where
+// it is the session's own (said) or the engine's (reason).
+func (s *Session) sayError(err error) {
+	var se *saidError
+	if errors.As(err, &se) {
+		s.printf("%s.\n", s.tr.Sprintf(english.Capitalize(se.format), se.args...))
+		return
+	}
+	s.printf("%s.\n", english.Capitalize(s.reason(err)))
+}
+
+// reason is why the engine refused, with the rule that says so, in the
+// session's language where the catalogue has the engine's words.
+func (s *Session) reason(err error) string {
+	var ref *engine.Refusal
+	if errors.As(err, &ref) {
+		why := s.tr.word(ref.Why)
+		if ref.Rule != "" {
+			return fmt.Sprintf("%s (%s)", why, ref.Rule)
+		}
+		return why
+	}
+	return err.Error()
 }
 
 // reason is why the engine refused, with the rule that says so.

@@ -1,12 +1,10 @@
 package play
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"sabot/engine"
-	"sabot/internal/english"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -430,7 +428,7 @@ var actionWords = map[string]engine.Kind{
 func (s *Session) parseAction(pt point, word, arg string) (engine.Action, error) {
 	k, ok := actionWords[word]
 	if !ok {
-		return engine.Action{}, fmt.Errorf("unknown command %q: type a letter in brackets, or help", strings.TrimSpace(word+" "+arg))
+		return engine.Action{}, said("unknown command %q: type a letter in brackets, or help", strings.TrimSpace(word+" "+arg))
 	}
 	a := engine.Action{Kind: k, Player: Player, Box: pt.box, Hand: pt.hand}
 	for _, it := range pt.items {
@@ -454,7 +452,7 @@ func (s *Session) parseAction(pt point, word, arg string) (engine.Action, error)
 			case "11", "eleven":
 				a.Value = 11
 			default:
-				return a, errors.New("declare 1 or declare 11")
+				return a, said("declare 1 or declare 11")
 			}
 			arg = ""
 		}
@@ -468,7 +466,7 @@ func (s *Session) parseAction(pt point, word, arg string) (engine.Action, error)
 			}
 			a.Stake = n
 		default:
-			return a, fmt.Errorf("%s takes no amount", a.Kind)
+			return a, said("%s takes no amount", a.Kind)
 		}
 	}
 	if a.Kind == engine.Insure && a.Stake == 0 {
@@ -523,7 +521,7 @@ func (s *Session) decide() error {
 	}
 	a, err := s.parseAction(pt, word, arg)
 	if err != nil {
-		s.printf("%s.\n", english.Capitalize(err.Error()))
+		s.sayError(err)
 		return nil
 	}
 	if a.Kind == engine.Close {
@@ -548,7 +546,7 @@ func (s *Session) decide() error {
 // engine's refusal with its rule.
 func (s *Session) act(a engine.Action) {
 	if err := s.round.Act(a); err != nil {
-		s.printf("Refused: %s may not %s: %s.\n", s.view.label(a.Box, a.Hand), actionText(a), reason(err))
+		s.printf("Refused: %s may not %s: %s.\n", s.view.label(a.Box, a.Hand), s.actionWords(a), s.reason(err))
 		return
 	}
 	s.render()
@@ -608,6 +606,23 @@ func (s *Session) autoAct() error {
 	}
 	s.render()
 	return nil
+}
+
+// actionWords names a decision as the refusal quotes it, in the session's
+// language.
+func (s *Session) actionWords(a engine.Action) string {
+	if s.tr.english() {
+		return actionText(a)
+	}
+	switch a.Kind {
+	case engine.Declare:
+		return s.tr.Sprintf("count the Ace %d", a.Value)
+	case engine.Double, engine.Insure, engine.Split:
+		if a.Stake != 0 {
+			return s.tr.word("may:"+a.Kind.String()) + " " + s.tr.money(a.Stake)
+		}
+	}
+	return s.tr.word("may:" + a.Kind.String())
 }
 
 // actionText names a decision as the refusal quotes it.

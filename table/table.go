@@ -24,19 +24,49 @@ import (
 var ErrRefused = errors.New("refused")
 
 func (t *Table) refuse(rule, format string, a ...any) error {
-	return t.refuseBy(rule, "", format, a...)
+	return t.refuseAsBy("", nil, rule, "", format, a...)
 }
 
 // refuseBy is refuse where an option of the table decides the matter: it
 // is cited, with its value, where the table's own regulation has no rule of
 // rule's IDs (rules.Profile.Cite).
 func (t *Table) refuseBy(rule, option, format string, a ...any) error {
+	return t.refuseAsBy("", nil, rule, option, format, a...)
+}
+
+// Refusal is a refusal of the table: its words, and the reason and values
+// a client words it by in its own language (docs/protocol.md, "Errors";
+// "" where it has none).
+type Refusal struct {
+	Message string
+	Reason  string
+	Params  map[string]any
+}
+
+func (r *Refusal) Error() string        { return ErrRefused.Error() + ": " + r.Message }
+func (r *Refusal) Is(target error) bool { return target == ErrRefused }
+
+// refuseAs is refuse with a reason and its values; the rule IDs the table's
+// regulation owns are its "rule" value.
+func (t *Table) refuseAs(reason string, params map[string]any, rule, format string, a ...any) error {
+	return t.refuseAsBy(reason, params, rule, "", format, a...)
+}
+
+// refuseAsBy is refuseAs and refuseBy at once: the citation is the table's
+// own regulation's IDs of rule, or the option that decides (rules.Profile.Cite).
+func (t *Table) refuseAsBy(reason string, params map[string]any, rule, option, format string, a ...any) error {
 	rule = t.p.Cite(rule, option) // the table's own regulation only
 	msg := fmt.Sprintf(format, a...)
 	if rule != "" {
 		msg += " (" + rule + ")"
+		if reason != "" {
+			if params == nil {
+				params = map[string]any{}
+			}
+			params["rule"] = rule
+		}
 	}
-	return fmt.Errorf("%w: %s", ErrRefused, msg)
+	return &Refusal{Message: msg, Reason: reason, Params: params}
 }
 
 // Table is one blackjack table. It is not safe for concurrent use.
@@ -153,9 +183,9 @@ func (t *Table) Sit(player string, box int) error {
 	case player == "":
 		return t.refuse("", "a seat needs a player")
 	case box < 1 || box > t.p.Boxes:
-		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+		return t.refuseAs("no_such_box", map[string]any{"boxes": t.p.Boxes}, "", "the table has boxes 1 to %d", t.p.Boxes)
 	case t.seats[box] != "":
-		return t.refuseBy("AR-21, ES-03, VE-03", "boxes", "box %d is taken by %s", box, t.seats[box])
+		return t.refuseAsBy("box_taken", map[string]any{"box": box, "player": t.seats[box]}, "AR-21, ES-03, VE-03", "boxes", "box %d is taken by %s", box, t.seats[box])
 	}
 	t.seats[box] = player
 	return nil
@@ -220,7 +250,7 @@ func (t *Table) firstSeat(player string) int {
 // claimant seated nearest box 1 (AR-21).
 func (t *Table) Claim(player string, box int, at int64) error {
 	if box < 1 || box > t.p.Boxes {
-		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+		return t.refuseAs("no_such_box", map[string]any{"boxes": t.p.Boxes}, "", "the table has boxes 1 to %d", t.p.Boxes)
 	}
 	t.claims = append(t.claims, claim{player, box, at})
 	return nil
@@ -254,10 +284,10 @@ func (t *Table) ResolveClaims() map[int]string {
 // dealt; Bet refuses what the table can tell now.
 func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	if t.inRound() {
-		return t.refuse("AR-22, ES-01, VE-04", "no bet once the first card has left the shoe")
+		return t.refuseAs("bets_closed", nil, "AR-22, ES-01, VE-04", "no bet once the first card has left the shoe")
 	}
 	if box < 1 || box > t.p.Boxes {
-		return t.refuse("", "the table has boxes 1 to %d", t.p.Boxes)
+		return t.refuseAs("no_such_box", map[string]any{"boxes": t.p.Boxes}, "", "the table has boxes 1 to %d", t.p.Boxes)
 	}
 	// VE-18 lets a stake found short stand once the cards are dealt (after a
 	// change of limits), never one placed short.
@@ -266,10 +296,10 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 		if bar == rules.BarMaximum {
 			bound = "max_bet"
 		}
-		return t.refuseBy("AR-04, ES-03, FAM-01, VE-21", bound, "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
+		return t.refuseAsBy("stake_range", map[string]any{"min": t.p.MinBet, "max": t.p.MaxBet}, "AR-04, ES-03, FAM-01, VE-21", bound, "a stake must be between %s and %s", t.p.MinBet.In(t.style), t.p.MaxBet.In(t.style))
 	}
 	if player == t.bank && t.bank != "" {
-		return t.refuse("FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
+		return t.refuseAs("bank_plays_dealer", map[string]any{"player": player}, "FAM-02", "%s holds the bank: the bank plays the dealer's hand, not a box", player)
 	}
 	holder := t.seats[box]
 	seated := t.firstSeat(player) <= t.p.Boxes
@@ -278,9 +308,9 @@ func (t *Table) Bet(player string, box int, stake money.Amount) error {
 	case holder == "" && seated:
 		// AR-04, VE-17: a seated player may also play a free box.
 	case holder == "" && !seated:
-		return t.refuse("AR-04, ES-03, VE-20", "only seated players play a box: sit first")
+		return t.refuseAs("sit_first", nil, "AR-04, ES-03, VE-20", "only seated players play a box: sit first")
 	case t.p.BoxBar(1, 0, stake) == rules.BarNoBackBets: // a bet beside the holder's
-		return t.refuseBy("AR-05, FAM-01", "back_bets_per_box", "no back betting: nobody adds to another player's box")
+		return t.refuseAsBy("no_back_betting", nil, "AR-05, FAM-01", "back_bets_per_box", "no back betting: nobody adds to another player's box")
 	}
 	for i, b := range t.bets {
 		if b.Player == player && b.Box == box {
@@ -423,7 +453,7 @@ func (t *Table) DealForced(cards []card.Card) (*engine.Round, error) {
 
 func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 	if t.inRound() {
-		return nil, t.refuse("", "a round is in play")
+		return nil, t.refuseAs("round_in_play", nil, "", "a round is in play")
 	}
 	if err := t.CanDeal(); err != nil {
 		return nil, err
@@ -567,7 +597,7 @@ func (t *Table) LastRound() bool { return t.lastRound }
 // "rien ne va plus" a bet may be removed). It returns the stake withdrawn.
 func (t *Table) Withdraw(player string, box int) (money.Amount, error) {
 	if t.inRound() {
-		return 0, t.refuse("AR-22, ES-01, VE-04", "no bet is removed once the first card has left the shoe")
+		return 0, t.refuseAs("bets_closed_withdraw", nil, "AR-22, ES-01, VE-04", "no bet is removed once the first card has left the shoe")
 	}
 	for i, b := range t.bets {
 		if b.Player == player && b.Box == box {
@@ -575,5 +605,5 @@ func (t *Table) Withdraw(player string, box int) (money.Amount, error) {
 			return b.Stake, nil
 		}
 	}
-	return 0, t.refuse("", "%s has no bet on box %d", player, box)
+	return 0, t.refuseAs("no_bet_on_box", map[string]any{"player": player, "box": box}, "", "%s has no bet on box %d", player, box)
 }

@@ -18,18 +18,14 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/store"
 	"sabot/internal/wire"
+	"sabot/money"
 )
 
 // openStore opens the store a --db flag names, for a command that only
-// reads it: a hot standby opens read-only (store.OpenRead).
+// reads it: it must exist (a mistyped name never makes an empty store), and
+// a hot standby opens read-only (openExistingRead).
 func openStore(ctx context.Context, dsn string) (sabot.Store, error) {
-	st, err := store.OpenRead(ctx, dsn)
-	if sabot.ErrorCode(err) == sabot.EUNAVAILABLE {
-		return nil, failed("cannot open the store: %s", sabot.ErrorMessage(err))
-	} else if err != nil {
-		return nil, failed("%v", err)
-	}
-	return st, nil
+	return openExistingRead(ctx, dsn)
 }
 
 // appErr turns an application error into an exit: refused input (2) for
@@ -93,7 +89,7 @@ func printRecall(w io.Writer, rr *recall.RoundRecord) {
 	fmt.Fprintf(w, "dealt %s  closed %s\n", rr.Dealt.Format("2006-01-02 15:04:05.000"), rr.Closed.Format("2006-01-02 15:04:05.000"))
 	fmt.Fprintln(w, "\nbets")
 	for _, b := range rr.Bets {
-		fmt.Fprintf(w, "  %-12s box %d  %d\n", b.Player, b.Box, b.Stake)
+		fmt.Fprintf(w, "  %-12s box %d  %s\n", b.Player, b.Box, b.Stake)
 	}
 	fmt.Fprintf(w, "\ncards drawn  %s\n", card.Format(rr.Cards))
 	if len(rr.Readings) > 0 {
@@ -114,7 +110,7 @@ func printRecall(w io.Writer, rr *recall.RoundRecord) {
 			what = fmt.Sprintf("box %d hand %d %s", a.Box, a.Hand, a.Kind)
 		}
 		if a.Stake != 0 {
-			what += fmt.Sprintf(" %d", a.Stake)
+			what += " " + a.Stake.String()
 		}
 		if a.Kind == "declare" {
 			what += fmt.Sprintf(" %d", a.Value)
@@ -137,18 +133,28 @@ func printRecall(w io.Writer, rr *recall.RoundRecord) {
 	fmt.Fprintln(w, "\nsettlement")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, b := range rr.Results {
-		fmt.Fprintf(tw, "  %s\tbox %d hand %d\t%s\t%d\t%s\t%+d\n", b.Player, b.Box, b.Hand, b.Kind, b.Stake, b.Result, b.Net)
+		fmt.Fprintf(tw, "  %s\tbox %d hand %d\t%s\t%s\t%s\t%s\n", b.Player, b.Box, b.Hand, b.Kind, b.Stake, b.Result, signed(b.Net))
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nplayers (wallet at the deal, stakes taken → after the payout)")
 	for _, p := range sortedNames(rr.Net, rr.WalletsAtDeal) {
-		fmt.Fprintf(w, "  %-12s net %+d  wallet %d → %d\n", p, rr.Net[p], rr.WalletsAtDeal[p], rr.WalletsAfter[p])
+		fmt.Fprintf(w, "  %-12s net %s  wallet %s → %s\n", p, signed(rr.Net[p]), rr.WalletsAtDeal[p], rr.WalletsAfter[p])
 	}
 	house := "house"
 	if rr.Bank != "" {
 		house = "bank (" + rr.Bank + ")"
 	}
-	fmt.Fprintf(w, "  %-12s net %+d\n", house, rr.House)
+	fmt.Fprintf(w, "  %-12s net %s\n", house, signed(rr.House))
+}
+
+// signed shows a net amount in units with its sign: "+12.50", "-5.00",
+// "0.00" (money.Amount: amounts print as units with two decimals, never
+// as minor units).
+func signed(a money.Amount) string {
+	if a > 0 {
+		return "+" + a.String()
+	}
+	return a.String()
 }
 
 func sortedNames[V any](ms ...map[string]V) []string {
@@ -188,9 +194,9 @@ func newReplayCmd(e *env) *cobra.Command {
 				}
 				return failed("sabot replay: round %s does not replay to its stored result", rep.Round)
 			}
-			fmt.Fprintf(e.stdout, "round %s replays to its stored result: house %+d", rep.Round, rep.House)
+			fmt.Fprintf(e.stdout, "round %s replays to its stored result: house %s", rep.Round, signed(rep.House))
 			for _, p := range sortedNames(rep.Net) {
-				fmt.Fprintf(e.stdout, ", %s %+d", p, rep.Net[p])
+				fmt.Fprintf(e.stdout, ", %s %s", p, signed(rep.Net[p]))
 			}
 			if rep.Void {
 				fmt.Fprint(e.stdout, " (void)")

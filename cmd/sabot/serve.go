@@ -119,6 +119,22 @@ one process only.`,
 			if err != nil {
 				return refused("sabot serve: --%v", err)
 			}
+			// The flags are checked before anything is written: a mistyped
+			// flag leaves no store and no seed key behind.
+			if err := checkListen(addr); err != nil {
+				return refused("sabot serve: --addr %q: %v", addr, err)
+			}
+			if lease < 100*time.Millisecond {
+				return refused("sabot serve: --lease %v: give 100ms or more", lease)
+			}
+			if advertise != "" {
+				if u, err := url.Parse(advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", advertise)
+				}
+			}
+			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
+				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
+			}
 			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(seal.KeyEnv) == "" {
 				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
 				return err
@@ -146,17 +162,6 @@ one process only.`,
 					return failed("sabot serve: --reports-db: %v", err)
 				}
 				defer reportStore.Close()
-			}
-			if lease < 100*time.Millisecond {
-				return refused("sabot serve: --lease %v: give 100ms or more", lease)
-			}
-			if advertise != "" {
-				if u, err := url.Parse(advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", advertise)
-				}
-			}
-			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
-				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
 			}
 			key, err := seedKey(dsn, seedKeyFile, logger)
 			if err != nil {
@@ -248,6 +253,7 @@ one process only.`,
 	f.StringVar(&reportsDSN, "reports-db", "", "a postgres:// URL of a replica of --db (a hot standby) that the pit's reports over HTTP read, opened read-only: the year's reports beside the tables without taking the primary's processor (docs/server.md, \"Reports on a replica\"; \"\": --db)")
 	f.DurationVar(&rollupEvery, "rollup-every", server.DefaultRollupEvery, "how often the reports' sums by hour and day are brought up to the tables' logs, so that a report over a long period reads days and hours (docs/pit.md, \"Rollups\"; negative: never)")
 	f.DurationVar(&timing.BetWindow, "bet-window", timing.BetWindow, "betting window, from the first bet to the deal")
+	f.BoolVar(&timing.KeepBetWindow, "keep-bet-window", timing.KeepBetWindow, "keep the betting window open once every seated box has a bet, until it ends or every seated player says \"deal\" (false: the last seated box's bet deals)")
 	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")
 	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
 	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
@@ -384,6 +390,19 @@ var defaultTables = []struct{ name, profile string }{
 
 // openDefaultTables opens the default tables when the store has no game
 // table yet, so that a first `sabot serve` has a lobby to show.
+// checkListen refuses a listen address that is not host:port (the host
+// may be empty: every interface; the port a number or a service's name).
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("give host:port, e.g. :8080 or 127.0.0.1:8080")
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q is not a port number", port)
+	}
+	return nil
+}
+
 func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) error {
 	tables, err := st.Tables(ctx)
 	if err != nil {

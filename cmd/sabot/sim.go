@@ -255,7 +255,7 @@ for the reference rules (a labelled fallback).`,
 			}
 			elapsed := time.Since(start)
 			if chartDir != "" {
-				if err := writeSimCharts(chartDir, res); err != nil {
+				if err := writeSimCharts(chartDir, res, pathStep(cfg)); err != nil {
 					return failed("sim: charts: %v", err)
 				}
 			}
@@ -296,7 +296,7 @@ for the reference rules (a labelled fallback).`,
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
 	f.StringVar(&shard, "shard", "", "run part K of N (K/N) of the --rounds: its sums as JSON on stdout, for `sabot sim merge` (docs/sim.md)")
-	f.StringVar(&chartDir, "chart", "", "write charts (SVG) to this folder: EV by count, bankroll paths, distribution of results")
+	f.StringVar(&chartDir, "chart", "", "write charts, each in SVG and PNG, to this folder: EV by count, bankroll paths, distribution of results")
 	return c
 }
 
@@ -497,20 +497,39 @@ func printSim(e *env, r *sim.Result, strategy string, cfg sim.Config, bankroll f
 	}
 }
 
-func writeSimCharts(dir string, r *sim.Result) error {
+// pathStep is the rounds between two points of a bankroll path: a path is
+// one chunk of the run (sim.Config.ChunkRounds, 65536 by default) in
+// PathPoints points.
+func pathStep(cfg sim.Config) float64 {
+	chunk := int64(cfg.ChunkRounds)
+	if chunk <= 0 {
+		chunk = 65536
+	}
+	if cfg.Rounds > 0 {
+		chunk = min(chunk, cfg.Rounds)
+	}
+	return float64(max(1, chunk/int64(max(cfg.PathPoints, 2))))
+}
+
+func writeSimCharts(dir string, r *sim.Result, roundsPerPoint float64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if len(r.ByCount) > 0 {
-		if err := chart.SimEVByCount(filepath.Join(dir, "ev-by-count.svg"), r.ByCount); err != nil {
-			return err
-		}
-	}
-	if len(r.Paths) > 0 {
-		if err := chart.SimBankroll(filepath.Join(dir, "bankroll.svg"), r.Paths); err != nil {
-			return err
-		}
-	}
 	v, f := r.Distribution()
-	return chart.SimDistribution(filepath.Join(dir, "distribution.svg"), v, f)
+	for _, ext := range chart.SimFormats { // each chart in SVG and in PNG
+		if len(r.ByCount) > 0 {
+			if err := chart.SimEVByCount(filepath.Join(dir, "ev-by-count."+ext), r.ByCount); err != nil {
+				return err
+			}
+		}
+		if len(r.Paths) > 0 {
+			if err := chart.SimBankroll(filepath.Join(dir, "bankroll."+ext), r.Paths, roundsPerPoint); err != nil {
+				return err
+			}
+		}
+		if err := chart.SimDistribution(filepath.Join(dir, "distribution."+ext), v, f); err != nil {
+			return err
+		}
+	}
+	return nil
 }

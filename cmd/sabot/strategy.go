@@ -35,6 +35,9 @@ func newStrategyCmd(e *env) *cobra.Command {
 			default:
 				return refused("unknown format %q: want text, csv, svg or png", format)
 			}
+			if format == "png" && (outFile == "" || outFile == "-") && terminalOut(e.stdout) {
+				return refused("strategy: --format png is an image: give --out FILE, or send it to a pipe or a file, not to a terminal")
+			}
 			prog := newProgress(e, progress, "analysing "+p.Name+": dealer up cards")
 			res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{Progress: prog.update})
 			prog.finish()
@@ -79,3 +82,7 @@ func newStrategyCmd(e *env) *cobra.Command {
 	c.Flags().BoolVar(&progress, "progress", false, "report progress on stderr even when it is not a terminal")
 	return c
 }
+
+// terminalOut reports whether a command's output is a terminal (a test sets
+// it to say so of its buffer).
+var terminalOut = isTerminalWriter

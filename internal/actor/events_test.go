@@ -143,9 +143,9 @@ func TestEventPhrasesTranslated(t *testing.T) {
 func TestEventReasonsWorded(t *testing.T) {
 	a := &Table{p: rules.MustLookup("family")}
 	for reason, params := range map[string]map[string]any{
-		"seat_no_bet":         seatNoBetParams,
-		"box_given_up_no_bet": releaseParams(3, 30*time.Second),
-		"box_given_up_idle":   releaseParams(3, 30*time.Second),
+		"seat_no_bet":         ruleParams("", map[string]any{}), // no regulation's rule at a family table
+		"box_given_up_no_bet": releaseParams(3, 30*time.Second, ""),
+		"box_given_up_idle":   releaseParams(3, 30*time.Second, "AR-21"),
 		"bank_cannot_cover":   a.uncoveredParams("ana", 1000, 500),
 		"back_bet_unplayed":   unplayedParams(3, "ES-03"),
 		recall.VoidReason("the cards ran out (AR-08)"):                                  nil,

@@ -121,11 +121,18 @@ type Timing struct {
 	// SeatIdle is how long a box may be held with no round dealt before
 	// it is given up (AR-21); two betting windows by default.
 	SeatIdle time.Duration
+	// KeepBetWindow keeps the betting window open to its end once every
+	// seated box has a bet, so that a player builds his stake from
+	// several chips, bets a second box and others bet behind him; it ends
+	// early when every seated player has said "deal" (callDeal). False
+	// deals as soon as every seated box has a bet (a quick table, as most
+	// tests' are); DefaultTiming, and so `sabot serve`, keeps the window.
+	KeepBetWindow bool
 }
 
 // DefaultTiming is the timing of `sabot serve` unless flags change it.
 var DefaultTiming = Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, SessionIdle: 30 * time.Minute,
-	SeatIdle: 30 * time.Second}
+	SeatIdle: 30 * time.Second, KeepBetWindow: true}
 
 // WithDefaults is t with each zero field DefaultTiming's.
 func (t Timing) WithDefaults() Timing {

@@ -40,3 +40,12 @@ func waitingView(err error) *wire.WaitingView {
 	}
 	return w
 }
+
+// ruleParams are a reason's values with the rule IDs the table's
+// regulation owns ("rule"), where it owns any.
+func ruleParams(rule string, params map[string]any) map[string]any {
+	if rule != "" {
+		params["rule"] = rule
+	}
+	return params
+}

@@ -238,10 +238,12 @@ func (a *Table) checkSeatCap(player string) error {
 	// bound how many more he takes without betting.
 	if n >= limit || gone > 0 && n+gone >= limit && a.holds(player) {
 		if gone == 0 {
-			return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit)
+			return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit).
+				WithReason("boxes_without_bet", map[string]any{"n": n, "most": limit, "rule": "AR-21"})
 		}
 		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them and was given up %d for no bet in the last %v, at most %d here: bet on the boxes he holds before taking another (AR-21)",
-			player, n, gone, a.s.unbetWindow(), limit)
+			player, n, gone, a.s.unbetWindow(), limit).
+			WithReason("boxes_without_bet", map[string]any{"n": n + gone, "most": limit, "rule": "AR-21"})
 	}
 	return nil
 }
@@ -330,13 +332,15 @@ func (a *Table) release(ctx context.Context, player string, box int, stake money
 	if stake == 0 {
 		a.gaveUp(player, box)
 	}
-	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + " (AR-21)",
-		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle)})
+	rule := a.p.Own("AR-21") // the table's regulation's rule: Argentina's, not Spain's or Venice's
+	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + cite(rule),
+		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle, rule)})
 }
 
-// releaseParams are the values of a box given up (reason.box_given_up_*).
-func releaseParams(box int, idle time.Duration) map[string]any {
-	return map[string]any{"box": box, "seconds": int64(idle / time.Second), "rule": "AR-21"}
+// releaseParams are the values of a box given up (reason.box_given_up_*);
+// rule is the regulation's rule that says so, where it has one.
+func releaseParams(box int, idle time.Duration, rule string) map[string]any {
+	return ruleParams(rule, map[string]any{"box": box, "seconds": int64(idle / time.Second)})
 }
 
 // expireSeats is the seat timer: the boxes past their time are given up,

@@ -27,6 +27,7 @@ const (
 	opSit      = "sit"
 	opLeave    = "leave"
 	opBet      = "bet"
+	opDeal     = "deal"
 	opWithdraw = "withdraw"
 	opAct      = "act"
 	opDecline  = "decline"
@@ -42,6 +43,7 @@ var tableCommands = []*Op{
 	playerCommand(opSit, (*Table).sit),
 	playerCommand(opLeave, (*Table).leave),
 	playerCommand(opBet, (*Table).bet),
+	playerCommand(opDeal, (*Table).callDeal),
 	playerCommand(opWithdraw, (*Table).withdraw),
 	playerCommand(opAct, (*Table).act),
 	playerCommand(opDecline, (*Table).decline),

@@ -20,12 +20,23 @@ import (
 // turn), and the settlement that closes it and opens the next betting.
 
 // maybeDeal deals at once when every seated player has a bet on each box
-// he holds and the table's conditions are met; else the betting window's
-// timer deals. A table dealt from a physical shoe deals when the dealer
-// calls "no more bets" (noMoreBets), never by itself.
+// he holds and the table's conditions are met, and, where the table keeps
+// its betting window (Timing.KeepBetWindow), every seated player has said
+// "deal" (callDeal); else the betting window's timer deals. A table dealt
+// from a physical shoe deals when the dealer calls "no more bets"
+// (noMoreBets), never by itself.
 func (a *Table) maybeDeal(ctx context.Context) {
+	if a.allBet() && a.allReady() && a.t.CanDeal() == nil {
+		a.tryDeal(ctx)
+	}
+}
+
+// allBet reports whether the round could be dealt by the players alone:
+// bets are down, the table is dealt by the server, and every seated
+// player has a bet on each box he holds.
+func (a *Table) allBet() bool {
 	if a.dealt || len(a.t.Bets()) == 0 || a.t.Physical() { // a physical table deals at the dealer's word
-		return
+		return false
 	}
 	has := map[[2]any]bool{}
 	for _, b := range a.t.Bets() {
@@ -33,12 +44,60 @@ func (a *Table) maybeDeal(ctx context.Context) {
 	}
 	for box := 1; box <= a.p.Boxes; box++ {
 		if h := a.t.Holder(box); h != "" && h != a.t.Bank() && !has[[2]any{h, box}] {
-			return
+			return false
 		}
 	}
-	if a.t.CanDeal() == nil {
-		a.tryDeal(ctx)
+	return true
+}
+
+// allReady reports whether every seated player (the bank's holder aside)
+// has said "deal", where the table keeps its betting window; true where
+// it does not.
+func (a *Table) allReady() bool {
+	if !a.s.timing().KeepBetWindow {
+		return true
 	}
+	for _, p := range a.t.Seated() {
+		if p != a.t.Bank() && !a.ready[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// callDeal is a seated player's "deal": he has placed his bets. The round
+// is dealt once every seated player has said so and has a bet on each box
+// he holds, and the table's conditions allow it (AR-03, VE-20: refused
+// with their words where they do not); else the betting window goes on.
+// It writes nothing: the deal is its own record.
+func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, error) {
+	name := c.user.Name
+	switch {
+	case a.t.Physical():
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: at this table the dealer calls \"no more bets\"").WithReason("deal_by_dealer", nil)
+	case a.dealt:
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the round is dealt (ES-01)").WithReason("deal_dealt", map[string]any{"rule": "ES-01"})
+	case !slices.Contains(a.t.Seated(), name):
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: only a seated player calls the deal").WithReason("deal_not_seated", nil)
+	}
+	mine := false
+	for _, b := range a.t.Bets() {
+		mine = mine || b.Player == name
+	}
+	if !mine {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: place a bet before the deal").WithReason("deal_no_bet", nil)
+	}
+	if err := a.t.CanDeal(); err != nil {
+		w := waitingView(err)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s", w.Text).WithReason(w.Reason, w.Params)
+	}
+	if a.ready == nil {
+		a.ready = map[string]bool{}
+	}
+	a.ready[name] = true
+	a.publish(wire.Event{Kind: "ready", Player: name})
+	a.maybeDeal(ctx)
+	return 0, nil
 }
 
 // tryDeal says "rien ne va plus" and deals (VE-04, ES-01, AR-22), if the
@@ -71,6 +130,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 	for box := 1; box <= a.p.Boxes; box++ {
 		held[box] = a.t.Holder(box)
 	}
+	a.ready = nil // the next betting window starts with nobody ready
 	if err := a.deal(); err != nil {
 		a.log.Error("deal refused", "err", err)
 		a.rebuild(ctx)
@@ -78,7 +138,8 @@ func (a *Table) tryDeal(ctx context.Context) {
 	}
 	for _, p := range seatedBefore {
 		if !slices.Contains(a.t.Seated(), p) {
-			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up (AR-21)", Reason: "seat_no_bet", Params: seatNoBetParams})
+			rule := a.p.Own("AR-21")
+			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up" + cite(rule), Reason: "seat_no_bet", Params: ruleParams(rule, map[string]any{})})
 		}
 	}
 	for box := 1; box <= a.p.Boxes; box++ {
@@ -371,7 +432,3 @@ func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount
 	}
 	return ps, nil
 }
-
-// seatNoBetParams are the values of a seat given up for want of a bet
-// (reason.seat_no_bet).
-var seatNoBetParams = map[string]any{"rule": "AR-21"}

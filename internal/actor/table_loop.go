@@ -194,7 +194,7 @@ func (a *Table) handle(ctx context.Context, c *Command) reply {
 		return c.inside(a)
 	}
 	if a.closed != "" {
-		return reply{err: sabot.Errorf(sabot.ECONFLICT, "table %d is out of service: %s", a.cfg.ID, a.closed)}
+		return reply{err: sabot.Errorf(sabot.ECONFLICT, "table %d is out of service: %s", a.cfg.ID, a.closed).WithReason("table_closed", map[string]any{"table": a.cfg.ID})}
 	}
 	if c.commandID == "" {
 		return reply{err: sabot.Errorf(sabot.EINVALID, "every command needs a command_id")}

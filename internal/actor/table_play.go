@@ -20,13 +20,14 @@ import (
 func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error) {
 	name := c.user.Name
 	if req.Box < 1 || req.Box > a.p.Boxes {
-		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes).WithReason("no_such_box", map[string]any{"boxes": a.p.Boxes})
 	}
 	if h := a.t.Holder(req.Box); h != "" {
 		if h != name {
 			a.wants(name)
 		}
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s%s", req.Box, h, cite(a.p.Cite("AR-21, ES-03, VE-03", "boxes")))
+		rule := a.p.Cite("AR-21, ES-03, VE-03", "boxes")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s%s", req.Box, h, cite(rule)).WithReason("box_taken", map[string]any{"box": req.Box, "player": h, "rule": rule})
 	}
 	if err := a.checkReseat(name, req.Box); err != nil {
 		return 0, err
@@ -66,7 +67,7 @@ func (a *Table) leave(ctx context.Context, c *Command, _ wire.Leave) (int64, err
 		seated = seated || p == name
 	}
 	if !seated && pending == 0 {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s neither sits nor bets at table %d", name, a.cfg.ID).WithReason("not_at_table", nil)
 	}
 	ps, err := a.moves(ctx, name, pending, "leave: bets returned")
 	if err != nil {
@@ -132,7 +133,7 @@ func (a *Table) bet(ctx context.Context, c *Command, req wire.Bet) (int64, error
 // accepted now never stops the deal.
 func (a *Table) checkBet(player string, box int, stake money.Amount) error {
 	if box < 1 || box > a.p.Boxes {
-		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes)
+		return sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes).WithReason("no_such_box", map[string]any{"boxes": a.p.Boxes})
 	}
 	// A stake outside the table's limits is a wrong stake, whatever the
 	// table's state: `invalid`, as docs/protocol.md says (the table would
@@ -143,7 +144,9 @@ func (a *Table) checkBet(player string, box int, stake money.Amount) error {
 		if bar == rules.BarMaximum {
 			bound = "max_bet"
 		}
-		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(a.p.Cite("AR-04, ES-03, FAM-01, VE-21", bound)))
+		rule := a.p.Cite("AR-04, ES-03, FAM-01, VE-21", bound)
+		return sabot.Errorf(sabot.EINVALID, "refused: a stake must be between %s and %s%s", a.p.MinBet, a.p.MaxBet, cite(rule)).
+			WithReason("stake_range", ruleParams(rule, map[string]any{"min": a.p.MinBet, "max": a.p.MaxBet}))
 	}
 	others, total := 0, money.Amount(0)
 	for _, b := range a.t.Bets() {
@@ -155,11 +158,14 @@ func (a *Table) checkBet(player string, box int, stake money.Amount) error {
 	switch a.p.BoxBar(others, total, stake) {
 	case rules.BarNoBackBets:
 		// Two seated players on one free box: the second would be a back bet.
-		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here%s", box, cite(a.p.Cite("AR-05, FAM-01", "back_bets_per_box")))
+		rule := a.p.Cite("AR-05, FAM-01", "back_bets_per_box")
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d has a bet already, and no back betting here%s", box, cite(rule)).WithReason("no_back_betting", map[string]any{"box": box, "rule": rule})
 	case rules.BarBackBettors:
-		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors%s", box, a.p.BackBetsPerBox, cite(a.p.Cite("ES-03, VE-03", "back_bets_per_box")))
+		rule := a.p.Cite("ES-03, VE-03", "back_bets_per_box")
+		return sabot.Errorf(sabot.ECONFLICT, "refused: box %d already has %d back bettors%s", box, a.p.BackBetsPerBox, cite(rule)).WithReason("back_bettors_full", map[string]any{"box": box, "n": a.p.BackBetsPerBox, "rule": rule})
 	case rules.BarBoxMaximum:
-		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s%s", a.p.MaxBet, cite(a.p.Cite("ES-03, VE-21", "max_bet_scope")))
+		rule := a.p.Cite("ES-03, VE-21", "max_bet_scope")
+		return sabot.Errorf(sabot.EINVALID, "refused: the box's stakes would exceed the table maximum %s%s", a.p.MaxBet, cite(rule)).WithReason("box_maximum", map[string]any{"max": a.p.MaxBet, "rule": rule})
 	}
 	return nil
 }
@@ -188,7 +194,7 @@ func (a *Table) withdraw(ctx context.Context, c *Command, req wire.Withdraw) (in
 func (a *Table) act(ctx context.Context, c *Command, req wire.Act) (int64, error) {
 	r := a.t.Round()
 	if !a.dealt || r.Phase() == engine.Done {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play at table %d", a.cfg.ID).WithReason("no_round", nil)
 	}
 	w := wire.Action{Kind: req.Action, Player: c.user.Name, Box: req.Box, Hand: req.Hand, Stake: req.Stake, Value: req.Value}
 	act, err := w.Engine()
@@ -275,12 +281,12 @@ func stakeOf(act engine.Action) money.Amount {
 func (a *Table) decline(ctx context.Context, c *Command, req wire.Decline) (int64, error) {
 	r := a.t.Round()
 	if !a.dealt || !inWindow(r.Phase()) {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no optional window is open").WithReason("no_window", nil)
 	}
 	a.syncWindow()
 	key := declineKey{c.user.Name, req.Box}
 	if !a.eligible()[key] {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase())
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase()).WithReason("nothing_to_answer", map[string]any{"box": req.Box})
 	}
 	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
 		Action: wire.Action{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)

@@ -74,6 +74,9 @@ type Table struct {
 	seatUses  map[string]*seatUse
 	waiting   map[string]time.Time // who asked for a box taken, when
 	seatTimer alarm
+	// ready are the seated players who said "deal" (callDeal) in this
+	// betting window: it ends early once every seated player has.
+	ready map[string]bool
 	// seenMax bounds the command IDs the table remembers (maxSeen; a
 	// test sets it small).
 	seenMax int

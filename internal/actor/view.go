@@ -89,6 +89,12 @@ func (a *Table) view() *wire.TableView {
 	if a.timer.kind == betTimer {
 		v.BettingDeadline = a.timer.due.UnixMilli()
 	}
+	v.KeepBetWindow = tm.KeepBetWindow && !a.t.Physical()
+	for _, p := range a.t.Seated() {
+		if a.ready[p] {
+			v.Ready = append(v.Ready, p)
+		}
+	}
 	if !a.dealt && len(v.Bets) > 0 {
 		if err := a.t.CanDeal(); err != nil {
 			v.Waiting = waitingView(err)

@@ -1,5 +1,6 @@
 // Package chart draws sabot's charts with gonum.org/v1/plot. The file's
-// extension chooses the format (.svg, .png, .pdf).
+// extension chooses the format (.svg, .png, .pdf); `sim --chart` writes
+// each in SVG and PNG (SimFormats).
 package chart
 
 import (
@@ -14,13 +15,16 @@ import (
 	"sabot/sim"
 )
 
+// SimFormats are the formats `sim --chart` writes each chart in.
+var SimFormats = []string{"svg", "png"}
+
 // SimEVByCount draws the EV per initial bet by the count at the bet, with
 // ±2 SE bars, and the frequency of each count.
 func SimEVByCount(path string, rows []sim.CountRow) error {
 	p := plot.New()
 	p.Title.Text = "EV by count at the bet"
 	p.X.Label.Text = "count (floor; the ends gather the tails)"
-	p.Y.Label.Text = "EV per initial bet, %"
+	p.Y.Label.Text = "EV per initial bet, % (bars: ±2 standard errors)"
 	pts := make(plotter.XYs, 0, len(rows))
 	errs := make(plotter.YErrors, 0, len(rows))
 	for _, r := range rows {
@@ -48,16 +52,19 @@ func SimEVByCount(path string, rows []sim.CountRow) error {
 	return p.Save(6*vg.Inch, 4*vg.Inch, path)
 }
 
-// SimBankroll draws bankroll paths in units, one line per path.
-func SimBankroll(path string, paths [][]float64) error {
+// SimBankroll draws bankroll paths: the net in initial bets against the
+// rounds played (roundsPerPoint rounds between two points of a path), one
+// line per session of the run; the paths are named in the title, not in a
+// legend over the lines.
+func SimBankroll(path string, paths [][]float64, roundsPerPoint float64) error {
 	p := plot.New()
-	p.Title.Text = "Bankroll paths"
-	p.X.Label.Text = "point (rounds played / path length)"
-	p.Y.Label.Text = "net, units"
+	p.Title.Text = fmt.Sprintf("Bankroll: %d sessions of the run, each a line", len(paths))
+	p.X.Label.Text = "rounds played"
+	p.Y.Label.Text = "net, in initial bets (1 = one base stake)"
 	for i, ys := range paths {
 		pts := make(plotter.XYs, len(ys))
 		for j, y := range ys {
-			pts[j] = plotter.XY{X: float64(j), Y: y}
+			pts[j] = plotter.XY{X: float64(j) * roundsPerPoint, Y: y}
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
@@ -65,9 +72,8 @@ func SimBankroll(path string, paths [][]float64) error {
 		}
 		l.Color = plotutil.Color(i)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("path %d", i+1), l)
 	}
-	p.Add(plotter.NewGrid())
+	p.Add(plotter.NewGrid(), plotter.NewFunction(func(float64) float64 { return 0 }))
 	return p.Save(7*vg.Inch, 4*vg.Inch, path)
 }
 
@@ -75,8 +81,8 @@ func SimBankroll(path string, paths [][]float64) error {
 func SimDistribution(path string, values, freq []float64) error {
 	p := plot.New()
 	p.Title.Text = "Distribution of results per round"
-	p.X.Label.Text = "net, units"
-	p.Y.Label.Text = "frequency, %"
+	p.X.Label.Text = "net of a round, in initial bets"
+	p.Y.Label.Text = "share of rounds, %"
 	pts := make(plotter.XYs, len(values))
 	for i := range values {
 		pts[i] = plotter.XY{X: values[i], Y: 100 * freq[i]}

@@ -259,6 +259,12 @@ type botState struct {
 	waiting  string // the command ID awaiting its answer
 	withdraw string // the command ID of a last withdrawal
 	betID    string // the command ID of the last bet
+	// keep: the table keeps its betting window until every seated player
+	// says "deal" (wire.TableView.KeepBetWindow); said: the bot has, in
+	// this window; dealID: that command's ID (its refusal, AR-03 or
+	// VE-20 unmet, leaves the window to its timer).
+	keep, said bool
+	dealID     string
 	// dealtSinceBet: a round was dealt after the last bet was sent;
 	// releasedSinceBet: the bot's box was given up after it (AR-21: the
 	// betting window closed before the bet arrived).
@@ -285,7 +291,7 @@ type botState struct {
 
 // sent is what a snapshot does not tell: the commands on their way.
 func (st *botState) sent() botState {
-	return botState{waiting: st.waiting, withdraw: st.withdraw, betID: st.betID, dealtSinceBet: st.dealtSinceBet,
+	return botState{waiting: st.waiting, withdraw: st.withdraw, betID: st.betID, dealID: st.dealID, dealtSinceBet: st.dealtSinceBet,
 		releasedSinceBet: st.releasedSinceBet, sentAction: st.sentAction, sentAt: st.sentAt, unanswered: st.unanswered, resent: st.resent, resends: st.resends,
 		seq: st.seq, decision: st.decision, decisionSeq: st.decisionSeq}
 }
@@ -382,6 +388,9 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 				// given up as the window closed (AR-21): the bot sits
 				// this round out (sits again) and bets for the next.
 				st.pending, st.betRound = false, false
+			} else if m.Type == "error" && m.CommandID == st.dealID && m.CommandID != "" {
+				// "deal" refused (the table's conditions unmet, or the
+				// round dealt meanwhile): the window's timer deals.
 			} else if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
 				b.fail(m.Code + ": " + m.Error)
 				if m.Code == sabot.EINSUFFICIENT {
@@ -398,6 +407,8 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 func (b *Bot) fromSnapshot(st *botState, v *wire.TableView) {
 	*st = st.sent()
 	st.bank = v.Bank == b.Name
+	st.keep = v.KeepBetWindow
+	st.said = slices.Contains(v.Ready, b.Name)
 	for _, s := range v.Seats {
 		st.seated = st.seated || s.Player == b.Name && s.Box == b.Box
 		if s.Box == b.Box {
@@ -452,6 +463,7 @@ func (b *Bot) onEvent(st *botState, e *wire.Event) {
 			st.pending = false
 		}
 	case "deal":
+		st.said = false
 		st.inRound, st.betRound, st.turn = true, st.pending, nil
 		st.dealtSinceBet = true
 		st.pending = false
@@ -530,6 +542,13 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		}
 		err := send(wire.CommandRequest{Op: opBet, Box: b.Box, Stake: stake})
 		st.betID, st.dealtSinceBet, st.releasedSinceBet = st.waiting, false, false
+		return err
+	case st.keep && !st.inRound && st.pending && st.seated && !st.said && !st.bank && !b.Behind:
+		// Its bet is down: the bot says so, and the window ends once every
+		// seated player has.
+		st.said = true
+		err := send(wire.CommandRequest{Op: opDeal})
+		st.dealID = st.waiting
 		return err
 	}
 	return nil

@@ -12,6 +12,7 @@ const (
 	opSit      = "sit"
 	opLeave    = "leave"
 	opBet      = "bet"
+	opDeal     = "deal"
 	opWithdraw = "withdraw"
 	opAct      = "act"
 	opDecline  = "decline"

@@ -27,11 +27,11 @@ const MinPassword = 8
 func checkPassword(password string) error {
 	switch {
 	case len(password) > MaxPassword:
-		return sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes (bcrypt reads no more); this one has %d", MaxPassword, len(password))
+		return sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes (bcrypt reads no more); this one has %d", MaxPassword, len(password)).WithReason("password_long", map[string]any{"most": MaxPassword})
 	case utf8.RuneCountInString(password) < MinPassword:
-		return sabot.Errorf(sabot.EINVALID, "a password has at least %d characters", MinPassword)
+		return sabot.Errorf(sabot.EINVALID, "a password has at least %d characters", MinPassword).WithReason("password_short", map[string]any{"least": MinPassword})
 	case strings.TrimFunc(password, unicode.IsSpace) == "":
-		return sabot.Errorf(sabot.EINVALID, "a password needs more than spaces")
+		return sabot.Errorf(sabot.EINVALID, "a password needs more than spaces").WithReason("password_spaces", nil)
 	}
 	return nil
 }
@@ -157,10 +157,10 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(c.Password) > MaxPassword {
-		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword))
+		s.writeError(w, r, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword).WithReason("password_long", map[string]any{"most": MaxPassword}))
 		return
 	}
-	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password")
+	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password").WithReason("login_failed", nil)
 	// Successful logins have a budget too, per account and per address,
 	// taken before the hash and given back if the password is wrong (a
 	// stranger's failures do not spend the owner's; issue 40, S3).
@@ -303,19 +303,19 @@ const userKey ctxKey = 1
 func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string, error) {
 	token, err := bearer(r.Header.Get("Authorization"))
 	if err != nil {
-		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: the Authorization header is not \"Bearer TOKEN\"")
+		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: the Authorization header is not \"Bearer TOKEN\"").WithReason("login_first", nil)
 	}
 	if token == "" && query {
 		token = r.URL.Query().Get("token")
 	}
 	if token == "" {
-		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: no bearer token")
+		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in first: no bearer token").WithReason("login_first", nil)
 	}
 	h := token // the store keeps only its hash
 	sess, err := s.Store.SessionByToken(r.Context(), h)
 	if err != nil {
 		if sabot.ErrorCode(err) == sabot.ENOTFOUND {
-			err = sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session is unknown or over")
+			err = sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session is unknown or over").WithReason("login_again", nil)
 		}
 		return nil, "", err
 	}
@@ -325,7 +325,7 @@ func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string,
 		s.Store.DeleteSession(r.Context(), h)
 		s.revokeSession(h)
 		s.revoke(r.Context(), sabot.Revocation{UserID: sess.UserID}, nil) // on every node (issue 25)
-		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long")
+		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long").WithReason("login_idle", nil)
 	}
 	if now.Sub(sess.LastSeen) > time.Minute/4 {
 		s.touch(r.Context(), h, now)

@@ -24,18 +24,18 @@ const MaxName = 32
 // and "ana" are one (issue 11, finding 12; issue 15, finding 4).
 func checkName(name string) (string, error) {
 	if n := utf8.RuneCountInString(name); n > 4*MaxName { // NFKC cannot bring it within MaxName
-		return "", sabot.Errorf(sabot.EINVALID, "a name has at most %d characters; this one has %d", MaxName, n)
+		return "", sabot.Errorf(sabot.EINVALID, "a name has at most %d characters; this one has %d", MaxName, n).WithReason("name_long", map[string]any{"most": MaxName})
 	}
 	if !utf8.ValidString(name) {
-		return "", sabot.Errorf(sabot.EINVALID, "a name must be UTF-8 text")
+		return "", sabot.Errorf(sabot.EINVALID, "a name must be UTF-8 text").WithReason("name_chars", nil)
 	}
 	name = norm.NFKC.String(name)
 	rs := []rune(name)
 	switch {
 	case len(rs) == 0:
-		return "", sabot.Errorf(sabot.EINVALID, "a name needs at least one letter or digit")
+		return "", sabot.Errorf(sabot.EINVALID, "a name needs at least one letter or digit").WithReason("name_empty", nil)
 	case len(rs) > MaxName:
-		return "", sabot.Errorf(sabot.EINVALID, "a name has at most %d characters; this one has %d", MaxName, len(rs))
+		return "", sabot.Errorf(sabot.EINVALID, "a name has at most %d characters; this one has %d", MaxName, len(rs)).WithReason("name_long", map[string]any{"most": MaxName})
 	}
 	var scripts [3]bool // Latin, Greek, Cyrillic
 	around := func(i int) bool { return i >= 0 && i < len(rs) && wordRune(rs[i]) }
@@ -53,22 +53,22 @@ func checkName(name string) (string, error) {
 			word = true
 		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
 			if i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsMark(rs[i-1]) {
-				return "", sabot.Errorf(sabot.EINVALID, "a name's accent marks follow a letter")
+				return "", sabot.Errorf(sabot.EINVALID, "a name's accent marks follow a letter").WithReason("name_chars", nil)
 			}
 		case r == '.' || r == '_' || r == '-':
 		case r == ' ' || r == '\'' || r == '’':
 			if !around(i-1) || !around(i+1) {
-				return "", sabot.Errorf(sabot.EINVALID, "a space or an apostrophe in a name stands between two letters or digits")
+				return "", sabot.Errorf(sabot.EINVALID, "a space or an apostrophe in a name stands between two letters or digits").WithReason("name_spaces", nil)
 			}
 		default:
-			return "", sabot.Errorf(sabot.EINVALID, "a name is letters, digits, '.', '_', '-', and single spaces or apostrophes between words: %s is not allowed", quoteRune(r))
+			return "", sabot.Errorf(sabot.EINVALID, "a name is letters, digits, '.', '_', '-', and single spaces or apostrophes between words: %s is not allowed", quoteRune(r)).WithReason("name_char", map[string]any{"char": string(r)})
 		}
 	}
 	if !word {
-		return "", sabot.Errorf(sabot.EINVALID, "a name needs at least one letter or digit")
+		return "", sabot.Errorf(sabot.EINVALID, "a name needs at least one letter or digit").WithReason("name_empty", nil)
 	}
 	if n := btoi(scripts[0]) + btoi(scripts[1]) + btoi(scripts[2]); n > 1 {
-		return "", sabot.Errorf(sabot.EINVALID, "a name's letters are of one alphabet: Latin, Greek and Cyrillic letters are not mixed (they look alike)")
+		return "", sabot.Errorf(sabot.EINVALID, "a name's letters are of one alphabet: Latin, Greek and Cyrillic letters are not mixed (they look alike)").WithReason("name_scripts", nil)
 	}
 	return name, nil
 }

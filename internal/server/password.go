@@ -44,7 +44,7 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 	case c == nil:
 		return nil, sabot.Errorf(sabot.EINVALID, "this store cannot end sessions: no password change")
 	case len(req.Password) > MaxPassword:
-		return nil, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword)
+		return nil, sabot.Errorf(sabot.EINVALID, "a password has at most %d bytes", MaxPassword).WithReason("password_long", map[string]any{"most": MaxPassword})
 	}
 	if err := checkPassword(req.NewPassword); err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func (s *Server) table(id int64) (*actor.Table, error) {
 	defer s.mu.Unlock()
 	a, ok := s.tables[id]
 	if !ok {
-		return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
+		return nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id).WithReason("no_table", map[string]any{"table": id})
 	}
 	return a, nil
 }

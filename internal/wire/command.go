@@ -70,6 +70,9 @@ type (
 	}
 	// Leave stands the player up.
 	Leave struct{}
+	// Deal says the player has placed his bets: the betting window ends
+	// once every seated player has said so.
+	Deal struct{}
 	// Bet places or changes a bet on a box for the next round.
 	Bet struct {
 		Box   int          `json:"box,omitempty"`

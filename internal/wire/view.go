@@ -31,6 +31,12 @@ type TableView struct {
 	// BettingDeadline is when the betting window closes (Unix ms), 0 when
 	// no bet is down yet.
 	BettingDeadline int64 `json:"betting_deadline,omitempty"`
+	// Ready are the seated players who said "deal" in this betting
+	// window (it ends when every seated player has); KeepBetWindow says
+	// whether the window waits for them (false: the last seated box's bet
+	// deals).
+	Ready         []string `json:"ready,omitempty"`
+	KeepBetWindow bool     `json:"keep_bet_window,omitempty"`
 	// Need is whom the next card is for, at a table dealt from a physical
 	// shoe whose round waits for it.
 	Need *NeedView `json:"need,omitempty"`

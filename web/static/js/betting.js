@@ -140,11 +140,13 @@ export function lastStakes(bets, me) {
 // command and resolves with whether it was taken.
 export class Betting {
   // clock is the betting window's countdown (status.js Clock), on the tray.
-  constructor(state, id, run, clock = null) {
+  // line is the status line's copy (status.js Status.line), on the tray.
+  constructor(state, id, run, clock = null, line = null) {
     this.state = state;
     this.id = id;
     this.run = run;
     this.clock = clock;
+    this.line = line;
     this.chip = 0;
     this.sig = '';
     this.asked = new Map(); // box → the stake last asked for
@@ -186,10 +188,15 @@ export class Betting {
       rebet: rebetPlan(v, this.last, balance),
       double: doublePlan(v, balance),
     } : null;
-    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, plans, this.last, this.pending > 0]);
+    // "Deal": the player has placed his bets; where the table keeps its
+    // window, it ends when every seated player has said so.
+    const ready = (t.ready || []).includes(me);
+    const canDeal = open && !!t.keep_bet_window && seats.length > 0 && mine.length > 0;
+    const sig = JSON.stringify([open, mine, seats, chip, chips, !!me, session.user?.wallet, plans, this.last, this.pending > 0, ready, canDeal]);
     if (sig === this.sig) return;
     this.sig = sig;
     this.el.classList.toggle('open', open && !!me);
+    const dropped = !document.activeElement || document.activeElement === document.body;
     keepFocus(this.el, () => {
       if (!me) {
         replace(this.el, h('p', {}, h('a', { href: `/login?next=/tables/${this.id}` }, tr('lobby.loginLink')), tr('bets.toSit')));
@@ -217,7 +224,11 @@ export class Betting {
         button('undo', tr('bets.undo'), tr('bets.undoHint')),
         button('clear', tr('bets.clear'), tr('bets.clearHint')),
         button('rebet', tr('bets.rebet'), tr('bets.rebetHint')),
-        button('double', tr('bets.double'), tr('bets.doubleHint'))) : null;
+        button('double', tr('bets.double'), tr('bets.doubleHint')),
+        canDeal ? h('button', {
+          class: 'bet-action deal primary', 'data-fk': 'bet-deal', disabled: ready || this.chipsOut > 0 || this.pending > 0,
+          'aria-pressed': String(ready), title: tr(ready ? 'bets.dealWaiting' : 'bets.dealHint'), onclick: () => this.deal(),
+        }, tr(ready ? 'bets.dealt' : 'bets.deal')) : null) : null;
       // Why the last round's bets cannot be placed again, when that is what
       // the player would do (no bet of his on the table yet).
       const why = open && this.last.length && !mine.length && plans.rebet.reason
@@ -228,13 +239,30 @@ export class Betting {
       replace(this.el,
         h('h2', { class: 'visually-hidden' }, tr('bets.heading')),
         h('div', { class: 'bet-tray' },
-          open && this.clock ? this.clock.el : null,
+          open && (this.line || this.clock) ? h('div', { class: 'tray-top' }, open && this.line ? this.line : null, open && this.clock ? this.clock.el : null) : null,
           h('div', { class: 'bet-row' }, open ? rack : null, h('p', { class: 'wallet-line' }, tr('page.balance'), h('strong', { class: 'balance' }, money(session.user?.wallet || 0)))),
           actions),
         why,
         list,
         seats.length || mine.length ? h('button', { class: 'leave', 'data-fk': 'leave', onclick: () => this.run('leave', {}) }, tr('reality.leave')) : null);
     });
+    // The focus goes where the next action is: to the chip chosen once a
+    // player sits, and when a new betting window opens after a round,
+    // where it fell to the page (the Sit button or the decision gone).
+    const seatedOpen = open && seats.length > 0;
+    if (!seatedOpen) this.focused = false;
+    else if (!this.focused && (dropped || !document.activeElement || document.activeElement === document.body)) {
+      this.focused = true;
+      this.el.querySelector('.rack .chip.chosen')?.focus({ preventScroll: true });
+    }
+  }
+
+  // deal says this player has placed his bets (the server's "deal").
+  deal() {
+    this.pending++;
+    this.sig = '';
+    this.draw();
+    return this.run('deal', {}).finally(() => { this.pending--; this.sig = ''; this.draw(); });
   }
 
   chipKeys(ev, chips) {

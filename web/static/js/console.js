@@ -56,7 +56,14 @@ export function consolePage(main, id) {
     id: 'card-input', class: 'card-input', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
     'aria-label': t('console.cardField'), placeholder: 'AS',
   });
-  const cardForm = h('form', { class: 'console-card', id: 'card-form' }, input, h('button', { type: 'submit', class: 'button' }, t('console.read')));
+  // A card typed wrong is flagged as typed, at the field (issue 41).
+  const cardError = h('p', { class: 'card-error form-error', id: 'card-error', role: 'alert' });
+  input.setAttribute('aria-describedby', 'card-error');
+  const cardForm = h('form', { class: 'console-card', id: 'card-form' }, input, h('button', { type: 'submit', class: 'button' }, t('console.read')), cardError);
+  function flagCard(text) {
+    input.setAttribute('aria-invalid', text ? 'true' : 'false');
+    cardError.textContent = text ? t('console.notACard', { text }) : '';
+  }
   const rankRow = h('div', { class: 'console-keys', role: 'group', 'aria-label': t('console.ranks') });
   const suitRow = h('div', { class: 'console-keys', role: 'group', 'aria-label': t('console.suits') });
   const actions = h('div', { class: 'console-actions', role: 'group', 'aria-label': t('console.actions') });
@@ -99,6 +106,7 @@ export function consolePage(main, id) {
     const code = readCode(input.value);
     if (!code) {
       toast(t('console.notACard', { text: input.value }));
+      flagCard(input.value);
       input.select();
       return;
     }
@@ -107,6 +115,7 @@ export function consolePage(main, id) {
   // A reader that types like a keyboard ends a card with Enter; a dealer's
   // two keys are enough.
   input.addEventListener('input', () => {
+    if (input.getAttribute('aria-invalid') === 'true') flagCard('');
     const code = readCode(input.value);
     if (code && input.value.trim().length >= 2 && !/^1$/.test(input.value.trim())) send(code);
   });
@@ -281,7 +290,11 @@ export function consolePage(main, id) {
     else if (inPlay) text = t('console.window');
     else text = t('console.betting', { n: (view.bets || []).length });
     replace(next, text);
+    const wasDisabled = input.disabled;
     input.disabled = !view.need;
+    // Bets closed, the first card is due: the card field takes the focus
+    // where it is not in another field.
+    if (wasDisabled && !input.disabled && !(document.activeElement && document.activeElement !== input && ['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement.tagName))) input.focus();
     drawActions();
     drawBoxes();
     drawCorrections();

@@ -98,7 +98,16 @@ const DECIMAL_PARAMS = new Set(['rtp', 'low', 'high', 'certified', 'z', 'hilo', 
 // "Errors").
 export function refusal({ reason, params, error, text } = {}) {
   if (!reason || !has('reason.' + reason)) return error ?? text ?? '';
-  return t('reason.' + reason, values(params));
+  // An error given only its code's general reason (error_CODE): on an
+  // English page its own line says more; in another language the general
+  // words, not English.
+  if (reason.startsWith('error_') && lang === 'en' && (error || text)) return error ?? text;
+  const words = t('reason.' + reason, values(params));
+  // The rules a refusal cites, where its words do not name them: after
+  // the words ("No bet once the first card has left the shoe (ES-01).").
+  const form = CATALOGUES[lang]['reason.' + reason] ?? en['reason.' + reason];
+  if (!params?.rule || JSON.stringify(form).includes('{rule}')) return words;
+  return words.replace(/(\.?)$/, ` (${params.rule})$1`);
 }
 
 // values writes a server's values as the page words them: amounts as money,

@@ -269,7 +269,7 @@ export class TableState {
     this.epoch = epoch || this.epoch;
     if (seq !== undefined) this.seq = seq;
     const { round, turn, ...table } = tv;
-    this.table = { ...table, seats: [...(table.seats || [])], bets: [...(table.bets || [])] };
+    this.table = { ...table, seats: [...(table.seats || [])], bets: [...(table.bets || [])], ready: [...(table.ready || [])] };
     this.round = round ? Round.fromView(tv.id, round) : null;
     this.turn = turn || null;
     this.bettingDeadline = tv.betting_deadline || 0;
@@ -335,6 +335,12 @@ export class TableState {
         // A bet the player took back, or one the bank cannot cover (FAM-01).
         say(e.text ? tr('call.betReturned', { player: e.player, box: e.box, text: refusal(e).replace(/\.$/, '') }) : tr('call.withdraw', { player: e.player, box: e.box }), 'info');
         break;
+      case 'ready':
+        // A seated player has placed his bets: the window ends when every
+        // seated player has said so.
+        if (!t.ready.includes(e.player)) t.ready = [...t.ready, e.player];
+        say(tr('call.ready', { player: e.player }), 'info');
+        break;
       case 'betting':
         this.bettingDeadline = e.deadline;
         this.waiting = null;
@@ -358,6 +364,7 @@ export class TableState {
         const betting = new Set(t.bets.map(b => b.player));
         t.seats = t.seats.filter(s => betting.has(s.player));
         t.bets = [];
+        t.ready = [];
         this.bettingDeadline = 0;
         this.waiting = null;
         this.round = new Round(e.round, `${this.id}-${e.round}`, e.test);

@@ -112,14 +112,24 @@ export class Clock {
 // time as it was when the connection was lost: nothing runs out on a page
 // that cannot hear the table (issue 28).
 export class Status {
-  constructor(state, felt) {
+  // say(text, assertive) reads a line out (ui.js announce).
+  constructor(state, felt, say = () => {}) {
     this.state = state;
     this.felt = felt;
+    this.say = say;
     this.frozen = 0;
     this.clocks = [];
     this.text = h('p', { class: 'status-text', id: 'status-text' });
     this.timer = h('div', { class: 'timer', role: 'timer', 'aria-label': tr('status.timerLabel') }, h('span'));
     this.el = h('div', { class: 'status' }, this.text, this.timer);
+  }
+
+  // line makes a copy of the status line, kept in step with it: the chip
+  // tray shows it where the player bets.
+  line() {
+    const l = h('p', { class: 'status-line', 'aria-hidden': 'true' });
+    this.lines = [...(this.lines || []), l];
+    return l;
   }
 
   // clock makes a countdown kept in step with the status.
@@ -133,6 +143,7 @@ export class Status {
   draw(now = this.frozen || Date.now()) {
     const s = statusLine(this.state, now);
     if (this.text.textContent !== s.text) this.text.textContent = s.text;
+    for (const l of this.lines || []) if (l.textContent !== s.text) l.textContent = s.text;
     this.timer.hidden = s.frac === null;
     if (s.frac !== null) {
       this.timer.firstChild.style.width = `${s.frac * 100}%`;
@@ -140,6 +151,16 @@ export class Status {
       this.timer.setAttribute('aria-valuetext', tr('status.secondsLeft', { n: s.left }));
     }
     for (const c of this.clocks) c.draw(s);
+    // The last seconds of this player's decision are read out, once each:
+    // at 10 s and at 5 s (the timer itself is not a live region).
+    const tn = this.state.inPlay() && this.state.turn;
+    if (tn && this.state.me && tn.players.includes(this.state.me) && (s.left === 10 || s.left === 5) && !this.frozen) {
+      const key = `${tn.phase}-${tn.box}-${tn.hand}-${s.left}-${this.state.round?.id}`;
+      if (key !== this.told) {
+        this.told = key;
+        this.say(tr('status.lastSeconds', { n: s.left, def: defaultName(tn.default, tn.phase) }), true);
+      }
+    }
     this.felt.setTimer(s.box, s.boxFrac);
   }
 }

@@ -5,7 +5,7 @@
 // that state from the table's socket, or, watching without a session, from
 // its snapshot read again and again. Commands go through run().
 
-import { api, session, bus, refreshMe, noteRound, loggedIn, commandID } from './api.js';
+import { api, APIError, session, bus, refreshMe, noteRound, loggedIn, commandID } from './api.js';
 import { h, replace, money } from './dom.js';
 import { TableState, tableNeeds } from './state.js';
 import { Prompt } from './prompt.js';
@@ -64,9 +64,9 @@ export function tablePage(main, id) {
   const title = h('h1', { class: 'table-title' }, 'Table');
   const sub = h('p', { class: 'table-sub' });
   const conn = new Connection();
-  const status = new Status(state, felt);
+  const status = new Status(state, felt, announce);
   const prompt = new Prompt(state, run, status.clock('decide'));
-  const betting = new Betting(state, id, run, status.clock('bets'));
+  const betting = new Betting(state, id, run, status.clock('bets'), status.line());
   const calls = new Calls(announce);
   const history = new History(state, id, api, stakes => betting.remember(stakes));
   // The reality check (docs/players.md): leaving from it stands the player
@@ -292,8 +292,19 @@ export function tablePage(main, id) {
 
   let live = false; // the table was heard at least once
   let offline = false;
+  let asked = false; // whether the table exists was asked, once
   function onConn(st) {
     conn.show(st);
+    if (st === 'connecting' && !live && !asked) {
+      // A table that does not exist is said so, not "connecting…" for ever.
+      asked = true;
+      api(`/api/tables/${id}`).catch(e => {
+        if (!(e instanceof APIError) || e.status !== 404) return;
+        sock?.close();
+        sock = null;
+        replace(main, h('h1', {}, tr('table.missing')), h('p', { class: 'form-error', role: 'alert' }, refusal(e)), h('p', {}, h('a', { href: '/' }, tr('page.lobby'))));
+      });
+    }
     if (st === 'unauthorized') toast(tr('page.sessionOver'));
     if (st === 'open') live = true;
     setOffline(live && st === 'connecting'); // logged out: the toast says so
@@ -352,6 +363,11 @@ export function tablePage(main, id) {
         state.snapshot('', undefined, v);
         render();
       } catch (e) {
+        if (e instanceof APIError && e.status === 404) {
+          clearInterval(poll);
+          replace(main, h('h1', {}, tr('table.missing')), h('p', { class: 'form-error', role: 'alert' }, refusal(e)), h('p', {}, h('a', { href: '/' }, tr('page.lobby'))));
+          return;
+        }
         toast(refusal(e));
       }
     };
