@@ -13,6 +13,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/money"
+	"sabot/table"
 )
 
 // A round at a table: the deal once the bets allow it (VE-04, ES-01,
@@ -25,6 +26,10 @@ import (
 // calls "no more bets" (noMoreBets), never by itself.
 func (a *Table) maybeDeal(ctx context.Context) {
 	if a.dealt || len(a.t.Bets()) == 0 || a.t.Physical() { // a physical table deals at the dealer's word
+		return
+	}
+	if a.forced == nil && a.t.Awaiting() != table.StepNone { // AR-07, EG-02: the betting window's timer decides
+		a.armBetTimer()
 		return
 	}
 	has := map[[2]any]bool{}
@@ -45,6 +50,15 @@ func (a *Table) maybeDeal(ctx context.Context) {
 // bets allow a round.
 func (a *Table) tryDeal(ctx context.Context) {
 	a.stopTimer()
+	if a.forced == nil && a.t.Awaiting() == table.StepCut && len(a.t.Bets()) > 0 && !a.cutByTimeout(ctx) { // AR-07: nobody cut in time
+		return
+	}
+	if err := a.t.ShoeReady(); a.forced == nil && err != nil { // AR-07, EG-02: the inspector's authorisation
+		if len(a.t.Bets()) > 0 {
+			a.publish(waiting(err))
+		}
+		return
+	}
 	if err := a.t.CanDeal(); err != nil {
 		if len(a.t.Bets()) > 0 {
 			a.publish(waiting(err))
