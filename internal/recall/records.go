@@ -42,9 +42,9 @@ type ShoeStart struct {
 // final corte»).
 type ShoeStep struct {
 	Shoe int    `json:"shoe"`
-	Step string `json:"step"` // "authorise" or "cut"
-	By   string `json:"by"`   // who authorised, who cut
-	Role string `json:"role"` // "inspector", "pit" or "player"
+	Step string `json:"step"`         // "authorise" or "cut"
+	By   string `json:"by"`           // who authorised, who cut
+	Role string `json:"role"`         // "inspector", "pit" or "player"
 	At   int    `json:"at,omitempty"` // the cut: cards moved to the back (AR-07)
 	// Timeout: nobody cut within the table's window, and the cut is the
 	// inspector's, at a position drawn by the server.
