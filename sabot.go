@@ -113,6 +113,10 @@ const (
 	// operator's player's stake (issue 14, docs/wallet.md): the stake
 	// counts only in a later record, once the debit is acknowledged.
 	LogWalletDebit = "wallet-debit"
+	// LogShoeStep is a step a new shoe takes before its first deal where
+	// the profile asks them (player_cut; AR-07, EG-02): the inspector's
+	// authorisation of the shuffle, the player's cut and where he cut.
+	LogShoeStep = "shoe-step"
 )
 
 // LogKinds are every kind of log record, in the order of their constants:
@@ -120,13 +124,13 @@ const (
 // payload, its replay, its words, its recall), which refuses to start
 // without one.
 var LogKinds = []string{LogTableOpened, LogShoe, LogShoeReveal, LogSit, LogLeave, LogBet, LogBetWithdraw, LogDeal, LogAction,
-	LogTimeout, LogSettle, LogVoid, LogAdmin, LogConfigure, LogSnapshot, LogCard, LogCardUndo, LogCutCard, LogWalletDebit}
+	LogTimeout, LogSettle, LogVoid, LogAdmin, LogConfigure, LogSnapshot, LogCard, LogCardUndo, LogCutCard, LogWalletDebit, LogShoeStep}
 
 // SignificantKinds are the kinds of log record that make up the
 // significant-event log (GLI-19): voids, timeouts, administrators' acts
 // (credits, tables created, voids, new shoes, forced cards) and
 // configuration changes.
-var SignificantKinds = []string{LogTableOpened, LogAdmin, LogConfigure, LogVoid, LogTimeout}
+var SignificantKinds = []string{LogTableOpened, LogAdmin, LogConfigure, LogVoid, LogTimeout, LogShoeStep}
 
 // LogRecord is one entry of a table's append-only log.
 type LogRecord struct {

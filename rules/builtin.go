@@ -29,6 +29,7 @@ func argentina() Profile {
 	p.Description = "Argentine reglamento: 8 decks, no-peek hole card, the Desafío, Aces declared 1 or 11, double on 11 only, one split."
 	p.Decks = 8                               // AR-01
 	p.MinCut = 50                             // AR-07
+	p.PlayerCut = true                        // AR-07: 000 item 5
 	p.CutCardReserve = 52                     // AR-08
 	p.MinBetsToStart = 3                      // AR-03
 	p.HoleCard = NoPeek                       // AR-09
@@ -51,6 +52,7 @@ func spain() Profile {
 	p.Description = "Spanish casino: 6 decks, European no hole card, double on 9-11, up to 6 splits, insurance and even money under an Ace."
 	p.BurnCards = 5                     // EG-03
 	p.CutCardReserve = 52               // EG-02
+	p.PlayerCut = true                  // EG-02: 003 §10
 	p.BackBetsPerBox = 9                // ES-03 (reading: the leaflet sets no number)
 	p.MaxScope = MaxPerBox              // ES-03 (reading)
 	p.DealerPlays = PlaysAlways         // ES-05: «deberá pedir otros naipes hasta … 17»
@@ -74,6 +76,7 @@ func family() Profile {
 	p.Decks = 1 // FAM-01
 	p.BurnCards = 0
 	p.CutCardReserve = 0
+	p.PlayerCut = false // FAM-03: no cut card, the deck is dealt on
 	p.BackBetsPerBox = 0
 	p.MaxScope = MaxPerBet
 	p.Collected = UnderFaceUp // FAM-03

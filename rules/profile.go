@@ -175,6 +175,7 @@ type Profile struct {
 	MinCut         int       // AR-07
 	CutCardReserve int       // AR-08, EG-02
 	LastRoundVoid  bool      // EG-04
+	PlayerCut      bool      // AR-07, EG-02: a new shoe waits for the inspector's authorisation and a player's cut
 	Collected      Collected // FAM-03
 
 	// The table.
@@ -250,7 +251,7 @@ var tableOnly = map[string]bool{
 	"min_bet": true, "max_bet": true, "max_bet_scope": true, "max_bet_caps_double": true, "below_min_stands": true,
 	"min_bets_to_start": true, "lone_customer_boxes": true, "boxes": true, "back_bets_per_box": true,
 	"bank_rotates": true, "bank_rounds": true,
-	"burn_cards": true, "min_cut": true, "cut_card_reserve": true, "last_round_void": true, "collected_cards": true,
+	"burn_cards": true, "min_cut": true, "cut_card_reserve": true, "last_round_void": true, "collected_cards": true, "player_cut": true,
 	// What the dealer draws when no live hand remains changes no bet's
 	// result, only the cards left for the next rounds (a simulation
 	// measures it, as it does the cut card's).

@@ -43,7 +43,7 @@ func (t *Table) Reconfigure(p *rules.Profile) (newShoe bool, err error) {
 	if newShoe && t.phys != nil {
 		t.newPhysicalShoe()
 	} else if newShoe {
-		if err := t.newShoe(t.Seeds()); err != nil {
+		if err := t.drawShoe(); err != nil {
 			t.p = old
 			return false, err
 		}

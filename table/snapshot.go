@@ -43,6 +43,12 @@ type Snapshot struct {
 	// Physical is the physical shoe of a table dealt by hand (NewPhysical);
 	// it has no seed and no shuffled shoe.
 	Physical *PhysicalState `json:"physical,omitempty"`
+	// What the current shoe waits for before its first deal, and who took
+	// its steps (steps.go; AR-07, EG-02): absent in a snapshot of a shoe
+	// with no steps.
+	Await        Step   `json:"await,omitempty"`
+	AuthorisedBy string `json:"authorised_by,omitempty"`
+	CutBy        string `json:"cut_by,omitempty"`
 }
 
 // PendingClaim is a claim for a free box not yet resolved (AR-21).
@@ -63,16 +69,19 @@ func (t *Table) Snapshot() (Snapshot, error) {
 		return Snapshot{}, t.refuse("", "no snapshot before the round over is finished")
 	}
 	sn := Snapshot{
-		Seats:       append([]string(nil), t.seats...),
-		Bets:        append([]engine.PlacedBet{}, t.bets...),
-		Claims:      make([]PendingClaim, 0, len(t.claims)),
-		ShoeStarted: t.shoeStarted,
-		ShoeNo:      t.shoeNo,
-		RoundNo:     t.roundNo,
-		LastRound:   t.lastRound,
-		Forced:      t.forced,
-		Bank:        t.bank,
-		BankRounds:  t.bankRounds,
+		Seats:        append([]string(nil), t.seats...),
+		Bets:         append([]engine.PlacedBet{}, t.bets...),
+		Claims:       make([]PendingClaim, 0, len(t.claims)),
+		ShoeStarted:  t.shoeStarted,
+		ShoeNo:       t.shoeNo,
+		RoundNo:      t.roundNo,
+		LastRound:    t.lastRound,
+		Forced:       t.forced,
+		Bank:         t.bank,
+		BankRounds:   t.bankRounds,
+		Await:        t.await,
+		AuthorisedBy: t.authorisedBy,
+		CutBy:        t.cutBy,
 	}
 	if t.phys != nil {
 		sn.Physical = &PhysicalState{Seen: map[card.Card]int{}, CutOut: t.phys.cutOut}
@@ -170,21 +179,24 @@ func Restore(p *rules.Profile, sn Snapshot) (*Table, error) {
 		}
 	}
 	t := &Table{
-		p:           p,
-		shoe:        s,
-		round:       engine.New(p),
-		seats:       append([]string(nil), sn.Seats...),
-		bets:        append([]engine.PlacedBet(nil), sn.Bets...),
-		shoeStarted: sn.ShoeStarted,
-		shoeNo:      sn.ShoeNo,
-		roundNo:     sn.RoundNo,
-		lastRound:   sn.LastRound,
-		forced:      sn.Forced,
-		bank:        sn.Bank,
-		bankRounds:  sn.BankRounds,
-		Seeds:       shoe.RandomSeed,
-		seed:        seed,
-		phys:        phys,
+		p:            p,
+		shoe:         s,
+		round:        engine.New(p),
+		seats:        append([]string(nil), sn.Seats...),
+		bets:         append([]engine.PlacedBet(nil), sn.Bets...),
+		shoeStarted:  sn.ShoeStarted,
+		shoeNo:       sn.ShoeNo,
+		roundNo:      sn.RoundNo,
+		lastRound:    sn.LastRound,
+		forced:       sn.Forced,
+		bank:         sn.Bank,
+		bankRounds:   sn.BankRounds,
+		Seeds:        shoe.RandomSeed,
+		seed:         seed,
+		phys:         phys,
+		await:        sn.Await,
+		authorisedBy: sn.AuthorisedBy,
+		cutBy:        sn.CutBy,
 	}
 	for _, c := range sn.Claims {
 		t.claims = append(t.claims, claim{c.Player, c.Box, c.At})

@@ -95,6 +95,13 @@ type Table struct {
 	// its log, gives the recorded ones back.
 	Seeds func() shoe.Seed
 	seed  shoe.Seed
+	// ShoeSteps says whether the next new shoe waits for its steps (the
+	// inspector's authorisation, the player's cut: steps.go); nil: none
+	// does. It is asked before Seeds, and changes nothing.
+	ShoeSteps    func() bool
+	await        Step   // what the current shoe waits for before its first deal
+	authorisedBy string // who authorised its shuffle (000 item 5)
+	cutBy        string // who cut it (AR-07, EG-02)
 
 	style money.Style // how refusals show amounts (SetAmountStyle)
 
@@ -156,7 +163,7 @@ func (t *Table) NewShoe() error {
 		t.newPhysicalShoe()
 		return nil
 	}
-	return t.newShoe(t.Seeds())
+	return t.drawShoe()
 }
 
 func (t *Table) newShoe(seed shoe.Seed) error {
@@ -168,6 +175,7 @@ func (t *Table) newShoe(seed shoe.Seed) error {
 	t.shoeNo++
 	t.shoeStarted = false
 	t.lastRound = false
+	t.await, t.authorisedBy, t.cutBy = StepNone, "", ""
 	return nil
 }
 
@@ -377,6 +385,10 @@ func (e *NotReady) Error() string {
 		}
 	case "table_minimum_players":
 		msg = fmt.Sprintf("a shoe starts with %d seated players betting; %s placed by %s", e.Need, plural(e.Bets, "bet"), plural(e.Have, "player"))
+	case "shoe_authorise":
+		msg = "the new shoe waits for the inspector to authorise its shuffle"
+	case "shoe_cut":
+		msg = "the new shoe waits for a player's cut"
 	case "lone_customer_boxes":
 		msg = fmt.Sprintf("a lone customer plays at least %d boxes; %s played", e.Need, plural(e.Have, "box"))
 	default:
@@ -469,6 +481,11 @@ func (t *Table) deal(forced engine.Source) (*engine.Round, error) {
 			return nil, err
 		}
 	}
+	if forced == nil { // AR-07, EG-02 (a forced round does not touch the shoe)
+		if err := t.ShoeReady(); err != nil {
+			return nil, err
+		}
+	}
 	t.forced = forced != nil
 	var src engine.Source = t.shoe
 	if forced != nil {
@@ -537,6 +554,13 @@ func (t *Table) Finish() (newBank string, err error) {
 		}
 		if void, _ := r.Void(); void && !r.LastRound() {
 			t.lastRound = true // AR-08: the cards ran out: a new shoe
+		}
+		// A new shoe that waits for its steps is prepared at once, so
+		// that they are taken between rounds (AR-07, EG-02).
+		if t.lastRound && t.ShoeSteps != nil && t.ShoeSteps() {
+			if err := t.drawShoe(); err != nil {
+				return "", err
+			}
 		}
 	}
 	if !t.p.BankRotates {

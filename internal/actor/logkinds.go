@@ -98,6 +98,7 @@ var logKinds = map[string]logKind{
 	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*Table).trackAction, replay: (*Table).replayAction}),
 	sabot.LogSettle:      kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
 	sabot.LogVoid:        kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
+	sabot.LogShoeStep:    kindOf(kindParts[recall.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
 	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
 	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
@@ -193,7 +194,7 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 	if err != nil {
 		return err
 	}
-	a.p = prof
+	a.p, a.stepsLog = prof, p.ShoeSteps
 	physical, err := sabot.ShoeOf(p.Options)
 	if err != nil {
 		return err
@@ -202,12 +203,15 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 	if physical { // issue 13: no seed, no order; the cards are read as dealt
 		t, err = table.NewPhysical(prof)
 	} else {
-		t, err = table.New(prof, a.nextSeed())
+		steps := a.nextShoeSteps()
+		if t, err = table.New(prof, a.nextSeed()); err == nil && steps {
+			err = t.WaitForSteps() // AR-07, EG-02
+		}
 	}
 	if err != nil {
 		return err
 	}
-	t.Seeds = a.nextSeed
+	t.Seeds, t.ShoeSteps = a.nextSeed, a.nextShoeSteps
 	t.SetAmountStyle(money.Grouped) // refusals show money as the players see it
 	a.t = t
 	a.shoeNo = 1

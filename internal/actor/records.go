@@ -21,6 +21,11 @@ type openedPayload struct {
 	Profile  string            `json:"profile"`
 	Options  map[string]string `json:"options,omitempty"`
 	TestMode bool              `json:"test_mode,omitempty"`
+	// ShoeSteps: the table's new shoes wait for the inspector's
+	// authorisation and a player's cut where its profile asks them
+	// (player_cut; AR-07, EG-02). A log that predates the steps has not
+	// it, and its table never waits for them.
+	ShoeSteps bool `json:"shoe_steps,omitempty"`
 }
 
 type seatPayload struct {

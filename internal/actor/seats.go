@@ -132,14 +132,14 @@ func (a *Table) checkReseat(player string, box int) error {
 	}
 	if limit := a.s.sitsPerMinute(); limit > 0 && len(u.sits) >= limit {
 		wait := u.sits[0].Add(time.Minute).Sub(now)
-		return sabot.Throttled(wait, "refused: %s sat down %d times at this table in the last minute, at most %d: try again in %ds (AR-21)",
-			player, len(u.sits), limit, int64((wait+time.Second-1)/time.Second))
+		return sabot.Throttled(wait, "refused: %s sat down %d times at this table in the last minute, at most %d: try again in %ds%s",
+			player, len(u.sits), limit, int64((wait+time.Second-1)/time.Second), cite(a.p.Own("AR-21")))
 	}
 	if after := a.s.reseatAfter(); after > 0 && a.othersWait(player, now, after) {
 		for _, g := range u.givenUp {
 			if g.box == box && now.Before(g.at.Add(after)) {
-				return sabot.Errorf(sabot.ECONFLICT, "refused: box %d was given up by %s for no bet %ds ago: it is not his again for %ds; another box may be (AR-21)",
-					box, player, int64(now.Sub(g.at)/time.Second), int64(after/time.Second))
+				return sabot.Errorf(sabot.ECONFLICT, "refused: box %d was given up by %s for no bet %ds ago: it is not his again for %ds; another box may be%s",
+					box, player, int64(now.Sub(g.at)/time.Second), int64(after/time.Second), cite(a.p.Own("AR-21")))
 			}
 		}
 	}
@@ -238,12 +238,12 @@ func (a *Table) checkSeatCap(player string) error {
 	// bound how many more he takes without betting.
 	if n >= limit || gone > 0 && n+gone >= limit && a.holds(player) {
 		if gone == 0 {
-			return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another (AR-21)", player, n, limit).
-				WithReason("boxes_without_bet", map[string]any{"n": n, "most": limit, "rule": "AR-21"})
+			return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them, at most %d here: bet on them before taking another%s", player, n, limit, cite(a.p.Own("AR-21"))).
+				WithReason("boxes_without_bet", ruleParams(a.p.Own("AR-21"), map[string]any{"n": n, "most": limit}))
 		}
-		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them and was given up %d for no bet in the last %v, at most %d here: bet on the boxes he holds before taking another (AR-21)",
-			player, n, gone, a.s.unbetWindow(), limit).
-			WithReason("boxes_without_bet", map[string]any{"n": n + gone, "most": limit, "rule": "AR-21"})
+		return sabot.Errorf(sabot.ECONFLICT, "refused: %s holds %d boxes without a bet on them and was given up %d for no bet in the last %v, at most %d here: bet on the boxes he holds before taking another%s",
+			player, n, gone, a.s.unbetWindow(), limit, cite(a.p.Own("AR-21"))).
+			WithReason("boxes_without_bet", ruleParams(a.p.Own("AR-21"), map[string]any{"n": n + gone, "most": limit}))
 	}
 	return nil
 }

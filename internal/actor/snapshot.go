@@ -61,6 +61,9 @@ type snapshotPayload struct {
 	// Empty: they are in the clear (a server without a seed key, or a
 	// snapshot of an older sabot).
 	Sealed string `json:"sealed,omitempty"`
+	// ShoeSteps: the table's log knows a new shoe's steps
+	// (openedPayload.ShoeSteps; AR-07, EG-02).
+	ShoeSteps bool `json:"shoe_steps,omitempty"`
 }
 
 // snapshotSecret is what a snapshot seals.
@@ -94,7 +97,7 @@ func (a *Table) maybeSnapshot(ctx context.Context) {
 	// give them back.
 	// Nor while a walk-in's buy-in or cash-out waits for the inspector
 	// (internal/live): the snapshot does not keep it.
-	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || !due {
+	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.Awaiting() != table.StepNone || !due {
 		return
 	}
 	pay, err := a.snapshot()
@@ -117,7 +120,7 @@ func (a *Table) snapshot() (*snapshotPayload, error) {
 		return nil, err
 	}
 	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]money.Amount{},
-		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced}
+		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced, ShoeSteps: a.stepsLog}
 	for p, v := range a.escrow {
 		if v != 0 {
 			pay.Escrow[p] = v
@@ -178,7 +181,8 @@ func (a *Table) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 	}
-	t.Seeds = a.nextSeed
+	a.stepsLog = pay.ShoeSteps
+	t.Seeds, t.ShoeSteps = a.nextSeed, a.nextShoeSteps
 	t.SetAmountStyle(money.Grouped)
 	a.t = t
 	a.inForce(prof, pay.Options)

@@ -14,6 +14,7 @@ import (
 	"sabot/internal/store/sqlite"
 	"sabot/internal/wire"
 	"sabot/money"
+	"sabot/table"
 )
 
 // playedTable is a table with a log of rounds played by timeouts: a
@@ -52,8 +53,33 @@ func newPlayedTableIn(tb testing.TB, dir string, key *seal.Key, profile string, 
 	if err := p.a.load(ctx); err != nil {
 		tb.Fatal(err)
 	}
+	p.steps(tb)
 	return p
 }
+
+// steps takes a new shoe's steps where it waits for them (AR-07, EG-02):
+// the pit authorises the shuffle, and the player chosen cuts (the pit,
+// nobody being seated) at the first cut allowed.
+func (p *playedTable) steps(tb testing.TB) {
+	tb.Helper()
+	if p.a.t.Awaiting() == table.StepAuthorise {
+		p.do(tb, stepsPit, opAuthorise, wire.CommandRequest{})
+	}
+	if p.a.t.Awaiting() == table.StepCut {
+		u := stepsPit
+		if name, _ := p.a.cutter(); name != "" {
+			for _, v := range p.users {
+				if v.Name == name {
+					u = v
+				}
+			}
+		}
+		lo, _ := p.a.t.CutRange()
+		p.do(tb, u, opCutShoe, wire.CommandRequest{Value: lo})
+	}
+}
+
+var stepsPit = &sabot.User{ID: 999, Name: "pit", Admin: true}
 
 func (p *playedTable) player(tb testing.TB, name string) *sabot.User {
 	tb.Helper()
@@ -119,6 +145,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 				p.do(tb, u, opSit, wire.CommandRequest{Box: i + 1})
 			}
 		}
+		p.steps(tb)
 		for i, u := range p.users {
 			if p.a.t.RoundNo() != before {
 				break // dealt, and maybe over at once (a blackjack)

@@ -36,6 +36,9 @@ const (
 	opNewShoe = "new-shoe"
 	opVoid    = "void"
 	opConfig  = "configure"
+	// A new shoe's steps (AR-07, EG-02; shoesteps.go).
+	opAuthorise = "authorise-shuffle"
+	opCutShoe   = "cut-shoe"
 )
 
 // tableCommands are the commands a client may send to a table.
@@ -51,6 +54,8 @@ var tableCommands = []*Op{
 	inspectorCommand(opNewShoe, (*Table).newShoe),
 	inspectorCommand(opVoid, (*Table).voidRound),
 	adminCommand(opConfig, (*Table).configure),
+	inspectorCommand(opAuthorise, (*Table).authoriseShuffle),
+	define(opCutShoe, byCutter, (*Table).cutShoe),
 	// The dealer's, at a table dealt from a physical shoe (internal/live).
 	dealerCommand(live.OpCard, (*Table).readCard),
 	dealerCommand(live.OpUndoCard, (*Table).undoCard),
@@ -101,6 +106,9 @@ const (
 	byDealer                  // the dealer, the inspector or the pit (issue 13)
 	byInspector               // the inspector or the pit
 	byAdmin                   // the pit: administrators
+	// byCutter: a player (the one chosen to cut, shoesteps.go), the
+	// inspector or the pit; not a dealer.
+	byCutter
 )
 
 // allows refuses a command to a user it is not for.
@@ -112,6 +120,8 @@ func (w sender) allows(u *sabot.User) error {
 		return sabot.Errorf(sabot.EFORBIDDEN, "the dealer's, the inspector's or the pit's only")
 	case w == byInspector && !u.Admin && u.Role != sabot.RoleInspector:
 		return sabot.Errorf(sabot.EFORBIDDEN, "the inspector's or the pit's only (AR-23, AR-24)")
+	case w == byCutter && u.Staff() && !u.Admin && u.Role != sabot.RoleInspector:
+		return sabot.Errorf(sabot.EFORBIDDEN, "a player's, the inspector's or the pit's only (AR-07, EG-02)")
 	case w == byPlayer && u.Staff():
 		return sabot.Errorf(sabot.EFORBIDDEN, "the staff do not play: a %s runs the tables", u.Role)
 	}

@@ -13,6 +13,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/money"
+	"sabot/table"
 )
 
 // A round at a table: the deal once the bets allow it (VE-04, ES-01,
@@ -36,6 +37,10 @@ func (a *Table) maybeDeal(ctx context.Context) {
 // player has a bet on each box he holds.
 func (a *Table) allBet() bool {
 	if a.dealt || len(a.t.Bets()) == 0 || a.t.Physical() { // a physical table deals at the dealer's word
+		return false
+	}
+	if a.forced == nil && a.t.Awaiting() != table.StepNone { // AR-07, EG-02: the betting window's timer decides
+		a.armBetTimer()
 		return false
 	}
 	has := map[[2]any]bool{}
@@ -76,7 +81,8 @@ func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, e
 	case a.t.Physical():
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: at this table the dealer calls \"no more bets\"").WithReason("deal_by_dealer", nil)
 	case a.dealt:
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the round is dealt (ES-01)").WithReason("deal_dealt", map[string]any{"rule": "ES-01"})
+		rule := a.p.Cite("AR-22, ES-01, VE-04", "")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the round is dealt%s", cite(rule)).WithReason("deal_dealt", ruleParams(rule, map[string]any{}))
 	case !slices.Contains(a.t.Seated(), name):
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: only a seated player calls the deal").WithReason("deal_not_seated", nil)
 	}
@@ -104,6 +110,15 @@ func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, e
 // bets allow a round.
 func (a *Table) tryDeal(ctx context.Context) {
 	a.stopTimer()
+	if a.forced == nil && a.t.Awaiting() == table.StepCut && len(a.t.Bets()) > 0 && !a.cutByTimeout(ctx) { // AR-07: nobody cut in time
+		return
+	}
+	if err := a.t.ShoeReady(); a.forced == nil && err != nil { // AR-07, EG-02: the inspector's authorisation
+		if len(a.t.Bets()) > 0 {
+			a.publish(waiting(err))
+		}
+		return
+	}
 	if err := a.t.CanDeal(); err != nil {
 		if len(a.t.Bets()) > 0 {
 			a.publish(waiting(err))

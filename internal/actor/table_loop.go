@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sabot/card"
 	"slices"
 	"strings"
 	"time"
@@ -247,7 +248,7 @@ func (e *duplicateError) Is(target error) bool { return target == errDuplicate }
 
 // exec runs a client's command: its handler, from tableCommands.
 func (a *Table) exec(ctx context.Context, c *Command) (int64, error) {
-	if (c.cmd.who == byDealer || c.cmd.who == byInspector || c.walkIn != 0) && c.device == nil && !c.user.Admin {
+	if (c.cmd.who == byDealer || c.cmd.who == byInspector || c.cmd.who == byCutter && c.user.Staff() || c.walkIn != 0) && c.device == nil && !c.user.Admin {
 		if staff := sabot.StaffOf(a.cfg.Options); staff != nil && !slices.Contains(staff, c.user.Name) {
 			return 0, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s is not on this table's staff (its staff option: %s)", c.user.Name, strings.Join(staff, ", "))
 		}
@@ -367,6 +368,8 @@ func (a *Table) index(rec *sabot.LogRecord, payload any) {
 	switch p := payload.(type) {
 	case recall.Deal:
 		rec.ShoeNo = int64(p.Shoe)
+	case recall.ShoeStep:
+		rec.ShoeNo = int64(p.Shoe)
 	case recall.Settle:
 		if p.Closed || rec.RoundNo == 0 {
 			return
@@ -383,13 +386,18 @@ func (a *Table) index(rec *sabot.LogRecord, payload any) {
 // record, with its commitment, and tells the players the commitment.
 func (a *Table) writeFresh(ctx context.Context) error {
 	for len(a.fresh) > 0 {
-		seed := a.fresh[0]
+		seed, steps := a.fresh[0], a.freshSteps[0]
 		no := a.t.ShoeNo() - len(a.fresh) + 1
-		order, err := seal.ShoeOrder(a.p, seed)
-		if err != nil {
-			return err
+		var order []card.Card
+		if steps { // AR-07, EG-02: the order before the player's cut
+			order = seal.ShoeOrderUncut(a.p, seed)
+		} else {
+			var err error
+			if order, err = seal.ShoeOrder(a.p, seed); err != nil {
+				return err
+			}
 		}
-		pay := recall.ShoeStart{Shoe: no, Commitment: seal.Commitment(seed, order), Options: a.configured}
+		pay := recall.ShoeStart{Shoe: no, Commitment: seal.Commitment(seed, order), Options: a.configured, Steps: steps}
 		a.s.sealSeed(&pay, a.cfg.ID, seed)
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: MustJSON(pay)}
 		if _, err := a.write(ctx, rec, nil); err != nil {
@@ -397,7 +405,7 @@ func (a *Table) writeFresh(ctx context.Context) error {
 		}
 		a.track(rec)
 		a.shoes[no] = &shoeState{seed: seed, commitment: pay.Commitment}
-		a.fresh = a.fresh[1:]
+		a.fresh, a.freshSteps = a.fresh[1:], a.freshSteps[1:]
 		a.publish(wire.Event{Kind: "shoe", Shoe: recall.ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
 	}
 	return nil

@@ -123,6 +123,12 @@ type state struct {
 	snapSeq    int64       // the last snapshot's seq (0: none)
 	seeds      []shoe.Seed // recorded seeds not yet used by a shoe
 	fresh      []shoe.Seed // seeds drawn since the last record: written before it
+	// seedSteps and freshSteps say, of each of seeds and fresh, whether
+	// its shoe waits for its steps (recall.ShoeStart.Steps); stepsLog: the
+	// table's log knows the steps (openedPayload.ShoeSteps).
+	seedSteps  []bool
+	freshSteps []bool
+	stepsLog   bool
 	shoes      map[int]*shoeState
 	shoeNo     int // the shoe whose position is counted
 	shoePos    int
@@ -218,7 +224,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 		if len(recs) == 0 {
 			// A table whose creation stopped before its first record.
 			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: MustJSON(openedPayload{
-				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode})}
+				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode, ShoeSteps: true})}
 			if _, err := a.write(ctx, rec, nil); err != nil {
 				return err
 			}
@@ -237,6 +243,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 					return err
 				}
 				a.seeds = append(a.seeds, seed)
+				a.seedSteps = append(a.seedSteps, sp.Steps)
 			}
 		}
 	}
@@ -255,7 +262,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 		return replayErr
 	}
 	if replayErr != nil {
-		a.fresh = nil
+		a.fresh, a.freshSteps = nil, nil
 		a.log.Error("table log does not replay", "err", replayErr)
 		return a.closeTable(ctx, replayErr)
 	}
@@ -380,13 +387,27 @@ func (a *Table) replay(r *sabot.LogRecord) error {
 func (a *Table) nextSeed() shoe.Seed {
 	if len(a.seeds) > 0 {
 		s := a.seeds[0]
-		a.seeds = a.seeds[1:]
+		a.seeds, a.seedSteps = a.seeds[1:], a.seedSteps[1:]
 		return s
 	}
 	s := shoe.RandomSeed()
 	a.fresh = append(a.fresh, s)
+	a.freshSteps = append(a.freshSteps, a.newShoeSteps())
 	return s
 }
+
+// nextShoeSteps says whether the shoe of the next seed (nextSeed) waits
+// for its steps (AR-07, EG-02): as its record says, for a recorded seed;
+// for a fresh one, where the table's log knows the steps and its profile
+// asks them (player_cut).
+func (a *Table) nextShoeSteps() bool {
+	if len(a.seeds) > 0 {
+		return a.seedSteps[0]
+	}
+	return a.newShoeSteps()
+}
+
+func (a *Table) newShoeSteps() bool { return a.stepsLog && a.p.PlayerCut }
 
 // noteShoe starts counting the position of a new shoe.
 func (a *Table) noteShoe() {

@@ -9,6 +9,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/rules"
+	"sabot/table"
 )
 
 // What clients see. A card dealt face down (the hole card, an AR-17 double
@@ -86,6 +87,11 @@ func (a *Table) view() *wire.TableView {
 	if sh := a.shoes[a.t.ShoeNo()]; sh != nil {
 		v.Shoe.Commitment = sh.commitment
 	}
+	v.Shoe.Await, v.Shoe.AuthorisedBy, v.Shoe.CutBy = string(a.t.Awaiting()), a.t.ShuffleAuthorisedBy(), a.t.CutBy()
+	if a.t.Awaiting() == table.StepCut { // AR-07, EG-02
+		v.Shoe.Cutter, _ = a.cutter()
+		v.Shoe.CutMin, v.Shoe.CutMax = a.t.CutRange()
+	}
 	if a.timer.kind == betTimer {
 		v.BettingDeadline = a.timer.due.UnixMilli()
 	}
@@ -97,6 +103,8 @@ func (a *Table) view() *wire.TableView {
 	}
 	if !a.dealt && len(v.Bets) > 0 {
 		if err := a.t.CanDeal(); err != nil {
+			v.Waiting = waitingView(err)
+		} else if err := a.t.ShoeReady(); err != nil && a.forced == nil {
 			v.Waiting = waitingView(err)
 		}
 	}

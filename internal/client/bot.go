@@ -755,7 +755,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		crowd := NewCrowd(0)
 		var v *wire.TableView
 		err := setup(ctx, func() (err error) {
-			v, err = admin.CreateTable(ctx, wire.TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: cfg.Options})
+			v, err = admin.CreateTable(ctx, wire.TableRequest{Name: fmt.Sprintf("%s-%d", cfg.Prefix, i+1), Profile: cfg.Profile, Options: botOptions(cfg.Options)})
 			return err
 		})
 		if err != nil {
@@ -873,4 +873,18 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 		rep.P50, rep.P99, rep.Max = lat[n/2], lat[min(n-1, n*99/100)], lat[n-1]
 	}
 	return rep, ctx.Err()
+}
+
+// botOptions are the options of the bots' tables: cfg's, and player_cut
+// off unless they set it. The bots' tables have no inspector to authorise
+// a new shoe's shuffle (AR-07, EG-02), which they would wait for.
+func botOptions(opts map[string]string) map[string]string {
+	if _, ok := opts["player_cut"]; ok {
+		return opts
+	}
+	out := map[string]string{"player_cut": "false"}
+	for k, v := range opts {
+		out[k] = v
+	}
+	return out
 }

@@ -77,6 +77,7 @@ var kinds = map[string]part{
 	sabot.LogCardUndo:    {what: "a card taken back", round: readCard},
 	sabot.LogCutCard:     {what: "the cut card", round: readCut},
 	sabot.LogWalletDebit: {},
+	sabot.LogShoeStep:    {what: "a new shoe's authorised shuffle and its cut", shoe: readShoeStep, words: sayAs(shoeStepWords)},
 }
 
 // Reads says what recall reads of a kind of log record ("" : nothing), and

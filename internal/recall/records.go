@@ -27,7 +27,35 @@ type ShoeStart struct {
 	// configuration change had changed them from those it was created with
 	// (null: none had; {} is the profile's own values).
 	Options map[string]string `json:"options"`
+	// Steps: the shoe waits for the inspector's authorisation and a
+	// player's cut (ShoeStep records; player_cut, AR-07, EG-02), and the
+	// commitment covers its order after the shuffle, before the cut. A
+	// shoe without it was cut at once, at random, and its commitment
+	// covers the order after the cut.
+	Steps bool `json:"steps,omitempty"`
 }
+
+// ShoeStep is a step a new shoe took before its first deal
+// (sabot.LogShoeStep; AR-07, EG-02): the authorisation of its shuffle
+// (000 item 5: «con autorización del Inspector o Jefe de Mesa») or its cut
+// (AR-07; 003 §10: «se presentarán a uno de los jugadores para un nuevo y
+// final corte»).
+type ShoeStep struct {
+	Shoe int    `json:"shoe"`
+	Step string `json:"step"`         // "authorise" or "cut"
+	By   string `json:"by"`           // who authorised, who cut
+	Role string `json:"role"`         // "inspector", "pit" or "player"
+	At   int    `json:"at,omitempty"` // the cut: cards moved to the back (AR-07)
+	// Timeout: nobody cut within the table's window, and the cut is the
+	// inspector's, at a position drawn by the server.
+	Timeout bool `json:"timeout,omitempty"`
+}
+
+// Shoe steps (ShoeStep.Step).
+const (
+	StepAuthorise = "authorise"
+	StepCut       = "cut"
+)
 
 // Reveal is a shoe's seed, revealed once the shoe is over
 // (sabot.LogShoeReveal).

@@ -45,7 +45,7 @@ func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeRe
 		return nil, err
 	}
 	rep := &ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
-	heads, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe, sabot.LogShoeReveal}, TableID: tid, Shoe: int64(no)})
+	heads, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe, sabot.LogShoeReveal, sabot.LogShoeStep}, TableID: tid, Shoe: int64(no)})
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +168,10 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 	if err != nil {
 		return nil, sabot.Errorf(sabot.EINVALID, "shoe %s: %v", info.ID, err)
 	}
-	order, err := seal.ShoeOrder(p, seed)
-	if err != nil {
+	var order []card.Card
+	if info.Steps { // AR-07, EG-02: committed before the player's cut
+		order = seal.ShoeOrderUncut(p, seed)
+	} else if order, err = seal.ShoeOrder(p, seed); err != nil {
 		return nil, sabot.Internal(err)
 	}
 	rep := &VerifyReport{Shoe: info.ID, Commitment: info.Commitment, Matches: seal.Commitment(seed, order) == info.Commitment}
@@ -178,7 +180,17 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 	}
 	// Deal the shoe again, as the table did, and compare each round's cards.
 	sh := shoe.New(p.Decks, seed)
-	if _, err := sh.Prepare(p.ShoeProcedure(), 0); err != nil {
+	if info.Steps {
+		// The recorded cut, public, applied to the committed order.
+		sh.PrepareUncut(p.ShoeProcedure())
+		if info.CutAt == 0 && len(info.Dealt) > 0 {
+			rep.Problems = append(rep.Problems, "the shoe was dealt from and its log records no cut (AR-07, EG-02)")
+		} else if info.CutAt != 0 {
+			if _, err := sh.FinishCut(p.ShoeProcedure(), info.CutAt); err != nil {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("the recorded cut: %v", err))
+			}
+		}
+	} else if _, err := sh.Prepare(p.ShoeProcedure(), 0); err != nil {
 		return nil, sabot.Internal(err)
 	}
 	for _, d := range info.Dealt {
@@ -214,9 +226,25 @@ func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
 	if err != nil {
 		return err
 	}
-	rep.Commitment = p.Commitment
+	rep.Commitment, rep.Steps = p.Commitment, p.Steps
 	if p.Options != nil {
 		rep.Options = p.Options // a configuration change had changed them
+	}
+	return nil
+}
+
+// readShoeStep reads a shoe's step: who authorised its shuffle, who cut it
+// and where (AR-07, EG-02).
+func readShoeStep(rep *ShoeReport, r *sabot.LogRecord) error {
+	p, err := payload[ShoeStep](r)
+	if err != nil {
+		return err
+	}
+	switch p.Step {
+	case StepAuthorise:
+		rep.AuthorisedBy = p.By
+	case StepCut:
+		rep.CutBy, rep.CutRole, rep.CutAt, rep.CutTimeout = p.By, p.Role, p.At, p.Timeout
 	}
 	return nil
 }

@@ -310,3 +310,22 @@ func ChangeWords(p Change) []sabot.Phrase {
 	}
 	return out
 }
+
+// ShoeStepWords say a new shoe's step (AR-07, EG-02).
+func ShoeStepWords(p ShoeStep) []sabot.Phrase { return shoeStepWords(p) }
+
+// shoeStepWords say a new shoe's step (AR-07, EG-02): who authorised its
+// shuffle, who cut it and where.
+func shoeStepWords(p ShoeStep) []sabot.Phrase {
+	say := sabot.Say
+	if p.Step == StepAuthorise {
+		return []sabot.Phrase{say("shoeAuthorised", fmt.Sprintf("shoe %d: the shuffle authorised by the %s %s", p.Shoe, p.Role, p.By),
+			"shoe", p.Shoe, "role", p.Role, "by", p.By)}
+	}
+	if p.Timeout {
+		return []sabot.Phrase{say("shoeCutTimeout", fmt.Sprintf("shoe %d: nobody cut within the table's window; the inspector's cut at %d cards", p.Shoe, p.At),
+			"shoe", p.Shoe, "at", p.At)}
+	}
+	return []sabot.Phrase{say("shoeCut", fmt.Sprintf("shoe %d: cut by the %s %s at %d cards", p.Shoe, p.Role, p.By, p.At),
+		"shoe", p.Shoe, "role", p.Role, "by", p.By, "at", p.At)}
+}

@@ -176,6 +176,16 @@ func ShoeOrder(p *rules.Profile, seed shoe.Seed) ([]card.Card, error) {
 	return s.Composition(), nil
 }
 
+// ShoeOrderUncut is the order of a shoe whose cut a player makes later
+// (player_cut; AR-07, EG-02): shuffled from its seed, not cut. A
+// commitment to such a shoe covers this order; the cut, public, is
+// recorded apart and applied to it.
+func ShoeOrderUncut(p *rules.Profile, seed shoe.Seed) []card.Card {
+	s := shoe.New(p.Decks, seed)
+	s.PrepareUncut(p.ShoeProcedure())
+	return s.Composition()
+}
+
 // SeedHex is a seed as the log writes it in the clear: 64 hex digits.
 func SeedHex(s shoe.Seed) string { return hex.EncodeToString(s[:]) }
 

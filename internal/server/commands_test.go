@@ -83,7 +83,7 @@ func TestCommandAnswersGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	names := []string{"sit", "leave", "bet", "withdraw", "act", "decline", "force-cards", "new-shoe", "void", "configure",
+	names := []string{"sit", "leave", "bet", "withdraw", "act", "decline", "force-cards", "new-shoe", "void", "configure", "authorise-shuffle", "cut-shoe",
 		"snapshot", "view", "subscribe", "unsubscribe", "", "Sit"}
 	// Each command ID is the command's own (NAME), but c-8: a command ID
 	// is the client's, whatever the command.

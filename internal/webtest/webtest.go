@@ -135,7 +135,33 @@ func (s *Site) Table(tb testing.TB, name, profile string, options map[string]str
 	if err != nil {
 		tb.Fatal(err)
 	}
+	s.ShoeSteps(tb, v.ID)
 	return v.ID
+}
+
+// ShoeSteps takes the steps a table's new shoe waits for (player_cut;
+// AR-07, EG-02) as the pit: the shuffle authorised, and, nobody being
+// seated, the pit's cut at the first position allowed.
+func (s *Site) ShoeSteps(tb testing.TB, table int64) {
+	tb.Helper()
+	ctx := context.Background()
+	for range 2 {
+		v, err := s.Admin.Table(ctx, table)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		switch v.Shoe.Await {
+		case "authorise":
+			_, err = s.Admin.Command(ctx, table, "authorise-shuffle", wire.CommandRequest{})
+		case "cut":
+			_, err = s.Admin.Command(ctx, table, "cut-shoe", wire.CommandRequest{Value: v.Shoe.CutMin})
+		default:
+			return
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
 
 // Credit gives a player play money.

@@ -107,6 +107,16 @@ type (
 	NewShoe struct{}
 	// Void voids the round in play (AR-23).
 	Void struct{}
+	// AuthoriseShuffle is the inspector's authorisation of a new shoe's
+	// shuffle, which the shoe waits for where the profile asks it
+	// (player_cut; 000 item 5, AR-07, EG-02).
+	AuthoriseShuffle struct{}
+	// CutShoe is the cut of a new shoe whose shuffle was authorised: the
+	// cards moved to the back (value), within min_cut (AR-07, EG-02); the
+	// player's chosen to cut, or the inspector's with nobody seated.
+	CutShoe struct {
+		Value int `json:"value,omitempty"`
+	}
 	// Configure changes the table's options (those set to "" go back to
 	// the profile's) and, at a family table, who holds the bank (a seated
 	// player, "" the house; FAM-01), for a reason.

@@ -35,7 +35,7 @@ type oldBody struct {
 }
 
 // requests are the commands' own requests, each a zero value.
-var requests = []any{Sit{}, Leave{}, Deal{}, Bet{}, Withdraw{}, Act{}, Decline{}, ForceCards{}, NewShoe{}, Void{}, Configure{}}
+var requests = []any{Sit{}, Leave{}, Deal{}, Bet{}, Withdraw{}, Act{}, Decline{}, ForceCards{}, NewShoe{}, Void{}, Configure{}, AuthoriseShuffle{}, CutShoe{}}
 
 // Every field of a command's request is a field of the body, under the
 // same JSON name and of the same type: so Take never fails on a body that

@@ -101,6 +101,16 @@ type ShoeReport struct {
 	Profile string            `json:"profile"`
 	Options map[string]string `json:"options,omitempty"`
 	Rounds  []string          `json:"rounds"`
+	// Steps: the shoe waited for the inspector's authorisation of its
+	// shuffle and a player's cut (player_cut; AR-07, EG-02); its
+	// commitment covers the order before the cut, and CutAt is the cut
+	// applied to it (cards moved to the back).
+	Steps        bool   `json:"steps,omitempty"`
+	AuthorisedBy string `json:"authorised_by,omitempty"`
+	CutBy        string `json:"cut_by,omitempty"`
+	CutRole      string `json:"cut_role,omitempty"` // "player", "inspector" or "pit"
+	CutAt        int    `json:"cut_at,omitempty"`
+	CutTimeout   bool   `json:"cut_timeout,omitempty"` // nobody cut within the table's window: the inspector's cut
 	// Dealt are the rounds' cards in the order drawn, once the seed is
 	// revealed (and, before, not at all).
 	Dealt []DealtRound `json:"dealt,omitempty"`

@@ -101,6 +101,17 @@ type ShoeView struct {
 	Physical bool `json:"physical,omitempty"`
 	Read     int  `json:"read,omitempty"`
 	CutCard  bool `json:"cut_card,omitempty"`
+	// Await is what a new shoe waits for before its first deal
+	// (player_cut; AR-07, EG-02): "authorise" (the inspector's
+	// authorisation of the shuffle) or "cut" (Cutter's cut, of CutMin to
+	// CutMax cards moved to the back; "" Cutter: the inspector's, nobody
+	// being seated). AuthorisedBy and CutBy are who took the steps.
+	Await        string `json:"await,omitempty"`
+	Cutter       string `json:"cutter,omitempty"`
+	CutMin       int    `json:"cut_min,omitempty"`
+	CutMax       int    `json:"cut_max,omitempty"`
+	AuthorisedBy string `json:"authorised_by,omitempty"`
+	CutBy        string `json:"cut_by,omitempty"`
 }
 
 // NeedView is whom the next card of a physical shoe is for, while the

@@ -640,6 +640,7 @@ export default {
   'kind.table-opened': 'table opened',
   'kind.configure': 'configuration',
   'kind.void': 'void',
+  'kind.shoe-step': 'shoe step',
   'kind.timeout': 'timeout',
   'kind.admin': 'pit',
   // Why a quick bet (re-bet, double, undo, clear) is not offered (betting.js).
@@ -754,6 +755,9 @@ export default {
   'event.why.void_cards_out': ': the cards ran out',
   'event.why.void_cards_out_reading': ': the cards ran out, and this table\'s reading voids the round ({rule})',
   'event.why.void_cut_card': ': the cut card came out and the house stops the shoe',
+  'event.shoeAuthorised': 'shoe {shoe}: the shuffle authorised by the {role} {by}',
+  'event.shoeCut': 'shoe {shoe}: cut by the {role} {by} at {at} cards',
+  'event.shoeCutTimeout': 'shoe {shoe}: nobody cut within the table\'s window; the inspector\'s cut at {at} cards',
   'event.timeoutDealer': 'round {round}: time ran out; the dealer applied {action}',
   'event.timeout': 'round {round}: time ran out; {player}, box {box} hand {hand}: {action} by default',
   'event.credit': '{user} credited {amount}',

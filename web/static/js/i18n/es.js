@@ -767,6 +767,7 @@ export default {
   'kind.table-opened': 'mesa abierta',
   'kind.configure': 'configuración',
   'kind.void': 'nula',
+  'kind.shoe-step': 'paso del sabot',
   'kind.timeout': 'tiempo agotado',
   'kind.admin': 'jefe de mesa',
   // The significant events in phrases (event.KEY; English is the server's).
@@ -787,6 +788,9 @@ export default {
   'event.why.void_cards_out': ': se acabaron las cartas (AR-08)',
   'event.why.void_cards_out_reading': ': se acabaron las cartas, y la lectura de esta mesa anula el pase ({rule})',
   'event.why.void_cut_card': ': salió la carta de corte y la casa detiene el sabot (EG-04)',
+  'event.shoeAuthorised': 'sabot {shoe}: mezcla autorizada por {role} {by}',
+  'event.shoeCut': 'sabot {shoe}: cortado por {role} {by} a {at} cartas',
+  'event.shoeCutTimeout': 'sabot {shoe}: nadie cortó a tiempo; corte del inspector a {at} cartas',
   'event.timeoutDealer': 'ronda {round}: se agotó el tiempo; el croupier aplicó {action}',
   'event.timeout': 'ronda {round}: se agotó el tiempo; {player}, casillero {box} mano {hand}: {action} por defecto',
   'event.credit': 'crédito a {user} de {amount}',

@@ -767,6 +767,7 @@ export default {
   'kind.table-opened': 'tavolo aperto',
   'kind.configure': 'configurazione',
   'kind.void': 'nulla',
+  'kind.shoe-step': 'passo del sabot',
   'kind.timeout': 'tempo scaduto',
   'kind.admin': 'capotavolo',
   // The significant events in phrases (event.KEY; English is the server's).
@@ -787,6 +788,9 @@ export default {
   'event.why.void_cards_out': ': le carte sono finite (AR-08)',
   'event.why.void_cards_out_reading': ': le carte sono finite, e la lettura di questo tavolo annulla la mano ({rule})',
   'event.why.void_cut_card': ': è uscita la carta di taglio e la casa ferma il sabot (EG-04)',
+  'event.shoeAuthorised': 'sabot {shoe}: mescolata autorizzata da {role} {by}',
+  'event.shoeCut': 'sabot {shoe}: tagliato da {role} {by} a {at} carte',
+  'event.shoeCutTimeout': 'sabot {shoe}: nessuno ha tagliato in tempo; taglio dell’ispettore a {at} carte',
   'event.timeoutDealer': 'mano {round}: tempo scaduto; il banco ha applicato {action}',
   'event.timeout': 'mano {round}: tempo scaduto; {player}, postazione {box} mano {hand}: {action} d’ufficio',
   'event.credit': 'accredito a {user} di {amount}',
