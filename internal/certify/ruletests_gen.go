@@ -7,7 +7,7 @@ package certify
 var ruleTests = map[string][]string{
 	"AR-01":  {"cmd/sabot TestProfilesShowDepartures_AR01_AR05_AR20", "internal/certify TestKitSaysDepartures_AR01_AR05_AR20", "internal/webapi TestRulesPageSaysDepartures_AR01_AR05_AR20", "internal/webtest TestTableDepartsFromItsRegulation_AR01_AR05_AR20", "rules TestDepartures_AR01_AR05_AR20", "rules TestShoeOfEachProfile_AR01_VE01_FAM01_EG02_EG03", "table TestTableRefusalsCiteTheirOwnRule_AR21_ES03_VE03_AR01_VE01_EG01"},
 	"AR-02":  {"analysis TestSplitTenBlackjackPaysInFull_AR19_AR02", "card TestValues_AR02_ES02_VE02", "rules TestTotals_AR02_ES02_VE02"},
-	"AR-03":  {"internal/actor TestLonePlayerWaits_AR03", "internal/webtest TestLoneTableWaits_AR03", "table TestShoeStart_AR03"},
+	"AR-03":  {"internal/actor TestLonePlayerWaits_AR03", "internal/server TestDealKeepsLoneRules_VE20_AR03", "internal/webtest TestLoneTableWaits_AR03", "table TestShoeStart_AR03"},
 	"AR-04":  {"engine TestAmountFormat_AR04_VE21", "play TestAmountsAsMoney_AR04_VE18", "rules TestLeastRoundStake_AR04_FAM01_VE18_VE20", "rules TestStakeBar_AR04_FAM01_VE18_VE21", "sim TestConfigStakes_AR04_AR05_ES03_VE03_VE21", "table TestAmountFormat_AR04", "table TestTableRefusalsCiteTheirOwnRegulation_AR04_ES03_VE21"},
 	"AR-05":  {"cmd/sabot TestProfilesShowDepartures_AR01_AR05_AR20", "internal/actor TestFreeBoxOneBettor_AR05", "internal/certify TestKitSaysDepartures_AR01_AR05_AR20", "internal/webapi TestRulesPageSaysDepartures_AR01_AR05_AR20", "internal/webtest TestTableDepartsFromItsRegulation_AR01_AR05_AR20", "rules TestBoxBar_AR05_ES03_FAM01_VE03_VE21", "rules TestDepartures_AR01_AR05_AR20", "sim TestConfigStakes_AR04_AR05_ES03_VE03_VE21"},
 	"AR-07":  {"rules TestCutCardFollowsTheDecks_AR07_AR08_EG02", "shoe TestCut_AR07"},
@@ -66,7 +66,7 @@ var ruleTests = map[string][]string{
 	"VE-17":  {"table TestLoneCustomer_VE20_VE17"},
 	"VE-18":  {"play TestAmountsAsMoney_AR04_VE18", "rules TestLeastRoundStake_AR04_FAM01_VE18_VE20", "rules TestStakeBar_AR04_FAM01_VE18_VE21"},
 	"VE-19":  {"internal/webtest TestDoubleForLess_VE19"},
-	"VE-20":  {"rules TestLeastRoundStake_AR04_FAM01_VE18_VE20", "rules TestLoneBar_VE20", "table TestLoneCustomer_VE20_VE17"},
+	"VE-20":  {"internal/server TestDealKeepsLoneRules_VE20_AR03", "rules TestLeastRoundStake_AR04_FAM01_VE18_VE20", "rules TestLoneBar_VE20", "table TestLoneCustomer_VE20_VE17"},
 	"VE-21":  {"engine TestAmountFormat_AR04_VE21", "engine TestEveryRefusalNamesItsOwnRule_AR20_ES10_ES11_VE16_VE21", "engine TestMaximumBindsTheBackBettorsDouble_VE21_VE11", "engine TestMaximumBindsTheBox_VE21", "engine TestMaximumBindsTheDouble_VE21", "rules TestBoxBar_AR05_ES03_FAM01_VE03_VE21", "rules TestMaxBindsBoxAndDoubleCapped_ES03_VE21", "rules TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21", "rules TestStakeBar_AR04_FAM01_VE18_VE21", "sim TestConfigStakes_AR04_AR05_ES03_VE03_VE21", "sim TestFastPathLeavesCappedDoubles_VE21", "table TestTableRefusalsCiteTheirOwnRegulation_AR04_ES03_VE21"},
 	"VE-22":  {"engine TestReplay_VE22"},
 }
