@@ -8,6 +8,7 @@ import (
 	"sabot"
 	"sabot/internal/actor"
 	"sabot/internal/client"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
 
@@ -28,12 +29,10 @@ func undealt(t *testing.T, c *client.Client, table int64, what string) *wire.Tab
 // waitDealt waits until the table's first round is dealt.
 func waitDealt(t *testing.T, c *client.Client, table int64) *wire.TableView {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	for poll := testwait.NewPoll(10 * time.Second); !poll.Expired(); poll.Next() {
 		if v := must(c.Table(context.Background(), table)); v.Round != nil {
 			return v
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatal("the round was not dealt")
 	return nil
