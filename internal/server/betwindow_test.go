@@ -43,7 +43,7 @@ func waitDealt(t *testing.T, c *client.Client, table int64) *wire.TableView {
 // longer deals the round.
 func TestLonePlayerBuildsStakeThenDeals(t *testing.T) {
 	h := newHarness(t, nil, keep)
-	tb := h.table("spain", false, nil)
+	tb := h.table("spain", false, map[string]string{"player_cut": "false"}) // the cut of a new shoe is TestPlayerCut_EG02_OverHTTP's
 	ctx := context.Background()
 	ana := h.player("ana", 100000)
 	ben := h.player("ben", 100000)
@@ -113,7 +113,7 @@ func TestDealKeepsLoneRules_VE20_AR03(t *testing.T) {
 	must(ana.Command(ctx, ve, "bet", wire.CommandRequest{Box: 2, Stake: 500}))
 	waitDealtAfter(t, ana, ve, func() { must(ana.Command(ctx, ve, "deal", wire.CommandRequest{})) })
 
-	ar := h.table("argentina", false, nil)
+	ar := h.table("argentina", false, map[string]string{"player_cut": "false"})
 	ben := h.player("ben", 100000)
 	must(ben.Command(ctx, ar, "sit", wire.CommandRequest{Box: 1}))
 	must(ben.Command(ctx, ar, "bet", wire.CommandRequest{Box: 1, Stake: 500}))
