@@ -388,8 +388,6 @@ var defaultTables = []struct{ name, profile string }{
 	{"Las Vegas H17", "vegas-h17"},
 }
 
-// openDefaultTables opens the default tables when the store has no game
-// table yet, so that a first `sabot serve` has a lobby to show.
 // checkListen refuses a listen address that is not host:port (the host
 // may be empty: every interface; the port a number or a service's name).
 func checkListen(addr string) error {
@@ -403,6 +401,11 @@ func checkListen(addr string) error {
 	return nil
 }
 
+// openDefaultTables opens the default tables when the store has no game
+// table yet, so that a first `sabot serve` has a lobby to show. A fresh
+// store has no staff: its tables deal their new shoes without the
+// inspector's authorisation and a player's cut (player_cut=false; AR-07,
+// EG-02), which a table the pit opens takes from its profile.
 func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) error {
 	tables, err := st.Tables(ctx)
 	if err != nil {
@@ -414,7 +417,7 @@ func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) er
 		}
 	}
 	for _, d := range defaultTables {
-		t := &sabot.Table{Name: d.name, Profile: d.profile, Options: map[string]string{"min_bet": "100", "max_bet": "50000"}}
+		t := &sabot.Table{Name: d.name, Profile: d.profile, Options: map[string]string{"min_bet": "100", "max_bet": "50000", "player_cut": "false"}}
 		if _, err := s.CreateTable(ctx, t); err != nil {
 			return fmt.Errorf("default table %s: %w", d.name, err)
 		}
