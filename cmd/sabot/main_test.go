@@ -226,7 +226,7 @@ func TestProfilesShowDepartures_AR01_AR05_AR20(t *testing.T) {
 		t.Errorf("exit %d stderr %q stdout:\n%s", code, stderr, stdout)
 	}
 	stdout, _, _ = run(t, "", "profiles", "show", "argentina")
-	if strings.Contains(stdout, "departs") {
+	if strings.Contains(stdout, "departs from its regulation") {
 		t.Errorf("argentina departs:\n%s", stdout)
 	}
 }

@@ -273,9 +273,9 @@ func TestClusterPitBlock(t *testing.T) {
 	must(bf.Next(ctx))
 
 	var v care.BlockView
-	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{}, &v), sabot.EINVALID, "")
-	wantReason(t, ben.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{Reason: "me"}, &v), sabot.EFORBIDDEN, "")
-	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/pit/block", care.BlockRequest{Reason: "staff"}, &v), sabot.EINVALID, "")
+	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{}, &v), sabot.EINVALID, "error_invalid")
+	wantReason(t, ben.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{Reason: "me"}, &v), sabot.EFORBIDDEN, "error_forbidden")
+	wantReason(t, pit1.Do(ctx, "POST", "/api/admin/players/pit/block", care.BlockRequest{Reason: "staff"}, &v), sabot.EINVALID, "error_invalid")
 	must(0, pit1.Do(ctx, "POST", "/api/admin/players/ben/block", care.BlockRequest{Reason: "chip dumping with cy"}, &v))
 	at := time.Now()
 	if !v.Blocked || v.Reason != "chip dumping with cy" || v.At == "" {
