@@ -134,7 +134,7 @@ func TestKill9Recovery(t *testing.T) {
 	addr := freeAddr(t)
 	// A snapshot every 3 rounds: most starts restore one (and replay the
 	// records after it) instead of the whole log.
-	flags := []string{"--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms", "--snapshot-every", "3"}
+	flags := []string{"--public-reads", "-1", "--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms", "--snapshot-every", "3"}
 	p := startServe(t, db, addr, flags...)
 
 	ctx, cancel := context.WithCancel(context.Background())

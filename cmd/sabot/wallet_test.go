@@ -159,7 +159,7 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "sabot.db")
 	addr := freeAddr(t)
-	flags := []string{"--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms",
+	flags := []string{"--public-reads", "-1", "--bet-window", "100ms", "--decision-time", "300ms", "--window-time", "200ms",
 		"--wallet", ws.URL, "--currency", "EUR", "--wallet-timeout", "1s"}
 	p := startServe(t, db, addr, flags...)
 
