@@ -14,6 +14,7 @@ import (
 	"sabot/internal/store/postgres"
 	"sabot/internal/store/sqlstore"
 	"sabot/internal/store/storetest"
+	"sabot/internal/testwait"
 )
 
 // A transaction whose connection the server ended (a primary restarted or
@@ -76,12 +77,21 @@ func TestLostConnectionRetriedOnce(t *testing.T) {
 func TestLostIsUnavailable(t *testing.T) {
 	ctx := context.Background()
 	dsn := storetest.PostgresDSN(t)
-	db := mustOpenDSN(t, dsn)
+	db, other := mustOpenDSN(t, dsn), mustOpenDSN(t, dsn)
 	err := postgres.InTx(db.DB, ctx, func(tx sqlstore.Tx) error {
 		if _, err := tx.Exec(ctx, `SET LOCAL idle_in_transaction_session_timeout = 50`); err != nil {
 			return err
 		}
-		time.Sleep(300 * time.Millisecond) // idle in the transaction, past the server's 50 ms
+		var pid int64
+		if err := tx.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+			return err
+		}
+		// Idle in the transaction until the server has ended its session
+		// (past its 50 ms), seen from another connection.
+		testwait.Until(t, 10*time.Second, "the idle transaction's session ended by the server", func() bool {
+			n, err := other.RawInt64(ctx, `SELECT COUNT(*) FROM pg_stat_activity WHERE pid = $1`, pid)
+			return err == nil && n == 0
+		})
 		_, err := tx.Exec(ctx, `SELECT 1`)
 		return err
 	})
