@@ -457,10 +457,9 @@ func NISTLinearComplexity(e []byte, m int) float64 {
 
 // psi2 is the serial test's ψ²_m: the overlapping m-bit patterns (the
 // sequence wrapped around), 0 for m = 0.
-func psi2(e []byte, m int) float64 {
-	if m <= 0 {
-		return 0
-	}
+// cyclicCounts counts the sequence's overlapping m-bit patterns, the
+// sequence read as a cycle (its first m-1 bits appended), by value.
+func cyclicCounts(e []byte, m int) []float64 {
 	n := len(e)
 	counts := make([]float64, 1<<uint(m))
 	w := 0
@@ -472,8 +471,16 @@ func psi2(e []byte, m int) float64 {
 		w = (w<<1 | int(e[(i+m-1)%n])) & mask
 		counts[w]++
 	}
+	return counts
+}
+
+func psi2(e []byte, m int) float64 {
+	if m <= 0 {
+		return 0
+	}
+	n := len(e)
 	s := 0.0
-	for _, c := range counts {
+	for _, c := range cyclicCounts(e, m) {
 		s += c * c
 	}
 	return s*math.Pow(2, float64(m))/float64(n) - float64(n)
@@ -493,18 +500,8 @@ func phi(e []byte, m int) float64 {
 		return 0
 	}
 	n := len(e)
-	counts := make([]float64, 1<<uint(m))
-	mask := 1<<uint(m) - 1
-	w := 0
-	for i := 0; i < m-1; i++ {
-		w = w<<1 | int(e[i])
-	}
-	for i := 0; i < n; i++ {
-		w = (w<<1 | int(e[(i+m-1)%n])) & mask
-		counts[w]++
-	}
 	s := 0.0
-	for _, c := range counts {
+	for _, c := range cyclicCounts(e, m) {
 		if c > 0 {
 			p := c / float64(n)
 			s += p * math.Log(p)
