@@ -57,12 +57,12 @@ func ar13Chain(s Counts, hard, cards int, live, h17 bool) [outcomes]float64 {
 	return out
 }
 
-// TestDealerAceStaysOneAR13: the analysis' two dealer computations (the
+// TestDealerAceStaysOne_AR13: the analysis' two dealer computations (the
 // final hands and the graph of draw states) give the recursion's numbers
 // on a one-deck shoe under dealer_ace=stays-one, S17 and H17; and the
 // reading changes them where it must: A-5 then a 2 no longer stands on
 // 18, so a 5 up makes fewer 18s and more busts than under recount.
-func TestDealerAceStaysOneAR13(t *testing.T) {
+func TestDealerAceStaysOne_AR13(t *testing.T) {
 	for _, h17 := range []bool{false, true} {
 		p := rules.MustLookup("vegas-s17")
 		p.Decks, p.DealerHitsSoft17, p.DealerAce = 1, h17, rules.AceStaysOne

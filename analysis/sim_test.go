@@ -293,7 +293,7 @@ func TestMonteCarloAgrees(t *testing.T) {
 // states of one multiset apart by their counts, agrees with the
 // simulation, which draws the cards in order; at vegas-h17 too, where a
 // soft 17 drawn to fixes its Ace, and at venice, without a hole card.
-func TestMonteCarloAgreesAR13(t *testing.T) {
+func TestMonteCarloAgrees_AR13(t *testing.T) {
 	rounds := 2_000_000
 	if testing.Short() {
 		rounds = 300_000

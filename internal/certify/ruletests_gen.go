@@ -16,7 +16,7 @@ var ruleTests = map[string][]string{
 	"AR-10":  {"engine TestChallengeOnAnOddStake_AR10", "internal/webtest TestChallengeAndDeclaration_AR10_AR11", "rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01", "rules TestReadingsListed_FAM01_VE13_VE01_ES09_ES11_AR10"},
 	"AR-11":  {"internal/chart TestLegendShowsOnlyWhatTheProfileUses_AR11", "internal/webtest TestChallengeAndDeclaration_AR10_AR11", "rules TestDeclare_AR11_VE13", "rules TestDeclaredAcesDoNotSplit_AR11"},
 	"AR-12":  {"rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01"},
-	"AR-13":  {"engine TestDealerAce_AR13", "rules TestDealerAdd_AR13", "rules TestDealerRule_AR13_ES05_VE08", "rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01"},
+	"AR-13":  {"analysis TestDealerAceStaysOne_AR13", "analysis TestMonteCarloAgrees_AR13", "engine TestDealerAce_AR13", "rules TestDealerAdd_AR13", "rules TestDealerRule_AR13_ES05_VE08", "rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01"},
 	"AR-14":  {"engine TestDealerPlaysWhenEveryHandIsBust_AR14_VE08_ES05", "rules TestDealerNeed_AR14", "rules TestDealerPlaysOption_AR14_ES05_VE08", "rules TestDealerPlaysUnlessAllBust_AR14", "rules TestDealerTakes_AR14", "rules TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21"},
 	"AR-15":  {"engine TestSettlementOrder_AR15_VE09", "internal/webapi TestSeedWordsAreTheRule_AR15_AR20", "rules TestSettlementTable_AR15_AR16"},
 	"AR-16":  {"rules TestBlackjackRounding_AR16", "rules TestSettlementTable_AR15_AR16"},
