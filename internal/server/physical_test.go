@@ -343,7 +343,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 		must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: c}))
 	}
 	_, err := dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "i"})
-	wantCode(t, err, sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim")
+	wantCode(t, err, sabot.EINVALID, "case i: a player's cards put into the discard by mistake give no claim: there is nothing to correct (ES-01)") // spain: the table head's, not AR-23
 	_, err = dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "b", Box: 5})
 	wantCode(t, err, sabot.EINVALID, "no box 5 in play")
 
@@ -415,8 +415,8 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	}
 	all := strings.Join(said, "\n")
 	for _, want := range []string{
-		`AR-23 (b) round 1 box 2: a box got more than two cards in the deal: that bet is void, the cards burned (asked by dora, approved by ivo)`,
-		`AR-23 (d) round 1 card AS: a card drawn out of turn is burned (asked by dora, approved by ivo)`,
+		`correction (b) round 1 box 2: a box got more than two cards in the deal: that bet is void, the cards burned (ES-01) (asked by dora, approved by ivo)`,
+		`correction (d) round 1 card AS: a card drawn out of turn is burned (ES-01) (asked by dora, approved by ivo)`,
 		`(asked by dora, refused by ivo)`,
 	} {
 		if !strings.Contains(all, want) {

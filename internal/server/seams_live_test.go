@@ -192,7 +192,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "hit", Box: 1}))
 	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "QH"})) // 24: busted; ben's turn
 	_, err := dora.Command(ctx, tb, "undo-card", wire.CommandRequest{})
-	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (24): taking it back is an AR-23 correction the inspector approves")
+	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (24): taking it back is a correction the inspector approves (correct, case undo) (ES-01)")
 	v := must(ana.Table(ctx, tb))
 	if v.Turn == nil || v.Turn.Box != 2 {
 		t.Fatalf("a refused undo changed the table: turn %+v", v.Turn)
@@ -207,7 +207,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 		must(dora.Command(ctx, ar, "card", wire.CommandRequest{Card: c}))
 	}
 	_, err = dora.Command(ctx, ar, "undo-card", wire.CommandRequest{})
-	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is an AR-23 correction the inspector approves")
+	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is a correction the inspector approves (correct, case undo) (AR-23)") // argentina: its own AR-23
 }
 
 // Issue 25, item 7: the table's cash float has a ceiling. No buy-in takes
