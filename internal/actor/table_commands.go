@@ -60,6 +60,7 @@ var tableCommands = []*Op{
 	dealerCommand(live.OpCard, (*Table).readCard),
 	dealerCommand(live.OpUndoCard, (*Table).undoCard),
 	dealerCommand(live.OpCutCard, (*Table).cutCard),
+	dealerCommand(live.OpRecordCut, (*Table).recordCut),
 	dealerCommand(live.OpNoMore, (*Table).noMoreBets),
 	dealerCommand(live.OpSeatWalkIn, (*Table).seatWalkIn),
 	dealerCommand(live.OpBuyIn, (*Table).buyIn),

@@ -21,6 +21,10 @@ const (
 	OpCard     = "card"
 	OpUndoCard = "undo-card"
 	OpCutCard  = "cut-card"
+	// OpRecordCut records who cut a new physical shoe (AR-07, EG-02),
+	// where the profile asks it (player_cut): the player at the box the
+	// dealer names, or the inspector's own cut (box 0).
+	OpRecordCut = "record-cut"
 	OpNoMore   = "no-more-bets"
 )
 

@@ -44,7 +44,7 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'
 // card.
 func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
 	t.Helper()
-	g = newGame(t, slow, "Live", "spain", "shoe", "physical")
+	g = newGame(t, slow, "Live", "spain", "shoe", "physical", "player_cut", "false")
 	ana = g.join(t, "ana")
 	sit(t, ana, 1)
 	ben = g.player(t, "ben")
@@ -139,7 +139,7 @@ func must[T any](v T, err error) T {
 // his chips back and leaves; the ledger, the table's cash float included,
 // balances.
 func TestDealerConsoleWalkIn(t *testing.T) {
-	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
+	g := newGame(t, slow, "Live", "spain", "shoe", "physical", "player_cut", "false")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
 	dora := staffLogin(t, g, "dora", "dealer")
@@ -253,7 +253,7 @@ func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 // first-card Ace before the challenge was offered stands (card-stands): the
 // challenge closes and the console asks for her second card.
 func TestDealerConsoleButtons_AR23(t *testing.T) {
-	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "min_bets_to_start", "1")
+	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "player_cut", "false", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
 	dora := staffLogin(t, g, "dora", "dealer")
