@@ -132,14 +132,14 @@ type state struct {
 	// physSteps: the log knows a physical shoe's steps too
 	// (openedPayload.PhysicalSteps).
 	physSteps bool
-	shoes      map[int]*shoeState
-	shoeNo     int // the shoe whose position is counted
-	shoePos    int
-	players    map[string]int64        // player name → user ID
-	escrow     map[string]money.Amount // each player's stakes in the table account
-	dealt      bool                    // the round in the table was dealt and not yet settled or void in the log
-	roundPos   int                     // the round's shoe position
-	forced     []card.Card             // test mode: the next round's cards
+	shoes     map[int]*shoeState
+	shoeNo    int // the shoe whose position is counted
+	shoePos   int
+	players   map[string]int64        // player name → user ID
+	escrow    map[string]money.Amount // each player's stakes in the table account
+	dealt     bool                    // the round in the table was dealt and not yet settled or void in the log
+	roundPos  int                     // the round's shoe position
+	forced    []card.Card             // test mode: the next round's cards
 	// forcedRound: the round in the table was dealt from forced cards, not
 	// from the shoe.
 	forcedRound bool

@@ -25,7 +25,7 @@ const (
 	// where the profile asks it (player_cut): the player at the box the
 	// dealer names, or the inspector's own cut (box 0).
 	OpRecordCut = "record-cut"
-	OpNoMore   = "no-more-bets"
+	OpNoMore    = "no-more-bets"
 )
 
 // CardPayload is a card read into the round (LogCard), or taken back
