@@ -162,9 +162,6 @@ func (o *Op) Allows(u *sabot.User) error { return o.who.allows(u) }
 // decline".
 func PlayerOpNames() string { return playerCommandNames() }
 
-// OpLeave is the command that gives up a box.
-const OpLeave = opLeave
-
 // ErrorMessage is a command's refusal as a socket sends it.
 func ErrorMessage(commandID string, err error) wire.Message { return errorMessage(commandID, err) }
 

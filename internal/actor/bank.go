@@ -164,7 +164,7 @@ func (a *Table) returnBets(ctx context.Context, bets []engine.PlacedBet, memo st
 			return false
 		}
 		a.t.Withdraw(b.Player, b.Box)
-		e.Kind, e.Player, e.Box, e.Amount = "withdraw", b.Player, b.Box, b.Stake
+		e.Kind, e.Player, e.Box, e.Amount = wire.EvWithdraw, b.Player, b.Box, b.Stake
 		a.publish(e)
 	}
 	return true

@@ -25,7 +25,7 @@ func errorMessage(commandID string, err error) wire.Message {
 // reason and values for the page to word in its language.
 func waiting(err error) wire.Event {
 	w := waitingView(err)
-	return wire.Event{Kind: "waiting", Text: w.Text, Reason: w.Reason, Params: w.Params}
+	return wire.Event{Kind: wire.EvWaiting, Text: w.Text, Reason: w.Reason, Params: w.Params}
 }
 
 func waitingView(err error) *wire.WaitingView {

@@ -128,7 +128,7 @@ func (a *Table) cutByTimeout(ctx context.Context) bool {
 
 // publishStep tells the table's subscribers a step.
 func (a *Table) publishStep(p recall.ShoeStep) {
-	a.publish(wire.Event{Kind: "shoe-step", Shoe: recall.ShoeID(a.cfg.ID, p.Shoe), Text: sabot.Sentence(recall.ShoeStepWords(p))})
+	a.publish(wire.Event{Kind: wire.EvShoeStep, Shoe: recall.ShoeID(a.cfg.ID, p.Shoe), Text: sabot.Sentence(recall.ShoeStepWords(p))})
 }
 
 func (a *Table) replayShoeStep(_ *sabot.LogRecord, p recall.ShoeStep) error {
