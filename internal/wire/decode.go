@@ -163,8 +163,10 @@ func DecodeCommand(data []byte) (Envelope, Body, error) {
 	var env Envelope
 	body := Body{data: data}
 	names := commandNames()
+	// A refusal of the object's names or syntax says no envelope (no
+	// command ID goes with it), as the one body every command had said none.
 	bad := func(format string, args ...any) (Envelope, Body, error) {
-		return env, body, sabot.Errorf(sabot.EINVALID, "bad JSON body: %s", Brief(fmt.Sprintf(format, args...)))
+		return Envelope{}, Body{}, sabot.Errorf(sabot.EINVALID, "bad JSON body: %s", Brief(fmt.Sprintf(format, args...)))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	t, err := dec.Token()
@@ -230,8 +232,8 @@ func DecodeCommand(data []byte) (Envelope, Body, error) {
 		}
 		return bad("%v", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return bad("something follows the JSON object")
+	if _, err := dec.Token(); err != io.EOF { // the object was read: its envelope goes with the refusal
+		return env, body, sabot.Errorf(sabot.EINVALID, "bad JSON body: something follows the JSON object")
 	}
 	return env, body, typeErr
 }

@@ -1,6 +1,11 @@
 package wire
 
-import "sabot/money"
+import (
+	"reflect"
+	"strings"
+
+	"sabot/money"
+)
 
 // CommandRequest is what a Go client fills to send any table command (the
 // bots, `sabot play`, the tests): the envelope and the fields an op's
@@ -28,4 +33,34 @@ type CommandRequest struct {
 	Options    map[string]string `json:"options,omitempty"`
 	Bank       *string           `json:"bank,omitempty"`
 	Reason     string            `json:"reason,omitempty"`
+}
+
+// Only is the request with the envelope and the fields op's request has,
+// the others cleared: what a Go client sends for op (a field of another
+// op's, which the one body every command had took and did not read, is
+// refused now: DecodeRequest). An op with no request (a socket's
+// snapshot, an unknown name) keeps every field.
+func (r CommandRequest) Only(op string) CommandRequest {
+	req, ok := Requests()[op]
+	if !ok {
+		return r
+	}
+	keep := jsonNames(reflect.TypeOf(req))
+	v := reflect.ValueOf(&r).Elem()
+	for i := range v.NumField() {
+		name := jsonName(v.Type().Field(i))
+		if !keep[name] && !envelopeNames[name] {
+			v.Field(i).SetZero()
+		}
+	}
+	return r
+}
+
+// jsonName is the name a struct field has in JSON.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
