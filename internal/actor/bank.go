@@ -36,7 +36,7 @@ import (
 // payout a hand can have; a side bet, insurance or the challenge, at 2:1
 // (ES-11, AR-10). Payouts round down: the cover rounds up.
 func cover(p *rules.Profile, side bool, stake money.Amount) money.Amount {
-	num, den := wire.BestPayout(p)
+	num, den := p.BestPayout()
 	if side {
 		num, den = 2, 1
 	}

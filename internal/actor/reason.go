@@ -17,7 +17,7 @@ import (
 // where it has them, its reason and values.
 func errorMessage(commandID string, err error) wire.Message {
 	reason, params := sabot.ReasonOf(err)
-	return wire.Message{Type: "error", CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
+	return wire.Message{Type: wire.MsgError, CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
 }
 
 // waiting is the event that says why the bets placed cannot be dealt yet

@@ -252,7 +252,7 @@ func (a *Table) publish(e wire.Event) {
 }
 
 func (a *Table) snapshotMsg() []byte {
-	data, _ := json.Marshal(wire.Message{Type: "snapshot", Epoch: a.feed.epoch, Seq: a.feed.seq, Table: a.view()})
+	data, _ := json.Marshal(wire.Message{Type: wire.MsgSnapshot, Epoch: a.feed.epoch, Seq: a.feed.seq, Table: a.view()})
 	return data
 }
 

@@ -374,21 +374,21 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor.Table, u *sabot.
 		return fail(err)
 	}
 	if req.Op == wire.OpPing { // the client's heartbeat: this node answers
-		return answer(wire.Message{Type: "pong", CommandID: req.CommandID})
+		return answer(wire.Message{Type: wire.MsgPong, CommandID: req.CommandID})
 	}
 	if c == nil { // a snapshot
 		view, epoch, seq, err := a.Snapshot(ctx)
 		if err != nil {
 			return fail(err)
 		}
-		return answer(wire.Message{Type: "snapshot", CommandID: req.CommandID, Epoch: epoch, Seq: seq, Table: view})
+		return answer(wire.Message{Type: wire.MsgSnapshot, CommandID: req.CommandID, Epoch: epoch, Seq: seq, Table: view})
 	}
 	c.SetSession(session)
 	rep := a.Do(ctx, c)
 	if rep.Err != nil {
 		return fail(rep.Err)
 	}
-	return answer(wire.Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.Seq, Duplicate: rep.Dup})
+	return answer(wire.Message{Type: wire.MsgResult, CommandID: req.CommandID, LogSeq: rep.Seq, Duplicate: rep.Dup})
 }
 
 // decodeWS reads a message received on a socket: a request for the

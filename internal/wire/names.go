@@ -100,3 +100,12 @@ func EventKinds() []string {
 		EvDeal, EvStake, EvCard, EvReveal, EvBurn, EvAction, EvWindow, EvCutCard, EvResult, EvVoid, EvDone, EvTurn, EvDecline, EvSettle,
 		EvNeed, EvUndo, EvCorrection, EvRuling}
 }
+
+// The types of the WebSocket's messages from the server (Message.Type).
+const (
+	MsgSnapshot = "snapshot"
+	MsgEvent    = "event"
+	MsgResult   = "result"
+	MsgError    = "error"
+	MsgPong     = "pong"
+)
