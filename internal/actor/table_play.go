@@ -289,7 +289,7 @@ func (a *Table) decline(ctx context.Context, c *Command, req wire.Decline) (int6
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase()).WithReason("nothing_to_answer", map[string]any{"box": req.Box})
 	}
 	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
-		Action: wire.Action{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
+		Action: wire.Action{Kind: wire.OpDecline, Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
 	if err != nil {
 		return 0, err
 	}

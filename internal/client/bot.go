@@ -522,7 +522,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		}
 		st.sentAction, st.sentAt = act.Kind, time.Now()
 		var err error
-		if act.Kind == "decline" {
+		if act.Kind == wire.OpDecline {
 			st.sentAction = "" // declines show as their own event
 			err = send(wire.CommandRequest{Op: wire.OpDecline, Box: act.Box, Hand: act.Hand})
 		} else {
@@ -565,7 +565,7 @@ func Strategy(t *wire.TurnView, player string) wire.Action {
 		}
 	}
 	if len(mine) == 0 {
-		return wire.Action{Kind: "decline"}
+		return wire.Action{Kind: wire.OpDecline}
 	}
 	legal := func(kind string) (wire.Action, bool) {
 		for _, a := range mine {
@@ -576,7 +576,7 @@ func Strategy(t *wire.TurnView, player string) wire.Action {
 		return wire.Action{}, false
 	}
 	if t.Phase != "playing" {
-		return wire.Action{Kind: "decline", Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
+		return wire.Action{Kind: wire.OpDecline, Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
 	}
 	if a, ok := legal("declare"); ok {
 		return a
