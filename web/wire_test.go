@@ -42,9 +42,8 @@ var opSenders = map[string][]*regexp.Regexp{
 // notSentByThePage are the ops the web client has no button for, and
 // why.
 var notSentByThePage = map[string]string{
-	wire.OpForceCards:       "test mode: the tests force cards through the API",
-	wire.OpAuthoriseShuffle: "a new shoe's steps (player_cut): sent through the API, the page shows the shoe waiting",
-	wire.OpCutShoe:          "a new shoe's steps (player_cut): sent through the API, the page shows the shoe waiting",
+	wire.OpForceCards: "test mode: the tests force cards through the API",
+	wire.OpCutShoe:    "a new shoe's steps (player_cut): sent through the API, the page shows the shoe waiting",
 }
 
 // Every op the client sends is one of wire's; every one of wire's is sent

@@ -70,6 +70,7 @@ func TestEveryCommandReadsItsRequest(t *testing.T) {
 		wire.OpCashOut:          {`{"command_id":"c","box":2}`, wire.CashOut{Box: 2}},
 		opAuthorise:             {`{"command_id":"c"}`, wire.AuthoriseShuffle{}},
 		wire.OpCutCard:          {`{"command_id":"c"}`, wire.CutCard{}},
+		wire.OpRecordCut:        {`{"command_id":"c","box":3}`, wire.RecordCut{Box: 3}},
 		wire.OpSkippedEleven:    {`{"command_id":"c"}`, wire.SkippedEleven{}},
 		wire.OpRefuseCorrection: {`{"command_id":"c","correction":7}`, wire.RefuseCorrection{Correction: 7}},
 		opDeal:                  {`{"command_id":"c"}`, wire.Deal{}},

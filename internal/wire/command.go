@@ -114,6 +114,11 @@ type (
 	UndoCard struct{}
 	// CutCard notes the cut card come out of the shoe (EG-04).
 	CutCard struct{}
+	// RecordCut names the box of the player who cut a new physical shoe
+	// (0: the inspector, or the pit, cut it himself).
+	RecordCut struct {
+		Box int `json:"box,omitempty"`
+	}
 	// NoMoreBets closes the betting at a live table.
 	NoMoreBets struct{}
 	// SeatWalkIn seats a walk-in at a box.
@@ -162,7 +167,7 @@ func Requests() map[string]any {
 		OpSit: Sit{}, OpLeave: Leave{}, OpBet: Bet{}, OpDeal: Deal{}, OpWithdraw: Withdraw{}, OpAct: Act{}, OpDecline: Decline{},
 		OpForceCards: ForceCards{}, OpNewShoe: NewShoe{}, OpVoid: Void{}, OpConfigure: Configure{},
 		OpAuthoriseShuffle: AuthoriseShuffle{}, OpCutShoe: CutShoe{},
-		OpCard: Card{}, OpUndoCard: UndoCard{}, OpCutCard: CutCard{}, OpNoMoreBets: NoMoreBets{},
+		OpCard: Card{}, OpUndoCard: UndoCard{}, OpCutCard: CutCard{}, OpRecordCut: RecordCut{}, OpNoMoreBets: NoMoreBets{},
 		OpSeatWalkIn: SeatWalkIn{}, OpBuyIn: BuyIn{}, OpCashOut: CashOut{}, OpCardStands: CardStands{}, OpSkippedEleven: SkippedEleven{},
 		OpCorrect: Correct{}, OpApprove: Approve{}, OpRefuseCorrection: RefuseCorrection{}, OpRuling: Ruling{},
 	}

@@ -24,9 +24,13 @@ const (
 	OpAuthoriseShuffle = "authorise-shuffle"
 	OpCutShoe          = "cut-shoe"
 	// The dealer's, at a table dealt from a physical shoe (internal/live).
-	OpCard          = "card"
-	OpUndoCard      = "undo-card"
-	OpCutCard       = "cut-card"
+	OpCard     = "card"
+	OpUndoCard = "undo-card"
+	OpCutCard  = "cut-card"
+	// OpRecordCut records who cut a new physical shoe (AR-07, EG-02),
+	// where the profile asks it (player_cut): the player at the box the
+	// dealer names, or the inspector's own cut (box 0).
+	OpRecordCut     = "record-cut"
 	OpNoMoreBets    = "no-more-bets"
 	OpSeatWalkIn    = "seat-walk-in"
 	OpBuyIn         = "buy-in"
@@ -51,7 +55,7 @@ const (
 func Ops() []string {
 	return []string{OpSit, OpLeave, OpBet, OpDeal, OpWithdraw, OpAct, OpDecline,
 		OpForceCards, OpNewShoe, OpVoid, OpConfigure, OpAuthoriseShuffle, OpCutShoe,
-		OpCard, OpUndoCard, OpCutCard, OpNoMoreBets, OpSeatWalkIn, OpBuyIn, OpCashOut, OpCardStands, OpSkippedEleven,
+		OpCard, OpUndoCard, OpCutCard, OpRecordCut, OpNoMoreBets, OpSeatWalkIn, OpBuyIn, OpCashOut, OpCardStands, OpSkippedEleven,
 		OpCorrect, OpApprove, OpRefuseCorrection, OpRuling}
 }
 
