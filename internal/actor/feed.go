@@ -34,7 +34,7 @@ func newFeed() feed { return feed{subs: map[*Subscriber]struct{}{}, epoch: Rando
 // too slow to take it is dropped: its client reconnects and resyncs.
 func (f *feed) publish(e wire.Event) {
 	f.seq++
-	data, _ := json.Marshal(wire.Message{Type: "event", Seq: f.seq, Event: &e})
+	data, _ := json.Marshal(wire.Message{Type: wire.MsgEvent, Seq: f.seq, Event: &e})
 	m := outMsg{f.seq, data}
 	if len(f.ring) < ringSize {
 		f.ring = append(f.ring, m)
