@@ -4,7 +4,8 @@
 # CPU read from /proc while they play (after the bots have registered and sat
 # down), the decisions counted from the server's own /metrics, and a CPU
 # profile of the same window (go tool pprof) attributed to the server's
-# subsystems (scripts/cpu-by-subsystem.sh), a heap profile at its end. Not a test: a measurement, run by
+# subsystems (scripts/cpu-by-subsystem.sh), a heap profile at its end and
+# another once the bots have played (heap-end.pprof). Not a test: a measurement, run by
 # hand (docs/server.md, "Where the CPU goes").
 #
 #   scripts/cpu-per-decision.sh [--store disk|shm|postgres] [--tables N]
@@ -77,18 +78,20 @@ s2=$(ticks $spid) b2=$(ticks $bpid) d2=$(decisions)
 rss=$(awk '/VmHWM/ {print $2}' "/proc/$spid/status")
 curl -fs "http://127.0.0.1:$dport/debug/pprof/heap" -o "$out/heap.pprof" || true
 wait $bpid || true
+rss_end=$(awk '/VmHWM/ {print $2}' "/proc/$spid/status")
+curl -fs "http://127.0.0.1:$dport/debug/pprof/heap?gc=1" -o "$out/heap-end.pprof" || true
 hz=$(getconf CLK_TCK)
-python3 - "$store" "$tables" "$players" "$think" "$window" "$s1" "$s2" "$b1" "$b2" "$d1" "$d2" "$hz" "$rss" <<'PY'
+python3 - "$store" "$tables" "$players" "$think" "$window" "$s1" "$s2" "$b1" "$b2" "$d1" "$d2" "$hz" "$rss" "$rss_end" <<'PY'
 import sys
 store, tables, players, think, window = sys.argv[1:6]
-s1, s2, b1, b2, d1, d2, hz, rss = (float(x) for x in sys.argv[6:14])
+s1, s2, b1, b2, d1, d2, hz, rss, rss_end = (float(x) for x in sys.argv[6:15])
 d = d2 - d1
 if d <= 0:
     sys.exit("cpu-per-decision.sh: no decision in the window (see the bots' log)")
 print(f"store={store} tables={tables} players={players} think={think} window={window}s "
       f"decisions={int(d)} decisions/s={d/float(window):.0f} "
       f"server_ms/decision={(s2-s1)/hz*1000/d:.3f} bots_ms/decision={(b2-b1)/hz*1000/d:.3f} "
-      f"server_peak_rss={rss/1024:.0f}MiB")
+      f"server_peak_rss={rss/1024:.0f}MiB (after the bots: {rss_end/1024:.0f}MiB)")
 PY
 tail -2 "$out/bots.log"
 scripts/cpu-by-subsystem.sh --decisions "$(python3 -c "print($d2 - $d1)")" --bin "$bin" "$out/cpu.pprof"
