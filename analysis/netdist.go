@@ -43,25 +43,33 @@ type NetDistribution struct {
 	Outcomes []NetOutcome `json:"outcomes"` // by net, increasing
 	// Mean is the expected net per initial unit (the strategy's EV);
 	// Variance and SD its variance and standard deviation per round.
-	Mean, Variance, SD float64
+	Mean     float64 `json:"mean"`
+	Variance float64 `json:"variance"`
+	SD       float64 `json:"sd"`
 	// VolatilityIndex is 1.645·SD: the half-width, per round, of the 90 %
 	// two-sided band (a slot PAR sheet's VI at 90 % confidence).
-	VolatilityIndex float64
+	VolatilityIndex float64 `json:"volatility_index"`
 	// HitFrequency is P(net > 0), Push P(net = 0), Loss P(net < 0).
-	HitFrequency, Push, Loss float64
+	HitFrequency float64 `json:"hit_frequency"`
+	Push         float64 `json:"push"`
+	Loss         float64 `json:"loss"`
 	// MaxWin and MaxLoss are the largest net won and lost in a round of
 	// positive probability (MaxLoss as a positive number of units: the
 	// exposure per initial unit).
-	MaxWin, MaxLoss float64
+	MaxWin  float64 `json:"max_win"`
+	MaxLoss float64 `json:"max_loss"`
 	// SplitRounds is the probability of a round with a split (its
 	// distribution approximated, above); SplitAdjust the probability
 	// moved between −1 and +1 to set those rounds' mean exactly.
-	SplitRounds, SplitAdjust float64
+	SplitRounds float64 `json:"split_rounds"`
+	SplitAdjust float64 `json:"split_adjust"`
 }
 
 // NetResult holds the net distributions of a profile.
 type NetResult struct {
-	TD, CD, Mimic NetDistribution
+	TD    NetDistribution `json:"td"`
+	CD    NetDistribution `json:"cd"`
+	Mimic NetDistribution `json:"mimic"` // the dealer's rule: hit to 16 (soft 17 as he does), never double, split or surrender
 }
 
 // NetDistributions computes the distributions of a round's net result of
@@ -69,11 +77,10 @@ type NetResult struct {
 // dealer's mimic. It runs the analysis again (not cached): a few times
 // the cost of Analyze.
 func NetDistributions(ctx context.Context, p *rules.Profile) (*NetResult, error) {
-	res, ups, err := computeWith(ctx, p, nil, true)
+	_, ups, err := computeWith(ctx, p, nil, true)
 	if err != nil {
 		return nil, err
 	}
-	_ = res
 	full := FullShoe(p)
 	N := float64(full.Total())
 	var acc [nPolNet]ndist
