@@ -250,3 +250,14 @@ test('the pit\'s watch: a return outside its band and a player flagged, figures 
     assert.match(phrase('event.', adv), /z Hi-Opt II = 6,50$/);
   });
 });
+
+// The pit's reports and ratings say whose win they show: the house's
+// (issue 41 item 5: a player who won 500.00 showed as -500.00 under "Win").
+test('the reports name the house as the one who wins', () => {
+  const house = { en: /house/i, es: /de la casa/, it: /del banco/ };
+  for (const code of ['en', 'es', 'it']) {
+    withLang(code, () => {
+      for (const k of ['reports.win', 'reports.theo']) assert.match(t(k), house[code], `${code} ${k}: ${t(k)}`);
+    });
+  }
+});
