@@ -54,16 +54,17 @@ const allInView = `((sels, under = [], bar = '') => {
 })`
 
 // uncovered is a script: no occupied box (one with a player's plate) is
-// behind the bar (a selector) held at the window's foot, unscrolled; else
-// the first that is and where.
-const uncovered = `((bar) => {
+// behind the bar (a selector) held at the window's foot, unscrolled (of
+// each box, the parts a selector names); else the first that is and
+// where.
+const uncovered = `((bar, parts = '.hands, .spot, .plate') => {
 	window.scrollTo(0, 0);
 	const b = document.querySelector(bar);
 	if (!b) return bar + ': missing';
 	const r = b.getBoundingClientRect();
 	for (const box of document.querySelectorAll('.box')) {
 		if (!box.querySelector('.plate .name')) continue;
-		for (const el of box.querySelectorAll('.hands, .spot, .plate')) {
+		for (const el of box.querySelectorAll(parts)) {
 			const e = el.getBoundingClientRect();
 			if (e.width === 0 || e.height === 0) continue;
 			if (e.bottom > r.top + 0.5 && e.top < r.bottom && e.right > r.left && e.left < r.right)
@@ -105,10 +106,17 @@ func TestWhatThePlayerNeedsIsInViewAtEverySize(t *testing.T) {
 				sizeShot(t, ana, sz.name+"-"+lang+"-betting")
 				click(t, ana, `[data-fk="bet-deal"]`)
 				waitKey(t, ana, "ana's decision", "h")
+				waitJS(t, ana, "box 1's hand in turn", `!!document.querySelector('.box[data-box="1"] .hand.current')`)
 				if where := eval[string](t, ana, allInView+`(['.prompt:not([hidden]) button.act-hit', '.prompt:not([hidden]) [role=timer]'], ['.box[data-box="1"] .hand.current'], '.prompt:not([hidden])')`); where != "" {
 					t.Errorf("%s, her turn: %s", lang, where)
 				}
-				if where := eval[string](t, ana, uncovered+`('.prompt:not([hidden])')`); where != "" {
+				// On a phone the boxes are a list the page scrolls, the
+				// player's own first: their hands and spots are above the bar.
+				parts := `'.hands, .spot, .plate'`
+				if sz.phone {
+					parts = `'.hands, .spot.holder'`
+				}
+				if where := eval[string](t, ana, uncovered+`('.prompt:not([hidden])', `+parts+`)`); where != "" {
 					t.Errorf("%s, her turn: the decision bar covers %s", lang, where)
 				}
 				if sz.phone {
