@@ -313,6 +313,9 @@ func writeTablesText(w io.Writer, r *report.Tables) error {
 		if x.Physical {
 			name += " (physical)"
 		}
+		if x.TestMode {
+			name += " (test mode)"
+		}
 		line(name, x)
 	}
 	for _, x := range r.Profiles {

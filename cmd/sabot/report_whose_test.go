@@ -33,3 +33,16 @@ func TestReportTextSaysTheWinIsTheHouses(t *testing.T) {
 		}
 	}
 }
+
+// A test-mode table (forced cards allowed) is counted in the report,
+// marked so (issue 41 item 5: counted unmarked).
+func TestReportTextMarksTestModeTables(t *testing.T) {
+	var b strings.Builder
+	row := &report.TableResult{Table: 3, Name: "Venezia", Profile: "venice", TestMode: true, Rules: []string{"r"}}
+	if err := writeTablesText(&b, &report.Tables{Tables: []*report.TableResult{row}, Total: &report.TableResult{Rules: []string{""}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "3 Venezia (test mode)") {
+		t.Errorf("the test-mode table is not marked:\n%s", b.String())
+	}
+}
