@@ -57,6 +57,7 @@ func runSubIn(t *testing.T, dir string, args ...string) (int, string, string) {
 // PDFs are PDFs; the rules are written in the seed's language; every
 // scenario agrees; the checks pass.
 func TestCertifyKit(t *testing.T) {
+	t.Parallel()
 	for _, name := range rules.Names() {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -207,6 +208,7 @@ func TestCertifyKit(t *testing.T) {
 
 // TestCertifyRefused: bad input exits 2 with one line.
 func TestCertifyRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
 	os.WriteFile(file, nil, 0o644)
@@ -231,6 +233,7 @@ func TestCertifyRefused(t *testing.T) {
 
 // TestCertifyRNG: `sabot certify rng` writes the shoe generator's stream.
 func TestCertifyRNG(t *testing.T) {
+	t.Parallel()
 	code, a, _ := runCmd(t, "certify", "rng", "--seed", "7", "--bytes", "64")
 	_, b, _ := runCmd(t, "certify", "rng", "--seed", "7", "--bytes", "32")
 	if code != 0 || len(a) != 64 || a[:32] != b {
@@ -261,6 +264,7 @@ func abs(x float64) float64 {
 // folder with none of the profile's, it refuses to write a kit without
 // them, unless told --scenarios none.
 func TestCertifyFindsTheContractAnywhere(t *testing.T) {
+	t.Parallel()
 	elsewhere, out := t.TempDir(), t.TempDir()
 	n := 0
 	files, _ := filepath.Glob("../../scenario/testdata/contract/vegas-s17-*.json")

@@ -26,6 +26,7 @@ import (
 // times out no decision (before, bots whose decision or resync was lost
 // with the old socket waited for the decision timer).
 func TestClusterClientsMove(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three server processes stopped and restarted")
 	}

@@ -130,6 +130,7 @@ func servesAll(url string, tables []int64) bool {
 }
 
 func TestCluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three server processes killed and stopped")
 	}

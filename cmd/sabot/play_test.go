@@ -216,6 +216,7 @@ func TestPlayLang(t *testing.T) {
 // letters on a pipe, so piped sessions and the docs' transcripts read the
 // same; a wrong value exits 2 with the reason.
 func TestPlaySuits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		suits     string
 		want, not string

@@ -12,6 +12,7 @@ import (
 // shoe says so plainly (no seed, no commitment) and lists who read each
 // card in, from which device, and when.
 func TestPrintRecallPhysical(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 25, 21, 4, 5, 0, time.UTC)
 	var b strings.Builder
 	printRecall(&b, &recall.RoundRecord{ID: "4-7", Table: 4, TableName: "Sala 1", Profile: "spain", Physical: true,

@@ -24,6 +24,7 @@ import (
 // /api/shoes/{id} (no login) and checks the revealed seed against the
 // commitment and every round's cards; a shoe still in play is refused.
 func TestVerifyURL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "sabot.db"))
 	if err != nil {

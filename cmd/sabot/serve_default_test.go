@@ -20,6 +20,7 @@ import (
 // profile and credits each new player, so that the README's main job has a
 // lobby to show; a second start opens no more tables.
 func TestServeOpensDefaultTables(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	for start := 0; start < 2; start++ {
 		ctx, cancel := context.WithCancel(context.Background())

@@ -31,6 +31,7 @@ import (
 // outbox and the operator's statement, and agrees when there is none
 // (issue 14, deliverable 5).
 func TestWalletReconcile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	st, err := store.Open(ctx, db)
@@ -342,6 +343,7 @@ func TestWalletSimCommand(t *testing.T) {
 // hand (issue 25, item 9). Before, a refused 20.00 win left the player
 // unpaid and reconcile said all agreed (exit 0).
 func TestWalletReconcileOwed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	st, err := store.Open(ctx, db)

@@ -20,6 +20,7 @@ import (
 // beyond it, or one that would take a wallet beyond it, is refused as
 // invalid (400) with its reason, and changes nothing.
 func TestCreditOverflowRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana := h.player("ana", 1000)
@@ -68,6 +69,7 @@ func TestCreditOverflowRefused(t *testing.T) {
 // Issue 11, finding 3: a stake beyond the bound never reaches the table or
 // the ledger: 400 invalid, nothing placed.
 func TestStakeOverflowRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
@@ -89,6 +91,7 @@ func TestStakeOverflowRefused(t *testing.T) {
 // Issue 11, finding 3: table limits under which one stake could win beyond
 // the bound are refused, at creation and by a configuration change.
 func TestLimitsOverflowRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	big := map[string]string{"max_bet": strconv.FormatInt(1<<40, 10), "blackjack_pays": "1000:1"}
@@ -107,6 +110,7 @@ func TestLimitsOverflowRefused(t *testing.T) {
 // int64, is refused as it was (400 invalid, a bad JSON body), and changes
 // nothing.
 func TestAmountsNotIntegersRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)

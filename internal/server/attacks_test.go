@@ -42,6 +42,7 @@ func (s *heldLogin) CreateSession(ctx context.Context, x *sabot.Session) error {
 // made only if the credentials it matched are still the account's, in the
 // session's own insert. Before, the thief kept a session that bet.
 func TestPasswordChangeLeavesNoThiefSession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := sqlite.NewDB(filepath.Join(t.TempDir(), "sabot.db"))
 	if err := db.Open(ctx); err != nil {
@@ -80,6 +81,7 @@ func TestPasswordChangeLeavesNoThiefSession(t *testing.T) {
 // with Retry-After, the right password too; a stranger's wrong passwords
 // do not spend the owner's budget.
 func TestSuccessfulLoginsBudgeted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newLimited(t, nil, func(s *server.Server) { s.LoginOKNameBurst, s.LoginOKNameEvery = 3, time.Hour })
 	h.player("ana", 0) // one login
@@ -100,6 +102,7 @@ func TestSuccessfulLoginsBudgeted(t *testing.T) {
 // S5: sit and leave at 127–211 a second, 4.8 ms of CPU each): past the
 // burst, 429 with Retry-After, nothing written.
 func TestHTTPCommandsBudgeted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newLimited(t, nil, func(s *server.Server) {
 		s.CommandRate, s.CommandBurst, s.SitsPerMinute = 0.001, 5, -1
@@ -141,6 +144,7 @@ func getFrom(t *testing.T, hc *http.Client, url string) int {
 // not everybody's (issue 40, S9: one client at 100/s denied every
 // player's `sabot verify --url`).
 func TestShoeReadsPerAddress(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.ShoeReads, s.ShoeReadsPerAddr = 1000, 2 })
 	v := must(h.srv.CreateTable(context.Background(), &sabot.Table{Name: "t", Profile: "spain"}))
 	greedy, other := from("127.0.0.2"), from("127.0.0.3")
@@ -161,6 +165,7 @@ func TestShoeReadsPerAddress(t *testing.T) {
 // throttled per address (issue 40, S6): past the burst, 429, and another
 // address is still answered.
 func TestPublicReadsPerAddress(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.PublicReads, s.PublicReadBurst = 0.001, 5 })
 	tb := h.table("vegas-s17", false, nil)
 	greedy, other := from("127.0.0.2"), from("127.0.0.3")
@@ -184,6 +189,7 @@ func TestPublicReadsPerAddress(t *testing.T) {
 // A logged-in player's page polling its table is not anybody's: the
 // public routes' bucket does not count it (issue 40, S6).
 func TestPublicReadsSparePlayers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newLimited(t, nil, func(s *server.Server) { s.PublicReads, s.PublicReadBurst = 0.001, 2 })
 	tb := h.table("vegas-s17", false, nil)
@@ -197,6 +203,7 @@ func TestPublicReadsSparePlayers(t *testing.T) {
 // (`sabot serve` does) answers it only to its token or the pit's session
 // (issue 40, item 10).
 func TestMetricsPrivate(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.MetricsPrivate, s.MetricsToken = true, "metrics-secret-0123456789" })
 	anon := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "")
 	if anon.status != http.StatusUnauthorized {

@@ -41,6 +41,7 @@ func houseBalance(t *testing.T, h *harness) int64 {
 // its cover and its net back to the holder's wallet at the settlement:
 // when the bank passes, it holds nothing (FAM-02).
 func TestFamilyBankPassesToWallet_FAM02(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
@@ -83,6 +84,7 @@ func TestFamilyBankPassesToWallet_FAM02(t *testing.T) {
 // named. The bank then loses everything it covered, and the house pays
 // nothing for it.
 func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben, cy, dan := h.player("ana", 1000), h.player("ben", 300), h.player("cy", 1000), h.player("dan", 1000)
@@ -163,6 +165,7 @@ func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
 // cannot cover is refused, with the rule; the cover taken at the deal
 // survives a restart and goes back at the settlement.
 func TestFamilyBankCoversDouble_FAM01(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben := h.player("ana", 1000), h.player("ben", 200)

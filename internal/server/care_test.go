@@ -53,6 +53,7 @@ func wantReason(t *testing.T, err error, code, reason string) map[string]any {
 // with the reason (the rules of a change of limit are internal/care's
 // TestLimitRules; here, the table's stakes and the pit's credits).
 func TestCareLimits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, clock := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
@@ -117,6 +118,7 @@ func TestCareLimits(t *testing.T) {
 // sessions, refuses his login with its end, cannot be shortened, and is a
 // significant event for the pit.
 func TestCareExclusion(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
@@ -164,6 +166,7 @@ func TestCareExclusion(t *testing.T) {
 // and it is exactly where the stake's check refuses: a stake of the room
 // is taken, one unit more refused.
 func TestCareStakeRoom(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)

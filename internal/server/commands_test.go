@@ -31,6 +31,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // testdata/commands.golden was written by the code before the registry;
 // rewrite it with -update only for a change of the protocol.
 func TestCommandAnswersGolden(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := sqlite.NewDB(filepath.Join(t.TempDir(), "golden.db"))
 	if err := st.Open(ctx); err != nil {

@@ -16,6 +16,7 @@ import (
 // dealer's hand and only the player's own bets; its limit is bounded, an
 // unknown table is not found, and it needs a login.
 func TestTableHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)

@@ -18,6 +18,7 @@ import (
 // address, the ledger balances, the server never answers 500, and the
 // hostile client met each limit.
 func TestHostileBesideBots(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

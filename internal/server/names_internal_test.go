@@ -12,6 +12,7 @@ import (
 // María. Names take letters of any alphabet, spaces and apostrophes
 // between words, and say their limit; look-alike mixes are refused.
 func TestCheckName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"José":                        "José",
 		"Jose\u0301":                  "José", // a combining accent: kept composed

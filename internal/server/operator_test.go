@@ -206,6 +206,7 @@ var opFaults = []struct {
 }
 
 func TestOperatorWalletFaults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range opFaults {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newOperator(t, tc.f, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
@@ -219,6 +220,7 @@ func TestOperatorWalletFaults(t *testing.T) {
 // wallet): the bots play through each and no player gains or loses a
 // minor unit against his settled rounds (issue 25, item 9).
 func TestSpecOperatorWalletFaults(t *testing.T) {
+	t.Parallel()
 	spec, err := walletSpec()
 	if err != nil {
 		t.Fatal(err)
@@ -270,6 +272,7 @@ func playOperator(t *testing.T, h *opHarness) {
 // A refusal of the operator's reaches the player with its reason, and
 // nothing changes at the table; a launch with a bad token is refused.
 func TestOperatorRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("rich", "Rich", opStart)
@@ -379,6 +382,7 @@ func contains(err error, s string) bool { return err != nil && strings.Contains(
 // significant event once it is older than WalletUndeliveredAfter; both are
 // in /metrics (issue 14, deliverable 6).
 func TestOperatorEventsAndMetrics(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil,
 		func(s *server.Server) { s.WalletUndeliveredAfter = 300 * time.Millisecond })
@@ -451,6 +455,7 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 // meanwhile; when all is answered the operator holds exactly the stake on
 // the table.
 func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{Delay: 300 * time.Millisecond}, slow, nil)
 	for _, p := range []string{"eve", "ben"} {
@@ -523,6 +528,7 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 // same call (its transaction ID is the token's), which the operator
 // answers as the first time.
 func TestOperatorLaunchTokenOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
@@ -557,6 +563,7 @@ func TestOperatorLaunchTokenOnce(t *testing.T) {
 // stake back in its settlement, a credit with its amount and the round
 // closed; each names the game and the session of the launch.
 func TestOperatorCallsCarry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
@@ -646,6 +653,7 @@ func TestOperatorCallsCarry(t *testing.T) {
 // takes it (wallet-paid), or resolved by hand with a reason, recorded
 // (wallet-resolved). Before, the win was never paid and nobody saw it.
 func TestOperatorRefusedCreditOwed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	op := specop.New(opSecret, "EUR")
 	spec, err := walletSpec()

@@ -34,6 +34,7 @@ func playRounds(t *testing.T, h *harness, c *client.Client, table int64, n int) 
 // shoe's come a page at a time, ?limit= rounds before (or after) the last
 // of the previous page; a page out of bounds is refused as invalid.
 func TestRoundsAndShoesPaginated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
@@ -92,6 +93,7 @@ func TestRoundsAndShoesPaginated(t *testing.T) {
 // login; the server answers at most ShoeReads a second, and refuses the
 // rest with 429 and Retry-After.
 func TestShoeReadsLimited(t *testing.T) {
+	t.Parallel()
 	st := openStore(t, t.TempDir()+"/sabot.db")
 	srv := &server.Server{Store: st, ShoeReads: 2, BcryptCost: 4}
 	if err := srv.Open(); err != nil {

@@ -42,6 +42,7 @@ func need(t *testing.T, c *client.Client, table int64) *wire.NeedView {
 // and a restart in the middle of the round (the log replayed) goes on where
 // it stood.
 func TestPhysicalShoeOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -161,6 +162,7 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 // The shoe option is the table's: anything but shuffled or physical is
 // refused when the table opens; a shuffled table reads no card.
 func TestPhysicalShoeOption(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	_, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "x", Profile: "spain", Options: map[string]string{"shoe": "paper"}})
@@ -176,6 +178,7 @@ func TestPhysicalShoeOption(t *testing.T) {
 // A physical table restored from its snapshot (written after each round
 // here) keeps its shoe: the cards read since the shuffle still count.
 func TestPhysicalShoeSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SnapshotEvery = 1 }}
 	h.start(slow)
@@ -214,6 +217,7 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 // an unknown token and a player are refused; each card's record names the
 // reader.
 func TestCardReader(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -287,6 +291,7 @@ func TestCardReader(t *testing.T) {
 // before the betting window runs out, if the bets allow it; else the
 // refusal says what is missing (AR-03), with its reason.
 func TestNoMoreBets_AR22(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ar := h.table("argentina", false, map[string]string{"shoe": "physical"})
@@ -329,6 +334,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 // waiting; one refused is dropped. A void of a round waiting for a card is
 // the inspector's, every stake returned.
 func TestInspectorCorrections_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -459,6 +465,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 // never logs in; a player cannot speak for one; the staff still do not
 // play on their own account.
 func TestWalkIn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -546,6 +553,7 @@ func TestWalkIn(t *testing.T) {
 // cards, then the skipped players play against the seen bank or withdraw
 // their bets.
 func TestBankFirst_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
@@ -600,6 +608,7 @@ func TestBankFirst_AR23(t *testing.T) {
 // waiting are bounded; a ruling on a dispute is the inspector's, written
 // with his name.
 func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
@@ -653,6 +662,7 @@ func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 // refused there (and may work a table that names no staff); the pit and
 // the table's own card readers always may.
 func TestTableStaff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, zed := h.staff("dora", "dealer"), h.staff("zed", "dealer")
@@ -678,6 +688,7 @@ func TestTableStaff(t *testing.T) {
 // A walk-in's commands are recorded as his, the dealer who entered them
 // in the record's client ID.
 func TestWalkInRecordsTheDealer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical"})

@@ -16,6 +16,7 @@ import (
 // 8: none of it was in the pit's reach but by the database). Staff are not
 // players; a bad query is refused with the reason; players may not look.
 func TestPitPlayers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)

@@ -26,6 +26,7 @@ import (
 // it was opened with (the old tokens and the old password are refused).
 // A failing seed is printed: the run is replayed from it.
 func TestCommandPathProperties(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprint("seed-", seed), func(t *testing.T) { commandPathRun(t, seed, 120) })
 	}

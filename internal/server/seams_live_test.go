@@ -77,6 +77,7 @@ func noHiddenKnowledge(t *testing.T, events []wire.Event) {
 // approves; the hole card the players saw stays turned (AR-23 (g)), and
 // no turn is offered against a hole card a player was shown.
 func TestRevealThenUndo_AR09_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
@@ -172,6 +173,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 // hand, and a hole card read face down, are the inspector's to take back;
 // a hit card that ended nothing is still the dealer's.
 func TestDealerUndoDecidingCard_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -218,6 +220,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 // make one himself. The attack: one buy-in of 10^15 filled the float and
 // blocked every later buy-in.
 func TestCashFloatCeiling(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")

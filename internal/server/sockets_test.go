@@ -59,6 +59,7 @@ func answerTo(t *testing.T, f *client.Feed, id string) *wire.Message {
 // with its table, its command and its cause; the player reads only
 // "internal error".
 func TestWSInternalErrorLogged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	logs := &syncBuffer{}
 	st := newMemStore()
@@ -125,6 +126,7 @@ func closedWith(t *testing.T, f *client.Feed) websocket.StatusCode {
 // default): the next is refused, 429 with Retry-After, before the upgrade;
 // other users are not counted with him, and a socket closed frees its slot.
 func TestWSSocketsPerUserLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{})
 	tb := h.table("vegas-s17", false, nil)
@@ -164,6 +166,7 @@ func TestWSSocketsPerUserLimit(t *testing.T) {
 // socket at once, then SocketRate a second: a flood waits its turn (the
 // clock is stopped: the message after the burst waits until it moves).
 func TestWSFloodLimited(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{t: time.Now()}
 	h := &harness{t: t, set: func(s *server.Server) { s.Now = clk.now }}
@@ -215,6 +218,7 @@ func TestWSFloodLimited(t *testing.T) {
 // Issue 11, finding 7: after logout, a command on a socket the session
 // opened is not run, and the socket closes.
 func TestWSLogoutRevokesSockets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{BetWindow: time.Hour})
 	tb := h.table("vegas-s17", false, nil)
@@ -244,6 +248,7 @@ func TestWSLogoutRevokesSockets(t *testing.T) {
 // session is gone. Commands on the socket are uses of the session: a
 // player who plays only over the socket stays logged in.
 func TestWSIdleSessionRevokesSockets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{t: time.Now()}
 	h := &harness{t: t, set: func(s *server.Server) { s.Now = clk.now }}
@@ -283,6 +288,7 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 // after SeatIdle: one player holding boxes and never betting keeps them
 // from the others no longer than that, and no longer holds up the deal.
 func TestSeatIdleGivenUp_AR21(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{BetWindow: time.Hour, SeatIdle: 300 * time.Millisecond})
 	tb := h.table("vegas-s17", false, nil)

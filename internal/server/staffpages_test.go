@@ -16,6 +16,7 @@ import (
 // box and chips; a player, and a dealer not on the table's staff, are
 // refused with the reason.
 func TestWalkInsChips(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "staff": "dora"})

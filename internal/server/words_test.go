@@ -12,6 +12,7 @@ import (
 // that the page words it in its language (reason name_taken), whatever the
 // case it is typed in.
 func TestNameTakenReason(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	h.player("Ana", 0)
