@@ -38,6 +38,7 @@ import (
 // TestDocsExamples runs the scripts of testdata/docs (testscript, the tool
 // of Go's own command tests).
 func TestDocsExamples(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"curl", "openssl"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {

@@ -12,7 +12,6 @@ import (
 // shows the session's time and, at the interval, the reality check with the
 // time played and the net, which he acknowledges.
 func TestResponsibleGaming(t *testing.T) {
-	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.player(t, "ana")
 	open(t, ana, g.site, "/account", ".care-form")
@@ -56,7 +55,6 @@ func TestResponsibleGaming(t *testing.T) {
 // Issue 15, deliverable 8: sound is off and motion on by default; each is a
 // switch remembered in the browser; motion off stops the cards' slide.
 func TestSoundAndMotionSwitches(t *testing.T) {
-	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	pressed := func() string {

@@ -71,7 +71,6 @@ func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
 // his own screen, so that bet is void; the settlement and the ledger
 // balance.
 func TestDealerConsole_AR23(t *testing.T) {
-	t.Parallel()
 	g, ana, ben, dora, ivo := liveRound(t)
 
 	readCard(t, dora, "TS", "box 2, hand 1")
@@ -140,7 +139,6 @@ func must[T any](v T, err error) T {
 // his chips back and leaves; the ledger, the table's cash float included,
 // balances.
 func TestDealerConsoleWalkIn(t *testing.T) {
-	t.Parallel()
 	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -210,7 +208,6 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 // then see the bank and choose: ana plays her 18 against it (a push), ben
 // withdraws his 16 (his stake back).
 func TestDealerConsoleBankFirst_AR23(t *testing.T) {
-	t.Parallel()
 	g, ana, ben, dora, ivo := liveRound(t)
 	readCard(t, dora, "TS", "box 2, hand 1")
 	// A mistyped card is refused with a toast; the next good card clears it.
@@ -256,7 +253,6 @@ func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 // first-card Ace before the challenge was offered stands (card-stands): the
 // challenge closes and the console asks for her second card.
 func TestDealerConsoleButtons_AR23(t *testing.T) {
-	t.Parallel()
 	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)

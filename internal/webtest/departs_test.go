@@ -7,7 +7,6 @@ import "testing"
 // departs from, and its rules page says how, beside the rule's own words;
 // a table that keeps its regulation says nothing of the kind.
 func TestTableDepartsFromItsRegulation_AR01_AR05_AR20(t *testing.T) {
-	t.Parallel()
 	site := MustStart(t, slow)
 	ctx := Browser(t, 1280, 1000)
 	watch(t, ctx)

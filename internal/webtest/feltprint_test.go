@@ -12,7 +12,6 @@ import (
 // says the dealer must hit soft 17, which casino English cannot read as a
 // stand.
 func TestFeltPrintFits(t *testing.T) {
-	t.Parallel()
 	site := MustStart(t, slow)
 	ctx := Browser(t, 1280, 900)
 	watch(t, ctx)

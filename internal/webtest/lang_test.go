@@ -18,7 +18,6 @@ import (
 // shows the labels, the dealer's calls, the results and the money in that
 // language, and the rules cite the regulation's own words.
 func TestLanguages(t *testing.T) {
-	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 
 	// A browser whose first language is Italian: the page is in Italian
@@ -96,7 +95,6 @@ func choose(t testing.TB, ctx context.Context, lang string) {
 // --currency EUR`) in the locale's format: "1.000,00 €" in Spanish and
 // Italian, "€1,000.00" in English, on the login page and in the header.
 func TestCurrency(t *testing.T) {
-	t.Parallel()
 	site := MustStart(t, slow, func(s *server.Server) { s.WelcomeCredit = 100000; s.Currency = "EUR" })
 	ctx := Browser(t, 1280, 900)
 	watch(t, ctx)

@@ -17,7 +17,6 @@ import (
 // player, with no registration; the session never stays in the address
 // bar; the balance is the operator's, and a bet is debited there.
 func TestLaunchFromOperator(t *testing.T) {
-	t.Parallel()
 	secret := []byte("a secret shared with the operator")
 	op := walletsim.New(secret, "EUR")
 	ws := httptest.NewServer(op)

@@ -13,7 +13,6 @@ import (
 // a name over the limit is refused with its length, never cut; the page
 // says what a new wallet is credited, as the server does.
 func TestUnicodeNames(t *testing.T) {
-	t.Parallel()
 	site := MustStart(t, slow, func(s *server.Server) { s.WelcomeCredit = 100000 })
 	ctx := Browser(t, 1280, 900)
 	watch(t, ctx)

@@ -14,7 +14,6 @@ import (
 // reason, a new table opened, each in the significant-event log; a player
 // is not shown the page.
 func TestPit(t *testing.T) {
-	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.player(t, "ana")
 	open(t, ana, g.site, "/pit", "h1")
