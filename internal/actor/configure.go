@@ -69,19 +69,19 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 		}
 	}
 	if req.Bank != nil && operator.PlayerID(*req.Bank) != "" {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s plays on the operator's wallet; a bank pays from its holder's own money, which sabot does not hold for him (FAM-01)", *req.Bank)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s plays on the operator's wallet; a bank pays from its holder's own money, which sabot does not hold for him%s", *req.Bank, cite(prof.Cite("FAM-01", "bank_rotates")))
 	}
 	for _, p := range a.t.Seated() {
 		if prof.BankRotates && operator.PlayerID(p) != "" {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s, seated, plays on the operator's wallet, and the bank would pass to him (FAM-01, FAM-02)", p)
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s, seated, plays on the operator's wallet, and the bank would pass to him%s", p, cite(prof.Cite("FAM-01, FAM-02", "bank_rotates")))
 		}
 	}
 	if req.Bank != nil {
 		switch {
 		case !prof.BankRotates:
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank is the house's at this table (FAM-02: bank_rotates=false)")
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank is the house's at this table%s", cite(prof.Cite("FAM-02", "bank_rotates")))
 		case *req.Bank != "" && !slices.Contains(a.t.Seated(), *req.Bank):
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player (FAM-01)", *req.Bank, a.cfg.ID)
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player%s", *req.Bank, a.cfg.ID, cite(prof.Cite("FAM-01", "bank_rotates")))
 		}
 	}
 	pay := configurePayload{Options: opts, Changed: req.Options, Bank: req.Bank, Reason: req.Reason, By: c.user.Name}
@@ -119,9 +119,9 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 	}
 	a.log.Info("configuration changed", "by", c.user.Name, "changed", req.Options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
 	words := changeWords(pay)
-	a.publish(wire.Event{Kind: "configure", Text: sabot.Sentence(words), Words: words})
+	a.publish(wire.Event{Kind: wire.EvConfigure, Text: sabot.Sentence(words), Words: words})
 	for _, b := range pay.Returned {
-		a.publish(wire.Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})
+		a.publish(wire.Event{Kind: wire.EvWithdraw, Player: b.Player, Box: b.Box, Amount: b.Stake})
 	}
 	a.revealShoes(ctx)
 	a.resync() // every client gets the table's new rules

@@ -101,7 +101,7 @@ func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, e
 		a.ready = map[string]bool{}
 	}
 	a.ready[name] = true
-	a.publish(wire.Event{Kind: "ready", Player: name})
+	a.publish(wire.Event{Kind: wire.EvReady, Player: name})
 	a.maybeDeal(ctx)
 	return 0, nil
 }
@@ -110,7 +110,7 @@ func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, e
 // bets allow a round.
 func (a *Table) tryDeal(ctx context.Context) {
 	a.stopTimer()
-	if a.forced == nil && a.t.Awaiting() == table.StepCut && len(a.t.Bets()) > 0 && !a.cutByTimeout(ctx) { // AR-07: nobody cut in time
+	if a.forced == nil && a.t.Awaiting() == table.StepCut && !a.t.Physical() && len(a.t.Bets()) > 0 && !a.cutByTimeout(ctx) { // AR-07: nobody cut in time (a physical shoe's cut is recorded at the console)
 		return
 	}
 	if err := a.t.ShoeReady(); a.forced == nil && err != nil { // AR-07, EG-02: the inspector's authorisation
@@ -154,7 +154,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 	for _, p := range seatedBefore {
 		if !slices.Contains(a.t.Seated(), p) {
 			rule := a.p.Own("AR-21")
-			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up" + cite(rule), Reason: "seat_no_bet", Params: ruleParams(rule, map[string]any{})})
+			a.publish(wire.Event{Kind: wire.EvLeave, Player: p, Text: "no bet this round: the seat is given up" + cite(rule), Reason: "seat_no_bet", Params: ruleParams(rule, map[string]any{})})
 		}
 	}
 	for box := 1; box <= a.p.Boxes; box++ {
@@ -194,7 +194,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 	}
 	a.revealShoes(ctx)
 	a.sent = 0
-	a.publish(wire.Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
+	a.publish(wire.Event{Kind: wire.EvDeal, Round: a.t.RoundNo(), Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
 	a.publishRound("")
 	a.proceed(ctx)
 }
@@ -232,7 +232,7 @@ func (a *Table) proceed(ctx context.Context) {
 			// A physical shoe: the round waits for the dealer's next card
 			// (issue 13); nobody decides meanwhile, so no timer runs.
 			a.stopTimer()
-			a.publish(wire.Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
+			a.publish(wire.Event{Kind: wire.EvNeed, Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
 			return
 		}
 		if a.expose {
@@ -389,7 +389,7 @@ func (a *Table) settle(ctx context.Context) {
 	a.watchCount(ctx, &pay)
 	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
 	a.stopTimer()
-	a.publish(wire.Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
+	a.publish(wire.Event{Kind: wire.EvSettle, Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
 	a.revealShoes(ctx)
 	a.maybeSnapshot(ctx)
 	a.armBetTimer()

@@ -20,10 +20,6 @@ import (
 //   - skipped-eleven, item 9: «se le dará la opción de retirar la apuesta o
 //     a recibir la próxima carta»: the player on 11 in turn whom the dealer
 //     gave no card may withdraw his bet (act withdraw) or play on.
-const (
-	OpCardStands    = "card-stands"
-	OpSkippedEleven = "skipped-eleven"
-)
 
 // CardStands is the dealer's call of (d)'s exception: the card stands.
 func CardStands(ctx context.Context, t Table) (int64, error) {
@@ -44,7 +40,7 @@ func irregular(ctx context.Context, t Table, k engine.Kind) (int64, error) {
 	}
 	r := t.Table().Round()
 	if !t.Dealt() || r.Phase() == engine.Done {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play%s", Cited(t, StaffRules, ""))
 	}
 	act := engine.Action{Kind: k}
 	if err := r.Check(act); err != nil {

@@ -16,14 +16,6 @@ import (
 // came out (cut-card). Each is a record of the table's log naming who sent
 // it and from which device: a start replays them like every other record.
 
-// The dealer's commands.
-const (
-	OpCard     = "card"
-	OpUndoCard = "undo-card"
-	OpCutCard  = "cut-card"
-	OpNoMore   = "no-more-bets"
-)
-
 // CardPayload is a card read into the round (LogCard), or taken back
 // (LogCardUndo): who sent it (the dealer at the console, or the card reader
 // by its name) and, from a reader, its ID.
@@ -99,7 +91,7 @@ func UndoCard(ctx context.Context, t Table, by Sender) (int64, error) {
 		return 0, wire.Refusal(err)
 	}
 	if tk.Why != "" {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is an AR-23 correction the inspector approves (correct, case undo)", tk.Why)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is a correction the inspector approves (correct, case undo)%s", tk.Why, Cited(t, StaffRules, ""))
 	}
 	return takeBack(ctx, t, CardPayload{By: by.User.Name})
 }
@@ -130,13 +122,13 @@ func takeBack(ctx context.Context, t Table, pay CardPayload) (int64, error) {
 }
 
 // CutCard notes that the cut card came out of the shoe while the round
-// was dealt: it is the shoe's last (EG-04).
+// was dealt: it is the shoe's last (AR-08, EG-04; CutCardRules).
 func CutCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	if err := physicalOnly(t); err != nil {
 		return 0, err
 	}
 	if !t.Dealt() {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the cut card is noted while a round is dealt (EG-04)")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the cut card is noted while a round is dealt%s", Cited(t, CutCardRules, "cut_card_reserve"))
 	}
 	tb := t.Table()
 	if err := tb.CutCard(); err != nil {

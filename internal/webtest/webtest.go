@@ -141,7 +141,8 @@ func (s *Site) Table(tb testing.TB, name, profile string, options map[string]str
 
 // ShoeSteps takes the steps a table's new shoe waits for (player_cut;
 // AR-07, EG-02) as the pit: the shuffle authorised, and, nobody being
-// seated, the pit's cut at the first position allowed.
+// seated, the pit's cut at the first position allowed (at a physical
+// table, the pit's own cut by hand, record-cut box 0).
 func (s *Site) ShoeSteps(tb testing.TB, table int64) {
 	tb.Helper()
 	ctx := context.Background()
@@ -152,9 +153,13 @@ func (s *Site) ShoeSteps(tb testing.TB, table int64) {
 		}
 		switch v.Shoe.Await {
 		case "authorise":
-			_, err = s.Admin.Command(ctx, table, "authorise-shuffle", wire.CommandRequest{})
+			_, err = s.Admin.Command(ctx, table, wire.OpAuthoriseShuffle, wire.CommandRequest{})
 		case "cut":
-			_, err = s.Admin.Command(ctx, table, "cut-shoe", wire.CommandRequest{Value: v.Shoe.CutMin})
+			if v.Shoe.Physical {
+				_, err = s.Admin.Command(ctx, table, wire.OpRecordCut, wire.CommandRequest{})
+				break
+			}
+			_, err = s.Admin.Command(ctx, table, wire.OpCutShoe, wire.CommandRequest{Value: v.Shoe.CutMin})
 		default:
 			return
 		}
@@ -175,7 +180,7 @@ func (s *Site) Credit(tb testing.TB, name string, amount int64) {
 // Force makes the next round of a table deal these cards.
 func (s *Site) Force(tb testing.TB, table int64, cards string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "force-cards", wire.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, wire.OpForceCards, wire.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -183,7 +188,7 @@ func (s *Site) Force(tb testing.TB, table int64, cards string) {
 // Configure changes a table's options between rounds, as the pit does.
 func (s *Site) Configure(tb testing.TB, table int64, options map[string]string, reason string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "configure", wire.CommandRequest{Options: options, Reason: reason}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, wire.OpConfigure, wire.CommandRequest{Options: options, Reason: reason}); err != nil {
 		tb.Fatal(err)
 	}
 }
