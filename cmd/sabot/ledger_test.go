@@ -65,7 +65,7 @@ func TestLedgerCheck(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 3: a balance SQLite turned into a REAL when a sum
+// A balance SQLite turned into a REAL when a sum
 // overflowed (as a database written before the bound of amounts may hold:
 // its triggers are dropped here) is reported with its account, and the
 // check exits 1; it does not die on "integer overflow".

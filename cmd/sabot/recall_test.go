@@ -8,7 +8,7 @@ import (
 	"sabot/internal/recall"
 )
 
-// Issue 13, deliverable 5: the recall of a round dealt from a physical
+// The recall of a round dealt from a physical
 // shoe says so plainly (no seed, no commitment) and lists who read each
 // card in, from which device, and when.
 func TestPrintRecallPhysical(t *testing.T) {

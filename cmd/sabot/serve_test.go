@@ -352,7 +352,7 @@ func TestServeFlagsDocumented(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 11: on a database it may read but not write, `sabot
+// On a database it may read but not write, `sabot
 // serve` refuses to start and says why, instead of serving logins that all
 // fail.
 func TestServeRefusesReadOnlyStore(t *testing.T) {
@@ -375,7 +375,7 @@ func TestServeRefusesReadOnlyStore(t *testing.T) {
 // refused, in one line naming the file and the process that holds it; a
 // reader (`sabot ledger check`) is not; once the first is killed with -9
 // the file can be served again (the lock is the kernel's: nothing stale).
-// Issue 12: two processes on one file both served every table.
+// Two processes on one file both served every table.
 func TestServeOneProcessPerSQLiteFile(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sabot.db")
@@ -411,7 +411,7 @@ func tail(s string, n int) string {
 	return s
 }
 
-// Issue 15, deliverable 5: --currency names the money the pages show; a
+// --currency names the money the pages show; a
 // code that is not ISO 4217, or whose minor unit is not a hundredth, is
 // refused with exit 2 before anything is opened.
 func TestServeRefusesCurrency(t *testing.T) {

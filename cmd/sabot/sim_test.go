@@ -151,7 +151,7 @@ func TestSimPenetration(t *testing.T) {
 }
 
 // TestSimAverageBetInMoney: the report says what the average bet and a unit
-// are in money, not only "units of 4" (issue 17 item 8), and the JSON adds
+// are in money, not only "units of 4", and the JSON adds
 // the average bet in minor units beside avg_bet and unit.
 func TestSimAverageBetInMoney(t *testing.T) {
 	t.Parallel()
@@ -161,7 +161,7 @@ func TestSimAverageBetInMoney(t *testing.T) {
 	}{
 		{[]string{"--unit", "400"}, "1.000 units = 4.00 a round played (1 unit = 4.00: --unit 400 minor units)"},
 		// The default unit (4 minor units: 3:2 and halves exact) is no money anyone
-		// bets: no "1 unit = 0.04" (issue 28 item 11).
+		// bets: no "1 unit = 0.04".
 		{nil, "1.000 units a round played (a unit is the base bet; --unit N says it in money)"},
 		{[]string{"--unit", "250", "--count", "hi-lo", "--ramp", "2:2"}, " a round played (1 unit = 2.50: --unit 250 minor units)"},
 	} {
@@ -196,7 +196,7 @@ func TestSimAverageBetInMoney(t *testing.T) {
 }
 
 // The --option flag's help names its argument key=value, not the words of
-// its usage that were in backquotes (issue 28 item 11).
+// its usage that were in backquotes.
 func TestOptionFlagHelp(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range []string{"sim", "edge", "play", "strategy"} {

@@ -41,7 +41,7 @@ type Bot struct {
 	Crowd *Crowd
 
 	// Count, if set, makes the bot a card counter: it counts the cards it
-	// sees and bets Stake × Ramp(true count) (issue 29, docs/pit.md), and
+	// sees and bets Stake × Ramp(true count) (docs/pit.md), and
 	// plays Count.Deviate's index plays where it gives one.
 	Count *BotCount
 	// Behind makes the bot a back bettor (ES-03, VE-03): it does not sit;
@@ -744,7 +744,7 @@ type BotsConfig struct {
 	// VE-03; AR-05).
 	Backers int
 	// Launch, if set, gives the operator's token of each player (table i,
-	// box j, from 1): the bots come from the operator's site (issue 14)
+	// box j, from 1): the bots come from the operator's site
 	// and play on its wallet, with no registration or credit.
 	Launch func(table, box int) string
 }

@@ -29,8 +29,9 @@ import (
 	"sabot/money"
 )
 
-// The hostile client and the careless operator of issue 11: findings 5, 6,
-// 8, 11 (readiness) and 12, each refused with its code and nothing changed.
+// The hostile client and the careless operator: a client's idle
+// connections, a WebSocket without end, a token in a URL, a read-only
+// database (readiness), each refused with its code and nothing changed.
 
 // newLimited is a harness whose server has some limits set.
 func newLimited(t *testing.T, st sabot.Store, set func(*server.Server)) *harness {
@@ -273,7 +274,7 @@ func TestHostileLoginThrottledPerName(t *testing.T) {
 // A stranger guessing a name's password, from however many addresses,
 // does not lock its owner out of the addresses it has logged in from;
 // the guessing addresses, and a new address once the name's guesses from
-// new addresses are spent, are throttled (issue 11, finding 6).
+// new addresses are spent, are throttled.
 func TestLoginThrottleDoesNotLockOutOwner(t *testing.T) {
 	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.LoginNameAllBurst, s.LoginNameAllEvery = 12, time.Hour })
@@ -561,7 +562,7 @@ func TestNamesCaseInsensitive(t *testing.T) {
 	if r := must(c.Login(ctx, "ａｌｉｃｅ", password)); r.User.Name != "Alice" {
 		t.Fatalf("login in fullwidth letters: %+v", r.User)
 	}
-	// Issue 15, finding 4: José and Ana María, one whatever their case.
+	// José and Ana María, one whatever their case.
 	must(0, c.Register(ctx, "José", password))
 	wantCode(t, c.Register(ctx, "JOSÉ", password), sabot.ECONFLICT, "taken")
 	wantCode(t, c.Register(ctx, "Jose\u0301", password), sabot.ECONFLICT, "taken")
@@ -715,7 +716,7 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 
 // A client sending bad requests at full speed is answered, beyond its
 // refusals' burst, only after the tarpit delay, on its own connections; a
-// client at another address is answered at once (issue 11: one hostile
+// client at another address is answered at once (one hostile
 // client's refusals took the cores from 100 tables).
 func TestRefusalsTarpitted(t *testing.T) {
 	t.Parallel()

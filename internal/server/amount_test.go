@@ -14,7 +14,7 @@ import (
 	"sabot/money"
 )
 
-// Issue 11, finding 3: an administrator's credit of 2^63-1 was accepted
+// An administrator's credit of 2^63-1 was accepted
 // and overflowed the balances (SQLite turned them into REALs, PostgreSQL
 // answered 500). Every amount is bounded by money.Max: a credit
 // beyond it, or one that would take a wallet beyond it, is refused as
@@ -66,7 +66,7 @@ func TestCreditOverflowRefused(t *testing.T) {
 	unchanged(int64(money.Max))
 }
 
-// Issue 11, finding 3: a stake beyond the bound never reaches the table or
+// A stake beyond the bound never reaches the table or
 // the ledger: 400 invalid, nothing placed.
 func TestStakeOverflowRefused(t *testing.T) {
 	t.Parallel()
@@ -88,7 +88,7 @@ func TestStakeOverflowRefused(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Issue 11, finding 3: table limits under which one stake could win beyond
+// Table limits under which one stake could win beyond
 // the bound are refused, at creation and by a configuration change.
 func TestLimitsOverflowRefused(t *testing.T) {
 	t.Parallel()
@@ -105,7 +105,7 @@ func TestLimitsOverflowRefused(t *testing.T) {
 	}
 }
 
-// Item 6 of issue 27: a stake and a credit are money.Amount in the bodies,
+// A stake and a credit are money.Amount in the bodies,
 // a JSON number as before: one that is not an integer, or beyond an
 // int64, is refused as it was (400 invalid, a bad JSON body), and changes
 // nothing.

@@ -36,7 +36,7 @@ func houseBalance(t *testing.T, h *harness) int64 {
 	return int64(must(h.st.Account(context.Background(), sabot.AccountHouse, 0)).Balance)
 }
 
-// Issue 11, finding 4: what a player's bank won stayed in his bank account
+// What a player's bank won stayed in his bank account
 // when the bank passed, and no page showed it. The bank's account gives
 // its cover and its net back to the holder's wallet at the settlement:
 // when the bank passes, it holds nothing (FAM-02).
@@ -77,7 +77,7 @@ func TestFamilyBankPassesToWallet_FAM02(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Issue 11, finding 4: a player's bank covers the bets in dealing order up
+// A player's bank covers the bets in dealing order up
 // to its funds (FAM-01). A bet it could not cover is refused when placed;
 // one that the bets before it in dealing order (placed later) leave
 // uncovered is refused before the deal, its stake returned, with the rule
@@ -161,7 +161,7 @@ func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Issue 11, finding 4: a stake added in the round (a double) that the bank
+// A stake added in the round (a double) that the bank
 // cannot cover is refused, with the rule; the cover taken at the deal
 // survives a restart and goes back at the settlement.
 func TestFamilyBankCoversDouble_FAM01(t *testing.T) {

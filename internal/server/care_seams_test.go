@@ -22,7 +22,7 @@ import (
 	"sabot/money"
 )
 
-// Issue 25: the seams between responsible gaming and the rest — several
+// The seams between responsible gaming and the rest — several
 // tables, several nodes, the operator's launch, registration.
 
 // betsAtOnce puts one bet of stake at each table at once, each from the
@@ -227,8 +227,8 @@ func TestClusterRevocation(t *testing.T) {
 	}
 }
 
-// A deposit limit holds against credits made at once (issue 25, item 5:
-// each credit read the usage, then wrote): eight credits of 600.00 in
+// A deposit limit holds against credits made at once (each credit read the
+// usage, then wrote): eight credits of 600.00 in
 // parallel against a limit of 1,000.00 a day, one taken, the others refused
 // with the reason and nothing written.
 func TestParallelCreditsDepositLimit(t *testing.T) {
@@ -258,8 +258,8 @@ func TestParallelCreditsDepositLimit(t *testing.T) {
 	}
 }
 
-// The pit's block, made through one node, holds on the other at once (issue
-// 25, item 3; issue 28, item 8): the player's socket on node 0 takes no more
+// The pit's block, made through one node, holds on the other at once: the
+// player's socket on node 0 takes no more
 // stakes, he is taken off its table with his bet returned, he cannot log in
 // (reason blocked, the pit's reason not told), and the event names the pit.
 // Lifted, he logs in again; a repeat of either writes nothing.
@@ -320,7 +320,7 @@ func TestClusterPitBlock(t *testing.T) {
 }
 
 // A password change through one node ends every other session of the
-// player on every node (issue 25, item 3): a socket of his old session on
+// player on every node: a socket of his old session on
 // the other node takes no more stakes, the old token is refused, the old
 // password too; the page that changed it gets a new session and the player
 // stays at his table. A wrong current password changes nothing.
@@ -455,7 +455,7 @@ func TestCareReRegistration(t *testing.T) {
 	}
 }
 
-// Issue 25: a bet lowered is a bet too. A player blocked where this node
+// A bet lowered is a bet too. A player blocked where this node
 // has not heard of it yet (the block written to the store alone, as
 // another node's would be before its notice arrives) cannot change his bet
 // down either: the bet's transaction reads his eligibility whatever it

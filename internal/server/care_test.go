@@ -47,7 +47,7 @@ func wantReason(t *testing.T, err error, code, reason string) map[string]any {
 	return params
 }
 
-// Issue 15, deliverable 7: stake and loss limits refuse the stake that would
+// Stake and loss limits refuse the stake that would
 // pass them, with nothing changed; a raise applies after the cooling
 // period; a deposit limit refuses the pit's credit; a bad limit is refused
 // with the reason (the rules of a change of limit are internal/care's
@@ -161,7 +161,7 @@ func TestCareExclusion(t *testing.T) {
 	}
 }
 
-// Issue 28, item 10: the care view tells the page the most a stake may take
+// The care view tells the page the most a stake may take
 // now (stake_room) — the least of what the stake and loss limits leave —
 // and it is exactly where the stake's check refuses: a stake of the room
 // is taken, one unit more refused.

@@ -22,7 +22,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Several nodes on one PostgreSQL database, in this process (issue 12). The
+// Several nodes on one PostgreSQL database, in this process. The
 // processes killed with SIGKILL and SIGSTOP are cmd/sabot's TestCluster.
 
 // testLease is the nodes' lease in these tests: a node that stops renewing
@@ -336,7 +336,7 @@ func TestClusterDrain(t *testing.T) {
 		t.Fatal("the table moved with its round in play")
 	}
 	// A draining node is not ready: a load balancer sends no new client
-	// to it (issue 25).
+	// to it.
 	var ready map[string]any
 	wantCode(t, (&client.Client{URL: a.URL()}).Do(ctx, "GET", "/readyz", nil, &ready), sabot.EUNAVAILABLE, "handing its tables over")
 	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))

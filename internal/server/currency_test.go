@@ -10,7 +10,7 @@ import (
 	"sabot/internal/server"
 )
 
-// Issue 15, deliverable 5: the currency the house names (--currency) is
+// The currency the house names (--currency) is
 // what /api/site tells the pages, in capitals; none is said when none is
 // named; a code the money cannot be shown in refuses the start.
 func TestSiteCurrency(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// TestTableHistory (issue 15, deliverable 6): GET /api/tables/{id}/history
+// TestTableHistory: GET /api/tables/{id}/history
 // is the player's last rounds at one table, the newest first, with the
 // dealer's hand and only the player's own bets; its limit is bounded, an
 // unknown table is not found, and it needs a login.

@@ -22,7 +22,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Clients never wait on a node that cannot serve them (issue 25, item 10):
+// Clients never wait on a node that cannot serve them:
 // the server pings its sockets and drops those whose client is gone; the Go
 // client pings the server, leaves a node that does not answer for the next
 // one, and the bots send again the command that the lost socket took with
@@ -475,7 +475,7 @@ func TestNodeCutOffFromDatabase(t *testing.T) {
 	}
 }
 
-// The failed-login throttles count across the nodes (issue 25, item 10):
+// The failed-login throttles count across the nodes:
 // guesses spread over two nodes meet the bucket of one. Before, each node
 // counted its own, and two nodes gave twice the guesses.
 func TestLoginThrottleAcrossNodes(t *testing.T) {

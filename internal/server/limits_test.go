@@ -16,7 +16,7 @@ import (
 	"sabot"
 )
 
-// Issue 11, finding 6: password hashing takes at most its workers' CPUs
+// Password hashing takes at most its workers' CPUs
 // however many logins come at once; a full queue is answered at once with
 // 503 and Retry-After; a request whose client went away leaves the queue.
 func TestHashingBounded(t *testing.T) {
@@ -81,7 +81,7 @@ func TestHashingBounded(t *testing.T) {
 }
 
 // One address holds at most its share of the hashing, waiting or hashed
-// (issue 40, S3: 40 parallel logins of one account had 12 of 12 other
+// (40 parallel logins of one account had 12 of 12 other
 // logins answered 503): beyond it, its requests are refused at once, and
 // another address's still wait their turn.
 func TestHashQueueFairPerAddress(t *testing.T) {

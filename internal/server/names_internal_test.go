@@ -8,7 +8,7 @@ import (
 	"sabot"
 )
 
-// Issue 15, finding 4: the players of these regulations are José and Ana
+// The players of these regulations are José and Ana
 // María. Names take letters of any alphabet, spaces and apostrophes
 // between words, and say their limit; look-alike mixes are refused.
 func TestCheckName(t *testing.T) {

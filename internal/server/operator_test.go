@@ -27,7 +27,7 @@ import (
 	"sabot/money"
 )
 
-// The operator's wallet (issue 14): bots launched from the operator's
+// The operator's wallet: bots launched from the operator's
 // site play on its wallet through each of the reference operator's
 // faults; every call is answered in the end, and each player's balance at
 // the operator is his start plus the net of his settled rounds.
@@ -62,7 +62,7 @@ var walletSpec = sync.OnceValues(func() (*specop.Spec, error) { return specop.Lo
 
 // specChecked serves an operator's wallet with every request and answer
 // checked against docs/wallet.yaml; the test fails on any that does not
-// conform (issue 25, item 9: the messages as sent match the spec).
+// conform (the messages as sent match the spec).
 func specChecked(t *testing.T, op http.Handler) (*httptest.Server, *specop.Checker) {
 	t.Helper()
 	spec, err := walletSpec()
@@ -218,7 +218,7 @@ func TestOperatorWalletFaults(t *testing.T) {
 // The same faults on a second operator's wallet, written from
 // docs/wallet.yaml alone (specop, which imports nothing of sabot's
 // wallet): the bots play through each and no player gains or loses a
-// minor unit against his settled rounds (issue 25, item 9).
+// minor unit against his settled rounds.
 func TestSpecOperatorWalletFaults(t *testing.T) {
 	t.Parallel()
 	spec, err := walletSpec()
@@ -380,7 +380,7 @@ func contains(err error, s string) bool { return err != nil && strings.Contains(
 // The operator's wallet goes down: a stake then gets no answer in time,
 // does not count and is rolled back; a rollback it cannot deliver becomes a
 // significant event once it is older than WalletUndeliveredAfter; both are
-// in /metrics (issue 14, deliverable 6).
+// in /metrics.
 func TestOperatorEventsAndMetrics(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -523,7 +523,7 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 }
 
 // sabot refuses a launch token it has used already, even where the
-// operator would take it again (issue 25, item 9): an operator's token
+// operator would take it again: an operator's token
 // opens one game session. A launch sent again for want of an answer is the
 // same call (its transaction ID is the token's), which the operator
 // answers as the first time.
@@ -557,7 +557,7 @@ func TestOperatorLaunchTokenOnce(t *testing.T) {
 	}
 }
 
-// The money calls carry what docs/wallet.yaml says (issue 25, item 9): a
+// The money calls carry what docs/wallet.yaml says: a
 // bet withdrawn is the rollback of its debit, kind withdrawn, in the
 // debit's round, the round not closed; a round void by the pit pays the
 // stake back in its settlement, a credit with its amount and the round
@@ -647,7 +647,7 @@ func TestOperatorCallsCarry(t *testing.T) {
 	}
 }
 
-// A credit the operator refuses is money owed (issue 25, item 9): the pit
+// A credit the operator refuses is money owed: the pit
 // sees it (GET /api/admin/wallet/owed, the event wallet-refused) with the
 // amount; it is sent again under a new transaction ID until the operator
 // takes it (wallet-paid), or resolved by hand with a reason, recorded

@@ -34,7 +34,7 @@ func need(t *testing.T, c *client.Client, table int64) *wire.NeedView {
 	return must(c.Table(context.Background(), table)).Need
 }
 
-// A table dealt from a physical shoe (issue 13, deliverable 1): the server
+// A table dealt from a physical shoe: the server
 // draws no card; the table says whose the next card is, in the order the
 // engine deals (ES-12); the dealer sends each card read; a malformed code,
 // a card when none is due and a card the shoe cannot hold are refused with
@@ -139,7 +139,7 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 		read = append(read, r.Kind+":"+r.Card)
 	}
 	// The card taken back is hidden from a player while its shoe goes on
-	// (AR-23 (d), as a burn; issue 40, S8); the pit's recall has it.
+	// (AR-23 (d), as a burn); the pit's recall has it.
 	if got := strings.Join(read, " "); got != "card:TS card:9H card:6D card:7C card:8S card:4H card:9D undo: card:TD card:5S" {
 		t.Fatalf("the round's readings as ana recalls them: %s", got)
 	}
@@ -210,7 +210,7 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// The live table's staff and card readers (issue 13, deliverable 1): the
+// The live table's staff and card readers: the
 // pit makes a dealer, who reads cards at the console and may not play; the
 // pit issues a reader to the physical table, whose token sends cards to
 // that table only (a repeat is answered "duplicate"); a revoked reader,
@@ -325,7 +325,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 	wantCode(t, err, sabot.ECONFLICT, "round 1 is in play")
 }
 
-// The inspector's authority (issue 13, deliverable 3): the dealer asks for
+// The inspector's authority: the dealer asks for
 // an AR-23 correction, which waits, survives a restart, and takes effect
 // only once the inspector (not the dealer, nor whoever asked) approves it;
 // each step is a significant event naming both people. (b): a box dealt
@@ -458,7 +458,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Walk-in players at a live table (issue 13, deliverable 4): the dealer
+// Walk-in players at a live table: the dealer
 // seats one, sells him chips for cash (from the table's cash float: the
 // ledger balances), enters his bet and his decisions, and changes his chips
 // back when he leaves; an online player plays the same round. A walk-in

@@ -17,7 +17,7 @@ import (
 	"sabot/money"
 )
 
-// The command path under random interleavings (issue 40, item 11): several
+// The command path under random interleavings: several
 // players sit, leave, bet, withdraw, decide, reconnect their sockets and
 // change their passwords in an order drawn from a seed; a thief who stole
 // each password logs in with it as it changes. After every step: the

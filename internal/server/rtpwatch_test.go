@@ -17,7 +17,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// The return watched (issue 29): a player dealt a blackjack round after
+// The return watched: a player dealt a blackjack round after
 // round takes the table's return far above the certified figure; the
 // metrics say so, and the round that takes it out of its band (narrowed
 // here to ±2 standard deviations from 3 rounds on) writes one rtp-outside

@@ -12,7 +12,7 @@ import (
 )
 
 // watchRound reads a table's WebSocket until round no is done and returns
-// its events (issue 25).
+// its events.
 func watchRound(t *testing.T, c *client.Client, table int64, no int) <-chan []wire.Event {
 	t.Helper()
 	ctx := context.Background()
@@ -70,7 +70,7 @@ func noHiddenKnowledge(t *testing.T, events []wire.Event) {
 	}
 }
 
-// Issue 25, item 1 (AR-09, AR-23): a card that ends a player's turn by
+// AR-09, AR-23: a card that ends a player's turn by
 // itself (here a 21) makes the dealer turn his hole card; the dealer may
 // not then take that card back and have the player decide again knowing
 // the dealer's total. Taking it back is an AR-23 correction the inspector
@@ -142,7 +142,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 		t.Fatalf("the round's readings: %s", got)
 	}
 	// A player's recall hides the card taken back while its shoe goes on
-	// (AR-23 (d), as a burn; issue 40, S8).
+	// (AR-23 (d), as a burn).
 	if got := readings(ana); !strings.Contains(got, "card:TC:dora undo::ivo card:9C:dora") {
 		t.Fatalf("the round's readings as ana recalls them mid-shoe: %s", got)
 	}
@@ -168,7 +168,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	}
 }
 
-// Issue 25, item 2 (AR-23): the dealer's own undo is for a misread card
+// AR-23: the dealer's own undo is for a misread card
 // that nothing followed and that decided nothing. A card that busted a
 // hand, and a hole card read face down, are the inspector's to take back;
 // a hit card that ended nothing is still the dealer's.
@@ -212,7 +212,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is a correction the inspector approves (correct, case undo) (AR-23)") // argentina: its own AR-23
 }
 
-// Issue 25, item 7: the table's cash float has a ceiling. No buy-in takes
+// The table's cash float has a ceiling. No buy-in takes
 // the chips out past the float's ceiling (the table's float_limit;
 // --float-limit by default); a walk-in's buy-in or cash-out over the
 // table's cash_approval (--cash-approval) made by the dealer waits for the
