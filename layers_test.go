@@ -73,7 +73,7 @@ var layers = map[string]int{
 	"sabot/web":                       6,
 	// The certification kit's documents and randomness tests.
 	"sabot/internal/certify": 6,
-	// The pit's reports (issue 29): tables, players, the return watched.
+	// The pit's reports: tables, players, the return watched.
 	"sabot/internal/report": 6,
 
 	// The table server's API as types: requests, answers, views, events.
@@ -81,7 +81,7 @@ var layers = map[string]int{
 	// The seed key: a shoe sealed until it is dealt, the commitment.
 	"sabot/internal/seal": 6,
 
-	// The table server's subsystems (issue 27): player care; the cluster
+	// The table server's subsystems: player care; the cluster
 	// (leases, fencing, nodes, forwarding); the operator's wallet and its
 	// delivery; the staff's live table (console, devices, corrections,
 	// walk-ins); recall; and the Go client of the API, its bots and its

@@ -22,7 +22,7 @@ import (
 )
 
 // newReportSynthCmd is `sabot report synth`, hidden: a store of synthetic
-// rounds to measure the reports on (issue 29 item 6, docs/pit.md). It writes
+// rounds to measure the reports on (docs/pit.md). It writes
 // through the store's bulk load (sabot.BulkLoader: the records and their
 // ledger postings, thousands of rounds a transaction), not through a
 // server; the rounds are made on one goroutine and written on another.

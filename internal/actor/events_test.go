@@ -46,7 +46,7 @@ func TestEventSummaries(t *testing.T) {
 
 // Every phrase a significant event is said in is in the Spanish and
 // Italian catalogues (event.KEY), naming only the values the phrase sends
-// (issue 15, deliverable 5: the pit page in the pit's language).
+// (the pit page in the pit's language).
 func TestEventPhrasesTranslated(t *testing.T) {
 	bank, none := "ana", ""
 	recs := []struct {

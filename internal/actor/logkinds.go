@@ -200,7 +200,7 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 		return err
 	}
 	var t *table.Table
-	if physical { // issue 13: no seed, no order; the cards are read as dealt
+	if physical { // no seed, no order; the cards are read as dealt
 		if t, err = table.NewPhysical(prof); err == nil && a.physicalShoeSteps() {
 			err = t.WaitForSteps() // AR-07, EG-02: recorded at the dealer's console
 		}
@@ -293,7 +293,7 @@ func (a *Table) replayCardUndo(_ *sabot.LogRecord, p live.CardPayload) error {
 	if err == nil && back != p.Card {
 		err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
 	}
-	if p.Correction != 0 { // the inspector's (issue 25)
+	if p.Correction != 0 { // the inspector's
 		a.drop(p.Correction)
 		a.expose = a.expose || p.Expose
 	}

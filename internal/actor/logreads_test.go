@@ -32,7 +32,7 @@ func (s *countingStore) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.Lo
 	return recs, err
 }
 
-// TestLogReadsDoNotScanTheLog (issue 11, finding 9): a round's recall, a
+// TestLogReadsDoNotScanTheLog: a round's recall, a
 // shoe's page and a player's rounds read the records they show, found on
 // the store's indexes, not the table's whole log (or every table's); and
 // they give what reading the whole log gives.

@@ -28,7 +28,7 @@ type openedPayload struct {
 	ShoeSteps bool `json:"shoe_steps,omitempty"`
 	// PhysicalSteps: at a table dealt from a physical shoe too, its new
 	// shoes wait for them, which the dealer's console records (who
-	// authorised the shuffle, who cut; issue 39 item 8). A log that
+	// authorised the shuffle, who cut). A log that
 	// predates them has not it: its physical shoes never wait.
 	PhysicalSteps bool `json:"physical_steps,omitempty"`
 }

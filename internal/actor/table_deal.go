@@ -229,8 +229,8 @@ func (a *Table) proceed(ctx context.Context) {
 			return
 		}
 		if n := a.needView(); n != nil {
-			// A physical shoe: the round waits for the dealer's next card
-			// (issue 13); nobody decides meanwhile, so no timer runs.
+			// A physical shoe: the round waits for the dealer's next card;
+			// nobody decides meanwhile, so no timer runs.
 			a.stopTimer()
 			a.publish(wire.Event{Kind: wire.EvNeed, Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
 			return
@@ -238,7 +238,7 @@ func (a *Table) proceed(ctx context.Context) {
 		if a.expose {
 			// The inspector took back a card after which the hole card
 			// was turned: the players saw it, so nobody decides before it
-			// is turned again (AR-23 (g); issue 25).
+			// is turned again (AR-23 (g)).
 			a.expose = false
 			if r.Dealer().FaceDown() >= 0 {
 				if !a.house(ctx, engine.Action{Kind: engine.ExposeHole}, false) {

@@ -216,7 +216,7 @@ func (a *Table) handle(ctx context.Context, c *Command) reply {
 	}
 	seq, err := a.exec(ctx, c)
 	if err == nil && !a.dealt {
-		a.maybeSnapshot(ctx) // records of no round count too (issue 40, S5)
+		a.maybeSnapshot(ctx) // records of no round count too
 	}
 	var nd *operator.NeedDebit
 	if errors.As(err, &nd) {

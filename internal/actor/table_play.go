@@ -37,7 +37,7 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 	}
 	if a.p.BankRotates && operator.PlayerID(name) != "" {
 		// The bank would pass to him (FAM-02) and pay from his own money
-		// (FAM-01), which is the operator's (issue 14).
+		// (FAM-01), which is the operator's.
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank passes among the seated players here (FAM-02) and pays from its holder's own money (FAM-01); a player of the operator's wallet may back-bet, not sit")
 	}
 	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
@@ -107,7 +107,7 @@ func (a *Table) bet(ctx context.Context, c *Command, req wire.Bet) (int64, error
 	}
 	if err == nil {
 		var rec *sabot.LogRecord
-		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
+		// The player's eligibility and limits, in the stake's transaction.
 		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
 		if err == nil {
 			a.publish(wire.Event{Kind: wire.EvBet, Player: name, Box: req.Box, Amount: stake})
@@ -218,7 +218,7 @@ func (a *Table) act(ctx context.Context, c *Command, req wire.Act) (int64, error
 		return 0, err
 	}
 	ps = append(ps, cps...)
-	// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
+	// The player's eligibility and limits, in the stake's transaction.
 	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover}, ps,
 		a.s.stakeGuard(c, a.players[act.Player], debit))
 	if err != nil {

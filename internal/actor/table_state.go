@@ -70,7 +70,7 @@ type Table struct {
 	changes   atomic.Int64
 	lobbyView atomic.Pointer[countedView]
 	// seatUses are the players' boxes given up for no bet and their sits,
-	// lately (seats.go; issue 40, S4).
+	// lately (seats.go).
 	seatUses  map[string]*seatUse
 	waiting   map[string]time.Time // who asked for a box taken, when
 	seatTimer alarm
@@ -152,7 +152,7 @@ type state struct {
 
 	// expose: a card the inspector took back had been followed by the
 	// hole card's turning, which the players saw: the round turns it again
-	// before anyone decides (AR-23 (g); internal/live/physical.go, issue 25).
+	// before anyone decides (AR-23 (g); internal/live/physical.go).
 	expose bool
 
 	// bankCover is what the player holding a family bank has moved to his

@@ -1,4 +1,4 @@
-// Package operator is the operator's wallet (issue 14; docs/wallet.md):
+// Package operator is the operator's wallet (docs/wallet.md):
 // the debits and credits a table asks of an operator's wallet, the
 // delivery of credits and rollbacks from the store's outbox, money owed,
 // and the launch from the operator's site. The table server holds one

@@ -247,7 +247,7 @@ func readClose(rr *round, r *sabot.LogRecord) error {
 // ForPlayer is a round's record as a player may recall it: the face of a
 // card taken back (an undo: a misread hole card among them) is hidden until
 // its shoe is over, as a burned card's is (AR-23 (d): the players have no
-// right to know its value; issue 40, S8), since the rest of the shoe is
+// right to know its value), since the rest of the shoe is
 // still to be dealt. A shoe is over once the table has dealt a round of a
 // later one. It reads the table's last deal on an index.
 func ForPlayer(ctx context.Context, st Log, rr *RoundRecord) error {

@@ -178,8 +178,8 @@ func TestAdminEventsWorded(t *testing.T) {
 }
 
 // A card taken back mid-shoe (a misread hole card undone) is hidden from a
-// player's recall until the shoe is over, as a burn is (AR-23 (d); issue
-// 40, S8); the pit's recall has it, and so does a player's once a round
+// player's recall until the shoe is over, as a burn is (AR-23 (d)); the pit's
+// recall has it, and so does a player's once a round
 // of the next shoe is dealt.
 func TestUndoneCardHiddenUntilShoeOver_AR23(t *testing.T) {
 	ctx := context.Background()

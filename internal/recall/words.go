@@ -210,16 +210,16 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 	case p.Event == "ruling" && p.By != "":
 		return []sabot.Phrase{say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
-	case p.Event == "wallet-rollback": // issue 14: a debit that does not count
+	case p.Event == "wallet-rollback": // a debit that does not count
 		return []sabot.Phrase{say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
 			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
 	case p.Event == "wallet-undelivered":
 		return []sabot.Phrase{say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
 	case p.Event == "wallet-refused":
 		return []sabot.Phrase{say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	case p.Event == "wallet-paid": // issue 25: money owed, paid when sent again
+	case p.Event == "wallet-paid": // money owed, paid when sent again
 		return []sabot.Phrase{say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	case p.Event == "wallet-resolved": // issue 25: money owed, resolved by hand
+	case p.Event == "wallet-resolved": // money owed, resolved by hand
 		return []sabot.Phrase{say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
 	case p.Event == "device-revoked":
 		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
@@ -239,16 +239,16 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 			out = append(out, say("testMode", ""))
 		}
 		return out
-	case p.Event == "rtp-outside" && p.Return != nil: // issue 29
+	case p.Event == "rtp-outside" && p.Return != nil: // the pit's watch of a table's return (docs/pit.md)
 		r := p.Return
 		return []sabot.Phrase{say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
 	case p.Event == "advantage-play" && p.Count != nil:
 		return []sabot.Phrase{say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
-	case p.Event == "index-play" && p.Count != nil: // issue 29: his play at the index hands follows the count
+	case p.Event == "index-play" && p.Count != nil: // his play at the index hands follows the count
 		c := p.Count
 		return []sabot.Phrase{say("indexPlay", "index-play: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "said", c.Said,
 			"took", c.DeviatedSaid, "other", c.DeviatedNotSay, "z", c.Z)}
-	case p.Event == "back-counting" && p.Count != nil: // issue 29: his back bets follow the count
+	case p.Event == "back-counting" && p.Count != nil: // his back bets follow the count
 		c := p.Count
 		return []sabot.Phrase{say("backCounting", "back-counting: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "backed", c.Backed, "z", c.Z)}
 	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:

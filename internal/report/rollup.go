@@ -17,7 +17,7 @@ import (
 	"sabot/money"
 )
 
-// Rollups (docs/pit.md, "Rollups"; issue 29 item 6): the tables' report
+// Rollups (docs/pit.md, "Rollups"): the tables' report
 // sums each table's settle, void and admin records into a tableSums, and
 // the same sums of a table's hour and of its day are kept in the store
 // (sabot.Rollups), so that a report over a year reads some 365 rows a

@@ -1,4 +1,4 @@
-// Package report is the pit's eyes (issue 29; docs/pit.md): each table's
+// Package report is the pit's eyes (docs/pit.md): each table's
 // results over a period against its theoretical win, the regulator's export
 // of them, the players' ratings and the return to player watched, read from
 // the table logs and the ledger a sabot.Store keeps, on either database.

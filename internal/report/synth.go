@@ -15,8 +15,8 @@ import (
 	"sabot/shoe"
 )
 
-// Synth makes a plausible log to measure the reports on (issue 29 item 6:
-// `sabot report synth`, docs/pit.md): rounds played through the engine
+// Synth makes a plausible log to measure the reports on (`sabot report
+// synth`, docs/pit.md): rounds played through the engine
 // from shuffled shoes at the tables given, by players who sit a session
 // at a time, some betting flat and some ramping their bet with the Hi-Lo
 // count (HiLoRampUnits), all hitting below 17. Each round is a deal record

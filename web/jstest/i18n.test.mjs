@@ -42,7 +42,7 @@ test('every catalogue has exactly the English keys, each with the same values', 
 // events) are in Spanish and Italian alike: the Go tests check that the
 // server says none the catalogues lack (TestRulePhrasesTranslated,
 // TestEventPhrasesTranslated).
-// English words the events only (issue 28: the pit's events read like the
+// English words the events only (the pit's events read like the
 // rest of the page, amounts in the currency, dates, plurals), the same keys.
 test('the server-worded phrases: Spanish and Italian have the same, English the events', () => {
   const worded = cat => Object.keys(cat).filter(k => SERVER_WORDED.some(p => k.startsWith(p))).sort();
@@ -169,7 +169,7 @@ test('a refusal worded from its reason, else the server\'s text', () => {
     s.snapshot('e', 1, { id: 1, name: 'Buenos Aires', rules: {}, seats: [], bets: [], shoe: { id: 's', remaining: 300 } });
     return s.apply(waiting)[0].text;
   };
-  // AR-03 in the lobby's words (issue 28): seated players, then bets once
+  // AR-03 in the lobby's words: seated players, then bets once
   // the shoe has started.
   withLang('en', () => assert.equal(say(), 'Deals with at least 3 seated players betting (AR-03). Placed now: 1 bet.'));
   withLang('en', () => assert.equal(waitingText({ ...waiting, params: { ...waiting.params, shoe: true } }), 'Goes on dealing this shoe while 3 bets are made (AR-03). Placed now: 1 bet.'));
@@ -234,7 +234,7 @@ test('the decisions keys are letters of their own words in each language', async
   withLang('en', () => assert.equal(actionKey('stand'), 's'));
 });
 
-test('the pit\'s watch: a return outside its band and a player flagged, figures in each language\'s way (issue 29)', () => {
+test('the pit\'s watch: a return outside its band and a player flagged, figures in each language\'s way', () => {
   const rtp = { key: 'rtpOutside', params: { table: 3, n: 1200, rtp: 103.456789, low: 97.1, high: 101.9, certified: 99.5, z: 4.6123 }, text: 'rtp-outside: …' };
   const adv = { key: 'advantagePlay', params: { user: 'ana', table: 3, n: 80, hilo: 7.25, hiopt: 6.5 }, text: 'advantage-play: …' };
   withLang('en', () => {

@@ -63,7 +63,7 @@ export function pitPage(main) {
   const tName = h('input', { id: 'open-name', name: 'name', required: true, autocomplete: 'off' });
   const tProfile = h('input', { id: 'open-profile', name: 'profile', required: true, list: 'profiles', placeholder: 'venice' });
   const tOptions = h('input', { id: 'open-options', name: 'options', placeholder: 'decks=6' });
-  // The table's limits, required (issue 28: a table opened without them
+  // The table's limits, required (a table opened without them
   // took the profile's placeholder, 0.01 to 1,000,000.00).
   const tMin = h('input', { id: 'open-min', name: 'min', required: true, inputmode: 'decimal', autocomplete: 'off', placeholder: plainMoney(500) });
   const tMax = h('input', { id: 'open-max', name: 'max', required: true, inputmode: 'decimal', autocomplete: 'off', placeholder: plainMoney(50000) });
@@ -97,7 +97,7 @@ export function pitPage(main) {
     }
   });
 
-  // ---- the staff and the card readers (issue 28: no more curl) ----
+  // ---- the staff and the card readers (no more curl) ----
   const sName = h('input', { id: 'staff-name', name: 'name', required: true, autocomplete: 'off' });
   const sPassword = h('input', { id: 'staff-password', name: 'password', type: 'password', required: true, autocomplete: 'new-password', minlength: 8 });
   const sRole = h('select', { id: 'staff-role', name: 'role' },
@@ -218,7 +218,7 @@ export function pitPage(main) {
       h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`),
         tb.shoe?.physical ? [h('br'), h('a', { href: `/tables/${tb.id}/console`, class: 'console-link' }, t('console.title'))] : null),
       h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`,
-        // A live table's cash float (issue 25): set with cash_approval= and float_limit=.
+        // A live table's cash float: set with cash_approval= and float_limit=.
         tb.cash ? [h('br'), h('small', { class: 'pit-cash' }, t('pit.cash', {
           approval: tb.cash.cash_approval ? money(tb.cash.cash_approval) : t('pit.noLimit'),
           limit: tb.cash.float_limit ? money(tb.cash.float_limit) : t('pit.noLimit'),

@@ -1,4 +1,4 @@
-// The pit's reports (issue 29; docs/pit.md): each table's results against
+// The pit's reports (docs/pit.md): each table's results against
 // its theoretical win and band, with a chart of the two; the players'
 // ratings; their bets against the count, with a chart of a player's
 // average bet at each true count. Read from GET /api/admin/reports/…; the
