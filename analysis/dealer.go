@@ -46,50 +46,37 @@ type dealerModel struct {
 }
 
 // newDealerModel enumerates the dealer's hands for up card kind up. The
-// drawing rule is the profile's own: rules.Profile.DealerDraws on
-// rules.Count, no second copy of it.
+// drawing rule is the profile's own: rules.Profile.DealerDraws on the
+// rules.Count that Profile.DealerAdd makes, no second copy of it.
 func newDealerModel(p *rules.Profile, up int) *dealerModel {
 	m := &dealerModel{up: up}
 	upCount := rules.Count{}.Add(kindCard[up])
+	// A state is the cards drawn and their count: under
+	// dealer_ace=stays-one the count depends on the order of the cards as
+	// well as on the multiset (A-5-2 is 8, 5-2-A is 18: AR-13), so the
+	// states of one multiset are kept apart by their counts.
 	type state struct {
 		comp  pack
 		count rules.Count
 	}
-	level := map[pack]*struct {
-		count rules.Count
-		ways  float64
-	}{0: {upCount, 1}}
-	var finals []struct {
+	level := map[state]float64{{0, upCount}: 1}
+	type final struct {
 		comp  pack
 		count rules.Count
 		ways  float64
 	}
+	var finals []final
 	for len(level) > 0 {
-		next := map[pack]*struct {
-			count rules.Count
-			ways  float64
-		}{}
-		for comp, st := range level {
+		next := map[state]float64{}
+		for st, ways := range level {
 			// The dealer always completes two cards (the hole card, or the
 			// European second card), then draws by the rule.
-			if comp != 0 && !p.DealerDraws(st.count) {
-				finals = append(finals, struct {
-					comp  pack
-					count rules.Count
-					ways  float64
-				}{comp, st.count, st.ways})
+			if st.comp != 0 && !p.DealerDraws(st.count) {
+				finals = append(finals, final{st.comp, st.count, ways})
 				continue
 			}
 			for r := 0; r < kinds; r++ {
-				c := comp.add(r)
-				if e, ok := next[c]; ok {
-					e.ways += st.ways
-				} else {
-					next[c] = &struct {
-						count rules.Count
-						ways  float64
-					}{st.count.Add(kindCard[r]), st.ways}
-				}
+				next[state{st.comp.add(r), p.DealerAdd(st.count, kindCard[r])}] += ways
 			}
 		}
 		level = next
@@ -98,7 +85,10 @@ func newDealerModel(p *rules.Profile, up int) *dealerModel {
 		if a, b := finals[i].comp.size(), finals[j].comp.size(); a != b {
 			return a < b
 		}
-		return finals[i].comp < finals[j].comp
+		if finals[i].comp != finals[j].comp {
+			return finals[i].comp < finals[j].comp
+		}
+		return dealerClass(finals[i].count) < dealerClass(finals[j].count)
 	})
 	for _, f := range finals {
 		df := dealerFinal{off: uint16(len(m.pairs)), n: uint8(f.comp.size()), ways: f.ways, class: uint8(dealerClass(f.count))}

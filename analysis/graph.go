@@ -62,7 +62,10 @@ func newDealerGraph(p *rules.Profile, up int) *dealerGraph {
 		comp  pack
 		count rules.Count
 	}
-	index := map[pack]int32{0: 0}
+	// A state is the cards drawn and their count, which under
+	// dealer_ace=stays-one depends on their order (AR-13, DealerAdd): one
+	// multiset may make several states.
+	index := map[st]int32{{0, rules.Count{}.Add(kindCard[up])}: 0}
 	states := []st{{0, rules.Count{}.Add(kindCard[up])}}
 	maskIdx := map[uint16]uint16{}
 	classIdx := map[[outcomes]uint16]uint16{}
@@ -79,12 +82,12 @@ func newDealerGraph(p *rules.Profile, up int) *dealerGraph {
 		var settles uint16
 		for r := 0; r < kinds; r++ {
 			c := s.comp.add(r)
-			n := s.count.Add(kindCard[r])
+			n := p.DealerAdd(s.count, kindCard[r])
 			if p.DealerDraws(n) {
-				j, ok := index[c]
+				j, ok := index[st{c, n}]
 				if !ok {
 					j = int32(len(states))
-					index[c] = j
+					index[st{c, n}] = j
 					states = append(states, st{c, n})
 				}
 				edges = append(edges, edge{to: j, r: r, m: s.comp.get(r)})

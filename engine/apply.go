@@ -287,7 +287,7 @@ func (r *Round) applyHouse(a Action) {
 			return
 		}
 		r.dealer.cards[i] = c
-		r.dealer.Count = rules.CountOf(r.dealer.cards[:r.dealer.Count.N]...)
+		r.dealer.Count = r.p.DealerCount(r.dealer.cards[:r.dealer.Count.N]...)
 		// A face-down card keeps its face: the players have no right to it.
 		r.emit(Event{Kind: EvBurn, Card: old, FaceDown: down})
 		r.emit(Event{Kind: EvCard, Card: c, FaceDown: down})
@@ -300,7 +300,7 @@ func (r *Round) applyHouse(a Action) {
 			return
 		}
 		r.dealer.cards[1] = c
-		r.dealer.Count = rules.CountOf(r.dealer.cards[0], c)
+		r.dealer.Count = r.p.DealerCount(r.dealer.cards[0], c)
 		r.emit(Event{Kind: EvBurn, Card: old})
 		r.emit(Event{Kind: EvCard, Card: c, FaceDown: true})
 		return

@@ -607,7 +607,9 @@ func (r *Round) dealDealer(faceDown bool) bool {
 	if faceDown {
 		r.dealer.faceDown = int8(r.dealer.Count.N)
 	}
-	r.dealer.add(c)
+	// AR-13: the dealer's count by the profile's reading (dealer_ace).
+	r.dealer.cards[r.dealer.Count.N] = c
+	r.dealer.Count = r.p.DealerAdd(r.dealer.Count, c)
 	r.emit(Event{Kind: EvCard, Card: c, FaceDown: faceDown})
 	return true
 }

@@ -19,6 +19,9 @@ type handView struct {
 	shown    rules.Count // the cards face up
 	split    bool
 	doubled  bool
+	// dealer is the profile of the dealer's hand (nil for a box's): his
+	// cards count by its reading of AR-13 (Profile.DealerAdd).
+	dealer *rules.Profile
 }
 
 func newHandView() *handView { return &handView{faceDown: -1} }
@@ -27,10 +30,17 @@ func (h *handView) add(c card.Card, faceDown bool) {
 	if faceDown {
 		h.faceDown = len(h.cards)
 	} else {
-		h.shown = h.shown.Add(c)
+		h.shown = h.addTo(h.shown, c)
 	}
 	h.cards = append(h.cards, c)
-	h.count = h.count.Add(c)
+	h.count = h.addTo(h.count, c)
+}
+
+func (h *handView) addTo(n rules.Count, c card.Card) rules.Count {
+	if h.dealer != nil {
+		return h.dealer.DealerAdd(n, c)
+	}
+	return n.Add(c)
 }
 
 func (h *handView) reveal() {
@@ -74,6 +84,7 @@ type tableView struct {
 func (t *tableView) reset(p *rules.Profile) {
 	t.p = p
 	t.dealer = newHandView()
+	t.dealer.dealer = p
 	t.boxes = map[int][]*handView{}
 }
 

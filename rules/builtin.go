@@ -267,8 +267,11 @@ func (p *Profile) Readings() []Reading {
 	if p.StandOn21 && p.OwnRule("ES-04") {
 		add("ES-04", "stand_on_21", "a hand of 21 stands: the leaflet lets the player ask for cards «con idea de acercarse más a 21 que el croupier» and says nothing of a hand already at 21, which no card improves; the Venetian rules say it (VE-06), the Spanish ones do not, so it is a reading here (stand_on_21=false lets the hand draw)")
 	}
-	if p.OwnRule("AR-13") {
-		add("AR-13", "", "13 a) gives the dealer's Ace with an Ace or a 2 to 5 the value 1 in his two-card total, and 13 c) counts an Ace drawn later 11 when the cards before it and the Ace as 11 «suma diecisiete (17) o más»; the text does not say that an Ace counted 1 stays 1 once he draws: sabot counts his hand anew at each card, the Ace 11 whenever that makes 17 to 21 (A-5 then a 2 is 18 and stands), as 13 c) counts a later Ace. The other reading (the Ace stays 1: A-5-2 is 8 and draws) has no option yet")
+	switch {
+	case p.DealerAce == AceStaysOne:
+		out = append(out, Reading{Rule: "AR-13", Option: "dealer_ace", Value: "stays-one", Text: "13 a) gives the dealer's Ace with an Ace or a 2 to 5 «el valor de Uno (1)», and 13 c) counts an Ace drawn later «con valor Uno (1)» when the cards before it and the Ace as 11 make less than 17: the value is read as given for the round: an Ace counted 1 when he draws stays 1 (A-5 then a 2 is 8 and draws), and an Ace drawn later counts 11 only where that makes 17 to 21 at once; dealer_ace=recount counts his hand anew at each card (A-5 then a 2 is 18)"})
+	case p.OwnRule("AR-13"):
+		out = append(out, Reading{Rule: "AR-13", Option: "dealer_ace", Value: "recount", Text: "13 a) gives the dealer's Ace with an Ace or a 2 to 5 the value 1 in his two-card total, and 13 c) counts an Ace drawn later 11 when the cards before it and the Ace as 11 «suma diecisiete (17) o más»; the text does not say whether an Ace counted 1 stays 1 once he draws: his hand is counted anew at each card, the Ace 11 whenever that makes 17 to 21 (A-5 then a 2 is 18 and stands), as 13 c) counts a later Ace; dealer_ace=stays-one takes the other reading (A-5 then a 2 is 8 and draws)"})
 	}
 	if p.SplitTenAceChoice && p.OwnRule("VE-13") {
 		add("VE-13", "split_ten_ace_choice", "a box holder who does not answer counts the Ace 11: «L'Asso vale 1 o 11 punti, a scelta, determinando il punteggio più favorevole» (VE-02), and 11 makes the hand 21, which stands (VE-06); there is one way, the rule giving the 1 only to one who asks for it")

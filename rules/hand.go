@@ -97,6 +97,29 @@ func (c Count) AnnouncedTotal() int {
 	return t
 }
 
+// DealerAdd returns the dealer's count with one more card, by the profile's
+// reading of AR-13 (dealer_ace): under stays-one, an Ace that counts 11 in
+// a hand he draws to (two cards or more, soft) is fixed at 1 before the
+// card is added, as a declared 1 (Declare): A-5 then a 2 is 8, and an Ace
+// drawn later counts 11 only where that makes 17 to 21. Under recount it
+// is Add. The dealer's first two cards are added as they come (13 a, b).
+func (p *Profile) DealerAdd(c Count, x card.Card) Count {
+	if p.DealerAce == AceStaysOne && c.N >= 2 && c.Soft() {
+		c = c.Declare(1)
+	}
+	return c.Add(x)
+}
+
+// DealerCount returns the count of the dealer's cards in the order he
+// took them (DealerAdd).
+func (p *Profile) DealerCount(cs ...card.Card) Count {
+	var c Count
+	for _, x := range cs {
+		c = p.DealerAdd(c, x)
+	}
+	return c
+}
+
 // DealerDraws reports whether the dealer draws to this hand: below 17, and on
 // a soft 17 where the profile hits it (AR-13, ES-05, VE-08).
 func (p *Profile) DealerDraws(c Count) bool {

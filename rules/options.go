@@ -136,6 +136,7 @@ var (
 	maxScopeNames  = []string{"bet", "box"}
 	dealerPlays    = []string{"as-needed", "always", "unless-all-bust"}
 	insClosesNames = []string{"first-decision", "third-card"}
+	dealerAceNames = []string{"recount", "stays-one"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
 
@@ -163,6 +164,7 @@ var options = []Option{
 	enumOpt("dealer_blackjack_takes", "AR-15,ES-12,VE-15", "What a dealer blackjack beats: all stakes, doubles and splits included, or only the original stakes.", takesNames, func(p *Profile) *DealerBlackjackTakes { return &p.DealerBlackjackTakes }),
 	boolOpt("dealer_hits_soft_17", "AR-13,ES-05,VE-08", "The dealer draws to a soft 17.", func(p *Profile) *bool { return &p.DealerHitsSoft17 }),
 	enumOpt("dealer_plays", "AR-14,ES-05,VE-08", "How far the dealer plays when no live hand is left: as-needed (AR-14, argentina: he draws nothing when every hand is bust, and only the card that settles blackjacks and insurance when no other hand is live) or always (he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money: venice, VE-08 «obbligatoriamente»; spain and family, ES-05). unless-all-bust is AR-14 by the letter («Cuando todos los Jugadores se pasaren de puntaje»): he draws nothing only when every hand is bust, and completes his hand when blackjacks alone are left. The reference profiles take as-needed, the US practice.", dealerPlays, func(p *Profile) *DealerPlays { return &p.DealerPlays }),
+	enumOpt("dealer_ace", "AR-13", "How the dealer's Ace counts once he draws: recount (his hand is counted anew at each card, an Ace 11 whenever that makes 17 to 21: A-5 then a 2 is 18 and stands; every profile) or stays-one (AR-13 a) and c) read as fixing the Ace's value: an Ace counted 1 when he draws to a soft total stays 1 for the round, A-5 then a 2 is 8 and draws; an Ace drawn later counts 11 only where that makes 17 to 21 at once).", dealerAceNames, func(p *Profile) *DealerAce { return &p.DealerAce }),
 	{Key: "blackjack_pays", Rules: splitRules("AR-16,ES-07,VE-10"), Doc: "What a blackjack pays.", Values: "ratio",
 		get: func(p *Profile) string { return p.BlackjackPays.String() },
 		set: func(p *Profile, s string) error {

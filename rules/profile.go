@@ -121,6 +121,23 @@ const (
 	PlaysUnlessAllBust
 )
 
+// DealerAce says how the dealer's Ace counts once he draws (AR-13): the
+// regulation gives the Ace with an Ace or a 2 to 5 the value 1 in his
+// two-card total (13 a) and counts an Ace drawn later 11 when that makes 17
+// or more (13 c), and does not say whether an Ace counted 1 stays 1 when he
+// draws on.
+type DealerAce uint8
+
+const (
+	// AceRecount: his hand is counted anew at each card, the Ace 11
+	// whenever that makes 17 to 21: A-5 (6) then a 2 is 18 and stands.
+	AceRecount DealerAce = iota
+	// AceStaysOne: an Ace counted 1 when he draws stays 1 for the round: A-5
+	// (6) then a 2 is 8 and draws. An Ace drawn later counts 11 only when
+	// that makes 17 to 21 at once (13 c), else 1 for good when he draws again.
+	AceStaysOne
+)
+
 // InsuranceCloses says what closes the insurance window (ES-11, VE-15):
 // the offer is made once, before play, or stays open until a player is
 // dealt a third card.
@@ -196,6 +213,7 @@ type Profile struct {
 	DealerBlackjackTakes DealerBlackjackTakes // AR-15, ES-12, VE-15
 	DealerHitsSoft17     bool                 // AR-13, ES-05, VE-08
 	DealerPlays          DealerPlays          // AR-14, ES-05, VE-08
+	DealerAce            DealerAce            // AR-13: the dealer's Ace counted 1 stays 1 once he draws (stays-one) or is counted anew (recount)
 
 	// Payouts.
 	BlackjackPays Ratio // AR-16, ES-07, VE-10

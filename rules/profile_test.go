@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sabot/card"
 )
 
 func TestBuiltinsValidate(t *testing.T) {
@@ -280,7 +282,8 @@ func TestReadingsCiteTheirOwnRegulation(t *testing.T) {
 
 // The readings of the seeds' third reading, each named with its option
 // (or none where there is one way): stand on 21 outside Venice (AR-12's
-// text, ES-04's reading), AR-13's Ace counted anew, AR-14's letter as a
+// text, ES-04's reading), AR-13's Ace counted anew (dealer_ace=recount;
+// stays-one its other value), AR-14's letter as a
 // value, AR-19's letter (aces-even, argentina's default), AR-11's
 // irrevocable declaration, AR-10's «también», ES-07's push, the Spanish
 // back bettor's own insurance and even money (ES-11), VE-12's new pair on
@@ -289,7 +292,7 @@ func TestReadingsCiteTheirOwnRegulation(t *testing.T) {
 // AR-08 has a rule (EG-02, FAM-03, VE-01).
 func TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01(t *testing.T) {
 	want := map[string][]string{
-		"argentina": {"AR-12 stand_on_21", "AR-13 ", "AR-19 split_blackjack=aces-even", "AR-11 declare_initial_ace", "AR-10 "},
+		"argentina": {"AR-12 stand_on_21", "AR-13 dealer_ace=recount", "AR-19 split_blackjack=aces-even", "AR-11 declare_initial_ace", "AR-10 "},
 		"spain":     {"ES-04 stand_on_21", "ES-07 ", "ES-11 ", "EG-02 "},
 		"family":    {"ES-04 stand_on_21", "ES-07 ", "FAM-03 ", "FAM-03 cut_card_reserve", "FAM-02 bank_rounds", "FAM-01 bank_rotates"},
 		"venice":    {"VE-13 split_ten_ace_choice", "VE-01 ", "VE-12 max_hands"},
@@ -317,5 +320,58 @@ func TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02
 	}
 	if !found {
 		t.Error("argentina with dealer_plays=unless-all-bust: no AR-14 reading of the letter")
+	}
+	must(t, p.Set("dealer_ace", "stays-one"))
+	found = false
+	for _, r := range p.Readings() {
+		found = found || r.Rule == "AR-13" && r.Option == "dealer_ace" && r.Value == "stays-one"
+	}
+	if !found {
+		t.Error("argentina with dealer_ace=stays-one: no AR-13 reading of the Ace that stays 1")
+	}
+}
+
+// AR-13: the dealer's count by dealer_ace. Under recount DealerAdd is Add;
+// under stays-one an Ace counted 11 in a soft hand of two cards or more is
+// fixed at 1 before the next card (A-5-2 is 8, 3-2-A-3 is 9), the first
+// two cards are counted as they come (A-6 is 17), and a later Ace counts
+// 11 where that makes 17 to 21 (A-5-A is 17); under H17 a soft 17 drawn
+// to fixes its Ace too (A-6-2 is 9).
+func TestDealerAdd_AR13(t *testing.T) {
+	cases := []struct {
+		reading string
+		h17     bool
+		cards   string
+		total   int
+		draws   bool
+	}{
+		{"recount", false, "AS 5D 2H", 18, false},
+		{"stays-one", false, "AS 5D 2H", 8, true},
+		{"stays-one", false, "3S 2D AH", 16, true},
+		{"stays-one", false, "3S 2D AH 3C", 9, true},
+		{"recount", false, "3S 2D AH 3C", 19, false},
+		{"stays-one", false, "AS 6D", 17, false},
+		{"stays-one", false, "AS 5D AH", 17, false},
+		{"stays-one", false, "AS AD", 12, true},
+		{"stays-one", false, "AS AD 5C", 7, true},
+		{"recount", false, "AS AD 5C", 17, false},
+		{"stays-one", true, "AS 6D 2H", 9, true},
+		{"recount", true, "AS 6D 2H", 19, false},
+	}
+	for _, c := range cases {
+		p := MustLookup("vegas-s17")
+		p.DealerHitsSoft17 = c.h17
+		must(t, p.Set("dealer_ace", c.reading))
+		cs, err := card.ParseList(c.cards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := p.DealerCount(cs...)
+		if n.Total() != c.total || p.DealerDraws(n) != c.draws {
+			t.Errorf("%s h17=%v %s: total %d draws %v, want %d %v", c.reading, c.h17, c.cards, n.Total(), p.DealerDraws(n), c.total, c.draws)
+		}
+		if c.reading == "recount" && n != CountOf(cs...) {
+			t.Errorf("recount %s: DealerCount %+v, CountOf %+v", c.cards, n, CountOf(cs...))
+		}
 	}
 }

@@ -57,6 +57,17 @@ var argentinaRounds = []round{
 		bets: "ana 1 100", decisions: "ana 1 stand", net: "ana=100", dealer: 17},
 	{name: "AR-13 A-5 counts 6 and draws", profile: "argentina", cards: "TS 5D 7H AC 6C 4D 5S",
 		bets: "ana 1 100", decisions: "ana 1 stand", net: "ana=-100", dealer: 21},
+	// AR-13's two readings of the dealer's Ace once he draws (dealer_ace):
+	// counted anew at each card (recount, the profile's), or 1 for good
+	// (stays-one).
+	{name: "AR-13 recount A-5 then a 2 is 18 and stands", profile: "argentina", cards: "TS AD 9H 5C 2H 3S 9D",
+		bets: "ana 1 100", decisions: "ana 1 stand", net: "ana=100", dealer: 18},
+	{name: "AR-13 option stays-one A-5 then a 2 is 8 and draws", profile: "argentina",
+		options: map[string]any{"dealer_ace": "stays-one"},
+		cards:   "TS AD 9H 5C 2H 3S 9D", bets: "ana 1 100", decisions: "ana 1 stand", net: "ana=-100", dealer: 20},
+	{name: "AR-13 option stays-one 3-2-A counts 6 then a 3 is 9 and draws", profile: "argentina",
+		options: map[string]any{"dealer_ace": "stays-one"},
+		cards:   "TS 3D 9H 2C AH 3S 8D", bets: "ana 1 100", decisions: "ana 1 stand", net: "ana=100", dealer: 17},
 	{name: "AR-14 the dealer draws nothing when every hand is bust", profile: "argentina", cards: "TS 6D 5H KC KH",
 		bets: "ana 1 100", decisions: "ana 1 hit", dealer: 16},
 	{name: "AR-14 the dealer draws nothing against blackjacks only", profile: "argentina", cards: "AS 5D KH 7C",

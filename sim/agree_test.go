@@ -440,6 +440,13 @@ func TestAgreesWithEngine(t *testing.T) {
 				c.Strategy, c.Boxes = tab, 5
 			}},
 		agreeCase{name: "venice/stand-on-21-off", profile: "venice", options: []string{"stand_on_21=false", "must_draw_at_most=12"}, random: true, rounds: 4000},
+		// AR-13 read as the dealer's Ace staying 1 once he draws
+		// (dealer_ace=stays-one): Argentine, the US peek with a soft 17
+		// hit, the European deal without a hole card.
+		agreeCase{name: "argentina/AR-13-dealer-ace-stays-one", profile: "argentina", options: []string{"dealer_ace=stays-one"}, random: true, rounds: 8000},
+		agreeCase{name: "argentina/AR-13-dealer-ace-stays-one-textbook", profile: "argentina", options: []string{"dealer_ace=stays-one"}, rounds: 6000},
+		agreeCase{name: "vegas-h17/AR-13-dealer-ace-stays-one", profile: "vegas-h17", options: []string{"dealer_ace=stays-one"}, random: true, rounds: 6000},
+		agreeCase{name: "venice/AR-13-dealer-ace-stays-one", profile: "venice", options: []string{"dealer_ace=stays-one"}, random: true, rounds: 6000},
 		agreeCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}, random: true, rounds: 4000},
 		// A player's true count: the decks left estimated, the count
 		// rounded (the driver counts with TrueCount.Of).

@@ -94,17 +94,21 @@ type fastPlan struct {
 
 	next     [256][16]uint8 // next[s][v]: the state after a card of value v
 	nextCard [64][64]uint8  // nextCard[s][c]: the state after card c (a code, rank<<2|suit < 64)
-	total    [256]uint8     // Total (22: bust)
-	draws    [256]bool      // DealerTakes a card beyond two, playing in full (DealerDraws)
-	second   [4][16]bool    // DealerTakes his second card (no hole card), by need and up card
-	mustDraw [256]bool      // MustDraw (VE-06)
-	value    [256]uint8     // card code → value 1..10
-	upCol    [16]uint8      // up-card value → strategy column
-	kindOf   [256]uint8     // a two-card hand's kind by state, not a pair
-	lgOf     [4]uint8       // the double (MayDouble) and surrender bits by unsplit, split, split Aces
-	lgMask   [256]uint8     // the legal bits a two-card state allows: no double where MayDouble refuses
-	splitLg  [2][16]uint8   // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
-	oneCard  bool           // split Aces take one card (OneCard)
+	// dealerNext[s][c]: the dealer's state after card c when he draws on
+	// state s (Profile.DealerAdd): nextCard under dealer_ace=recount; under
+	// stays-one a soft hand's Ace is fixed at 1 first (AR-13).
+	dealerNext [64][64]uint8
+	total      [256]uint8   // Total (22: bust)
+	draws      [256]bool    // DealerTakes a card beyond two, playing in full (DealerDraws)
+	second     [4][16]bool  // DealerTakes his second card (no hole card), by need and up card
+	mustDraw   [256]bool    // MustDraw (VE-06)
+	value      [256]uint8   // card code → value 1..10
+	upCol      [16]uint8    // up-card value → strategy column
+	kindOf     [256]uint8   // a two-card hand's kind by state, not a pair
+	lgOf       [4]uint8     // the double (MayDouble) and surrender bits by unsplit, split, split Aces
+	lgMask     [256]uint8   // the legal bits a two-card state allows: no double where MayDouble refuses
+	splitLg    [2][16]uint8 // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
+	oneCard    bool         // split Aces take one card (OneCard)
 	// resplitLegal: the moves of a new pair of such Aces that may split
 	// again: split, and stand unless the hand must draw (VE-06) or
 	// declare (AR-11), which it may not.
@@ -192,6 +196,19 @@ func stateCount(s int, n uint8) rules.Count {
 	return c
 }
 
+// stateOf is the state of a count: its hard total, and the Ace bit where
+// an Ace counts 11 (Soft); bust over 21. (A hard total over 11 draws and
+// settles alike with the bit or without it.)
+func stateOf(c rules.Count) uint8 {
+	switch {
+	case c.Total() > 21:
+		return stBust
+	case c.Soft():
+		return c.Hard | stAce
+	}
+	return c.Hard
+}
+
 func newFastPlan(cfg *Config) *fastPlan {
 	p := cfg.Profile
 	fp := &fastPlan{p: p}
@@ -225,6 +242,17 @@ func newFastPlan(cfg *Config) *fastPlan {
 		fp.value[c] = uint8(c.Value())
 		for s := 0; s < nStates; s++ {
 			fp.nextCard[s][c&63] = fp.next[s][c.Value()]
+		}
+	}
+	fp.dealerNext = fp.nextCard
+	if p.DealerAce != rules.AceRecount {
+		for s := 0; s < nStates; s++ {
+			if fp.total[s] >= stBust {
+				continue
+			}
+			for _, c := range card.Deck() {
+				fp.dealerNext[s][c&63] = stateOf(p.DealerAdd(stateCount(s, 3), c))
+			}
 		}
 	}
 	for need := rules.DealerStands; need <= rules.DealerFull; need++ {
@@ -1162,7 +1190,7 @@ func (t *table) dealerFast(need, ds uint8, dn int, upv uint8) uint8 {
 				d.refill()
 				limit = d.limit
 			}
-			ds = fp.nextCard[ds&63][buf[pos]&63]
+			ds = fp.dealerNext[ds&63][buf[pos]&63]
 			pos++
 		}
 		d.pos = pos

@@ -91,6 +91,9 @@ func fastCases() []fastCase {
 		// VE-13 choice on the split ten's Ace.
 		fastCase{name: "argentina/challenge-split-aces-after-first", profile: "argentina", options: []string{"challenge_after_first=true"}},
 		fastCase{name: "argentina/dealer-plays-unless-all-bust", profile: "argentina", options: []string{"dealer_plays=unless-all-bust"}},
+		fastCase{name: "argentina/AR-13-dealer-ace-stays-one", profile: "argentina", options: []string{"dealer_ace=stays-one"}},
+		fastCase{name: "vegas-h17/AR-13-dealer-ace-stays-one", profile: "vegas-h17", options: []string{"dealer_ace=stays-one"}},
+		fastCase{name: "venice/AR-13-dealer-ace-stays-one", profile: "venice", options: []string{"dealer_ace=stays-one"}},
 		fastCase{name: "argentina/split-blackjack-aces-even", profile: "argentina", options: []string{"split_blackjack=aces-even"}},
 		fastCase{name: "venice/split-blackjack-aces-even", profile: "venice", options: []string{"split_blackjack=aces-even", "stand_on_21=false"}},
 		fastCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}},

@@ -173,7 +173,7 @@ func (t *table) plainRound() (net int64, bj bool) {
 					d.refill()
 					limit = d.limit
 				}
-				ds = fp.nextCard[ds&63][cs[pos]&63]
+				ds = fp.dealerNext[ds&63][cs[pos]&63]
 				pos++
 			}
 		}

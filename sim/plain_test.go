@@ -131,6 +131,8 @@ func TestPlainAgreesWithEngine(t *testing.T) {
 		plainCase{"spain/early-surrender", "spain", []string{"surrender=early"}},
 		plainCase{"vegas-h17/no-peek-resplit-hit-aces", "vegas-h17", []string{"hole_card=no-peek", "resplit_aces=true", "hit_split_aces=true"}},
 		plainCase{"spain/last-round-void", "spain", []string{"last_round_void=true"}},
+		plainCase{"argentina/AR-13-dealer-ace-stays-one", "argentina", []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false", "dealer_ace=stays-one"}},
+		plainCase{"vegas-h17/AR-13-dealer-ace-stays-one", "vegas-h17", []string{"dealer_ace=stays-one"}},
 		plainCase{"spain/one-deck-to-the-end", "spain", []string{"decks=1", "cut_card_reserve=0", "burn_cards=0"}},
 	)
 	for _, c := range cases {

@@ -57,6 +57,10 @@ func (t *Table) newPhysicalShoe() {
 	t.shoeNo++
 	t.shoeStarted = false
 	t.lastRound = false
+	t.await, t.authorisedBy, t.cutBy = StepNone, "", ""
+	if t.ShoeSteps != nil && t.ShoeSteps() { // AR-07, EG-02: the dealer's console records them
+		t.await = StepAuthorise
+	}
 }
 
 // Need reports whom the next card of a physical shoe is for, while the
@@ -303,5 +307,11 @@ func (t *Table) finishPhysical() {
 	t.phys.burned = t.phys.burned[:0]
 	if t.phys.cutOut {
 		t.lastRound = true
+		// A new shoe that waits for its steps is begun at once, as a
+		// shuffled one is (drawShoe): they are recorded between rounds
+		// (AR-07, EG-02).
+		if t.ShoeSteps != nil && t.ShoeSteps() {
+			t.newPhysicalShoe()
+		}
 	}
 }

@@ -44,10 +44,11 @@ func (t *Table) CutRange() (lo, hi int) {
 // steps: it is prepared again from its seed, shuffled and not cut.
 func (t *Table) WaitForSteps() error {
 	switch {
-	case t.phys != nil:
-		return t.refuse("", "a table dealt from a physical shoe records its steps as the dealer reads them")
 	case t.shoeStarted || t.inRound():
 		return t.refuse("AR-07, EG-02", "the shoe is being dealt: it was cut")
+	case t.phys != nil: // the real cards are shuffled and cut: the steps are who did it
+		t.await, t.authorisedBy, t.cutBy = StepAuthorise, "", ""
+		return nil
 	}
 	s := shoe.New(t.p.Decks, t.seed)
 	s.PrepareUncut(t.p.ShoeProcedure())
@@ -71,7 +72,9 @@ func (t *Table) AuthoriseShuffle(by string) error {
 
 // CutShoe applies the cut of by at the position at (cards moved to the
 // back, AR-07) to the shoe that waits for it, then places the cut card and
-// burns (AR-08, EG-02, EG-03). A cut outside CutRange changes nothing.
+// burns (AR-08, EG-02, EG-03). A cut outside CutRange changes nothing. A
+// physical shoe's cut is the real cards': it records who cut (at is not
+// known, and not used).
 func (t *Table) CutShoe(by string, at int) error {
 	switch {
 	case t.await == StepAuthorise:
@@ -80,6 +83,9 @@ func (t *Table) CutShoe(by string, at int) error {
 		return t.refuse("AR-07, EG-02", "the shoe waits for no cut")
 	case by == "":
 		return t.refuse("AR-07, EG-02", "a cut needs the name of who makes it")
+	case t.phys != nil:
+		t.cutBy, t.await = by, StepNone
+		return nil
 	}
 	if lo, hi := t.CutRange(); at < lo || at > hi {
 		return t.refuse("AR-07, EG-02", "a cut moves %d to %d cards to the back (min_cut %d); %d asked", lo, hi, t.p.MinCut, at)

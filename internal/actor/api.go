@@ -154,9 +154,35 @@ func OpNamed(name string) *Op { return tableCommandNamed(name) }
 func (o *Op) Name() string { return o.name }
 
 // ForPlayers says a player sends the command (the dealer too, for a
-// walk-in: checked with its body); Allows refuses anyone else's.
-func (o *Op) ForPlayers() bool           { return o.who == byPlayer }
-func (o *Op) Allows(u *sabot.User) error { return o.who.allows(u) }
+// walk-in: checked with its body).
+func (o *Op) ForPlayers() bool { return o.who == byPlayer }
+
+// Allows refuses the command to anyone it is not for, citing the rule of
+// the regulation of the table it is sent to (at; nil: the refusal cites
+// none), never another's: the inspector's approval cites AR-23 at
+// argentina, ES-01 at spain, VE-22 at venice.
+func (o *Op) Allows(u *sabot.User, at *Table) error {
+	if o.who.allows(u, "") == nil {
+		return nil
+	}
+	rule := ""
+	if at != nil && o.rule != "" {
+		rule = at.cites(o.rule, o.option)
+	}
+	return o.who.allows(u, cite(rule))
+}
+
+// cites is what a refusal at the table cites of ids, or this table's
+// rules with option (rules.Profile.Cite), by the profile it was created
+// with: read outside its actor (a command refused before it is sent
+// there), it uses nothing the actor changes.
+func (a *Table) cites(ids, option string) string {
+	p, err := profileOf(a.created.Profile, a.created.Options)
+	if err != nil {
+		return ""
+	}
+	return p.Cite(ids, option)
+}
 
 // PlayerOpNames lists the commands a player may send: "sit, leave, ...,
 // decline".

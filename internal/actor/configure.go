@@ -69,19 +69,19 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 		}
 	}
 	if req.Bank != nil && operator.PlayerID(*req.Bank) != "" {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s plays on the operator's wallet; a bank pays from its holder's own money, which sabot does not hold for him (FAM-01)", *req.Bank)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s plays on the operator's wallet; a bank pays from its holder's own money, which sabot does not hold for him%s", *req.Bank, cite(prof.Cite("FAM-01", "bank_rotates")))
 	}
 	for _, p := range a.t.Seated() {
 		if prof.BankRotates && operator.PlayerID(p) != "" {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s, seated, plays on the operator's wallet, and the bank would pass to him (FAM-01, FAM-02)", p)
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s, seated, plays on the operator's wallet, and the bank would pass to him%s", p, cite(prof.Cite("FAM-01, FAM-02", "bank_rotates")))
 		}
 	}
 	if req.Bank != nil {
 		switch {
 		case !prof.BankRotates:
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank is the house's at this table (FAM-02: bank_rotates=false)")
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank is the house's at this table%s", cite(prof.Cite("FAM-02", "bank_rotates")))
 		case *req.Bank != "" && !slices.Contains(a.t.Seated(), *req.Bank):
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player (FAM-01)", *req.Bank, a.cfg.ID)
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player%s", *req.Bank, a.cfg.ID, cite(prof.Cite("FAM-01", "bank_rotates")))
 		}
 	}
 	pay := configurePayload{Options: opts, Changed: req.Options, Bank: req.Bank, Reason: req.Reason, By: c.user.Name}

@@ -211,7 +211,11 @@ func (l liveTable) Act(ctx context.Context, act engine.Action) (int64, error) {
 // VE-20: else the refusal says what is missing).
 func (l liveTable) Deal(ctx context.Context) (int64, error) {
 	a := l.a
-	if err := a.t.CanDeal(); err != nil {
+	err := a.t.ShoeReady() // AR-07, EG-02: the steps recorded first
+	if err == nil {
+		err = a.t.CanDeal()
+	}
+	if err != nil {
 		w := waitingView(err)
 		e := sabot.Errorf(sabot.ECONFLICT, "refused: %s", w.Text)
 		if w.Reason != "" {

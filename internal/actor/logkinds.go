@@ -194,14 +194,16 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 	if err != nil {
 		return err
 	}
-	a.p, a.stepsLog = prof, p.ShoeSteps
+	a.p, a.stepsLog, a.physSteps = prof, p.ShoeSteps, p.PhysicalSteps
 	physical, err := sabot.ShoeOf(p.Options)
 	if err != nil {
 		return err
 	}
 	var t *table.Table
 	if physical { // issue 13: no seed, no order; the cards are read as dealt
-		t, err = table.NewPhysical(prof)
+		if t, err = table.NewPhysical(prof); err == nil && a.physicalShoeSteps() {
+			err = t.WaitForSteps() // AR-07, EG-02: recorded at the dealer's console
+		}
 	} else {
 		steps := a.nextShoeSteps()
 		if t, err = table.New(prof, a.nextSeed()); err == nil && steps {
@@ -212,6 +214,9 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 		return err
 	}
 	t.Seeds, t.ShoeSteps = a.nextSeed, a.nextShoeSteps
+	if physical {
+		t.ShoeSteps = a.physicalShoeSteps
+	}
 	t.SetAmountStyle(money.Grouped) // refusals show money as the players see it
 	a.t = t
 	a.shoeNo = 1

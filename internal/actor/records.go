@@ -26,6 +26,11 @@ type openedPayload struct {
 	// (player_cut; AR-07, EG-02). A log that predates the steps has not
 	// it, and its table never waits for them.
 	ShoeSteps bool `json:"shoe_steps,omitempty"`
+	// PhysicalSteps: at a table dealt from a physical shoe too, its new
+	// shoes wait for them, which the dealer's console records (who
+	// authorised the shuffle, who cut; issue 39 item 8). A log that
+	// predates them has not it: its physical shoes never wait.
+	PhysicalSteps bool `json:"physical_steps,omitempty"`
 }
 
 type seatPayload struct {

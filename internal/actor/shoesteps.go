@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"sabot"
+	"sabot/internal/live"
 	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/table"
@@ -72,6 +73,9 @@ func (a *Table) cutShoe(ctx context.Context, c *Command, req wire.CutShoe) (int6
 	if a.dealt {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is cut between rounds%s", cite(a.p.Cite("AR-07, EG-02", "player_cut")))
 	}
+	if a.t.Physical() {
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a physical shoe is cut by hand: the dealer records who cut it (%s)%s", live.OpRecordCut, cite(a.p.Cite("AR-07, EG-02", "player_cut")))
+	}
 	if a.t.Awaiting() == table.StepCut {
 		name, box := a.cutter()
 		role := roleOf(c.user)
@@ -86,6 +90,53 @@ func (a *Table) cutShoe(ctx context.Context, c *Command, req wire.CutShoe) (int6
 		}
 	}
 	pay := recall.ShoeStep{Shoe: a.t.ShoeNo(), Step: recall.StepCut, By: c.user.Name, Role: roleOf(c.user), At: req.Value}
+	return a.cut(ctx, c, pay)
+}
+
+// recordCutRequest names the box of the player who cut a physical shoe
+// (0: the inspector, or the pit, cut it himself).
+type recordCutRequest struct{ Box int }
+
+func (recordCutRequest) read(b wire.CommandRequest) (recordCutRequest, error) {
+	if b.Box < 0 {
+		return recordCutRequest{}, sabot.Errorf(sabot.EINVALID, "record-cut: give the box of the player who cut (box), or 0 for the inspector's own cut")
+	}
+	return recordCutRequest{Box: b.Box}, nil
+}
+
+// recordCut is the dealer's record, at the console of a table dealt from
+// a physical shoe, of who cut its new shoe once the inspector authorised
+// the shuffle (authorise-shuffle; AR-07: «solicitando a los apostadores
+// realizar el corte»; EG-02: «se presentarán a uno de los jugadores para
+// un nuevo y final corte»): the player at the box he names, as the
+// record's By, and himself as who recorded it. The real cards are cut:
+// where is not known. With box 0 the cut is the sender's own, the
+// inspector's or the pit's (nobody seated, or nobody would cut); a dealer
+// does not cut. The same step and record (sabot.LogShoeStep) as at an RNG
+// table: the deal waits for it.
+func (a *Table) recordCut(ctx context.Context, c *Command, req recordCutRequest) (int64, error) {
+	rule := cite(a.p.Cite("AR-07, EG-02", "player_cut"))
+	switch {
+	case !a.t.Physical():
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from the server's shuffled shoe: the player chosen cuts it himself (%s)%s", opCutShoe, rule)
+	case a.dealt:
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is cut between rounds%s", rule)
+	case req.Box > a.p.Boxes:
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes).WithReason("no_such_box", map[string]any{"boxes": a.p.Boxes})
+	}
+	pay := recall.ShoeStep{Shoe: a.t.ShoeNo(), Step: recall.StepCut, Recorded: c.user.Name}
+	if req.Box == 0 {
+		if !c.user.Admin && c.user.Role != sabot.RoleInspector {
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: give the box of the player who cut; the dealer does not cut: with nobody to cut, the inspector cuts and records it%s", rule)
+		}
+		pay.By, pay.Role = c.user.Name, roleOf(c.user)
+	} else {
+		h := a.t.Holder(req.Box)
+		if h == "" {
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: nobody holds box %d: a seated player cuts%s", req.Box, rule)
+		}
+		pay.By, pay.Role, pay.Box = h, "player", req.Box
+	}
 	return a.cut(ctx, c, pay)
 }
 

@@ -76,9 +76,9 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 		t.Fatalf("the view's waiting: %+v", w)
 	}
 	wantCode(t, p.try(t, ana, opCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT)
-	wantCode(t, tableCommandNamed(opAuthorise).Allows(ana), sabot.EFORBIDDEN)
-	wantCode(t, tableCommandNamed(opCutShoe).Allows(&sabot.User{Name: "dan", Role: sabot.RoleDealer}), sabot.EFORBIDDEN)
-	if err := tableCommandNamed(opCutShoe).Allows(ana); err != nil {
+	wantCode(t, tableCommandNamed(opAuthorise).Allows(ana, nil), sabot.EFORBIDDEN)
+	wantCode(t, tableCommandNamed(opCutShoe).Allows(&sabot.User{Name: "dan", Role: sabot.RoleDealer}, nil), sabot.EFORBIDDEN)
+	if err := tableCommandNamed(opCutShoe).Allows(ana, nil); err != nil {
 		t.Fatal(err)
 	}
 	p.do(t, insp, opAuthorise, wire.CommandRequest{})

@@ -64,6 +64,9 @@ type snapshotPayload struct {
 	// ShoeSteps: the table's log knows a new shoe's steps
 	// (openedPayload.ShoeSteps; AR-07, EG-02).
 	ShoeSteps bool `json:"shoe_steps,omitempty"`
+	// PhysicalSteps: it knows a physical shoe's too
+	// (openedPayload.PhysicalSteps).
+	PhysicalSteps bool `json:"physical_steps,omitempty"`
 }
 
 // snapshotSecret is what a snapshot seals.
@@ -120,7 +123,7 @@ func (a *Table) snapshot() (*snapshotPayload, error) {
 		return nil, err
 	}
 	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]money.Amount{},
-		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced, ShoeSteps: a.stepsLog}
+		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced, ShoeSteps: a.stepsLog, PhysicalSteps: a.physSteps}
 	for p, v := range a.escrow {
 		if v != 0 {
 			pay.Escrow[p] = v
@@ -181,8 +184,11 @@ func (a *Table) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 	}
-	a.stepsLog = pay.ShoeSteps
+	a.stepsLog, a.physSteps = pay.ShoeSteps, pay.PhysicalSteps
 	t.Seeds, t.ShoeSteps = a.nextSeed, a.nextShoeSteps
+	if t.Physical() {
+		t.ShoeSteps = a.physicalShoeSteps
+	}
 	t.SetAmountStyle(money.Grouped)
 	a.t = t
 	a.inForce(prof, pay.Options)

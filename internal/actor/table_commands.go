@@ -51,15 +51,16 @@ var tableCommands = []*Op{
 	playerCommand(opAct, (*Table).act),
 	playerCommand(opDecline, (*Table).decline),
 	adminCommand(opForce, (*Table).forceCards),
-	inspectorCommand(opNewShoe, (*Table).newShoe),
-	inspectorCommand(opVoid, (*Table).voidRound),
+	inspectorCommand(opNewShoe, (*Table).newShoe).cites(newShoeRules, ""),
+	inspectorCommand(opVoid, (*Table).voidRound).cites(live.StaffRules, ""),
 	adminCommand(opConfig, (*Table).configure),
-	inspectorCommand(opAuthorise, (*Table).authoriseShuffle),
-	define(opCutShoe, byCutter, (*Table).cutShoe),
+	inspectorCommand(opAuthorise, (*Table).authoriseShuffle).cites(shoeStepRules, "player_cut"),
+	define(opCutShoe, byCutter, (*Table).cutShoe).cites(shoeStepRules, "player_cut"),
 	// The dealer's, at a table dealt from a physical shoe (internal/live).
 	dealerCommand(live.OpCard, (*Table).readCard),
 	dealerCommand(live.OpUndoCard, (*Table).undoCard),
 	dealerCommand(live.OpCutCard, (*Table).cutCard),
+	dealerCommand(live.OpRecordCut, (*Table).recordCut),
 	dealerCommand(live.OpNoMore, (*Table).noMoreBets),
 	dealerCommand(live.OpSeatWalkIn, (*Table).seatWalkIn),
 	dealerCommand(live.OpBuyIn, (*Table).buyIn),
@@ -68,10 +69,23 @@ var tableCommands = []*Op{
 	dealerCommand(live.OpSkippedEleven, (*Table).skippedEleven),
 	// The inspector's (internal/live).
 	dealerCommand(live.OpCorrect, (*Table).correct),
-	inspectorCommand(live.OpApprove, (*Table).approve),
-	inspectorCommand(live.OpRefuseC, (*Table).refuseCorrection),
-	inspectorCommand(live.OpRuling, (*Table).ruling),
+	inspectorCommand(live.OpApprove, (*Table).approve).cites(live.StaffRules, ""),
+	inspectorCommand(live.OpRefuseC, (*Table).refuseCorrection).cites(live.StaffRules, ""),
+	inspectorCommand(live.OpRuling, (*Table).ruling).cites(live.StaffRules, ""),
 }
+
+// The rules a staff command's refusal to anyone else cites, each table its
+// own regulation's (rules.Profile.Cite; live.StaffRules are the
+// corrections', rulings' and void's): a new shoe is the inspector's at
+// argentina (AR-24), the table head's decision at spain and family
+// (ES-01); 004 says nothing of it. The new shoe's steps are AR-07's
+// (000 item 5: «con autorización del Inspector o Jefe de Mesa») and
+// EG-02's (003 §10, the player's cut); 004 has none: this table's rules,
+// player_cut.
+const (
+	newShoeRules  = "AR-24, ES-01"
+	shoeStepRules = "AR-07, EG-02"
+)
 
 // Op is one command of tableCommands, its request's type erased:
 // read gives a request that run takes.
@@ -84,6 +98,16 @@ type Op struct {
 	// run applies a request at the table, in its actor, once the checks
 	// every command has are passed (the table serves, the command is new).
 	run func(a *Table, ctx context.Context, c *Command) (int64, error)
+	// rule and option are what a refusal of the command to someone it is
+	// not for cites, at the table's profile (rules.Profile.Cite).
+	rule, option string
+}
+
+// cites sets the rule IDs, and the option, the command's refusal to
+// anyone but who cites.
+func (o *Op) cites(ids, option string) *Op {
+	o.rule, o.option = ids, option
+	return o
 }
 
 // request is a command's own request, R, that reads itself: read takes it
@@ -111,17 +135,18 @@ const (
 	byCutter
 )
 
-// allows refuses a command to a user it is not for.
-func (w sender) allows(u *sabot.User) error {
+// allows refuses a command to a user it is not for; rule is the refusal's
+// citation (cite's " (IDS)", or nothing).
+func (w sender) allows(u *sabot.User, rule string) error {
 	switch {
 	case w == byAdmin && !u.Admin:
 		return sabot.Errorf(sabot.EFORBIDDEN, "administrators only")
 	case w == byDealer && !u.Admin && !u.Staff():
 		return sabot.Errorf(sabot.EFORBIDDEN, "the dealer's, the inspector's or the pit's only")
 	case w == byInspector && !u.Admin && u.Role != sabot.RoleInspector:
-		return sabot.Errorf(sabot.EFORBIDDEN, "the inspector's or the pit's only (AR-23, AR-24)")
+		return sabot.Errorf(sabot.EFORBIDDEN, "the inspector's or the pit's only%s", rule)
 	case w == byCutter && u.Staff() && !u.Admin && u.Role != sabot.RoleInspector:
-		return sabot.Errorf(sabot.EFORBIDDEN, "a player's, the inspector's or the pit's only (AR-07, EG-02)")
+		return sabot.Errorf(sabot.EFORBIDDEN, "a player's, the inspector's or the pit's only%s", rule)
 	case w == byPlayer && u.Staff():
 		return sabot.Errorf(sabot.EFORBIDDEN, "the staff do not play: a %s runs the tables", u.Role)
 	}
@@ -237,7 +262,7 @@ func (h *Host) Command(u *sabot.User, cmd *Op, body wire.CommandRequest) (*Comma
 			}
 			who = byDealer
 		}
-		if err := who.allows(u); err != nil {
+		if err := who.allows(u, ""); err != nil {
 			return nil, err
 		}
 	} else if body.WalkIn != 0 {
@@ -283,7 +308,7 @@ func (a *Table) newShoe(ctx context.Context, c *Command, _ wire.NewShoe) (int64,
 		return 0, wire.Refusal(err)
 	}
 	a.noteShoe()
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: "new-shoe", Text: "a new shoe on the inspector's request (AR-24)"}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: "new-shoe", Text: "a new shoe on the inspector's request" + cite(a.p.Cite(newShoeRules, ""))}, nil)
 	if err != nil {
 		a.rebuild(ctx)
 		return 0, err

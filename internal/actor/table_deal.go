@@ -110,7 +110,7 @@ func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, e
 // bets allow a round.
 func (a *Table) tryDeal(ctx context.Context) {
 	a.stopTimer()
-	if a.forced == nil && a.t.Awaiting() == table.StepCut && len(a.t.Bets()) > 0 && !a.cutByTimeout(ctx) { // AR-07: nobody cut in time
+	if a.forced == nil && a.t.Awaiting() == table.StepCut && !a.t.Physical() && len(a.t.Bets()) > 0 && !a.cutByTimeout(ctx) { // AR-07: nobody cut in time (a physical shoe's cut is recorded at the console)
 		return
 	}
 	if err := a.t.ShoeReady(); a.forced == nil && err != nil { // AR-07, EG-02: the inspector's authorisation

@@ -129,14 +129,17 @@ type state struct {
 	seedSteps  []bool
 	freshSteps []bool
 	stepsLog   bool
-	shoes      map[int]*shoeState
-	shoeNo     int // the shoe whose position is counted
-	shoePos    int
-	players    map[string]int64        // player name → user ID
-	escrow     map[string]money.Amount // each player's stakes in the table account
-	dealt      bool                    // the round in the table was dealt and not yet settled or void in the log
-	roundPos   int                     // the round's shoe position
-	forced     []card.Card             // test mode: the next round's cards
+	// physSteps: the log knows a physical shoe's steps too
+	// (openedPayload.PhysicalSteps).
+	physSteps bool
+	shoes     map[int]*shoeState
+	shoeNo    int // the shoe whose position is counted
+	shoePos   int
+	players   map[string]int64        // player name → user ID
+	escrow    map[string]money.Amount // each player's stakes in the table account
+	dealt     bool                    // the round in the table was dealt and not yet settled or void in the log
+	roundPos  int                     // the round's shoe position
+	forced    []card.Card             // test mode: the next round's cards
 	// forcedRound: the round in the table was dealt from forced cards, not
 	// from the shoe.
 	forcedRound bool
@@ -224,7 +227,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 		if len(recs) == 0 {
 			// A table whose creation stopped before its first record.
 			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: MustJSON(openedPayload{
-				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode, ShoeSteps: true})}
+				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode, ShoeSteps: true, PhysicalSteps: true})}
 			if _, err := a.write(ctx, rec, nil); err != nil {
 				return err
 			}
@@ -408,6 +411,11 @@ func (a *Table) nextShoeSteps() bool {
 }
 
 func (a *Table) newShoeSteps() bool { return a.stepsLog && a.p.PlayerCut }
+
+// physicalShoeSteps says whether a new physical shoe waits for its steps:
+// where the table's log knows them and its profile asks them
+// (player_cut). There is no seed: nothing else to say it.
+func (a *Table) physicalShoeSteps() bool { return a.physSteps && a.p.PlayerCut }
 
 // noteShoe starts counting the position of a new shoe.
 func (a *Table) noteShoe() {

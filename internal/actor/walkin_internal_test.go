@@ -18,7 +18,7 @@ import (
 // the round waits for the dealer's entry.
 func TestWalkInOnTheDealersTime(t *testing.T) {
 	ctx := context.Background()
-	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical"}, -1)
+	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical", "player_cut": "false"}, -1)
 	now := time.Now()
 	p.s.Now = func() time.Time { return now }
 	dora := &sabot.User{Name: "dora", PasswordHash: []byte("x"), Role: sabot.RoleDealer}
@@ -69,7 +69,7 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 // A new shift starts the sums again.
 func TestCashApprovalOverAShift(t *testing.T) {
 	ctx := context.Background()
-	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical"}, -1)
+	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical", "player_cut": "false"}, -1)
 	now := time.Now()
 	p.s.Now = func() time.Time { return now }
 	dora := &sabot.User{Name: "dora", PasswordHash: []byte("x"), Role: sabot.RoleDealer}

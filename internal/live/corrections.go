@@ -40,21 +40,26 @@ var correctionCases = map[string]struct {
 	card   bool        // it names a card (the one burned)
 	text   string
 	undo   bool // it takes back the last card read
+	// refuse: the case has nothing to correct; the request is refused
+	// with this reason (Correct, citing the table's own rule).
+	refuse string
 }{
-	"undo": {undo: true, text: "the last card read decided something: it is taken back and the round asks for it again; a hole card turned after it stays turned (AR-23 (g))"},
-	"a":    {engine.VoidBox, true, false, "a box got one card only and its player does not consent to complete it: the bet is void, the card burned", false},
-	"b":    {engine.VoidBox, true, false, "a box got more than two cards in the deal: that bet is void, the cards burned", false},
-	"c":    {engine.BurnHole, false, false, "the dealer's second card came face up: it is burned and replaced", false},
-	"d":    {0, false, true, "a card drawn out of turn is burned", false},
-	"e":    {engine.VoidBox, true, false, "the dealer forgot to deal to a player: the box sits the round out", false},
-	"f":    {engine.BankFirst, false, false, "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted", false},
-	"g":    {engine.ExposeHole, false, false, "the bank's card was exposed: the players decide seeing it", false},
+	"h":    {refuse: "the console asks for the bank's cards in turn: take back a card read as another's and read it again where the console asks (\"próximas cartas para la Banca\")"},
+	"i":    {refuse: "a player's cards put into the discard by mistake give no claim: there is nothing to correct"},
+	"undo": {undo: true, text: "the last card read decided something: it is taken back and the round asks for it again; a hole card turned after it stays turned, and is turned again before anyone decides"},
+	"a":    {action: engine.VoidBox, box: true, text: "a box got one card only and its player does not consent to complete it: the bet is void, the card burned"},
+	"b":    {action: engine.VoidBox, box: true, text: "a box got more than two cards in the deal: that bet is void, the cards burned"},
+	"c":    {action: engine.BurnHole, text: "the dealer's second card came face up: it is burned and replaced"},
+	"d":    {card: true, text: "a card drawn out of turn is burned"},
+	"e":    {action: engine.VoidBox, box: true, text: "the dealer forgot to deal to a player: the box sits the round out"},
+	"f":    {action: engine.BankFirst, text: "the dealer skipped a player and completed the bank's hand: the skipped players play against the seen bank or withdraw their bets, and are paid if it busted"},
+	"g":    {action: engine.ExposeHole, text: "the bank's card was exposed: the players decide seeing it"},
 	// Item 14 (RULES.md's AR-23 has no letter for it: j here): «Cuando el
 	// Pagador introduce por error una o más cartas de la Banca dentro del
 	// Zambullo, anunciará … (Previa autorización del Inspector): "Próximas
 	// cartas para la Banca"». The request names the bank's card; one
 	// correction a card.
-	"j": {engine.BankDiscarded, false, true, "the bank's card was put into the discard by mistake: «Próximas cartas para la Banca», the next card out of the shoe is the bank's in its place", false},
+	"j": {action: engine.BankDiscarded, card: true, text: "the bank's card was put into the discard by mistake: «Próximas cartas para la Banca», the next card out of the shoe is the bank's in its place"},
 }
 
 // bankCard is the position (1, 2) among the bank's cards of the card an
@@ -76,25 +81,24 @@ type CorrectRequest struct {
 	Card card.Card
 }
 
-// ParseCorrect reads the dealer's request for a correction: AR-23's case
-// (a letter, or undo), the box it names, the card burned (its code).
+// ParseCorrect reads the dealer's request for a correction: its case (a
+// letter of AR-23's catalogue, which the console offers at every
+// profile, or undo), the box it names, the card burned (its code). The
+// refusals of a case there is nothing to correct, which cite the table's
+// own rule, are Correct's.
 func ParseCorrect(kase string, box int, code string) (CorrectRequest, error) {
 	c, ok := correctionCases[kase]
 	switch {
-	case kase == "i":
-		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim: there is nothing to correct")
-	case kase == "h":
-		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (h): the console asks for the bank's cards in turn: take back a card read as another's and read it again where the console asks (\"próximas cartas para la Banca\")")
 	case !ok:
-		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give AR-23's letter, a to j, or undo (the last card read taken back)", kase)
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %q: give a correction's letter, a to j, or undo (the last card read taken back)", kase)
 	case c.box && box < 1:
-		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the box", kase)
+		return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %s: give the box", kase)
 	}
 	req := CorrectRequest{Case: kase, Box: box}
 	if c.card {
 		x, err := card.Parse(code)
 		if err != nil {
-			return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "AR-23 (%s): give the card burned, e.g. AS (%q is not one)", kase, code)
+			return CorrectRequest{}, sabot.Errorf(sabot.EINVALID, "case %s: give the card burned, e.g. AS (%q is not one)", kase, code)
 		}
 		req.Card = x
 	}
@@ -109,22 +113,22 @@ func ParseID(id int64) (int64, error) {
 	return id, nil
 }
 
-// correctionWords says a correction for the table and the pit. A
-// correction asked and not yet decided is a wire.CorrectionView, as the
-// table's log keeps it and the table shows it; its ID is the seq of the
-// record that asked for it.
-func correctionWords(c wire.CorrectionView) string {
+// correctionWords says a correction for the table and the pit, citing
+// the table's own rule (StaffRules). A correction asked and not yet
+// decided is a wire.CorrectionView, as the table's log keeps it and the
+// table shows it; its ID is the seq of the record that asked for it.
+func correctionWords(t Table, c wire.CorrectionView) string {
 	if cashCase(c.Case) {
 		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
 	}
-	s := fmt.Sprintf("AR-23 (%s) round %d", c.Case, c.Round)
+	s := fmt.Sprintf("correction (%s) round %d", c.Case, c.Round)
 	if c.Box > 0 {
 		s += fmt.Sprintf(" box %d", c.Box)
 	}
 	if c.Card != 0 {
 		s += " card " + c.Card.String()
 	}
-	return s + ": " + c.Text
+	return s + ": " + c.Text + Cited(t, StaffRules, "")
 }
 
 // public is a correction as the table shows it to everyone: without the
@@ -190,7 +194,7 @@ func (p *Pending) Replay(t *table.Table, seq int64, event string, x *wire.Correc
 
 // ask writes a request for the inspector and keeps it waiting.
 func ask(ctx context.Context, t Table, x wire.CorrectionView, round int) (int64, error) {
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: "correction-asked", Round: x.Round, Correction: &x, Text: correctionWords(x) + " (asked by " + x.Asked + ")"}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: "correction-asked", Round: x.Round, Correction: &x, Text: correctionWords(t, x) + " (asked by " + x.Asked + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -207,20 +211,23 @@ func Correct(ctx context.Context, t Table, by Sender, req CorrectRequest) (int64
 		return 0, err
 	}
 	if !t.Dealt() {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play%s", Cited(t, StaffRules, ""))
+	}
+	k := correctionCases[req.Case]
+	if k.refuse != "" {
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: case %s: %s%s", req.Case, k.refuse, Cited(t, StaffRules, ""))
 	}
 	if n := len(*t.Pending()); n >= MaxPending {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %d corrections wait for the inspector already", n)
 	}
 	tb := t.Table()
-	k := correctionCases[req.Case]
 	if k.box && !slices.Contains(tb.Round().Boxes(), req.Box) {
-		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play (AR-23)", req.Box)
+		return 0, sabot.Errorf(sabot.EINVALID, "refused: no box %d in play%s", req.Box, Cited(t, StaffRules, ""))
 	}
 	if k.action == engine.BankDiscarded {
 		i := bankCard(tb, req.Card)
 		if i == 0 {
-			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank holds no %v (AR-23)", req.Card)
+			return 0, sabot.Errorf(sabot.EINVALID, "refused: the bank holds no %v%s", req.Card, Cited(t, StaffRules, ""))
 		}
 		if err := tb.Round().Check(engine.Action{Kind: engine.BankDiscarded, Value: i}); err != nil {
 			return 0, wire.Refusal(err)
@@ -256,7 +263,7 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 	act := engine.Action{Kind: k.action, Box: x.Box}
 	if k.action == engine.BankDiscarded {
 		if act.Value = bankCard(tb, x.Card); act.Value == 0 {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank no longer holds the card correction %d names: the round moved on (AR-23)", x.ID)
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank no longer holds the card correction %d names: the round moved on%s", x.ID, Cited(t, StaffRules, ""))
 		}
 	}
 	switch {
@@ -271,7 +278,7 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 	}
 	x.Status, x.By = "approved", by.User.Name
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: "correction-approved", Round: x.Round, Correction: &x,
-		Text: correctionWords(x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
+		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		t.Rebuild(ctx)
 		return 0, err
@@ -295,7 +302,7 @@ func approveUndo(ctx context.Context, t Table, by Sender, x wire.CorrectionView)
 	tb := t.Table()
 	cards := tb.Cards()
 	if x.At == 0 || len(cards) != x.At || cards[x.At-1] != x.Card {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the card correction %d takes back is no longer the last read: the round moved on (AR-23)", x.ID)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the card correction %d takes back is no longer the last read: the round moved on%s", x.ID, Cited(t, StaffRules, ""))
 	}
 	tk, err := tb.Decided()
 	if err != nil {
@@ -307,7 +314,7 @@ func approveUndo(ctx context.Context, t Table, by Sender, x wire.CorrectionView)
 	}
 	// The card-undo record carries the command; this one the decision.
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: wire.AdminEvent{Event: "correction-approved", Round: x.Round, Correction: &x,
-		Text: correctionWords(x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
+		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -323,7 +330,7 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 	}
 	x.Status, x.By = "refused", by.User.Name
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: "correction-refused", Round: x.Round, Correction: &x,
-		Text: correctionWords(x) + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
+		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -335,7 +342,7 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 // publishCorrection tells the table of a correction, its card kept back.
 func publishCorrection(t Table, x wire.CorrectionView) {
 	p := public(x)
-	t.Publish(wire.Event{Kind: "correction", Round: p.Round, Text: correctionWords(p), Correction: &p})
+	t.Publish(wire.Event{Kind: "correction", Round: p.Round, Text: correctionWords(t, p), Correction: &p})
 }
 
 // decide finds a request waiting that this inspector may decide.
@@ -345,7 +352,7 @@ func decide(t Table, by Sender, id int64) (wire.CorrectionView, error) {
 			continue
 		}
 		if x.Asked == by.User.Name {
-			return x, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s asked for correction %d; another (the inspector) decides it (AR-23)", x.Asked, id)
+			return x, sabot.Errorf(sabot.EFORBIDDEN, "refused: %s asked for correction %d; another (the inspector) decides it%s", x.Asked, id, Cited(t, StaffRules, ""))
 		}
 		return x, nil
 	}

@@ -44,7 +44,7 @@ func irregular(ctx context.Context, t Table, k engine.Kind) (int64, error) {
 	}
 	r := t.Table().Round()
 	if !t.Dealt() || r.Phase() == engine.Done {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play (AR-23)")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: no round is in play%s", Cited(t, StaffRules, ""))
 	}
 	act := engine.Action{Kind: k}
 	if err := r.Check(act); err != nil {

@@ -146,7 +146,7 @@ func TestUndoCard_AR23(t *testing.T) {
 	}
 	records, cards := len(f.records), len(f.t.Cards())
 	_, err = UndoCard(ctx, f, dealer)
-	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (26): taking it back is an AR-23 correction the inspector approves")
+	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (26): taking it back is a correction the inspector approves (correct, case undo) (ES-01)")
 	if len(f.records) != records || len(f.t.Cards()) != cards {
 		t.Fatal("a refused undo changed the table")
 	}
@@ -255,20 +255,33 @@ func TestPendingReplay(t *testing.T) {
 	}
 }
 
-// A dealer's request names what AR-23 lets him correct.
-func TestParseCorrect_AR23(t *testing.T) {
-	for _, c := range []struct{ kase, text string }{
-		{"h", "AR-23 (h): the console asks for the bank's cards in turn"},
-		{"i", "AR-23 (i): a player's cards put into the discard by mistake give no claim"},
-		{"z", `case "z": give AR-23's letter`},
-	} {
-		_, err := ParseCorrect(c.kase, 1, "")
-		wantCode(t, err, sabot.EINVALID, c.text)
-	}
-	_, err := ParseCorrect("a", 0, "")
-	wantCode(t, err, sabot.EINVALID, "AR-23 (a): give the box")
+// A dealer's request names what AR-23 lets him correct (the console's
+// catalogue, by its letters, at every profile); the cases with nothing to
+// correct are refused at the table, citing its own rule (ES-01 at this
+// spain table).
+func TestParseCorrect_AR23_ES01(t *testing.T) {
+	_, err := ParseCorrect("z", 1, "")
+	wantCode(t, err, sabot.EINVALID, `case "z": give a correction's letter, a to j, or undo`)
+	_, err = ParseCorrect("a", 0, "")
+	wantCode(t, err, sabot.EINVALID, "case a: give the box")
 	_, err = ParseCorrect("d", 0, "ZZ")
 	wantCode(t, err, sabot.EINVALID, "give the card burned")
+	f := dealt(t, "TS TH 9C 7S 8D")
+	records := len(f.records)
+	for _, c := range []struct{ kase, text string }{
+		{"h", "refused: case h: the console asks for the bank's cards in turn"},
+		{"i", "refused: case i: a player's cards put into the discard by mistake give no claim: there is nothing to correct (ES-01)"},
+	} {
+		req, err := ParseCorrect(c.kase, 1, "")
+		if err != nil {
+			t.Fatalf("case %s: %v", c.kase, err)
+		}
+		_, err = Correct(context.Background(), f, dealer, req)
+		wantCode(t, err, sabot.EINVALID, c.text)
+	}
+	if len(f.records) != records || len(f.pending) != 0 {
+		t.Fatalf("a refused correction was recorded: %+v", f.records)
+	}
 }
 
 // A card whose record is not written is taken out again (the table

@@ -21,7 +21,11 @@ const (
 	OpCard     = "card"
 	OpUndoCard = "undo-card"
 	OpCutCard  = "cut-card"
-	OpNoMore   = "no-more-bets"
+	// OpRecordCut records who cut a new physical shoe (AR-07, EG-02),
+	// where the profile asks it (player_cut): the player at the box the
+	// dealer names, or the inspector's own cut (box 0).
+	OpRecordCut = "record-cut"
+	OpNoMore    = "no-more-bets"
 )
 
 // CardPayload is a card read into the round (LogCard), or taken back
@@ -99,7 +103,7 @@ func UndoCard(ctx context.Context, t Table, by Sender) (int64, error) {
 		return 0, wire.Refusal(err)
 	}
 	if tk.Why != "" {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is an AR-23 correction the inspector approves (correct, case undo)", tk.Why)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is a correction the inspector approves (correct, case undo)%s", tk.Why, Cited(t, StaffRules, ""))
 	}
 	return takeBack(ctx, t, CardPayload{By: by.User.Name})
 }
@@ -130,13 +134,13 @@ func takeBack(ctx context.Context, t Table, pay CardPayload) (int64, error) {
 }
 
 // CutCard notes that the cut card came out of the shoe while the round
-// was dealt: it is the shoe's last (EG-04).
+// was dealt: it is the shoe's last (AR-08, EG-04; CutCardRules).
 func CutCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	if err := physicalOnly(t); err != nil {
 		return 0, err
 	}
 	if !t.Dealt() {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the cut card is noted while a round is dealt (EG-04)")
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the cut card is noted while a round is dealt%s", Cited(t, CutCardRules, "cut_card_reserve"))
 	}
 	tb := t.Table()
 	if err := tb.CutCard(); err != nil {

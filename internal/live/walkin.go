@@ -254,7 +254,8 @@ func (l *Live) SeatWalkIn(ctx context.Context, t Table, box int) (int64, error) 
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", n)
 	}
 	if h := tb.Holder(box); h != "" {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s (AR-21)", box, h)
+		rule := tb.Profile().Cite(SeatRules, "boxes") // as a player's sit cites it
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: box %d is taken by %s%s", box, h, cite(rule)).WithReason("box_taken", map[string]any{"box": box, "player": h, "rule": rule})
 	}
 	u := &sabot.User{Name: fmt.Sprintf("#%d-%d", t.ID(), t.Seq()+1), PasswordHash: []byte{}, Role: sabot.RoleGuest}
 	if err := l.Store.CreateUser(ctx, u); sabot.ErrorCode(err) == sabot.ECONFLICT {

@@ -49,6 +49,11 @@ type ShoeStep struct {
 	// Timeout: nobody cut within the table's window, and the cut is the
 	// inspector's, at a position drawn by the server.
 	Timeout bool `json:"timeout,omitempty"`
+	// A physical shoe's cut, by hand: Box is the box of the player who
+	// cut, Recorded who recorded it at the dealer's console (record-cut;
+	// At is not known).
+	Box      int    `json:"box,omitempty"`
+	Recorded string `json:"recorded,omitempty"`
 }
 
 // Shoe steps (ShoeStep.Step).

@@ -326,6 +326,10 @@ func shoeStepWords(p ShoeStep) []sabot.Phrase {
 		return []sabot.Phrase{say("shoeCutTimeout", fmt.Sprintf("shoe %d: nobody cut within the table's window; the inspector's cut at %d cards", p.Shoe, p.At),
 			"shoe", p.Shoe, "at", p.At)}
 	}
+	if p.Recorded != "" { // a physical shoe, cut by hand
+		return []sabot.Phrase{say("shoeCutRecorded", fmt.Sprintf("shoe %d: cut by the %s %s, recorded by %s", p.Shoe, p.Role, p.By, p.Recorded),
+			"shoe", p.Shoe, "role", p.Role, "by", p.By, "recorded", p.Recorded)}
+	}
 	return []sabot.Phrase{say("shoeCut", fmt.Sprintf("shoe %d: cut by the %s %s at %d cards", p.Shoe, p.Role, p.By, p.At),
 		"shoe", p.Shoe, "role", p.Role, "by", p.By, "at", p.At)}
 }

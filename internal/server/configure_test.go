@@ -60,7 +60,7 @@ func TestConfigureLiveTable(t *testing.T) {
 		{h.admin, wire.CommandRequest{Options: map[string]string{"no_such_option": "1"}}, sabot.EINVALID, "no_such_option"},
 		{h.admin, wire.CommandRequest{Options: map[string]string{"min_bet": "800"}}, sabot.EINVALID, "min_bet"},
 		{h.admin, wire.CommandRequest{Options: map[string]string{"boxes": "2"}}, sabot.ECONFLICT, "box 3 is held by cat"},
-		{h.admin, wire.CommandRequest{Bank: new("ana")}, sabot.EINVALID, "FAM-02"},
+		{h.admin, wire.CommandRequest{Bank: new("ana")}, sabot.EINVALID, "(this table's rules: bank_rotates=false)"}, // not FAM-02: not a family table
 	} {
 		_, err := c.who.Command(ctx, tb, "configure", c.req)
 		wantCode(t, err, c.code, c.text)

@@ -28,7 +28,7 @@ func FuzzWSCommand(f *testing.F) {
 		if asAdmin {
 			u = admin
 		}
-		req, c, err := s.decodeWS(u, data)
+		req, c, err := s.decodeWS(u, nil, data)
 		if err != nil {
 			code, msg := sabot.ErrorCode(err), sabot.ErrorMessage(err)
 			if code != sabot.EINVALID && code != sabot.EFORBIDDEN {
@@ -54,7 +54,7 @@ func FuzzWSCommand(f *testing.F) {
 		if c == nil || c.Op() == nil || c.Op().Name() != req.Op || c.User() != u || c.ID() != req.CommandID || !readFrom(c.Request(), req) {
 			t.Fatalf("%q: accepted as %+v from %+v", data, c, req)
 		}
-		if c.Op() != actor.OpNamed(c.Op().Name()) || c.Op().Allows(u) != nil {
+		if c.Op() != actor.OpNamed(c.Op().Name()) || c.Op().Allows(u, nil) != nil {
 			t.Fatalf("%q: op %q accepted from %s", data, c.Op().Name(), u.Name)
 		}
 		if f, ok := c.Request().(wire.ForceCards); ok && len(f.Cards) == 0 {

@@ -352,8 +352,16 @@ func commandRoute(c *actor.Op) string { return "POST /api/tables/{id}/" + c.Name
 
 func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Request, *sabot.User) {
 	return func(w http.ResponseWriter, r *http.Request, u *sabot.User) {
+		// The table first: a command at a table that is not there is "no
+		// table" (not found), whoever sends it; a staff command refused
+		// to a player cites the rule of that table's regulation.
+		a, err := s.tableOf(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if !cmd.ForPlayers() { // a player's is checked with its body (walk_in)
-			if err := cmd.Allows(u); err != nil {
+			if err := cmd.Allows(u, a); err != nil {
 				s.writeError(w, r, err)
 				return
 			}
@@ -365,11 +373,6 @@ func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Re
 				s.writeError(w, r, sabot.Throttled(d, "too many commands: try again in %s", roundUp(d)))
 				return
 			}
-		}
-		a, err := s.tableOf(r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
 		}
 		var req wire.CommandRequest
 		if err := decode(r, &req); err != nil {

@@ -18,7 +18,7 @@ import (
 func TestConsoleIrregularities_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
 	dora := h.staff("dora", "dealer")
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -69,7 +69,7 @@ func TestConsoleIrregularities_AR23(t *testing.T) {
 func TestBankCardsIntoTheDiscard_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
 	dora := h.staff("dora", "dealer")
 	ivo := h.staff("ivo", "inspector")
 	ana := h.player("ana", 100000)

@@ -44,7 +44,7 @@ func need(t *testing.T, c *client.Client, table int64) *wire.NeedView {
 func TestPhysicalShoeOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	v := must(h.admin.Table(ctx, tb))
 	if !v.Shoe.Physical || v.Shoe.Commitment != "" || v.Options["shoe"] != "physical" {
 		t.Fatalf("a physical table's shoe: %+v", v.Shoe)
@@ -179,7 +179,7 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SnapshotEvery = 1 }}
 	h.start(slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
@@ -216,8 +216,8 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 func TestCardReader(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
-	other := h.table("spain", false, map[string]string{"shoe": "physical"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	other := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	shuffled := h.table("spain", false, nil)
 
 	var staff live.StaffView
@@ -289,7 +289,7 @@ func TestCardReader(t *testing.T) {
 func TestNoMoreBets_AR22(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	ar := h.table("argentina", false, map[string]string{"shoe": "physical"})
+	ar := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
 	must(ana.Command(ctx, ar, "sit", wire.CommandRequest{Box: 1}))
 	must(ana.Command(ctx, ar, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
@@ -302,7 +302,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 	_, err = ana.Command(ctx, ar, "no-more-bets", wire.CommandRequest{})
 	wantCode(t, err, sabot.EFORBIDDEN, "the dealer's")
 
-	es := h.table("spain", false, map[string]string{"shoe": "physical"})
+	es := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	must(ana.Command(ctx, es, "sit", wire.CommandRequest{Box: 1}))
 	must(ben.Command(ctx, es, "sit", wire.CommandRequest{Box: 2}))
 	must(ana.Command(ctx, es, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
@@ -331,7 +331,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 func TestInspectorCorrections_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -343,7 +343,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 		must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: c}))
 	}
 	_, err := dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "i"})
-	wantCode(t, err, sabot.EINVALID, "AR-23 (i): a player's cards put into the discard by mistake give no claim")
+	wantCode(t, err, sabot.EINVALID, "case i: a player's cards put into the discard by mistake give no claim: there is nothing to correct (ES-01)") // spain: the table head's, not AR-23
 	_, err = dora.Command(ctx, tb, "correct", wire.CommandRequest{Case: "b", Box: 5})
 	wantCode(t, err, sabot.EINVALID, "no box 5 in play")
 
@@ -415,8 +415,8 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	}
 	all := strings.Join(said, "\n")
 	for _, want := range []string{
-		`AR-23 (b) round 1 box 2: a box got more than two cards in the deal: that bet is void, the cards burned (asked by dora, approved by ivo)`,
-		`AR-23 (d) round 1 card AS: a card drawn out of turn is burned (asked by dora, approved by ivo)`,
+		`correction (b) round 1 box 2: a box got more than two cards in the deal: that bet is void, the cards burned (ES-01) (asked by dora, approved by ivo)`,
+		`correction (d) round 1 card AS: a card drawn out of turn is burned (ES-01) (asked by dora, approved by ivo)`,
 		`(asked by dora, refused by ivo)`,
 	} {
 		if !strings.Contains(all, want) {
@@ -461,7 +461,7 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 func TestWalkIn(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	dora := h.staff("dora", "dealer")
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -548,7 +548,7 @@ func TestWalkIn(t *testing.T) {
 func TestBankFirst_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	dora := h.staff("dora", "dealer")
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -602,7 +602,7 @@ func TestBankFirst_AR23(t *testing.T) {
 func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
 	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
@@ -656,8 +656,8 @@ func TestTableStaff(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, zed := h.staff("dora", "dealer"), h.staff("zed", "dealer")
-	mine := h.table("spain", false, map[string]string{"shoe": "physical", "staff": "dora, ivo"})
-	open := h.table("spain", false, map[string]string{"shoe": "physical"})
+	mine := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "staff": "dora, ivo"})
+	open := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	ana := h.player("ana", 100000)
 	for _, tb := range []int64{mine, open} {
 		must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -680,7 +680,7 @@ func TestTableStaff(t *testing.T) {
 func TestWalkInRecordsTheDealer(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	dora := h.staff("dora", "dealer")
 	me := must(dora.Me(ctx))
 	must(dora.Command(ctx, tb, "seat-walk-in", wire.CommandRequest{Box: 1}))

@@ -79,7 +79,7 @@ func noHiddenKnowledge(t *testing.T, events []wire.Event) {
 func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -174,7 +174,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
 	dora := h.staff("dora", "dealer")
 	ana, ben := h.player("ana", 100000), h.player("ben", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
@@ -192,14 +192,14 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "hit", Box: 1}))
 	must(dora.Command(ctx, tb, "card", wire.CommandRequest{Card: "QH"})) // 24: busted; ben's turn
 	_, err := dora.Command(ctx, tb, "undo-card", wire.CommandRequest{})
-	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (24): taking it back is an AR-23 correction the inspector approves")
+	wantCode(t, err, sabot.ECONFLICT, "it busted box 1 hand 1 (24): taking it back is a correction the inspector approves (correct, case undo) (ES-01)")
 	v := must(ana.Table(ctx, tb))
 	if v.Turn == nil || v.Turn.Box != 2 {
 		t.Fatalf("a refused undo changed the table: turn %+v", v.Turn)
 	}
 
 	// A hole card read face down is the inspector's to take back too.
-	ar := h.table("argentina", false, map[string]string{"shoe": "physical", "min_bets_to_start": "1"})
+	ar := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
 	must(ana.Command(ctx, ar, "sit", wire.CommandRequest{Box: 1}))
 	must(ana.Command(ctx, ar, "bet", wire.CommandRequest{Box: 1, Stake: 1000}))
 	must(dora.Command(ctx, ar, "no-more-bets", wire.CommandRequest{}))
@@ -207,7 +207,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 		must(dora.Command(ctx, ar, "card", wire.CommandRequest{Card: c}))
 	}
 	_, err = dora.Command(ctx, ar, "undo-card", wire.CommandRequest{})
-	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is an AR-23 correction the inspector approves")
+	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is a correction the inspector approves (correct, case undo) (AR-23)") // argentina: its own AR-23
 }
 
 // Issue 25, item 7: the table's cash float has a ceiling. No buy-in takes
@@ -221,7 +221,7 @@ func TestCashFloatCeiling(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")
-	tb := h.table("spain", false, map[string]string{"shoe": "physical"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
 	must(dora.Command(ctx, tb, "seat-walk-in", wire.CommandRequest{Box: 1}))
 	for _, c := range []*client.Client{dora, ivo} {
 		_, err := c.Command(ctx, tb, "buy-in", wire.CommandRequest{Box: 1, Stake: 1_000_000_000_000_000})
@@ -248,7 +248,7 @@ func TestCashFloatCeiling(t *testing.T) {
 	float(tb, -2_005_000)
 
 	// The pit's limits for one table, its options.
-	lim := h.table("spain", false, map[string]string{"shoe": "physical", "cash_approval": "100000", "float_limit": "1000000"})
+	lim := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "cash_approval": "100000", "float_limit": "1000000"})
 	must(dora.Command(ctx, lim, "seat-walk-in", wire.CommandRequest{Box: 1}))
 	must(dora.Command(ctx, lim, "seat-walk-in", wire.CommandRequest{Box: 2}))
 	x = must(dora.Command(ctx, lim, "buy-in", wire.CommandRequest{Box: 1, Stake: 500000}))

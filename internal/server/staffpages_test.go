@@ -18,7 +18,7 @@ import (
 func TestWalkInsChips(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
-	tb := h.table("spain", false, map[string]string{"shoe": "physical", "staff": "dora"})
+	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "staff": "dora"})
 	dora, zed := h.staff("dora", "dealer"), h.staff("zed", "dealer")
 	ana := h.player("ana", 100000)
 	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))

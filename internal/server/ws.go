@@ -356,7 +356,7 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor.Table, u *sabot.
 		b, _ := json.Marshal(m)
 		return b
 	}
-	req, c, err := s.decodeWS(u, data)
+	req, c, err := s.decodeWS(u, a, data)
 	fail := func(err error) []byte {
 		if errors.Is(err, context.Canceled) {
 			err = sabot.Errorf(sabot.ECONFLICT, "the command was cancelled: the socket is closing")
@@ -401,11 +401,12 @@ const opPing = "ping"
 // decodeWS reads a message received on a socket: a request for the
 // table's snapshot (c nil), or a command of actor.Ops() for its table;
 // anything else is refused with a one-line reason (invalid; forbidden: an
-// administrator's command from a player). The JSON is read as strictly as
+// administrator's command from a player, citing the rule of the table at,
+// nil: none). The JSON is read as strictly as
 // an HTTP body (decodeJSON): fields spelled exactly, each once, nothing
 // after the object. req is what
 // could be read of the message (its command ID goes with the refusal).
-func (s *Server) decodeWS(u *sabot.User, data []byte) (req wire.CommandRequest, c *actor.Command, err error) {
+func (s *Server) decodeWS(u *sabot.User, at *actor.Table, data []byte) (req wire.CommandRequest, c *actor.Command, err error) {
 	if err := decodeJSON(data, &req); err != nil {
 		return req, nil, err
 	}
@@ -420,7 +421,7 @@ func (s *Server) decodeWS(u *sabot.User, data []byte) (req wire.CommandRequest, 
 		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", wire.Brief(strconv.Quote(req.Op)))
 	}
 	if !cmd.ForPlayers() { // a player's is checked with its body (walk_in)
-		if err := cmd.Allows(u); err != nil {
+		if err := cmd.Allows(u, at); err != nil {
 			return req, nil, err
 		}
 	}

@@ -152,14 +152,21 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	case rules.NoHole:
 		add("deal", one("deal.noHole", "European deal: a card to each box, one to the dealer, a second to each box; the dealer draws the rest after the players. There is no hole card"), []string{"VE-07"}, "hole_card")
 	}
+	// AR-13 read as the dealer's Ace staying 1 once he draws (dealer_ace).
+	dealerKeys := []string{"dealer_hits_soft_17"}
+	var staysOne []Phrase
+	if p.DealerAce == rules.AceStaysOne {
+		dealerKeys = append(dealerKeys, "dealer_ace")
+		staysOne = one("dealer.aceStaysOne", "; an Ace he counts 1 when he draws stays 1: an Ace and a 5, then a 2, make 8, and he draws")
+	}
 	if p.DealerHitsSoft17 {
-		add("dealer", one("dealer.h17", "The dealer draws to 16 and to a soft 17, and stands on a hard 17 and more"), nil, "dealer_hits_soft_17")
+		add("dealer", append(one("dealer.h17", "The dealer draws to 16 and to a soft 17, and stands on a hard 17 and more"), staysOne...), nil, dealerKeys...)
 	} else {
 		var ar14 []string // AR-14 is the Argentine text's: where the profile takes it (dealer_plays)
 		if p.DealerPlays == rules.PlaysAsNeeded || p.DealerPlays == rules.PlaysUnlessAllBust {
 			ar14 = []string{"AR-14"}
 		}
-		add("dealer", one("dealer.s17", "The dealer draws to 16 and stands on every 17, a soft 17 included"), ar14, "dealer_hits_soft_17")
+		add("dealer", append(one("dealer.s17", "The dealer draws to 16 and stands on every 17, a soft 17 included"), staysOne...), ar14, dealerKeys...)
 	}
 	if p.DealerBlackjackTakes == rules.TakesAll {
 		add("dealerBlackjack", one("dealerBlackjack.all", "A dealer blackjack beats every hand but a player's blackjack, which pushes: doubled and split stakes are lost too"), nil, "dealer_blackjack_takes")

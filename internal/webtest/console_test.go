@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"sabot"
+	"sabot/internal/wire"
 )
 
 // staffLogin makes a member of the staff through the API and logs him in
@@ -44,7 +45,7 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'
 // card.
 func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
 	t.Helper()
-	g = newGame(t, slow, "Live", "spain", "shoe", "physical")
+	g = newGame(t, slow, "Live", "spain", "shoe", "physical", "player_cut", "false")
 	ana = g.join(t, "ana")
 	sit(t, ana, 1)
 	ben = g.player(t, "ben")
@@ -139,7 +140,7 @@ func must[T any](v T, err error) T {
 // his chips back and leaves; the ledger, the table's cash float included,
 // balances.
 func TestDealerConsoleWalkIn(t *testing.T) {
-	g := newGame(t, slow, "Live", "spain", "shoe", "physical")
+	g := newGame(t, slow, "Live", "spain", "shoe", "physical", "player_cut", "false")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
 	dora := staffLogin(t, g, "dora", "dealer")
@@ -253,7 +254,7 @@ func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 // first-card Ace before the challenge was offered stands (card-stands): the
 // challenge closes and the console asks for her second card.
 func TestDealerConsoleButtons_AR23(t *testing.T) {
-	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "min_bets_to_start", "1")
+	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "player_cut", "false", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
 	dora := staffLogin(t, g, "dora", "dealer")
@@ -281,4 +282,41 @@ func TestDealerConsoleButtons_AR23(t *testing.T) {
 	waitJS(t, dora, "the card-stands button", `!document.querySelector('[data-op="card-stands"]').disabled`)
 	click(t, dora, `[data-op="card-stands"]`)
 	waitJS(t, dora, "box 1's second card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
+}
+
+// AR-07, EG-02 at the console of a table dealt from a physical shoe (issue
+// 39 item 8), in real browsers: a new shoe (the pit's order; the table's
+// first had its steps taken by the pit) waits for the inspector's
+// authorisation of its shuffle, which only he is offered; then the dealer
+// records who cut, choosing the player's box; then "no more bets" deals.
+func TestConsoleShoeSteps_AR07_EG02(t *testing.T) {
+	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "min_bets_to_start", "1")
+	ana := g.join(t, "ana")
+	sit(t, ana, 1)
+	dora := staffLogin(t, g, "dora", "dealer")
+	ivo := staffLogin(t, g, "ivo", "inspector")
+	open(t, dora, g.site, g.path()+"/console", "#card-input")
+	open(t, ivo, g.site, g.path()+"/console", "#console-need")
+	waitJS(t, dora, "the first shoe's steps", `document.getElementById('console-steps').textContent.includes('cut by pit')`)
+	must(g.site.Admin.Command(context.Background(), g.table, "new-shoe", wire.CommandRequest{}))
+	// A physical table's new shoe tells the table nothing (no commitment):
+	// the consoles are opened again.
+	open(t, dora, g.site, g.path()+"/console", "#card-input")
+	open(t, ivo, g.site, g.path()+"/console", "#console-need")
+	waitJS(t, dora, "the shoe waits for the authorisation", `document.getElementById('console-steps').textContent.includes('authorise its shuffle')`)
+	if eval[bool](t, dora, `!!document.querySelector('[data-op="authorise-shuffle"]')`) {
+		t.Error("the dealer is offered to authorise the shuffle")
+	}
+	click(t, ivo, `[data-op="authorise-shuffle"]`)
+	waitJS(t, dora, "the cut asked for", `!!document.querySelector('#cut-form select option[value="1"]')`)
+	if eval[bool](t, dora, `!!document.querySelector('#cut-form select option[value="0"]')`) {
+		t.Error("the dealer is offered to record a cut of his own")
+	}
+	do(t, dora, "ana cut", chromedp.SetValue(chromedp.ID("cut-who"), "1"))
+	click(t, dora, `#cut-form button[type=submit]`)
+	waitJS(t, dora, "the steps taken", `document.getElementById('console-steps').textContent.includes('authorised by ivo; cut by ana')`)
+	bet(t, ana, 1, 100)
+	waitJS(t, dora, "the bet on the console", `document.querySelector('.console-table tr[data-box="1"]')?.textContent.includes('ana 1.00')`)
+	click(t, dora, `[data-op="no-more-bets"]`)
+	waitJS(t, dora, "box 1's card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
 }

@@ -141,7 +141,8 @@ func (s *Site) Table(tb testing.TB, name, profile string, options map[string]str
 
 // ShoeSteps takes the steps a table's new shoe waits for (player_cut;
 // AR-07, EG-02) as the pit: the shuffle authorised, and, nobody being
-// seated, the pit's cut at the first position allowed.
+// seated, the pit's cut at the first position allowed (at a physical
+// table, the pit's own cut by hand, record-cut box 0).
 func (s *Site) ShoeSteps(tb testing.TB, table int64) {
 	tb.Helper()
 	ctx := context.Background()
@@ -154,6 +155,10 @@ func (s *Site) ShoeSteps(tb testing.TB, table int64) {
 		case "authorise":
 			_, err = s.Admin.Command(ctx, table, "authorise-shuffle", wire.CommandRequest{})
 		case "cut":
+			if v.Shoe.Physical {
+				_, err = s.Admin.Command(ctx, table, "record-cut", wire.CommandRequest{})
+				break
+			}
 			_, err = s.Admin.Command(ctx, table, "cut-shoe", wire.CommandRequest{Value: v.Shoe.CutMin})
 		default:
 			return

@@ -84,6 +84,31 @@ test('state: a round from the bet to the settlement, with the dealer calls', () 
   assert.equal(s.round.hand(3, 1).result, 'win');
 });
 
+// AR-13: under dealer_ace=stays-one the dealer's Ace counted 1 when he
+// draws stays 1 (A-5, then a 2, is 8); recounted, A-5-2 is 18.
+test('state: the dealer\'s total by dealer_ace (AR-13)', () => {
+  for (const [reading, calls, final] of [
+    ['stays-one', ['The dealer turns 5♣: 6.', 'Dealer draws 2♥: 8.', 'Dealer draws 9♦: 17.'], '17'],
+    ['recount', ['The dealer turns 5♣: 6.', 'Dealer draws 2♥: 18.', 'Dealer draws 9♦: 17.'], '17'],
+  ]) {
+    const s = table();
+    s.setValues({ dealer_ace: reading });
+    says(s, { kind: 'deal', round: 1 },
+      { kind: 'card', box: 3, hand: 1, card: 'TS' },
+      { kind: 'card', card: 'AD' },
+      { kind: 'card', box: 3, hand: 1, card: '9C' },
+      { kind: 'card', card: '', face_down: true });
+    assert.deepEqual(says(s, { kind: 'reveal', card: '5C' }, { kind: 'card', card: '2H' }, { kind: 'card', card: '9D' }), calls, reading);
+    assert.equal(s.round.dealer.dealerTotal(), final, reading);
+  }
+  // The values may come after the round's first cards: the total follows.
+  const s = table();
+  says(s, { kind: 'deal', round: 1 }, { kind: 'card', card: 'AD' }, { kind: 'card', card: '5C' }, { kind: 'card', card: '2H' });
+  assert.equal(s.round.dealer.dealerTotal(), '18');
+  s.setValues({ dealer_ace: 'stays-one' });
+  assert.equal(s.round.dealer.dealerTotal(), '8');
+});
+
 test('state: the windows and the turn shown on a box', () => {
   assert.ok(inWindow('insurance') && inWindow('follow') && inWindow('ace-choice') && !inWindow('playing'));
   const s = table();

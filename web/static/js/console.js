@@ -7,7 +7,11 @@
 // on-screen buttons. It calls "no more bets" (AR-22, VE-04), takes back the
 // last card before anyone acted on it, notes the cut card (EG-04), and asks
 // for the inspector's corrections (AR-23); the inspector (or the pit)
-// approves or refuses them on the same page. Everything is a command of
+// approves or refuses them on the same page. A new shoe, where the profile
+// asks it (player_cut; AR-07, EG-02), waits for the inspector's
+// authorisation of its shuffle (authorise-shuffle, his own) and for the
+// dealer's record of who cut it (record-cut: the box of the player who
+// cut, or the inspector's own cut) before its first deal. Everything is a command of
 // the HTTP API; the table's feed (the WebSocket) says when to read the
 // table again.
 
@@ -70,6 +74,7 @@ export function consolePage(main, id) {
   const boxes = h('div', { class: 'console-boxes' });
   const corrections = h('section', { class: 'console-corrections', 'aria-labelledby': 'corr-h' });
   const status = h('p', { class: 'pit-status', role: 'status' });
+  const steps = h('section', { class: 'console-steps', id: 'console-steps', 'aria-labelledby': 'steps-h' });
 
   async function command(op, body = {}) {
     try {
@@ -274,6 +279,46 @@ export function consolePage(main, id) {
       inspector() ? ruling : null);
   }
 
+  // A new shoe's steps (AR-07, EG-02): the inspector authorises the
+  // shuffle; the dealer records who cut. Drawn again only when they
+  // change: the box chosen keeps its choice while the bets come in.
+  const cutWho = h('select', { id: 'cut-who', 'aria-label': t('console.cutWho') });
+  let stepsSig = '';
+  function drawSteps() {
+    const s = view?.shoe || {};
+    const seats = (view?.seats || []).filter(x => x.box > 0);
+    const sig = JSON.stringify([s.await, s.authorised_by, s.cut_by, seats, inspector(), getLang()]);
+    if (sig === stepsSig) return;
+    stepsSig = sig;
+    if (!s.await && !s.authorised_by && !s.cut_by) {
+      replace(steps);
+      return;
+    }
+    const out = [h('h2', { id: 'steps-h' }, t('console.steps'))];
+    if (s.await === 'authorise') {
+      out.push(h('p', { class: 'console-await' }, t('console.awaitAuthorise')));
+      if (inspector()) {
+        out.push(h('button', { type: 'button', class: 'button', dataset: { op: 'authorise-shuffle' },
+          onclick: () => command('authorise-shuffle').then(ok => ok && replace(status, t('console.authorise') + '.')) }, t('console.authorise')));
+      }
+    } else if (s.await === 'cut') {
+      const chosen = cutWho.value;
+      replace(cutWho,
+        seats.map(x => h('option', { value: String(x.box) }, `${t('console.box', { box: x.box })}: ${holderName(x.player, x.box)}`)),
+        inspector() ? h('option', { value: '0' }, t('console.ownCut')) : null);
+      if (chosen && [...cutWho.options].some(o => o.value === chosen)) cutWho.value = chosen;
+      out.push(h('p', { class: 'console-await' }, t('console.awaitCut', { by: s.authorised_by || '' })),
+        h('form', { class: 'console-ask', id: 'cut-form', onsubmit: ev => {
+          ev.preventDefault();
+          if (cutWho.value === '') return;
+          command('record-cut', { box: Number(cutWho.value) }).then(ok => ok && replace(status, t('console.recordCut') + '.'));
+        } }, h('label', { for: 'cut-who' }, t('console.cutWho')), ' ', cutWho, ' ', h('button', { type: 'submit', class: 'button' }, t('console.recordCut'))));
+    } else {
+      out.push(h('p', { class: 'hint' }, t('console.stepsDone', { by: s.authorised_by || '', cut: holderName(s.cut_by || '', (seats.find(x => x.player === s.cut_by) || {}).box) })));
+    }
+    replace(steps, out);
+  }
+
   function draw() {
     if (!view) return;
     replace(heading, t('console.titleOf', { name: view.name }));
@@ -296,6 +341,7 @@ export function consolePage(main, id) {
     // where it is not in another field.
     if (wasDisabled && !input.disabled && !(document.activeElement && document.activeElement !== input && ['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement.tagName))) input.focus();
     drawActions();
+    drawSteps();
     drawBoxes();
     drawCorrections();
   }
@@ -320,7 +366,7 @@ export function consolePage(main, id) {
     if (line) replace(procedure, t('console.procedure'), ' ', h('strong', {}, sentence('rule.', line.phrases, line.text)));
   }, () => {});
   replace(main, h('section', { class: 'console', 'aria-labelledby': 'console-h' },
-    heading, shoe, next, cardForm, rankRow, suitRow, actions, status, boxes, corrections,
+    heading, shoe, next, steps, cardForm, rankRow, suitRow, actions, status, boxes, corrections,
     procedure, h('p', {}, h('a', { href: `/tables/${id}` }, t('console.tableView')))));
   drawKeys();
   load().then(() => input.focus());

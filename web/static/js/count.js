@@ -32,6 +32,15 @@ export class Count {
     return this;
   }
 
+  // dealerAdd adds a card to the dealer's hand (rules.Profile.DealerAdd):
+  // with staysOne (dealer_ace=stays-one, AR-13) an Ace counted 11 in a soft
+  // hand of two cards or more is fixed at 1 before the card, so that A-5
+  // then a 2 is 8.
+  dealerAdd(code, staysOne) {
+    if (staysOne && this.n >= 2 && this.soft()) this.declare(1);
+    return this.add(code);
+  }
+
   declare(v) {
     this.declared = v;
     this.lateAces = 0;

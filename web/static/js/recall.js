@@ -160,7 +160,9 @@ export function replayPage(main, id) {
         rules: { boxes: res.boxes, back_bets_per_box: res.back_bets_per_box, min_bet: 0, max_bet: 0 },
         seats, bets: [], shoe: { id: rr.shoe },
       });
+      s.setValues(res.values || {}); // the dealer's total by dealer_ace (AR-13)
       s.round = new Round(rr.round, rr.id, rr.test);
+      s.round.dealer.staysOne = s.staysOne();
       for (let i = 0; i < k; i++) {
         const says = [];
         for (const e of all[i].events) says.push(...s.apply(e));

@@ -20,6 +20,18 @@ export class Hand {
     this.result = '';
     this.fixed = null; // a total from a snapshot, until the next card
     this.fresh = -1; // the index of the card just dealt (drawn with a deal animation)
+    // The dealer's hand under dealer_ace=stays-one (AR-13): an Ace he
+    // counts 1 when he draws stays 1 (TableState.setValues sets it).
+    this.staysOne = false;
+  }
+
+  // count is the hand's count as the dealer announces it: the cards shown
+  // in the order they came, the dealer's by his reading of AR-13.
+  count() {
+    if (!this.staysOne) return this.shown;
+    const c = new Count();
+    for (const x of this.cards) if (x !== HIDDEN) c.dealerAdd(x, true);
+    return c;
   }
 
   static fromView(hv) {
@@ -71,7 +83,7 @@ export class Hand {
   }
 
   total() {
-    return this.shown.total();
+    return this.count().total();
   }
 
   blackjack() {
@@ -94,7 +106,7 @@ export class Hand {
   // dealerTotal is the dealer's own total as announced (AR-13: an Ace
   // counts 11 only when that makes 17 to 21; a lone Ace is "Ace").
   dealerTotal() {
-    const c = this.shown;
+    const c = this.count();
     if (c.n === 0) return '';
     if (c.bust()) return tr('total.bust', { n: c.total() });
     if (this.faceDown < 0 && c.twoCard21()) return tr('total.blackjack');
@@ -271,10 +283,23 @@ export class TableState {
     const { round, turn, ...table } = tv;
     this.table = { ...table, seats: [...(table.seats || [])], bets: [...(table.bets || [])], ready: [...(table.ready || [])] };
     this.round = round ? Round.fromView(tv.id, round) : null;
+    if (this.round) this.round.dealer.staysOne = this.staysOne();
     this.turn = turn || null;
     this.bettingDeadline = tv.betting_deadline || 0;
     this.waiting = tv.waiting || null;
     this.version++;
+  }
+
+  // setValues takes the table's option values (the rules panel's): the
+  // dealer's total follows dealer_ace (AR-13).
+  setValues(values) {
+    this.values = values;
+    if (this.round) this.round.dealer.staysOne = this.staysOne();
+    this.version++;
+  }
+
+  staysOne() {
+    return this.values?.dealer_ace === 'stays-one';
   }
 
   holder(box) {
@@ -368,6 +393,7 @@ export class TableState {
         this.bettingDeadline = 0;
         this.waiting = null;
         this.round = new Round(e.round, `${this.id}-${e.round}`, e.test);
+        this.round.dealer.staysOne = this.staysOne();
         this.turn = null;
         if (t.shoe && e.shoe && t.shoe.id !== e.shoe) t.shoe = { ...t.shoe, id: e.shoe };
         say(tr(e.test ? 'call.dealTest' : 'call.deal', { round: e.round }));

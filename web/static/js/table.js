@@ -100,7 +100,7 @@ export function tablePage(main, id) {
     rulesPanel(rulesBox, id).then(values => {
       if (values) {
         felt.setValues(values);
-        state.values = values;
+        state.setValues(values);
         render(); // a decision already shown may take a stake now (VE-19)
       }
     });
