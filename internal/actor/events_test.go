@@ -10,6 +10,7 @@ import (
 
 	"sabot"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/rules"
 	"sabot/web"
@@ -26,9 +27,9 @@ func TestEventSummaries(t *testing.T) {
 			"round 7: time ran out; ana box 2 hand 1: stand applied by default"},
 		{sabot.LogTimeout, actionPayload{Round: 8, Action: wire.Action{Kind: "close"}, ByTimeout: true},
 			"round 8: time ran out; the dealer applied close"},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "void by the pit"},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "void by the pit"},
 			"round 9 void, every stake returned: void by the pit"},
-		{sabot.LogVoid, recall.Settle{Void: true, Closed: true, Reason: "the log does not replay"},
+		{sabot.LogVoid, tablelog.Settle{Void: true, Closed: true, Reason: "the log does not replay"},
 			"table out of service, every stake returned: the log does not replay"},
 		{sabot.LogAdmin, wire.AdminEvent{Event: "credit", User: "ana", Amount: 5000, Memo: "welcome credit"},
 			"credit ana 50.00: welcome credit"},
@@ -55,10 +56,10 @@ func TestEventPhrasesTranslated(t *testing.T) {
 	}{
 		{sabot.LogTimeout, actionPayload{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}}},
 		{sabot.LogTimeout, actionPayload{Round: 8, Action: wire.Action{Kind: "close"}}},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "void by the pit"}},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
-		{sabot.LogVoid, recall.Settle{Void: true, Closed: true, Reason: "the log does not replay"}},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "void by the pit"}},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
+		{sabot.LogVoid, tablelog.Settle{Void: true, Closed: true, Reason: "the log does not replay"}},
 		{sabot.LogTableOpened, openedPayload{Name: "Madrid", Profile: "spain", TestMode: true}},
 		{sabot.LogConfigure, configurePayload{Changed: map[string]string{"max_bet": "300", "min_bet": ""}, Bank: &bank, NewShoe: true, By: "pit", Reason: "evening",
 			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}}},

@@ -10,6 +10,7 @@ import (
 	"sabot/internal/live"
 	"sabot/internal/operator"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
@@ -93,11 +94,11 @@ var logKinds = map[string]logKind{
 	sabot.LogLeave:       kindOf(kindParts[seatPayload]{track: (*Table).trackLeave, replay: (*Table).replayLeave}),
 	sabot.LogBet:         kindOf(kindParts[betPayload]{track: (*Table).trackBet, replay: (*Table).replayBet}),
 	sabot.LogBetWithdraw: kindOf(kindParts[betPayload]{track: (*Table).trackWithdraw, replay: (*Table).replayWithdraw}),
-	sabot.LogDeal:        kindOf(kindParts[recall.Deal]{track: (*Table).trackDeal, replay: (*Table).replayDeal}),
+	sabot.LogDeal:        kindOf(kindParts[tablelog.Deal]{track: (*Table).trackDeal, replay: (*Table).replayDeal}),
 	sabot.LogAction:      kindOf(kindParts[actionPayload]{track: (*Table).trackAction, replay: (*Table).replayAction}),
 	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*Table).trackAction, replay: (*Table).replayAction}),
-	sabot.LogSettle:      kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
-	sabot.LogVoid:        kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
+	sabot.LogSettle:      kindOf(kindParts[tablelog.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
+	sabot.LogVoid:        kindOf(kindParts[tablelog.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
 	sabot.LogShoeStep:    kindOf(kindParts[recall.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
 	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
@@ -139,7 +140,7 @@ func (a *Table) trackBet(_ *sabot.LogRecord, p betPayload)      { a.escrow[p.Pla
 func (a *Table) trackWithdraw(_ *sabot.LogRecord, p betPayload) { a.escrow[p.Player] -= p.Stake }
 func (a *Table) trackLeave(_ *sabot.LogRecord, p seatPayload)   { a.escrow[p.Player] -= p.Returned }
 
-func (a *Table) trackDeal(_ *sabot.LogRecord, p recall.Deal) {
+func (a *Table) trackDeal(_ *sabot.LogRecord, p tablelog.Deal) {
 	a.bankCover, a.bankHolder = p.BankCover, p.Bank
 }
 
@@ -177,7 +178,7 @@ func (a *Table) trackConfigure(_ *sabot.LogRecord, p configurePayload) {
 	}
 }
 
-func (a *Table) trackClose(_ *sabot.LogRecord, p recall.Settle) {
+func (a *Table) trackClose(_ *sabot.LogRecord, p tablelog.Settle) {
 	for pl, v := range p.Returned {
 		a.escrow[pl] -= v - p.Net[pl]
 	}
@@ -243,7 +244,7 @@ func (a *Table) replayWithdraw(_ *sabot.LogRecord, p betPayload) error {
 	return err
 }
 
-func (a *Table) replayDeal(_ *sabot.LogRecord, p recall.Deal) error {
+func (a *Table) replayDeal(_ *sabot.LogRecord, p tablelog.Deal) error {
 	a.forced = p.Forced
 	if err := a.deal(); err != nil {
 		return err
@@ -271,7 +272,7 @@ func (a *Table) replayAction(_ *sabot.LogRecord, p actionPayload) error {
 	return nil
 }
 
-func (a *Table) replayClose(_ *sabot.LogRecord, p recall.Settle) error {
+func (a *Table) replayClose(_ *sabot.LogRecord, p tablelog.Settle) error {
 	if p.Closed {
 		return nil
 	}

@@ -12,9 +12,9 @@ import (
 
 // The payloads of the table log's records (sabot.LogRecord.Payload). They
 // are part of the stored format: fields are added, never renamed. A
-// round's and a shoe's (a deal, a settlement, a shoe's start and reveal)
-// are package recall's (recall.Deal, recall.Settle, …); each kind's entry is in
-// logkinds.go.
+// round's (a deal, a settlement) are internal/tablelog's (tablelog.Deal,
+// tablelog.Settle), a shoe's start and reveal still recall's
+// (recall.ShoeStart, recall.Reveal); each kind's entry is in logkinds.go.
 
 type openedPayload struct {
 	Name     string            `json:"name"`

@@ -17,6 +17,7 @@ import (
 	"slices"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -184,7 +185,7 @@ func readOptions(rr *round, r *sabot.LogRecord) error {
 }
 
 func readDeal(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[Deal](r)
+	p, err := payload[tablelog.Deal](r)
 	if err != nil {
 		return err
 	}
@@ -233,7 +234,7 @@ func readCut(rr *round, r *sabot.LogRecord) error {
 }
 
 func readClose(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[Settle](r)
+	p, err := payload[tablelog.Settle](r)
 	if err != nil {
 		return err
 	}
@@ -283,11 +284,11 @@ func shoeOver(ctx context.Context, st Log, rr *RoundRecord) (bool, error) {
 	if err != nil || len(last) == 0 {
 		return false, err
 	}
-	a, err := payload[Deal](own[0])
+	a, err := payload[tablelog.Deal](own[0])
 	if err != nil {
 		return false, err
 	}
-	b, err := payload[Deal](last[0])
+	b, err := payload[tablelog.Deal](last[0])
 	if err != nil {
 		return false, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -104,7 +105,7 @@ func configureWords(p Change) []sabot.Phrase {
 }
 
 // voidWords say a void round, or a table out of service.
-func voidWords(p Settle) []sabot.Phrase {
+func voidWords(p tablelog.Settle) []sabot.Phrase {
 	say := sabot.Say
 	if p.Closed {
 		return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
