@@ -291,7 +291,7 @@ func (a *Table) house(ctx context.Context, act engine.Action, byTimeout bool) bo
 		return false
 	}
 	// The decision is applied first: a failed write rebuilds from the log.
-	pay := actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), ByTimeout: byTimeout}
+	pay := tablelog.Decision{Round: a.t.RoundNo(), Action: wire.ActionOf(act), ByTimeout: byTimeout}
 	kind := sabot.LogAction
 	if byTimeout {
 		kind = sabot.LogTimeout

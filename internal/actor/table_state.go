@@ -297,7 +297,7 @@ func (a *Table) trackAs(r *sabot.LogRecord, payload any) {
 		switch p := payload.(type) {
 		case seatPayload:
 			player = p.Player
-		case betPayload:
+		case tablelog.Bet:
 			player = p.Player
 		case nil:
 			var pl struct {

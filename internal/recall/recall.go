@@ -179,7 +179,7 @@ func payload[T any](r *sabot.LogRecord) (T, error) {
 
 // readOptions: the options in force, the last change before the deal.
 func readOptions(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[Change](r)
+	p, err := payload[tablelog.Configure](r)
 	rr.Options = p.Options
 	return err
 }
@@ -196,7 +196,7 @@ func readDeal(rr *round, r *sabot.LogRecord) error {
 }
 
 func readDecision(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[decision](r)
+	p, err := payload[tablelog.Decision](r)
 	if err != nil {
 		return err
 	}
