@@ -8,7 +8,6 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/live"
-	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/tablelog"
 	"sabot/internal/wire"
@@ -106,7 +105,7 @@ var logKinds = map[string]logKind{
 	sabot.LogCard:        kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
 	sabot.LogCardUndo:    kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
 	sabot.LogCutCard:     kindOf(kindParts[live.CutPayload]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
-	sabot.LogWalletDebit: kindOf(kindParts[operator.DebitPayload]{none: noTrack | noReplay}),
+	sabot.LogWalletDebit: kindOf(kindParts[tablelog.WalletDebit]{none: noTrack | noReplay}),
 }
 
 // checkLogKinds says which of kinds has no entry in reg, or an entry

@@ -48,3 +48,13 @@ type Configure struct {
 	Reason   string `json:"reason,omitempty"`
 	By       string `json:"by"`
 }
+
+// WalletDebit is a debit asked of the operator's wallet for an operator's
+// player's stake (sabot.LogWalletDebit; issue 14, docs/wallet.md).
+type WalletDebit struct {
+	Op      string       `json:"op"`
+	ID      string       `json:"id"`
+	Player  string       `json:"player"`
+	Amount  money.Amount `json:"amount"`
+	Command string       `json:"command,omitempty"`
+}
