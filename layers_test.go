@@ -140,13 +140,14 @@ var sameLayer = map[string][]string{
 
 // sameLayerTests is what a package's tests may import from its layer
 // besides sameLayer's: the store's suite, the reference operator, the web
-// client that the API serves.
+// client that the API serves, the wire's names the web client is held to.
 var sameLayerTests = map[string][]string{
 	"sabot/internal/store":          {"sabot/internal/store/storetest"},
 	"sabot/internal/store/postgres": {"sabot/internal/store/storetest"},
 	"sabot/internal/store/sqlite":   {"sabot/internal/store/storetest"},
 	"sabot/internal/wallet":         {"sabot/internal/wallet/walletsim"},
 	"sabot/internal/webapi":         {"sabot/web"},
+	"sabot/web":                     {"sabot/internal/wire"}, // the client's ops and event kinds held to the wire's (web/wire_test.go)
 }
 
 // sameLayerAllowed reports whether pkg (its tests, if test) may import imp

@@ -170,3 +170,23 @@ func (p *Profile) Pays(stake money.Amount, num int64) money.Amount {
 // inferiori»). A profile file keeps its base's regulation, and its order.
 // The order changes no bet's result, only the order the events tell them.
 func (p *Profile) LosersFirst() bool { return p.Regulation == "argentina" }
+
+// BestPayout is the most a stake on a hand can win, as a ratio: a
+// blackjack (AR-16), 2:1 for a five-card 21 (PON-01), 3:1 for three sevens
+// (PON-02), and 1:1 for any other win.
+func (p *Profile) BestPayout() (num, den int64) {
+	num, den = 1, 1
+	better := func(n, d int64) {
+		if n*den > num*d {
+			num, den = n, d
+		}
+	}
+	better(p.BlackjackPays.Num, p.BlackjackPays.Den)
+	if p.FiveCard21 {
+		better(2, 1)
+	}
+	if p.ThreeSevens {
+		better(3, 1)
+	}
+	return num, den
+}

@@ -140,6 +140,22 @@ func TestCertifyKit(t *testing.T) {
 			if ev := edge["ev"].(float64); abs(sum-ev) > 1e-12 {
 				t.Errorf("the contributions add up to %v, edge's EV is %v", sum, ev)
 			}
+			// The distribution of a round's net sums to 1 and its mean is
+			// edge's EV, td and cd.
+			net, _ := par["net_result"].(map[string]any)
+			for _, s := range []string{"td", "cd"} {
+				d, _ := net[s].(map[string]any)
+				outs, _ := d["outcomes"].([]any)
+				mass, mean := 0.0, 0.0
+				for _, o := range outs {
+					m := o.(map[string]any)
+					mass += m["p"].(float64)
+					mean += m["p"].(float64) * m["net"].(float64)
+				}
+				if ev := edge[s].(map[string]any)["ev"].(float64); len(outs) < 6 || abs(mass-1) > 1e-12 || abs(mean-ev) > 1e-12 {
+					t.Errorf("par-sheet.json net_result.%s: %d outcomes, their probabilities sum to %v, their mean %v, edge's EV %v", s, len(outs), mass, mean, ev)
+				}
+			}
 
 			// The PDF prints them: its text (poppler's pdftotext) holds edge's
 			// RTP and house edge, td and cd.
@@ -163,7 +179,8 @@ func TestCertifyKit(t *testing.T) {
 			// asked: crypto/rand's are not repeatable, and at α = 0.001 one of
 			// the 81 tests of nine kits would fail a run in twelve;
 			// internal/certify TestLiveShoesPassTheCardTests runs them) and
-			// NIST SP 800-22's 15 tests.
+			// NIST SP 800-22's 15 tests in their 188 lines (each template, state
+			// and statistic its own).
 			var rnd struct {
 				Tests []struct{ Name string } `json:"card_tests"`
 				Live  []struct{ Name string } `json:"card_tests_live"`
@@ -173,7 +190,7 @@ func TestCertifyKit(t *testing.T) {
 				} `json:"nist_sp800_22"`
 			}
 			readJSON(t, filepath.Join(dir, "randomness.json"), &rnd)
-			if len(rnd.Live) != 0 || len(rnd.Tests) < 8 || rnd.NIST == nil || rnd.NIST.Sequences != 2 || len(rnd.NIST.Results) != 15 {
+			if len(rnd.Live) != 0 || len(rnd.Tests) < 8 || rnd.NIST == nil || rnd.NIST.Sequences != 2 || len(rnd.NIST.Results) != 188 { // certify.NISTLines
 				t.Errorf("randomness.json: %d card tests, %d on the live path, NIST %+v", len(rnd.Tests), len(rnd.Live), rnd.NIST)
 			}
 

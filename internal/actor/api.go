@@ -188,9 +188,6 @@ func (a *Table) cites(ids, option string) string {
 // decline".
 func PlayerOpNames() string { return playerCommandNames() }
 
-// OpLeave is the command that gives up a box.
-const OpLeave = opLeave
-
 // ErrorMessage is a command's refusal as a socket sends it.
 func ErrorMessage(commandID string, err error) wire.Message { return errorMessage(commandID, err) }
 

@@ -37,7 +37,7 @@ import (
 // payout a hand can have; a side bet, insurance or the challenge, at 2:1
 // (ES-11, AR-10). Payouts round down: the cover rounds up.
 func cover(p *rules.Profile, side bool, stake money.Amount) money.Amount {
-	num, den := wire.BestPayout(p)
+	num, den := p.BestPayout()
 	if side {
 		num, den = 2, 1
 	}
@@ -165,7 +165,7 @@ func (a *Table) returnBets(ctx context.Context, bets []engine.PlacedBet, memo st
 			return false
 		}
 		a.t.Withdraw(b.Player, b.Box)
-		e.Kind, e.Player, e.Box, e.Amount = "withdraw", b.Player, b.Box, b.Stake
+		e.Kind, e.Player, e.Box, e.Amount = wire.EvWithdraw, b.Player, b.Box, b.Stake
 		a.publish(e)
 	}
 	return true

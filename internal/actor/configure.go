@@ -103,9 +103,9 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 	}
 	a.log.Info("configuration changed", "by", c.user.Name, "changed", req.Options, "returned", len(pay.Returned), "new_shoe", pay.NewShoe)
 	words := changeWords(pay)
-	a.publish(wire.Event{Kind: "configure", Text: sabot.Sentence(words), Words: words})
+	a.publish(wire.Event{Kind: wire.EvConfigure, Text: sabot.Sentence(words), Words: words})
 	for _, b := range pay.Returned {
-		a.publish(wire.Event{Kind: "withdraw", Player: b.Player, Box: b.Box, Amount: b.Stake})
+		a.publish(wire.Event{Kind: wire.EvWithdraw, Player: b.Player, Box: b.Box, Amount: b.Stake})
 	}
 	a.revealShoes(ctx)
 	a.resync() // every client gets the table's new rules

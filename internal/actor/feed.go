@@ -12,15 +12,24 @@ import (
 // ring of the last events, for clients that reconnect. The actor owns it;
 // only its loop uses it.
 type feed struct {
-	subs  map[*Subscriber]struct{}
-	ring  []outMsg // the last events: ringSize at most, then circular
-	head  int      // where the oldest is in a full ring
-	seq   int64
-	epoch string
+	subs      map[*Subscriber]struct{}
+	ring      []outMsg // the last events, circular from head: ringSize and ringMaxBytes at most
+	head      int      // where the oldest is
+	ringN     int      // how many there are
+	ringBytes int      // their bytes
+	seq       int64
+	epoch     string
 }
 
-// ringSize is how many events a table keeps for clients that reconnect.
-const ringSize = 1024
+// ringSize is how many events a table keeps for clients that reconnect, and
+// ringMaxBytes how many bytes of them at most (a few rounds of a full table);
+// a client that missed more gets a snapshot. Bounded by bytes as well, the
+// ring does not grow with the size of the events: filling it was the
+// growth of the server's memory with the rounds played (issue 46, item 2).
+const (
+	ringSize     = 1024
+	ringMaxBytes = 64 << 10
+)
 
 // outMsg is an event as it was sent.
 type outMsg struct {
@@ -34,16 +43,35 @@ func newFeed() feed { return feed{subs: map[*Subscriber]struct{}{}, epoch: Rando
 // too slow to take it is dropped: its client reconnects and resyncs.
 func (f *feed) publish(e wire.Event) {
 	f.seq++
-	data, _ := json.Marshal(wire.Message{Type: "event", Seq: f.seq, Event: &e})
-	m := outMsg{f.seq, data}
-	if len(f.ring) < ringSize {
-		f.ring = append(f.ring, m)
-	} else { // full: the newest replaces the oldest
-		f.ring[f.head] = m
-		f.head = (f.head + 1) % ringSize
-	}
+	data, _ := json.Marshal(wire.Message{Type: wire.MsgEvent, Seq: f.seq, Event: &e})
+	f.remember(outMsg{f.seq, data})
 	f.broadcast(data)
 }
+
+// remember keeps an event in the ring, the oldest going where the ring
+// would pass its bounds.
+func (f *feed) remember(m outMsg) {
+	for f.ringN > 0 && (f.ringN >= ringSize || f.ringBytes+len(m.data) > ringMaxBytes) {
+		f.ringBytes -= len(f.ring[f.head].data)
+		f.ring[f.head] = outMsg{}
+		f.head = (f.head + 1) % len(f.ring)
+		f.ringN--
+	}
+	if f.ringN == len(f.ring) { // full below ringSize: it grows, oldest first
+		if f.head != 0 {
+			f.ring = append(f.ring[f.head:len(f.ring):len(f.ring)], f.ring[:f.head]...)
+			f.head = 0
+		}
+		f.ring = append(f.ring, m)
+	} else {
+		f.ring[(f.head+f.ringN)%len(f.ring)] = m
+	}
+	f.ringN++
+	f.ringBytes += len(m.data)
+}
+
+// ringAt is the ring's i-th event, the oldest first.
+func (f *feed) ringAt(i int) outMsg { return f.ring[(f.head+i)%len(f.ring)] }
 
 // broadcast sends a message to every subscriber.
 func (f *feed) broadcast(data []byte) {
@@ -65,9 +93,9 @@ func (f *feed) send(s *Subscriber, data []byte) {
 // snapshot makes.
 func (f *feed) subscribe(s *Subscriber, since int64, epoch string, snapshot func() []byte) {
 	f.subs[s] = struct{}{}
-	if n := len(f.ring); epoch == f.epoch && since <= f.seq && n > 0 && since >= f.ring[f.head].seq-1 {
-		for i := range n {
-			if m := f.ring[(f.head+i)%n]; m.seq > since {
+	if epoch == f.epoch && since <= f.seq && f.ringN > 0 && since >= f.ringAt(0).seq-1 {
+		for i := range f.ringN {
+			if m := f.ringAt(i); m.seq > since {
 				f.send(s, m.data)
 			}
 		}

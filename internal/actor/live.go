@@ -19,7 +19,8 @@ import (
 // requests, read from the body every command has, the actor as a
 // live.Table.
 
-// The live table's requests, each read from the body by its command.
+// The live table's requests, each read from its wire request by its
+// command (parsed).
 type (
 	// cardRequest is a card read from the shoe.
 	cardRequest struct{ Card card.Card }
@@ -34,38 +35,36 @@ type (
 		Box    int
 		Amount money.Amount
 	}
-	// irregularRequest is the body of card-stands and skipped-eleven: the
-	// round's state names the hand.
-	irregularRequest struct{}
 )
 
-func (cardRequest) read(b wire.CommandRequest) (cardRequest, error) {
-	c, err := live.ParseCard(b.Card)
+func parseCard(w wire.Card) (cardRequest, error) {
+	c, err := live.ParseCard(w.Card)
 	return cardRequest{Card: c}, err
 }
 
-func (correctRequest) read(b wire.CommandRequest) (correctRequest, error) {
-	req, err := live.ParseCorrect(b.Case, b.Box, b.Card)
+func parseCorrect(w wire.Correct) (correctRequest, error) {
+	req, err := live.ParseCorrect(w.Case, w.Box, w.Card)
 	return correctRequest{req}, err
 }
 
-func (approveRequest) read(b wire.CommandRequest) (approveRequest, error) {
-	id, err := live.ParseID(b.Correction)
+func parseApprove(w wire.Approve) (approveRequest, error) {
+	id, err := live.ParseID(w.Correction)
 	return approveRequest{ID: id}, err
 }
 
-func (rulingRequest) read(b wire.CommandRequest) (rulingRequest, error) {
-	text, err := live.ParseRuling(b.Reason)
+func parseRefuse(w wire.RefuseCorrection) (approveRequest, error) {
+	id, err := live.ParseID(w.Correction)
+	return approveRequest{ID: id}, err
+}
+
+func parseRuling(w wire.Ruling) (rulingRequest, error) {
+	text, err := live.ParseRuling(w.Text)
 	return rulingRequest{Text: text}, err
 }
 
-func (buyInRequest) read(b wire.CommandRequest) (buyInRequest, error) {
-	amount, err := live.ParseBuyIn(int64(b.Stake))
-	return buyInRequest{Box: b.Box, Amount: amount}, err
-}
-
-func (irregularRequest) read(wire.CommandRequest) (irregularRequest, error) {
-	return irregularRequest{}, nil
+func parseBuyIn(w wire.BuyIn) (buyInRequest, error) {
+	amount, err := live.ParseBuyIn(int64(w.Amount))
+	return buyInRequest{Box: w.Box, Amount: amount}, err
 }
 
 // The live table's commands, as the registry's handlers.
@@ -74,19 +73,19 @@ func (a *Table) readCard(ctx context.Context, c *Command, req cardRequest) (int6
 	return live.ReadCard(ctx, a.liveAt(c), senderOf(c), req.Card)
 }
 
-func (a *Table) undoCard(ctx context.Context, c *Command, _ noFields) (int64, error) {
+func (a *Table) undoCard(ctx context.Context, c *Command, _ wire.UndoCard) (int64, error) {
 	return live.UndoCard(ctx, a.liveAt(c), senderOf(c))
 }
 
-func (a *Table) cutCard(ctx context.Context, c *Command, _ noFields) (int64, error) {
+func (a *Table) cutCard(ctx context.Context, c *Command, _ wire.CutCard) (int64, error) {
 	return live.CutCard(ctx, a.liveAt(c), senderOf(c))
 }
 
-func (a *Table) noMoreBets(ctx context.Context, c *Command, _ noFields) (int64, error) {
+func (a *Table) noMoreBets(ctx context.Context, c *Command, _ wire.NoMoreBets) (int64, error) {
 	return live.NoMoreBets(ctx, a.liveAt(c))
 }
 
-func (a *Table) seatWalkIn(ctx context.Context, c *Command, req wire.Sit) (int64, error) {
+func (a *Table) seatWalkIn(ctx context.Context, c *Command, req wire.SeatWalkIn) (int64, error) {
 	return a.s.liveDeps().SeatWalkIn(ctx, a.liveAt(c), req.Box)
 }
 
@@ -94,15 +93,15 @@ func (a *Table) buyIn(ctx context.Context, c *Command, req buyInRequest) (int64,
 	return a.s.liveDeps().BuyIn(ctx, a.liveAt(c), senderOf(c), req.Box, req.Amount)
 }
 
-func (a *Table) cashOut(ctx context.Context, c *Command, req wire.Sit) (int64, error) {
+func (a *Table) cashOut(ctx context.Context, c *Command, req wire.CashOut) (int64, error) {
 	return a.s.liveDeps().CashOut(ctx, a.liveAt(c), senderOf(c), req.Box)
 }
 
-func (a *Table) cardStands(ctx context.Context, c *Command, _ irregularRequest) (int64, error) {
+func (a *Table) cardStands(ctx context.Context, c *Command, _ wire.CardStands) (int64, error) {
 	return live.CardStands(ctx, a.liveAt(c))
 }
 
-func (a *Table) skippedEleven(ctx context.Context, c *Command, _ irregularRequest) (int64, error) {
+func (a *Table) skippedEleven(ctx context.Context, c *Command, _ wire.SkippedEleven) (int64, error) {
 	return live.SkippedEleven(ctx, a.liveAt(c))
 }
 
@@ -177,7 +176,7 @@ func (l liveTable) Undone(by string, back card.Card, expose bool) {
 	a := l.a
 	a.expose = a.expose || expose
 	n := a.needView()
-	e := wire.Event{Kind: "undo", Round: a.t.RoundNo(), Player: by, Need: n}
+	e := wire.Event{Kind: wire.EvUndo, Round: a.t.RoundNo(), Player: by, Need: n}
 	if n != nil {
 		e.Box, e.Hand, e.FaceDown = n.Box, n.Hand, n.FaceDown
 		if !n.FaceDown {

@@ -17,7 +17,7 @@ import (
 // where it has them, its reason and values.
 func errorMessage(commandID string, err error) wire.Message {
 	reason, params := sabot.ReasonOf(err)
-	return wire.Message{Type: "error", CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
+	return wire.Message{Type: wire.MsgError, CommandID: commandID, Code: sabot.ErrorCode(err), Error: sabot.ErrorMessage(err), Reason: reason, Params: params}
 }
 
 // waiting is the event that says why the bets placed cannot be dealt yet
@@ -25,7 +25,7 @@ func errorMessage(commandID string, err error) wire.Message {
 // reason and values for the page to word in its language.
 func waiting(err error) wire.Event {
 	w := waitingView(err)
-	return wire.Event{Kind: "waiting", Text: w.Text, Reason: w.Reason, Params: w.Params}
+	return wire.Event{Kind: wire.EvWaiting, Text: w.Text, Reason: w.Reason, Params: w.Params}
 }
 
 func waitingView(err error) *wire.WaitingView {

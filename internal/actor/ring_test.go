@@ -2,10 +2,11 @@ package actor
 
 import (
 	"encoding/json"
-	"sabot/internal/wire"
+	"strings"
 	"testing"
 
 	"sabot"
+	"sabot/internal/wire"
 )
 
 // A client that reconnects with the epoch and the sequence number of the
@@ -51,5 +52,44 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The ring is bounded by its bytes as well as by its count: a table that
+// plays on keeps at most ringMaxBytes of past events (issue 46: the server's
+// memory grew with the rounds played while the rings filled), and a client
+// that reconnects from before them gets a snapshot.
+func TestRingBoundedInBytes(t *testing.T) {
+	s := &Host{Metrics: NewMetrics()}
+	a := newActor(s, &sabot.Table{ID: 1, Name: "t"})
+	text := strings.Repeat("x", 900)
+	most := 0
+	for range 3 * ringSize {
+		a.publish(wire.Event{Kind: "test", Text: text})
+		if a.feed.ringBytes > ringMaxBytes {
+			t.Fatalf("the ring holds %d bytes, more than %d", a.feed.ringBytes, ringMaxBytes)
+		}
+		most = max(most, a.feed.ringN)
+	}
+	sum := 0
+	for i := range a.feed.ringN {
+		sum += len(a.feed.ringAt(i).data)
+	}
+	if sum != a.feed.ringBytes || most*1000 < ringMaxBytes/2 || most >= ringSize {
+		t.Fatalf("the ring counts %d bytes, holds %d in %d events (at most %d)", a.feed.ringBytes, sum, a.feed.ringN, most)
+	}
+	last, kept := a.feed.seq, int64(a.feed.ringN)
+	sub := &Subscriber{ch: make(chan []byte, ringSize+1)}
+	a.subscribe(sub, last-kept, a.feed.epoch)
+	if got := len(sub.ch); got != int(kept) {
+		t.Fatalf("since the oldest kept: %d events, want %d", got, kept)
+	}
+	delete(a.feed.subs, sub)
+	sub = &Subscriber{ch: make(chan []byte, 2)}
+	a.subscribe(sub, last-kept-1, a.feed.epoch)
+	var m wire.Message
+	mustUnmarshal(t, <-sub.ch, &m)
+	if m.Type != "snapshot" {
+		t.Fatalf("older than the ring: got %s, want a snapshot", m.Type)
 	}
 }

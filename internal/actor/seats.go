@@ -333,7 +333,7 @@ func (a *Table) release(ctx context.Context, player string, box int, stake money
 		a.gaveUp(player, box)
 	}
 	rule := a.p.Own("AR-21") // the table's regulation's rule: Argentina's, not Spain's or Venice's
-	a.publish(wire.Event{Kind: "release", Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + cite(rule),
+	a.publish(wire.Event{Kind: wire.EvRelease, Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + cite(rule),
 		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle, rule)})
 }
 

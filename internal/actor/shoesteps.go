@@ -6,7 +6,6 @@ import (
 	"math/big"
 
 	"sabot"
-	"sabot/internal/live"
 	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/table"
@@ -74,7 +73,7 @@ func (a *Table) cutShoe(ctx context.Context, c *Command, req wire.CutShoe) (int6
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is cut between rounds%s", cite(a.p.Cite("AR-07, EG-02", "player_cut")))
 	}
 	if a.t.Physical() {
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a physical shoe is cut by hand: the dealer records who cut it (%s)%s", live.OpRecordCut, cite(a.p.Cite("AR-07, EG-02", "player_cut")))
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a physical shoe is cut by hand: the dealer records who cut it (%s)%s", wire.OpRecordCut, cite(a.p.Cite("AR-07, EG-02", "player_cut")))
 	}
 	if a.t.Awaiting() == table.StepCut {
 		name, box := a.cutter()
@@ -97,7 +96,7 @@ func (a *Table) cutShoe(ctx context.Context, c *Command, req wire.CutShoe) (int6
 // (0: the inspector, or the pit, cut it himself).
 type recordCutRequest struct{ Box int }
 
-func (recordCutRequest) read(b wire.CommandRequest) (recordCutRequest, error) {
+func parseRecordCut(b wire.RecordCut) (recordCutRequest, error) {
 	if b.Box < 0 {
 		return recordCutRequest{}, sabot.Errorf(sabot.EINVALID, "record-cut: give the box of the player who cut (box), or 0 for the inspector's own cut")
 	}
@@ -179,7 +178,7 @@ func (a *Table) cutByTimeout(ctx context.Context) bool {
 
 // publishStep tells the table's subscribers a step.
 func (a *Table) publishStep(p recall.ShoeStep) {
-	a.publish(wire.Event{Kind: "shoe-step", Shoe: recall.ShoeID(a.cfg.ID, p.Shoe), Text: sabot.Sentence(recall.ShoeStepWords(p))})
+	a.publish(wire.Event{Kind: wire.EvShoeStep, Shoe: recall.ShoeID(a.cfg.ID, p.Shoe), Text: sabot.Sentence(recall.ShoeStepWords(p))})
 }
 
 func (a *Table) replayShoeStep(_ *sabot.LogRecord, p recall.ShoeStep) error {

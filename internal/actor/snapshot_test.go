@@ -126,7 +126,7 @@ func testCommand(tb testing.TB, op string, u *sabot.User, clientID, commandID st
 	if cmd == nil {
 		tb.Fatalf("no command %q", op)
 	}
-	req, err := cmd.read(body)
+	req, err := readBody(cmd, body)
 	if err != nil {
 		tb.Fatalf("%s: %v", op, err)
 	}

@@ -14,31 +14,30 @@ import (
 )
 
 // The commands a client sends to a table, each registered once, in
-// tableCommands: its name, whether it is an administrator's, its request
-// and its handler. The HTTP routes (POST /api/tables/{id}/NAME), the
-// WebSocket's decoder ({"op":"NAME", ...}) and the table's actor all read
-// that one table. Every command has the same body on the wire
-// (wire.CommandRequest, docs/protocol.md); each reads its own request out
-// of it, a type of its own (wire.Bet, wire.Act, ...), which its handler
-// takes.
+// tableCommands: its op (wire.Ops), whether it is an administrator's, its
+// request and its handler. The HTTP routes (POST /api/tables/{id}/NAME),
+// the WebSocket's decoder ({"op":"NAME", ...}) and the table's actor all
+// read that one table. A command is sent as the envelope every command has
+// and its own request, a type of wire's (wire.Bet, wire.Act, ...:
+// wire.Requests), read strictly (wire.DecodeCommand, wire.DecodeRequest),
+// which its handler takes, or a value read from it (a live table's card,
+// its correction).
 
-// Their names, as the URL and the op field say them.
+// The ops, as the registry and its tests say them.
 const (
-	opSit      = "sit"
-	opLeave    = "leave"
-	opBet      = "bet"
-	opDeal     = "deal"
-	opWithdraw = "withdraw"
-	opAct      = "act"
-	opDecline  = "decline"
-	// Administrators.
-	opForce   = "force-cards"
-	opNewShoe = "new-shoe"
-	opVoid    = "void"
-	opConfig  = "configure"
-	// A new shoe's steps (AR-07, EG-02; shoesteps.go).
-	opAuthorise = "authorise-shuffle"
-	opCutShoe   = "cut-shoe"
+	opSit       = wire.OpSit
+	opLeave     = wire.OpLeave
+	opBet       = wire.OpBet
+	opDeal      = wire.OpDeal
+	opWithdraw  = wire.OpWithdraw
+	opAct       = wire.OpAct
+	opDecline   = wire.OpDecline
+	opForce     = wire.OpForceCards
+	opNewShoe   = wire.OpNewShoe
+	opVoid      = wire.OpVoid
+	opConfig    = wire.OpConfigure
+	opAuthorise = wire.OpAuthoriseShuffle
+	opCutShoe   = wire.OpCutShoe
 )
 
 // tableCommands are the commands a client may send to a table.
@@ -57,21 +56,21 @@ var tableCommands = []*Op{
 	inspectorCommand(opAuthorise, (*Table).authoriseShuffle).cites(shoeStepRules, "player_cut"),
 	define(opCutShoe, byCutter, (*Table).cutShoe).cites(shoeStepRules, "player_cut"),
 	// The dealer's, at a table dealt from a physical shoe (internal/live).
-	dealerCommand(live.OpCard, (*Table).readCard),
-	dealerCommand(live.OpUndoCard, (*Table).undoCard),
-	dealerCommand(live.OpCutCard, (*Table).cutCard),
-	dealerCommand(live.OpRecordCut, (*Table).recordCut),
-	dealerCommand(live.OpNoMore, (*Table).noMoreBets),
-	dealerCommand(live.OpSeatWalkIn, (*Table).seatWalkIn),
-	dealerCommand(live.OpBuyIn, (*Table).buyIn),
-	dealerCommand(live.OpCashOut, (*Table).cashOut),
-	dealerCommand(live.OpCardStands, (*Table).cardStands),
-	dealerCommand(live.OpSkippedEleven, (*Table).skippedEleven),
+	parsed(wire.OpCard, byDealer, parseCard, (*Table).readCard),
+	dealerCommand(wire.OpUndoCard, (*Table).undoCard),
+	dealerCommand(wire.OpCutCard, (*Table).cutCard),
+	parsed(wire.OpRecordCut, byDealer, parseRecordCut, (*Table).recordCut),
+	dealerCommand(wire.OpNoMoreBets, (*Table).noMoreBets),
+	dealerCommand(wire.OpSeatWalkIn, (*Table).seatWalkIn),
+	parsed(wire.OpBuyIn, byDealer, parseBuyIn, (*Table).buyIn),
+	dealerCommand(wire.OpCashOut, (*Table).cashOut),
+	dealerCommand(wire.OpCardStands, (*Table).cardStands),
+	dealerCommand(wire.OpSkippedEleven, (*Table).skippedEleven),
 	// The inspector's (internal/live).
-	dealerCommand(live.OpCorrect, (*Table).correct),
-	inspectorCommand(live.OpApprove, (*Table).approve).cites(live.StaffRules, ""),
-	inspectorCommand(live.OpRefuseC, (*Table).refuseCorrection).cites(live.StaffRules, ""),
-	inspectorCommand(live.OpRuling, (*Table).ruling).cites(live.StaffRules, ""),
+	parsed(wire.OpCorrect, byDealer, parseCorrect, (*Table).correct),
+	parsed(wire.OpApprove, byInspector, parseApprove, (*Table).approve).cites(live.StaffRules, ""),
+	parsed(wire.OpRefuseCorrection, byInspector, parseRefuse, (*Table).refuseCorrection).cites(live.StaffRules, ""),
+	parsed(wire.OpRuling, byInspector, parseRuling, (*Table).ruling).cites(live.StaffRules, ""),
 }
 
 // The rules a staff command's refusal to anyone else cites, each table its
@@ -92,9 +91,11 @@ const (
 type Op struct {
 	name string
 	who  sender // who may send it: refused (forbidden) to anyone else
-	// read takes the command's request out of the body every command has,
-	// or refuses the body (invalid).
-	read func(wire.CommandRequest) (any, error)
+	// decode reads the command's wire request out of its body, strictly
+	// (invalid: a field of another command's); check reads what the
+	// handler takes out of it, or refuses it (invalid).
+	decode func(wire.Body) (any, error)
+	check  func(any) (any, error)
 	// run applies a request at the table, in its actor, once the checks
 	// every command has are passed (the table serves, the command is new).
 	run func(a *Table, ctx context.Context, c *Command) (int64, error)
@@ -108,14 +109,6 @@ type Op struct {
 func (o *Op) cites(ids, option string) *Op {
 	o.rule, o.option = ids, option
 	return o
-}
-
-// request is a command's own request, R, that reads itself: read takes it
-// out of the body every command has (its receiver, a zero R, is not used).
-// A wire request (wire.Bet, ...) is taken by its fields instead
-// (readRequest).
-type request[R any] interface {
-	read(wire.CommandRequest) (R, error)
 }
 
 // handler applies a command's request at the table: the sequence number of
@@ -175,18 +168,28 @@ func adminCommand[R any](name string, run handler[R]) *Op {
 	return define(name, byAdmin, run)
 }
 
-// define erases the request's type R: read returns an R, run takes it back.
+// define is a command whose handler takes its wire request, R, checked by
+// its Check if it has one.
 func define[R any](name string, who sender, run handler[R]) *Op {
+	return parsed(name, who, func(req R) (R, error) {
+		if c, ok := any(req).(interface{ Check() error }); ok {
+			if err := c.Check(); err != nil {
+				return req, err
+			}
+		}
+		return req, nil
+	}, run)
+}
+
+// parsed is a command whose handler takes a value, R, read out of its
+// wire request, W, by parse. It erases both types: decode returns a W,
+// check takes it and returns an R, run takes the R back.
+func parsed[W, R any](name string, who sender, parse func(W) (R, error), run handler[R]) *Op {
 	return &Op{
 		name: name, who: who,
-		read: func(body wire.CommandRequest) (any, error) {
-			req, err := readRequest[R](body)
-			if err != nil {
-				return nil, err
-			}
-			return req, nil
-		},
-		run: func(a *Table, ctx context.Context, c *Command) (int64, error) { return run(a, ctx, c, c.req.(R)) },
+		decode: func(body wire.Body) (any, error) { return wire.DecodeRequest[W](name, body) },
+		check:  func(req any) (any, error) { return parse(req.(W)) },
+		run:    func(a *Table, ctx context.Context, c *Command) (int64, error) { return run(a, ctx, c, c.req.(R)) },
 	}
 }
 
@@ -212,68 +215,45 @@ func playerCommandNames() string {
 	return strings.Join(names, ", ")
 }
 
-// noFields is the request of a command that has nothing to say but its
-// name.
-type noFields struct{}
-
-func (noFields) read(wire.CommandRequest) (noFields, error) { return noFields{}, nil }
-
-// readRequest takes a command's request, R, out of the body every command
-// has: a wire request (wire.Bet, ...) by its fields (wire.Take), checked
-// by its Check if it has one; a request that reads itself (request[R]) by
-// its read.
-func readRequest[R any](body wire.CommandRequest) (R, error) {
-	var zero R
-	if r, ok := any(zero).(request[R]); ok {
-		return r.read(body)
-	}
-	req, err := wire.Take[R](body)
+// Command checks a client's command and reads its request: its request's
+// fields first (wire.DecodeRequest), then the IDs and the stake, as for
+// every command (issue 11), who may send it, and the rest by the
+// command's check.
+func (h *Host) Command(u *sabot.User, cmd *Op, env wire.Envelope, body wire.Body) (*Command, error) {
+	req, err := cmd.decode(body)
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	if c, ok := any(req).(interface{ Check() error }); ok {
-		if err := c.Check(); err != nil {
-			return zero, err
-		}
-	}
-	return req, nil
-}
-
-// Command checks a client's command and reads its request: the IDs and
-// the stake are checked for every command (issue 11), the rest by the
-// command's read.
-func (h *Host) Command(u *sabot.User, cmd *Op, body wire.CommandRequest) (*Command, error) {
 	if h.CheckID != nil {
-		if err := h.CheckID("command_id", body.CommandID); err != nil {
+		if err := h.CheckID("command_id", env.CommandID); err != nil {
 			return nil, err
 		}
-		if err := h.CheckID("client_id", body.ClientID); err != nil {
+		if err := h.CheckID("client_id", env.ClientID); err != nil {
 			return nil, err
 		}
 	}
-	if err := wire.CheckStake(body.Stake); err != nil {
+	if err := wire.CheckStake(wire.StakeOf(req)); err != nil {
 		return nil, err
 	}
 	if cmd.who == byPlayer {
 		who := byPlayer
-		if body.WalkIn != 0 { // the dealer, for a walk-in (internal/live)
+		if env.WalkIn != 0 { // the dealer, for a walk-in (internal/live)
 			if cmd.name == opSit {
-				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", live.OpSeatWalkIn)
+				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", wire.OpSeatWalkIn)
 			}
 			who = byDealer
 		}
 		if err := who.allows(u, ""); err != nil {
 			return nil, err
 		}
-	} else if body.WalkIn != 0 {
+	} else if env.WalkIn != 0 {
 		return nil, sabot.Errorf(sabot.EINVALID, "walk_in: only a player's command is sent for a walk-in")
 	}
-	req, err := cmd.read(body)
-	if err != nil {
+	if req, err = cmd.check(req); err != nil {
 		return nil, err
 	}
-	return &Command{cmd: cmd, req: req, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + body.ClientID, commandID: body.CommandID,
-		at: h.now(), received: time.Now(), walkIn: body.WalkIn}, nil
+	return &Command{cmd: cmd, req: req, user: u, clientID: strconv.FormatInt(u.ID, 10) + ":" + env.ClientID, commandID: env.CommandID,
+		at: h.now(), received: time.Now(), walkIn: env.WalkIn}, nil
 }
 
 // forceCards gives the next round's cards at a test-mode table.

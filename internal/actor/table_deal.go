@@ -102,7 +102,7 @@ func (a *Table) callDeal(ctx context.Context, c *Command, _ wire.Deal) (int64, e
 		a.ready = map[string]bool{}
 	}
 	a.ready[name] = true
-	a.publish(wire.Event{Kind: "ready", Player: name})
+	a.publish(wire.Event{Kind: wire.EvReady, Player: name})
 	a.maybeDeal(ctx)
 	return 0, nil
 }
@@ -155,7 +155,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 	for _, p := range seatedBefore {
 		if !slices.Contains(a.t.Seated(), p) {
 			rule := a.p.Own("AR-21")
-			a.publish(wire.Event{Kind: "leave", Player: p, Text: "no bet this round: the seat is given up" + cite(rule), Reason: "seat_no_bet", Params: ruleParams(rule, map[string]any{})})
+			a.publish(wire.Event{Kind: wire.EvLeave, Player: p, Text: "no bet this round: the seat is given up" + cite(rule), Reason: "seat_no_bet", Params: ruleParams(rule, map[string]any{})})
 		}
 	}
 	for box := 1; box <= a.p.Boxes; box++ {
@@ -195,7 +195,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 	}
 	a.revealShoes(ctx)
 	a.sent = 0
-	a.publish(wire.Event{Kind: "deal", Round: a.t.RoundNo(), Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
+	a.publish(wire.Event{Kind: wire.EvDeal, Round: a.t.RoundNo(), Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo()), ShoePos: a.roundPos, Test: a.cfg.TestMode})
 	a.publishRound("")
 	a.proceed(ctx)
 }
@@ -233,7 +233,7 @@ func (a *Table) proceed(ctx context.Context) {
 			// A physical shoe: the round waits for the dealer's next card
 			// (issue 13); nobody decides meanwhile, so no timer runs.
 			a.stopTimer()
-			a.publish(wire.Event{Kind: "need", Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
+			a.publish(wire.Event{Kind: wire.EvNeed, Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
 			return
 		}
 		if a.expose {
@@ -390,7 +390,7 @@ func (a *Table) settle(ctx context.Context) {
 	a.watchCount(ctx, &pay)
 	a.roundEnd = a.s.now() // AR-21: every seat has its time to bet on the next round
 	a.stopTimer()
-	a.publish(wire.Event{Kind: "settle", Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
+	a.publish(wire.Event{Kind: wire.EvSettle, Round: round, Void: void, Text: reason, Net: net, House: house, NewBank: newBank})
 	a.revealShoes(ctx)
 	a.maybeSnapshot(ctx)
 	a.armBetTimer()

@@ -407,7 +407,7 @@ func (a *Table) writeFresh(ctx context.Context) error {
 		a.track(rec)
 		a.shoes[no] = &shoeState{seed: seed, commitment: pay.Commitment}
 		a.fresh, a.freshSteps = a.fresh[1:], a.freshSteps[1:]
-		a.publish(wire.Event{Kind: "shoe", Shoe: recall.ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
+		a.publish(wire.Event{Kind: wire.EvShoe, Shoe: recall.ShoeID(a.cfg.ID, no), Commitment: a.shoes[no].commitment})
 	}
 	return nil
 }
@@ -427,7 +427,7 @@ func (a *Table) revealShoes(ctx context.Context) {
 			return
 		}
 		a.track(rec)
-		a.publish(wire.Event{Kind: "shoe-reveal", Shoe: recall.ShoeID(a.cfg.ID, no), Seed: seedHex(sh.seed), Commitment: sh.commitment})
+		a.publish(wire.Event{Kind: wire.EvShoeReveal, Shoe: recall.ShoeID(a.cfg.ID, no), Seed: seedHex(sh.seed), Commitment: sh.commitment})
 	}
 }
 

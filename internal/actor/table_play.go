@@ -48,7 +48,7 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 	a.t.Sit(name, req.Box)
 	a.seatSince[req.Box] = a.s.now()
 	a.sat(name)
-	a.publish(wire.Event{Kind: "sit", Player: name, Box: req.Box})
+	a.publish(wire.Event{Kind: wire.EvSit, Player: name, Box: req.Box})
 	a.maybeDeal(ctx)
 	return rec.Seq, nil
 }
@@ -79,7 +79,7 @@ func (a *Table) leave(ctx context.Context, c *Command, _ wire.Leave) (int64, err
 		return 0, err
 	}
 	a.t.Leave(name)
-	a.publish(wire.Event{Kind: "leave", Player: name, Amount: pending})
+	a.publish(wire.Event{Kind: wire.EvLeave, Player: name, Amount: pending})
 	a.maybeDeal(ctx)
 	return rec.Seq, nil
 }
@@ -111,7 +111,7 @@ func (a *Table) bet(ctx context.Context, c *Command, req wire.Bet) (int64, error
 		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
 		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, tablelog.Bet{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
 		if err == nil {
-			a.publish(wire.Event{Kind: "bet", Player: name, Box: req.Box, Amount: stake})
+			a.publish(wire.Event{Kind: wire.EvBet, Player: name, Box: req.Box, Amount: stake})
 			a.armBetTimer()
 			a.maybeDeal(ctx)
 			return rec.Seq, nil
@@ -183,7 +183,7 @@ func (a *Table) withdraw(ctx context.Context, c *Command, req wire.Withdraw) (in
 		var rec *sabot.LogRecord
 		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, tablelog.Bet{Player: name, Box: req.Box, Stake: stake}, ps)
 		if err == nil {
-			a.publish(wire.Event{Kind: "withdraw", Player: name, Box: req.Box, Amount: stake})
+			a.publish(wire.Event{Kind: wire.EvWithdraw, Player: name, Box: req.Box, Amount: stake})
 			return rec.Seq, nil
 		}
 	}
@@ -290,12 +290,12 @@ func (a *Table) decline(ctx context.Context, c *Command, req wire.Decline) (int6
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase()).WithReason("nothing_to_answer", map[string]any{"box": req.Box})
 	}
 	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), tablelog.Decision{Round: a.t.RoundNo(), Decline: true,
-		Action: wire.Action{Kind: "decline", Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
+		Action: wire.Action{Kind: wire.OpDecline, Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
 	if err != nil {
 		return 0, err
 	}
 	a.declined[key] = true
-	a.publish(wire.Event{Kind: "decline", Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
+	a.publish(wire.Event{Kind: wire.EvDecline, Player: c.user.Name, Box: req.Box, Round: a.t.RoundNo()})
 	a.s.Metrics.decided(c)
 	a.proceed(ctx)
 	return rec.Seq, nil

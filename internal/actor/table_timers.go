@@ -119,7 +119,7 @@ func (a *Table) armBetTimer() {
 		return // at a physical table the dealer closes the betting (no-more-bets)
 	}
 	a.arm(betTimer, a.s.timing().BetWindow)
-	a.publish(wire.Event{Kind: "betting", Deadline: a.timer.due.UnixMilli()})
+	a.publish(wire.Event{Kind: wire.EvBetting, Deadline: a.timer.due.UnixMilli()})
 }
 
 func (a *Table) armDecisionTimer() {

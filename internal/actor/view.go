@@ -190,18 +190,18 @@ func eventOf(e engine.Event, round int, by string) wire.Event {
 	w := wire.Event{Round: round, Box: e.Box, Hand: e.Hand, Player: e.Player}
 	switch e.Kind {
 	case engine.EvBet:
-		w.Kind, w.Bet, w.Amount = "stake", e.BetKind.String(), e.Amount
+		w.Kind, w.Bet, w.Amount = wire.EvStake, e.BetKind.String(), e.Amount
 	case engine.EvCard:
-		w.Kind = "card"
+		w.Kind = wire.EvCard
 		if e.FaceDown {
 			w.FaceDown = true
 		} else {
 			w.Card = cardText(e.Card)
 		}
 	case engine.EvReveal:
-		w.Kind, w.Card = "reveal", cardText(e.Card)
+		w.Kind, w.Card = wire.EvReveal, cardText(e.Card)
 	case engine.EvBurn:
-		w.Kind = "burn"
+		w.Kind = wire.EvBurn
 		if e.FaceDown { // AR-23 item 14: a face-down bank card discarded keeps its face
 			w.FaceDown = true
 		} else {
@@ -209,21 +209,21 @@ func eventOf(e engine.Event, round int, by string) wire.Event {
 		}
 	case engine.EvAction:
 		act := wire.ActionOf(e.Action)
-		w.Kind, w.Action, w.By = "action", &act, by
+		w.Kind, w.Action, w.By = wire.EvAction, &act, by
 		if e.Action.Player == "" && by == "player" {
 			w.By = "dealer"
 		}
 	case engine.EvWindow:
-		w.Kind, w.Phase = "window", e.Phase.String()
+		w.Kind, w.Phase = wire.EvWindow, e.Phase.String()
 	case engine.EvCutCard:
-		w.Kind = "cut-card"
+		w.Kind = wire.EvCutCard
 	case engine.EvVoid:
-		w.Kind, w.Text = "void", e.Text
+		w.Kind, w.Text = wire.EvVoid, e.Text
 		w.Reason, w.Params = recall.VoidReason(e.Text), recall.VoidParams(e.Text)
 	case engine.EvResult:
-		w.Kind, w.Bet, w.Result, w.Amount = "result", e.BetKind.String(), e.Result.String(), e.Amount
+		w.Kind, w.Bet, w.Result, w.Amount = wire.EvResult, e.BetKind.String(), e.Result.String(), e.Amount
 	case engine.EvDone:
-		w.Kind = "done"
+		w.Kind = wire.EvDone
 	default:
 		w.Kind = e.Kind.String()
 	}
@@ -241,7 +241,7 @@ func (a *Table) publishRound(by string) {
 
 func (a *Table) publishTurn() {
 	if tv := a.turn(); tv != nil {
-		a.publish(wire.Event{Kind: "turn", Round: tv.Round, Turn: tv})
+		a.publish(wire.Event{Kind: wire.EvTurn, Round: tv.Round, Turn: tv})
 	}
 }
 
@@ -252,7 +252,7 @@ func (a *Table) publish(e wire.Event) {
 }
 
 func (a *Table) snapshotMsg() []byte {
-	data, _ := json.Marshal(wire.Message{Type: "snapshot", Epoch: a.feed.epoch, Seq: a.feed.seq, Table: a.view()})
+	data, _ := json.Marshal(wire.Message{Type: wire.MsgSnapshot, Epoch: a.feed.epoch, Seq: a.feed.seq, Table: a.view()})
 	return data
 }
 

@@ -3,7 +3,6 @@ package actor
 import (
 	"context"
 	"fmt"
-	"sabot/internal/live"
 	"sabot/internal/wire"
 	"sabot/money"
 	"testing"
@@ -27,8 +26,8 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 	}
 	ana := p.player(t, "ana")
 	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, dora, live.OpSeatWalkIn, wire.CommandRequest{Box: 2})
-	p.do(t, dora, live.OpBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
+	p.do(t, dora, wire.OpSeatWalkIn, wire.CommandRequest{Box: 2})
+	p.do(t, dora, wire.OpBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
 	walkIn := p.a.t.Holder(2)
 
 	now = now.Add(p.s.timing().SeatIdle + time.Second)
@@ -50,9 +49,9 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 		}
 	}
 	as(opBet, wire.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
-	as(live.OpNoMore, wire.CommandRequest{})
+	as(wire.OpNoMoreBets, wire.CommandRequest{})
 	for _, card := range []string{"TS", "6D", "7C"} { // box 2 17 against a 6
-		as(live.OpCard, wire.CommandRequest{Card: card})
+		as(wire.OpCard, wire.CommandRequest{Card: card})
 	}
 	if tv := p.a.turn(); tv == nil || len(tv.Players) != 1 || tv.Players[0] != walkIn {
 		t.Fatalf("the turn: %+v, want the walk-in's", tv)
@@ -78,10 +77,10 @@ func TestCashApprovalOverAShift(t *testing.T) {
 	}
 	buy := func(box int, stake int64) reply {
 		cmdNo++
-		return p.a.handle(ctx, testCommand(t, live.OpBuyIn, dora, "dora", fmt.Sprint(cmdNo), wire.CommandRequest{Box: box, Stake: money.Amount(stake)}))
+		return p.a.handle(ctx, testCommand(t, wire.OpBuyIn, dora, "dora", fmt.Sprint(cmdNo), wire.CommandRequest{Box: box, Stake: money.Amount(stake)}))
 	}
-	p.do(t, dora, live.OpSeatWalkIn, wire.CommandRequest{Box: 1})
-	p.do(t, dora, live.OpSeatWalkIn, wire.CommandRequest{Box: 2})
+	p.do(t, dora, wire.OpSeatWalkIn, wire.CommandRequest{Box: 1})
+	p.do(t, dora, wire.OpSeatWalkIn, wire.CommandRequest{Box: 2})
 	if r := buy(1, 900_000); r.err != nil || len(p.a.pending) != 0 {
 		t.Fatalf("a first buy-in of 9,000.00: %+v, %d waiting", r, len(p.a.pending))
 	}

@@ -86,16 +86,16 @@ type BotCount struct {
 // face up counts (a face-down one when it is revealed).
 func (c *BotCount) see(e *wire.Event) {
 	switch e.Kind {
-	case "cut-card":
+	case wire.EvCutCard:
 		c.cut = true
-	case "settle", "shoe":
-		if c.cut || e.Kind == "shoe" {
+	case wire.EvSettle, wire.EvShoe:
+		if c.cut || e.Kind == wire.EvShoe {
 			c.running, c.out, c.inRound, c.cut = 0, 0, 0, false
 		}
-	case "deal":
+	case wire.EvDeal:
 		c.out, c.inRound = e.ShoePos, 0
-	case "card", "reveal":
-		if e.Kind == "card" {
+	case wire.EvCard, wire.EvReveal:
+		if e.Kind == wire.EvCard {
 			c.inRound++
 		}
 		if x, err := card.Parse(e.Card); err == nil {
@@ -244,7 +244,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	// Stand up (best effort), so the seat is free again.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	b.Client.Command(lctx, b.Table, opLeave, wire.CommandRequest{})
+	b.Client.Command(lctx, b.Table, wire.OpLeave, wire.CommandRequest{})
 	return ctx.Err()
 }
 
@@ -320,7 +320,7 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 				return nil
 			}
 			// A bet down for a round it will not play: take it back first.
-			req := wire.CommandRequest{Op: opWithdraw, Box: b.Box, CommandID: b.Client.NextCommandID()}
+			req := wire.CommandRequest{Op: wire.OpWithdraw, Box: b.Box, CommandID: b.Client.NextCommandID()}
 			st.unanswered = &req
 			id, err := f.Send(ctx, req)
 			if err != nil {
@@ -333,7 +333,7 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			return err
 		}
 		switch m.Type {
-		case "snapshot":
+		case wire.MsgSnapshot:
 			if m.Table == nil {
 				continue
 			}
@@ -342,14 +342,14 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			}
 			b.fromSnapshot(st, m.Table)
 			st.seq = max(st.seq, m.Seq)
-		case "event":
+		case wire.MsgEvent:
 			if m.Seq != *since+1 && *since != 0 {
 				return fmt.Errorf("missed events %d to %d: resync", *since+1, m.Seq-1)
 			}
 			*since, st.seq = m.Seq, m.Seq
 			b.onEvent(st, m.Event)
-		case "result", "error":
-			if m.Type == "error" && st.unanswered != nil && m.CommandID == st.unanswered.CommandID &&
+		case wire.MsgResult, wire.MsgError:
+			if m.Type == wire.MsgError && st.unanswered != nil && m.CommandID == st.unanswered.CommandID &&
 				(m.Code == sabot.EUNAVAILABLE || m.Code == sabot.EINTERNAL) && st.resends < DefaultResends {
 				// The server or its database failed the command (perhaps
 				// after applying it): ask for the table again (a new
@@ -368,7 +368,7 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			if resent {
 				st.resent = ""
 			}
-			raced := m.Type == "error" && m.Code == sabot.ECONFLICT && m.CommandID == st.decision && st.seq > st.decisionSeq
+			raced := m.Type == wire.MsgError && m.Code == sabot.ECONFLICT && m.CommandID == st.decision && st.seq > st.decisionSeq
 			if m.CommandID == st.decision {
 				st.decision = ""
 			}
@@ -377,21 +377,21 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 				// closed by its timer, the turn moved) while it was on its
 				// way: the state as it stands now decides what next.
 				b.race()
-			} else if m.Type == "error" && resent && m.Code == sabot.ECONFLICT {
+			} else if m.Type == wire.MsgError && resent && m.Code == sabot.ECONFLICT {
 				// Sent again after a lost connection, too late: the table
 				// went on (a timeout applied the default, the round was
 				// dealt). The state as it stands now decides what next.
 				st.pending = st.pending && m.CommandID != st.betID
-			} else if m.Type == "error" && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && (st.dealtSinceBet || st.releasedSinceBet) {
+			} else if m.Type == wire.MsgError && m.CommandID == st.betID && m.Code == sabot.ECONFLICT && (st.dealtSinceBet || st.releasedSinceBet) {
 				// The bet came after "rien ne va plus" (AR-22; the deal's
 				// event comes before the answer), or after its box was
 				// given up as the window closed (AR-21): the bot sits
 				// this round out (sits again) and bets for the next.
 				st.pending, st.betRound = false, false
-			} else if m.Type == "error" && m.CommandID == st.dealID && m.CommandID != "" {
+			} else if m.Type == wire.MsgError && m.CommandID == st.dealID && m.CommandID != "" {
 				// "deal" refused (the table's conditions unmet, or the
 				// round dealt meanwhile): the window's timer deals.
-			} else if m.Type == "error" && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
+			} else if m.Type == wire.MsgError && m.CommandID != st.withdraw { // a withdrawal too late is no error: the bot plays the round
 				b.fail(m.Code + ": " + m.Error)
 				if m.Code == sabot.EINSUFFICIENT {
 					return errors.New(m.Error)
@@ -431,21 +431,21 @@ func (b *Bot) onEvent(st *botState, e *wire.Event) {
 		b.Count.see(e)
 	}
 	switch e.Kind {
-	case "sit":
+	case wire.EvSit:
 		if e.Player == b.Name && e.Box == b.Box {
 			st.seated = true
 		}
 		if e.Box == b.Box {
 			st.holder = e.Player
 		}
-	case "leave":
+	case wire.EvLeave:
 		if e.Player == b.Name {
 			st.seated, st.pending = false, false
 		}
 		if e.Player == st.holder {
 			st.holder = ""
 		}
-	case "release": // AR-21: one box given up, the bet on it returned
+	case wire.EvRelease: // AR-21: one box given up, the bet on it returned
 		if e.Box == b.Box && e.Player == st.holder {
 			st.holder = ""
 		}
@@ -454,22 +454,22 @@ func (b *Bot) onEvent(st *botState, e *wire.Event) {
 			st.pending = st.pending && e.Amount == 0 // a bet on its way is refused: its answer clears it
 			st.releasedSinceBet = true
 		}
-	case "bet":
+	case wire.EvBet:
 		if e.Player == b.Name {
 			st.pending = true
 		}
-	case "withdraw":
+	case wire.EvWithdraw:
 		if e.Player == b.Name {
 			st.pending = false
 		}
-	case "deal":
+	case wire.EvDeal:
 		st.said = false
 		st.inRound, st.betRound, st.turn = true, st.pending, nil
 		st.dealtSinceBet = true
 		st.pending = false
-	case "turn":
+	case wire.EvTurn:
 		st.turn = e.Turn
-	case "action":
+	case wire.EvAction:
 		st.turn = nil
 		if e.Action != nil && e.Action.Player == b.Name && st.sentAction == e.Action.Kind && !st.sentAt.IsZero() {
 			if b.Latency != nil {
@@ -477,7 +477,7 @@ func (b *Bot) onEvent(st *botState, e *wire.Event) {
 			}
 			st.sentAt = time.Time{}
 		}
-	case "settle":
+	case wire.EvSettle:
 		if st.betRound || st.bank || b.Behind {
 			b.mu.Lock()
 			b.played++
@@ -511,7 +511,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 	}
 	switch {
 	case !st.seated && !b.Behind:
-		return send(wire.CommandRequest{Op: opSit, Box: b.Box})
+		return send(wire.CommandRequest{Op: wire.OpSit, Box: b.Box})
 	case st.turn != nil && slices.Contains(st.turn.Players, b.Name):
 		act, ok := b.Count.deviate(st.turn, b.Name)
 		if !ok {
@@ -522,12 +522,12 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		}
 		st.sentAction, st.sentAt = act.Kind, time.Now()
 		var err error
-		if act.Kind == "decline" {
+		if act.Kind == wire.OpDecline {
 			st.sentAction = "" // declines show as their own event
-			err = send(wire.CommandRequest{Op: opDecline, Box: act.Box, Hand: act.Hand})
+			err = send(wire.CommandRequest{Op: wire.OpDecline, Box: act.Box, Hand: act.Hand})
 		} else {
 			st.turn = nil
-			err = send(wire.CommandRequest{Op: opAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
+			err = send(wire.CommandRequest{Op: wire.OpAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 		}
 		st.decision, st.decisionSeq = st.waiting, st.seq
 		return err
@@ -540,14 +540,14 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 		if b.Count != nil {
 			stake *= money.Amount(b.Count.units())
 		}
-		err := send(wire.CommandRequest{Op: opBet, Box: b.Box, Stake: stake})
+		err := send(wire.CommandRequest{Op: wire.OpBet, Box: b.Box, Stake: stake})
 		st.betID, st.dealtSinceBet, st.releasedSinceBet = st.waiting, false, false
 		return err
 	case st.keep && !st.inRound && st.pending && st.seated && !st.said && !st.bank && !b.Behind:
 		// Its bet is down: the bot says so, and the window ends once every
 		// seated player has.
 		st.said = true
-		err := send(wire.CommandRequest{Op: opDeal})
+		err := send(wire.CommandRequest{Op: wire.OpDeal})
 		st.dealID = st.waiting
 		return err
 	}
@@ -565,7 +565,7 @@ func Strategy(t *wire.TurnView, player string) wire.Action {
 		}
 	}
 	if len(mine) == 0 {
-		return wire.Action{Kind: "decline"}
+		return wire.Action{Kind: wire.OpDecline}
 	}
 	legal := func(kind string) (wire.Action, bool) {
 		for _, a := range mine {
@@ -576,7 +576,7 @@ func Strategy(t *wire.TurnView, player string) wire.Action {
 		return wire.Action{}, false
 	}
 	if t.Phase != "playing" {
-		return wire.Action{Kind: "decline", Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
+		return wire.Action{Kind: wire.OpDecline, Player: player, Box: mine[0].Box, Hand: mine[0].Hand}
 	}
 	if a, ok := legal("declare"); ok {
 		return a

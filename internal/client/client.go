@@ -235,6 +235,7 @@ func (c *Client) Command(ctx context.Context, table int64, op string, req wire.C
 	if req.CommandID == "" {
 		req.CommandID = c.NextCommandID()
 	}
+	req = req.Only(op) // the op's own fields: another op's are refused
 	path := fmt.Sprintf("/api/tables/%d/%s", table, op)
 	for try := 1; ; try++ {
 		var r wire.CommandResult
@@ -466,7 +467,7 @@ func (f *Feed) Send(ctx context.Context, req wire.CommandRequest) (string, error
 	if req.CommandID == "" {
 		req.CommandID = f.c.NextCommandID()
 	}
-	b, err := json.Marshal(req)
+	b, err := json.Marshal(req.Only(req.Op)) // the op's own fields: another op's are refused
 	if err != nil {
 		return "", err
 	}

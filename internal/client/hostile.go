@@ -173,7 +173,7 @@ func (h *Hostile) register(ctx context.Context, hc *http.Client, w int) {
 
 func (h *Hostile) badIDs(ctx context.Context, hc *http.Client, token string, w int) {
 	long := strings.Repeat("x", 3000)
-	path := fmt.Sprintf("/api/tables/%d/sit", h.Table)
+	path := fmt.Sprintf("/api/tables/%d/%s", h.Table, wire.OpSit)
 	for i := 0; ctx.Err() == nil; i++ {
 		id := fmt.Sprintf("nul\x00%d-%d", w, i)
 		if i%2 == 1 {
@@ -243,15 +243,15 @@ func (h *Hostile) spam(ctx context.Context, f *Feed) {
 				return
 			}
 			switch m.Type {
-			case "snapshot":
+			case wire.MsgSnapshot:
 				h.count("snapshot", "answered")
-			case "error":
+			case wire.MsgError:
 				h.count("snapshot", "error "+m.Code)
 			}
 		}
 	}()
 	for sctx.Err() == nil {
-		if _, err := f.Send(sctx, wire.CommandRequest{Op: "snapshot"}); err != nil {
+		if _, err := f.Send(sctx, wire.CommandRequest{Op: wire.OpSnapshot}); err != nil {
 			return
 		}
 	}

@@ -6,18 +6,6 @@ import (
 	"time"
 )
 
-// The table commands the bots send, as the URL and the op field say them
-// (the server's registry of commands names them all).
-const (
-	opSit      = "sit"
-	opLeave    = "leave"
-	opBet      = "bet"
-	opDeal     = "deal"
-	opWithdraw = "withdraw"
-	opAct      = "act"
-	opDecline  = "decline"
-)
-
 // randomID is n random bytes in hex: a client's ID, a bot's name.
 func randomID(n int) string {
 	b := make([]byte, n)

@@ -22,13 +22,6 @@ import (
 // log naming the dealer and the inspector. A new shoe (AR-24) and a void
 // of the round are the inspector's alone.
 
-// The correction commands.
-const (
-	OpCorrect = "correct"
-	OpApprove = "approve"
-	OpRefuseC = "refuse-correction"
-)
-
 // The corrections a dealer may ask for, by AR-23's letter: what each does.
 // (h), the bank's cards forgotten, needs none: the console asks for the
 // bank's cards in turn; (i) has nothing to correct. "undo" takes back the
@@ -342,7 +335,7 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 // publishCorrection tells the table of a correction, its card kept back.
 func publishCorrection(t Table, x wire.CorrectionView) {
 	p := public(x)
-	t.Publish(wire.Event{Kind: "correction", Round: p.Round, Text: correctionWords(t, p), Correction: &p})
+	t.Publish(wire.Event{Kind: wire.EvCorrection, Round: p.Round, Text: correctionWords(t, p), Correction: &p})
 }
 
 // decide finds a request waiting that this inspector may decide.
@@ -359,13 +352,12 @@ func decide(t Table, by Sender, id int64) (wire.CorrectionView, error) {
 	return wire.CorrectionView{}, sabot.Errorf(sabot.ENOTFOUND, "no correction %d waits for a decision", id)
 }
 
-// OpRuling is the inspector's ruling on a dispute at the table: "todas las
+// A ruling (wire.OpRuling) is the inspector's ruling on a dispute at the table: "todas las
 // incidencias del juego … deberán ser dirimidas por el jefe de mesa" (the
 // Spanish general rules); "la decisión del Jefe de Mesa es irrevocable"
 // (the Spanish leaflet). It is written, with who gave
 // it, in the table's significant-event log; what it decides is done with
 // the inspector's commands (a correction approved, a void).
-const OpRuling = "ruling"
 
 // MaxRuling bounds a ruling's text, in bytes.
 const MaxRuling = 500
@@ -392,6 +384,6 @@ func Ruling(ctx context.Context, t Table, by Sender, text string) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	t.Publish(wire.Event{Kind: "ruling", Round: round, Player: by.User.Name, Text: text})
+	t.Publish(wire.Event{Kind: wire.EvRuling, Round: round, Player: by.User.Name, Text: text})
 	return seq, nil
 }

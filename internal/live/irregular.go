@@ -20,10 +20,6 @@ import (
 //   - skipped-eleven, item 9: «se le dará la opción de retirar la apuesta o
 //     a recibir la próxima carta»: the player on 11 in turn whom the dealer
 //     gave no card may withdraw his bet (act withdraw) or play on.
-const (
-	OpCardStands    = "card-stands"
-	OpSkippedEleven = "skipped-eleven"
-)
 
 // CardStands is the dealer's call of (d)'s exception: the card stands.
 func CardStands(ctx context.Context, t Table) (int64, error) {

@@ -220,7 +220,7 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 	_, err = Correct(ctx, f, dealer, req)
 	wantCode(t, err, sabot.ECONFLICT, "16 corrections wait for the inspector already")
 
-	f.pending = append(f.pending, wire.CorrectionView{ID: 99, Case: OpBuyIn, Player: "#7-1", Amount: 5000})
+	f.pending = append(f.pending, wire.CorrectionView{ID: 99, Case: wire.OpBuyIn, Player: "#7-1", Amount: 5000})
 	f.pending.Lapse()
 	if len(f.pending) != 1 || f.pending[0].ID != 99 {
 		t.Fatalf("after the round: %+v, want the buy-in only", f.pending)

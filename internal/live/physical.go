@@ -16,18 +16,6 @@ import (
 // came out (cut-card). Each is a record of the table's log naming who sent
 // it and from which device: a start replays them like every other record.
 
-// The dealer's commands.
-const (
-	OpCard     = "card"
-	OpUndoCard = "undo-card"
-	OpCutCard  = "cut-card"
-	// OpRecordCut records who cut a new physical shoe (AR-07, EG-02),
-	// where the profile asks it (player_cut): the player at the box the
-	// dealer names, or the inspector's own cut (box 0).
-	OpRecordCut = "record-cut"
-	OpNoMore    = "no-more-bets"
-)
-
 // CardPayload is a card read into the round (LogCard), or taken back
 // (LogCardUndo): who sent it (the dealer at the console, or the card reader
 // by its name) and, from a reader, its ID.

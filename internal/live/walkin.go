@@ -34,13 +34,6 @@ import (
 // --float-limit by default). One buy-in of 10^15 filled a float that had
 // none, and every later buy-in was refused.
 
-// The walk-in commands, the dealer's.
-const (
-	OpSeatWalkIn = "seat-walk-in"
-	OpBuyIn      = "buy-in"
-	OpCashOut    = "cash-out"
-)
-
 // The cash limits a table has unless its options or the server's flags say
 // otherwise: 10,000.00 and 1,000,000.00 in hundredths.
 const (
@@ -192,7 +185,7 @@ func (l *Live) underCeiling(ctx context.Context, t Table, amount money.Amount) e
 
 // cashCase reports whether a correction is a walk-in's buy-in or cash-out
 // waiting for the inspector.
-func cashCase(c string) bool { return c == OpBuyIn || c == OpCashOut }
+func cashCase(c string) bool { return c == wire.OpBuyIn || c == wire.OpCashOut }
 
 // askCash is the dealer's buy-in or cash-out over the table's
 // cash_approval: it waits, with the AR-23 corrections, for the inspector
@@ -222,7 +215,7 @@ func (l *Live) approveCash(ctx context.Context, t Table, by Sender, x wire.Corre
 	x.Status, x.By = "approved", by.User.Name
 	who := "asked by " + x.Asked + ", approved by " + x.By
 	amount := x.Amount
-	if x.Case == OpBuyIn {
+	if x.Case == wire.OpBuyIn {
 		err = l.underCeiling(ctx, t, amount)
 	} else {
 		amount, err = l.cashable(ctx, t, name, id)
@@ -317,11 +310,11 @@ func (l *Live) BuyIn(ctx context.Context, t Table, by Sender, box int, amount mo
 	}
 	if over, approval := l.overApproval(t, max(amount, shift)); over {
 		if dealer {
-			return askCash(ctx, t, by, OpBuyIn, name, box, amount, approval)
+			return askCash(ctx, t, by, wire.OpBuyIn, name, box, amount, approval)
 		}
 		who += ", over the table's cash_approval of " + approval.String()
 	}
-	seq, err := l.chips(ctx, t, by, OpBuyIn, name, id, box, amount, who, nil)
+	seq, err := l.chips(ctx, t, by, wire.OpBuyIn, name, id, box, amount, who, nil)
 	if err == nil && dealer {
 		l.sell(t.ID(), "dealer "+by.User.Name, amount)
 	}
@@ -346,11 +339,11 @@ func (l *Live) CashOut(ctx context.Context, t Table, by Sender, box int) (int64,
 	who := "by " + by.User.Name
 	if over, approval := l.overApproval(t, held); over {
 		if by.User.Role == sabot.RoleDealer {
-			return askCash(ctx, t, by, OpCashOut, name, box, held, approval)
+			return askCash(ctx, t, by, wire.OpCashOut, name, box, held, approval)
 		}
 		who += ", over the table's cash_approval of " + approval.String()
 	}
-	return l.chips(ctx, t, by, OpCashOut, name, id, box, -held, who, nil)
+	return l.chips(ctx, t, by, wire.OpCashOut, name, id, box, -held, who, nil)
 }
 
 // cashable is what a walk-in changes back: his chips, between rounds, with
@@ -386,7 +379,7 @@ func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string
 		return 0, err
 	}
 	t.Publish(wire.Event{Kind: event, Player: name, Box: box, Amount: max(amount, -amount)})
-	if event == OpBuyIn {
+	if event == wire.OpBuyIn {
 		l.sell(t.ID(), name, amount) // his buy-ins of the shift, approved or not
 	}
 	return seq, nil

@@ -123,6 +123,7 @@ func benchDecision(b *testing.B, dsn string) {
 	events.Store(0)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for b.Loop() {
 		send(users[box-1], fmt.Sprintf(`{"op":"act","action":"stand","box":%d}`, box))
 		decisions++
@@ -132,6 +133,7 @@ func benchDecision(b *testing.B, dsn string) {
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(decisions), "cpu-ns/op")
 	b.ReportMetric(float64(events.Load())/float64(decisions)/players, "events/decision")
 	if r, err := st.CheckLedger(ctx); err != nil || !r.OK() {
 		b.Fatalf("ledger: %+v %v", r, err)

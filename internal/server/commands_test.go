@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"sabot"
 	"sabot/internal/actor"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -116,6 +118,20 @@ func TestCommandAnswersGolden(t *testing.T) {
 				}
 				fmt.Fprintf(&out, "ws %s %s\n\t%s\n", who, msg, ws)
 			}
+		}
+	}
+	// Then each command with its own fields of body 7 alone (a field of
+	// another command's is refused: wire.DecodeRequest), as a Go client
+	// sends them (wire.CommandRequest.Only): its reading of them, its
+	// refusal at this table.
+	for _, name := range names[:12] {
+		for _, who := range []string{"player", "admin"} {
+			own, _ := json.Marshal(wire.CommandRequest{CommandID: name + "-9", Box: 1, Stake: 100, Action: "hit"}.Only(name))
+			body := string(own)
+			code, ans := post(fmt.Sprintf("/api/tables/%d/%s", v.ID, name), tokens[who], body)
+			fmt.Fprintf(&out, "http %s %s %s\n\t%d %s\n", who, name, body, code, ans)
+			msg := fmt.Sprintf(`{"op":%q,%s`, name, strings.TrimPrefix(body, "{"))
+			fmt.Fprintf(&out, "ws %s %s\n\t%s\n", who, msg, s.wsCommand(ctx, a, users[who], []byte(msg)))
 		}
 	}
 	golden := filepath.Join("testdata", "commands.golden")

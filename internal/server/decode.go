@@ -28,6 +28,16 @@ func decodeLimit(r *http.Request, v any, limit int64) error {
 	return decodeJSON(data, v)
 }
 
+// decodeCommand reads a table command's body, at most maxBody bytes: its
+// envelope and the body its request is read from (wire.DecodeCommand).
+func decodeCommand(r *http.Request) (wire.Envelope, wire.Body, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBody))
+	if err != nil {
+		return wire.Envelope{}, wire.Body{}, sabot.Errorf(sabot.EINVALID, "bad JSON body: %v", err)
+	}
+	return wire.DecodeCommand(data)
+}
+
 // decodeJSON decodes one JSON object into v, a pointer to a struct, as
 // strictly as wire.Decode says.
 func decodeJSON(data []byte, v any) error { return wire.Decode(data, v) }

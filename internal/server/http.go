@@ -374,12 +374,12 @@ func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Re
 				return
 			}
 		}
-		var req wire.CommandRequest
-		if err := decode(r, &req); err != nil {
+		env, body, err := decodeCommand(r)
+		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		c, err := s.host.Command(u, cmd, req)
+		c, err := s.host.Command(u, cmd, env, body)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

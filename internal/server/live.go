@@ -62,18 +62,18 @@ func (s *Server) handleDeviceCard(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sabot.Errorf(sabot.EFORBIDDEN, "device %d reads table %d's shoe, not table %d's", d.ID, d.TableID, a.ID()))
 		return
 	}
-	var req wire.CommandRequest
-	if err := decode(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	as := &sabot.User{Name: d.Name, Role: sabot.RoleDealer}
-	c, err := s.host.Command(as, actor.OpNamed(live.OpCard), req)
+	env, body, err := decodeCommand(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	c.FromDevice(d, "device-"+strconv.FormatInt(d.ID, 10)+":"+req.ClientID)
+	as := &sabot.User{Name: d.Name, Role: sabot.RoleDealer}
+	c, err := s.host.Command(as, actor.OpNamed(wire.OpCard), env, body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c.FromDevice(d, "device-"+strconv.FormatInt(d.ID, 10)+":"+env.ClientID)
 	s.run(w, r, a, c)
 }
 

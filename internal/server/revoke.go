@@ -74,9 +74,9 @@ func (s *Server) takeOff(ctx context.Context, userID int64) {
 		s.logger().Warn("a revoked player was not found", "user", userID, "err", err)
 		return
 	}
-	leave := actor.OpNamed(actor.OpLeave)
+	leave := actor.OpNamed(wire.OpLeave)
 	for _, a := range s.tableList() {
-		cmd, err := s.host.Command(u, leave, wire.CommandRequest{CommandID: "revoked-" + randomID(8), ClientID: "care"})
+		cmd, err := s.host.Command(u, leave, wire.Envelope{CommandID: "revoked-" + randomID(8), ClientID: "care"}, wire.Body{})
 		if err != nil {
 			s.logger().Warn("a revoked player was not taken off a table", "user", u.Name, "err", err)
 			return

@@ -331,12 +331,12 @@ func (s *Server) wsMessage(ctx context.Context, k *socket, a *actor.Table, data 
 	// A heartbeat is no use of the session: a page left open does not keep
 	// its player logged in.
 	ping := false
-	if bytes.Contains(data, []byte(`"`+opPing+`"`)) {
+	if bytes.Contains(data, []byte(`"`+wire.OpPing+`"`)) {
 		var op struct {
 			Op string `json:"op"`
 		}
 		json.Unmarshal(data, &op)
-		ping = op.Op == opPing
+		ping = op.Op == wire.OpPing
 	}
 	if err := s.pace(ctx, k); err != nil || !s.sessionLive(ctx, k, !ping) {
 		return refuse(errSessionOver, "the session is over: log in again")
@@ -373,30 +373,23 @@ func (s *Server) wsSessionCommand(ctx context.Context, a *actor.Table, u *sabot.
 	if err != nil {
 		return fail(err)
 	}
-	if req.Op == opPing { // the client's heartbeat: this node answers
-		return answer(wire.Message{Type: "pong", CommandID: req.CommandID})
+	if req.Op == wire.OpPing { // the client's heartbeat: this node answers
+		return answer(wire.Message{Type: wire.MsgPong, CommandID: req.CommandID})
 	}
 	if c == nil { // a snapshot
 		view, epoch, seq, err := a.Snapshot(ctx)
 		if err != nil {
 			return fail(err)
 		}
-		return answer(wire.Message{Type: "snapshot", CommandID: req.CommandID, Epoch: epoch, Seq: seq, Table: view})
+		return answer(wire.Message{Type: wire.MsgSnapshot, CommandID: req.CommandID, Epoch: epoch, Seq: seq, Table: view})
 	}
 	c.SetSession(session)
 	rep := a.Do(ctx, c)
 	if rep.Err != nil {
 		return fail(rep.Err)
 	}
-	return answer(wire.Message{Type: "result", CommandID: req.CommandID, LogSeq: rep.Seq, Duplicate: rep.Dup})
+	return answer(wire.Message{Type: wire.MsgResult, CommandID: req.CommandID, LogSeq: rep.Seq, Duplicate: rep.Dup})
 }
-
-// opSnapshot asks, on a socket, for the table's snapshot.
-const opSnapshot = "snapshot"
-
-// opPing is a client's heartbeat on a socket (a browser can neither send a
-// WebSocket ping nor see the server's): answered "pong" at once.
-const opPing = "ping"
 
 // decodeWS reads a message received on a socket: a request for the
 // table's snapshot (c nil), or a command of actor.Ops() for its table;
@@ -406,17 +399,19 @@ const opPing = "ping"
 // an HTTP body (decodeJSON): fields spelled exactly, each once, nothing
 // after the object. req is what
 // could be read of the message (its command ID goes with the refusal).
-func (s *Server) decodeWS(u *sabot.User, at *actor.Table, data []byte) (req wire.CommandRequest, c *actor.Command, err error) {
-	if err := decodeJSON(data, &req); err != nil {
+func (s *Server) decodeWS(u *sabot.User, at *actor.Table, data []byte) (req wire.Envelope, c *actor.Command, err error) {
+	req, body, err := wire.DecodeCommand(data)
+	if err != nil {
 		return req, nil, err
 	}
-	if req.Op == opSnapshot || req.Op == opPing {
-		return req, nil, nil
+	if req.Op == wire.OpSnapshot || req.Op == wire.OpPing { // no table command: nothing but the envelope
+		_, err := wire.DecodeRequest[struct{}](req.Op, body)
+		return req, nil, err
 	}
 	cmd := actor.OpNamed(req.Op)
 	switch {
 	case req.Op == "":
-		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", actor.PlayerOpNames(), opSnapshot)
+		return req, nil, sabot.Errorf(sabot.EINVALID, "a command needs an op: %s or %s", actor.PlayerOpNames(), wire.OpSnapshot)
 	case cmd == nil:
 		return req, nil, sabot.Errorf(sabot.EINVALID, "unknown op %s", wire.Brief(strconv.Quote(req.Op)))
 	}
@@ -425,7 +420,7 @@ func (s *Server) decodeWS(u *sabot.User, at *actor.Table, data []byte) (req wire
 			return req, nil, err
 		}
 	}
-	c, err = s.host.Command(u, cmd, req)
+	c, err = s.host.Command(u, cmd, req, body)
 	if err != nil {
 		return req, nil, sabot.Errorf(sabot.ErrorCode(err), "%s", wire.Brief(sabot.ErrorMessage(err)))
 	}

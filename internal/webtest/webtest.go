@@ -153,13 +153,13 @@ func (s *Site) ShoeSteps(tb testing.TB, table int64) {
 		}
 		switch v.Shoe.Await {
 		case "authorise":
-			_, err = s.Admin.Command(ctx, table, "authorise-shuffle", wire.CommandRequest{})
+			_, err = s.Admin.Command(ctx, table, wire.OpAuthoriseShuffle, wire.CommandRequest{})
 		case "cut":
 			if v.Shoe.Physical {
-				_, err = s.Admin.Command(ctx, table, "record-cut", wire.CommandRequest{})
+				_, err = s.Admin.Command(ctx, table, wire.OpRecordCut, wire.CommandRequest{})
 				break
 			}
-			_, err = s.Admin.Command(ctx, table, "cut-shoe", wire.CommandRequest{Value: v.Shoe.CutMin})
+			_, err = s.Admin.Command(ctx, table, wire.OpCutShoe, wire.CommandRequest{Value: v.Shoe.CutMin})
 		default:
 			return
 		}
@@ -180,7 +180,7 @@ func (s *Site) Credit(tb testing.TB, name string, amount int64) {
 // Force makes the next round of a table deal these cards.
 func (s *Site) Force(tb testing.TB, table int64, cards string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "force-cards", wire.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, wire.OpForceCards, wire.CommandRequest{CommandID: fmt.Sprintf("force-%d", time.Now().UnixNano()), Cards: cards}); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -188,7 +188,7 @@ func (s *Site) Force(tb testing.TB, table int64, cards string) {
 // Configure changes a table's options between rounds, as the pit does.
 func (s *Site) Configure(tb testing.TB, table int64, options map[string]string, reason string) {
 	tb.Helper()
-	if _, err := s.Admin.Command(context.Background(), table, "configure", wire.CommandRequest{Options: options, Reason: reason}); err != nil {
+	if _, err := s.Admin.Command(context.Background(), table, wire.OpConfigure, wire.CommandRequest{Options: options, Reason: reason}); err != nil {
 		tb.Fatal(err)
 	}
 }

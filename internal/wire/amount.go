@@ -24,29 +24,9 @@ func CheckLimits(p *rules.Profile) error {
 	if p.MaxBet > money.Max {
 		return sabot.Errorf(sabot.EINVALID, "refused: max_bet=%d is beyond the most an amount may be (%d minor units)", int64(p.MaxBet), int64(money.Max))
 	}
-	num, den := BestPayout(p)
+	num, den := p.BestPayout()
 	if p.MaxBet > money.Max/money.Amount(num)*money.Amount(den) {
 		return sabot.Errorf(sabot.EINVALID, "refused: max_bet=%d paid %d:%d would be beyond the most an amount may be (%d minor units)", int64(p.MaxBet), num, den, int64(money.Max))
 	}
 	return nil
-}
-
-// BestPayout is the most a stake on a hand can win, as a ratio: a
-// blackjack (AR-16), 2:1 for a five-card 21 (PON-01), 3:1 for three sevens
-// (PON-02), and 1:1 for any other win.
-func BestPayout(p *rules.Profile) (num, den int64) {
-	num, den = 1, 1
-	better := func(n, d int64) {
-		if n*den > num*d {
-			num, den = n, d
-		}
-	}
-	better(p.BlackjackPays.Num, p.BlackjackPays.Den)
-	if p.FiveCard21 {
-		better(2, 1)
-	}
-	if p.ThreeSevens {
-		better(3, 1)
-	}
-	return num, den
 }

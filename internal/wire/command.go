@@ -1,53 +1,32 @@
 package wire
 
 import (
-	"fmt"
-	"reflect"
-	"strings"
-	"sync"
-
 	"sabot"
 	"sabot/card"
 	"sabot/money"
 )
 
-// The table commands' bodies. Every command is sent in the same body,
-// CommandRequest: {"op":"bet","command_id":...,"box":1,"stake":500} on the
-// WebSocket, the same without op as the body of POST
-// /api/tables/{id}/bet. The body is read strictly against CommandRequest
-// (Decode), so a field that no command has is refused and a field of
-// another command is checked and then not read; each command then takes
-// its own request out of it (Take): Sit, Bet, Act, ... The server's
-// registry of commands (internal/actor/table_commands.go) names each
-// command's request type.
+// The table commands' bodies. A command is sent as a small envelope, the
+// fields every command has (Envelope: op, command_id, client_id, walk_in),
+// and the fields of its own request, in one JSON object:
+// {"op":"bet","command_id":...,"box":1,"stake":500} on the WebSocket, the
+// same without op as the body of POST /api/tables/{id}/bet. DecodeCommand
+// reads the envelope and checks the object as strictly as Decode (field
+// names exact, each once, nothing after it); DecodeRequest then reads the
+// op's own request (Requests: Sit, Bet, Act, ...), refusing a field it has
+// not. The server's registry of commands (internal/actor/table_commands.go)
+// runs each op's handler on its request.
 
-// CommandRequest is the body of every table command (the server's registry
-// of commands: each reads its own request out of it). CommandID is the
-// client's, unique per client: a command sent again with the same ID is
-// applied once and answered the same.
-type CommandRequest struct {
-	Op        string       `json:"op,omitempty"` // on the WebSocket; the URL says it over HTTP
-	CommandID string       `json:"command_id"`
-	ClientID  string       `json:"client_id,omitempty"`
-	Box       int          `json:"box,omitempty"`
-	Hand      int          `json:"hand,omitempty"`
-	Stake     money.Amount `json:"stake,omitempty"`
-	Action    string       `json:"action,omitempty"`
-	Value     int          `json:"value,omitempty"`
-	Cards     string       `json:"cards,omitempty"` // force-cards: space-separated codes
-	Card      string       `json:"card,omitempty"`  // card: the code of a card read from a physical shoe; correct: the card burned
-	// correct: AR-23's case ("a" to "i"), with box or card; approve,
-	// refuse-correction: the correction's ID.
-	Case       string `json:"case,omitempty"`
-	Correction int64  `json:"correction,omitempty"`
-	// WalkIn: the dealer sends a player's command (bet, withdraw, act,
-	// decline, leave) for the walk-in at this box (docs/live.md).
-	WalkIn int `json:"walk_in,omitempty"`
-	// configure: options to set ("" puts the profile's back), the bank of
-	// a family table (a seated player, "" the house; FAM-01), why.
-	Options map[string]string `json:"options,omitempty"`
-	Bank    *string           `json:"bank,omitempty"`
-	Reason  string            `json:"reason,omitempty"`
+// Envelope is what every table command says besides its own request.
+// CommandID is the client's, unique per client: a command sent again with
+// the same ID is applied once and answered the same. WalkIn: the dealer
+// sends a player's command (bet, withdraw, act, decline, leave) for the
+// walk-in at this box (docs/live.md).
+type Envelope struct {
+	Op        string `json:"op,omitempty"` // on the WebSocket; the URL says it over HTTP
+	CommandID string `json:"command_id"`
+	ClientID  string `json:"client_id,omitempty"`
+	WalkIn    int    `json:"walk_in,omitempty"`
 }
 
 // CommandResult is the answer to a command that was applied: the sequence
@@ -58,13 +37,11 @@ type CommandResult struct {
 	Duplicate bool  `json:"duplicate,omitempty"`
 }
 
-// The requests of the table commands, each the fields of CommandRequest
-// its command reads, under the same JSON names and types. The fields
-// every command has (op, command_id, client_id, walk_in) are the server's
-// to check, before the command reads its own.
+// The requests of the table commands, each its command's own fields: the
+// envelope's (op, command_id, client_id, walk_in) are the server's to
+// check, before the command reads its own.
 type (
-	// Sit takes a free box (AR-21); also the dealer's seat-walk-in and
-	// cash-out, for the walk-in at a box.
+	// Sit takes a free box (AR-21).
 	Sit struct {
 		Box int `json:"box,omitempty"`
 	}
@@ -127,66 +104,88 @@ type (
 	}
 )
 
-// Take reads a command's own request, R, out of the body every command has:
-// the fields of CommandRequest that R has, by their JSON names; the other
-// commands' fields are not read. R's fields have the names and types of
-// CommandRequest's (TestRequestsAreTheBody), so that a body Decode took
-// always gives an R. The fields are copied, not encoded and decoded again:
-// the plan of an R (which field of the body each of its fields is) is made
-// once.
-func Take[R any](body CommandRequest) (R, error) {
-	var req R
-	dst := reflect.ValueOf(&req).Elem()
-	plan, err := takePlan(dst.Type())
-	if err != nil {
-		return req, sabot.Internal(err)
+// The requests of the live table's commands (internal/live, docs/live.md).
+type (
+	// Card is a card read from a physical shoe: its code.
+	Card struct {
+		Card string `json:"card,omitempty"`
 	}
-	src := reflect.ValueOf(&body).Elem()
-	for i, j := range plan {
-		dst.Field(i).Set(src.Field(j))
+	// UndoCard takes back the last card read.
+	UndoCard struct{}
+	// CutCard notes the cut card come out of the shoe (EG-04).
+	CutCard struct{}
+	// RecordCut names the box of the player who cut a new physical shoe
+	// (0: the inspector, or the pit, cut it himself).
+	RecordCut struct {
+		Box int `json:"box,omitempty"`
 	}
-	return req, nil
+	// NoMoreBets closes the betting at a live table.
+	NoMoreBets struct{}
+	// SeatWalkIn seats a walk-in at a box.
+	SeatWalkIn struct {
+		Box int `json:"box,omitempty"`
+	}
+	// BuyIn sells chips to the walk-in at a box: the amount, in minor
+	// units (named "stake" on the wire).
+	BuyIn struct {
+		Box    int          `json:"box,omitempty"`
+		Amount money.Amount `json:"stake,omitempty"`
+	}
+	// CashOut changes the chips of the walk-in at a box back to cash.
+	CashOut struct {
+		Box int `json:"box,omitempty"`
+	}
+	// CardStands and SkippedEleven are the dealer's irregularities: the
+	// round's state names the hand.
+	CardStands    struct{}
+	SkippedEleven struct{}
+	// Correct asks for an AR-23 correction: its case ("a" to "i"), with
+	// the box or the card burned.
+	Correct struct {
+		Case string `json:"case,omitempty"`
+		Box  int    `json:"box,omitempty"`
+		Card string `json:"card,omitempty"`
+	}
+	// Approve and RefuseCorrection decide a correction asked: its ID.
+	Approve struct {
+		Correction int64 `json:"correction,omitempty"`
+	}
+	RefuseCorrection struct {
+		Correction int64 `json:"correction,omitempty"`
+	}
+	// Ruling is the inspector's ruling: its text (named "reason" on the
+	// wire).
+	Ruling struct {
+		Text string `json:"reason,omitempty"`
+	}
+)
+
+// Requests are each op's request, a zero value: what DecodeRequest reads
+// for it. The server's registry of commands runs a handler of each.
+func Requests() map[string]any {
+	return map[string]any{
+		OpSit: Sit{}, OpLeave: Leave{}, OpBet: Bet{}, OpDeal: Deal{}, OpWithdraw: Withdraw{}, OpAct: Act{}, OpDecline: Decline{},
+		OpForceCards: ForceCards{}, OpNewShoe: NewShoe{}, OpVoid: Void{}, OpConfigure: Configure{},
+		OpAuthoriseShuffle: AuthoriseShuffle{}, OpCutShoe: CutShoe{},
+		OpCard: Card{}, OpUndoCard: UndoCard{}, OpCutCard: CutCard{}, OpRecordCut: RecordCut{}, OpNoMoreBets: NoMoreBets{},
+		OpSeatWalkIn: SeatWalkIn{}, OpBuyIn: BuyIn{}, OpCashOut: CashOut{}, OpCardStands: CardStands{}, OpSkippedEleven: SkippedEleven{},
+		OpCorrect: Correct{}, OpApprove: Approve{}, OpRefuseCorrection: RefuseCorrection{}, OpRuling: Ruling{},
+	}
 }
 
-// takePlans holds, for each request type Take has read, the index in
-// CommandRequest of each of its fields.
-var takePlans sync.Map // reflect.Type → []int
-
-// takePlan is the index in CommandRequest of each field of the request
-// type t, matched by JSON name and of the same type, or why t is no
-// command's request.
-func takePlan(t reflect.Type) ([]int, error) {
-	if p, ok := takePlans.Load(t); ok {
-		return p.([]int), nil
+// StakeOf is the stake a request says (a bet's, a decision's, a buy-in's),
+// 0 for one that says none: the server bounds it for every command
+// (CheckStake) before the command reads the rest.
+func StakeOf(req any) money.Amount {
+	switch r := req.(type) {
+	case Bet:
+		return r.Stake
+	case Act:
+		return r.Stake
+	case BuyIn:
+		return r.Amount
 	}
-	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("wire: a command's request is a struct, not %s", t)
-	}
-	body := reflect.TypeFor[CommandRequest]()
-	byName := make(map[string]int, body.NumField())
-	for i := range body.NumField() {
-		byName[jsonName(body.Field(i))] = i
-	}
-	plan := make([]int, t.NumField())
-	for i := range t.NumField() {
-		f := t.Field(i)
-		j, ok := byName[jsonName(f)]
-		if !ok || body.Field(j).Type != f.Type {
-			return nil, fmt.Errorf("wire: %s.%s (%q, %s) is no field of the command body", t, f.Name, jsonName(f), f.Type)
-		}
-		plan[i] = j
-	}
-	takePlans.Store(t, plan)
-	return plan, nil
-}
-
-// jsonName is the name a struct field has in JSON.
-func jsonName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "" {
-		return f.Name
-	}
-	return name
+	return 0
 }
 
 // Parse reads the cards forced, in dealing order: a list of card codes,

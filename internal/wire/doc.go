@@ -5,7 +5,10 @@
 // and every Go client import it, so that a client never lives inside the
 // server (docs/protocol.md and docs/openapi.yaml describe the same JSON).
 //
-// Money is money.Amount, a JSON number of minor units (no wire change from
-// an int64); a body is read strictly (Decode): every field spelled exactly
-// as its tag, at most once, nothing after the object.
+// The ops and the event kinds are constants (names.go); a table command is
+// an envelope and its op's own request (command.go), read strictly
+// (DecodeCommand, DecodeRequest). Money is money.Amount, a JSON number of
+// minor units (no wire change from an int64); a body is read strictly
+// (Decode): every field spelled exactly as its tag, at most once, nothing
+// after the object.
 package wire

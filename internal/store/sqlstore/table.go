@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"sabot"
 )
@@ -205,16 +207,8 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 	}
 	// The record's index rows, in its transaction: a crash keeps both or
 	// neither.
-	indexed := map[int64]bool{}
-	for _, u := range rec.Users {
-		if indexed[u] {
-			continue
-		}
-		indexed[u] = true
-		if _, err := tx.Exec(ctx, `INSERT INTO log_users (user_id, created, table_id, seq) VALUES ($1, $2, $3, $4)`,
-			u, stamp(p.created), rec.TableID, seq); err != nil {
-			return err
-		}
+	if err := indexUsers(ctx, tx, rec, seq, p.created); err != nil {
+		return err
 	}
 	if len(p.postings) > 0 {
 		if err := post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, p.created, p.postings); err != nil {
@@ -237,6 +231,30 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 	}
 	p.seq = seq
 	return nil
+}
+
+// indexUsers writes a record's index rows under its users (each once), in
+// one statement: a deal or a settlement names every player at the table.
+func indexUsers(ctx context.Context, tx Tx, rec *sabot.LogRecord, seq int64, created time.Time) error {
+	if len(rec.Users) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString(`INSERT INTO log_users (user_id, created, table_id, seq) VALUES `)
+	args := make([]any, 0, 3+len(rec.Users))
+	args = append(args, stamp(created), rec.TableID, seq)
+	for i, u := range rec.Users {
+		if slices.Contains(rec.Users[:i], u) {
+			continue
+		}
+		if len(args) > 3 {
+			q.WriteString(", ")
+		}
+		args = append(args, u)
+		fmt.Fprintf(&q, "($%d, $1, $2, $3)", len(args))
+	}
+	_, err := tx.Exec(ctx, q.String(), args...)
+	return err
 }
 
 // Command returns the record a command wrote (ENOTFOUND: none), found by
