@@ -24,6 +24,9 @@ type TableResult struct {
 	Name     string `json:"name,omitempty"`
 	Profile  string `json:"profile,omitempty"`
 	Physical bool   `json:"physical,omitempty"`
+	// TestMode marks a table whose rounds may be dealt forced cards
+	// (sabot.Table.TestMode): counted, and marked so (issue 41 item 5).
+	TestMode bool `json:"test_mode,omitempty"`
 	// Rules are the rule sets the rounds were dealt under (GameHash).
 	Rules  []string `json:"rules"`
 	Tables int      `json:"tables"` // tables with a round closed in the period
@@ -227,7 +230,7 @@ func (a *tablesAcc) results(ctx context.Context, th *Theories, p Period) (*Table
 		s, t := a.sums[id], a.byID[id]
 		r := &TableResult{Table: id, Rules: []string{}, Tables: 1, Voids: s.Voids, Drop: s.Drop, Cashout: s.Cashout}
 		if t != nil {
-			r.Name, r.Profile, r.Physical = t.Name, t.Profile, t.Physical()
+			r.Name, r.Profile, r.Physical, r.TestMode = t.Name, t.Profile, t.Physical(), t.TestMode
 		} else if len(s.Rules) > 0 {
 			return nil, sabot.Errorf(sabot.EINTERNAL, "table %d's rounds: no such table", id)
 		}

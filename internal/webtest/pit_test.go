@@ -42,10 +42,10 @@ func TestPit(t *testing.T) {
 	// A change of options with its reason, then a refused one.
 	row := `.pit-tables tr[data-table="` + itoa(g.table) + `"]`
 	do(t, pit, "new limits for Madrid",
-		chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "max_bet=40000"),
+		chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "max_bet=400.00"), // money as money (issue 41 item 5)
 		chromedp.SendKeys(chromedp.CSS(row+" .pit-reason"), "the evening"))
 	click(t, pit, row+` button[data-op="configure"]`)
-	waitJS(t, pit, "the change done", `document.querySelector('.pit-status').innerText === 'Madrid: max_bet=40000.'`)
+	waitJS(t, pit, "the change done", `document.querySelector('.pit-status').innerText === 'Madrid: max_bet=400.00.'`)
 	waitJS(t, pit, "the change in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="configure"]')].some(r => r.innerText.includes('max_bet: 40000 (by pit: the evening)'))`)
 	waitJS(t, pit, "the new stakes in the list", `document.querySelector('`+row+`').innerText.includes('1.00 – 400.00')`)
 	do(t, pit, "an option that does not exist", chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "no_such_option=1"))

@@ -250,3 +250,24 @@ test('the pit\'s watch: a return outside its band and a player flagged, figures 
     assert.match(phrase('event.', adv), /z Hi-Opt II = 6,50$/);
   });
 });
+
+// The pit's reports and ratings say whose win they show: the house's
+// (issue 41 item 5: a player who won 500.00 showed as -500.00 under "Win").
+test('the reports name the house as the one who wins', () => {
+  const house = { en: /house/i, es: /de la casa/, it: /del banco/ };
+  for (const code of ['en', 'es', 'it']) {
+    withLang(code, () => {
+      for (const k of ['reports.win', 'reports.theo']) assert.match(t(k), house[code], `${code} ${k}: ${t(k)}`);
+    });
+  }
+});
+
+// The pit types and reads the money options as money (issue 41 item 5:
+// options were shown in minor units): max_bet=400.00 is sent as 40000,
+// and 400,00 in Spanish and Italian.
+test('the pit types money options as money', async () => {
+  const { optionAmounts, optionText } = await import('../static/js/dom.js');
+  assert.deepEqual(optionAmounts({ max_bet: '400.00', decks: '6', min_bet: 'x' }), { max_bet: '40000', decks: '6', min_bet: 'x' });
+  assert.equal(optionText('max_bet', '40000'), 'max_bet=400.00');
+  for (const code of ['es', 'it']) withLang(code, () => assert.deepEqual(optionAmounts({ payout_unit: '0,50' }), { payout_unit: '50' }, code));
+});

@@ -164,17 +164,36 @@ export function tablePage(main, id) {
   // sight above it, once per decision (a player who scrolls away is left
   // there), and the page is padded by the bar's height so that the last
   // box can come above it. So is the chip tray while betting on a phone.
+  // The felt is fitted to the window's height between its own top
+  // (--felt-top) and the tallest bar held at the foot (--bar-room: the chip
+  // tray, the decision bar with a stake's field), so that no box is behind
+  // a bar on a laptop (issue 41); the room only grows, so that the felt
+  // does not change its size from one decision to the next.
   let sighted = '';
+  let barRoom = 0;
+  function fitFelt(h) {
+    const felt = page.querySelector('.felt');
+    if (!felt) return;
+    const top = Math.ceil(felt.getBoundingClientRect().top + window.scrollY);
+    page.style.setProperty('--felt-top', `${top}px`);
+    if (h > barRoom) {
+      barRoom = h;
+      page.style.setProperty('--bar-room', `${barRoom + 12}px`);
+    }
+  }
   function keepInSight() {
     const tray = betting.el.querySelector('.bet-tray');
     const trayFixed = tray && betting.el.classList.contains('open') && getComputedStyle(tray).position === 'fixed';
-    page.style.setProperty('--tray-h', trayFixed ? `${Math.ceil(tray.getBoundingClientRect().height)}px` : '0px');
+    const trayH = trayFixed ? Math.ceil(tray.getBoundingClientRect().height) : 0;
+    page.style.setProperty('--tray-h', `${trayH}px`);
     if (prompt.el.hidden || getComputedStyle(prompt.el).position !== 'fixed') {
+      fitFelt(trayH);
       sighted = '';
       return;
     }
     const sheet = prompt.el.getBoundingClientRect();
     page.style.setProperty('--sheet-h', `${Math.ceil(sheet.height)}px`);
+    fitFelt(Math.max(trayH, Math.ceil(sheet.height)));
     const point = decisionPoint(state);
     const el = page.querySelector('.box.turn .hand.current') || page.querySelector('.box.turn');
     if (!el || point === sighted) return;
