@@ -78,6 +78,9 @@ var layers = map[string]int{
 
 	// The table server's API as types: requests, answers, views, events.
 	"sabot/internal/wire": 6,
+	// The table log's stored format: each kind's payload, one type, and
+	// the partial reads the reports need (issue 42 item 1).
+	"sabot/internal/tablelog": 6,
 	// The seed key: a shoe sealed until it is dealt, the commitment.
 	"sabot/internal/seal": 6,
 
@@ -129,6 +132,10 @@ var sameLayer = map[string][]string{
 	"sabot/web":                       {"sabot/internal/httpjson"},
 	"sabot/internal/certify":          {"sabot/internal/webapi", "sabot/web"},
 	"sabot/internal/server":           {"sabot/internal/actor"},
+	// The log's settlements carry the API's bet and hand results; the
+	// reports read the log through its types.
+	"sabot/internal/tablelog": {"sabot/internal/wire"},
+	"sabot/internal/report":   {"sabot/internal/tablelog"},
 }
 
 // sameLayerTests is what a package's tests may import from its layer

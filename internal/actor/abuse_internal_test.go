@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 )
 
 // A command ID repeated after the table has dropped it
@@ -293,7 +294,7 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 	withdrawn := 0
 	for _, r := range recs {
 		if r.Kind == sabot.LogBetWithdraw {
-			if b := payloadOf[betPayload](r, nil); b.Player == "zoe" && b.Stake == 300 && strings.Contains(b.Reason, "ES-03") {
+			if b := payloadOf[tablelog.Bet](r, nil); b.Player == "zoe" && b.Stake == 300 && strings.Contains(b.Reason, "ES-03") {
 				withdrawn++
 			}
 		}

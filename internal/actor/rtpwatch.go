@@ -8,8 +8,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"sabot"
-	"sabot/internal/recall"
 	"sabot/internal/report"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -44,7 +44,7 @@ func (m *rtpMetrics) collectors() []prometheus.Collector {
 }
 
 // watchRTP counts a settled round in the table's watch.
-func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
+func (a *Table) watchRTP(ctx context.Context, pay *tablelog.Settle) {
 	th := a.s.Theories // set by Open when RTPWatch
 	if th == nil || pay.Void {
 		return
@@ -97,7 +97,7 @@ func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
 // watched: their cards are not the shoe's.
 
 // watchCount counts a settled round in the table's count watch.
-func (a *Table) watchCount(ctx context.Context, pay *recall.Settle) {
+func (a *Table) watchCount(ctx context.Context, pay *tablelog.Settle) {
 	if pay.Void || a.forcedRound {
 		return
 	}

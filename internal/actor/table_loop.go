@@ -14,6 +14,7 @@ import (
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/seal"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -366,11 +367,11 @@ func (a *Table) appendStake(ctx context.Context, c *Command, kind string, round 
 // the round a settlement closes.
 func (a *Table) index(rec *sabot.LogRecord, payload any) {
 	switch p := payload.(type) {
-	case recall.Deal:
+	case tablelog.Deal:
 		rec.ShoeNo = int64(p.Shoe)
 	case recall.ShoeStep:
 		rec.ShoeNo = int64(p.Shoe)
-	case recall.Settle:
+	case tablelog.Settle:
 		if p.Closed || rec.RoundNo == 0 {
 			return
 		}

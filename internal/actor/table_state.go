@@ -19,6 +19,7 @@ import (
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/report"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -296,7 +297,7 @@ func (a *Table) trackAs(r *sabot.LogRecord, payload any) {
 		switch p := payload.(type) {
 		case seatPayload:
 			player = p.Player
-		case betPayload:
+		case tablelog.Bet:
 			player = p.Player
 		case nil:
 			var pl struct {
@@ -338,7 +339,7 @@ func (a *Table) closeTable(ctx context.Context, cause error) error {
 	if len(ret) == 0 && a.bankCover == 0 {
 		return nil
 	}
-	pay := recall.Settle{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
+	pay := tablelog.Settle{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
 	var total money.Amount
 	var ps []sabot.Posting
 	if a.bankCover != 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
 	"sabot/internal/wire"
 	"sabot/money"
@@ -298,7 +299,7 @@ func (d *Debits) Start(ctx context.Context, c Command, nd *NeedDebit) (parked bo
 		UserID: uid, Round: d.roundID(round), Amount: nd.amount, Kind: nd.kind, Game: game(d.t.Profile()), Session: o.gameSession(ctx, uid),
 		Created: o.now()}
 	rec := &sabot.LogRecord{TableID: table, Kind: sabot.LogWalletDebit, RoundNo: int64(round), Created: o.now(),
-		Payload: mustJSON(DebitPayload{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind}),
+		Payload: mustJSON(tablelog.WalletDebit{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind}),
 		Calls:   []sabot.WalletCall{call}}
 	rec.UserID = c.UserID()
 	if err := d.t.Write(ctx, rec); err != nil {

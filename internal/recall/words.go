@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -89,7 +90,7 @@ func openedWords(p opened) []sabot.Phrase {
 
 // configureWords say a configuration change, by whom and why, and the bets
 // it returned.
-func configureWords(p Change) []sabot.Phrase {
+func configureWords(p tablelog.Configure) []sabot.Phrase {
 	say := sabot.Say
 	out := ChangeWords(p)
 	if p.Reason != "" {
@@ -104,7 +105,7 @@ func configureWords(p Change) []sabot.Phrase {
 }
 
 // voidWords say a void round, or a table out of service.
-func voidWords(p Settle) []sabot.Phrase {
+func voidWords(p tablelog.Settle) []sabot.Phrase {
 	say := sabot.Say
 	if p.Closed {
 		return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
@@ -117,7 +118,7 @@ func voidWords(p Settle) []sabot.Phrase {
 }
 
 // timeoutWords say a decision applied when its time ran out.
-func timeoutWords(p decision) []sabot.Phrase {
+func timeoutWords(p tablelog.Decision) []sabot.Phrase {
 	say := sabot.Say
 	a := p.Action
 	if a.Player == "" || a.Box == 0 {
@@ -289,7 +290,7 @@ func optionText(opts map[string]string) string {
 // ChangeWords says a configuration change in a line, for the players and
 // the pit: the options changed (an empty value is the profile's), the bank
 // and a new shoe.
-func ChangeWords(p Change) []sabot.Phrase {
+func ChangeWords(p tablelog.Configure) []sabot.Phrase {
 	out := []sabot.Phrase{sabot.Say("configure", "the table's configuration changed")}
 	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
 		if v := p.Changed[k]; v == "" {

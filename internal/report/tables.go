@@ -283,28 +283,6 @@ func (a *tablesAcc) results(ctx context.Context, th *Theories, p Period) (*Table
 	return out, nil
 }
 
-// tableSettlement is what the tables' report reads of a settle or void
-// record (settlement): not the round's record nor the hands' cards, whose
-// decoding was half the report's work over a long period (docs/pit.md,
-// "Fast on a year of data").
-type tableSettlement struct {
-	Round int        `json:"round"`
-	Void  bool       `json:"void"`
-	Hands []struct{} `json:"hands"` // counted
-	Bets  []struct {
-		Box   int          `json:"box"`
-		Kind  string       `json:"kind"`
-		Stake money.Amount `json:"stake"`
-	} `json:"bets"`
-	House    money.Amount            `json:"house"`
-	Bank     string                  `json:"bank"`
-	BankPaid map[string]money.Amount `json:"bank_paid"`
-}
-
-func (s *tableSettlement) houseWin() money.Amount {
-	return houseWin(s.Void, s.Bank, s.House, s.BankPaid)
-}
-
 // add counts a table's rounds dealt under one rule set.
 func (r *TableResult) add(g *ruleSums, t *Theory) {
 	r.Rounds += g.Rounds
