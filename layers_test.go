@@ -79,7 +79,7 @@ var layers = map[string]int{
 	// The table server's API as types: requests, answers, views, events.
 	"sabot/internal/wire": 6,
 	// The table log's stored format: each kind's payload, one type, and
-	// the partial reads the reports need (issue 42 item 1).
+	// the partial reads the reports need.
 	"sabot/internal/tablelog": 6,
 	// The seed key: a shoe sealed until it is dealt, the commitment.
 	"sabot/internal/seal": 6,

@@ -8,7 +8,7 @@ import (
 )
 
 // The reports' win and theoretical win are the house's, and their text
-// says so (issue 41 item 5: a player who won 500.00 showed as -500.00
+// says so (a player who won 500.00 showed as -500.00
 // under "win").
 func TestReportTextSaysTheWinIsTheHouses(t *testing.T) {
 	var b strings.Builder
@@ -35,7 +35,7 @@ func TestReportTextSaysTheWinIsTheHouses(t *testing.T) {
 }
 
 // A test-mode table (forced cards allowed) is counted in the report,
-// marked so (issue 41 item 5: counted unmarked).
+// marked so (they were counted unmarked).
 func TestReportTextMarksTestModeTables(t *testing.T) {
 	var b strings.Builder
 	row := &report.TableResult{Table: 3, Name: "Venezia", Profile: "venice", TestMode: true, Rules: []string{"r"}}

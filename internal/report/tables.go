@@ -25,7 +25,7 @@ type TableResult struct {
 	Profile  string `json:"profile,omitempty"`
 	Physical bool   `json:"physical,omitempty"`
 	// TestMode marks a table whose rounds may be dealt forced cards
-	// (sabot.Table.TestMode): counted, and marked so (issue 41 item 5).
+	// (sabot.Table.TestMode): counted, and marked so.
 	TestMode bool `json:"test_mode,omitempty"`
 	// Rules are the rule sets the rounds were dealt under (GameHash).
 	Rules  []string `json:"rules"`

@@ -19,7 +19,7 @@ import (
 )
 
 // TestWriteLogFixture writes the store internal/recall replays as a fixture
-// (internal/recall/logfixture_test.go, issue 42 item 1: no stored byte
+// (internal/recall/logfixture_test.go: no stored byte
 // changes). It was run once on main at 1b82554, the code before the log
 // had one owner:
 //

@@ -1,4 +1,4 @@
-// Package tablelog owns the table log's stored format (issue 42 item 1):
+// Package tablelog owns the table log's stored format:
 // each kind's payload as one Go type, and the partial reads a reader needs
 // for speed, each a subset of its kind's type, decoding the same bytes.
 // The payloads are part of the stored format: fields are added, never

@@ -50,7 +50,7 @@ type Configure struct {
 }
 
 // WalletDebit is a debit asked of the operator's wallet for an operator's
-// player's stake (sabot.LogWalletDebit; issue 14, docs/wallet.md).
+// player's stake (sabot.LogWalletDebit; docs/wallet.md).
 type WalletDebit struct {
 	Op      string       `json:"op"`
 	ID      string       `json:"id"`

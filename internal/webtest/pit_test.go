@@ -42,7 +42,7 @@ func TestPit(t *testing.T) {
 	// A change of options with its reason, then a refused one.
 	row := `.pit-tables tr[data-table="` + itoa(g.table) + `"]`
 	do(t, pit, "new limits for Madrid",
-		chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "max_bet=400.00"), // money as money (issue 41 item 5)
+		chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "max_bet=400.00"), // money as money
 		chromedp.SendKeys(chromedp.CSS(row+" .pit-reason"), "the evening"))
 	click(t, pit, row+` button[data-op="configure"]`)
 	waitJS(t, pit, "the change done", `document.querySelector('.pit-status').innerText === 'Madrid: max_bet=400.00.'`)
