@@ -27,8 +27,7 @@ var updateLogFixture = flag.Bool("update-log-fixture", false, "rewrite testdata/
 // every shoe, the significant events, the pit's reports and their rollups
 // read from it are what that code read (testdata/log-1b82554.golden,
 // written by that code with -update-log-fixture). A change of how the log
-// is typed changes no byte of what is stored, nor of what is read from it
-//.
+// is typed changes no byte of what is stored, nor of what is read from it.
 func TestLogFixture(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()

@@ -252,7 +252,7 @@ test('the pit\'s watch: a return outside its band and a player flagged, figures 
 });
 
 // The pit's reports and ratings say whose win they show: the house's
-// (issue 41 item 5: a player who won 500.00 showed as -500.00 under "Win").
+// (a player who won 500.00 showed as -500.00 under "Win").
 test('the reports name the house as the one who wins', () => {
   const house = { en: /house/i, es: /de la casa/, it: /del banco/ };
   for (const code of ['en', 'es', 'it']) {
@@ -262,8 +262,8 @@ test('the reports name the house as the one who wins', () => {
   }
 });
 
-// The pit types and reads the money options as money (issue 41 item 5:
-// options were shown in minor units): max_bet=400.00 is sent as 40000,
+// The pit types and reads the money options as money (they
+// were shown in minor units): max_bet=400.00 is sent as 40000,
 // and 400,00 in Spanish and Italian.
 test('the pit types money options as money', async () => {
   const { optionAmounts, optionText } = await import('../static/js/dom.js');

@@ -69,7 +69,7 @@ function drawTables(el, r) {
     cell(money(x.theo_win), 'num theo'), cell(`${money(x.band_low)} – ${money(x.band_high)}`, 'num'),
     cell(formatPercent(x.rtp), 'num'), cell(formatPercent(x.certified_rtp, 3), 'num'));
   // A test-mode table's rounds (forced cards allowed) are counted, marked
-  // so (issue 41 item 5).
+  // so.
   const rows = r.tables.map(x => row([`${x.table} ${x.name || ''}`, x.test_mode ? h('span', { class: 'tag test-mode' }, t('felt.test')) : null], x));
   for (const x of r.profiles) rows.push(row(t('reports.profileRow', { profile: x.profile }), x));
   rows.push(row(t('reports.total'), r.total));

@@ -167,7 +167,7 @@ export function tablePage(main, id) {
   // The felt is fitted to the window's height between its own top
   // (--felt-top) and the tallest bar held at the foot (--bar-room: the chip
   // tray, the decision bar with a stake's field), so that no box is behind
-  // a bar on a laptop (issue 41); the room only grows, so that the felt
+  // a bar on a laptop; the room only grows, so that the felt
   // does not change its size from one decision to the next.
   let sighted = '';
   let barRoom = 0;
