@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -337,6 +338,57 @@ func monteCarlo(t *testing.T, cases []monteCarloCase, rounds int, seed uint64) {
 			100*res.TD.EV, 100*mean, 100*se, rounds, (mean-res.TD.EV)/se)
 		if math.Abs(mean-res.TD.EV) > 3*se {
 			t.Errorf("%s %v: simulation %.5f ± %.5f disagrees with the exact %.5f", c.name, c.opts, mean, se, res.TD.EV)
+		}
+	}
+}
+
+// VE-12 read by the letter (resplit_hands=first): only the first split
+// hand's card makes a new hand, a chain of its own in splitValue. The
+// exact analysis agrees with the simulation, which plays the rule on the
+// engine's order, at venice under both readings and at spain (up to 7
+// hands, where the first hand's chain runs longest).
+func TestMonteCarloAgrees_VE12(t *testing.T) {
+	rounds := 2_000_000
+	if testing.Short() {
+		rounds = 300_000
+	}
+	monteCarlo(t, []monteCarloCase{
+		{"venice", []string{"resplit_hands=any"}},
+		{"venice", []string{"resplit_hands=first"}},
+		{"spain", []string{"resplit_hands=first"}},
+	}, rounds, 201)
+}
+
+// VE-12: the first hand alone splitting again is worth less than either
+// hand doing it, and the same where one split is all (max_hands=2).
+func TestResplitFirstPrices_VE12(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		opts  []string
+		equal bool
+	}{
+		{"venice", nil, false},
+		{"spain", nil, false},
+		{"venice", []string{"max_hands=2"}, true},
+	} {
+		ev := map[string]float64{}
+		for _, r := range []string{"any", "first"} {
+			p := rules.MustLookup(c.name)
+			if err := p.SetAll(append(slices.Clone(c.opts), "resplit_hands="+r)); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Analyze(context.Background(), p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev[r] = res.TD.EV
+		}
+		t.Logf("%s %v: any %+.6f%%, first %+.6f%%", c.name, c.opts, 100*ev["any"], 100*ev["first"])
+		switch {
+		case c.equal && math.Abs(ev["any"]-ev["first"]) > 1e-12:
+			t.Errorf("%s %v: one split: any %.9f and first %.9f differ", c.name, c.opts, ev["any"], ev["first"])
+		case !c.equal && !(ev["first"] < ev["any"]):
+			t.Errorf("%s %v: first %.9f not below any %.9f", c.name, c.opts, ev["first"], ev["any"])
 		}
 	}
 }

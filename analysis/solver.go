@@ -1177,7 +1177,40 @@ func (s *solver) splitValue(P int) val {
 		cmemo[k] = v
 		return v
 	}
-	v := chain(2, 2, 0, 0, firstOpen)
+	// VE-12 read by the letter (resplit_hands=first): only the first
+	// hand's second card, the first card dealt after the split, makes a
+	// new hand. Those cards come before any other (the first hand's card
+	// is dealt, and dealt again after each resplit, until it is not a pair
+	// or the box holds all its hands), so the same reordering holds: with
+	// h hands made from h−2 pair cards, the first hand's card is a
+	// non-pair (one of b = 1) and the h−1 others take any card, or it is a
+	// pair and splits again (or, under CD, is kept); at the box's last
+	// hand all h take any card.
+	var firstOnly func(h int) val
+	firstOnly = func(h int) val {
+		a := h - 2
+		if !s.maySplit(P, h) || h >= maxHands {
+			return end(h, a, 0, h, firstAny)
+		}
+		q := float64(p-a) / float64(n-a)
+		v := end(h, a, 1, h-1, firstNonPair).scaled(1 - q)
+		if q > 0 {
+			re := firstOnly(h + 1)
+			if s.pol == polCD && !s.alwaysResplit {
+				if keep := end(h, a+1, 0, h-1, firstPair); keep[sEV] > re[sEV] {
+					re = keep
+				}
+			}
+			v.addScaled(&re, q)
+		}
+		return v
+	}
+	var v val
+	if s.p.ResplitHands == rules.ResplitFirst {
+		v = firstOnly(2)
+	} else {
+		v = chain(2, 2, 0, 0, firstOpen)
+	}
 	// AR-10 on the second split Ace; under challenge_after_first
 	// only where the first Ace's challenge is taken (worth it).
 	if s.p.ChallengeSplitAce && P == aceIdx && (!s.p.ChallengeAfterFirst || s.challengeEV(pack(0).addN(aceIdx, 1)) > 0) {

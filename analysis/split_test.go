@@ -135,7 +135,9 @@ func bruteSplit(t *testing.T, s *solver, P int, maxHands int) float64 {
 		return draw(sh, func(r int, q float64) float64 {
 			sh2 := sh
 			sh2[r]--
-			if r == P && made < maxHands && s.maySplit(P, made) { // resplit: a new hand waits
+			// resplit: a new hand waits; under resplit_hands=first (VE-12)
+			// only while the first hand, played first, is unfinished.
+			if r == P && made < maxHands && s.maySplit(P, made) && (p.ResplitHands != rules.ResplitFirst || len(hands) == 0) {
 				return q * play(sh2, removed.add(r), made+1, queue+1, hands, hole)
 			}
 			return q * playHand(sh2, removed.add(r), made, queue-1, hands, hole, start.with(r))
@@ -319,6 +321,31 @@ func TestSplitExactProfiles(t *testing.T) {
 		{name: "spain ES-09 ES-12, dealer_blackjack_takes=original", profile: "spain", opts: []string{"dealer_blackjack_takes=original"}, P: 7, up: aceIdx, hands: 5, shoe: &eights},
 		{name: "vegas-s17, no-peek, dealer_blackjack_takes=original", profile: "vegas-s17", opts: []string{"hole_card=no-peek", "dealer_blackjack_takes=original"}, P: 7, up: tenIdx, hands: 4, shoe: &eights},
 		{name: "spain ES-09 ES-12", profile: "spain", P: tenIdx, up: 5, hands: 7, shoe: &tens},
+	}
+	if testing.Short() {
+		cases = cases[:4]
+	}
+	checkSplitExact(t, cases)
+}
+
+// VE-12 read by the letter (resplit_hands=first): only the first split
+// hand, dealt the third card, splits again; exact against the enumeration
+// of every deal in the engine's order (the first hand played out first),
+// at venice (3 hands, tens and 9s, an Ace up without a hole card), with
+// dealer_blackjack_takes=original, and to 4 and 7 hands where the first
+// hand's chain runs on.
+func TestSplitResplitFirstExact_VE12(t *testing.T) {
+	tens := Counts{3, 3, 3, 3, 3, 3, 3, 3, 3, 12}
+	eights := Counts{2, 2, 2, 2, 2, 2, 2, 8, 2, 16}
+	first := []string{"resplit_hands=first"}
+	cases := []splitExactCase{
+		{name: "venice first", profile: "venice", opts: first, P: tenIdx, up: 5, hands: 3},
+		{name: "venice first", profile: "venice", opts: first, P: 8, up: 5, hands: 3},
+		{name: "vegas-s17 first", profile: "vegas-s17", opts: first, P: 7, up: 5, hands: 4},
+		{name: "vegas-s17 first, no-peek, original", profile: "vegas-s17", opts: []string{"resplit_hands=first", "hole_card=no-peek", "dealer_blackjack_takes=original"}, P: 7, up: tenIdx, hands: 4, shoe: &eights},
+		{name: "vegas-s17 first, resplit_aces", profile: "vegas-s17", opts: []string{"resplit_hands=first", "resplit_aces=true"}, P: aceIdx, up: 5, hands: 4},
+		{name: "spain first", profile: "spain", opts: first, P: tenIdx, up: 5, hands: 7, shoe: &tens},
+		{name: "venice first", profile: "venice", opts: first, P: 8, up: aceIdx, hands: 3},
 	}
 	if testing.Short() {
 		cases = cases[:4]

@@ -253,7 +253,17 @@ func (r *Round) checkAceChoice(a Action, explain bool) error {
 // pos is a box's hand as the rules on splitting and doubling read it;
 // Pair is left to the split's check (withPair), which alone reads it.
 func (r *Round) pos(b *box, h *Hand) rules.HandPos {
-	return rules.HandPos{Count: h.Count, Split: h.split, SplitAces: h.splitAces, Hands: b.n}
+	return rules.HandPos{Count: h.Count, Split: h.split, SplitAces: h.splitAces, Hands: b.n, Index: handIndex(b, h)}
+}
+
+// handIndex is h's place in its box, 0 the first (resplit_hands: VE-12).
+func handIndex(b *box, h *Hand) int {
+	for i := range b.hands {
+		if &b.hands[i] == h {
+			return i
+		}
+	}
+	return 0
 }
 
 // withPair completes pos with whether the hand's first two cards are a pair.
@@ -400,6 +410,8 @@ func (r *Round) checkSplit(a Action, pos rules.HandPos, explain bool) error {
 		return errQuiet
 	case rules.BarResplitAces:
 		return r.refuse(explain, a, ErrIllegalAction, "split Aces are not split again", "AR-19, ES-09, VE-14")
+	case rules.BarResplitHand:
+		return r.refuseBy(explain, a, ErrIllegalAction, "only the first split hand, dealt the third card, may split again («Se con la terza carta ricevuta forma un'altra coppia»)", "VE-12", "resplit_hands")
 	case rules.BarDeclared:
 		return r.refuse(explain, a, ErrIllegalAction, "the Aces have been declared, irrevocably until the round is settled: a pair of Aces splits before it declares", "AR-11")
 	}

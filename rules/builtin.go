@@ -285,8 +285,11 @@ func (p *Profile) Readings() []Reading {
 	if p.Challenge && p.ChallengeSplitAce && p.OwnRule("AR-10") {
 		add("AR-10", "", "«Si tiene un As en la primer carta y recibe otro As en la segunda carta podrá asegurar éste también siempre y cuando abra la apuesta»: «también» is read as this Ace too, as the first could be, and the split («siempre y cuando abra la apuesta») as the one condition: the second Ace may be challenged whether the first was or not; challenge_after_first=true takes the other reading, a second challenge only for one who challenged the first")
 	}
-	if p.MaxHands == 3 && p.OwnRule("VE-12") {
-		add("VE-12", "max_hands", "«Se con la terza carta ricevuta forma un'altra coppia il giocatore può effettuare un'ultima divisione»: either split hand that forms a new pair with the card it receives may split once more, up to 3 hands; the letter's «terza carta», the first card dealt after the split, would let the first hand alone split again: that reading has no option yet")
+	switch {
+	case p.ResplitHands == ResplitFirst:
+		out = append(out, Reading{Rule: "VE-12", Option: "resplit_hands", Value: "first", Text: "«Se con la terza carta ricevuta forma un'altra coppia il giocatore può effettuare un'ultima divisione», read by the letter: the third card is the first card dealt after the split, which the first split hand takes: that hand alone may split again when it makes a new pair, the second hand is played as dealt; resplit_hands=any lets either split hand split again"})
+	case p.MaxHands > 2 && p.OwnRule("VE-12"):
+		out = append(out, Reading{Rule: "VE-12", Option: "resplit_hands", Value: "any", Text: "«Se con la terza carta ricevuta forma un'altra coppia il giocatore può effettuare un'ultima divisione»: either split hand that forms a new pair with the card it receives may split once more, up to 3 hands (max_hands), the «terza carta» read as each hand's card after the split; resplit_hands=first takes the letter's third card, the first dealt after the split, and lets the first hand alone split again"})
 	}
 	if p.BankRotates && p.OwnRule("FAM-02") {
 		add("FAM-02", "bank_rounds", "the bank «pasaría cada cierto período de tiempo»: the period is counted in rounds (bank_rounds; 0, only a blackjack passes it), which every player at the table sees alike and a replay keeps, not in minutes")

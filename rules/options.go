@@ -137,6 +137,7 @@ var (
 	dealerPlays    = []string{"as-needed", "always", "unless-all-bust"}
 	insClosesNames = []string{"first-decision", "third-card"}
 	dealerAceNames = []string{"recount", "stays-one"}
+	resplitNames   = []string{"any", "first"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
 
@@ -179,6 +180,7 @@ var options = []Option{
 	boolOpt("double_after_split", "AR-17,ES-08,VE-13", "A split hand may double.", func(p *Profile) *bool { return &p.DoubleAfterSplit }),
 	boolOpt("double_for_less", "VE-19", "A double may stake less than the original (paid at its amount) or more (the excess is neither paid nor lost); else it must equal the original.", func(p *Profile) *bool { return &p.DoubleForLess }),
 	intOpt("max_hands", "AR-18,ES-09,VE-12", "Hands one box may reach by splitting (1: no split, 2: one split).", func(p *Profile) *int { return &p.MaxHands }),
+	enumOpt("resplit_hands", "VE-12", "Which split hand may split again, up to max_hands: any (either split hand that makes a new pair with its second card; every profile) or first (VE-12 read by the letter, «Se con la terza carta ricevuta forma un'altra coppia»: the third card is the first dealt after the split, to the box's first hand, which alone may split again).", resplitNames, func(p *Profile) *ResplitHands { return &p.ResplitHands }),
 	boolOpt("resplit_aces", "ES-09", "Split Aces may be split again.", func(p *Profile) *bool { return &p.ResplitAces }),
 	boolOpt("hit_split_aces", "AR-19,ES-09,VE-14", "Split Aces may draw more than one card, and then may also double where double_after_split allows it (and double_on the total); off, each takes one card and neither draws nor doubles.", func(p *Profile) *bool { return &p.HitSplitAces }),
 	enumOpt("split_blackjack", "AR-19,ES-09,VE-14", "An Ace and a ten-value on a split hand: a plain 21 (21), ranked as a blackjack and paid even money (blackjack-even), or ranked as a blackjack paid even money on split Aces and at blackjack_pays on a split ten that draws an Ace (aces-even: AR-19 by the letter, the 1:1 sentence under «APERTURA DE \"ASES\"» only).", splitBJNames, func(p *Profile) *SplitBlackjack { return &p.SplitBlackjack }),

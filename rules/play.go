@@ -16,6 +16,7 @@ type HandPos struct {
 	Split     bool // it was made by splitting
 	SplitAces bool // it was made by splitting Aces
 	Hands     int  // the hands its box holds now
+	Index     int  // its place in the box, 0 the first (resplit_hands: VE-12)
 }
 
 // Bar is the rule that forbids a split, a double, a surrender or a bet,
@@ -48,12 +49,16 @@ const (
 	// «será irrevocable hasta la completa definición del pase» (AR-11): a
 	// split would unmake the total declared.
 	BarDeclared
+	// BarResplitHand: under resplit_hands=first only the box's first
+	// hand, dealt the third card, splits again (VE-12).
+	BarResplitHand
 )
 
 // SplitBar says what forbids the hand to split now, or NoBar: a split
 // takes the first two cards of equal value, while the box holds fewer than
-// max_hands hands, and split Aces split again only under resplit_aces
-// (AR-18, AR-19, ES-09, VE-12, VE-14). A pair of Aces declared 1 or 11 is
+// max_hands hands, under resplit_hands=first only by the box's first hand,
+// and split Aces split again only under resplit_aces (AR-18, AR-19, ES-09,
+// VE-12, VE-14). A pair of Aces declared 1 or 11 is
 // not split (AR-11): the player splits before he declares, and each split
 // hand declares its own Ace.
 func (p *Profile) SplitBar(h HandPos) Bar {
@@ -64,6 +69,8 @@ func (p *Profile) SplitBar(h HandPos) Bar {
 		return BarPair
 	case h.Hands >= p.MaxHands:
 		return BarHands
+	case h.Index > 0 && p.ResplitHands == ResplitFirst:
+		return BarResplitHand
 	case h.SplitAces && !p.ResplitAces:
 		return BarResplitAces
 	case h.Count.Declared != 0:

@@ -22,9 +22,14 @@ func pairOf(cards string) bool {
 // AR-18: one split per box (2 hands), K-10 is a pair; ES-09: up to 7
 // hands, Aces not split again unless resplit_aces; VE-12: up to 3 hands;
 // AR-19: Aces split once.
+// at places a hand in its box (HandPos.Index).
+func at(h HandPos, i int) HandPos { h.Index = i; return h }
+
 func TestMaySplit_AR18_AR19_ES09_VE12(t *testing.T) {
 	resplit := MustLookup("spain")
 	must(t, resplit.Set("resplit_aces", "true"))
+	first := MustLookup("venice")
+	must(t, first.Set("resplit_hands", "first"))
 	cases := []struct {
 		p    *Profile
 		h    HandPos
@@ -47,9 +52,15 @@ func TestMaySplit_AR18_AR19_ES09_VE12(t *testing.T) {
 		{MustLookup("venice"), pos("QS JH", 2, false), NoBar}, // VE-12: a new pair, one more split
 		{MustLookup("venice"), pos("QS JH", 3, false), BarHands},
 		{MustLookup("vegas-s17"), pos("AS AH", 2, true), BarResplitAces},
+		// VE-12 under resplit_hands=first: the first hand alone.
+		{MustLookup("venice"), at(pos("QS JH", 2, false), 1), NoBar},
+		{first, at(pos("QS JH", 2, false), 0), NoBar},
+		{first, at(pos("QS JH", 2, false), 1), BarResplitHand},
+		{first, at(pos("QS JH", 3, false), 0), BarHands},
+		{first, pos("QS JH", 1, false), NoBar},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s/%s/%d-hands", c.p.Name, fmtCount(c.h), c.h.Hands), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s/%d-hands/at-%d", c.p.Name, fmtCount(c.h), c.h.Hands, c.h.Index), func(t *testing.T) {
 			if got := c.p.SplitBar(c.h); got != c.want {
 				t.Errorf("SplitBar = %d, want %d", got, c.want)
 			}

@@ -138,6 +138,21 @@ const (
 	AceStaysOne
 )
 
+// ResplitHands says which hand of a box may split again once it has split
+// (VE-12): the Venetian rules allow one more split «Se con la terza carta
+// ricevuta forma un'altra coppia», the third card being the first card
+// dealt after the split, which the first split hand takes.
+type ResplitHands uint8
+
+const (
+	// ResplitAny: any split hand that makes a new pair with its second
+	// card may split again, up to max_hands.
+	ResplitAny ResplitHands = iota
+	// ResplitFirst: only the box's first hand (the one dealt the third
+	// card) may split again; the others are played as dealt.
+	ResplitFirst
+)
+
 // InsuranceCloses says what closes the insurance window (ES-11, VE-15):
 // the offer is made once, before play, or stays open until a player is
 // dealt a third card.
@@ -224,6 +239,7 @@ type Profile struct {
 	DoubleForLess       bool           // VE-19
 	DoubleCardFaceDown  bool           // AR-17
 	MaxHands            int            // AR-18, ES-09, VE-12
+	ResplitHands        ResplitHands   // VE-12: which split hand may split again (any, or the first alone)
 	ResplitAces         bool           // ES-09
 	HitSplitAces        bool           // AR-19, ES-09, VE-14
 	SplitBlackjack      SplitBlackjack // AR-19, ES-09, VE-14

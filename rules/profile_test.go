@@ -295,7 +295,7 @@ func TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02
 		"argentina": {"AR-12 stand_on_21", "AR-13 dealer_ace=recount", "AR-19 split_blackjack=aces-even", "AR-11 declare_initial_ace", "AR-10 "},
 		"spain":     {"ES-04 stand_on_21", "ES-07 ", "ES-11 ", "EG-02 "},
 		"family":    {"ES-04 stand_on_21", "ES-07 ", "FAM-03 ", "FAM-03 cut_card_reserve", "FAM-02 bank_rounds", "FAM-01 bank_rotates"},
-		"venice":    {"VE-13 split_ten_ace_choice", "VE-01 ", "VE-12 max_hands"},
+		"venice":    {"VE-13 split_ten_ace_choice", "VE-01 ", "VE-12 resplit_hands=any"},
 	}
 	for name, ws := range want {
 		var got []string
@@ -328,6 +328,17 @@ func TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02
 	}
 	if !found {
 		t.Error("argentina with dealer_ace=stays-one: no AR-13 reading of the Ace that stays 1")
+	}
+	v := MustLookup("venice")
+	must(t, v.Set("resplit_hands", "first"))
+	var ve12 []string
+	for _, r := range v.Readings() {
+		if r.Rule == "VE-12" && r.Option != "" {
+			ve12 = append(ve12, r.Option+"="+r.Value)
+		}
+	}
+	if !slices.Equal(ve12, []string{"resplit_hands=first"}) {
+		t.Errorf("venice with resplit_hands=first: VE-12 readings %q, want the first hand's alone", ve12)
 	}
 }
 

@@ -53,6 +53,20 @@ var veniceRounds = []round{
 		net: "ana=200 ben=50"},
 	{name: "VE-12 split to three hands at most", profile: "venice", cards: "8S 6D 8H 8C 8D",
 		bets: "ana 1 100", decisions: "ana 1 split; ana 1 split; ana 1 split", err: "3 hands"},
+	// VE-12's two readings of which split hand splits again
+	// (resplit_hands): either (any, the profile's), or the first, dealt
+	// the «terza carta», alone (first).
+	{name: "VE-12 the second hand's new pair splits again", profile: "venice", cards: "8S 6D 8H 5C 8D TS 9C TH 7S",
+		bets: "ana 1 100", decisions: "ana 1 split; ana 1/1 stand; ana 1/2 split; ana 1/2 stand; ana 1/3 stand", net: "ana=300", dealer: 23},
+	{name: "VE-12 option first the second hand's new pair does not split", profile: "venice",
+		options: map[string]any{"resplit_hands": "first"},
+		cards:   "8S 6D 8H 5C 8D TS 9C TH 7S", bets: "ana 1 100", decisions: "ana 1 split; ana 1/1 stand; ana 1/2 split", err: "VE-12"},
+	{name: "VE-12 option first the second hand's pair is played as dealt", profile: "venice",
+		options: map[string]any{"resplit_hands": "first"},
+		cards:   "8S 6D 8H 5C 8D TS 9C TH 7S", bets: "ana 1 100", decisions: "ana 1 split; ana 1/1 stand; ana 1/2 stand", net: "ana=200", dealer: 25},
+	{name: "VE-12 option first the first hand's new pair splits again", profile: "venice",
+		options: map[string]any{"resplit_hands": "first"},
+		cards:   "8S 6D 8H 8C 5C TS 9C TH 7S", bets: "ana 1 100", decisions: "ana 1 split; ana 1/1 split; ana 1/1 stand; ana 1/2 stand; ana 1/3 stand", net: "ana=300", dealer: 23},
 	{name: "VE-13 an Ace on a split ten counted 1 draws", profile: "venice", cards: "TS 6D KH AC 5S 9D TH 7C",
 		bets: "ana 1 100", decisions: "ana 1 split; ana 1/1 declare 1; ana 1/1 hit; ana 1/1 stand; ana 1/2 stand",
 		net: "ana=200",

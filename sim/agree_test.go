@@ -447,6 +447,11 @@ func TestAgreesWithEngine(t *testing.T) {
 		agreeCase{name: "argentina/AR-13-dealer-ace-stays-one-textbook", profile: "argentina", options: []string{"dealer_ace=stays-one"}, rounds: 6000},
 		agreeCase{name: "vegas-h17/AR-13-dealer-ace-stays-one", profile: "vegas-h17", options: []string{"dealer_ace=stays-one"}, random: true, rounds: 6000},
 		agreeCase{name: "venice/AR-13-dealer-ace-stays-one", profile: "venice", options: []string{"dealer_ace=stays-one"}, random: true, rounds: 6000},
+		// VE-12 read by the letter (resplit_hands=first): the first
+		// split hand alone splits again; four hands with Aces resplit.
+		agreeCase{name: "venice/VE-12-resplit-first", profile: "venice", options: []string{"resplit_hands=first"}, random: true, rounds: 8000},
+		agreeCase{name: "venice/VE-12-resplit-first-textbook", profile: "venice", options: []string{"resplit_hands=first"}, rounds: 6000},
+		agreeCase{name: "spain/VE-12-resplit-first-aces", profile: "spain", options: []string{"resplit_hands=first", "resplit_aces=true", "max_hands=4"}, random: true, rounds: 6000},
 		agreeCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}, random: true, rounds: 4000},
 		// A player's true count: the decks left estimated, the count
 		// rounded (the driver counts with TrueCount.Of).

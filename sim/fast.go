@@ -98,17 +98,17 @@ type fastPlan struct {
 	// state s (Profile.DealerAdd): nextCard under dealer_ace=recount; under
 	// stays-one a soft hand's Ace is fixed at 1 first (AR-13).
 	dealerNext [64][64]uint8
-	total      [256]uint8   // Total (22: bust)
-	draws      [256]bool    // DealerTakes a card beyond two, playing in full (DealerDraws)
-	second     [4][16]bool  // DealerTakes his second card (no hole card), by need and up card
-	mustDraw   [256]bool    // MustDraw (VE-06)
-	value      [256]uint8   // card code → value 1..10
-	upCol      [16]uint8    // up-card value → strategy column
-	kindOf     [256]uint8   // a two-card hand's kind by state, not a pair
-	lgOf       [4]uint8     // the double (MayDouble) and surrender bits by unsplit, split, split Aces
-	lgMask     [256]uint8   // the legal bits a two-card state allows: no double where MayDouble refuses
-	splitLg    [2][16]uint8 // lgSplit where a pair may split (MaySplit), by split Aces and the box's hands
-	oneCard    bool         // split Aces take one card (OneCard)
+	total      [256]uint8      // Total (22: bust)
+	draws      [256]bool       // DealerTakes a card beyond two, playing in full (DealerDraws)
+	second     [4][16]bool     // DealerTakes his second card (no hole card), by need and up card
+	mustDraw   [256]bool       // MustDraw (VE-06)
+	value      [256]uint8      // card code → value 1..10
+	upCol      [16]uint8       // up-card value → strategy column
+	kindOf     [256]uint8      // a two-card hand's kind by state, not a pair
+	lgOf       [4]uint8        // the double (MayDouble) and surrender bits by unsplit, split, split Aces
+	lgMask     [256]uint8      // the legal bits a two-card state allows: no double where MayDouble refuses
+	splitLg    [2][2][16]uint8 // lgSplit where a pair may split (MaySplit), by a hand after the box's first (resplit_hands), split Aces and the box's hands
+	oneCard    bool            // split Aces take one card (OneCard)
 	// resplitLegal: the moves of a new pair of such Aces that may split
 	// again: split, and stand unless the hand must draw (VE-06) or
 	// declare (AR-11), which it may not.
@@ -303,11 +303,13 @@ func newFastPlan(cfg *Config) *fastPlan {
 			}
 		}
 	}
-	for aces := 0; aces < 2; aces++ {
-		for n := 1; n < len(fp.splitLg[aces]); n++ {
-			h := rules.HandPos{Count: rules.Count{N: 2}, Pair: true, Split: aces == 1 || n > 1, SplitAces: aces == 1, Hands: n}
-			if p.MaySplit(h) {
-				fp.splitLg[aces][n] = lgSplit
+	for later := 0; later < 2; later++ {
+		for aces := 0; aces < 2; aces++ {
+			for n := 1; n < len(fp.splitLg[later][aces]); n++ {
+				h := rules.HandPos{Count: rules.Count{N: 2}, Pair: true, Split: aces == 1 || n > 1, SplitAces: aces == 1, Hands: n, Index: later}
+				if p.MaySplit(h) {
+					fp.splitLg[later][aces][n] = lgSplit
+				}
 			}
 		}
 	}
@@ -960,7 +962,7 @@ func (t *table) secondCard(b *fbox, h *fhand, upv, col uint8) {
 	if h.splitAces && fp.oneCard {
 		h.done = true // ES-09, VE-14: one card each
 		// A new pair of Aces may split again (MaySplit: resplit_aces).
-		if v == 1 && fp.splitLg[1][b.n&15] != 0 && t.resplitFast(b, h, upv, col) {
+		if v == 1 && fp.splitLg[b2i(h != &b.hands[0])&1][1][b.n&15] != 0 && t.resplitFast(b, h, upv, col) {
 			t.secondCard(b, h, upv, col)
 			return
 		}
@@ -1039,7 +1041,7 @@ func (t *table) decideFast(b *fbox, h *fhand, upv, col uint8) bool {
 		}
 	case h.v0 == h.v1:
 		kind = kPair + h.v0 - 1
-		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
+		lg = fp.splitLg[b2i(h != &b.hands[0])&1][b2i(h.splitAces)&1][b.n&15]
 	}
 	sk := b2i(h.split) + b2i(h.splitAces) // unsplit, split, split Aces
 	lg |= fp.lgOf[sk&3] & fp.lgMask[h.s]
@@ -1108,7 +1110,7 @@ func (t *table) declareFast(b *fbox, h *fhand, upv, col uint8) bool {
 	kind, lg := fp.kindOf[h.s], uint8(0)
 	if h.v0 == h.v1 { // a pair of Aces
 		kind = kPair
-		lg = fp.splitLg[b2i(h.splitAces)&1][b.n&15]
+		lg = fp.splitLg[b2i(h != &b.hands[0])&1][b2i(h.splitAces)&1][b.n&15]
 	}
 	lg |= fp.lgOf[(b2i(h.split)+b2i(h.splitAces))&3] & lgSurrender
 	m := fs.pre[kind&63][lg>>1&3][col&15]

@@ -94,6 +94,8 @@ func fastCases() []fastCase {
 		fastCase{name: "argentina/AR-13-dealer-ace-stays-one", profile: "argentina", options: []string{"dealer_ace=stays-one"}},
 		fastCase{name: "vegas-h17/AR-13-dealer-ace-stays-one", profile: "vegas-h17", options: []string{"dealer_ace=stays-one"}},
 		fastCase{name: "venice/AR-13-dealer-ace-stays-one", profile: "venice", options: []string{"dealer_ace=stays-one"}},
+		fastCase{name: "venice/VE-12-resplit-first", profile: "venice", options: []string{"resplit_hands=first"}},
+		fastCase{name: "spain/VE-12-resplit-first-aces", profile: "spain", options: []string{"resplit_hands=first", "resplit_aces=true", "max_hands=4"}},
 		fastCase{name: "argentina/split-blackjack-aces-even", profile: "argentina", options: []string{"split_blackjack=aces-even"}},
 		fastCase{name: "venice/split-blackjack-aces-even", profile: "venice", options: []string{"split_blackjack=aces-even", "stand_on_21=false"}},
 		fastCase{name: "spain/payout-unit-6:5", profile: "spain", options: []string{"blackjack_pays=6:5", "payout_unit=5", "min_bet=25"}},

@@ -59,7 +59,7 @@ func newPlainPlan(cfg *Config, fp *fastPlan) *plainPlan {
 			s := fp.next[fp.next[0][v0]][v1]
 			kind, lg := fp.kindOf[s], uint8(0)
 			if v0 == v1 {
-				kind, lg = uint8(kPair+v0-1), fp.splitLg[0][1]
+				kind, lg = uint8(kPair+v0-1), fp.splitLg[0][0][1]
 			}
 			lg |= fp.lgOf[0] & fp.lgMask[s]
 			for up := 1; up <= 10; up++ {

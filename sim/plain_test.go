@@ -133,6 +133,8 @@ func TestPlainAgreesWithEngine(t *testing.T) {
 		plainCase{"spain/last-round-void", "spain", []string{"last_round_void=true"}},
 		plainCase{"argentina/AR-13-dealer-ace-stays-one", "argentina", []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false", "dealer_ace=stays-one"}},
 		plainCase{"vegas-h17/AR-13-dealer-ace-stays-one", "vegas-h17", []string{"dealer_ace=stays-one"}},
+		plainCase{"venice/VE-12-resplit-first", "venice", []string{"resplit_hands=first"}},
+		plainCase{"vegas-s17/VE-12-resplit-first-aces", "vegas-s17", []string{"resplit_hands=first", "resplit_aces=true"}},
 		plainCase{"spain/one-deck-to-the-end", "spain", []string{"decks=1", "cut_card_reserve=0", "burn_cards=0"}},
 	)
 	for _, c := range cases {

@@ -58,7 +58,7 @@ var ruleTests = map[string][]string{
 	"VE-08":  {"engine TestDealerPlaysWhenEveryHandIsBust_AR14_VE08_ES05", "rules TestDealerPlaysOption_AR14_ES05_VE08", "rules TestDealerRule_AR13_ES05_VE08", "rules TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21"},
 	"VE-09":  {"engine TestSettlementOrder_AR15_VE09", "engine TestSettlementRightToLeft_VE09"},
 	"VE-11":  {"engine TestMaximumBindsTheBackBettorsDouble_VE21_VE11", "rules TestCanDoubleOn_AR17_ES08_VE11", "rules TestMayDouble_AR17_AR19_ES08_ES09_VE11_VE13"},
-	"VE-12":  {"rules TestMaySplit_AR18_AR19_ES09_VE12", "rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01"},
+	"VE-12":  {"analysis TestMonteCarloAgrees_VE12", "analysis TestResplitFirstPrices_VE12", "analysis TestSplitResplitFirstExact_VE12", "engine TestResplitHands_VE12", "rules TestMaySplit_AR18_AR19_ES09_VE12", "rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01"},
 	"VE-13":  {"internal/webtest TestSplitTenAceCountsOne_VE13", "rules TestDeclare_AR11_VE13", "rules TestMayDouble_AR17_AR19_ES08_ES09_VE11_VE13", "rules TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02_FAM03_EG02_VE01", "rules TestReadingsListed_FAM01_VE13_VE01_ES09_ES11_AR10"},
 	"VE-14":  {"engine TestASplit21MayBeInsured_VE15_VE14", "rules TestOneCard_AR19_ES09_VE14", "rules TestSplitBlackjack_AR19_ES09_VE14"},
 	"VE-15":  {"engine TestASplit21MayBeInsured_VE15_VE14", "engine TestInsuranceOneShotOffer_VE15", "rules TestDealerBlackjackTakes_ES12_VE15"},

@@ -207,6 +207,10 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		split = one("split.once", "Split two cards of equal value (K-10 too) once, for a stake equal to the original")
 	default:
 		split = one("split.upTo", fmt.Sprintf("Split two cards of equal value (K-10 too) for an equal stake, up to %d hands", p.MaxHands), "n", p.MaxHands)
+		// VE-12 read by the letter (resplit_hands=first).
+		if p.ResplitHands == rules.ResplitFirst {
+			split = append(split, ph("split.firstOnly", "; only the first split hand, dealt the third card, may split again"))
+		}
 	}
 	if p.MaxHands > 1 {
 		if p.HitSplitAces {
@@ -226,7 +230,11 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 			split = append(split, ph("split.blackjack21", "; an Ace and a ten on a split hand are 21, not blackjack"))
 		}
 	}
-	add("split", split, nil, "max_hands", "resplit_aces", "hit_split_aces", "split_blackjack")
+	splitKeys := []string{"max_hands", "resplit_aces", "hit_split_aces", "split_blackjack"}
+	if p.ResplitHands == rules.ResplitFirst {
+		splitKeys = append(splitKeys, "resplit_hands")
+	}
+	add("split", split, nil, splitKeys...)
 	if p.SplitTenAceChoice {
 		add("split", one("split.tenAce", "After splitting ten-values, an Ace drawn to a split hand may be counted 1 (the hand is then 11 and may draw or double) or 11"), nil, "split_ten_ace_choice")
 	}
