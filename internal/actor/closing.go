@@ -29,8 +29,8 @@ import (
 // pitClose is a table the pit closed: who, why, the table the players are
 // invited to.
 type pitClose struct {
-	by, reason string
-	to         int64
+	by, user, reason string // by: "the inspector NAME", "the pit NAME"; user: NAME
+	to               int64
 }
 
 // closeRule is what a refusal of a closing cites at the table: 003 §11 at
@@ -78,7 +78,7 @@ func (a *Table) pitCloseTable(ctx context.Context, c *Command, req wire.CloseTab
 	if c.user.Role == sabot.RoleInspector {
 		by = "the inspector " + c.user.Name
 	}
-	pc := &pitClose{by: by, reason: strings.TrimSpace(req.Reason), to: req.To}
+	pc := &pitClose{by: by, user: c.user.Name, reason: strings.TrimSpace(req.Reason), to: req.To}
 	// Every player's bets back and his seats given up, as his leave: one
 	// record each, the closing's command ID on none, so that a closing
 	// stopped half-way is done whole when sent again.
@@ -150,11 +150,11 @@ func (a *Table) atTable() []string {
 func (a *Table) shutRefusal() error {
 	rule := a.closeRule()
 	return sabot.Errorf(sabot.ECONFLICT, "refused: table %d is %s (%s)", a.cfg.ID, a.shut.text(), rule).
-		WithReason("table_closed_pit", map[string]any{"table": a.shut.to, "by": a.shut.by, "rule": rule})
+		WithReason("table_closed_pit", map[string]any{"table": a.shut.to, "by": a.shut.user, "rule": rule})
 }
 
 // replayCloseTable and replayReopenTable apply the pit's closing and
 // reopening at a start.
 func (a *Table) replayCloseTable(p wire.AdminEvent) {
-	a.shut = &pitClose{by: p.By, reason: p.Memo, to: p.Table}
+	a.shut = &pitClose{by: p.By, user: p.User, reason: p.Memo, to: p.Table}
 }

@@ -23,7 +23,10 @@ type TableView struct {
 	Closed   string            `json:"closed,omitempty"`
 	// InvitedTo is the table the players of a table the pit closed are
 	// invited to (003 §11); 0: none named, or the table serves.
-	InvitedTo int64      `json:"invited_to,omitempty"`
+	InvitedTo int64 `json:"invited_to,omitempty"`
+	// PitClosed: the pit closed the table (Closed says by whom), and
+	// reopen-table opens it; false for a table out of service.
+	PitClosed bool       `json:"pit_closed,omitempty"`
 	Rules     RulesView  `json:"rules"`
 	Seats     []SeatView `json:"seats"`
 	Bets      []BetView  `json:"bets"` // placed for the next round
