@@ -68,10 +68,11 @@ func (a *Table) pitCloseTable(ctx context.Context, c *Command, req wire.CloseTab
 		return 0, sabot.Errorf(sabot.EINVALID, "to: the players are invited to another table than the one closed")
 	}
 	// A walk-in at a live table holds the casino's chips: the dealer
-	// cashes him out (cash-out) before the table closes.
+	// cashes him out (cash-out) and stands him up (leave, walk_in) before
+	// the table closes.
 	for _, p := range a.atTable() {
 		if walkInPlayer(p) {
-			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s still sits at the table with chips: the dealer cashes him out first (%s)", p, wire.OpCashOut)
+			return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the walk-in %s still sits at the table: the dealer cashes him out (%s) and stands him up (%s with walk_in) first", p, wire.OpCashOut, wire.OpLeave)
 		}
 	}
 	by := "the pit " + c.user.Name

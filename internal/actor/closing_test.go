@@ -143,3 +143,40 @@ func TestCloseTable_003s11_RefusedMidRound(t *testing.T) {
 		}
 	}
 }
+
+// 003 §11 at a live table (issue 13): a walk-in holds the casino's chips,
+// which the dealer changes back (cash-out) before he stands him up and the
+// table closes: the closing is refused while he sits, and accepted once he
+// is cashed out and gone;
+// an online player's bet there is returned as at any table.
+func TestCloseTable_003s11_LiveTableCashesOutWalkInsFirst(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical", "player_cut": "false"}, -1)
+	p.s.Timing.KeepBetWindow = true
+	dora := &sabot.User{Name: "dora", PasswordHash: []byte("x"), Role: sabot.RoleDealer}
+	if err := p.st.CreateUser(ctx, dora); err != nil {
+		t.Fatal(err)
+	}
+	ana := p.player(t, "ana")
+	before := p.s.balance(ctx, sabot.AccountWallet, ana.ID)
+	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, dora, wire.OpSeatWalkIn, wire.CommandRequest{Box: 2})
+	p.do(t, dora, wire.OpBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
+	err := p.try(t, closeInspector, wire.OpCloseTable, wire.CommandRequest{To: 3})
+	wantCode(t, err, sabot.ECONFLICT)
+	if !strings.Contains(sabot.ErrorMessage(err), wire.OpCashOut) || p.a.shut != nil {
+		t.Fatalf("closed with a walk-in seated: %v", err)
+	}
+	p.do(t, dora, wire.OpCashOut, wire.CommandRequest{Box: 2})
+	wantCode(t, p.try(t, closeInspector, wire.OpCloseTable, wire.CommandRequest{To: 3}), sabot.ECONFLICT) // cashed out, still seated
+	stand := testCommand(t, opLeave, dora, "dora", "stand-walk-in", wire.CommandRequest{})
+	stand.walkIn = 2
+	if r := p.a.handle(ctx, stand); r.err != nil {
+		t.Fatal(r.err)
+	}
+	p.do(t, closeInspector, wire.OpCloseTable, wire.CommandRequest{To: 3})
+	if p.a.shut == nil || p.s.balance(ctx, sabot.AccountWallet, ana.ID) != before {
+		t.Fatalf("closed %v, ana's wallet %s, %s before", p.a.shut, p.s.balance(ctx, sabot.AccountWallet, ana.ID), before)
+	}
+}
