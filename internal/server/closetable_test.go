@@ -1,0 +1,78 @@
+package server_test
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sabot"
+	"sabot/internal/wire"
+)
+
+// 003 §11 over HTTP: the inspector closes a Spanish table between rounds
+// and invites its players to another; their bets come back to their
+// wallets (nothing void), the lobby shows the table closed with the table
+// invited to, the significant-event log names the inspector, a sit is
+// refused (table_closed_pit) after a restart too, and reopen-table opens
+// it again.
+func TestCloseTableOverHTTP_003s11(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, nil, slow)
+	tb, other := h.table("spain", false, nil), h.table("spain", false, nil)
+	ines := h.staff("ines", sabot.RoleInspector)
+	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 200})) // a back bet (ES-03)
+	if wallet(t, ana) != 900 || wallet(t, ben) != 800 {
+		t.Fatalf("wallets after the bets: ana %d, ben %d", wallet(t, ana), wallet(t, ben))
+	}
+	_, err := ana.Command(ctx, tb, wire.OpCloseTable, wire.CommandRequest{To: other})
+	wantCode(t, err, sabot.EFORBIDDEN, "the inspector's or the pit's only (ES-01)")
+	must(ines.Command(ctx, tb, wire.OpCloseTable, wire.CommandRequest{To: other, Reason: "few players"}))
+	if wallet(t, ana) != 1000 || wallet(t, ben) != 1000 {
+		t.Fatalf("wallets after the closing: ana %d, ben %d, want 1000 each", wallet(t, ana), wallet(t, ben))
+	}
+	var lobby []wire.TableView
+	must(0, ana.Do(ctx, "GET", "/api/tables", nil, &lobby))
+	found := false
+	for _, v := range lobby {
+		if v.ID == tb {
+			found = true
+			if !v.PitClosed || v.InvitedTo != other || !strings.Contains(v.Closed, "the inspector ines") || len(v.Seats) != 0 || len(v.Bets) != 0 {
+				t.Fatalf("the lobby's closed table: %+v", v)
+			}
+		} else if v.Closed != "" {
+			t.Fatalf("table %d closed too: %q", v.ID, v.Closed)
+		}
+	}
+	if !found {
+		t.Fatalf("table %d not in the lobby", tb)
+	}
+	evs := h.events(url.Values{"table": {strconv.FormatInt(tb, 10)}})
+	said := false
+	for _, e := range evs {
+		if strings.HasPrefix(e.Summary, "close-table: closed by the inspector ines; the players are invited to table "+strconv.FormatInt(other, 10)) {
+			said = len(e.Words) == 1 && e.Words[0].Key == "closeTableTo"
+		}
+	}
+	if !said {
+		t.Fatalf("the significant events do not name the inspector's closing: %+v", evs)
+	}
+	_, err = ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2})
+	wantReason(t, err, sabot.ECONFLICT, "table_closed_pit")
+	h.restart(slow)
+	ana.URL, ines.URL = h.srv.URL(), h.srv.URL()
+	_, err = ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100})
+	wantReason(t, err, sabot.ECONFLICT, "table_closed_pit")
+	if v := must(ana.Table(ctx, tb)); !v.PitClosed || v.InvitedTo != other {
+		t.Fatalf("after a restart: %+v", v)
+	}
+	must(ines.Command(ctx, tb, wire.OpReopenTable, wire.CommandRequest{}))
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+	if v := must(ana.Table(ctx, tb)); v.PitClosed || v.Closed != "" {
+		t.Fatalf("reopened: %+v", v)
+	}
+}
