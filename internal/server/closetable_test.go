@@ -6,8 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"sabot"
+	"sabot/internal/client"
+	"sabot/internal/live"
+	"sabot/internal/server"
 	"sabot/internal/wire"
 )
 
@@ -75,4 +79,62 @@ func TestCloseTableOverHTTP_003s11(t *testing.T) {
 	if v := must(ana.Table(ctx, tb)); v.PitClosed || v.Closed != "" {
 		t.Fatalf("reopened: %+v", v)
 	}
+}
+
+// 003 §11 in a cluster: the closing of a table served by node 1, sent
+// through node 0, is applied by the table's owner; the players' feed
+// through node 0 gets the "closed" event with the table invited to; the
+// same closing sent again under its command ID, through the owner itself,
+// is answered as the first (the same seq, a duplicate) and writes nothing;
+// the ledger balances.
+func TestCloseTableInACluster_003s11(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 1)
+	ids := c.tables(2)
+	c.add()
+	within(t, 10*time.Second, "a table on each of two nodes", func() bool {
+		return server.Local(c.nodes[0]) == 1 && server.Local(c.nodes[1]) == 1
+	})
+	tb, other := ids[0], ids[1]
+	if c.owner(tb) != c.nodes[1] {
+		tb, other = other, tb
+	}
+	must(0, c.admin.Do(ctx, "POST", "/api/admin/staff", live.StaffRequest{Name: "ines", Password: password, Role: sabot.RoleInspector}, nil))
+	ines := &client.Client{URL: c.nodes[0].URL()}
+	must(ines.Login(ctx, "ines", password))
+	ana := c.player("ana", c.nodes[0])
+	feed := must(ana.Subscribe(ctx, tb, "", 0))
+	defer feed.Close()
+	ben := c.player("ben", c.nodes[1])
+	must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+	must(ben.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2})) // the window waits for his bet
+	must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 100}))
+	first := must(ines.Command(ctx, tb, wire.OpCloseTable, wire.CommandRequest{CommandID: "close-1", To: other}))
+	for {
+		m := must(feed.Next(ctx))
+		if m.Type == "event" && m.Event != nil && m.Event.Kind == wire.EvClosed {
+			if m.Event.Table != other || m.Event.By != "ines" {
+				t.Fatalf("the closed event: %+v", m.Event)
+			}
+			break
+		}
+	}
+	if w := wallet(t, ana); w != 10000 {
+		t.Fatalf("ana's wallet after the closing: %d, want 10000", w)
+	}
+	_, err := ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: 100})
+	wantReason(t, err, sabot.ECONFLICT, "table_closed_pit")
+	ines.URL = c.nodes[1].URL()
+	again := must(ines.Command(ctx, tb, wire.OpCloseTable, wire.CommandRequest{CommandID: "close-1", To: other}))
+	if !again.Duplicate || again.Seq != first.Seq {
+		t.Fatalf("the closing sent again: %+v, first %+v", again, first)
+	}
+	if recs := must(c.nodes[1].Store.Log(ctx, tb, first.Seq+1)); len(recs) != 0 {
+		t.Fatalf("the closing sent again wrote %d records", len(recs))
+	}
+	v := must(ana.Table(ctx, tb))
+	if !v.PitClosed || v.InvitedTo != other {
+		t.Fatalf("the table through node 0: %+v", v)
+	}
+	checkLedger(t, c.nodes[0].Store)
 }
