@@ -17,7 +17,7 @@ import (
 
 // 003 §11 over HTTP: the inspector closes a Spanish table between rounds
 // and invites its players to another; their bets come back to their
-// wallets (nothing void), the lobby shows the table closed with the table
+// wallets (nothing void; a self-excluded back bettor's too), the lobby shows the table closed with the table
 // invited to, the significant-event log names the inspector, a sit is
 // refused (table_closed_pit) after a restart too, and reopen-table opens
 // it again.
@@ -33,11 +33,17 @@ func TestCloseTableOverHTTP_003s11(t *testing.T) {
 	if wallet(t, ana) != 900 || wallet(t, ben) != 800 {
 		t.Fatalf("wallets after the bets: ana %d, ben %d", wallet(t, ana), wallet(t, ben))
 	}
+	// ben's self-exclusion comes into force with his bet down (written
+	// by another node, or his care's seam: the table does not know it):
+	// the closing returns his stake all the same (a return is no stake).
+	u := must(h.st.UserByName(ctx, "ben"))
+	now := time.Now()
+	must(0, h.st.(sabot.Care).PutCare(ctx, u.ID, sabot.PlayerCare{Exclusion: "self-exclusion", ExcludedFrom: now, ExcludedUntil: now.Add(180 * 24 * time.Hour)}))
 	_, err := ana.Command(ctx, tb, wire.OpCloseTable, wire.CommandRequest{To: other})
 	wantCode(t, err, sabot.EFORBIDDEN, "the inspector's or the pit's only (ES-01)")
 	must(ines.Command(ctx, tb, wire.OpCloseTable, wire.CommandRequest{To: other, Reason: "few players"}))
-	if wallet(t, ana) != 1000 || wallet(t, ben) != 1000 {
-		t.Fatalf("wallets after the closing: ana %d, ben %d, want 1000 each", wallet(t, ana), wallet(t, ben))
+	if w := must(h.st.Account(ctx, sabot.AccountWallet, u.ID)).Balance; wallet(t, ana) != 1000 || w != 1000 {
+		t.Fatalf("wallets after the closing: ana %d, ben (self-excluded) %d, want 1000 each", wallet(t, ana), w)
 	}
 	var lobby []wire.TableView
 	must(0, ana.Do(ctx, "GET", "/api/tables", nil, &lobby))
@@ -79,6 +85,7 @@ func TestCloseTableOverHTTP_003s11(t *testing.T) {
 	if v := must(ana.Table(ctx, tb)); v.PitClosed || v.Closed != "" {
 		t.Fatalf("reopened: %+v", v)
 	}
+	checkLedger(t, h.st)
 }
 
 // 003 §11 in a cluster: the closing of a table served by node 1, sent
