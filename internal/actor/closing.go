@@ -98,7 +98,8 @@ func (a *Table) pitCloseTable(ctx context.Context, c *Command, req wire.CloseTab
 			return 0, err
 		}
 		a.t.Leave(p)
-		a.publish(wire.Event{Kind: wire.EvLeave, Player: p, Amount: pending, Text: "table closed: bets returned"})
+		a.publish(wire.Event{Kind: wire.EvLeave, Player: p, Amount: pending, Text: "table closed by " + c.user.Name + " (" + rule + ")",
+			Reason: "table_closed_pit", Params: map[string]any{"table": req.To, "by": c.user.Name, "rule": rule}})
 	}
 	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: "close-table", User: c.user.Name, By: by, Table: req.To, Memo: pc.reason,
 		Text: pc.text() + " (" + rule + ")"}, nil)
