@@ -74,6 +74,8 @@ func TestEveryCommandReadsItsRequest(t *testing.T) {
 		wire.OpSkippedEleven:    {`{"command_id":"c"}`, wire.SkippedEleven{}},
 		wire.OpRefuseCorrection: {`{"command_id":"c","correction":7}`, wire.RefuseCorrection{Correction: 7}},
 		opDeal:                  {`{"command_id":"c"}`, wire.Deal{}},
+		wire.OpCloseTable:       {`{"command_id":"c","to":4,"reason":"few players"}`, wire.CloseTable{To: 4, Reason: "few players"}},
+		wire.OpReopenTable:      {`{"command_id":"c"}`, wire.ReopenTable{}},
 	}
 	for _, c := range tableCommands {
 		w, ok := want[c.name]

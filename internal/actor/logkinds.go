@@ -327,6 +327,10 @@ func (a *Table) replayAdmin(r *sabot.LogRecord, p wire.AdminEvent) error {
 		}
 	case "force-cards":
 		a.forced = p.Cards
+	case "close-table": // 003 §11
+		a.replayCloseTable(p)
+	case "reopen-table":
+		a.shut = nil
 	case "new-shoe":
 		if err := a.t.NewShoe(); err != nil {
 			return err

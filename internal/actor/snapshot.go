@@ -100,7 +100,7 @@ func (a *Table) maybeSnapshot(ctx context.Context) {
 	// give them back.
 	// Nor while a walk-in's buy-in or cash-out waits for the inspector
 	// (internal/live): the snapshot does not keep it.
-	if every < 0 || a.dealt || a.closed != "" || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.Awaiting() != table.StepNone || !due {
+	if every < 0 || a.dealt || a.closed != "" || a.shut != nil || len(a.fresh) > 0 || len(a.seeds) > 0 || len(a.pending) > 0 || a.t.Awaiting() != table.StepNone || !due {
 		return
 	}
 	pay, err := a.snapshot()

@@ -71,6 +71,11 @@ var tableCommands = []*Op{
 	parsed(wire.OpApprove, byInspector, parseApprove, (*Table).approve).cites(live.StaffRules, ""),
 	parsed(wire.OpRefuseCorrection, byInspector, parseRefuse, (*Table).refuseCorrection).cites(live.StaffRules, ""),
 	parsed(wire.OpRuling, byInspector, parseRuling, (*Table).ruling).cites(live.StaffRules, ""),
+	// A table closed between rounds, its players invited to another (003
+	// §11), and reopened (closing.go): the table head's decision at spain
+	// and family (ES-01), as a void.
+	inspectorCommand(wire.OpCloseTable, (*Table).pitCloseTable).cites(live.StaffRules, ""),
+	inspectorCommand(wire.OpReopenTable, (*Table).pitReopenTable).cites(live.StaffRules, ""),
 }
 
 // The rules a staff command's refusal to anyone else cites, each table its

@@ -215,6 +215,9 @@ func (a *Table) handle(ctx context.Context, c *Command) reply {
 			return reply{err: err}
 		}
 	}
+	if a.shut != nil && c.cmd.name != wire.OpReopenTable {
+		return reply{err: a.shutRefusal()} // 003 §11: closed by the pit until reopened
+	}
 	seq, err := a.exec(ctx, c)
 	if err == nil && !a.dealt {
 		a.maybeSnapshot(ctx) // records of no round count too

@@ -114,8 +114,11 @@ func (a *Table) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Post
 
 // state is everything replaying the log rebuilds.
 type state struct {
-	t       *table.Table
-	closed  string // why the table is out of service ("" when it serves)
+	t      *table.Table
+	closed string // why the table is out of service ("" when it serves)
+	// shut is the pit's closing (003 §11; nil: open), which reopen-table
+	// ends.
+	shut    *pitClose
 	lastSeq int64
 	// configured are the options a configuration change put in force (nil:
 	// those the table was created with).

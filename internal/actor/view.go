@@ -51,6 +51,9 @@ func handView(h *engine.Hand) wire.HandView {
 func (a *Table) view() *wire.TableView {
 	v := &wire.TableView{ID: a.cfg.ID, Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode,
 		Closed: a.closed, Seats: []wire.SeatView{}, Bets: []wire.BetView{}}
+	if a.closed == "" && a.shut != nil { // 003 §11
+		v.Closed, v.InvitedTo, v.PitClosed = a.shut.text(), a.shut.to, true
+	}
 	if a.t == nil {
 		return v
 	}

@@ -228,6 +228,12 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 		return []sabot.Phrase{say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
 	case p.Event == "new-shoe":
 		return []sabot.Phrase{say("newShoe", "new-shoe: "+p.Text)}
+	case p.Event == "close-table" && p.By != "" && p.Table != 0: // 003 §11
+		return []sabot.Phrase{say("closeTableTo", "close-table: "+p.Text, "by", p.By, "table", p.Table)}
+	case p.Event == "close-table" && p.By != "":
+		return []sabot.Phrase{say("closeTable", "close-table: "+p.Text, "by", p.By)}
+	case p.Event == "reopen-table" && p.User != "":
+		return []sabot.Phrase{say("reopenTable", "reopen-table: "+p.Text, "user", p.User)}
 	case p.Event == "void":
 		return []sabot.Phrase{say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
 	case p.Event == "node-joined" && p.Node != "":

@@ -104,6 +104,29 @@ type (
 	}
 )
 
+// The requests of a table closed and reopened by the pit (003 §11:
+// «cuando hay pocos jugadores en las mesas, se van cerrando éstas y los
+// jugadores son invitados a agruparse en las que permanecen abiertas»).
+type (
+	// CloseTable closes the table between rounds: the bets placed for the
+	// next round are returned, the seats given up, and the players are
+	// invited to the table To (0: none named), for a reason.
+	CloseTable struct {
+		To     int64  `json:"to,omitempty"`
+		Reason string `json:"reason,omitempty"`
+	}
+	// ReopenTable opens a table the pit closed.
+	ReopenTable struct{}
+)
+
+// Check refuses a table invited to that is no table's ID.
+func (c CloseTable) Check() error {
+	if c.To < 0 {
+		return sabot.Errorf(sabot.EINVALID, "to: a table's ID, or nothing")
+	}
+	return nil
+}
+
 // The requests of the live table's commands (internal/live, docs/live.md).
 type (
 	// Card is a card read from a physical shoe: its code.
@@ -170,6 +193,7 @@ func Requests() map[string]any {
 		OpCard: Card{}, OpUndoCard: UndoCard{}, OpCutCard: CutCard{}, OpRecordCut: RecordCut{}, OpNoMoreBets: NoMoreBets{},
 		OpSeatWalkIn: SeatWalkIn{}, OpBuyIn: BuyIn{}, OpCashOut: CashOut{}, OpCardStands: CardStands{}, OpSkippedEleven: SkippedEleven{},
 		OpCorrect: Correct{}, OpApprove: Approve{}, OpRefuseCorrection: RefuseCorrection{}, OpRuling: Ruling{},
+		OpCloseTable: CloseTable{}, OpReopenTable: ReopenTable{},
 	}
 }
 

@@ -42,6 +42,10 @@ const (
 	OpApprove          = "approve"
 	OpRefuseCorrection = "refuse-correction"
 	OpRuling           = "ruling"
+	// A table closed between rounds and its players invited to another
+	// (003 §11), and reopened: the inspector's or the pit's.
+	OpCloseTable  = "close-table"
+	OpReopenTable = "reopen-table"
 )
 
 // The WebSocket's own ops, which are no table command: the table's
@@ -56,7 +60,7 @@ func Ops() []string {
 	return []string{OpSit, OpLeave, OpBet, OpDeal, OpWithdraw, OpAct, OpDecline,
 		OpForceCards, OpNewShoe, OpVoid, OpConfigure, OpAuthoriseShuffle, OpCutShoe,
 		OpCard, OpUndoCard, OpCutCard, OpRecordCut, OpNoMoreBets, OpSeatWalkIn, OpBuyIn, OpCashOut, OpCardStands, OpSkippedEleven,
-		OpCorrect, OpApprove, OpRefuseCorrection, OpRuling}
+		OpCorrect, OpApprove, OpRefuseCorrection, OpRuling, OpCloseTable, OpReopenTable}
 }
 
 // The kinds of the events a table pushes to its subscribers (Event.Kind).
@@ -95,6 +99,10 @@ const (
 	EvUndo       = "undo"
 	EvCorrection = "correction"
 	EvRuling     = "ruling"
+	// The table closed by the pit, its players invited to another (003
+	// §11), and reopened.
+	EvClosed   = "closed"
+	EvReopened = "reopened"
 )
 
 // EventKinds are the kinds of every event a table pushes.
@@ -102,7 +110,7 @@ func EventKinds() []string {
 	return []string{EvSit, EvLeave, EvRelease, EvBet, EvWithdraw, EvReady, EvBetting, EvWaiting,
 		EvConfigure, EvShoe, EvShoeReveal, EvShoeStep,
 		EvDeal, EvStake, EvCard, EvReveal, EvBurn, EvAction, EvWindow, EvCutCard, EvResult, EvVoid, EvDone, EvTurn, EvDecline, EvSettle,
-		EvNeed, EvUndo, EvCorrection, EvRuling}
+		EvNeed, EvUndo, EvCorrection, EvRuling, EvClosed, EvReopened}
 }
 
 // The types of the WebSocket's messages from the server (Message.Type).

@@ -33,6 +33,7 @@ type CommandRequest struct {
 	Options    map[string]string `json:"options,omitempty"`
 	Bank       *string           `json:"bank,omitempty"`
 	Reason     string            `json:"reason,omitempty"`
+	To         int64             `json:"to,omitempty"`
 }
 
 // Only is the request with the envelope and the fields op's request has,

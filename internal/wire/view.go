@@ -21,13 +21,19 @@ type TableView struct {
 	Options  map[string]string `json:"options,omitempty"`
 	TestMode bool              `json:"test_mode,omitempty"`
 	Closed   string            `json:"closed,omitempty"`
-	Rules    RulesView         `json:"rules"`
-	Seats    []SeatView        `json:"seats"`
-	Bets     []BetView         `json:"bets"` // placed for the next round
-	Bank     string            `json:"bank,omitempty"`
-	Shoe     ShoeView          `json:"shoe"`
-	Round    *RoundView        `json:"round,omitempty"`
-	Turn     *TurnView         `json:"turn,omitempty"`
+	// InvitedTo is the table the players of a table the pit closed are
+	// invited to (003 §11); 0: none named, or the table serves.
+	InvitedTo int64 `json:"invited_to,omitempty"`
+	// PitClosed: the pit closed the table (Closed says by whom), and
+	// reopen-table opens it; false for a table out of service.
+	PitClosed bool       `json:"pit_closed,omitempty"`
+	Rules     RulesView  `json:"rules"`
+	Seats     []SeatView `json:"seats"`
+	Bets      []BetView  `json:"bets"` // placed for the next round
+	Bank      string     `json:"bank,omitempty"`
+	Shoe      ShoeView   `json:"shoe"`
+	Round     *RoundView `json:"round,omitempty"`
+	Turn      *TurnView  `json:"turn,omitempty"`
 	// BettingDeadline is when the betting window closes (Unix ms), 0 when
 	// no bet is down yet.
 	BettingDeadline int64 `json:"betting_deadline,omitempty"`
@@ -203,6 +209,9 @@ type Event struct {
 	// Words are a "configure" event's Text in phrases, for the client to
 	// word (sabot.Phrase; event.KEY of its catalogue).
 	Words []sabot.Phrase `json:"words,omitempty"`
+	// Table is the table a "closed" event invites the players to (003
+	// §11; 0: none named).
+	Table int64 `json:"table,omitempty"`
 }
 
 // Message is one WebSocket message from the server.

@@ -60,7 +60,7 @@ export function lobbyPage(main) {
         h('div', {}, h('dt', {}, tr('lobby.boxes')), h('dd', {}, tr('lobby.free', { n: free, boxes: r.boxes }), r.back_bets_per_box ? tr('lobby.backBets', { n: r.back_bets_per_box }) : tr('lobby.noBackBets'))),
         h('div', {}, h('dt', {}, tr('lobby.edge')), h('dd', {}, edge)),
         h('div', {}, h('dt', {}, tr('lobby.toDeal')), h('dd', { class: 'to-deal' }, needs.length ? needs.map(([k, p]) => tr(k, p)).join(' ') + (r.seat_idle_ms > 0 ? ' ' + tr('lobby.wait', { wait: duration(r.seat_idle_ms), rule: waitRule(t.profile) }) : '') : tr('lobby.anyone'))),
-        h('div', {}, h('dt', {}, tr('lobby.now')), h('dd', { class: 'now' }, t.closed ? tr('lobby.closed') : inPlay ? tr('lobby.inPlay', { no: t.round.no }) : t.waiting ? tr('status.waiting', { why: waitingText(t.waiting, t.bets || []) }) : tr('lobby.seated', { n: (t.seats || []).length })))),
+        h('div', {}, h('dt', {}, tr('lobby.now')), h('dd', { class: 'now' }, t.closed ? tr(t.pit_closed ? 'lobby.pitClosed' : 'lobby.closed') : inPlay ? tr('lobby.inPlay', { no: t.round.no }) : t.waiting ? tr('status.waiting', { why: waitingText(t.waiting, t.bets || []) }) : tr('lobby.seated', { n: (t.seats || []).length })))),
       miniFelt(r.boxes || 0, t.seats || []),
       h('a', { class: 'button', href: `/tables/${t.id}` }, tr(t.closed ? 'lobby.view' : free > 0 ? 'lobby.play' : 'lobby.watch')),
       // The staff of a table dealt from a physical shoe: its console.

@@ -213,6 +213,24 @@ export function pitPage(main) {
       });
       return b;
     };
+    // 003 §11: the table closed between rounds, its players invited to
+    // another (its ID asked; none: no table named).
+    const closeButton = h('button', { class: 'button small secondary', dataset: { op: 'close-table' } }, t('pit.close'));
+    closeButton.addEventListener('click', async () => {
+      const answer = prompt(t('pit.closeTo', { name: tb.name }), '');
+      if (answer === null) return;
+      const to = Number(answer.trim() || 0);
+      if (!Number.isInteger(to) || to < 0) {
+        toast(t('pit.closeToInvalid'));
+        return;
+      }
+      try {
+        await command(tb.id, 'close-table', to ? { to } : {});
+        done(`${tb.name}: ${t(to ? 'pit.closeDoneTo' : 'pit.closeDone', { table: to })}.`);
+      } catch (e) {
+        toast(e.message);
+      }
+    });
     const r = tb.rules || {};
     return h('tr', { dataset: { table: tb.id } },
       h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`),
@@ -223,9 +241,9 @@ export function pitPage(main) {
           approval: tb.cash.cash_approval ? money(tb.cash.cash_approval) : t('pit.noLimit'),
           limit: tb.cash.float_limit ? money(tb.cash.float_limit) : t('pit.noLimit'),
         }))] : null),
-      h('td', {}, tb.closed ? t('pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: phaseName(tb.round.phase).toLowerCase() }) : t('pit.seated', { n: (tb.seats || []).length })),
+      h('td', {}, tb.closed ? t(tb.pit_closed ? 'pit.pitClosed' : 'pit.closed') : inPlay ? t('pit.inPlay', { round: tb.round.no, phase: phaseName(tb.round.phase).toLowerCase() }) : t('pit.seated', { n: (tb.seats || []).length })),
       h('td', {}, h('div', { class: 'pit-change' }, opts, reason, configure)),
-      h('td', {}, h('div', { class: 'pit-actions' }, act('new-shoe', t('pit.newShoe'), t('pit.newShoeDone')), inPlay ? act('void', t('pit.void'), t('pit.voidDone')) : null)));
+      h('td', {}, h('div', { class: 'pit-actions' }, tb.pit_closed ? act('reopen-table', t('pit.reopen'), t('pit.reopenDone')) : [act('new-shoe', t('pit.newShoe'), t('pit.newShoeDone')), inPlay ? act('void', t('pit.void'), t('pit.voidDone')) : tb.closed ? null : closeButton])));
   }
 
   async function loadTables() {

@@ -344,6 +344,21 @@ export class TableState {
         t.bets = t.bets.filter(b => !(b.box === e.box && b.player === e.player));
         say(tr('call.playerText', { player: e.player, text: refusal(e) }), 'info');
         break;
+      case 'closed':
+        // 003 §11: the pit closed the table between rounds; its players
+        // are invited to another (e.table), their bets returned (the
+        // leave events before this one).
+        t.closed = e.text || 'closed';
+        t.pit_closed = true;
+        t.invited_to = e.table || 0;
+        say(e.table ? tr('call.closedTo', { table: e.table, by: e.by }) : tr('call.closed', { by: e.by }), 'alert');
+        break;
+      case 'reopened':
+        t.closed = '';
+        t.pit_closed = false;
+        t.invited_to = 0;
+        say(tr('call.reopened', { by: e.by }), 'info');
+        break;
       case 'configure':
         // A fresh snapshot with the new rules follows.
         say(tr('call.configure', { text: sentence('event.', e.words, e.text) }), 'info');

@@ -60,7 +60,8 @@ export function statusLine(state, now) {
   const d = deadline(state);
   const left = d ? Math.max(0, Math.ceil((d.at - now) / 1000)) : 0;
   let text;
-  if (t.closed) text = tr('status.closed', { why: t.closed });
+  if (t.pit_closed) text = tr('status.pitClosed', { why: t.closed });
+  else if (t.closed) text = tr('status.closed', { why: t.closed });
   else if (state.inPlay()) {
     const tn = state.turn;
     if (!tn) text = tr('status.dealing');

@@ -81,6 +81,8 @@ export function tablePage(main, id) {
   // Where a lone player is dealt to at once, when this table waits for
   // more.
   const elsewhere = h('p', { class: 'elsewhere', hidden: true });
+  // invited: the table the pit closed invites its players to another (003 §11).
+  const invited = h('p', { class: 'elsewhere invited', hidden: true });
 
   const page = h('div', { class: 'table-page' },
       notice,
@@ -89,7 +91,7 @@ export function tablePage(main, id) {
         h('div', { class: 'table-links' }, reality ? reality.el : null, fxToggles(), conn.el, h('a', { href: '#rules' }, tr('table.rulesLink')), h('a', { href: '/recall' }, tr('page.recall')), h('a', { href: '/' }, tr('page.lobby')))),
       felt.el,
       h('div', { class: 'console' },
-        h('div', { class: 'console-main' }, status.el, elsewhere, prompt.el, betting.el, history.el),
+        h('div', { class: 'console-main' }, status.el, invited, elsewhere, prompt.el, betting.el, history.el),
         h('aside', { class: 'console-side', 'aria-labelledby': 'calls-h' },
           h('h2', { id: 'calls-h' }, tr('table.calls')), calls.el)));
   replace(main, page, rulesBox);
@@ -134,7 +136,18 @@ export function tablePage(main, id) {
     betting.draw();
     history.draw();
     drawElsewhere();
+    drawInvited();
     keepInSight();
+  }
+
+  // drawInvited links the table the players of this one, closed by the
+  // pit, are invited to (003 §11).
+  function drawInvited() {
+    const to = state.table.pit_closed ? state.table.invited_to || 0 : 0;
+    invited.hidden = !to;
+    if (String(to) === invited.dataset.to) return;
+    invited.dataset.to = String(to);
+    if (to) replace(invited, tr('table.invited'), ' ', h('a', { href: `/tables/${to}` }, tr('table.invitedLink', { table: to })), '.');
   }
 
   // drawElsewhere names the open tables that deal to one player, while
