@@ -11,7 +11,7 @@ import (
 	"sabot/rules"
 )
 
-// A table closed by the pit and reopened (issue 39 item 8). 003 §11: the
+// A table closed by the pit and reopened. 003 §11: the
 // game goes on «hasta el momento en que se cierre la mesa, bien por
 // cumplirse el horario del casino, bien por circunstancias de orden
 // interno del mismo (cuando hay pocos jugadores en las mesas, se van

@@ -144,7 +144,7 @@ func TestCloseTable_003s11_RefusedMidRound(t *testing.T) {
 	}
 }
 
-// 003 §11 at a live table (issue 13): a walk-in holds the casino's chips,
+// 003 §11 at a live table: a walk-in holds the casino's chips,
 // which the dealer changes back (cash-out) before he stands him up and the
 // table closes: the closing is refused while he sits, and accepted once he
 // is cashed out and gone;
