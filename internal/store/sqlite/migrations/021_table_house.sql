@@ -5,13 +5,15 @@
 -- migration stay) and every table's: the reports and `sabot ledger check`
 -- sum them. Like the house, a table's house may go below zero.
 --
--- SQLite cannot change a CHECK: the table is made again (SQLite's own
--- procedure for a change ALTER TABLE cannot make), its rows copied with
--- their IDs, the entries' references checked at the commit
--- (defer_foreign_keys lasts until then), and the triggers of migration 007
--- made again on it.
+-- SQLite cannot change a CHECK: the table is made again, its rows kept
+-- aside with their IDs and put back. The entries' references are checked
+-- at the commit (defer_foreign_keys lasts until then): the drop leaves
+-- them without their account, putting each account back gives them it
+-- again. The triggers of migration 007 are made again on the new table.
 PRAGMA defer_foreign_keys = ON;
-CREATE TABLE accounts_021 (
+CREATE TEMP TABLE accounts_021 AS SELECT id, kind, owner_id, balance FROM accounts;
+DROP TABLE accounts;
+CREATE TABLE accounts (
 	id       INTEGER PRIMARY KEY,
 	kind     TEXT    NOT NULL CHECK (kind IN ('wallet', 'bank', 'table', 'house', 'house-table')),
 	owner_id INTEGER NOT NULL,   -- a user for wallet and bank, a table for table and house-table, 0 for house (a table: its cash float)
@@ -19,9 +21,8 @@ CREATE TABLE accounts_021 (
 	UNIQUE (kind, owner_id),
 	CHECK (kind NOT IN ('wallet', 'bank') OR balance >= 0)
 );
-INSERT INTO accounts_021 (id, kind, owner_id, balance) SELECT id, kind, owner_id, balance FROM accounts;
-DROP TABLE accounts;
-ALTER TABLE accounts_021 RENAME TO accounts;
+INSERT INTO accounts (id, kind, owner_id, balance) SELECT id, kind, owner_id, balance FROM accounts_021 ORDER BY id;
+DROP TABLE accounts_021;
 CREATE TRIGGER accounts_balance_bound_insert BEFORE INSERT ON accounts
 WHEN typeof(NEW.balance) <> 'integer' OR NEW.balance NOT BETWEEN -1000000000000000 AND 1000000000000000
 BEGIN
