@@ -65,7 +65,7 @@ type Session struct {
 const (
 	AccountWallet = "wallet" // a player's play-money wallet; never below zero
 	AccountTable  = "table"  // stakes in play at a table (escrow between bet and settlement)
-	AccountHouse  = "house"  // the house's bankroll (owner 0); may go negative (it pays winnings). Owner a table: that live table's cash float (chips sold for cash to walk-in players, issue 13)
+	AccountHouse  = "house"  // the house's central bankroll (owner 0: the credits, and the rounds settled before AccountTableHouse); may go negative. Owner a table: that live table's cash float (chips sold for cash to walk-in players, issue 13)
 	AccountBank   = "bank"   // FAM-02: a player's money holding the bank at a family table
 	// AccountTableHouse is the house's side of one table's rounds (owner
 	// the table; may go negative), so that no two tables' settlements
