@@ -4,7 +4,7 @@ import "context"
 
 // BulkLoader is a Store that writes many log records, with their ledger
 // postings, in one go: a log made or moved in bulk (`sabot report synth`,
-// docs/pit.md, issue 29 item 6), not a table's play, which appends a record
+// docs/pit.md), not a table's play, which appends a record
 // at a time through Append and its group commit.
 //
 // BulkLoad writes the batch in one transaction, all of it or none. Each

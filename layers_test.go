@@ -73,15 +73,18 @@ var layers = map[string]int{
 	"sabot/web":                       6,
 	// The certification kit's documents and randomness tests.
 	"sabot/internal/certify": 6,
-	// The pit's reports (issue 29): tables, players, the return watched.
+	// The pit's reports: tables, players, the return watched.
 	"sabot/internal/report": 6,
 
 	// The table server's API as types: requests, answers, views, events.
 	"sabot/internal/wire": 6,
+	// The table log's stored format: each kind's payload, one type, and
+	// the partial reads the reports need.
+	"sabot/internal/tablelog": 6,
 	// The seed key: a shoe sealed until it is dealt, the commitment.
 	"sabot/internal/seal": 6,
 
-	// The table server's subsystems (issue 27): player care; the cluster
+	// The table server's subsystems: player care; the cluster
 	// (leases, fencing, nodes, forwarding); the operator's wallet and its
 	// delivery; the staff's live table (console, devices, corrections,
 	// walk-ins); recall; and the Go client of the API, its bots and its
@@ -129,6 +132,10 @@ var sameLayer = map[string][]string{
 	"sabot/web":                       {"sabot/internal/httpjson"},
 	"sabot/internal/certify":          {"sabot/internal/webapi", "sabot/web"},
 	"sabot/internal/server":           {"sabot/internal/actor"},
+	// The log's settlements carry the API's bet and hand results; the
+	// reports read the log through its types.
+	"sabot/internal/tablelog": {"sabot/internal/wire"},
+	"sabot/internal/report":   {"sabot/internal/tablelog"},
 }
 
 // sameLayerTests is what a package's tests may import from its layer

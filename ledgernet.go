@@ -9,7 +9,7 @@ import (
 
 // LedgerNet is what the ledger's entries did to the accounts of one kind
 // and owner through the transactions of one table's settle and void records
-// (the rounds it closed) in a period (issue 29: the pit's reports set the
+// (the rounds it closed) in a period (the pit's reports set the
 // win they read from the log against it).
 type LedgerNet struct {
 	TableID int64

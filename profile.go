@@ -58,7 +58,7 @@ func StaffOf(options map[string]string) []string {
 	return out
 }
 
-// The options of a live table's cash float (issue 25; docs/live.md):
+// The options of a live table's cash float (docs/live.md):
 // OptionCashApproval is the largest walk-in buy-in or cash-out the dealer
 // makes alone (over it, it is the inspector's or the pit's), and
 // OptionFloatLimit the float's ceiling: the most chips the table's cash

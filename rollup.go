@@ -10,7 +10,7 @@ import (
 
 // Rollups is a Store that keeps what a report summed of each table's log,
 // by hour and by day, so that a report over a long period reads days and
-// hours, not rounds (issue 29 item 6; docs/pit.md, "Rollups"). The sums are
+// hours, not rounds (docs/pit.md, "Rollups"). The sums are
 // the report's (internal/report), opaque to the store: a kind names them
 // and their format ("tables/1"), a row holds one table's hour or day of
 // them, and a mark per table says how far along its log they go: every

@@ -18,13 +18,13 @@ type User struct {
 	Name         string
 	PasswordHash []byte // bcrypt
 	Admin        bool
-	// Role is a member of the staff's at a live table (issue 13): RoleDealer
+	// Role is a member of the staff's at a live table: RoleDealer
 	// or RoleInspector; a walk-in player's, RoleGuest; "" for a player (or
 	// the pit, Admin). Staff do not play.
 	Role string
 	// OperatorID is the operator's ID of a player who comes from an
-	// operator's site and plays on the operator's wallet (issue 14;
-	// docs/wallet.md); "" for everyone else. Such a player has no password
+	// operator's site and plays on the operator's wallet (docs/wallet.md); ""
+	// for everyone else. Such a player has no password
 	// and never logs in: the operator's token opens his session.
 	OperatorID string
 	Created    time.Time
@@ -65,11 +65,11 @@ type Session struct {
 const (
 	AccountWallet = "wallet" // a player's play-money wallet; never below zero
 	AccountTable  = "table"  // stakes in play at a table (escrow between bet and settlement)
-	AccountHouse  = "house"  // the house's central bankroll (owner 0: the credits, and the rounds settled before AccountTableHouse); may go negative. Owner a table: that live table's cash float (chips sold for cash to walk-in players, issue 13)
+	AccountHouse  = "house"  // the house's central bankroll (owner 0: the credits, and the rounds settled before AccountTableHouse); may go negative. Owner a table: that live table's cash float (chips sold for cash to walk-in players)
 	AccountBank   = "bank"   // FAM-02: a player's money holding the bank at a family table
 	// AccountTableHouse is the house's side of one table's rounds (owner
 	// the table; may go negative), so that no two tables' settlements
-	// update one row (issue 44, "No hot row"). The house is AccountHouse
+	// update one row (no hot row). The house is AccountHouse
 	// of owner 0 and every table's AccountTableHouse: see IsHouse.
 	AccountTableHouse = "house-table"
 )
@@ -118,12 +118,12 @@ const (
 	LogAdmin       = "admin"        // a significant event: credit, table created, void by the pit, new shoe, forced cards
 	LogConfigure   = "configure"    // a live table's configuration changed between rounds
 	LogSnapshot    = "snapshot"     // the table's state between rounds: a start replays the log from here
-	// A table dealt from a physical shoe (issue 13, docs/live.md).
+	// A table dealt from a physical shoe (docs/live.md).
 	LogCard     = "card"      // a card read from the shoe into the round: who read it, from which device
 	LogCardUndo = "card-undo" // the last card read taken back before anyone acted on it
 	LogCutCard  = "cut-card"  // the cut card came out of the shoe (EG-04)
 	// LogWalletDebit is a debit asked of the operator's wallet for an
-	// operator's player's stake (issue 14, docs/wallet.md): the stake
+	// operator's player's stake (docs/wallet.md): the stake
 	// counts only in a later record, once the debit is acknowledged.
 	LogWalletDebit = "wallet-debit"
 	// LogShoeStep is a step a new shoe takes before its first deal where
@@ -181,7 +181,7 @@ type LogRecord struct {
 	Calls  []WalletCall
 	Counts []string
 	// Guard is the eligibility of the player whose stake the record takes
-	// (issue 25; nil: none to check), checked in its transaction: Append
+	// (nil: none to check), checked in its transaction: Append
 	// refuses the record with the guard's error. Append reads it; reads
 	// leave it nil.
 	Guard *StakeGuard
@@ -332,7 +332,7 @@ type Store interface {
 }
 
 // Care is a Store that keeps the players' responsible-gaming settings on
-// the built-in wallets (issue 15; docs/players.md): limits on deposits,
+// the built-in wallets (docs/players.md): limits on deposits,
 // losses and stakes over a rolling period, the reality check and the
 // exclusions. The policy (when a change applies, what a limit refuses) is
 // player care's (internal/care); the store keeps what it is given and
@@ -387,8 +387,8 @@ type Sighting struct {
 
 // Revocation says that a player's session ended (a logout, an idle
 // expiry) or, with Player, that the player may no longer play at all (a
-// time-out, a self-exclusion): every node closes what it holds of him
-// (issue 25). Origin is the node that made it.
+// time-out, a self-exclusion): every node closes what it holds of him.
+// Origin is the node that made it.
 type Revocation struct {
 	UserID int64  `json:"user"`
 	Player bool   `json:"player,omitempty"`
@@ -421,7 +421,7 @@ const (
 	CallLapsed = "lapsed"
 )
 
-// WalletCall is a call to the operator's wallet (issue 14; docs/wallet.md)
+// WalletCall is a call to the operator's wallet (docs/wallet.md)
 // as the outbox keeps it: written with the log record that causes it, then
 // delivered, again and again until the operator answers.
 type WalletCall struct {
@@ -449,7 +449,7 @@ type WalletCall struct {
 	Game        string
 	Session     string
 	RoundClosed bool
-	// A credit or rollback the operator refused is money owed (issue 25):
+	// A credit or rollback the operator refused is money owed:
 	// it is sent again as a new call whose RetryOf is its ID, at NextRetry
 	// (zero: no more tries of sabot's own), until one is acknowledged or
 	// the pit resolves it by hand (Resolved: the reason; ResolvedBy, At).
@@ -476,8 +476,8 @@ type CallQuery struct {
 	Limit     int       // 0: no limit
 }
 
-// Outbox is a Store that keeps the calls to the operator's wallet (issue
-// 14): written with the log records that cause them (LogRecord.Calls), then
+// Outbox is a Store that keeps the calls to the operator's wallet: written
+// with the log records that cause them (LogRecord.Calls), then
 // claimed by a deliverer, answered, and kept as the record that the
 // reconciliation compares with the operator's statement.
 type Outbox interface {
@@ -524,7 +524,7 @@ type Outbox interface {
 }
 
 // Devices is a Store that keeps the card readers the pit issues to the
-// tables dealt from a physical shoe (issue 13; docs/live.md). A device
+// tables dealt from a physical shoe (docs/live.md). A device
 // authenticates with its token, kept only as its SHA-256.
 type Devices interface {
 	// CreateDevice stores a device of a table under its token, setting ID

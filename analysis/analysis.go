@@ -143,6 +143,10 @@ type upResult struct {
 	dealer   DealerRow
 	col      *tdColumn
 	splitsCD [kinds]float64
+	// The distributions of the round's net (netdist.go), by policy (CD,
+	// TD, mimic), when asked for.
+	net                 [nPolNet]ndist
+	netSplit, netAdjust [nPolNet]float64
 }
 
 // Analyze returns the exact analysis of profile p, computing it unless the
@@ -156,12 +160,19 @@ func Analyze(ctx context.Context, p *rules.Profile, o Options) (*Result, error) 
 }
 
 func compute(ctx context.Context, p *rules.Profile, progress func(int, int)) (*Result, error) {
+	res, _, err := computeWith(ctx, p, progress, false)
+	return res, err
+}
+
+// computeWith is compute, also returning each up card's results; with net,
+// they carry the distributions of the round's net (NetDistributions).
+func computeWith(ctx context.Context, p *rules.Profile, progress func(int, int), net bool) (*Result, []*upResult, error) {
 	if err := p.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p = p.Clone()
 	if err := checkBust(p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	full := FullShoe(p)
 	// The heaviest up cards first, so that two workers finish together.
@@ -184,7 +195,7 @@ func compute(ctx context.Context, p *rules.Profile, progress func(int, int)) (*R
 			var s *solver
 			for up := range next {
 				var r *upResult
-				r, s = analyseUp(p, up, s)
+				r, s = analyseUp(p, up, s, net)
 				mu.Lock()
 				results[up] = r
 				done++
@@ -208,7 +219,7 @@ loop:
 	close(next)
 	wg.Wait()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	res := &Result{Profile: p.Name, Hash: p.GameHash(), Decks: p.Decks, Basic: &StrategyCard{Profile: p.Name}}
@@ -300,7 +311,7 @@ loop:
 		s.RTP = 1 + s.EV
 	}
 	sort.SliceStable(res.Hands, func(i, j int) bool { return upRank(res.Hands[i].Up) < upRank(res.Hands[j].Up) })
-	return res, nil
+	return res, results, nil
 }
 
 // upRank orders up cards as a strategy card does: 2 to 9, T, A.
@@ -311,7 +322,7 @@ func upRank(s string) int {
 
 // analyseUp runs the CD pass and the TD construction for one up card,
 // reusing the tables of old if not nil; it returns the solver for reuse.
-func analyseUp(p *rules.Profile, up int, old *solver) (*upResult, *solver) {
+func analyseUp(p *rules.Profile, up int, old *solver, net bool) (*upResult, *solver) {
 	s := newSolverReusing(p, up, old)
 	r := &upResult{up: up}
 	s.prefetchAll()
@@ -322,6 +333,9 @@ func analyseUp(p *rules.Profile, up int, old *solver) (*upResult, *solver) {
 	}
 	r.td = s.buildTD()
 	r.col = s.td
+	if net {
+		s.netRoots(r)
+	}
 	r.dealer.Up = kindName[up]
 	s.dg.dist(&s.base, &r.dealer.All, &s.buf)
 	if pn := 1 - r.dealer.All[dBJ]; pn > 0 {

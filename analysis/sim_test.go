@@ -121,7 +121,7 @@ func (r *simRound) round() float64 {
 	d := finishDealer()
 	net := 0.0
 	for i, h := range hands {
-		o := p.Settle(rules.PlayerHand{Count: h.c, Split: h.split}, d)
+		o := p.Settle(rules.PlayerHand{Count: h.c, Split: h.split, SplitAces: h.split && h.pair == aceIdx}, d)
 		switch {
 		case o.OriginalOnly && o.Num < 0:
 			// A dealer blackjack takes the box's original unit only:

@@ -10,7 +10,7 @@ import (
 )
 
 // checkPhysical plays a finished round again as a table dealt from a
-// physical shoe would (issue 13): the cards come one at a time, each
+// physical shoe would: the cards come one at a time, each
 // decision when the round takes one. Before each card the round waits and
 // says whom the card is for, which must be where the round dealt it; while
 // it waits it takes no decision; with every card and decision in, its

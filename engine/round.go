@@ -17,7 +17,7 @@ type Source interface {
 }
 
 // Waiter is a Source that may not have the next card yet: a physical shoe,
-// whose cards are read as the dealer slides them out (issue 13). When Draw
+// whose cards are read as the dealer slides them out. When Draw
 // reports no card and Waiting reports true, the round stops where it needs
 // the card instead of running out (AR-08): Waiting tells for whom, and it
 // takes no decision until it is given the card. The round does not resume:
@@ -196,7 +196,7 @@ func (r *Round) Hands(box int) []Hand {
 // HandOver reports whether a box's hand (from 1) takes no more decision
 // by itself: it busted, made 21 (AR-12, VE-06, VE-10), doubled, stood,
 // surrendered, or is a split Ace's one card (ES-09, VE-14). A table dealt
-// from a physical shoe asks it of the card it last read (issue 25): a card
+// from a physical shoe asks it of the card it last read: a card
 // that ended a hand is not the dealer's alone to take back (AR-23).
 func (r *Round) HandOver(box, hand int) bool {
 	if box < 1 || box > r.p.Boxes || hand < 1 || hand > r.boxes[box].n {

@@ -649,8 +649,8 @@ func TestAmountsAsMoney_AR04_VE18(t *testing.T) {
 }
 
 // A session cites its own regulation's rule IDs only (rules.Profile.Own): a
-// Spanish, Venetian, family or pontoon table names no Argentine rule (issue
-// 28: `sabot play spain` cited AR-04, AR-08), a reference profile none; in
+// Spanish, Venetian, family or pontoon table names no Argentine rule (`sabot
+// play spain` cited AR-04, AR-08), a reference profile none; in
 // each language.
 func TestSessionCitesItsOwnRules(t *testing.T) {
 	id := regexp.MustCompile(`\b(AR|ES|EG|VE|FAM|PON)-\d+`)

@@ -243,7 +243,7 @@ func TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21(t *testing.T)
 	}
 }
 
-// Readings shown as rules until issue 26, each now a reading with its
+// Readings once shown as rules, each now a reading with its
 // reason: family's no back betting and its 6 splits (FAM-01), Venice's
 // double after any split (VE-13) and its one-deck cut card (VE-01), Spain's
 // no resplit of Aces (ES-09), the insurance's close (ES-11, VE-15), the

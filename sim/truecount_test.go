@@ -311,14 +311,14 @@ func TestTrueCountDefaultUnchanged(t *testing.T) {
 		// (split_blackjack=aces-even, AR-19 by the letter) and splits no
 		// pair of Aces once declared (AR-11): a new digest on purpose.
 		"argentina/hi-lo-continuous": "d372f3f565d503a0",
-		// family splits to 7 hands since issue 26 (FAM-01, ES-09)
+		// family splits to 7 hands (FAM-01, ES-09), since its profile was corrected
 		"family/hi-lo": "537dc39a73c57342",
 	}
 	// The profiles whose dealer now completes his hand when every hand is
-	// bust (dealer_plays=always, issue 17: AR-14 is Argentine; VE-08, ES-05)
+	// bust (dealer_plays=always: AR-14 is Argentine; VE-08, ES-05)
 	// leave other cards to the next rounds: their digests are new, and the
 	// digests above, taken before, still hold with dealer_plays=as-needed.
-	// Since issue 26 he completes it after a lone even money too (VE-08,
+	// He now completes it after a lone even money too (VE-08,
 	// ES-05): spain's counter takes even money.
 	always := map[string]string{
 		"spain/zen-wong":             "5dac482b6a8e5f1c",

@@ -9,7 +9,7 @@ import (
 	"sabot/rules"
 )
 
-// A table dealt from a physical shoe (issue 13): a casino's dealer
+// A table dealt from a physical shoe: a casino's dealer
 // shuffles real cards, has them cut, burns the profile's cards (AR-07,
 // EG-03) and deals; each card is read as it leaves the shoe (a reader, or
 // the dealer's keys) and fed to the round, which asks for each card where
@@ -156,7 +156,7 @@ type Taken struct {
 }
 
 // Decided reports what the last card read in the round in play decided
-// (issue 25; AR-09, AR-23). The dealer's own undo is for a misread card
+// (AR-09, AR-23). The dealer's own undo is for a misread card
 // that nothing followed and that decided nothing; a card read face down,
 // a card that ended a hand (a bust, a 21, a double's or a split Ace's one
 // card), a card that completed the dealer's hand, or one after which a

@@ -51,7 +51,7 @@ func act(t *testing.T, tb *Table, a engine.Action) {
 	}
 }
 
-// A round at a table dealt from a physical shoe (issue 13): no card is
+// A round at a table dealt from a physical shoe: no card is
 // drawn by the server; the round asks for each card where it deals it (ES-12:
 // a card to each box, one to the dealer, a second to each box, the dealer's
 // after the players) and settles as the same cards dealt from a shoe would.
@@ -374,7 +374,7 @@ func TestPhysicalBurn_AR23(t *testing.T) {
 	}
 }
 
-// What the last card read decided (issue 25; AR-09, AR-12, AR-17, AR-23):
+// What the last card read decided (AR-09, AR-12, AR-17, AR-23):
 // the dealer's own undo is for a card that decided nothing. A deal card and
 // a hit card that ended nothing decided nothing; a double's card (AR-17,
 // here face up: double_card_face_down=false), a 21 (AR-12) with the hole

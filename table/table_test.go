@@ -64,7 +64,7 @@ func TestShoeStart_AR03(t *testing.T) {
 	tb.Bet("ben", 2, 100)
 	_, err := tb.Deal()
 	wantRefused(t, err, "AR-03") // three bets, two players
-	// The refusal counts right (issue 15, finding 2: it said "1 bet" with
+	// The refusal counts right (it said "1 bet" with
 	// three placed): what is missing, and what the table has.
 	var nr *NotReady
 	if !errors.As(err, &nr) || *nr != (NotReady{Rule: "AR-03", Reason: "table_minimum_players", Need: 3, Have: 2, Bets: 3}) {

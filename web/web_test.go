@@ -94,7 +94,7 @@ func TestAssetsComplete(t *testing.T) {
 var importRe = regexp.MustCompile(`(?:from|import|src=|href=)\s*['"](\.?/[^'"]+\.(?:js|css|svg))['"]`)
 
 // The options the client shows as money are the profile options that are
-// amounts (issue 15, finding 4: the replay said max_bet=50000).
+// amounts (the replay said max_bet=50000).
 func TestMoneyOptions(t *testing.T) {
 	b, err := static.ReadFile("static/js/dom.js")
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// The web client is held to the wire's names (issue 42 item 2), as
+// The web client is held to the wire's names, as
 // TestMoneyOptions holds it to the money options: the ops it sends, the
 // event kinds it switches on and the dealer's calls its catalogues word
 // are the Go constants of internal/wire, and every event kind the server

@@ -19,6 +19,7 @@ var updateBasic = flag.Bool("update", false, "rewrite the basic strategy cards i
 // `sabot sim` finds it by the game; a game none was computed for is not
 // found.
 func TestBasicCards(t *testing.T) {
+	t.Parallel()
 	for _, name := range rules.Names() {
 		p := rules.MustLookup(name)
 		res, err := analysis.Analyze(context.Background(), p, analysis.Options{})

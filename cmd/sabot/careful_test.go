@@ -17,6 +17,7 @@ import (
 // The commands that read a store refuse one that does not exist (exit 2)
 // and leave no empty file of a mistyped name behind.
 func TestReadingCommandsRefuseAMissingStore(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "mistyped.db")
 	for _, args := range [][]string{
@@ -38,6 +39,7 @@ func TestReadingCommandsRefuseAMissingStore(t *testing.T) {
 // serve checks its flags before it writes anything: a listen address that
 // is not host:port is refused, and no store nor seed key is left behind.
 func TestServeChecksFlagsBeforeWriting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "sabot.db")
 	_, stderr, code := run(t, "", "serve", "--addr", "nonsense", "--db", db)
@@ -64,6 +66,7 @@ func TestStrategyPNGNotToATerminal(t *testing.T) {
 // recall prints a round's amounts as money, units with two decimals, not
 // as minor units: a 12.50 stake is "12.50", a net of 12.50 "+12.50".
 func TestRecallPrintsAmountsAsMoney(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	printRecall(&out, &recall.RoundRecord{ID: "1-1", Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1250}},
 		Net: map[string]money.Amount{"ana": 1250}, House: -1250,
@@ -79,6 +82,7 @@ func TestRecallPrintsAmountsAsMoney(t *testing.T) {
 // their units (rounds played; net in initial bets) and no legend of
 // "path N" lies over the lines.
 func TestSimChartsInSVGAndPNGWithUnits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, errs := runSim(t, "vegas-s17", "--rounds", "20000", "--seed", "3", "--chart", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

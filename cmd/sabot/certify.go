@@ -156,6 +156,10 @@ and GLI-11, and a manifest with every file's SHA-256.`,
 				}
 			}
 			k.Contributions = certify.Contributions(p, res, k.TD)
+			note("the distribution of a round's net result")
+			if k.Net, err = analysis.NetDistributions(ctx, p); err != nil {
+				return analysisFailed(err)
+			}
 			card := *res.Basic
 			card.Profile = p.Name
 			var csvb bytes.Buffer

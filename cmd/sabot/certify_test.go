@@ -57,10 +57,17 @@ func runSubIn(t *testing.T, dir string, args ...string) (int, string, string) {
 // PDFs are PDFs; the rules are written in the seed's language; every
 // scenario agrees; the checks pass.
 func TestCertifyKit(t *testing.T) {
+	t.Parallel()
 	for _, name := range rules.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
-			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "200000", "--shoes", "2000", "--nist", "2", "--live-shoes", "0",
+			// Sizes that make every file of the kit, not a laboratory's:
+			// nothing here reads the figures' precision (the simulation's
+			// check and the card tests hold at any size; internal/certify
+			// tests them), and six kits of 200,000 rounds and 2,000 shoes
+			// took 560 s of a busy two-core machine.
+			code, out, errs := runSub(t, "certify", name, "--out", dir, "--rounds", "20000", "--shoes", "400", "--nist", "2", "--live-shoes", "0",
 				"--dieharder", "none", "--seed", "11", "--scenarios", "../../scenario/testdata/contract")
 			if code != 0 {
 				t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -105,6 +112,7 @@ func TestCertifyKit(t *testing.T) {
 			}
 
 			// The figures are edge's.
+			var edgeTD string
 			for _, c := range []struct {
 				file string
 				args []string
@@ -113,14 +121,16 @@ func TestCertifyKit(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("%v: exit %d: %s", c.args, code, errs)
 				}
+				if c.file == "edge-td.json" {
+					edgeTD = edge
+				}
 				kit, _ := os.ReadFile(filepath.Join(dir, c.file))
 				if string(kit) != edge {
 					t.Errorf("%s differs from `sabot %s`", c.file, strings.Join(c.args, " "))
 				}
 			}
 			var edge, par map[string]any
-			_, e, _ := runSub(t, "edge", name, "--json")
-			json.Unmarshal([]byte(e), &edge)
+			json.Unmarshal([]byte(edgeTD), &edge)
 			readJSON(t, filepath.Join(dir, "par-sheet.json"), &par)
 			td := par["td"].(map[string]any)
 			for _, k := range []string{"rtp", "house_edge", "ev", "house_edge_td", "house_edge_cd"} {
@@ -139,6 +149,22 @@ func TestCertifyKit(t *testing.T) {
 			}
 			if ev := edge["ev"].(float64); abs(sum-ev) > 1e-12 {
 				t.Errorf("the contributions add up to %v, edge's EV is %v", sum, ev)
+			}
+			// The distribution of a round's net sums to 1 and its mean is
+			// edge's EV, td and cd.
+			net, _ := par["net_result"].(map[string]any)
+			for _, s := range []string{"td", "cd"} {
+				d, _ := net[s].(map[string]any)
+				outs, _ := d["outcomes"].([]any)
+				mass, mean := 0.0, 0.0
+				for _, o := range outs {
+					m := o.(map[string]any)
+					mass += m["p"].(float64)
+					mean += m["p"].(float64) * m["net"].(float64)
+				}
+				if ev := edge[s].(map[string]any)["ev"].(float64); len(outs) < 6 || abs(mass-1) > 1e-12 || abs(mean-ev) > 1e-12 {
+					t.Errorf("par-sheet.json net_result.%s: %d outcomes, their probabilities sum to %v, their mean %v, edge's EV %v", s, len(outs), mass, mean, ev)
+				}
 			}
 
 			// The PDF prints them: its text (poppler's pdftotext) holds edge's
@@ -163,7 +189,8 @@ func TestCertifyKit(t *testing.T) {
 			// asked: crypto/rand's are not repeatable, and at α = 0.001 one of
 			// the 81 tests of nine kits would fail a run in twelve;
 			// internal/certify TestLiveShoesPassTheCardTests runs them) and
-			// NIST SP 800-22's 15 tests.
+			// NIST SP 800-22's 15 tests in their 188 lines (each template, state
+			// and statistic its own).
 			var rnd struct {
 				Tests []struct{ Name string } `json:"card_tests"`
 				Live  []struct{ Name string } `json:"card_tests_live"`
@@ -173,7 +200,7 @@ func TestCertifyKit(t *testing.T) {
 				} `json:"nist_sp800_22"`
 			}
 			readJSON(t, filepath.Join(dir, "randomness.json"), &rnd)
-			if len(rnd.Live) != 0 || len(rnd.Tests) < 8 || rnd.NIST == nil || rnd.NIST.Sequences != 2 || len(rnd.NIST.Results) != 15 {
+			if len(rnd.Live) != 0 || len(rnd.Tests) < 8 || rnd.NIST == nil || rnd.NIST.Sequences != 2 || len(rnd.NIST.Results) != 188 { // certify.NISTLines
 				t.Errorf("randomness.json: %d card tests, %d on the live path, NIST %+v", len(rnd.Tests), len(rnd.Live), rnd.NIST)
 			}
 
@@ -207,6 +234,7 @@ func TestCertifyKit(t *testing.T) {
 
 // TestCertifyRefused: bad input exits 2 with one line.
 func TestCertifyRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
 	os.WriteFile(file, nil, 0o644)
@@ -231,6 +259,7 @@ func TestCertifyRefused(t *testing.T) {
 
 // TestCertifyRNG: `sabot certify rng` writes the shoe generator's stream.
 func TestCertifyRNG(t *testing.T) {
+	t.Parallel()
 	code, a, _ := runCmd(t, "certify", "rng", "--seed", "7", "--bytes", "64")
 	_, b, _ := runCmd(t, "certify", "rng", "--seed", "7", "--bytes", "32")
 	if code != 0 || len(a) != 64 || a[:32] != b {
@@ -261,6 +290,7 @@ func abs(x float64) float64 {
 // folder with none of the profile's, it refuses to write a kit without
 // them, unless told --scenarios none.
 func TestCertifyFindsTheContractAnywhere(t *testing.T) {
+	t.Parallel()
 	elsewhere, out := t.TempDir(), t.TempDir()
 	n := 0
 	files, _ := filepath.Glob("../../scenario/testdata/contract/vegas-s17-*.json")

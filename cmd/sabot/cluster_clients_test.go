@@ -18,7 +18,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Clients never wait on a node that cannot serve them (issue 25, item 10),
+// Clients never wait on a node that cannot serve them,
 // with three `sabot serve` processes, the default lease, and bots spread
 // over the three: a node stopped with SIGSTOP has its clients playing on
 // another node within 10 s (before, its sockets hung for the whole pause),
@@ -26,6 +26,7 @@ import (
 // times out no decision (before, bots whose decision or resync was lost
 // with the old socket waited for the decision timer).
 func TestClusterClientsMove(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three server processes stopped and restarted")
 	}

@@ -25,8 +25,8 @@ import (
 	"sabot/internal/wire"
 )
 
-// Three `sabot serve` processes on one PostgreSQL database (issue 12,
-// deliverable 7): bots play through two of them while nodes are killed
+// Three `sabot serve` processes on one PostgreSQL database: bots play through
+// two of them while nodes are killed
 // with SIGKILL and started again; with two of three dead the third serves
 // every table within 10 s; a node stopped with SIGSTOP loses its tables
 // and, resumed, drops them; at the end no round was dealt twice, the logs
@@ -130,6 +130,7 @@ func servesAll(url string, tables []int64) bool {
 }
 
 func TestCluster(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three server processes killed and stopped")
 	}

@@ -38,6 +38,7 @@ import (
 // TestDocsExamples runs the scripts of testdata/docs (testscript, the tool
 // of Go's own command tests).
 func TestDocsExamples(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"curl", "openssl"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
@@ -285,6 +286,7 @@ func scriptLines(t *testing.T) map[string]bool {
 // TestDocsExamplesCovered: every example command of the docs is run by a
 // doc script, or its block says why it cannot run in CI.
 func TestDocsExamplesCovered(t *testing.T) {
+	t.Parallel()
 	docs, _ := filepath.Glob("../../docs/*.md")
 	docs = append([]string{"../../README.md"}, docs...)
 	have := scriptLines(t)
@@ -368,6 +370,7 @@ func docTranscripts(t *testing.T, path string) []docTranscript {
 // game's prompts ("> h"), and checks that it prints the lines shown, in
 // order ("…" leaves lines out; trailing spaces are not compared).
 func TestDocsTranscripts(t *testing.T) {
+	t.Parallel()
 	docs, _ := filepath.Glob("../../docs/*.md")
 	docs = append([]string{"../../README.md"}, docs...)
 	n := 0
@@ -434,6 +437,7 @@ func containsInOrder(got, want []string) error {
 
 // The reader itself: a normalised line, a marked block, a continuation.
 func TestDocCommandsReader(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"go run ./cmd/sabot serve --admin pit     # the pit's password":          "sabot serve --admin pit",
 		"$ sabot verify 8-1 --url http://127.0.0.1:8080":                         "sabot verify 8-1 --url $URL",

@@ -17,6 +17,7 @@ import (
 // published house edge of the reference game (about 0.40 %, see
 // analysis.TestPublishedHouseEdges).
 func TestEdgeJSON(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "edge", "vegas-s17", "--json", "--no-effects")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
@@ -62,6 +63,7 @@ func TestEdgeJSON(t *testing.T) {
 // sabot edge with an option and the composition-dependent strategy, text,
 // the challenge table of AR-10 and the effects of the options.
 func TestEdgeText(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "edge", "argentina", "-o", "decks=1", "-o", "min_cut=0", "-o", "cut_card_reserve=0", "--strategy", "cd", "--progress")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
@@ -79,6 +81,7 @@ func TestEdgeText(t *testing.T) {
 }
 
 func TestEdgeRefused(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"edge"},
 		{"edge", "nowhere"},
@@ -97,6 +100,7 @@ func TestEdgeRefused(t *testing.T) {
 // sabot strategy: the text card, the CSV the simulator reads (it parses
 // back), SVG and PNG pictures.
 func TestStrategyFormats(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "strategy", "venice")
 	if code != 0 || !strings.Contains(out, "basic strategy (total-dependent) for venice") || !strings.Contains(out, "VE-13") {
 		t.Fatalf("text: exit %d %s\n%s", code, errb, out)

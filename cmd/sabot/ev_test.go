@@ -12,6 +12,7 @@ import (
 // (analysis/testdata/farmer-ev/1d-s17-das.txt: Stand −17.817051012 %, Hit
 // −39.669184544 %, Double −79.338369088 %, Split 38.529444897 %).
 func TestEVJSON(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "ev", "vegas-s17", "-o", "decks=1", "--up", "6", "--hand", "8,8", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
@@ -38,6 +39,7 @@ func TestEVJSON(t *testing.T) {
 
 // The text form names the best action; insurance under an Ace.
 func TestEVText(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "ev", "vegas-s17", "--up", "A", "--hand", "T 6", "--removed", "T,T,5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
@@ -54,6 +56,7 @@ func TestEVText(t *testing.T) {
 // deck, S17, DAS, to four hands: CDZ- 21.717344949 %, CDP1 21.857433574 %,
 // CDP 21.880713647 %).
 func TestEVSplitPlays(t *testing.T) {
+	t.Parallel()
 	for play, want := range map[string]float64{"cdz": 0.21717344949, "cdp1": 0.21857433574, "cdp": 0.21880713647} {
 		out, errb, code := run(t, "", "ev", "vegas-s17", "-o", "decks=1", "--up", "3", "--hand", "9,9", "--split-play", play, "--json")
 		if code != 0 {
@@ -75,6 +78,7 @@ func TestEVSplitPlays(t *testing.T) {
 
 // Bad input: one line, exit status 2.
 func TestEVRefused(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -101,6 +105,7 @@ func TestEVRefused(t *testing.T) {
 // paper/Splitting.pdf, Tables 1 and 2): 8,8 against a ten −0.447501, 10,10
 // against a 6 0.363571, A,A against a 6 0.831965.
 func TestEVPairs(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "ev", "vegas-s17", "-o", "decks=1", "-o", "cut_card_reserve=0", "-o", "resplit_aces=true",
 		"--pairs", "--split-play", "exact", "--split-hands", "4", "--json")
 	if code != 0 {

@@ -13,6 +13,7 @@ import (
 // the same hand; a bad line gets its error in its line, the batch goes on,
 // and the command exits 2 with one line.
 func TestEVBatchOneLineEachHand(t *testing.T) {
+	t.Parallel()
 	in := strings.Join([]string{
 		"T 8,8",
 		"# a comment",
@@ -82,6 +83,7 @@ func TestEVBatchOneLineEachHand(t *testing.T) {
 // built-in default) says that the published tables do; with
 // resplit_aces=true, or a pair not of Aces, nothing is said.
 func TestEVNotesResplitAcesOfPublishedTables(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		note bool

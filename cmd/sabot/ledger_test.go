@@ -41,6 +41,7 @@ func ledgerDB(t *testing.T, dsn string) {
 }
 
 func TestLedgerCheck(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	ledgerDB(t, path)
 	stdout, stderr, code := run(t, "", "ledger", "check", "--db", path)
@@ -64,11 +65,12 @@ func TestLedgerCheck(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 3: a balance SQLite turned into a REAL when a sum
+// A balance SQLite turned into a REAL when a sum
 // overflowed (as a database written before the bound of amounts may hold:
 // its triggers are dropped here) is reported with its account, and the
 // check exits 1; it does not die on "integer overflow".
 func TestLedgerCheckOverflowedBalance(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	ledgerDB(t, path)
 	db, err := sql.Open("sqlite", path)
@@ -99,6 +101,7 @@ func TestLedgerCheckOverflowedBalance(t *testing.T) {
 // The same on PostgreSQL: a balance beyond the bound (its constraint
 // dropped, as before migration 007) is reported with its account.
 func TestLedgerCheckOutOfRangePostgres(t *testing.T) {
+	t.Parallel()
 	dsn := storetest.PostgresDSN(t)
 	ledgerDB(t, dsn)
 	ctx := context.Background()
@@ -119,6 +122,7 @@ func TestLedgerCheckOutOfRangePostgres(t *testing.T) {
 }
 
 func TestLedgerCheckPostgres(t *testing.T) {
+	t.Parallel()
 	dsn := storetest.PostgresDSN(t)
 	ledgerDB(t, dsn)
 	stdout, stderr, code := run(t, "", "ledger", "check", "--db", dsn)
@@ -152,6 +156,7 @@ func TestLedgerCheckRefused(t *testing.T) {
 }
 
 func TestLedgerCheckNoServer(t *testing.T) {
+	t.Parallel()
 	_, stderr, code := run(t, "", "ledger", "check", "--db", "postgres://sabot@127.0.0.1:1/db?connect_timeout=2")
 	if code != 1 || !strings.HasPrefix(stderr, "cannot open the store") || strings.Count(stderr, "\n") != 1 {
 		t.Fatalf("exit %d, %q", code, stderr)

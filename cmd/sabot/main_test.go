@@ -19,6 +19,7 @@ func run(t testing.TB, stdin string, args ...string) (stdout, stderr string, cod
 }
 
 func TestScenarioCommand(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../../shared/scenarios/*.json")
 	own, _ := filepath.Glob("../../scenario/testdata/contract/*.json")
 	files = append(files, own...)
@@ -72,6 +73,7 @@ func TestScenarioCommand(t *testing.T) {
 }
 
 func TestScenarioCommandErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, in, want string }{
 		{"malformed", `{"profile":`, "malformed JSON"},
 		{"unknown profile", `{"profile":"monaco","cards":"AS","bets":[{"player":"a","box":1,"stake":1}]}`, "unknown profile"},
@@ -96,6 +98,7 @@ func TestScenarioCommandErrors(t *testing.T) {
 // A scenario without what it needs says what a scenario is, with an
 // example, in one line (exit 2).
 func TestScenarioSaysWhatItNeeds(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"", "  \n", "{}", `{"profile":"venice"}`, `{"profile":"venice","cards":"TS 7C"}`} {
 		stdout, stderr, code := run(t, in, "scenario", "-")
 		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
@@ -109,6 +112,7 @@ func TestScenarioSaysWhatItNeeds(t *testing.T) {
 // Every command that takes a PROFILE names it and lists the built-in
 // profiles when none is given, or too many; exit status 2.
 func TestProfileArgumentNamed(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"sim"}, {"edge"}, {"strategy"}, {"profiles", "show"}} {
 		stdout, stderr, code := run(t, "", args...)
 		want := "sabot " + strings.Join(args, " ") + " needs a PROFILE: a built-in profile (argentina, spain, venice, family, vegas-s17, vegas-h17;"
@@ -128,6 +132,7 @@ func TestProfileArgumentNamed(t *testing.T) {
 // card its shoe can hold, scaled with the decks, and says so; a reserve of
 // one deck stays one deck where the shoe holds it.
 func TestCutCardFollowsTheDecks_AR08_EG02(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := run(t, "", "profiles", "show", "vegas-s17", "-o", "decks=1")
 	if code != 0 || !strings.Contains(stdout, "cut_card_reserve        13 ") ||
 		stderr != "note: decks=1: cut_card_reserve scaled with the decks from 78 to 13 cards, the same share of the shoe (AR-08, EG-02); set cut_card_reserve to choose another\n" {
@@ -148,6 +153,7 @@ func TestCutCardFollowsTheDecks_AR08_EG02(t *testing.T) {
 }
 
 func TestScenarioCardsAsArray(t *testing.T) {
+	t.Parallel()
 	in := `{"profile":"venice","cards":["TS","7C","9H","KD"],"bets":[{"player":"ana","box":1,"stake":100}],"decisions":[{"player":"ana","box":1,"action":"stand"}],"expect":{"net":{"ana":100}}}`
 	stdout, stderr, code := run(t, in, "scenario", "-")
 	if code != 0 || !strings.Contains(stdout, `"ana": 100`) {
@@ -156,6 +162,7 @@ func TestScenarioCardsAsArray(t *testing.T) {
 }
 
 func TestScenarioProfileFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "high.toml"), []byte("base = \"venice\"\nname = \"venice-high\"\nmin_bet = 500\n"), 0o644)
 	scen := `{"profile":"high.toml","cards":"TS 7C 9H KD","bets":[{"player":"ana","box":1,"stake":100}],"decisions":[{"player":"ana","box":1,"action":"stand"}]}`
@@ -169,6 +176,7 @@ func TestScenarioProfileFile(t *testing.T) {
 }
 
 func TestProfilesCommand(t *testing.T) {
+	t.Parallel()
 	stdout, _, code := run(t, "", "profiles")
 	for _, n := range []string{"argentina", "spain", "venice", "family", "vegas-s17", "vegas-h17"} {
 		if code != 0 || !strings.Contains(stdout, n) {
@@ -201,6 +209,7 @@ func TestProfilesCommand(t *testing.T) {
 
 // sabot bots refuses a pause it cannot take, before it connects.
 func TestBotsRefused(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--think-jitter", "1.5"},
 		{"--think-jitter", "-0.1"},
@@ -217,6 +226,7 @@ func TestBotsRefused(t *testing.T) {
 // regulation a variation departs from, and how; a built-in profile departs
 // from nothing.
 func TestProfilesShowDepartures_AR01_AR05_AR20(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := run(t, "", "profiles", "show", "argentina", "-o", "decks=4", "-o", "back_bets_per_box=2", "-o", "insurance=true")
 	want := "this table departs from its regulation (argentina):\n" +
 		"  AR-01: decks=4, the regulation asks at least 8 («como mínimo 8 (ocho) mazos»)\n" +

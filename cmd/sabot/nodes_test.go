@@ -11,6 +11,7 @@ import (
 // sabot nodes on a SQLite store: the one node that served it, and a missing
 // database refused (exit 2) without being created.
 func TestNodesCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, errb, code := run(t, "", "nodes", "--db", filepath.Join(dir, "none.db")); code != 2 || !strings.Contains(errb, "no database") {
 		t.Fatalf("sabot nodes on a missing file: exit %d, %q", code, errb)

@@ -212,10 +212,11 @@ func TestPlayLang(t *testing.T) {
 	}
 }
 
-// The suits as symbols where asked (issue 28 item 11); auto keeps the
+// The suits as symbols where asked; auto keeps the
 // letters on a pipe, so piped sessions and the docs' transcripts read the
 // same; a wrong value exits 2 with the reason.
 func TestPlaySuits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		suits     string
 		want, not string

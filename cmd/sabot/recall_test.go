@@ -8,10 +8,11 @@ import (
 	"sabot/internal/recall"
 )
 
-// Issue 13, deliverable 5: the recall of a round dealt from a physical
+// The recall of a round dealt from a physical
 // shoe says so plainly (no seed, no commitment) and lists who read each
 // card in, from which device, and when.
 func TestPrintRecallPhysical(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 25, 21, 4, 5, 0, time.UTC)
 	var b strings.Builder
 	printRecall(&b, &recall.RoundRecord{ID: "4-7", Table: 4, TableName: "Sala 1", Profile: "spain", Physical: true,

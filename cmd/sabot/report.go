@@ -274,7 +274,7 @@ func newReportCmd(e *env) *cobra.Command {
 func writePlayersText(w io.Writer, r *report.Players) error {
 	fmt.Fprintf(w, "players from %s to %s\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "player\tsessions\ttime\trounds\tavg bet\ttheo\twin\tdecisions\terrors\terror cost\t")
+	fmt.Fprintln(tw, "player\tsessions\ttime\trounds\tavg bet\thouse theo\thouse win\tdecisions\terrors\terror cost\t")
 	for _, x := range r.Players {
 		d := time.Duration(x.Seconds) * time.Second
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\t\n", x.Player, x.Sessions, d, x.Rounds, x.AvgBet, x.Theo, x.Win, x.Decisions, x.Errors, x.ErrorCost)
@@ -291,7 +291,7 @@ func writePlayersText(w io.Writer, r *report.Players) error {
 func writeTablesText(w io.Writer, r *report.Tables) error {
 	fmt.Fprintf(w, "tables from %s to %s (a round counts when it closed in the period)\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "table\tprofile\trounds\thands\tstakes\tdrop\twin\thold %\ttheo\tband (95 %)\tz\tledger\t")
+	fmt.Fprintln(tw, "table\tprofile\trounds\thands\tstakes\tdrop\thouse win\thold %\thouse theo\tband (95 %)\tz\tledger\t")
 	line := func(name string, x *report.TableResult) {
 		mark := ""
 		if x.Outside {
@@ -312,6 +312,9 @@ func writeTablesText(w io.Writer, r *report.Tables) error {
 		name := fmt.Sprintf("%d %s", x.Table, x.Name)
 		if x.Physical {
 			name += " (physical)"
+		}
+		if x.TestMode {
+			name += " (test mode)"
 		}
 		line(name, x)
 	}

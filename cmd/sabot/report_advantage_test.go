@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"sabot/internal/report"
-	"sabot/internal/seal"
 	"sabot/internal/store/storetest"
 	"sabot/money"
 )
@@ -23,8 +22,6 @@ import (
 // wrote meanwhile (`sabot events`: its watch of the same rounds).
 func advantageOf(t *testing.T, db string, bots ...[]string) (*report.Advantage, string) {
 	t.Helper()
-	t.Setenv(AdminPasswordEnv, "admin-password")
-	t.Setenv(seal.KeyEnv, strings.Repeat("29", 32)) // serve on PostgreSQL needs the key that seals the shoes' seeds
 	start := time.Now().Add(-time.Second)
 	p := startServe(t, db, freeAddr(t))
 	for _, args := range bots {
@@ -88,6 +85,7 @@ func advantageOf(t *testing.T, db string, bots ...[]string) (*report.Advantage, 
 // variance; basic-strategy bots never depart at those hands but where they
 // always do (11 against an Ace, doubled), and score 0.
 func TestReportAdvantageSeesIndexBots(t *testing.T) {
+	t.Parallel()
 	table := []string{"--tables", "1", "--players", "2", "--rounds", "120", "--profile", "vegas-s17",
 		"-o", "decks=1", "-o", "cut_card_reserve=13", "-o", "surrender=late"}
 	r, events := advantageOf(t, filepath.Join(t.TempDir(), "sabot.db"), append([]string{"--strategy", "hilo-index", "--prefix", "hilo-index"}, table...),
@@ -173,10 +171,12 @@ func TestReportAdvantageSeesIndexBots(t *testing.T) {
 // their back bets are scored against the rounds of their shoes, with a
 // positive z; the players placed none. On SQLite, and on PostgreSQL below.
 func TestReportAdvantageSeesBackBots(t *testing.T) {
+	t.Parallel()
 	seesBackBots(t, filepath.Join(t.TempDir(), "sabot.db"))
 }
 
 func TestReportAdvantageSeesBackBotsPostgres(t *testing.T) {
+	t.Parallel()
 	seesBackBots(t, storetest.PostgresDSN(t))
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"sabot"
 	"sabot/internal/report"
-	"sabot/internal/seal"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
 	"sabot/money"
@@ -24,8 +23,6 @@ import (
 // players' names and the time play started.
 func reportStore(t *testing.T, db string) (names []string, start time.Time) {
 	t.Helper()
-	t.Setenv(AdminPasswordEnv, "admin-password")
-	t.Setenv(seal.KeyEnv, strings.Repeat("29", 32))
 	start = time.Now().Add(-time.Second)
 	p := startServe(t, db, freeAddr(t))
 	for _, profile := range []string{"vegas-s17", "argentina"} {
@@ -157,14 +154,17 @@ func checkReportAgainstLedger(t *testing.T, db string) {
 }
 
 func TestReportTablesEqualsLedger(t *testing.T) {
+	t.Parallel()
 	checkReportAgainstLedger(t, filepath.Join(t.TempDir(), "sabot.db"))
 }
 
 func TestReportTablesEqualsLedgerPostgres(t *testing.T) {
+	t.Parallel()
 	checkReportAgainstLedger(t, storetest.PostgresDSN(t))
 }
 
 func TestReportRefused(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "none.db")
 	for _, args := range [][]string{
 		{"report", "tables", "--db", db},
@@ -189,8 +189,8 @@ func TestReportRefused(t *testing.T) {
 // measured in-process, on more sessions: internal/report's
 // TestDetectorRates.)
 func TestReportAdvantageSeesCountingBots(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sabot.db")
-	t.Setenv(AdminPasswordEnv, "admin-password")
 	start := time.Now().Add(-time.Second)
 	p := startServe(t, db, freeAddr(t))
 	for _, strategy := range []string{"hilo-ramp", "basic"} {

@@ -22,7 +22,7 @@ import (
 )
 
 // newReportSynthCmd is `sabot report synth`, hidden: a store of synthetic
-// rounds to measure the reports on (issue 29 item 6, docs/pit.md). It writes
+// rounds to measure the reports on (docs/pit.md). It writes
 // through the store's bulk load (sabot.BulkLoader: the records and their
 // ledger postings, thousands of rounds a transaction), not through a
 // server; the rounds are made on one goroutine and written on another.
@@ -90,8 +90,8 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 			return failed("report synth: %v", err)
 		}
 		s.Tables = append(s.Tables, t)
-		// The house's side of the table's rounds, as a table posts it
-		// (issue 44): the table's own account.
+		// The house's side of the table's rounds, as a table posts it:
+		// the table's own account.
 		th, err := st.Account(ctx, sabot.AccountTableHouse, t.ID)
 		if err != nil {
 			return failed("report synth: %v", err)

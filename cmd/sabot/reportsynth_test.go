@@ -121,9 +121,11 @@ func checkReportSynth(t *testing.T, db, writers string) {
 }
 
 func TestReportSynth(t *testing.T) {
+	t.Parallel()
 	checkReportSynth(t, filepath.Join(t.TempDir(), "sabot.db"), "1")
 }
 
 func TestReportSynthPostgres(t *testing.T) {
+	t.Parallel()
 	checkReportSynth(t, storetest.PostgresDSN(t), "2")
 }

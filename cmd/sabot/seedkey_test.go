@@ -19,11 +19,12 @@ import (
 	"sabot/internal/wire"
 )
 
-// TestVerifyURL (issue 11, finding 10): a player verifies a finished shoe
+// TestVerifyURL: a player verifies a finished shoe
 // from the server, without its database: `sabot verify --url` reads GET
 // /api/shoes/{id} (no login) and checks the revealed seed against the
 // commitment and every round's cards; a shoe still in play is refused.
 func TestVerifyURL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "sabot.db"))
 	if err != nil {
@@ -122,7 +123,7 @@ func TestVerifyURL(t *testing.T) {
 	}
 }
 
-// TestServeSeedKey (issue 11, finding 10): `sabot serve` on SQLite makes
+// TestServeSeedKey: `sabot serve` on SQLite makes
 // its seed key beside the database (0600) and uses it again; with another
 // key it refuses to start, in one line, and the store is left as it was;
 // on PostgreSQL it refuses to start without a key.

@@ -20,6 +20,7 @@ import (
 // profile and credits each new player, so that the README's main job has a
 // lobby to show; a second start opens no more tables.
 func TestServeOpensDefaultTables(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	for start := 0; start < 2; start++ {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -36,7 +37,7 @@ func TestServeOpensDefaultTables(t *testing.T) {
 		}
 		go io.Copy(io.Discard, pr)
 		url := strings.TrimSpace(strings.TrimPrefix(line, "sabot serve: "))
-		// Issue 15, finding 4: the start-up log counts the tables open
+		// The start-up log counts the tables open
 		// (it said tables=0 with the six default tables open).
 		if want := fmt.Sprintf("msg=serving url=%s tables=%d ", url, len(defaultTables)); !strings.Contains(logs.String(), want) {
 			t.Errorf("start %d: the log lacks %q:\n%s", start, want, logs.String())

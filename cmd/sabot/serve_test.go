@@ -23,6 +23,7 @@ import (
 	"sabot"
 	"sabot/internal/client"
 	"sabot/internal/recall"
+	"sabot/internal/seal"
 	"sabot/internal/store"
 	"sabot/internal/testwait"
 	"sabot/internal/wire"
@@ -40,12 +41,23 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Run(context.Background(), a, os.Stdin, os.Stdout, os.Stderr))
 	}
+	// The administrator's password of every server the tests start
+	// (startServe), which `sabot bots` run in-process reads: set once
+	// here, not by t.Setenv, so that the tests that play bots may run in
+	// parallel.
+	if os.Getenv(AdminPasswordEnv) == "" {
+		os.Setenv(AdminPasswordEnv, "admin-password")
+	}
 	// The doc scripts (docs_test.go) run `sabot` as a program: testscript
 	// puts this binary on their PATH under that name.
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"sabot": func() int { return Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
 	}))
 }
+
+// testSeedKey is the seed key of the servers startServe starts on
+// PostgreSQL.
+var testSeedKey = strings.Repeat("29", 32)
 
 // serveProcess is `sabot serve` running as a subprocess.
 type serveProcess struct {
@@ -67,6 +79,9 @@ func startServe(t *testing.T, db, addr string, extra ...string) *serveProcess {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), runMainEnv+"="+string(args), AdminPasswordEnv+"=admin-password")
+	if store.IsPostgres(db) && os.Getenv(seal.KeyEnv) == "" {
+		cmd.Env = append(cmd.Env, seal.KeyEnv+"="+testSeedKey) // serve on PostgreSQL needs the key that seals the shoes' seeds
+	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -126,6 +141,7 @@ func freeAddr(t testing.TB) string {
 // end every round is settled or void, the ledger balances (`sabot ledger
 // check`), the tables hold no money, and rounds replay (GLI-19 §4.16, B.3).
 func TestKill9Recovery(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills a server five times")
 	}
@@ -296,6 +312,7 @@ func checkTables(t *testing.T, st sabot.Store, db string) {
 
 // --debug-addr serves Go's profiling endpoints on their own listener.
 func TestServeDebug(t *testing.T) {
+	t.Parallel()
 	url, stop, err := serveDebug("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -318,6 +335,7 @@ func TestServeDebug(t *testing.T) {
 // Every flag of `sabot serve` is documented in docs/server.md (the flags
 // table, or the table of "Abuse and limits" for a limit).
 func TestServeFlagsDocumented(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../../docs/server.md")
 	if err != nil {
 		t.Fatal(err)
@@ -334,10 +352,11 @@ func TestServeFlagsDocumented(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 11: on a database it may read but not write, `sabot
+// On a database it may read but not write, `sabot
 // serve` refuses to start and says why, instead of serving logins that all
 // fail.
 func TestServeRefusesReadOnlyStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	st, err := store.Open(ctx, path)
@@ -356,8 +375,9 @@ func TestServeRefusesReadOnlyStore(t *testing.T) {
 // refused, in one line naming the file and the process that holds it; a
 // reader (`sabot ledger check`) is not; once the first is killed with -9
 // the file can be served again (the lock is the kernel's: nothing stale).
-// Issue 12: two processes on one file both served every table.
+// Two processes on one file both served every table.
 func TestServeOneProcessPerSQLiteFile(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	first := startServe(t, db, freeAddr(t))
 	var stdout, stderr strings.Builder
@@ -391,10 +411,11 @@ func tail(s string, n int) string {
 	return s
 }
 
-// Issue 15, deliverable 5: --currency names the money the pages show; a
+// --currency names the money the pages show; a
 // code that is not ISO 4217, or whose minor unit is not a hundredth, is
 // refused with exit 2 before anything is opened.
 func TestServeRefusesCurrency(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ code, want string }{
 		{"EURO", `--currency "EURO": not an ISO 4217 code`},
 		{"JPY", "--currency JPY: its minor unit is not a hundredth (0 decimals)"},

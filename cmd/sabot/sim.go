@@ -465,9 +465,9 @@ func printSim(e *env, r *sim.Result, strategy string, cfg sim.Config, bankroll f
 	fmt.Fprintf(w, "SD per round\t%.4f units\n", r.SD)
 	fmt.Fprintf(w, "win / push / loss\t%.2f %% / %.2f %% / %.2f %% of boxes, blackjack %.2f %%\n", 100*r.Win, 100*r.Push, 100*r.Loss, 100*r.Blackjack)
 	// A unit chosen with --unit is that many minor units of the table's
-	// amounts: say what it and the average bet are in money (issue 17). The
+	// amounts: say what it and the average bet are in money. The
 	// default unit is only the smallest stake that pays 3:2 and halves
-	// exactly, a unit of account, not money anyone bets (issue 28 item 11).
+	// exactly, a unit of account, not money anyone bets.
 	if cfg.Unit > 0 {
 		fmt.Fprintf(w, "average bet\t%.3f units = %s a round played (1 unit = %s: --unit %d minor units)\n",
 			r.AvgBet, moneyText(r.AvgBetMinor), money.Amount(r.Unit).Plain(), r.Unit)

@@ -24,6 +24,7 @@ func runSim(t *testing.T, args ...string) (int, string, string) {
 // a fraction), se and rounds, and the same seed gives the same numbers
 // whatever --workers is.
 func TestSimJSON(t *testing.T) {
+	t.Parallel()
 	var evs []float64
 	for _, w := range []string{"1", "2"} {
 		code, out, errs := runSim(t, "spain", "--rounds", "200000", "--seed", "9", "--workers", w, "--json")
@@ -54,6 +55,7 @@ func TestSimJSON(t *testing.T) {
 // TestSimCounting runs the counter's report: Hi-Lo, the Illustrious 18,
 // a ramp, wonging and the risk of ruin; text and JSON.
 func TestSimCounting(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runSim(t, "vegas-s17", "--rounds", "100000", "--count", "hi-lo", "--indices", "i18",
 		"--ramp", "2:2,3:4,4:8,5:12", "--others", "1", "--wong-out", "-1", "--bankroll", "1000", "--textbook")
 	if code != 0 {
@@ -69,6 +71,7 @@ func TestSimCounting(t *testing.T) {
 // TestSimRefused: bad input is refused with exit status 2 and one line
 // saying why.
 func TestSimRefused(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"nowhere"},
 		{"argentina", "--back-bets", "1"}, // AR-05: no back betting
@@ -107,6 +110,7 @@ func TestSimRefused(t *testing.T) {
 // own is 78 of 312: after card 234), and the report gives the cards dealt
 // per shoe; a card less deals fewer.
 func TestSimPenetration(t *testing.T) {
+	t.Parallel()
 	type result struct {
 		EV           float64 `json:"ev"`
 		CardsPerShoe float64 `json:"cards_per_shoe"`
@@ -147,16 +151,17 @@ func TestSimPenetration(t *testing.T) {
 }
 
 // TestSimAverageBetInMoney: the report says what the average bet and a unit
-// are in money, not only "units of 4" (issue 17 item 8), and the JSON adds
+// are in money, not only "units of 4", and the JSON adds
 // the average bet in minor units beside avg_bet and unit.
 func TestSimAverageBetInMoney(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--unit", "400"}, "1.000 units = 4.00 a round played (1 unit = 4.00: --unit 400 minor units)"},
 		// The default unit (4 minor units: 3:2 and halves exact) is no money anyone
-		// bets: no "1 unit = 0.04" (issue 28 item 11).
+		// bets: no "1 unit = 0.04".
 		{nil, "1.000 units a round played (a unit is the base bet; --unit N says it in money)"},
 		{[]string{"--unit", "250", "--count", "hi-lo", "--ramp", "2:2"}, " a round played (1 unit = 2.50: --unit 250 minor units)"},
 	} {
@@ -191,8 +196,9 @@ func TestSimAverageBetInMoney(t *testing.T) {
 }
 
 // The --option flag's help names its argument key=value, not the words of
-// its usage that were in backquotes (issue 28 item 11).
+// its usage that were in backquotes.
 func TestOptionFlagHelp(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"sim", "edge", "play", "strategy"} {
 		out, _, _ := run(t, "", cmd, "--help")
 		if !strings.Contains(out, "-o, --option key=value") || strings.Contains(out, "--option sabot") {
@@ -206,6 +212,7 @@ func TestOptionFlagHelp(t *testing.T) {
 // (the JSON less its timings); shards missing, twice or of another run are
 // refused with status 2.
 func TestSimShardMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"argentina", "--rounds", "300000", "--seed", "3", "-o", "challenge=false", "--count", "hi-lo", "--ramp", "2:2,4:4"}
 	code, single, errs := runSim(t, append(args, "--json")...)

@@ -16,6 +16,7 @@ import (
 // its VCS stamp names a clean commit and it was built as documented; each
 // departure is named.
 func TestReproducibleSaysWhyNot(t *testing.T) {
+	t.Parallel()
 	good := buildInfo{Commit: "db6904cdf182b4e86ab97b99c5e8d10c1aaa6a15", SHA256: "ab",
 		Settings: map[string]string{"-trimpath": "true", "CGO_ENABLED": "0", "GOOS": "linux", "GOARCH": "amd64"}}
 	if ok, why := reproducible(good); !ok {
@@ -51,6 +52,7 @@ func TestReproducibleSaysWhyNot(t *testing.T) {
 // from the commit gets the binary the kit names), that `sabot version`
 // prints it, and that SHA256SUMS covers every file, the manifest included.
 func TestCertifyManifestNamesTheRebuiltBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds sabot twice")
 	}

@@ -28,9 +28,9 @@ import (
 )
 
 // sabot wallet reconcile finds every kind of difference between the
-// outbox and the operator's statement, and agrees when there is none
-// (issue 14, deliverable 5).
+// outbox and the operator's statement, and agrees when there is none.
 func TestWalletReconcile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	st, err := store.Open(ctx, db)
@@ -104,8 +104,7 @@ func TestWalletReconcile(t *testing.T) {
 // operator's players play; after the last restart every call is answered,
 // `sabot wallet reconcile` finds no difference with the operator's
 // statement, each player's balance at the operator is his start plus the
-// net of his settled rounds, and the ledger balances (issue 14,
-// deliverable 2).
+// net of his settled rounds, and the ledger balances.
 func TestKill9OperatorWallet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a server four times")
@@ -114,8 +113,8 @@ func TestKill9OperatorWallet(t *testing.T) {
 	kill9Wallet(t, secret, simOperator{walletsim.New([]byte(secret), "EUR")})
 }
 
-// The same on the second operator, written from docs/wallet.yaml alone
-// (issue 25, item 9): sabot killed four times, nothing lost.
+// The same on the second operator, written from docs/wallet.yaml alone:
+// sabot killed four times, nothing lost.
 func TestKill9SpecOperatorWallet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a server four times")
@@ -339,9 +338,10 @@ func TestWalletSimCommand(t *testing.T) {
 
 // A credit the operator refused is money owed: sabot wallet reconcile
 // reports it with the amount and exits 1 until it is paid or resolved by
-// hand (issue 25, item 9). Before, a refused 20.00 win left the player
+// hand. Before, a refused 20.00 win left the player
 // unpaid and reconcile said all agreed (exit 0).
 func TestWalletReconcileOwed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	st, err := store.Open(ctx, db)

@@ -10,9 +10,10 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 )
 
-// Issue 11, finding 1: a command ID repeated after the table has dropped it
+// A command ID repeated after the table has dropped it
 // from its memory (sits and leaves pushed it out) is answered from the
 // store — the first record's seq — and changes nothing: the player deciding
 // keeps his timer, nobody gets a message, the log gets no record.
@@ -95,7 +96,7 @@ func (p *playedTable) leaves(tb testing.TB) []seatPayload {
 	return out
 }
 
-// AR-21 (issue 11, finding 2): a box its holder has not bet on when the
+// AR-21: a box its holder has not bet on when the
 // betting window closes is given up — a box, not the player: eve keeps the
 // box she bet on — with a leave record that a start replays, and an event.
 func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
@@ -147,7 +148,7 @@ func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
 	}
 }
 
-// AR-21 (issue 11, finding 2): a player holds at most MaxBoxesWithoutBet
+// AR-21: a player holds at most MaxBoxesWithoutBet
 // boxes he has not bet on (3 by default); once he bets on them he may take
 // more: several boxes, each bet on, are a player's right (AR-04, VE-17).
 func TestBoxesWithoutBetCapped_AR21(t *testing.T) {
@@ -173,7 +174,7 @@ func TestBoxesWithoutBetCapped_AR21(t *testing.T) {
 	}
 }
 
-// AR-21 (issue 11, finding 2): bets that do not allow a round (AR-03: a
+// AR-21: bets that do not allow a round (AR-03: a
 // shoe starts with three seated players betting) hold their boxes no
 // longer than SeatIdle: the boxes are given up and the bets returned, in
 // the ledger and in a log that replays.
@@ -191,7 +192,7 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 	if p.a.dealt || p.a.t.Holder(1) != "ana" || p.a.t.Holder(2) != "ben" {
 		t.Fatalf("after the window: dealt %v, holders %q %q", p.a.dealt, p.a.t.Holder(1), p.a.t.Holder(2))
 	}
-	// Issue 15, finding 2: the table says what it waits for, in words and
+	// The table says what it waits for, in words and
 	// by its reason, and when the bets come back.
 	if w := p.a.view().Waiting; w == nil || w.Reason != "table_minimum_bets" || w.Params["need"] != 3 || w.Params["n"] != 2 || w.Text != "a shoe starts with 3 bets; 2 placed (AR-03)" {
 		t.Fatalf("the view's waiting: %+v", w)
@@ -224,7 +225,7 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 	}
 }
 
-// Issue 15, finding 2: a lone player's three bets at Buenos Aires are three
+// A lone player's three bets at Buenos Aires are three
 // bets of one player: the table waits for two more players (AR-03), and
 // says so with the right counts.
 func TestLonePlayerWaits_AR03(t *testing.T) {
@@ -293,7 +294,7 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 	withdrawn := 0
 	for _, r := range recs {
 		if r.Kind == sabot.LogBetWithdraw {
-			if b := payloadOf[betPayload](r, nil); b.Player == "zoe" && b.Stake == 300 && strings.Contains(b.Reason, "ES-03") {
+			if b := payloadOf[tablelog.Bet](r, nil); b.Player == "zoe" && b.Stake == 300 && strings.Contains(b.Reason, "ES-03") {
 				withdrawn++
 			}
 		}
@@ -310,7 +311,7 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 	}
 }
 
-// AR-21 (issue 40, S4): three accounts whose script takes back every box
+// AR-21: three accounts whose script takes back every box
 // the moment it is given up held a table for ever; a fourth player asked
 // again and again and never sat. A box given up for no bet is not its
 // holder's again for a while, the boxes given up count against the cap
@@ -369,7 +370,7 @@ func TestBoxesNotHeldForEverByResitting_AR21(t *testing.T) {
 // A box given up for no bet is not its holder's again for ReseatAfter
 // (another box is); sits are bounded a minute (429 with its wait); the
 // boxes given up count against MaxBoxesWithoutBet for UnbetWindow, and a
-// round played with a bet clears them (issue 40, S4).
+// round played with a bet clears them.
 func TestReseatBounded_AR21(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "vegas-s17", nil, -1)
@@ -456,7 +457,7 @@ func TestReseatBounded_AR21(t *testing.T) {
 
 // A command sent again while the first is in flight (its stake waits for
 // the operator's wallet) is answered as a duplicate of the first, as a
-// repeat after it is (issue 40, item 10): the first sender is answered as
+// repeat after it is: the first sender is answered as
 // the command's own.
 func TestInFlightDuplicateAnsweredDuplicate(t *testing.T) {
 	first, again := make(chan reply, 1), make(chan reply, 1)

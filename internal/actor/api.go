@@ -72,7 +72,7 @@ type countedView struct {
 
 // LobbyView is the table's view for the lobby: the one last read while the
 // table has done nothing since (no command, no timer), else read again
-// through its actor (issue 40, S6: GET /api/tables asked every table for
+// through its actor (GET /api/tables asked every table for
 // its view each time). The view is shared: the caller does not change it.
 func (a *Table) LobbyView(ctx context.Context) (*wire.TableView, error) {
 	n := a.changes.Load()

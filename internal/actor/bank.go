@@ -7,6 +7,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
@@ -156,7 +157,7 @@ func (a *Table) returnBets(ctx context.Context, bets []engine.PlacedBet, memo st
 		e := why(b)
 		ps, err := a.moves(ctx, b.Player, b.Stake, memo)
 		if err == nil {
-			_, err = a.append(ctx, nil, sabot.LogBetWithdraw, 0, betPayload{Player: b.Player, Box: b.Box, Stake: b.Stake, Reason: e.Text}, ps)
+			_, err = a.append(ctx, nil, sabot.LogBetWithdraw, 0, tablelog.Bet{Player: b.Player, Box: b.Box, Stake: b.Stake, Reason: e.Text}, ps)
 		}
 		if err != nil {
 			a.log.Error("bet not returned before the deal", "player", b.Player, "box", b.Box, "why", e.Reason, "err", err)

@@ -10,27 +10,11 @@ import (
 	"sabot/engine"
 	"sabot/internal/operator"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 )
-
-// configurePayload is a change of a live table's configuration, made
-// between rounds by an administrator (the pit; at a family table, what the
-// players agreed, FAM-01). It is a significant event of the table's log.
-type configurePayload struct {
-	Options map[string]string `json:"options"`           // the options in force from now on, on top of the profile
-	Changed map[string]string `json:"changed,omitempty"` // what this change set ("": back to the profile's)
-	// Bank, when set, gives a family table's bank to a seated player
-	// (FAM-01: the players agree who starts), "" to the house.
-	Bank *string `json:"bank,omitempty"`
-	// Returned are the bets placed for the next round that the new rules
-	// refuse: their stakes went back to the wallets.
-	Returned []betPayload `json:"returned,omitempty"`
-	NewShoe  bool         `json:"new_shoe,omitempty"` // the change prepared a new shoe (AR-24)
-	Reason   string       `json:"reason,omitempty"`
-	By       string       `json:"by"`
-}
 
 // configure applies an administrator's change of the table's options and,
 // at a family table, of who holds the bank. It takes effect between rounds:
@@ -84,7 +68,7 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 			return 0, sabot.Errorf(sabot.EINVALID, "refused: %s does not sit at table %d; the bank goes to a seated player%s", *req.Bank, a.cfg.ID, cite(prof.Cite("FAM-01", "bank_rotates")))
 		}
 	}
-	pay := configurePayload{Options: opts, Changed: req.Options, Bank: req.Bank, Reason: req.Reason, By: c.user.Name}
+	pay := tablelog.Configure{Options: opts, Changed: req.Options, Bank: req.Bank, Reason: req.Reason, By: c.user.Name}
 	var ps []sabot.Posting
 	returned := refusedBets(prof, a.t.Holder, a.t.Bets())
 	if req.Bank != nil && *req.Bank != "" {
@@ -97,7 +81,7 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 		}
 	}
 	for _, b := range returned {
-		pay.Returned = append(pay.Returned, betPayload{Player: b.Player, Box: b.Box, Stake: b.Stake})
+		pay.Returned = append(pay.Returned, tablelog.Bet{Player: b.Player, Box: b.Box, Stake: b.Stake})
 		m, err := a.moves(ctx, b.Player, b.Stake, "bet returned: the table's configuration changed")
 		if err != nil {
 			return 0, err
@@ -132,7 +116,7 @@ func (a *Table) configure(ctx context.Context, c *Command, req wire.Configure) (
 // reconfigure applies a configuration change to the table, live or from
 // the log: the refused bets are withdrawn, the profile changes, the bank
 // is given.
-func (a *Table) reconfigure(prof *rules.Profile, pay configurePayload) (newShoe bool, err error) {
+func (a *Table) reconfigure(prof *rules.Profile, pay tablelog.Configure) (newShoe bool, err error) {
 	for _, b := range pay.Returned {
 		if _, err := a.t.Withdraw(b.Player, b.Box); err != nil {
 			return false, err
@@ -204,6 +188,6 @@ func refusedBets(p *rules.Profile, holder func(box int) string, bets []engine.Pl
 // changeWords says a configuration change in a line, for the players and
 // the pit: the options changed (an empty value is the profile's), the bank
 // and a new shoe.
-func changeWords(p configurePayload) []sabot.Phrase {
-	return recall.ChangeWords(recall.Change{Changed: p.Changed, Bank: p.Bank, NewShoe: p.NewShoe})
+func changeWords(p tablelog.Configure) []sabot.Phrase {
+	return recall.ChangeWords(tablelog.Configure{Changed: p.Changed, Bank: p.Bank, NewShoe: p.NewShoe})
 }

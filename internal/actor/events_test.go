@@ -10,6 +10,7 @@ import (
 
 	"sabot"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/rules"
 	"sabot/web"
@@ -22,20 +23,20 @@ func TestEventSummaries(t *testing.T) {
 		payload any
 		want    string
 	}{
-		{sabot.LogTimeout, actionPayload{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}, ByTimeout: true},
+		{sabot.LogTimeout, tablelog.Decision{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}, ByTimeout: true},
 			"round 7: time ran out; ana box 2 hand 1: stand applied by default"},
-		{sabot.LogTimeout, actionPayload{Round: 8, Action: wire.Action{Kind: "close"}, ByTimeout: true},
+		{sabot.LogTimeout, tablelog.Decision{Round: 8, Action: wire.Action{Kind: "close"}, ByTimeout: true},
 			"round 8: time ran out; the dealer applied close"},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "void by the pit"},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "void by the pit"},
 			"round 9 void, every stake returned: void by the pit"},
-		{sabot.LogVoid, recall.Settle{Void: true, Closed: true, Reason: "the log does not replay"},
+		{sabot.LogVoid, tablelog.Settle{Void: true, Closed: true, Reason: "the log does not replay"},
 			"table out of service, every stake returned: the log does not replay"},
 		{sabot.LogAdmin, wire.AdminEvent{Event: "credit", User: "ana", Amount: 5000, Memo: "welcome credit"},
 			"credit ana 50.00: welcome credit"},
 		{sabot.LogTableOpened, openedPayload{Name: "Madrid", Profile: "spain", Options: map[string]string{"min_bet": "100", "max_bet": "500"}, TestMode: true},
 			`table "Madrid" opened: spain max_bet=500 min_bet=100 (test mode)`},
-		{sabot.LogConfigure, configurePayload{Changed: map[string]string{"max_bet": "300"}, By: "pit", Reason: "evening",
-			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}},
+		{sabot.LogConfigure, tablelog.Configure{Changed: map[string]string{"max_bet": "300"}, By: "pit", Reason: "evening",
+			Returned: []tablelog.Bet{{Player: "ben", Box: 2, Stake: 400}}},
 			"the table's configuration changed; max_bet: 300 (by pit: evening); ben's bet of 4.00 on box 2 returned"},
 	} {
 		if got := sabot.Sentence(recall.Words(&sabot.LogRecord{Kind: c.kind, Payload: MustJSON(c.payload)})); got != c.want {
@@ -46,23 +47,23 @@ func TestEventSummaries(t *testing.T) {
 
 // Every phrase a significant event is said in is in the Spanish and
 // Italian catalogues (event.KEY), naming only the values the phrase sends
-// (issue 15, deliverable 5: the pit page in the pit's language).
+// (the pit page in the pit's language).
 func TestEventPhrasesTranslated(t *testing.T) {
 	bank, none := "ana", ""
 	recs := []struct {
 		kind    string
 		payload any
 	}{
-		{sabot.LogTimeout, actionPayload{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}}},
-		{sabot.LogTimeout, actionPayload{Round: 8, Action: wire.Action{Kind: "close"}}},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "void by the pit"}},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
-		{sabot.LogVoid, recall.Settle{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
-		{sabot.LogVoid, recall.Settle{Void: true, Closed: true, Reason: "the log does not replay"}},
+		{sabot.LogTimeout, tablelog.Decision{Round: 7, Action: wire.Action{Kind: "stand", Player: "ana", Box: 2, Hand: 1}}},
+		{sabot.LogTimeout, tablelog.Decision{Round: 8, Action: wire.Action{Kind: "close"}}},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "void by the pit"}},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "the cards ran out (AR-08)"}},
+		{sabot.LogVoid, tablelog.Settle{Round: 9, Void: true, Reason: "the cut card came out and the house stops the shoe (EG-04)"}},
+		{sabot.LogVoid, tablelog.Settle{Void: true, Closed: true, Reason: "the log does not replay"}},
 		{sabot.LogTableOpened, openedPayload{Name: "Madrid", Profile: "spain", TestMode: true}},
-		{sabot.LogConfigure, configurePayload{Changed: map[string]string{"max_bet": "300", "min_bet": ""}, Bank: &bank, NewShoe: true, By: "pit", Reason: "evening",
-			Returned: []betPayload{{Player: "ben", Box: 2, Stake: 400}}}},
-		{sabot.LogConfigure, configurePayload{Bank: &none, By: "pit"}},
+		{sabot.LogConfigure, tablelog.Configure{Changed: map[string]string{"max_bet": "300", "min_bet": ""}, Bank: &bank, NewShoe: true, By: "pit", Reason: "evening",
+			Returned: []tablelog.Bet{{Player: "ben", Box: 2, Stake: 400}}}},
+		{sabot.LogConfigure, tablelog.Configure{Bank: &none, By: "pit"}},
 		{sabot.LogAdmin, wire.AdminEvent{Event: "credit", User: "ana", Amount: 5000, Memo: "welcome credit"}},
 		{sabot.LogAdmin, wire.AdminEvent{Event: "admin-created", User: "pit"}},
 		{sabot.LogAdmin, wire.AdminEvent{Event: "force-cards", Cards: nil}},

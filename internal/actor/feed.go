@@ -25,7 +25,7 @@ type feed struct {
 // ringMaxBytes how many bytes of them at most (a few rounds of a full table);
 // a client that missed more gets a snapshot. Bounded by bytes as well, the
 // ring does not grow with the size of the events: filling it was the
-// growth of the server's memory with the rounds played (issue 46, item 2).
+// growth of the server's memory with the rounds played.
 const (
 	ringSize     = 1024
 	ringMaxBytes = 64 << 10

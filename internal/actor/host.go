@@ -64,7 +64,7 @@ type Host struct {
 	// ReseatAfter is how long a box given up for no bet is not its
 	// holder's again; UnbetWindow how long the boxes a player was given up
 	// for no bet count against MaxBoxesWithoutBet; SitsPerMinute how many
-	// times a player sits down at a table in a minute (issue 40, S4; 0:
+	// times a player sits down at a table in a minute (0:
 	// DefaultReseatAfter, DefaultUnbetWindow, DefaultSitsPerMinute;
 	// negative: none).
 	ReseatAfter   time.Duration

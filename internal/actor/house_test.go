@@ -10,7 +10,7 @@ import (
 )
 
 // Two tables' settlements post the house's side to two accounts, each
-// table's own (issue 44, "No hot row"): no entry of either touches the
+// table's own (no row every table's settlements lock): no entry of either touches the
 // central house (AccountHouse, owner 0), which the players' credits
 // alone move; the ledger balances and its house is the central account
 // and the tables' together.

@@ -7,6 +7,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/live"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
@@ -190,7 +191,7 @@ func (l liveTable) Undone(by string, back card.Card, expose bool) {
 // the house's action of the round, recorded like any decision.
 func (l liveTable) Act(ctx context.Context, act engine.Action) (int64, error) {
 	a := l.a
-	rec, err := a.append(ctx, l.c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act)}, nil)
+	rec, err := a.append(ctx, l.c, sabot.LogAction, a.t.RoundNo(), tablelog.Decision{Round: a.t.RoundNo(), Action: wire.ActionOf(act)}, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -8,8 +8,8 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/live"
-	"sabot/internal/operator"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
@@ -91,21 +91,21 @@ var logKinds = map[string]logKind{
 	sabot.LogShoeReveal:  kindOf(kindParts[recall.Reveal]{track: (*Table).trackReveal, none: noReplay}),
 	sabot.LogSit:         kindOf(kindParts[seatPayload]{replay: (*Table).replaySit, none: noTrack}),
 	sabot.LogLeave:       kindOf(kindParts[seatPayload]{track: (*Table).trackLeave, replay: (*Table).replayLeave}),
-	sabot.LogBet:         kindOf(kindParts[betPayload]{track: (*Table).trackBet, replay: (*Table).replayBet}),
-	sabot.LogBetWithdraw: kindOf(kindParts[betPayload]{track: (*Table).trackWithdraw, replay: (*Table).replayWithdraw}),
-	sabot.LogDeal:        kindOf(kindParts[recall.Deal]{track: (*Table).trackDeal, replay: (*Table).replayDeal}),
-	sabot.LogAction:      kindOf(kindParts[actionPayload]{track: (*Table).trackAction, replay: (*Table).replayAction}),
-	sabot.LogTimeout:     kindOf(kindParts[actionPayload]{track: (*Table).trackAction, replay: (*Table).replayAction}),
-	sabot.LogSettle:      kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
-	sabot.LogVoid:        kindOf(kindParts[recall.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
+	sabot.LogBet:         kindOf(kindParts[tablelog.Bet]{track: (*Table).trackBet, replay: (*Table).replayBet}),
+	sabot.LogBetWithdraw: kindOf(kindParts[tablelog.Bet]{track: (*Table).trackWithdraw, replay: (*Table).replayWithdraw}),
+	sabot.LogDeal:        kindOf(kindParts[tablelog.Deal]{track: (*Table).trackDeal, replay: (*Table).replayDeal}),
+	sabot.LogAction:      kindOf(kindParts[tablelog.Decision]{track: (*Table).trackAction, replay: (*Table).replayAction}),
+	sabot.LogTimeout:     kindOf(kindParts[tablelog.Decision]{track: (*Table).trackAction, replay: (*Table).replayAction}),
+	sabot.LogSettle:      kindOf(kindParts[tablelog.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
+	sabot.LogVoid:        kindOf(kindParts[tablelog.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
 	sabot.LogShoeStep:    kindOf(kindParts[recall.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
 	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
-	sabot.LogConfigure:   kindOf(kindParts[configurePayload]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
+	sabot.LogConfigure:   kindOf(kindParts[tablelog.Configure]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
 	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
 	sabot.LogCard:        kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
 	sabot.LogCardUndo:    kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
 	sabot.LogCutCard:     kindOf(kindParts[live.CutPayload]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
-	sabot.LogWalletDebit: kindOf(kindParts[operator.DebitPayload]{none: noTrack | noReplay}),
+	sabot.LogWalletDebit: kindOf(kindParts[tablelog.WalletDebit]{none: noTrack | noReplay}),
 }
 
 // checkLogKinds says which of kinds has no entry in reg, or an entry
@@ -135,15 +135,15 @@ func init() {
 // The tracks: what a record moved, kept by the actor whether it is
 // replayed or not.
 
-func (a *Table) trackBet(_ *sabot.LogRecord, p betPayload)      { a.escrow[p.Player] += p.Debit }
-func (a *Table) trackWithdraw(_ *sabot.LogRecord, p betPayload) { a.escrow[p.Player] -= p.Stake }
-func (a *Table) trackLeave(_ *sabot.LogRecord, p seatPayload)   { a.escrow[p.Player] -= p.Returned }
+func (a *Table) trackBet(_ *sabot.LogRecord, p tablelog.Bet)      { a.escrow[p.Player] += p.Debit }
+func (a *Table) trackWithdraw(_ *sabot.LogRecord, p tablelog.Bet) { a.escrow[p.Player] -= p.Stake }
+func (a *Table) trackLeave(_ *sabot.LogRecord, p seatPayload)     { a.escrow[p.Player] -= p.Returned }
 
-func (a *Table) trackDeal(_ *sabot.LogRecord, p recall.Deal) {
+func (a *Table) trackDeal(_ *sabot.LogRecord, p tablelog.Deal) {
 	a.bankCover, a.bankHolder = p.BankCover, p.Bank
 }
 
-func (a *Table) trackAction(_ *sabot.LogRecord, p actionPayload) {
+func (a *Table) trackAction(_ *sabot.LogRecord, p tablelog.Decision) {
 	a.escrow[p.Action.Player] += p.Debit
 	a.bankCover += p.BankCover
 }
@@ -171,13 +171,13 @@ func (a *Table) trackReveal(_ *sabot.LogRecord, p recall.Reveal) {
 
 func (a *Table) trackSnapshot(r *sabot.LogRecord) { a.snapRound, a.snapSeq = int(r.RoundNo), r.Seq }
 
-func (a *Table) trackConfigure(_ *sabot.LogRecord, p configurePayload) {
+func (a *Table) trackConfigure(_ *sabot.LogRecord, p tablelog.Configure) {
 	for _, b := range p.Returned {
 		a.escrow[b.Player] -= b.Stake
 	}
 }
 
-func (a *Table) trackClose(_ *sabot.LogRecord, p recall.Settle) {
+func (a *Table) trackClose(_ *sabot.LogRecord, p tablelog.Settle) {
 	for pl, v := range p.Returned {
 		a.escrow[pl] -= v - p.Net[pl]
 	}
@@ -200,7 +200,7 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 		return err
 	}
 	var t *table.Table
-	if physical { // issue 13: no seed, no order; the cards are read as dealt
+	if physical { // no seed, no order; the cards are read as dealt
 		if t, err = table.NewPhysical(prof); err == nil && a.physicalShoeSteps() {
 			err = t.WaitForSteps() // AR-07, EG-02: recorded at the dealer's console
 		}
@@ -234,16 +234,16 @@ func (a *Table) replayLeave(_ *sabot.LogRecord, p seatPayload) error {
 	return nil
 }
 
-func (a *Table) replayBet(_ *sabot.LogRecord, p betPayload) error {
+func (a *Table) replayBet(_ *sabot.LogRecord, p tablelog.Bet) error {
 	return a.t.Bet(p.Player, p.Box, p.Stake)
 }
 
-func (a *Table) replayWithdraw(_ *sabot.LogRecord, p betPayload) error {
+func (a *Table) replayWithdraw(_ *sabot.LogRecord, p tablelog.Bet) error {
 	_, err := a.t.Withdraw(p.Player, p.Box)
 	return err
 }
 
-func (a *Table) replayDeal(_ *sabot.LogRecord, p recall.Deal) error {
+func (a *Table) replayDeal(_ *sabot.LogRecord, p tablelog.Deal) error {
 	a.forced = p.Forced
 	if err := a.deal(); err != nil {
 		return err
@@ -254,7 +254,7 @@ func (a *Table) replayDeal(_ *sabot.LogRecord, p recall.Deal) error {
 	return nil
 }
 
-func (a *Table) replayAction(_ *sabot.LogRecord, p actionPayload) error {
+func (a *Table) replayAction(_ *sabot.LogRecord, p tablelog.Decision) error {
 	a.syncWindow()
 	if p.Decline {
 		a.declined[declineKey{p.Action.Player, p.Action.Box}] = true
@@ -271,7 +271,7 @@ func (a *Table) replayAction(_ *sabot.LogRecord, p actionPayload) error {
 	return nil
 }
 
-func (a *Table) replayClose(_ *sabot.LogRecord, p recall.Settle) error {
+func (a *Table) replayClose(_ *sabot.LogRecord, p tablelog.Settle) error {
 	if p.Closed {
 		return nil
 	}
@@ -293,7 +293,7 @@ func (a *Table) replayCardUndo(_ *sabot.LogRecord, p live.CardPayload) error {
 	if err == nil && back != p.Card {
 		err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
 	}
-	if p.Correction != 0 { // the inspector's (issue 25)
+	if p.Correction != 0 { // the inspector's
 		a.drop(p.Correction)
 		a.expose = a.expose || p.Expose
 	}
@@ -302,7 +302,7 @@ func (a *Table) replayCardUndo(_ *sabot.LogRecord, p live.CardPayload) error {
 
 func (a *Table) replayCutCard(_ *sabot.LogRecord, _ live.CutPayload) error { return a.t.CutCard() }
 
-func (a *Table) replayConfigure(_ *sabot.LogRecord, p configurePayload) error {
+func (a *Table) replayConfigure(_ *sabot.LogRecord, p tablelog.Configure) error {
 	prof, err := profileOf(a.cfg.Profile, p.Options)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/tablelog"
 )
 
 // TestLogKinds: every kind of sabot.LogKinds has its entry in the registry
@@ -45,9 +46,9 @@ func TestLogKindsRefused(t *testing.T) {
 		want string
 	}{
 		{"no entry", logKinds, `log kind "new-kind" has no entry in the registry`},
-		{"no replay", withNew(kindOf(kindParts[betPayload]{track: (*Table).trackBet})), `log kind "new-kind": its entry lacks a part (payload true, track true, replay false)`},
-		{"no track", withNew(kindOf(kindParts[betPayload]{replay: (*Table).replayBet})), "track false"},
-		{"not in recall", withNew(kindOf(kindParts[betPayload]{none: noTrack | noReplay})), `log kind "new-kind" has no entry in recall's table`},
+		{"no replay", withNew(kindOf(kindParts[tablelog.Bet]{track: (*Table).trackBet})), `log kind "new-kind": its entry lacks a part (payload true, track true, replay false)`},
+		{"no track", withNew(kindOf(kindParts[tablelog.Bet]{replay: (*Table).replayBet})), "track false"},
+		{"not in recall", withNew(kindOf(kindParts[tablelog.Bet]{none: noTrack | noReplay})), `log kind "new-kind" has no entry in recall's table`},
 	} {
 		if err := checkLogKinds(c.reg, kinds); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkLogReads measures the reads that used to scan a table's whole
-// log (issue 11, finding 9) on a log of about 8,300 records and on one ten
+// log on a log of about 8,300 records and on one ten
 // times as long: a round's recall (GET /api/rounds/{id}), a shoe's page
 // with its rounds' cards (GET /api/shoes/{id}), a player's newest rounds
 // and a page further back (GET /api/me/rounds). Their cost stays flat; op=log

@@ -11,6 +11,7 @@ import (
 	"sabot"
 	"sabot/engine"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -32,7 +33,7 @@ func (s *countingStore) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.Lo
 	return recs, err
 }
 
-// TestLogReadsDoNotScanTheLog (issue 11, finding 9): a round's recall, a
+// TestLogReadsDoNotScanTheLog: a round's recall, a
 // shoe's page and a player's rounds read the records they show, found on
 // the store's indexes, not the table's whole log (or every table's); and
 // they give what reading the whole log gives.
@@ -82,7 +83,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 	shoeRounds := map[int][]string{}
 	for _, r := range all {
 		if r.Kind == sabot.LogDeal {
-			var d recall.Deal
+			var d tablelog.Deal
 			json.Unmarshal(r.Payload, &d)
 			shoeRounds[d.Shoe] = append(shoeRounds[d.Shoe], recall.RoundID(p.a.cfg.ID, d.Round))
 		}
@@ -121,7 +122,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 			if r.Kind != sabot.LogSettle && r.Kind != sabot.LogVoid || r.RoundNo == 0 {
 				continue
 			}
-			var s recall.Settle
+			var s tablelog.Settle
 			json.Unmarshal(r.Payload, &s)
 			if slices.ContainsFunc(s.Record.Bets, func(b engine.PlacedBet) bool { return b.Player == u.Name }) {
 				want = append(want, recall.RoundID(p.a.cfg.ID, int(r.RoundNo)))

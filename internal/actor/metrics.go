@@ -19,7 +19,7 @@ type Metrics struct {
 	// Errors counts the commands and requests refused or failed, by
 	// error code: the tables' and the server's.
 	Errors *prometheus.CounterVec
-	// The return watched (rtpwatch.go, issue 29): by table.
+	// The return watched (rtpwatch.go): by table.
 	rtp *rtpMetrics
 }
 

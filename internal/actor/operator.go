@@ -62,7 +62,7 @@ func (t debitTable) Answer(waiters []any, r operator.Reply) {
 	for i, ch := range waiters {
 		r := rep
 		// The same command sent again while it was in flight: a
-		// duplicate of the first (issue 40, item 10), as a repeat after
+		// duplicate of the first, as a repeat after
 		// it is answered.
 		r.dup = r.dup || i > 0 && r.err == nil && !r.parked
 		select {

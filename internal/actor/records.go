@@ -5,16 +5,15 @@ import (
 
 	"sabot"
 	"sabot/internal/seal"
-	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
 )
 
 // The payloads of the table log's records (sabot.LogRecord.Payload). They
 // are part of the stored format: fields are added, never renamed. A
-// round's and a shoe's (a deal, a settlement, a shoe's start and reveal)
-// are package recall's (recall.Deal, recall.Settle, …); each kind's entry is in
-// logkinds.go.
+// round's (a deal, a settlement) are internal/tablelog's (tablelog.Deal,
+// tablelog.Settle), a shoe's start and reveal still recall's
+// (recall.ShoeStart, recall.Reveal); each kind's entry is in logkinds.go.
 
 type openedPayload struct {
 	Name     string            `json:"name"`
@@ -28,7 +27,7 @@ type openedPayload struct {
 	ShoeSteps bool `json:"shoe_steps,omitempty"`
 	// PhysicalSteps: at a table dealt from a physical shoe too, its new
 	// shoes wait for them, which the dealer's console records (who
-	// authorised the shuffle, who cut; issue 39 item 8). A log that
+	// authorised the shuffle, who cut). A log that
 	// predates them has not it: its physical shoes never wait.
 	PhysicalSteps bool `json:"physical_steps,omitempty"`
 }
@@ -43,32 +42,6 @@ type seatPayload struct {
 	// Reason says why the server gave the seat up (AR-21); "" when the
 	// player left.
 	Reason string `json:"reason,omitempty"`
-}
-
-// betPayload places or changes a bet: Debit is what moved from the wallet
-// to the table (negative when a stake was lowered).
-type betPayload struct {
-	Player string       `json:"player"`
-	Box    int          `json:"box"`
-	Stake  money.Amount `json:"stake"`
-	Debit  money.Amount `json:"debit"`
-	// Reason says why the server withdrew a bet (a record with no command):
-	// at the deal, a family bank could not cover it (FAM-01), or it stood
-	// behind a box nobody played (ES-03, VE-03).
-	Reason string `json:"reason,omitempty"`
-}
-
-// actionPayload is one decision: a player's, the dealer's closing of a
-// window, or a default applied when the decision timer ran out.
-type actionPayload struct {
-	Round     int          `json:"round"`
-	Action    wire.Action  `json:"action"`
-	ByTimeout bool         `json:"by_timeout,omitempty"`
-	Decline   bool         `json:"decline,omitempty"` // a player passes in an optional window
-	Debit     money.Amount `json:"debit,omitempty"`   // the stake the decision added
-	// BankCover is what moved from the bank holder's wallet to his bank
-	// account to cover the stake the decision added (FAM-01).
-	BankCover money.Amount `json:"bank_cover,omitempty"`
 }
 
 // MustJSON is a payload as the log keeps it: JSON, which every payload

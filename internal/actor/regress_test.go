@@ -211,7 +211,7 @@ func TestRefusedBetsHolderFirst_ES03(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 4: the cover a player's bank took for the round in play
+// The cover a player's bank took for the round in play
 // is rebuilt from the log, and a table closed mid-round (its log does not
 // replay) gives it back to the holder's wallet: nothing stays in the bank
 // account (FAM-01, FAM-02).

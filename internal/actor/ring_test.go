@@ -56,7 +56,7 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 }
 
 // The ring is bounded by its bytes as well as by its count: a table that
-// plays on keeps at most ringMaxBytes of past events (issue 46: the server's
+// plays on keeps at most ringMaxBytes of past events (the server's
 // memory grew with the rounds played while the rings filled), and a client
 // that reconnects from before them gets a snapshot.
 func TestRingBoundedInBytes(t *testing.T) {

@@ -8,13 +8,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"sabot"
-	"sabot/internal/recall"
 	"sabot/internal/report"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
 
-// The return watched (issue 29 item 3; docs/pit.md): each table's return to
+// The return watched (docs/pit.md): each table's return to
 // player since its actor started, against the exact figure of its rules,
 // as metrics, and a significant event when it leaves the band
 // (report.Watch). The rounds settled before its rules' figures are
@@ -44,7 +44,7 @@ func (m *rtpMetrics) collectors() []prometheus.Collector {
 }
 
 // watchRTP counts a settled round in the table's watch.
-func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
+func (a *Table) watchRTP(ctx context.Context, pay *tablelog.Settle) {
 	th := a.s.Theories // set by Open when RTPWatch
 	if th == nil || pay.Void {
 		return
@@ -90,14 +90,14 @@ func (a *Table) watchRTP(ctx context.Context, pay *recall.Settle) {
 	a.log.Warn("rtp-outside", "table", a.created.ID, "rtp", st.RTP, "certified", st.Certified, "z", st.Z, "rounds", st.Rounds)
 }
 
-// The count watched (issue 29 item 4; docs/pit.md): each table's players'
+// The count watched (docs/pit.md): each table's players'
 // bets against the true count since its actor started (report.CountWatch),
 // and an advantage-play significant event, once a player in the watch, when
 // his score crosses report.LiveFlagZ. Forced rounds (test mode) are not
 // watched: their cards are not the shoe's.
 
 // watchCount counts a settled round in the table's count watch.
-func (a *Table) watchCount(ctx context.Context, pay *recall.Settle) {
+func (a *Table) watchCount(ctx context.Context, pay *tablelog.Settle) {
 	if pay.Void || a.forcedRound {
 		return
 	}

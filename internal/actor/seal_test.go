@@ -40,7 +40,7 @@ func rawRows(t *testing.T, st *sqlite.DB) []string {
 	return out
 }
 
-// TestLiveShoeSeedNotInLog (issue 11, finding 10): the log of a table holds
+// TestLiveShoeSeedNotInLog: the log of a table holds
 // the seed of its live shoe nowhere, neither in the shoe's record nor in a
 // snapshot (nor the shoe's cards to come); the seed of a finished shoe is
 // in its reveal record, and only there.
@@ -99,7 +99,7 @@ func TestLiveShoeSeedNotInLog(t *testing.T) {
 	}
 }
 
-// TestSealedShoesRestartWithTheirKey (issue 11, finding 10): a start with the
+// TestSealedShoesRestartWithTheirKey: a start with the
 // key replays the same cards, from the whole log or from a snapshot; a
 // start with another key, or none, fails with a one-line reason and
 // changes nothing (no table is closed, no stake returned).
@@ -162,7 +162,7 @@ func TestSealedShoesRestartWithTheirKey(t *testing.T) {
 	}
 }
 
-// TestPlainSeedStoreStillStarts (issue 11, finding 10): a store written
+// TestPlainSeedStoreStillStarts: a store written
 // before seeds were sealed (its seeds in the clear) starts with a key and
 // plays on the same cards; the shoes it starts from then on are sealed.
 func TestPlainSeedStoreStillStarts(t *testing.T) {

@@ -26,7 +26,7 @@ import (
 const DefaultMaxBoxesWithoutBet = 3
 
 // Boxes held for ever by players who re-sit as soon as they are given up
-// (issue 40, S4: three accounts held every box of a table; a fourth player
+// (three accounts held every box of a table; a fourth player
 // asked 91 times in 100 s and sat 0 times). A box given up for no bet is
 // not its holder's again for ReseatAfter while another player waits for a
 // box (he asked for one taken within ReseatAfter: AR-21's first who asks);
@@ -292,8 +292,8 @@ func (a *Table) releaseSeats(ctx context.Context, windowClosed bool) {
 			continue
 		}
 		if a.t.Physical() && walkInPlayer(h) {
-			// A walk-in sits at the table itself, on the dealer's time
-			// (issue 28): he leaves when the dealer cashes him out, not
+			// A walk-in sits at the table itself, on the dealer's time:
+			// he leaves when the dealer cashes him out, not
 			// when an online player's seat would be given up.
 			continue
 		}

@@ -25,7 +25,7 @@ import (
 const DefaultSnapshotEvery = 100
 
 // DefaultSnapshotRecords is how many records a table writes between
-// snapshots whatever the rounds (issue 40, S5: sits and leaves wrote tens of
+// snapshots whatever the rounds (sits and leaves wrote tens of
 // thousands of records to a table that played no round, every one
 // replayed at its next start).
 const DefaultSnapshotRecords = 1000

@@ -310,7 +310,7 @@ func BenchmarkTableStart(b *testing.B) {
 	}
 }
 
-// A table that plays no round still gets snapshots (issue 40, S5: sit and
+// A table that plays no round still gets snapshots (sit and
 // leave over HTTP wrote 41,606 records to a table that played no round,
 // each replayed at its next start, since snapshots counted rounds): every
 // SnapshotRecords records, between rounds, the table writes one, and a
@@ -348,7 +348,7 @@ func TestSnapshotWithoutRounds(t *testing.T) {
 }
 
 // The lobby's view of a table is read through its actor only when the
-// table did something since the last read (issue 40, S6: GET /api/tables
+// table did something since the last read (GET /api/tables
 // asked every table's actor for its view at every request, 4.2 ms at 80
 // tables): the same view while nothing happens, a fresh one after a
 // command.

@@ -9,8 +9,8 @@ import (
 )
 
 // A staff command refused to someone it is not for cites the rule of the
-// regulation of the table it was sent to, never another's (issue 39 item
-// 7): the inspector's approval, refusal, ruling and void cite AR-23 at
+// regulation of the table it was sent to, never another's: the inspector's
+// approval, refusal, ruling and void cite AR-23 at
 // argentina, ES-01 at spain and family (the table head decides the
 // incidents, 003 §11), VE-22 at venice (the games management decides the
 // disputes); a new shoe AR-24, ES-01, and nothing at venice, whose 004

@@ -120,7 +120,7 @@ type sender uint8
 
 const (
 	byPlayer    sender = iota // a logged-in user who plays (not the staff)
-	byDealer                  // the dealer, the inspector or the pit (issue 13)
+	byDealer                  // the dealer, the inspector or the pit
 	byInspector               // the inspector or the pit
 	byAdmin                   // the pit: administrators
 	// byCutter: a player (the one chosen to cut, shoesteps.go), the
@@ -217,7 +217,7 @@ func playerCommandNames() string {
 
 // Command checks a client's command and reads its request: its request's
 // fields first (wire.DecodeRequest), then the IDs and the stake, as for
-// every command (issue 11), who may send it, and the rest by the
+// every command, who may send it, and the rest by the
 // command's check.
 func (h *Host) Command(u *sabot.User, cmd *Op, env wire.Envelope, body wire.Body) (*Command, error) {
 	req, err := cmd.decode(body)

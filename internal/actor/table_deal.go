@@ -11,6 +11,7 @@ import (
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
@@ -175,7 +176,7 @@ func (a *Table) tryDeal(ctx context.Context) {
 			seats[strconv.Itoa(box)] = h
 		}
 	}
-	pay := recall.Deal{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
+	pay := tablelog.Deal{Round: a.t.RoundNo(), Shoe: a.t.ShoeNo(), ShoePos: a.roundPos, Test: a.cfg.TestMode,
 		Bets: rec.Bets, Seats: seats, Bank: a.t.Bank(), Wallets: wallets}
 	if a.forcedRound {
 		pay.Forced = a.forcedCards
@@ -229,8 +230,8 @@ func (a *Table) proceed(ctx context.Context) {
 			return
 		}
 		if n := a.needView(); n != nil {
-			// A physical shoe: the round waits for the dealer's next card
-			// (issue 13); nobody decides meanwhile, so no timer runs.
+			// A physical shoe: the round waits for the dealer's next card;
+			// nobody decides meanwhile, so no timer runs.
 			a.stopTimer()
 			a.publish(wire.Event{Kind: wire.EvNeed, Round: n.Round, Box: n.Box, Hand: n.Hand, FaceDown: n.FaceDown, Need: n})
 			return
@@ -238,7 +239,7 @@ func (a *Table) proceed(ctx context.Context) {
 		if a.expose {
 			// The inspector took back a card after which the hole card
 			// was turned: the players saw it, so nobody decides before it
-			// is turned again (AR-23 (g); issue 25).
+			// is turned again (AR-23 (g)).
 			a.expose = false
 			if r.Dealer().FaceDown() >= 0 {
 				if !a.house(ctx, engine.Action{Kind: engine.ExposeHole}, false) {
@@ -290,7 +291,7 @@ func (a *Table) house(ctx context.Context, act engine.Action, byTimeout bool) bo
 		return false
 	}
 	// The decision is applied first: a failed write rebuilds from the log.
-	pay := actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), ByTimeout: byTimeout}
+	pay := tablelog.Decision{Round: a.t.RoundNo(), Action: wire.ActionOf(act), ByTimeout: byTimeout}
 	kind := sabot.LogAction
 	if byTimeout {
 		kind = sabot.LogTimeout
@@ -316,7 +317,7 @@ func (a *Table) settle(ctx context.Context) {
 	void, reason := r.Void()
 	stakes, net, ret := map[string]money.Amount{}, map[string]money.Amount{}, map[string]money.Amount{}
 	var house, escrow money.Amount
-	pay := recall.Settle{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
+	pay := tablelog.Settle{Round: a.t.RoundNo(), Void: void, Reason: reason, Record: r.Record(), Bank: a.t.Bank(), Net: net, Returned: ret}
 	for _, b := range r.Bets() {
 		stakes[b.Player] += b.Stake
 		net[b.Player] += b.Net
@@ -402,14 +403,14 @@ func (a *Table) settle(ctx context.Context) {
 // holds, the bank's cover goes back from his bank account to his wallet
 // with the bank's net; the cover taken at the deal (FAM-01) pays what the
 // bank loses, and the house pays nothing (bank.go).
-func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *recall.Settle) ([]sabot.Posting, error) {
+func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount, ret map[string]money.Amount, pay *tablelog.Settle) ([]sabot.Posting, error) {
 	memo := "round " + strconv.Itoa(a.t.RoundNo())
 	if bank != "" && a.bankCover > 0 {
 		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover
 		return a.returnCover(ctx, bank, net, memo)
 	}
 	// The table's own house account, not the central one: no two
-	// tables' settlements lock one row (issue 44, "No hot row").
+	// tables' settlements lock one row.
 	houseID, err := a.s.account(ctx, sabot.AccountTableHouse, a.cfg.ID)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/seal"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -216,7 +217,7 @@ func (a *Table) handle(ctx context.Context, c *Command) reply {
 	}
 	seq, err := a.exec(ctx, c)
 	if err == nil && !a.dealt {
-		a.maybeSnapshot(ctx) // records of no round count too (issue 40, S5)
+		a.maybeSnapshot(ctx) // records of no round count too
 	}
 	var nd *operator.NeedDebit
 	if errors.As(err, &nd) {
@@ -366,11 +367,11 @@ func (a *Table) appendStake(ctx context.Context, c *Command, kind string, round 
 // the round a settlement closes.
 func (a *Table) index(rec *sabot.LogRecord, payload any) {
 	switch p := payload.(type) {
-	case recall.Deal:
+	case tablelog.Deal:
 		rec.ShoeNo = int64(p.Shoe)
 	case recall.ShoeStep:
 		rec.ShoeNo = int64(p.Shoe)
-	case recall.Settle:
+	case tablelog.Settle:
 		if p.Closed || rec.RoundNo == 0 {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"sabot"
 	"sabot/engine"
 	"sabot/internal/operator"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
@@ -37,7 +38,7 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 	}
 	if a.p.BankRotates && operator.PlayerID(name) != "" {
 		// The bank would pass to him (FAM-02) and pay from his own money
-		// (FAM-01), which is the operator's (issue 14).
+		// (FAM-01), which is the operator's.
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank passes among the seated players here (FAM-02) and pays from its holder's own money (FAM-01); a player of the operator's wallet may back-bet, not sit")
 	}
 	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
@@ -107,8 +108,8 @@ func (a *Table) bet(ctx context.Context, c *Command, req wire.Bet) (int64, error
 	}
 	if err == nil {
 		var rec *sabot.LogRecord
-		// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
-		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, betPayload{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
+		// The player's eligibility and limits, in the stake's transaction.
+		rec, err = a.appendStake(ctx, c, sabot.LogBet, 0, tablelog.Bet{Player: name, Box: req.Box, Stake: stake, Debit: debit}, ps, a.s.betGuard(c, a.players[name], debit))
 		if err == nil {
 			a.publish(wire.Event{Kind: wire.EvBet, Player: name, Box: req.Box, Amount: stake})
 			a.armBetTimer()
@@ -180,7 +181,7 @@ func (a *Table) withdraw(ctx context.Context, c *Command, req wire.Withdraw) (in
 	ps, err := a.moves(ctx, name, stake, "bet withdrawn")
 	if err == nil {
 		var rec *sabot.LogRecord
-		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, betPayload{Player: name, Box: req.Box, Stake: stake}, ps)
+		rec, err = a.append(ctx, c, sabot.LogBetWithdraw, 0, tablelog.Bet{Player: name, Box: req.Box, Stake: stake}, ps)
 		if err == nil {
 			a.publish(wire.Event{Kind: wire.EvWithdraw, Player: name, Box: req.Box, Amount: stake})
 			return rec.Seq, nil
@@ -218,8 +219,8 @@ func (a *Table) act(ctx context.Context, c *Command, req wire.Act) (int64, error
 		return 0, err
 	}
 	ps = append(ps, cps...)
-	// The player's eligibility and limits, in the stake's transaction (issues 15, 25).
-	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover}, ps,
+	// The player's eligibility and limits, in the stake's transaction.
+	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), tablelog.Decision{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover}, ps,
 		a.s.stakeGuard(c, a.players[act.Player], debit))
 	if err != nil {
 		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
@@ -288,7 +289,7 @@ func (a *Table) decline(ctx context.Context, c *Command, req wire.Decline) (int6
 	if !a.eligible()[key] {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: %s has nothing to answer on box %d in the %s window", c.user.Name, req.Box, r.Phase()).WithReason("nothing_to_answer", map[string]any{"box": req.Box})
 	}
-	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), actionPayload{Round: a.t.RoundNo(), Decline: true,
+	rec, err := a.append(ctx, c, sabot.LogAction, a.t.RoundNo(), tablelog.Decision{Round: a.t.RoundNo(), Decline: true,
 		Action: wire.Action{Kind: wire.OpDecline, Player: c.user.Name, Box: req.Box, Hand: req.Hand}}, nil)
 	if err != nil {
 		return 0, err

@@ -19,6 +19,7 @@ import (
 	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/report"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
@@ -70,7 +71,7 @@ type Table struct {
 	changes   atomic.Int64
 	lobbyView atomic.Pointer[countedView]
 	// seatUses are the players' boxes given up for no bet and their sits,
-	// lately (seats.go; issue 40, S4).
+	// lately (seats.go).
 	seatUses  map[string]*seatUse
 	waiting   map[string]time.Time // who asked for a box taken, when
 	seatTimer alarm
@@ -152,7 +153,7 @@ type state struct {
 
 	// expose: a card the inspector took back had been followed by the
 	// hole card's turning, which the players saw: the round turns it again
-	// before anyone decides (AR-23 (g); internal/live/physical.go, issue 25).
+	// before anyone decides (AR-23 (g); internal/live/physical.go).
 	expose bool
 
 	// bankCover is what the player holding a family bank has moved to his
@@ -296,7 +297,7 @@ func (a *Table) trackAs(r *sabot.LogRecord, payload any) {
 		switch p := payload.(type) {
 		case seatPayload:
 			player = p.Player
-		case betPayload:
+		case tablelog.Bet:
 			player = p.Player
 		case nil:
 			var pl struct {
@@ -338,7 +339,7 @@ func (a *Table) closeTable(ctx context.Context, cause error) error {
 	if len(ret) == 0 && a.bankCover == 0 {
 		return nil
 	}
-	pay := recall.Settle{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
+	pay := tablelog.Settle{Void: true, Closed: true, Reason: cause.Error(), Returned: ret, Net: map[string]money.Amount{}}
 	var total money.Amount
 	var ps []sabot.Posting
 	if a.bankCover != 0 {

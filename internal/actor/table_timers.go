@@ -124,7 +124,7 @@ func (a *Table) armBetTimer() {
 
 func (a *Table) armDecisionTimer() {
 	if a.walkInsOnly() {
-		// A walk-in decides at the table, through the dealer (issue 28):
+		// A walk-in decides at the table, through the dealer:
 		// the round waits for the dealer's entry as it waits for a card;
 		// no online player's timer stands him.
 		a.stopTimer()

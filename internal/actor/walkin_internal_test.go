@@ -11,7 +11,7 @@ import (
 	"sabot"
 )
 
-// Issue 28, item 9: a walk-in is on the dealer's time, not an online
+// A walk-in is on the dealer's time, not an online
 // player's. His box is not given up when SeatIdle runs out (an online
 // player's is), and when his turn comes no decision timer runs to stand him:
 // the round waits for the dealer's entry.
@@ -61,7 +61,7 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 	}
 }
 
-// cash_approval holds over a shift, not per buy-in (issue 40, S10: the
+// cash_approval holds over a shift, not per buy-in (the
 // dealer alone sold three buy-ins of 9,000.00 under a 10,000.00
 // threshold): a walk-in's buy-ins of the shift, and the dealer's own, are
 // summed against it; past it the dealer's buy-in waits for the inspector.

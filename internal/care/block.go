@@ -11,7 +11,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// The pit's block of a player (issue 28, item 8; issue 25, item 3). A
+// The pit's block of a player. A
 // block holds until the pit lifts it: the player cannot log in, be
 // launched or stake (the stake's own transaction reads the block:
 // sabot.StakeGuard), his sessions end and, on every node, his sockets

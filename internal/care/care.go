@@ -1,5 +1,5 @@
-// Package care is player care on the built-in wallets (issue 15;
-// docs/players.md): the players' limits, their time-outs and
+// Package care is player care on the built-in wallets (docs/players.md): the
+// players' limits, their time-outs and
 // self-exclusions, their reality checks, the pit's block of a player and
 // the pit's view of the players.
 //
@@ -12,7 +12,7 @@
 // RealityMinutes of a session. A time-out or a self-exclusion ends the
 // player's sessions, takes him off the tables and refuses his logins until
 // it ends; it cannot be shortened; the pit sees it in the significant-event
-// log. An operator's wallet (issue 14) brings its own: Care is the point
+// log. An operator's wallet brings its own: Care is the point
 // where the checks are made, and a Care without a sabot.Care store makes
 // none.
 //
@@ -114,8 +114,8 @@ func (c *Care) now() time.Time {
 func (c *Care) store() sabot.Care { return c.cfg.Store }
 
 // careFor is the care a player sets himself here. An operator's player
-// (issue 14) sets his limits and exclusions with his operator, whose wallet
-// his money is: the endpoints refuse him with the reason (issue 25). An
+// sets his limits and exclusions with his operator, whose wallet
+// his money is: the endpoints refuse him with the reason. An
 // exclusion on record for him (set before, or by the pit) still holds at
 // his launch and at every stake.
 func (c *Care) careFor(u *sabot.User) (sabot.Care, error) {
@@ -157,7 +157,7 @@ func careRefusal(reason, format string, l *sabot.Limit, used, amount money.Amoun
 }
 
 // StakeGuard is the check of a player's stake made in the transaction that
-// records it (issue 25; sabot.StakeGuard): the session it came from still
+// records it (sabot.StakeGuard): the session it came from still
 // stands, no exclusion is in force, and no stake or loss limit of his would
 // be passed. The store runs it after the stake's postings, which hold the
 // player's wallet: his stakes at every table, on every node, are checked
@@ -214,7 +214,7 @@ func (c *Care) Deposit(ctx context.Context, userID int64, amount money.Amount) e
 }
 
 // DepositGuard checks a credit against the player's deposit limits in the
-// transaction that records it (issue 25, item 5: two credits at once each
+// transaction that records it (two credits at once each
 // read the usage before the other; the credit's postings hold his wallet,
 // so his credits are checked one after the other). nil where the store
 // keeps no care.

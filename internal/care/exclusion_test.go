@@ -72,7 +72,7 @@ func testExclusion(t *testing.T, f *fixture) {
 }
 
 // An operator's player sets his limits and exclusions on the operator's
-// site (issue 25, item 4): refused here with the reason; an exclusion on
+// site: refused here with the reason; an exclusion on
 // record for him still refuses him.
 func TestOperatorPlayerCare(t *testing.T) { eachStore(t, testOperatorPlayerCare) }
 
@@ -91,7 +91,7 @@ func testOperatorPlayerCare(t *testing.T, f *fixture) {
 	wantReason(t, f.care.Excluded(ctx, ana.ID), sabot.EFORBIDDEN, "excluded")
 }
 
-// The pit's block (issue 28, item 8; issue 25, item 3): it needs a reason
+// The pit's block: it needs a reason
 // of one line, is for players only, ends the player's sessions and bars
 // him, refuses him without telling the pit's reason, and names the pit in
 // its event; a repeat writes nothing; lifted, he may play again.

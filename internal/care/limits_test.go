@@ -14,7 +14,7 @@ import (
 // A first limit applies at once, a lower one too; a raise or a removal
 // waits for the cooling period, and asked again keeps its date; bad limits
 // are refused with the reason; the reality check takes only its choices
-// (issue 15; moved here from the server's TestCareLimits).
+// (moved here from the server's TestCareLimits).
 func TestLimitRules(t *testing.T) { eachStore(t, testLimitRules) }
 
 func testLimitRules(t *testing.T, f *fixture) {
@@ -219,7 +219,7 @@ func testDepositLimit(t *testing.T, f *fixture) {
 }
 
 // The care view's stake_room is the least of what the stake and loss
-// limits leave (issue 28, item 10): exactly what the stake's guard takes.
+// limits leave: exactly what the stake's guard takes.
 func TestStakeRoom(t *testing.T) { eachStore(t, testStakeRoom) }
 
 func testStakeRoom(t *testing.T, f *fixture) {

@@ -8,7 +8,7 @@ import (
 	"sabot/money"
 )
 
-// The pit's view of the players (issue 28, item 8): found by the start of
+// The pit's view of the players: found by the start of
 // their name, each with his wallet, where he sits at the tables this node
 // serves, his limits, his exclusion or block, and his last rounds.
 

@@ -76,7 +76,7 @@ func testPlayersView(t *testing.T, f *fixture) {
 
 // A registration or a login from the address or the browser where a
 // player under an exclusion (or blocked) was seen is a significant event
-// for the pit (issue 25, item 8); the browser is given its ID once, in a
+// for the pit; the browser is given its ID once, in a
 // cookie; staff and operators' players are not recorded (moved here from
 // the server's TestCareReRegistration, which keeps the welcome credit).
 func TestSighted(t *testing.T) { eachStore(t, testSighted) }

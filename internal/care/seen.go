@@ -14,7 +14,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Re-registration after an exclusion (issue 25): every registration and
+// Re-registration after an exclusion: every registration and
 // login of a player records where it came from — his address and his
 // browser, which the server names with a cookie of its own — and one from
 // where a player under an exclusion was seen is a significant event for the

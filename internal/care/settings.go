@@ -28,7 +28,7 @@ type View struct {
 	Exclusions     map[string][]int `json:"exclusions"`
 	// StakeRoom is the most a stake may take now under the stake and loss
 	// limits (nil: neither is set): the table's page offers no double or
-	// split that a limit would refuse (issue 28).
+	// split that a limit would refuse.
 	StakeRoom *money.Amount `json:"stake_room,omitempty"`
 }
 

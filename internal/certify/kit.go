@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"sabot/analysis"
 	"sabot/rules"
 )
 
@@ -105,6 +106,7 @@ type Kit struct {
 	EdgeCD         []byte // `sabot edge PROFILE --strategy cd --json`
 	TD, CD         *Edge
 	Contributions  []Contribution
+	Net            *analysis.NetResult // the distribution of a round's net; nil: not computed
 	StrategyCSV    string
 	Sim            *SimCheck
 	Battery        *Battery // the card tests, seeds from the master seed (rerun)
@@ -273,13 +275,32 @@ func (k *Kit) parJSON() any {
 		TD            *Edge          `json:"td"`
 		CD            *Edge          `json:"cd"`
 		Contributions []Contribution `json:"contributions_td"`
-		SDPerRound    *SimRun        `json:"sd_per_round_from,omitempty"`
-		Simulation    *SimCheck      `json:"simulation,omitempty"`
-		Strategy      []StrategyGrid `json:"basic_strategy"`
+		// Net: the distribution of a round's net result (analysis.NetDistributions).
+		Net        *analysis.NetResult `json:"net_result,omitempty"`
+		SDCheck    *SDCheck            `json:"sd_check,omitempty"`
+		SDPerRound *SimRun             `json:"sd_per_round_from,omitempty"`
+		Simulation *SimCheck           `json:"simulation,omitempty"`
+		Strategy   []StrategyGrid      `json:"basic_strategy"`
 		// Departures: the option values that break a rule of the
 		// profile's own regulation (rules.Departure), absent where none.
 		Departures []string `json:"departures,omitempty"`
-	}{k.Meta.Profile, k.Meta.ProfileHash, k.TD, k.CD, k.Contributions, k.sdRun(), k.Sim, k.grids(), k.departures()}
+	}{k.Meta.Profile, k.Meta.ProfileHash, k.TD, k.CD, k.Contributions, k.Net, k.sdCheck(), k.sdRun(), k.Sim, k.grids(), k.departures()}
+}
+
+// SDCheck sets the exact standard deviation of basic strategy's round (the
+// net distribution's) beside the simulation's (continuous shuffle, as the
+// exact model deals).
+type SDCheck struct {
+	Exact     float64 `json:"exact_sd_td"`
+	Simulated float64 `json:"simulated_sd_td"`
+	Rounds    int64   `json:"rounds"`
+}
+
+func (k *Kit) sdCheck() *SDCheck {
+	if k.Net == nil || k.Sim == nil {
+		return nil
+	}
+	return &SDCheck{Exact: k.Net.TD.SD, Simulated: k.Sim.Continuous.SD, Rounds: k.Sim.Continuous.Rounds}
 }
 
 func (k *Kit) sdRun() *SimRun {

@@ -24,6 +24,16 @@ func (k *Kit) parPDF() ([]byte, error) {
 		{"average total stake per initial bet", fmt.Sprintf("%.5f", td.TD.Stake), fmt.Sprintf("%.5f", td.CD.Stake)},
 		{"house edge per unit staked", pct(-td.TD.EV / td.TD.Stake), pct(-td.CD.EV / td.CD.Stake)},
 	}
+	if n := k.Net; n != nil {
+		rows = append(rows,
+			[]string{"variance per round (units², exact)", fmt.Sprintf("%.5f", n.TD.Variance), fmt.Sprintf("%.5f", n.CD.Variance)},
+			[]string{"standard deviation per round (units, exact)", fmt.Sprintf("%.5f", n.TD.SD), fmt.Sprintf("%.5f", n.CD.SD)},
+			[]string{"volatility index (1.645 × SD, 90 %)", fmt.Sprintf("%.4f", n.TD.VolatilityIndex), fmt.Sprintf("%.4f", n.CD.VolatilityIndex)},
+			[]string{"hit frequency (a round nets a win)", pct(n.TD.HitFrequency), pct(n.CD.HitFrequency)},
+			[]string{"rounds pushed / lost", pct(n.TD.Push) + " / " + pct(n.TD.Loss), pct(n.CD.Push) + " / " + pct(n.CD.Loss)},
+			[]string{"maximum win per round (initial bets)", fmt.Sprintf("%g", n.TD.MaxWin), fmt.Sprintf("%g", n.CD.MaxWin)},
+			[]string{"maximum exposure per round (initial bets)", fmt.Sprintf("%g", n.TD.MaxLoss), fmt.Sprintf("%g", n.CD.MaxLoss)})
+	}
 	if k.Sim != nil {
 		rows = append(rows, []string{"standard deviation per round (units)", fmt.Sprintf("%.4f (by simulation, %s rounds)", k.Sim.Continuous.SD, count(k.Sim.Continuous.Rounds)), ""})
 	}
@@ -31,6 +41,30 @@ func (k *Kit) parPDF() ([]byte, error) {
 	d.Small("Exact combinatorial analysis of every hand off the top of a full shoe, one player at the table (`sabot edge`). " +
 		"Basic strategy (td) decides by the hand's total; composition-dependent play (cd) by its exact cards. The figures are those of " +
 		"edge-td.json and edge-cd.json in this kit, the outputs of `sabot edge " + m.Profile + " --json` and `--strategy cd --json`.")
+	if n := k.Net; n != nil {
+		d.H2("The distribution of a round's net result")
+		var r [][]string
+		cdP := map[float64]float64{}
+		for _, o := range n.CD.Outcomes {
+			cdP[o.Net] = o.P
+		}
+		for _, o := range n.TD.Outcomes {
+			r = append(r, []string{fmt.Sprintf("%+g", o.Net), fmt.Sprintf("%.8f", o.P), fmt.Sprintf("%.8f", cdP[o.Net])})
+			delete(cdP, o.Net)
+		}
+		for _, o := range n.CD.Outcomes { // an outcome cd reaches and td does not
+			if q, ok := cdP[o.Net]; ok {
+				r = append(r, []string{fmt.Sprintf("%+g", o.Net), "0", fmt.Sprintf("%.8f", q)})
+			}
+		}
+		d.Table([]float64{40, 70, 70}, []string{"net (initial bets)", "probability, td", "probability, cd"}, r, "RRR")
+		d.Small(fmt.Sprintf("Exact for rounds without a split (%.2f %% of rounds split, td). A split round is approximated: its hands independent given the dealer's final total, "+
+			"each distributed as a split hand from the shoe less the pair and one more pair card, their number from the resplit chain; its mean is then set to the exact split value "+
+			"by moving %.2g of probability between −1 and +1 (td), so that the distribution's mean is the edge to 10⁻¹². par-sheet.json's net_result holds every figure.",
+			100*n.TD.SplitRounds, n.TD.SplitAdjust))
+		d.P(fmt.Sprintf("A reference player who mimics the dealer (draws to 16 and on a soft 17 as the table's dealer does, stands on the rest, never doubles, splits, surrenders or insures): "+
+			"return %s, house edge %s, SD %.4f per round.", pct(1+n.Mimic.Mean), pct(-n.Mimic.Mean), n.Mimic.SD))
+	}
 
 	d.H("2. Outcomes and their contribution to the return (basic strategy)")
 	var crow [][]string

@@ -140,14 +140,19 @@ func (k *Kit) randomnessPDF() ([]byte, error) {
 	if nr := k.NIST; nr != nil {
 		d.P(fmt.Sprintf("The 15 tests of NIST SP 800-22 Rev. 1a (internal/certify/nist.go, checked against the document's worked examples), with its parameters for sequences of 10⁶ bits "+
 			"(block frequency M = 128, non-overlapping templates: the 148 aperiodic ones of 9 bits, approximate entropy m = 10, serial m = 16, linear complexity M = 500), on %s sequences: %s. "+
-			"Each test by the document's second-level analysis (§4.2): the proportion of p-values at least 0.01 above 0.99 − 3·√(0.99·0.01/m), and their uniformity over ten bins at least 0.0001: %s.",
-			count(int64(nr.Sequences)), nr.Source, verdict(nr.Pass())))
+			"Each line — a test, or one template, state or statistic of a test of several, %d lines as the document's code prints them — by the document's second-level analysis (§4.2) over its own p-values, one a sequence: "+
+			"the proportion of p-values at least 0.01 above 0.99 − 3·√(0.99·0.01/m), and their uniformity over ten bins at least 0.0001. "+
+			"A random generator fails a line so with the probability in its last column (%.4f at 1,000 sequences), and at least one of the lines in %.0f %% of runs: "+
+			"the suite passes when at most %d lines fail, the fewest such that more fail by chance with probability %.2g (at most %g, the lines counted independent). "+
+			"%d lines failed: %s.",
+			count(int64(nr.Sequences)), nr.Source, len(nr.Results), secondLevel("", "", make([]float64, LabNIST), 0).FalseFail, 100*nr.AnyLineFalseFail,
+			nr.Allowed, nr.FamilyFalseFail, NISTFamilyLevel, nr.Failed, verdict(nr.Pass())))
 		var r [][]string
 		for _, t := range nr.Results {
 			r = append(r, []string{"§" + t.Section + " " + t.Test, fmt.Sprintf("%d/%d", t.Passed, int(math.Round(float64(t.Passed)/math.Max(t.Proportion, 1e-12)))),
-				fmt.Sprintf("%.4f", t.MinPass), fmt.Sprintf("%.4f", t.Uniformity), verdict(t.Pass)})
+				fmt.Sprintf("%.4f", t.MinPass), fmt.Sprintf("%.4f", t.Uniformity), verdict(t.Pass), fmt.Sprintf("%.4f", t.FalseFail)})
 		}
-		d.Table([]float64{70, 30, 30, 30, 20}, []string{"test", "passed", "at least", "uniformity", "verdict"}, r, "LRRRC")
+		d.Table([]float64{64, 26, 24, 26, 18, 22}, []string{"line", "passed", "at least", "uniformity", "verdict", "by chance"}, r, "LRRRCR")
 	} else {
 		d.P("Not run (--nist 0).")
 	}

@@ -41,7 +41,7 @@ type Bot struct {
 	Crowd *Crowd
 
 	// Count, if set, makes the bot a card counter: it counts the cards it
-	// sees and bets Stake × Ramp(true count) (issue 29, docs/pit.md), and
+	// sees and bets Stake × Ramp(true count) (docs/pit.md), and
 	// plays Count.Deviate's index plays where it gives one.
 	Count *BotCount
 	// Behind makes the bot a back bettor (ES-03, VE-03): it does not sit;
@@ -52,6 +52,7 @@ type Bot struct {
 
 	launch string // the operator's token it launches with (BotsConfig.Launch)
 
+	joined   bool // it has joined its Crowd
 	mu       sync.Mutex
 	counted  bool
 	played   int
@@ -74,9 +75,49 @@ type BotCount struct {
 	// BackAt is the true count at and above which a back bettor (Bot.Behind)
 	// bets.
 	BackAt float64
+	// Burns are the cards burned at the start of a shoe (EG-03): out of
+	// the shoe, never seen.
+	Burns int
 
 	running, out, inRound int  // the running count; cards out at the deal; cards dealt since
 	cut                   bool // the cut card came out: a new shoe after this round
+	// lost: cards came out of the shoe that the bot never saw (it
+	// resubscribed by a snapshot mid-shoe): it has no count until the next
+	// shoe, and meanwhile bets one unit and plays the basic strategy.
+	lost bool
+}
+
+// resync counts what a snapshot shows of its shoe: the cards out of it
+// (burns included), and the cards of the round in view. Where those are
+// every card dealt since the shuffle (nothing dealt yet, or the shoe's
+// first round in view) the count is exact; else cards came out that the
+// bot never saw, and its count is lost until the next shoe.
+func (c *BotCount) resync(v *wire.TableView) {
+	c.running, c.out, c.inRound, c.cut, c.lost = 0, 0, 0, false, false
+	out := v.Shoe.Read
+	if !v.Shoe.Physical {
+		out = c.Decks*52 - v.Shoe.Remaining
+	}
+	var shown []string
+	if r := v.Round; r != nil {
+		shown = append(shown, r.Dealer.Cards...)
+		for _, h := range r.Hands {
+			shown = append(shown, h.Cards...)
+		}
+	}
+	switch {
+	case out <= c.Burns:
+		c.out = out
+	case v.Round != nil && out == c.Burns+len(shown):
+		c.out, c.inRound = c.Burns, len(shown)
+		for _, s := range shown {
+			if x, err := card.Parse(s); err == nil { // "??": face down, counted when revealed
+				c.running += c.Tags[x.Value()]
+			}
+		}
+	default:
+		c.lost = true
+	}
 }
 
 // see counts an event's card: a new shoe starts the count again (the
@@ -90,7 +131,7 @@ func (c *BotCount) see(e *wire.Event) {
 		c.cut = true
 	case wire.EvSettle, wire.EvShoe:
 		if c.cut || e.Kind == wire.EvShoe {
-			c.running, c.out, c.inRound, c.cut = 0, 0, 0, false
+			c.running, c.out, c.inRound, c.cut, c.lost = 0, 0, 0, false, false
 		}
 	case wire.EvDeal:
 		c.out, c.inRound = e.ShoePos, 0
@@ -105,15 +146,19 @@ func (c *BotCount) see(e *wire.Event) {
 }
 
 // trueCount is the running count over the decks left: the cards out at
-// the deal and those dealt since, face down too.
+// the deal and those dealt since, face down too; 0 while the count is
+// lost.
 func (c *BotCount) trueCount() float64 {
+	if c.lost {
+		return 0
+	}
 	left := max(float64(c.Decks*52-c.out-c.inRound)/52, 0.5)
 	return float64(c.running) / left
 }
 
 // units is the bet in units at the true count now.
 func (c *BotCount) units() int64 {
-	if c.Ramp == nil {
+	if c.Ramp == nil || c.lost {
 		return 1
 	}
 	return c.Ramp(c.trueCount())
@@ -121,7 +166,7 @@ func (c *BotCount) units() int64 {
 
 // deviate is the index play the count calls for in a turn, if any.
 func (c *BotCount) deviate(t *wire.TurnView, player string) (wire.Action, bool) {
-	if c == nil || c.Deviate == nil || t.Phase != "playing" || len(t.Dealer) == 0 {
+	if c == nil || c.Deviate == nil || c.lost || t.Phase != "playing" || len(t.Dealer) == 0 {
 		return wire.Action{}, false
 	}
 	up, err := card.Parse(t.Dealer[0])
@@ -155,6 +200,31 @@ func (c *BotCount) deviate(t *wire.TurnView, player string) (wire.Action, bool) 
 type Crowd struct {
 	mu        sync.Mutex
 	remaining int
+	joined    int           // the bots that have had their table's first snapshot
+	all       chan struct{} // closed when every bot has
+}
+
+// join waits, once a bot has its first snapshot of the table, until every
+// bot of the crowd has had its own: the bots sit down together. Else one
+// late to subscribe finds the shoe begun (a table whose seated players
+// all said "deal" deals at once), and a counter has no count of it.
+func (c *Crowd) join(ctx context.Context) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	if c.all == nil {
+		c.all = make(chan struct{})
+	}
+	all := c.all
+	if c.joined++; c.joined == c.remaining {
+		close(all)
+	}
+	c.mu.Unlock()
+	select {
+	case <-all:
+	case <-ctx.Done():
+	}
 }
 
 // NewCrowd returns a crowd of n bots.
@@ -342,6 +412,10 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			}
 			b.fromSnapshot(st, m.Table)
 			st.seq = max(st.seq, m.Seq)
+			if !b.joined {
+				b.joined = true
+				b.Crowd.join(ctx)
+			}
 		case wire.MsgEvent:
 			if m.Seq != *since+1 && *since != 0 {
 				return fmt.Errorf("missed events %d to %d: resync", *since+1, m.Seq-1)
@@ -406,6 +480,9 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 
 func (b *Bot) fromSnapshot(st *botState, v *wire.TableView) {
 	*st = st.sent()
+	if b.Count != nil {
+		b.Count.resync(v)
+	}
 	st.bank = v.Bank == b.Name
 	st.keep = v.KeepBetWindow
 	st.said = slices.Contains(v.Ready, b.Name)
@@ -667,7 +744,7 @@ type BotsConfig struct {
 	// VE-03; AR-05).
 	Backers int
 	// Launch, if set, gives the operator's token of each player (table i,
-	// box j, from 1): the bots come from the operator's site (issue 14)
+	// box j, from 1): the bots come from the operator's site
 	// and play on its wallet, with no registration or credit.
 	Launch func(table, box int) string
 }
@@ -747,7 +824,7 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 	}
 	withCount := func(b *Bot) {
 		c := *cfg.Count
-		c.Decks = prof.Decks
+		c.Decks, c.Burns = prof.Decks, prof.BurnCards
 		b.Count = &c
 	}
 	var bots []*Bot

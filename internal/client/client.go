@@ -190,7 +190,7 @@ func (c *Client) Login(ctx context.Context, name, password string) (*wire.LoginR
 	return &r, nil
 }
 
-// Launch opens a session with an operator's token (issue 14) and keeps
+// Launch opens a session with an operator's token and keeps
 // it, as Login does.
 func (c *Client) Launch(ctx context.Context, token string) (*wire.LoginResult, error) {
 	var r wire.LoginResult
@@ -316,8 +316,8 @@ const (
 // Feed is a table's WebSocket. It reads the socket all the time (Next
 // takes what it read) and pings the server every Keepalive: a node that
 // does not answer within Keepalive — stopped, cut off — ends the feed with
-// an error, and the client moves to its next node's URL (issue 25,
-// item 10), instead of waiting on it for as long as it is stopped.
+// an error, and the client moves to its next node's URL, instead of waiting
+// on it for as long as it is stopped.
 type Feed struct {
 	conn   *websocket.Conn
 	c      *Client

@@ -10,7 +10,7 @@ import (
 
 // A client moving on from a node passes over one that failed a moment ago
 // (a stopped node takes connections and answers nothing: each try costs a
-// dial timeout), unless every node has (issue 25, item 10).
+// dial timeout), unless every node has.
 func TestFailoverPassesOverFailedNode(t *testing.T) {
 	c := &Client{URL: "http://a,http://b,http://c"}
 	c.failover() // a fails

@@ -1,5 +1,5 @@
 // Package cluster is the table server's part in a cluster: several `sabot
-// serve` processes on one database (issue 12). It holds the node registry
+// serve` processes on one database. It holds the node registry
 // and its lease loop, table leases and their epochs, the sharing out of the
 // tables (node.go) and the drain (drain.go); each table's hold on its
 // lease, which its actor keeps (Fence, fence.go); the forwarding of a

@@ -21,7 +21,7 @@ import (
 	"sabot"
 )
 
-// Any node answers any request (issue 12). A request for a table that
+// Any node answers any request. A request for a table that
 // another node owns — a command, a read, the table's WebSocket, its edge,
 // strategy and rules — is forwarded to the owner by a reverse proxy,
 // WebSockets included; the lobby asks every node for its tables. Clients
@@ -69,7 +69,7 @@ type nodeSigned struct {
 	hops       int
 }
 
-// nodeHeaderFields are what the MAC covers (issue 25, item 6): who signed,
+// nodeHeaderFields are what the MAC covers: who signed,
 // when, a nonce, the client's address, the hops, the node it is sent to,
 // and the request itself — method, path, query and a hash of the body — so
 // that a header captured on the way is good for that request only, at that
@@ -120,7 +120,7 @@ func (c *Cluster) verifyNode(r *http.Request) *http.Request {
 	if len(f) != 6 {
 		return r
 	}
-	// What can be checked before the body (issue 40, S2): a connection
+	// What can be checked before the body: a connection
 	// from a live node's address, a header of a live node, not too old,
 	// its nonce not taken. Only then is the body read (and hashed), no
 	// more of it than the table's handlers take.
@@ -290,8 +290,8 @@ func (c *Cluster) owner(ctx context.Context, id int64, fresh time.Duration) (u, 
 // node stopped, died or was cut off) or the table moved. A request or
 // socket forwarded to a node that can no longer serve it is cut, so that
 // its client comes back and is forwarded to the table's new node, instead
-// of waiting on the old one for as long as it is stopped (issue 25,
-// item 10). It returns when ctx is done.
+// of waiting on the old one for as long as it is stopped. It returns when ctx
+// is done.
 func (c *Cluster) watchOwner(ctx context.Context, id int64, node string, cut func()) {
 	n := c.node
 	for {
@@ -356,7 +356,7 @@ func (c *Cluster) Forward(next http.Handler) http.Handler {
 				return
 			case known && hops < maxHops:
 				// Nobody's body is read for another node before his
-				// session is checked (issue 40, S2).
+				// session is checked.
 				if c.Authenticate != nil && r.Method != http.MethodGet && r.Method != http.MethodHead {
 					if err := c.Authenticate(r); err != nil {
 						c.WriteError(w, r, err)

@@ -17,8 +17,8 @@ import (
 
 // A forwarded request's client address is trusted only under a valid
 // signature of a node: a client cannot choose the address its limits are
-// counted under, nor replay a node's header on another request (issue 12),
-// nor on the same one (issue 25, item 6): the header is bound to the
+// counted under, nor replay a node's header on another request,
+// nor on the same one: the header is bound to the
 // method, path, query, body and receiving node, and its nonce is good once.
 func TestForwardedAddressSigned(t *testing.T) {
 	const self = "http://10.0.0.2:8080"
@@ -113,8 +113,8 @@ type stubTables struct{ Tables }
 
 func (stubTables) Serves(int64) bool { return false }
 
-// A made-up Sabot-Node header makes no node read a body (issue 40, S2:
-// 300 connections, each with 1 MiB, took the heap from 16 to 444 MB and
+// A made-up Sabot-Node header makes no node read a body (300 connections,
+// each with 1 MiB, took the heap from 16 to 444 MB and
 // the node lost its lease): the header is looked at only on a connection
 // from a live node's address, and only a header whose fields a live node
 // could have signed gets its body read — at most what the table's
@@ -149,7 +149,7 @@ func TestNodeHeaderBodyReadOnlyFromNodes(t *testing.T) {
 }
 
 // A request for a table another node owns is authenticated before it is
-// forwarded, its body unread (issue 40, S2), and a forwarded body is
+// forwarded, its body unread, and a forwarded body is
 // bounded by what the handlers take.
 func TestForwardAuthenticatesFirst(t *testing.T) {
 	s := &Cluster{Key: bytes.Repeat([]byte{7}, 32), Shared: true, Tables: stubTables{},

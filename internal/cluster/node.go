@@ -15,7 +15,7 @@ import (
 	"sabot"
 )
 
-// Several nodes, one database (issue 12).
+// Several nodes, one database.
 //
 // Where the store is a sabot.Cluster, the server is a node: it joins with a
 // lease and serves the tables it owns, each under the epoch of its claim,

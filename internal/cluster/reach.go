@@ -12,8 +12,8 @@ import (
 )
 
 // A node cut off from its database can serve nothing: every table's
-// command writes to it, and forwarding reads the leases from it (issue 25,
-// item 10: such a node hung every request for every table while /healthz
+// command writes to it, and forwarding reads the leases from it (such a node
+// hung every request for every table while /healthz
 // said 200). A node of several on PostgreSQL knows the database is out of
 // reach when its lease's renewal (every Lease/4) has not succeeded for
 // Lease/2: from then until a renewal succeeds again it answers every API

@@ -7,8 +7,8 @@ import (
 	"sabot"
 )
 
-// A session's end and a player's exclusion hold on every node (issue 25;
-// docs/players.md). Two halves, both the database's:
+// A session's end and a player's exclusion hold on every node
+// (docs/players.md). Two halves, both the database's:
 //
 //   - The stake's transaction reads the player's eligibility (the server's
 //     stakeGuard, sabot.StakeGuard): a stake from a session that is over,

@@ -1,7 +1,7 @@
 package live
 
 // The rules a live table's refusals and records cite: each regulation's
-// own (issue 39 item 7), by rules.Profile.Cite, never another's. A
+// own, by rules.Profile.Cite, never another's. A
 // dealer's irregularity is corrected on the inspector's word at
 // argentina (AR-23: «previa autorización del Inspector»), on the table
 // head's at spain and family (ES-01: «la decisión del Jefe de Mesa es

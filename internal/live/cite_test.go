@@ -78,7 +78,7 @@ func dealtAt(t *testing.T, profile string) *fakeTable {
 
 // Every refusal of the dealer's and the inspector's commands at a table
 // dealt from a physical shoe, and of a walk-in's seat, cites its own
-// regulation's rule (issue 39 item 7): a correction refused cites AR-23 at
+// regulation's rule: a correction refused cites AR-23 at
 // argentina, ES-01 at spain and family (003 §11: the incidents «dirimidas
 // por el jefe de mesa»), VE-22 at venice (the disputes the Direzione Giochi
 // decides); a box taken AR-21, ES-03, VE-03; the cut card AR-08, EG-04, and

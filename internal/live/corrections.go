@@ -13,8 +13,8 @@ import (
 	"sabot/table"
 )
 
-// The inspector's authority at a live table (issue 13, deliverable 3;
-// docs/live.md). A dealer's irregularity (AR-23) is corrected only
+// The inspector's authority at a live table (docs/live.md). A dealer's
+// irregularity (AR-23) is corrected only
 // "previa autorización del Inspector": the dealer asks for a correction
 // at the console (correct), the inspector, or the pit, approves it on his
 // own screen (approve) or refuses it (refuse-correction), and only then
@@ -25,7 +25,7 @@ import (
 // The corrections a dealer may ask for, by AR-23's letter: what each does.
 // (h), the bank's cards forgotten, needs none: the console asks for the
 // bank's cards in turn; (i) has nothing to correct. "undo" takes back the
-// last card read when it decided something (issue 25): the dealer's own
+// last card read when it decided something: the dealer's own
 // undo-card is for a misread that decided nothing.
 var correctionCases = map[string]struct {
 	action engine.Kind // the engine's correction; 0: a burn (or, with undo, the take-back)
@@ -286,7 +286,7 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 }
 
 // approveUndo takes back the card a correction names, still the last read
-// and no decision since (issue 25, AR-23): recorded as the inspector's
+// and no decision since (AR-23): recorded as the inspector's
 // card-undo, then the approval's significant event. A hole card turned
 // after the card stays turned: the round turns it again before anyone
 // decides (AR-23 (g)), so no player decides against a card he was shown

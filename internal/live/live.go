@@ -1,4 +1,4 @@
-// Package live is the staff's live table (issue 13, docs/live.md): a
+// Package live is the staff's live table (docs/live.md): a
 // table dealt from a physical shoe, its dealer's console and card readers
 // (the cards read, taken back, the cut card, no more bets, the dealer's
 // irregularities), its walk-in players and their chips, the inspector's

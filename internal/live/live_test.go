@@ -117,7 +117,7 @@ func wantCode(t *testing.T, err error, code, text string) {
 
 // The dealer's own undo takes back a misread that decided nothing; a card
 // that decided something (here one that busted a hand) is refused to him
-// and changes nothing: it is the inspector's correction (AR-23, issue 25).
+// and changes nothing: it is the inspector's correction (AR-23).
 func TestUndoCard_AR23(t *testing.T) {
 	ctx := context.Background()
 	f := dealt(t, "TS 9H 6D 6C 8S") // ana 16, ben 17 against a 6

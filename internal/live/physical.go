@@ -8,7 +8,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// A table dealt from a physical shoe (issue 13, docs/live.md): the option
+// A table dealt from a physical shoe (docs/live.md): the option
 // shoe=physical. The round asks for each card where it deals it (a "need"
 // event, TableView.Need); the dealer's console or a card reader sends the
 // card read (the card command), the last card may be taken back before
@@ -24,7 +24,7 @@ type CardPayload struct {
 	Card   card.Card `json:"card"`
 	By     string    `json:"by"`
 	Device int64     `json:"device,omitempty"`
-	// A card taken back by the inspector (issue 25): the correction he
+	// A card taken back by the inspector: the correction he
 	// approved (its ID), and whether the hole card turned after the card
 	// is turned again before anyone decides (AR-23 (g)).
 	Correction int64 `json:"correction,omitempty"`
@@ -78,7 +78,7 @@ func ReadCard(ctx context.Context, t Table, by Sender, c card.Card) (int64, erro
 // bet settled after it) is the inspector's to take back, an AR-23
 // correction (case undo): the dealer is refused, and nothing changes. So
 // no player who may still decide is ever asked again after the hole card
-// was turned (AR-09; issue 25).
+// was turned (AR-09).
 func UndoCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	if err := physicalOnly(t); err != nil {
 		return 0, err

@@ -11,7 +11,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// The staff of a live table and its card readers (issue 13; docs/live.md).
+// The staff of a live table and its card readers (docs/live.md).
 // The pit makes the dealers' and inspectors' accounts (staff do not play:
 // the player's commands refuse them) and issues each table dealt from a
 // physical shoe its readers: a device token, shown once, that sends the

@@ -14,7 +14,7 @@ import (
 	"sabot/table"
 )
 
-// Walk-in players at a live table (issue 13, deliverable 4; docs/live.md).
+// Walk-in players at a live table (docs/live.md).
 // A player who sits at the physical table plays with chips he bought there
 // for cash. The dealer seats him (seat-walk-in: a guest of the table, named
 // "#TABLE-N", who has no password and never logs in), sells him chips
@@ -27,7 +27,7 @@ import (
 // Chips a walk-in takes away stay in his wallet: the float says what the
 // table's cash owes for the chips still out.
 //
-// The float has limits (issue 25): a buy-in or cash-out over the table's
+// The float has limits: a buy-in or cash-out over the table's
 // cash_approval is the inspector's (or the pit's) to make, not the dealer's
 // alone, and no buy-in takes the chips out past the float's ceiling,
 // float_limit (the pit's options per table; --cash-approval and
@@ -84,7 +84,7 @@ func Cash(t *table.Table, options map[string]string, flagApproval, flagCeiling m
 }
 
 // DefaultCashShift is the shift over which a walk-in's buy-ins and a
-// dealer's are summed against cash_approval (issue 40, S10: three buy-ins
+// dealer's are summed against cash_approval (three buy-ins
 // of 9,000.00 under 10,000.00 each went by the inspector).
 const DefaultCashShift = 8 * time.Hour
 
@@ -300,7 +300,7 @@ func (l *Live) BuyIn(ctx context.Context, t Table, by Sender, box int, amount mo
 	}
 	who := "by " + by.User.Name
 	// Over the shift: the walk-in's buy-ins and the dealer's own sales
-	// with this one (issue 40, S10).
+	// with this one.
 	dealer := by.User.Role == sabot.RoleDealer
 	shift, _ := l.sold(t.ID(), name).Add(amount)
 	if dealer {
@@ -402,7 +402,7 @@ func (l *Live) floatPostings(ctx context.Context, table, guest int64, amount mon
 	return []sabot.Posting{{AccountID: float, Amount: -amount, Memo: memo}, {AccountID: w, Amount: amount, Memo: memo}}, nil
 }
 
-// WalkInView is a walk-in player's chips at his box (issue 28): what the
+// WalkInView is a walk-in player's chips at his box: what the
 // dealer sees by each walk-in's box on the console.
 type WalkInView struct {
 	Box    int          `json:"box"`

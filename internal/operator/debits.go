@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
 	"sabot/internal/wire"
 	"sabot/money"
@@ -135,7 +136,7 @@ func (d *Debits) Money(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Pos
 		return ps, nil // no money moves (and no round closes)
 	}
 	// The operator's moves post to the table's house account, as its
-	// settlements do: no row that every table's records lock (issue 44).
+	// settlements do: no row that every table's records lock.
 	house, err := d.o.cfg.Account(ctx, sabot.AccountTableHouse, d.t.ID())
 	if err != nil {
 		return nil, err
@@ -300,7 +301,7 @@ func (d *Debits) Start(ctx context.Context, c Command, nd *NeedDebit) (parked bo
 		UserID: uid, Round: d.roundID(round), Amount: nd.amount, Kind: nd.kind, Game: game(d.t.Profile()), Session: o.gameSession(ctx, uid),
 		Created: o.now()}
 	rec := &sabot.LogRecord{TableID: table, Kind: sabot.LogWalletDebit, RoundNo: int64(round), Created: o.now(),
-		Payload: mustJSON(DebitPayload{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind}),
+		Payload: mustJSON(tablelog.WalletDebit{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind}),
 		Calls:   []sabot.WalletCall{call}}
 	rec.UserID = c.UserID()
 	if err := d.t.Write(ctx, rec); err != nil {

@@ -13,7 +13,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// The deliverer (issue 14; docs/wallet.md): every node sends the credits
+// The deliverer (docs/wallet.md): every node sends the credits
 // and rollbacks of the outbox until the operator answers them. A call is
 // claimed in the store under a lease (Outbox.ClaimCalls), so two nodes do
 // not send it at once, and a node that dies with calls claimed leaves them

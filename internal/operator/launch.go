@@ -12,7 +12,7 @@ import (
 	"sabot/money"
 )
 
-// The launch from the operator's site (issue 14; docs/wallet.md): the
+// The launch from the operator's site (docs/wallet.md): the
 // operator opens a game session with a token it issues; sabot asks the
 // operator's wallet who the token's player is (authenticate) and opens a
 // session under him, with no registration and no password. The server

@@ -1,4 +1,4 @@
-// Package operator is the operator's wallet (issue 14; docs/wallet.md):
+// Package operator is the operator's wallet (docs/wallet.md):
 // the debits and credits a table asks of an operator's wallet, the
 // delivery of credits and rollbacks from the store's outbox, money owed,
 // and the launch from the operator's site. The table server holds one
@@ -43,9 +43,9 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
 	"sabot/internal/wire"
-	"sabot/money"
 )
 
 // Config is what the operator's wallet takes from the server.
@@ -201,11 +201,7 @@ var (
 // decision that stakes (double, split, insurance, the challenge).
 func stakeKind(rec *sabot.LogRecord) string {
 	if rec.Kind == sabot.LogAction || rec.Kind == sabot.LogTimeout {
-		var p struct { // an action record's payload, what of it says the stake
-			Action struct {
-				Kind string `json:"action"`
-			} `json:"action"`
-		}
+		var p tablelog.Decision
 		if json.Unmarshal(rec.Payload, &p) == nil {
 			switch p.Action.Kind {
 			case "double", "split", "challenge":
@@ -222,9 +218,7 @@ func stakeKind(rec *sabot.LogRecord) string {
 func rollbackKind(rec *sabot.LogRecord) string {
 	switch rec.Kind {
 	case sabot.LogBetWithdraw:
-		var p struct { // a withdrawal's payload, what of it says who withdrew
-			Reason string `json:"reason,omitempty"`
-		}
+		var p tablelog.Bet
 		if json.Unmarshal(rec.Payload, &p) == nil && p.Reason != "" {
 			return KindReturned // the server withdrew it
 		}
@@ -330,15 +324,6 @@ func (o *Operator) callWithin(ctx context.Context, op string, req wallet.Request
 		}
 		wait = min(2*wait, time.Second)
 	}
-}
-
-// DebitPayload is a wallet-debit record's payload (sabot.LogWalletDebit).
-type DebitPayload struct {
-	Op      string       `json:"op"`
-	ID      string       `json:"id"`
-	Player  string       `json:"player"`
-	Amount  money.Amount `json:"amount"`
-	Command string       `json:"command,omitempty"`
 }
 
 func mustJSON(v any) json.RawMessage {

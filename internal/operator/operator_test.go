@@ -14,7 +14,7 @@ import (
 )
 
 // The kinds sabot sends are the ones docs/wallet.yaml lists, no more, no
-// fewer (issue 25, item 9: the debit kind insurance, sent as insure; the
+// fewer (the debit kind insurance, sent as insure; the
 // rollback kinds, sent as the record's kind).
 func TestKindsInSpec(t *testing.T) {
 	spec, err := specop.Load("../../docs/wallet.yaml")

@@ -14,7 +14,7 @@ import (
 	"sabot/money"
 )
 
-// Money owed (issue 25, item 9; docs/wallet.md). A credit or rollback the
+// Money owed (docs/wallet.md). A credit or rollback the
 // operator refused is money sabot owes the player (a win, or a stake to
 // give back): it stays an open item for the pit (GET
 // /api/admin/wallet/owed, the event wallet-refused) until a call that

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
@@ -120,7 +121,7 @@ func TableHistory(ctx context.Context, st Log, u *sabot.User, table int64, limit
 	}
 	out := []HistoryRound{}
 	for _, r := range recs {
-		var p Settle
+		var p tablelog.Settle
 		if err := json.Unmarshal(r.Payload, &p); err != nil {
 			return nil, sabot.Internal(err)
 		}

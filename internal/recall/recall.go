@@ -17,6 +17,7 @@ import (
 	"slices"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -178,13 +179,13 @@ func payload[T any](r *sabot.LogRecord) (T, error) {
 
 // readOptions: the options in force, the last change before the deal.
 func readOptions(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[Change](r)
+	p, err := payload[tablelog.Configure](r)
 	rr.Options = p.Options
 	return err
 }
 
 func readDeal(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[Deal](r)
+	p, err := payload[tablelog.Deal](r)
 	if err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ func readDeal(rr *round, r *sabot.LogRecord) error {
 }
 
 func readDecision(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[decision](r)
+	p, err := payload[tablelog.Decision](r)
 	if err != nil {
 		return err
 	}
@@ -233,7 +234,7 @@ func readCut(rr *round, r *sabot.LogRecord) error {
 }
 
 func readClose(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[Settle](r)
+	p, err := payload[tablelog.Settle](r)
 	if err != nil {
 		return err
 	}
@@ -247,7 +248,7 @@ func readClose(rr *round, r *sabot.LogRecord) error {
 // ForPlayer is a round's record as a player may recall it: the face of a
 // card taken back (an undo: a misread hole card among them) is hidden until
 // its shoe is over, as a burned card's is (AR-23 (d): the players have no
-// right to know its value; issue 40, S8), since the rest of the shoe is
+// right to know its value), since the rest of the shoe is
 // still to be dealt. A shoe is over once the table has dealt a round of a
 // later one. It reads the table's last deal on an index.
 func ForPlayer(ctx context.Context, st Log, rr *RoundRecord) error {
@@ -283,11 +284,11 @@ func shoeOver(ctx context.Context, st Log, rr *RoundRecord) (bool, error) {
 	if err != nil || len(last) == 0 {
 		return false, err
 	}
-	a, err := payload[Deal](own[0])
+	a, err := payload[tablelog.Deal](own[0])
 	if err != nil {
 		return false, err
 	}
-	b, err := payload[Deal](last[0])
+	b, err := payload[tablelog.Deal](last[0])
 	if err != nil {
 		return false, err
 	}

@@ -11,6 +11,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -72,18 +73,18 @@ func (f *fakeLog) add(kind string, round int64, user int64, payload any) {
 func TestRecallReadsEachKind(t *testing.T) {
 	ctx := context.Background()
 	f := &fakeLog{t: &sabot.Table{ID: 3, Name: "Rosario", Profile: "argentina"}}
-	f.add(sabot.LogConfigure, 0, 0, Change{Options: map[string]string{"max_bet": "300"}})
+	f.add(sabot.LogConfigure, 0, 0, tablelog.Configure{Options: map[string]string{"max_bet": "300"}})
 	f.add(sabot.LogBet, 1, 7, map[string]any{"player": "ana", "box": 1, "stake": 100})
-	f.add(sabot.LogDeal, 1, 0, Deal{Round: 1, Shoe: 2, ShoePos: 9, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}, Bank: "ben"})
+	f.add(sabot.LogDeal, 1, 0, tablelog.Deal{Round: 1, Shoe: 2, ShoePos: 9, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}, Bank: "ben"})
 	f.add(sabot.LogCard, 1, 0, cardRead{Card: card.MustParse("AS"), By: "reader-1", Device: 4})
 	f.add(sabot.LogCardUndo, 1, 0, cardRead{Card: card.MustParse("AS"), By: "dora"})
 	f.add(sabot.LogCutCard, 1, 0, cutCard{By: "dora"})
-	f.add(sabot.LogAction, 1, 7, decision{Round: 1, Action: Action{Kind: "hit", Player: "ana", Box: 1, Hand: 1}})
-	f.add(sabot.LogTimeout, 1, 0, decision{Round: 1, Action: Action{Kind: "stand", Player: "ana", Box: 1, Hand: 1}, ByTimeout: true})
-	f.add(sabot.LogAction, 1, 0, decision{Round: 1, Action: Action{Kind: "close"}})
-	f.add(sabot.LogSettle, 1, 0, Settle{Round: 1, Dealer: []card.Card{card.MustParse("TD")}, Net: map[string]money.Amount{"ana": -100}, House: 100})
-	f.add(sabot.LogConfigure, 1, 0, Change{Options: map[string]string{"max_bet": "900"}})
-	f.add(sabot.LogDeal, 2, 0, Deal{Round: 2, Shoe: 2})
+	f.add(sabot.LogAction, 1, 7, tablelog.Decision{Round: 1, Action: Action{Kind: "hit", Player: "ana", Box: 1, Hand: 1}})
+	f.add(sabot.LogTimeout, 1, 0, tablelog.Decision{Round: 1, Action: Action{Kind: "stand", Player: "ana", Box: 1, Hand: 1}, ByTimeout: true})
+	f.add(sabot.LogAction, 1, 0, tablelog.Decision{Round: 1, Action: Action{Kind: "close"}})
+	f.add(sabot.LogSettle, 1, 0, tablelog.Settle{Round: 1, Dealer: []card.Card{card.MustParse("TD")}, Net: map[string]money.Amount{"ana": -100}, House: 100})
+	f.add(sabot.LogConfigure, 1, 0, tablelog.Configure{Options: map[string]string{"max_bet": "900"}})
+	f.add(sabot.LogDeal, 2, 0, tablelog.Deal{Round: 2, Shoe: 2})
 
 	rr, err := Recall(ctx, f, "3-1")
 	if err != nil {
@@ -178,17 +179,17 @@ func TestAdminEventsWorded(t *testing.T) {
 }
 
 // A card taken back mid-shoe (a misread hole card undone) is hidden from a
-// player's recall until the shoe is over, as a burn is (AR-23 (d); issue
-// 40, S8); the pit's recall has it, and so does a player's once a round
+// player's recall until the shoe is over, as a burn is (AR-23 (d)); the pit's
+// recall has it, and so does a player's once a round
 // of the next shoe is dealt.
 func TestUndoneCardHiddenUntilShoeOver_AR23(t *testing.T) {
 	ctx := context.Background()
 	f := &fakeLog{t: &sabot.Table{ID: 3, Name: "Rosario", Profile: "argentina"}}
-	f.add(sabot.LogDeal, 1, 0, Deal{Round: 1, Shoe: 2, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}})
+	f.add(sabot.LogDeal, 1, 0, tablelog.Deal{Round: 1, Shoe: 2, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}})
 	f.add(sabot.LogCard, 1, 0, cardRead{Card: card.MustParse("9H"), By: "dora"})
 	f.add(sabot.LogCardUndo, 1, 0, cardRead{Card: card.MustParse("KS"), By: "dora"})
-	f.add(sabot.LogSettle, 1, 0, Settle{Round: 1, Net: map[string]money.Amount{"ana": -100}, House: 100})
-	f.add(sabot.LogDeal, 2, 0, Deal{Round: 2, Shoe: 2})
+	f.add(sabot.LogSettle, 1, 0, tablelog.Settle{Round: 1, Net: map[string]money.Amount{"ana": -100}, House: 100})
+	f.add(sabot.LogDeal, 2, 0, tablelog.Deal{Round: 2, Shoe: 2})
 	cards := func(rr *RoundRecord) string {
 		var s []string
 		for _, r := range rr.Readings {
@@ -210,7 +211,7 @@ func TestUndoneCardHiddenUntilShoeOver_AR23(t *testing.T) {
 	if got := cards(pit); got != "card 9H, undo KS" {
 		t.Fatalf("the pit's recall: %q", got)
 	}
-	f.add(sabot.LogDeal, 9, 0, Deal{Round: 9, Shoe: 3})
+	f.add(sabot.LogDeal, 9, 0, tablelog.Deal{Round: 9, Shoe: 3})
 	rr, _ = Recall(ctx, f, "3-1")
 	if err := ForPlayer(ctx, f, rr); err != nil {
 		t.Fatal(err)

@@ -1,10 +1,7 @@
 package recall
 
 import (
-	"sabot/card"
-	"sabot/engine"
 	"sabot/internal/wire"
-	"sabot/money"
 )
 
 // The persisted form of a round and of a shoe: the payloads of the table
@@ -70,56 +67,13 @@ type Reveal struct {
 	Commitment string `json:"commitment"`
 }
 
-// Deal starts a round (sabot.LogDeal).
-type Deal struct {
-	Round   int                     `json:"round"`
-	Shoe    int                     `json:"shoe"`
-	ShoePos int                     `json:"shoe_pos"` // cards out of the shoe (burns included) before the round's first card
-	Test    bool                    `json:"test,omitempty"`
-	Forced  []card.Card             `json:"forced,omitempty"`
-	Bets    []engine.PlacedBet      `json:"bets"`
-	Seats   map[string]string       `json:"seats,omitempty"` // box → holder after AR-21
-	Bank    string                  `json:"bank,omitempty"`
-	Wallets map[string]money.Amount `json:"wallets_at_deal,omitempty"`
-	// BankCover is what moved from the bank holder's wallet to his bank
-	// account to cover the bets dealt: the most they can win (FAM-01).
-	BankCover money.Amount `json:"bank_cover,omitempty"`
-}
-
 // BetResult is one bet of a settled round: its stake, result and net.
 type BetResult = wire.BetResult
 
 // HandResult is one hand of a settled round: its cards, total and result.
 type HandResult = wire.HandResult
 
-// Settle closes a round (sabot.LogSettle): settled, or void with every
-// stake returned (sabot.LogVoid).
-type Settle struct {
-	Round    int                     `json:"round"`
-	Void     bool                    `json:"void,omitempty"`
-	Reason   string                  `json:"reason,omitempty"`
-	Record   engine.Record           `json:"record"`
-	Dealer   []card.Card             `json:"dealer"`
-	Hands    []HandResult            `json:"hands"`
-	Bets     []BetResult             `json:"bets"`
-	Net      map[string]money.Amount `json:"net"`
-	Returned map[string]money.Amount `json:"returned"` // credited to each wallet: stakes plus net
-	House    money.Amount            `json:"house"`    // the house's (or the bank's) net
-	Bank     string                  `json:"bank,omitempty"`
-	NewBank  string                  `json:"new_bank,omitempty"`
-	// BankPaid says where a family bank's net went: "wallet" (the bank
-	// player's). Rounds dealt before banks took cover (no bank_cover in
-	// their deal) also have "bank" (his bank account) and "house" (what
-	// he could not pay).
-	BankPaid map[string]money.Amount `json:"bank_paid,omitempty"`
-	// BankCover is the round's cover, returned from the bank holder's bank
-	// account to his wallet with the bank's net (FAM-01, FAM-02).
-	BankCover money.Amount            `json:"bank_cover,omitempty"`
-	Wallets   map[string]money.Amount `json:"wallets_after,omitempty"`
-	// Closed marks a void written because the table's log could not be
-	// replayed: the table is out of service.
-	Closed bool `json:"closed,omitempty"`
-}
+// A round's deal and settlement are tablelog.Deal and tablelog.Settle.
 
 // RoundID names a round: table and round number, "3-17".
 func RoundID(table int64, round int) string { return wire.RoundID(table, round) }

@@ -3,7 +3,6 @@ package recall
 import (
 	"sabot/card"
 	"sabot/internal/wire"
-	"sabot/money"
 )
 
 // Views of the records that other parts of the server write (a decision,
@@ -17,13 +16,6 @@ import (
 // Action is a decision as the log and the API have it: an engine.Action
 // with the action's name (the server's WireAction, the same JSON).
 type Action = wire.Action
-
-// decision is a decision's record (sabot.LogAction, sabot.LogTimeout).
-type decision struct {
-	Round     int    `json:"round"`
-	Action    Action `json:"action"`
-	ByTimeout bool   `json:"by_timeout,omitempty"`
-}
 
 // cardRead is a card read into a physical round, or taken back
 // (sabot.LogCard, sabot.LogCardUndo).
@@ -39,25 +31,8 @@ type cutCard struct {
 	By string `json:"by"`
 }
 
-// Change is a configuration change (sabot.LogConfigure) as recall reads
-// and says it: the options in force from it on, what it set, the bank
-// given, the bets it returned, a new shoe, who made it and why.
-type Change struct {
-	Options  map[string]string `json:"options"`
-	Changed  map[string]string `json:"changed,omitempty"` // "": back to the profile's
-	Bank     *string           `json:"bank,omitempty"`    // a family table's bank given ("": to the house)
-	Returned []ReturnedBet     `json:"returned,omitempty"`
-	NewShoe  bool              `json:"new_shoe,omitempty"`
-	Reason   string            `json:"reason,omitempty"`
-	By       string            `json:"by"`
-}
-
-// ReturnedBet is a bet a configuration change returned.
-type ReturnedBet struct {
-	Player string       `json:"player"`
-	Box    int          `json:"box"`
-	Stake  money.Amount `json:"stake"`
-}
+// A decision and a configuration change are tablelog.Decision and
+// tablelog.Configure.
 
 // opened is a table's opening (sabot.LogTableOpened).
 type opened struct {

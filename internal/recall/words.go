@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -89,7 +90,7 @@ func openedWords(p opened) []sabot.Phrase {
 
 // configureWords say a configuration change, by whom and why, and the bets
 // it returned.
-func configureWords(p Change) []sabot.Phrase {
+func configureWords(p tablelog.Configure) []sabot.Phrase {
 	say := sabot.Say
 	out := ChangeWords(p)
 	if p.Reason != "" {
@@ -104,7 +105,7 @@ func configureWords(p Change) []sabot.Phrase {
 }
 
 // voidWords say a void round, or a table out of service.
-func voidWords(p Settle) []sabot.Phrase {
+func voidWords(p tablelog.Settle) []sabot.Phrase {
 	say := sabot.Say
 	if p.Closed {
 		return []sabot.Phrase{say("closed", "table out of service, every stake returned: "+p.Reason, "reason", p.Reason)}
@@ -117,7 +118,7 @@ func voidWords(p Settle) []sabot.Phrase {
 }
 
 // timeoutWords say a decision applied when its time ran out.
-func timeoutWords(p decision) []sabot.Phrase {
+func timeoutWords(p tablelog.Decision) []sabot.Phrase {
 	say := sabot.Say
 	a := p.Action
 	if a.Player == "" || a.Box == 0 {
@@ -210,16 +211,16 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 	case p.Event == "ruling" && p.By != "":
 		return []sabot.Phrase{say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
-	case p.Event == "wallet-rollback": // issue 14: a debit that does not count
+	case p.Event == "wallet-rollback": // a debit that does not count
 		return []sabot.Phrase{say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
 			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
 	case p.Event == "wallet-undelivered":
 		return []sabot.Phrase{say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
 	case p.Event == "wallet-refused":
 		return []sabot.Phrase{say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	case p.Event == "wallet-paid": // issue 25: money owed, paid when sent again
+	case p.Event == "wallet-paid": // money owed, paid when sent again
 		return []sabot.Phrase{say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	case p.Event == "wallet-resolved": // issue 25: money owed, resolved by hand
+	case p.Event == "wallet-resolved": // money owed, resolved by hand
 		return []sabot.Phrase{say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
 	case p.Event == "device-revoked":
 		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
@@ -239,16 +240,16 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 			out = append(out, say("testMode", ""))
 		}
 		return out
-	case p.Event == "rtp-outside" && p.Return != nil: // issue 29
+	case p.Event == "rtp-outside" && p.Return != nil: // the pit's watch of a table's return (docs/pit.md)
 		r := p.Return
 		return []sabot.Phrase{say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
 	case p.Event == "advantage-play" && p.Count != nil:
 		return []sabot.Phrase{say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
-	case p.Event == "index-play" && p.Count != nil: // issue 29: his play at the index hands follows the count
+	case p.Event == "index-play" && p.Count != nil: // his play at the index hands follows the count
 		c := p.Count
 		return []sabot.Phrase{say("indexPlay", "index-play: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "said", c.Said,
 			"took", c.DeviatedSaid, "other", c.DeviatedNotSay, "z", c.Z)}
-	case p.Event == "back-counting" && p.Count != nil: // issue 29: his back bets follow the count
+	case p.Event == "back-counting" && p.Count != nil: // his back bets follow the count
 		c := p.Count
 		return []sabot.Phrase{say("backCounting", "back-counting: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "backed", c.Backed, "z", c.Z)}
 	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
@@ -289,7 +290,7 @@ func optionText(opts map[string]string) string {
 // ChangeWords says a configuration change in a line, for the players and
 // the pit: the options changed (an empty value is the profile's), the bank
 // and a new shoe.
-func ChangeWords(p Change) []sabot.Phrase {
+func ChangeWords(p tablelog.Configure) []sabot.Phrase {
 	out := []sabot.Phrase{sabot.Say("configure", "the table's configuration changed")}
 	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
 		if v := p.Changed[k]; v == "" {

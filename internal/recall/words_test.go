@@ -9,7 +9,7 @@ import (
 	"sabot/web"
 )
 
-// The live watch's index-play and back-counting events (issue 29; the
+// The live watch's index-play and back-counting events (the
 // server writes them from report.CountWatch's flags) are said from their
 // figures, in phrases the pit's catalogues word in English, Spanish and
 // Italian, naming only the values each phrase sends.

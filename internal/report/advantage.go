@@ -17,7 +17,7 @@ import (
 	"sabot/sim"
 )
 
-// Advantage play seen (issue 29 item 4): a counter raises his bet when the
+// Advantage play seen: a counter raises his bet when the
 // count of the cards seen favours him. Each round a player bet in gives a
 // pair: his initial stake on it, and the true count of the shoe as he saw
 // it when he bet (the cards turned face up in the shoe's earlier rounds,

@@ -14,6 +14,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -597,7 +598,7 @@ type advAt struct {
 }
 
 // at reads the count at a deal of the table (seq its record's).
-func (c *advCounter) at(ctx context.Context, t *sabot.Table, seq int64, d *dealPayload) (advAt, error) {
+func (c *advCounter) at(ctx context.Context, t *sabot.Table, seq int64, d *tablelog.DealBets) (advAt, error) {
 	o := c.opts[t.ID]
 	if o == nil {
 		var err error
@@ -632,7 +633,7 @@ func (c *advCounter) at(ctx context.Context, t *sabot.Table, seq int64, d *dealP
 // dealt counts a deal's bets into s: each player's initial stakes
 // against the counts, the round in its shoe with its back bettors. It
 // returns the stakes.
-func (c *advCounter) dealt(s *advSums, a advAt, d *dealPayload) map[string]money.Amount {
+func (c *advCounter) dealt(s *advSums, a advAt, d *tablelog.DealBets) map[string]money.Amount {
 	stakes := map[string]money.Amount{}
 	for _, b := range d.Bets {
 		stakes[b.Player] += b.Stake
@@ -646,7 +647,7 @@ func (c *advCounter) dealt(s *advSums, a advAt, d *dealPayload) map[string]money
 
 // indexed counts a settled round's decisions at the index plays' hands
 // into s (fn, if not nil, is told each).
-func (c *advCounter) indexed(s *advSums, a advAt, d *dealPayload, r engine.Record, fn func(name string, row int, deviated bool, tc float64)) {
+func (c *advCounter) indexed(s *advSums, a advAt, d *tablelog.DealBets, r engine.Record, fn func(name string, row int, deviated bool, tc float64)) {
 	indexDecisions(c.rp, a.prof, r, a.rc, d.ShoePos, func(name string, row int, deviated bool, tc float64) {
 		s.player(name).index.Add(row, deviated, IndexPlays[row].Says(tc))
 		if fn != nil {
@@ -665,7 +666,7 @@ type advRoller struct {
 // advDeal is a deal record read.
 type advDeal struct {
 	rec *sabot.LogRecord
-	d   dealPayload
+	d   tablelog.DealBets
 }
 
 // advSettled is what the roller reads of a settle record.
@@ -684,7 +685,7 @@ func (r *advRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs []*s
 		switch rec.Kind {
 		case sabot.LogDeal:
 			dl := &advDeal{rec: rec}
-			if err := decode(rec, &dl.d); err != nil {
+			if err := tablelog.Decode(rec, &dl.d); err != nil {
 				return err
 			}
 			a, err := r.c.at(ctx, t, rec.Seq, &dl.d)
@@ -702,7 +703,7 @@ func (r *advRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs []*s
 			var st *advSettled
 			if round == 0 {
 				st = &advSettled{}
-				if err := decode(rec, st); err != nil {
+				if err := tablelog.Decode(rec, st); err != nil {
 					return err
 				}
 				round = st.Round
@@ -729,7 +730,7 @@ func (r *advRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs []*s
 			if !ok {
 				if st == nil {
 					st = &advSettled{}
-					if err := decode(rec, st); err != nil {
+					if err := tablelog.Decode(rec, st); err != nil {
 						return err
 					}
 				}
@@ -772,7 +773,7 @@ func (r *advRoller) dealOf(ctx context.Context, t *sabot.Table, rec *sabot.LogRe
 		return nil, nil
 	}
 	dl := &advDeal{rec: last}
-	return dl, decode(last, &dl.d)
+	return dl, tablelog.Decode(last, &dl.d)
 }
 
 // advAcc is a report's sums: its players', each table's shoes' (until
@@ -852,8 +853,8 @@ func (acc *advAcc) readPeriod(ctx context.Context, src Source, byID map[int64]*s
 		if t == nil {
 			return nil
 		}
-		var d dealPayload
-		if err := decode(rec, &d); err != nil {
+		var d tablelog.DealBets
+		if err := tablelog.Decode(rec, &d); err != nil {
 			return err
 		}
 		a, err := c.at(ctx, t, rec.Seq, &d)

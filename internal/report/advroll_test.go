@@ -11,6 +11,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -34,7 +35,7 @@ func advLog(tb testing.TB, tables, rounds int) ([]*sabot.LogRecord, []*sabot.Tab
 		for _, r := range m.byTable[t.ID] {
 			switch r.Kind {
 			case sabot.LogDeal:
-				var d dealPayload
+				var d tablelog.DealBets
 				if err := json.Unmarshal(r.Payload, &d); err != nil {
 					tb.Fatal(err)
 				}
@@ -50,7 +51,7 @@ func advLog(tb testing.TB, tables, rounds int) ([]*sabot.LogRecord, []*sabot.Tab
 					tb.Fatal(err)
 				}
 			case sabot.LogSettle:
-				var s settlement
+				var s tablelog.SettleRead
 				if err := json.Unmarshal(r.Payload, &s); err != nil {
 					tb.Fatal(err)
 				}
@@ -154,7 +155,7 @@ func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 			dl = r
 			continue
 		}
-		var s settlement
+		var s tablelog.SettleRead
 		if r.Kind != sabot.LogSettle || json.Unmarshal(r.Payload, &s) != nil || dl == nil {
 			continue
 		}
@@ -169,8 +170,8 @@ func TestAdvantageRollupsAgreeWithTheLog(t *testing.T) {
 		t.Fatal("no round of table 1 with a decision at an index play's hand")
 	}
 	at := p.From.Add(5*time.Hour + 7*time.Minute)
-	var d dealPayload
-	var s settlement
+	var d tablelog.DealBets
+	var s tablelog.SettleRead
 	json.Unmarshal(dl.Payload, &d)
 	json.Unmarshal(st.Payload, &s)
 	d.Round, d.Shoe, d.ShoePos, s.Round = 99999, 99999, 20, 99999

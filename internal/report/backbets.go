@@ -6,7 +6,7 @@ import (
 	"sabot/engine"
 )
 
-// Back bets at high counts (issue 29 item 4; docs/pit.md): where a table
+// Back bets at high counts (docs/pit.md): where a table
 // takes back bets (ES-03, VE-03; none under AR-05), a back counter stands
 // behind the boxes, counts, and bets on a box only when the count favours
 // him (wonging). For each back bettor, the rounds dealt from the shoes he

@@ -10,7 +10,7 @@ import (
 	"sabot/rules"
 )
 
-// The count watched (issue 29 item 4; docs/pit.md): a table's server scores
+// The count watched (docs/pit.md): a table's server scores
 // each of its players' bets against the true count as the rounds settle,
 // with the detector of the report (a Scorer for each count), and says once
 // when a player's score crosses LiveFlagZ: the significant event

@@ -7,6 +7,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/money"
 )
 
@@ -46,19 +47,19 @@ func TestSlimSettlementsAgree(t *testing.T) {
 	}
 	var wins money.Amount
 	for _, r := range recs {
-		var full settlement
-		if err := decode(r, &full); err != nil {
+		var full tablelog.SettleRead
+		if err := tablelog.Decode(r, &full); err != nil {
 			t.Fatal(err)
 		}
 		if len(full.Record.Cards) == 0 || len(full.Hands) == 0 || len(full.Bets) == 0 {
 			t.Fatalf("settlement %d of table %d has no cards, hands or bets: %s", full.Round, r.TableID, r.Payload)
 		}
-		var sums tableSettlement
-		if err := decode(r, &sums); err != nil {
+		var sums tablelog.SettleTotals
+		if err := tablelog.Decode(r, &sums); err != nil {
 			t.Fatal(err)
 		}
 		if sums.Round != full.Round || sums.Void != full.Void || len(sums.Hands) != len(full.Hands) || len(sums.Bets) != len(full.Bets) ||
-			sums.houseWin() != full.houseWin() {
+			sums.HouseWin() != full.HouseWin() {
 			t.Fatalf("the tables' sums %+v of %s", sums, r.Payload)
 		}
 		for i, b := range full.Bets {
@@ -66,9 +67,9 @@ func TestSlimSettlementsAgree(t *testing.T) {
 				t.Fatalf("bet %d: %+v, want %+v", i, x, b)
 			}
 		}
-		wins += sums.houseWin()
-		var slim settlement
-		if err := decodeSettlement(r, &slim, false); err != nil {
+		wins += sums.HouseWin()
+		var slim tablelog.SettleRead
+		if err := tablelog.DecodeSettleRead(r, &slim, false); err != nil {
 			t.Fatal(err)
 		}
 		want := full
@@ -76,8 +77,8 @@ func TestSlimSettlementsAgree(t *testing.T) {
 		if !reflect.DeepEqual(slim, want) {
 			t.Fatalf("without the record: %+v, want %+v", slim, want)
 		}
-		var with settlement
-		if err := decodeSettlement(r, &with, true); err != nil || !reflect.DeepEqual(with, full) {
+		var with tablelog.SettleRead
+		if err := tablelog.DecodeSettleRead(r, &with, true); err != nil || !reflect.DeepEqual(with, full) {
 			t.Fatalf("with the record: %+v, %v; want %+v", with, err, full)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"sabot/rules"
 )
 
-// Play against the index deviations (issue 29 item 4; docs/pit.md): a
+// Play against the index deviations (docs/pit.md): a
 // counter departs from basic strategy at the hands where the count changes
 // the best play, and at the count that changes it. Each decision a player
 // makes at such a hand is a pair: whether he took the index play, and

@@ -8,6 +8,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/internal/tablelog"
 	"sabot/money"
 )
 
@@ -152,7 +153,7 @@ func (r *playersRow) then(u rollSums) {
 // round counts a settled round of the table in the players' sums, dealt
 // at start under the rules of hash (with options), each player's last:
 // the rounds are counted in order, the oldest first.
-func (r *playersRow) round(s *settlement, start, end time.Time, hash string, options map[string]string, only string) {
+func (r *playersRow) round(s *tablelog.SettleRead, start, end time.Time, hash string, options map[string]string, only string) {
 	if r.Rules == nil {
 		r.Rules = map[string]map[string]string{}
 	}
@@ -249,8 +250,8 @@ func (r *playersRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs 
 			dealt[rec.RoundNo] = rec.Created
 			continue
 		}
-		var s settlement
-		if err := decodeSettlement(rec, &s, false); err != nil {
+		var s tablelog.SettleRead
+		if err := tablelog.DecodeSettleRead(rec, &s, false); err != nil {
 			return err
 		}
 		if s.Void {
@@ -279,7 +280,7 @@ func dealtAt(ctx context.Context, src Source, settle *sabot.LogRecord) (time.Tim
 	var s struct {
 		Round int64 `json:"round"`
 	}
-	if err := decode(settle, &s); err != nil {
+	if err := tablelog.Decode(settle, &s); err != nil {
 		return time.Time{}, err
 	}
 	d, err := src.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: settle.TableID, FromRound: s.Round, ToRound: s.Round, Newest: true, Limit: 1})
@@ -315,8 +316,8 @@ func (r *errorsRoller) page(ctx context.Context, t *sabot.Table, _ int64, recs [
 // valueRound values the decisions of the players (or of one) in a settled
 // round: nil for a void.
 func valueRound(ctx context.Context, rec *sabot.LogRecord, o *optionsAt, sh *shoes, only string) (*errorsRow, error) {
-	var s settlement
-	if err := decodeSettlement(rec, &s, true); err != nil {
+	var s tablelog.SettleRead
+	if err := tablelog.DecodeSettleRead(rec, &s, true); err != nil {
 		return nil, err
 	}
 	if s.Void {

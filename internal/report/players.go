@@ -11,6 +11,7 @@ import (
 	"sabot/analysis"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
 )
@@ -270,7 +271,7 @@ func (a *playersAcc) readPeriod(ctx context.Context, p Period, kinds []*rollKind
 		}
 		settles.next()
 		c := &closing{rec: rec}
-		if err := decodeSettlement(rec, &c.s, false); err != nil {
+		if err := tablelog.DecodeSettleRead(rec, &c.s, false); err != nil {
 			return err
 		}
 		if a.byID[rec.TableID] != nil && !c.s.Void {
@@ -382,7 +383,7 @@ func (a *playersAcc) results(ctx context.Context, th *Theories, p Period) (*Play
 // closing is a settle record read, waiting for its deal.
 type closing struct {
 	rec *sabot.LogRecord
-	s   settlement
+	s   tablelog.SettleRead
 }
 
 func (r *PlayerRating) finish() {

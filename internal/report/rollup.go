@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/money"
 )
 
-// Rollups (docs/pit.md, "Rollups"; issue 29 item 6): the tables' report
+// Rollups (docs/pit.md, "Rollups"): the tables' report
 // sums each table's settle, void and admin records into a tableSums, and
 // the same sums of a table's hour and of its day are kept in the store
 // (sabot.Rollups), so that a report over a year reads some 365 rows a
@@ -66,8 +67,8 @@ type ruleSums struct {
 func (t *tableSums) record(rec *sabot.LogRecord, o *optionsAt) (bool, error) {
 	switch rec.Kind {
 	case sabot.LogSettle, sabot.LogVoid:
-		var s tableSettlement
-		if err := decode(rec, &s); err != nil {
+		var s tablelog.SettleTotals
+		if err := tablelog.Decode(rec, &s); err != nil {
 			return false, err
 		}
 		if s.Void {
@@ -92,17 +93,14 @@ func (t *tableSums) record(rec *sabot.LogRecord, o *optionsAt) (bool, error) {
 		g.settled(&s)
 		return true, nil
 	case sabot.LogAdmin:
-		if !strings.Contains(string(rec.Payload), `"buy-in"`) && !strings.Contains(string(rec.Payload), `"cash-out"`) {
-			return false, nil
-		}
-		var a adminPayload
-		if err := decode(rec, &a); err != nil {
+		var a tablelog.AdminMoney
+		if err := tablelog.Decode(rec, &a); err != nil {
 			return false, err
 		}
 		switch a.Event {
-		case "buy-in":
+		case tablelog.EventBuyIn:
 			t.Drop += a.Amount
-		case "cash-out":
+		case tablelog.EventCashOut:
 			t.Cashout += a.Amount
 		default:
 			return false, nil
@@ -113,10 +111,10 @@ func (t *tableSums) record(rec *sabot.LogRecord, o *optionsAt) (bool, error) {
 }
 
 // settled counts one settled round.
-func (g *ruleSums) settled(s *tableSettlement) {
+func (g *ruleSums) settled(s *tablelog.SettleTotals) {
 	g.Rounds++
 	g.Hands += int64(len(s.Hands))
-	g.Win += s.houseWin()
+	g.Win += s.HouseWin()
 	var boxes [16]money.Amount // boxes 1 to 9 (rules: at most 9); more go to a map
 	var more map[int]money.Amount
 	for _, b := range s.Bets {

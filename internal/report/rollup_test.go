@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/money"
 )
 
@@ -36,11 +37,11 @@ func (m memLedger) RoundNets(_ context.Context, from, to time.Time) ([]sabot.Led
 }
 
 func houseOf(r *sabot.LogRecord) money.Amount {
-	var s tableSettlement
+	var s tablelog.SettleTotals
 	if err := json.Unmarshal(r.Payload, &s); err != nil {
 		panic(err)
 	}
-	return s.houseWin()
+	return s.HouseWin()
 }
 
 // memRollups is a memLedger that keeps rollups (sabot.Rollups) and reads
@@ -236,7 +237,7 @@ func TestRollupsAgreeWithTheLog(t *testing.T) {
 	var want squares
 	for _, r := range whole.byTable[1] {
 		if r.Kind == sabot.LogSettle && !r.Created.Before(p.From.Add(5*time.Hour)) && r.Created.Before(p.From.Add(6*time.Hour)) {
-			var s tableSettlement
+			var s tablelog.SettleTotals
 			json.Unmarshal(r.Payload, &s)
 			boxes := map[int]money.Amount{}
 			for _, b := range s.Bets {

@@ -8,7 +8,7 @@ import (
 	"sabot/money"
 )
 
-// The return watched (issue 29 item 3): a table's return to player since
+// The return watched: a table's return to player since
 // a point, against the certified figure (1 − the exact house edge), in a
 // band of WatchZ standard deviations. The watch is asked after every
 // round, so its false-alarm rate is not a fixed test's: it is measured

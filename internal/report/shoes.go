@@ -7,6 +7,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 )
 
 // The shoe as the players saw it: what had come out of it, face up, before
@@ -53,8 +54,8 @@ func (s *shoes) of(ctx context.Context, table int64, round int) (*seenShoe, erro
 	if err != nil || len(deals) == 0 {
 		return nil, err
 	}
-	var d dealPayload
-	if err := decode(deals[len(deals)-1], &d); err != nil {
+	var d tablelog.DealBets
+	if err := tablelog.Decode(deals[len(deals)-1], &d); err != nil {
 		return nil, err
 	}
 	return s.in(ctx, table, d.Shoe)
@@ -83,8 +84,8 @@ func (s *shoes) load(ctx context.Context, table int64, shoe int) (*seenShoe, err
 	}
 	var rounds []int
 	for _, r := range deals {
-		var d dealPayload
-		if err := decode(r, &d); err != nil {
+		var d tablelog.DealBets
+		if err := tablelog.Decode(r, &d); err != nil {
 			return nil, err
 		}
 		h.pos[d.Round] = d.ShoePos
@@ -98,8 +99,8 @@ func (s *shoes) load(ctx context.Context, table int64, shoe int) (*seenShoe, err
 	}
 	cards := map[int][]card.Card{}
 	for _, r := range closed {
-		var st settlement
-		if err := decode(r, &st); err != nil {
+		var st tablelog.SettleRead
+		if err := tablelog.Decode(r, &st); err != nil {
 			return nil, err
 		}
 		cards[st.Round] = st.Record.Cards

@@ -1,4 +1,4 @@
-// Package report is the pit's eyes (issue 29; docs/pit.md): each table's
+// Package report is the pit's eyes (docs/pit.md): each table's
 // results over a period against its theoretical win, the regulator's export
 // of them, the players' ratings and the return to player watched, read from
 // the table logs and the ledger a sabot.Store keeps, on either database.
@@ -12,15 +12,11 @@ package report
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"time"
 
 	"sabot"
-	"sabot/card"
-	"sabot/engine"
-	"sabot/money"
+	"sabot/internal/tablelog"
 	"sabot/rules"
 )
 
@@ -121,99 +117,8 @@ func (pg *pager) peek(ctx context.Context) (*sabot.LogRecord, error) {
 // next takes the record peek returned.
 func (pg *pager) next() { pg.i++ }
 
-// The payloads a report reads (recall.Settle, recall.Deal: internal/recall), the fields it
-// needs.
-
-type betResult struct {
-	Player string       `json:"player"`
-	Box    int          `json:"box"`
-	Hand   int          `json:"hand"`
-	Kind   string       `json:"kind"`
-	Stake  money.Amount `json:"stake"`
-	Result string       `json:"result"`
-	Net    money.Amount `json:"net"`
-}
-
-type handResult struct {
-	Box   int         `json:"box"`
-	Hand  int         `json:"hand"`
-	Cards []card.Card `json:"cards"`
-}
-
-// settlement is a settle or void record's payload.
-type settlement struct {
-	Round    int                     `json:"round"`
-	Void     bool                    `json:"void"`
-	Record   engine.Record           `json:"record"`
-	Hands    []handResult            `json:"hands"`
-	Bets     []betResult             `json:"bets"`
-	House    money.Amount            `json:"house"`
-	Bank     string                  `json:"bank"`
-	BankPaid map[string]money.Amount `json:"bank_paid"`
-}
-
-// houseWin is what the house (owner 0's account) won in the round: the
-// round's net, or at a family table whose bank a player held, only what
-// the house covered of the bank's loss (FAM-01, FAM-02; internal/server's
-// housePostings).
-func (s *settlement) houseWin() money.Amount { return houseWin(s.Void, s.Bank, s.House, s.BankPaid) }
-
-func houseWin(void bool, bank string, house money.Amount, bankPaid map[string]money.Amount) money.Amount {
-	if void {
-		return 0
-	}
-	if bank == "" {
-		return house
-	}
-	return bankPaid["house"]
-}
-
-type dealPayload struct {
-	Round   int                `json:"round"`
-	Shoe    int                `json:"shoe"`
-	ShoePos int                `json:"shoe_pos"`
-	Bets    []engine.PlacedBet `json:"bets"`
-}
-
-type adminPayload struct {
-	Event  string       `json:"event"`
-	User   string       `json:"user"`
-	Amount money.Amount `json:"amount"`
-}
-
-type optionsPayload struct {
-	Options map[string]string `json:"options"`
-}
-
-// decodeSettlement decodes a settle or void record's payload; without the
-// round's record (withRecord false) it leaves out the record and the
-// hands, whose decoding is most of the work when a report reads a long
-// period and needs neither (docs/pit.md, "Fast on a year of data").
-func decodeSettlement(r *sabot.LogRecord, s *settlement, withRecord bool) error {
-	if withRecord {
-		return decode(r, s)
-	}
-	var x struct {
-		Round    int                     `json:"round"`
-		Void     bool                    `json:"void"`
-		Bets     []betResult             `json:"bets"`
-		House    money.Amount            `json:"house"`
-		Bank     string                  `json:"bank"`
-		BankPaid map[string]money.Amount `json:"bank_paid"`
-	}
-	if err := decode(r, &x); err != nil {
-		return err
-	}
-	*s = settlement{Round: x.Round, Void: x.Void, Bets: x.Bets, House: x.House, Bank: x.Bank, BankPaid: x.BankPaid}
-	return nil
-}
-
-func decode(r *sabot.LogRecord, v any) error {
-	if err := json.Unmarshal(r.Payload, v); err != nil {
-		return fmt.Errorf("table %d record %d (%s): %w", r.TableID, r.Seq, r.Kind, err)
-	}
-	return nil
-}
+// The payloads a report reads are internal/tablelog's: the kinds' types
+// and the partial reads for speed.
 
 // optionsAt gives the options in force at each record of one table: those
 // it opened with, changed by each configure record (internal/server's
@@ -242,8 +147,8 @@ func loadOptions(ctx context.Context, src Source, t *sabot.Table) (*optionsAt, e
 	recs := append(opened, changes...)
 	o := &optionsAt{profile: t.Profile, seqs: []int64{0}, opts: []map[string]string{t.Options}}
 	for _, r := range recs {
-		var p optionsPayload
-		if err := decode(r, &p); err != nil {
+		var p tablelog.ConfigureOptions
+		if err := tablelog.Decode(r, &p); err != nil {
 			return nil, err
 		}
 		o.seqs = append(o.seqs, r.Seq)

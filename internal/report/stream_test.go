@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/money"
 )
 
@@ -151,8 +152,8 @@ func TestReportsOnSynth(t *testing.T) {
 	}
 	want := map[string]*sums{}
 	for _, r := range m.byKind[sabot.LogSettle] {
-		var s settlement
-		if err := decode(r, &s); err != nil {
+		var s tablelog.SettleRead
+		if err := tablelog.Decode(r, &s); err != nil {
 			t.Fatal(err)
 		}
 		mine := map[string]bool{}

@@ -10,13 +10,14 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
 	"sabot/shoe"
 )
 
-// Synth makes a plausible log to measure the reports on (issue 29 item 6:
-// `sabot report synth`, docs/pit.md): rounds played through the engine
+// Synth makes a plausible log to measure the reports on (`sabot report
+// synth`, docs/pit.md): rounds played through the engine
 // from shuffled shoes at the tables given, by players who sit a session
 // at a time, some betting flat and some ramping their bet with the Hi-Lo
 // count (HiLoRampUnits), all hitting below 17. Each round is a deal record
@@ -167,19 +168,19 @@ func (s *Synth) round(st *synthTable) (*SynthRound, error) {
 		st.rc += CountHiLo.Tags[c.Value()]
 	}
 	out := &SynthRound{Net: map[string]money.Amount{}}
-	set := settlement{Round: st.round, Record: rec}
+	set := tablelog.SettleRead{Round: st.round, Record: rec}
 	for _, b := range r.Bets() {
-		set.Bets = append(set.Bets, betResult{b.Player, b.Box, b.Hand, b.Kind.String(), b.Stake, b.Result.String(), b.Net})
+		set.Bets = append(set.Bets, tablelog.BetLine{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
 		out.Net[b.Player] += b.Net
 		out.House -= b.Net
 	}
 	set.House = out.House
 	for _, box := range r.Boxes() {
 		for i, h := range r.Hands(box) {
-			set.Hands = append(set.Hands, handResult{box, i + 1, append([]card.Card(nil), h.Cards()...)})
+			set.Hands = append(set.Hands, tablelog.HandCards{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...)})
 		}
 	}
-	deal, err := json.Marshal(dealPayload{Round: st.round, Shoe: st.shoeNo, ShoePos: pos, Bets: bets})
+	deal, err := json.Marshal(tablelog.DealBets{Round: st.round, Shoe: st.shoeNo, ShoePos: pos, Bets: bets})
 	if err != nil {
 		return nil, err
 	}

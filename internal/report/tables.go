@@ -24,6 +24,9 @@ type TableResult struct {
 	Name     string `json:"name,omitempty"`
 	Profile  string `json:"profile,omitempty"`
 	Physical bool   `json:"physical,omitempty"`
+	// TestMode marks a table whose rounds may be dealt forced cards
+	// (sabot.Table.TestMode): counted, and marked so.
+	TestMode bool `json:"test_mode,omitempty"`
 	// Rules are the rule sets the rounds were dealt under (GameHash).
 	Rules  []string `json:"rules"`
 	Tables int      `json:"tables"` // tables with a round closed in the period
@@ -206,7 +209,7 @@ func (a *tablesAcc) readPeriod(ctx context.Context, p Period) error {
 			return err
 		}
 		for _, n := range nets {
-			if sabot.IsHouse(n.Kind, n.OwnerID) { // the central house and the table's (issue 44)
+			if sabot.IsHouse(n.Kind, n.OwnerID) { // the central house and the table's
 				a.table(n.TableID).Ledger += n.Net
 			}
 		}
@@ -227,7 +230,7 @@ func (a *tablesAcc) results(ctx context.Context, th *Theories, p Period) (*Table
 		s, t := a.sums[id], a.byID[id]
 		r := &TableResult{Table: id, Rules: []string{}, Tables: 1, Voids: s.Voids, Drop: s.Drop, Cashout: s.Cashout}
 		if t != nil {
-			r.Name, r.Profile, r.Physical = t.Name, t.Profile, t.Physical()
+			r.Name, r.Profile, r.Physical, r.TestMode = t.Name, t.Profile, t.Physical(), t.TestMode
 		} else if len(s.Rules) > 0 {
 			return nil, sabot.Errorf(sabot.EINTERNAL, "table %d's rounds: no such table", id)
 		}
@@ -278,28 +281,6 @@ func (a *tablesAcc) results(ctx context.Context, th *Theories, p Period) (*Table
 		r.finish()
 	}
 	return out, nil
-}
-
-// tableSettlement is what the tables' report reads of a settle or void
-// record (settlement): not the round's record nor the hands' cards, whose
-// decoding was half the report's work over a long period (docs/pit.md,
-// "Fast on a year of data").
-type tableSettlement struct {
-	Round int        `json:"round"`
-	Void  bool       `json:"void"`
-	Hands []struct{} `json:"hands"` // counted
-	Bets  []struct {
-		Box   int          `json:"box"`
-		Kind  string       `json:"kind"`
-		Stake money.Amount `json:"stake"`
-	} `json:"bets"`
-	House    money.Amount            `json:"house"`
-	Bank     string                  `json:"bank"`
-	BankPaid map[string]money.Amount `json:"bank_paid"`
-}
-
-func (s *tableSettlement) houseWin() money.Amount {
-	return houseWin(s.Void, s.Bank, s.House, s.BankPaid)
 }
 
 // add counts a table's rounds dealt under one rule set.

@@ -29,8 +29,9 @@ import (
 	"sabot/money"
 )
 
-// The hostile client and the careless operator of issue 11: findings 5, 6,
-// 8, 11 (readiness) and 12, each refused with its code and nothing changed.
+// The hostile client and the careless operator: a client's idle
+// connections, a WebSocket without end, a token in a URL, a read-only
+// database (readiness), each refused with its code and nothing changed.
 
 // newLimited is a harness whose server has some limits set.
 func newLimited(t *testing.T, st sabot.Store, set func(*server.Server)) *harness {
@@ -126,6 +127,7 @@ func rawGet(c net.Conn, rd *bufio.Reader) string {
 // more is closed at once, while another address still connects, and a
 // connection closed gives its place back.
 func TestHostileConnectionsCappedPerAddress(t *testing.T) {
+	t.Parallel()
 	srv := &server.Server{Store: newMemStore(), MaxConnsPerAddr: 3}
 	if err := srv.Open(); err != nil {
 		t.Fatal(err)
@@ -173,6 +175,7 @@ func TestHostileConnectionsCappedPerAddress(t *testing.T) {
 // A request body sent a byte at a time is cut off by --read-timeout: the
 // server answers (or closes) instead of reading it for ever.
 func TestHostileSlowBodyCutByReadTimeout(t *testing.T) {
+	t.Parallel()
 	srv := &server.Server{Store: newMemStore(), ReadTimeout: 300 * time.Millisecond}
 	if err := srv.Open(); err != nil {
 		t.Fatal(err)
@@ -199,6 +202,7 @@ func TestHostileSlowBodyCutByReadTimeout(t *testing.T) {
 // A WebSocket outlives the server's read and write timeouts: they bound a
 // request and its answer, not a player's session.
 func TestWebSocketOutlivesTimeouts(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) {
 		s.ReadTimeout, s.WriteTimeout = 200*time.Millisecond, 200*time.Millisecond
 	})
@@ -233,6 +237,7 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 // with Retry-After, the right password too until the name's bucket fills
 // again; another name is not held up.
 func TestHostileLoginThrottledPerName(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	h.player("victim", 0)
 	h.player("other", 0)
@@ -269,8 +274,9 @@ func TestHostileLoginThrottledPerName(t *testing.T) {
 // A stranger guessing a name's password, from however many addresses,
 // does not lock its owner out of the addresses it has logged in from;
 // the guessing addresses, and a new address once the name's guesses from
-// new addresses are spent, are throttled (issue 11, finding 6).
+// new addresses are spent, are throttled.
 func TestLoginThrottleDoesNotLockOutOwner(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.LoginNameAllBurst, s.LoginNameAllEvery = 12, time.Hour })
 	h.player("victim", 0)
 	url := h.srv.URL() + "/api/login"
@@ -302,6 +308,7 @@ func TestLoginThrottleDoesNotLockOutOwner(t *testing.T) {
 // Failed logins from one address across names are throttled too; another
 // address is not held up, and successes cost nothing.
 func TestHostileLoginThrottledPerAddress(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.LoginAddrBurst, s.LoginAddrEvery = 5, time.Hour })
 	h.player("ana", 0)
 	url := h.srv.URL() + "/api/login"
@@ -328,6 +335,7 @@ func TestHostileLoginThrottledPerAddress(t *testing.T) {
 // (against a dummy hash), so that its answer takes the same time: the
 // server's count of hashes says so, not a clock.
 func TestUnknownNameLoginHashesPassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	h.player("ana", 0)
 	hashes := func() float64 {
@@ -352,6 +360,7 @@ func TestUnknownNameLoginHashesPassword(t *testing.T) {
 // Registrations from one address are throttled (each is a welcome credit
 // and a password hash); another address still registers.
 func TestHostileRegistrationFlood(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.RegisterBurst, s.RegisterEvery = 5, time.Hour })
 	url := h.srv.URL() + "/api/register"
 	local := &http.Client{}
@@ -394,6 +403,7 @@ func TestHostileRegistrationFlood(t *testing.T) {
 // before the store, over HTTP and on the WebSocket, on both stores; the
 // table is unchanged. A 64-byte printable ID is taken.
 func TestHostileCommandIDsChecked(t *testing.T) {
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) { testCommandIDsChecked(t, nil) })
 	t.Run("postgres", func(t *testing.T) {
 		st, err := store.Open(context.Background(), storetest.PostgresDSN(t))
@@ -460,6 +470,7 @@ func testCommandIDsChecked(t *testing.T, st sabot.Store) {
 // and its readiness check answers 503 while liveness says it runs; on a
 // writable one the readiness check is ok.
 func TestReadOnlyStoreNotReady(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	st, err := store.Open(ctx, path)
@@ -508,6 +519,7 @@ func TestReadOnlyStoreNotReady(t *testing.T) {
 // ?token= authenticates the WebSocket only; the bearer scheme's case does
 // not matter; another scheme is refused.
 func TestTokenQueryOnlyOnWebSocket(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	tb := h.table("venice", false, nil)
 	ana := h.player("ana", 0)
@@ -533,6 +545,7 @@ func TestTokenQueryOnlyOnWebSocket(t *testing.T) {
 // Names are one whatever their case or Unicode form, and have a length
 // limit; a login finds the name in any case.
 func TestNamesCaseInsensitive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	ctx := context.Background()
 	c := &client.Client{URL: h.srv.URL()}
@@ -549,7 +562,7 @@ func TestNamesCaseInsensitive(t *testing.T) {
 	if r := must(c.Login(ctx, "ａｌｉｃｅ", password)); r.User.Name != "Alice" {
 		t.Fatalf("login in fullwidth letters: %+v", r.User)
 	}
-	// Issue 15, finding 4: José and Ana María, one whatever their case.
+	// José and Ana María, one whatever their case.
 	must(0, c.Register(ctx, "José", password))
 	wantCode(t, c.Register(ctx, "JOSÉ", password), sabot.ECONFLICT, "taken")
 	wantCode(t, c.Register(ctx, "Jose\u0301", password), sabot.ECONFLICT, "taken")
@@ -562,6 +575,7 @@ func TestNamesCaseInsensitive(t *testing.T) {
 // A password of spaces, and one over bcrypt's 72 bytes, are refused with a
 // clear reason (not bcrypt's).
 func TestPasswordRules(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	ctx := context.Background()
 	c := &client.Client{URL: h.srv.URL()}
@@ -579,6 +593,7 @@ func TestPasswordRules(t *testing.T) {
 // cross-site form cannot register accounts); a POST without a body needs
 // no Content-Type.
 func TestJSONContentTypeRequired(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	ana := h.player("ana", 0)
 	hc := &http.Client{}
@@ -603,6 +618,7 @@ func TestJSONContentTypeRequired(t *testing.T) {
 // case, or a field given twice is refused, over HTTP and on the WebSocket;
 // white space after the object is fine.
 func TestStrictJSONBodies(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -666,6 +682,7 @@ func TestStrictJSONBodies(t *testing.T) {
 // illegal action or stake"), over HTTP and on the socket; a refusal for
 // the table's state stays `conflict`.
 func TestStakeRefusalIsInvalid(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -699,9 +716,10 @@ func TestStakeRefusalIsInvalid(t *testing.T) {
 
 // A client sending bad requests at full speed is answered, beyond its
 // refusals' burst, only after the tarpit delay, on its own connections; a
-// client at another address is answered at once (issue 11: one hostile
+// client at another address is answered at once (one hostile
 // client's refusals took the cores from 100 tables).
 func TestRefusalsTarpitted(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) {
 		s.RefusalBurst, s.RefusalEvery, s.Tarpit = 5, time.Hour, 300*time.Millisecond
 	})

@@ -70,7 +70,7 @@ func (s *Server) createUser(ctx context.Context, name, password string, admin bo
 	u := &sabot.User{Name: name, PasswordHash: hash, Admin: admin, Role: role}
 	if err := s.Store.CreateUser(ctx, u); err != nil {
 		if sabot.ErrorCode(err) == sabot.ECONFLICT {
-			// Worded by the page in its language (issue 28).
+			// Worded by the page in its language.
 			return nil, sabot.Errorf(sabot.ECONFLICT, "%s", sabot.ErrorMessage(err)).WithReason("name_taken", map[string]any{"name": name})
 		}
 		return nil, err
@@ -99,7 +99,7 @@ func (s *Server) EnsureAdmin(ctx context.Context, name, password string) error {
 
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	// Each registration is a welcome credit and a password hash: so many
-	// from one address (issue 11, finding 6), unless an administrator
+	// from one address, unless an administrator
 	// registers them (sabot bots, an operator's batch).
 	byAdmin := s.byAdmin(r)
 	if !byAdmin {
@@ -123,7 +123,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// From where an excluded player was seen: the pit is told, and no
-	// welcome credit (issue 25). An administrator's registrations are his.
+	// welcome credit. An administrator's registrations are his.
 	seen := !byAdmin && s.sighted(r.Context(), w, r, u, "registered")
 	if s.WelcomeCredit > 0 && !seen {
 		house := &sabot.User{Name: "the house"}
@@ -163,7 +163,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	bad := sabot.Errorf(sabot.EUNAUTHORIZED, "unknown name or wrong password").WithReason("login_failed", nil)
 	// Successful logins have a budget too, per account and per address,
 	// taken before the hash and given back if the password is wrong (a
-	// stranger's failures do not spend the owner's; issue 40, S3).
+	// stranger's failures do not spend the owner's).
 	g, now0, addr := s.guards(), s.now(), clientKey(s.clientAddr(r))
 	undoName, d := g.loginOKName.reserve(sabot.FoldName(name), now0)
 	if d > 0 {
@@ -203,9 +203,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, bad)
 		return
 	}
-	// Where an excluded player was seen (issue 25).
+	// Where an excluded player was seen.
 	s.sighted(r.Context(), w, r, u, "logged in")
-	if err := s.excluded(r.Context(), u.ID); err != nil { // issue 15: a time-out, a self-exclusion
+	if err := s.excluded(r.Context(), u.ID); err != nil { // a time-out, a self-exclusion
 		s.writeError(w, r, err)
 		return
 	}
@@ -221,7 +221,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) userView(ctx context.Context, u *sabot.User) wire.UserView {
-	if u.OperatorID != "" && s.Wallet != nil { // his money is the operator's (issue 14)
+	if u.OperatorID != "" && s.Wallet != nil { // his money is the operator's
 		return wire.UserView{ID: u.ID, Name: u.Name, Wallet: s.operatorBalance(ctx, u), Operator: true}
 	}
 	return wire.UserView{ID: u.ID, Name: u.Name, Admin: u.Admin, Role: u.Role, Wallet: s.balance(ctx, sabot.AccountWallet, u.ID)}
@@ -230,8 +230,8 @@ func (s *Server) userView(ctx context.Context, u *sabot.User) wire.UserView {
 // guess checks a password against a hash under the guessing throttles
 // (a login's, a password change's): throttled per name and address, per
 // address, and per name from addresses it has not logged in from (so that a
-// stranger's guessing does not lock the owner out); only failures count
-// (issue 11, finding 6), and a success makes the address known for the name.
+// stranger's guessing does not lock the owner out); only failures count,
+// and a success makes the address known for the name.
 // The hash is read (hashOf) only once the throttles let the guess through.
 func (s *Server) guess(ctx context.Context, name, clientAddr, password, throttled string, hashOf func() ([]byte, error)) (bool, error) {
 	g, now := s.guards(), s.now()
@@ -324,7 +324,7 @@ func (s *Server) authenticate(r *http.Request, query bool) (*sabot.User, string,
 	if now.Sub(sess.LastSeen) > s.timing().SessionIdle {
 		s.Store.DeleteSession(r.Context(), h)
 		s.revokeSession(h)
-		s.revoke(r.Context(), sabot.Revocation{UserID: sess.UserID}, nil) // on every node (issue 25)
+		s.revoke(r.Context(), sabot.Revocation{UserID: sess.UserID}, nil) // on every node
 		return nil, "", sabot.Errorf(sabot.EUNAUTHORIZED, "log in again: the session was idle too long").WithReason("login_idle", nil)
 	}
 	if now.Sub(sess.LastSeen) > time.Minute/4 {
@@ -369,7 +369,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, u *sabot.U
 		s.writeError(w, r, err)
 		return
 	}
-	s.revoke(r.Context(), sabot.Revocation{UserID: u.ID}, nil) // on every node (issue 25)
+	s.revoke(r.Context(), sabot.Revocation{UserID: u.ID}, nil) // on every node
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -406,7 +406,7 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req wire.CreditR
 		return nil, false, sabot.Errorf(sabot.EINVALID, "refused: %s's wallet holds %s; a credit of %s would take it beyond the most a wallet may hold (%s)",
 			u.Name, held, amount, money.Max)
 	}
-	if err := s.playerCare().Deposit(ctx, u.ID, amount); err != nil { // the player's own deposit limit (issue 15)
+	if err := s.playerCare().Deposit(ctx, u.ID, amount); err != nil { // the player's own deposit limit
 		return nil, false, err
 	}
 	wid, err := s.account(ctx, sabot.AccountWallet, u.ID)

@@ -14,12 +14,13 @@ import (
 	"sabot/money"
 )
 
-// Issue 11, finding 3: an administrator's credit of 2^63-1 was accepted
+// An administrator's credit of 2^63-1 was accepted
 // and overflowed the balances (SQLite turned them into REALs, PostgreSQL
 // answered 500). Every amount is bounded by money.Max: a credit
 // beyond it, or one that would take a wallet beyond it, is refused as
 // invalid (400) with its reason, and changes nothing.
 func TestCreditOverflowRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana := h.player("ana", 1000)
@@ -65,9 +66,10 @@ func TestCreditOverflowRefused(t *testing.T) {
 	unchanged(int64(money.Max))
 }
 
-// Issue 11, finding 3: a stake beyond the bound never reaches the table or
+// A stake beyond the bound never reaches the table or
 // the ledger: 400 invalid, nothing placed.
 func TestStakeOverflowRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
@@ -86,9 +88,10 @@ func TestStakeOverflowRefused(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Issue 11, finding 3: table limits under which one stake could win beyond
+// Table limits under which one stake could win beyond
 // the bound are refused, at creation and by a configuration change.
 func TestLimitsOverflowRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	big := map[string]string{"max_bet": strconv.FormatInt(1<<40, 10), "blackjack_pays": "1000:1"}
@@ -102,11 +105,12 @@ func TestLimitsOverflowRefused(t *testing.T) {
 	}
 }
 
-// Item 6 of issue 27: a stake and a credit are money.Amount in the bodies,
+// A stake and a credit are money.Amount in the bodies,
 // a JSON number as before: one that is not an integer, or beyond an
 // int64, is refused as it was (400 invalid, a bad JSON body), and changes
 // nothing.
 func TestAmountsNotIntegersRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)

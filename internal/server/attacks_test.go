@@ -42,6 +42,7 @@ func (s *heldLogin) CreateSession(ctx context.Context, x *sabot.Session) error {
 // made only if the credentials it matched are still the account's, in the
 // session's own insert. Before, the thief kept a session that bet.
 func TestPasswordChangeLeavesNoThiefSession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := sqlite.NewDB(filepath.Join(t.TempDir(), "sabot.db"))
 	if err := db.Open(ctx); err != nil {
@@ -75,11 +76,12 @@ func TestPasswordChangeLeavesNoThiefSession(t *testing.T) {
 	must(fresh.Me(ctx))
 }
 
-// Successful logins are budgeted per account (issue 40, S3: one account's
+// Successful logins are budgeted per account (one account's
 // 40 parallel correct logins shut everyone else out): past the burst, 429
 // with Retry-After, the right password too; a stranger's wrong passwords
 // do not spend the owner's budget.
 func TestSuccessfulLoginsBudgeted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newLimited(t, nil, func(s *server.Server) { s.LoginOKNameBurst, s.LoginOKNameEvery = 3, time.Hour })
 	h.player("ana", 0) // one login
@@ -96,10 +98,11 @@ func TestSuccessfulLoginsBudgeted(t *testing.T) {
 	must((&client.Client{URL: h.srv.URL()}).Login(ctx, "pit", password)) // another account's
 }
 
-// A player's commands over HTTP have a rate, as on the socket (issue 40,
-// S5: sit and leave at 127–211 a second, 4.8 ms of CPU each): past the
+// A player's commands over HTTP have a rate, as on the socket (sit and leave
+// at 127–211 a second, 4.8 ms of CPU each): past the
 // burst, 429 with Retry-After, nothing written.
 func TestHTTPCommandsBudgeted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newLimited(t, nil, func(s *server.Server) {
 		s.CommandRate, s.CommandBurst, s.SitsPerMinute = 0.001, 5, -1
@@ -138,9 +141,10 @@ func getFrom(t *testing.T, hc *http.Client, url string) int {
 }
 
 // One anonymous client reading shoes at full speed takes its own bucket,
-// not everybody's (issue 40, S9: one client at 100/s denied every
+// not everybody's (one client at 100/s denied every
 // player's `sabot verify --url`).
 func TestShoeReadsPerAddress(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.ShoeReads, s.ShoeReadsPerAddr = 1000, 2 })
 	v := must(h.srv.CreateTable(context.Background(), &sabot.Table{Name: "t", Profile: "spain"}))
 	greedy, other := from("127.0.0.2"), from("127.0.0.3")
@@ -158,9 +162,10 @@ func TestShoeReadsPerAddress(t *testing.T) {
 
 // The routes anybody may call that make every table (or one) work — the
 // lobby, a table's view, the replay, the calculator's siblings — are
-// throttled per address (issue 40, S6): past the burst, 429, and another
+// throttled per address: past the burst, 429, and another
 // address is still answered.
 func TestPublicReadsPerAddress(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.PublicReads, s.PublicReadBurst = 0.001, 5 })
 	tb := h.table("vegas-s17", false, nil)
 	greedy, other := from("127.0.0.2"), from("127.0.0.3")
@@ -182,8 +187,9 @@ func TestPublicReadsPerAddress(t *testing.T) {
 }
 
 // A logged-in player's page polling its table is not anybody's: the
-// public routes' bucket does not count it (issue 40, S6).
+// public routes' bucket does not count it.
 func TestPublicReadsSparePlayers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newLimited(t, nil, func(s *server.Server) { s.PublicReads, s.PublicReadBurst = 0.001, 2 })
 	tb := h.table("vegas-s17", false, nil)
@@ -194,9 +200,9 @@ func TestPublicReadsSparePlayers(t *testing.T) {
 }
 
 // /metrics shows money owed to players: a server that keeps it private
-// (`sabot serve` does) answers it only to its token or the pit's session
-// (issue 40, item 10).
+// (`sabot serve` does) answers it only to its token or the pit's session.
 func TestMetricsPrivate(t *testing.T) {
+	t.Parallel()
 	h := newLimited(t, nil, func(s *server.Server) { s.MetricsPrivate, s.MetricsToken = true, "metrics-secret-0123456789" })
 	anon := send(t, http.DefaultClient, "GET", h.srv.URL()+"/metrics", "", "", "")
 	if anon.status != http.StatusUnauthorized {

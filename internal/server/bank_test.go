@@ -31,18 +31,19 @@ func balanceOf(t *testing.T, h *harness, c *client.Client, kind string) int64 {
 	return int64(must(h.st.Account(context.Background(), kind, me.ID)).Balance)
 }
 
-// houseBalance is the house's: the central account and every table's
-// (issue 44), as the ledger check sums them.
+// houseBalance is the house's: the central account and every table's,
+// as the ledger check sums them.
 func houseBalance(t *testing.T, h *harness) int64 {
 	t.Helper()
 	return must(h.st.CheckLedger(context.Background())).House
 }
 
-// Issue 11, finding 4: what a player's bank won stayed in his bank account
+// What a player's bank won stayed in his bank account
 // when the bank passed, and no page showed it. The bank's account gives
 // its cover and its net back to the holder's wallet at the settlement:
 // when the bank passes, it holds nothing (FAM-02).
 func TestFamilyBankPassesToWallet_FAM02(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben := h.player("ana", 1000), h.player("ben", 1000)
@@ -78,13 +79,14 @@ func TestFamilyBankPassesToWallet_FAM02(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Issue 11, finding 4: a player's bank covers the bets in dealing order up
+// A player's bank covers the bets in dealing order up
 // to its funds (FAM-01). A bet it could not cover is refused when placed;
 // one that the bets before it in dealing order (placed later) leave
 // uncovered is refused before the deal, its stake returned, with the rule
 // named. The bank then loses everything it covered, and the house pays
 // nothing for it.
 func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben, cy, dan := h.player("ana", 1000), h.player("ben", 300), h.player("cy", 1000), h.player("dan", 1000)
@@ -161,10 +163,11 @@ func TestFamilyBankCoversInDealingOrder_FAM01(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Issue 11, finding 4: a stake added in the round (a double) that the bank
+// A stake added in the round (a double) that the bank
 // cannot cover is refused, with the rule; the cover taken at the deal
 // survives a restart and goes back at the settlement.
 func TestFamilyBankCoversDouble_FAM01(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ana, ben := h.player("ana", 1000), h.player("ben", 200)

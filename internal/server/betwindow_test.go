@@ -42,6 +42,7 @@ func waitDealt(t *testing.T, c *client.Client, table int64) *wire.TableView {
 // lets another bet behind him before he says "deal": his first chip no
 // longer deals the round.
 func TestLonePlayerBuildsStakeThenDeals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, keep)
 	tb := h.table("spain", false, map[string]string{"player_cut": "false"}) // the cut of a new shoe is TestPlayerCut_EG02_OverHTTP's
 	ctx := context.Background()
@@ -76,6 +77,7 @@ func waitDealtAfter(t *testing.T, c *client.Client, table int64, f func()) *wire
 // Two seated players: the window ends when both have said "deal", not
 // when the first has.
 func TestDealWaitsForEverySeatedPlayer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, keep)
 	tb := h.table("vegas-s17", false, nil)
 	ctx := context.Background()
@@ -96,6 +98,7 @@ func TestDealWaitsForEverySeatedPlayer(t *testing.T) {
 // boxes at Venice (VE-20) and a shoe starts with three players at
 // Argentina (AR-03); "deal" is refused with the rule and its reason.
 func TestDealKeepsLoneRules_VE20_AR03(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, keep)
 	ctx := context.Background()
 	ana := h.player("ana", 100000)
@@ -124,6 +127,7 @@ func TestDealKeepsLoneRules_VE20_AR03(t *testing.T) {
 
 // "deal" without a bet, or from one who does not sit, is refused.
 func TestDealRefusedWithoutBetOrSeat(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, keep)
 	tb := h.table("vegas-s17", false, nil)
 	ctx := context.Background()
@@ -138,6 +142,7 @@ func TestDealRefusedWithoutBetOrSeat(t *testing.T) {
 // The bots say "deal" once their bets are down where the table keeps its
 // window: a minute's window never runs out while they play.
 func TestBotsSayDealWhereTheWindowIsKept(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	h := newHarness(t, nil, actor.Timing{BetWindow: time.Minute, Decision: 2 * time.Second, Window: 300 * time.Millisecond, KeepBetWindow: true})

@@ -20,6 +20,7 @@ import (
 // windows (the Desafío, declarations, insurance, back bettors' answers);
 // every round is paid, the ledger balances, the metrics count them.
 func TestBotsPlay(t *testing.T) {
+	t.Parallel()
 	for _, profile := range []string{"argentina", "spain", "venice", "family"} {
 		t.Run(profile, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -70,6 +71,7 @@ func TestBotsPlay(t *testing.T) {
 // bet changes nothing; a deal whose record failed is rebuilt from the log
 // and dealt again when the betting window closes.
 func TestStoreFailureRebuilds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := newMemStore()
 	h := newHarness(t, st, actor.Timing{BetWindow: 100 * time.Millisecond, Decision: time.Minute, Window: time.Minute})
@@ -118,6 +120,7 @@ func metricValue(body, name string) float64 {
 // command ID after it asked for the table again: the bots play their
 // rounds without an error, and the ledger balances.
 func TestBotsResendWhatTheStoreFailed(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	st := newMemStore()
@@ -145,6 +148,7 @@ func TestBotsResendWhatTheStoreFailed(t *testing.T) {
 // takes calmly (its Races), not an error; the rounds go on by the timers
 // and the ledger balances.
 func TestBotsTakeRacesCalmly(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	h := newHarness(t, nil, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 40 * time.Millisecond, Window: 40 * time.Millisecond})

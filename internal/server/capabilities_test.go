@@ -17,6 +17,7 @@ import (
 // it started and ended sessions on its node alone). The same store serves
 // where the configuration does not need it.
 func TestOpenRefusesAStoreWithoutWhatItNeeds(t *testing.T) {
+	t.Parallel()
 	sqlite := openStore(t, filepath.Join(t.TempDir(), "sabot.db"))
 	for _, c := range []struct {
 		name string

@@ -22,7 +22,7 @@ import (
 	"sabot/money"
 )
 
-// Issue 25: the seams between responsible gaming and the rest — several
+// The seams between responsible gaming and the rest — several
 // tables, several nodes, the operator's launch, registration.
 
 // betsAtOnce puts one bet of stake at each table at once, each from the
@@ -57,6 +57,7 @@ func betsAtOnce(t *testing.T, clients []*client.Client, tables []int64, stake in
 // once under a stake limit of 10.00 a day: one is taken (each table used to
 // read the usage, then write: 30.00 went). The loss limit likewise.
 func TestCareLimitAcrossTables(t *testing.T) {
+	t.Parallel()
 	h, _ := careHarness(t)
 	for _, kind := range []string{"stake", "loss"} {
 		t.Run(kind, func(t *testing.T) { limitAcrossTables(t, h, kind) })
@@ -88,6 +89,7 @@ func limitAcrossTables(t *testing.T, h *harness, kind string) {
 // nodes, sent through both at once, under a stake limit of 10.00: one of
 // 6.00 is taken.
 func TestClusterCareLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	tables := c.tables(6)
@@ -184,6 +186,7 @@ func offTable(t *testing.T, admin *client.Client, tb int64, name string, since t
 // the player's socket on node 0, takes him off its table (his bet
 // returned) and refuses his stakes there (it kept betting for two rounds).
 func TestClusterRevocation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	tb := tableOnNode0(t, c)
@@ -224,11 +227,12 @@ func TestClusterRevocation(t *testing.T) {
 	}
 }
 
-// A deposit limit holds against credits made at once (issue 25, item 5:
-// each credit read the usage, then wrote): eight credits of 600.00 in
+// A deposit limit holds against credits made at once (each credit read the
+// usage, then wrote): eight credits of 600.00 in
 // parallel against a limit of 1,000.00 a day, one taken, the others refused
 // with the reason and nothing written.
 func TestParallelCreditsDepositLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	ana := h.player("ana", 0)
@@ -254,12 +258,13 @@ func TestParallelCreditsDepositLimit(t *testing.T) {
 	}
 }
 
-// The pit's block, made through one node, holds on the other at once (issue
-// 25, item 3; issue 28, item 8): the player's socket on node 0 takes no more
+// The pit's block, made through one node, holds on the other at once: the
+// player's socket on node 0 takes no more
 // stakes, he is taken off its table with his bet returned, he cannot log in
 // (reason blocked, the pit's reason not told), and the event names the pit.
 // Lifted, he logs in again; a repeat of either writes nothing.
 func TestClusterPitBlock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	tb := tableOnNode0(t, c)
@@ -315,11 +320,12 @@ func TestClusterPitBlock(t *testing.T) {
 }
 
 // A password change through one node ends every other session of the
-// player on every node (issue 25, item 3): a socket of his old session on
+// player on every node: a socket of his old session on
 // the other node takes no more stakes, the old token is refused, the old
 // password too; the page that changed it gets a new session and the player
 // stays at his table. A wrong current password changes nothing.
 func TestClusterPasswordChange(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	tb := tableOnNode0(t, c)
@@ -368,6 +374,7 @@ func TestClusterPasswordChange(t *testing.T) {
 // once); an exclusion on record for him (the pit's, or one recorded before)
 // refuses his launch and his stakes.
 func TestOperatorPlayerCare(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
@@ -403,6 +410,7 @@ func TestOperatorPlayerCare(t *testing.T) {
 // registration there gets no welcome credit (the same browser registered a
 // new account, with its welcome credit, right after a time-out).
 func TestCareReRegistration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) { s.WelcomeCredit = 100000 }}
 	h.start(actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
@@ -447,12 +455,13 @@ func TestCareReRegistration(t *testing.T) {
 	}
 }
 
-// Issue 25: a bet lowered is a bet too. A player blocked where this node
+// A bet lowered is a bet too. A player blocked where this node
 // has not heard of it yet (the block written to the store alone, as
 // another node's would be before its notice arrives) cannot change his bet
 // down either: the bet's transaction reads his eligibility whatever it
 // stakes, and his 7.00 stays where it was.
 func TestLoweredBetOfBlockedPlayer(t *testing.T) {
+	t.Parallel()
 	h, _ := careHarness(t)
 	ctx := context.Background()
 	p := h.player("ana", 10000)
@@ -478,6 +487,7 @@ func TestLoweredBetOfBlockedPlayer(t *testing.T) {
 // every node, not only those of the node the pit asks: ben sits at a table
 // node 0 serves, and the pit asks node 1.
 func TestClusterPitSeesEverySeat(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	tb := tableOnNode0(t, c)

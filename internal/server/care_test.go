@@ -47,12 +47,13 @@ func wantReason(t *testing.T, err error, code, reason string) map[string]any {
 	return params
 }
 
-// Issue 15, deliverable 7: stake and loss limits refuse the stake that would
+// Stake and loss limits refuse the stake that would
 // pass them, with nothing changed; a raise applies after the cooling
 // period; a deposit limit refuses the pit's credit; a bad limit is refused
 // with the reason (the rules of a change of limit are internal/care's
 // TestLimitRules; here, the table's stakes and the pit's credits).
 func TestCareLimits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, clock := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
@@ -117,6 +118,7 @@ func TestCareLimits(t *testing.T) {
 // sessions, refuses his login with its end, cannot be shortened, and is a
 // significant event for the pit.
 func TestCareExclusion(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)
@@ -159,11 +161,12 @@ func TestCareExclusion(t *testing.T) {
 	}
 }
 
-// Issue 28, item 10: the care view tells the page the most a stake may take
+// The care view tells the page the most a stake may take
 // now (stake_room) — the least of what the stake and loss limits leave —
 // and it is exactly where the stake's check refuses: a stake of the room
 // is taken, one unit more refused.
 func TestCareStakeRoom(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)

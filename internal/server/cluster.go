@@ -13,7 +13,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Several nodes on one store (issue 12): the cluster is its own package
+// Several nodes on one store: the cluster is its own package
 // (internal/cluster: the node registry and its leases, fencing, sharing
 // out and the drain, forwarding, revocations, the reach of the database).
 // Here are the server's tables as the cluster asks for them, and the table
@@ -32,7 +32,7 @@ func (s *Server) initCluster() {
 	}
 	c.Tables = clusterTables{s}
 	c.WriteError = s.writeError
-	c.Authenticate = func(r *http.Request) error { // before a body is read for another node (issue 40, S2)
+	c.Authenticate = func(r *http.Request) error { // before a body is read for another node
 		_, _, err := s.authenticate(r, false)
 		return err
 	}

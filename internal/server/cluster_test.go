@@ -22,7 +22,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Several nodes on one PostgreSQL database, in this process (issue 12). The
+// Several nodes on one PostgreSQL database, in this process. The
 // processes killed with SIGKILL and SIGSTOP are cmd/sabot's TestCluster.
 
 // testLease is the nodes' lease in these tests: a node that stops renewing
@@ -153,6 +153,7 @@ func epochsInOrder(t *testing.T, st sabot.Store, table int64) []*sabot.LogRecord
 // and a round is played on a table through a node that does not own it,
 // over HTTP and its WebSocket.
 func TestClusterShareAndForward(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 1)
 	ids := c.tables(6)
@@ -219,6 +220,7 @@ func TestClusterShareAndForward(t *testing.T) {
 // Two players ask for the same box through two nodes at once: exactly one
 // gets it (deliverable 7).
 func TestClusterOneBoxTwoNodes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 3)
 	ids := c.tables(3)
@@ -256,6 +258,7 @@ func TestClusterOneBoxTwoNodes(t *testing.T) {
 // refused by the store, it drops the table, and the log never goes back to
 // its epoch. Its loss is a significant event (deliverable 1).
 func TestClusterFencing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	a, b := c.nodes[0], c.nodes[1]
@@ -306,6 +309,7 @@ func TestClusterFencing(t *testing.T) {
 // SIGTERM's drain: a node hands its tables over between rounds — a round
 // in play finishes on it first — and nothing is voided (deliverable 4).
 func TestClusterDrain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	a, b := c.nodes[0], c.nodes[1]
@@ -332,7 +336,7 @@ func TestClusterDrain(t *testing.T) {
 		t.Fatal("the table moved with its round in play")
 	}
 	// A draining node is not ready: a load balancer sends no new client
-	// to it (issue 25).
+	// to it.
 	var ready map[string]any
 	wantCode(t, (&client.Client{URL: a.URL()}).Do(ctx, "GET", "/readyz", nil, &ready), sabot.EUNAVAILABLE, "handing its tables over")
 	must(ana.Command(ctx, tb, "act", wire.CommandRequest{Action: "stand", Box: 1}))
@@ -414,6 +418,7 @@ func report(b *testing.B, lat []time.Duration) {
 // A client given several nodes' URLs moves to the next when one does not
 // answer; bots spread over them (Rotate).
 func TestClientFailsOver(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	dead := "http://" + freeAddrServer(t)
 	c := &client.Client{URL: dead + "," + h.srv.URL()}
@@ -446,6 +451,7 @@ func freeAddrServer(t *testing.T) string {
 // "moved", which the client tries again, never 404 "no table", which it
 // takes as final; a table that does not exist is still 404.
 func TestClusterDroppedTableIsMovedNotNotFound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newCluster(t, 2)
 	a := c.nodes[0]
@@ -470,6 +476,7 @@ func TestClusterDroppedTableIsMovedNotNotFound(t *testing.T) {
 // the guesses that exhaust the name's bucket for strangers' addresses
 // (LoginNameAllBurst) do not lock him out through b.
 func TestClusterKnownAddressesShared(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newClusterWith(t, 2, func(s *server.Server) {
 		s.LoginNameAllBurst, s.LoginNameAllEvery = 2, time.Hour

@@ -24,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestCommandAnswersGolden pins what a client reads when he sends a table
 // command, over HTTP and on the WebSocket, as a player and as an
-// administrator, byte for byte (issue 16: the commands' registry changes
+// administrator, byte for byte (the commands' registry changes
 // nothing on the wire): the routes and who may use them, the WebSocket's
 // refusals of an op, the checks every command has (command ID, stake
 // bound, strict JSON), each command's reading of its body (forced cards)
@@ -33,6 +33,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // testdata/commands.golden was written by the code before the registry;
 // rewrite it with -update only for a change of the protocol.
 func TestCommandAnswersGolden(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := sqlite.NewDB(filepath.Join(t.TempDir(), "golden.db"))
 	if err := st.Open(ctx); err != nil {

@@ -35,6 +35,7 @@ func (h *harness) events(query url.Values) []recall.EventView {
 // significant event, it survives a restart, recall and replay use the rules
 // in force, and a change to the shoe prepares a new one (AR-24).
 func TestConfigureLiveTable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("venice", true, map[string]string{"max_bet": "500"})
@@ -144,6 +145,7 @@ func TestConfigureLiveTable(t *testing.T) {
 
 // A configuration change waits for the round in play to end.
 func TestConfigureBetweenRounds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
@@ -167,6 +169,7 @@ func TestConfigureBetweenRounds(t *testing.T) {
 // (the pit records it); the bank goes only to a seated player, and a bank
 // held by a player pays and collects the round's house net.
 func TestFamilyBankAgreed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("family", true, nil)

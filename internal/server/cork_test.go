@@ -18,6 +18,7 @@ import (
 // together at uncork, whole and in order; control frames (a pong to the
 // client's ping) and messages written while not corked go straight out.
 func TestCorkingWriter(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	uncorked, stop := make(chan struct{}), make(chan struct{})
@@ -83,6 +84,7 @@ func TestCorkingWriter(t *testing.T) {
 // from another goroutine (at shutdown): setting it does not wait for the
 // blocked write.
 func TestCorkingWriterDeadline(t *testing.T) {
+	t.Parallel()
 	server, client := net.Pipe() // a write blocks until the other end reads
 	defer server.Close()
 	defer client.Close()

@@ -10,10 +10,11 @@ import (
 	"sabot/internal/server"
 )
 
-// Issue 15, deliverable 5: the currency the house names (--currency) is
+// The currency the house names (--currency) is
 // what /api/site tells the pages, in capitals; none is said when none is
 // named; a code the money cannot be shown in refuses the start.
 func TestSiteCurrency(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ set, want string }{{"eur", "EUR"}, {"ARS", "ARS"}, {"", ""}} {
 		h := &harness{t: t, st: openStore(t, filepath.Join(t.TempDir(), "sabot.db")), set: func(s *server.Server) { s.Currency = c.set }}
 		h.start(actor.Timing{})

@@ -45,7 +45,7 @@ func decodeJSON(data []byte, v any) error { return wire.Decode(data, v) }
 // requireJSON refuses a request to the API with a body that is not
 // declared application/json (415): a cross-site form posts
 // application/x-www-form-urlencoded, multipart/form-data or text/plain
-// without the browser asking the server first (issue 11, finding 12). A
+// without the browser asking the server first. A
 // request without a body (a logout) needs no Content-Type.
 func (s *Server) requireJSON(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +62,7 @@ func (s *Server) requireJSON(next http.Handler) http.Handler {
 }
 
 // checkID refuses a command ID or client ID that is too long or not
-// printable text, before it reaches the store (issue 11, finding 8: a NUL
+// printable text, before it reaches the store (a NUL
 // byte or an ID of 3 kB failed PostgreSQL's whole group commit; SQLite
 // kept IDs of 60 kB).
 func (s *Server) checkID(field, id string) error {

@@ -11,11 +11,12 @@ import (
 	"sabot/internal/wire"
 )
 
-// TestTableHistory (issue 15, deliverable 6): GET /api/tables/{id}/history
+// TestTableHistory: GET /api/tables/{id}/history
 // is the player's last rounds at one table, the newest first, with the
 // dealer's hand and only the player's own bets; its limit is bounded, an
 // unknown table is not found, and it needs a login.
 func TestTableHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)

@@ -13,11 +13,12 @@ import (
 
 // One hostile client, from an address of its own, guesses the pit's
 // password, registers accounts, holds sockets that ask for snapshots and
-// sends malformed command IDs, all at full speed, while bots play (issue
-// 11): the bots finish with no error, the pit still logs in from its own
+// sends malformed command IDs, all at full speed, while bots play: the bots
+// finish with no error, the pit still logs in from its own
 // address, the ledger balances, the server never answers 500, and the
 // hostile client met each limit.
 func TestHostileBesideBots(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 2 * time.Second, Window: 300 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

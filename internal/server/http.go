@@ -33,14 +33,14 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/site", s.handleSite)
 	mux.HandleFunc("POST /api/register", s.handleRegister)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
-	mux.HandleFunc("POST /api/launch", s.handleLaunch) // a player from the operator's site (issue 14)
+	mux.HandleFunc("POST /api/launch", s.handleLaunch) // a player from the operator's site
 	mux.HandleFunc("GET /launch", s.handleLaunchPage)
 	mux.HandleFunc("POST /api/logout", s.authed(s.handleLogout))
 	mux.HandleFunc("GET /api/me", s.authed(s.handleMe))
 	mux.HandleFunc("POST /api/admin/credit", s.admin(s.handleCredit))
 	mux.HandleFunc("GET /api/admin/events", s.admin(s.handleEvents))
 	mux.HandleFunc("GET /api/admin/wallet/owed", s.admin(s.handleOwed))
-	mux.HandleFunc("GET /api/admin/reports/tables", s.admin(s.handleReportTables)) // issue 29: reports.go
+	mux.HandleFunc("GET /api/admin/reports/tables", s.admin(s.handleReportTables)) // reports.go
 	mux.HandleFunc("GET /api/admin/reports/players", s.admin(s.handleReportPlayers))
 	mux.HandleFunc("GET /api/admin/reports/advantage", s.admin(s.handleReportAdvantage))
 	mux.HandleFunc("POST /api/admin/wallet/owed/{id}/resolve", s.admin(s.handleResolveOwed))
@@ -74,10 +74,10 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("POST /api/replay", s.perAddr(s.publicAddr, "replays", http.HandlerFunc(s.handleReplay)))
 	mux.Handle("GET /api/shoes/{id}", s.perAddr(s.shoeAddr, "shoe reads", http.HandlerFunc(s.handleShoe)))
 
-	// The web client (issue 6) and the API it reads besides: the house
+	// The web client and the API it reads besides: the house
 	// edge, the strategy card, the rules in plain words.
 	// The calculator's siblings are throttled per address before they
-	// ask a table for its view (issue 40, S6); the calculator has its own
+	// ask a table for its view; the calculator has its own
 	// budget.
 	calc := http.NewServeMux()
 	(&webapi.API{Tables: liveTables{s}, ClientKey: func(r *http.Request) string { return clientKey(s.clientAddr(r)) }}).Register(calc)
@@ -135,7 +135,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // tarpit holds the answer to a refused request when its address has been
 // refused too often of late (Server.RefusalBurst, RefusalEvery): a client
 // sending bad requests at full speed waits Tarpit for each, on its own
-// connections, instead of taking the cores from the tables (issue 11).
+// connections, instead of taking the cores from the tables.
 func (s *Server) tarpit(r *http.Request) {
 	g := s.guards()
 	if g.tarpit <= 0 || g.refusals.take(clientKey(s.clientAddr(r)), s.now()) == 0 {
@@ -172,8 +172,8 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "tables": len(s.tableList())})
 }
 
-// handleReady is the readiness check: the store accepts writes (issue 11,
-// finding 11: on a read-only database /healthz said ok while every login
+// handleReady is the readiness check: the store accepts writes (on a
+// read-only database /healthz said ok while every login
 // failed). 503 `unavailable` otherwise.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if s.starting.Load() {
@@ -299,7 +299,7 @@ func (s *Server) handleTables(w http.ResponseWriter, r *http.Request) {
 func (s *Server) localViews(ctx context.Context) []*wire.TableView {
 	out := []*wire.TableView{}
 	for _, a := range s.tableList() {
-		if v, err := a.LobbyView(ctx); err == nil { // cached while the table does nothing (issue 40, S6)
+		if v, err := a.LobbyView(ctx); err == nil { // cached while the table does nothing
 			out = append(out, v)
 		}
 	}
@@ -366,8 +366,8 @@ func (s *Server) handleCommand(cmd *actor.Op) func(http.ResponseWriter, *http.Re
 				return
 			}
 		}
-		// A user's commands have a rate over HTTP as on the socket
-		// (issue 40, S5); the pit's are not counted.
+		// A user's commands have a rate over HTTP as on the socket;
+		// the pit's are not counted.
 		if !u.Admin {
 			if d := s.guards().commands.take(strconv.FormatInt(u.ID, 10), s.now()); d > 0 {
 				s.writeError(w, r, sabot.Throttled(d, "too many commands: try again in %s", roundUp(d)))
@@ -420,7 +420,7 @@ func (s *Server) handleRound(w http.ResponseWriter, r *http.Request, u *sabot.Us
 		rec.WalletsAtDeal = onlyMine(rec.WalletsAtDeal, u.Name)
 		rec.WalletsAfter = onlyMine(rec.WalletsAfter, u.Name)
 		// A card taken back stays hidden until its shoe is over (AR-23
-		// (d), as a burn; issue 40, S8).
+		// (d), as a burn).
 		if err := recall.ForPlayer(r.Context(), s.Store, rec); err != nil {
 			s.writeError(w, r, err)
 			return

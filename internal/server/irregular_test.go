@@ -16,6 +16,7 @@ import (
 // second card, nobody challenging. Each is refused with the reason where
 // it does not apply, and to a player.
 func TestConsoleIrregularities_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
@@ -67,6 +68,7 @@ func TestConsoleIrregularities_AR23(t *testing.T) {
 // the players; a restart replays the round where it stood; the round
 // settles against the bank's new cards and the ledger balances.
 func TestBankCardsIntoTheDiscard_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})

@@ -22,7 +22,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// Clients never wait on a node that cannot serve them (issue 25, item 10):
+// Clients never wait on a node that cannot serve them:
 // the server pings its sockets and drops those whose client is gone; the Go
 // client pings the server, leaves a node that does not answer for the next
 // one, and the bots send again the command that the lost socket took with
@@ -135,6 +135,7 @@ func (f *freezer) serve(c net.Conn) {
 // before, it stayed open (its queue, its goroutines, its user's share of
 // sockets) for as long as the TCP connection did.
 func TestServerDropsSilentSocket(t *testing.T) {
+	t.Parallel()
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SocketPing = 100 * time.Millisecond }}
 	h.start(slow)
 	tb := h.table("vegas-s17", true, nil)
@@ -172,6 +173,7 @@ func TestServerDropsSilentSocket(t *testing.T) {
 // client moves to its next node; before, Next waited for as long as the
 // node was stopped.
 func TestFeedLeavesStoppedNode(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
 	h.player("ana", 1000)
@@ -218,6 +220,7 @@ func TestFeedLeavesStoppedNode(t *testing.T) {
 // Before, Do had no bound of its own: a bot's login or a Me hung for the
 // whole pause.
 func TestCallLeavesStoppedNode(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	h.player("ana", 1000)
 	fz := newFreezer(t, h.srv.URL())
@@ -243,6 +246,7 @@ func TestCallLeavesStoppedNode(t *testing.T) {
 // command ID. Before, it waited for a turn it had already answered, and
 // the decision timer stood the hand.
 func TestBotResendsLostDecision(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, actor.Timing{BetWindow: 100 * time.Millisecond, Decision: 20 * time.Second, Window: 20 * time.Second})
 	tb := h.table("vegas-s17", false, nil)
 	h.player("ana", 100000)
@@ -309,6 +313,7 @@ func metricOf(t *testing.T, url, name string) float64 {
 // to the table's new node. Before, the socket stayed on the old node,
 // which answered nothing for the table, for as long as it was stopped.
 func TestForwardedSocketCutWhenOwnerLost(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 2)
 	a, b := c.nodes[0], c.nodes[1]
 	tb := c.tables(1)[0]
@@ -347,6 +352,7 @@ func TestForwardedSocketCutWhenOwnerLost(t *testing.T) {
 // The web page's heartbeat is answered at once, and is no use of the
 // session: a page left open does not keep its player logged in.
 func TestPingIsNoUse(t *testing.T) {
+	t.Parallel()
 	var offset atomic.Int64
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) {
 		s.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
@@ -395,6 +401,7 @@ func TestPingIsNoUse(t *testing.T) {
 // node takes its tables over. Before, every request for every table hung
 // on the database (forwarding reads the leases) and /readyz waited 5 s.
 func TestNodeCutOffFromDatabase(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 1)
 	a := c.nodes[0]
 	u, err := url.Parse(c.dsn)
@@ -468,10 +475,11 @@ func TestNodeCutOffFromDatabase(t *testing.T) {
 	}
 }
 
-// The failed-login throttles count across the nodes (issue 25, item 10):
+// The failed-login throttles count across the nodes:
 // guesses spread over two nodes meet the bucket of one. Before, each node
 // counted its own, and two nodes gave twice the guesses.
 func TestLoginThrottleAcrossNodes(t *testing.T) {
+	t.Parallel()
 	c := newClusterWith(t, 2, func(s *server.Server) {
 		s.LoginNameBurst, s.LoginNameEvery = 3, time.Hour
 		s.LoginAddrBurst, s.LoginNameAllBurst = -1, -1

@@ -11,7 +11,7 @@ import (
 	"sabot"
 )
 
-// The launch from the operator's site (issue 14; docs/wallet.md): the
+// The launch from the operator's site (docs/wallet.md): the
 // operator opens a game session with a token it issues; sabot asks the
 // operator's wallet who the token's player is (authenticate) and opens a
 // session under him, with no registration and no password. GET /launch
@@ -27,7 +27,7 @@ func (s *Server) launch(ctx context.Context, r *http.Request, token string) (*wi
 	if err != nil {
 		return nil, err
 	}
-	if err := s.excluded(ctx, u.ID); err != nil { // an exclusion on record holds here too (issue 25)
+	if err := s.excluded(ctx, u.ID); err != nil { // an exclusion on record holds here too
 		return nil, err
 	}
 	s.operator().SetBalance(u.ID, balance)

@@ -46,14 +46,14 @@ const (
 	DefaultTarpit       = time.Second
 	DefaultHashQueue    = 32 // requests waiting for a password hash beyond those being computed
 	// Requests from one address waiting for a password hash, or being
-	// hashed: a fair share of the queue (issue 40, S3: 40 parallel logins
+	// hashed: a fair share of the queue (40 parallel logins
 	// of one account had every other login answered 503). The bots log in
 	// 8 at a time.
 	DefaultHashPerAddr = 8
 	// Successful logins of one account (from anywhere), then one per
 	// DefaultLoginOKNameEvery; from one address, DefaultLoginOKAddrBurst
 	// (the bots of a load test log in from one), then one per
-	// DefaultLoginOKAddrEvery (issue 40, S3: successes cost a hash too).
+	// DefaultLoginOKAddrEvery (successes cost a hash too).
 	DefaultLoginOKNameBurst = 10
 	DefaultLoginOKNameEvery = 30 * time.Second
 	DefaultLoginOKAddrBurst = 1000
@@ -88,7 +88,7 @@ func countOr(n, def int) int {
 }
 
 // defaultHashWorkers is half the CPUs, at least one: the tables keep the
-// other half while passwords are checked (issue 11, finding 6).
+// other half while passwords are checked.
 func defaultHashWorkers() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 
 // guards are the server's defences against one client's abuse, made once
@@ -172,7 +172,7 @@ type throttle struct {
 	burst int
 	every time.Duration
 	// shared, if set, holds the buckets in the database, where every
-	// node counts (the failed logins of nodes on PostgreSQL: issue 25),
+	// node counts (the failed logins of nodes on PostgreSQL),
 	// each under prefix and its key; this node's buckets stand in when the
 	// store cannot answer.
 	shared sharedThrottles
@@ -369,8 +369,8 @@ func (h *hasher) do(ctx context.Context, fn func()) error {
 }
 
 // addrListener caps the connections open at once from one client address:
-// a connection over the cap is closed as soon as it is accepted (issue 11,
-// finding 5: one client's idle connections took every file descriptor).
+// a connection over the cap is closed as soon as it is accepted (one client's
+// idle connections took every file descriptor).
 type addrListener struct {
 	net.Listener
 	max     int

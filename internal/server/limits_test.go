@@ -16,10 +16,11 @@ import (
 	"sabot"
 )
 
-// Issue 11, finding 6: password hashing takes at most its workers' CPUs
+// Password hashing takes at most its workers' CPUs
 // however many logins come at once; a full queue is answered at once with
 // 503 and Retry-After; a request whose client went away leaves the queue.
 func TestHashingBounded(t *testing.T) {
+	t.Parallel()
 	h := newHasher(2, 3, 0)
 	var running, most atomic.Int32
 	release := make(chan struct{})
@@ -80,10 +81,11 @@ func TestHashingBounded(t *testing.T) {
 }
 
 // One address holds at most its share of the hashing, waiting or hashed
-// (issue 40, S3: 40 parallel logins of one account had 12 of 12 other
+// (40 parallel logins of one account had 12 of 12 other
 // logins answered 503): beyond it, its requests are refused at once, and
 // another address's still wait their turn.
 func TestHashQueueFairPerAddress(t *testing.T) {
+	t.Parallel()
 	h := newHasher(1, 32, 8)
 	release := make(chan struct{})
 	a := withHashAddr(context.Background(), "198.51.100.7")
@@ -116,6 +118,7 @@ func TestHashQueueFairPerAddress(t *testing.T) {
 // A throttle's buckets: a burst, then one per interval; the wait is told;
 // buckets full again are forgotten.
 func TestThrottle(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_000_000, 0)
 	th := newThrottle(3, time.Minute)
 	for i := 0; i < 3; i++ {
@@ -152,6 +155,7 @@ func TestThrottle(t *testing.T) {
 
 // Clients are counted by IP; IPv6 by its /64.
 func TestClientKey(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"127.0.0.1:5000":                  "127.0.0.1",
 		"[::ffff:10.0.0.1]:80":            "10.0.0.1",

@@ -21,7 +21,7 @@ const MaxName = 32
 // "D'Angelo"). Its letters are not Latin, Greek and Cyrillic mixed: "аna"
 // with a Cyrillic а would pass for "ana" (Unicode's UTS #39 calls such a
 // name mixed-script). Names are unique as sabot.FoldName folds them: "Ana"
-// and "ana" are one (issue 11, finding 12; issue 15, finding 4).
+// and "ana" are one.
 func checkName(name string) (string, error) {
 	if n := utf8.RuneCountInString(name); n > 4*MaxName { // NFKC cannot bring it within MaxName
 		return "", sabot.Errorf(sabot.EINVALID, "a name has at most %d characters; this one has %d", MaxName, n).WithReason("name_long", map[string]any{"most": MaxName})

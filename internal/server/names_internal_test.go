@@ -8,10 +8,11 @@ import (
 	"sabot"
 )
 
-// Issue 15, finding 4: the players of these regulations are José and Ana
+// The players of these regulations are José and Ana
 // María. Names take letters of any alphabet, spaces and apostrophes
 // between words, and say their limit; look-alike mixes are refused.
 func TestCheckName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"José":                        "José",
 		"Jose\u0301":                  "José", // a combining accent: kept composed

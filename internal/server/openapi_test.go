@@ -13,6 +13,7 @@ import (
 // else: its operations are read from the spec; the routes from the
 // registrations in the sources (http.go, internal/webapi/api.go) and the command ops.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
 	spec, err := os.ReadFile("../../docs/openapi.yaml")
 	if err != nil {
 		t.Fatal(err)

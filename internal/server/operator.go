@@ -11,7 +11,7 @@ import (
 	"sabot/money"
 )
 
-// The operator's wallet (issue 14; docs/wallet.md) is internal/operator:
+// The operator's wallet (docs/wallet.md) is internal/operator:
 // the debits and credits a table asks of it, the delivery of the outbox,
 // money owed and the launch. The server holds one operator.Operator
 // (operator()), which it gives the tables (actor.Host); each table's actor

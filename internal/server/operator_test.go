@@ -27,7 +27,7 @@ import (
 	"sabot/money"
 )
 
-// The operator's wallet (issue 14): bots launched from the operator's
+// The operator's wallet: bots launched from the operator's
 // site play on its wallet through each of the reference operator's
 // faults; every call is answered in the end, and each player's balance at
 // the operator is his start plus the net of his settled rounds.
@@ -62,7 +62,7 @@ var walletSpec = sync.OnceValues(func() (*specop.Spec, error) { return specop.Lo
 
 // specChecked serves an operator's wallet with every request and answer
 // checked against docs/wallet.yaml; the test fails on any that does not
-// conform (issue 25, item 9: the messages as sent match the spec).
+// conform (the messages as sent match the spec).
 func specChecked(t *testing.T, op http.Handler) (*httptest.Server, *specop.Checker) {
 	t.Helper()
 	spec, err := walletSpec()
@@ -206,6 +206,7 @@ var opFaults = []struct {
 }
 
 func TestOperatorWalletFaults(t *testing.T) {
+	t.Parallel()
 	for _, tc := range opFaults {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newOperator(t, tc.f, actor.Timing{BetWindow: 50 * time.Millisecond, Decision: 3 * time.Second, Window: 300 * time.Millisecond}, nil)
@@ -217,8 +218,9 @@ func TestOperatorWalletFaults(t *testing.T) {
 // The same faults on a second operator's wallet, written from
 // docs/wallet.yaml alone (specop, which imports nothing of sabot's
 // wallet): the bots play through each and no player gains or loses a
-// minor unit against his settled rounds (issue 25, item 9).
+// minor unit against his settled rounds.
 func TestSpecOperatorWalletFaults(t *testing.T) {
+	t.Parallel()
 	spec, err := walletSpec()
 	if err != nil {
 		t.Fatal(err)
@@ -270,6 +272,7 @@ func playOperator(t *testing.T, h *opHarness) {
 // A refusal of the operator's reaches the player with its reason, and
 // nothing changes at the table; a launch with a bad token is refused.
 func TestOperatorRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("rich", "Rich", opStart)
@@ -377,8 +380,9 @@ func contains(err error, s string) bool { return err != nil && strings.Contains(
 // The operator's wallet goes down: a stake then gets no answer in time,
 // does not count and is rolled back; a rollback it cannot deliver becomes a
 // significant event once it is older than WalletUndeliveredAfter; both are
-// in /metrics (issue 14, deliverable 6).
+// in /metrics.
 func TestOperatorEventsAndMetrics(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute}, nil,
 		func(s *server.Server) { s.WalletUndeliveredAfter = 300 * time.Millisecond })
@@ -451,6 +455,7 @@ func TestOperatorEventsAndMetrics(t *testing.T) {
 // meanwhile; when all is answered the operator holds exactly the stake on
 // the table.
 func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{Delay: 300 * time.Millisecond}, slow, nil)
 	for _, p := range []string{"eve", "ben"} {
@@ -518,11 +523,12 @@ func TestOperatorDebitsBoundedPerPlayer(t *testing.T) {
 }
 
 // sabot refuses a launch token it has used already, even where the
-// operator would take it again (issue 25, item 9): an operator's token
+// operator would take it again: an operator's token
 // opens one game session. A launch sent again for want of an answer is the
 // same call (its transaction ID is the token's), which the operator
 // answers as the first time.
 func TestOperatorLaunchTokenOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
@@ -551,12 +557,13 @@ func TestOperatorLaunchTokenOnce(t *testing.T) {
 	}
 }
 
-// The money calls carry what docs/wallet.yaml says (issue 25, item 9): a
+// The money calls carry what docs/wallet.yaml says: a
 // bet withdrawn is the rollback of its debit, kind withdrawn, in the
 // debit's round, the round not closed; a round void by the pit pays the
 // stake back in its settlement, a credit with its amount and the round
 // closed; each names the game and the session of the launch.
 func TestOperatorCallsCarry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newOperator(t, walletsim.Faults{}, slow, nil)
 	h.op.AddPlayer("ana", "Ana", opStart)
@@ -640,12 +647,13 @@ func TestOperatorCallsCarry(t *testing.T) {
 	}
 }
 
-// A credit the operator refuses is money owed (issue 25, item 9): the pit
+// A credit the operator refuses is money owed: the pit
 // sees it (GET /api/admin/wallet/owed, the event wallet-refused) with the
 // amount; it is sent again under a new transaction ID until the operator
 // takes it (wallet-paid), or resolved by hand with a reason, recorded
 // (wallet-resolved). Before, the win was never paid and nobody saw it.
 func TestOperatorRefusedCreditOwed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	op := specop.New(opSecret, "EUR")
 	spec, err := walletSpec()

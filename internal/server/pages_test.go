@@ -30,10 +30,11 @@ func playRounds(t *testing.T, h *harness, c *client.Client, table int64, n int) 
 	return ids
 }
 
-// TestRoundsAndShoesPaginated (issue 11, finding 9): a player's rounds and a
+// TestRoundsAndShoesPaginated: a player's rounds and a
 // shoe's come a page at a time, ?limit= rounds before (or after) the last
 // of the previous page; a page out of bounds is refused as invalid.
 func TestRoundsAndShoesPaginated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)
@@ -88,10 +89,11 @@ func TestRoundsAndShoesPaginated(t *testing.T) {
 	}
 }
 
-// TestShoeReadsLimited (issue 11, finding 9): GET /api/shoes/{id} needs no
+// TestShoeReadsLimited: GET /api/shoes/{id} needs no
 // login; the server answers at most ShoeReads a second, and refuses the
 // rest with 429 and Retry-After.
 func TestShoeReadsLimited(t *testing.T) {
+	t.Parallel()
 	st := openStore(t, t.TempDir()+"/sabot.db")
 	srv := &server.Server{Store: st, ShoeReads: 2, BcryptCost: 4}
 	if err := srv.Open(); err != nil {

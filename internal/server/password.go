@@ -9,7 +9,7 @@ import (
 	"sabot"
 )
 
-// A player's password change (issue 25, item 3): the current password
+// A player's password change: the current password
 // asked again (its failures throttled as a login's: a session taken over
 // cannot guess it), every session of his ended on every node — his sockets
 // elsewhere closed — and a new session given to the page that changed it.
@@ -70,7 +70,7 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 	}
 	// The hash and the credentials' version change, and every session of
 	// his ends, in one transaction: a login that matched the old hash
-	// before it makes no session after it (issue 40, S1).
+	// before it makes no session after it.
 	version, err := s.Store.SetPassword(ctx, u.ID, hash)
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ func need(t *testing.T, c *client.Client, table int64) *wire.NeedView {
 	return must(c.Table(context.Background(), table)).Need
 }
 
-// A table dealt from a physical shoe (issue 13, deliverable 1): the server
+// A table dealt from a physical shoe: the server
 // draws no card; the table says whose the next card is, in the order the
 // engine deals (ES-12); the dealer sends each card read; a malformed code,
 // a card when none is due and a card the shoe cannot hold are refused with
@@ -42,6 +42,7 @@ func need(t *testing.T, c *client.Client, table int64) *wire.NeedView {
 // and a restart in the middle of the round (the log replayed) goes on where
 // it stood.
 func TestPhysicalShoeOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -138,7 +139,7 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 		read = append(read, r.Kind+":"+r.Card)
 	}
 	// The card taken back is hidden from a player while its shoe goes on
-	// (AR-23 (d), as a burn; issue 40, S8); the pit's recall has it.
+	// (AR-23 (d), as a burn); the pit's recall has it.
 	if got := strings.Join(read, " "); got != "card:TS card:9H card:6D card:7C card:8S card:4H card:9D undo: card:TD card:5S" {
 		t.Fatalf("the round's readings as ana recalls them: %s", got)
 	}
@@ -161,6 +162,7 @@ func TestPhysicalShoeOverHTTP(t *testing.T) {
 // The shoe option is the table's: anything but shuffled or physical is
 // refused when the table opens; a shuffled table reads no card.
 func TestPhysicalShoeOption(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	_, err := h.admin.CreateTable(ctx, wire.TableRequest{Name: "x", Profile: "spain", Options: map[string]string{"shoe": "paper"}})
@@ -176,6 +178,7 @@ func TestPhysicalShoeOption(t *testing.T) {
 // A physical table restored from its snapshot (written after each round
 // here) keeps its shoe: the cards read since the shuffle still count.
 func TestPhysicalShoeSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SnapshotEvery = 1 }}
 	h.start(slow)
@@ -207,13 +210,14 @@ func TestPhysicalShoeSnapshot(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// The live table's staff and card readers (issue 13, deliverable 1): the
+// The live table's staff and card readers: the
 // pit makes a dealer, who reads cards at the console and may not play; the
 // pit issues a reader to the physical table, whose token sends cards to
 // that table only (a repeat is answered "duplicate"); a revoked reader,
 // an unknown token and a player are refused; each card's record names the
 // reader.
 func TestCardReader(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -287,6 +291,7 @@ func TestCardReader(t *testing.T) {
 // before the betting window runs out, if the bets allow it; else the
 // refusal says what is missing (AR-03), with its reason.
 func TestNoMoreBets_AR22(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ar := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false"})
@@ -320,7 +325,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 	wantCode(t, err, sabot.ECONFLICT, "round 1 is in play")
 }
 
-// The inspector's authority (issue 13, deliverable 3): the dealer asks for
+// The inspector's authority: the dealer asks for
 // an AR-23 correction, which waits, survives a restart, and takes effect
 // only once the inspector (not the dealer, nor whoever asked) approves it;
 // each step is a significant event naming both people. (b): a box dealt
@@ -329,6 +334,7 @@ func TestNoMoreBets_AR22(t *testing.T) {
 // waiting; one refused is dropped. A void of a round waiting for a card is
 // the inspector's, every stake returned.
 func TestInspectorCorrections_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -452,13 +458,14 @@ func TestInspectorCorrections_AR23(t *testing.T) {
 	checkLedger(t, h.st)
 }
 
-// Walk-in players at a live table (issue 13, deliverable 4): the dealer
+// Walk-in players at a live table: the dealer
 // seats one, sells him chips for cash (from the table's cash float: the
 // ledger balances), enters his bet and his decisions, and changes his chips
 // back when he leaves; an online player plays the same round. A walk-in
 // never logs in; a player cannot speak for one; the staff still do not
 // play on their own account.
 func TestWalkIn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -546,6 +553,7 @@ func TestWalkIn(t *testing.T) {
 // cards, then the skipped players play against the seen bank or withdraw
 // their bets.
 func TestBankFirst_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})
@@ -600,6 +608,7 @@ func TestBankFirst_AR23(t *testing.T) {
 // waiting are bounded; a ruling on a dispute is the inspector's, written
 // with his name.
 func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
@@ -653,6 +662,7 @@ func TestPhysicalSecrecyAndRuling_AR09(t *testing.T) {
 // refused there (and may work a table that names no staff); the pit and
 // the table's own card readers always may.
 func TestTableStaff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, zed := h.staff("dora", "dealer"), h.staff("zed", "dealer")
@@ -678,6 +688,7 @@ func TestTableStaff(t *testing.T) {
 // A walk-in's commands are recorded as his, the dealer who entered them
 // in the record's client ID.
 func TestWalkInRecordsTheDealer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false"})

@@ -11,8 +11,8 @@ import (
 	"sabot/internal/wire"
 )
 
-// AR-07, EG-02 at a table dealt from a physical shoe (issue 39 item 8;
-// 000 item 5: «con autorización del Inspector o Jefe de Mesa … solicitando
+// AR-07, EG-02 at a table dealt from a physical shoe (000 item 5: «con
+// autorización del Inspector o Jefe de Mesa … solicitando
 // a los apostadores realizar el corte»; 003 §10): a new shoe waits for the
 // inspector's authorisation of its shuffle and for the dealer's record of
 // who cut it before its first deal, as a shuffled shoe does; each step is

@@ -12,10 +12,11 @@ import (
 )
 
 // The pit finds players by the start of their name and sees each one's
-// wallet, seats, limits, exclusion or block and last rounds (issue 28, item
-// 8: none of it was in the pit's reach but by the database). Staff are not
+// wallet, seats, limits, exclusion or block and last rounds (none of it was
+// in the pit's reach but by the database). Staff are not
 // players; a bad query is refused with the reason; players may not look.
 func TestPitPlayers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h, _ := careHarness(t)
 	tb := h.table("vegas-s17", false, nil)

@@ -17,7 +17,7 @@ import (
 	"sabot/money"
 )
 
-// The command path under random interleavings (issue 40, item 11): several
+// The command path under random interleavings: several
 // players sit, leave, bet, withdraw, decide, reconnect their sockets and
 // change their passwords in an order drawn from a seed; a thief who stole
 // each password logs in with it as it changes. After every step: the
@@ -26,6 +26,7 @@ import (
 // it was opened with (the old tokens and the old password are refused).
 // A failing seed is printed: the run is replayed from it.
 func TestCommandPathProperties(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprint("seed-", seed), func(t *testing.T) { commandPathRun(t, seed, 120) })
 	}

@@ -19,6 +19,7 @@ import (
 // bet once the cards are out (ES-01), a decision out of turn, a command
 // without its ID, a player at the pit's door.
 func TestRefusalsCarryReasonsWordedInEveryLanguage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", true, nil)

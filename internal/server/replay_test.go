@@ -15,6 +15,7 @@ import (
 // A recorded round replays to the events the table showed, face-down
 // cards first dealt face down, then turned (AR-09).
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	ts := struct{ URL string }{h.srv.URL()}
 	p := rules.MustLookup("argentina")

@@ -8,7 +8,7 @@ import (
 	"sabot/internal/report"
 )
 
-// The pit's reports over HTTP (issue 29; docs/pit.md): thin handlers over
+// The pit's reports over HTTP (docs/pit.md): thin handlers over
 // package report, which reads the store. One report runs at a time on a
 // node, so that reports cannot take the tables' processor and store; a
 // period is at most MaxReportDays long.

@@ -8,8 +8,8 @@ import (
 	"sabot"
 )
 
-// A session's end and a player's exclusion hold on every node (issue 25;
-// docs/players.md): the cluster tells the other nodes (internal/cluster,
+// A session's end and a player's exclusion hold on every node
+// (docs/players.md): the cluster tells the other nodes (internal/cluster,
 // revoke.go); here is what a revocation closes on this node. A new way of
 // ending a session or of barring a player (a pit's block, a password
 // change) calls revoke after its change commits.

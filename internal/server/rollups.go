@@ -70,7 +70,7 @@ const DefaultSweepEvery = 10 * time.Minute
 
 // runSweeps deletes the sessions over (idle past Timing.SessionIdle) every
 // SweepEvery until the server closes: nothing else deletes a session
-// nobody uses again (issue 40, S3). Every node sweeps; it is one DELETE.
+// nobody uses again. Every node sweeps; it is one DELETE.
 func (s *Server) runSweeps() {
 	every := durationOr(s.SweepEvery, DefaultSweepEvery)
 	c := s.care()

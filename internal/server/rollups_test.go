@@ -21,6 +21,7 @@ import (
 // reaches the last settlement, the hours' rows count the three rounds and
 // their stakes, and /metrics counts the records it read.
 func TestServerRollsUp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.RollupEvery = 20 * time.Millisecond }}
 	h.start(slow)

@@ -17,12 +17,13 @@ import (
 	"sabot/internal/wire"
 )
 
-// The return watched (issue 29): a player dealt a blackjack round after
+// The return watched: a player dealt a blackjack round after
 // round takes the table's return far above the certified figure; the
 // metrics say so, and the round that takes it out of its band (narrowed
 // here to ±2 standard deviations from 3 rounds on) writes one rtp-outside
 // significant event, not one a round.
 func TestRTPWatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.RTPWatch = true }}
 	h.start(slow)
@@ -84,6 +85,7 @@ func TestRTPWatch(t *testing.T) {
 // The pit's reports over HTTP: the tables', the players' and the count's,
 // administrators only, a period refused with its reason.
 func TestReportsOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("vegas-s17", true, nil)

@@ -12,7 +12,7 @@ import (
 )
 
 // watchRound reads a table's WebSocket until round no is done and returns
-// its events (issue 25).
+// its events.
 func watchRound(t *testing.T, c *client.Client, table int64, no int) <-chan []wire.Event {
 	t.Helper()
 	ctx := context.Background()
@@ -70,13 +70,14 @@ func noHiddenKnowledge(t *testing.T, events []wire.Event) {
 	}
 }
 
-// Issue 25, item 1 (AR-09, AR-23): a card that ends a player's turn by
+// AR-09, AR-23: a card that ends a player's turn by
 // itself (here a 21) makes the dealer turn his hole card; the dealer may
 // not then take that card back and have the player decide again knowing
 // the dealer's total. Taking it back is an AR-23 correction the inspector
 // approves; the hole card the players saw stays turned (AR-23 (g)), and
 // no turn is offered against a hole card a player was shown.
 func TestRevealThenUndo_AR09_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", false, map[string]string{"shoe": "physical", "player_cut": "false", "min_bets_to_start": "1"})
@@ -141,7 +142,7 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 		t.Fatalf("the round's readings: %s", got)
 	}
 	// A player's recall hides the card taken back while its shoe goes on
-	// (AR-23 (d), as a burn; issue 40, S8).
+	// (AR-23 (d), as a burn).
 	if got := readings(ana); !strings.Contains(got, "card:TC:dora undo::ivo card:9C:dora") {
 		t.Fatalf("the round's readings as ana recalls them mid-shoe: %s", got)
 	}
@@ -167,11 +168,12 @@ func TestRevealThenUndo_AR09_AR23(t *testing.T) {
 	}
 }
 
-// Issue 25, item 2 (AR-23): the dealer's own undo is for a misread card
+// AR-23: the dealer's own undo is for a misread card
 // that nothing followed and that decided nothing. A card that busted a
 // hand, and a hole card read face down, are the inspector's to take back;
 // a hit card that ended nothing is still the dealer's.
 func TestDealerUndoDecidingCard_AR23(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "decks": "1", "cut_card_reserve": "10", "burn_cards": "1", "max_hands": "4"})
@@ -210,7 +212,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 	wantCode(t, err, sabot.ECONFLICT, "it was read face down: taking it back is a correction the inspector approves (correct, case undo) (AR-23)") // argentina: its own AR-23
 }
 
-// Issue 25, item 7: the table's cash float has a ceiling. No buy-in takes
+// The table's cash float has a ceiling. No buy-in takes
 // the chips out past the float's ceiling (the table's float_limit;
 // --float-limit by default); a walk-in's buy-in or cash-out over the
 // table's cash_approval (--cash-approval) made by the dealer waits for the
@@ -218,6 +220,7 @@ func TestDealerUndoDecidingCard_AR23(t *testing.T) {
 // make one himself. The attack: one buy-in of 10^15 filled the float and
 // blocked every later buy-in.
 func TestCashFloatCeiling(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	dora, ivo := h.staff("dora", "dealer"), h.staff("ivo", "inspector")

@@ -97,7 +97,7 @@ type Server struct {
 	SocketBurst int
 	// CommandRate is how many table commands a second one user sends over
 	// HTTP, in bursts of up to CommandBurst, as a socket's messages are
-	// paced (issue 40, S5); beyond, 429 with Retry-After (0:
+	// paced; beyond, 429 with Retry-After (0:
 	// DefaultSocketRate and DefaultSocketBurst; negative rate: no limit).
 	// An administrator's are not counted.
 	CommandRate  float64
@@ -118,7 +118,7 @@ type Server struct {
 	// holder's again; UnbetWindow how long the boxes a player was given up
 	// for no bet count against MaxBoxesWithoutBet (a round he plays with a
 	// bet clears them); SitsPerMinute how many times one player sits down
-	// at a table in a minute (issue 40, S4: three accounts re-sitting at
+	// at a table in a minute (three accounts re-sitting at
 	// once held every box for ever; 0: actor.DefaultReseatAfter,
 	// DefaultUnbetWindow, DefaultSitsPerMinute; negative: none).
 	ReseatAfter   time.Duration
@@ -126,14 +126,14 @@ type Server struct {
 	SitsPerMinute int
 	// CashApproval is the largest walk-in buy-in or cash-out a dealer makes
 	// alone at a live table, and FloatLimit the most chips a table's cash
-	// float may have out (internal/live; issue 25): a table's options
+	// float may have out (internal/live): a table's options
 	// cash_approval and float_limit override them (0: DefaultCashApproval,
 	// DefaultFloatLimit; negative: no limit).
 	CashApproval money.Amount
 	FloatLimit   money.Amount
 	// CashShift is the shift over which a walk-in's buy-ins, and those a
-	// dealer makes alone, are summed against cash_approval (issue 40, S10;
-	// 0: live.DefaultCashShift; negative: each buy-in alone).
+	// dealer makes alone, are summed against cash_approval (0:
+	// live.DefaultCashShift; negative: each buy-in alone).
 	CashShift time.Duration
 
 	// Abuse and limits (docs/server.md): what one client may take. A zero
@@ -175,7 +175,7 @@ type Server struct {
 	HashPerAddr int
 	// Successful logins: of one account, LoginOKNameBurst then one per
 	// LoginOKNameEvery; from one address, LoginOKAddrBurst then one per
-	// LoginOKAddrEvery (issue 40, S3; 429 with Retry-After beyond).
+	// LoginOKAddrEvery (429 with Retry-After beyond).
 	LoginOKNameBurst int
 	LoginOKNameEvery time.Duration
 	LoginOKAddrBurst int
@@ -196,14 +196,14 @@ type Server struct {
 	// with 429 and Retry-After (0: DefaultShoeReads; negative: no limit).
 	ShoeReads float64
 	// ShoeReadsPerAddr is how many of those one client address is
-	// answered a second, in a second's burst (issue 40, S9: one client at
+	// answered a second, in a second's burst (one client at
 	// 100/s denied everybody's verification; 0: DefaultShoeReadsPerAddr;
 	// negative: no limit).
 	ShoeReadsPerAddr float64
 	// PublicReads is how many requests a second one address makes of the
 	// routes that need no login and make tables work — GET /api/tables,
 	// GET /api/tables/{id}, POST /api/replay, a table's edge, rules and
-	// strategy — in bursts of PublicReadBurst (issue 40, S6; 0:
+	// strategy — in bursts of PublicReadBurst (0:
 	// DefaultPublicReads, DefaultPublicReadBurst; negative: no limit).
 	PublicReads     float64
 	PublicReadBurst int
@@ -211,11 +211,11 @@ type Server struct {
 	// MetricsPrivate keeps GET /metrics (money owed to players among its
 	// figures) to MetricsToken as a bearer token, or an administrator's
 	// session; false: anybody may read it (tests). `sabot serve` keeps it
-	// private (issue 40, item 10).
+	// private.
 	MetricsPrivate bool
 	MetricsToken   string
 
-	// Wallet is the operator's wallet (issue 14; docs/wallet.md): the
+	// Wallet is the operator's wallet (docs/wallet.md): the
 	// players who come from the operator's site (GET /launch) stake and
 	// win on it, every call written to the store's outbox first; nil: the
 	// built-in wallets only. It needs a store that is a sabot.Outbox and a

@@ -159,6 +159,7 @@ var slow = actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: t
 // mode, decisions, the settlement credited, the ledger balanced, the round
 // recalled and replayed; a repeated command applied once (GLI-19 §4.2.3).
 func TestRoundOverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("venice", true, map[string]string{"max_bet": "500"})
@@ -232,6 +233,7 @@ func TestRoundOverHTTP(t *testing.T) {
 
 // Errors carry a code, one HTTP status per code, and a one-line reason.
 func TestErrorStatus(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil, slow)
 	pat := h.player("pat", 0)
 	for _, c := range []struct {

@@ -14,6 +14,7 @@ import (
 // lowest seated box; the round is dealt once he cut, the shoe's report
 // names both, and a restart while the table waits still waits.
 func TestPlayerCut_EG02_OverHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	ines, otto := h.staff("ines", "inspector"), h.staff("otto", "inspector")

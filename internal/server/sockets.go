@@ -11,7 +11,7 @@ import (
 	"sabot"
 )
 
-// The limits on WebSockets (issue 11, finding 7; docs/server.md, "Abuse and
+// The limits on WebSockets (docs/server.md, "Abuse and
 // limits"): one user holds at most MaxSockets at once, over every table; a
 // socket's messages are read at most SocketRate a second (bursts of
 // SocketBurst), the others wait; a socket lives no longer than its session.
@@ -113,7 +113,7 @@ func (s *Server) closeSocket(k *socket) {
 func (s *Server) revokeSession(token string) { s.revokeOthers(token, nil) }
 
 // revokeUser revokes every socket of a user, in every session (an
-// exclusion, issue 15).
+// exclusion).
 func (s *Server) revokeUser(id int64) {
 	reg := &s.sockets
 	reg.mu.Lock()
@@ -176,7 +176,7 @@ func (s *Server) sessionLive(ctx context.Context, k *socket, use bool) bool {
 				s.revoke(ctx, sabot.Revocation{UserID: k.user.ID}, k)
 			} else {
 				s.revokeSession(k.token)
-				s.revoke(ctx, sabot.Revocation{UserID: k.user.ID}, nil) // on every node (issue 25)
+				s.revoke(ctx, sabot.Revocation{UserID: k.user.ID}, nil) // on every node
 			}
 			return false
 		}

@@ -55,10 +55,11 @@ func answerTo(t *testing.T, f *client.Feed, id string) *wire.Message {
 	}
 }
 
-// Issue 11, finding 11: an internal error on a WebSocket command is logged
+// An internal error on a WebSocket command is logged
 // with its table, its command and its cause; the player reads only
 // "internal error".
 func TestWSInternalErrorLogged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	logs := &syncBuffer{}
 	st := newMemStore()
@@ -121,10 +122,11 @@ func closedWith(t *testing.T, f *client.Feed) websocket.StatusCode {
 	}
 }
 
-// Issue 11, finding 7: a user holds at most MaxSockets WebSockets (8 by
+// A user holds at most MaxSockets WebSockets (8 by
 // default): the next is refused, 429 with Retry-After, before the upgrade;
 // other users are not counted with him, and a socket closed frees its slot.
 func TestWSSocketsPerUserLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{})
 	tb := h.table("vegas-s17", false, nil)
@@ -160,10 +162,11 @@ func TestWSSocketsPerUserLimit(t *testing.T) {
 	})
 }
 
-// Issue 11, finding 7: the server reads at most SocketBurst messages of a
+// The server reads at most SocketBurst messages of a
 // socket at once, then SocketRate a second: a flood waits its turn (the
 // clock is stopped: the message after the burst waits until it moves).
 func TestWSFloodLimited(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{t: time.Now()}
 	h := &harness{t: t, set: func(s *server.Server) { s.Now = clk.now }}
@@ -212,9 +215,10 @@ func TestWSFloodLimited(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 7: after logout, a command on a socket the session
+// After logout, a command on a socket the session
 // opened is not run, and the socket closes.
 func TestWSLogoutRevokesSockets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{BetWindow: time.Hour})
 	tb := h.table("vegas-s17", false, nil)
@@ -239,11 +243,12 @@ func TestWSLogoutRevokesSockets(t *testing.T) {
 	}
 }
 
-// Issue 11, finding 7: a session idle too long ends for its sockets too: a
+// A session idle too long ends for its sockets too: a
 // command on an open socket is refused and not run, the socket closes, the
 // session is gone. Commands on the socket are uses of the session: a
 // player who plays only over the socket stays logged in.
 func TestWSIdleSessionRevokesSockets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{t: time.Now()}
 	h := &harness{t: t, set: func(s *server.Server) { s.Now = clk.now }}
@@ -279,10 +284,11 @@ func TestWSIdleSessionRevokesSockets(t *testing.T) {
 	}
 }
 
-// AR-21 (issue 11, finding 2): a box held with no round dealt is given up
+// AR-21: a box held with no round dealt is given up
 // after SeatIdle: one player holding boxes and never betting keeps them
 // from the others no longer than that, and no longer holds up the deal.
 func TestSeatIdleGivenUp_AR21(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{BetWindow: time.Hour, SeatIdle: 300 * time.Millisecond})
 	tb := h.table("vegas-s17", false, nil)

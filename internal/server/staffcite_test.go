@@ -12,7 +12,7 @@ import (
 // table's own regulation (AR-23 at argentina, ES-01 at spain, VE-22 at
 // venice, not "AR-23, AR-24" at each), and one sent to a table that is not
 // there is "no table" (not found), not forbidden: the table is looked up
-// before the sender's role is checked against it (issue 39 item 7).
+// before the sender's role is checked against it.
 func TestStaffCommandAtItsTable_AR23_ES01_VE22(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)

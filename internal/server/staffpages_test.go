@@ -11,11 +11,12 @@ import (
 	"sabot/internal/wire"
 )
 
-// Issue 28, item 9: the console shows each walk-in's chips by his box. GET
+// The console shows each walk-in's chips by his box. GET
 // /api/tables/{id}/walk-ins answers the table's staff with every walk-in's
 // box and chips; a player, and a dealer not on the table's staff, are
 // refused with the reason.
 func TestWalkInsChips(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", false, map[string]string{"shoe": "physical", "player_cut": "false", "staff": "dora"})

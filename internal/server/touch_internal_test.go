@@ -37,6 +37,7 @@ func (s *touchStore) TouchSessions(_ context.Context, seen map[string]time.Time)
 // with the store's, so a session used is never taken for idle here; a
 // failed write is tried again, the latest use of each session kept.
 func TestSessionTouchesTogether(t *testing.T) {
+	t.Parallel()
 	st := &touchStore{}
 	s := &Server{Store: st}
 	ctx := context.Background()

@@ -8,10 +8,11 @@ import (
 	"sabot/internal/client"
 )
 
-// Issue 28, item 3: a name taken is refused with a reason and the name, so
+// A name taken is refused with a reason and the name, so
 // that the page words it in its language (reason name_taken), whatever the
 // case it is typed in.
 func TestNameTakenReason(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	h.player("Ana", 0)

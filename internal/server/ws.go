@@ -28,8 +28,7 @@ import (
 // and closes when its session is over (sockets.go).
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	// The token may come as ?token= here only (a browser's WebSocket
-	// sends no header; in other URLs it would end in logs and histories:
-	// issue 11, finding 12).
+	// sends no header; in other URLs it would end in logs and histories).
 	u, token, err := s.authenticate(r, true)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -49,7 +48,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	defer s.closeSocket(k)
 	since, _ := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64)
 	// The server's read and write timeouts bound a request and its answer;
-	// a WebSocket lasts as long as the player plays (issue 11, finding 5).
+	// a WebSocket lasts as long as the player plays.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
@@ -76,7 +75,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 
 	// A client that no longer answers (its machine gone, its network
 	// cut: nothing closes the connection) is pinged and dropped: a ping
-	// not answered by the next one closes the socket (issue 25, item 10).
+	// not answered by the next one closes the socket.
 	// A client heard from within the interval is not pinged.
 	var heard atomic.Int64 // when the client last sent a message (Unix ns)
 	heard.Store(time.Now().UnixNano())

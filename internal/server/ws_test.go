@@ -82,6 +82,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // server before they are turned: every message sent to every client, on
 // the WebSocket and over HTTP, is inspected.
 func TestHiddenCardsNeverSent_AR09_AR17(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("argentina", true, map[string]string{"min_bets_to_start": "1"})
@@ -161,6 +162,7 @@ func jsonNum(n int64) string { b, _ := json.Marshal(n); return string(b) }
 // timer applies the published default, recorded as by timeout: a hand at 11
 // or less draws (VE-06), then stands.
 func TestDecisionTimeout_VE06(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, actor.Timing{BetWindow: time.Minute, Decision: 50 * time.Millisecond, Window: 50 * time.Millisecond})
 	tb := h.table("venice", true, nil)
@@ -192,6 +194,7 @@ func TestDecisionTimeout_VE06(t *testing.T) {
 // A client that reconnects with its epoch and last sequence number gets
 // the events it missed; after a server restart it gets a snapshot.
 func TestReconnectResync(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	h := newHarness(t, nil, slow)
@@ -254,6 +257,7 @@ func TestReconnectResync(t *testing.T) {
 // A round in play when the server stops resumes from the log when it
 // starts again, with the same cards, and settles; nothing lost or created.
 func TestRestartResumesRound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHarness(t, nil, slow)
 	tb := h.table("spain", true, nil)

@@ -23,7 +23,7 @@ func SQLitePath(dsn string) string {
 	return path
 }
 
-// Lock makes the process the one server of a SQLite file (issue 12: two
+// Lock makes the process the one server of a SQLite file (two
 // processes on one file both served every table and dealt rounds twice):
 // it holds an exclusive lock on the file DB.lock beside the database for as
 // long as the process lives or until release, with its process ID written

@@ -82,7 +82,7 @@ func BenchmarkAppend(b *testing.B) {
 
 // BenchmarkStake: a bet as the server writes a player's: BenchmarkAppend's
 // with the stake's guard (his session, exclusion, block and limits read in
-// its transaction; issue 25).
+// its transaction).
 func BenchmarkStake(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
 		s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
@@ -126,7 +126,7 @@ func BenchmarkAppendTables(b *testing.B) {
 
 // BenchmarkSettleNodes: settlements from three nodes (stores) on one
 // database, 30 tables each, their house's side on the central house
-// ("central": one row, as before issue 44) or on each table's own
+// ("central": one row, as before the split) or on each table's own
 // ("per-table"). Reports settles/s, p50-µs and p99-µs (docs/server.md).
 func BenchmarkSettleNodes(b *testing.B) {
 	for _, perTable := range []bool{false, true} {
@@ -182,8 +182,7 @@ func BenchmarkBulkLoad(b *testing.B) {
 
 // Lock holds a SQLite file for one server: a second lock on it is refused
 // (conflict, naming the file and the holder's process), a released one can
-// be taken again, and PostgreSQL and in-memory databases need none (issue
-// 12).
+// be taken again, and PostgreSQL and in-memory databases need none.
 func TestLock(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sabot.db")
 	unlock, err := store.Lock("file:" + db + "?_pragma=busy_timeout(5000)")

@@ -1,4 +1,4 @@
-// Package wallet speaks to an operator's wallet (issue 14; docs/wallet.md):
+// Package wallet speaks to an operator's wallet (docs/wallet.md):
 // the "seamless wallet" through which a game provider debits each stake
 // from the operator's player and credits each win, the operator keeping
 // every balance. sabot calls; the operator answers.

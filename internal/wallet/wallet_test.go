@@ -285,7 +285,7 @@ func TestDocumented(t *testing.T) {
 // A man in the middle takes a signed credit of 2,000 and posts it, headers
 // and body unchanged, to /debit (or /rollback, /balance) instead: the
 // operator refuses it (401) and acts on nothing, since the signature covers
-// the method and the path as well as the body (issue 25, item 6). Under the
+// the method and the path as well as the body. Under the
 // old signature (timestamp and body only) the credit became a debit of
 // 2,000: a swing of 4,000 against the player.
 func TestSignatureCoversOperation(t *testing.T) {
@@ -379,7 +379,7 @@ func TestAnswerSignatureCoversOperation(t *testing.T) {
 }
 
 // The reference operator's game session tokens launch once, and not after
-// TokenTTL (issue 25, item 6): the same authenticate sent again is
+// TokenTTL: the same authenticate sent again is
 // answered as the first time; another is refused.
 func TestTokensOnceAndExpiring(t *testing.T) {
 	op, c := setup(t)

@@ -49,8 +49,7 @@ func catalogue(t *testing.T, lang string) map[string][]string {
 
 // Every phrase, topic and built-in description the rules in plain words
 // can say is in the Spanish and Italian catalogues, with no value the
-// phrase does not send; a line's text is its phrases' texts (issue 15,
-// deliverable 5).
+// phrase does not send; a line's text is its phrases' texts.
 func TestRulePhrasesTranslated(t *testing.T) {
 	phrases := map[string]Phrase{}
 	topicKeys := map[string]bool{}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue 15, deliverable 6: betting as players expect. Ana holds boxes 1
+// Betting as players expect. Ana holds boxes 1
 // and 2 (no deal until both carry a bet): chips on box 1, Undo takes them
 // back one by one, Double (double-clicked: sent once) doubles, Undo again,
 // Clear withdraws all; the round is played; Re-bet places the same stakes

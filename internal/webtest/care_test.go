@@ -7,7 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Issue 15, deliverable 7: a player sets a stake limit on his account page;
+// A player sets a stake limit on his account page;
 // a bet over it is refused in words (not the server's raw text); the table
 // shows the session's time and, at the interval, the reality check with the
 // time played and the net, which he acknowledges.
@@ -52,7 +52,7 @@ func TestResponsibleGaming(t *testing.T) {
 	waitJS(t, ana, "the check acknowledged", `!document.querySelector('.reality')`)
 }
 
-// Issue 15, deliverable 8: sound is off and motion on by default; each is a
+// Sound is off and motion on by default; each is a
 // switch remembered in the browser; motion off stops the cards' slide.
 func TestSoundAndMotionSwitches(t *testing.T) {
 	g := newGame(t, slow, "Madrid", "spain")

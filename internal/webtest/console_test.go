@@ -63,7 +63,7 @@ func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
 	return g, ana, ben, dora, ivo
 }
 
-// Issue 13, deliverables 2, 3 and 6: a whole round of a table dealt from a
+// A whole round of a table dealt from a
 // physical shoe, in real browsers. The dealer calls "no more bets" on his
 // console and reads the cards in (typed as a reader types them, and one
 // with the on-screen buttons) where the console says each goes; the two
@@ -133,7 +133,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// Issue 13, deliverable 4, in a real browser: the dealer seats a walk-in
+// In a real browser: the dealer seats a walk-in
 // at box 2, sells him chips for cash and bets for him from the console; an
 // online player bets at box 1; the dealer reads the cards and enters the
 // walk-in's decision when his turn comes; once settled the walk-in changes
@@ -151,14 +151,14 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	do(t, dora, "50.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "50"))
 	click(t, dora, `[data-op="buy-in"][data-box="2"]`)
 	waitJS(t, dora, "the amount field cleared", `document.querySelector('.walkin-amount[data-box="2"]').value === ''`)
-	// Issue 28, item 9: the walk-in is named by his box, his chips shown
+	// The walk-in is named by his box, his chips shown
 	// by it; the staff's header has no balance and no rounds of his own.
 	waitJS(t, dora, "the walk-in's chips by his box", `document.querySelector('.console-table tr[data-box="2"] .console-holder')?.textContent === 'Walk-in, box 2chips 50.00'`)
 	if got := eval[bool](t, dora, `!!document.getElementById('balance') || !!document.querySelector('.nav a[href="/recall"]:not([hidden])')`); got {
 		t.Error("the dealer's header shows a balance or My rounds")
 	}
 	// Over the table's cash_approval (10,000.00 by default): it waits for
-	// the inspector (issue 25).
+	// the inspector.
 	do(t, dora, "20,000.00 of chips", chromedp.SendKeys(chromedp.CSS(`.walkin-amount[data-box="2"]`), "20000"))
 	click(t, dora, `[data-op="buy-in"][data-box="2"]`)
 	waitJS(t, dora, "the buy-in waiting for the inspector", `document.querySelector('.console-waiting li').textContent.includes('a buy-in of 20,000.00 at box 2 asked by dora')`)
@@ -203,7 +203,7 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 	}
 }
 
-// Issue 13, deliverable 6: AR-23 (f) in real browsers. The dealer skipped
+// AR-23 (f) in real browsers. The dealer skipped
 // box 1 and completed the bank: he asks for (f), the inspector approves on
 // his screen, the console asks for the bank's cards; the skipped players
 // then see the bank and choose: ana plays her 18 against it (a push), ben
@@ -284,8 +284,8 @@ func TestDealerConsoleButtons_AR23(t *testing.T) {
 	waitJS(t, dora, "box 1's second card asked for", `document.getElementById('console-need').textContent.includes('box 1, hand 1')`)
 }
 
-// AR-07, EG-02 at the console of a table dealt from a physical shoe (issue
-// 39 item 8), in real browsers: a new shoe (the pit's order; the table's
+// AR-07, EG-02 at the console of a table dealt from a physical shoe, in real
+// browsers: a new shoe (the pit's order; the table's
 // first had its steps taken by the pit) waits for the inspector's
 // authorisation of its shuffle, which only he is offered; then the dealer
 // records who cut, choosing the player's box; then "no more bets" deals.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 28, item 4: the felt says what the rule is, whole. Every line
+// The felt says what the rule is, whole. Every line
 // printed on the cloth, of every profile in every language, lies within its
 // arc (a textPath cuts a longer line at both ends: the Italian S17 line read
 // «BANCO CHIAMA CARTA FINO A 16 E SI FERMA A 1»), and the English H17 line

@@ -237,7 +237,7 @@ func loginPage(t testing.TB, ctx context.Context, site *Site, path, name, button
 		chromedp.SendKeys(chromedp.ID("password"), Password),
 		chromedp.Click(chromedp.ID(button)),
 		chromedp.WaitVisible(chromedp.CSS(".lobby")),
-		// The staff's header has no balance (issue 28): the name shows.
+		// The staff's header has no balance: the name shows.
 		chromedp.WaitVisible(chromedp.CSS("#account .who")),
 	)
 }

@@ -91,7 +91,7 @@ func choose(t testing.TB, ctx context.Context, lang string) {
 	eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById('lang'); s.focus(); s.value = %q; s.dispatchEvent(new Event('change', { bubbles: true })); return true })()`, lang))
 }
 
-// Issue 15, deliverable 5: money in the house's currency (`sabot serve
+// Money in the house's currency (`sabot serve
 // --currency EUR`) in the locale's format: "1.000,00 €" in Spanish and
 // Italian, "€1,000.00" in English, on the login page and in the header.
 func TestCurrency(t *testing.T) {

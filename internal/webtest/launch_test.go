@@ -12,7 +12,7 @@ import (
 	"sabot/internal/wallet/walletsim"
 )
 
-// A player launched from the operator's site (issue 14, deliverable 3):
+// A player launched from the operator's site:
 // the operator's link opens the web table logged in as the operator's
 // player, with no registration; the session never stays in the address
 // bar; the balance is the operator's, and a bet is debited there.
@@ -40,7 +40,7 @@ func TestLaunchFromOperator(t *testing.T) {
 	if name := eval[string](t, ctx, `JSON.parse(localStorage.getItem('sabot.session')).user.name`); name != "@p-7" {
 		t.Fatalf("playing as %q", name)
 	}
-	// Issue 28, item 10: his account page says who handles his limits,
+	// His account page says who handles his limits,
 	// with no tools that would refuse him.
 	open(t, ctx, site, "/account", ".care-operator")
 	if got := text(t, ctx, ".care-operator"); !strings.HasPrefix(got, "Your account and its money are your operator’s: your limits, time-outs and exclusions are set on its site and handled by it") {

@@ -9,7 +9,7 @@ import (
 	"sabot/internal/server"
 )
 
-// Issue 15, finding 4: José and Ana María register through the login page;
+// José and Ana María register through the login page;
 // a name over the limit is refused with its length, never cut; the page
 // says what a new wallet is credited, as the server does.
 func TestUnicodeNames(t *testing.T) {

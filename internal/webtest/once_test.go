@@ -24,7 +24,7 @@ func cardsOf(t testing.TB, ctx context.Context, box int) string {
 	return eval[string](t, ctx, fmt.Sprintf(`[...document.querySelectorAll('.box[data-box="%d"] .hand')].map(h => h.querySelectorAll('.card').length).join(' ')`, box))
 }
 
-// Issue 15, finding 1: each decision is sent once, however often its button
+// Each decision is sent once, however often its button
 // is clicked or its key pressed: a double-click on Sit, Insure, Hit, Stand,
 // Split and Double, and H pressed twice, each act once — one card, one
 // stake — with no refusal shown.

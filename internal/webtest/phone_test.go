@@ -6,7 +6,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Issue 15, finding 3: on a phone (390×844) the hand being decided stays in
+// On a phone (390×844) the hand being decided stays in
 // sight with the decision sheet open — above the sheet, not under it, not
 // below the fold — whichever box the player sits at.
 func TestPhoneDecisionInSight(t *testing.T) {

@@ -42,17 +42,17 @@ func TestPit(t *testing.T) {
 	// A change of options with its reason, then a refused one.
 	row := `.pit-tables tr[data-table="` + itoa(g.table) + `"]`
 	do(t, pit, "new limits for Madrid",
-		chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "max_bet=40000"),
+		chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "max_bet=400.00"), // money as money
 		chromedp.SendKeys(chromedp.CSS(row+" .pit-reason"), "the evening"))
 	click(t, pit, row+` button[data-op="configure"]`)
-	waitJS(t, pit, "the change done", `document.querySelector('.pit-status').innerText === 'Madrid: max_bet=40000.'`)
+	waitJS(t, pit, "the change done", `document.querySelector('.pit-status').innerText === 'Madrid: max_bet=400.00.'`)
 	waitJS(t, pit, "the change in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="configure"]')].some(r => r.innerText.includes('max_bet: 40000 (by pit: the evening)'))`)
 	waitJS(t, pit, "the new stakes in the list", `document.querySelector('`+row+`').innerText.includes('1.00 – 400.00')`)
 	do(t, pit, "an option that does not exist", chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "no_such_option=1"))
 	click(t, pit, row+` button[data-op="configure"]`)
 	waitJS(t, pit, "the server's reason", `!document.getElementById('toast').hidden && document.getElementById('toast').innerText.includes('no_such_option')`)
 
-	// A new table. Issue 28, item 8: not without its limits (the profile's
+	// A new table: not without its limits (the profile's
 	// placeholder was 0.01 to 1,000,000.00), and a maximum above 10,000.00
 	// is confirmed first.
 	do(t, pit, "open Venezia without limits",
@@ -79,7 +79,7 @@ func TestPit(t *testing.T) {
 	// The log is read again once the table is open: wait for it.
 	waitJS(t, pit, "the table opened in the events", `document.querySelector('.pit-events').innerText.includes('table “Venezia” opened: venice')`)
 
-	// A live table's cash float (issue 25): its limits in force, the
+	// A live table's cash float: its limits in force, the
 	// table's option and the server's default.
 	do(t, pit, "open Sala 1 (the profile stays venice)",
 		chromedp.SendKeys(chromedp.ID("open-name"), "Sala 1"),
@@ -89,7 +89,7 @@ func TestPit(t *testing.T) {
 	click(t, pit, `#open button[type=submit]`)
 	waitJS(t, pit, "the float's limits in the list", `[...document.querySelectorAll('.pit-tables tbody tr')].some(r => r.innerText.includes('Sala 1') && r.innerText.includes('float: up to 1,000,000.00 out; the inspector approves a buy-in or cash-out over 5,000.00'))`)
 
-	// Issue 28, item 8: the staff and the card readers from the page, not
+	// The staff and the card readers from the page, not
 	// curl: a dealer made, a reader issued to Sala 1 (its token shown
 	// once), then revoked; each in the events, by its kind.
 	do(t, pit, "make dora a dealer",
@@ -110,7 +110,7 @@ func TestPit(t *testing.T) {
 	eval[bool](t, pit, `(document.getElementById('toast').hidden = true) && true`)
 	picture(t, pit, "pit-staff", false)
 
-	// The players (issue 28, item 8): found, seen, blocked with a reason
+	// The players: found, seen, blocked with a reason
 	// and the block lifted, from the page.
 	do(t, pit, "find ana", chromedp.SendKeys(chromedp.ID("players-q"), "an"))
 	click(t, pit, `#players button[type=submit]`)

@@ -129,7 +129,7 @@ func TestEvenMoney_ES10(t *testing.T) {
 
 // VE-16: at venice even money is offered under a dealer ten too (and a
 // blackjack cannot be insured, VE-15), and called even money, not
-// insurance (issue 28). Declined (with a click), the blackjack is paid 3
+// insurance. Declined (with a click), the blackjack is paid 3
 // to 2 against the dealer's 19.
 func TestEvenMoneyUnderATen_VE16(t *testing.T) {
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
@@ -166,7 +166,7 @@ func TestEvenMoneyUnderATen_VE16(t *testing.T) {
 // VE-13: at venice, after splitting tens, an Ace drawn to a split hand may
 // be counted 1: the hand is then 11, must draw (VE-06) and may double. The
 // choice is one button each, 1 and 11, the second marked as what time
-// running out does, as the status says (issue 28).
+// running out does, as the status says.
 func TestSplitTenAceCountsOne_VE13(t *testing.T) {
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
 	ana := g.join(t, "ana")

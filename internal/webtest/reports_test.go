@@ -12,7 +12,7 @@ import (
 	"sabot/internal/wire"
 )
 
-// The pit's reports page (issue 29): after rounds at a table, the
+// The pit's reports page: after rounds at a table, the
 // administrator sees the table's win against its theoretical win and
 // band, drawn in the chart, the player's rating and his bets against the
 // count, in the page's language; a player is not shown the page.

@@ -105,7 +105,7 @@ func TestScreenshots(t *testing.T) {
 	waitJS(t, ana, "ana's first hand at 11", `!!document.querySelector('.prompt button.act-hit') && !document.querySelector('.prompt button.act-stand')`)
 	picture(t, ana, "table", false)
 	picture(t, ana, "table-phone", true)
-	// The same moment in Spanish and Italian (issue 15), on a phone too.
+	// The same moment in Spanish and Italian, on a phone too.
 	for _, l := range []struct{ lang, heading string }{{"es", "Su decisión"}, {"it", "La sua decisione"}} {
 		choose(t, ana, l.lang)
 		waitJS(t, ana, "the table in "+l.lang, `document.documentElement.lang === '`+l.lang+`' && document.querySelector('.prompt-h')?.textContent === '`+l.heading+`'`)

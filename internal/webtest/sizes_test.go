@@ -53,6 +53,27 @@ const allInView = `((sels, under = [], bar = '') => {
 	return '';
 })`
 
+// uncovered is a script: no occupied box (one with a player's plate) is
+// behind the bar (a selector) held at the window's foot, unscrolled (of
+// each box, the parts a selector names); else the first that is and
+// where.
+const uncovered = `((bar, parts = '.hands, .spot, .plate') => {
+	window.scrollTo(0, 0);
+	const b = document.querySelector(bar);
+	if (!b) return bar + ': missing';
+	const r = b.getBoundingClientRect();
+	for (const box of document.querySelectorAll('.box')) {
+		if (!box.querySelector('.plate .name')) continue;
+		for (const el of box.querySelectorAll(parts)) {
+			const e = el.getBoundingClientRect();
+			if (e.width === 0 || e.height === 0) continue;
+			if (e.bottom > r.top + 0.5 && e.top < r.bottom && e.right > r.left && e.left < r.right)
+				return 'box ' + box.dataset.box + ' (' + el.className + ') at ' + Math.round(e.top) + '-' + Math.round(e.bottom) + ', the bar at ' + Math.round(r.top) + ' in ' + innerWidth + 'x' + innerHeight;
+		}
+	}
+	return '';
+})`
+
 // What a player needs is in view, unscrolled, at every common size: in
 // the betting phase the chips, the countdown, the status and the Deal
 // button; in his turn the decision's buttons, its timer and his hand; on
@@ -61,6 +82,7 @@ func TestWhatThePlayerNeedsIsInViewAtEverySize(t *testing.T) {
 	g := newGame(t, keep, "Venezia", "venice", "lone_customer_boxes", "0")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
+	sit(t, ana, 4) // the middle box, the lowest on the felt
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
 			viewport(t, ana, sz.width, sz.height, sz.phone)
@@ -71,10 +93,12 @@ func TestWhatThePlayerNeedsIsInViewAtEverySize(t *testing.T) {
 			for _, lang := range langs {
 				choose(t, ana, lang)
 				waitJS(t, ana, "the page in "+lang, fmt.Sprintf(`document.documentElement.lang === %q`, lang))
-				// ana 9S 2C = 11 against the dealer's 7D: she must draw
-				// (VE-06), then stands on 9S 2C TD; the dealer 7D 8H 5C: 20.
-				g.force(t, "9S 7D 2C TD 8H 5C")
+				// ana 9S 2C = 11 against the dealer's 7D at box 1: she must
+				// draw (VE-06), then stands on 9S 2C TD; at box 4 TS TH = 20,
+				// she stands; the dealer 7D 8H 5C: 20.
+				g.force(t, "9S TS 7D 2C TH TD 8H 5C")
 				bet(t, ana, 1, 500)
+				bet(t, ana, 4, 0)
 				waitJS(t, ana, "the countdown", `!!document.querySelector('.bet-tray .clock:not([hidden])')`)
 				if where := eval[string](t, ana, allInView+`(['.rack .chip.chosen', '.bet-tray .clock', '.bet-tray .status-line', '[data-fk="bet-deal"]'], ['.box[data-box="1"] .spot.holder'], '.betting.open .bet-tray')`); where != "" {
 					t.Errorf("%s, betting: %s", lang, where)
@@ -82,8 +106,18 @@ func TestWhatThePlayerNeedsIsInViewAtEverySize(t *testing.T) {
 				sizeShot(t, ana, sz.name+"-"+lang+"-betting")
 				click(t, ana, `[data-fk="bet-deal"]`)
 				waitKey(t, ana, "ana's decision", "h")
+				waitJS(t, ana, "box 1's hand in turn", `!!document.querySelector('.box[data-box="1"] .hand.current')`)
 				if where := eval[string](t, ana, allInView+`(['.prompt:not([hidden]) button.act-hit', '.prompt:not([hidden]) [role=timer]'], ['.box[data-box="1"] .hand.current'], '.prompt:not([hidden])')`); where != "" {
 					t.Errorf("%s, her turn: %s", lang, where)
+				}
+				// On a phone the boxes are a list the page scrolls, the
+				// player's own first: their hands and spots are above the bar.
+				parts := `'.hands, .spot, .plate'`
+				if sz.phone {
+					parts = `'.hands, .spot.holder'`
+				}
+				if where := eval[string](t, ana, uncovered+`('.prompt:not([hidden])', `+parts+`)`); where != "" {
+					t.Errorf("%s, her turn: the decision bar covers %s", lang, where)
 				}
 				if sz.phone {
 					if frac := eval[float64](t, ana, `document.querySelector('.prompt:not([hidden])').getBoundingClientRect().height / innerHeight`); frac > 1.0/3+0.001 {
@@ -92,6 +126,9 @@ func TestWhatThePlayerNeedsIsInViewAtEverySize(t *testing.T) {
 				}
 				sizeShot(t, ana, sz.name+"-"+lang+"-turn")
 				click(t, ana, `.prompt button.act-hit`) // 21 stands (VE-06)
+				waitJS(t, ana, "box 4's turn", `!!document.querySelector('.box[data-box="4"].turn')`)
+				waitKey(t, ana, "ana's decision at box 4", "s")
+				press(t, ana, "stand at box 4", "s")
 				waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
 				waitJS(t, ana, "the betting open", `document.querySelector('.betting').classList.contains('open')`)
 			}

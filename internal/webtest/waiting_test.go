@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// Issue 15, finding 2: a table a lone player cannot start says so up front
+// A table a lone player cannot start says so up front
 // (the lobby and the table's heading name AR-03), and when its betting
 // window runs out it shows a "waiting for players" state with the right
 // counts — three bets of one player — and when the bets come back; never
-// an error's raw text. Issue 28, item 7: the lobby and the table say it in
+// an error's raw text. The lobby and the table say it in
 // the same words (seated players betting, not bets), the wait is the
 // server's AR-21 stand-by as it is (1 min 30 s, not "2 min"), and the table
 // points to the tables that deal to one player.

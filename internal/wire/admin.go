@@ -34,7 +34,7 @@ type AdminEvent struct {
 	TestMode bool              `json:"test_mode,omitempty"`
 	Days     int               `json:"days,omitempty"`
 	Until    string            `json:"until,omitempty"`  // RFC 3339
-	Role     string            `json:"role,omitempty"`   // a member of the staff made (issue 13)
+	Role     string            `json:"role,omitempty"`   // a member of the staff made
 	By       string            `json:"by,omitempty"`     // the dealer who sold or changed back a walk-in's chips
 	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
 	// Correction is an AR-23 correction asked, approved or refused at a
@@ -42,7 +42,7 @@ type AdminEvent struct {
 	// the table's cash_approval.
 	Correction *CorrectionView `json:"correction,omitempty"`
 	// Return is an rtp-outside event's figures, Count an advantage-play
-	// event's scores (issue 29: the table's watch of its return and of its
+	// event's scores (the table's watch of its return and of its
 	// players' counts).
 	Return *ReturnValues `json:"return,omitempty"`
 	Count  *CountValues  `json:"count,omitempty"`

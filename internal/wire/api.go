@@ -16,10 +16,10 @@ type UserView struct {
 	ID     int64        `json:"id"`
 	Name   string       `json:"name"`
 	Admin  bool         `json:"admin,omitempty"`
-	Role   string       `json:"role,omitempty"` // dealer or inspector: the staff of a live table (issue 13)
+	Role   string       `json:"role,omitempty"` // dealer or inspector: the staff of a live table
 	Wallet money.Amount `json:"wallet"`
 	// Operator: the wallet is the operator's (a player launched from its
-	// site, issue 14): Wallet is the balance it last said.
+	// site): Wallet is the balance it last said.
 	Operator bool `json:"operator,omitempty"`
 }
 

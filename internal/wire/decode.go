@@ -17,7 +17,7 @@ import (
 )
 
 // Decode decodes one JSON object into v, a pointer to a struct, more
-// strictly than encoding/json (issue 11, finding 12): every field of the
+// strictly than encoding/json: every field of the
 // object must be one of v's, spelled exactly as its tag says (encoding/json
 // would take "Stake" for "stake"), and at most once; nothing but white
 // space may follow the object. The WebSocket's commands and the HTTP bodies

@@ -46,7 +46,7 @@ type RoundRecord struct {
 	WalletsAtDeal map[string]money.Amount `json:"wallets_at_deal"`
 	WalletsAfter  map[string]money.Amount `json:"wallets_after"`
 	Record        engine.Record           `json:"record"`
-	// Physical: the round was dealt from a physical shoe (issue 13). It has
+	// Physical: the round was dealt from a physical shoe. It has
 	// no seed and no commitment; Readings say who read each card in, from
 	// which device, and when, and each card taken back and the cut card.
 	Physical bool      `json:"physical,omitempty"`

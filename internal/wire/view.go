@@ -95,7 +95,7 @@ type ShoeView struct {
 	ID         string `json:"id"`
 	Commitment string `json:"commitment"` // "" for a physical shoe: no seed, nothing to commit to
 	Remaining  int    `json:"remaining"`  // cards left before the shuffle (0 for a physical shoe: not known)
-	// Physical: the table is dealt from a physical shoe (issue 13); Read is
+	// Physical: the table is dealt from a physical shoe; Read is
 	// the cards read from it since the shuffle, CutCard whether the cut
 	// card came out (EG-04).
 	Physical bool `json:"physical,omitempty"`

@@ -1,5 +1,5 @@
 // betting.js: re-bet, double, undo and clear as plans of bet commands, from
-// the last round's stakes and the spots open now (issue 15, deliverable 6).
+// the last round's stakes and the spots open now.
 // Run: node --test web/jstest/
 
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Sound and motion (fx.js, issue 15). Run: node --test web/jstest/
+// Sound and motion (fx.js). Run: node --test web/jstest/
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -42,7 +42,7 @@ test('every catalogue has exactly the English keys, each with the same values', 
 // events) are in Spanish and Italian alike: the Go tests check that the
 // server says none the catalogues lack (TestRulePhrasesTranslated,
 // TestEventPhrasesTranslated).
-// English words the events only (issue 28: the pit's events read like the
+// English words the events only (the pit's events read like the
 // rest of the page, amounts in the currency, dates, plurals), the same keys.
 test('the server-worded phrases: Spanish and Italian have the same, English the events', () => {
   const worded = cat => Object.keys(cat).filter(k => SERVER_WORDED.some(p => k.startsWith(p))).sort();
@@ -169,7 +169,7 @@ test('a refusal worded from its reason, else the server\'s text', () => {
     s.snapshot('e', 1, { id: 1, name: 'Buenos Aires', rules: {}, seats: [], bets: [], shoe: { id: 's', remaining: 300 } });
     return s.apply(waiting)[0].text;
   };
-  // AR-03 in the lobby's words (issue 28): seated players, then bets once
+  // AR-03 in the lobby's words: seated players, then bets once
   // the shoe has started.
   withLang('en', () => assert.equal(say(), 'Deals with at least 3 seated players betting (AR-03). Placed now: 1 bet.'));
   withLang('en', () => assert.equal(waitingText({ ...waiting, params: { ...waiting.params, shoe: true } }), 'Goes on dealing this shoe while 3 bets are made (AR-03). Placed now: 1 bet.'));
@@ -234,7 +234,7 @@ test('the decisions keys are letters of their own words in each language', async
   withLang('en', () => assert.equal(actionKey('stand'), 's'));
 });
 
-test('the pit\'s watch: a return outside its band and a player flagged, figures in each language\'s way (issue 29)', () => {
+test('the pit\'s watch: a return outside its band and a player flagged, figures in each language\'s way', () => {
   const rtp = { key: 'rtpOutside', params: { table: 3, n: 1200, rtp: 103.456789, low: 97.1, high: 101.9, certified: 99.5, z: 4.6123 }, text: 'rtp-outside: …' };
   const adv = { key: 'advantagePlay', params: { user: 'ana', table: 3, n: 80, hilo: 7.25, hiopt: 6.5 }, text: 'advantage-play: …' };
   withLang('en', () => {
@@ -249,4 +249,25 @@ test('the pit\'s watch: a return outside its band and a player flagged, figures 
     assert.match(phrase('event.', rtp), /è del 103,46 % su 1200 mani/);
     assert.match(phrase('event.', adv), /z Hi-Opt II = 6,50$/);
   });
+});
+
+// The pit's reports and ratings say whose win they show: the house's
+// (a player who won 500.00 showed as -500.00 under "Win").
+test('the reports name the house as the one who wins', () => {
+  const house = { en: /house/i, es: /de la casa/, it: /del banco/ };
+  for (const code of ['en', 'es', 'it']) {
+    withLang(code, () => {
+      for (const k of ['reports.win', 'reports.theo']) assert.match(t(k), house[code], `${code} ${k}: ${t(k)}`);
+    });
+  }
+});
+
+// The pit types and reads the money options as money (they
+// were shown in minor units): max_bet=400.00 is sent as 40000,
+// and 400,00 in Spanish and Italian.
+test('the pit types money options as money', async () => {
+  const { optionAmounts, optionText } = await import('../static/js/dom.js');
+  assert.deepEqual(optionAmounts({ max_bet: '400.00', decks: '6', min_bet: 'x' }), { max_bet: '40000', decks: '6', min_bet: 'x' });
+  assert.equal(optionText('max_bet', '40000'), 'max_bet=400.00');
+  for (const code of ['es', 'it']) withLang(code, () => assert.deepEqual(optionAmounts({ payout_unit: '0,50' }), { payout_unit: '50' }, code));
 });

@@ -1,5 +1,5 @@
-// once.js: a decision sent once however often it is clicked (issue 15,
-// finding 1). Run: node --test web/jstest/
+// once.js: a decision sent once however often it is clicked. Run: node --test
+// web/jstest/
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

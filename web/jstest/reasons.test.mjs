@@ -1,4 +1,4 @@
-// Every refusal in the page's language (issue 41): the server's reasons,
+// Every refusal in the page's language: the server's reasons,
 // its general ones (error_CODE), and the rules a refusal cites.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

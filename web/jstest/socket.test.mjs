@@ -1,5 +1,5 @@
 // socket.js: the table's socket notices a node that stopped answering
-// (issue 25: a stopped node keeps its connections open and says nothing),
+// (a stopped node keeps its connections open and says nothing),
 // reconnects, and sends again the commands the lost socket took with it.
 // Run: node --test web/jstest/
 

@@ -35,7 +35,7 @@ test('money: shown, as typed, read back', () => {
   assert.ok(Number.isNaN(parseMoney('1.234')));
   assert.equal(netClass(5), 'up');
   assert.equal(netClass(0, 'even'), 'even');
-  // Issue 15, finding 4: an option in minor units is shown as money.
+  // An option in minor units is shown as money.
   assert.equal(optionText('max_bet', '50000'), 'max_bet=500.00');
   assert.equal(optionText('decks', '6'), 'decks=6');
 });
@@ -231,7 +231,7 @@ test('state: a card taken back at a physical table (undo) leaves the hand as bef
   assert.ok(said.includes('The dealer takes back a face-down card: it was misread.'), said.join(' | '));
 });
 
-// Issue 28, item 4: the back bettors' follow cites the table's own
+// The back bettors' follow cites the table's own
 // regulation's rule: VE-11, VE-12 in venice, ES-03 in spain, none at a
 // reference table; the call and the prompt alike.
 test('follow hints cite the table regulation', () => {

@@ -69,7 +69,7 @@ func mustOpenDSN(tb testing.TB, dsn string) *DB {
 	return &DB{db, raw}
 }
 
-// Issue 11, finding 12: a store made before names were folded, holding
+// A store made before names were folded, holding
 // "Alice" and "alice", migrates and keeps both.
 func TestFoldedNamesMigration(t *testing.T) {
 	dsn := storetest.PostgresDSN(t)
@@ -141,7 +141,7 @@ func TestOpenRefused(t *testing.T) {
 }
 
 // TestIndexBackfill: a store written before the log's indexes is indexed
-// when this version opens it (issue 11, finding 9).
+// when this version opens it.
 func TestIndexBackfill(t *testing.T) {
 	storetest.Backfill(t, storetest.PostgresDSN(t), func(tb testing.TB, dsn string, upTo int64) sabot.Store {
 		db := postgres.NewDB(dsn)
@@ -163,7 +163,7 @@ func TestIndexBackfill(t *testing.T) {
 }
 
 // TestTableHouseMigration: a store written before the tables' house
-// accounts keeps its ledger, read as the house with them (issue 44).
+// accounts keeps its ledger, read as the house with them.
 func TestTableHouseMigration(t *testing.T) {
 	storetest.TableHouseMigration(t, storetest.PostgresDSN(t), func(tb testing.TB, dsn string, upTo int64) sabot.Store {
 		db := postgres.NewDB(dsn)
@@ -184,7 +184,7 @@ func TestTableHouseMigration(t *testing.T) {
 	})
 }
 
-// Issue 12: a node paused in the middle of a batch of appends (SIGSTOP, a
+// A node paused in the middle of a batch of appends (SIGSTOP, a
 // GC stall) holds its tables' row locks. Once its lease expires another
 // node takes the table over all the same: the server ends the paused
 // transaction (idle_in_transaction_session_timeout), the claim waits for

@@ -12,7 +12,7 @@ import (
 	"sabot"
 )
 
-// Revocations between the nodes of one database (sabot.Revoker, issue 25):
+// Revocations between the nodes of one database (sabot.Revoker):
 // NOTIFY on one channel, each payload prefixed with the schema that made it
 // (a channel is the database's, and two stores may share a database in two
 // schemas); every node LISTENs on a connection of its own.

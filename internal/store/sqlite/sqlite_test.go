@@ -72,7 +72,7 @@ func mustOpenPath(tb testing.TB, path string) *DB {
 	return &DB{db, raw}
 }
 
-// Issue 11, finding 12: a store made before names were folded, holding
+// A store made before names were folded, holding
 // "Alice" and "alice", migrates and keeps both.
 func TestFoldedNamesMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sabot.db")
@@ -86,7 +86,7 @@ func TestFoldedNamesMigration(t *testing.T) {
 	})
 }
 
-// Issue 11, finding 11: a database file opened read-only (SQLite falls back
+// A database file opened read-only (SQLite falls back
 // to that when the file is not writable; mode=ro does it for root too)
 // serves reads and fails its check of writes with SQLite's reason.
 func TestCheckWritableReadOnly(t *testing.T) {
@@ -242,7 +242,7 @@ func TestOpenRefused(t *testing.T) {
 }
 
 // TestIndexBackfill: a store written before the log's indexes is indexed
-// when this version opens it (issue 11, finding 9).
+// when this version opens it.
 func TestIndexBackfill(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	storetest.Backfill(t, path, func(tb testing.TB, dsn string, upTo int64) sabot.Store {
@@ -265,7 +265,7 @@ func TestIndexBackfill(t *testing.T) {
 }
 
 // TestTableHouseMigration: a store written before the tables' house
-// accounts keeps its ledger, read as the house with them (issue 44).
+// accounts keeps its ledger, read as the house with them.
 func TestTableHouseMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	storetest.TableHouseMigration(t, path, func(tb testing.TB, dsn string, upTo int64) sabot.Store {

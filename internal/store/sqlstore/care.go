@@ -10,7 +10,7 @@ import (
 	"sabot/money"
 )
 
-// Responsible gaming on the built-in wallets (sabot.Care, issue 15).
+// Responsible gaming on the built-in wallets (sabot.Care).
 
 var _ sabot.Care = (*Store)(nil)
 

@@ -9,7 +9,7 @@ import (
 	"sabot"
 )
 
-// Several nodes on one database (sabot.Cluster, issue 12).
+// Several nodes on one database (sabot.Cluster).
 //
 // A node's lease is a row of nodes with an expiry that the node renews; a
 // table's owner and epoch are columns of its row of tables. A claim takes a

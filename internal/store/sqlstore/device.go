@@ -8,8 +8,7 @@ import (
 	"sabot"
 )
 
-// The card readers of the tables dealt from a physical shoe (sabot.Devices,
-// issue 13).
+// The card readers of the tables dealt from a physical shoe (sabot.Devices).
 
 // CreateDevice stores a device of a table under the SHA-256 of its token.
 func (s *Store) CreateDevice(ctx context.Context, d *sabot.Device, token string) error {

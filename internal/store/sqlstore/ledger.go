@@ -19,7 +19,7 @@ var kinds = map[string]bool{
 	sabot.AccountBank:   false,
 	sabot.AccountTable:  true,
 	sabot.AccountHouse:  true,
-	// A table's side of the house (issue 44): its settlements, not the
+	// A table's side of the house: its settlements, not the
 	// central house's row.
 	sabot.AccountTableHouse: true,
 }

@@ -281,7 +281,7 @@ func (s *Store) OperatorUser(ctx context.Context, operatorID, name string) (*sab
 	return u, nil
 }
 
-// UseLaunchToken records a launch token's first use (issue 25).
+// UseLaunchToken records a launch token's first use.
 func (s *Store) UseLaunchToken(ctx context.Context, hash string, userID int64, session string, at time.Time) error {
 	err := s.write(ctx, func(tx Tx) error {
 		n, err := tx.Exec(ctx, `INSERT INTO launch_tokens (hash, user_id, session, created) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,

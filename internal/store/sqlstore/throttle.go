@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Throttle buckets in the database, shared by every node (issue 25): a
+// Throttle buckets in the database, shared by every node: a
 // bucket of burst attempts that gains one each interval is the time at
 // which it is full again, refill. At now it holds burst - (refill-now)/every
 // attempts (burst when refill is past); an attempt is allowed while it holds

@@ -27,7 +27,7 @@ func (s *Store) CreateUser(ctx context.Context, u *sabot.User) error {
 	}
 	var id int64
 	err := s.write(ctx, func(tx Tx) error {
-		if u.OperatorID != "" { // an operator's player (issue 14)
+		if u.OperatorID != "" { // an operator's player
 			return tx.QueryRow(ctx, `INSERT INTO users (name, name_folded, password_hash, admin, operator_id, created) VALUES ($1, $2, $3, FALSE, $4, $5) RETURNING id`,
 				u.Name, sabot.FoldName(u.Name), hash, u.OperatorID, stamp(created)).Scan(&id)
 		}

@@ -11,7 +11,7 @@ import (
 	"sabot"
 )
 
-// Responsible gaming on the built-in wallets (sabot.Care, issue 15).
+// Responsible gaming on the built-in wallets (sabot.Care).
 
 func care(t *testing.T, s sabot.Store) sabot.Care {
 	t.Helper()
@@ -135,7 +135,7 @@ func testCareUsage(t *testing.T, s sabot.Store) {
 	}
 }
 
-// A stake's guard (sabot.StakeGuard, issue 25) reads the player's
+// A stake's guard (sabot.StakeGuard) reads the player's
 // eligibility in the stake's transaction — his session, his exclusion, his
 // limits, his usage with the stake included — and its refusal refuses the
 // append, which changes nothing. Stakes of one player at eight tables at
@@ -232,7 +232,7 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 }
 
 // Seen records where players came from and finds, from the same marks, the
-// others under an exclusion in force then (issue 25).
+// others under an exclusion in force then.
 func testCareSeen(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	c := care(t, s)
@@ -261,7 +261,7 @@ func testCareSeen(t *testing.T, s sabot.Store) {
 }
 
 // Sessions idle past their time are swept, and LiveSessions counts only
-// those used since a time (issue 40, S3: an expired session stayed in the
+// those used since a time (an expired session stayed in the
 // store for ever, and was counted live).
 func testSessionsSwept(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
@@ -291,8 +291,8 @@ func testSessionsSwept(t *testing.T, s sabot.Store) {
 }
 
 // A player's marks are kept to his latest sabot.MaxSeenMarks: a client
-// sending a new device cookie at every login adds no more rows (issue 40,
-// S3), and a sighting of his latest marks still finds him.
+// sending a new device cookie at every login adds no more rows, and a
+// sighting of his latest marks still finds him.
 func testCareSeenBounded(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	c, ok := s.(sabot.Care)

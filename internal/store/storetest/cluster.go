@@ -11,7 +11,7 @@ import (
 	"sabot"
 )
 
-// The cluster's leases and fencing (sabot.Cluster, issue 12).
+// The cluster's leases and fencing (sabot.Cluster).
 
 func cluster(t *testing.T, s sabot.Store) sabot.Cluster {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 	"sabot"
 )
 
-// The staff's roles and the card readers of a live table (issue 13).
+// The staff's roles and the card readers of a live table.
 
 // A user keeps the role he was made with; a role that is not one is
 // refused.

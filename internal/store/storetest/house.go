@@ -11,7 +11,7 @@ import (
 )
 
 // testTableHouse: the house is the central account (AccountHouse, owner 0)
-// and each table's (AccountTableHouse, issue 44): two tables' settlements
+// and each table's (AccountTableHouse): two tables' settlements
 // post to two rows, neither the central one nor a live table's cash float
 // (AccountHouse of the table); a table's house may go below zero; the
 // ledger check sums the house over them, the float left out; RoundNets

@@ -11,7 +11,7 @@ import (
 	"sabot/internal/store/sqlstore"
 )
 
-// The outbox of the calls to the operator's wallet (issue 14).
+// The outbox of the calls to the operator's wallet.
 
 func outbox(t *testing.T, s sabot.Store) sabot.Outbox {
 	o, ok := s.(sabot.Outbox)
@@ -189,8 +189,7 @@ func testOutboxClaim(t *testing.T, s sabot.Store) {
 	}
 }
 
-// A launch token opens one game session; a user's latest session is found
-// (issue 25).
+// A launch token opens one game session; a user's latest session is found.
 func testLaunchTokens(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	o := outbox(t, s)
@@ -211,7 +210,7 @@ func testLaunchTokens(t *testing.T, s sabot.Store) {
 // A credit or rollback refused is money owed until a call that sends it
 // again is acknowledged or it is resolved by hand; the calls sending it
 // again are written when due, one at a time, and a resolution waits for
-// the one out (issue 25).
+// the one out.
 func testOutboxOwed(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	o := outbox(t, s)

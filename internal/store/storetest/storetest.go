@@ -282,12 +282,12 @@ func FoldedNamesMigration(t *testing.T, db sabot.Store, reopen func() sabot.Stor
 }
 
 // BenchmarkSettleNodes measures settlements from several nodes at once, as
-// a cluster's tables settle (issue 44, "No hot row"): each of the stores
+// a cluster's tables settle (no hot row): each of the stores
 // (a node each, on one database) serves tables tables, a goroutine each,
 // appending settle records one after the other whose postings pay or
 // collect a round's net between the table's player's wallet and the house:
 // the central house (perTable false: one row every settlement of every
-// node locks until its batch commits, as before issue 44) or the table's
+// node locks until its batch commits, as before the split) or the table's
 // own (sabot.AccountTableHouse). It reports settles/s and the latency of
 // one (p50, p99).
 func BenchmarkSettleNodes(b *testing.B, stores []sabot.Store, tables int, perTable bool) {

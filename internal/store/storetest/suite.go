@@ -126,7 +126,7 @@ func testUsers(t *testing.T, s sabot.Store) {
 	code(t, s.CreateUser(ctx, &sabot.User{}), sabot.EINVALID)
 }
 
-// Issue 11, finding 12: names are one whatever their case or Unicode form.
+// Names are one whatever their case or Unicode form.
 func testUsersFoldedNames(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	alice := &sabot.User{Name: "Alice"}
@@ -225,7 +225,7 @@ func testSessions(t *testing.T, s sabot.Store) {
 
 // A password change moves the user's credentials on and ends his sessions
 // in one transaction; a session is made only against the credentials that
-// are the user's (issue 40, S1).
+// are the user's.
 func testSessionsCredentials(t *testing.T, s sabot.Store) {
 	ctx := context.Background()
 	u := &sabot.User{Name: "ana", PasswordHash: []byte("old")}
@@ -992,7 +992,7 @@ func dump(log []*sabot.LogRecord) string {
 	return b.String()
 }
 
-// Issue 11, finding 3: no posting and no balance goes beyond
+// No posting and no balance goes beyond
 // int64(money.Max), so that no sum overflows; a posting that would is
 // refused as invalid, with a reason, and changes nothing. The database
 // itself refuses such a balance or entry written behind the store's back.
@@ -1061,7 +1061,7 @@ type Unbounded interface {
 	RawDropAmountBound(ctx context.Context) error
 }
 
-// Issue 11, finding 3: a balance or an entry out of the range of an amount
+// A balance or an entry out of the range of an amount
 // (written before the bound, or behind the store's back) is reported by
 // CheckLedger with its ID; the check does not fail with an overflow.
 func testCheckLedgerOutOfRange(t *testing.T, s sabot.Store) {

@@ -10,7 +10,7 @@ import (
 )
 
 // throttles is the store's shared throttle buckets (sqlstore/throttle.go),
-// which the nodes of one database count failed logins in (issue 25).
+// which the nodes of one database count failed logins in.
 type throttles interface {
 	ThrottleWait(ctx context.Context, bucket string, burst int, every time.Duration) (time.Duration, error)
 	ThrottleCharge(ctx context.Context, bucket string, burst int, every time.Duration) error

@@ -1,5 +1,5 @@
 // Package specop is a second operator's wallet, written from
-// docs/wallet.yaml alone (issue 25, item 9): it imports nothing of sabot's
+// docs/wallet.yaml alone: it imports nothing of sabot's
 // wallet client or of the reference operator (walletsim), so a test that
 // plays against it proves the protocol as documented, not as one
 // implementation understands it. It also reads the spec's schemas and

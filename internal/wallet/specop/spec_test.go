@@ -8,7 +8,7 @@ import (
 )
 
 // The spec's schemas take the messages sabot sends now and refuse those it
-// sent before issue 25: a credit of 0 with no amount, the debit kind
+// sent before the wallet protocol was tightened: a credit of 0 with no amount, the debit kind
 // "insure", a rollback with no round, an unknown field.
 func TestSpecSchemas(t *testing.T) {
 	spec, err := specop.Load("../../../docs/wallet.yaml")

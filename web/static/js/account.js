@@ -60,7 +60,7 @@ export function accountPage(main) {
       if (body !== undefined) say(t('care.saved'));
       draw(v);
     } catch (e) {
-      // An operator's player: his operator handles his limits (issue 28);
+      // An operator's player: his operator handles his limits;
       // the page says so instead of tools that would refuse him.
       if (e.reason === 'operator_care') {
         operatorPage();
@@ -103,7 +103,7 @@ export function accountPage(main) {
     }
   }
 
-  // The password (issue 25): every other session ends on every node; this
+  // The password: every other session ends on every node; this
   // page gets the new one.
   const pwOld = h('input', { id: 'pw-old', type: 'password', autocomplete: 'current-password', required: true });
   const pwNew = h('input', { id: 'pw-new', type: 'password', autocomplete: 'new-password', required: true, minlength: 8 });

@@ -74,7 +74,7 @@ function drawAccount() {
     return;
   }
   const u = session.user || {};
-  // The staff do not play (issue 28): no balance, no rounds of their own.
+  // The staff do not play: no balance, no rounds of their own.
   const staff = !!(u.admin || u.role === 'dealer' || u.role === 'inspector');
   const recall = nav.querySelector('a[href="/recall"]');
   if (recall) recall.hidden = staff;
@@ -98,7 +98,7 @@ bus.addEventListener('session', () => {
 bus.addEventListener('wallet', drawAccount);
 
 // On a phone the header is one row: the brand and a menu button that opens
-// the links, the account and the language (issue 28); it closes on a route.
+// the links, the account and the language; it closes on a route.
 const menuToggle = document.getElementById('menu-toggle');
 const menu = document.getElementById('menu');
 function setMenu(open) {

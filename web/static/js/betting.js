@@ -37,7 +37,7 @@ export function forgetsAsked(e, me) {
   return e.kind === 'deal' || (e.player === me && (e.kind === 'withdraw' || e.kind === 'leave' || e.kind === 'release'));
 }
 
-// ---- re-bet, double, undo, clear (issue 15) ----
+// ---- re-bet, double, undo, clear ----
 //
 // A view of the spots is {me, seats: [{box, player}], bets: [{player, box,
 // stake}] (the bets for the next round), minBet, maxBet, backBetsPerBox, perBox (the
@@ -234,8 +234,7 @@ export class Betting {
       const why = open && this.last.length && !mine.length && plans.rebet.reason
         ? h('p', { class: 'hint rebet-why' }, plans.rebet.reason) : null;
       // The tray: the chips, the time left to bet, re-bet and the rest; on
-      // a phone it is held at the foot of the screen while betting is open
-      // (issue 28).
+      // a phone it is held at the foot of the screen while betting is open.
       replace(this.el,
         h('h2', { class: 'visually-hidden' }, tr('bets.heading')),
         h('div', { class: 'bet-tray' },

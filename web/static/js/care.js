@@ -1,11 +1,11 @@
-// The account page's words for the breaks from play (account.js; issue
-// 28): each exclusion's length as a person says it, the choices shortest
+// The account page's words for the breaks from play (account.js): each
+// exclusion's length as a person says it, the choices shortest
 // first. Pure functions, tested by node.
 
 import { t } from './i18n.js';
 
 // lengthText words an exclusion's length in days as a person says it: 7
-// days are a week, 30 a month, 365 a year (issue 28: 5 years, not 1825
+// days are a week, 30 a month, 365 a year (5 years, not 1825
 // days).
 export function lengthText(days) {
   if (days >= 365 && days % 365 === 0) return t('care.years', { n: days / 365 });

@@ -1,4 +1,4 @@
-// The dealer's console (issue 13; docs/live.md): the page a dealer works a
+// The dealer's console (docs/live.md): the page a dealer works a
 // table dealt from a physical shoe from, on a tablet beside the shoe. It
 // shows the bets on each box, whose the next card is (the server says it:
 // a box's hand, the dealer's up card or hole card, face down or not), and
@@ -38,7 +38,7 @@ function inspector() {
 }
 
 // holderName names a box's player as the dealer knows him: a walk-in by
-// his box ("Walk-in, box 2", issue 28: not "#8-5"), anyone else by name.
+// his box ("Walk-in, box 2", not its account "#8-5"), anyone else by name.
 export function holderName(player, box) {
   return player && player.startsWith('#') ? t('console.walkInAt', { box }) : player;
 }
@@ -60,7 +60,7 @@ export function consolePage(main, id) {
     id: 'card-input', class: 'card-input', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
     'aria-label': t('console.cardField'), placeholder: 'AS',
   });
-  // A card typed wrong is flagged as typed, at the field (issue 41).
+  // A card typed wrong is flagged as typed, at the field.
   const cardError = h('p', { class: 'card-error form-error', id: 'card-error', role: 'alert' });
   input.setAttribute('aria-describedby', 'card-error');
   const cardForm = h('form', { class: 'console-card', id: 'card-form' }, input, h('button', { type: 'submit', class: 'button' }, t('console.read')), cardError);
@@ -156,7 +156,7 @@ export function consolePage(main, id) {
       b('skipped-eleven', t('console.skippedEleven'), inPlay && !view?.need));
   }
 
-  // A walk-in's controls (issue 13, deliverable 4): chips sold for cash,
+  // A walk-in's controls: chips sold for cash,
   // his bet, his decisions when his turn comes, and his chips changed back.
   // Each is the player's own command, sent with walk_in: the box.
   const amounts = new Map(); // box → the amount field, kept across redraws
@@ -268,7 +268,7 @@ export function consolePage(main, id) {
       h('h2', { id: 'corr-h' }, t('console.corrections')),
       waiting.length ? h('ul', { class: 'console-waiting' }, waiting.map(x => h('li', { dataset: { correction: x.id } },
         h('span', {}, x.amount
-          // A walk-in's buy-in or cash-out over the table's cash_approval (issue 25).
+          // A walk-in's buy-in or cash-out over the table's cash_approval.
           ? t(x.case === 'cash-out' ? 'console.waitingCashOut' : 'console.waitingBuyIn', { amount: money(x.amount), box: t('console.box', { box: x.box }).toLowerCase(), asked: x.asked_by })
           : t('console.waiting', { case: x.case, box: x.box ? t('console.box', { box: x.box }).toLowerCase() : '', asked: x.asked_by }), ' ', h('small', {}, x.text)),
         inspector() && x.asked_by !== session.user?.name ? h('span', { class: 'console-decide' },
@@ -349,7 +349,7 @@ export function consolePage(main, id) {
   async function load() {
     try {
       view = await api(`/api/tables/${id}`);
-      // Each walk-in's chips, by his box (issue 28).
+      // Each walk-in's chips, by his box.
       chips = new Map((view.seats || []).some(s => s.player.startsWith('#'))
         ? (await api(`/api/tables/${id}/walk-ins`)).map(x => [x.box, x.chips]) : []);
       draw();

@@ -51,6 +51,19 @@ export function replace(el, ...children) {
 // lists one): shown as money, never as the integer.
 export const MONEY_OPTIONS = new Set(['max_bet', 'min_bet', 'payout_unit']);
 
+// optionAmounts is options as the pit types them (money as money:
+// "max_bet=400.00", "400,00" in Spanish) with the money options in minor
+// units, as the server takes them; a value that is no amount is left as
+// typed (the server refuses it with its reason).
+export function optionAmounts(options) {
+  const out = {};
+  for (const [k, v] of Object.entries(options)) {
+    const m = MONEY_OPTIONS.has(k) ? parseMoney(v) : NaN;
+    out[k] = Number.isNaN(m) ? v : String(m);
+  }
+  return out;
+}
+
 // optionText is a profile option as a player reads it: "max_bet=500.00".
 export function optionText(key, value) {
   return MONEY_OPTIONS.has(key) && /^-?\d+$/.test(String(value)) ? `${key}=${money(Number(value))}` : `${key}=${value}`;

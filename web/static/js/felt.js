@@ -48,7 +48,7 @@ function printWidth(svg, text) {
 }
 
 // fitPrint shrinks each printed line that is longer than its arc until it
-// fits with a margin (issue 28: «IL BANCO CHIAMA CARTA FINO A 16 E SI FERMA
+// fits with a margin («IL BANCO CHIAMA CARTA FINO A 16 E SI FERMA
 // A 17» was cut at both ends): every line of every profile in every
 // language, whatever font the browser has. It measures once the print is
 // in the page and shown (a phone hides it); until then it waits a frame.

@@ -1,5 +1,5 @@
-// Sound and motion, the player's choice, remembered in this browser (issue
-// 15). Sound is off until the player turns it on: short tones made by Web
+// Sound and motion, the player's choice, remembered in this browser. Sound is
+// off until the player turns it on: short tones made by Web
 // Audio (no files) for a card dealt, the player's turn and his results.
 // Motion — a card sliding in as it is dealt, and the pause between cards —
 // is on unless the player turns it off or his system asks for reduced

@@ -1,4 +1,4 @@
-// The table's history and the session's result (issue 15): the player's
+// The table's history and the session's result: the player's
 // last rounds at this table, read from the server (GET
 // /api/tables/{id}/history: the dealer's total, each of his bets' result,
 // his net), and what he has won or lost since he sat at this table in this
@@ -25,7 +25,7 @@ export function newSession() {
 
 // betLine says one bet of a round in the page's language: "Box 3: win
 // with 20 +10.00" ("double" and the like named). A box split in the round
-// (bets: the round's) names each hand, the first too (issue 28).
+// (bets: the round's) names each hand, the first too.
 export function betLine(b, bets = []) {
   const kind = b.kind && b.kind !== 'main' ? ` (${t('betKind.' + b.kind)})` : '';
   const total = b.total && b.kind !== 'insurance' ? t('history.with', { total: b.total }) : '';

@@ -120,7 +120,7 @@ export function values(params) {
     else if (k === 'period' || k === 'exclusion') p[k] = t(`care.${k}.${v}`); // a limit's period, an exclusion's kind
     else if (k === 'until' || k === 'at') p[k] = formatDate(v, { dateStyle: 'long', timeStyle: 'short' });
     else if (k === 'action' && has('action.' + v)) p[k] = t('action.' + v).toLowerCase(); // a decision applied by timeout
-    else if (DECIMAL_PARAMS.has(k)) p[k] = numberFormat('plain').format(v); // a return in per cent, a score (issue 29)
+    else if (DECIMAL_PARAMS.has(k)) p[k] = numberFormat('plain').format(v); // a return in per cent, a score
     else p[k] = v;
   }
   return p;
@@ -130,7 +130,7 @@ export function values(params) {
 // rules in plain words, an event's summary) by the catalogue of the
 // language in use (PREFIX.key), else as the server said it in English.
 // English is mostly the server's own: its catalogue has only the events'
-// keys (the pit's words, amounts in the currency, dates, plurals; issue 28).
+// keys (the pit's words, amounts in the currency, dates, plurals).
 export function phrase(prefix, { key, params, text } = {}) {
   if (!key || !((prefix + key) in CATALOGUES[lang])) return text ?? '';
   return t(prefix + key, values(params));

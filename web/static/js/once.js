@@ -1,5 +1,5 @@
 // Once sends each of a player's decisions once, however often it is asked
-// for (issue 15: a double-click on Hit drew two cards). A command asked for
+// for (a double-click on Hit drew two cards). A command asked for
 // again while the first is on its way is dropped; asked for again after the
 // answer but at the same decision point (the page has not yet drawn what
 // the answer changed), it goes with the same command ID, and the server

@@ -5,7 +5,7 @@
 // checks each request and answers a refusal with its one-line reason.
 
 import { api, clientID, commandID, loggedIn, session } from './api.js';
-import { h, replace, money, parseMoney, plainMoney } from './dom.js';
+import { h, replace, money, parseMoney, plainMoney, optionAmounts, optionText } from './dom.js';
 import { announce, toast } from './ui.js';
 import { t, formatDate, has, sentence } from './i18n.js';
 import { phaseName } from './status.js';
@@ -63,7 +63,7 @@ export function pitPage(main) {
   const tName = h('input', { id: 'open-name', name: 'name', required: true, autocomplete: 'off' });
   const tProfile = h('input', { id: 'open-profile', name: 'profile', required: true, list: 'profiles', placeholder: 'venice' });
   const tOptions = h('input', { id: 'open-options', name: 'options', placeholder: 'decks=6' });
-  // The table's limits, required (issue 28: a table opened without them
+  // The table's limits, required (a table opened without them
   // took the profile's placeholder, 0.01 to 1,000,000.00).
   const tMin = h('input', { id: 'open-min', name: 'min', required: true, inputmode: 'decimal', autocomplete: 'off', placeholder: plainMoney(500) });
   const tMax = h('input', { id: 'open-max', name: 'max', required: true, inputmode: 'decimal', autocomplete: 'off', placeholder: plainMoney(50000) });
@@ -76,8 +76,9 @@ export function pitPage(main) {
     h('button', { type: 'submit', class: 'button' }, t('pit.openButton')));
   openForm.addEventListener('submit', async ev => {
     ev.preventDefault();
-    const options = parseOptions(tOptions.value);
-    if (!options) return;
+    const typed = parseOptions(tOptions.value);
+    if (!typed) return;
+    const options = optionAmounts(typed);
     const min = parseMoney(tMin.value);
     const max = parseMoney(tMax.value);
     if (!(min > 0) || !(max >= min)) {
@@ -96,7 +97,7 @@ export function pitPage(main) {
     }
   });
 
-  // ---- the staff and the card readers (issue 28: no more curl) ----
+  // ---- the staff and the card readers (no more curl) ----
   const sName = h('input', { id: 'staff-name', name: 'name', required: true, autocomplete: 'off' });
   const sPassword = h('input', { id: 'staff-password', name: 'password', type: 'password', required: true, autocomplete: 'new-password', minlength: 8 });
   const sRole = h('select', { id: 'staff-role', name: 'role' },
@@ -178,14 +179,15 @@ export function pitPage(main) {
     const inPlay = tb.round && tb.round.phase !== 'done';
     if (!fields.has(tb.id)) {
       fields.set(tb.id, {
-        opts: h('input', { class: 'pit-options', 'aria-label': t('pit.optionsFor', { name: tb.name }), placeholder: 'max_bet=40000' }),
+        opts: h('input', { class: 'pit-options', 'aria-label': t('pit.optionsFor', { name: tb.name }), placeholder: `max_bet=${plainMoney(40000)}` }),
         reason: h('input', { class: 'pit-reason', 'aria-label': t('pit.reasonFor', { name: tb.name }), placeholder: t('pit.reason') }),
       });
     }
     const { opts, reason } = fields.get(tb.id);
     const configure = h('button', { class: 'button small', dataset: { op: 'configure' } }, t('pit.change'));
     configure.addEventListener('click', async () => {
-      const options = parseOptions(opts.value);
+      const typed = parseOptions(opts.value);
+      const options = typed && optionAmounts(typed);
       if (!options || !Object.keys(options).length) {
         if (options) toast(t('pit.nameOptions'));
         return;
@@ -193,7 +195,7 @@ export function pitPage(main) {
       try {
         await command(tb.id, 'configure', { options, reason: reason.value.trim() || undefined });
         opts.value = reason.value = '';
-        done(`${tb.name}: ${Object.entries(options).map(([k, v]) => `${k}=${v}`).join(', ')}.`);
+        done(`${tb.name}: ${Object.entries(options).map(([k, v]) => optionText(k, v)).join(', ')}.`);
       } catch (e) {
         toast(e.message);
       }
@@ -216,7 +218,7 @@ export function pitPage(main) {
       h('td', {}, h('a', { href: `/tables/${tb.id}` }, tb.name), h('br'), h('small', {}, `${tb.id} · ${tb.profile}`),
         tb.shoe?.physical ? [h('br'), h('a', { href: `/tables/${tb.id}/console`, class: 'console-link' }, t('console.title'))] : null),
       h('td', {}, `${money(r.min_bet)} – ${money(r.max_bet)}`,
-        // A live table's cash float (issue 25): set with cash_approval= and float_limit=.
+        // A live table's cash float: set with cash_approval= and float_limit=.
         tb.cash ? [h('br'), h('small', { class: 'pit-cash' }, t('pit.cash', {
           approval: tb.cash.cash_approval ? money(tb.cash.cash_approval) : t('pit.noLimit'),
           limit: tb.cash.float_limit ? money(tb.cash.float_limit) : t('pit.noLimit'),
@@ -306,7 +308,9 @@ function field(label, input, hint) {
 // them) as an object of strings; null, after saying why, if it cannot.
 function parseOptions(s) {
   const out = {};
-  for (const kv of String(s).split(/[\s,]+/).filter(Boolean)) {
+  // Options part at spaces, or at a comma before the next key (an amount
+  // has its own comma in Spanish and Italian: max_bet=400,00).
+  for (const kv of String(s).split(/\s+|,(?=\s*[a-z_]+=)/).filter(Boolean)) {
     const i = kv.indexOf('=');
     if (i <= 0) {
       toast(t('pit.notKeyValue', { kv }));

@@ -1,4 +1,4 @@
-// The pit's players (issue 28, item 8): found by the start of their name,
+// The pit's players: found by the start of their name,
 // each with his wallet, where he sits, his limits, his exclusion or the
 // pit's block and his last rounds; blocked and unblocked from here, with a
 // reason (GET /api/admin/players, POST /api/admin/players/{name}/block).

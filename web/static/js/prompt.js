@@ -45,7 +45,7 @@ export function elevenKey() {
 // limits: room is the most he may stake now (GET /api/me/care's
 // stake_room; undefined: no such limit), need the stake it takes — a
 // double's or a split's is the hand's stake; a double for less (VE-19) may
-// take one unit (issue 28).
+// take one unit.
 export function careRefuses(action, room, need, forLess = false) {
   if (room === undefined || room === null) return false;
   if (action !== 'double' && action !== 'split') return false;
@@ -108,7 +108,7 @@ export function promptText(state, phase, box, hand, ls) {
 // promptButtons is a row's decisions in the order offered, each with its
 // label and key: [{legal, label, key}].
 // In the VE-13 window the Ace counts 1 or 11, one button each; 11 is what
-// time running out leaves (the window closes), and is marked so (issue 28).
+// time running out leaves (the window closes), and is marked so.
 export function promptButtons(phase, ls) {
   const sorted = [...ls].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action) || (a.value || 0) - (b.value || 0));
   return sorted.map(l => {
@@ -124,7 +124,7 @@ export function declineLabel(phase) {
 }
 
 // declines says whether a window has a button that passes: the VE-13
-// choice has none, its "counts 11" being the same choice (issue 28).
+// choice has none, its "counts 11" being the same choice.
 export function declines(phase) {
   return inWindow(phase) && phase !== 'ace-choice';
 }

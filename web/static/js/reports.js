@@ -1,4 +1,4 @@
-// The pit's reports (issue 29; docs/pit.md): each table's results against
+// The pit's reports (docs/pit.md): each table's results against
 // its theoretical win and band, with a chart of the two; the players'
 // ratings; their bets against the count, with a chart of a player's
 // average bet at each true count. Read from GET /api/admin/reports/…; the
@@ -68,7 +68,9 @@ function drawTables(el, r) {
     cell(x.drop ? money(x.drop) : '–', 'num'), cell(money(x.win), 'num win'), cell(formatPercent(x.hold_pct / 100), 'num'),
     cell(money(x.theo_win), 'num theo'), cell(`${money(x.band_low)} – ${money(x.band_high)}`, 'num'),
     cell(formatPercent(x.rtp), 'num'), cell(formatPercent(x.certified_rtp, 3), 'num'));
-  const rows = r.tables.map(x => row(`${x.table} ${x.name || ''}`, x));
+  // A test-mode table's rounds (forced cards allowed) are counted, marked
+  // so.
+  const rows = r.tables.map(x => row([`${x.table} ${x.name || ''}`, x.test_mode ? h('span', { class: 'tag test-mode' }, t('felt.test')) : null], x));
   for (const x of r.profiles) rows.push(row(t('reports.profileRow', { profile: x.profile }), x));
   rows.push(row(t('reports.total'), r.total));
   replace(el, h('h2', { id: 'report-tables-h' }, t('reports.tables')),

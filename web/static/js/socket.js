@@ -6,8 +6,8 @@
 // A node that is stopped keeps the connection open and says nothing, and
 // a browser can neither send a WebSocket ping nor see the server's: after
 // HEARTBEAT ms without a message the socket sends a ping op, and when
-// STALE ms more bring nothing it is dropped and the page reconnects (issue
-// 25). Commands on their way when a socket is lost are sent again on the
+// STALE ms more bring nothing it is dropped and the page reconnects. Commands
+// on their way when a socket is lost are sent again on the
 // next one.
 
 // HEARTBEAT and STALE are the heartbeat's times (ms).

@@ -200,7 +200,7 @@ const ACTION_CALLS = new Set(['hit', 'stand', 'double', 'split', 'surrender']);
 const WINDOW_CALLS = new Set(['insurance', 'challenge', 'ace-choice']);
 
 // followRule cites the rule that lets back bettors follow the box holder's
-// split or double, of the table's own regulation (issue 28: a Spanish table
+// split or double, of the table's own regulation (a Spanish table
 // cited the Venetian VE-11, VE-12); a reference profile cites none.
 export function followRule(profile) {
   const rule = { venice: 'VE-11, VE-12', spain: 'ES-03', family: 'ES-03' }[profile];
@@ -238,7 +238,7 @@ export function tenUp(r) {
   return !!up && /^[TJQK]/.test(up);
 }
 
-// evenCall says a round that nets 0 as it happened (issue 28): what was won
+// evenCall says a round that nets 0 as it happened: what was won
 // and what was lost when something was, else the stakes returned (a push).
 export function evenCall(bets) {
   const won = bets.filter(b => b.net > 0).reduce((s, b) => s + b.net, 0);

@@ -10,7 +10,7 @@ import { t as tr, refusal, has } from './i18n.js';
 
 // phaseName is a round's phase as the status names it (the engine's
 // phases; one it does not know as it is). The insurance window under a ten
-// is even money alone (VE-16): it is called so (issue 28).
+// is even money alone (VE-16): it is called so.
 export function phaseName(phase, state) {
   if (phase === 'insurance' && state && evenMoneyOnly(state)) return tr('status.phase.evenMoney');
   return has('status.phase.' + phase) ? tr('status.phase.' + phase) : phase;
@@ -24,7 +24,7 @@ export function evenMoneyOnly(state) {
 }
 
 // duration words a length of time in ms as the page says it: "30
-// seconds", "2 minutes", "1 min 30 s" (the server's settings, issue 28).
+// seconds", "2 minutes", "1 min 30 s" (the server's settings).
 export function duration(ms) {
   const s = Math.round(ms / 1000);
   if (s < 60) return tr('time.seconds', { n: s });
@@ -68,9 +68,8 @@ export function statusLine(state, now) {
     else text = tr('status.waitingFor', { phase: phaseName(tn.phase, state), who: tn.players.join(', ') || tr('status.theDealer'), where: tn.box ? ' (' + state.label(tn.box, tn.hand || 1) + ')' : '', left });
   } else if (state.bettingDeadline) text = tr('status.placeBets', { left }) + (state.waiting ? ' ' + waitingText(state.waiting, t.bets) : '');
   else if (state.waiting && t.bets.length) {
-    // AR-03, VE-20: the bets placed cannot be dealt yet (issue 15); how
-    // long they stay is the server's AR-21 stand-by, in its own unit
-    // (issue 28).
+    // AR-03, VE-20: the bets placed cannot be dealt yet; how
+    // long they stay is the server's AR-21 stand-by, in its own unit.
     text = tr('status.waiting', { why: waitingText(state.waiting, t.bets) });
     if (t.bets.some(b => b.player === me) && t.rules.seat_idle_ms > 0) text += ' ' + tr('status.waitingReturn', { wait: duration(t.rules.seat_idle_ms), rule: waitRule(t.profile) });
   }
@@ -86,7 +85,7 @@ export function statusLine(state, now) {
   };
 }
 
-// Clock is a countdown shown where the player acts (issue 28): the seconds
+// Clock is a countdown shown where the player acts: the seconds
 // left and a bar, on the decision bar and the chip tray; the status keeps
 // it in step.
 export class Clock {
@@ -110,7 +109,7 @@ export class Clock {
 // Status is the status line and its timer; the felt shows the box's, and
 // each Clock made by clock() the same time left. frozen (ms) holds the
 // time as it was when the connection was lost: nothing runs out on a page
-// that cannot hear the table (issue 28).
+// that cannot hear the table.
 export class Status {
   // say(text, assertive) reads a line out (ui.js announce).
   constructor(state, felt, say = () => {}) {

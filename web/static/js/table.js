@@ -73,13 +73,13 @@ export function tablePage(main, id) {
   // up and goes back to the lobby.
   const reality = me ? new RealityCheck(async () => { await run('leave', {}); navigate('/'); }) : null;
   const rulesBox = h('div', { class: 'rules-slot' });
-  // A lost connection (issue 28): the table is dimmed under a notice, the
+  // A lost connection: the table is dimmed under a notice, the
   // time left stands still, and a decision clicked meanwhile is not sent
   // (the notice says so): nothing goes twice when the table is back.
   const notice = h('div', { class: 'offline-notice', role: 'alert', hidden: true },
     h('strong', {}, tr('offline.title')), ' ', h('span', { class: 'offline-text' }, tr('offline.text')));
   // Where a lone player is dealt to at once, when this table waits for
-  // more (issue 28).
+  // more.
   const elsewhere = h('p', { class: 'elsewhere', hidden: true });
 
   const page = h('div', { class: 'table-page' },
@@ -160,21 +160,40 @@ export function tablePage(main, id) {
   }
 
   // The decision is a bar held at the foot of the window, on a phone as on
-  // a desktop (issues 15 and 28): the hand it asks about is scrolled into
+  // a desktop: the hand it asks about is scrolled into
   // sight above it, once per decision (a player who scrolls away is left
   // there), and the page is padded by the bar's height so that the last
   // box can come above it. So is the chip tray while betting on a phone.
+  // The felt is fitted to the window's height between its own top
+  // (--felt-top) and the tallest bar held at the foot (--bar-room: the chip
+  // tray, the decision bar with a stake's field), so that no box is behind
+  // a bar on a laptop; the room only grows, so that the felt
+  // does not change its size from one decision to the next.
   let sighted = '';
+  let barRoom = 0;
+  function fitFelt(h) {
+    const felt = page.querySelector('.felt');
+    if (!felt) return;
+    const top = Math.ceil(felt.getBoundingClientRect().top + window.scrollY);
+    page.style.setProperty('--felt-top', `${top}px`);
+    if (h > barRoom) {
+      barRoom = h;
+      page.style.setProperty('--bar-room', `${barRoom + 12}px`);
+    }
+  }
   function keepInSight() {
     const tray = betting.el.querySelector('.bet-tray');
     const trayFixed = tray && betting.el.classList.contains('open') && getComputedStyle(tray).position === 'fixed';
-    page.style.setProperty('--tray-h', trayFixed ? `${Math.ceil(tray.getBoundingClientRect().height)}px` : '0px');
+    const trayH = trayFixed ? Math.ceil(tray.getBoundingClientRect().height) : 0;
+    page.style.setProperty('--tray-h', `${trayH}px`);
     if (prompt.el.hidden || getComputedStyle(prompt.el).position !== 'fixed') {
+      fitFelt(trayH);
       sighted = '';
       return;
     }
     const sheet = prompt.el.getBoundingClientRect();
     page.style.setProperty('--sheet-h', `${Math.ceil(sheet.height)}px`);
+    fitFelt(Math.max(trayH, Math.ceil(sheet.height)));
     const point = decisionPoint(state);
     const el = page.querySelector('.box.turn .hand.current') || page.querySelector('.box.turn');
     if (!el || point === sighted) return;
@@ -332,7 +351,7 @@ export function tablePage(main, id) {
 
   // refreshRoom reads the most this player may stake now under his limits
   // (GET /api/me/care, stake_room): a double or a split they refuse is not
-  // offered (issue 28). An operator's player has none here.
+  // offered. An operator's player has none here.
   let roomTimer = 0;
   function refreshRoom() {
     if (!me || session.user?.operator) return; // an operator's limits are his operator's

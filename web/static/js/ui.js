@@ -30,7 +30,7 @@ export function toast(text) {
 toastEl.addEventListener('click', () => { toastEl.hidden = true; });
 
 // clearToast takes a refusal away once what it refused is put right (the
-// dealer's next good card, issue 28).
+// dealer's next good card).
 export function clearToast() {
   clearTimeout(toastTimer);
   toastEl.hidden = true;

@@ -1,4 +1,4 @@
--- A house account per table (issue 44, "No hot row"): kind 'house-table',
+-- A house account per table (no hot row): kind 'house-table',
 -- owned by the table, takes the house's side of that table's settlements,
 -- so that no two tables' settlements update one row. The house is the
 -- central account ('house' of owner 0, where the rounds settled before this

@@ -744,7 +744,7 @@ export default {
   'console.ruled': "The ruling is written in the table’s log.",
   'console.tableView': "The players' view",
 
-  // issue 28 (staff)
+  // the staff's pages: the dealer's console, the pit
   'console.walkInAt': 'Walk-in, box {box}',
   'console.chips': 'chips {amount}',
   // The pit's events in English, from the server's phrases (amounts in
@@ -844,7 +844,7 @@ export default {
   'pit.noDevices': "No card reader at this table.",
   'pit.noLiveTable': "No table deals from a physical shoe: open one with shoe=physical.",
 
-  // issue 32
+  // the hand calculator's refusals
   'reason.calc_budget': 'The hand calculator has used the computing time of your address; try again in {retry} s.',
   'reason.calc_busy': 'The hand calculator is busy; try again in a second.',
   'calc.splitCDZ': "as the unsplit hand would (CDZ-)",
@@ -865,7 +865,7 @@ export default {
   'calc.more': "More options",
   'calc.moreHint': "key=value, e.g. max_hands=2 blackjack_pays=6:5",
 
-  // issue 28 (pit players)
+  // the pit's players (player care)
   'care.password': 'Password',
   'care.passwordOld': 'Current password',
   'care.passwordNew': 'New password',
@@ -907,7 +907,7 @@ export default {
   'event.playerUnblocked': '{user}’s block lifted by {by}: {reason}',
   'reason.blocked': 'The casino has blocked this account: ask the pit.',
 
-  // issue 28 (player)
+  // the player's page
   'conn.open': '● live',
   'conn.connecting': '○ connecting…',
   'conn.unauthorized': 'logged out',
@@ -957,7 +957,7 @@ export default {
   'care.years': { one: '{n} year', other: '{n} years' },
   'lobby.wait': 'Bets placed wait for more players at most {wait}, then come back{rule}.',
 
-  // issue 29: the pit's reports (reports.js).
+  // The pit's reports (reports.js).
   'page.reports': 'Reports',
   'title.reports': 'Reports — sabot',
   'reports.title': 'The pit\'s reports',
@@ -974,9 +974,9 @@ export default {
   'reports.rounds': 'Rounds',
   'reports.stakes': 'Stakes',
   'reports.drop': 'Drop',
-  'reports.win': 'Win',
+  'reports.win': 'House win',
   'reports.hold': 'Hold',
-  'reports.theo': 'Theoretical',
+  'reports.theo': 'House theoretical',
   'reports.band': 'Band',
   'reports.rtp': 'Return',
   'reports.certified': 'Certified',

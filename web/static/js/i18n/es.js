@@ -926,7 +926,7 @@ export default {
   'console.ruled': "La decisión queda escrita en el registro de la mesa.",
   'console.tableView': "La vista de los jugadores",
 
-  // issue 28 (staff)
+  // the staff's pages: the dealer's console, the pit
   'console.walkInAt': 'Jugador en la mesa, casillero {box}',
   'console.chips': 'fichas {amount}',
   'kind.credit': 'crédito',
@@ -972,7 +972,7 @@ export default {
   'pit.noDevices': "Ningún lector de cartas en esta mesa.",
   'pit.noLiveTable': "Ninguna mesa se reparte de un sabot físico: abra una con shoe=physical.",
 
-  // issue 32
+  // the hand calculator's refusals
   'reason.calc_budget': 'La calculadora de manos agotó el tiempo de cálculo de su dirección; vuelva a intentarlo en {retry} s.',
   'reason.calc_busy': 'La calculadora de manos está ocupada; vuelva a intentarlo en un segundo.',
   'calc.splitCDZ': "como jugaría la mano sin separar (CDZ-)",
@@ -993,7 +993,7 @@ export default {
   'calc.more': "Más opciones",
   'calc.moreHint': "clave=valor, p. ej. max_hands=2 blackjack_pays=6:5",
 
-  // issue 28 (pit players)
+  // the pit's players (player care)
   'care.password': 'Contraseña',
   'care.passwordOld': 'Contraseña actual',
   'care.passwordNew': 'Contraseña nueva',
@@ -1035,7 +1035,7 @@ export default {
   'event.playerUnblocked': 'bloqueo de {user} levantado por {by}: {reason}',
   'reason.blocked': 'El casino ha bloqueado esta cuenta: consulte a la sala.',
 
-  // issue 28 (player)
+  // the player's page
   'conn.open': '● en directo',
   'conn.connecting': '○ conectando…',
   'conn.unauthorized': 'sesión cerrada',
@@ -1087,7 +1087,7 @@ export default {
   'profile.vegas-h17': 'Referencia: 6 barajas, el croupier mira su carta tapada (blackjack), el croupier pide con 17 blando, doblar con dos cartas cualesquiera, doblar tras separar, separar hasta 4 manos, Ases separados una vez con una carta.',
   'lobby.wait': 'Las apuestas esperan a más jugadores como mucho {wait}; luego se devuelven{rule}.',
 
-  // issue 29: the pit's reports (reports.js).
+  // The pit's reports (reports.js).
   'page.reports': 'Informes',
   'title.reports': 'Informes — sabot',
   'reports.title': 'Los informes del Jefe de Mesa',
@@ -1104,9 +1104,9 @@ export default {
   'reports.rounds': 'Jugadas',
   'reports.stakes': 'Apostado',
   'reports.drop': 'Drop',
-  'reports.win': 'Resultado',
+  'reports.win': 'Ganancia de la casa',
   'reports.hold': 'Retención',
-  'reports.theo': 'Teórico',
+  'reports.theo': 'Teórico de la casa',
   'reports.band': 'Banda',
   'reports.rtp': 'Retorno',
   'reports.certified': 'Certificado',

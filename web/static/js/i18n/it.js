@@ -926,7 +926,7 @@ export default {
   'console.ruled': "La decisione è scritta nel registro del tavolo.",
   'console.tableView': "La vista dei giocatori",
 
-  // issue 28 (staff)
+  // the staff's pages: the dealer's console, the pit
   'console.walkInAt': 'Giocatore al tavolo, postazione {box}',
   'console.chips': 'fiches {amount}',
   'kind.credit': 'accredito',
@@ -972,7 +972,7 @@ export default {
   'pit.noDevices': "Nessun lettore di carte a questo tavolo.",
   'pit.noLiveTable': "Nessun tavolo si distribuisce da un sabot fisico: ne apra uno con shoe=physical.",
 
-  // issue 32
+  // the hand calculator's refusals
   'reason.calc_budget': 'Il calcolatore delle mani ha esaurito il tempo di calcolo del suo indirizzo; riprovi tra {retry} s.',
   'reason.calc_busy': 'Il calcolatore delle mani è occupato; riprovi tra un secondo.',
   'calc.splitCDZ': "come giocherebbe la mano non divisa (CDZ-)",
@@ -993,7 +993,7 @@ export default {
   'calc.more': "Altre opzioni",
   'calc.moreHint': "chiave=valore, ad es. max_hands=2 blackjack_pays=6:5",
 
-  // issue 28 (pit players)
+  // the pit's players (player care)
   'care.password': 'Password',
   'care.passwordOld': 'Password attuale',
   'care.passwordNew': 'Nuova password',
@@ -1035,7 +1035,7 @@ export default {
   'event.playerUnblocked': 'blocco di {user} tolto da {by}: {reason}',
   'reason.blocked': 'Il casinò ha bloccato questo conto: si rivolga alla sala.',
 
-  // issue 28 (player)
+  // the player's page
   'conn.open': '● in diretta',
   'conn.connecting': '○ connessione…',
   'conn.unauthorized': 'disconnesso',
@@ -1087,7 +1087,7 @@ export default {
   'profile.vegas-h17': 'Riferimento: 6 mazzi, il banco controlla la carta coperta (black jack), il banco chiama carta su 17 morbido, raddoppio con due carte qualsiasi, raddoppio dopo la divisione, divisione fino a 4 mani, Assi divisi una volta con una carta.',
   'lobby.wait': 'Le puntate aspettano altri giocatori al massimo {wait}, poi tornano{rule}.',
 
-  // issue 29: the pit's reports (reports.js).
+  // The pit's reports (reports.js).
   'page.reports': 'Rapporti',
   'title.reports': 'Rapporti — sabot',
   'reports.title': 'I rapporti del capotavolo',
@@ -1104,9 +1104,9 @@ export default {
   'reports.rounds': 'Colpi',
   'reports.stakes': 'Puntato',
   'reports.drop': 'Drop',
-  'reports.win': 'Vincita',
+  'reports.win': 'Vincita del banco',
   'reports.hold': 'Trattenuto',
-  'reports.theo': 'Teorica',
+  'reports.theo': 'Teorica del banco',
   'reports.band': 'Banda',
   'reports.rtp': 'Ritorno',
   'reports.certified': 'Certificato',

@@ -37,7 +37,7 @@ func snap(t *testing.T, ctx context.Context, name string) {
 	t.Logf("wrote %s", p)
 }
 
-// Issue 28, item 1: on a desktop the decision's buttons and the seconds
+// On a desktop the decision's buttons and the seconds
 // left lie in the window without scrolling, at a laptop's 1280×660, at
 // 1440×760 and at 1920×940, wherever the page was scrolled; the hand in
 // turn is in sight above them.
@@ -72,7 +72,7 @@ func TestDecisionInView(t *testing.T) {
 	}
 }
 
-// Issue 28, item 2: at 390×844 the header is one row (a menu), and while
+// At 390×844 the header is one row (a menu), and while
 // betting the chips, the seconds left to bet and re-bet are on the same
 // screen as the player's spot; the decision sheet shows its seconds too.
 func TestPhoneBettingOneScreen(t *testing.T) {
@@ -117,7 +117,7 @@ func TestPhoneBettingOneScreen(t *testing.T) {
 // english lists what of English a page in another language shows: the
 // phrases of the English catalogue that its own catalogue does not have
 // (each piece between values, of two words or more), and what the page
-// said in English without a catalogue before issue 28, in its visible
+// once said in English without a catalogue, in its visible
 // text, its aria labels and values, titles and placeholders.
 const english = `(() => {
 	const en = window.__cat.en, own = window.__cat[document.documentElement.lang];
@@ -148,7 +148,7 @@ func noEnglish(t *testing.T, ctx context.Context, where string) {
 	}
 }
 
-// Issue 28, item 3: no English on a Spanish or an Italian page: the login
+// No English on a Spanish or an Italian page: the login
 // page with a name taken, the lobby, a reference profile's table with its
 // rules, betting with the seconds left, a decision, the account, the
 // rounds recalled and a replay.
@@ -208,7 +208,7 @@ func TestNoEnglish(t *testing.T) {
 	}
 }
 
-// Issue 28, item 6: when the server goes away mid-decision the table is
+// When the server goes away mid-decision the table is
 // dimmed under a notice in the page's language, the seconds left stand
 // still, a click says it was not sent and sends nothing; when the server
 // is back the page is live again and the decision is made once.
@@ -261,7 +261,7 @@ func TestLostConnection(t *testing.T) {
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="7"] .badge')`)
 }
 
-// Issue 28, item 10: a double or a split that the player's loss limit
+// A double or a split that the player's loss limit
 // would refuse is not offered (the page says why), and the account page
 // offers the breaks shortest first, each worded by its length.
 func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
@@ -294,7 +294,7 @@ func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
 }
 
-// Issue 28, item 3, the staff's pages: no English on the pit page in es and
+// The staff's pages: no English on the pit page in es and
 // it — its forms, the tables, the players found (one blocked), the
 // significant events (a credit, a table opened, a block) — nor on the
 // dealer's console of a table dealt from a physical shoe.

@@ -1,4 +1,4 @@
-// Issue 28 (the player's page): true calls, the VE-13 choice, the even-money
+// The player's page: true calls, the VE-13 choice, the even-money
 // window under a ten, split hands in the history, the breaks worded by
 // length, limits that take a double or a split off the decision, a lone
 // player's wait, refusals worded in the page's language.
@@ -128,7 +128,7 @@ test('refusals in the page\'s language: a name taken, the operator\'s own words 
   });
 });
 
-// Issue 28, item 4: the stand-by of bets that cannot be dealt cites AR-21
+// The stand-by of bets that cannot be dealt cites AR-21
 // at an Argentine table only; a venice table (VE-20's lone customer) cites
 // no other regulation's rule.
 test('the wait cites its own regulation', async () => {

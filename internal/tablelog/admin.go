@@ -1,0 +1,25 @@
+package tablelog
+
+import "sabot/money"
+
+// Names of significant events (sabot.LogAdmin, wire.AdminEvent.Event)
+// that a reader of the log tells apart. They are stored: a name is never
+// changed.
+const (
+	EventBuyIn   = "buy-in"   // a walk-in's chips bought for cash (the table's drop)
+	EventCashOut = "cash-out" // a walk-in's chips given back for cash
+)
+
+// AdminMoney is what the reports read of a significant event (a
+// wire.AdminEvent's fields): its name, whom it concerns and its amount.
+type AdminMoney struct {
+	Event  string       `json:"event"`
+	User   string       `json:"user"`
+	Amount money.Amount `json:"amount"`
+}
+
+// ConfigureOptions is what the reports read of a configuration change
+// (sabot.LogConfigure): the options in force from then on.
+type ConfigureOptions struct {
+	Options map[string]string `json:"options"`
+}
