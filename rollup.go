@@ -28,7 +28,8 @@ type Rollups interface {
 	// if the mark is not `from` (another node rolled the table up
 	// meanwhile).
 	PutRollup(ctx context.Context, kind string, table int64, from, to int64, rows []Rollup) error
-	// HouseNets returns the house's net (AccountHouse, owner 0) through
+	// HouseNets returns the house's net (IsHouse: AccountHouse of owner 0
+	// and the tables' AccountTableHouse) through
 	// each of a table's settle and void records with a Seq in (after,
 	// upTo], by Seq: what LedgerReader.RoundNets sums, record by record.
 	HouseNets(ctx context.Context, table int64, after, upTo int64) (map[int64]money.Amount, error)

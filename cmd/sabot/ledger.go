@@ -41,6 +41,8 @@ func newLedgerCmd(e *env) *cobra.Command {
 			}
 			fmt.Fprintf(e.stdout, "%s: %d accounts, %d transactions, %d entries, total %d\n",
 				verdict, r.Accounts, r.Transactions, r.Entries, r.Total)
+			// The house is the central account and each table's.
+			fmt.Fprintf(e.stdout, "the house: %d (the central account and %d table accounts)\n", r.House, r.HouseTables)
 			for _, p := range r.Problems {
 				fmt.Fprintf(e.stdout, "  %s\n", p)
 			}

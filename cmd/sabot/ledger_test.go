@@ -45,7 +45,7 @@ func TestLedgerCheck(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sabot.db")
 	ledgerDB(t, path)
 	stdout, stderr, code := run(t, "", "ledger", "check", "--db", path)
-	if code != 0 || stderr != "" || stdout != "the ledger balances: 3 accounts, 2 transactions, 4 entries, total 0\n" {
+	if code != 0 || stderr != "" || stdout != "the ledger balances: 3 accounts, 2 transactions, 4 entries, total 0\nthe house: -1000 (the central account and 0 table accounts)\n" {
 		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 

@@ -82,6 +82,7 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 	from time.Time, span time.Duration, rounds, tables, players, batch, writers int, showBar bool) error {
 	s := &report.Synth{From: from, Unit: 1000, Seed: uint64(from.Unix()), Counters: 5}
 	s.Every = span / time.Duration((rounds+tables-1)/tables)
+	tableHouse := map[int64]int64{}
 	for i := range tables {
 		prof := []string{"vegas-s17", "vegas-h17"}[i%2]
 		t := &sabot.Table{Name: "synth " + strconv.Itoa(i+1), Profile: prof}
@@ -89,6 +90,13 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 			return failed("report synth: %v", err)
 		}
 		s.Tables = append(s.Tables, t)
+		// The house's side of the table's rounds, as a table posts it:
+		// the table's own account.
+		th, err := st.Account(ctx, sabot.AccountTableHouse, t.ID)
+		if err != nil {
+			return failed("report synth: %v", err)
+		}
+		tableHouse[t.ID] = th.ID
 		opened := &sabot.LogRecord{TableID: t.ID, Kind: sabot.LogTableOpened, Created: from,
 			Payload: []byte(fmt.Sprintf(`{"name":%q,"profile":%q}`, t.Name, prof))}
 		if _, err := st.Append(ctx, opened, nil); err != nil {
@@ -136,8 +144,8 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 	// writes the rounds of its share of the tables (the table's place,
 	// modulo the writers), so that a table's records keep their order and
 	// two writers never wait for each other's table; only the accounts of
-	// the players and the house, updated at the end of each transaction,
-	// are shared.
+	// the players, updated at the end of each transaction, are shared
+	// (each table has its house account).
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	writerOf := map[int64]int{}
@@ -192,7 +200,7 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 			made = failed("report synth: %v", err)
 			break
 		}
-		ps := []sabot.Posting{{AccountID: house.ID, Amount: r.House, Memo: "round"}}
+		ps := []sabot.Posting{{AccountID: tableHouse[r.Deal.TableID], Amount: r.House, Memo: "round"}}
 		for _, p := range slices.Sorted(maps.Keys(r.Net)) {
 			ps = append(ps, sabot.Posting{AccountID: wallets[p], Amount: r.Net[p], Memo: "round"})
 		}

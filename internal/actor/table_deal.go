@@ -398,7 +398,8 @@ func (a *Table) settle(ctx context.Context) {
 }
 
 // housePostings are the house's side of a settlement: the house pays or
-// collects the round's net. FAM-02: at a family table whose bank a player
+// collects the round's net, on the table's house account
+// (sabot.AccountTableHouse). FAM-02: at a family table whose bank a player
 // holds, the bank's cover goes back from his bank account to his wallet
 // with the bank's net; the cover taken at the deal (FAM-01) pays what the
 // bank loses, and the house pays nothing (bank.go).
@@ -408,7 +409,9 @@ func (a *Table) housePostings(ctx context.Context, bank string, net money.Amount
 		pay.BankPaid, pay.BankCover = map[string]money.Amount{"wallet": net}, a.bankCover
 		return a.returnCover(ctx, bank, net, memo)
 	}
-	houseID, err := a.s.account(ctx, sabot.AccountHouse, 0)
+	// The table's own house account, not the central one: no two
+	// tables' settlements lock one row.
+	houseID, err := a.s.account(ctx, sabot.AccountTableHouse, a.cfg.ID)
 	if err != nil {
 		return nil, err
 	}

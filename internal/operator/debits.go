@@ -135,7 +135,9 @@ func (d *Debits) Money(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Pos
 	if !d.t.Loaded() || len(ps) == 0 && rec.Kind != sabot.LogSettle {
 		return ps, nil // no money moves (and no round closes)
 	}
-	house, err := d.o.cfg.Account(ctx, sabot.AccountHouse, 0)
+	// The operator's moves post to the table's house account, as its
+	// settlements do: no row that every table's records lock.
+	house, err := d.o.cfg.Account(ctx, sabot.AccountTableHouse, d.t.ID())
 	if err != nil {
 		return nil, err
 	}

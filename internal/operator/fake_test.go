@@ -205,7 +205,7 @@ func newRig(t *testing.T, more ...func(*Config)) *rig {
 		Now:    func() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.now },
 		Logger: func() *slog.Logger { return slog.New(slog.DiscardHandler) },
 		Account: func(ctx context.Context, kind string, owner int64) (int64, error) {
-			if kind == sabot.AccountHouse {
+			if kind == sabot.AccountHouse || kind == sabot.AccountTableHouse {
 				return 1, nil
 			}
 			return 100 + owner, nil // a player's wallet

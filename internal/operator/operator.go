@@ -14,10 +14,11 @@
 //     for the debit (a wallet-debit record, its call in the outbox), goes
 //     on serving, and runs the command again when the answer comes; the
 //     record of the stake counts the debit (LogRecord.Counts) and moves
-//     the money from the house's account, which stands for the operator,
+//     the money from the house's account, which stands for the operator
+//     (the table's: sabot.AccountTableHouse, no row every table locks),
 //     through his wallet to the table;
 //   - money that comes back to him (a settlement, a bet withdrawn, a void)
-//     goes on through his wallet to the house's account, and the same
+//     goes on through his wallet to the table's house account, and the same
 //     record holds the call that gives it to the operator: a credit (0 for
 //     a round he lost: it closes the round), or the rollback of the debits
 //     of a stake returned unplayed.

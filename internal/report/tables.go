@@ -209,7 +209,7 @@ func (a *tablesAcc) readPeriod(ctx context.Context, p Period) error {
 			return err
 		}
 		for _, n := range nets {
-			if n.Kind == sabot.AccountHouse && n.OwnerID == 0 {
+			if sabot.IsHouse(n.Kind, n.OwnerID) { // the central house and the table's
 				a.table(n.TableID).Ledger += n.Net
 			}
 		}

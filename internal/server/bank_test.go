@@ -31,9 +31,11 @@ func balanceOf(t *testing.T, h *harness, c *client.Client, kind string) int64 {
 	return int64(must(h.st.Account(context.Background(), kind, me.ID)).Balance)
 }
 
+// houseBalance is the house's: the central account and every table's,
+// as the ledger check sums them.
 func houseBalance(t *testing.T, h *harness) int64 {
 	t.Helper()
-	return int64(must(h.st.Account(context.Background(), sabot.AccountHouse, 0)).Balance)
+	return must(h.st.CheckLedger(context.Background())).House
 }
 
 // What a player's bank won stayed in his bank account

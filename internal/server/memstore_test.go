@@ -379,6 +379,9 @@ func (s *memStore) CheckLedger(context.Context) (*sabot.LedgerReport, error) {
 	r := &sabot.LedgerReport{Accounts: len(s.accounts), Entries: s.entries, Transactions: s.txs}
 	for _, a := range s.accounts {
 		r.Total += int64(a.Balance)
+		if sabot.IsHouse(a.Kind, a.OwnerID) {
+			r.House += int64(a.Balance)
+		}
 		if a.Kind == sabot.AccountWallet && a.Balance < 0 {
 			r.Problems = append(r.Problems, fmt.Sprintf("wallet %d below zero", a.ID))
 		}

@@ -124,6 +124,40 @@ func BenchmarkAppendTables(b *testing.B) {
 	})
 }
 
+// BenchmarkSettleNodes: settlements from three nodes (stores) on one
+// database, 30 tables each, their house's side on the central house
+// ("central": one row, as before the split) or on each table's own
+// ("per-table"). Reports settles/s, p50-µs and p99-µs (docs/server.md).
+func BenchmarkSettleNodes(b *testing.B) {
+	for _, perTable := range []bool{false, true} {
+		name := "central"
+		if perTable {
+			name = "per-table"
+		}
+		b.Run("postgres/"+name, func(b *testing.B) {
+			dsn := storetest.PostgresDSN(b)
+			var stores []sabot.Store
+			for range 3 {
+				s, err := store.Open(context.Background(), dsn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				stores = append(stores, s)
+			}
+			storetest.BenchmarkSettleNodes(b, stores, 30, perTable)
+		})
+		b.Run("sqlite/"+name, func(b *testing.B) {
+			s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchmarkSettleNodes(b, []sabot.Store{s}, 90, perTable)
+		})
+	}
+}
+
 // BenchmarkBulkLoad: a batch of 1,000 rounds (a deal and a settle with its
 // postings each) per op, through the bulk load `sabot report synth` writes
 // by; rounds/s is reported (docs/pit.md).

@@ -162,6 +162,28 @@ func TestIndexBackfill(t *testing.T) {
 	})
 }
 
+// TestTableHouseMigration: a store written before the tables' house
+// accounts keeps its ledger, read as the house with them.
+func TestTableHouseMigration(t *testing.T) {
+	storetest.TableHouseMigration(t, storetest.PostgresDSN(t), func(tb testing.TB, dsn string, upTo int64) sabot.Store {
+		db := postgres.NewDB(dsn)
+		db.Now = storetest.Now
+		postgres.MigrateTo(db, upTo)
+		if err := db.Open(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		raw, err := pgxpool.New(context.Background(), dsn)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() {
+			raw.Close()
+			db.Close()
+		})
+		return &DB{db, raw}
+	})
+}
+
 // A node paused in the middle of a batch of appends (SIGSTOP, a
 // GC stall) holds its tables' row locks. Once its lease expires another
 // node takes the table over all the same: the server ends the paused

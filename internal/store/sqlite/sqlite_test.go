@@ -263,3 +263,26 @@ func TestIndexBackfill(t *testing.T) {
 		return &DB{db, raw}
 	})
 }
+
+// TestTableHouseMigration: a store written before the tables' house
+// accounts keeps its ledger, read as the house with them.
+func TestTableHouseMigration(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sabot.db")
+	storetest.TableHouseMigration(t, path, func(tb testing.TB, dsn string, upTo int64) sabot.Store {
+		db := sqlite.NewDB(dsn)
+		db.Now = storetest.Now
+		sqlite.MigrateTo(db, upTo)
+		if err := db.Open(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		raw, err := sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() {
+			raw.Close()
+			db.Close()
+		})
+		return &DB{db, raw}
+	})
+}

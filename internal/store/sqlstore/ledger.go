@@ -19,6 +19,9 @@ var kinds = map[string]bool{
 	sabot.AccountBank:   false,
 	sabot.AccountTable:  true,
 	sabot.AccountHouse:  true,
+	// A table's side of the house: its settlements, not the
+	// central house's row.
+	sabot.AccountTableHouse: true,
 }
 
 // Account returns the account of a kind and owner, creating it empty. An
@@ -195,7 +198,8 @@ func applyNets(ctx context.Context, tx Tx, net map[int64]int64) error {
 // CheckLedger proves, on one snapshot of the database, that every account's
 // balance equals the sum of its entries, that no wallet or bank is below
 // zero, that every transaction nets to zero, and that all the entries sum to
-// zero. Every balance and every entry must be an integer within
+// zero; and it sums the house: the central account and every table's
+// (sabot.IsHouse). Every balance and every entry must be an integer within
 // ±int64(money.Max): one that is not (a balance SQLite turned into a REAL when
 // a sum overflowed, before the bound; a row changed behind the store's back)
 // is a problem named by its ID, left out of the sums. The sums are made
@@ -241,6 +245,18 @@ func (s *Store) CheckLedger(ctx context.Context) (*sabot.LedgerReport, error) {
 			accounts[id] = &account{kind: kind, owner: owner, balance: balance}
 			ids = append(ids, id)
 			balances, balancesOver = addChecked(balances, balance, balancesOver)
+			if sabot.IsHouse(kind, owner) {
+				// The house is the central account and every table's
+				// (a balance that would take the sum beyond an int64,
+				// 9,000 tables at the bound, is left out of it).
+				house, over := addChecked(r.House, balance, false)
+				if !over {
+					r.House = house
+				}
+				if kind == sabot.AccountTableHouse {
+					r.HouseTables++
+				}
+			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {

@@ -126,7 +126,9 @@ func (s *Store) PutRollup(ctx context.Context, kind string, table int64, from, t
 // The planners are told so: `l.seq + 0` keeps SQLite from reading the
 // transactions' index as a range for each record (the square of the
 // page), `+e.account_id` from reading the house's entries, every one of
-// them, for each transaction.
+// them, for each transaction. The house is the central account and the
+// tables' (sabot.IsHouse): a round settled before its table had one is on
+// the central account.
 func (s *Store) HouseNets(ctx context.Context, table int64, after, upTo int64) (map[int64]money.Amount, error) {
 	out := map[int64]money.Amount{}
 	err := s.read(ctx, func(tx Tx) error {
@@ -137,7 +139,7 @@ func (s *Store) HouseNets(ctx context.Context, table int64, after, upTo int64) (
 			JOIN entries e ON e.transaction_id = t.id
 			JOIN accounts a ON a.id = +e.account_id
 			WHERE l.table_id = $1 AND l.seq > $2 AND l.seq <= $3 AND l.kind IN ('settle', 'void')
-				AND a.kind = 'house' AND a.owner_id = 0
+				AND (a.kind = 'house' AND a.owner_id = 0 OR a.kind = 'house-table')
 			GROUP BY l.seq`, table, after, upTo)
 		if err != nil {
 			return err

@@ -280,3 +280,77 @@ func FoldedNamesMigration(t *testing.T, db sabot.Store, reopen func() sabot.Stor
 	}
 	must(t, s.CreateUser(ctx, &sabot.User{Name: "carla"}))
 }
+
+// BenchmarkSettleNodes measures settlements from several nodes at once, as
+// a cluster's tables settle (no hot row): each of the stores
+// (a node each, on one database) serves tables tables, a goroutine each,
+// appending settle records one after the other whose postings pay or
+// collect a round's net between the table's player's wallet and the house:
+// the central house (perTable false: one row every settlement of every
+// node locks until its batch commits, as before the split) or the table's
+// own (sabot.AccountTableHouse). It reports settles/s and the latency of
+// one (p50, p99).
+func BenchmarkSettleNodes(b *testing.B, stores []sabot.Store, tables int, perTable bool) {
+	ctx := context.Background()
+	s0 := stores[0]
+	central := account(b, s0, sabot.AccountHouse, 0)
+	type seat struct {
+		s                    sabot.Store
+		table, wallet, house int64
+	}
+	var seats []seat
+	for n, s := range stores {
+		for i := range tables {
+			tbl := &sabot.Table{Name: fmt.Sprint("bench ", n, " ", i), Profile: "venice"}
+			if err := s.CreateTable(ctx, tbl); err != nil {
+				b.Fatal(err)
+			}
+			w := account(b, s, sabot.AccountWallet, int64(len(seats)+1))
+			if err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: central, Amount: -1 << 40}, {AccountID: w, Amount: 1 << 40}}); err != nil {
+				b.Fatal(err)
+			}
+			h := central
+			if perTable {
+				h = account(b, s, sabot.AccountTableHouse, tbl.ID)
+			}
+			seats = append(seats, seat{s, tbl.ID, w, h})
+		}
+	}
+	payload := []byte(`{"round":1}`)
+	var next atomic.Int64
+	lat := make([][]time.Duration, len(seats))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for i := range seats {
+		wg.Go(func() {
+			st := seats[i]
+			for next.Add(1) <= int64(b.N) {
+				n := next.Load()
+				net := money.Amount(1000)
+				if n%2 == 0 {
+					net = -net // the house wins one, loses the next
+				}
+				rec := &sabot.LogRecord{TableID: st.table, Kind: sabot.LogSettle, RoundNo: n, Payload: payload}
+				t := time.Now()
+				if _, err := st.s.Append(ctx, rec, []sabot.Posting{{AccountID: st.wallet, Amount: net}, {AccountID: st.house, Amount: -net}}); err != nil {
+					b.Error(err)
+					return
+				}
+				lat[i] = append(lat[i], time.Since(t))
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	if n := len(all); n > 0 {
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "settles/s")
+		b.ReportMetric(float64(all[n/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(all[min(n-1, n*99/100)].Microseconds()), "p99-µs")
+	}
+}

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"Find", testFind},
 		{"FindIndexed", testFindIndexed},
 		{"CheckLedger", testCheckLedger},
+		{"TableHouse", testTableHouse},
 		{"CheckLedgerCorruptBalance", testCheckLedgerCorruptBalance},
 		{"CheckLedgerUnbalancedTransaction", testCheckLedgerUnbalancedTransaction},
 		{"AmountBound", testAmountBound},
@@ -929,7 +930,7 @@ func testCheckLedger(t *testing.T, s sabot.Store) {
 		[]sabot.Posting{{AccountID: table, Amount: -200}, {AccountID: house, Amount: 200}})
 	must(t, err)
 	r = checkLedger(t, s)
-	want := sabot.LedgerReport{Accounts: 3, Entries: 6, Transactions: 3}
+	want := sabot.LedgerReport{Accounts: 3, Entries: 6, Transactions: 3, House: -800} // the house: -1000 credited, +200 won
 	if !reflect.DeepEqual(*r, want) {
 		t.Fatalf("report %+v, want %+v", r, want)
 	}
