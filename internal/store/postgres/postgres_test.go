@@ -140,48 +140,36 @@ func TestOpenRefused(t *testing.T) {
 	}
 }
 
+// openAt opens the store at dsn migrated up to version upTo, as an older
+// sabot left it.
+func openAt(tb testing.TB, dsn string, upTo int64) sabot.Store {
+	db := postgres.NewDB(dsn)
+	db.Now = storetest.Now
+	postgres.MigrateTo(db, upTo)
+	if err := db.Open(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		raw.Close()
+		db.Close()
+	})
+	return &DB{db, raw}
+}
+
 // TestIndexBackfill: a store written before the log's indexes is indexed
 // when this version opens it.
 func TestIndexBackfill(t *testing.T) {
-	storetest.Backfill(t, storetest.PostgresDSN(t), func(tb testing.TB, dsn string, upTo int64) sabot.Store {
-		db := postgres.NewDB(dsn)
-		db.Now = storetest.Now
-		postgres.MigrateTo(db, upTo)
-		if err := db.Open(context.Background()); err != nil {
-			tb.Fatal(err)
-		}
-		raw, err := pgxpool.New(context.Background(), dsn)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() {
-			raw.Close()
-			db.Close()
-		})
-		return &DB{db, raw}
-	})
+	storetest.Backfill(t, storetest.PostgresDSN(t), openAt)
 }
 
 // TestTableHouseMigration: a store written before the tables' house
 // accounts keeps its ledger, read as the house with them.
 func TestTableHouseMigration(t *testing.T) {
-	storetest.TableHouseMigration(t, storetest.PostgresDSN(t), func(tb testing.TB, dsn string, upTo int64) sabot.Store {
-		db := postgres.NewDB(dsn)
-		db.Now = storetest.Now
-		postgres.MigrateTo(db, upTo)
-		if err := db.Open(context.Background()); err != nil {
-			tb.Fatal(err)
-		}
-		raw, err := pgxpool.New(context.Background(), dsn)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() {
-			raw.Close()
-			db.Close()
-		})
-		return &DB{db, raw}
-	})
+	storetest.TableHouseMigration(t, storetest.PostgresDSN(t), openAt)
 }
 
 // A node paused in the middle of a batch of appends (SIGSTOP, a

@@ -241,48 +241,36 @@ func TestOpenRefused(t *testing.T) {
 	}
 }
 
+// openAt opens the store at dsn migrated up to version upTo, as an older
+// sabot left it.
+func openAt(tb testing.TB, dsn string, upTo int64) sabot.Store {
+	db := sqlite.NewDB(dsn)
+	db.Now = storetest.Now
+	sqlite.MigrateTo(db, upTo)
+	if err := db.Open(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		raw.Close()
+		db.Close()
+	})
+	return &DB{db, raw}
+}
+
 // TestIndexBackfill: a store written before the log's indexes is indexed
 // when this version opens it.
 func TestIndexBackfill(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sabot.db")
-	storetest.Backfill(t, path, func(tb testing.TB, dsn string, upTo int64) sabot.Store {
-		db := sqlite.NewDB(dsn)
-		db.Now = storetest.Now
-		sqlite.MigrateTo(db, upTo)
-		if err := db.Open(context.Background()); err != nil {
-			tb.Fatal(err)
-		}
-		raw, err := sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)")
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() {
-			raw.Close()
-			db.Close()
-		})
-		return &DB{db, raw}
-	})
+	storetest.Backfill(t, path, openAt)
 }
 
 // TestTableHouseMigration: a store written before the tables' house
 // accounts keeps its ledger, read as the house with them.
 func TestTableHouseMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sabot.db")
-	storetest.TableHouseMigration(t, path, func(tb testing.TB, dsn string, upTo int64) sabot.Store {
-		db := sqlite.NewDB(dsn)
-		db.Now = storetest.Now
-		sqlite.MigrateTo(db, upTo)
-		if err := db.Open(context.Background()); err != nil {
-			tb.Fatal(err)
-		}
-		raw, err := sql.Open("sqlite", dsn+"?_pragma=busy_timeout(10000)")
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() {
-			raw.Close()
-			db.Close()
-		})
-		return &DB{db, raw}
-	})
+	storetest.TableHouseMigration(t, path, openAt)
 }
