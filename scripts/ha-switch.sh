@@ -11,16 +11,23 @@
 #
 # Prints, for each kill, the seconds until decisions flow again (the first
 # decision the nodes count after it), then their p50 and max; the bots'
-# decisions acknowledged against the players' decisions in the log (none
-# missing: the log holds at least every acknowledged one), the rounds dealt
-# twice (0), and `sabot ledger check`. Exit 1 if a check fails. Ports: BASE
-# (default 26430) as scripts/pg-ha.sh, and 18281-18283 for the nodes.
+# decisions acknowledged (their event came back) against the players'
+# decisions in the log (none missing: the log holds at least every
+# acknowledged one), the rounds dealt twice (0), and `sabot ledger check`.
+# Exits 1, naming what failed and the tails of the logs, if a check fails or
+# a wait runs out: 120 s for decisions to flow again after a kill, 120 s for
+# a synchronous standby. Ports: BASE (default 26430) as scripts/pg-ha.sh,
+# NODE_PORT+1..+3 (default 18281-18283) for the nodes. HA_DIR is the
+# cluster's directory, HA_WORK the nodes' and the bots' logs (kept).
 set -euo pipefail
 kills=${1:-5}; tables=${2:-6}; think=${3:-100ms}
 cd "$(dirname "$0")/.."
 export BASE=${BASE:-26430}
+nodes=${NODE_PORT:-18280}
 dir=${HA_DIR:-/tmp/sabot-ha-switch}
-work=$(mktemp -d)
+work=${HA_WORK:-$(mktemp -d /tmp/sabot-ha-switch-work.XXXXXX)}
+mkdir -p "$work"
+echo "the nodes' and the bots' logs: $work; the cluster's: $dir"
 bin="$work/sabot"
 go build -o "$bin" ./cmd/sabot
 scripts/pg-ha.sh start "$dir" >/dev/null
@@ -28,47 +35,67 @@ scripts/pg-ha.sh start "$dir" >/dev/null
 . "$dir/env"
 dsn=$SABOT_HA_PRIMARY_DSN
 export SABOT_SEED_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') SABOT_ADMIN_PASSWORD=switch-password
+# GET /metrics is private: the nodes answer it to this token only.
+export SABOT_METRICS_TOKEN="ha-switch-metrics-$RANDOM$RANDOM$RANDOM"
 pids=(); urls=()
+fail() { # fail MESSAGE: say what failed, and where to look
+  echo "FAIL: $*" >&2
+  for f in "$work"/node*.log; do
+    echo "--- the last warnings of $f" >&2
+    grep -E '"level":"(WARN|ERROR)"' "$f" | tail -5 | cut -c1-300 >&2 || true
+  done
+  echo "--- bots: $(tail -3 "$work/bots.out" "$work/bots.err" 2>/dev/null | tr '\n' ' ')" >&2
+  for n in 1 2; do echo "--- $dir/patroni$n.log" >&2; tail -4 "$dir/patroni$n.log" | cut -c1-300 >&2 || true; done
+  echo "logs kept in $work and $dir" >&2
+  exit 1
+}
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   scripts/pg-ha.sh stop "$dir" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+trap "exit 1" TERM INT
 for i in 1 2 3; do
-  port=$((18280 + i))
+  port=$((nodes + i))
   "$bin" serve --db "$dsn" --addr "127.0.0.1:$port" --admin pit --bcrypt-cost 4 --default-tables=false \
     --register-burst 100000 --log-format json 2>"$work/node$i.log" >/dev/null &
   pids+=($!); urls+=("http://127.0.0.1:$port")
-  for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  up=
+  for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && { up=1; break; }; sleep 0.1; done
+  [ -n "$up" ] || fail "node $i not serving on port $port after 30 s"
 done
 list=$(IFS=,; echo "${urls[*]}")
 decisions() { # the players' decisions the nodes applied, summed
   local sum=0 v
   for u in "${urls[@]}"; do
-    v=$(curl -s --max-time 1 "$u/metrics" 2>/dev/null | awk '/^sabot_decisions_total\{by="player"\}/ {print $2}' || true)
+    v=$(curl -s --max-time 1 -H "Authorization: Bearer $SABOT_METRICS_TOKEN" "$u/metrics" 2>/dev/null | awk '/^sabot_decisions_total\{by="player"\}/ {print $2}' || true)
     sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN {printf "%.0f", a + b}')
   done
   echo "$sum"
 }
-timeout=$((kills * 75 + 60))
+# The bots play until the kills are done (SIGINT: they print their report);
+# the timeout only bounds a run that hangs.
+timeout=$((kills * 300 + 600))
 "$bin" bots --url "$list" --admin pit --tables "$tables" --players 5 --rounds 100000 --think "$think" \
   --profile venice --stake 100 --timeout "${timeout}s" >"$work/bots.out" 2>"$work/bots.err" &
 bots=$!; pids+=("$bots")
-for _ in $(seq 600); do [ "$(decisions)" -gt 50 ] && break; sleep 0.2; done
+started=
+for _ in $(seq 600); do [ "$(decisions)" -gt 50 ] && { started=1; break; }; sleep 0.2; done
+[ -n "$started" ] || fail "the nodes counted no 50 decisions within 2 minutes of the bots' start (now $(decisions))"
 times=()
 for k in $(seq 1 "$kills"); do
-  scripts/pg-ha.sh synced "$dir" || { echo "no synchronous standby before kill $k" >&2; exit 1; }
+  scripts/pg-ha.sh synced "$dir" || fail "no synchronous standby within 120 s before kill $k"
   before=$(decisions)
   for _ in $(seq 100); do [ "$(decisions)" -gt "$before" ] && break; sleep 0.1; done # play flows
-  lead=$(scripts/pg-ha.sh primary "$dir")
+  lead=$(scripts/pg-ha.sh primary "$dir") || fail "no primary before kill $k"
   t0=$(date +%s.%N)
   scripts/pg-ha.sh crash "${lead#pg}" "$dir"
   sleep 0.5 # what was committed before the kill is counted by now
   base=$(decisions)
   while [ "$(decisions)" -le "$base" ]; do
     sleep 0.1
-    if awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {exit !(a - b > 120)}'; then echo "kill $k: no decision within 120 s" >&2; exit 1; fi
+    if awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {exit !(a - b > 120)}'; then fail "kill $k ($lead): no decision within 120 s"; fi
   done
   t1=$(date +%s.%N)
   s=$(awk -v a="$t1" -v b="$t0" 'BEGIN {printf "%.2f", a - b}')
@@ -77,7 +104,7 @@ for k in $(seq 1 "$kills"); do
   scripts/pg-ha.sh revive "${lead#pg}" "$dir"
 done
 scripts/pg-ha.sh synced "$dir" || true
-kill "$bots" 2>/dev/null || true # the report is the log's, below
+kill -INT "$bots" 2>/dev/null || true # the bots stop and print what they played
 wait "$bots" 2>/dev/null || true
 sorted=$(printf '%s\n' "${times[@]}" | sort -g)
 n=${#times[@]}
@@ -87,15 +114,18 @@ echo "switches: $n; seconds until decisions flow again: p50 $p50, p99 (the max o
 # Every decision a bot saw acknowledged (its event came back) is in the
 # log: the nodes' counters count what was committed, the log holds it.
 q() { psql "$dsn" -Atqc "$1"; }
-acked=$(decisions)
+counted=$(decisions)
+acked=$(awk '/^tables / {for (i = 1; i < NF; i++) if ($i == "decisions") print $(i + 1)}' "$work/bots.out")
+[ -n "$acked" ] || fail "the bots printed no report: $(cat "$work/bots.err")"
 logged=$(q "SELECT COUNT(*) FROM log WHERE kind = 'action' AND client_id <> ''")
 twice=$(q "SELECT COUNT(*) FROM (SELECT table_id, round_no FROM log WHERE kind = 'deal' GROUP BY 1, 2 HAVING COUNT(*) > 1) d")
-echo "decisions acknowledged by the nodes: $acked; players' decisions in the log: $logged; missing: $(( acked > logged ? acked - logged : 0 ))"
+echo "decisions acknowledged to the bots: $acked (the nodes counted $counted applied); players' decisions in the log: $logged; missing: $(( acked > logged ? acked - logged : 0 ))"
+cat "$work/bots.out"
 echo "rounds dealt twice: $twice"
 ledger=$("$bin" ledger check --db "$dsn" 2>&1) || true
 echo "$ledger" | head -1
-fail=0
-[ "$acked" -le "$logged" ] || fail=1
-[ "$twice" = 0 ] || fail=1
-echo "$ledger" | grep -q "^the ledger balances" || fail=1
-exit $fail
+[ "$acked" -le "$logged" ] || fail "$(( acked - logged )) acknowledged decisions missing from the log"
+[ "$counted" -le "$logged" ] || fail "$(( counted - logged )) decisions the nodes applied missing from the log"
+[ "$twice" = 0 ] || fail "$twice rounds dealt twice"
+echo "$ledger" | grep -q "^the ledger balances" || fail "the ledger does not balance: $ledger"
+echo "ok: the switch of primary under play"

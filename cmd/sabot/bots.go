@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +30,8 @@ func newBotsCmd(e *env) *cobra.Command {
 		Short: "play bots over the real protocol with a basic strategy: for demos, tests and load",
 		Long: `bots creates --tables tables, registers --players players per table and credits them (as the
 administrator --admin, password in $` + AdminPasswordEnv + `), then each plays --rounds rounds at its
-box over the table's WebSocket, and prints the decisions per second and the decision-to-event latency.`,
+box over the table's WebSocket, and prints the decisions per second and the decision-to-event latency.
+SIGINT or SIGTERM stops the play and prints the same report of what was played until then.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.URL == "" {
@@ -64,7 +68,10 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 					cfg.Options[k] = v
 				}
 			}
-			ctx := cmd.Context()
+			// A signal stops the bots where they are, with the report of
+			// what they played: a load run ended from outside.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			if limit > 0 {
 				var cancel func()
 				ctx, cancel = context.WithTimeout(ctx, limit)
@@ -81,7 +88,7 @@ box over the table's WebSocket, and prints the decisions per second and the deci
 			for _, m := range rep.LastErrors {
 				fmt.Fprintln(e.stderr, "error:", m)
 			}
-			if err != nil {
+			if err != nil && !(errors.Is(err, context.Canceled) && cmd.Context().Err() == nil) { // a signal: the report is the answer
 				return failed("sabot bots: stopped: %v", err)
 			}
 			if rep.Errors > 0 {
