@@ -248,3 +248,29 @@ test('follow hints cite the table regulation', () => {
     assert.ok(profile === 'venice' || !text.includes('VE-'), `${profile}: ${text}`);
   }
 });
+
+test('state: 003 §11 the pit closes the table between rounds, then reopens it', () => {
+  const s = table();
+  s.apply({ kind: 'bet', player: 'ana', box: 3, amount: 500 });
+  // The leave events come first (each player's bets returned), then closed.
+  assert.deepEqual(says(s, { kind: 'leave', player: 'ana', amount: 500 }), ['ana leaves the table; 5.00 in bets returned.']);
+  assert.deepEqual(s.table.seats, [], 'the seat is freed');
+  assert.deepEqual(s.table.bets, [], 'the stake is not kept on the felt');
+  assert.deepEqual(says(s, { kind: 'closed', by: 'pit1', table: 7, text: 'few players' }),
+    ['The table is closed by pit1. Your bets are returned; you are invited to table 7.']);
+  assert.equal(s.table.closed, 'few players');
+  assert.ok(s.table.pit_closed);
+  assert.equal(s.table.invited_to, 7);
+  assert.equal(statusLine(s, 0).text, 'This table is closed: few players');
+  // Without a table to go to, and without a reason, it still reads closed.
+  const u = table();
+  assert.deepEqual(says(u, { kind: 'closed', by: 'pit1' }), ['The table is closed by pit1. Your bets are returned.']);
+  assert.equal(u.table.closed, 'closed');
+  assert.equal(u.table.invited_to, 0);
+  // Reopened: nothing of the closing is left.
+  assert.deepEqual(says(s, { kind: 'reopened', by: 'pit1' }), ['The table is open again (pit1).']);
+  assert.equal(s.table.closed, '');
+  assert.ok(!s.table.pit_closed);
+  assert.equal(s.table.invited_to, 0);
+  assert.equal(statusLine(s, 0).text, 'Take a free seat, or bet behind a seated player.', 'open again, ana no longer seated');
+});
