@@ -769,6 +769,7 @@ export default {
   'event.testMode': ' (test mode)',
   'event.configure': "the table's configuration changed",
   'event.option': '; {option}: {value}',
+  'event.optionMoney': '; {option}: {amount}',
   'event.optionReset': "; {option}: the profile's",
   'event.bankHouse': '; the bank passes to the house',
   'event.bankTo': '; the bank passes to {player} (FAM-01)',

@@ -798,6 +798,7 @@ export default {
   'event.testMode': ' (modo de prueba)',
   'event.configure': 'cambia la configuración de la mesa',
   'event.option': '; {option}: {value}',
+  'event.optionMoney': '; {option}: {amount}',
   'event.optionReset': '; {option}: la del perfil',
   'event.bankHouse': '; la banca pasa a la casa',
   'event.bankTo': '; la banca pasa a {player} (FAM-01)',

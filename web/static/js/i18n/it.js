@@ -798,6 +798,7 @@ export default {
   'event.testMode': ' (modalità di prova)',
   'event.configure': 'cambia la configurazione del tavolo',
   'event.option': '; {option}: {value}',
+  'event.optionMoney': '; {option}: {amount}',
   'event.optionReset': '; {option}: quella del profilo',
   'event.bankHouse': '; il banco passa alla casa',
   'event.bankTo': '; il banco passa a {player} (FAM-01)',
