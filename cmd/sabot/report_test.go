@@ -148,7 +148,7 @@ func checkReportAgainstLedger(t *testing.T, db string) {
 	}
 	last := rows[len(rows)-1]
 	if strings.Join(rows[0], ",") != strings.Join(report.TablesCSVHeader, ",") || last[0] != "total" ||
-		last[16] != fmt.Sprint(int64(all.Total.Win)) || last[25] != fmt.Sprint(int64(all.Total.Win)) {
+		last[17] != fmt.Sprint(int64(all.Total.Win)) || last[26] != fmt.Sprint(int64(all.Total.Win)) {
 		t.Errorf("CSV's total row %q, want win %d", last, all.Total.Win)
 	}
 }

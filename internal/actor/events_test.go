@@ -37,7 +37,7 @@ func TestEventSummaries(t *testing.T) {
 			`table "Madrid" opened: spain max_bet=500 min_bet=100 (test mode)`},
 		{sabot.LogConfigure, tablelog.Configure{Changed: map[string]string{"max_bet": "300"}, By: "pit", Reason: "evening",
 			Returned: []tablelog.Bet{{Player: "ben", Box: 2, Stake: 400}}},
-			"the table's configuration changed; max_bet: 300 (by pit: evening); ben's bet of 4.00 on box 2 returned"},
+			"the table's configuration changed; max_bet: 3.00 (by pit: evening); ben's bet of 4.00 on box 2 returned"},
 	} {
 		if got := sabot.Sentence(recall.Words(&sabot.LogRecord{Kind: c.kind, Payload: MustJSON(c.payload)})); got != c.want {
 			t.Errorf("%s: %q, want %q", c.kind, got, c.want)

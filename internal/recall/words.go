@@ -12,6 +12,8 @@ import (
 	"sabot"
 	"sabot/internal/tablelog"
 	"sabot/internal/wire"
+	"sabot/money"
+	"sabot/rules"
 )
 
 // The significant-event log (GLI-19) and the words of each kind of record.
@@ -293,6 +295,30 @@ func optionText(opts map[string]string) string {
 	return s
 }
 
+// moneyOptions are the options that are amounts in minor units.
+var moneyOptions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range rules.Options() {
+		if o.Values == "integer (minor units)" {
+			m[o.Key] = true
+		}
+	}
+	return m
+}()
+
+// moneyValue is an option's value as an amount, where the option is one
+// (max_bet=40000 is 400.00).
+func moneyValue(key, value string) (money.Amount, bool) {
+	if !moneyOptions[key] {
+		return 0, false
+	}
+	var n int64
+	if _, err := fmt.Sscan(value, &n); err != nil || fmt.Sprint(n) != value {
+		return 0, false
+	}
+	return money.Amount(n), true
+}
+
 // ChangeWords says a configuration change in a line, for the players and
 // the pit: the options changed (an empty value is the profile's), the bank
 // and a new shoe.
@@ -301,6 +327,8 @@ func ChangeWords(p tablelog.Configure) []sabot.Phrase {
 	for _, k := range slices.Sorted(maps.Keys(p.Changed)) {
 		if v := p.Changed[k]; v == "" {
 			out = append(out, sabot.Say("optionReset", fmt.Sprintf("; %s: the profile's", k), "option", k))
+		} else if a, ok := moneyValue(k, v); ok { // an amount as money, not minor units
+			out = append(out, sabot.Say("optionMoney", fmt.Sprintf("; %s: %s", k, a), "option", k, "amount", int64(a)))
 		} else {
 			out = append(out, sabot.Say("option", fmt.Sprintf("; %s: %s", k, v), "option", k, "value", v))
 		}

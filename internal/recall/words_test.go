@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/web"
 )
 
@@ -54,6 +55,34 @@ func TestAdvantageEventWords(t *testing.T) {
 					t.Errorf("%s.js event.%s leaves out {%s}", lang, c.key, n)
 				}
 			}
+		}
+	}
+}
+
+// A configuration change says a money option as money (max_bet: 400.00),
+// never its minor units (40000), with the amount as a value the pit's
+// page words in its language; other options as they are.
+func TestChangeWordsSayMoneyAsMoney(t *testing.T) {
+	words := ChangeWords(tablelog.Configure{Changed: map[string]string{"max_bet": "40000", "decks": "6", "min_bet": ""}})
+	if got, want := sabot.Sentence(words), "the table's configuration changed; decks: 6; max_bet: 400.00; min_bet: the profile's"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	var money *sabot.Phrase
+	for i := range words {
+		if words[i].Params["option"] == "max_bet" {
+			money = &words[i]
+		}
+	}
+	if money == nil || money.Key != "optionMoney" || money.Params["amount"] != int64(40000) {
+		t.Fatalf("max_bet's phrase: %+v, want optionMoney with amount 40000", money)
+	}
+	for _, lang := range []string{"en", "es", "it"} {
+		cat, err := web.Messages(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names, ok := cat["event.optionMoney"]; !ok || !slices.Contains(names, "amount") {
+			t.Errorf("%s: event.optionMoney names %q, want the amount", lang, names)
 		}
 	}
 }

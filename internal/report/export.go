@@ -10,7 +10,7 @@ import (
 
 // TablesCSVHeader are the columns of the tables' CSV export (docs/pit.md):
 // the JSON's fields, a row per table, per profile and the total (level).
-var TablesCSVHeader = []string{"level", "from", "to", "table", "name", "profile", "physical", "rules", "tables",
+var TablesCSVHeader = []string{"level", "from", "to", "table", "name", "profile", "physical", "test_mode", "rules", "tables",
 	"rounds", "voids", "hands", "stakes", "initial_stakes", "drop", "cashout", "win", "hold_pct", "drop_hold_pct",
 	"theo_win", "sigma", "band_low", "band_high", "z", "outside_band", "ledger_house_net",
 	"rtp", "certified_rtp", "rtp_low", "rtp_high"}
@@ -33,7 +33,13 @@ func WriteTablesCSV(w io.Writer, r *Tables) error {
 		if x.Table != 0 {
 			table = i(x.Table, 10)
 		}
-		return cw.Write([]string{level, from, to, table, x.Name, x.Profile, strconv.FormatBool(x.Physical), strings.Join(x.Rules, " "),
+		// A test-mode table's rounds (forced cards allowed) are counted,
+		// marked so; a profile's row and the total are no table's.
+		testMode := ""
+		if level == "table" {
+			testMode = strconv.FormatBool(x.TestMode)
+		}
+		return cw.Write([]string{level, from, to, table, x.Name, x.Profile, strconv.FormatBool(x.Physical), testMode, strings.Join(x.Rules, " "),
 			strconv.Itoa(x.Tables), i(x.Rounds, 10), i(x.Voids, 10), i(x.Hands, 10), i(int64(x.Stakes), 10), i(int64(x.Initial), 10),
 			i(int64(x.Drop), 10), i(int64(x.Cashout), 10), i(int64(x.Win), 10), f(x.HoldPct), f(x.DropHoldPct),
 			i(int64(x.Theo), 10), i(int64(x.Sigma), 10), i(int64(x.BandLow), 10), i(int64(x.BandHigh), 10), f(x.Z),

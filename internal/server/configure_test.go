@@ -87,7 +87,7 @@ func TestConfigureLiveTable(t *testing.T) {
 	if len(evs) == 0 || evs[0].Kind != sabot.LogConfigure || evs[0].Seq != res.Seq {
 		t.Fatalf("significant events of table %d: %+v", tb, evs)
 	}
-	if sum := evs[0].Summary; !strings.Contains(sum, "max_bet: 300") || !strings.Contains(sum, "by pit: pit: lower limit") || !strings.Contains(sum, "ben's bet of 4.00 on box 2 returned") {
+	if sum := evs[0].Summary; !strings.Contains(sum, "max_bet: 3.00") || !strings.Contains(sum, "by pit: pit: lower limit") || !strings.Contains(sum, "ben's bet of 4.00 on box 2 returned") {
 		t.Errorf("summary %q", sum)
 	}
 	var pay struct {

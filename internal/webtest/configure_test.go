@@ -21,7 +21,7 @@ func TestConfigurationChange(t *testing.T) {
 	waitJS(t, ana, "the pit's call", `document.querySelector('.calls').innerText.includes('The pit: the table')`)
 	waitJS(t, ana, "the new limits in the rules", `document.querySelector('#rules').innerText.includes('Limits: 1.00 to 4.00')`)
 	waitBalance(t, ana, "the refused bet returned", "1,000.00")
-	if calls := text(t, ana, ".calls"); !strings.Contains(calls, "max_bet: 400") {
+	if calls := text(t, ana, ".calls"); !strings.Contains(calls, "max_bet: 4.00") {
 		t.Fatalf("the calls do not say the change: %q", calls)
 	}
 }

@@ -46,7 +46,7 @@ func TestPit(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(row+" .pit-reason"), "the evening"))
 	click(t, pit, row+` button[data-op="configure"]`)
 	waitJS(t, pit, "the change done", `document.querySelector('.pit-status').innerText === 'Madrid: max_bet=400.00.'`)
-	waitJS(t, pit, "the change in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="configure"]')].some(r => r.innerText.includes('max_bet: 40000 (by pit: the evening)'))`)
+	waitJS(t, pit, "the change in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="configure"]')].some(r => r.innerText.includes('max_bet: 400.00 (by pit: the evening)'))`)
 	waitJS(t, pit, "the new stakes in the list", `document.querySelector('`+row+`').innerText.includes('1.00 – 400.00')`)
 	do(t, pit, "an option that does not exist", chromedp.SendKeys(chromedp.CSS(row+" .pit-options"), "no_such_option=1"))
 	click(t, pit, row+` button[data-op="configure"]`)

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { setLang, getLang, refusal } from '../static/js/i18n.js';
+import { setLang, getLang, refusal, sentence } from '../static/js/i18n.js';
 import { TableState, evenCall } from '../static/js/state.js';
 import { statusLine, duration, phaseName } from '../static/js/status.js';
 import { promptButtons, promptHeading, careRefuses, declines } from '../static/js/prompt.js';
@@ -135,4 +135,11 @@ test('the wait cites its own regulation', async () => {
   const { waitRule } = await import('../static/js/state.js');
   assert.equal(waitRule('argentina'), ' (AR-21)');
   for (const p of ['venice', 'spain', 'family', 'vegas-s17']) assert.equal(waitRule(p), '');
+});
+
+test('a configuration change says a money option as money in the page\'s language, not minor units', () => {
+  const words = [{ key: 'configure', text: "the table's configuration changed" },
+    { key: 'optionMoney', params: { option: 'max_bet', amount: 40000 }, text: '; max_bet: 400.00' }];
+  const want = { en: "the table's configuration changed; max_bet: 400.00", es: 'cambia la configuración de la mesa; max_bet: 400,00', it: 'cambia la configurazione del tavolo; max_bet: 400,00' };
+  for (const [lang, line] of Object.entries(want)) withLang(lang, () => assert.equal(sentence('event.', words), line));
 });

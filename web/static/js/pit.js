@@ -10,6 +10,7 @@ import { announce, toast } from './ui.js';
 import { t, formatDate, has, sentence } from './i18n.js';
 import { phaseName } from './status.js';
 import { playersPanel } from './pitplayers.js';
+import { floorPanel } from './floor.js';
 
 export function pitPage(main) {
   if (!loggedIn() || !session.user?.admin) {
@@ -29,6 +30,7 @@ export function pitPage(main) {
     announce(text);
     loadTables();
     loadEvents();
+    floor.load({ reports: true });
   }
 
   async function command(id, op, body) {
@@ -171,6 +173,9 @@ export function pitPage(main) {
   // ---- the players ----
   const players = playersPanel(done);
 
+  // ---- the floor: what the page opens on ----
+  const floor = floorPanel(done);
+
   // ---- the tables ----
   // A table's fields outlive the reloads of the list: what the pit is
   // typing stays.
@@ -283,24 +288,33 @@ export function pitPage(main) {
   }
   filter.addEventListener('change', loadEvents);
 
+  // The page opens on the floor; the forms, the tables' changes and the
+  // events are below it, each a jump away.
+  const jump = (id, key) => h('a', { href: '#' + id }, t(key));
   replace(main,
     h('div', { class: 'lobby-head' }, h('h1', {}, t('pit.title')),
       h('p', {}, t('pit.intro'))),
+    h('nav', { class: 'pit-jump', 'aria-label': t('floor.jump') },
+      jump('floor', 'floor.title'), jump('pit-forms', 'floor.forms'), jump('pit-tables', 'floor.changes'), jump('pit-events', 'floor.events'),
+      h('a', { href: '/pit/reports' }, t('page.reports'))),
     status,
-    h('div', { class: 'pit-forms' }, creditForm, openForm),
-    h('div', { class: 'pit-forms' }, staffForm, deviceForm),
-    players.form, players.table,
-    h('table', { class: 'rounds pit-tables' },
+    floor.el,
+    h('section', { class: 'pit-behind', id: 'pit-forms', 'aria-labelledby': 'pit-forms-h' },
+      h('h2', { id: 'pit-forms-h' }, t('floor.forms')),
+      h('div', { class: 'pit-forms' }, creditForm, openForm),
+      h('div', { class: 'pit-forms' }, staffForm, deviceForm),
+      players.form, players.table),
+    h('table', { class: 'rounds pit-tables', id: 'pit-tables' },
       h('caption', {}, t('pit.tables')),
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colStakes')), h('th', {}, t('pit.colNow')), h('th', {}, t('pit.colChange')), h('th', {}, t('pit.colPit')))),
       tables),
-    h('table', { class: 'rounds pit-events' },
+    h('table', { class: 'rounds pit-events', id: 'pit-events' },
       h('caption', {}, t('pit.events'), filter),
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colWhen')), h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colKind')), h('th', {}, t('pit.colWhat')))),
       events));
 
-  loadTables().then(loadEvents);
-  const timer = setInterval(() => { loadTables(); loadEvents(); }, 10000);
+  floor.load({ reports: true }).then(loadTables).then(loadEvents);
+  const timer = setInterval(() => { floor.load(); loadTables(); loadEvents(); }, 10000);
   return () => clearInterval(timer);
 }
 

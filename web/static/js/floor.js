@@ -1,0 +1,185 @@
+// The pit's floor: what the pit opens on. Each table's state, its players
+// with their rating and flags (a Block button beside each), today's win
+// against the theoretical, and the alarms. Read from the existing API:
+// GET /api/tables (the state, who sits), /api/admin/reports/tables and
+// /players over today (the wins and ratings, the house's), /api/admin/events
+// (the watches' alarms: the return outside its band, a player's count) and
+// /api/admin/players (a player's block or exclusion).
+
+import { api } from './api.js';
+import { h, replace, money } from './dom.js';
+import { toast } from './ui.js';
+import { t, formatDate, refusal, sentence, has } from './i18n.js';
+import { phaseName } from './status.js';
+
+// ALARM_EVENTS are the significant events the floor shows as alarms: the
+// watches' (docs/pit.md).
+const ALARM_EVENTS = new Set(['rtp-outside', 'advantage-play', 'index-play', 'back-counting']);
+
+// MAX_LOOKUPS bounds the players whose block and exclusion the floor asks
+// at each reload.
+const MAX_LOOKUPS = 50;
+
+// midnight is the start of the pit's day, in its own time.
+function midnight(now = new Date()) {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
+}
+
+// seatName is how the floor names a box's holder: a walk-in by his box,
+// as the dealer's console does, anyone else by name.
+function seatName(player, box) {
+  return player && player.startsWith('#') ? t('console.walkInAt', { box }) : player;
+}
+
+// floorPanel is the floor's section; done reports an action that went
+// through (a block: the pit page reloads its events).
+export function floorPanel(done) {
+  const alarms = h('ul', { class: 'floor-alarms-list', id: 'floor-alarms' });
+  const cards = h('div', { class: 'floor-tables', id: 'floor-tables' });
+  const el = h('section', { class: 'pit-floor', id: 'floor', 'aria-labelledby': 'floor-h' },
+    h('h2', { id: 'floor-h' }, t('floor.title')),
+    h('section', { class: 'floor-alarms', 'aria-labelledby': 'floor-alarms-h' },
+      h('h3', { id: 'floor-alarms-h' }, t('floor.alarms')), alarms),
+    cards);
+
+  let tables = [];
+  let winOf = new Map(); // table → today's row of the tables report
+  let ratingOf = new Map(); // player → today's rating
+  let careOf = new Map(); // player → the pit's view (block, exclusion)
+  let events = [];
+  let reportsAt = 0;
+
+  async function loadReports() {
+    const q = `?from=${encodeURIComponent(midnight().toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 60e3).toISOString())}`;
+    // One report at a time on a node: asked one after the other.
+    const tb = await api('/api/admin/reports/tables' + q);
+    winOf = new Map(tb.tables.map(x => [x.table, x]));
+    const pl = await api('/api/admin/reports/players' + q);
+    ratingOf = new Map(pl.players.map(x => [x.player, x]));
+    reportsAt = Date.now();
+  }
+
+  async function loadCare(names) {
+    const out = new Map();
+    for (const name of names.slice(0, MAX_LOOKUPS)) {
+      const list = await api(`/api/admin/players?q=${encodeURIComponent(name)}&limit=20`);
+      const p = list.find(x => x.name === name);
+      if (p) out.set(name, p);
+    }
+    careOf = out;
+  }
+
+  // load reads the floor again; the reports (the slow part) at most once a
+  // minute unless asked.
+  async function load({ reports = false } = {}) {
+    try {
+      tables = await api('/api/tables');
+      const names = [...new Set(tables.flatMap(tb => (tb.seats || []).map(s => s.player)).filter(n => n && !n.startsWith('#')))];
+      const since = midnight().toISOString();
+      events = (await api(`/api/admin/events?limit=200&since=${encodeURIComponent(since)}`)).filter(e => ALARM_EVENTS.has(String(e.payload?.event || '')));
+      await loadCare(names);
+      if (reports || Date.now() - reportsAt > 60e3) await loadReports();
+    } catch (e) {
+      toast(refusal(e));
+    }
+    draw();
+  }
+
+  async function block(name, blocked) {
+    const reason = prompt(t(blocked ? 'pit.unblockReason' : 'pit.blockReason', { name }));
+    if (!reason || !reason.trim()) return;
+    try {
+      await api(`/api/admin/players/${encodeURIComponent(name)}/${blocked ? 'unblock' : 'block'}`, { method: 'POST', body: { reason: reason.trim() } });
+      done(t(blocked ? 'pit.unblocked' : 'pit.blocked', { name }));
+      load();
+    } catch (e) {
+      toast(refusal(e));
+    }
+  }
+
+  function flags(name) {
+    const out = [];
+    const p = careOf.get(name);
+    if (p?.blocked) out.push(h('span', { class: 'tag flag blocked' }, t('floor.flagBlocked')));
+    if (p?.exclusion) out.push(h('span', { class: 'tag flag excluded' }, t('kind.' + p.exclusion)));
+    const kinds = new Set(events.filter(e => e.payload?.user === name).map(e => e.payload.event));
+    for (const k of kinds) out.push(h('span', { class: 'tag flag alarm', dataset: { event: k } }, has('kind.' + k) ? t('kind.' + k) : k));
+    return out;
+  }
+
+  function rating(name) {
+    const r = ratingOf.get(name);
+    if (!r) return t('floor.noRating');
+    return t('floor.rating', { n: r.rounds, avg: money(r.avg_bet), win: money(r.win), theo: money(r.theo_win) });
+  }
+
+  function playerRow(tb, s) {
+    const walkIn = s.player.startsWith('#');
+    const blocked = !!careOf.get(s.player)?.blocked;
+    return h('li', { dataset: { player: s.player, box: s.box } },
+      h('span', { class: 'floor-box' }, t('floor.box', { box: s.box })), ' ',
+      h('strong', { class: 'floor-name' }, seatName(s.player, s.box)), ' ',
+      h('span', { class: 'floor-rating' }, walkIn ? t('floor.walkIn') : rating(s.player)), ' ',
+      h('span', { class: 'floor-flags' }, walkIn ? null : flags(s.player)), ' ',
+      walkIn ? null : h('button', {
+        type: 'button', class: 'button small secondary', dataset: { op: blocked ? 'unblock' : 'block', player: s.player },
+        'aria-label': t(blocked ? 'floor.unblockName' : 'floor.blockName', { name: s.player }),
+        onclick: () => block(s.player, blocked),
+      }, blocked ? t('pit.unblock') : t('pit.block')));
+  }
+
+  function state(tb) {
+    if (tb.closed) return t(tb.pit_closed ? 'pit.pitClosed' : 'pit.closed');
+    const inPlay = tb.round && tb.round.phase !== 'done';
+    const parts = [inPlay ? t('pit.inPlay', { round: tb.round.no, phase: phaseName(tb.round.phase).toLowerCase() }) : t('floor.between')];
+    if (tb.shoe?.await) parts.push(t(tb.shoe.await === 'cut' ? 'floor.awaitCut' : 'floor.awaitAuthorise'));
+    if (tb.corrections?.length) parts.push(t('floor.corrections', { n: tb.corrections.length }));
+    return parts.join(' · ');
+  }
+
+  function today(tb) {
+    const r = winOf.get(tb.id);
+    if (!r || !r.rounds) return h('p', { class: 'floor-win' }, t('floor.noRounds'));
+    return h('p', { class: 'floor-win' + (r.outside_band ? ' outside' : '') },
+      t('floor.today', { n: r.rounds, win: money(r.win), theo: money(r.theo_win), low: money(r.band_low), high: money(r.band_high) }),
+      r.outside_band ? [' ', h('span', { class: 'tag flag alarm' }, t('floor.outsideBand'))] : null);
+  }
+
+  function card(tb) {
+    const seats = (tb.seats || []).filter(s => s.player);
+    const hid = `floor-t${tb.id}`;
+    return h('article', { class: 'floor-table' + (tb.closed ? ' closed' : ''), dataset: { table: tb.id }, 'aria-labelledby': hid },
+      h('h3', { id: hid }, h('a', { href: `/tables/${tb.id}` }, tb.name), ' ', h('small', {}, `${tb.id} · ${tb.profile}`),
+        tb.test_mode ? [' ', h('span', { class: 'tag test-mode' }, t('felt.test'))] : null),
+      h('p', { class: 'floor-state' }, state(tb), ' · ', `${money(tb.rules?.min_bet)} – ${money(tb.rules?.max_bet)}`),
+      today(tb),
+      seats.length ? h('ul', { class: 'floor-players' }, seats.map(s => playerRow(tb, s)))
+        : h('p', { class: 'empty' }, t('floor.nobody')));
+  }
+
+  function alarmItems() {
+    const name = id => tables.find(x => x.id === id)?.name || String(id);
+    const out = [];
+    for (const tb of tables) {
+      const r = winOf.get(tb.id);
+      if (r?.outside_band) out.push(h('li', { dataset: { alarm: 'band', table: tb.id } }, t('floor.alarmBand', { name: tb.name, win: money(r.win), low: money(r.band_low), high: money(r.band_high) })));
+      if (tb.corrections?.length) out.push(h('li', { dataset: { alarm: 'correction', table: tb.id } }, t('floor.alarmCorrection', { name: tb.name, n: tb.corrections.length })));
+    }
+    for (const e of events) {
+      const ev = e.payload.event;
+      out.push(h('li', { dataset: { alarm: ev, table: e.payload.table || e.table } },
+        h('span', { class: 'nowrap' }, formatDate(e.at, { timeStyle: 'short' })), ' ',
+        h('strong', {}, name(e.payload.table || e.table)), ': ',
+        sentence('event.', e.words, e.summary)));
+    }
+    return out;
+  }
+
+  function draw() {
+    const list = alarmItems();
+    replace(alarms, list.length ? list : h('li', { class: 'empty' }, t('floor.noAlarms')));
+    replace(cards, tables.length ? tables.map(card) : h('p', { class: 'empty' }, t('floor.noTables')));
+  }
+
+  return { el, load };
+}
