@@ -81,16 +81,16 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 }
 
 // leaves returns the leave records of a table's log.
-func (p *playedTable) leaves(tb testing.TB) []seatPayload {
+func (p *playedTable) leaves(tb testing.TB) []tablelog.Seat {
 	tb.Helper()
 	recs, err := p.st.Log(context.Background(), p.a.cfg.ID, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var out []seatPayload
+	var out []tablelog.Seat
 	for _, r := range recs {
 		if r.Kind == sabot.LogLeave {
-			out = append(out, payloadOf[seatPayload](r, nil))
+			out = append(out, payloadOf[tablelog.Seat](r, nil))
 		}
 	}
 	return out

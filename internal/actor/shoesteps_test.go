@@ -14,6 +14,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/seal"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/table"
 )
@@ -26,15 +27,15 @@ func (p *playedTable) try(tb testing.TB, u *sabot.User, op string, body wire.Com
 }
 
 // stepRecords are the table's shoe-step records of shoe no.
-func (p *playedTable) stepRecords(tb testing.TB, no int) []recall.ShoeStep {
+func (p *playedTable) stepRecords(tb testing.TB, no int) []tablelog.ShoeStep {
 	tb.Helper()
 	recs, err := p.st.Find(context.Background(), sabot.LogQuery{Kinds: []string{sabot.LogShoeStep}, TableID: p.a.cfg.ID, Shoe: int64(no)})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var out []recall.ShoeStep
+	var out []tablelog.ShoeStep
 	for _, r := range recs {
-		var s recall.ShoeStep
+		var s tablelog.ShoeStep
 		if err := json.Unmarshal(r.Payload, &s); err != nil {
 			tb.Fatal(err)
 		}
@@ -106,8 +107,8 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 		t.Fatalf("first card %v, want %v", got, want[5])
 	}
 	steps := p.stepRecords(t, no)
-	if len(steps) != 2 || steps[0] != (recall.ShoeStep{Shoe: no, Step: "authorise", By: "ines", Role: "inspector"}) ||
-		steps[1] != (recall.ShoeStep{Shoe: no, Step: "cut", By: "ana", Role: "player", At: 100}) {
+	if len(steps) != 2 || steps[0] != (tablelog.ShoeStep{Shoe: no, Step: "authorise", By: "ines", Role: "inspector"}) ||
+		steps[1] != (tablelog.ShoeStep{Shoe: no, Step: "cut", By: "ana", Role: "player", At: 100}) {
 		t.Fatalf("step records %+v", steps)
 	}
 	for p.a.dealt {
@@ -212,7 +213,7 @@ func TestPlayerCut_AR07_OldLogDoesNotWait(t *testing.T) {
 	if rep, err := recall.VerifyShoe(ctx, p.st, recall.ShoeID(cfg.ID, 1)); err != nil || !rep.OK() {
 		t.Fatalf("the old table's shoe: %+v %v", rep, err)
 	}
-	var sp recall.ShoeStart
+	var sp tablelog.ShoeStart
 	recs, _ := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe}, TableID: cfg.ID, Shoe: 1})
 	json.Unmarshal(recs[0].Payload, &sp)
 	if sp.Steps {

@@ -212,7 +212,7 @@ func readDecision(rr *round, r *sabot.LogRecord) error {
 }
 
 func readCard(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[cardRead](r)
+	p, err := payload[tablelog.Card](r)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func readCard(rr *round, r *sabot.LogRecord) error {
 }
 
 func readCut(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[cutCard](r)
+	p, err := payload[tablelog.Cut](r)
 	if err != nil {
 		return err
 	}

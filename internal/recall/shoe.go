@@ -2,12 +2,12 @@ package recall
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"sabot"
 	"sabot/card"
 	"sabot/internal/seal"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/shoe"
 )
@@ -85,21 +85,15 @@ func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeRe
 	}
 	cards := map[int64][]card.Card{}
 	for _, r := range closes {
-		var p struct { // of Settle, the cards
-			Record struct {
-				Cards []card.Card `json:"cards"`
-			} `json:"record"`
-		}
-		if err := json.Unmarshal(r.Payload, &p); err != nil {
+		var p tablelog.SettleCards
+		if err := tablelog.Decode(r, &p); err != nil {
 			return nil, sabot.Internal(err)
 		}
 		cards[r.RoundNo] = p.Record.Cards
 	}
 	for _, d := range deals {
-		var p struct { // of Deal, whether the cards were forced
-			Forced []card.Card `json:"forced"`
-		}
-		if err := json.Unmarshal(d.Payload, &p); err != nil {
+		var p tablelog.DealForced
+		if err := tablelog.Decode(d, &p); err != nil {
 			return nil, sabot.Internal(err)
 		}
 		c, closed := cards[d.RoundNo]
@@ -222,7 +216,7 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 // readShoeStart reads a shoe's commitment, and its options when a
 // configuration change had changed them.
 func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
-	p, err := payload[ShoeStart](r)
+	p, err := payload[tablelog.ShoeStart](r)
 	if err != nil {
 		return err
 	}
@@ -236,14 +230,14 @@ func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
 // readShoeStep reads a shoe's step: who authorised its shuffle, who cut it
 // and where (AR-07, EG-02).
 func readShoeStep(rep *ShoeReport, r *sabot.LogRecord) error {
-	p, err := payload[ShoeStep](r)
+	p, err := payload[tablelog.ShoeStep](r)
 	if err != nil {
 		return err
 	}
 	switch p.Step {
-	case StepAuthorise:
+	case tablelog.StepAuthorise:
 		rep.AuthorisedBy = p.By
-	case StepCut:
+	case tablelog.StepCut:
 		rep.CutBy, rep.CutRole, rep.CutAt, rep.CutTimeout = p.By, p.Role, p.At, p.Timeout
 	}
 	return nil
@@ -251,7 +245,7 @@ func readShoeStep(rep *ShoeReport, r *sabot.LogRecord) error {
 
 // readReveal reads a shoe's seed, revealed once it was over.
 func readReveal(rep *ShoeReport, r *sabot.LogRecord) error {
-	p, err := payload[Reveal](r)
+	p, err := payload[tablelog.Reveal](r)
 	if err != nil {
 		return err
 	}
