@@ -45,7 +45,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 	}
 	p.rounds(t, 60)
 	pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 	p.rounds(t, 190)
 	all, err := p.st.Log(ctx, p.a.cfg.ID, 1)
 	if err != nil {

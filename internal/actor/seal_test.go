@@ -111,7 +111,7 @@ func TestSealedShoesRestartWithTheirKey(t *testing.T) {
 		p.player(t, n)
 	}
 	p.rounds(t, 30)
-	p.do(t, p.users[0], opBet, wire.CommandRequest{Box: 1, Stake: 300}) // a stake down for the next round
+	p.do(t, p.users[0], wire.OpBet, wire.CommandRequest{Box: 1, Stake: 300}) // a stake down for the next round
 	want := p.a.stateJSON(t)
 	next := p.a.t.Shoe().State().Cards[p.a.t.Shoe().State().Pos:]
 	if len(next) == 0 {

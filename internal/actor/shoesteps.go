@@ -118,7 +118,7 @@ func (a *Table) recordCut(ctx context.Context, c *Command, req recordCutRequest)
 	rule := cite(a.p.Cite("AR-07, EG-02", "player_cut"))
 	switch {
 	case !a.t.Physical():
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from the server's shuffled shoe: the player chosen cuts it himself (%s)%s", opCutShoe, rule)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from the server's shuffled shoe: the player chosen cuts it himself (%s)%s", wire.OpCutShoe, rule)
 	case a.dealt:
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is cut between rounds%s", rule)
 	case req.Box > a.p.Boxes:

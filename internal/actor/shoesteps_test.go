@@ -60,15 +60,15 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 	p := newPlayedTable(t, "spain", nil, -1)
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
 	insp := &sabot.User{ID: 998, Name: "ines", Role: sabot.RoleInspector}
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{})
 	if p.a.t.Awaiting() != table.StepAuthorise {
 		t.Fatalf("the new shoe awaits %q", p.a.t.Awaiting())
 	}
 	no := p.a.t.ShoeNo()
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
-	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
 	p.a.expire(ctx) // the betting window closes: no deal without the steps
 	if p.a.dealt {
 		t.Fatal("dealt before the inspector authorised the shuffle")
@@ -76,19 +76,19 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 	if w := p.a.view().Waiting; w == nil || w.Reason != "shoe_authorise" {
 		t.Fatalf("the view's waiting: %+v", w)
 	}
-	wantCode(t, p.try(t, ana, opCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT)
-	wantCode(t, tableCommandNamed(opAuthorise).Allows(ana, nil), sabot.EFORBIDDEN)
-	wantCode(t, tableCommandNamed(opCutShoe).Allows(&sabot.User{Name: "dan", Role: sabot.RoleDealer}, nil), sabot.EFORBIDDEN)
-	if err := tableCommandNamed(opCutShoe).Allows(ana, nil); err != nil {
+	wantCode(t, p.try(t, ana, wire.OpCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT)
+	wantCode(t, tableCommandNamed(wire.OpAuthoriseShuffle).Allows(ana, nil), sabot.EFORBIDDEN)
+	wantCode(t, tableCommandNamed(wire.OpCutShoe).Allows(&sabot.User{Name: "dan", Role: sabot.RoleDealer}, nil), sabot.EFORBIDDEN)
+	if err := tableCommandNamed(wire.OpCutShoe).Allows(ana, nil); err != nil {
 		t.Fatal(err)
 	}
-	p.do(t, insp, opAuthorise, wire.CommandRequest{})
+	p.do(t, insp, wire.OpAuthoriseShuffle, wire.CommandRequest{})
 	if v := p.a.view().Shoe; v.Await != "cut" || v.Cutter != "ana" || v.AuthorisedBy != "ines" {
 		t.Fatalf("the view's shoe: %+v", v)
 	}
-	wantCode(t, p.try(t, ben, opCutShoe, wire.CommandRequest{Value: 100}), sabot.EFORBIDDEN) // not the chosen player
-	wantCode(t, p.try(t, insp, opCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT) // a player is seated
-	wantCode(t, p.try(t, ana, opCutShoe, wire.CommandRequest{Value: 312}), sabot.ECONFLICT)  // outside the shoe
+	wantCode(t, p.try(t, ben, wire.OpCutShoe, wire.CommandRequest{Value: 100}), sabot.EFORBIDDEN) // not the chosen player
+	wantCode(t, p.try(t, insp, wire.OpCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT) // a player is seated
+	wantCode(t, p.try(t, ana, wire.OpCutShoe, wire.CommandRequest{Value: 312}), sabot.ECONFLICT)  // outside the shoe
 	// A restart while the shoe waits for the cut still waits, on the same order.
 	order := seal.ShoeOrderUncut(p.a.p, p.a.shoes[no].seed)
 	p.rebuildWith(t)
@@ -98,7 +98,7 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 	if p.a.dealt {
 		t.Fatal("dealt after the restart without the cut")
 	}
-	p.do(t, ana, opCutShoe, wire.CommandRequest{Value: 100})
+	p.do(t, ana, wire.OpCutShoe, wire.CommandRequest{Value: 100})
 	if !p.a.dealt {
 		t.Fatal("not dealt once the shoe is cut and every box is bet on")
 	}
@@ -127,10 +127,10 @@ func TestPlayerCut_AR07_InspectorCutsOnTimeout(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "spain", nil, -1)
 	ana := p.player(t, "ana")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{})
-	p.do(t, stepsPit, opAuthorise, wire.CommandRequest{})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{})
+	p.do(t, stepsPit, wire.OpAuthoriseShuffle, wire.CommandRequest{})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
 	if p.a.dealt {
 		t.Fatal("dealt before the cut")
 	}
@@ -160,7 +160,7 @@ func TestPlayerCut_EG02_CommitmentBeforeTheCutVerifies(t *testing.T) {
 		p.player(t, n)
 	}
 	p.rounds(t, 3)
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{}) // shoe 1 is over: revealed
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{}) // shoe 1 is over: revealed
 	rep, err := recall.VerifyShoe(ctx, p.st, recall.ShoeID(p.a.cfg.ID, 1))
 	if err != nil || !rep.OK() || rep.Cards == 0 {
 		t.Fatalf("the shoe cut by the pit does not verify: %+v %v", rep, err)
@@ -206,7 +206,7 @@ func TestPlayerCut_AR07_OldLogDoesNotWait(t *testing.T) {
 	}
 	p.player(t, "ana")
 	p.rounds(t, 2)
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{})
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{})
 	if p.a.t.Awaiting() != table.StepNone {
 		t.Fatalf("an old table's new shoe awaits %q", p.a.t.Awaiting())
 	}
