@@ -14,12 +14,6 @@ import (
 // A shoe's start, steps and reveal are tablelog.ShoeStart, tablelog.ShoeStep
 // and tablelog.Reveal.
 
-// BetResult is one bet of a settled round: its stake, result and net.
-type BetResult = wire.BetResult
-
-// HandResult is one hand of a settled round: its cards, total and result.
-type HandResult = wire.HandResult
-
 // A round's deal and settlement are tablelog.Deal and tablelog.Settle.
 
 // RoundID names a round: table and round number, "3-17".

@@ -12,15 +12,6 @@ import (
 	"sabot/shoe"
 )
 
-// ShoeReport is a shoe as the API shows it: its commitment from the start,
-// its seed once it is over, its rounds (a page of them), and, once it is
-// over, each round's cards: everything `sabot verify` checks it with.
-type ShoeReport = wire.ShoeReport
-
-// DealtRound is a round of a revealed shoe: its cards in the order drawn,
-// or Forced (test mode: dealt from cards given, not from the shoe).
-type DealtRound = wire.DealtRound
-
 // Pages of a shoe's rounds (GET /api/shoes/{id}?limit=&after=).
 const (
 	DefaultShoePage = 100 // a shoe of 8 decks plays about 80 rounds
@@ -32,7 +23,7 @@ const (
 // their cards once the seed is revealed. Every record it reads is found on
 // an index (the shoe's, the rounds'): its cost follows the page, not the
 // table's log.
-func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeReport, error) {
+func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*wire.ShoeReport, error) {
 	tid, no, err := ParseRoundID(id)
 	if err != nil {
 		return nil, err
@@ -44,7 +35,7 @@ func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeRe
 	if err != nil {
 		return nil, err
 	}
-	rep := &ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
+	rep := &wire.ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
 	heads, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe, sabot.LogShoeReveal, sabot.LogShoeStep}, TableID: tid, Shoe: int64(no)})
 	if err != nil {
 		return nil, err
@@ -100,20 +91,17 @@ func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeRe
 		if c == nil {
 			c = []card.Card{}
 		}
-		rep.Dealt = append(rep.Dealt, DealtRound{Round: RoundID(tid, int(d.RoundNo)), Forced: p.Forced != nil, Closed: closed, Cards: c})
+		rep.Dealt = append(rep.Dealt, wire.DealtRound{Round: RoundID(tid, int(d.RoundNo)), Forced: p.Forced != nil, Closed: closed, Cards: c})
 	}
 	return rep, nil
 }
-
-// VerifyReport is the outcome of checking a shoe against its commitment.
-type VerifyReport = wire.VerifyReport
 
 // VerifyShoe checks a revealed shoe in the store: the seed and the order it
 // gives hash to the commitment published when the shoe started, and every
 // round of the shoe drew exactly the next cards of that order (`sabot
 // verify --db`).
-func VerifyShoe(ctx context.Context, st Log, id string) (*VerifyReport, error) {
-	info, err := WholeShoe(func(after int) (*ShoeReport, error) { return ShoeInfo(ctx, st, id, after, MaxShoePage) })
+func VerifyShoe(ctx context.Context, st Log, id string) (*wire.VerifyReport, error) {
+	info, err := WholeShoe(func(after int) (*wire.ShoeReport, error) { return ShoeInfo(ctx, st, id, after, MaxShoePage) })
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +110,7 @@ func VerifyShoe(ctx context.Context, st Log, id string) (*VerifyReport, error) {
 
 // WholeShoe reads every page of a shoe (page gives the one after a round)
 // into one report.
-func WholeShoe(page func(after int) (*ShoeReport, error)) (*ShoeReport, error) {
+func WholeShoe(page func(after int) (*wire.ShoeReport, error)) (*wire.ShoeReport, error) {
 	info, err := page(0)
 	if err != nil {
 		return nil, err
@@ -150,7 +138,7 @@ func WholeShoe(page func(after int) (*ShoeReport, error)) (*ShoeReport, error) {
 // CheckShoe checks a revealed shoe from its report (ShoeInfo, or GET
 // /api/shoes/{id}, every page): the seed and the order it gives hash to the
 // commitment, and every round drew exactly the next cards of that order.
-func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
+func CheckShoe(info *wire.ShoeReport) (*wire.VerifyReport, error) {
 	if !info.Revealed {
 		return nil, sabot.Errorf(sabot.ECONFLICT, "shoe %s is still in play: it is verified once its seed is revealed", info.ID)
 	}
@@ -168,7 +156,7 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 	} else if order, err = seal.ShoeOrder(p, seed); err != nil {
 		return nil, sabot.Internal(err)
 	}
-	rep := &VerifyReport{Shoe: info.ID, Commitment: info.Commitment, Matches: seal.Commitment(seed, order) == info.Commitment}
+	rep := &wire.VerifyReport{Shoe: info.ID, Commitment: info.Commitment, Matches: seal.Commitment(seed, order) == info.Commitment}
 	if !rep.Matches {
 		rep.Problems = append(rep.Problems, "the revealed seed does not give the committed order")
 	}
@@ -215,7 +203,7 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 
 // readShoeStart reads a shoe's commitment, and its options when a
 // configuration change had changed them.
-func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
+func readShoeStart(rep *wire.ShoeReport, r *sabot.LogRecord) error {
 	p, err := payload[tablelog.ShoeStart](r)
 	if err != nil {
 		return err
@@ -229,7 +217,7 @@ func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
 
 // readShoeStep reads a shoe's step: who authorised its shuffle, who cut it
 // and where (AR-07, EG-02).
-func readShoeStep(rep *ShoeReport, r *sabot.LogRecord) error {
+func readShoeStep(rep *wire.ShoeReport, r *sabot.LogRecord) error {
 	p, err := payload[tablelog.ShoeStep](r)
 	if err != nil {
 		return err
@@ -244,7 +232,7 @@ func readShoeStep(rep *ShoeReport, r *sabot.LogRecord) error {
 }
 
 // readReveal reads a shoe's seed, revealed once it was over.
-func readReveal(rep *ShoeReport, r *sabot.LogRecord) error {
+func readReveal(rep *wire.ShoeReport, r *sabot.LogRecord) error {
 	p, err := payload[tablelog.Reveal](r)
 	if err != nil {
 		return err

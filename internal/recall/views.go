@@ -1,17 +1,9 @@
 package recall
 
-import (
-	"sabot/internal/wire"
-)
-
 // Every payload recall reads is internal/tablelog's, which its writers (the
 // table actor, the staff's live table, the operator's wallet) share. The
 // significant events (the pit's, the server's, the staff's) are
 // wire.AdminEvent, which every writer and recall share.
-
-// Action is a decision as the log and the API have it: an engine.Action
-// with the action's name (the server's WireAction, the same JSON).
-type Action = wire.Action
 
 // A card read, the cut card's coming out, a decision, a configuration
 // change and a table's opening are tablelog.Card, tablelog.Cut,
