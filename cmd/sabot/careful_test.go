@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"sabot/engine"
-	"sabot/internal/recall"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -68,7 +68,7 @@ func TestStrategyPNGNotToATerminal(t *testing.T) {
 func TestRecallPrintsAmountsAsMoney(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	printRecall(&out, &recall.RoundRecord{ID: "1-1", Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1250}},
+	printRecall(&out, &wire.RoundRecord{ID: "1-1", Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1250}},
 		Net: map[string]money.Amount{"ana": 1250}, House: -1250,
 		WalletsAtDeal: map[string]money.Amount{"ana": 98750}, WalletsAfter: map[string]money.Amount{"ana": 101250}})
 	for _, want := range []string{"box 1  12.50", "net +12.50  wallet 987.50 → 1,012.50", "net -12.50"} {

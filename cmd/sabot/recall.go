@@ -69,7 +69,7 @@ func newRecallCmd(e *env) *cobra.Command {
 	return c
 }
 
-func printRecall(w io.Writer, rr *recall.RoundRecord) {
+func printRecall(w io.Writer, rr *wire.RoundRecord) {
 	fmt.Fprintf(w, "round %s  table %d %q  profile %s", rr.ID, rr.Table, rr.TableName, rr.Profile)
 	for _, k := range slices.Sorted(maps.Keys(rr.Options)) {
 		fmt.Fprintf(w, " %s=%s", k, rr.Options[k])
@@ -222,7 +222,7 @@ as any player can.`,
   sabot verify 3-2 --url https://tables.example.com`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var rep *recall.VerifyReport
+			var rep *wire.VerifyReport
 			var err error
 			if url != "" {
 				if cmd.Flags().Changed("db") {

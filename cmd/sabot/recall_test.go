@@ -1,11 +1,10 @@
 package main
 
 import (
+	"sabot/internal/wire"
 	"strings"
 	"testing"
 	"time"
-
-	"sabot/internal/recall"
 )
 
 // The recall of a round dealt from a physical
@@ -15,8 +14,8 @@ func TestPrintRecallPhysical(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 25, 21, 4, 5, 0, time.UTC)
 	var b strings.Builder
-	printRecall(&b, &recall.RoundRecord{ID: "4-7", Table: 4, TableName: "Sala 1", Profile: "spain", Physical: true,
-		Readings: []recall.Reading{
+	printRecall(&b, &wire.RoundRecord{ID: "4-7", Table: 4, TableName: "Sala 1", Profile: "spain", Physical: true,
+		Readings: []wire.Reading{
 			{At: at, Kind: "card", Card: "TS", By: "reader 1", Device: 3},
 			{At: at, Kind: "card", Card: "9H", By: "dora"},
 			{At: at, Kind: "undo", Card: "9H", By: "dora"},

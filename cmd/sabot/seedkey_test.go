@@ -90,7 +90,7 @@ func TestVerifyURL(t *testing.T) {
 	if _, err := admin.Command(ctx, v.ID, "new-shoe", wire.CommandRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	var rep recall.ShoeReport
+	var rep wire.ShoeReport
 	if err := (&client.Client{URL: srv.URL()}).Do(ctx, "GET", "/api/shoes/"+shoe, nil, &rep); err != nil {
 		t.Fatal(err)
 	}

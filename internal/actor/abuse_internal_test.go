@@ -27,28 +27,28 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 	if err := p.st.CreateUser(ctx, eve); err != nil {
 		t.Fatal(err)
 	}
-	first := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
+	first := p.a.handle(ctx, testCommand(t, wire.OpSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
 	if first.err != nil || first.seq == 0 {
 		t.Fatalf("eve's first sit: %+v", first)
 	}
-	p.do(t, eve, opLeave, wire.CommandRequest{})
+	p.do(t, eve, wire.OpLeave, wire.CommandRequest{})
 	for range 3 * p.a.seenMax {
-		p.do(t, eve, opSit, wire.CommandRequest{Box: 5})
-		p.do(t, eve, opLeave, wire.CommandRequest{})
+		p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 5})
+		p.do(t, eve, wire.OpLeave, wire.CommandRequest{})
 	}
 	if _, ok := p.a.seen["eve\x00first"]; ok || !p.a.forgot {
 		t.Fatal("the table still remembers eve's first command: the test proves nothing")
 	}
 
 	// A round in which ana decides.
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
 	for tries := 0; p.a.timer.kind != decisionTimer; tries++ {
 		if tries == 50 {
 			t.Fatal("no round with a decision to wait for in 50 deals")
 		}
-		p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
-		p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+		p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+		p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
 		for p.a.dealt && p.a.timer.kind != decisionTimer {
 			p.a.expire(ctx)
 		}
@@ -59,7 +59,7 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 	timer, due, last := p.a.timer, p.a.timer.due, p.a.lastSeq
 
 	for range 3 {
-		again := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
+		again := p.a.handle(ctx, testCommand(t, wire.OpSit, eve, "eve", "first", wire.CommandRequest{Box: 5}))
 		if again.err != nil || !again.dup || again.seq != first.seq {
 			t.Fatalf("the repeated sit: %+v; want a duplicate of seq %d", again, first.seq)
 		}
@@ -75,22 +75,22 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 		t.Fatalf("the repeat wrote %d records (%v), box 5 held by %q", len(recs), err, p.a.t.Holder(5))
 	}
 	// A new command of eve's is still run.
-	if r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint("new-", cmdNo), wire.CommandRequest{Box: 5})); r.err != nil || r.dup {
+	if r := p.a.handle(ctx, testCommand(t, wire.OpSit, eve, "eve", fmt.Sprint("new-", cmdNo), wire.CommandRequest{Box: 5})); r.err != nil || r.dup {
 		t.Fatalf("a new sit after the repeats: %+v", r)
 	}
 }
 
 // leaves returns the leave records of a table's log.
-func (p *playedTable) leaves(tb testing.TB) []seatPayload {
+func (p *playedTable) leaves(tb testing.TB) []tablelog.Seat {
 	tb.Helper()
 	recs, err := p.st.Log(context.Background(), p.a.cfg.ID, 1)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var out []seatPayload
+	var out []tablelog.Seat
 	for _, r := range recs {
 		if r.Kind == sabot.LogLeave {
-			out = append(out, payloadOf[seatPayload](r, nil))
+			out = append(out, payloadOf[tablelog.Seat](r, nil))
 		}
 	}
 	return out
@@ -103,11 +103,11 @@ func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "vegas-s17", nil, -1)
 	ana, eve := p.player(t, "ana"), p.player(t, "eve")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, eve, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, eve, opSit, wire.CommandRequest{Box: 3})
-	p.do(t, eve, opBet, wire.CommandRequest{Box: 2, Stake: 100})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 3})
+	p.do(t, eve, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
 	if p.a.dealt || p.a.timer.kind != betTimer {
 		t.Fatal("dealt before the window closed, with box 3 held and not bet on")
 	}
@@ -155,19 +155,19 @@ func TestBoxesWithoutBetCapped_AR21(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "vegas-s17", nil, -1)
 	ana, eve := p.player(t, "ana"), p.player(t, "eve")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 7}) // not bet on: no deal yet
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 7}) // not bet on: no deal yet
 	for box := 1; box <= DefaultMaxBoxesWithoutBet; box++ {
-		p.do(t, eve, opSit, wire.CommandRequest{Box: box})
+		p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: box})
 	}
-	r := p.a.handle(ctx, testCommand(t, opSit, eve, "eve", "one-more", wire.CommandRequest{Box: 4}))
+	r := p.a.handle(ctx, testCommand(t, wire.OpSit, eve, "eve", "one-more", wire.CommandRequest{Box: 4}))
 	if sabot.ErrorCode(r.err) != sabot.ECONFLICT || !strings.Contains(r.err.Error(), "at most 3 here") || strings.Contains(r.err.Error(), "AR-21") || p.a.t.Holder(4) != "" { // vegas-s17: no regulation's AR-21
 		t.Fatalf("eve's box %d without a bet: %v", DefaultMaxBoxesWithoutBet+1, r.err)
 	}
 	for box := 1; box <= DefaultMaxBoxesWithoutBet; box++ {
-		p.do(t, eve, opBet, wire.CommandRequest{Box: box, Stake: 100})
+		p.do(t, eve, wire.OpBet, wire.CommandRequest{Box: box, Stake: 100})
 	}
 	for box := 4; box <= 6; box++ {
-		p.do(t, eve, opSit, wire.CommandRequest{Box: box})
+		p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: box})
 	}
 	if n := p.a.unbetBoxes("eve"); n != 3 {
 		t.Fatalf("eve holds %d boxes without a bet, want 3", n)
@@ -184,10 +184,10 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 	now := time.Now()
 	p.s.Now = func() time.Time { return now }
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 1000})
-	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 1000})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 1000})
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 1000})
 	p.a.expire(ctx) // the window closes; AR-03 refuses the round
 	if p.a.dealt || p.a.t.Holder(1) != "ana" || p.a.t.Holder(2) != "ben" {
 		t.Fatalf("after the window: dealt %v, holders %q %q", p.a.dealt, p.a.t.Holder(1), p.a.t.Holder(2))
@@ -231,9 +231,9 @@ func TestSeatIdleWithBetsGivenUp_AR21(t *testing.T) {
 func TestLonePlayerWaits_AR03(t *testing.T) {
 	p := newPlayedTable(t, "argentina", nil, -1)
 	ana := p.player(t, "ana")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
 	for box := 1; box <= 3; box++ {
-		p.do(t, ana, opBet, wire.CommandRequest{Box: box, Stake: 1000})
+		p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: box, Stake: 1000})
 	}
 	p.a.expire(context.Background())
 	w := p.a.view().Waiting
@@ -255,10 +255,10 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "spain", nil, -1)
 	ana, cy, zoe := p.player(t, "ana"), p.player(t, "cy"), p.player(t, "zoe")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, cy, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, zoe, opBet, wire.CommandRequest{Box: 1, Stake: 300}) // behind ana
-	p.do(t, cy, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, cy, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, zoe, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 300}) // behind ana
+	p.do(t, cy, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
 	wallet := p.s.balance(ctx, sabot.AccountWallet, zoe.ID)
 	sub := &Subscriber{ch: make(chan []byte, 256)}
 	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
@@ -326,7 +326,7 @@ func TestBoxesNotHeldForEverByResitting_AR21(t *testing.T) {
 	ana := p.player(t, "ana")
 	try := func(u *sabot.User, box int) bool {
 		cmdNo++
-		r := p.a.handle(ctx, testCommand(t, opSit, u, u.Name, fmt.Sprint(cmdNo), wire.CommandRequest{Box: box}))
+		r := p.a.handle(ctx, testCommand(t, wire.OpSit, u, u.Name, fmt.Sprint(cmdNo), wire.CommandRequest{Box: box}))
 		return r.err == nil
 	}
 	grab := func() { // the holders' script: every free box, at once
@@ -379,7 +379,7 @@ func TestReseatBounded_AR21(t *testing.T) {
 	eve, wu := p.player(t, "eve"), p.player(t, "wu")
 	sit := func(box int) error {
 		cmdNo++
-		return p.a.handle(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint(cmdNo), wire.CommandRequest{Box: box})).err
+		return p.a.handle(ctx, testCommand(t, wire.OpSit, eve, "eve", fmt.Sprint(cmdNo), wire.CommandRequest{Box: box})).err
 	}
 	if err := sit(1); err != nil {
 		t.Fatal(err)
@@ -393,7 +393,7 @@ func TestReseatBounded_AR21(t *testing.T) {
 		t.Fatalf("box 1 again, nobody waiting for a box: %v", err)
 	}
 	cmdNo++
-	if r := p.a.handle(ctx, testCommand(t, opSit, wu, "wu", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 1})); r.err == nil {
+	if r := p.a.handle(ctx, testCommand(t, wire.OpSit, wu, "wu", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 1})); r.err == nil {
 		t.Fatal("box 1 is eve's")
 	} // wu waits for a box
 	now = now.Add(p.s.timing().SeatIdle)
@@ -421,13 +421,13 @@ func TestReseatBounded_AR21(t *testing.T) {
 		t.Fatal(err)
 	}
 	ann, bo := p.player(t, "ann"), p.player(t, "bo")
-	p.do(t, ann, opSit, wire.CommandRequest{Box: 5})
-	p.do(t, bo, opSit, wire.CommandRequest{Box: 6})
+	p.do(t, ann, wire.OpSit, wire.CommandRequest{Box: 5})
+	p.do(t, bo, wire.OpSit, wire.CommandRequest{Box: 6})
 	for _, b := range []struct {
 		u   *sabot.User
 		box int
 	}{{eve, 4}, {ann, 5}, {bo, 6}} {
-		p.do(t, b.u, opBet, wire.CommandRequest{Box: b.box, Stake: 100})
+		p.do(t, b.u, wire.OpBet, wire.CommandRequest{Box: b.box, Stake: 100})
 	}
 	if !p.a.dealt {
 		t.Fatal("no round dealt")
@@ -442,17 +442,17 @@ func TestReseatBounded_AR21(t *testing.T) {
 	n := 0
 	for ; n < 100; n++ {
 		cmdNo++
-		err = p.a.handle(ctx, testCommand(t, opSit, ben, "ben", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 7})).err
+		err = p.a.handle(ctx, testCommand(t, wire.OpSit, ben, "ben", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 7})).err
 		if err != nil {
 			break
 		}
-		p.do(t, ben, opLeave, wire.CommandRequest{})
+		p.do(t, ben, wire.OpLeave, wire.CommandRequest{})
 	}
 	if n != p.s.sitsPerMinute() || sabot.ErrorCode(err) != sabot.ETHROTTLED || sabot.RetryAfter(err) <= 0 {
 		t.Fatalf("sits in a minute: %d, then %v (retry %v)", n, err, sabot.RetryAfter(err))
 	}
 	now = now.Add(time.Minute)
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 7})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 7})
 }
 
 // A command sent again while the first is in flight (its stake waits for

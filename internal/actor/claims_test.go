@@ -42,7 +42,7 @@ func TestSimultaneousClaims_AR21(t *testing.T) {
 		t.Fatal(err)
 	}
 	send := func(name string, box int, at time.Time) chan reply {
-		c := testCommand(t, opSit, users[name], name, name+"-"+strconv.Itoa(box), wire.CommandRequest{Box: box})
+		c := testCommand(t, wire.OpSit, users[name], name, name+"-"+strconv.Itoa(box), wire.CommandRequest{Box: box})
 		c.at, c.reply = at, make(chan reply, 1)
 		a.cmds <- c
 		return c.reply

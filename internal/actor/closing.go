@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
@@ -94,7 +95,7 @@ func (a *Table) pitCloseTable(ctx context.Context, c *Command, req wire.CloseTab
 		if err != nil {
 			return 0, err
 		}
-		if _, err := a.append(ctx, nil, sabot.LogLeave, 0, seatPayload{Player: p, Returned: pending, Reason: "table closed (" + rule + ")"}, ps); err != nil {
+		if _, err := a.append(ctx, nil, sabot.LogLeave, 0, tablelog.Seat{Player: p, Returned: pending, Reason: "table closed (" + rule + ")"}, ps); err != nil {
 			return 0, err
 		}
 		a.t.Leave(p)

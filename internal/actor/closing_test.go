@@ -29,11 +29,11 @@ func TestCloseTable_003s11_StakesKeptPlayersInvited(t *testing.T) {
 	wallet := func(u *sabot.User) money.Amount { return p.s.balance(ctx, sabot.AccountWallet, u.ID) }
 	before := map[string]money.Amount{"ana": wallet(ana), "ben": wallet(ben), "carl": wallet(carl)}
 	tableBefore := p.tableAccount()
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
-	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 200})
-	p.do(t, carl, opBet, wire.CommandRequest{Box: 1, Stake: 300}) // a back bet (ES-03)
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 200})
+	p.do(t, carl, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 300}) // a back bet (ES-03)
 	if wallet(carl) != before["carl"]-300 || p.tableAccount() != tableBefore+600 {
 		t.Fatalf("the bets were not debited: carl %s, table %s", wallet(carl), p.tableAccount())
 	}
@@ -70,7 +70,7 @@ func TestCloseTable_003s11_StakesKeptPlayersInvited(t *testing.T) {
 	for _, try := range []struct {
 		op  string
 		req wire.CommandRequest
-	}{{opSit, wire.CommandRequest{Box: 1}}, {opBet, wire.CommandRequest{Box: 1, Stake: 100}}} {
+	}{{wire.OpSit, wire.CommandRequest{Box: 1}}, {wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100}}} {
 		err := p.try(t, ana, try.op, try.req)
 		wantCode(t, err, sabot.ECONFLICT)
 		if msg := sabot.ErrorMessage(err); !strings.Contains(msg, "(003 §11)") || !strings.Contains(msg, "table 7") {
@@ -89,19 +89,19 @@ func TestCloseTable_003s11_StakesKeptPlayersInvited(t *testing.T) {
 	if v := p.a.view(); v.InvitedTo != 7 || v.Closed == "" || len(v.Seats) != 0 || len(v.Bets) != 0 {
 		t.Fatalf("after a restart: closed %q, invited to %d, seats %v, bets %v", v.Closed, v.InvitedTo, v.Seats, v.Bets)
 	}
-	wantCode(t, p.try(t, ana, opSit, wire.CommandRequest{Box: 1}), sabot.ECONFLICT)
+	wantCode(t, p.try(t, ana, wire.OpSit, wire.CommandRequest{Box: 1}), sabot.ECONFLICT)
 	if again := p.a.handle(ctx, testCommand(t, wire.OpCloseTable, closeInspector, "ines", "close-1", wire.CommandRequest{To: 7})); again.err != nil || !again.dup {
 		t.Fatalf("the closing sent again after a restart: %+v", again)
 	}
 	// Reopened: the table serves again, and a restart keeps it open.
 	p.do(t, closeInspector, wire.OpReopenTable, wire.CommandRequest{})
 	wantCode(t, p.try(t, closeInspector, wire.OpReopenTable, wire.CommandRequest{}), sabot.ECONFLICT)
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
 	p.rebuildWith(t)
 	if v := p.a.view(); v.Closed != "" || v.InvitedTo != 0 || len(v.Seats) != 1 {
 		t.Fatalf("reopened, after a restart: closed %q, invited to %d, seats %v", v.Closed, v.InvitedTo, v.Seats)
 	}
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
 }
 
 // 003 §11: the table closes once the round in play is over («Terminada
@@ -115,10 +115,10 @@ func TestCloseTable_003s11_RefusedMidRound(t *testing.T) {
 		var us []*sabot.User
 		for box, name := range []string{"ana", "ben", "carl"} { // AR-03: three bets to start
 			us = append(us, p.player(t, name))
-			p.do(t, us[box], opSit, wire.CommandRequest{Box: box + 1})
+			p.do(t, us[box], wire.OpSit, wire.CommandRequest{Box: box + 1})
 		}
 		for box, u := range us {
-			p.do(t, u, opBet, wire.CommandRequest{Box: box + 1, Stake: 100})
+			p.do(t, u, wire.OpBet, wire.CommandRequest{Box: box + 1, Stake: 100})
 		}
 		if !p.a.dealt {
 			p.a.expire(ctx)
@@ -159,8 +159,8 @@ func TestCloseTable_003s11_LiveTableCashesOutWalkInsFirst(t *testing.T) {
 	}
 	ana := p.player(t, "ana")
 	before := p.s.balance(ctx, sabot.AccountWallet, ana.ID)
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
 	p.do(t, dora, wire.OpSeatWalkIn, wire.CommandRequest{Box: 2})
 	p.do(t, dora, wire.OpBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
 	err := p.try(t, closeInspector, wire.OpCloseTable, wire.CommandRequest{To: 3})
@@ -170,7 +170,7 @@ func TestCloseTable_003s11_LiveTableCashesOutWalkInsFirst(t *testing.T) {
 	}
 	p.do(t, dora, wire.OpCashOut, wire.CommandRequest{Box: 2})
 	wantCode(t, p.try(t, closeInspector, wire.OpCloseTable, wire.CommandRequest{To: 3}), sabot.ECONFLICT) // cashed out, still seated
-	stand := testCommand(t, opLeave, dora, "dora", "stand-walk-in", wire.CommandRequest{})
+	stand := testCommand(t, wire.OpLeave, dora, "dora", "stand-walk-in", wire.CommandRequest{})
 	stand.walkIn = 2
 	if r := p.a.handle(ctx, stand); r.err != nil {
 		t.Fatal(r.err)

@@ -47,17 +47,17 @@ func TestEveryCommandReadsItsRequest(t *testing.T) {
 		body string
 		req  any
 	}{
-		opSit:                   {`{"command_id":"c","box":2}`, wire.Sit{Box: 2}},
-		opLeave:                 {`{"command_id":"c","walk_in":3}`, wire.Leave{}},
-		opBet:                   {`{"command_id":"c","box":2,"stake":500}`, wire.Bet{Box: 2, Stake: 500}},
-		opWithdraw:              {`{"command_id":"c","box":2}`, wire.Withdraw{Box: 2}},
-		opAct:                   {`{"command_id":"c","box":2,"hand":1,"stake":500,"action":"double","value":11}`, wire.Act{Box: 2, Hand: 1, Stake: 500, Action: "double", Value: 11}},
-		opDecline:               {`{"command_id":"c","box":2,"hand":1}`, wire.Decline{Box: 2, Hand: 1}},
-		opForce:                 {`{"command_id":"c","cards":"TS 9H"}`, wire.ForceCards{Cards: "TS 9H"}},
-		opNewShoe:               {`{"command_id":"c"}`, wire.NewShoe{}},
-		opVoid:                  {`{"command_id":"c"}`, wire.Void{}},
-		opConfig:                {`{"command_id":"c","options":{"max_bet":"500"},"bank":"ana","reason":"why"}`, wire.Configure{Options: map[string]string{"max_bet": "500"}, Bank: &bank, Reason: "why"}},
-		opCutShoe:               {`{"command_id":"c","value":40}`, wire.CutShoe{Value: 40}},
+		wire.OpSit:              {`{"command_id":"c","box":2}`, wire.Sit{Box: 2}},
+		wire.OpLeave:            {`{"command_id":"c","walk_in":3}`, wire.Leave{}},
+		wire.OpBet:              {`{"command_id":"c","box":2,"stake":500}`, wire.Bet{Box: 2, Stake: 500}},
+		wire.OpWithdraw:         {`{"command_id":"c","box":2}`, wire.Withdraw{Box: 2}},
+		wire.OpAct:              {`{"command_id":"c","box":2,"hand":1,"stake":500,"action":"double","value":11}`, wire.Act{Box: 2, Hand: 1, Stake: 500, Action: "double", Value: 11}},
+		wire.OpDecline:          {`{"command_id":"c","box":2,"hand":1}`, wire.Decline{Box: 2, Hand: 1}},
+		wire.OpForceCards:       {`{"command_id":"c","cards":"TS 9H"}`, wire.ForceCards{Cards: "TS 9H"}},
+		wire.OpNewShoe:          {`{"command_id":"c"}`, wire.NewShoe{}},
+		wire.OpVoid:             {`{"command_id":"c"}`, wire.Void{}},
+		wire.OpConfigure:        {`{"command_id":"c","options":{"max_bet":"500"},"bank":"ana","reason":"why"}`, wire.Configure{Options: map[string]string{"max_bet": "500"}, Bank: &bank, Reason: "why"}},
+		wire.OpCutShoe:          {`{"command_id":"c","value":40}`, wire.CutShoe{Value: 40}},
 		wire.OpBuyIn:            {`{"command_id":"c","box":2,"stake":5000}`, wire.BuyIn{Box: 2, Amount: 5000}},
 		wire.OpRuling:           {`{"command_id":"c","reason":"the card stands"}`, wire.Ruling{Text: "the card stands"}},
 		wire.OpCorrect:          {`{"command_id":"c","case":"a","box":2}`, wire.Correct{Case: "a", Box: 2}},
@@ -68,12 +68,12 @@ func TestEveryCommandReadsItsRequest(t *testing.T) {
 		wire.OpNoMoreBets:       {`{"command_id":"c"}`, wire.NoMoreBets{}},
 		wire.OpUndoCard:         {`{"command_id":"c"}`, wire.UndoCard{}},
 		wire.OpCashOut:          {`{"command_id":"c","box":2}`, wire.CashOut{Box: 2}},
-		opAuthorise:             {`{"command_id":"c"}`, wire.AuthoriseShuffle{}},
+		wire.OpAuthoriseShuffle: {`{"command_id":"c"}`, wire.AuthoriseShuffle{}},
 		wire.OpCutCard:          {`{"command_id":"c"}`, wire.CutCard{}},
 		wire.OpRecordCut:        {`{"command_id":"c","box":3}`, wire.RecordCut{Box: 3}},
 		wire.OpSkippedEleven:    {`{"command_id":"c"}`, wire.SkippedEleven{}},
 		wire.OpRefuseCorrection: {`{"command_id":"c","correction":7}`, wire.RefuseCorrection{Correction: 7}},
-		opDeal:                  {`{"command_id":"c"}`, wire.Deal{}},
+		wire.OpDeal:             {`{"command_id":"c"}`, wire.Deal{}},
 		wire.OpCloseTable:       {`{"command_id":"c","to":4,"reason":"few players"}`, wire.CloseTable{To: 4, Reason: "few players"}},
 		wire.OpReopenTable:      {`{"command_id":"c"}`, wire.ReopenTable{}},
 	}
@@ -106,7 +106,7 @@ func TestEveryCommandReadsItsRequest(t *testing.T) {
 		}
 	}
 	// A wire request's own check refuses as the command's read did.
-	if _, err := readBody(tableCommandNamed(opForce), wire.CommandRequest{CommandID: "c2", Cards: "TS ZZ"}); sabot.ErrorCode(err) != sabot.EINVALID {
+	if _, err := readBody(tableCommandNamed(wire.OpForceCards), wire.CommandRequest{CommandID: "c2", Cards: "TS ZZ"}); sabot.ErrorCode(err) != sabot.EINVALID {
 		t.Errorf("force-cards TS ZZ: %v", err)
 	}
 }

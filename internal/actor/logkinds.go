@@ -7,7 +7,6 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
-	"sabot/internal/live"
 	"sabot/internal/recall"
 	"sabot/internal/tablelog"
 	"sabot/internal/wire"
@@ -86,11 +85,11 @@ func kindOf[T any](k kindParts[T]) logKind {
 // logKinds is the registry of the log's kinds: every kind of
 // sabot.LogKinds has its entry (TestLogKinds).
 var logKinds = map[string]logKind{
-	sabot.LogTableOpened: kindOf(kindParts[openedPayload]{replay: (*Table).replayOpened, none: noTrack}),
-	sabot.LogShoe:        kindOf(kindParts[recall.ShoeStart]{track: (*Table).trackShoe, none: noReplay}),
-	sabot.LogShoeReveal:  kindOf(kindParts[recall.Reveal]{track: (*Table).trackReveal, none: noReplay}),
-	sabot.LogSit:         kindOf(kindParts[seatPayload]{replay: (*Table).replaySit, none: noTrack}),
-	sabot.LogLeave:       kindOf(kindParts[seatPayload]{track: (*Table).trackLeave, replay: (*Table).replayLeave}),
+	sabot.LogTableOpened: kindOf(kindParts[tablelog.Opened]{replay: (*Table).replayOpened, none: noTrack}),
+	sabot.LogShoe:        kindOf(kindParts[tablelog.ShoeStart]{track: (*Table).trackShoe, none: noReplay}),
+	sabot.LogShoeReveal:  kindOf(kindParts[tablelog.Reveal]{track: (*Table).trackReveal, none: noReplay}),
+	sabot.LogSit:         kindOf(kindParts[tablelog.Seat]{replay: (*Table).replaySit, none: noTrack}),
+	sabot.LogLeave:       kindOf(kindParts[tablelog.Seat]{track: (*Table).trackLeave, replay: (*Table).replayLeave}),
 	sabot.LogBet:         kindOf(kindParts[tablelog.Bet]{track: (*Table).trackBet, replay: (*Table).replayBet}),
 	sabot.LogBetWithdraw: kindOf(kindParts[tablelog.Bet]{track: (*Table).trackWithdraw, replay: (*Table).replayWithdraw}),
 	sabot.LogDeal:        kindOf(kindParts[tablelog.Deal]{track: (*Table).trackDeal, replay: (*Table).replayDeal}),
@@ -98,13 +97,13 @@ var logKinds = map[string]logKind{
 	sabot.LogTimeout:     kindOf(kindParts[tablelog.Decision]{track: (*Table).trackAction, replay: (*Table).replayAction}),
 	sabot.LogSettle:      kindOf(kindParts[tablelog.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
 	sabot.LogVoid:        kindOf(kindParts[tablelog.Settle]{track: (*Table).trackClose, replay: (*Table).replayClose}),
-	sabot.LogShoeStep:    kindOf(kindParts[recall.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
+	sabot.LogShoeStep:    kindOf(kindParts[tablelog.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
 	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[tablelog.Configure]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
 	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
-	sabot.LogCard:        kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
-	sabot.LogCardUndo:    kindOf(kindParts[live.CardPayload]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
-	sabot.LogCutCard:     kindOf(kindParts[live.CutPayload]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
+	sabot.LogCard:        kindOf(kindParts[tablelog.Card]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
+	sabot.LogCardUndo:    kindOf(kindParts[tablelog.Card]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
+	sabot.LogCutCard:     kindOf(kindParts[tablelog.Cut]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
 	sabot.LogWalletDebit: kindOf(kindParts[tablelog.WalletDebit]{none: noTrack | noReplay}),
 }
 
@@ -137,7 +136,7 @@ func init() {
 
 func (a *Table) trackBet(_ *sabot.LogRecord, p tablelog.Bet)      { a.escrow[p.Player] += p.Debit }
 func (a *Table) trackWithdraw(_ *sabot.LogRecord, p tablelog.Bet) { a.escrow[p.Player] -= p.Stake }
-func (a *Table) trackLeave(_ *sabot.LogRecord, p seatPayload)     { a.escrow[p.Player] -= p.Returned }
+func (a *Table) trackLeave(_ *sabot.LogRecord, p tablelog.Seat)   { a.escrow[p.Player] -= p.Returned }
 
 func (a *Table) trackDeal(_ *sabot.LogRecord, p tablelog.Deal) {
 	a.bankCover, a.bankHolder = p.BankCover, p.Bank
@@ -148,7 +147,7 @@ func (a *Table) trackAction(_ *sabot.LogRecord, p tablelog.Decision) {
 	a.bankCover += p.BankCover
 }
 
-func (a *Table) trackShoe(_ *sabot.LogRecord, p recall.ShoeStart) {
+func (a *Table) trackShoe(_ *sabot.LogRecord, p tablelog.ShoeStart) {
 	// (The seeds of a start were opened before the replay; a shoe the
 	// actor writes, writeFresh notes with its seed.)
 	if seed, err := a.s.openSeed(p, a.cfg.ID); err == nil {
@@ -156,7 +155,7 @@ func (a *Table) trackShoe(_ *sabot.LogRecord, p recall.ShoeStart) {
 	}
 }
 
-func (a *Table) trackReveal(_ *sabot.LogRecord, p recall.Reveal) {
+func (a *Table) trackReveal(_ *sabot.LogRecord, p tablelog.Reveal) {
 	if sh := a.shoes[p.Shoe]; sh != nil {
 		sh.revealed = true
 	}
@@ -189,7 +188,7 @@ func (a *Table) trackClose(_ *sabot.LogRecord, p tablelog.Settle) {
 
 // The replays: how a start applies each record to the rebuilt table.
 
-func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
+func (a *Table) replayOpened(_ *sabot.LogRecord, p tablelog.Opened) error {
 	prof, err := profileOf(p.Profile, p.Options)
 	if err != nil {
 		return err
@@ -224,9 +223,9 @@ func (a *Table) replayOpened(_ *sabot.LogRecord, p openedPayload) error {
 	return nil
 }
 
-func (a *Table) replaySit(_ *sabot.LogRecord, p seatPayload) error { return a.t.Sit(p.Player, p.Box) }
+func (a *Table) replaySit(_ *sabot.LogRecord, p tablelog.Seat) error { return a.t.Sit(p.Player, p.Box) }
 
-func (a *Table) replayLeave(_ *sabot.LogRecord, p seatPayload) error {
+func (a *Table) replayLeave(_ *sabot.LogRecord, p tablelog.Seat) error {
 	if p.Box > 0 { // AR-21: one seat given up
 		return a.vacate(p.Player, p.Box, p.Returned)
 	}
@@ -286,9 +285,9 @@ func (a *Table) replayClose(_ *sabot.LogRecord, p tablelog.Settle) error {
 	return err
 }
 
-func (a *Table) replayCard(_ *sabot.LogRecord, p live.CardPayload) error { return a.t.Feed(p.Card) }
+func (a *Table) replayCard(_ *sabot.LogRecord, p tablelog.Card) error { return a.t.Feed(p.Card) }
 
-func (a *Table) replayCardUndo(_ *sabot.LogRecord, p live.CardPayload) error {
+func (a *Table) replayCardUndo(_ *sabot.LogRecord, p tablelog.Card) error {
 	back, err := a.t.Undo()
 	if err == nil && back != p.Card {
 		err = fmt.Errorf("round %d: the card taken back replays as %v, logged %v", p.Round, back, p.Card)
@@ -300,7 +299,7 @@ func (a *Table) replayCardUndo(_ *sabot.LogRecord, p live.CardPayload) error {
 	return err
 }
 
-func (a *Table) replayCutCard(_ *sabot.LogRecord, _ live.CutPayload) error { return a.t.CutCard() }
+func (a *Table) replayCutCard(_ *sabot.LogRecord, _ tablelog.Cut) error { return a.t.CutCard() }
 
 func (a *Table) replayConfigure(_ *sabot.LogRecord, p tablelog.Configure) error {
 	prof, err := profileOf(a.cfg.Profile, p.Options)

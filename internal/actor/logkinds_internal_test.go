@@ -68,7 +68,7 @@ func TestLogKindPayloads(t *testing.T) {
 	}
 	p.rounds(t, 30)
 	pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 	p.rounds(t, 60)
 	all, err := p.st.Log(context.Background(), p.a.cfg.ID, 1)
 	if err != nil {

@@ -45,7 +45,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 	}
 	p.rounds(t, 60)
 	pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 	p.rounds(t, 190)
 	all, err := p.st.Log(ctx, p.a.cfg.ID, 1)
 	if err != nil {
@@ -98,7 +98,7 @@ func TestLogReadsDoNotScanTheLog(t *testing.T) {
 		if !slices.Equal(got.Rounds, want[:3]) || got.Next != want[2] || len(got.Dealt) != 3 || !got.Revealed {
 			t.Errorf("shoe %d's first page: rounds %v next %q, %d dealt; want %v next %q", no, got.Rounds, got.Next, len(got.Dealt), want[:3], want[2])
 		}
-		whole, err := recall.WholeShoe(func(after int) (*recall.ShoeReport, error) {
+		whole, err := recall.WholeShoe(func(after int) (*wire.ShoeReport, error) {
 			return recall.ShoeInfo(ctx, cs, recall.ShoeID(p.a.cfg.ID, no), after, 3)
 		})
 		if err != nil {

@@ -43,8 +43,8 @@ func TestConfigureReturnsTheStake(t *testing.T) {
 	ana := p.player(t, "ana")
 	p.player(t, "ben")
 	p.rounds(t, 2)
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 40000})
-	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "30000"}})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 40000})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "30000"}})
 	if e := p.a.escrow["ana"]; e != 0 {
 		t.Fatalf("ana's stakes held %d after her only bet was returned", e)
 	}
@@ -67,7 +67,7 @@ func TestSnapshotKeepsTheProfilesValues(t *testing.T) {
 	ana := p.player(t, "ana")
 	p.player(t, "ben")
 	p.rounds(t, 1)
-	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "", "decks": ""}})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "", "decks": ""}})
 	no := p.a.t.ShoeNo()
 	p.rounds(t, 3) // snapshots after rounds 2 and 4
 	want := p.a.p.MaxBet
@@ -78,13 +78,13 @@ func TestSnapshotKeepsTheProfilesValues(t *testing.T) {
 		}
 	}
 	p.a = p.startFrom(t, 2)
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 60000}) // over the old 50000
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 60000}) // over the old 50000
 	p.startFrom(t, -1)
 	p.a.expire(ctx)
 	for p.a.dealt {
 		p.a.expire(ctx)
 	}
-	p.do(t, pit, opNewShoe, wire.CommandRequest{})
+	p.do(t, pit, wire.OpNewShoe, wire.CommandRequest{})
 	rep, err := recall.VerifyShoe(ctx, p.st, recall.ShoeID(p.a.cfg.ID, no))
 	if err != nil || !rep.Matches || len(rep.Problems) > 0 {
 		t.Fatalf("the shoe started by the change: %+v %v", rep, err)
@@ -97,7 +97,7 @@ func TestDuplicateAfterSnapshotStart(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "spain", nil, 1)
 	ana := p.player(t, "ana")
-	sit := *testCommand(t, opSit, ana, "ana", "sit-1", wire.CommandRequest{Box: 1})
+	sit := *testCommand(t, wire.OpSit, ana, "ana", "sit-1", wire.CommandRequest{Box: 1})
 	first := p.a.handle(ctx, &sit)
 	if first.err != nil {
 		t.Fatal(first.err)
@@ -135,7 +135,7 @@ func TestNoSnapshotWithSeedsQueued(t *testing.T) {
 	p.player(t, "ben")
 	p.rounds(t, 1)
 	p.s.Store = &failKind{Store: p.st, kind: sabot.LogConfigure}
-	c := testCommand(t, opConfig, pit, "pit", "cf", wire.CommandRequest{Options: map[string]string{"decks": "4"}})
+	c := testCommand(t, wire.OpConfigure, pit, "pit", "cf", wire.CommandRequest{Options: map[string]string{"decks": "4"}})
 	if r := p.a.handle(ctx, c); r.err == nil {
 		t.Fatal("the injected failure did not fail the change")
 	}
@@ -147,7 +147,7 @@ func TestNoSnapshotWithSeedsQueued(t *testing.T) {
 	if len(snaps) != 0 {
 		t.Fatalf("%d snapshots taken with a seed queued", len(snaps))
 	}
-	p.do(t, pit, opNewShoe, wire.CommandRequest{}) // uses the queued seed
+	p.do(t, pit, wire.OpNewShoe, wire.CommandRequest{}) // uses the queued seed
 	p.rounds(t, 2)
 	snaps, _ = p.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: p.a.cfg.ID})
 	if len(snaps) == 0 {
@@ -166,14 +166,14 @@ func TestNoSnapshotWithSeedsQueued(t *testing.T) {
 func TestBankHolderBetReturned_FAM02(t *testing.T) {
 	p := newPlayedTable(t, "family", map[string]string{"bank_rotates": "true"}, -1)
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
-	p.do(t, pit, opConfig, wire.CommandRequest{Bank: new("ana")})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Bank: new("ana")})
 	if len(p.a.t.Bets()) != 0 || p.a.escrow["ana"] != 0 {
 		t.Fatalf("the bank holder's bet stayed: %+v, stakes held %d", p.a.t.Bets(), p.a.escrow["ana"])
 	}
-	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
 	for _, b := range p.a.t.Round().Bets() {
 		if b.Player == "ana" {
 			t.Fatalf("ana plays box %d against her own bank", b.Box)
@@ -186,10 +186,10 @@ func TestBankHolderBetReturned_FAM02(t *testing.T) {
 func TestFreeBoxOneBettor_AR05(t *testing.T) {
 	p := newPlayedTable(t, "argentina", nil, -1)
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 3, Stake: 1000})
-	r := p.a.handle(context.Background(), testCommand(t, opBet, ben, "ben", "b3", wire.CommandRequest{Box: 3, Stake: 1000}))
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 3, Stake: 1000})
+	r := p.a.handle(context.Background(), testCommand(t, wire.OpBet, ben, "ben", "b3", wire.CommandRequest{Box: 3, Stake: 1000}))
 	if sabot.ErrorCode(r.err) != sabot.ECONFLICT || !strings.Contains(r.err.Error(), "AR-05") {
 		t.Fatalf("ben's bet on ana's free box 3: %v", r.err)
 	}
@@ -200,11 +200,11 @@ func TestFreeBoxOneBettor_AR05(t *testing.T) {
 func TestRefusedBetsHolderFirst_ES03(t *testing.T) {
 	p := newPlayedTable(t, "spain", map[string]string{"max_bet": "10000"}, -1)
 	ana, ben, cy := p.player(t, "ana"), p.player(t, "ben"), p.player(t, "cy")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, cy, opSit, wire.CommandRequest{Box: 3})               // has not bet: no deal yet
-	p.do(t, ben, opBet, wire.CommandRequest{Box: 1, Stake: 3000}) // a back bet, placed first
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 4000})
-	p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "6000"}})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, cy, wire.OpSit, wire.CommandRequest{Box: 3})               // has not bet: no deal yet
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 3000}) // a back bet, placed first
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 4000})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "6000"}})
 	bets := p.a.t.Bets()
 	if len(bets) != 1 || bets[0].Player != "ana" {
 		t.Fatalf("bets kept %+v, want ana's (the holder's) and ben's back bet returned", bets)
@@ -219,14 +219,14 @@ func TestClosedTableReturnsBankCover_FAM01(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "family", nil, -1)
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, pit, opConfig, wire.CommandRequest{Bank: new("ben")})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Bank: new("ben")})
 	for !p.a.dealt { // a blackjack ends the round at once: deal again
 		if p.a.t.Bank() != "ben" {
-			p.do(t, pit, opConfig, wire.CommandRequest{Bank: new("ben")})
+			p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Bank: new("ben")})
 		}
-		p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+		p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
 	}
 	full := p.s.balance(ctx, sabot.AccountWallet, ben.ID) + p.a.bankCover
 	if p.a.bankCover != 150 || p.s.balance(ctx, sabot.AccountBank, ben.ID) != 150 {

@@ -18,9 +18,9 @@ func TestReleaseCitesAR21OnlyAtArgentina(t *testing.T) {
 			ctx := context.Background()
 			p := newPlayedTable(t, profile, nil, -1)
 			eve := p.player(t, "eve")
-			p.do(t, eve, opSit, wire.CommandRequest{Box: 2})
-			p.do(t, eve, opSit, wire.CommandRequest{Box: 3})
-			p.do(t, eve, opBet, wire.CommandRequest{Box: 2, Stake: 500})
+			p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 2})
+			p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 3})
+			p.do(t, eve, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 500})
 			sub := &Subscriber{ch: make(chan []byte, 256)}
 			p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
 			p.a.expire(ctx) // the betting window closes: box 3 is given up

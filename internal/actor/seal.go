@@ -5,6 +5,7 @@ import (
 
 	"sabot/internal/recall"
 	"sabot/internal/seal"
+	"sabot/internal/tablelog"
 	"sabot/shoe"
 )
 
@@ -22,7 +23,7 @@ func snapshotSealWhat(table int64, round int) string {
 
 // sealSeed is a shoe record's seed: sealed with the server's key, or in
 // the clear without one (tests; `sabot serve` always has one).
-func (s *Host) sealSeed(p *recall.ShoeStart, table int64, seed shoe.Seed) {
+func (s *Host) sealSeed(p *tablelog.ShoeStart, table int64, seed shoe.Seed) {
 	if s.SeedKey == nil {
 		p.Seed = seal.SeedHex(seed)
 		return
@@ -32,7 +33,7 @@ func (s *Host) sealSeed(p *recall.ShoeStart, table int64, seed shoe.Seed) {
 
 // openSeed is a shoe record's seed: sealed, or in the clear as stores
 // written before seeds were sealed have it.
-func (s *Host) openSeed(p recall.ShoeStart, table int64) (shoe.Seed, error) {
+func (s *Host) openSeed(p tablelog.ShoeStart, table int64) (shoe.Seed, error) {
 	if p.Sealed == "" {
 		seed, err := seal.ParseSeed(p.Seed)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/seal"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -68,7 +69,7 @@ func TestLiveShoeSeedNotInLog(t *testing.T) {
 	if err != nil || len(reveals) != 1 {
 		t.Fatalf("shoe 1's reveal: %v %v", reveals, err)
 	}
-	var rev recall.Reveal
+	var rev tablelog.Reveal
 	json.Unmarshal(reveals[0].Payload, &rev)
 	found := 0
 	for _, r := range rows {
@@ -110,7 +111,7 @@ func TestSealedShoesRestartWithTheirKey(t *testing.T) {
 		p.player(t, n)
 	}
 	p.rounds(t, 30)
-	p.do(t, p.users[0], opBet, wire.CommandRequest{Box: 1, Stake: 300}) // a stake down for the next round
+	p.do(t, p.users[0], wire.OpBet, wire.CommandRequest{Box: 1, Stake: 300}) // a stake down for the next round
 	want := p.a.stateJSON(t)
 	next := p.a.t.Shoe().State().Cards[p.a.t.Shoe().State().Pos:]
 	if len(next) == 0 {
@@ -198,7 +199,7 @@ func TestPlainSeedStoreStillStarts(t *testing.T) {
 	if err != nil || len(sealed) != 1 {
 		t.Fatal(sealed, err)
 	}
-	var sp recall.ShoeStart
+	var sp tablelog.ShoeStart
 	json.Unmarshal(sealed[0].Payload, &sp)
 	if sp.Seed != "" || !strings.HasPrefix(sp.Sealed, "aes-gcm:"+testSeedKey.ID()+":") {
 		t.Errorf("the next shoe's record: %s", sealed[0].Payload)
@@ -223,7 +224,7 @@ func (p *playedTable) rebuildWith(t *testing.T) {
 // key, and opens only for its own shoe (the key file: package seal).
 func TestSeedSealedPerShoe(t *testing.T) {
 	k := testSeedKey
-	var sp recall.ShoeStart
+	var sp tablelog.ShoeStart
 	sp.Shoe = 2
 	s := &Host{SeedKey: k}
 	seed := [32]byte{1, 2, 3}

@@ -3,6 +3,7 @@ package actor
 import (
 	"context"
 	"fmt"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"strconv"
@@ -319,7 +320,7 @@ func (a *Table) release(ctx context.Context, player string, box int, stake money
 		a.log.Error("seat not given up", "player", player, "box", box, "err", err)
 		return
 	}
-	pay := seatPayload{Player: player, Box: box, Returned: stake, Reason: reason}
+	pay := tablelog.Seat{Player: player, Box: box, Returned: stake, Reason: reason}
 	if _, err := a.append(ctx, nil, sabot.LogLeave, 0, pay, ps); err != nil {
 		a.log.Error("seat not given up", "player", player, "box", box, "err", err)
 		return

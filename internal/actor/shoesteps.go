@@ -7,6 +7,7 @@ import (
 
 	"sabot"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/table"
 )
@@ -54,7 +55,7 @@ func (a *Table) authoriseShuffle(ctx context.Context, c *Command, _ wire.Authori
 	if err := a.t.AuthoriseShuffle(c.user.Name); err != nil {
 		return 0, wire.Refusal(err)
 	}
-	pay := recall.ShoeStep{Shoe: a.t.ShoeNo(), Step: recall.StepAuthorise, By: c.user.Name, Role: roleOf(c.user)}
+	pay := tablelog.ShoeStep{Shoe: a.t.ShoeNo(), Step: tablelog.StepAuthorise, By: c.user.Name, Role: roleOf(c.user)}
 	rec, err := a.append(ctx, c, sabot.LogShoeStep, 0, pay, nil)
 	if err != nil {
 		a.rebuild(ctx)
@@ -88,7 +89,7 @@ func (a *Table) cutShoe(ctx context.Context, c *Command, req wire.CutShoe) (int6
 				name, box, cite(a.p.Cite("AR-07, EG-02", "player_cut")))
 		}
 	}
-	pay := recall.ShoeStep{Shoe: a.t.ShoeNo(), Step: recall.StepCut, By: c.user.Name, Role: roleOf(c.user), At: req.Value}
+	pay := tablelog.ShoeStep{Shoe: a.t.ShoeNo(), Step: tablelog.StepCut, By: c.user.Name, Role: roleOf(c.user), At: req.Value}
 	return a.cut(ctx, c, pay)
 }
 
@@ -117,13 +118,13 @@ func (a *Table) recordCut(ctx context.Context, c *Command, req recordCutRequest)
 	rule := cite(a.p.Cite("AR-07, EG-02", "player_cut"))
 	switch {
 	case !a.t.Physical():
-		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from the server's shuffled shoe: the player chosen cuts it himself (%s)%s", opCutShoe, rule)
+		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the table deals from the server's shuffled shoe: the player chosen cuts it himself (%s)%s", wire.OpCutShoe, rule)
 	case a.dealt:
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: a new shoe is cut between rounds%s", rule)
 	case req.Box > a.p.Boxes:
 		return 0, sabot.Errorf(sabot.EINVALID, "refused: the table has boxes 1 to %d", a.p.Boxes).WithReason("no_such_box", map[string]any{"boxes": a.p.Boxes})
 	}
-	pay := recall.ShoeStep{Shoe: a.t.ShoeNo(), Step: recall.StepCut, Recorded: c.user.Name}
+	pay := tablelog.ShoeStep{Shoe: a.t.ShoeNo(), Step: tablelog.StepCut, Recorded: c.user.Name}
 	if req.Box == 0 {
 		if !c.user.Admin && c.user.Role != sabot.RoleInspector {
 			return 0, sabot.Errorf(sabot.EINVALID, "refused: give the box of the player who cut; the dealer does not cut: with nobody to cut, the inspector cuts and records it%s", rule)
@@ -140,7 +141,7 @@ func (a *Table) recordCut(ctx context.Context, c *Command, req recordCutRequest)
 }
 
 // cut applies a cut and writes its record.
-func (a *Table) cut(ctx context.Context, c *Command, pay recall.ShoeStep) (int64, error) {
+func (a *Table) cut(ctx context.Context, c *Command, pay tablelog.ShoeStep) (int64, error) {
 	if err := a.t.CutShoe(pay.By, pay.At); err != nil {
 		return 0, wire.Refusal(err)
 	}
@@ -167,7 +168,7 @@ func (a *Table) cutByTimeout(ctx context.Context) bool {
 		a.log.Error("no cut drawn", "err", err)
 		return false
 	}
-	pay := recall.ShoeStep{Shoe: a.t.ShoeNo(), Step: recall.StepCut, By: "inspector", Role: "inspector", At: lo + int(n.Int64()), Timeout: true}
+	pay := tablelog.ShoeStep{Shoe: a.t.ShoeNo(), Step: tablelog.StepCut, By: "inspector", Role: "inspector", At: lo + int(n.Int64()), Timeout: true}
 	_, err = a.cut(ctx, nil, pay)
 	if err != nil {
 		a.log.Error("the inspector's cut not written", "err", err)
@@ -177,12 +178,12 @@ func (a *Table) cutByTimeout(ctx context.Context) bool {
 }
 
 // publishStep tells the table's subscribers a step.
-func (a *Table) publishStep(p recall.ShoeStep) {
+func (a *Table) publishStep(p tablelog.ShoeStep) {
 	a.publish(wire.Event{Kind: wire.EvShoeStep, Shoe: recall.ShoeID(a.cfg.ID, p.Shoe), Text: sabot.Sentence(recall.ShoeStepWords(p))})
 }
 
-func (a *Table) replayShoeStep(_ *sabot.LogRecord, p recall.ShoeStep) error {
-	if p.Step == recall.StepAuthorise {
+func (a *Table) replayShoeStep(_ *sabot.LogRecord, p tablelog.ShoeStep) error {
+	if p.Step == tablelog.StepAuthorise {
 		return a.t.AuthoriseShuffle(p.By)
 	}
 	if err := a.t.CutShoe(p.By, p.At); err != nil {

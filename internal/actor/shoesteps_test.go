@@ -14,6 +14,7 @@ import (
 	"sabot/internal/recall"
 	"sabot/internal/seal"
 	"sabot/internal/store/sqlite"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/table"
 )
@@ -26,15 +27,15 @@ func (p *playedTable) try(tb testing.TB, u *sabot.User, op string, body wire.Com
 }
 
 // stepRecords are the table's shoe-step records of shoe no.
-func (p *playedTable) stepRecords(tb testing.TB, no int) []recall.ShoeStep {
+func (p *playedTable) stepRecords(tb testing.TB, no int) []tablelog.ShoeStep {
 	tb.Helper()
 	recs, err := p.st.Find(context.Background(), sabot.LogQuery{Kinds: []string{sabot.LogShoeStep}, TableID: p.a.cfg.ID, Shoe: int64(no)})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var out []recall.ShoeStep
+	var out []tablelog.ShoeStep
 	for _, r := range recs {
-		var s recall.ShoeStep
+		var s tablelog.ShoeStep
 		if err := json.Unmarshal(r.Payload, &s); err != nil {
 			tb.Fatal(err)
 		}
@@ -59,15 +60,15 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 	p := newPlayedTable(t, "spain", nil, -1)
 	ana, ben := p.player(t, "ana"), p.player(t, "ben")
 	insp := &sabot.User{ID: 998, Name: "ines", Role: sabot.RoleInspector}
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, ben, opSit, wire.CommandRequest{Box: 2})
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{})
 	if p.a.t.Awaiting() != table.StepAuthorise {
 		t.Fatalf("the new shoe awaits %q", p.a.t.Awaiting())
 	}
 	no := p.a.t.ShoeNo()
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
-	p.do(t, ben, opBet, wire.CommandRequest{Box: 2, Stake: 100})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
 	p.a.expire(ctx) // the betting window closes: no deal without the steps
 	if p.a.dealt {
 		t.Fatal("dealt before the inspector authorised the shuffle")
@@ -75,19 +76,19 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 	if w := p.a.view().Waiting; w == nil || w.Reason != "shoe_authorise" {
 		t.Fatalf("the view's waiting: %+v", w)
 	}
-	wantCode(t, p.try(t, ana, opCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT)
-	wantCode(t, tableCommandNamed(opAuthorise).Allows(ana, nil), sabot.EFORBIDDEN)
-	wantCode(t, tableCommandNamed(opCutShoe).Allows(&sabot.User{Name: "dan", Role: sabot.RoleDealer}, nil), sabot.EFORBIDDEN)
-	if err := tableCommandNamed(opCutShoe).Allows(ana, nil); err != nil {
+	wantCode(t, p.try(t, ana, wire.OpCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT)
+	wantCode(t, tableCommandNamed(wire.OpAuthoriseShuffle).Allows(ana, nil), sabot.EFORBIDDEN)
+	wantCode(t, tableCommandNamed(wire.OpCutShoe).Allows(&sabot.User{Name: "dan", Role: sabot.RoleDealer}, nil), sabot.EFORBIDDEN)
+	if err := tableCommandNamed(wire.OpCutShoe).Allows(ana, nil); err != nil {
 		t.Fatal(err)
 	}
-	p.do(t, insp, opAuthorise, wire.CommandRequest{})
+	p.do(t, insp, wire.OpAuthoriseShuffle, wire.CommandRequest{})
 	if v := p.a.view().Shoe; v.Await != "cut" || v.Cutter != "ana" || v.AuthorisedBy != "ines" {
 		t.Fatalf("the view's shoe: %+v", v)
 	}
-	wantCode(t, p.try(t, ben, opCutShoe, wire.CommandRequest{Value: 100}), sabot.EFORBIDDEN) // not the chosen player
-	wantCode(t, p.try(t, insp, opCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT) // a player is seated
-	wantCode(t, p.try(t, ana, opCutShoe, wire.CommandRequest{Value: 312}), sabot.ECONFLICT)  // outside the shoe
+	wantCode(t, p.try(t, ben, wire.OpCutShoe, wire.CommandRequest{Value: 100}), sabot.EFORBIDDEN) // not the chosen player
+	wantCode(t, p.try(t, insp, wire.OpCutShoe, wire.CommandRequest{Value: 100}), sabot.ECONFLICT) // a player is seated
+	wantCode(t, p.try(t, ana, wire.OpCutShoe, wire.CommandRequest{Value: 312}), sabot.ECONFLICT)  // outside the shoe
 	// A restart while the shoe waits for the cut still waits, on the same order.
 	order := seal.ShoeOrderUncut(p.a.p, p.a.shoes[no].seed)
 	p.rebuildWith(t)
@@ -97,7 +98,7 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 	if p.a.dealt {
 		t.Fatal("dealt after the restart without the cut")
 	}
-	p.do(t, ana, opCutShoe, wire.CommandRequest{Value: 100})
+	p.do(t, ana, wire.OpCutShoe, wire.CommandRequest{Value: 100})
 	if !p.a.dealt {
 		t.Fatal("not dealt once the shoe is cut and every box is bet on")
 	}
@@ -106,8 +107,8 @@ func TestPlayerCut_AR07_TableWaitsForInspectorAndPlayer(t *testing.T) {
 		t.Fatalf("first card %v, want %v", got, want[5])
 	}
 	steps := p.stepRecords(t, no)
-	if len(steps) != 2 || steps[0] != (recall.ShoeStep{Shoe: no, Step: "authorise", By: "ines", Role: "inspector"}) ||
-		steps[1] != (recall.ShoeStep{Shoe: no, Step: "cut", By: "ana", Role: "player", At: 100}) {
+	if len(steps) != 2 || steps[0] != (tablelog.ShoeStep{Shoe: no, Step: "authorise", By: "ines", Role: "inspector"}) ||
+		steps[1] != (tablelog.ShoeStep{Shoe: no, Step: "cut", By: "ana", Role: "player", At: 100}) {
 		t.Fatalf("step records %+v", steps)
 	}
 	for p.a.dealt {
@@ -126,10 +127,10 @@ func TestPlayerCut_AR07_InspectorCutsOnTimeout(t *testing.T) {
 	ctx := context.Background()
 	p := newPlayedTable(t, "spain", nil, -1)
 	ana := p.player(t, "ana")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{})
-	p.do(t, stepsPit, opAuthorise, wire.CommandRequest{})
-	p.do(t, ana, opBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{})
+	p.do(t, stepsPit, wire.OpAuthoriseShuffle, wire.CommandRequest{})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
 	if p.a.dealt {
 		t.Fatal("dealt before the cut")
 	}
@@ -159,7 +160,7 @@ func TestPlayerCut_EG02_CommitmentBeforeTheCutVerifies(t *testing.T) {
 		p.player(t, n)
 	}
 	p.rounds(t, 3)
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{}) // shoe 1 is over: revealed
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{}) // shoe 1 is over: revealed
 	rep, err := recall.VerifyShoe(ctx, p.st, recall.ShoeID(p.a.cfg.ID, 1))
 	if err != nil || !rep.OK() || rep.Cards == 0 {
 		t.Fatalf("the shoe cut by the pit does not verify: %+v %v", rep, err)
@@ -205,14 +206,14 @@ func TestPlayerCut_AR07_OldLogDoesNotWait(t *testing.T) {
 	}
 	p.player(t, "ana")
 	p.rounds(t, 2)
-	p.do(t, stepsPit, opNewShoe, wire.CommandRequest{})
+	p.do(t, stepsPit, wire.OpNewShoe, wire.CommandRequest{})
 	if p.a.t.Awaiting() != table.StepNone {
 		t.Fatalf("an old table's new shoe awaits %q", p.a.t.Awaiting())
 	}
 	if rep, err := recall.VerifyShoe(ctx, p.st, recall.ShoeID(cfg.ID, 1)); err != nil || !rep.OK() {
 		t.Fatalf("the old table's shoe: %+v %v", rep, err)
 	}
-	var sp recall.ShoeStart
+	var sp tablelog.ShoeStart
 	recs, _ := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe}, TableID: cfg.ID, Shoe: 1})
 	json.Unmarshal(recs[0].Payload, &sp)
 	if sp.Steps {

@@ -62,10 +62,10 @@ type snapshotPayload struct {
 	// snapshot of an older sabot).
 	Sealed string `json:"sealed,omitempty"`
 	// ShoeSteps: the table's log knows a new shoe's steps
-	// (openedPayload.ShoeSteps; AR-07, EG-02).
+	// (tablelog.Opened.ShoeSteps; AR-07, EG-02).
 	ShoeSteps bool `json:"shoe_steps,omitempty"`
 	// PhysicalSteps: it knows a physical shoe's too
-	// (openedPayload.PhysicalSteps).
+	// (tablelog.Opened.PhysicalSteps).
 	PhysicalSteps bool `json:"physical_steps,omitempty"`
 }
 

@@ -63,7 +63,7 @@ func newPlayedTableIn(tb testing.TB, dir string, key *seal.Key, profile string, 
 func (p *playedTable) steps(tb testing.TB) {
 	tb.Helper()
 	if p.a.t.Awaiting() == table.StepAuthorise {
-		p.do(tb, stepsPit, opAuthorise, wire.CommandRequest{})
+		p.do(tb, stepsPit, wire.OpAuthoriseShuffle, wire.CommandRequest{})
 	}
 	if p.a.t.Awaiting() == table.StepCut {
 		u := stepsPit
@@ -75,7 +75,7 @@ func (p *playedTable) steps(tb testing.TB) {
 			}
 		}
 		lo, _ := p.a.t.CutRange()
-		p.do(tb, u, opCutShoe, wire.CommandRequest{Value: lo})
+		p.do(tb, u, wire.OpCutShoe, wire.CommandRequest{Value: lo})
 	}
 }
 
@@ -142,7 +142,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 		before := p.a.t.RoundNo()
 		for i, u := range p.users {
 			if p.a.t.Holder(i+1) != u.Name && p.a.t.Bank() != u.Name {
-				p.do(tb, u, opSit, wire.CommandRequest{Box: i + 1})
+				p.do(tb, u, wire.OpSit, wire.CommandRequest{Box: i + 1})
 			}
 		}
 		p.steps(tb)
@@ -151,7 +151,7 @@ func (p *playedTable) rounds(tb testing.TB, n int) {
 				break // dealt, and maybe over at once (a blackjack)
 			}
 			if p.a.t.Bank() != u.Name {
-				p.do(tb, u, opBet, wire.CommandRequest{Box: i + 1, Stake: money.Amount(100 * (i + 1))})
+				p.do(tb, u, wire.OpBet, wire.CommandRequest{Box: i + 1, Stake: money.Amount(100 * (i + 1))})
 			}
 		}
 		if p.a.t.RoundNo() != before+1 {
@@ -210,15 +210,15 @@ func TestStartFromSnapshot(t *testing.T) {
 			}
 			p.rounds(t, 20)
 			pit := &sabot.User{ID: 999, Name: "pit", Admin: true}
-			p.do(t, pit, opConfig, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
+			p.do(t, pit, wire.OpConfigure, wire.CommandRequest{Options: map[string]string{"max_bet": "100000"}})
 			p.rounds(t, 9)
-			p.do(t, pit, opNewShoe, wire.CommandRequest{})
+			p.do(t, pit, wire.OpNewShoe, wire.CommandRequest{})
 			p.rounds(t, 12)
 			// A bet down for the next round, not dealt: the others have
 			// not bet yet.
 			for i, u := range p.users {
 				if u.Name != p.a.t.Bank() {
-					p.do(t, u, opBet, wire.CommandRequest{Box: i + 1, Stake: 300})
+					p.do(t, u, wire.OpBet, wire.CommandRequest{Box: i + 1, Stake: 300})
 					break
 				}
 			}
@@ -321,10 +321,10 @@ func TestSnapshotWithoutRounds(t *testing.T) {
 	p.s.SnapshotRecords, p.s.SitsPerMinute = 50, -1
 	eve := p.player(t, "eve")
 	for range 100 {
-		p.do(t, eve, opSit, wire.CommandRequest{Box: 3})
-		p.do(t, eve, opLeave, wire.CommandRequest{})
+		p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 3})
+		p.do(t, eve, wire.OpLeave, wire.CommandRequest{})
 	}
-	p.do(t, eve, opSit, wire.CommandRequest{Box: 4})
+	p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 4})
 	snaps, err := p.st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: p.a.cfg.ID})
 	if err != nil || len(snaps) < 3 {
 		t.Fatalf("%d snapshots after 201 records and no round (%v)", len(snaps), err)
@@ -368,7 +368,7 @@ func TestLobbyViewCachedWhileIdle(t *testing.T) {
 		t.Fatal("the table did nothing and its view was read again through its actor")
 	}
 	cmdNo++
-	if r := p.a.Do(ctx, testCommand(t, opSit, eve, "eve", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 2})); r.Err != nil {
+	if r := p.a.Do(ctx, testCommand(t, wire.OpSit, eve, "eve", fmt.Sprint(cmdNo), wire.CommandRequest{Box: 2})); r.Err != nil {
 		t.Fatal(r.Err)
 	}
 	v3, _ := p.a.LobbyView(ctx)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sabot"
+	"sabot/internal/wire"
 	"sabot/rules"
 )
 
@@ -47,9 +48,9 @@ func TestStaffCommandRefusalsCiteTheirOwnRule_AR23_AR24_AR07_ES01_EG02_VE22(t *t
 			}
 			wantCite := w.staff
 			switch op.name {
-			case opNewShoe:
+			case wire.OpNewShoe:
 				wantCite = w.shoe
-			case opAuthorise, opCutShoe:
+			case wire.OpAuthoriseShuffle, wire.OpCutShoe:
 				wantCite = w.steps
 			}
 			if known && !strings.HasSuffix(msg, wantCite) {

@@ -23,38 +23,21 @@ import (
 // which its handler takes, or a value read from it (a live table's card,
 // its correction).
 
-// The ops, as the registry and its tests say them.
-const (
-	opSit       = wire.OpSit
-	opLeave     = wire.OpLeave
-	opBet       = wire.OpBet
-	opDeal      = wire.OpDeal
-	opWithdraw  = wire.OpWithdraw
-	opAct       = wire.OpAct
-	opDecline   = wire.OpDecline
-	opForce     = wire.OpForceCards
-	opNewShoe   = wire.OpNewShoe
-	opVoid      = wire.OpVoid
-	opConfig    = wire.OpConfigure
-	opAuthorise = wire.OpAuthoriseShuffle
-	opCutShoe   = wire.OpCutShoe
-)
-
 // tableCommands are the commands a client may send to a table.
 var tableCommands = []*Op{
-	playerCommand(opSit, (*Table).sit),
-	playerCommand(opLeave, (*Table).leave),
-	playerCommand(opBet, (*Table).bet),
-	playerCommand(opDeal, (*Table).callDeal),
-	playerCommand(opWithdraw, (*Table).withdraw),
-	playerCommand(opAct, (*Table).act),
-	playerCommand(opDecline, (*Table).decline),
-	adminCommand(opForce, (*Table).forceCards),
-	inspectorCommand(opNewShoe, (*Table).newShoe).cites(newShoeRules, ""),
-	inspectorCommand(opVoid, (*Table).voidRound).cites(live.StaffRules, ""),
-	adminCommand(opConfig, (*Table).configure),
-	inspectorCommand(opAuthorise, (*Table).authoriseShuffle).cites(shoeStepRules, "player_cut"),
-	define(opCutShoe, byCutter, (*Table).cutShoe).cites(shoeStepRules, "player_cut"),
+	playerCommand(wire.OpSit, (*Table).sit),
+	playerCommand(wire.OpLeave, (*Table).leave),
+	playerCommand(wire.OpBet, (*Table).bet),
+	playerCommand(wire.OpDeal, (*Table).callDeal),
+	playerCommand(wire.OpWithdraw, (*Table).withdraw),
+	playerCommand(wire.OpAct, (*Table).act),
+	playerCommand(wire.OpDecline, (*Table).decline),
+	adminCommand(wire.OpForceCards, (*Table).forceCards),
+	inspectorCommand(wire.OpNewShoe, (*Table).newShoe).cites(newShoeRules, ""),
+	inspectorCommand(wire.OpVoid, (*Table).voidRound).cites(live.StaffRules, ""),
+	adminCommand(wire.OpConfigure, (*Table).configure),
+	inspectorCommand(wire.OpAuthoriseShuffle, (*Table).authoriseShuffle).cites(shoeStepRules, "player_cut"),
+	define(wire.OpCutShoe, byCutter, (*Table).cutShoe).cites(shoeStepRules, "player_cut"),
 	// The dealer's, at a table dealt from a physical shoe (internal/live).
 	parsed(wire.OpCard, byDealer, parseCard, (*Table).readCard),
 	dealerCommand(wire.OpUndoCard, (*Table).undoCard),
@@ -243,7 +226,7 @@ func (h *Host) Command(u *sabot.User, cmd *Op, env wire.Envelope, body wire.Body
 	if cmd.who == byPlayer {
 		who := byPlayer
 		if env.WalkIn != 0 { // the dealer, for a walk-in (internal/live)
-			if cmd.name == opSit {
+			if cmd.name == wire.OpSit {
 				return nil, sabot.Errorf(sabot.EINVALID, "walk_in: the dealer seats a walk-in with %s", wire.OpSeatWalkIn)
 			}
 			who = byDealer

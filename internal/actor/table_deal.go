@@ -323,13 +323,13 @@ func (a *Table) settle(ctx context.Context) {
 		net[b.Player] += b.Net
 		house -= b.Net
 		escrow += b.Stake
-		pay.Bets = append(pay.Bets, recall.BetResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
+		pay.Bets = append(pay.Bets, wire.BetResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
 	}
 	pay.House = house
 	pay.Dealer = append([]card.Card(nil), r.Dealer().Cards()...)
 	for _, box := range r.Boxes() {
 		for i, h := range r.Hands(box) {
-			pay.Hands = append(pay.Hands, recall.HandResult{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...), Total: h.Total(), Result: h.Result().String()})
+			pay.Hands = append(pay.Hands, wire.HandResult{Box: box, Hand: i + 1, Cards: append([]card.Card(nil), h.Cards()...), Total: h.Total(), Result: h.Result().String()})
 		}
 	}
 	var ps []sabot.Posting

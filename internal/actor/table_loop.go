@@ -372,7 +372,7 @@ func (a *Table) index(rec *sabot.LogRecord, payload any) {
 	switch p := payload.(type) {
 	case tablelog.Deal:
 		rec.ShoeNo = int64(p.Shoe)
-	case recall.ShoeStep:
+	case tablelog.ShoeStep:
 		rec.ShoeNo = int64(p.Shoe)
 	case tablelog.Settle:
 		if p.Closed || rec.RoundNo == 0 {
@@ -401,7 +401,7 @@ func (a *Table) writeFresh(ctx context.Context) error {
 				return err
 			}
 		}
-		pay := recall.ShoeStart{Shoe: no, Commitment: seal.Commitment(seed, order), Options: a.configured, Steps: steps}
+		pay := tablelog.ShoeStart{Shoe: no, Commitment: seal.Commitment(seed, order), Options: a.configured, Steps: steps}
 		a.s.sealSeed(&pay, a.cfg.ID, seed)
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: MustJSON(pay)}
 		if _, err := a.write(ctx, rec, nil); err != nil {
@@ -424,7 +424,7 @@ func (a *Table) revealShoes(ctx context.Context) {
 			continue
 		}
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, ShoeNo: int64(no), Created: a.s.now(),
-			Payload: MustJSON(recall.Reveal{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
+			Payload: MustJSON(tablelog.Reveal{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
 		if _, err := a.write(ctx, rec, nil); err != nil {
 			a.log.Error("shoe reveal not written", "shoe", no, "err", err)
 			return

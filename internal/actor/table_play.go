@@ -41,7 +41,7 @@ func (a *Table) sit(ctx context.Context, c *Command, req wire.Sit) (int64, error
 		// (FAM-01), which is the operator's.
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the bank passes among the seated players here (FAM-02) and pays from its holder's own money (FAM-01); a player of the operator's wallet may back-bet, not sit")
 	}
-	rec, err := a.append(ctx, c, sabot.LogSit, 0, seatPayload{Player: name, Box: req.Box}, nil)
+	rec, err := a.append(ctx, c, sabot.LogSit, 0, tablelog.Seat{Player: name, Box: req.Box}, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -74,7 +74,7 @@ func (a *Table) leave(ctx context.Context, c *Command, _ wire.Leave) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogLeave, 0, seatPayload{Player: name, Returned: pending}, ps)
+	rec, err := a.append(ctx, c, sabot.LogLeave, 0, tablelog.Seat{Player: name, Returned: pending}, ps)
 	if err != nil {
 		return 0, err
 	}

@@ -17,7 +17,6 @@ import (
 	"sabot/internal/cluster"
 	"sabot/internal/live"
 	"sabot/internal/operator"
-	"sabot/internal/recall"
 	"sabot/internal/report"
 	"sabot/internal/tablelog"
 	"sabot/money"
@@ -128,13 +127,13 @@ type state struct {
 	seeds      []shoe.Seed // recorded seeds not yet used by a shoe
 	fresh      []shoe.Seed // seeds drawn since the last record: written before it
 	// seedSteps and freshSteps say, of each of seeds and fresh, whether
-	// its shoe waits for its steps (recall.ShoeStart.Steps); stepsLog: the
-	// table's log knows the steps (openedPayload.ShoeSteps).
+	// its shoe waits for its steps (tablelog.ShoeStart.Steps); stepsLog: the
+	// table's log knows the steps (tablelog.Opened.ShoeSteps).
 	seedSteps  []bool
 	freshSteps []bool
 	stepsLog   bool
 	// physSteps: the log knows a physical shoe's steps too
-	// (openedPayload.PhysicalSteps).
+	// (tablelog.Opened.PhysicalSteps).
 	physSteps bool
 	shoes     map[int]*shoeState
 	shoeNo    int // the shoe whose position is counted
@@ -230,7 +229,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 		}
 		if len(recs) == 0 {
 			// A table whose creation stopped before its first record.
-			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: MustJSON(openedPayload{
+			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: MustJSON(tablelog.Opened{
 				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode, ShoeSteps: true, PhysicalSteps: true})}
 			if _, err := a.write(ctx, rec, nil); err != nil {
 				return err
@@ -243,7 +242,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 	// table would deal other cards than those its log committed to.
 	for _, r := range recs {
 		if r.Kind == sabot.LogShoe {
-			var sp recall.ShoeStart
+			var sp tablelog.ShoeStart
 			if json.Unmarshal(r.Payload, &sp) == nil {
 				seed, err := a.s.openSeed(sp, a.cfg.ID)
 				if err != nil {
@@ -298,7 +297,7 @@ func (a *Table) trackAs(r *sabot.LogRecord, payload any) {
 	if r.UserID != 0 {
 		var player string
 		switch p := payload.(type) {
-		case seatPayload:
+		case tablelog.Seat:
 			player = p.Player
 		case tablelog.Bet:
 			player = p.Player

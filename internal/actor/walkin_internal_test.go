@@ -25,7 +25,7 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	ana := p.player(t, "ana")
-	p.do(t, ana, opSit, wire.CommandRequest{Box: 1})
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
 	p.do(t, dora, wire.OpSeatWalkIn, wire.CommandRequest{Box: 2})
 	p.do(t, dora, wire.OpBuyIn, wire.CommandRequest{Box: 2, Stake: 5000})
 	walkIn := p.a.t.Holder(2)
@@ -48,7 +48,7 @@ func TestWalkInOnTheDealersTime(t *testing.T) {
 			t.Fatalf("%s: %v", op, r.err)
 		}
 	}
-	as(opBet, wire.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
+	as(wire.OpBet, wire.CommandRequest{Box: 2, Stake: 1000, WalkIn: 2})
 	as(wire.OpNoMoreBets, wire.CommandRequest{})
 	for _, card := range []string{"TS", "6D", "7C"} { // box 2 17 against a 6
 		as(wire.OpCard, wire.CommandRequest{Card: card})

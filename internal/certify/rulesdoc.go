@@ -3,6 +3,7 @@ package certify
 import (
 	"fmt"
 	"html"
+	"sabot"
 	"sort"
 	"strings"
 
@@ -81,7 +82,7 @@ func (k *Kit) rulesDoc(lang string) (*RulesDoc, error) {
 		}
 		return english
 	}
-	sentence := func(ps []webapi.Phrase, english string) string {
+	sentence := func(ps []sabot.Phrase, english string) string {
 		if lang == "en" || len(ps) == 0 {
 			return english
 		}
@@ -146,7 +147,7 @@ var moneyParams = map[string]bool{"min": true, "max": true, "amount": true, "sta
 // panel's rule.KEY), as the web client does: its plural form by n, its
 // amounts as money in the language's way; its English text where the
 // catalogue lacks the key.
-func wordPhrase(cat map[string]map[string]string, lang string, ph webapi.Phrase) string {
+func wordPhrase(cat map[string]map[string]string, lang string, ph sabot.Phrase) string {
 	if ph.Key == "" {
 		return ph.Text
 	}

@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/table"
 )
@@ -302,7 +303,7 @@ func approveUndo(ctx context.Context, t Table, by Sender, x wire.CorrectionView)
 		return 0, wire.Refusal(err)
 	}
 	x.Status, x.By = "approved", by.User.Name
-	if _, err := takeBack(ctx, t, CardPayload{By: by.User.Name, Correction: x.ID, Expose: tk.Revealed != 0}); err != nil {
+	if _, err := takeBack(ctx, t, tablelog.Card{By: by.User.Name, Correction: x.ID, Expose: tk.Revealed != 0}); err != nil {
 		return 0, err
 	}
 	// The card-undo record carries the command; this one the decision.

@@ -79,7 +79,7 @@ type Table interface {
 type Record struct {
 	Kind     string // sabot.LogCard, LogAdmin, ...
 	Round    int
-	Payload  any // CardPayload, CutPayload or wire.AdminEvent
+	Payload  any // tablelog.Card, tablelog.Cut or wire.AdminEvent
 	Postings []sabot.Posting
 	// Again: the command's second record; it carries no command IDs (the
 	// first does).

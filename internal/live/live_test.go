@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/rules"
@@ -126,7 +127,7 @@ func TestUndoCard_AR23(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := f.records[len(f.records)-1]
-	if p, ok := last.Payload.(CardPayload); last.Kind != sabot.LogCardUndo || !ok || p.Card != card.MustParse("8S") || p.By != "dora" || p.Correction != 0 || seq != f.seq {
+	if p, ok := last.Payload.(tablelog.Card); last.Kind != sabot.LogCardUndo || !ok || p.Card != card.MustParse("8S") || p.By != "dora" || p.Correction != 0 || seq != f.seq {
 		t.Fatalf("the undo's record: %+v (seq %d)", last, seq)
 	}
 	if len(f.undone) != 1 || f.undone[0] != card.MustParse("8S") || f.exposed {
@@ -169,7 +170,7 @@ func TestUndoCard_AR23(t *testing.T) {
 		t.Fatal(err)
 	}
 	undo, approved := f.records[len(f.records)-2], f.records[len(f.records)-1]
-	if p, ok := undo.Payload.(CardPayload); undo.Kind != sabot.LogCardUndo || undo.Again || !ok || p.Correction != x || p.By != "ivo" {
+	if p, ok := undo.Payload.(tablelog.Card); undo.Kind != sabot.LogCardUndo || undo.Again || !ok || p.Correction != x || p.By != "ivo" {
 		t.Fatalf("the inspector's card-undo: %+v", undo)
 	}
 	if p, ok := approved.Payload.(wire.AdminEvent); !approved.Again || !ok || p.Event != "correction-approved" || p.Correction.By != "ivo" {

@@ -5,6 +5,7 @@ import (
 
 	"sabot"
 	"sabot/card"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -16,26 +17,8 @@ import (
 // came out (cut-card). Each is a record of the table's log naming who sent
 // it and from which device: a start replays them like every other record.
 
-// CardPayload is a card read into the round (LogCard), or taken back
-// (LogCardUndo): who sent it (the dealer at the console, or the card reader
-// by its name) and, from a reader, its ID.
-type CardPayload struct {
-	Round  int       `json:"round"`
-	Card   card.Card `json:"card"`
-	By     string    `json:"by"`
-	Device int64     `json:"device,omitempty"`
-	// A card taken back by the inspector: the correction he
-	// approved (its ID), and whether the hole card turned after the card
-	// is turned again before anyone decides (AR-23 (g)).
-	Correction int64 `json:"correction,omitempty"`
-	Expose     bool  `json:"expose,omitempty"`
-}
-
-// CutPayload is the cut card's coming out (LogCutCard, EG-04).
-type CutPayload struct {
-	Round int    `json:"round"`
-	By    string `json:"by"`
-}
+// A card read and the cut card's coming out are tablelog.Card and
+// tablelog.Cut.
 
 // ParseCard reads a card read from the shoe: its code (AS, TD, 9H).
 func ParseCard(s string) (card.Card, error) {
@@ -60,7 +43,7 @@ func ReadCard(ctx context.Context, t Table, by Sender, c card.Card) (int64, erro
 	if err := tb.Feed(c); err != nil {
 		return 0, wire.Refusal(err)
 	}
-	pay := CardPayload{Round: tb.RoundNo(), Card: c, By: by.User.Name, Device: by.Device}
+	pay := tablelog.Card{Round: tb.RoundNo(), Card: c, By: by.User.Name, Device: by.Device}
 	seq, err := t.Append(ctx, Record{Kind: sabot.LogCard, Round: tb.RoundNo(), Payload: pay})
 	if err != nil {
 		t.Rebuild(ctx)
@@ -93,13 +76,13 @@ func UndoCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	if tk.Why != "" {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: the last card read decided something: %s: taking it back is a correction the inspector approves (correct, case undo)%s", tk.Why, Cited(t, StaffRules, ""))
 	}
-	return takeBack(ctx, t, CardPayload{By: by.User.Name})
+	return takeBack(ctx, t, tablelog.Card{By: by.User.Name})
 }
 
 // takeBack takes back the last card read and records it (LogCardUndo,
 // with pay's who and correction): the players are told which card went
 // back (not a face-down one) and the round asks for it again.
-func takeBack(ctx context.Context, t Table, pay CardPayload) (int64, error) {
+func takeBack(ctx context.Context, t Table, pay tablelog.Card) (int64, error) {
 	tb := t.Table()
 	back, err := tb.Undo()
 	if err != nil {
@@ -134,7 +117,7 @@ func CutCard(ctx context.Context, t Table, by Sender) (int64, error) {
 	if err := tb.CutCard(); err != nil {
 		return 0, wire.Refusal(err)
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogCutCard, Round: tb.RoundNo(), Payload: CutPayload{Round: tb.RoundNo(), By: by.User.Name}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogCutCard, Round: tb.RoundNo(), Payload: tablelog.Cut{Round: tb.RoundNo(), By: by.User.Name}})
 	if err != nil {
 		t.Rebuild(ctx)
 		return 0, err

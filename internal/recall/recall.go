@@ -28,18 +28,6 @@ type Log interface {
 	Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRecord, error)
 }
 
-// RoundRecord is the full record of one round.
-type RoundRecord = wire.RoundRecord
-
-// Reading is one entry of a physical round's cards as the log has them: a
-// card read in (card), the last one taken back (undo), the cut card noted
-// (cut-card); by the dealer at the console (By, Device 0) or a card reader
-// (By its name, Device its ID).
-type Reading = wire.Reading
-
-// Decision is one decision of a round as the log has it.
-type Decision = wire.Decision
-
 // A part is what recall reads of one kind of log record: the table of
 // parts (kinds) is the one place a kind is read; the server's registry of
 // log kinds asks it (Reads) for each kind.
@@ -50,7 +38,7 @@ type part struct {
 	// round reads a record of the round recalled into its record.
 	round func(rr *round, r *sabot.LogRecord) error
 	// shoe reads a shoe's start or end into its report (ShoeInfo).
-	shoe func(rep *ShoeReport, r *sabot.LogRecord) error
+	shoe func(rep *wire.ShoeReport, r *sabot.LogRecord) error
 	// words say a significant event for the pit (Words); nil: the kind
 	// is not one, and is said by its name.
 	words func(r *sabot.LogRecord) []sabot.Phrase
@@ -104,7 +92,7 @@ var roundKinds = func() []string {
 // round in play is refused: its hidden cards are still secret. It reads the
 // round's records and the last configuration change before its deal, each
 // on an index: its cost does not grow with the table's log.
-func Recall(ctx context.Context, st Log, id string) (*RoundRecord, error) {
+func Recall(ctx context.Context, st Log, id string) (*wire.RoundRecord, error) {
 	tid, no, err := ParseRoundID(id)
 	if err != nil {
 		return nil, err
@@ -134,16 +122,16 @@ func Recall(ctx context.Context, st Log, id string) (*RoundRecord, error) {
 
 // round is a round's record as it is read.
 type round struct {
-	*RoundRecord
+	*wire.RoundRecord
 	dealt, closed bool
 }
 
 // From is round no's record from records of its table's log, in order: the
 // round's, and before them those that say the options at its deal (Recall
 // reads them on the indexes; a test, from the whole log).
-func From(t *sabot.Table, recs []*sabot.LogRecord, no int) (*RoundRecord, error) {
-	rr := &round{RoundRecord: &RoundRecord{ID: RoundID(t.ID, no), Table: t.ID, TableName: t.Name, Profile: t.Profile, Options: t.Options, Round: no,
-		Decisions: []Decision{}, Physical: t.Physical()}}
+func From(t *sabot.Table, recs []*sabot.LogRecord, no int) (*wire.RoundRecord, error) {
+	rr := &round{RoundRecord: &wire.RoundRecord{ID: RoundID(t.ID, no), Table: t.ID, TableName: t.Name, Profile: t.Profile, Options: t.Options, Round: no,
+		Decisions: []wire.Decision{}, Physical: t.Physical()}}
 	for _, r := range recs {
 		p := kinds[r.Kind]
 		if p.options != nil && !rr.dealt {
@@ -207,12 +195,12 @@ func readDecision(rr *round, r *sabot.LogRecord) error {
 	case r.UserID == 0:
 		by = "dealer"
 	}
-	rr.Decisions = append(rr.Decisions, Decision{Seq: r.Seq, At: r.Created, By: by, Action: p.Action})
+	rr.Decisions = append(rr.Decisions, wire.Decision{Seq: r.Seq, At: r.Created, By: by, Action: p.Action})
 	return nil
 }
 
 func readCard(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[cardRead](r)
+	p, err := payload[tablelog.Card](r)
 	if err != nil {
 		return err
 	}
@@ -220,16 +208,16 @@ func readCard(rr *round, r *sabot.LogRecord) error {
 	if r.Kind == sabot.LogCardUndo {
 		kind = "undo"
 	}
-	rr.Readings = append(rr.Readings, Reading{Seq: r.Seq, At: r.Created, Kind: kind, Card: p.Card.String(), By: p.By, Device: p.Device})
+	rr.Readings = append(rr.Readings, wire.Reading{Seq: r.Seq, At: r.Created, Kind: kind, Card: p.Card.String(), By: p.By, Device: p.Device})
 	return nil
 }
 
 func readCut(rr *round, r *sabot.LogRecord) error {
-	p, err := payload[cutCard](r)
+	p, err := payload[tablelog.Cut](r)
 	if err != nil {
 		return err
 	}
-	rr.Readings = append(rr.Readings, Reading{Seq: r.Seq, At: r.Created, Kind: "cut-card", By: p.By})
+	rr.Readings = append(rr.Readings, wire.Reading{Seq: r.Seq, At: r.Created, Kind: "cut-card", By: p.By})
 	return nil
 }
 
@@ -251,7 +239,7 @@ func readClose(rr *round, r *sabot.LogRecord) error {
 // right to know its value), since the rest of the shoe is
 // still to be dealt. A shoe is over once the table has dealt a round of a
 // later one. It reads the table's last deal on an index.
-func ForPlayer(ctx context.Context, st Log, rr *RoundRecord) error {
+func ForPlayer(ctx context.Context, st Log, rr *wire.RoundRecord) error {
 	undone := false
 	for _, x := range rr.Readings {
 		undone = undone || x.Kind == "undo"
@@ -275,7 +263,7 @@ func ForPlayer(ctx context.Context, st Log, rr *RoundRecord) error {
 
 // shoeOver reports whether the table has dealt a round of a shoe after the
 // round's.
-func shoeOver(ctx context.Context, st Log, rr *RoundRecord) (bool, error) {
+func shoeOver(ctx context.Context, st Log, rr *wire.RoundRecord) (bool, error) {
 	own, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: rr.Table, FromRound: int64(rr.Round), ToRound: int64(rr.Round), Limit: 1})
 	if err != nil || len(own) == 0 {
 		return false, err

@@ -76,12 +76,12 @@ func TestRecallReadsEachKind(t *testing.T) {
 	f.add(sabot.LogConfigure, 0, 0, tablelog.Configure{Options: map[string]string{"max_bet": "300"}})
 	f.add(sabot.LogBet, 1, 7, map[string]any{"player": "ana", "box": 1, "stake": 100})
 	f.add(sabot.LogDeal, 1, 0, tablelog.Deal{Round: 1, Shoe: 2, ShoePos: 9, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}, Bank: "ben"})
-	f.add(sabot.LogCard, 1, 0, cardRead{Card: card.MustParse("AS"), By: "reader-1", Device: 4})
-	f.add(sabot.LogCardUndo, 1, 0, cardRead{Card: card.MustParse("AS"), By: "dora"})
-	f.add(sabot.LogCutCard, 1, 0, cutCard{By: "dora"})
-	f.add(sabot.LogAction, 1, 7, tablelog.Decision{Round: 1, Action: Action{Kind: "hit", Player: "ana", Box: 1, Hand: 1}})
-	f.add(sabot.LogTimeout, 1, 0, tablelog.Decision{Round: 1, Action: Action{Kind: "stand", Player: "ana", Box: 1, Hand: 1}, ByTimeout: true})
-	f.add(sabot.LogAction, 1, 0, tablelog.Decision{Round: 1, Action: Action{Kind: "close"}})
+	f.add(sabot.LogCard, 1, 0, tablelog.Card{Card: card.MustParse("AS"), By: "reader-1", Device: 4})
+	f.add(sabot.LogCardUndo, 1, 0, tablelog.Card{Card: card.MustParse("AS"), By: "dora"})
+	f.add(sabot.LogCutCard, 1, 0, tablelog.Cut{By: "dora"})
+	f.add(sabot.LogAction, 1, 7, tablelog.Decision{Round: 1, Action: wire.Action{Kind: "hit", Player: "ana", Box: 1, Hand: 1}})
+	f.add(sabot.LogTimeout, 1, 0, tablelog.Decision{Round: 1, Action: wire.Action{Kind: "stand", Player: "ana", Box: 1, Hand: 1}, ByTimeout: true})
+	f.add(sabot.LogAction, 1, 0, tablelog.Decision{Round: 1, Action: wire.Action{Kind: "close"}})
 	f.add(sabot.LogSettle, 1, 0, tablelog.Settle{Round: 1, Dealer: []card.Card{card.MustParse("TD")}, Net: map[string]money.Amount{"ana": -100}, House: 100})
 	f.add(sabot.LogConfigure, 1, 0, tablelog.Configure{Options: map[string]string{"max_bet": "900"}})
 	f.add(sabot.LogDeal, 2, 0, tablelog.Deal{Round: 2, Shoe: 2})
@@ -186,11 +186,11 @@ func TestUndoneCardHiddenUntilShoeOver_AR23(t *testing.T) {
 	ctx := context.Background()
 	f := &fakeLog{t: &sabot.Table{ID: 3, Name: "Rosario", Profile: "argentina"}}
 	f.add(sabot.LogDeal, 1, 0, tablelog.Deal{Round: 1, Shoe: 2, Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 100}}})
-	f.add(sabot.LogCard, 1, 0, cardRead{Card: card.MustParse("9H"), By: "dora"})
-	f.add(sabot.LogCardUndo, 1, 0, cardRead{Card: card.MustParse("KS"), By: "dora"})
+	f.add(sabot.LogCard, 1, 0, tablelog.Card{Card: card.MustParse("9H"), By: "dora"})
+	f.add(sabot.LogCardUndo, 1, 0, tablelog.Card{Card: card.MustParse("KS"), By: "dora"})
 	f.add(sabot.LogSettle, 1, 0, tablelog.Settle{Round: 1, Net: map[string]money.Amount{"ana": -100}, House: 100})
 	f.add(sabot.LogDeal, 2, 0, tablelog.Deal{Round: 2, Shoe: 2})
-	cards := func(rr *RoundRecord) string {
+	cards := func(rr *wire.RoundRecord) string {
 		var s []string
 		for _, r := range rr.Readings {
 			s = append(s, r.Kind+" "+r.Card)

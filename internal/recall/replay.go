@@ -7,6 +7,7 @@ import (
 
 	"sabot"
 	"sabot/engine"
+	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -24,7 +25,7 @@ func (r *ReplayReport) OK() bool { return len(r.Problems) == 0 }
 
 // ReplayRound plays a recorded round again through the engine
 // (engine.Replay) and checks the stored result (`sabot replay`).
-func ReplayRound(ctx context.Context, st Log, id string) (*ReplayReport, *RoundRecord, error) {
+func ReplayRound(ctx context.Context, st Log, id string) (*ReplayReport, *wire.RoundRecord, error) {
 	rr, err := Recall(ctx, st, id)
 	if err != nil {
 		return nil, nil, err

@@ -2,24 +2,15 @@ package recall
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"sabot"
 	"sabot/card"
 	"sabot/internal/seal"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/shoe"
 )
-
-// ShoeReport is a shoe as the API shows it: its commitment from the start,
-// its seed once it is over, its rounds (a page of them), and, once it is
-// over, each round's cards: everything `sabot verify` checks it with.
-type ShoeReport = wire.ShoeReport
-
-// DealtRound is a round of a revealed shoe: its cards in the order drawn,
-// or Forced (test mode: dealt from cards given, not from the shoe).
-type DealtRound = wire.DealtRound
 
 // Pages of a shoe's rounds (GET /api/shoes/{id}?limit=&after=).
 const (
@@ -32,7 +23,7 @@ const (
 // their cards once the seed is revealed. Every record it reads is found on
 // an index (the shoe's, the rounds'): its cost follows the page, not the
 // table's log.
-func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeReport, error) {
+func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*wire.ShoeReport, error) {
 	tid, no, err := ParseRoundID(id)
 	if err != nil {
 		return nil, err
@@ -44,7 +35,7 @@ func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeRe
 	if err != nil {
 		return nil, err
 	}
-	rep := &ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
+	rep := &wire.ShoeReport{ID: ShoeID(tid, no), Profile: t.Profile, Options: t.Options, Rounds: []string{}}
 	heads, err := st.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe, sabot.LogShoeReveal, sabot.LogShoeStep}, TableID: tid, Shoe: int64(no)})
 	if err != nil {
 		return nil, err
@@ -85,41 +76,32 @@ func ShoeInfo(ctx context.Context, st Log, id string, after, limit int) (*ShoeRe
 	}
 	cards := map[int64][]card.Card{}
 	for _, r := range closes {
-		var p struct { // of Settle, the cards
-			Record struct {
-				Cards []card.Card `json:"cards"`
-			} `json:"record"`
-		}
-		if err := json.Unmarshal(r.Payload, &p); err != nil {
+		var p tablelog.SettleCards
+		if err := tablelog.Decode(r, &p); err != nil {
 			return nil, sabot.Internal(err)
 		}
 		cards[r.RoundNo] = p.Record.Cards
 	}
 	for _, d := range deals {
-		var p struct { // of Deal, whether the cards were forced
-			Forced []card.Card `json:"forced"`
-		}
-		if err := json.Unmarshal(d.Payload, &p); err != nil {
+		var p tablelog.DealForced
+		if err := tablelog.Decode(d, &p); err != nil {
 			return nil, sabot.Internal(err)
 		}
 		c, closed := cards[d.RoundNo]
 		if c == nil {
 			c = []card.Card{}
 		}
-		rep.Dealt = append(rep.Dealt, DealtRound{Round: RoundID(tid, int(d.RoundNo)), Forced: p.Forced != nil, Closed: closed, Cards: c})
+		rep.Dealt = append(rep.Dealt, wire.DealtRound{Round: RoundID(tid, int(d.RoundNo)), Forced: p.Forced != nil, Closed: closed, Cards: c})
 	}
 	return rep, nil
 }
-
-// VerifyReport is the outcome of checking a shoe against its commitment.
-type VerifyReport = wire.VerifyReport
 
 // VerifyShoe checks a revealed shoe in the store: the seed and the order it
 // gives hash to the commitment published when the shoe started, and every
 // round of the shoe drew exactly the next cards of that order (`sabot
 // verify --db`).
-func VerifyShoe(ctx context.Context, st Log, id string) (*VerifyReport, error) {
-	info, err := WholeShoe(func(after int) (*ShoeReport, error) { return ShoeInfo(ctx, st, id, after, MaxShoePage) })
+func VerifyShoe(ctx context.Context, st Log, id string) (*wire.VerifyReport, error) {
+	info, err := WholeShoe(func(after int) (*wire.ShoeReport, error) { return ShoeInfo(ctx, st, id, after, MaxShoePage) })
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +110,7 @@ func VerifyShoe(ctx context.Context, st Log, id string) (*VerifyReport, error) {
 
 // WholeShoe reads every page of a shoe (page gives the one after a round)
 // into one report.
-func WholeShoe(page func(after int) (*ShoeReport, error)) (*ShoeReport, error) {
+func WholeShoe(page func(after int) (*wire.ShoeReport, error)) (*wire.ShoeReport, error) {
 	info, err := page(0)
 	if err != nil {
 		return nil, err
@@ -156,7 +138,7 @@ func WholeShoe(page func(after int) (*ShoeReport, error)) (*ShoeReport, error) {
 // CheckShoe checks a revealed shoe from its report (ShoeInfo, or GET
 // /api/shoes/{id}, every page): the seed and the order it gives hash to the
 // commitment, and every round drew exactly the next cards of that order.
-func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
+func CheckShoe(info *wire.ShoeReport) (*wire.VerifyReport, error) {
 	if !info.Revealed {
 		return nil, sabot.Errorf(sabot.ECONFLICT, "shoe %s is still in play: it is verified once its seed is revealed", info.ID)
 	}
@@ -174,7 +156,7 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 	} else if order, err = seal.ShoeOrder(p, seed); err != nil {
 		return nil, sabot.Internal(err)
 	}
-	rep := &VerifyReport{Shoe: info.ID, Commitment: info.Commitment, Matches: seal.Commitment(seed, order) == info.Commitment}
+	rep := &wire.VerifyReport{Shoe: info.ID, Commitment: info.Commitment, Matches: seal.Commitment(seed, order) == info.Commitment}
 	if !rep.Matches {
 		rep.Problems = append(rep.Problems, "the revealed seed does not give the committed order")
 	}
@@ -221,8 +203,8 @@ func CheckShoe(info *ShoeReport) (*VerifyReport, error) {
 
 // readShoeStart reads a shoe's commitment, and its options when a
 // configuration change had changed them.
-func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
-	p, err := payload[ShoeStart](r)
+func readShoeStart(rep *wire.ShoeReport, r *sabot.LogRecord) error {
+	p, err := payload[tablelog.ShoeStart](r)
 	if err != nil {
 		return err
 	}
@@ -235,23 +217,23 @@ func readShoeStart(rep *ShoeReport, r *sabot.LogRecord) error {
 
 // readShoeStep reads a shoe's step: who authorised its shuffle, who cut it
 // and where (AR-07, EG-02).
-func readShoeStep(rep *ShoeReport, r *sabot.LogRecord) error {
-	p, err := payload[ShoeStep](r)
+func readShoeStep(rep *wire.ShoeReport, r *sabot.LogRecord) error {
+	p, err := payload[tablelog.ShoeStep](r)
 	if err != nil {
 		return err
 	}
 	switch p.Step {
-	case StepAuthorise:
+	case tablelog.StepAuthorise:
 		rep.AuthorisedBy = p.By
-	case StepCut:
+	case tablelog.StepCut:
 		rep.CutBy, rep.CutRole, rep.CutAt, rep.CutTimeout = p.By, p.Role, p.At, p.Timeout
 	}
 	return nil
 }
 
 // readReveal reads a shoe's seed, revealed once it was over.
-func readReveal(rep *ShoeReport, r *sabot.LogRecord) error {
-	p, err := payload[Reveal](r)
+func readReveal(rep *wire.ShoeReport, r *sabot.LogRecord) error {
+	p, err := payload[tablelog.Reveal](r)
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func sayAs[T any](say func(T) []sabot.Phrase) func(*sabot.LogRecord) []sabot.Phr
 }
 
 // openedWords say a table opened.
-func openedWords(p opened) []sabot.Phrase {
+func openedWords(p tablelog.Opened) []sabot.Phrase {
 	say := sabot.Say
 	out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
 	if p.TestMode {
@@ -347,13 +347,13 @@ func ChangeWords(p tablelog.Configure) []sabot.Phrase {
 }
 
 // ShoeStepWords say a new shoe's step (AR-07, EG-02).
-func ShoeStepWords(p ShoeStep) []sabot.Phrase { return shoeStepWords(p) }
+func ShoeStepWords(p tablelog.ShoeStep) []sabot.Phrase { return shoeStepWords(p) }
 
 // shoeStepWords say a new shoe's step (AR-07, EG-02): who authorised its
 // shuffle, who cut it and where.
-func shoeStepWords(p ShoeStep) []sabot.Phrase {
+func shoeStepWords(p tablelog.ShoeStep) []sabot.Phrase {
 	say := sabot.Say
-	if p.Step == StepAuthorise {
+	if p.Step == tablelog.StepAuthorise {
 		return []sabot.Phrase{say("shoeAuthorised", fmt.Sprintf("shoe %d: the shuffle authorised by the %s %s", p.Shoe, p.Role, p.By),
 			"shoe", p.Shoe, "role", p.Role, "by", p.By)}
 	}

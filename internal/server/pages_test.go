@@ -9,7 +9,6 @@ import (
 
 	"sabot"
 	"sabot/internal/client"
-	"sabot/internal/recall"
 	"sabot/internal/server"
 	"sabot/internal/wire"
 )
@@ -67,19 +66,19 @@ func TestRoundsAndShoesPaginated(t *testing.T) {
 	// The shoe's rounds: no login needed.
 	anon := &client.Client{URL: h.srv.URL()}
 	v := must(ana.Table(ctx, tb))
-	var shoe recall.ShoeReport
+	var shoe wire.ShoeReport
 	must(0, get(anon, "/api/shoes/"+v.Shoe.ID+"?limit=2", &shoe))
 	if len(shoe.Rounds) != 2 || shoe.Rounds[0] != ids[0] || shoe.Next != ids[1] || shoe.Revealed || shoe.Seed != "" || len(shoe.Dealt) != 0 {
 		t.Fatalf("the shoe's first page: %+v", shoe)
 	}
 	after := shoe.Next
-	shoe = recall.ShoeReport{}
+	shoe = wire.ShoeReport{}
 	must(0, get(anon, "/api/shoes/"+v.Shoe.ID+"?limit=2&after="+after, &shoe))
 	if len(shoe.Rounds) != 2 || shoe.Rounds[0] != ids[2] || shoe.Next != ids[3] {
 		t.Fatalf("the shoe's second page: %+v", shoe)
 	}
 	after = shoe.Next
-	shoe = recall.ShoeReport{}
+	shoe = wire.ShoeReport{}
 	must(0, get(anon, "/api/shoes/"+v.Shoe.ID+"?after="+after, &shoe))
 	if len(shoe.Rounds) != 1 || shoe.Rounds[0] != ids[4] || shoe.Next != "" {
 		t.Fatalf("the shoe's last page: %+v", shoe)

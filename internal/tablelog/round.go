@@ -167,3 +167,17 @@ func Decode(r *sabot.LogRecord, v any) error {
 	}
 	return nil
 }
+
+// SettleCards is what a shoe's report reads of a settlement (a Settle's
+// fields): the cards the round took out of the shoe.
+type SettleCards struct {
+	Record struct {
+		Cards []card.Card `json:"cards"`
+	} `json:"record"`
+}
+
+// DealForced is what a shoe's report reads of a deal (a Deal's fields):
+// the cards forced in test mode, nil when none were.
+type DealForced struct {
+	Forced []card.Card `json:"forced"`
+}

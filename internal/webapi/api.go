@@ -236,14 +236,10 @@ type RuleLine struct {
 	Text string `json:"text"`
 	// Phrases are Text in pieces, for a client to word in its language:
 	// Text is their texts one after the other.
-	Phrases []Phrase  `json:"phrases"`
-	Options []string  `json:"options,omitempty"`
-	Rules   []RuleRef `json:"rules,omitempty"`
+	Phrases []sabot.Phrase `json:"phrases"`
+	Options []string       `json:"options,omitempty"`
+	Rules   []RuleRef      `json:"rules,omitempty"`
 }
-
-// Phrase is a piece of a rule's sentence (sabot.Phrase): its key is
-// rule.KEY of the client's catalogue; min and max are money.
-type Phrase = sabot.Phrase
 
 // RuleRef is a rule ID with its wording.
 type RuleRef struct {

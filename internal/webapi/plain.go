@@ -80,12 +80,12 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		return ids
 	}
 	tr := &TableRules{Table: table, Profile: p.Name, Description: p.Description, Values: values(p), Lines: []RuleLine{}, Readings: []RuleLine{}}
-	add := func(topic string, phrases []Phrase, extra []string, keys ...string) {
-		phrases = append(phrases, Phrase{Text: "."})
+	add := func(topic string, phrases []sabot.Phrase, extra []string, keys ...string) {
+		phrases = append(phrases, sabot.Phrase{Text: "."})
 		ids := append(optRules(keys...), extra...)
 		tr.Lines = append(tr.Lines, RuleLine{Topic: topics[topic], Key: topic, Text: sabot.Sentence(phrases), Phrases: phrases, Options: keys, Rules: refs(ids...)})
 	}
-	one := func(key, text string, kv ...any) []Phrase { return []Phrase{ph(key, text, kv...)} }
+	one := func(key, text string, kv ...any) []sabot.Phrase { return []sabot.Phrase{ph(key, text, kv...)} }
 
 	// The shoe.
 	shoe := one("shoe.decks", english.Count(p.Decks, "deck", "decks")+" of 52 cards", "n", p.Decks)
@@ -154,7 +154,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	}
 	// AR-13 read as the dealer's Ace staying 1 once he draws (dealer_ace).
 	dealerKeys := []string{"dealer_hits_soft_17"}
-	var staysOne []Phrase
+	var staysOne []sabot.Phrase
 	if p.DealerAce == rules.AceStaysOne {
 		dealerKeys = append(dealerKeys, "dealer_ace")
 		staysOne = one("dealer.aceStaysOne", "; an Ace he counts 1 when he draws stays 1: an Ace and a 5, then a 2, make 8, and he draws")
@@ -179,7 +179,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		"num", p.BlackjackPays.Num, "den", p.BlackjackPays.Den), []string{"AR-15", "ES-04", "ES-06", "VE-09"}, "blackjack_pays")
 
 	// The player's options.
-	double := map[rules.DoubleOn][]Phrase{
+	double := map[rules.DoubleOn][]sabot.Phrase{
 		rules.DoubleAny:    one("double.any", "Double on any first two cards"),
 		rules.Double9to11:  one("double.9to11", "Double on a two-card 9, 10 or 11"),
 		rules.Double10to11: one("double.10to11", "Double on a two-card 10 or 11"),
@@ -199,7 +199,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 	}
 	add("double", double, nil, "double_on", "double_card_face_down", "double_after_split", "double_for_less")
 
-	var split []Phrase
+	var split []sabot.Phrase
 	switch {
 	case p.MaxHands <= 1:
 		split = one("split.none", "No split")
@@ -239,7 +239,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		add("split", one("split.tenAce", "After splitting ten-values, an Ace drawn to a split hand may be counted 1 (the hand is then 11 and may draw or double) or 11"), nil, "split_ten_ace_choice")
 	}
 	if p.MustDrawAtMost > 0 || p.StandOn21 {
-		var drawing []Phrase
+		var drawing []sabot.Phrase
 		if p.MustDrawAtMost > 0 {
 			drawing = one("drawing.must", fmt.Sprintf("A hand of %d or less must draw", p.MustDrawAtMost), "n", p.MustDrawAtMost)
 			if p.StandOn21 {
@@ -304,7 +304,7 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		if rd.Value != "" {
 			key += "." + rd.Value
 		}
-		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Key: rd.Rule, Text: rd.Text, Phrases: []Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
+		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Key: rd.Rule, Text: rd.Text, Phrases: []sabot.Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
 	}
 	for _, d := range departures {
 		if r := refs(d.Rule); len(r) == 1 {

@@ -1,6 +1,7 @@
 package webapi
 
 import (
+	"sabot"
 	"slices"
 	"strings"
 	"testing"
@@ -51,7 +52,7 @@ func catalogue(t *testing.T, lang string) map[string][]string {
 // can say is in the Spanish and Italian catalogues, with no value the
 // phrase does not send; a line's text is its phrases' texts.
 func TestRulePhrasesTranslated(t *testing.T) {
-	phrases := map[string]Phrase{}
+	phrases := map[string]sabot.Phrase{}
 	topicKeys := map[string]bool{}
 	for _, p := range variants(t) {
 		tr := PlainRules(1, p)

@@ -36,9 +36,6 @@ type Faults struct {
 	Seed     uint64
 }
 
-// Entry is a line of the statement (wallet.StatementEntry).
-type Entry = wallet.StatementEntry
-
 type account struct {
 	name     string
 	balance  money.Amount
@@ -81,7 +78,7 @@ type Operator struct {
 	txs       map[string]*done // transaction ID → its answer
 	debits    map[string]wallet.Request
 	rolled    map[string]bool // debits rolled back (or refused before they came)
-	statement []Entry
+	statement []wallet.StatementEntry
 	calls     int // requests received, answered or not
 }
 
@@ -139,10 +136,10 @@ func (o *Operator) Balance(player string) money.Amount {
 }
 
 // Statement is every transaction the operator acted on, in order.
-func (o *Operator) Statement() []Entry {
+func (o *Operator) Statement() []wallet.StatementEntry {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return append([]Entry(nil), o.statement...)
+	return append([]wallet.StatementEntry(nil), o.statement...)
 }
 
 // Calls is how many requests the operator received (repeats included).
@@ -217,7 +214,7 @@ func (o *Operator) act(op string, req wallet.Request) wallet.Response {
 	}
 	resp := o.apply(op, req)
 	o.txs[req.TransactionID] = &done{op, resp}
-	o.statement = append(o.statement, Entry{TransactionID: req.TransactionID, Op: op, Player: req.Player, Amount: req.Amount, Round: req.Round,
+	o.statement = append(o.statement, wallet.StatementEntry{TransactionID: req.TransactionID, Op: op, Player: req.Player, Amount: req.Amount, Round: req.Round,
 		Kind: req.Kind, Reference: req.Reference, Status: resp.Status, Reason: resp.Reason, Balance: resp.Balance, At: o.now()})
 	return resp
 }
