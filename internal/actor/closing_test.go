@@ -180,3 +180,22 @@ func TestCloseTable_003s11_LiveTableCashesOutWalkInsFirst(t *testing.T) {
 		t.Fatalf("closed %v, ana's wallet %s, %s before", p.a.shut, p.s.balance(ctx, sabot.AccountWallet, ana.ID), before)
 	}
 }
+
+// AR-24 at a physical table: a new shoe on the inspector's order is
+// published at once (a shoe event), so the dealer's console refreshes
+// without waiting for the next event.
+func TestNewShoe_AR24_PhysicalTablePublishesTheShoe(t *testing.T) {
+	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical", "player_cut": "false"}, -1)
+	before := p.a.feed.seq
+	p.do(t, closeInspector, opNewShoe, wire.CommandRequest{})
+	var kinds []string
+	for i := range p.a.feed.ringN {
+		m := p.a.feed.ring[(p.a.feed.head+i)%len(p.a.feed.ring)]
+		if m.seq > before {
+			kinds = append(kinds, string(m.data))
+		}
+	}
+	if len(kinds) == 0 || !strings.Contains(strings.Join(kinds, "\n"), `"kind":"shoe"`) {
+		t.Fatalf("no shoe event after the new shoe; published: %q", kinds)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sabot"
 	"sabot/engine"
 	"sabot/internal/live"
+	"sabot/internal/recall"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -282,6 +283,12 @@ func (a *Table) newShoe(ctx context.Context, c *Command, _ wire.NewShoe) (int64,
 		return 0, err
 	}
 	a.revealShoes(ctx)
+	if a.t.Physical() {
+		// No seed is sealed for a physical shoe, so no shoe event
+		// follows by itself: the dealer's console and the players'
+		// pages learn of the new shoe now, not at the next event.
+		a.publish(wire.Event{Kind: wire.EvShoe, Shoe: recall.ShoeID(a.cfg.ID, a.t.ShoeNo())})
+	}
 	return rec.Seq, nil
 }
 

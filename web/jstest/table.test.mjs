@@ -274,3 +274,10 @@ test('state: 003 §11 the pit closes the table between rounds, then reopens it',
   assert.equal(s.table.invited_to, 0);
   assert.equal(statusLine(s, 0).text, 'Take a free seat, or bet behind a seated player.', 'open again, ana no longer seated');
 });
+
+test('state: a physical table\'s new shoe has no commitment, and its call says so (AR-24)', () => {
+  const s = table();
+  assert.deepEqual(says(s, { kind: 'shoe', shoe: '2-3' }), ['A new shoe, 2-3, shuffled at the table.']);
+  assert.equal(s.table.shoe.id, '2-3');
+  assert.deepEqual(says(s, { kind: 'shoe', shoe: '2-4', commitment: 'abcdef0123456789' }), ['A new shoe, 2-4: its commitment is abcdef012345…']);
+});

@@ -394,7 +394,7 @@ export class TableState {
       case 'shoe':
         t.shoe = { ...t.shoe, id: e.shoe, commitment: e.commitment };
         this.lastRound = false;
-        say(tr('call.shoe', { shoe: e.shoe, commitment: String(e.commitment).slice(0, 12) }), 'info');
+        say(e.commitment ? tr('call.shoe', { shoe: e.shoe, commitment: String(e.commitment).slice(0, 12) }) : tr('call.shoePhysical', { shoe: e.shoe }), 'info');
         break;
       case 'shoe-reveal':
         say(tr('call.shoeReveal', { shoe: e.shoe }), 'info');

@@ -68,6 +68,7 @@ export default {
   'call.withdraw': '{player} withdraws the bet on box {box}.',
   'call.placeBets': 'Place your bets.',
   'call.shoe': 'A new shoe, {shoe}: its commitment is {commitment}…',
+  'call.shoePhysical': 'A new shoe, {shoe}, shuffled at the table.',
   'call.shoeReveal': 'Shoe {shoe} is over: its seed is published for verification.',
   'call.deal': 'No more bets. Round {round}.',
   'call.dealTest': 'No more bets. Round {round} (test mode).',

@@ -63,6 +63,7 @@ export default {
   'call.withdraw': '{player} retira la apuesta del casillero {box}.',
   'call.placeBets': 'Hagan sus apuestas.',
   'call.shoe': 'Un sabot nuevo, {shoe}: su compromiso es {commitment}…',
+  'call.shoePhysical': 'Un sabot nuevo, {shoe}, barajado en la mesa.',
   'call.shoeReveal': 'El sabot {shoe} ha terminado: su semilla se publica para verificarlo.',
   'call.deal': 'No va más. Ronda {round}.',
   'call.dealTest': 'No va más. Ronda {round} (modo de prueba).',

@@ -63,6 +63,7 @@ export default {
   'call.withdraw': '{player} ritira la puntata dalla postazione {box}.',
   'call.placeBets': 'Fate il vostro gioco.',
   'call.shoe': 'Un sabot nuovo, {shoe}: il suo impegno è {commitment}…',
+  'call.shoePhysical': 'Un sabot nuovo, {shoe}, mescolato al tavolo.',
   'call.shoeReveal': 'Il sabot {shoe} è finito: il suo seme è pubblicato per la verifica.',
   'call.deal': 'Rien ne va plus. Mano {round}.',
   'call.dealTest': 'Rien ne va plus. Mano {round} (modalità di prova).',
