@@ -330,6 +330,39 @@ type solver struct {
 	surBJ, surOther float64
 	// lgamma is log Γ(i) for i up to the shoe's size + 1 (weightOf).
 	lgamma []float64
+	// sm is splitValue's memo, kept from one call (and up card) to the next.
+	sm splitMemo
+}
+
+// splitMemo holds splitValue's memos in flat tables indexed by their small
+// arguments (a map's hashing and growth took a twentieth of a six-split
+// analysis): an entry is set in the call whose generation it carries, so
+// that a call need not clear them.
+type splitMemo struct {
+	gen    uint32
+	r, c   []val
+	rg, cg []uint32
+	busy   bool // a call is under way: the tables are not reentrant
+}
+
+// start begins a call whose tables hold nr and nc entries.
+func (m *splitMemo) start(nr, nc int) {
+	if m.busy {
+		panic("analysis: splitValue called within itself")
+	}
+	m.busy = true
+	m.gen++
+	if m.gen == 0 { // (wrapped: every stamp may be stale)
+		clear(m.rg)
+		clear(m.cg)
+		m.gen = 1
+	}
+	if len(m.r) < nr {
+		m.r, m.rg = make([]val, nr), make([]uint32, nr)
+	}
+	if len(m.c) < nc {
+		m.c, m.cg = make([]val, nc), make([]uint32, nc)
+	}
 }
 
 func newSolver(p *rules.Profile, up int) *solver { return newSolverReusing(p, up, nil) }
@@ -393,6 +426,7 @@ func newSolverGraph(p *rules.Profile, up int, g *dealerGraph, old *solver) *solv
 		s.kdmemo[k] = reuse(old.kdmemo[k])
 	}
 	s.kdists = old.kdists[:0]
+	s.sm = old.sm
 	return s
 }
 
@@ -1069,9 +1103,14 @@ func (s *solver) splitValue(P int) val {
 		fPair
 		fAny
 	)
+	// The memos' tables: a chain's state (h, w, a, b) has w = 2h−2−a−b
+	// (each resplit adds a hand and a waiting one and deals a pair card,
+	// each other second card ends a wait), so a+b ≤ 2·maxHands−2, and
+	// reduced's a+m ≤ that too; each index below A.
+	A := 2*maxHands - 1
+	sm := &s.sm
+	sm.start(3*A*A, (maxHands+1)*A*A*4)
 	// reduced is E[f(D_a less m random non-pair cards)].
-	type rkey struct{ f, a, m int }
-	rmemo := map[rkey]val{}
 	var reduced func(f, a, m int) val
 	reduced = func(f, a, m int) val {
 		if m == 0 {
@@ -1087,16 +1126,16 @@ func (s *solver) splitValue(P int) val {
 		if p-a <= 0 {
 			return reduced(f, a, m-1) // no pair card left: q = 0
 		}
-		k := rkey{f, a, m}
-		if v, ok := rmemo[k]; ok {
-			return v
+		k := (f*A+a)*A + m
+		if sm.rg[k] == sm.gen {
+			return sm.r[k]
 		}
 		q := float64(p-a) / float64(n-a-(m-1))
 		v := reduced(f, a, m-1)
 		w := reduced(f, a+1, m-1)
 		v.addScaled(&w, -q)
 		v = v.scaled(1 / (1 - q))
-		rmemo[k] = v
+		sm.r[k], sm.rg[k] = v, sm.gen
 		return v
 	}
 	// The second round as a chain over h hands made, w waiting for their
@@ -1142,8 +1181,6 @@ func (s *solver) splitValue(P int) val {
 		tot[sEV] += 0.5*tot[sBJLoss] - v1[sBJLoss]
 		return tot
 	}
-	type cst struct{ h, w, a, b, first int }
-	cmemo := map[cst]val{}
 	var chain func(h, w, a, b, first int) val
 	next := func(h, w, a, b, first, kind int) val {
 		if first == firstOpen {
@@ -1158,9 +1195,9 @@ func (s *solver) splitValue(P int) val {
 		if !s.maySplit(P, h) || h >= maxHands {
 			return end(h, a, b, w, first)
 		}
-		k := cst{h, w, a, b, first}
-		if v, ok := cmemo[k]; ok {
-			return v
+		k := ((h*A+a)*A+b)*4 + first
+		if sm.cg[k] == sm.gen {
+			return sm.c[k]
 		}
 		q := float64(p-a) / float64(n-a-b)
 		v := next(h, w-1, a, b+1, first, firstNonPair).scaled(1 - q)
@@ -1174,7 +1211,7 @@ func (s *solver) splitValue(P int) val {
 			}
 			v.addScaled(&re, q)
 		}
-		cmemo[k] = v
+		sm.c[k], sm.cg[k] = v, sm.gen
 		return v
 	}
 	// VE-12 read by the letter (resplit_hands=first): only the first
@@ -1211,6 +1248,7 @@ func (s *solver) splitValue(P int) val {
 	} else {
 		v = chain(2, 2, 0, 0, firstOpen)
 	}
+	sm.busy = false
 	// AR-10 on the second split Ace; under challenge_after_first
 	// only where the first Ace's challenge is taken (worth it).
 	if s.p.ChallengeSplitAce && P == aceIdx && (!s.p.ChallengeAfterFirst || s.challengeEV(pack(0).addN(aceIdx, 1)) > 0) {
