@@ -187,7 +187,7 @@ func TestCloseTable_003s11_LiveTableCashesOutWalkInsFirst(t *testing.T) {
 func TestNewShoe_AR24_PhysicalTablePublishesTheShoe(t *testing.T) {
 	p := newPlayedTable(t, "spain", map[string]string{"shoe": "physical", "player_cut": "false"}, -1)
 	before := p.a.feed.seq
-	p.do(t, closeInspector, opNewShoe, wire.CommandRequest{})
+	p.do(t, closeInspector, wire.OpNewShoe, wire.CommandRequest{})
 	var kinds []string
 	for i := range p.a.feed.ringN {
 		m := p.a.feed.ring[(p.a.feed.head+i)%len(p.a.feed.ring)]
