@@ -83,10 +83,10 @@ func TestBetWindowAndDecisionRunOutOnTheirClock(t *testing.T) {
 		timing := Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second, KeepBetWindow: true}
 		p, ctx := timedTable(t, timing, "vegas-s17", map[string]string{"min_bet": "100", "max_bet": "100000"})
 		eve := p.player(t, "eve")
-		p.send(t, ctx, eve, opSit, wire.CommandRequest{Box: 1})
+		p.send(t, ctx, eve, wire.OpSit, wire.CommandRequest{Box: 1})
 		// eve TS 8H = 18; the dealer 9D 7C = 16, draws 5S: 21.
-		p.send(t, ctx, stepsPit, opForce, wire.CommandRequest{Cards: "TS 9D 8H 7C 5S"})
-		p.send(t, ctx, eve, opBet, wire.CommandRequest{Box: 1, Stake: 500})
+		p.send(t, ctx, stepsPit, wire.OpForceCards, wire.CommandRequest{Cards: "TS 9D 8H 7C 5S"})
+		p.send(t, ctx, eve, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 500})
 		bet := time.Now()
 		v := p.look(t, ctx)
 		if want := bet.Add(timing.BetWindow).UnixMilli(); v.BettingDeadline != want {
@@ -129,10 +129,10 @@ func TestOptionalWindowClosesOnItsClock(t *testing.T) {
 		timing := Timing{BetWindow: 15 * time.Second, Decision: 30 * time.Second, Window: 10 * time.Second}
 		p, ctx := timedTable(t, timing, "vegas-s17", map[string]string{"min_bet": "100", "max_bet": "100000"})
 		eve := p.player(t, "eve")
-		p.send(t, ctx, eve, opSit, wire.CommandRequest{Box: 1})
+		p.send(t, ctx, eve, wire.OpSit, wire.CommandRequest{Box: 1})
 		// eve TS 8H = 18; the dealer AD 7C = 18.
-		p.send(t, ctx, stepsPit, opForce, wire.CommandRequest{Cards: "TS AD 8H 7C"})
-		p.send(t, ctx, eve, opBet, wire.CommandRequest{Box: 1, Stake: 500}) // every seated box bet: the deal
+		p.send(t, ctx, stepsPit, wire.OpForceCards, wire.CommandRequest{Cards: "TS AD 8H 7C"})
+		p.send(t, ctx, eve, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 500}) // every seated box bet: the deal
 		synctest.Wait()
 		v := p.look(t, ctx)
 		if v.Turn == nil || v.Turn.Phase == "playing" || v.Turn.Deadline != time.Now().Add(timing.Window).UnixMilli() {
