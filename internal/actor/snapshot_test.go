@@ -45,7 +45,16 @@ func newPlayedTableIn(tb testing.TB, dir string, key *seal.Key, profile string, 
 	}
 	p := &playedTable{st: st, s: &Host{Store: st, SnapshotEvery: every, Metrics: NewMetrics(), SeedKey: key,
 		Timing: Timing{BetWindow: time.Hour, Decision: time.Hour, Window: time.Hour}}}
-	cfg := &sabot.Table{Name: "snap", Profile: profile, Options: opts}
+	p.open(tb, &sabot.Table{Name: "snap", Profile: profile, Options: opts})
+	return p
+}
+
+// open creates the table cfg in the played table's store and loads its
+// actor, then takes a new shoe's steps.
+func (p *playedTable) open(tb testing.TB, cfg *sabot.Table) {
+	tb.Helper()
+	ctx := context.Background()
+	st := p.st
 	if err := st.CreateTable(ctx, cfg); err != nil {
 		tb.Fatal(err)
 	}
@@ -54,7 +63,6 @@ func newPlayedTableIn(tb testing.TB, dir string, key *seal.Key, profile string, 
 		tb.Fatal(err)
 	}
 	p.steps(tb)
-	return p
 }
 
 // steps takes a new shoe's steps where it waits for them (AR-07, EG-02):

@@ -13,6 +13,7 @@ import (
 // on the same spots for round 2. The history panel shows each round from
 // the server, and the session's result adds them up.
 func TestBettingActions(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)

@@ -15,6 +15,7 @@ var keep = actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: t
 // left to bet, and deals with the Deal button: his first chip no longer
 // deals the round.
 func TestLonePlayerBuildsStakeAndDeals(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, keep, "Madrid", "spain", "player_cut", "false") // the new shoe's cut: TestPlayerCut_EG02_OverHTTP
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)

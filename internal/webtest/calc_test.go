@@ -23,6 +23,7 @@ import (
 // cell for 8,8 against a 6 shows them on hover, and hard 16 against a ten
 // shows its values on a tap, given no dealer blackjack.
 func TestHandCalculator(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Short shoe", "vegas-s17", "decks", "1", "burn_cards", "0", "cut_card_reserve", "32")
 	ana := g.join(t, "ana")
 

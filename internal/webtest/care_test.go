@@ -12,6 +12,7 @@ import (
 // shows the session's time and, at the interval, the reality check with the
 // time played and the net, which he acknowledges.
 func TestResponsibleGaming(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.player(t, "ana")
 	open(t, ana, g.site, "/account", ".care-form")
@@ -55,6 +56,7 @@ func TestResponsibleGaming(t *testing.T) {
 // Sound is off and motion on by default; each is a
 // switch remembered in the browser; motion off stops the cards' slide.
 func TestSoundAndMotionSwitches(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	pressed := func() string {

@@ -9,6 +9,7 @@ import (
 // says so in the dealer's calls, shows the new limits in the rules, and the
 // bet the new maximum refuses comes back to the balance.
 func TestConfigurationChange(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	waitJS(t, ana, "the limits in the rules", `document.querySelector('#rules').innerText.includes('Limits: 1.00 to 1,000.00')`)

@@ -20,7 +20,7 @@ func staffLogin(t *testing.T, g *game, name, role string) context.Context {
 	if err := g.site.Admin.Do(context.Background(), "POST", "/api/admin/staff", live.StaffRequest{Name: name, Password: Password, Role: role}, nil); err != nil {
 		t.Fatal(err)
 	}
-	ctx := Player(t, g.browser)
+	ctx := g.tab(t)
 	g.logs[ctx] = watch(t, ctx)
 	login(t, ctx, g.site, name)
 	return ctx
@@ -72,6 +72,7 @@ func liveRound(t *testing.T) (g *game, ana, ben, dora, ivo context.Context) {
 // his own screen, so that bet is void; the settlement and the ledger
 // balance.
 func TestDealerConsole_AR23(t *testing.T) {
+	t.Parallel()
 	g, ana, ben, dora, ivo := liveRound(t)
 
 	readCard(t, dora, "TS", "box 2, hand 1")
@@ -140,6 +141,7 @@ func must[T any](v T, err error) T {
 // his chips back and leaves; the ledger, the table's cash float included,
 // balances.
 func TestDealerConsoleWalkIn(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Live", "spain", "shoe", "physical", "player_cut", "false")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -209,6 +211,7 @@ func TestDealerConsoleWalkIn(t *testing.T) {
 // then see the bank and choose: ana plays her 18 against it (a push), ben
 // withdraws his 16 (his stake back).
 func TestDealerConsoleBankFirst_AR23(t *testing.T) {
+	t.Parallel()
 	g, ana, ben, dora, ivo := liveRound(t)
 	readCard(t, dora, "TS", "box 2, hand 1")
 	// A mistyped card is refused with a toast; the next good card clears it.
@@ -254,6 +257,7 @@ func TestDealerConsoleBankFirst_AR23(t *testing.T) {
 // first-card Ace before the challenge was offered stands (card-stands): the
 // challenge closes and the console asks for her second card.
 func TestDealerConsoleButtons_AR23(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "player_cut", "false", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -290,6 +294,7 @@ func TestDealerConsoleButtons_AR23(t *testing.T) {
 // authorisation of its shuffle, which only he is offered; then the dealer
 // records who cut, choosing the player's box; then "no more bets" deals.
 func TestConsoleShoeSteps_AR07_EG02(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Rosario", "argentina", "shoe", "physical", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)

@@ -7,9 +7,9 @@ import "testing"
 // departs from, and its rules page says how, beside the rule's own words;
 // a table that keeps its regulation says nothing of the kind.
 func TestTableDepartsFromItsRegulation_AR01_AR05_AR20(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow)
-	ctx := Browser(t, 1280, 1000)
-	watch(t, ctx)
+	ctx := page(t, 1280, 1000)
 	id := site.Table(t, "Rosario", "argentina", limits("decks", "4", "back_bets_per_box", "2", "insurance", "true"))
 	site.Table(t, "Buenos Aires", "argentina", limits())
 	open(t, ctx, site, "/", ".lobby .table-card")

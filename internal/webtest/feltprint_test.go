@@ -12,9 +12,9 @@ import (
 // says the dealer must hit soft 17, which casino English cannot read as a
 // stand.
 func TestFeltPrintFits(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow)
-	ctx := Browser(t, 1280, 900)
-	watch(t, ctx)
+	ctx := page(t, 1280, 900)
 	type table struct {
 		name string
 		id   int64

@@ -30,41 +30,49 @@ func limits(kv ...string) map[string]string {
 	return o
 }
 
-// game is a test's set-up: the site, one test-mode table, and a browser
-// whose tabs are the players.
+// game is a test's set-up: the site, one test-mode table, and the players'
+// tabs, each in a browser context of its own.
 type game struct {
-	site    *Site
-	table   int64
-	browser context.Context
-	tabs    int
-	logs    map[context.Context]*pageLog
+	site  *Site
+	table int64
+	logs  map[context.Context]*pageLog
 }
 
-// newGame starts the site with these timers, opens a test-mode table of
-// the profile (limits, and the options as key, value pairs) and starts a
-// browser.
+// newGame starts the site with these timers and opens a test-mode table of
+// the profile (limits, and the options as key, value pairs).
 func newGame(t testing.TB, timing actor.Timing, name, profile string, options ...string) *game {
 	t.Helper()
 	site := MustStart(t, timing)
 	return &game{
-		site:    site,
-		table:   site.Table(t, name, profile, limits(options...)),
-		browser: Browser(t, 1280, 1000),
-		logs:    map[context.Context]*pageLog{},
+		site:  site,
+		table: site.Table(t, name, profile, limits(options...)),
+		logs:  map[context.Context]*pageLog{},
 	}
 }
 
-// player opens a tab for a player (the browser's own for the first, one
-// with its own storage for each other), records it (watch: the test fails
-// on an error in the page), registers the player through the login page
-// and has the pit credit him 1,000.00.
+// page opens a tab of the package's chromium in a browser context of its
+// own, in a window of this size, and records it (watch: the test fails on
+// an error in the page).
+func page(t testing.TB, width, height int) context.Context {
+	t.Helper()
+	ctx := Browser(t, width, height)
+	watch(t, ctx)
+	return ctx
+}
+
+// tab opens a tab of a person of the game's: a browser context of its
+// own (cookies, storage), in a laptop's window.
+func (g *game) tab(t testing.TB) context.Context {
+	t.Helper()
+	return Browser(t, 1280, 1000)
+}
+
+// player opens a tab for a player, with its own cookies and storage, records
+// it (watch: the test fails on an error in the page), registers the player
+// through the login page and has the pit credit him 1,000.00.
 func (g *game) player(t testing.TB, name string) context.Context {
 	t.Helper()
-	ctx := g.browser
-	if g.tabs > 0 {
-		ctx = Player(t, g.browser)
-	}
-	g.tabs++
+	ctx := g.tab(t)
 	g.logs[ctx] = watch(t, ctx)
 	register(t, ctx, g.site, name)
 	g.site.Credit(t, name, 100000)

@@ -34,6 +34,7 @@ func tabTo(t *testing.T, ctx context.Context, sel string, back bool) {
 // the focus and its last seconds are read out (10 s); a key stands; the
 // focus is on the chip again for the next round.
 func TestKeyboardOnlyRound(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, actor.Timing{BetWindow: time.Minute, Decision: 12 * time.Second, Window: time.Minute, KeepBetWindow: true}, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	focused := func(what, sel string) {
@@ -63,6 +64,7 @@ func TestKeyboardOnlyRound(t *testing.T) {
 // the focus; a card typed wrong is flagged at the field, as typed, and
 // the next keystroke clears it.
 func TestConsoleCardFieldFocusAndFlag(t *testing.T) {
+	t.Parallel()
 	_, _, _, dora, _ := liveRound(t)
 	waitJS(t, dora, "the card field focused", `document.activeElement === document.getElementById('card-input')`)
 	do(t, dora, "a mistyped card", chromedp.SendKeys(chromedp.ID("card-input"), "ZZ"), chromedp.KeyEvent(kb.Enter))

@@ -18,11 +18,12 @@ import (
 // shows the labels, the dealer's calls, the results and the money in that
 // language, and the rules cite the regulation's own words.
 func TestLanguages(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 
 	// A browser whose first language is Italian: the page is in Italian
 	// without a choice made.
-	it := Player(t, g.browser)
+	it := g.tab(t)
 	if _, err := chromedp.Call(it, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "Mozilla/5.0 sabot-test", AcceptLanguage: "it-IT,it"}); err != nil {
 		t.Fatal(err)
 	}
@@ -95,9 +96,9 @@ func choose(t testing.TB, ctx context.Context, lang string) {
 // --currency EUR`) in the locale's format: "1.000,00 €" in Spanish and
 // Italian, "€1,000.00" in English, on the login page and in the header.
 func TestCurrency(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow, func(s *server.Server) { s.WelcomeCredit = 100000; s.Currency = "EUR" })
-	ctx := Browser(t, 1280, 900)
-	watch(t, ctx)
+	ctx := page(t, 1280, 900)
 	open(t, ctx, site, "/login", "#name")
 	waitJS(t, ctx, "the welcome credit in euros", `/€1,000\.00/.test(document.getElementById('welcome').textContent)`)
 	register(t, ctx, site, "José")

@@ -17,6 +17,7 @@ import (
 // player, with no registration; the session never stays in the address
 // bar; the balance is the operator's, and a bet is debited there.
 func TestLaunchFromOperator(t *testing.T) {
+	t.Parallel()
 	secret := []byte("a secret shared with the operator")
 	op := walletsim.New(secret, "EUR")
 	ws := httptest.NewServer(op)
@@ -28,8 +29,7 @@ func TestLaunchFromOperator(t *testing.T) {
 		s.Currency = "EUR"
 	})
 	table := site.Table(t, "operator", "vegas-s17", nil)
-	ctx := Browser(t, 1280, 900)
-	watch(t, ctx)
+	ctx := page(t, 1280, 900)
 	open(t, ctx, site, "/launch?token=tok-7&table="+itoa(table), ".box")
 	waitJS(t, ctx, "on the table, the session out of the address bar",
 		`location.pathname === '/tables/`+itoa(table)+`' && location.hash === '' && JSON.parse(localStorage.getItem('sabot.session')).token.length > 0`)

@@ -13,9 +13,9 @@ import (
 // a name over the limit is refused with its length, never cut; the page
 // says what a new wallet is credited, as the server does.
 func TestUnicodeNames(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow, func(s *server.Server) { s.WelcomeCredit = 100000 })
-	ctx := Browser(t, 1280, 900)
-	watch(t, ctx)
+	ctx := page(t, 1280, 900)
 	open(t, ctx, site, "/login", "#name")
 	waitJS(t, ctx, "the welcome credit", `/starts with 1,000\.00/.test(document.getElementById('welcome').textContent)`)
 	if got := text(t, ctx, "#name-hint"); !strings.Contains(got, "at most 32 characters") {

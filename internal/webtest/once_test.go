@@ -29,6 +29,7 @@ func cardsOf(t testing.TB, ctx context.Context, box int) string {
 // Split and Double, and H pressed twice, each act once — one card, one
 // stake — with no refusal shown.
 func TestDoubleClickActsOnce(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	dblclick(t, ana, `.box[data-box="1"] .sit`)

@@ -10,6 +10,7 @@ import (
 // sight with the decision sheet open — above the sheet, not under it, not
 // below the fold — whichever box the player sits at.
 func TestPhoneDecisionInSight(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	do(t, ana, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch))

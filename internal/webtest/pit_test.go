@@ -14,6 +14,7 @@ import (
 // reason, a new table opened, each in the significant-event log; a player
 // is not shown the page.
 func TestPit(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.player(t, "ana")
 	open(t, ana, g.site, "/pit", "h1")
@@ -22,7 +23,7 @@ func TestPit(t *testing.T) {
 		t.Fatal("a player is shown the pit")
 	}
 
-	pit := Player(t, g.browser)
+	pit := g.tab(t)
 	g.logs[pit] = watch(t, pit)
 	login(t, pit, g.site, "pit")
 	click(t, pit, `.nav a[href="/pit"]`)

@@ -13,6 +13,7 @@ import (
 // reconnects, gets the rebuilt table (a new epoch: a snapshot) and the
 // player goes on.
 func TestReconnectAfterRestart(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Reference", "vegas-s17")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -35,6 +36,7 @@ func TestReconnectAfterRestart(t *testing.T) {
 // Insurance (ES-11, VE-15) is offered under a dealer Ace with its stake;
 // the peek finds the dealer's blackjack; insurance pays 2 to 1.
 func TestInsurance(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Reference", "vegas-s17")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -67,6 +69,7 @@ func TestInsurance(t *testing.T) {
 // A player who does not decide in time: the timer runs down on the page,
 // and the default the table publishes applies, said as such.
 func TestTimeout(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, actor.Timing{BetWindow: time.Minute, Decision: 3 * time.Second, Window: time.Second}, "Reference", "vegas-s17")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -86,6 +89,7 @@ func TestTimeout(t *testing.T) {
 // control has a name, every card is announced, the dealer's calls go to a
 // live region, the decision takes the focus, and text has contrast.
 func TestAccessible(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia", "venice")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -152,6 +156,7 @@ const contrastJS = `(() => {
 // (one deck, the cut card 20 cards in), so their cards are unknown: the
 // player bets again after each round and stands whenever he may.
 func TestCutCard(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Short shoe", "vegas-s17", "decks", "1", "burn_cards", "0", "cut_card_reserve", "32")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -183,6 +188,7 @@ func TestCutCard(t *testing.T) {
 // The Desafío (AR-10) is offered on a first-card Ace before the second
 // card; the Ace is then declared 1 or 11 (AR-11) before any other decision.
 func TestChallengeAndDeclaration_AR10_AR11(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Buenos Aires", "argentina", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)

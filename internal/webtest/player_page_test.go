@@ -42,6 +42,7 @@ func snap(t *testing.T, ctx context.Context, name string) {
 // 1440×760 and at 1920×940, wherever the page was scrolled; the hand in
 // turn is in sight above them.
 func TestDecisionInView(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	sit(t, ana, 7)
@@ -76,6 +77,7 @@ func TestDecisionInView(t *testing.T) {
 // betting the chips, the seconds left to bet and re-bet are on the same
 // screen as the player's spot; the decision sheet shows its seconds too.
 func TestPhoneBettingOneScreen(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ben := g.join(t, "ben")
 	sit(t, ben, 1) // seated, not yet betting: the window stays open
@@ -153,17 +155,11 @@ func noEnglish(t *testing.T, ctx context.Context, where string) {
 // rules, betting with the seconds left, a decision, the account, the
 // rounds recalled and a replay.
 func TestNoEnglish(t *testing.T) {
-	site := MustStart(t, slow)
-	tb := site.Table(t, "Reference", "vegas-s17", limits())
-	b := Browser(t, 1280, 1000)
-	ana, ben := b, Player(t, b)
-	watch(t, ana)
-	watch(t, ben)
-	register(t, ana, site, "ana")
-	register(t, ben, site, "ben")
-	site.Credit(t, "ana", 100000)
-	site.Credit(t, "ben", 100000)
-	path := "/tables/" + itoa(tb)
+	t.Parallel()
+	g := newGame(t, slow, "Reference", "vegas-s17")
+	site, tb := g.site, g.table
+	ana, ben := g.player(t, "ana"), g.player(t, "ben")
+	path := g.path()
 	open(t, ben, site, path, ".box .plate")
 	sit(t, ben, 1)
 	for round, lang := range []string{"es", "it"} {
@@ -213,6 +209,7 @@ func TestNoEnglish(t *testing.T) {
 // still, a click says it was not sent and sends nothing; when the server
 // is back the page is live again and the decision is made once.
 func TestLostConnection(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	choose(t, ana, "es")
@@ -265,6 +262,7 @@ func TestLostConnection(t *testing.T) {
 // would refuse is not offered (the page says why), and the account page
 // offers the breaks shortest first, each worded by its length.
 func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "vegas-s17")
 	ana := g.player(t, "ana")
 	open(t, ana, g.site, "/account", ".care-form")
@@ -299,12 +297,13 @@ func TestLimitTakesOffDoubleAndSplit(t *testing.T) {
 // significant events (a credit, a table opened, a block) — nor on the
 // dealer's console of a table dealt from a physical shoe.
 func TestNoEnglishStaff(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Sala 1", "venice", "shoe=physical")
 	g.player(t, "ana")
 	g.player(t, "anton")
 	site := g.site
 	site.Credit(t, "ana", 1234)
-	pit := Player(t, g.browser)
+	pit := g.tab(t)
 	login(t, pit, site, "pit")
 	for _, lang := range []string{"es", "it"} {
 		choose(t, pit, lang)

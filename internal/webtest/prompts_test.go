@@ -18,6 +18,7 @@ import (
 // with a reason and nothing sent; the arrow keys change it and Enter
 // doubles. A double for 2.00 on a 5.00 stake wins 7.00.
 func TestDoubleForLess_VE19(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -92,6 +93,7 @@ func TestDoubleForLess_VE19(t *testing.T) {
 // and, no hand being left to play or settle, the dealer draws nothing
 // (AR-14's reading).
 func TestEvenMoney_ES10(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -132,6 +134,7 @@ func TestEvenMoney_ES10(t *testing.T) {
 // insurance. Declined (with a click), the blackjack is paid 3
 // to 2 against the dealer's 19.
 func TestEvenMoneyUnderATen_VE16(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -168,6 +171,7 @@ func TestEvenMoneyUnderATen_VE16(t *testing.T) {
 // choice is one button each, 1 and 11, the second marked as what time
 // running out does, as the status says.
 func TestSplitTenAceCountsOne_VE13(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia", "venice", "lone_customer_boxes", "1")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -224,6 +228,7 @@ func TestSplitTenAceCountsOne_VE13(t *testing.T) {
 // Late surrender (surrender=late, a reference table's option): offered on
 // the first two cards after the peek, with R; half the stake is returned.
 func TestLateSurrender(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Reference", "vegas-s17", "surrender", "late")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)

@@ -17,6 +17,7 @@ import (
 // band, drawn in the chart, the player's rating and his bets against the
 // count, in the page's language; a player is not shown the page.
 func TestPitReports(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
 	ctx := context.Background()
 	tb := site.Table(t, "Vegas", "vegas-s17", nil)

@@ -60,6 +60,7 @@ func picture(t *testing.T, ctx context.Context, name string, phone bool) {
 // and the back bettor followed; she has 11 on her first hand and must draw
 // (VE-06): Hit and Double only.
 func TestScreenshots(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow)
 	tb := site.Table(t, "Venezia 1", "venice", limits("min_bet", "500", "max_bet", "50000"))
 	site.Table(t, "Buenos Aires", "argentina", limits())

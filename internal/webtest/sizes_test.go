@@ -79,6 +79,7 @@ const uncovered = `((bar, parts = '.hands, .spot, .plate') => {
 // button; in his turn the decision's buttons, its timer and his hand; on
 // a phone the decision panel takes no more than a third of the screen.
 func TestWhatThePlayerNeedsIsInViewAtEverySize(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, keep, "Venezia", "venice", "lone_customer_boxes", "0")
 	ana := g.join(t, "ana")
 	sit(t, ana, 1)
@@ -164,6 +165,7 @@ func sizeShot(t *testing.T, ctx context.Context, name string) {
 
 // The lobby on a phone shows several tables in the first screen, not one.
 func TestLobbyShowsSeveralTablesOnAPhone(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow)
 	for _, p := range []string{"venice", "spain", "argentina", "vegas-s17"} {
 		site.Table(t, "T "+p, p, limits())

@@ -15,6 +15,7 @@ import (
 // the end with the keyboard and the buttons, and sees her balance; then she
 // recalls the round and replays it step by step.
 func TestPlayRound(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia 1", "venice")
 	site, tb := g.site, g.table
 	ana := g.player(t, "ana")
@@ -120,6 +121,7 @@ func TestPlayRound(t *testing.T) {
 // Two players at one table see the same table, each deciding only for
 // himself.
 func TestTwoBrowsers(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia 2", "venice")
 	ana, ben := g.join(t, "ana"), g.join(t, "ben")
 	sit(t, ana, 1)
@@ -179,6 +181,7 @@ func TestTwoBrowsers(t *testing.T) {
 // only where the rules give him a choice (VE-12: follow the split), and is
 // paid with the box.
 func TestBackBettor(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Venezia 3", "venice")
 	ana, ben := g.join(t, "ana"), g.join(t, "ben")
 	sit(t, ana, 1)
@@ -234,6 +237,7 @@ func TestBackBettor(t *testing.T) {
 // neither the page nor anything the browser receives, WebSocket frames and
 // API responses, before they are turned.
 func TestHiddenCardsNeverInThePage_AR09_AR17(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Buenos Aires", "argentina", "min_bets_to_start", "1")
 	ana := g.join(t, "ana")
 	log := g.logs[ana]

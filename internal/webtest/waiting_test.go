@@ -16,6 +16,7 @@ import (
 // server's AR-21 stand-by as it is (1 min 30 s, not "2 min"), and the table
 // points to the tables that deal to one player.
 func TestLoneTableWaits_AR03(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, actor.Timing{BetWindow: 2 * time.Second, Decision: time.Minute, Window: time.Minute, SeatIdle: 90 * time.Second}, "Buenos Aires", "argentina")
 	madrid := g.site.Table(t, "Madrid", "spain", limits())
 	ana := g.player(t, "ana")

@@ -6,6 +6,8 @@
 // Chromium is found on $PATH as chromium (or chromium-browser,
 // google-chrome), or at $SABOT_CHROMIUM. Without it the tests skip, except
 // in CI (CI=true), where they fail: CI installs chromium so that they run.
+// The tests share one chromium, each in browser contexts of its own
+// (Browser), and run side by side (t.Parallel).
 package webtest
 
 import (
@@ -16,10 +18,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"sabot"
@@ -27,6 +31,7 @@ import (
 	"sabot/internal/client"
 	"sabot/internal/server"
 	"sabot/internal/store"
+	"sabot/internal/testwait"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -212,54 +217,124 @@ func Chromium(tb testing.TB) string {
 	return ""
 }
 
-// Browser starts chromium headless with a fresh profile and returns a
-// context for its first tab; more tabs, each with its own cookies and
-// storage (another player), come from Player.
-func Browser(tb testing.TB, width, height int) context.Context {
-	tb.Helper()
-	path := Chromium(tb)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(tb.TempDir()),
-		chromedp.WindowSize(width, height),
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	// The first run starts the browser, which lives as long as this
-	// context: no timeout on it.
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		cancelAlloc()
-		tb.Fatalf("starting chromium: %v", err)
-	}
-	tb.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	return ctx
+// The package's tests share one chromium (browser), started by the first
+// test that asks for a browser and stopped by Close; each test gets a
+// browser context of its own in it (Browser), with its own cookies and
+// storage, so tests run side by side (t.Parallel) as if each had a
+// browser of its own.
+var chrome struct {
+	once   sync.Once
+	ctx    context.Context // the browser's first tab, kept blank
+	cancel func()
+	dir    string // its profile
+	err    error
 }
 
-// Player opens a tab in a browser context of its own: another person at
-// the table, with a storage of its own.
-func Player(tb testing.TB, browser context.Context) context.Context {
+// sizeKey is the key of a tab's window size in its context: the size that
+// Player's tabs open at too.
+type sizeKey struct{}
+
+// shared starts the package's chromium once, headless with a fresh
+// profile, and returns the context of its first tab.
+func shared(tb testing.TB) context.Context {
 	tb.Helper()
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	path := Chromium(tb)
+	chrome.once.Do(func() {
+		dir, err := os.MkdirTemp("", "sabot-webtest-")
+		if err != nil {
+			chrome.err = err
+			return
+		}
+		chrome.dir = dir
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(path),
+			chromedp.Flag("headless", true),
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.Flag("disable-extensions", true),
+			chromedp.Flag("hide-scrollbars", true),
+			chromedp.Flag("mute-audio", true),
+			// Tests side by side each have windows of their own: none
+			// is slowed as a window in the background.
+			chromedp.Flag("disable-background-timer-throttling", true),
+			chromedp.Flag("disable-backgrounding-occluded-windows", true),
+			chromedp.Flag("disable-renderer-backgrounding", true),
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1280, 1000),
+		}
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(alloc)
+		// The first run starts the browser, which lives as long as this
+		// context: no timeout on it.
+		if err := chromedp.Do(ctx); err != nil {
+			cancel()
+			cancelAlloc()
+			chrome.err = err
+			return
+		}
+		chrome.ctx = ctx
+		chrome.cancel = func() { cancel(); cancelAlloc() }
+	})
+	if chrome.err != nil {
+		tb.Fatalf("starting chromium: %v", chrome.err)
+	}
+	return chrome.ctx
+}
+
+// Close stops the package's chromium, if a test started it, and removes
+// its profile: TestMain calls it once the tests are done.
+func Close() {
+	if chrome.cancel != nil {
+		chrome.cancel()
+	}
+	if chrome.dir != "" {
+		os.RemoveAll(chrome.dir)
+	}
+}
+
+// Browser returns a tab in a browser context of its own (its own cookies
+// and storage, a person's browser) of the package's chromium, in a window
+// of this size; more tabs, each with its own cookies and storage (another
+// player), come from Player. The context ends with the test.
+func Browser(tb testing.TB, width, height int) context.Context {
+	tb.Helper()
+	return tab(tb, shared(tb), width, height)
+}
+
+// tab opens a tab in a new browser context of the chromium of parent, in
+// a window of this size.
+func tab(tb testing.TB, parent context.Context, width, height int) context.Context {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	tb.Cleanup(cancel)
+	// The first run opens the tab, which lives as long as this context:
+	// no timeout on it.
 	if err := chromedp.Do(ctx); err != nil {
-		cancel()
 		tb.Fatalf("opening a tab: %v", err)
 	}
-	tb.Cleanup(cancel)
-	return ctx
+	sctx, scancel := context.WithTimeout(ctx, testwait.Deadline(30*time.Second))
+	defer scancel()
+	w, err := chromedp.Call(sctx, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{})
+	if err == nil {
+		_, err = chromedp.CallBrowser(sctx, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &cdpbrowser.Bounds{Width: int64(width), Height: int64(height)}})
+	}
+	if err != nil {
+		tb.Fatalf("sizing a tab's window to %dx%d: %v", width, height, err)
+	}
+	return context.WithValue(ctx, sizeKey{}, [2]int{width, height})
+}
+
+// Player opens a tab in a browser context of its own, in a window of the
+// size of browser's: another person at the table, with a storage of its
+// own.
+func Player(tb testing.TB, browser context.Context) context.Context {
+	tb.Helper()
+	size, _ := browser.Value(sizeKey{}).([2]int)
+	return tab(tb, browser, size[0], size[1])
 }

@@ -11,6 +11,7 @@ import (
 // wrong password, and a password too short to register, read in Spanish
 // and Italian as the server's reason words them, never its English text.
 func TestLoginRefusalsInThePageLanguage(t *testing.T) {
+	t.Parallel()
 	site := MustStart(t, slow)
 	ctx := Browser(t, 1280, 800)
 	for _, c := range []struct{ lang, login, short string }{
@@ -37,6 +38,7 @@ func TestLoginRefusalsInThePageLanguage(t *testing.T) {
 // A table's page for a table that does not exist says so, in the page's
 // language, instead of "connecting…" for ever; so does a visitor's.
 func TestMissingTableSaysSo(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, slow, "Madrid", "spain")
 	ana := g.player(t, "ana")
 	open(t, ana, g.site, "/tables/9999", "main")
