@@ -136,7 +136,7 @@ func (f *freezer) serve(c net.Conn) {
 // sockets) for as long as the TCP connection did.
 func TestServerDropsSilentSocket(t *testing.T) {
 	t.Parallel()
-	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SocketPing = 100 * time.Millisecond }}
+	h := &harness{t: t, st: openStore(t, t.TempDir()+"/sabot.db"), set: func(s *server.Server) { s.SocketPing = time.Second }}
 	h.start(slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
@@ -162,9 +162,17 @@ func TestServerDropsSilentSocket(t *testing.T) {
 			}
 		}
 	}()
-	testwait.Pause(time.Second) // ten pings: the time passing is what is tested
+	within(t, 10*time.Second, "the reading client's socket open", func() bool {
+		return metricOf(t, h.srv.URL(), "sabot_websockets") == 1
+	})
+	// A second's ping gives a client a second to answer: on two busy
+	// cores a tenth of one was too short for a client that does read.
+	testwait.Pause(5 * time.Second) // five pings: the time passing is what is tested
 	if n := metricOf(t, h.srv.URL(), "sabot_websockets"); n != 1 {
 		t.Fatalf("%v sockets open: the client answering pings lost its socket", n)
+	}
+	if n := metricOf(t, h.srv.URL(), "sabot_websocket_unanswered_total"); n != 1 {
+		t.Fatalf("%v sockets closed unanswered: the client answering pings was taken for silent", n)
 	}
 }
 
