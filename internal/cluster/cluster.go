@@ -77,11 +77,24 @@ type Cluster struct {
 	Authenticate func(r *http.Request) error
 	Logger       *slog.Logger // nil: discard
 	Metrics      *Metrics
+	// Now is the clock of the node's leases: its last renewal, the tables
+	// left after failing to load, its reach of the database (nil:
+	// time.Now). The renewals and the scans tick on the runtime's timers,
+	// which testing/synctest makes a bubble's; a test whose store leaves
+	// the bubble sets Now to the clock it moves.
+	Now func() time.Time
 
 	node   *node      // nil: not a node (Join)
 	nonces nonceCache // the node headers taken
 	reach  reach      // whether the node reaches its database
 	lobby  lobbyCache
+}
+
+func (c *Cluster) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 func (c *Cluster) logger() *slog.Logger {

@@ -23,6 +23,7 @@ type fakeStore struct {
 	released []sabot.Lease
 	lost     map[string]bool
 	renew    error
+	renewals int // renewals asked for
 }
 
 func (f *fakeStore) Join(ctx context.Context, n *sabot.Node, ttl time.Duration) error {
@@ -32,9 +33,14 @@ func (f *fakeStore) Join(ctx context.Context, n *sabot.Node, ttl time.Duration) 
 	f.nodes = append(f.nodes, *n)
 	return nil
 }
-func (f *fakeStore) Renew(ctx context.Context, node string, ttl time.Duration) error { return f.renew }
-func (f *fakeStore) Drain(ctx context.Context, node string) error                    { return nil }
-func (f *fakeStore) Leave(ctx context.Context, node string) error                    { return nil }
+func (f *fakeStore) Renew(ctx context.Context, node string, ttl time.Duration) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.renewals++
+	return f.renew
+}
+func (f *fakeStore) Drain(ctx context.Context, node string) error { return nil }
+func (f *fakeStore) Leave(ctx context.Context, node string) error { return nil }
 func (f *fakeStore) Claim(ctx context.Context, node string, table int64) (int64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -89,14 +95,16 @@ type fakeTables struct {
 	fenced    bool
 	lost      map[string]int // node lost → tables it held
 	startFail error
+	starts    int // tables asked to start
 }
 
 func (t *fakeTables) Start(tb *sabot.Table, epoch int64) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.starts++
 	if t.startFail != nil {
 		return t.startFail
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	t.served[tb.ID] = true
 	return nil
 }
@@ -110,7 +118,7 @@ func (t *fakeTables) HandOver(n int) {
 	}
 	t.handOver += n
 }
-func (t *fakeTables) Fence(ctx context.Context) { t.fenced = true }
+func (t *fakeTables) Fence(ctx context.Context) { t.mu.Lock(); defer t.mu.Unlock(); t.fenced = true }
 func (t *fakeTables) Table(ctx context.Context, id int64) (*sabot.Table, error) {
 	return &sabot.Table{ID: id, Profile: "spain"}, nil
 }
@@ -327,7 +335,8 @@ func TestReach(t *testing.T) {
 	go func() { do("/api/slow", false); close(done) }()
 	ctx := <-inFlight
 	f.renew = errors.New("connection refused")
-	n.node.renewed = time.Now().Add(-n.LeaseTime()) // nothing has answered for a lease
+	joined := time.Now()
+	n.Now = func() time.Time { return joined.Add(n.LeaseTime()) } // nothing has answered for a lease
 	n.renew(context.Background())
 	if !n.Unreachable() {
 		t.Fatal("the database is not seen out of reach")

@@ -264,7 +264,7 @@ func (c *Cluster) owner(ctx context.Context, id int64, fresh time.Duration) (u, 
 	}
 	n := c.node
 	n.mu.Lock()
-	stale := time.Since(n.refresh) > fresh
+	stale := c.now().Sub(n.refresh) > fresh
 	n.mu.Unlock()
 	if stale {
 		c.readLeases(ctx)

@@ -46,6 +46,10 @@ const DefaultLease = 4 * time.Second
 // DefaultDrainTimeout bounds how long Drain waits for the rounds in play.
 const DefaultDrainTimeout = 2 * time.Minute
 
+// brokenWait is how long a table that failed to load here is left before
+// this node tries it again.
+const brokenWait = time.Minute
+
 // soleLease is the lease of a node alone on its store: it is never renewed,
 // and the next process on the store frees it at its start.
 const soleLease = 10 * 365 * 24 * time.Hour
@@ -131,7 +135,7 @@ func (c *Cluster) Join(ctx context.Context, url string) error {
 	if err := c.Store.Join(ctx, &n.self, ttl); err != nil {
 		return err
 	}
-	n.renewed = time.Now()
+	n.renewed = c.now()
 	c.node = n
 	c.logger().Info("node joined", "node", n.self.ID, "url", n.self.URL, "shared", c.Shared)
 	return nil
@@ -260,10 +264,11 @@ func (c *Cluster) renew(ctx context.Context) {
 	cancel()
 	n.mu.Lock()
 	if err == nil {
-		n.renewed = time.Now()
+		n.renewed = c.now()
 	}
-	late := time.Since(n.renewed) > n.lease
-	unanswered := time.Since(n.renewed) > n.lease/2
+	since := c.now().Sub(n.renewed)
+	late := since > n.lease
+	unanswered := since > n.lease/2
 	n.mu.Unlock()
 	switch {
 	case err == nil || errors.Is(err, sabot.ErrLeaseLost):
@@ -290,7 +295,7 @@ func (c *Cluster) renew(ctx context.Context) {
 		return
 	}
 	n.mu.Lock()
-	n.self, n.renewed = again, time.Now()
+	n.self, n.renewed = again, c.now()
 	n.mu.Unlock()
 	c.logger().Info("node joined again", "node", again.ID)
 }
@@ -324,7 +329,7 @@ func (c *Cluster) readLeases(ctx context.Context) ([]sabot.Lease, []sabot.Node, 
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.refresh = time.Now()
+	n.refresh = c.now()
 	clear(n.peers)
 	for _, o := range ns {
 		n.peers[o.ID] = o
@@ -396,7 +401,7 @@ func (c *Cluster) ShareOut(ctx context.Context) error {
 		n.mu.Unlock()
 		// A table free for three scans is taken by anyone: its fair
 		// owner is slow, or the shares are rounded against it.
-		if mine >= share && seen[l.TableID] < 3 || time.Now().Before(until) {
+		if mine >= share && seen[l.TableID] < 3 || c.now().Before(until) {
 			continue
 		}
 		t, err := c.Tables.Table(ctx, l.TableID)
@@ -413,7 +418,7 @@ func (c *Cluster) ShareOut(ctx context.Context) error {
 			if code := sabot.ErrorCode(err); code != sabot.ECONFLICT && code != sabot.EUNAVAILABLE && !errors.Is(err, sabot.ErrLeaseLost) {
 				c.logger().Error("a table could not be taken over: left for a minute", "table", t.ID, "err", err)
 				n.mu.Lock()
-				n.broken[t.ID] = time.Now().Add(time.Minute)
+				n.broken[t.ID] = c.now().Add(brokenWait)
 				n.mu.Unlock()
 			}
 			continue
@@ -423,7 +428,7 @@ func (c *Cluster) ShareOut(ctx context.Context) error {
 		if prev != nil && !prev.Left {
 			// A node's tables taken over after it died: from its last
 			// renewal to the table serving again.
-			c.Metrics.failover.Observe(time.Since(prev.Renewed).Seconds())
+			c.Metrics.failover.Observe(c.now().Sub(prev.Renewed).Seconds())
 		}
 		c.logger().Info("table claimed", "table", t.ID, "from", l.Node)
 	}

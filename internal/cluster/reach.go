@@ -68,9 +68,9 @@ func (c *Cluster) reached(ok bool, err error) {
 	case ok && r.down:
 		r.down = false
 		r.ctx, r.cancel = context.WithCancel(context.Background())
-		c.logger().Info("the database answers again: the node serves", "after", time.Since(r.since).Round(time.Millisecond))
+		c.logger().Info("the database answers again: the node serves", "after", c.now().Sub(r.since).Round(time.Millisecond))
 	case !ok && !r.down:
-		r.down, r.since = true, time.Now()
+		r.down, r.since = true, c.now()
 		r.cancel()
 		c.logger().Error("the database does not answer: the node refuses requests (503) and is not ready until it does", "err", err)
 	}
