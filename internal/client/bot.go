@@ -354,9 +354,10 @@ type botState struct {
 	// seq is the last event seen; decision and decisionSeq the command ID
 	// of the last decision sent and the event it was sent after: refused
 	// as a conflict after a later event, it lost a race with the table.
-	seq         int64
-	decision    string
-	decisionSeq int64
+	seq          int64
+	decision     string
+	decisionSeq  int64
+	decisionTurn *wire.TurnView // the turn the decision answered
 }
 
 // sent is what a snapshot does not tell: the commands on their way.
@@ -442,14 +443,23 @@ func (b *Bot) session(ctx context.Context, st *botState, epoch *string, since *i
 			if resent {
 				st.resent = ""
 			}
-			raced := m.Type == wire.MsgError && m.Code == sabot.ECONFLICT && m.CommandID == st.decision && st.seq > st.decisionSeq
+			// A decision refused after a later event, or refused as one
+			// the table had gone past (RaceReason: its answer may come
+			// before the event that moved the table on).
+			raced := m.Type == wire.MsgError && m.Code == sabot.ECONFLICT && m.CommandID == st.decision &&
+				(st.seq > st.decisionSeq || RaceReason(m.Code, m.Reason))
 			if m.CommandID == st.decision {
 				st.decision = ""
 			}
 			if raced {
 				// The decision met a table that had gone on (the window
 				// closed by its timer, the turn moved) while it was on its
-				// way: the state as it stands now decides what next.
+				// way: the state as it stands now decides what next. The
+				// turn it answered is past: the bot waits for the next
+				// turn the table shows, not the same decision again.
+				if st.turn == st.decisionTurn {
+					st.turn = nil
+				}
 				b.race()
 			} else if m.Type == wire.MsgError && resent && m.Code == sabot.ECONFLICT {
 				// Sent again after a lost connection, too late: the table
@@ -606,7 +616,7 @@ func (b *Bot) next(ctx context.Context, f *Feed, st *botState) error {
 			st.turn = nil
 			err = send(wire.CommandRequest{Op: wire.OpAct, Action: act.Kind, Box: act.Box, Hand: act.Hand, Stake: act.Stake, Value: act.Value})
 		}
-		st.decision, st.decisionSeq = st.waiting, st.seq
+		st.decision, st.decisionSeq, st.decisionTurn = st.waiting, st.seq, st.turn
 		return err
 	case !st.inRound && !st.pending && !st.bank && !b.finished():
 		if b.Behind && (st.holder == "" || st.holder == b.Name || b.Count != nil && b.Count.trueCount() < b.Count.BackAt) {

@@ -224,6 +224,33 @@ func (c *Client) Table(ctx context.Context, id int64) (*wire.TableView, error) {
 	return &v, c.Do(ctx, "GET", fmt.Sprintf("/api/tables/%d", id), nil, &v)
 }
 
+// Raced reports whether err refuses a command because the table had gone
+// on before it arrived: a decision for a turn that moved on (out_of_turn),
+// at a moment that passed (wrong_phase), in an optional window closed by
+// its timer (no_window, nothing_to_answer), or a "deal" for a round dealt
+// meanwhile (deal_dealt). It is a normal race of a live table, not an
+// error: the client takes the table's state as it stands now (the events
+// that moved it come on the socket, or a snapshot). A command sent again
+// under its ID is answered "duplicate" with the first answer, as a
+// success (wire.CommandResult.Duplicate), never as an error.
+func Raced(err error) bool {
+	var e *sabot.Error
+	return errors.As(err, &e) && RaceReason(e.Code, e.Reason)
+}
+
+// RaceReason reports whether an error of code and reason is a race
+// (Raced), as a socket's error message carries them.
+func RaceReason(code, reason string) bool {
+	if code != sabot.ECONFLICT {
+		return false
+	}
+	switch reason {
+	case "out_of_turn", "wrong_phase", "no_window", "nothing_to_answer", "deal_dealt":
+		return true
+	}
+	return false
+}
+
 // Command sends a table command over HTTP; a missing command ID is made.
 // A command answered unavailable or internal, or whose answer was lost
 // with its connection, is sent again under the same command ID (a command
