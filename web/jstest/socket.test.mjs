@@ -84,3 +84,56 @@ test('socket: a connection a node takes and never answers is left', () => {
     s.close();
   }
 });
+
+// A command refused because the table went on while it was on its way (a
+// window its timer closed, a turn that moved on) is a race, not an error:
+// the page shows no refusal (table.js), and where no event has yet shown
+// the table going on the socket comes back for it. A command sent again
+// under its ID is answered "duplicate", as a success.
+test('socket: a closed window or a turn that moved on is a race, resynced; a duplicate is an answer', async () => {
+  FakeWS.all = [];
+  const s = new TableSocket(4, () => {});
+  try {
+    const first = FakeWS.all[0];
+    first.open();
+    first.message({ type: 'snapshot', epoch: 'e1', seq: 7, table: {} });
+    const refused = (ws, reason, op = 'decline') => {
+      const p = s.command(op, { box: 1 });
+      const cmd = ws.sent.filter(c => c.op === op).at(-1);
+      return { p, answer: () => ws.message({ type: 'error', command_id: cmd.command_id, code: 'conflict', error: 'refused', reason }) };
+    };
+    // The event that closed the window came first: a race, nothing to resync.
+    let c = refused(first, 'no_window');
+    first.message({ type: 'event', seq: 8, event: { kind: 'decline', player: 'ann', box: 2, by: 'timeout' } });
+    c.answer();
+    let e = await c.p.then(() => null, err => err);
+    assert.ok(e && e.raced, 'no_window after the event: a race');
+    assert.equal(FakeWS.all.length, 1, 'the events show the table: no resync');
+    // The refusal overtook the event: a race, and the socket comes back
+    // for what moved the table on.
+    c = refused(first, 'out_of_turn', 'act');
+    c.answer();
+    e = await c.p.then(() => null, err => err);
+    assert.ok(e && e.raced, 'out_of_turn: a race');
+    assert.ok(first.closedByPage, 'the socket is left for a new one');
+    assert.equal(FakeWS.all.length, 2);
+    const next = FakeWS.all[1];
+    assert.match(next.url, /epoch=e1/);
+    assert.match(next.url, /since=8/);
+    next.open();
+    // A refusal that is no race is an error, and nothing is resynced.
+    c = refused(next, 'stake_refused', 'act');
+    c.answer();
+    e = await c.p.then(() => null, err => err);
+    assert.ok(e && !e.raced && e.reason === 'stake_refused', 'a stake refused is a refusal to show');
+    assert.equal(FakeWS.all.length, 2, 'no resync for a refusal');
+    // A duplicate resolves: the first answer's, not an error.
+    const p = s.command('act', { action: 'hit', box: 1 });
+    const cmd = next.sent.filter(x => x.op === 'act').at(-1);
+    next.message({ type: 'result', command_id: cmd.command_id, log_seq: 9, duplicate: true });
+    const r = await p;
+    assert.equal(r.duplicate, true);
+  } finally {
+    s.close();
+  }
+});

@@ -16,6 +16,19 @@ export const STALE = 5000;
 
 import { api, session, clientID, commandID, APIError } from './api.js';
 
+// RACES are the reasons of a refusal of a command the table had gone past
+// while it was on its way (client.RaceReason): a decision for a turn that
+// moved on, at a moment that passed, in an optional window its timer
+// closed, a "deal" for a round dealt meanwhile. A normal race of a live
+// table, not an error: the page shows the table as it stands, no refusal.
+export const RACES = new Set(['out_of_turn', 'wrong_phase', 'no_window', 'nothing_to_answer', 'deal_dealt']);
+
+// raced reports whether an error (a socket's error message, an APIError)
+// is such a race.
+export function raced(e) {
+  return !!e && e.code === 'conflict' && RACES.has(e.reason);
+}
+
 export class TableSocket {
   // onMessage(msg) gets snapshots and events in order; onStatus(text) the
   // connection's state ('open', 'connecting', 'closed').
@@ -138,6 +151,10 @@ export class TableSocket {
           err.reason = m.reason; // for the page to word it (i18n.js refusal)
           err.params = m.params;
           err.error = m.error;
+          err.raced = raced(err);
+          // Refused as past while no event has shown the table going on
+          // (the refusal may overtake it): come back for what moved it.
+          if (err.raced && this.seq === p.seq) this.resync();
           p.reject(err);
         }
         else p.resolve(m);
@@ -189,7 +206,7 @@ export class TableSocket {
           this.pending.delete(cmd.command_id);
           this.http(cmd).then(resolve, reject);
         }, 8000);
-        this.pending.set(cmd.command_id, { cmd, resolve, reject, timer });
+        this.pending.set(cmd.command_id, { cmd, resolve, reject, timer, seq: this.seq });
         this.ws.send(JSON.stringify(cmd));
       });
     }
@@ -198,7 +215,10 @@ export class TableSocket {
 
   http(cmd) {
     const { op, ...body } = cmd;
-    return api(`/api/tables/${this.table}/${op}`, { method: 'POST', body });
+    return api(`/api/tables/${this.table}/${op}`, { method: 'POST', body }).catch(e => {
+      if (e instanceof APIError) e.raced = raced(e);
+      throw e;
+    });
   }
 
   close() {

@@ -12,7 +12,7 @@ import { Prompt } from './prompt.js';
 import { Betting } from './betting.js';
 import { Status, Connection, Calls } from './status.js';
 import { Felt } from './felt.js';
-import { TableSocket } from './socket.js';
+import { TableSocket, raced } from './socket.js';
 import { Once, decisionPoint } from './once.js';
 import { History } from './history.js';
 import { RealityCheck } from './reality.js';
@@ -237,7 +237,9 @@ export function tablePage(main, id) {
       await sock.command(op, fields);
       return true;
     } catch (e) {
-      toast(refusal(e)); // worded by its reason where the page knows it
+      // A race with the table (socket.js raced) is no refusal to show:
+      // the events, or the socket's resync, show the table as it stands.
+      if (!e.raced) toast(refusal(e)); // worded by its reason where the page knows it
       return false;
     }
   }
@@ -260,7 +262,7 @@ export function tablePage(main, id) {
       return;
     }
     if (m.type === 'error') {
-      toast(refusal(m));
+      if (!raced(m)) toast(refusal(m));
       return;
     }
     queue.push(m);
