@@ -3,9 +3,11 @@ package actor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"sabot"
+	"sabot/engine"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -15,6 +17,16 @@ import (
 type downStore struct {
 	sabot.Store
 	down bool
+	// settles: while down, the settlements' appends fail too (the
+	// connection lost before their commit); the other appends go through.
+	settles bool
+}
+
+func (s *downStore) Append(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+	if s.down && s.settles && rec.Kind == sabot.LogSettle {
+		return false, s.unavailable()
+	}
+	return s.Store.Append(ctx, rec, ps)
 }
 
 func (s *downStore) unavailable() error {
@@ -82,5 +94,59 @@ func TestFailedRebuildAnswers503AndRetries(t *testing.T) {
 		if r := p.a.handle(ctx, testCommand(t, wire.OpBet, ben, ben.Name, "b1", wire.CommandRequest{Box: 2, Stake: money.Amount(200)})); r.err != nil {
 			t.Errorf("every %d: the bet sent again after the rebuild: %v", every, r.err)
 		}
+	}
+}
+
+// A player's decision applied, whose settlement then fails with the
+// database and whose rebuild fails too: the command's answer is given, and
+// what the loop does after it (a snapshot due between rounds) found no
+// table and panicked the node (the HA gate's second crash). The table
+// answers 503 until the database answers, then replays the decision and
+// settles the round.
+func TestDecisionWhoseSettlementAndRebuildFail(t *testing.T) {
+	ctx := context.Background()
+	p := newPlayedTable(t, "vegas-s17", nil, 1) // a snapshot due after every round
+	ana := p.player(t, "ana")
+	p.rounds(t, 2)
+	ds := &downStore{Store: p.st, settles: true}
+	p.s.Store = ds
+	for try := 0; ; try++ {
+		if try == 50 {
+			t.Fatal("no round in 50 with a stand of ana's that settles it")
+		}
+		rounds := p.a.t.RoundNo()
+		p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: money.Amount(100)})
+		for p.a.dealt && p.a.t.Round().Phase() != engine.Playing {
+			p.a.expire(ctx) // a window closes
+		}
+		if !p.a.dealt {
+			continue // over at once (a blackjack)
+		}
+		r := p.a.t.Round()
+		box, hand := r.Current()
+		if box != 1 || !r.Legal(engine.Action{Kind: engine.Stand, Player: ana.Name, Box: box, Hand: hand}) {
+			t.Fatalf("round %d: ana's turn to stand expected, box %d hand %d", rounds+1, box, hand)
+		}
+		ds.down = true
+		cmdNo++
+		res := p.a.handle(ctx, testCommand(t, wire.OpAct, ana, ana.Name, fmt.Sprint("stand", cmdNo), wire.CommandRequest{Action: "stand", Box: box, Hand: hand}))
+		if res.err != nil {
+			t.Fatalf("the stand: %v", res.err)
+		}
+		if p.a.unloaded == nil {
+			t.Fatalf("the settlement failed and the rebuild too: unloaded is nil")
+		}
+		ds.down = false
+		p.a.expire(ctx) // the rebuild's timer
+		if p.a.unloaded != nil {
+			t.Fatalf("not rebuilt once the database answers: %v", p.a.unloaded)
+		}
+		for p.a.dealt {
+			p.a.expire(ctx) // the round settles from its log
+		}
+		if p.a.t.RoundNo() != rounds+1 {
+			t.Errorf("after the rebuild: round %d, want %d", p.a.t.RoundNo(), rounds+1)
+		}
+		return
 	}
 }
