@@ -66,13 +66,19 @@ for i in 1 2 3; do
   [ -n "$up" ] || fail "node $i not serving on port $port after 30 s"
 done
 list=$(IFS=,; echo "${urls[*]}")
-decisions() { # the players' decisions the nodes applied, summed
+decisions() { # the players' decisions the nodes applied, summed (a node that does not answer counts 0: see alive)
   local sum=0 v
   for u in "${urls[@]}"; do
     v=$(curl -s --max-time 1 -H "Authorization: Bearer $SABOT_METRICS_TOKEN" "$u/metrics" 2>/dev/null | awk '/^sabot_decisions_total\{by="player"\}/ {print $2}' || true)
     sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN {printf "%.0f", a + b}')
   done
   echo "$sum"
+}
+alive() { # every node still runs: one that died takes its counter with it (a sum short of the acknowledged)
+  local i
+  for i in 0 1 2; do
+    kill -0 "${pids[$i]}" 2>/dev/null || fail "node $((i + 1)) died: $(grep -m1 -A3 '^panic' "$work/node$((i + 1)).log" | tr '\n' ' ' | cut -c1-300)"
+  done
 }
 # The bots play until the kills are done (SIGINT: they print their report);
 # the timeout only bounds a run that hangs.
@@ -102,24 +108,37 @@ for k in $(seq 1 "$kills"); do
   times+=("$s")
   echo "kill $k: $lead killed; decisions flow again after ${s}s (now $(scripts/pg-ha.sh primary "$dir") leads)"
   scripts/pg-ha.sh revive "${lead#pg}" "$dir"
+  alive
 done
 scripts/pg-ha.sh synced "$dir" || true
-kill -INT "$bots" 2>/dev/null || true # the bots stop and print what they played
-wait "$bots" 2>/dev/null || true
+alive
+# SIGINT stops the bots where they are: they print the report of what they
+# played and exit 0 (a signal's stop is no failure of theirs).
+kill -INT "$bots" 2>/dev/null || true
+botsrc=0; wait "$bots" 2>/dev/null || botsrc=$?
 sorted=$(printf '%s\n' "${times[@]}" | sort -g)
 n=${#times[@]}
 p50=$(echo "$sorted" | sed -n "$(( (n + 1) / 2 ))p")
 max=$(echo "$sorted" | tail -1)
 echo "switches: $n; seconds until decisions flow again: p50 $p50, p99 (the max of $n) $max"
 # Every decision a bot saw acknowledged (its event came back) is in the
-# log: the nodes' counters count what was committed, the log holds it.
+# log, and so is every one the nodes counted applied (the counter counts a
+# decision whose append returned committed). The three counts differ, none
+# missing: the log's players' decisions (not their declines, which neither
+# the bots nor the counter count) also hold those committed whose answer
+# was lost (the connection cut in the commit: answered 503, sent again
+# under their command ID and answered from the log, counted by no node)
+# and those the bots sent before the SIGINT and never saw answered.
 q() { psql "$dsn" -Atqc "$1"; }
 counted=$(decisions)
 acked=$(awk '/^tables / {for (i = 1; i < NF; i++) if ($i == "decisions") print $(i + 1)}' "$work/bots.out")
 [ -n "$acked" ] || fail "the bots printed no report: $(cat "$work/bots.err")"
-logged=$(q "SELECT COUNT(*) FROM log WHERE kind = 'action' AND client_id <> ''")
+grep -q '^decisions/s .* p99 ' "$work/bots.out" || fail "the bots' report on SIGINT has no latency line: $(cat "$work/bots.out")"
+[ "$botsrc" = 0 ] || fail "the bots exited $botsrc on SIGINT: $(tail -3 "$work/bots.err")"
+logged=$(q "SELECT COUNT(*) FROM log WHERE kind = 'action' AND client_id <> '' AND NOT COALESCE((payload::jsonb ->> 'decline')::boolean, false)")
+declines=$(q "SELECT COUNT(*) FROM log WHERE kind = 'action' AND client_id <> '' AND COALESCE((payload::jsonb ->> 'decline')::boolean, false)")
 twice=$(q "SELECT COUNT(*) FROM (SELECT table_id, round_no FROM log WHERE kind = 'deal' GROUP BY 1, 2 HAVING COUNT(*) > 1) d")
-echo "decisions acknowledged to the bots: $acked (the nodes counted $counted applied); players' decisions in the log: $logged; missing: $(( acked > logged ? acked - logged : 0 ))"
+echo "decisions acknowledged to the bots: $acked (the nodes counted $counted applied); players' decisions in the log: $logged (and $declines declines); missing: $(( acked > logged ? acked - logged : 0 ))"
 cat "$work/bots.out"
 echo "rounds dealt twice: $twice"
 ledger=$("$bin" ledger check --db "$dsn" 2>&1) || true

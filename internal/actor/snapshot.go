@@ -85,6 +85,9 @@ type snapshotShoe struct {
 // maybeSnapshot writes a snapshot between rounds when the table has played
 // SnapshotEvery rounds, or written SnapshotRecords records, since the last.
 func (a *Table) maybeSnapshot(ctx context.Context) {
+	if a.unloaded != nil {
+		return // a command applied, then a later write and the rebuild failed: no table to snapshot
+	}
 	every := a.s.SnapshotEvery
 	if every == 0 {
 		every = DefaultSnapshotEvery

@@ -195,6 +195,10 @@ func (a *Table) handle(ctx context.Context, c *Command) reply {
 	if c.inside != nil {
 		return c.inside(a)
 	}
+	if a.unloaded != nil {
+		return reply{err: &sabot.Error{Code: sabot.EUNAVAILABLE, RetryAfter: retryAfter,
+			Message: fmt.Sprintf("table %d is being rebuilt from its log (the database did not answer): try again", a.cfg.ID)}}
+	}
 	if a.closed != "" {
 		return reply{err: sabot.Errorf(sabot.ECONFLICT, "table %d is out of service: %s", a.cfg.ID, a.closed).WithReason("table_closed", map[string]any{"table": a.cfg.ID})}
 	}
@@ -439,11 +443,24 @@ func (a *Table) revealShoes(ctx context.Context) {
 // had forgotten. Subscribers get a fresh snapshot. What the log left open
 // is taken up again a moment later, by a timer, so that a write that keeps
 // failing is retried, not looped on.
+//
+// A rebuild that fails (the database does not answer: a primary being
+// replaced) leaves no state to serve from: the table answers 503 with a
+// retry hint (handle) and tries the rebuild again after retryAfter, until
+// it succeeds.
 func (a *Table) rebuild(ctx context.Context) {
 	a.stopTimer()
 	if err := a.load(ctx); err != nil {
-		a.log.Error("rebuild failed", "err", err)
-		a.closed = "the table could not be rebuilt from its log"
+		if a.unloaded == nil {
+			a.log.Error("rebuild failed: the table answers 503 and tries again every second", "err", err)
+		}
+		a.unloaded = err
+		a.arm(rebuildTimer, retryAfter)
+		return
+	}
+	if a.unloaded != nil {
+		a.log.Info("table rebuilt after a failed rebuild")
+		a.unloaded = nil
 	}
 	if a.dealt {
 		a.sent = len(a.t.Round().Events())

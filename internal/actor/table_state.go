@@ -60,6 +60,10 @@ type Table struct {
 	feed  feed              // the table's events, to its subscribers (feed.go)
 	timer alarm             // the betting window's or a decision's (table_timers.go)
 	sent  int               // engine events of the round already published
+	// unloaded is why the last rebuild failed (nil: the state is the
+	// log's): the database did not answer, the state is gone; the table
+	// answers 503 and tries again on the timer (rebuild).
+	unloaded error
 	// AR-21: when each box was taken, and when the last round ended (or
 	// the table started): a box held SeatIdle since both without a round
 	// dealt is given up; seatTimer fires at the first such moment.

@@ -19,6 +19,7 @@ const (
 	noTimer timerKind = iota
 	betTimer
 	decisionTimer
+	rebuildTimer // a failed rebuild is tried again (rebuild)
 )
 
 // alarm is one of the actor's timers: which it is, and when it fires. The
@@ -63,6 +64,10 @@ func (l *alarm) c() <-chan time.Time {
 // counts an Ace 11 where one must be declared, AR-11), until the next
 // player's turn.
 func (a *Table) expire(ctx context.Context) {
+	if a.unloaded != nil {
+		a.rebuild(ctx)
+		return
+	}
 	if !a.dealt {
 		// The betting window closes: a box its holder has not bet on is
 		// given up (AR-21), then the round is dealt.
