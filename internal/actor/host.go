@@ -36,6 +36,10 @@ type Host struct {
 	// it cannot be read); nil: read from the store each time.
 	Account func(ctx context.Context, kind string, owner int64) (int64, error)
 	Balance func(ctx context.Context, kind string, owner int64) money.Amount
+	// Balances is Balance for several owners at once, read together (one
+	// read transaction for a deal's or a settlement's wallets); nil: each
+	// read by Balance.
+	Balances func(ctx context.Context, kind string, owners []int64) map[int64]money.Amount
 
 	// StakeGuard and BetGuard are player care's checks of a stake, and of
 	// a bet placed or changed whatever it stakes, made in the transaction
@@ -186,6 +190,21 @@ func (h *Host) account(ctx context.Context, kind string, owner int64) (int64, er
 		return 0, err
 	}
 	return acc.ID, nil
+}
+
+// balances are the balances of the accounts of a kind and owners (0 where
+// one cannot be read).
+func (h *Host) balances(ctx context.Context, kind string, owners []int64) map[int64]money.Amount {
+	if h.Balances != nil {
+		return h.Balances(ctx, kind, owners)
+	}
+	out := make(map[int64]money.Amount, len(owners))
+	for _, o := range owners {
+		if _, ok := out[o]; !ok {
+			out[o] = h.balance(ctx, kind, o)
+		}
+	}
+	return out
 }
 
 func (h *Host) balance(ctx context.Context, kind string, owner int64) money.Amount {

@@ -135,11 +135,15 @@ func (a *Table) tryDeal(ctx context.Context) {
 		}
 		return
 	}
+	// The players' wallets, read together: one read of the store a deal.
+	var owners []int64
+	for _, b := range a.t.Bets() {
+		owners = append(owners, a.players[b.Player])
+	}
+	funds := a.s.balances(ctx, sabot.AccountWallet, owners)
 	wallets := map[string]money.Amount{}
 	for _, b := range a.t.Bets() {
-		if _, ok := wallets[b.Player]; !ok {
-			wallets[b.Player] = a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player])
-		}
+		wallets[b.Player] = funds[a.players[b.Player]]
 	}
 	seatedBefore := a.t.Seated()
 	held := make([]string, a.p.Boxes+1)
@@ -334,7 +338,14 @@ func (a *Table) settle(ctx context.Context) {
 	}
 	var ps []sabot.Posting
 	pay.Wallets = map[string]money.Amount{}
-	for _, p := range slices.Sorted(maps.Keys(stakes)) {
+	players := slices.Sorted(maps.Keys(stakes))
+	owners := make([]int64, 0, len(players))
+	for _, p := range players {
+		owners = append(owners, a.players[p])
+	}
+	// The wallets before the settlement, read together: one read a round.
+	held := a.s.balances(ctx, sabot.AccountWallet, owners)
+	for _, p := range players {
 		ret[p] = stakes[p] + net[p]
 		if a.escrow[p] != stakes[p] {
 			a.log.Error("escrow differs from the round's stakes", "player", p, "escrow", int64(a.escrow[p]), "stakes", int64(stakes[p]))
@@ -347,7 +358,7 @@ func (a *Table) settle(ctx context.Context) {
 		if ret[p] != 0 {
 			ps = append(ps, sabot.Posting{AccountID: w, Amount: ret[p], Memo: "round " + strconv.Itoa(a.t.RoundNo())})
 		}
-		pay.Wallets[p] = a.s.balance(ctx, sabot.AccountWallet, a.players[p]) + ret[p]
+		pay.Wallets[p] = held[a.players[p]] + ret[p]
 	}
 	tid, err := a.s.account(ctx, sabot.AccountTable, a.cfg.ID)
 	if err != nil {

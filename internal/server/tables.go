@@ -37,13 +37,31 @@ func (s *Server) balance(ctx context.Context, kind string, owner int64) money.Am
 	return acc.Balance
 }
 
+// balances reads the balances of several owners' accounts of a kind in one
+// read of the store where it can (0 where one cannot be read).
+func (s *Server) balances(ctx context.Context, kind string, owners []int64) map[int64]money.Amount {
+	if b, ok := s.Store.(interface {
+		Balances(ctx context.Context, kind string, owners []int64) (map[int64]money.Amount, error)
+	}); ok {
+		if m, err := b.Balances(ctx, kind, owners); err == nil {
+			return m
+		}
+		return map[int64]money.Amount{}
+	}
+	out := make(map[int64]money.Amount, len(owners))
+	for _, o := range owners {
+		out[o] = s.balance(ctx, kind, o)
+	}
+	return out
+}
+
 // tableHost is what the tables ask of the server: its store, clocks,
 // accounts, player care's checks, the operator's wallet, the seeds' key
 // and the settings.
 func (s *Server) tableHost() *actor.Host {
 	return &actor.Host{
 		Store: s.Store, Ctx: s.ctx, Logger: s.logger(), Now: s.now, Timing: s.Timing, Metrics: s.metrics.table,
-		Account: s.account, Balance: s.balance,
+		Account: s.account, Balance: s.balance, Balances: s.balances,
 		StakeGuard: s.stakeGuard, BetGuard: s.betGuard,
 		Operator: s.operator(),
 		SeedKey:  s.SeedKey, SnapshotEvery: s.SnapshotEvery, SnapshotRecords: s.SnapshotRecords, MaxBoxesWithoutBet: s.MaxBoxesWithoutBet,

@@ -61,6 +61,40 @@ func (s *Store) Account(ctx context.Context, kind string, ownerID int64) (*sabot
 	return &a, nil
 }
 
+// Balances reads the balances of the accounts of a kind and owners in one
+// read-only transaction: one snapshot, one transaction's cost for all (a
+// table reads its players' wallets at each deal and each settlement). An
+// account that does not exist holds 0, as Account would create it; none is
+// created here.
+func (s *Store) Balances(ctx context.Context, kind string, owners []int64) (map[int64]money.Amount, error) {
+	if _, ok := kinds[kind]; !ok {
+		return nil, sabot.Errorf(sabot.EINVALID, "no account kind %q", kind)
+	}
+	out := make(map[int64]money.Amount, len(owners))
+	if len(owners) == 0 {
+		return out, nil
+	}
+	err := s.read(ctx, func(tx Tx) error {
+		for _, o := range owners {
+			if _, ok := out[o]; ok {
+				continue
+			}
+			var balance int64
+			err := tx.QueryRow(ctx, `SELECT id, balance FROM accounts WHERE kind = $1 AND owner_id = $2`,
+				kind, o).Scan(new(int64), &balance)
+			if err != nil && !noRows(err) {
+				return err
+			}
+			out[o] = money.Amount(balance)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	return out, nil
+}
+
 // Transfer writes one balanced ledger transaction: every posting or none.
 // No postings is no transaction, and not an error.
 func (s *Store) Transfer(ctx context.Context, memo string, postings []sabot.Posting) error {

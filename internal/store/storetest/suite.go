@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"sabot/money"
@@ -35,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"SessionsCredentialsRace", testSessionsCredentialsRace},
 		{"Accounts", testAccounts},
 		{"AccountsConcurrent", testAccountsConcurrent},
+		{"Balances", testBalances},
 		{"Transfer", testTransfer},
 		{"TransferRefused", testTransferRefused},
 		{"TransferRace", testTransferRace},
@@ -376,6 +378,40 @@ func testAccountsConcurrent(t *testing.T, s sabot.Store) {
 	r := checkLedger(t, s)
 	if r.Accounts != 1 {
 		t.Fatalf("%d accounts, want 1", r.Accounts)
+	}
+}
+
+// Balances reads several owners' accounts of a kind at once, each as
+// Account reads it; an owner without the account holds 0 and is given none.
+func testBalances(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	b, ok := s.(interface {
+		Balances(ctx context.Context, kind string, owners []int64) (map[int64]money.Amount, error)
+	})
+	if !ok {
+		t.Skip("the store reads balances one by one")
+	}
+	w1, w2 := account(t, s, sabot.AccountWallet, 1), account(t, s, sabot.AccountWallet, 2)
+	credit(t, s, w1, 700)
+	credit(t, s, w2, 50)
+	account(t, s, sabot.AccountBank, 3)
+	credit(t, s, account(t, s, sabot.AccountBank, 1), 9) // another kind: not read
+	got, err := b.Balances(ctx, sabot.AccountWallet, []int64{2, 1, 3, 2})
+	must(t, err)
+	want := map[int64]money.Amount{1: 700, 2: 50, 3: 0}
+	if !maps.Equal(got, want) {
+		t.Fatalf("balances %v, want %v", got, want)
+	}
+	if r := checkLedger(t, s); r.Accounts != 5 { // the house, 2 wallets, 2 banks
+		t.Fatalf("report %+v: Balances created an account", r)
+	}
+	for o, w := range want {
+		if a := balance(t, s, sabot.AccountWallet, o); money.Amount(a) != w {
+			t.Fatalf("Account of wallet %d holds %d, Balances read %d", o, a, w)
+		}
+	}
+	if _, err := b.Balances(ctx, "piggybank", []int64{1}); sabot.ErrorCode(err) != sabot.EINVALID {
+		t.Fatalf("a kind that is not: %v, want EINVALID", err)
 	}
 }
 
