@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -69,8 +70,9 @@ func ReasonOf(err error) (string, map[string]any) {
 // (GeneralReason).
 var Codes = []string{ECONFLICT, EINTERNAL, EINVALID, ENOTFOUND, EUNAUTHORIZED, EFORBIDDEN, EINSUFFICIENT, ETHROTTLED, EUNAVAILABLE, EMEDIATYPE}
 
-// ruleID finds the rule IDs a message cites (RULES.md's prefixes).
-var ruleID = regexp.MustCompile(`\b(?:AR|ES|VE|EG|FAM|PON)-\d+\b`)
+// ruleID finds the rule IDs a message cites (RULES.md's prefixes),
+// compiled on first use (not at start-up).
+var ruleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:AR|ES|VE|EG|FAM|PON)-\d+\b`) })
 
 // GeneralReason is the reason of an error given no reason of its own: its
 // code's ("error_conflict", ...), with the rule IDs its message cites
@@ -78,7 +80,7 @@ var ruleID = regexp.MustCompile(`\b(?:AR|ES|VE|EG|FAM|PON)-\d+\b`)
 // refusal it is and under which rules, in its own language.
 func GeneralReason(code, message string) (string, map[string]any) {
 	reason := "error_" + code
-	if ids := ruleID.FindAllString(message, -1); len(ids) > 0 {
+	if ids := ruleID().FindAllString(message, -1); len(ids) > 0 {
 		var seen []string
 		for _, id := range ids {
 			if !slices.Contains(seen, id) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sabot/money"
 )
@@ -200,10 +201,11 @@ var options = []Option{
 	boolOpt("three_sevens", "PON-02", "Three sevens pay 3:1 and beat everything, a dealer blackjack included.", func(p *Profile) *bool { return &p.ThreeSevens }),
 }
 
-var optionByKey = func() map[string]*Option {
+// optionByKey is options by key, made on first use (not at start-up).
+var optionByKey = sync.OnceValue(func() map[string]*Option {
 	m := make(map[string]*Option, len(options))
 	for i := range options {
 		m[options[i].Key] = &options[i]
 	}
 	return m
-}()
+})

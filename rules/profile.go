@@ -311,7 +311,7 @@ func (p *Profile) GameHash() string {
 
 // Get returns the text of one option's value.
 func (p *Profile) Get(key string) (string, error) {
-	o, ok := optionByKey[key]
+	o, ok := optionByKey()[key]
 	if !ok {
 		return "", fmt.Errorf("%w %q", ErrUnknownOption, key)
 	}
@@ -321,7 +321,7 @@ func (p *Profile) Get(key string) (string, error) {
 // Set parses and sets one option. The profile may then be invalid as a
 // whole; call Validate after the last Set.
 func (p *Profile) Set(key, value string) error {
-	o, ok := optionByKey[key]
+	o, ok := optionByKey()[key]
 	if !ok {
 		return fmt.Errorf("%w %q (see `sabot profiles show`)", ErrUnknownOption, key)
 	}

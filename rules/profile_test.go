@@ -68,7 +68,7 @@ func TestOptionsRoundTrip(t *testing.T) {
 // real options.
 func TestGameHash(t *testing.T) {
 	for k := range tableOnly {
-		if _, ok := optionByKey[k]; !ok {
+		if _, ok := optionByKey()[k]; !ok {
 			t.Errorf("tableOnly names no option %q", k)
 		}
 	}

@@ -23,6 +23,11 @@ func BenchmarkSim(b *testing.B) {
 			benchRounds(b, Config{Profile: rules.MustLookup(name), Rounds: 1})
 		})
 	}
+	// Counting: Hi-Lo and a 1-12 ramp on the basic strategy (the set-up of
+	// BenchmarkBareCountingLoop).
+	b.Run("vegas-s17/hi-lo-ramp", func(b *testing.B) {
+		benchRounds(b, hiLoRampConfig(rules.MustLookup("vegas-s17")))
+	})
 	// Counting: Hi-Lo, a 1-12 ramp, the Illustrious 18 and Fab 4.
 	b.Run("vegas-s17/hi-lo-ramp-i18", func(b *testing.B) {
 		benchRounds(b, hiLoConfig(rules.MustLookup("vegas-s17")))

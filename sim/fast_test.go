@@ -172,6 +172,27 @@ func fastStrategies(p *rules.Profile) []struct {
 			c.Ramp, _ = ParseRamp("-1:2,0.5:3,1.5:4,2:5")
 			c.TrueCount = TrueCount{Decks: 0.25, Round: RoundNearest, Step: 0.5}
 		}},
+		// Counts that only set the stake (no index play, no wonging):
+		// the plain round, counting its cards when it ends.
+		{"hi-lo-ramp-plain", func(c *Config) {
+			c.Strategy, c.Count = Textbook(p.DealerHitsSoft17), &HiLo
+			c.Ramp, _ = ParseRamp("1:2,2:4,3:8,4:12")
+			c.TrueCount = TrueCount{Round: RoundFloor}
+		}},
+		{"random-table-declines-insurance-zen-half-deck-ramp-plain", func(c *Config) {
+			tab := randomCard(12, false)
+			for i := range tab.cells[rowInsurance] {
+				tab.cells[rowInsurance][i] = cell{c: cN}
+				tab.cells[rowEvenMoney][i] = cell{c: cN}
+			}
+			c.Strategy, c.Count = tab, &ZenCount
+			c.Ramp, _ = ParseRamp("-1:2,0.5:3,1.5:4,2:5")
+			c.TrueCount = TrueCount{Decks: 0.5, Round: RoundNearest, Step: 0.5}
+		}},
+		{"ko-ramp-plain", func(c *Config) {
+			c.Strategy, c.Count = Textbook(p.DealerHitsSoft17), &KO
+			c.Ramp, _ = ParseRamp("0:1,2:4")
+		}},
 		{"hi-lo-i18-ramp", func(c *Config) {
 			tab := Textbook(p.DealerHitsSoft17)
 			if err := tab.LoadIndices(bytes.NewReader(Illustrious18())); err != nil {

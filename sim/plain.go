@@ -7,10 +7,12 @@ import (
 
 // The plain round: the fast path's named specialization, made once per run
 // for the
-// commonest set-up: one box, the player's, a flat bet, no count, and no
-// option of the round that the strategy or the rules leave unused (no
-// challenge, no declaration, insurance and even money declined under every
-// up card). It reads the same tables (fastPlan), and plays the round
+// commonest set-up: one box, the player's, no option of the round that the
+// strategy or the rules leave unused (no challenge, no declaration,
+// insurance and even money declined under every up card), and either a
+// flat bet without a count or a count that only sets the stake (a ramp, no
+// index play, no wonging: the player plays the same at every count, and
+// his cards are counted when the round ends, as playFast counts them). It reads the same tables (fastPlan), and plays the round
 // playFast plays card for card; what it leaves out are the checks for the
 // options that are off, the loops over boxes and hands, and the stake
 // table: a hand that splits goes on as playFast plays it (playBoxFast).
@@ -27,22 +29,36 @@ type plainPlan struct {
 	// its cards' values and the up card's value, as decideFast looks it
 	// up.
 	open [16][16][16]uint8
-	// net is what an outcome nets an unsplit hand, by doubled
-	// (fastLevel.net times the stakes it settles).
-	net [maxOutcomes][2]int64
+	// lv is each stake level's (fastPlan.levels'): what an outcome nets
+	// an unsplit hand, and the stake.
+	lv []plainLevel
 	// dist is the distribution's bucket (distIndex) of a round's net x,
 	// at dist[x-distLo], for the nets a round can make; others are
 	// computed.
 	dist   []uint8
 	distLo int64
-	stake  int64
+	stake  int64 // level 0's, the flat bettor's
+}
+
+// plainLevel is a stake level of the plain round: net is what an outcome
+// nets an unsplit hand, by doubled (fastLevel.net times the stakes it
+// settles).
+type plainLevel struct {
+	net   [maxOutcomes][2]int64
+	stake int64
 }
 
 // newPlainPlan returns the plain round's tables, or nil when the
 // configuration needs a check the plain round leaves out.
 func newPlainPlan(cfg *Config, fp *fastPlan) *plainPlan {
 	p := cfg.Profile
-	if cfg.Count != nil || cfg.Boxes != 1 || cfg.Others != 0 || p.Challenge || p.ChallengeSplitAce || p.DeclareInitialAce {
+	// A count may only set the stake: an index play or insurance at a
+	// count needs the live count at the decision, and a wonged-out
+	// player's round is another player's.
+	if cfg.Count != nil && (fp.mine.t.Indices || cfg.Wong.HasIn || cfg.Wong.HasOut) {
+		return nil
+	}
+	if cfg.Boxes != 1 || cfg.Others != 0 || p.Challenge || p.ChallengeSplitAce || p.DeclareInitialAce {
 		return nil
 	}
 	fs := fp.mine
@@ -67,13 +83,18 @@ func newPlainPlan(cfg *Config, fp *fastPlan) *plainPlan {
 			}
 		}
 	}
-	lv := &fp.levels[0]
-	pp.stake = lv.stake
-	for o := range pp.net {
-		for dbl := range pp.net[o] {
-			pp.net[o][dbl] = lv.net[o] * int64(fp.stakes[o][0][dbl])
+	pp.lv = make([]plainLevel, len(fp.levels))
+	for k := range fp.levels {
+		lv, pl := &fp.levels[k], &pp.lv[k]
+		pl.stake = lv.stake
+		for o := range pl.net {
+			for dbl := range pl.net[o] {
+				pl.net[o][dbl] = lv.net[o] * int64(fp.stakes[o][0][dbl])
+			}
 		}
 	}
+	lv := &fp.levels[0]
+	pp.stake = lv.stake
 	// A round's net is within a few stakes (more with a rich payout or
 	// many split hands); the table covers ±8 stakes and a little.
 	unit := float64(cfg.Unit)
@@ -90,18 +111,26 @@ func newPlainPlan(cfg *Config, fp *fastPlan) *plainPlan {
 // playPlain plays one round as playFast does, for the plain set-ups
 // (newPlainPlan). It needs four cards before the deck's limit (refill).
 func (t *table) playPlain() {
-	start := t.d.pos
-	net, bj := t.plainRound()
+	d := t.d
+	start := d.pos
+	// (A split hand's decisions may ask the live count, which plays the
+	// same at every count here: from this round's cards.)
+	t.fstart, t.hiddenTags, t.holeHidden = start, 0, false
+	lv := &t.plain.lv[t.fbLevel]
+	net, bj := t.plainRound(lv)
 	b := &t.fb[0]
-	t.w, t.x, b.net0, b.bj = t.plain.stake, net, net, bj
+	t.w, t.x, b.net0, b.bj = lv.stake, net, net, bj
 	t.roundHadBJ = bj
+	if t.counting { // every card is face up now
+		t.rc += t.tags(d.buf[start:d.pos])
+	}
 	t.endRound(start)
 }
 
 // plainRound plays a plain round's cards, from the deck's position, and
-// returns the player's net and whether he had a blackjack; endRound (or
-// runPlain) ends it.
-func (t *table) plainRound() (net int64, bj bool) {
+// returns the player's net at the stake level lv and whether he had a
+// blackjack; endRound (or runPlain) ends it.
+func (t *table) plainRound(lv *plainLevel) (net int64, bj bool) {
 	fp, pp, d := t.fp, t.plain, t.d
 	pos := d.pos
 	buf := d.buf[pos : pos+4]
@@ -122,7 +151,7 @@ func (t *table) plainRound() (net int64, bj bool) {
 		if s != 11|stAce {
 			pc = fp.total[s]
 		}
-		return pp.net[fp.outcome[pc&31][dcBlackjack]&(maxOutcomes-1)][0], s == 11|stAce
+		return lv.net[fp.outcome[pc&31][dcBlackjack]&(maxOutcomes-1)][0], s == 11|stAce
 	case s == 11|stAce: // a blackjack stands
 	default:
 		switch Move(pp.open[v0&15][v1&15][upv&15]) {
@@ -180,7 +209,7 @@ func (t *table) plainRound() (net int64, bj bool) {
 		dc = fp.total[ds]
 	}
 	d.pos = pos
-	return pp.net[fp.outcome[pc&31][dc&31]&(maxOutcomes-1)][dbl&1], pc == pcBlackjack
+	return lv.net[fp.outcome[pc&31][dc&31]&(maxOutcomes-1)][dbl&1], pc == pcBlackjack
 }
 
 // plainSplit plays on a plain round whose hand splits, as playFast: the
@@ -227,7 +256,7 @@ func (t *table) runPlain(st *Stats, rounds int64, finish bool) (fresh bool) {
 			v = t.x
 			voids += int64(b2i(t.void))
 		} else {
-			net, bj := t.plainRound()
+			net, bj := t.plainRound(&pp.lv[0])
 			// endRound: a void round (AR-08, EG-04), the box's
 			// result, the shuffle (EG-05, AR-08).
 			cutOut := d.cut >= 0 && d.pos > d.cut

@@ -32,7 +32,10 @@ func TestPlainChosen(t *testing.T) {
 		{"argentina/no-challenge-no-declaration", "argentina", []string{"challenge=false", "challenge_split_aces=false", "declare_initial_ace=false"}, nil, true},
 		{"vegas-s17/two-boxes", "vegas-s17", nil, func(c *Config) { c.Boxes = 2 }, false},
 		{"vegas-s17/another-player", "vegas-s17", nil, func(c *Config) { c.Others = 1 }, false},
-		{"vegas-s17/counting", "vegas-s17", nil, func(c *Config) { c.Count = &HiLo }, false},
+		{"vegas-s17/counting", "vegas-s17", nil, func(c *Config) { c.Count = &HiLo }, true},
+		{"vegas-s17/counting-ramp", "vegas-s17", nil, func(c *Config) { c.Count, c.Ramp = &HiLo, Ramp{Min: 1, Steps: []Step{{1, 2}, {2, 4}}} }, true},
+		{"vegas-s17/counting-indices", "vegas-s17", nil, func(c *Config) { c.Count, c.Strategy = &HiLo, randomCard(4, true) }, false},
+		{"vegas-s17/counting-wong", "vegas-s17", nil, func(c *Config) { c.Count, c.Wong = &HiLo, Wong{In: 1, HasIn: true} }, false},
 		{"vegas-s17/insures", "vegas-s17", nil, func(c *Config) {
 			tab := Textbook(false)
 			tab.cells[rowInsurance][col(1)] = cell{c: cY}

@@ -131,12 +131,12 @@ func Messages(lang string) (map[string][]string, error) {
 	}
 	out := map[string][]string{}
 	for _, l := range strings.Split(string(b), "\n") {
-		m := messageLine.FindStringSubmatch(l)
+		m := messageLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
 		names := []string{}
-		for _, n := range messageName.FindAllStringSubmatch(m[2], -1) {
+		for _, n := range messageName().FindAllStringSubmatch(m[2], -1) {
 			if !slices.Contains(names, n[1]) {
 				names = append(names, n[1])
 			}
@@ -146,9 +146,10 @@ func Messages(lang string) (map[string][]string, error) {
 	return out, nil
 }
 
+// The catalogue's patterns, compiled on first use (not at start-up).
 var (
-	messageLine = regexp.MustCompile(`^\s*'([^']+)':\s*(.*)$`)
-	messageName = regexp.MustCompile(`\{(\w+)\}`)
+	messageLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*'([^']+)':\s*(.*)$`) })
+	messageName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{(\w+)\}`) })
 )
 
 // Catalogue reads a language's catalogue of the client
@@ -163,14 +164,14 @@ func Catalogue(lang string) (map[string]map[string]string, error) {
 	unquote := func(s string) string { return strings.ReplaceAll(s, `\'`, `'`) }
 	out := map[string]map[string]string{}
 	for _, l := range strings.Split(string(b), "\n") {
-		m := messageLine.FindStringSubmatch(l)
+		m := messageLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
 		v := strings.TrimSpace(m[2])
 		if strings.HasPrefix(v, "{") {
 			forms := map[string]string{}
-			for _, f := range catalogueForm.FindAllStringSubmatch(v, -1) {
+			for _, f := range catalogueForm().FindAllStringSubmatch(v, -1) {
 				forms[f[1]] = unquote(f[2])
 			}
 			if len(forms) > 0 {
@@ -178,7 +179,7 @@ func Catalogue(lang string) (map[string]map[string]string, error) {
 			}
 			continue
 		}
-		if s := catalogueString.FindStringSubmatch(v); s != nil {
+		if s := catalogueString().FindStringSubmatch(v); s != nil {
 			out[m[1]] = map[string]string{"": unquote(s[1])}
 		}
 	}
@@ -186,6 +187,6 @@ func Catalogue(lang string) (map[string]map[string]string, error) {
 }
 
 var (
-	catalogueString = regexp.MustCompile(`^'((?:[^'\\]|\\.)*)'`)
-	catalogueForm   = regexp.MustCompile(`(\w+):\s*'((?:[^'\\]|\\.)*)'`)
+	catalogueString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'((?:[^'\\]|\\.)*)'`) })
+	catalogueForm   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\w+):\s*'((?:[^'\\]|\\.)*)'`) })
 )

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"sabot"
 )
@@ -25,9 +26,11 @@ import (
 // password change) calls Revoke after its change commits.
 
 // revokeOrigin names this process; a server is told apart by its address.
-var revokeOrigin = NodeID()
+// It is made on first use: a command that never revokes reads no host name
+// and no random bytes at start-up.
+var revokeOrigin = sync.OnceValue(NodeID)
 
-func (c *Cluster) origin() string { return fmt.Sprintf("%s/%p", revokeOrigin, c) }
+func (c *Cluster) origin() string { return fmt.Sprintf("%s/%p", revokeOrigin(), c) }
 
 // Revoke applies a revocation here (apply), then tells the other nodes.
 func (c *Cluster) Revoke(ctx context.Context, r sabot.Revocation, apply func(sabot.Revocation)) {

@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 
 	"sabot"
 	"sabot/internal/tablelog"
@@ -76,8 +77,9 @@ func Reads(kind string) (what string, known bool) {
 	return p.what, ok
 }
 
-// roundKinds are the records of a round that recall reads.
-var roundKinds = func() []string {
+// roundKinds are the records of a round that recall reads (made on first
+// use, not at start-up).
+var roundKinds = sync.OnceValue(func() []string {
 	var out []string
 	for k, p := range kinds {
 		if p.round != nil {
@@ -86,7 +88,7 @@ var roundKinds = func() []string {
 	}
 	slices.Sort(out)
 	return out
-}()
+})
 
 // Recall returns a settled or void round's record, by its ID ("3-17"). A
 // round in play is refused: its hidden cards are still secret. It reads the
@@ -101,7 +103,7 @@ func Recall(ctx context.Context, st Log, id string) (*wire.RoundRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: roundKinds, TableID: tid, FromRound: int64(no), ToRound: int64(no)})
+	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: roundKinds(), TableID: tid, FromRound: int64(no), ToRound: int64(no)})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"sabot"
@@ -295,8 +296,9 @@ func optionText(opts map[string]string) string {
 	return s
 }
 
-// moneyOptions are the options that are amounts in minor units.
-var moneyOptions = func() map[string]bool {
+// moneyOptions are the options that are amounts in minor units (made on
+// first use, not at start-up).
+var moneyOptions = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, o := range rules.Options() {
 		if o.Values == "integer (minor units)" {
@@ -304,12 +306,12 @@ var moneyOptions = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // moneyValue is an option's value as an amount, where the option is one
 // (max_bet=40000 is 400.00).
 func moneyValue(key, value string) (money.Amount, bool) {
-	if !moneyOptions[key] {
+	if !moneyOptions()[key] {
 		return 0, false
 	}
 	var n int64
