@@ -164,7 +164,7 @@ export default {
   'felt.youMark': ' (lei)',
   'felt.you': 'lei',
   'felt.sitAt': 'Sedersi alla postazione {box}',
-  'felt.sit': 'Siediti',
+  'felt.sit': 'Sedersi',
   'felt.free': 'libera',
   'felt.back': 'in piedi',
   'felt.empty': 'vuoto',
