@@ -84,7 +84,7 @@ func sayAs[T any](say func(T) []sabot.Phrase) func(*sabot.LogRecord) []sabot.Phr
 // openedWords say a table opened.
 func openedWords(p tablelog.Opened) []sabot.Phrase {
 	say := sabot.Say
-	out := []sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s%s", p.Name, p.Profile, optionText(p.Options)), "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
+	out := append([]sabot.Phrase{say("opened", fmt.Sprintf("table %q opened: %s", p.Name, p.Profile), "name", p.Name, "profile", p.Profile)}, optionWords(p.Options)...)
 	if p.TestMode {
 		out = append(out, say("testMode", " (test mode)"))
 	}
@@ -102,6 +102,10 @@ func configureWords(p tablelog.Configure) []sabot.Phrase {
 		out = append(out, say("by", fmt.Sprintf(" (by %s)", p.By), "by", p.By))
 	}
 	for _, b := range p.Returned {
+		if walkIn(b.Player) { // the walk-in by his box, as the console names him
+			out = append(out, say("returnedWalkIn", fmt.Sprintf("; the bet of %s of the walk-in at box %d returned", b.Stake, b.Box), "stake", int64(b.Stake), "box", b.Box))
+			continue
+		}
 		out = append(out, say("returned", fmt.Sprintf("; %s's bet of %s on box %d returned", b.Player, b.Stake, b.Box), "player", b.Player, "stake", int64(b.Stake), "box", b.Box))
 	}
 	return out
@@ -126,6 +130,10 @@ func timeoutWords(p tablelog.Decision) []sabot.Phrase {
 	a := p.Action
 	if a.Player == "" || a.Box == 0 {
 		return []sabot.Phrase{say("timeoutDealer", fmt.Sprintf("round %d: time ran out; the dealer applied %s", p.Round, a.Kind), "round", p.Round, "action", a.Kind)}
+	}
+	if walkIn(a.Player) { // the walk-in by his box, as the console names him
+		return []sabot.Phrase{say("timeoutWalkIn", fmt.Sprintf("round %d: time ran out; walk-in, box %d hand %d: %s applied by default", p.Round, a.Box, max(a.Hand, 1), a.Kind),
+			"round", p.Round, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
 	}
 	return []sabot.Phrase{say("timeout", fmt.Sprintf("round %d: time ran out; %s box %d hand %d: %s applied by default", p.Round, a.Player, a.Box, max(a.Hand, 1), a.Kind),
 		"round", p.Round, "player", a.Player, "box", a.Box, "hand", max(a.Hand, 1), "action", a.Kind)}
@@ -208,6 +216,10 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 	case p.Correction != nil && p.Event == "correction-refused":
 		x := p.Correction
 		return []sabot.Phrase{say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+	case p.Event == "buy-in" && p.By != "" && p.Box > 0 && walkIn(p.User): // the walk-in by his box, as the console names him
+		return []sabot.Phrase{say("buyInWalkIn", fmt.Sprintf("buy-in: walk-in, box %d buys %s in chips (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
+	case p.Event == "cash-out" && p.By != "" && p.Box > 0 && walkIn(p.User):
+		return []sabot.Phrase{say("cashOutWalkIn", fmt.Sprintf("cash-out: walk-in, box %d changes %s in chips back to cash (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
 	case p.Event == "buy-in" && p.By != "":
 		return []sabot.Phrase{say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 	case p.Event == "cash-out" && p.By != "":
@@ -244,9 +256,9 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 	case p.Event == "node-lost" && p.Node != "":
 		return []sabot.Phrase{say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
 	case p.Event == "table-created" && p.Name != "":
-		out := []sabot.Phrase{say("tableCreated", "table-created: "+p.Text, "table", p.Table, "name", p.Name, "profile", p.Profile, "options", optionText(p.Options))}
+		out := append([]sabot.Phrase{say("tableCreated", fmt.Sprintf("table-created: table %d %q: %s", p.Table, p.Name, p.Profile), "table", p.Table, "name", p.Name, "profile", p.Profile)}, optionWords(p.Options)...)
 		if p.TestMode {
-			out = append(out, say("testMode", ""))
+			out = append(out, say("testMode", " (test mode)"))
 		}
 		return out
 	case p.Event == "rtp-outside" && p.Return != nil: // the pit's watch of a table's return (docs/pit.md)
@@ -288,12 +300,25 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 	return []sabot.Phrase{{Text: s}}
 }
 
-func optionText(opts map[string]string) string {
-	s := ""
+// walkIn reports whether a name is a walk-in's: a guest's account,
+// "#TABLE-SEQ", which a registered name cannot be (live.IsWalkIn). The
+// events name him by his box, as the dealer's console does.
+func walkIn(name string) bool { return strings.HasPrefix(name, "#") }
+
+// optionWords say a table's options, in the order of their names: an
+// amount as money (max_bet=400.00), never its minor units, with the
+// amount as a value the pit's page words in its language; others as they
+// are.
+func optionWords(opts map[string]string) []sabot.Phrase {
+	var out []sabot.Phrase
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
-		s += " " + k + "=" + opts[k]
+		if a, ok := moneyValue(k, opts[k]); ok {
+			out = append(out, sabot.Say("openOptionMoney", fmt.Sprintf(" %s=%s", k, a), "option", k, "amount", int64(a)))
+		} else {
+			out = append(out, sabot.Say("openOption", fmt.Sprintf(" %s=%s", k, opts[k]), "option", k, "value", opts[k]))
+		}
 	}
-	return s
+	return out
 }
 
 // moneyOptions are the options that are amounts in minor units (made on

@@ -86,3 +86,97 @@ func TestChangeWordsSayMoneyAsMoney(t *testing.T) {
 		}
 	}
 }
+
+// catalogueNames checks that each language's event.KEY names exactly the
+// values a phrase sends.
+func catalogueNames(t *testing.T, p sabot.Phrase) {
+	t.Helper()
+	for _, lang := range []string{"en", "es", "it"} {
+		cat, err := web.Messages(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, ok := cat["event."+p.Key]
+		if !ok {
+			t.Errorf("%s.js lacks event.%s", lang, p.Key)
+		}
+		for _, n := range names {
+			if _, ok := p.Params[n]; !ok {
+				t.Errorf("%s.js event.%s names {%s}; the phrase sends %v", lang, p.Key, n, p.Params)
+			}
+		}
+		for n := range p.Params {
+			if !slices.Contains(names, n) {
+				t.Errorf("%s.js event.%s leaves out {%s}", lang, p.Key, n)
+			}
+		}
+	}
+}
+
+// A walk-in is named in the events as the dealer's console names him, by
+// his box ("Walk-in, box 2"), never by his account (#8-3): his buy-in, his
+// cash-out, his decision applied by timeout and his bet returned.
+func TestWalkInEventsNameHisBox(t *testing.T) {
+	cases := []struct {
+		kind, payload, key, want string
+	}{
+		{sabot.LogAdmin, `{"event":"buy-in","user":"#8-3","amount":5000,"table":8,"by":"dora","box":2,"text":"#8-3 buys 50.00 in chips at box 2 (by dora)"}`,
+			"buyInWalkIn", "buy-in: walk-in, box 2 buys 50.00 in chips (by dora)"},
+		{sabot.LogAdmin, `{"event":"cash-out","user":"#8-3","amount":2500,"table":8,"by":"dora","box":2,"text":"x"}`,
+			"cashOutWalkIn", "cash-out: walk-in, box 2 changes 25.00 in chips back to cash (by dora)"},
+		{sabot.LogTimeout, `{"round":4,"action":{"action":"stand","player":"#8-3","box":2,"hand":1}}`,
+			"timeoutWalkIn", "round 4: time ran out; walk-in, box 2 hand 1: stand applied by default"},
+		{sabot.LogConfigure, `{"changed":{"decks":"6"},"by":"pit","returned":[{"player":"#8-3","box":2,"stake":1000}]}`,
+			"returnedWalkIn", "the table's configuration changed; decks: 6 (by pit); the bet of 10.00 of the walk-in at box 2 returned"},
+	}
+	for _, c := range cases {
+		words := Words(&sabot.LogRecord{Kind: c.kind, Payload: json.RawMessage(c.payload)})
+		if got := sabot.Sentence(words); got != c.want {
+			t.Errorf("%s: %q, want %q", c.key, got, c.want)
+		}
+		var p *sabot.Phrase
+		for i := range words {
+			if words[i].Key == c.key {
+				p = &words[i]
+			}
+		}
+		if p == nil {
+			t.Errorf("%s: %+v has no phrase %s", c.key, words, c.key)
+			continue
+		}
+		if _, ok := p.Params["player"]; ok {
+			t.Errorf("%s: sends the account %v", c.key, p.Params["player"])
+		}
+		if _, ok := p.Params["user"]; ok {
+			t.Errorf("%s: sends the account %v", c.key, p.Params["user"])
+		}
+		catalogueNames(t, *p)
+	}
+}
+
+// A table opened or created says its money options as money
+// (max_bet=400.00), never minor units, each option a phrase the pit's page
+// words in its language.
+func TestOpenedOptionsSayMoneyAsMoney(t *testing.T) {
+	for _, c := range []struct{ kind, payload, want string }{
+		{sabot.LogTableOpened, `{"name":"t1","profile":"spain","options":{"max_bet":"40000","decks":"6"}}`,
+			`table "t1" opened: spain decks=6 max_bet=400.00`},
+		{sabot.LogAdmin, `{"event":"table-created","table":3,"name":"t1","profile":"spain","options":{"max_bet":"40000","decks":"6"}}`,
+			`table-created: table 3 "t1": spain decks=6 max_bet=400.00`},
+	} {
+		words := Words(&sabot.LogRecord{Kind: c.kind, Payload: json.RawMessage(c.payload)})
+		if got := sabot.Sentence(words); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+		money := 0
+		for _, p := range words {
+			catalogueNames(t, p)
+			if p.Key == "openOptionMoney" && p.Params["amount"] == int64(40000) {
+				money++
+			}
+		}
+		if money != 1 {
+			t.Errorf("%+v: want one openOptionMoney of 40000", words)
+		}
+	}
+}

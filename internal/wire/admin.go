@@ -36,6 +36,7 @@ type AdminEvent struct {
 	Until    string            `json:"until,omitempty"`  // RFC 3339
 	Role     string            `json:"role,omitempty"`   // a member of the staff made
 	By       string            `json:"by,omitempty"`     // the dealer who sold or changed back a walk-in's chips
+	Box      int               `json:"box,omitempty"`    // the walk-in's box, where he bought or changed back chips
 	Device   int64             `json:"device,omitempty"` // a card reader issued or revoked
 	// Correction is an AR-23 correction asked, approved or refused at a
 	// live table (internal/live), or a walk-in's buy-in or cash-out over
