@@ -151,7 +151,8 @@ func (r *playersRow) then(u rollSums) {
 }
 
 // round counts a settled round of the table in the players' sums, dealt
-// at start under the rules of hash (with options), each player's last:
+// at start and settled at end (or left earlier, s.Left) under the rules
+// of hash (with options), each player's last:
 // the rounds are counted in order, the oldest first.
 func (r *playersRow) round(s *tablelog.SettleRead, start, end time.Time, hash string, options map[string]string, only string) {
 	if r.Rules == nil {
@@ -179,7 +180,14 @@ func (r *playersRow) round(s *tablelog.SettleRead, start, end time.Time, hash st
 	for _, name := range mine {
 		p := r.Players[name]
 		p.Rounds++
-		p.Sessions = p.Sessions.then(oneRound(start, end))
+		// A player who stood up while the round was in play ends his
+		// session when he left, not when the table's defaults played his
+		// hands to the settle.
+		out := end
+		if at, ok := s.Left[name]; ok && at.Before(out) && !at.Before(start) {
+			out = at
+		}
+		p.Sessions = p.Sessions.then(oneRound(start, out))
 	}
 }
 
