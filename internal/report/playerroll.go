@@ -24,7 +24,9 @@ import (
 // The kinds of the players' rollups (RollupTables's kin).
 const (
 	RollupPlayers = "players/1"
-	RollupErrors  = "errors/1"
+	// errors/2 adds the cost against basic strategy (errorSums.VsBasic):
+	// the rows of errors/1 are left alone and rolled up anew.
+	RollupErrors = "errors/2"
 )
 
 // tableSessions are a player's sessions at one table over a run of his rounds
@@ -199,6 +201,9 @@ type errorSums struct {
 	Errors    int64 `json:"errors,omitempty"`
 	Unvalued  int64 `json:"unvalued,omitempty"`
 	Cost      int64 `json:"cost_micro,omitempty"`
+	// VsBasic is basic strategy's value less his over the decisions
+	// valued, times the stakes, in millionths (decisionValues.vsBasic).
+	VsBasic int64 `json:"vs_basic_micro,omitempty"`
 }
 
 // errorsRow are the players' errorSums at one table.
@@ -219,11 +224,12 @@ func (r *errorsRow) add(name string, v decisionValues) {
 	e.Errors += v.errors
 	e.Unvalued += v.unvalued
 	e.Cost += v.micro
+	e.VsBasic += v.vsBasic
 }
 
 func (r *errorsRow) then(u rollSums) {
 	for name, e := range u.(*errorsRow).Players {
-		r.add(name, decisionValues{decisions: e.Decisions, errors: e.Errors, unvalued: e.Unvalued, micro: e.Cost})
+		r.add(name, decisionValues{decisions: e.Decisions, errors: e.Errors, unvalued: e.Unvalued, micro: e.Cost, vsBasic: e.VsBasic})
 	}
 }
 
