@@ -478,3 +478,66 @@ func TestInFlightDuplicateAnsweredDuplicate(t *testing.T) {
 		t.Fatalf("a refusal's repeat: %+v", r)
 	}
 }
+
+// A player who stands up while his round is in play leaves its hands to
+// the table's defaults (GLI-19 §4.16.3); the settlement says when he left
+// (tablelog.Settle.Left), so that his session ends then, not at the
+// settle. A rebuild between the leave and the settle keeps it (the leave
+// is replayed); a player who stayed has none.
+func TestLeaveMidRoundSettlementSaysWhenHeLeft(t *testing.T) {
+	for _, rebuild := range []bool{false, true} {
+		t.Run(fmt.Sprint("rebuild=", rebuild), func(t *testing.T) {
+			ctx := context.Background()
+			p := newPlayedTable(t, "vegas-s17", nil, -1)
+			ana, ben := p.player(t, "ana"), p.player(t, "ben")
+			p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+			p.do(t, ben, wire.OpSit, wire.CommandRequest{Box: 2})
+			for tries := 0; !p.a.dealt || p.a.timer.kind != decisionTimer; tries++ {
+				if tries == 50 {
+					t.Fatal("no round with a decision to wait for in 50 deals")
+				}
+				p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+				p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
+				for p.a.dealt && p.a.timer.kind != decisionTimer {
+					p.a.expire(ctx)
+				}
+			}
+			round := p.a.t.RoundNo()
+			p.do(t, ana, wire.OpLeave, wire.CommandRequest{})
+			if rebuild {
+				p.a.rebuild(ctx)
+				if !p.a.dealt || p.a.t.RoundNo() != round {
+					t.Fatalf("after the rebuild: dealt %v, round %d, want round %d in play", p.a.dealt, p.a.t.RoundNo(), round)
+				}
+			}
+			for p.a.dealt {
+				p.a.expire(ctx)
+			}
+			recs, err := p.st.Log(ctx, p.a.cfg.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var leftAt time.Time
+			var settle *tablelog.Settle
+			var settled time.Time
+			for _, r := range recs {
+				switch {
+				case r.Kind == sabot.LogLeave && payloadOf[tablelog.Seat](r, nil).Player == "ana":
+					leftAt = r.Created
+				case r.Kind == sabot.LogSettle && r.RoundNo == int64(round):
+					s := payloadOf[tablelog.Settle](r, nil)
+					settle, settled = &s, r.Created
+				}
+			}
+			if settle == nil || leftAt.IsZero() {
+				t.Fatalf("round %d: settlement %v, ana's leave at %v", round, settle, leftAt)
+			}
+			if got, ok := settle.Left["ana"]; !ok || !got.Equal(leftAt) || got.After(settled) {
+				t.Fatalf("the settlement's left %v, want ana at %v (settled %v)", settle.Left, leftAt, settled)
+			}
+			if _, ok := settle.Left["ben"]; ok || len(settle.Left) != 1 {
+				t.Fatalf("the settlement's left %v: ben stayed", settle.Left)
+			}
+		})
+	}
+}

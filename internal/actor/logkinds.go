@@ -3,6 +3,7 @@ package actor
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"sabot"
 	"sabot/card"
@@ -88,7 +89,7 @@ var logKinds = map[string]logKind{
 	sabot.LogTableOpened: kindOf(kindParts[tablelog.Opened]{replay: (*Table).replayOpened, none: noTrack}),
 	sabot.LogShoe:        kindOf(kindParts[tablelog.ShoeStart]{track: (*Table).trackShoe, none: noReplay}),
 	sabot.LogShoeReveal:  kindOf(kindParts[tablelog.Reveal]{track: (*Table).trackReveal, none: noReplay}),
-	sabot.LogSit:         kindOf(kindParts[tablelog.Seat]{replay: (*Table).replaySit, none: noTrack}),
+	sabot.LogSit:         kindOf(kindParts[tablelog.Seat]{track: (*Table).trackSit, replay: (*Table).replaySit}),
 	sabot.LogLeave:       kindOf(kindParts[tablelog.Seat]{track: (*Table).trackLeave, replay: (*Table).replayLeave}),
 	sabot.LogBet:         kindOf(kindParts[tablelog.Bet]{track: (*Table).trackBet, replay: (*Table).replayBet}),
 	sabot.LogBetWithdraw: kindOf(kindParts[tablelog.Bet]{track: (*Table).trackWithdraw, replay: (*Table).replayWithdraw}),
@@ -136,7 +137,20 @@ func init() {
 
 func (a *Table) trackBet(_ *sabot.LogRecord, p tablelog.Bet)      { a.escrow[p.Player] += p.Debit }
 func (a *Table) trackWithdraw(_ *sabot.LogRecord, p tablelog.Bet) { a.escrow[p.Player] -= p.Stake }
-func (a *Table) trackLeave(_ *sabot.LogRecord, p tablelog.Seat)   { a.escrow[p.Player] -= p.Returned }
+func (a *Table) trackLeave(r *sabot.LogRecord, p tablelog.Seat) {
+	a.escrow[p.Player] -= p.Returned
+	if a.dealt && p.Box == 0 { // he stood up from the table, not from one box (AR-21)
+		if a.left == nil {
+			a.left = map[string]time.Time{}
+		}
+		if _, ok := a.left[p.Player]; !ok {
+			a.left[p.Player] = r.Created
+		}
+	}
+}
+
+// trackSit: a player who sits again in the round he left is back.
+func (a *Table) trackSit(_ *sabot.LogRecord, p tablelog.Seat) { delete(a.left, p.Player) }
 
 func (a *Table) trackDeal(_ *sabot.LogRecord, p tablelog.Deal) {
 	a.bankCover, a.bankHolder = p.BankCover, p.Bank
@@ -181,6 +195,7 @@ func (a *Table) trackClose(_ *sabot.LogRecord, p tablelog.Settle) {
 		a.escrow[pl] -= v - p.Net[pl]
 	}
 	a.bankCover, a.bankHolder = 0, ""
+	a.left = nil
 	if p.Closed {
 		a.closed = "out of service: " + p.Reason
 	}

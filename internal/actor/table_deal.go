@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 
 	"sabot"
 	"sabot/card"
@@ -330,6 +331,14 @@ func (a *Table) settle(ctx context.Context) {
 		pay.Bets = append(pay.Bets, wire.BetResult{Player: b.Player, Box: b.Box, Hand: b.Hand, Kind: b.Kind.String(), Stake: b.Stake, Result: b.Result.String(), Net: b.Net})
 	}
 	pay.House = house
+	for p, at := range a.left {
+		if _, ok := stakes[p]; ok {
+			if pay.Left == nil {
+				pay.Left = map[string]time.Time{}
+			}
+			pay.Left[p] = at
+		}
+	}
 	pay.Dealer = append([]card.Card(nil), r.Dealer().Cards()...)
 	for _, box := range r.Boxes() {
 		for i, h := range r.Hands(box) {

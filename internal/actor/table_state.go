@@ -145,8 +145,11 @@ type state struct {
 	players   map[string]int64        // player name → user ID
 	escrow    map[string]money.Amount // each player's stakes in the table account
 	dealt     bool                    // the round in the table was dealt and not yet settled or void in the log
-	roundPos  int                     // the round's shoe position
-	forced    []card.Card             // test mode: the next round's cards
+	// left are the players who stood up while the dealt round was in play,
+	// when they left: its settlement says so (tablelog.Settle.Left).
+	left     map[string]time.Time
+	roundPos int         // the round's shoe position
+	forced   []card.Card // test mode: the next round's cards
 	// forcedRound: the round in the table was dealt from forced cards, not
 	// from the shoe.
 	forcedRound bool

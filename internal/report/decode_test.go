@@ -14,8 +14,8 @@ import (
 // The reports' slim decodings of a settlement (the tables' sums, the
 // players' without the round's record) read what the
 // whole decoding reads, field for field: the figures cannot move. The
-// settlements are Synth's, and each again as a void and as a family
-// bank's round.
+// settlements are Synth's, and each again as a void, as a family
+// bank's round and as one a player left while it was in play.
 func TestSlimSettlementsAgree(t *testing.T) {
 	m, _ := synthLog(t, 3, 9, 600)
 	var recs []*sabot.LogRecord
@@ -25,7 +25,7 @@ func TestSlimSettlementsAgree(t *testing.T) {
 		if err := json.Unmarshal(r.Payload, &s); err != nil {
 			t.Fatal(err)
 		}
-		for _, change := range []map[string]any{{"void": true}, {"bank": "ana", "bank_paid": map[string]any{"house": 250, "ana": -100}}} {
+		for _, change := range []map[string]any{{"void": true}, {"bank": "ana", "bank_paid": map[string]any{"house": 250, "ana": -100}}, {"left": map[string]any{"ana": "2026-03-01T20:15:04.5Z"}}} {
 			x := map[string]any{}
 			for k, v := range s {
 				x[k] = v
@@ -42,10 +42,11 @@ func TestSlimSettlementsAgree(t *testing.T) {
 			recs = append(recs, &c)
 		}
 	}
-	if len(recs) != 3*600 {
-		t.Fatalf("%d settlements, want %d", len(recs), 3*600)
+	if len(recs) != 4*600 {
+		t.Fatalf("%d settlements, want %d", len(recs), 4*600)
 	}
 	var wins money.Amount
+	left := 0
 	for _, r := range recs {
 		var full tablelog.SettleRead
 		if err := tablelog.Decode(r, &full); err != nil {
@@ -68,6 +69,7 @@ func TestSlimSettlementsAgree(t *testing.T) {
 			}
 		}
 		wins += sums.HouseWin()
+		left += len(full.Left)
 		var slim tablelog.SettleRead
 		if err := tablelog.DecodeSettleRead(r, &slim, false); err != nil {
 			t.Fatal(err)
@@ -82,7 +84,7 @@ func TestSlimSettlementsAgree(t *testing.T) {
 			t.Fatalf("with the record: %+v, %v; want %+v", with, err, full)
 		}
 	}
-	if wins == 0 {
-		t.Fatal("no win read")
+	if wins == 0 || left == 0 {
+		t.Fatalf("%d wins, %d departures read", wins, left)
 	}
 }

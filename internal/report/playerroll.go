@@ -24,7 +24,9 @@ import (
 // The kinds of the players' rollups (RollupTables's kin).
 const (
 	RollupPlayers = "players/1"
-	RollupErrors  = "errors/1"
+	// errors/2 adds the cost against basic strategy (errorSums.VsBasic):
+	// the rows of errors/1 are left alone and rolled up anew.
+	RollupErrors = "errors/2"
 )
 
 // tableSessions are a player's sessions at one table over a run of his rounds
@@ -151,7 +153,8 @@ func (r *playersRow) then(u rollSums) {
 }
 
 // round counts a settled round of the table in the players' sums, dealt
-// at start under the rules of hash (with options), each player's last:
+// at start and settled at end (or left earlier, s.Left) under the rules
+// of hash (with options), each player's last:
 // the rounds are counted in order, the oldest first.
 func (r *playersRow) round(s *tablelog.SettleRead, start, end time.Time, hash string, options map[string]string, only string) {
 	if r.Rules == nil {
@@ -179,7 +182,14 @@ func (r *playersRow) round(s *tablelog.SettleRead, start, end time.Time, hash st
 	for _, name := range mine {
 		p := r.Players[name]
 		p.Rounds++
-		p.Sessions = p.Sessions.then(oneRound(start, end))
+		// A player who stood up while the round was in play ends his
+		// session when he left, not when the table's defaults played his
+		// hands to the settle.
+		out := end
+		if at, ok := s.Left[name]; ok && at.Before(out) && !at.Before(start) {
+			out = at
+		}
+		p.Sessions = p.Sessions.then(oneRound(start, out))
 	}
 }
 
@@ -191,6 +201,9 @@ type errorSums struct {
 	Errors    int64 `json:"errors,omitempty"`
 	Unvalued  int64 `json:"unvalued,omitempty"`
 	Cost      int64 `json:"cost_micro,omitempty"`
+	// VsBasic is basic strategy's value less his over the decisions
+	// valued, times the stakes, in millionths (decisionValues.vsBasic).
+	VsBasic int64 `json:"vs_basic_micro,omitempty"`
 }
 
 // errorsRow are the players' errorSums at one table.
@@ -211,11 +224,12 @@ func (r *errorsRow) add(name string, v decisionValues) {
 	e.Errors += v.errors
 	e.Unvalued += v.unvalued
 	e.Cost += v.micro
+	e.VsBasic += v.vsBasic
 }
 
 func (r *errorsRow) then(u rollSums) {
 	for name, e := range u.(*errorsRow).Players {
-		r.add(name, decisionValues{decisions: e.Decisions, errors: e.Errors, unvalued: e.Unvalued, micro: e.Cost})
+		r.add(name, decisionValues{decisions: e.Decisions, errors: e.Errors, unvalued: e.Unvalued, micro: e.Cost, vsBasic: e.VsBasic})
 	}
 }
 

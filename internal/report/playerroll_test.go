@@ -9,7 +9,30 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 )
+
+// A player who left while his round was in play (the settlement's left)
+// ends his session then: the 598 s he played, not the 657 s until the
+// table's defaults settled his hands. A player who stayed ends at the
+// settle; a departure read outside the round (an old or odd record) is
+// not believed.
+func TestSessionEndsWhenHeLeft(t *testing.T) {
+	start := time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
+	end := start.Add(657 * time.Second)
+	s := &tablelog.SettleRead{Round: 7, Bets: []tablelog.BetLine{
+		{Player: "ana", Box: 1, Hand: 1, Kind: "main", Stake: 100},
+		{Player: "ben", Box: 2, Hand: 1, Kind: "main", Stake: 100},
+		{Player: "eve", Box: 3, Hand: 1, Kind: "main", Stake: 100},
+	}, Left: map[string]time.Time{"ana": start.Add(598 * time.Second), "eve": start.Add(-time.Second)}}
+	var r playersRow
+	r.round(s, start, end, "h", nil, "")
+	for name, want := range map[string]int64{"ana": 598, "ben": 657, "eve": 657} {
+		if got := r.Players[name].Sessions.Seconds(); got != want {
+			t.Errorf("%s: %d s, want %d", name, got, want)
+		}
+	}
+}
 
 // A player's sessions at a table are the same whichever way his rounds
 // are cut into runs and joined (tableSessions.then), and are those counted

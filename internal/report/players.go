@@ -14,6 +14,7 @@ import (
 	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/rules"
+	"sabot/sim"
 )
 
 // SessionGap ends a player's session at a table: a round of his there
@@ -52,9 +53,19 @@ type PlayerRating struct {
 	Errors    int64        `json:"errors"`             // decisions worth less than the best
 	ErrorCost money.Amount `json:"error_cost"`         // their cost, summed
 	Unvalued  int64        `json:"unvalued_decisions"` // split hands, declarations, the Desafío
+	// CostVsBasic is what his play cost against basic strategy's over
+	// the decisions valued: basic strategy's decision's value less his,
+	// times his stake (negative where his departures from it paid: a
+	// counter's index plays). SkillTheo is his theo with his own play:
+	// Theo plus CostVsBasic (his bet spread against the count is not yet
+	// counted in it; issue 45). Without the decisions valued
+	// (PlayersOptions.NoErrors) both are left out: 0, and Theo.
+	CostVsBasic money.Amount `json:"cost_vs_basic"`
+	SkillTheo   money.Amount `json:"skill_theo"`
 
-	theo float64
-	cost int64 // micro-units
+	theo    float64
+	cost    int64 // micro-units
+	vsBasic int64 // micro-units
 }
 
 // Players is the report of the players over a period.
@@ -369,6 +380,7 @@ func (a *playersAcc) results(ctx context.Context, th *Theories, p Period) (*Play
 			r.Errors += e.Errors
 			r.Unvalued += e.Unvalued
 			r.cost += e.Cost
+			r.vsBasic += e.VsBasic
 		}
 	}
 	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
@@ -392,6 +404,8 @@ func (r *PlayerRating) finish() {
 	}
 	r.Theo = money.Amount(math.Round(r.theo))
 	r.ErrorCost = money.Amount(math.Round(float64(r.cost) / 1e6))
+	r.CostVsBasic = money.Amount(math.Round(float64(r.vsBasic) / 1e6))
+	r.SkillTheo = money.Amount(math.Round(r.theo + float64(r.vsBasic)/1e6))
 }
 
 // decisionValues are what valueDecisions found of one player's decisions
@@ -400,6 +414,11 @@ type decisionValues struct {
 	decisions, errors, unvalued int64
 	cost                        float64 // minor units
 	micro                       int64   // the same, each decision's rounded to a millionth
+	// vsBasic is, over the decisions valued, basic strategy's value less
+	// his, times the stake, in millionths of a minor unit (each decision's
+	// rounded): what his play cost him against basic strategy, negative
+	// where his departures from it paid (an index play).
+	vsBasic int64
 }
 
 // played is the value of the decision a kind names, nil if not valued.
@@ -464,8 +483,10 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 		out.unvalued++
 		return
 	}
+	basic := basicCard(r.Profile())
+	up := dealer[0].Value()
 	if a.Kind == engine.Insure {
-		out.insurance(v, a.Stake)
+		out.insurance(v, a.Stake, basic, up)
 		return
 	}
 	chosen := played(v, a.Kind)
@@ -490,21 +511,69 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 		out.errors++
 		out.costs((best - *chosen) * float64(stake))
 	}
+	if b := basicValue(basic, v, a.Kind, &hands[0], up); b != nil {
+		out.vsBasic += int64(math.Round((*b - *chosen) * float64(stake) * 1e6))
+	}
+}
+
+// basicValue is the value of basic strategy's decision (card's, with no
+// count) where he made one of kind on hand against the up card: nil when
+// there is no card or it takes none of the decisions valued.
+func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h *engine.Hand, up int) *float64 {
+	if card == nil {
+		return nil
+	}
+	if kind == engine.EvenMoney {
+		if card.EvenMoney(up, 0) {
+			return v.EvenMoney
+		}
+		return v.Stand // declined, the blackjack stands
+	}
+	var legal sim.Legal
+	for m, x := range map[sim.Move]*float64{sim.Hit: v.Hit, sim.Stand: v.Stand, sim.Double: v.Double, sim.Split: v.Split, sim.Surrender: v.Surrender} {
+		if x != nil {
+			legal = legal.With(m)
+		}
+	}
+	cs := h.Cards()
+	hand := sim.Hand{Count: h.Count, Hands: 1}
+	if len(cs) == 2 && cs[0].Value() == cs[1].Value() {
+		hand.Pair = cs[0].Value()
+	}
+	switch card.Play(&hand, up, legal, 0) {
+	case sim.Hit:
+		return v.Hit
+	case sim.Stand:
+		return v.Stand
+	case sim.Double:
+		return v.Double
+	case sim.Split:
+		return v.Split
+	case sim.Surrender:
+		return v.Surrender
+	}
+	return nil
 }
 
 // insurance values an insurance taken, a side bet beside the hand's play:
 // stake at 2:1 on a dealer blackjack, worth stake × (3·P(blackjack) − 1)
 // against nothing declined (analysis.Values.Insurance is that per initial
 // unit, on half a unit). Taken at a loss, it is an error of that cost.
-func (out *decisionValues) insurance(v *analysis.Values, stake money.Amount) {
+// Against basic strategy (its card; nil: not valued against it), which
+// declines it where it does not take it too, declining is worth nothing.
+func (out *decisionValues) insurance(v *analysis.Values, stake money.Amount, basic *sim.StrategyCard, up int) {
 	if v.Insurance == nil {
 		out.unvalued++
 		return
 	}
 	out.decisions++
-	if ev := 2 * *v.Insurance; ev < -1e-9 {
+	ev := 2 * *v.Insurance
+	if ev < -1e-9 {
 		out.errors++
 		out.costs(-ev * float64(stake))
+	}
+	if basic != nil && !basic.Insure(up, false, 0) {
+		out.vsBasic += int64(math.Round(-ev * float64(stake) * 1e6))
 	}
 }
 

@@ -121,3 +121,67 @@ func TestValueInsuranceAndEvenMoney(t *testing.T) {
 		t.Errorf("even money at p = %.4f: %+v, want no error", p10(smalls, "A,T"), got)
 	}
 }
+
+// His play is valued against basic strategy's as well (decisionValues.
+// vsBasic): basic strategy's decision's value less his, times the stake,
+// in millionths. Playing basic strategy costs nothing; standing on 11
+// against a 6 costs what doubling (basic's play) is worth over it; an
+// insurance taken where the shoe's tens make it pay (an index play) is a
+// gain, negative, of stake × (3p − 1), and one taken where it does not a
+// cost.
+func TestValueAgainstBasicStrategy(t *testing.T) {
+	p, err := rules.Lookup("vegas-s17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := cardsOf(t, "6,T,6,5,8,T,9,9")
+	seen := cardsOf(t, "T,T,T,T,2,3")
+	bets := []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}, {Player: "bea", Box: 2, Stake: 500}}
+	rec := func(first engine.Kind) engine.Record {
+		return engine.Record{Cards: cards, Bets: bets, CutAfter: -1, Actions: []engine.Action{
+			{Kind: first, Player: "ana", Box: 1, Hand: 1},
+			{Kind: engine.Stand, Player: "bea", Box: 2, Hand: 1},
+		}}
+	}
+	want, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "6,5"), analysis.EVOptions{Removed: append(append([]card.Card(nil), seen...), cardsOf(t, "T,8")...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := valueDecisions(p, rec(engine.Double), seen, "ana"); got.vsBasic != 0 || got.decisions != 1 {
+		t.Errorf("double on 11 v 6 (basic strategy): %+v, want nothing against basic", got)
+	}
+	stood := valueDecisions(p, rec(engine.Stand), seen, "ana")
+	if w := int64(math.Round((*want.Double - *want.Stand) * 1000 * 1e6)); stood.vsBasic != w || w < 300e6 {
+		t.Errorf("stand on 11 v 6: %d millionths against basic, want %d", stood.vsBasic, w)
+	}
+	if bea := valueDecisions(p, rec(engine.Stand), seen, "bea"); bea.vsBasic != 0 {
+		t.Errorf("bea stands on T,8 v 6 (basic strategy): %+v", bea)
+	}
+
+	// Insurance: the shoe less 42 small cards (p above 1/3), or less 20
+	// tens (below).
+	smalls := cardsOf(t, strings.Repeat("2,3,4,5,", 9)+"2,3,4,5")
+	tens := cardsOf(t, strings.Repeat("T,", 19)+"T")
+	insured := func(seen []card.Card) decisionValues {
+		rec := engine.Record{Cards: cardsOf(t, "T,A,7,9,T"), Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}}, CutAfter: -1,
+			Actions: []engine.Action{{Kind: engine.Insure, Player: "ana", Box: 1, Hand: 1, Stake: 500},
+				{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 1}}}
+		return valueDecisions(p, rec, seen, "ana")
+	}
+	for _, c := range []struct {
+		name string
+		seen []card.Card
+		t10  int
+	}{{"smalls out", smalls, 96 - 1}, {"tens out", tens, 96 - 1 - 20}} {
+		p10 := float64(c.t10) / float64(312-len(c.seen)-3)
+		got := insured(c.seen)
+		// Standing on 17 v A is basic strategy's play: only the insurance
+		// counts.
+		if w := int64(math.Round(500 * (1 - 3*p10) * 1e6)); math.Abs(float64(got.vsBasic-w)) > 1 {
+			t.Errorf("insurance, %s (p = %.4f): %d millionths against basic, want %d", c.name, p10, got.vsBasic, w)
+		}
+	}
+	if got := insured(smalls); got.vsBasic >= 0 {
+		t.Errorf("insurance that pays: %d against basic, want a gain", got.vsBasic)
+	}
+}

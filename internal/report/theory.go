@@ -80,18 +80,53 @@ func (c *Theories) Of(ctx context.Context, profile string, options map[string]st
 	}
 }
 
-func compute(ctx context.Context, p *rules.Profile) (*Theory, error) {
+// basicOf is the analysis of a rule set and its basic strategy as a
+// card that plays (sim.StrategyCard).
+func basicOf(ctx context.Context, p *rules.Profile) (*analysis.Result, *sim.StrategyCard, error) {
 	a, err := analysis.Analyze(ctx, p, analysis.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("the analysis of %s: %w", p.Name, err)
+		return nil, nil, fmt.Errorf("the analysis of %s: %w", p.Name, err)
 	}
 	var b bytes.Buffer
 	if err := a.Basic.WriteCSV(&b); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	card, err := sim.ParseStrategyCard(&b)
 	if err != nil {
-		return nil, fmt.Errorf("the basic strategy of %s: %w", p.Name, err)
+		return nil, nil, fmt.Errorf("the basic strategy of %s: %w", p.Name, err)
+	}
+	return a, card, nil
+}
+
+// basicCards keeps each rule set's basic strategy card (by GameHash; a
+// server has a handful of rule sets), for valuing a player's decisions
+// against basic strategy's.
+var basicCards = struct {
+	sync.Mutex
+	m map[string]*sim.StrategyCard
+}{m: map[string]*sim.StrategyCard{}}
+
+// basicCard is the basic strategy card of a rule set, nil if the analysis
+// fails.
+func basicCard(p *rules.Profile) *sim.StrategyCard {
+	key := p.GameHash()
+	basicCards.Lock()
+	defer basicCards.Unlock()
+	if c, ok := basicCards.m[key]; ok {
+		return c
+	}
+	_, c, err := basicOf(context.Background(), p)
+	if err != nil {
+		c = nil
+	}
+	basicCards.m[key] = c
+	return c
+}
+
+func compute(ctx context.Context, p *rules.Profile) (*Theory, error) {
+	a, card, err := basicOf(ctx, p)
+	if err != nil {
+		return nil, err
 	}
 	res, err := sim.Run(ctx, sim.Config{Profile: p, Strategy: card, Rounds: SDRounds, Seed: SDSeed, Workers: 1, Unit: sim.DefaultUnit(p)})
 	if err != nil {

@@ -3,6 +3,7 @@ package tablelog
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"sabot"
 	"sabot/card"
@@ -63,6 +64,11 @@ type Settle struct {
 	// Closed marks a void written because the table's log could not be
 	// replayed: the table is out of service.
 	Closed bool `json:"closed,omitempty"`
+	// Left is when each player of the round who stood up while it was in
+	// play left (the table's defaults played his hands to the settle): his
+	// session there ends then. Rounds settled before it was written have
+	// none.
+	Left map[string]time.Time `json:"left,omitempty"`
 }
 
 // SettleRead is what the players' and the shoes' reports read of a
@@ -78,6 +84,7 @@ type SettleRead struct {
 	House    money.Amount            `json:"house"`
 	Bank     string                  `json:"bank"`
 	BankPaid map[string]money.Amount `json:"bank_paid"`
+	Left     map[string]time.Time    `json:"left"`
 }
 
 // BetLine is what a report reads of a settled bet (wire.BetResult's
@@ -117,11 +124,12 @@ func DecodeSettleRead(r *sabot.LogRecord, s *SettleRead, withRecord bool) error 
 		House    money.Amount            `json:"house"`
 		Bank     string                  `json:"bank"`
 		BankPaid map[string]money.Amount `json:"bank_paid"`
+		Left     map[string]time.Time    `json:"left"`
 	}
 	if err := Decode(r, &x); err != nil {
 		return err
 	}
-	*s = SettleRead{Round: x.Round, Void: x.Void, Bets: x.Bets, House: x.House, Bank: x.Bank, BankPaid: x.BankPaid}
+	*s = SettleRead{Round: x.Round, Void: x.Void, Bets: x.Bets, House: x.House, Bank: x.Bank, BankPaid: x.BankPaid, Left: x.Left}
 	return nil
 }
 
