@@ -100,7 +100,7 @@ var logKinds = map[string]logKind{
 	sabot.LogShoeStep:    kindOf(kindParts[tablelog.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
 	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[tablelog.Configure]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
-	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
+	sabot.LogSnapshot:    kindOf(kindParts[tablelog.Snapshot]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
 	sabot.LogCard:        kindOf(kindParts[tablelog.Card]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
 	sabot.LogCardUndo:    kindOf(kindParts[tablelog.Card]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
 	sabot.LogCutCard:     kindOf(kindParts[tablelog.Cut]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
