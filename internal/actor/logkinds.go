@@ -318,19 +318,19 @@ func (a *Table) replayConfigure(_ *sabot.LogRecord, p tablelog.Configure) error 
 
 func (a *Table) replayAdmin(r *sabot.LogRecord, p wire.AdminEvent) error {
 	switch p.Event {
-	case "correction-asked", "correction-approved", "correction-refused":
+	case tablelog.EventCorrectionAsked, tablelog.EventCorrectionApproved, tablelog.EventCorrectionRefused:
 		return a.replayCorrection(r, p)
-	case "buy-in", "cash-out":
+	case tablelog.EventBuyIn, tablelog.EventCashOut:
 		if p.Correction != nil { // approved by the inspector (internal/live/walkin.go)
 			a.drop(p.Correction.ID)
 		}
-	case "force-cards":
+	case tablelog.EventForceCards:
 		a.forced = p.Cards
-	case "close-table": // 003 §11
+	case tablelog.EventCloseTable: // 003 §11
 		a.replayCloseTable(p)
-	case "reopen-table":
+	case tablelog.EventReopenTable:
 		a.shut = nil
-	case "new-shoe":
+	case tablelog.EventNewShoe:
 		if err := a.t.NewShoe(); err != nil {
 			return err
 		}

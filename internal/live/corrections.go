@@ -171,16 +171,16 @@ func (p *Pending) Replay(t *table.Table, seq int64, event string, x *wire.Correc
 		return nil
 	}
 	switch event {
-	case "correction-asked":
+	case tablelog.EventCorrectionAsked:
 		y := *x
 		y.ID = seq
 		*p = append(*p, y)
-	case "correction-approved": // a buy-in's or a cash-out's approval is its own record (walkin.go)
+	case tablelog.EventCorrectionApproved: // a buy-in's or a cash-out's approval is its own record (walkin.go)
 		p.Drop(x.ID)
 		if k := correctionCases[x.Case]; k.action == 0 && !k.undo { // an undo replays from its card-undo record
 			return t.Burn(x.Card)
 		}
-	case "correction-refused":
+	case tablelog.EventCorrectionRefused:
 		p.Drop(x.ID)
 	}
 	return nil
