@@ -101,7 +101,7 @@ var logKinds = map[string]logKind{
 	sabot.LogShoeStep:    kindOf(kindParts[tablelog.ShoeStep]{replay: (*Table).replayShoeStep, none: noTrack}),
 	sabot.LogAdmin:       kindOf(kindParts[wire.AdminEvent]{replay: (*Table).replayAdmin, none: noTrack}),
 	sabot.LogConfigure:   kindOf(kindParts[tablelog.Configure]{track: (*Table).trackConfigure, replay: (*Table).replayConfigure}),
-	sabot.LogSnapshot:    kindOf(kindParts[snapshotPayload]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
+	sabot.LogSnapshot:    kindOf(kindParts[tablelog.Snapshot]{trackRecord: (*Table).trackSnapshot, none: noReplay}),
 	sabot.LogCard:        kindOf(kindParts[tablelog.Card]{replay: (*Table).replayCard, none: noTrack, lenient: true}),
 	sabot.LogCardUndo:    kindOf(kindParts[tablelog.Card]{replay: (*Table).replayCardUndo, none: noTrack, lenient: true}),
 	sabot.LogCutCard:     kindOf(kindParts[tablelog.Cut]{replay: (*Table).replayCutCard, none: noTrack, lenient: true}),
@@ -333,19 +333,19 @@ func (a *Table) replayConfigure(_ *sabot.LogRecord, p tablelog.Configure) error 
 
 func (a *Table) replayAdmin(r *sabot.LogRecord, p wire.AdminEvent) error {
 	switch p.Event {
-	case "correction-asked", "correction-approved", "correction-refused":
+	case tablelog.EventCorrectionAsked, tablelog.EventCorrectionApproved, tablelog.EventCorrectionRefused:
 		return a.replayCorrection(r, p)
-	case "buy-in", "cash-out":
+	case tablelog.EventBuyIn, tablelog.EventCashOut:
 		if p.Correction != nil { // approved by the inspector (internal/live/walkin.go)
 			a.drop(p.Correction.ID)
 		}
-	case "force-cards":
+	case tablelog.EventForceCards:
 		a.forced = p.Cards
-	case "close-table": // 003 §11
+	case tablelog.EventCloseTable: // 003 §11
 		a.replayCloseTable(p)
-	case "reopen-table":
+	case tablelog.EventReopenTable:
 		a.shut = nil
-	case "new-shoe":
+	case tablelog.EventNewShoe:
 		if err := a.t.NewShoe(); err != nil {
 			return err
 		}

@@ -84,7 +84,7 @@ func (a *Table) watchRTP(ctx context.Context, pay *tablelog.Settle) {
 	text := fmt.Sprintf("table %d's return to player is %.4f %% over %d rounds, outside %.4f %% to %.4f %% (the certified %.4f %%, %.1f standard deviations off)",
 		a.created.ID, 100*st.RTP, st.Rounds, 100*st.Low, 100*st.High, 100*st.Certified, st.Z)
 	ret := &wire.ReturnValues{Rounds: st.Rounds, RTP: st.RTP, Low: st.Low, High: st.High, Certified: st.Certified, Z: st.Z}
-	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, wire.AdminEvent{Event: "rtp-outside", Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
+	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, wire.AdminEvent{Event: tablelog.EventRTPOutside, Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
 		a.log.Error("rtp-outside not written", "err", err)
 	}
 	a.log.Warn("rtp-outside", "table", a.created.ID, "rtp", st.RTP, "certified", st.Certified, "z", st.Z, "rounds", st.Rounds)

@@ -90,7 +90,7 @@ func TestLiveShoeSeedNotInLog(t *testing.T) {
 		t.Fatalf("%d snapshots (%v)", len(snaps), err)
 	}
 	for _, s := range snaps {
-		var pay snapshotPayload
+		var pay tablelog.Snapshot
 		if err := json.Unmarshal(s.Payload, &pay); err != nil {
 			t.Fatal(err)
 		}

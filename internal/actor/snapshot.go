@@ -8,7 +8,7 @@ import (
 	"maps"
 
 	"sabot"
-	"sabot/card"
+	"sabot/internal/tablelog"
 	"sabot/money"
 	"sabot/shoe"
 	"sabot/table"
@@ -33,54 +33,6 @@ const DefaultSnapshotRecords = 1000
 // snapshotSeen is how many records before a snapshot a start from it reads
 // for their command IDs: a few dozen rounds of a table, minutes of play.
 const snapshotSeen = 1024
-
-// snapshotVersion is the version of the snapshot's format; a start ignores
-// (and replays past) a snapshot of another version.
-const snapshotVersion = 1
-
-// snapshotPayload is the table's state between rounds: what replaying the
-// log up to the snapshot record would rebuild.
-type snapshotPayload struct {
-	Version int            `json:"version"` // snapshotVersion; a snapshot of another version is not used
-	Table   table.Snapshot `json:"table"`
-	// Options are the options in force when a configuration change had
-	// changed them (null: those the table was created with; {}: the
-	// profile's own values).
-	Options map[string]string       `json:"options"`
-	Players map[string]int64        `json:"players"` // player name → user ID
-	Escrow  map[string]money.Amount `json:"escrow"`  // each player's stakes held by the table
-	ShoeNo  int                     `json:"shoe_no"`
-	ShoePos int                     `json:"shoe_pos"`
-	// Shoes are the shoes whose seeds are not yet revealed, and the
-	// current one.
-	Shoes  map[int]snapshotShoe `json:"shoes"`
-	Forced []card.Card          `json:"forced,omitempty"` // test mode: the next round's cards
-	// Sealed holds, sealed with the server's seed key, what would predict
-	// the cards to come: the current shoe's seed and state (Table.Seed and
-	// Table.Shoe, then empty) and the shoes' seeds (Shoes, then null).
-	// Empty: they are in the clear (a server without a seed key, or a
-	// snapshot of an older sabot).
-	Sealed string `json:"sealed,omitempty"`
-	// ShoeSteps: the table's log knows a new shoe's steps
-	// (tablelog.Opened.ShoeSteps; AR-07, EG-02).
-	ShoeSteps bool `json:"shoe_steps,omitempty"`
-	// PhysicalSteps: it knows a physical shoe's too
-	// (tablelog.Opened.PhysicalSteps).
-	PhysicalSteps bool `json:"physical_steps,omitempty"`
-}
-
-// snapshotSecret is what a snapshot seals.
-type snapshotSecret struct {
-	Seed  string               `json:"seed"`
-	Shoe  shoe.State           `json:"shoe"`
-	Shoes map[int]snapshotShoe `json:"shoes"`
-}
-
-type snapshotShoe struct {
-	Seed       string `json:"seed"`
-	Commitment string `json:"commitment"`
-	Revealed   bool   `json:"revealed,omitempty"`
-}
 
 // maybeSnapshot writes a snapshot between rounds when the table has played
 // SnapshotEvery rounds, or written SnapshotRecords records, since the last.
@@ -120,23 +72,23 @@ func (a *Table) maybeSnapshot(ctx context.Context) {
 	a.snapRound, a.snapSeq = a.t.RoundNo(), rec.Seq
 }
 
-func (a *Table) snapshot() (*snapshotPayload, error) {
+func (a *Table) snapshot() (*tablelog.Snapshot, error) {
 	ts, err := a.t.Snapshot()
 	if err != nil {
 		return nil, err
 	}
-	pay := &snapshotPayload{Version: snapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]money.Amount{},
-		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]snapshotShoe{}, Forced: a.forced, ShoeSteps: a.stepsLog, PhysicalSteps: a.physSteps}
+	pay := &tablelog.Snapshot{Version: tablelog.SnapshotVersion, Table: ts, Options: a.configured, Players: maps.Clone(a.players), Escrow: map[string]money.Amount{},
+		ShoeNo: a.shoeNo, ShoePos: a.shoePos, Shoes: map[int]tablelog.SnapshotShoe{}, Forced: a.forced, ShoeSteps: a.stepsLog, PhysicalSteps: a.physSteps}
 	for p, v := range a.escrow {
 		if v != 0 {
 			pay.Escrow[p] = v
 		}
 	}
 	for no, sh := range a.shoes { // bounded: see trackAs
-		pay.Shoes[no] = snapshotShoe{seedHex(sh.seed), sh.commitment, sh.revealed}
+		pay.Shoes[no] = tablelog.SnapshotShoe{Seed: seedHex(sh.seed), Commitment: sh.commitment, Revealed: sh.revealed}
 	}
 	if k := a.s.SeedKey; k != nil {
-		secret := snapshotSecret{Seed: pay.Table.Seed, Shoe: pay.Table.Shoe, Shoes: pay.Shoes}
+		secret := tablelog.SnapshotSecret{Seed: pay.Table.Seed, Shoe: pay.Table.Shoe, Shoes: pay.Shoes}
 		pay.Sealed = k.Seal(MustJSON(secret), snapshotSealWhat(a.cfg.ID, ts.RoundNo))
 		pay.Table.Seed, pay.Table.Shoe, pay.Shoes = "", shoe.State{}, nil
 	}
@@ -157,19 +109,19 @@ func (a *Table) restoreSnapshot(ctx context.Context) ([]*sabot.LogRecord, error)
 		return nil, errNoSnapshot
 	}
 	snap := found[0]
-	var pay snapshotPayload
+	var pay tablelog.Snapshot
 	if err := json.Unmarshal(snap.Payload, &pay); err != nil {
 		return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 	}
-	if pay.Version != snapshotVersion {
-		return nil, fmt.Errorf("snapshot %d is of version %d, this server writes %d", snap.Seq, pay.Version, snapshotVersion)
+	if pay.Version != tablelog.SnapshotVersion {
+		return nil, fmt.Errorf("snapshot %d is of version %d, this server writes %d", snap.Seq, pay.Version, tablelog.SnapshotVersion)
 	}
 	if pay.Sealed != "" {
 		b, err := a.s.SeedKey.Open(pay.Sealed, snapshotSealWhat(a.cfg.ID, pay.Table.RoundNo))
 		if err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 		}
-		var secret snapshotSecret
+		var secret tablelog.SnapshotSecret
 		if err := json.Unmarshal(b, &secret); err != nil {
 			return nil, fmt.Errorf("snapshot %d: %w", snap.Seq, err)
 		}

@@ -309,9 +309,7 @@ func (a *Table) trackAs(r *sabot.LogRecord, payload any) {
 		case tablelog.Bet:
 			player = p.Player
 		case nil:
-			var pl struct {
-				Player string `json:"player"`
-			}
+			var pl tablelog.PlayerOf
 			if json.Unmarshal(r.Payload, &pl) == nil {
 				player = pl.Player
 			}

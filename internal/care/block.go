@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -72,10 +73,10 @@ func (c *Care) setBlock(ctx context.Context, pit *sabot.User, name, reason strin
 	if err := st.SetBlock(ctx, u.ID, stored, now); err != nil {
 		return nil, err
 	}
-	ev := "player-blocked"
+	ev := tablelog.EventPlayerBlocked
 	text := fmt.Sprintf("%s blocked by %s: %s", u.Name, pit.Name, reason)
 	if !block {
-		ev, text = "player-unblocked", fmt.Sprintf("%s's block lifted by %s: %s", u.Name, pit.Name, reason)
+		ev, text = tablelog.EventPlayerUnblocked, fmt.Sprintf("%s's block lifted by %s: %s", u.Name, pit.Name, reason)
 	}
 	c.cfg.Event(ctx, pit, wire.AdminEvent{Event: ev, User: u.Name, By: pit.Name, Memo: reason, Text: text})
 	if block {

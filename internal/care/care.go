@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -47,7 +48,7 @@ const DefaultCooling = 24 * time.Hour
 var RealityChoices = []int{0, 15, 30, 45, 60, 90, 120}
 
 // The exclusions a player may choose, in days.
-var exclusionDays = map[string][]int{"time-out": {1, 7, 30}, "self-exclusion": {180, 365, 1825}}
+var exclusionDays = map[string][]int{tablelog.EventTimeOut: {1, 7, 30}, tablelog.EventSelfExclusion: {180, 365, 1825}}
 
 // Tables is what care asks of the tables.
 type Tables interface {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -71,7 +72,7 @@ func (c *Care) Sighted(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		if what == "registered" {
 			text += ": no welcome credit"
 		}
-		c.cfg.Event(ctx, nil, wire.AdminEvent{Event: "excluded-seen", User: u.Name, Name: name, Until: until, Text: text})
+		c.cfg.Event(ctx, nil, wire.AdminEvent{Event: tablelog.EventExcludedSeen, User: u.Name, Name: name, Until: until, Text: text})
 	}
 	return len(names) > 0
 }

@@ -171,16 +171,16 @@ func (p *Pending) Replay(t *table.Table, seq int64, event string, x *wire.Correc
 		return nil
 	}
 	switch event {
-	case "correction-asked":
+	case tablelog.EventCorrectionAsked:
 		y := *x
 		y.ID = seq
 		*p = append(*p, y)
-	case "correction-approved": // a buy-in's or a cash-out's approval is its own record (walkin.go)
+	case tablelog.EventCorrectionApproved: // a buy-in's or a cash-out's approval is its own record (walkin.go)
 		p.Drop(x.ID)
 		if k := correctionCases[x.Case]; k.action == 0 && !k.undo { // an undo replays from its card-undo record
 			return t.Burn(x.Card)
 		}
-	case "correction-refused":
+	case tablelog.EventCorrectionRefused:
 		p.Drop(x.ID)
 	}
 	return nil
@@ -188,7 +188,7 @@ func (p *Pending) Replay(t *table.Table, seq int64, event string, x *wire.Correc
 
 // ask writes a request for the inspector and keeps it waiting.
 func ask(ctx context.Context, t Table, x wire.CorrectionView, round int) (int64, error) {
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: "correction-asked", Round: x.Round, Correction: &x, Text: correctionWords(t, x) + " (asked by " + x.Asked + ")"}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionAsked, Round: x.Round, Correction: &x, Text: correctionWords(t, x) + " (asked by " + x.Asked + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -271,7 +271,7 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 		}
 	}
 	x.Status, x.By = "approved", by.User.Name
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: "correction-approved", Round: x.Round, Correction: &x,
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionApproved, Round: x.Round, Correction: &x,
 		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		t.Rebuild(ctx)
@@ -307,7 +307,7 @@ func approveUndo(ctx context.Context, t Table, by Sender, x wire.CorrectionView)
 		return 0, err
 	}
 	// The card-undo record carries the command; this one the decision.
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: wire.AdminEvent{Event: "correction-approved", Round: x.Round, Correction: &x,
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionApproved, Round: x.Round, Correction: &x,
 		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
@@ -323,7 +323,7 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 		return 0, err
 	}
 	x.Status, x.By = "refused", by.User.Name
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: "correction-refused", Round: x.Round, Correction: &x,
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionRefused, Round: x.Round, Correction: &x,
 		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
@@ -381,7 +381,7 @@ func Ruling(ctx context.Context, t Table, by Sender, text string) (int64, error)
 	if t.Dealt() {
 		round = t.Table().RoundNo()
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: "ruling", Round: round, By: by.User.Name, Text: text}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: tablelog.EventRuling, Round: round, By: by.User.Name, Text: text}})
 	if err != nil {
 		return 0, err
 	}

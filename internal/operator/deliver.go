@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
 	"sabot/internal/wire"
 )
@@ -133,7 +134,7 @@ func (o *Operator) sendCall(ctx context.Context, c *sabot.WalletCall) {
 	case state == sabot.CallRefused:
 		o.owe(context.WithoutCancel(ctx), c, res)
 	case c.RetryOf != "":
-		o.event(context.WithoutCancel(ctx), nil, wire.AdminEvent{Event: "wallet-paid", Table: c.TableID, User: Prefix + c.Player,
+		o.event(context.WithoutCancel(ctx), nil, wire.AdminEvent{Event: tablelog.EventWalletPaid, Table: c.TableID, User: Prefix + c.Player,
 			Amount: c.Amount, Memo: c.RetryOf, Text: fmt.Sprintf("%s %s, refused, paid when sent again as %s", c.Op, c.RetryOf, c.ID)}, nil)
 	}
 }
@@ -158,7 +159,7 @@ func (o *Operator) checkUndelivered(ctx context.Context, reported map[string]boo
 		oldest = max(oldest, age)
 		if age >= after && !reported[c.ID] {
 			reported[c.ID] = true
-			o.event(ctx, nil, wire.AdminEvent{Event: "wallet-undelivered", Table: c.TableID, User: Prefix + c.Player,
+			o.event(ctx, nil, wire.AdminEvent{Event: tablelog.EventWalletUndelivered, Table: c.TableID, User: Prefix + c.Player,
 				Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s unanswered for %s (%d tries)", c.Op, c.ID, age.Round(time.Second), c.Attempts)}, nil)
 		}
 	}

@@ -182,102 +182,22 @@ func voidWhy(reason string) sabot.Phrase {
 	return sabot.Say("why", ": "+reason, "reason", reason)
 }
 
-// adminWords says an administrator's or the server's event. Records
-// written before an event carried its values (node, days…) are said with
-// their English text.
+// adminWords says an administrator's or the server's event: in the words
+// of its entry in the registry of events (eventWords). Records written
+// before an event carried its values (node, days…), and events of a name
+// the registry has not, are said with their English text.
 func adminWords(p wire.AdminEvent) []sabot.Phrase {
-	say := sabot.Say
-	var out []sabot.Phrase
-	switch {
-	case p.Event == "credit":
-		out = append(out, say("credit", fmt.Sprintf("credit %s %s", p.User, p.Amount), "user", p.User, "amount", int64(p.Amount)))
-		if p.Memo != "" {
-			out = append(out, say("memo", ": "+p.Memo, "memo", p.Memo))
+	if e, ok := eventWords[p.Event]; ok && e.say != nil {
+		if out := e.say(p); out != nil {
+			return out
 		}
-		return out
-	case p.Event == "admin-created":
-		return []sabot.Phrase{say("adminCreated", "admin-created "+p.User, "user", p.User)}
-	case p.Event == "staff-created" && p.Role == sabot.RoleDealer:
-		return []sabot.Phrase{say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
-	case p.Event == "staff-created" && p.Role == sabot.RoleInspector:
-		return []sabot.Phrase{say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
-	case p.Event == "player-blocked":
-		return []sabot.Phrase{say("playerBlocked", "player-blocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
-	case p.Event == "player-unblocked":
-		return []sabot.Phrase{say("playerUnblocked", "player-unblocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
-	case p.Event == "device-issued":
-		return []sabot.Phrase{say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
-	case p.Correction != nil && p.Event == "correction-asked":
-		x := p.Correction
-		return []sabot.Phrase{say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
-	case p.Correction != nil && p.Event == "correction-approved":
-		x := p.Correction
-		return []sabot.Phrase{say("correctionApproved", "correction-approved: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
-	case p.Correction != nil && p.Event == "correction-refused":
-		x := p.Correction
-		return []sabot.Phrase{say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
-	case p.Event == "buy-in" && p.By != "" && p.Box > 0 && walkIn(p.User): // the walk-in by his box, as the console names him
-		return []sabot.Phrase{say("buyInWalkIn", fmt.Sprintf("buy-in: walk-in, box %d buys %s in chips (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
-	case p.Event == "cash-out" && p.By != "" && p.Box > 0 && walkIn(p.User):
-		return []sabot.Phrase{say("cashOutWalkIn", fmt.Sprintf("cash-out: walk-in, box %d changes %s in chips back to cash (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
-	case p.Event == "buy-in" && p.By != "":
-		return []sabot.Phrase{say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
-	case p.Event == "cash-out" && p.By != "":
-		return []sabot.Phrase{say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
-	case p.Event == "ruling" && p.By != "":
-		return []sabot.Phrase{say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
-	case p.Event == "wallet-rollback": // a debit that does not count
-		return []sabot.Phrase{say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
-			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	case p.Event == "wallet-undelivered":
-		return []sabot.Phrase{say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	case p.Event == "wallet-refused":
-		return []sabot.Phrase{say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	case p.Event == "wallet-paid": // money owed, paid when sent again
-		return []sabot.Phrase{say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	case p.Event == "wallet-resolved": // money owed, resolved by hand
-		return []sabot.Phrase{say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
-	case p.Event == "device-revoked":
-		return []sabot.Phrase{say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
-	case p.Event == "force-cards":
-		return []sabot.Phrase{say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
-	case p.Event == "new-shoe":
-		return []sabot.Phrase{say("newShoe", "new-shoe: "+p.Text)}
-	case p.Event == "close-table" && p.By != "" && p.Table != 0: // 003 §11
-		return []sabot.Phrase{say("closeTableTo", "close-table: "+p.Text, "by", p.By, "table", p.Table)}
-	case p.Event == "close-table" && p.By != "":
-		return []sabot.Phrase{say("closeTable", "close-table: "+p.Text, "by", p.By)}
-	case p.Event == "reopen-table" && p.User != "":
-		return []sabot.Phrase{say("reopenTable", "reopen-table: "+p.Text, "user", p.User)}
-	case p.Event == "void":
-		return []sabot.Phrase{say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
-	case p.Event == "node-joined" && p.Node != "":
-		return []sabot.Phrase{say("nodeJoined", "node-joined: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables)}
-	case p.Event == "node-lost" && p.Node != "":
-		return []sabot.Phrase{say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
-	case p.Event == "table-created" && p.Name != "":
-		out := append([]sabot.Phrase{say("tableCreated", fmt.Sprintf("table-created: table %d %q: %s", p.Table, p.Name, p.Profile), "table", p.Table, "name", p.Name, "profile", p.Profile)}, optionWords(p.Options)...)
-		if p.TestMode {
-			out = append(out, say("testMode", " (test mode)"))
-		}
-		return out
-	case p.Event == "rtp-outside" && p.Return != nil: // the pit's watch of a table's return (docs/pit.md)
-		r := p.Return
-		return []sabot.Phrase{say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
-	case p.Event == "advantage-play" && p.Count != nil:
-		return []sabot.Phrase{say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
-	case p.Event == "index-play" && p.Count != nil: // his play at the index hands follows the count
-		c := p.Count
-		return []sabot.Phrase{say("indexPlay", "index-play: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "said", c.Said,
-			"took", c.DeviatedSaid, "other", c.DeviatedNotSay, "z", c.Z)}
-	case p.Event == "back-counting" && p.Count != nil: // his back bets follow the count
-		c := p.Count
-		return []sabot.Phrase{say("backCounting", "back-counting: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "backed", c.Backed, "z", c.Z)}
-	case (p.Event == "time-out" || p.Event == "self-exclusion") && p.Days > 0:
-		return []sabot.Phrase{say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
 	}
-	// Any other event, or one written before its values were: as it was
-	// written.
+	return plainWords(p)
+}
+
+// plainWords say an event as it was written: its name, its values and its
+// text, in English.
+func plainWords(p wire.AdminEvent) []sabot.Phrase {
 	parts := []string{p.Event}
 	if p.User != "" {
 		parts = append(parts, p.User)
@@ -298,6 +218,234 @@ func adminWords(p wire.AdminEvent) []sabot.Phrase {
 		s += ": " + p.Memo
 	}
 	return []sabot.Phrase{{Text: s}}
+}
+
+// An eventEntry is a significant event's words: say words an event of its
+// name from its values (nil: one written before them, said as written);
+// examples are events of that name as the server writes them, which the
+// pit's catalogues must word (TestEventWordsInEveryLanguage). An entry
+// without say (plain) is said as written, in English, always.
+type eventEntry struct {
+	say      func(p wire.AdminEvent) []sabot.Phrase
+	examples []wire.AdminEvent
+}
+
+// eventWords is the registry of the significant events' words, keyed by
+// the event's name (tablelog.Events): every event has its entry, checked
+// at start (checkEventWords).
+var eventWords = map[string]eventEntry{
+	tablelog.EventCredit: {func(p wire.AdminEvent) []sabot.Phrase {
+		out := []sabot.Phrase{sabot.Say("credit", fmt.Sprintf("credit %s %s", p.User, p.Amount), "user", p.User, "amount", int64(p.Amount))}
+		if p.Memo != "" {
+			out = append(out, sabot.Say("memo", ": "+p.Memo, "memo", p.Memo))
+		}
+		return out
+	}, []wire.AdminEvent{{Event: tablelog.EventCredit, User: "ana", Amount: 5000, Memo: "welcome"}}},
+	tablelog.EventAdminCreated: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("adminCreated", "admin-created "+p.User, "user", p.User)}
+	}, []wire.AdminEvent{{Event: tablelog.EventAdminCreated, User: "root"}}},
+	tablelog.EventStaffCreated: {func(p wire.AdminEvent) []sabot.Phrase {
+		switch p.Role {
+		case sabot.RoleDealer:
+			return []sabot.Phrase{sabot.Say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
+		case sabot.RoleInspector:
+			return []sabot.Phrase{sabot.Say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventStaffCreated, User: "dora", Role: sabot.RoleDealer, Text: "dealer dora"},
+		{Event: tablelog.EventStaffCreated, User: "ivo", Role: sabot.RoleInspector, Text: "inspector ivo"}}},
+	tablelog.EventPasswordChanged: {nil, nil},
+	tablelog.EventPlayerBlocked: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("playerBlocked", "player-blocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
+	}, []wire.AdminEvent{{Event: tablelog.EventPlayerBlocked, User: "ana", By: "pit", Memo: "collusion", Text: "ana blocked"}}},
+	tablelog.EventPlayerUnblocked: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("playerUnblocked", "player-unblocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
+	}, []wire.AdminEvent{{Event: tablelog.EventPlayerUnblocked, User: "ana", By: "pit", Memo: "cleared", Text: "ana unblocked"}}},
+	tablelog.EventTimeOut:       {exclusionWords, []wire.AdminEvent{{Event: tablelog.EventTimeOut, User: "ana", Days: 7, Until: "2026-01-08T00:00:00Z", Text: "7 days"}}},
+	tablelog.EventSelfExclusion: {exclusionWords, []wire.AdminEvent{{Event: tablelog.EventSelfExclusion, User: "ana", Days: 180, Until: "2026-07-01T00:00:00Z", Text: "180 days"}}},
+	tablelog.EventExcludedSeen:  {nil, nil},
+	tablelog.EventDeviceIssued: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
+	}, []wire.AdminEvent{{Event: tablelog.EventDeviceIssued, Device: 4, Name: "reader 1", Table: 2, Text: "reader 1"}}},
+	tablelog.EventDeviceRevoked: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
+	}, []wire.AdminEvent{{Event: tablelog.EventDeviceRevoked, Device: 4, Text: "reader 1"}}},
+	tablelog.EventCorrectionAsked: {func(p wire.AdminEvent) []sabot.Phrase {
+		if x := p.Correction; x != nil {
+			return []sabot.Phrase{sabot.Say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventCorrectionAsked, Text: "AR-23 (c)", Correction: &wire.CorrectionView{Case: "c", Round: 4, Asked: "dora"}}}},
+	tablelog.EventCorrectionApproved: {func(p wire.AdminEvent) []sabot.Phrase {
+		if x := p.Correction; x != nil {
+			return []sabot.Phrase{sabot.Say("correctionApproved", "correction-approved: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventCorrectionApproved, Text: "AR-23 (d)", Correction: &wire.CorrectionView{Case: "d", Round: 4, Asked: "dora", By: "ivo"}}}},
+	tablelog.EventCorrectionRefused: {func(p wire.AdminEvent) []sabot.Phrase {
+		if x := p.Correction; x != nil {
+			return []sabot.Phrase{sabot.Say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventCorrectionRefused, Text: "AR-23 (c)", Correction: &wire.CorrectionView{Case: "c", Round: 4, Asked: "dora", By: "ivo"}}}},
+	tablelog.EventBuyIn: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.By != "" && p.Box > 0 && walkIn(p.User) { // the walk-in by his box, as the console names him
+			return []sabot.Phrase{sabot.Say("buyInWalkIn", fmt.Sprintf("buy-in: walk-in, box %d buys %s in chips (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
+		}
+		if p.By != "" {
+			return []sabot.Phrase{sabot.Say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventBuyIn, User: "walk-in-1", Amount: 10000, By: "dora", Text: "chips"}}},
+	tablelog.EventCashOut: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.By != "" && p.Box > 0 && walkIn(p.User) {
+			return []sabot.Phrase{sabot.Say("cashOutWalkIn", fmt.Sprintf("cash-out: walk-in, box %d changes %s in chips back to cash (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
+		}
+		if p.By != "" {
+			return []sabot.Phrase{sabot.Say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventCashOut, User: "walk-in-1", Amount: 10000, By: "dora", Text: "cash"}}},
+	tablelog.EventRuling: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.By != "" {
+			return []sabot.Phrase{sabot.Say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventRuling, By: "ivo", Text: "the round stands"}}},
+	tablelog.EventWalletRollback: {func(p wire.AdminEvent) []sabot.Phrase { // a debit that does not count
+		return []sabot.Phrase{sabot.Say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
+			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
+	}, []wire.AdminEvent{{Event: tablelog.EventWalletRollback, User: "op:ana", Amount: 500, Table: 2, Memo: "d-1", Text: "timed out"}}},
+	tablelog.EventWalletUndelivered: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
+	}, []wire.AdminEvent{{Event: tablelog.EventWalletUndelivered, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "unreachable"}}},
+	tablelog.EventWalletRefused: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
+	}, []wire.AdminEvent{{Event: tablelog.EventWalletRefused, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "refused"}}},
+	tablelog.EventWalletPaid: {func(p wire.AdminEvent) []sabot.Phrase { // money owed, paid when sent again
+		return []sabot.Phrase{sabot.Say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
+	}, []wire.AdminEvent{{Event: tablelog.EventWalletPaid, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "paid"}}},
+	tablelog.EventWalletResolved: {func(p wire.AdminEvent) []sabot.Phrase { // money owed, resolved by hand
+		return []sabot.Phrase{sabot.Say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
+	}, []wire.AdminEvent{{Event: tablelog.EventWalletResolved, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", By: "pit", Text: "paid by hand"}}},
+	tablelog.EventForceCards: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
+	}, []wire.AdminEvent{{Event: tablelog.EventForceCards, Cards: nil}}},
+	tablelog.EventNewShoe: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("newShoe", "new-shoe: "+p.Text)}
+	}, []wire.AdminEvent{{Event: tablelog.EventNewShoe, Text: "asked by pit"}}},
+	tablelog.EventCloseTable: {func(p wire.AdminEvent) []sabot.Phrase {
+		switch {
+		case p.By != "" && p.Table != 0: // 003 §11
+			return []sabot.Phrase{sabot.Say("closeTableTo", "close-table: "+p.Text, "by", p.By, "table", p.Table)}
+		case p.By != "":
+			return []sabot.Phrase{sabot.Say("closeTable", "close-table: "+p.Text, "by", p.By)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventCloseTable, By: "pit", Table: 3, Text: "moved"}, {Event: tablelog.EventCloseTable, By: "pit", Text: "closed"}}},
+	tablelog.EventReopenTable: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.User != "" {
+			return []sabot.Phrase{sabot.Say("reopenTable", "reopen-table: "+p.Text, "user", p.User)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventReopenTable, User: "pit", Text: "reopened"}}},
+	tablelog.EventVoid: {func(p wire.AdminEvent) []sabot.Phrase {
+		return []sabot.Phrase{sabot.Say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
+	}, []wire.AdminEvent{{Event: tablelog.EventVoid, Round: 4, Text: "misdeal"}}},
+	tablelog.EventNodeJoined: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.Node != "" {
+			return []sabot.Phrase{sabot.Say("nodeJoined", "node-joined: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventNodeJoined, Node: "b", URL: "http://b", Tables: 2, Text: "b"}}},
+	tablelog.EventNodeLost: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.Node != "" {
+			return []sabot.Phrase{sabot.Say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
+		}
+		return nil
+	}, []wire.AdminEvent{{Event: tablelog.EventNodeLost, Node: "b", URL: "http://b", Tables: 2, At: "2026-01-01T00:00:00Z", Text: "b"}}},
+	tablelog.EventTableCreated: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.Name == "" {
+			return nil
+		}
+		out := []sabot.Phrase{sabot.Say("tableCreated", fmt.Sprintf("table-created: table %d %q: %s", p.Table, p.Name, p.Profile), "table", p.Table, "name", p.Name, "profile", p.Profile)}
+		out = append(out, optionWords(p.Options)...)
+		if p.TestMode {
+			out = append(out, sabot.Say("testMode", " (test mode)"))
+		}
+		return out
+	}, []wire.AdminEvent{{Event: tablelog.EventTableCreated, Table: 2, Name: "one", Profile: "es-ordinary", Options: map[string]string{"max_bet": "40000"}, TestMode: true, Text: "one"}}},
+	tablelog.EventRTPOutside: {func(p wire.AdminEvent) []sabot.Phrase { // the pit's watch of a table's return (docs/pit.md)
+		r := p.Return
+		if r == nil {
+			return nil
+		}
+		return []sabot.Phrase{sabot.Say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
+	}, []wire.AdminEvent{{Event: tablelog.EventRTPOutside, Table: 2, Text: "outside", Return: &wire.ReturnValues{Rounds: 5000, RTP: 1.05, Low: 0.97, High: 1.02, Certified: 0.995, Z: 5.1}}}},
+	tablelog.EventAdvantagePlay: {func(p wire.AdminEvent) []sabot.Phrase {
+		if p.Count == nil {
+			return nil
+		}
+		return []sabot.Phrase{sabot.Say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
+	}, []wire.AdminEvent{{Event: tablelog.EventAdvantagePlay, User: "ana", Table: 2, Text: "counts", Count: &wire.CountValues{Rounds: 120, HiLoZ: 4.4, HiOptIIZ: 4.0}}}},
+	tablelog.EventIndexPlay: {func(p wire.AdminEvent) []sabot.Phrase { // his play at the index hands follows the count
+		c := p.Count
+		if c == nil {
+			return nil
+		}
+		return []sabot.Phrase{sabot.Say("indexPlay", "index-play: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "said", c.Said,
+			"took", c.DeviatedSaid, "other", c.DeviatedNotSay, "z", c.Z)}
+	}, []wire.AdminEvent{{Event: tablelog.EventIndexPlay, User: "ana", Table: 2, Text: "index", Count: &wire.CountValues{Rounds: 40, Said: 12, DeviatedSaid: 11, DeviatedNotSay: 1, Z: 4.2}}}},
+	tablelog.EventBackCounting: {func(p wire.AdminEvent) []sabot.Phrase { // his back bets follow the count
+		c := p.Count
+		if c == nil {
+			return nil
+		}
+		return []sabot.Phrase{sabot.Say("backCounting", "back-counting: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "backed", c.Backed, "z", c.Z)}
+	}, []wire.AdminEvent{{Event: tablelog.EventBackCounting, User: "ben", Table: 2, Text: "backs", Count: &wire.CountValues{Rounds: 150, Backed: 30, Z: 4.1}}}},
+}
+
+// exclusionWords say a player's time-out or self-exclusion.
+func exclusionWords(p wire.AdminEvent) []sabot.Phrase {
+	if p.Days <= 0 {
+		return nil
+	}
+	return []sabot.Phrase{sabot.Say("exclusion", p.Event+" "+p.User+": "+p.Text, "user", p.User, "exclusion", p.Event, "n", p.Days, "until", p.Until)}
+}
+
+// checkEventWords says which of events has no entry in reg, which entry
+// names no event of them, and which entry's example is of another name or
+// has no words of its own.
+func checkEventWords(reg map[string]eventEntry, events []string) error {
+	for _, ev := range events {
+		e, ok := reg[ev]
+		if !ok {
+			return fmt.Errorf("significant event %q has no words in recall's registry of events (internal/recall/words.go)", ev)
+		}
+		if e.say != nil && len(e.examples) == 0 {
+			return fmt.Errorf("significant event %q: its words have no example", ev)
+		}
+		for _, x := range e.examples {
+			if x.Event != ev {
+				return fmt.Errorf("significant event %q: an example of %q", ev, x.Event)
+			}
+			if w := e.say(x); len(w) == 0 || w[0].Key == "" {
+				return fmt.Errorf("significant event %q: its example is said as written, not in its words", ev)
+			}
+		}
+	}
+	for ev := range reg {
+		if !slices.Contains(events, ev) {
+			return fmt.Errorf("recall's registry of events words %q, which is not one of tablelog.Events", ev)
+		}
+	}
+	return nil
+}
+
+func init() {
+	if err := checkEventWords(eventWords, tablelog.Events); err != nil {
+		panic(err)
+	}
 }
 
 // walkIn reports whether a name is a walk-in's: a guest's account,

@@ -3,6 +3,7 @@ package recall
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"sabot"
@@ -85,6 +86,81 @@ func TestChangeWordsSayMoneyAsMoney(t *testing.T) {
 			t.Errorf("%s: event.optionMoney names %q, want the amount", lang, names)
 		}
 	}
+}
+
+// TestEventWordsInEveryLanguage: every significant event a server writes
+// (tablelog.Events) has its words in recall's registry, and each phrase of
+// its examples is in the pit's catalogues in English, Spanish and Italian,
+// naming only the values the phrase sends; the kinds of the
+// significant-event log are worded too. The only events said as written
+// are the two that have never had words of their own.
+func TestEventWordsInEveryLanguage(t *testing.T) {
+	plain := []string{tablelog.EventPasswordChanged, tablelog.EventExcludedSeen}
+	if err := checkEventWords(eventWords, tablelog.Events); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "es", "it"} {
+		cat, err := web.Messages(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range tablelog.Events {
+			e := eventWords[ev]
+			if e.say == nil {
+				if !slices.Contains(plain, ev) {
+					t.Errorf("event %q has no words of its own", ev)
+				}
+				continue
+			}
+			for _, x := range e.examples {
+				for _, p := range Words(&sabot.LogRecord{Kind: sabot.LogAdmin, Payload: mustJSON(t, x)}) {
+					if p.Key == "" {
+						continue // a phrase of text alone (none is keyed so)
+					}
+					names, ok := cat["event."+p.Key]
+					if !ok {
+						t.Errorf("%s.js lacks event.%s (event %q)", lang, p.Key, ev)
+						continue
+					}
+					for _, n := range names {
+						if _, ok := p.Params[n]; !ok {
+							t.Errorf("%s.js event.%s names {%s}; the phrase sends %v", lang, p.Key, n, p.Params)
+						}
+					}
+					for n := range p.Params {
+						if !slices.Contains(names, n) {
+							t.Errorf("%s.js event.%s leaves out {%s}", lang, p.Key, n)
+						}
+					}
+				}
+			}
+		}
+		for _, kind := range sabot.SignificantKinds {
+			if _, ok := cat["kind."+kind]; !ok {
+				t.Errorf("%s.js lacks kind.%s", lang, kind)
+			}
+		}
+	}
+}
+
+// TestCheckEventWordsRefusesAnEventWithout: the start-up check refuses an
+// event without words, and words for an event that is not one.
+func TestCheckEventWordsRefusesAnEventWithout(t *testing.T) {
+	if err := checkEventWords(eventWords, append(slices.Clone(tablelog.Events), "new-event")); err == nil || !strings.Contains(err.Error(), `"new-event" has no words`) {
+		t.Errorf("an event without words: %v", err)
+	}
+	if err := checkEventWords(eventWords, tablelog.Events[1:]); err == nil || !strings.Contains(err.Error(), "not one of tablelog.Events") {
+		t.Errorf("words of an event that is not one: %v", err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // catalogueNames checks that each language's event.KEY names exactly the
