@@ -34,7 +34,7 @@ func TestEventSummaries(t *testing.T) {
 		{sabot.LogAdmin, wire.AdminEvent{Event: "credit", User: "ana", Amount: 5000, Memo: "welcome credit"},
 			"credit ana 50.00: welcome credit"},
 		{sabot.LogTableOpened, tablelog.Opened{Name: "Madrid", Profile: "spain", Options: map[string]string{"min_bet": "100", "max_bet": "500"}, TestMode: true},
-			`table "Madrid" opened: spain max_bet=500 min_bet=100 (test mode)`},
+			`table "Madrid" opened: spain max_bet=5.00 min_bet=1.00 (test mode)`},
 		{sabot.LogConfigure, tablelog.Configure{Changed: map[string]string{"max_bet": "300"}, By: "pit", Reason: "evening",
 			Returned: []tablelog.Bet{{Player: "ben", Box: 2, Stake: 400}}},
 			"the table's configuration changed; max_bet: 3.00 (by pit: evening); ben's bet of 4.00 on box 2 returned"},
