@@ -171,17 +171,22 @@ func (d *Doc) Table(widths []float64, head []string, rows [][]string, align stri
 	d.f.Ln(2)
 }
 
-// Grid writes a strategy card: a header row, rows of a label and cells,
-// each cell's background by its code.
+// Grid writes a strategy card: its axes named (the dealer's up card across,
+// the player's hand down), a header row, rows of a label and cells, each
+// cell's background by its code.
 func (d *Doc) Grid(title string, head []string, rows [][]string, colour func(code string) (r, g, b int)) {
 	cw, lw, h := 12.0, 18.0, 4.3
-	if d.f.GetY()+5.5+float64(len(rows)+1)*h > 281 {
+	if d.f.GetY()+5.5+float64(len(rows)+2)*h > 281 {
 		d.f.AddPage()
 	}
 	d.H2(title)
-	d.f.SetFont("sans", "B", 7.5)
+	d.f.SetFont("sans", "I", 7)
+	d.f.CellFormat(lw, h, "", "", 0, "C", false, 0, "")
+	d.f.CellFormat(cw*float64(len(head)), h, gridAcross, "", 1, "C", false, 0, "")
+	d.f.SetFont("sans", "B", 6.5)
 	d.f.SetFillColor(220, 220, 220)
-	d.f.CellFormat(lw, h, "", "1", 0, "C", true, 0, "")
+	d.f.CellFormat(lw, h, gridDown, "1", 0, "C", true, 0, "")
+	d.f.SetFont("sans", "B", 7.5)
 	for _, c := range head {
 		d.f.CellFormat(cw, h, c, "1", 0, "C", true, 0, "")
 	}
@@ -200,6 +205,13 @@ func (d *Doc) Grid(title string, head []string, rows [][]string, colour func(cod
 	}
 	d.f.Ln(2)
 }
+
+// The axes of a strategy card (Grid): across, the dealer's up card; down,
+// the player's hand.
+const (
+	gridAcross = "dealer's up card"
+	gridDown   = "player's hand"
+)
 
 // Bytes is the finished PDF.
 func (d *Doc) Bytes() ([]byte, error) {

@@ -55,7 +55,7 @@ func ColorOf(c analysis.Code) color.Color {
 const (
 	cellW  = vg.Length(34)
 	cellH  = vg.Length(18)
-	labelW = vg.Length(44)
+	labelW = vg.Length(56)
 	margin = vg.Length(16)
 	gap    = vg.Length(24)
 )
@@ -114,14 +114,21 @@ func height(bs []block) vg.Length {
 	return h
 }
 
+// The card's axes: across, the dealer's up card; down, the player's hand.
+const (
+	AxisAcross = "dealer's up card"
+	AxisDown   = "player's hand ↓"
+)
+
 // Write draws the card in format "svg" or "png" to w.
 func Write(w io.Writer, card *analysis.StrategyCard, format string) error {
 	left, right := blocks(card)
 	tableW := labelW + 10*cellW
 	W := 2*margin + 2*tableW + gap
 	titleH := vg.Length(28)
+	axisH := cellH // the axes' names, above each table
 	legendH := vg.Length(48)
-	H := 2*margin + titleH + max(height(left), height(right)) + legendH
+	H := 2*margin + titleH + axisH + max(height(left), height(right)) + legendH
 
 	var c vg.CanvasWriterTo
 	switch format {
@@ -157,8 +164,14 @@ func Write(w io.Writer, card *analysis.StrategyCard, format string) error {
 		dc.FillPolygon(fill, pts)
 		dc.StrokeLines(grid, append(pts, pts[0]))
 	}
+	axisText := style(8, false)
 	drawBlocks := func(x0 vg.Length, bs []block) {
 		y := top - titleH
+		// The axes named: the player's hand down the first column, the
+		// dealer's up card across the rest.
+		dc.FillText(axisText, vg.Point{X: x0 + labelW/2, Y: y - axisH/2}, AxisDown)
+		dc.FillText(axisText, vg.Point{X: x0 + labelW + 5*cellW, Y: y - axisH/2}, AxisAcross+" →")
+		y -= axisH
 		for i, b := range bs {
 			if i > 0 {
 				y -= cellH / 2

@@ -50,3 +50,19 @@ func TestLegendShowsOnlyWhatTheProfileUses_AR11(t *testing.T) {
 		t.Errorf("a card with surrender: legend %v", l)
 	}
 }
+
+// The card names its axes: the dealer's up card across, the player's hand
+// down, on each of its two tables.
+func TestCardNamesItsAxes(t *testing.T) {
+	spain := card(analysis.Code{Act: analysis.Hit}, analysis.Code{Act: analysis.Stand}, analysis.Code{Act: analysis.Double, Else: analysis.Hit}, analysis.Code{Act: analysis.Split})
+	var b bytes.Buffer
+	if err := Write(&b, spain, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	for _, axis := range []string{AxisAcross, AxisDown} {
+		if n := strings.Count(svg, strings.ReplaceAll(axis, "'", "&#39;")) + strings.Count(svg, axis); n != 2 {
+			t.Errorf("the card names %q %d times, want 2 (each table)", axis, n)
+		}
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"sabot"
-	"sabot/internal/client"
 	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
@@ -26,17 +25,7 @@ func TestPitOpensOnTheFloor(t *testing.T) {
 	site := MustStart(t, slow)
 	ctx := context.Background()
 	tb := site.Table(t, "Vegas", "vegas-s17", limits())
-	ana := &client.Client{URL: site.URL}
-	if err := ana.Register(ctx, "ana", Password); err != nil {
-		t.Fatal(err)
-	}
-	site.Credit(t, "ana", 100000)
-	if _, err := ana.Login(ctx, "ana", Password); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}); err != nil {
-		t.Fatal(err)
-	}
+	ana := seatedClient(t, site, "ana", tb, 1)
 	// ana's blackjack against 6 and 10: the house loses 15.00.
 	site.Force(t, tb, "AS 6D KH TD")
 	if _, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}); err != nil {

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"sabot/internal/actor"
+	"sabot/internal/client"
 	"sabot/internal/testwait"
+	"sabot/internal/wire"
 	"strings"
 	"sync"
 	"testing"
@@ -385,3 +387,23 @@ const feltSig = `JSON.stringify({
 		b.querySelector('.plate .name')?.firstChild?.textContent || ''
 	].join(' / '))
 })`
+
+// seatedClient registers a player through the API, credits him 1,000.00,
+// logs him in and seats him at a box of the table: the pit's pages' tests
+// play his rounds through it.
+func seatedClient(t testing.TB, site *Site, name string, table int64, box int) *client.Client {
+	t.Helper()
+	ctx := context.Background()
+	c := &client.Client{URL: site.URL}
+	if err := c.Register(ctx, name, Password); err != nil {
+		t.Fatal(err)
+	}
+	site.Credit(t, name, 100000)
+	if _, err := c.Login(ctx, name, Password); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Command(ctx, table, "sit", wire.CommandRequest{Box: box}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

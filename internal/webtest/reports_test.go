@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sabot/internal/actor"
-	"sabot/internal/client"
 	"sabot/internal/testwait"
 	"sabot/internal/wire"
 )
@@ -21,17 +20,7 @@ func TestPitReports(t *testing.T) {
 	site := MustStart(t, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
 	ctx := context.Background()
 	tb := site.Table(t, "Vegas", "vegas-s17", nil)
-	ana := &client.Client{URL: site.URL}
-	if err := ana.Register(ctx, "ana", Password); err != nil {
-		t.Fatal(err)
-	}
-	site.Credit(t, "ana", 100000)
-	if _, err := ana.Login(ctx, "ana", Password); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}); err != nil {
-		t.Fatal(err)
-	}
+	ana := seatedClient(t, site, "ana", tb, 1)
 	for n := 1; n <= 3; n++ {
 		// ana's blackjack against 6 and 10: she wins 15.00 a round; then
 		// her 16 against a 10, which she stands on (an index play's hand:
