@@ -274,10 +274,10 @@ func newReportCmd(e *env) *cobra.Command {
 func writePlayersText(w io.Writer, r *report.Players) error {
 	fmt.Fprintf(w, "players from %s to %s\n", r.From.Format(time.RFC3339), r.To.Format(time.RFC3339))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "player\tsessions\ttime\trounds\tavg bet\thouse theo\thouse win\tdecisions\terrors\terror cost\tvs basic\tskill: house theo\t")
+	fmt.Fprintln(tw, "player\tsessions\ttime\trounds\tavg bet\thouse theo\thouse win\tdecisions\terrors\terror cost\tplay vs basic\tbets vs count\tskill: house theo\t")
 	for _, x := range r.Players {
 		d := time.Duration(x.Seconds) * time.Second
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n", x.Player, x.Sessions, d, x.Rounds, x.AvgBet, x.Theo, x.Win, x.Decisions, x.Errors, x.ErrorCost, x.CostVsBasic, x.SkillTheo)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", x.Player, x.Sessions, d, x.Rounds, x.AvgBet, x.Theo, x.Win, x.Decisions, x.Errors, x.ErrorCost, x.CostVsBasic, x.BetsVsCount, x.SkillTheo)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -66,7 +66,7 @@ func WriteTablesCSV(w io.Writer, r *Tables) error {
 // (docs/pit.md): PlayerRating's JSON fields, tables separated by spaces.
 var PlayersCSVHeader = []string{"from", "to", "player", "tables", "sessions", "seconds_played", "rounds", "initial_stakes",
 	"avg_bet", "stakes", "theo_win", "win", "decisions", "errors", "error_cost", "unvalued_decisions",
-	"cost_vs_basic", "skill_theo"}
+	"cost_vs_basic", "bets_vs_count", "skill_theo"}
 
 // WritePlayersCSV writes the players' report as CSV.
 func WritePlayersCSV(w io.Writer, r *Players) error {
@@ -83,7 +83,7 @@ func WritePlayersCSV(w io.Writer, r *Players) error {
 		}
 		if err := cw.Write([]string{from, to, x.Player, strings.Join(tables, " "), strconv.Itoa(x.Sessions), i(x.Seconds), i(x.Rounds),
 			i(int64(x.Initial)), i(int64(x.AvgBet)), i(int64(x.Stakes)), i(int64(x.Theo)), i(int64(x.Win)),
-			i(x.Decisions), i(x.Errors), i(int64(x.ErrorCost)), i(x.Unvalued), i(int64(x.CostVsBasic)), i(int64(x.SkillTheo))}); err != nil {
+			i(x.Decisions), i(x.Errors), i(int64(x.ErrorCost)), i(x.Unvalued), i(int64(x.CostVsBasic)), i(int64(x.BetsVsCount)), i(int64(x.SkillTheo))}); err != nil {
 			return err
 		}
 	}

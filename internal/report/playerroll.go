@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -204,6 +205,41 @@ type errorSums struct {
 	// VsBasic is basic strategy's value less his over the decisions
 	// valued, times the stakes, in millionths (decisionValues.vsBasic).
 	VsBasic int64 `json:"vs_basic_micro,omitempty"`
+	// ByCount are his rounds and initial stakes by the Hi-Lo true count
+	// at their deal, by the rounds' rule set (GameHash): what his bets
+	// against the count are valued from (PlayerRating.SkillTheo).
+	ByCount map[string]*countSums `json:"by_count,omitempty"`
+}
+
+// CountBuckets: a round's Hi-Lo true count at the deal is kept floored
+// and clamped to ±CountBuckets.
+const CountBuckets = 6
+
+// countSums are a player's rounds and initial stakes (minor units) at
+// each true count −CountBuckets … +CountBuckets.
+type countSums struct {
+	Rounds [2*CountBuckets + 1]int64 `json:"rounds"`
+	Stakes [2*CountBuckets + 1]int64 `json:"stakes"`
+}
+
+// countBucket is the bucket of a true count.
+func countBucket(tc float64) int {
+	return int(min(max(math.Floor(tc), -CountBuckets), CountBuckets)) + CountBuckets
+}
+
+func (e *errorSums) count(hash string, c *countSums) {
+	if e.ByCount == nil {
+		e.ByCount = map[string]*countSums{}
+	}
+	x := e.ByCount[hash]
+	if x == nil {
+		x = &countSums{}
+		e.ByCount[hash] = x
+	}
+	for i := range c.Rounds {
+		x.Rounds[i] += c.Rounds[i]
+		x.Stakes[i] += c.Stakes[i]
+	}
 }
 
 // errorsRow are the players' errorSums at one table.
@@ -211,7 +247,7 @@ type errorsRow struct {
 	Players map[string]*errorSums `json:"players"`
 }
 
-func (r *errorsRow) add(name string, v decisionValues) {
+func (r *errorsRow) sums(name string) *errorSums {
 	if r.Players == nil {
 		r.Players = map[string]*errorSums{}
 	}
@@ -220,6 +256,11 @@ func (r *errorsRow) add(name string, v decisionValues) {
 		e = &errorSums{}
 		r.Players[name] = e
 	}
+	return e
+}
+
+func (r *errorsRow) add(name string, v decisionValues) {
+	e := r.sums(name)
 	e.Decisions += v.decisions
 	e.Errors += v.errors
 	e.Unvalued += v.unvalued
@@ -230,6 +271,9 @@ func (r *errorsRow) add(name string, v decisionValues) {
 func (r *errorsRow) then(u rollSums) {
 	for name, e := range u.(*errorsRow).Players {
 		r.add(name, decisionValues{decisions: e.Decisions, errors: e.Errors, unvalued: e.Unvalued, micro: e.Cost, vsBasic: e.VsBasic})
+		for h, c := range e.ByCount {
+			r.sums(name).count(h, c)
+		}
 	}
 }
 
@@ -361,6 +405,26 @@ func valueRound(ctx context.Context, rec *sabot.LogRecord, o *optionsAt, sh *sho
 	}
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		row.add(name, valueDecisions(prof, s.Record, seen, name))
+	}
+	if h == nil {
+		return row, nil
+	}
+	// His initial stakes by the true count at the deal.
+	hash, err := o.hash(rec.Seq)
+	if err != nil {
+		return nil, err
+	}
+	k := countBucket(TrueCount(CountHiLo, seen, prof.Decks, h.pos[s.Round]))
+	stakes := map[string]int64{}
+	for _, b := range s.Record.Bets {
+		if names[b.Player] {
+			stakes[b.Player] += int64(b.Stake)
+		}
+	}
+	for name, st := range stakes {
+		var c countSums
+		c.Rounds[k], c.Stakes[k] = 1, st
+		row.sums(name).count(hash, &c)
 	}
 	return row, nil
 }

@@ -56,16 +56,54 @@ type PlayerRating struct {
 	// CostVsBasic is what his play cost against basic strategy's over
 	// the decisions valued: basic strategy's decision's value less his,
 	// times his stake (negative where his departures from it paid: a
-	// counter's index plays). SkillTheo is his theo with his own play:
-	// Theo plus CostVsBasic (his bet spread against the count is not yet
-	// counted in it; issue 45). Without the decisions valued
-	// (PlayersOptions.NoErrors) both are left out: 0, and Theo.
+	// counter's index plays). BetsVsCount is what his bets against the
+	// Hi-Lo true count at the deal are worth to the house (betsVsCount): 0
+	// for a flat bettor, negative for a counter's spread. SkillTheo is the
+	// house's theo with his own skill: Theo + CostVsBasic + BetsVsCount.
+	// Without the decisions valued (PlayersOptions.NoErrors) they are left
+	// out: 0, 0, and Theo.
 	CostVsBasic money.Amount `json:"cost_vs_basic"`
+	BetsVsCount money.Amount `json:"bets_vs_count"`
 	SkillTheo   money.Amount `json:"skill_theo"`
 
 	theo    float64
 	cost    int64 // micro-units
 	vsBasic int64 // micro-units
+	byCount []countAt
+}
+
+// countAt are a player's rounds and stakes by the count under one rule
+// set, with its edge by the count.
+type countAt struct {
+	c    *countSums
+	edge CountEdge
+}
+
+// betsVsCount is what his bets against the count are worth to the house:
+// Σ_k (B_k − n_k·s̄)·e(k) over each rule set's counts k, B_k his initial
+// stakes at k, n_k his rounds there, s̄ his mean initial stake over all of
+// them, e(k) the rule set's house edge at k (CountEdge). A flat bettor's
+// is exactly 0; a counter who bets up at the counts that favour him has
+// it negative.
+func betsVsCount(cs []countAt) float64 {
+	var n, b int64
+	for _, x := range cs {
+		for k := range x.c.Rounds {
+			n += x.c.Rounds[k]
+			b += x.c.Stakes[k]
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	mean := float64(b) / float64(n)
+	var out float64
+	for _, x := range cs {
+		for k := range x.c.Rounds {
+			out += (float64(x.c.Stakes[k]) - float64(x.c.Rounds[k])*mean) * x.edge.At(k)
+		}
+	}
+	return out
 }
 
 // Players is the report of the players over a period.
@@ -381,6 +419,22 @@ func (a *playersAcc) results(ctx context.Context, th *Theories, p Period) (*Play
 			r.Unvalued += e.Unvalued
 			r.cost += e.Cost
 			r.vsBasic += e.VsBasic
+			for _, h := range slices.Sorted(maps.Keys(e.ByCount)) {
+				c := e.ByCount[h]
+				var o map[string]string
+				ok := false
+				if row := a.players[id]; row != nil {
+					o, ok = row.Rules[h]
+				}
+				if !ok {
+					return nil, sabot.Errorf(sabot.EINTERNAL, "table %d's rounds of %s: rule set %s without its options", id, name, h)
+				}
+				edge, err := th.CountEdgeOf(ctx, a.byID[id].Profile, o)
+				if err != nil {
+					return nil, err
+				}
+				r.byCount = append(r.byCount, countAt{c, edge})
+			}
 		}
 	}
 	out := &Players{From: p.From, To: p.To, Players: []*PlayerRating{}}
@@ -405,7 +459,9 @@ func (r *PlayerRating) finish() {
 	r.Theo = money.Amount(math.Round(r.theo))
 	r.ErrorCost = money.Amount(math.Round(float64(r.cost) / 1e6))
 	r.CostVsBasic = money.Amount(math.Round(float64(r.vsBasic) / 1e6))
-	r.SkillTheo = money.Amount(math.Round(r.theo + float64(r.vsBasic)/1e6))
+	bets := betsVsCount(r.byCount)
+	r.BetsVsCount = money.Amount(math.Round(bets))
+	r.SkillTheo = money.Amount(math.Round(r.theo + float64(r.vsBasic)/1e6 + bets))
 }
 
 // decisionValues are what valueDecisions found of one player's decisions

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -183,5 +185,81 @@ func TestValueAgainstBasicStrategy(t *testing.T) {
 	}
 	if got := insured(smalls); got.vsBasic >= 0 {
 		t.Errorf("insurance that pays: %d against basic, want a gain", got.vsBasic)
+	}
+}
+
+// His bets against the count (betsVsCount), by hand: at an edge of
+// 0.5 % − 0.5 % a true count, ten rounds of 100 at 0 and two of 800 at
+// +4 (mean stake 2600/12) are worth (1000 − 10·2600/12)·0.005 +
+// (1600 − 2·2600/12)·(−0.015) = −70/3 to the house; flat bets, at any
+// counts, exactly 0.
+func TestBetsVsCountByHand(t *testing.T) {
+	edge := CountEdge{Intercept: 0.005, Slope: -0.005}
+	var spread, flat countSums
+	spread.Rounds[CountBuckets], spread.Stakes[CountBuckets] = 10, 1000
+	spread.Rounds[CountBuckets+4], spread.Stakes[CountBuckets+4] = 2, 1600
+	flat.Rounds[0], flat.Stakes[0] = 7, 700
+	flat.Rounds[CountBuckets+4], flat.Stakes[CountBuckets+4] = 3, 300
+	if got := betsVsCount([]countAt{{&spread, edge}}); math.Abs(got-(-70.0/3)) > 1e-9 {
+		t.Errorf("the spread: %.6f, want %.6f", got, -70.0/3)
+	}
+	if got := betsVsCount([]countAt{{&flat, edge}, {&flat, CountEdge{Intercept: 0.01, Slope: 0.002}}}); got != 0 {
+		t.Errorf("flat bets: %g, want 0", got)
+	}
+	if countBucket(-7.5) != 0 || countBucket(-0.1) != CountBuckets-1 || countBucket(0) != CountBuckets || countBucket(9) != 2*CountBuckets {
+		t.Error("the buckets floor and clamp the true count to ±6")
+	}
+}
+
+// The house edge by the Hi-Lo true count falls as the count rises, about
+// half a per cent a true count (Griffin, The Theory of Blackjack, ch. 4;
+// Schlesinger, Blackjack Attack), through about the edge off the top at
+// 0.
+func TestCountEdgeFallsWithTheCount(t *testing.T) {
+	th := NewTheories()
+	e, err := th.CountEdgeOf(context.Background(), "vegas-s17", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Slope > -0.003 || e.Slope < -0.008 || math.Abs(e.Intercept) > 0.01 {
+		t.Errorf("house edge by the count: %.5f %+.5f·tc", e.Intercept, e.Slope)
+	}
+	t.Logf("vegas-s17: house edge %.5f %+.5f·tc", e.Intercept, e.Slope)
+}
+
+// The skill theo of Synth's players (who all hit below 17, and one in five
+// of whom ramps his bet with the Hi-Lo count): each one's play costs him
+// against basic strategy (positive), a flat bettor's bets are worth exactly
+// 0, a counter's ramp is worth less than 0 to the house, and the skill
+// theo is the basic theo plus both.
+func TestSkillTheoOfSynthPlayers(t *testing.T) {
+	m, p := synthLog(t, 2, 10, 1500)
+	r, err := PlayersReport(context.Background(), memLedger{m}, NewTheories(), p, PlayersOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters := 0
+	for _, x := range r.Players {
+		var i int
+		if _, err := fmt.Sscanf(x.Player, "p%03d", &i); err != nil {
+			t.Fatal(err)
+		}
+		if x.CostVsBasic <= 0 {
+			t.Errorf("%s, hitting below 17: %d against basic strategy, want a cost", x.Player, x.CostVsBasic)
+		}
+		if i%5 == 0 {
+			counters++
+			if x.BetsVsCount >= 0 {
+				t.Errorf("%s ramps with the count: his bets are worth %d to the house, want less than 0", x.Player, x.BetsVsCount)
+			}
+		} else if x.BetsVsCount != 0 {
+			t.Errorf("%s bets flat: his bets are worth %d, want 0", x.Player, x.BetsVsCount)
+		}
+		if d := x.SkillTheo - (x.Theo + x.CostVsBasic + x.BetsVsCount); d < -2 || d > 2 {
+			t.Errorf("%s: skill theo %d, theo %d + %d + %d", x.Player, x.SkillTheo, x.Theo, x.CostVsBasic, x.BetsVsCount)
+		}
+	}
+	if counters == 0 || len(r.Players) < 5 {
+		t.Fatalf("%d players, %d counters", len(r.Players), counters)
 	}
 }

@@ -41,8 +41,93 @@ const (
 // analysis takes seconds per rule set (analysis.Analyze, which keeps its
 // own cache as well), the simulation a fraction of one.
 type Theories struct {
-	mu sync.Mutex
-	m  map[string]*theoryEntry
+	mu    sync.Mutex
+	m     map[string]*theoryEntry
+	lines map[string]*lineEntry
+}
+
+// CountEdge is a rule set's house edge per unit of initial stake at a
+// Hi-Lo true count k (floored): Intercept + Slope·k. It is the weighted
+// least-squares line (weights: the rounds at each count) through the
+// edge a flat basic-strategy player gives at each count −CountBuckets …
+// +CountBuckets, simulated (sim.Run with the Hi-Lo count, CountRounds
+// rounds, seed SDSeed): the counts far from 0 are rare, and a line keeps
+// their noise out.
+type CountEdge struct {
+	Intercept float64 `json:"intercept"`
+	Slope     float64 `json:"slope"`
+}
+
+// At is the house edge at true count bucket k (countBucket's index).
+func (e CountEdge) At(k int) float64 { return e.Intercept + e.Slope*float64(k-CountBuckets) }
+
+// CountRounds is how many rounds the simulation of CountEdge deals.
+const CountRounds = 1 << 20
+
+type lineEntry struct {
+	done chan struct{}
+	e    CountEdge
+	err  error
+}
+
+// CountEdgeOf returns the CountEdge of a built-in profile with options on
+// top, computed once.
+func (c *Theories) CountEdgeOf(ctx context.Context, profile string, options map[string]string) (CountEdge, error) {
+	p, err := sabot.ProfileOf(profile, options)
+	if err != nil {
+		return CountEdge{}, err
+	}
+	key := p.GameHash()
+	c.mu.Lock()
+	if c.lines == nil {
+		c.lines = map[string]*lineEntry{}
+	}
+	e, ok := c.lines[key]
+	if !ok {
+		e = &lineEntry{done: make(chan struct{})}
+		c.lines[key] = e
+	}
+	c.mu.Unlock()
+	if !ok {
+		e.e, e.err = countEdge(context.WithoutCancel(ctx), p)
+		close(e.done)
+	}
+	select {
+	case <-e.done:
+		return e.e, e.err
+	case <-ctx.Done():
+		return CountEdge{}, ctx.Err()
+	}
+}
+
+func countEdge(ctx context.Context, p *rules.Profile) (CountEdge, error) {
+	_, card, err := basicOf(ctx, p)
+	if err != nil {
+		return CountEdge{}, err
+	}
+	hilo := sim.HiLo
+	res, err := sim.Run(ctx, sim.Config{Profile: p, Strategy: card, Count: &hilo, Rounds: CountRounds, Seed: SDSeed, Workers: 1, Unit: sim.DefaultUnit(p)})
+	if err != nil {
+		return CountEdge{}, fmt.Errorf("the simulation of %s by count: %w", p.Name, err)
+	}
+	var sw, sx, sy, sxx, sxy float64
+	for _, row := range res.ByCount {
+		if row.Count < -CountBuckets || row.Count > CountBuckets || row.Rounds == 0 {
+			continue
+		}
+		w, x, y := float64(row.Rounds), float64(row.Count), -row.EV
+		sw += w
+		sx += w * x
+		sy += w * y
+		sxx += w * x * x
+		sxy += w * x * y
+	}
+	d := sw*sxx - sx*sx
+	if sw == 0 || d == 0 {
+		return CountEdge{}, fmt.Errorf("the simulation of %s by count: no spread of counts", p.Name)
+	}
+	slope := (sw*sxy - sx*sy) / d
+	return CountEdge{Intercept: (sy - slope*sx) / sw, Slope: slope}, nil
 }
 
 type theoryEntry struct {
