@@ -26,6 +26,7 @@ import (
 // ours within 4e-6, and most to half a unit of his last digit (logged). The
 // data file is his table as scripts/nairn-tables.sh extracts it.
 func TestNairnExactSplits(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	f, err := os.Open("testdata/nairn/onedeck-exact.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +118,7 @@ func nairnSplit(t testing.TB, decks int, h17 bool, up, pair, mh int, opts []stri
 // approximation is off the exact value by up to ±0.0016 splitting Aces to
 // 9s and ±0.006 splitting tens (his §3, on one deck): ours are within those.
 func TestNairnMultiDeck(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	for _, decks := range []int{2, 4, 6} {
 		f, err := os.Open("testdata/nairn/" + strconv.Itoa(decks) + "deck-approx.txt")
 		if err != nil {

@@ -54,6 +54,7 @@ func simulateMoments(t *testing.T, p *rules.Profile, card *StrategyCard, rounds 
 // mean needs a small setting only; the mimic of the dealer loses what the
 // published figures say (Wizard of Odds: about 5.5 % at 3:2 in six decks).
 func TestNetDistribution(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	rounds := 2_000_000
 	if testing.Short() {
 		rounds = 200_000

@@ -299,6 +299,7 @@ func TestPontoonBonuses(t *testing.T) {
 // double_on helps (AR-17, ES-08, VE-11). On family (spain's rules, one
 // deck) to keep it quick.
 func TestSplitAndDoubleOptions(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	prev := math.Inf(-1)
 	for _, n := range []string{"1", "2", "3", "4"} {
 		r := analyze(t, "family", "max_hands="+n)

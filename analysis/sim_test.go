@@ -276,6 +276,7 @@ func simulate(t *testing.T, p *rules.Profile, card *StrategyCard, rounds int, se
 // hands, ES-12/VE-15 no hole card with everything lost, VE-06 must draw and
 // stand on 21, VE-13, PON-01, PON-02.
 func TestMonteCarloAgrees(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	rounds := 2_000_000
 	if testing.Short() {
 		rounds = 300_000
@@ -295,6 +296,7 @@ func TestMonteCarloAgrees(t *testing.T) {
 // simulation, which draws the cards in order; at vegas-h17 too, where a
 // soft 17 drawn to fixes its Ace, and at venice, without a hole card.
 func TestMonteCarloAgrees_AR13(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	rounds := 2_000_000
 	if testing.Short() {
 		rounds = 300_000
@@ -348,6 +350,7 @@ func monteCarlo(t *testing.T, cases []monteCarloCase, rounds int, seed uint64) {
 // engine's order, at venice under both readings and at spain (up to 7
 // hands, where the first hand's chain runs longest).
 func TestMonteCarloAgrees_VE12(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	rounds := 2_000_000
 	if testing.Short() {
 		rounds = 300_000

@@ -224,6 +224,7 @@ func splitCase(t *testing.T, p *rules.Profile, P, up, maxHands int, shoe *Counts
 // against an enumeration of every deal — under a peek too (the hole card
 // dealt first), which also checks the W-space conditioning.
 func TestSplitOneSplitExact(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	p := rules.MustLookup("vegas-s17")
 	p.Decks, p.CutCardReserve = 1, 0
 	cases := []struct{ P, up int }{{aceIdx, 5}, {8, 0}, {7, 9}, {7, 5}, {1, 5}}
@@ -284,6 +285,7 @@ func checkSplitExact(t *testing.T, cases []splitExactCase) {
 // per unit (Nairn 2009, "Exact calculation of expected values for
 // splitting pairs in blackjack", found the same of such approximations).
 func TestSplitResplitExact(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	cases := []splitExactCase{
 		{name: "vegas-s17", profile: "vegas-s17", P: 7, up: 5, hands: 3},
 		{name: "vegas-s17", profile: "vegas-s17", P: 8, up: 5, hands: 3},
@@ -308,6 +310,7 @@ func TestSplitResplitExact(t *testing.T) {
 // blackjack that takes the original stake only, once for the box
 // (dealer_blackjack_takes=original, AR-15's alternative), with resplits.
 func TestSplitExactProfiles(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	// Smaller shoes keep the enumeration of seven hands short; the method
 	// is exact for any shoe.
 	tens := Counts{3, 3, 3, 3, 3, 3, 3, 3, 3, 12}
@@ -335,6 +338,7 @@ func TestSplitExactProfiles(t *testing.T) {
 // dealer_blackjack_takes=original, and to 4 and 7 hands where the first
 // hand's chain runs on.
 func TestSplitResplitFirstExact_VE12(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	tens := Counts{3, 3, 3, 3, 3, 3, 3, 3, 3, 12}
 	eights := Counts{2, 2, 2, 2, 2, 2, 2, 8, 2, 16}
 	first := []string{"resplit_hands=first"}

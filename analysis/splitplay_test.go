@@ -25,6 +25,7 @@ import (
 // regenerates it. Every value is ours to his last printed digit (nine
 // decimals of a percent).
 func TestFarmerSplitPlays(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	files, err := filepath.Glob("testdata/farmer-split/*.txt")
 	if err != nil || len(files) < 15 {
 		t.Fatalf("Farmer's data: %v, %d files", err, len(files))
@@ -145,6 +146,7 @@ func farmerKind(t *testing.T, s string) card.Card {
 // With resplits (four hands) none of them is optimal and the order may
 // turn; they stay within a few thousandths of a unit of each other.
 func TestSplitPlayOrder(t *testing.T) {
+	t.Parallel() // pure computation on its own profiles: the package's long checks side by side
 	sets := [][]string{
 		{"decks=1", "cut_card_reserve=0"},
 		{"decks=2", "dealer_hits_soft_17=true", "double_after_split=false"},
