@@ -10,8 +10,8 @@
 #   2. beside the reports: the same bots for SECONDS while `sabot report
 #      players` and `sabot report tables` over the year run in a loop on the
 #      standby (read-only, --rollup=false);
-#   3. settlements: `sabot bots --think 0` with SETTLE_TABLES tables of one
-#      player each for
+#   3. settlements: `sabot bots --think 0` with SETTLE_TABLES tables of five
+#      players (one player alone dealt no round in a minute) for
 #      SECONDS: the rounds the three nodes settled (sabot_rounds_total
 #      {result="settled"}, summed), a second.
 #
@@ -23,6 +23,7 @@
 # errors. Ports: BASE (default 26430) as scripts/pg-ha.sh, NODE_PORT+1..+3
 # (default 18281-18283). HA_DIR is the cluster's directory, HA_WORK the
 # nodes', the bots' and the reports' logs (kept). SETTLE_TABLES: default 30.
+# ONLY_SETTLE=1: phase 3 alone (no year, no reports).
 set -euo pipefail
 secs=${1:-60}; tables=${2:-4}; rounds=${3:-200000}
 settle_tables=${SETTLE_TABLES:-30}
@@ -68,6 +69,7 @@ lead=$(scripts/pg-ha.sh primary "$dir") || fail "no primary"
 psql "postgres://postgres:postgres@127.0.0.1:$((BASE + ${lead#pg}))/postgres?sslmode=disable" -qc "CREATE DATABASE sabot_year OWNER sabot" ||
   fail "the year's database not created"
 year=${dsn/\/sabot\?//sabot_year?} year_standby=${standby/\/sabot\?//sabot_year?}
+if [ -z "${ONLY_SETTLE:-}" ]; then
 t0=$(date +%s)
 "$bin" report synth --db "$year" --rounds "$rounds" --tables 20 --writers 2 >"$work/synth.out" 2>&1 ||
   fail "report synth: $(tail -3 "$work/synth.out")"
@@ -79,6 +81,8 @@ for _ in $(seq 600); do
   [ "$(psql "$year_standby" -Atqc "SELECT pg_last_wal_replay_lsn() >= '$lsn'::pg_lsn")" = t ] && break
   sleep 0.2
 done
+
+fi
 
 for i in 1 2 3; do
   port=$((nodes + i))
@@ -119,6 +123,7 @@ line() { # line NAME: decisions and the decision-to-event latency of a run
        END {printf "decisions %s  p50 %s  p99 %s  max %s\n", d, p50, p99, mx}' "$work/$1.out"
 }
 
+if [ -z "${ONLY_SETTLE:-}" ]; then
 play quiet "$tables" 100ms
 alive
 echo "quiet:                 $(line quiet)  load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -144,12 +149,14 @@ echo "beside the reports:    $(line beside)  load $(cut -d' ' -f1-3 /proc/loadav
 echo "the reports on the standby: $passes of report players and report tables (in turn) over the year finished in ${secs} s, $bad failed (one more ran throughout)"
 [ "$bad" = 0 ] || fail "reports failed on the standby: $(tail -3 "$work/reports.err")"
 
+fi
+
 before=$(settled); s0=$(date +%s.%N)
-play settle "$settle_tables" 0s 1
+play settle "$settle_tables" 0s 5
 after=$(settled); s1=$(date +%s.%N)
 alive
 awk -v a="$after" -v b="$before" -v t1="$s1" -v t0="$s0" -v n="$settle_tables" 'BEGIN {
-  printf "settlements: %d rounds settled by the three nodes in %.1f s: %.0f/s (%d tables, a bot each, think 0)\n", a - b, t1 - t0, (a - b) / (t1 - t0), n }'
+  printf "settlements: %d rounds settled by the three nodes in %.1f s: %.0f/s (%d tables, 5 bots each, think 0)\n", a - b, t1 - t0, (a - b) / (t1 - t0), n }'
 echo "  the bots: $(head -1 "$work/settle.out")  load $(cut -d' ' -f1-3 /proc/loadavg)"
 ledger=$("$bin" ledger check --db "$dsn" 2>&1) || true
 echo "$ledger" | head -1
