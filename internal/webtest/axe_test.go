@@ -65,8 +65,8 @@ func axeLanguages(t *testing.T, ctx context.Context, where, ready string) {
 
 // Every page at 0 axe-core violations in English, Spanish and Italian:
 // the login, the lobby, the player's table (seated, betting) with its
-// rules, strategy card and calculator open, the account, a round's
-// replay, the dealer's console of a physical table, the pit's floor and
+// rules, strategy card and calculator open, a round's replay, the
+// account, the dealer's console of a physical table, the pit's floor and
 // forms, its reports and the recall.
 func TestAxeEveryPage(t *testing.T) {
 	t.Parallel()
@@ -92,6 +92,19 @@ func TestAxeEveryPage(t *testing.T) {
 	// The rules' folds open, each time the language draws the page again.
 	axeLanguages(t, ana, "the player's table", `!!document.querySelector('.felt .box .plate') &&
 		(document.querySelectorAll('.rules-panel details:not([open])').forEach(d => { d.open = true }), !!document.querySelector('.strategy-grids'))`)
+	// A round played to its end (ana's 18 against the dealer's 18), and
+	// its replay.
+	g.site.Force(t, virtual, "TS 9D 8H 7C 2S 3D 4H")
+	if !eval[bool](t, ana, `!!document.querySelector('.box[data-box="2"] .plate .me')`) {
+		sit(t, ana, 2) // the seat gone while axe ran (an idle seat is released, AR-21)
+	}
+	bet(t, ana, 2, 100)
+	eval[bool](t, ana, `(document.querySelector('[data-fk="bet-deal"]:not([disabled])')?.click(), true)`)
+	waitKey(t, ana, "ana's decision", "s")
+	press(t, ana, "stand", "s")
+	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="2"] .badge')`)
+	open(t, ana, g.site, "/rounds/"+itoa(virtual)+"-1", ".felt.replay")
+	axeLanguages(t, ana, "the replay", `!!document.querySelector('.felt.replay')`)
 	open(t, ana, g.site, "/account", ".care-form")
 	axeLanguages(t, ana, "the account", `!!document.querySelector('.care-form')`)
 
