@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -146,5 +147,43 @@ func TestErrorRollupsAgree(t *testing.T) {
 	}
 	if decisions < 400 || errors == 0 {
 		t.Errorf("%d decisions valued, %d errors: the test values too few", decisions, errors)
+	}
+}
+
+// A store rolled up before errors/2 keeps rows of errors/1, which have no
+// cost against basic strategy nor stakes by the count: they are left
+// alone, the report reads the log until errors/2 is rolled up, and then
+// the new rows, the same answer either way.
+func TestOldErrorRollupsAreRolledUpAnew(t *testing.T) {
+	ctx := context.Background()
+	full, p := synthLog(t, 1, 6, 200)
+	ro := newMemRollups(full, 61)
+	if _, err := RollUp(ctx, ro, nil, RollupPlayers, RollupErrors); err != nil {
+		t.Fatal(err)
+	}
+	// The rows as errors/1 wrote them (here: with nothing in them), and
+	// no errors/2 yet.
+	old := map[int64]map[spanAt]json.RawMessage{}
+	for id, rows := range ro.rows[RollupErrors] {
+		old[id] = map[spanAt]json.RawMessage{}
+		for at := range rows {
+			old[id][at] = json.RawMessage(`{"players":{}}`)
+		}
+	}
+	ro.rows["errors/1"], ro.marks["errors/1"] = old, ro.marks[RollupErrors]
+	delete(ro.rows, RollupErrors)
+	delete(ro.marks, RollupErrors)
+	want := playersJSON(t, memLedger{full}, p, false)
+	if got := playersJSON(t, ro, p, false); got != want {
+		t.Fatalf("with rows of errors/1 only:\n%s\nfrom the log\n%s", got, want)
+	}
+	if _, err := RollUp(ctx, ro, nil, RollupErrors); err != nil {
+		t.Fatal(err)
+	}
+	if len(ro.rows[RollupErrors]) == 0 {
+		t.Fatal("errors/2 not rolled up anew")
+	}
+	if got := playersJSON(t, ro, p, false); got != want {
+		t.Fatalf("rolled up anew:\n%s\nfrom the log\n%s", got, want)
 	}
 }

@@ -110,7 +110,7 @@ export function floorPanel(done) {
   function rating(name) {
     const r = ratingOf.get(name);
     if (!r) return t('floor.noRating');
-    return t('floor.rating', { n: r.rounds, avg: money(r.avg_bet), win: money(r.win), theo: money(r.theo_win) });
+    return t('floor.rating', { n: r.rounds, avg: money(r.avg_bet), win: money(r.win), theo: money(r.theo_win), skill: money(r.skill_theo) });
   }
 
   function playerRow(tb, s) {

@@ -115,11 +115,11 @@ function duration(s) {
 
 function drawPlayers(el, r) {
   const head = ['reports.player', 'reports.sessions', 'reports.time', 'reports.rounds', 'reports.avgBet', 'reports.theo', 'reports.win',
-    'reports.decisions', 'reports.errors', 'reports.errorCost'].map(k => h('th', { scope: 'col' }, t(k)));
+    'reports.decisions', 'reports.errors', 'reports.errorCost', 'reports.skillTheo'].map(k => h('th', { scope: 'col' }, t(k)));
   const rows = r.players.map(x => h('tr', { dataset: { player: x.player } },
     h('th', { scope: 'row' }, x.player), cell(x.sessions, 'num'), cell(duration(x.seconds_played), 'num'), cell(x.rounds, 'num'),
     cell(money(x.avg_bet), 'num'), cell(money(x.theo_win), 'num'), cell(money(x.win), 'num'), cell(x.decisions, 'num'),
-    cell(x.errors, 'num'), cell(money(x.error_cost), 'num error-cost')));
+    cell(x.errors, 'num'), cell(money(x.error_cost), 'num error-cost'), cell(money(x.skill_theo), 'num skill-theo')));
   replace(el, h('h2', { id: 'report-players-h' }, t('reports.players')),
     r.players.length === 0 ? h('p', { class: 'empty' }, t('reports.none')) :
       [h('table', { class: 'report' }, h('thead', {}, h('tr', {}, head)), h('tbody', {}, rows)), h('p', { class: 'hint' }, t('reports.errorHint'))]);
