@@ -24,9 +24,10 @@ type BulkLoader interface {
 	BulkLoad(ctx context.Context, batch []BulkAppend) error
 }
 
-// BulkAppend is one record of a BulkLoad and its postings (none: no
-// transaction).
+// BulkAppend is one record of a BulkLoad, the users it is indexed under
+// (LogAppend.Users) and its postings (none: no transaction).
 type BulkAppend struct {
 	Rec      *LogRecord
+	Users    []int64
 	Postings []Posting
 }

@@ -167,25 +167,34 @@ type LogRecord struct {
 	Epoch   int64
 	Payload json.RawMessage
 	Created time.Time
+}
+
+// LogAppend is a request to append a record (Store.Append): the record,
+// whose Seq (and Created, if zero) Append fills, and what Append writes
+// or checks in the record's transaction besides; none of it is stored in
+// the record, and a read of the log has none of it.
+type LogAppend struct {
+	*LogRecord
 	// Users are the users the record is indexed under, in the same
 	// transaction (LogQuery.UserID): the players who bet in the round a
-	// settle or void record closes. Append writes them; reads leave it nil.
+	// settle or void record closes.
 	Users []int64
 	// Calls are the calls to the operator's wallet the record causes,
 	// written to the outbox in its transaction (Outbox): a crash keeps the
 	// record and its calls, or neither. Counts are the debits (acknowledged
 	// and not counted yet) whose money the record's stakes are: Append
 	// marks them counted in its transaction, and refuses the record
-	// (ECONFLICT) if one is not acknowledged or already counted. Append
-	// writes both; reads leave them nil.
+	// (ECONFLICT) if one is not acknowledged or already counted.
 	Calls  []WalletCall
 	Counts []string
 	// Guard is the eligibility of the player whose stake the record takes
 	// (nil: none to check), checked in its transaction: Append
-	// refuses the record with the guard's error. Append reads it; reads
-	// leave it nil.
+	// refuses the record with the guard's error.
 	Guard *StakeGuard
 }
+
+// Appending is the request to append rec with nothing besides.
+func Appending(rec *LogRecord) *LogAppend { return &LogAppend{LogRecord: rec} }
 
 // StakeGuard is checked in the transaction that records a player's stake,
 // after its postings: they lock the player's wallet, so two stakes of one
@@ -230,7 +239,7 @@ type LogQuery struct {
 	// Shoe keeps one table's records of that shoe (ShoeNo; 0: any). It
 	// needs TableID.
 	Shoe int64
-	// UserID keeps the records indexed under that user (LogRecord.Users;
+	// UserID keeps the records indexed under that user (LogAppend.Users;
 	// 0: any).
 	UserID int64
 	// Before keeps the records older than it: of one table, those with
@@ -313,7 +322,7 @@ type Store interface {
 	// setting rec.Seq. A record whose (TableID, ClientID, CommandID) is
 	// already in the log is not written again: Append returns dup = true
 	// with rec filled from the first one.
-	Append(ctx context.Context, rec *LogRecord, postings []Posting) (dup bool, err error)
+	Append(ctx context.Context, rec *LogAppend, postings []Posting) (dup bool, err error)
 	// Command returns the record a command wrote: the one whose (TableID,
 	// ClientID, CommandID) these are; ENOTFOUND if there is none.
 	Command(ctx context.Context, tableID int64, clientID, commandID string) (*LogRecord, error)
@@ -436,7 +445,7 @@ type WalletCall struct {
 	Kind      string       // debit: main, double, split, insurance, challenge, back; credit: settle, return
 	Reference string       // rollback: the debit it undoes
 	State     string       // CallPending, CallOK, CallRefused, CallLapsed
-	Counted   bool         // a debit whose money a record's stake is (LogRecord.Counts)
+	Counted   bool         // a debit whose money a record's stake is (LogAppend.Counts)
 	Attempts  int          // deliveries tried
 	NextTry   time.Time    // a pending call is not sent again before it
 	Answer    json.RawMessage
@@ -477,7 +486,7 @@ type CallQuery struct {
 }
 
 // Outbox is a Store that keeps the calls to the operator's wallet: written
-// with the log records that cause them (LogRecord.Calls), then
+// with the log records that cause them (LogAppend.Calls), then
 // claimed by a deliverer, answered, and kept as the record that the
 // reconciliation compares with the operator's statement.
 type Outbox interface {

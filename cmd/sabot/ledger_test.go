@@ -34,7 +34,7 @@ func ledgerDB(t *testing.T, dsn string) {
 	if err := s.Transfer(ctx, "credit", []sabot.Posting{{AccountID: house.ID, Amount: -1000}, {AccountID: wallet.ID, Amount: 1000}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet},
+	if _, err := s.Append(ctx, sabot.Appending(&sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet}),
 		[]sabot.Posting{{AccountID: wallet.ID, Amount: -100}, {AccountID: table.ID, Amount: 100}}); err != nil {
 		t.Fatal(err)
 	}

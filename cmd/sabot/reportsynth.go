@@ -99,7 +99,7 @@ func synth(ctx context.Context, e *env, st sabot.Store, bl sabot.BulkLoader,
 		tableHouse[t.ID] = th.ID
 		opened := &sabot.LogRecord{TableID: t.ID, Kind: sabot.LogTableOpened, Created: from,
 			Payload: []byte(fmt.Sprintf(`{"name":%q,"profile":%q}`, t.Name, prof))}
-		if _, err := st.Append(ctx, opened, nil); err != nil {
+		if _, err := st.Append(ctx, sabot.Appending(opened), nil); err != nil {
 			return failed("report synth: %v", err)
 		}
 	}

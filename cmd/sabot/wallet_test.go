@@ -44,7 +44,7 @@ func TestWalletReconcile(t *testing.T) {
 	call := func(id, op string, amount money.Amount, ref string) sabot.WalletCall {
 		return sabot.WalletCall{ID: id, Op: op, Player: "p1", Round: "1-1", Amount: amount, Reference: ref}
 	}
-	if _, err := st.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
+	if _, err := st.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "x"}, Calls: []sabot.WalletCall{
 		call("d1", "debit", 100, ""), call("c1", "credit", 200, ""), call("d2", "debit", 50, ""),
 		call("d3", "debit", 70, ""), call("r3", "rollback", 70, "d3"), call("c2", "credit", 0, ""),
 	}}, nil); err != nil {
@@ -352,7 +352,7 @@ func TestWalletReconcileOwed(t *testing.T) {
 	if err := st.CreateTable(ctx, tb); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
+	if _, err := st.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "x"}, Calls: []sabot.WalletCall{
 		{ID: "d1", Op: "debit", Player: "p1", Round: "1-3", Amount: 1000},
 		{ID: "c1", Op: "credit", Player: "p1", Round: "1-3", Amount: 2000, Kind: "settle", RoundClosed: true},
 	}}, nil); err != nil {

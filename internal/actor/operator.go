@@ -11,13 +11,13 @@ import (
 // operatorMoney completes a record's postings and calls for the
 // operator's players it moves money of; *operator.NeedDebit when a stake
 // has no acknowledged debit yet.
-func (a *Table) operatorMoney(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) ([]sabot.Posting, error) {
+func (a *Table) operatorMoney(ctx context.Context, rec *sabot.LogAppend, ps []sabot.Posting) ([]sabot.Posting, error) {
 	return a.debits.Money(ctx, rec, ps)
 }
 
 // operatorWritten keeps track of the debits a record written counted and
 // the stakes it gave back.
-func (a *Table) operatorWritten(rec *sabot.LogRecord) { a.debits.Written(rec) }
+func (a *Table) operatorWritten(rec *sabot.LogAppend) { a.debits.Written(rec) }
 
 // startDebit asks the operator for the debit a command's stake waits for;
 // the command's answer waits.
@@ -42,11 +42,11 @@ func (t debitTable) Players() map[string]int64 { return t.a.players }
 func (t debitTable) LastSeq() int64            { return t.a.lastSeq }
 func (t debitTable) Log() *slog.Logger         { return t.a.log }
 
-func (t debitTable) Write(ctx context.Context, rec *sabot.LogRecord) error {
+func (t debitTable) Write(ctx context.Context, rec *sabot.LogAppend) error {
 	if _, err := t.a.write(ctx, rec, nil); err != nil {
 		return err
 	}
-	t.a.track(rec)
+	t.a.track(rec.LogRecord)
 	return nil
 }
 

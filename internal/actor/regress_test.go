@@ -117,7 +117,7 @@ type failKind struct {
 	kind string
 }
 
-func (f *failKind) Append(ctx context.Context, r *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+func (f *failKind) Append(ctx context.Context, r *sabot.LogAppend, ps []sabot.Posting) (bool, error) {
 	if r.Kind == f.kind {
 		f.kind = ""
 		return false, errors.New("injected failure")

@@ -192,7 +192,7 @@ func TestPlayerCut_AR07_OldLogDoesNotWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := &sabot.LogRecord{TableID: cfg.ID, Kind: sabot.LogTableOpened, Payload: []byte(`{"name":"old","profile":"spain"}`)}
-	if _, err := st.Append(ctx, old, nil); err != nil {
+	if _, err := st.Append(ctx, sabot.Appending(old), nil); err != nil {
 		t.Fatal(err)
 	}
 	p := &playedTable{st: st, s: &Host{Store: st, SnapshotEvery: -1, Metrics: NewMetrics(), SeedKey: testSeedKey,

@@ -64,7 +64,7 @@ func (a *Table) maybeSnapshot(ctx context.Context) {
 		return
 	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogSnapshot, RoundNo: int64(a.t.RoundNo()), Created: a.s.now(), Payload: MustJSON(pay)}
-	if _, err := a.write(ctx, rec, nil); err != nil {
+	if _, err := a.write(ctx, sabot.Appending(rec), nil); err != nil {
 		a.log.Warn("snapshot not written", "err", err)
 		return
 	}

@@ -273,7 +273,7 @@ func TestBrokenSnapshotFallsBack(t *testing.T) {
 	p.rounds(t, 10)
 	want := p.a.stateJSON(t)
 	bad := &sabot.LogRecord{TableID: p.a.cfg.ID, Kind: sabot.LogSnapshot, RoundNo: 10, Payload: json.RawMessage(`{"table":{"seats":["x"]}}`)}
-	if _, err := p.st.Append(ctx, bad, nil); err != nil {
+	if _, err := p.st.Append(ctx, sabot.Appending(bad), nil); err != nil {
 		t.Fatal(err)
 	}
 	a := newActor(p.s, p.a.created)

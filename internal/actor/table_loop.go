@@ -350,15 +350,16 @@ func (a *Table) appendStake(ctx context.Context, c *Command, kind string, round 
 	if err := a.writeFresh(ctx); err != nil {
 		return nil, err
 	}
-	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: MustJSON(payload), Created: a.s.now(), Guard: guard}
-	a.index(rec, payload)
+	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: MustJSON(payload), Created: a.s.now()}
+	req := &sabot.LogAppend{LogRecord: rec, Guard: guard}
+	a.index(req, payload)
 	if c != nil {
 		rec.ClientID, rec.CommandID = c.clientID, c.commandID
 		if c.user != nil {
 			rec.UserID = c.user.ID
 		}
 	}
-	dup, err := a.write(ctx, rec, ps)
+	dup, err := a.write(ctx, req, ps)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +373,7 @@ func (a *Table) appendStake(ctx context.Context, c *Command, kind string, round 
 // index sets what the store finds a record by besides its table and round
 // (in the record's transaction): the shoe of a deal, the players who bet in
 // the round a settlement closes.
-func (a *Table) index(rec *sabot.LogRecord, payload any) {
+func (a *Table) index(rec *sabot.LogAppend, payload any) {
 	switch p := payload.(type) {
 	case tablelog.Deal:
 		rec.ShoeNo = int64(p.Shoe)
@@ -408,7 +409,7 @@ func (a *Table) writeFresh(ctx context.Context) error {
 		pay := tablelog.ShoeStart{Shoe: no, Commitment: seal.Commitment(seed, order), Options: a.configured, Steps: steps}
 		a.s.sealSeed(&pay, a.cfg.ID, seed)
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoe, ShoeNo: int64(no), Created: a.s.now(), Payload: MustJSON(pay)}
-		if _, err := a.write(ctx, rec, nil); err != nil {
+		if _, err := a.write(ctx, sabot.Appending(rec), nil); err != nil {
 			return err
 		}
 		a.track(rec)
@@ -429,7 +430,7 @@ func (a *Table) revealShoes(ctx context.Context) {
 		}
 		rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogShoeReveal, ShoeNo: int64(no), Created: a.s.now(),
 			Payload: MustJSON(tablelog.Reveal{Shoe: no, Seed: seedHex(sh.seed), Commitment: sh.commitment})}
-		if _, err := a.write(ctx, rec, nil); err != nil {
+		if _, err := a.write(ctx, sabot.Appending(rec), nil); err != nil {
 			a.log.Error("shoe reveal not written", "shoe", no, "err", err)
 			return
 		}

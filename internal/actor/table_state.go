@@ -97,7 +97,7 @@ type Table struct {
 // write appends a record under the table's lease. A refusal for an old
 // epoch marks the table fenced: the actor stops after the step in hand and
 // the node drops the table, which another node serves now.
-func (a *Table) write(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+func (a *Table) write(ctx context.Context, rec *sabot.LogAppend, ps []sabot.Posting) (bool, error) {
 	rec.Epoch = a.fence.Epoch
 	if a.s.wallet() {
 		var err error
@@ -238,7 +238,7 @@ func (a *Table) loadFrom(ctx context.Context, fromSnapshot bool) error {
 			// A table whose creation stopped before its first record.
 			rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogTableOpened, Payload: MustJSON(tablelog.Opened{
 				Name: a.cfg.Name, Profile: a.cfg.Profile, Options: a.cfg.Options, TestMode: a.cfg.TestMode, ShoeSteps: true, PhysicalSteps: true})}
-			if _, err := a.write(ctx, rec, nil); err != nil {
+			if _, err := a.write(ctx, sabot.Appending(rec), nil); err != nil {
 				return err
 			}
 			recs = []*sabot.LogRecord{rec}
@@ -374,7 +374,7 @@ func (a *Table) closeTable(ctx context.Context, cause error) error {
 		ps = append(ps, sabot.Posting{AccountID: tid, Amount: -total, Memo: "void: table out of service"})
 	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: sabot.LogVoid, Payload: MustJSON(pay)}
-	if _, err := a.write(ctx, rec, ps); err != nil {
+	if _, err := a.write(ctx, sabot.Appending(rec), ps); err != nil {
 		return err
 	}
 	a.escrow = map[string]money.Amount{}

@@ -30,7 +30,7 @@ type Table interface {
 	// LastSeq is the sequence number of the table's last record.
 	LastSeq() int64
 	// Write appends a record of the table's, as its own.
-	Write(ctx context.Context, rec *sabot.LogRecord) error
+	Write(ctx context.Context, rec *sabot.LogAppend) error
 	// Run runs a command again, its debit answered.
 	Run(ctx context.Context, c Command) Reply
 	// Answer gives a command's waiters (Command.Waiter) its answer.
@@ -131,7 +131,7 @@ func (d *Debits) roundID(round int) string { return d.o.cfg.RoundID(d.t.ID(), ro
 // Money completes a record's postings and calls for the operator's
 // players it moves money of (see the package's doc). It returns
 // *NeedDebit when a stake has no acknowledged debit yet.
-func (d *Debits) Money(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) ([]sabot.Posting, error) {
+func (d *Debits) Money(ctx context.Context, rec *sabot.LogAppend, ps []sabot.Posting) ([]sabot.Posting, error) {
 	if !d.t.Loaded() || len(ps) == 0 && rec.Kind != sabot.LogSettle {
 		return ps, nil // no money moves (and no round closes)
 	}
@@ -174,7 +174,7 @@ func (d *Debits) Money(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Pos
 				}
 			}
 			if i < 0 {
-				return nil, &NeedDebit{player: name, amount: -net, kind: stakeKind(rec)}
+				return nil, &NeedDebit{player: name, amount: -net, kind: stakeKind(rec.LogRecord)}
 			}
 			f := d.funded[name][i]
 			rec.Counts = append(rec.Counts, f.id)
@@ -189,7 +189,7 @@ func (d *Debits) Money(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Pos
 				closed := call.RoundClosed || d.t.Dealt() && len(rb) == len(d.staked[name])
 				for _, r := range rb {
 					c := call
-					c.ID, c.Op, c.Amount, c.Reference, c.Kind, c.RoundClosed = "r-"+r.id, wallet.OpRollback, r.amount, r.id, rollbackKind(rec), closed
+					c.ID, c.Op, c.Amount, c.Reference, c.Kind, c.RoundClosed = "r-"+r.id, wallet.OpRollback, r.amount, r.id, rollbackKind(rec.LogRecord), closed
 					if r.round != "" {
 						c.Round = r.round // the debit's round, which the rollback undoes
 					}
@@ -237,7 +237,7 @@ func (d *Debits) unplayed(player string, amount money.Amount, kind string) []deb
 
 // Written keeps track of the debits a record written counted and the
 // stakes it gave back.
-func (d *Debits) Written(rec *sabot.LogRecord) {
+func (d *Debits) Written(rec *sabot.LogAppend) {
 	for _, id := range rec.Counts {
 		for name, fs := range d.funded {
 			for i, f := range fs {
@@ -301,10 +301,9 @@ func (d *Debits) Start(ctx context.Context, c Command, nd *NeedDebit) (parked bo
 		UserID: uid, Round: d.roundID(round), Amount: nd.amount, Kind: nd.kind, Game: game(d.t.Profile()), Session: o.gameSession(ctx, uid),
 		Created: o.now()}
 	rec := &sabot.LogRecord{TableID: table, Kind: sabot.LogWalletDebit, RoundNo: int64(round), Created: o.now(),
-		Payload: mustJSON(tablelog.WalletDebit{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind}),
-		Calls:   []sabot.WalletCall{call}}
+		Payload: mustJSON(tablelog.WalletDebit{Op: wallet.OpDebit, ID: call.ID, Player: nd.player, Amount: nd.amount, Command: nd.kind})}
 	rec.UserID = c.UserID()
-	if err := d.t.Write(ctx, rec); err != nil {
+	if err := d.t.Write(ctx, &sabot.LogAppend{LogRecord: rec, Calls: []sabot.WalletCall{call}}); err != nil {
 		if sabot.ErrorCode(err) == sabot.ECONFLICT {
 			// The same command, for the same stake, asked before (before a
 			// restart, or answered): its debit is not asked twice.

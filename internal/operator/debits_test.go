@@ -25,7 +25,7 @@ type table struct {
 	round   int
 	dealt   bool
 	seq     int64
-	written []*sabot.LogRecord
+	written []*sabot.LogAppend
 	posted  chan func(context.Context)
 	answers []answer
 }
@@ -70,7 +70,7 @@ func (tb *table) Log() *slog.Logger         { return slog.New(slog.DiscardHandle
 
 // Write appends as the store does: the record's calls into the outbox,
 // the debits it counts marked.
-func (tb *table) Write(ctx context.Context, rec *sabot.LogRecord) error {
+func (tb *table) Write(ctx context.Context, rec *sabot.LogAppend) error {
 	for _, c := range rec.Calls {
 		if tb.out.call(c.ID) != nil {
 			return sabot.Errorf(sabot.ECONFLICT, "the call %s is in the outbox already", c.ID)
@@ -95,8 +95,9 @@ func (tb *table) Write(ctx context.Context, rec *sabot.LogRecord) error {
 // the operator's part, then the record.
 func (tb *table) bet(ctx context.Context, c *cmd) (*sabot.LogRecord, error) {
 	rec := &sabot.LogRecord{TableID: 3, Kind: sabot.LogBet}
+	req := sabot.Appending(rec)
 	ps := []sabot.Posting{{AccountID: 100 + tb.players[c.player], Amount: -c.stake}, {AccountID: 50, Amount: c.stake}}
-	ps, err := tb.d.Money(ctx, rec, ps)
+	ps, err := tb.d.Money(ctx, req, ps)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +108,8 @@ func (tb *table) bet(ctx context.Context, c *cmd) (*sabot.LogRecord, error) {
 	if sum != 0 {
 		tb.t.Fatalf("the postings of %s's bet do not net to zero: %+v", c.player, ps)
 	}
-	tb.Write(ctx, rec)
-	tb.d.Written(rec)
+	tb.Write(ctx, req)
+	tb.d.Written(req)
 	return rec, nil
 }
 
@@ -191,7 +192,7 @@ func TestDebitCountsOnStake(t *testing.T) {
 	tb.stake(ctx, &cmd{client: "8", id: "b1", player: "@ben", stake: 100})
 	tb.loop(ctx)
 	tb.round, tb.dealt = 1, true
-	settle := &sabot.LogRecord{TableID: 3, Kind: sabot.LogSettle, RoundNo: 1}
+	settle := sabot.Appending(&sabot.LogRecord{TableID: 3, Kind: sabot.LogSettle, RoundNo: 1})
 	ps, err := tb.d.Money(ctx, settle, []sabot.Posting{{AccountID: 50, Amount: -600}, {AccountID: 107, Amount: 600}})
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +320,7 @@ func TestRecoverDebits(t *testing.T) {
 		t.Fatalf("the stakes in play: %v", tb.d.staked)
 	}
 	// The round void gives ben's stake back as the rollback of its debit.
-	void := &sabot.LogRecord{TableID: 3, Kind: sabot.LogVoid, RoundNo: 2}
+	void := sabot.Appending(&sabot.LogRecord{TableID: 3, Kind: sabot.LogVoid, RoundNo: 2})
 	if _, err := tb.d.Money(ctx, void, []sabot.Posting{{AccountID: 50, Amount: -400}, {AccountID: 108, Amount: 400}}); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@
 //     counts only on a debit the operator has acknowledged: the table asks
 //     for the debit (a wallet-debit record, its call in the outbox), goes
 //     on serving, and runs the command again when the answer comes; the
-//     record of the stake counts the debit (LogRecord.Counts) and moves
+//     record of the stake counts the debit (LogAppend.Counts) and moves
 //     the money from the house's account, which stands for the operator
 //     (the table's: sabot.AccountTableHouse, no row every table locks),
 //     through his wallet to the table;

@@ -69,7 +69,7 @@ func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p wire.AdminEve
 	if err != nil {
 		return nil, false, err
 	}
-	rec := &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: actor.MustJSON(p), Created: s.now(), CommandID: commandID, Calls: calls, Guard: guard}
+	rec := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: id, Kind: sabot.LogAdmin, Payload: actor.MustJSON(p), Created: s.now(), CommandID: commandID}, Calls: calls, Guard: guard}
 	if u != nil {
 		rec.UserID, rec.ClientID = u.ID, fmt.Sprint(u.ID)
 	}
@@ -77,5 +77,5 @@ func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p wire.AdminEve
 	if err != nil && (guard == nil || sabot.ErrorCode(err) != sabot.EFORBIDDEN) { // a guard's refusal is no fault
 		s.logger().Error("significant event not written", "event", p.Event, "err", err)
 	}
-	return rec, dup, err
+	return rec.LogRecord, dup, err
 }

@@ -24,7 +24,7 @@ type memStore struct {
 	entries  int
 	txs      int
 	tables   []*sabot.Table
-	logs     map[int64][]*sabot.LogRecord
+	logs     map[int64][]*sabot.LogAppend
 	cmds     map[string]*sabot.LogRecord
 	failNext error // an Append fails with it, after failSkip more succeed (tests of the rebuild)
 	failSkip int
@@ -37,7 +37,7 @@ type memStore struct {
 var _ sabot.Store = (*memStore)(nil)
 
 func newMemStore() *memStore {
-	return &memStore{sessions: map[string]*sabot.Session{}, logs: map[int64][]*sabot.LogRecord{}, cmds: map[string]*sabot.LogRecord{}}
+	return &memStore{sessions: map[string]*sabot.Session{}, logs: map[int64][]*sabot.LogAppend{}, cmds: map[string]*sabot.LogRecord{}}
 }
 
 func (s *memStore) CreateUser(_ context.Context, u *sabot.User) error {
@@ -250,7 +250,7 @@ func (s *memStore) TableByID(_ context.Context, id int64) (*sabot.Table, error) 
 	return &c, nil
 }
 
-func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+func (s *memStore) Append(_ context.Context, rec *sabot.LogAppend, ps []sabot.Posting) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.failNext; err != nil {
@@ -268,7 +268,7 @@ func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Po
 	key := fmt.Sprintf("%d/%s/%s", rec.TableID, rec.ClientID, rec.CommandID)
 	if rec.CommandID != "" {
 		if first, ok := s.cmds[key]; ok {
-			*rec = *first
+			*rec.LogRecord = *first
 			return true, nil
 		}
 	}
@@ -277,11 +277,10 @@ func (s *memStore) Append(_ context.Context, rec *sabot.LogRecord, ps []sabot.Po
 	}
 	rec.Seq = int64(len(s.logs[rec.TableID]) + 1)
 	rec.Created = time.Now()
-	c := *rec
-	c.Users = slices.Clone(rec.Users)
-	s.logs[rec.TableID] = append(s.logs[rec.TableID], &c)
+	row := *rec.LogRecord
+	s.logs[rec.TableID] = append(s.logs[rec.TableID], &sabot.LogAppend{LogRecord: &row, Users: slices.Clone(rec.Users)})
 	if rec.CommandID != "" {
-		s.cmds[key] = &c
+		s.cmds[key] = &row
 	}
 	return false, nil
 }
@@ -302,8 +301,7 @@ func (s *memStore) Log(_ context.Context, tableID, from int64) ([]*sabot.LogReco
 	var out []*sabot.LogRecord
 	for _, r := range s.logs[tableID] {
 		if r.Seq >= from {
-			c := *r
-			c.Users = nil
+			c := *r.LogRecord
 			out = append(out, &c)
 		}
 	}
@@ -322,8 +320,7 @@ func (s *memStore) Find(_ context.Context, q sabot.LogQuery) ([]*sabot.LogRecord
 			if !slices.Contains(q.Kinds, r.Kind) || r.Created.Before(q.Since) || !memMatch(q, r) {
 				continue
 			}
-			c := *r
-			c.Users = nil
+			c := *r.LogRecord
 			out = append(out, &c)
 		}
 	}
@@ -348,7 +345,7 @@ func (s *memStore) Find(_ context.Context, q sabot.LogQuery) ([]*sabot.LogRecord
 
 // memMatch reports whether r passes the query's round, shoe, user and
 // cursor (as the SQL stores read them).
-func memMatch(q sabot.LogQuery, r *sabot.LogRecord) bool {
+func memMatch(q sabot.LogQuery, r *sabot.LogAppend) bool {
 	if (q.FromRound != 0 || q.ToRound != 0) && (r.RoundNo == 0 || r.RoundNo < q.FromRound || q.ToRound != 0 && r.RoundNo > q.ToRound) {
 		return false
 	}

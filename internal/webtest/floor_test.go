@@ -137,7 +137,7 @@ func alarm(t *testing.T, site *Site, p wire.AdminEvent) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := site.Store.Append(ctx, &sabot.LogRecord{TableID: sys, Kind: sabot.LogAdmin, Payload: b, Created: time.Now()}, nil); err != nil {
+	if _, err := site.Store.Append(ctx, sabot.Appending(&sabot.LogRecord{TableID: sys, Kind: sabot.LogAdmin, Payload: b, Created: time.Now()}), nil); err != nil {
 		t.Fatal(err)
 	}
 }

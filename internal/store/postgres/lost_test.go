@@ -58,7 +58,7 @@ func TestLostConnectionRetriedOnce(t *testing.T) {
 		}
 		cut()
 		rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, ClientID: "c", CommandID: strconv.Itoa(i), UserID: 1, Payload: []byte(`{}`)}
-		if _, err := db.Append(ctx, rec, []sabot.Posting{{AccountID: house.ID, Amount: -100}, {AccountID: table.ID, Amount: 100}}); err != nil {
+		if _, err := db.Append(ctx, sabot.Appending(rec), []sabot.Posting{{AccountID: house.ID, Amount: -100}, {AccountID: table.ID, Amount: 100}}); err != nil {
 			t.Fatalf("an append after the store's connections were cut: %v", err)
 		}
 	}

@@ -216,7 +216,7 @@ func TestMemory(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			if _, err := db.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAction}, nil); err != nil {
+			if _, err := db.Append(ctx, sabot.Appending(&sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAction}), nil); err != nil {
 				t.Error(err)
 			}
 		})

@@ -29,6 +29,7 @@ const bulkRows = 1000
 func (s *Store) BulkLoad(ctx context.Context, batch []sabot.BulkAppend) error {
 	type row struct {
 		rec     *sabot.LogRecord
+		users   []int64
 		payload any
 		created time.Time
 	}
@@ -41,12 +42,12 @@ func (s *Store) BulkLoad(ctx context.Context, batch []sabot.BulkAppend) error {
 			return sabot.Errorf(sabot.EINVALID, "bulk load: record %d is missing", i)
 		case rec.Kind == "":
 			return sabot.Errorf(sabot.EINVALID, "a log record needs a kind")
-		case rec.ClientID != "" || rec.CommandID != "" || rec.Epoch != 0 || len(rec.Calls) > 0 || len(rec.Counts) > 0 || rec.Guard != nil:
-			return sabot.Errorf(sabot.EINVALID, "bulk load: the %s record of table %d has a command's IDs, an epoch, wallet calls or a stake's guard: append it", rec.Kind, rec.TableID)
+		case rec.ClientID != "" || rec.CommandID != "" || rec.Epoch != 0:
+			return sabot.Errorf(sabot.EINVALID, "bulk load: the %s record of table %d has a command's IDs or an epoch: append it", rec.Kind, rec.TableID)
 		case rec.RoundNo < 0 || rec.ShoeNo < 0:
 			return sabot.Errorf(sabot.EINVALID, "the %s record's round (%d) and shoe (%d) are 0 (none) or more", rec.Kind, rec.RoundNo, rec.ShoeNo)
 		}
-		for _, u := range rec.Users {
+		for _, u := range b.Users {
 			if u < 1 {
 				return sabot.Errorf(sabot.EINVALID, "the %s record is indexed under user %d: users are 1 or more", rec.Kind, u)
 			}
@@ -61,7 +62,7 @@ func (s *Store) BulkLoad(ctx context.Context, batch []sabot.BulkAppend) error {
 		if err := checkPostings(b.Postings); err != nil {
 			return err
 		}
-		rows[i] = row{rec, payload, s.clock(rec.Created)}
+		rows[i] = row{rec, b.Users, payload, s.clock(rec.Created)}
 		count[rec.TableID]++
 	}
 	seqs := make([]int64, len(batch))
@@ -97,7 +98,7 @@ func (s *Store) BulkLoad(ctx context.Context, batch []sabot.BulkAppend) error {
 		var users []indexed
 		for i, r := range rows {
 			seen := map[int64]bool{}
-			for _, u := range r.rec.Users {
+			for _, u := range r.users {
 				if !seen[u] {
 					seen[u] = true
 					users = append(users, indexed{u, i})

@@ -82,7 +82,7 @@ func (s *Store) ObserveCommits(fn func(sabot.CommitStats)) {
 // BatchAppend is one append of AppendBatch: the record and postings of
 // Append, and what Append would return.
 type BatchAppend struct {
-	Rec      *sabot.LogRecord
+	Rec      *sabot.LogAppend
 	Postings []sabot.Posting
 	Dup      bool
 	Err      error
@@ -92,7 +92,7 @@ var errClosed = sabot.Errorf(sabot.EINTERNAL, "the store is closed")
 
 // pending is an append on its way through a writer.
 type pending struct {
-	rec      *sabot.LogRecord // the caller's: read-only until done
+	rec      *sabot.LogAppend // the caller's: read-only until done
 	payload  any
 	postings []sabot.Posting
 	idem     bool

@@ -25,7 +25,7 @@ const maxCallID = 128
 
 // checkCalls refuses calls that cannot be written (EINVALID), before any
 // statement runs.
-func checkCalls(rec *sabot.LogRecord) error {
+func checkCalls(rec *sabot.LogAppend) error {
 	seen := map[string]bool{}
 	for _, c := range rec.Calls {
 		switch {
@@ -54,7 +54,7 @@ func checkCalls(rec *sabot.LogRecord) error {
 
 // writeCalls writes a record's calls to the outbox and counts its debits,
 // in the record's transaction (appendTx), after the record itself.
-func writeCalls(ctx context.Context, tx Tx, rec *sabot.LogRecord, seq int64, at time.Time) error {
+func writeCalls(ctx context.Context, tx Tx, rec *sabot.LogAppend, seq int64, at time.Time) error {
 	for _, c := range rec.Calls {
 		table := rec.TableID
 		if c.TableID != 0 {

@@ -115,7 +115,7 @@ var errDup = errors.New("duplicate command")
 // (table_id, client_id, command_id) when the record is inserted: the insert
 // does nothing, the append is rolled back with nothing written, and rec is
 // filled from the first record, read once the append's transaction is over.
-func (s *Store) Append(ctx context.Context, rec *sabot.LogRecord, postings []sabot.Posting) (dup bool, err error) {
+func (s *Store) Append(ctx context.Context, rec *sabot.LogAppend, postings []sabot.Posting) (dup bool, err error) {
 	p, err := s.prepare(rec, postings)
 	if err != nil {
 		return false, err
@@ -128,7 +128,7 @@ func (s *Store) Append(ctx context.Context, rec *sabot.LogRecord, postings []sab
 
 // prepare checks an append before it goes to a writer: a kind, a JSON
 // payload, balanced postings.
-func (s *Store) prepare(rec *sabot.LogRecord, postings []sabot.Posting) (*pending, error) {
+func (s *Store) prepare(rec *sabot.LogAppend, postings []sabot.Posting) (*pending, error) {
 	if rec.Kind == "" {
 		return nil, sabot.Errorf(sabot.EINVALID, "a log record needs a kind")
 	}
@@ -159,13 +159,13 @@ func (s *Store) prepare(rec *sabot.LogRecord, postings []sabot.Posting) (*pendin
 
 // outcome is what Append returns for a committed (or refused) append, rec
 // filled in.
-func (s *Store) outcome(ctx context.Context, rec *sabot.LogRecord, p *pending) (bool, error) {
+func (s *Store) outcome(ctx context.Context, rec *sabot.LogAppend, p *pending) (bool, error) {
 	if errors.Is(p.err, errDup) {
 		first, err := s.command(ctx, rec.TableID, rec.ClientID, rec.CommandID)
 		if err != nil {
 			return false, err
 		}
-		*rec = *first
+		*rec.LogRecord = *first
 		return true, nil
 	} else if p.err != nil {
 		return false, fail(p.err)
@@ -235,7 +235,7 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 
 // indexUsers writes a record's index rows under its users (each once), in
 // one statement: a deal or a settlement names every player at the table.
-func indexUsers(ctx context.Context, tx Tx, rec *sabot.LogRecord, seq int64, created time.Time) error {
+func indexUsers(ctx context.Context, tx Tx, rec *sabot.LogAppend, seq int64, created time.Time) error {
 	if len(rec.Users) == 0 {
 		return nil
 	}

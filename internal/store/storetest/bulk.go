@@ -57,21 +57,21 @@ func testBulkLoad(t *testing.T, s sabot.Store) {
 				deal.Payload = nil // none: NULL, not "null"
 			}
 			a, b := money.Amount(10*(r%5)-21), money.Amount(15*(r%3)-10)
-			settle := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: int64(r), Users: []int64{users[0], users[1], users[0]},
-				Created: at.Add(time.Duration(r)*time.Minute + 40*time.Second), Payload: json.RawMessage(fmt.Sprintf(`{"round": %d}`, r))}
+			settle := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: int64(r),
+				Created: at.Add(time.Duration(r)*time.Minute + 40*time.Second), Payload: json.RawMessage(fmt.Sprintf(`{"round": %d}`, r))}, Users: []int64{users[0], users[1], users[0]}}
 			ps := []sabot.Posting{{AccountID: w[0], Amount: a, Memo: "round"}, {AccountID: w[1], Amount: b, Memo: "round"},
 				{AccountID: house, Amount: -a - b, Memo: "round"}}
 			if r%4 == 0 {
 				ps = nil // a round nobody won or lost: no transaction
 				settle.Users = nil
 			}
-			out = append(out, sabot.BulkAppend{Rec: deal}, sabot.BulkAppend{Rec: settle, Postings: ps})
+			out = append(out, sabot.BulkAppend{Rec: deal}, sabot.BulkAppend{Rec: settle.LogRecord, Users: settle.Users, Postings: ps})
 		}
 		return out
 	}
 	const n = 1203 // more than one multi-row INSERT's rows (bulkRows)
 	for _, b := range rounds(appended, n) {
-		if _, err := s.Append(ctx, b.Rec, b.Postings); err != nil {
+		if _, err := s.Append(ctx, &sabot.LogAppend{LogRecord: b.Rec, Users: b.Users}, b.Postings); err != nil {
 			t.Fatal(err)
 		}
 	}

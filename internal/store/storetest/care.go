@@ -113,7 +113,7 @@ func testCareUsage(t *testing.T, s sabot.Store) {
 	tbl := account(t, s, sabot.AccountTable, play.ID)
 	post := func(table int64, ps ...sabot.Posting) {
 		t.Helper()
-		_, err := s.Append(ctx, &sabot.LogRecord{TableID: table, Kind: sabot.LogAdmin}, ps)
+		_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: table, Kind: sabot.LogAdmin}}, ps)
 		must(t, err)
 	}
 	credit(t, s, wallet, 300)
@@ -172,7 +172,7 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 		must(t, s.CreateTable(ctx, tbl))
 		ta := account(t, s, sabot.AccountTable, tbl.ID)
 		wg.Go(func() {
-			rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, Guard: &sabot.StakeGuard{UserID: u.ID, Check: check}}
+			rec := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet}, Guard: &sabot.StakeGuard{UserID: u.ID, Check: check}}
 			_, errs[i] = s.Append(ctx, rec, []sabot.Posting{{AccountID: wallet, Amount: -600, Memo: "bet"}, {AccountID: ta, Amount: 600, Memo: "bet"}})
 		})
 	}
@@ -193,7 +193,7 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 	// The pit's block, read in the stake's transaction.
 	must(t, c.SetBlock(ctx, u.ID, "advantage play", Now()))
 	blocked := ""
-	_, err := s.Append(ctx, &sabot.LogRecord{TableID: 1, Kind: sabot.LogBet, Guard: &sabot.StakeGuard{UserID: u.ID, Check: func(e sabot.Eligibility) error {
+	_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: 1, Kind: sabot.LogBet}, Guard: &sabot.StakeGuard{UserID: u.ID, Check: func(e sabot.Eligibility) error {
 		blocked = e.Care.Blocked
 		return sabot.Errorf(sabot.EFORBIDDEN, "refused")
 	}}}, nil)
@@ -217,7 +217,7 @@ func testStakeGuard(t *testing.T, s sabot.Store) {
 			live = e.SessionLive
 			return sabot.Errorf(sabot.EUNAUTHORIZED, "refused")
 		}}
-		_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, Guard: g}, []sabot.Posting{{AccountID: wallet, Amount: -1, Memo: "bet"}, {AccountID: ta, Amount: 1, Memo: "bet"}})
+		_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet}, Guard: g}, []sabot.Posting{{AccountID: wallet, Amount: -1, Memo: "bet"}, {AccountID: ta, Amount: 1, Memo: "bet"}})
 		code(t, err, sabot.EUNAUTHORIZED)
 		if live != tc.live {
 			t.Fatalf("session %q read as live %v", tc.token, live)

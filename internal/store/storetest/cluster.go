@@ -63,11 +63,11 @@ func testClusterClaim(t *testing.T, s sabot.Store) {
 		t.Fatalf("leases: %+v", ls)
 	}
 	rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogTableOpened, Epoch: 1}
-	_, err = s.Append(ctx, rec, nil)
+	_, err = s.Append(ctx, sabot.Appending(rec), nil)
 	must(t, err)
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: 2}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: 2}}, nil)
 	fenced(t, err)
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin}, nil) // unfenced
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin}}, nil) // unfenced
 	must(t, err)
 	log, err := s.Log(ctx, tbl.ID, 1)
 	must(t, err)
@@ -78,7 +78,7 @@ func testClusterClaim(t *testing.T, s sabot.Store) {
 	// Released: free at once, under the next epoch.
 	code(t, c.Release(ctx, "b", tbl.ID, 1), sabot.ECONFLICT)
 	must(t, c.Release(ctx, "a", tbl.ID, 1))
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: 1}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: 1}}, nil)
 	fenced(t, err)
 	epoch, err = c.Claim(ctx, "b", tbl.ID)
 	must(t, err)
@@ -121,7 +121,7 @@ func testClusterOwnedAtCreation(t *testing.T, s sabot.Store) {
 	if len(ls) != 1 || ls[0] != (sabot.Lease{TableID: tbl.ID, Node: "a", Epoch: 1, Live: true}) {
 		t.Fatalf("leases of a table created owned: %+v", ls)
 	}
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogTableOpened, Epoch: 1}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogTableOpened, Epoch: 1}}, nil)
 	must(t, err)
 	must(t, c.Release(ctx, "a", tbl.ID, 1))
 	epoch, err := c.Claim(ctx, "b", tbl.ID)
@@ -169,7 +169,7 @@ func testClusterExpiry(t *testing.T, s sabot.Store) {
 	if epoch != 2 {
 		t.Fatalf("takeover epoch %d", epoch)
 	}
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: 1}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: 1}}, nil)
 	fenced(t, err)
 	ns, err := c.Nodes(ctx)
 	must(t, err)
@@ -235,7 +235,7 @@ func testClusterFenceRace(t *testing.T, s sabot.Store) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for {
-			if _, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: old}, nil); err != nil {
+			if _, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: old}}, nil); err != nil {
 				refused = err
 				return
 			}
@@ -249,7 +249,7 @@ func testClusterFenceRace(t *testing.T, s sabot.Store) {
 			t.Fatal(err)
 		}
 	}
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: epoch}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAdmin, Epoch: epoch}}, nil)
 	must(t, err)
 	wg.Wait()
 	fenced(t, refused)

@@ -52,7 +52,7 @@ func testAppendBatch(t *testing.T, s sabot.Store) {
 	before := b.GroupStats()
 
 	item := func(rec *sabot.LogRecord, ps []sabot.Posting) sqlstore.BatchAppend {
-		return sqlstore.BatchAppend{Rec: rec, Postings: ps}
+		return sqlstore.BatchAppend{Rec: sabot.Appending(rec), Postings: ps}
 	}
 	batch := []sqlstore.BatchAppend{
 		item(bet(tbl.ID, 1, "c", "k1", wallet, table, 60)),                  // 0: written, seq 1
@@ -97,8 +97,8 @@ func testAppendBatch(t *testing.T, s sabot.Store) {
 			t.Fatalf("record %d has seq %d: %s", i, r.Seq, dump(log))
 		}
 	}
-	if !reflect.DeepEqual(log[0], batch[0].Rec) || !reflect.DeepEqual(log[1], batch[5].Rec) {
-		t.Fatalf("stored %+v %+v, returned %+v %+v", log[0], log[1], batch[0].Rec, batch[5].Rec)
+	if !reflect.DeepEqual(log[0], batch[0].Rec.LogRecord) || !reflect.DeepEqual(log[1], batch[5].Rec.LogRecord) {
+		t.Fatalf("stored %+v %+v, returned %+v %+v", log[0], log[1], batch[0].Rec.LogRecord, batch[5].Rec.LogRecord)
 	}
 	if w, tb := balance(t, s, sabot.AccountWallet, 1), balance(t, s, sabot.AccountTable, tbl.ID); w != 0 || tb != 100 {
 		t.Fatalf("wallet %d table %d, want 0 and 100", w, tb)
@@ -175,7 +175,7 @@ func testAppendGroupCommit(t *testing.T, s sabot.Store) {
 				} else {
 					rec, ps = bet(tbl.ID, int64(i+1), "c", fmt.Sprint(n), wallet, table, stake)
 				}
-				dup, err := s.Append(ctx, rec, ps)
+				dup, err := s.Append(ctx, sabot.Appending(rec), ps)
 				if err != nil || dup || rec.Seq != int64(n+1) {
 					errs <- fmt.Errorf("table %d append %d: dup %v seq %d err %v", tbl.ID, n, dup, rec.Seq, err)
 					return
@@ -239,7 +239,7 @@ func testAppendClose(t *testing.T, s sabot.Store) {
 		wg.Go(func() {
 			for n := 0; ; n++ {
 				rec, ps := bet(tbl.ID, int64(i+1), "c", fmt.Sprint(n), wallet, table, stake)
-				_, err := s.Append(ctx, rec, ps)
+				_, err := s.Append(ctx, sabot.Appending(rec), ps)
 				mu.Lock()
 				out = append(out, outcome{tbl.ID, rec.Seq, rec.CommandID, err})
 				mu.Unlock()
@@ -395,7 +395,7 @@ func crashChild(t *testing.T, env string, open func(tb testing.TB, dsn string) s
 		go func() {
 			for n := 0; ; n++ {
 				rec, ps := bet(tbl, int64(i+1), "crash", fmt.Sprint(n), wallet, table, 10)
-				if _, err := s.Append(ctx, rec, ps); err != nil {
+				if _, err := s.Append(ctx, sabot.Appending(rec), ps); err != nil {
 					fmt.Fprintln(os.Stderr, "crash child:", err)
 					os.Exit(3)
 				}
@@ -437,7 +437,7 @@ func testObserveCommits(t *testing.T, s sabot.Store) {
 		}
 	})
 	for _, kind := range []string{sabot.LogDeal, sabot.LogAction, sabot.LogAction, sabot.LogTimeout, sabot.LogSettle} {
-		_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: kind}, nil)
+		_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: kind}}, nil)
 		must(t, err)
 	}
 	// The observer is told once the appends have their outcome: soon after.
@@ -456,7 +456,7 @@ func testObserveCommits(t *testing.T, s sabot.Store) {
 	n := commits
 	mu.Unlock()
 	o.ObserveCommits(nil)
-	_, err := s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAction}, nil)
+	_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogAction}}, nil)
 	must(t, err)
 	time.Sleep(10 * time.Millisecond) // a call would come by now
 	mu.Lock()

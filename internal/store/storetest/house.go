@@ -34,7 +34,7 @@ func testTableHouse(t *testing.T, s sabot.Store) {
 	must(t, s.Transfer(ctx, "chips for cash", []sabot.Posting{{AccountID: w, Amount: 500}, {AccountID: float, Amount: -500}}))
 	app := func(tbl *sabot.Table, kind string, ps ...sabot.Posting) int64 {
 		rec := &sabot.LogRecord{TableID: tbl.ID, Kind: kind, RoundNo: 1, Payload: json.RawMessage(`{}`)}
-		if _, err := s.Append(ctx, rec, ps); err != nil {
+		if _, err := s.Append(ctx, sabot.Appending(rec), ps); err != nil {
 			t.Fatal(err)
 		}
 		return rec.Seq
@@ -94,7 +94,7 @@ func TableHouseMigration(t *testing.T, dsn string, open func(tb testing.TB, dsn 
 	central, w := account(t, old, sabot.AccountHouse, 0), account(t, old, sabot.AccountWallet, 1)
 	credit(t, old, w, 1000)
 	won := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: 1, Payload: json.RawMessage(`{}`)}
-	_, err := old.Append(ctx, won, []sabot.Posting{{AccountID: w, Amount: -100}, {AccountID: central, Amount: 100}})
+	_, err := old.Append(ctx, sabot.Appending(won), []sabot.Posting{{AccountID: w, Amount: -100}, {AccountID: central, Amount: 100}})
 	must(t, err)
 	if _, err := old.Account(ctx, sabot.AccountTableHouse, tbl.ID); err == nil {
 		t.Fatal("a table's house account before migration 021")
@@ -108,7 +108,7 @@ func TableHouseMigration(t *testing.T, dsn string, open func(tb testing.TB, dsn 
 	}
 	h := account(t, s, sabot.AccountTableHouse, tbl.ID)
 	lost := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: 2, Payload: json.RawMessage(`{}`)}
-	_, err = s.Append(ctx, lost, []sabot.Posting{{AccountID: w, Amount: 40}, {AccountID: h, Amount: -40}})
+	_, err = s.Append(ctx, sabot.Appending(lost), []sabot.Posting{{AccountID: w, Amount: 40}, {AccountID: h, Amount: -40}})
 	must(t, err)
 	r := checkLedger(t, s)
 	if r.Entries != before.Entries+2 || r.Transactions != before.Transactions+1 || r.House != -940 || r.HouseTables != 1 {

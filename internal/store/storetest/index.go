@@ -25,23 +25,22 @@ func testFindIndexed(t *testing.T, s sabot.Store) {
 	must(t, s.CreateUser(ctx, bea))
 	A, B := a.ID, b.ID
 	at := func(sec int) time.Time { return Now().Add(time.Duration(sec) * time.Second) }
-	type r = sabot.LogRecord
-	for _, rec := range []*r{
-		{TableID: A, Kind: sabot.LogTableOpened, Created: at(0)},                                                 // A.1
-		{TableID: A, Kind: sabot.LogShoe, ShoeNo: 1, Created: at(1)},                                             // A.2
-		{TableID: A, Kind: sabot.LogConfigure, Created: at(2)},                                                   // A.3
-		{TableID: A, Kind: sabot.LogDeal, RoundNo: 1, ShoeNo: 1, Created: at(3)},                                 // A.4
-		{TableID: A, Kind: sabot.LogAction, RoundNo: 1, Created: at(4)},                                          // A.5
-		{TableID: A, Kind: sabot.LogSettle, RoundNo: 1, Users: []int64{ana.ID, bea.ID, ana.ID}, Created: at(5)},  // A.6
-		{TableID: B, Kind: sabot.LogTableOpened, Created: at(5)},                                                 // B.1
-		{TableID: B, Kind: sabot.LogSettle, RoundNo: 1, Users: []int64{bea.ID}, Created: at(5)},                  // B.2
-		{TableID: A, Kind: sabot.LogConfigure, Created: at(6)},                                                   // A.7
-		{TableID: A, Kind: sabot.LogDeal, RoundNo: 2, ShoeNo: 1, Created: at(7)},                                 // A.8
-		{TableID: A, Kind: sabot.LogShoeReveal, ShoeNo: 1, Created: at(8)},                                       // A.9
-		{TableID: A, Kind: sabot.LogShoe, ShoeNo: 2, Created: at(8)},                                             // A.10
-		{TableID: A, Kind: sabot.LogVoid, RoundNo: 2, Users: []int64{ana.ID}, Created: at(9)},                    // A.11
-		{TableID: A, Kind: sabot.LogDeal, RoundNo: 3, ShoeNo: 2, Created: at(10)},                                // A.12
-		{TableID: A, Kind: sabot.LogSnapshot, RoundNo: 3, Created: at(11), Payload: json.RawMessage(`{"v": 1}`)}, // A.13
+	for _, rec := range []*sabot.LogAppend{
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogTableOpened, Created: at(0)}},                                                 // A.1
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogShoe, ShoeNo: 1, Created: at(1)}},                                             // A.2
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogConfigure, Created: at(2)}},                                                   // A.3
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogDeal, RoundNo: 1, ShoeNo: 1, Created: at(3)}},                                 // A.4
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogAction, RoundNo: 1, Created: at(4)}},                                          // A.5
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogSettle, RoundNo: 1, Created: at(5)}, Users: []int64{ana.ID, bea.ID, ana.ID}},  // A.6
+		{LogRecord: &sabot.LogRecord{TableID: B, Kind: sabot.LogTableOpened, Created: at(5)}},                                                 // B.1
+		{LogRecord: &sabot.LogRecord{TableID: B, Kind: sabot.LogSettle, RoundNo: 1, Created: at(5)}, Users: []int64{bea.ID}},                  // B.2
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogConfigure, Created: at(6)}},                                                   // A.7
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogDeal, RoundNo: 2, ShoeNo: 1, Created: at(7)}},                                 // A.8
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogShoeReveal, ShoeNo: 1, Created: at(8)}},                                       // A.9
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogShoe, ShoeNo: 2, Created: at(8)}},                                             // A.10
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogVoid, RoundNo: 2, Created: at(9)}, Users: []int64{ana.ID}},                    // A.11
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogDeal, RoundNo: 3, ShoeNo: 2, Created: at(10)}},                                // A.12
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogSnapshot, RoundNo: 3, Created: at(11), Payload: json.RawMessage(`{"v": 1}`)}}, // A.13
 	} {
 		_, err := s.Append(ctx, rec, nil)
 		must(t, err)
@@ -49,13 +48,13 @@ func testFindIndexed(t *testing.T, s sabot.Store) {
 	// A refused append and a repeated one write no index row.
 	wallet := account(t, s, sabot.AccountWallet, ana.ID)
 	tbl := account(t, s, sabot.AccountTable, A)
-	refused := &r{TableID: A, Kind: sabot.LogSettle, RoundNo: 9, Users: []int64{ana.ID}, Created: at(20)}
+	refused := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogSettle, RoundNo: 9, Created: at(20)}, Users: []int64{ana.ID}}
 	_, err := s.Append(ctx, refused, []sabot.Posting{{AccountID: wallet, Amount: -1}, {AccountID: tbl, Amount: 1}})
 	code(t, err, sabot.EINSUFFICIENT)
-	first := &r{TableID: B, Kind: sabot.LogSettle, RoundNo: 2, ClientID: "c", CommandID: "x", Users: []int64{ana.ID}, Created: at(12)} // B.3
+	first := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: B, Kind: sabot.LogSettle, RoundNo: 2, ClientID: "c", CommandID: "x", Created: at(12)}, Users: []int64{ana.ID}} // B.3
 	_, err = s.Append(ctx, first, nil)
 	must(t, err)
-	again := &r{TableID: B, Kind: sabot.LogSettle, RoundNo: 3, ClientID: "c", CommandID: "x", Users: []int64{ana.ID}, Created: at(21)}
+	again := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: B, Kind: sabot.LogSettle, RoundNo: 3, ClientID: "c", CommandID: "x", Created: at(21)}, Users: []int64{ana.ID}}
 	dup, err := s.Append(ctx, again, nil)
 	must(t, err)
 	if !dup {
@@ -86,18 +85,18 @@ func testFindIndexed(t *testing.T, s sabot.Store) {
 			want(at4(A, 2), at4(A, 4), at4(A, 8), at4(A, 9))},
 		{"a shoe's deals from a round", sabot.LogQuery{Kinds: []string{sabot.LogDeal}, TableID: A, Shoe: 1, FromRound: 2}, want(at4(A, 8))},
 		{"a shoe's start", sabot.LogQuery{Kinds: []string{sabot.LogShoe}, TableID: A, Shoe: 2}, want(at4(A, 10))},
-		{"the options at a deal", sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: A, Before: &r{Seq: 8}, Newest: true, Limit: 1}, want(at4(A, 7))},
-		{"the options at an earlier deal", sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: A, Before: &r{Seq: 4}, Newest: true, Limit: 1}, want(at4(A, 3))},
-		{"none before", sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: A, Before: &r{Seq: 3}, Newest: true, Limit: 1}, ""},
+		{"the options at a deal", sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: A, Before: &sabot.LogRecord{Seq: 8}, Newest: true, Limit: 1}, want(at4(A, 7))},
+		{"the options at an earlier deal", sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: A, Before: &sabot.LogRecord{Seq: 4}, Newest: true, Limit: 1}, want(at4(A, 3))},
+		{"none before", sabot.LogQuery{Kinds: []string{sabot.LogConfigure}, TableID: A, Before: &sabot.LogRecord{Seq: 3}, Newest: true, Limit: 1}, ""},
 		{"a player's rounds", sabot.LogQuery{Kinds: closing, UserID: ana.ID, Newest: true}, want(at4(B, 3), at4(A, 11), at4(A, 6))},
 		{"another's", sabot.LogQuery{Kinds: closing, UserID: bea.ID, Newest: true}, want(at4(B, 2), at4(A, 6))},
 		{"a page", sabot.LogQuery{Kinds: closing, UserID: ana.ID, Newest: true, Limit: 2}, want(at4(B, 3), at4(A, 11))},
-		{"the next page", sabot.LogQuery{Kinds: closing, UserID: ana.ID, Newest: true, Limit: 2, Before: &r{TableID: A, Seq: 11, Created: at(9)}}, want(at4(A, 6))},
+		{"the next page", sabot.LogQuery{Kinds: closing, UserID: ana.ID, Newest: true, Limit: 2, Before: &sabot.LogRecord{TableID: A, Seq: 11, Created: at(9)}}, want(at4(A, 6))},
 		// Records of the same time are ordered by table, then seq.
-		{"a tie", sabot.LogQuery{Kinds: closing, UserID: bea.ID, Newest: true, Before: &r{TableID: B, Seq: 2, Created: at(5)}}, want(at4(A, 6))},
+		{"a tie", sabot.LogQuery{Kinds: closing, UserID: bea.ID, Newest: true, Before: &sabot.LogRecord{TableID: B, Seq: 2, Created: at(5)}}, want(at4(A, 6))},
 		{"oldest first", sabot.LogQuery{Kinds: closing, UserID: ana.ID}, want(at4(A, 6), at4(A, 11), at4(B, 3))},
 		{"a player at a table", sabot.LogQuery{Kinds: closing, UserID: ana.ID, TableID: A, Newest: true}, want(at4(A, 11), at4(A, 6))},
-		{"every table, before", sabot.LogQuery{Kinds: closing, Before: &r{TableID: B, Seq: 2, Created: at(5)}}, want(at4(A, 6))},
+		{"every table, before", sabot.LogQuery{Kinds: closing, Before: &sabot.LogRecord{TableID: B, Seq: 2, Created: at(5)}}, want(at4(A, 6))},
 		{"the snapshot of round 3", sabot.LogQuery{Kinds: []string{sabot.LogSnapshot}, TableID: A, FromRound: 3, ToRound: 3}, want(at4(A, 13))},
 	} {
 		got, err := s.Find(ctx, tc.q)
@@ -108,7 +107,7 @@ func testFindIndexed(t *testing.T, s sabot.Store) {
 	}
 	got, err := s.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogShoe}, TableID: A, Shoe: 2})
 	must(t, err)
-	if len(got) != 1 || got[0].ShoeNo != 2 || got[0].RoundNo != 0 || got[0].Users != nil {
+	if len(got) != 1 || got[0].ShoeNo != 2 || got[0].RoundNo != 0 {
 		t.Errorf("the shoe record reads back as %+v", got)
 	}
 	log, err := s.Log(ctx, A, 4)
@@ -128,10 +127,10 @@ func testFindIndexed(t *testing.T, s sabot.Store) {
 		_, err := s.Find(ctx, q)
 		code(t, err, sabot.EINVALID)
 	}
-	for _, rec := range []*r{
-		{TableID: A, Kind: sabot.LogSettle, Users: []int64{0}},
-		{TableID: A, Kind: sabot.LogDeal, ShoeNo: -1},
-		{TableID: A, Kind: sabot.LogDeal, RoundNo: -1},
+	for _, rec := range []*sabot.LogAppend{
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogSettle}, Users: []int64{0}},
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogDeal, ShoeNo: -1}},
+		{LogRecord: &sabot.LogRecord{TableID: A, Kind: sabot.LogDeal, RoundNo: -1}},
 	} {
 		_, err := s.Append(ctx, rec, nil)
 		code(t, err, sabot.EINVALID)
@@ -201,7 +200,7 @@ func Backfill(t *testing.T, dsn string, open func(tb testing.TB, dsn string, upT
 		}
 	}
 	// The log goes on after the migration.
-	rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: 3, Users: []int64{ana.ID}, Created: Now().Add(time.Minute)}
+	rec := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: 3, Created: Now().Add(time.Minute)}, Users: []int64{ana.ID}}
 	_, err := s.Append(ctx, rec, nil)
 	must(t, err)
 	got, err := s.Find(ctx, sabot.LogQuery{Kinds: []string{sabot.LogSettle}, UserID: ana.ID, Newest: true, Limit: 1})

@@ -59,7 +59,7 @@ func testOutboxAppend(t *testing.T, s sabot.Store) {
 	tb := &sabot.Table{Name: "t", Profile: "vegas-s17"}
 	must(t, s.CreateTable(ctx, tb))
 	debit := sabot.WalletCall{ID: "d1", Op: "debit", Player: "p1", UserID: 7, Round: "1-1", Amount: 500, Kind: "main"}
-	rec := &sabot.LogRecord{TableID: tb.ID, Kind: "wallet", ClientID: "c", CommandID: "k1", Calls: []sabot.WalletCall{debit}}
+	rec := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "wallet", ClientID: "c", CommandID: "k1"}, Calls: []sabot.WalletCall{debit}}
 	if _, err := s.Append(ctx, rec, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +70,7 @@ func testOutboxAppend(t *testing.T, s sabot.Store) {
 		t.Fatalf("the outbox holds %+v", calls)
 	}
 	// The same command again: a duplicate, no second call.
-	dup, err := s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "wallet", ClientID: "c", CommandID: "k1",
-		Calls: []sabot.WalletCall{{ID: "d2", Op: "debit", Player: "p1", Amount: 1}}}, nil)
+	dup, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "wallet", ClientID: "c", CommandID: "k1"}, Calls: []sabot.WalletCall{{ID: "d2", Op: "debit", Player: "p1", Amount: 1}}}, nil)
 	if err != nil || !dup {
 		t.Fatalf("a repeated command: dup %v, %v", dup, err)
 	}
@@ -80,10 +79,10 @@ func testOutboxAppend(t *testing.T, s sabot.Store) {
 	}
 	// A call already in the outbox is refused with its record.
 	last := rec.Seq
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "wallet", Calls: []sabot.WalletCall{debit}}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "wallet"}, Calls: []sabot.WalletCall{debit}}, nil)
 	code(t, err, sabot.ECONFLICT)
 	// A stake on a debit not acknowledged: refused, nothing written.
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "bet", Counts: []string{"d1"}}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "bet"}, Counts: []string{"d1"}}, nil)
 	code(t, err, sabot.ECONFLICT)
 	if log, _ := s.Log(ctx, tb.ID, 1); log[len(log)-1].Seq != last {
 		t.Fatalf("a refused append wrote record %d", log[len(log)-1].Seq)
@@ -103,7 +102,7 @@ func testOutboxAppend(t *testing.T, s sabot.Store) {
 	if len(open) != 1 || string(open[0].Answer) != string(ans) || !open[0].Answered.Equal(Now()) {
 		t.Fatalf("the debit acknowledged: %+v", open)
 	}
-	bet := &sabot.LogRecord{TableID: tb.ID, Kind: "bet", Counts: []string{"d1"}}
+	bet := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "bet"}, Counts: []string{"d1"}}
 	if _, err := s.Append(ctx, bet, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -111,14 +110,14 @@ func testOutboxAppend(t *testing.T, s sabot.Store) {
 		t.Fatalf("a counted debit is still open: %+v", open)
 	}
 	// Counted once only: a second stake on it is refused.
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "bet", Counts: []string{"d1"}}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "bet"}, Counts: []string{"d1"}}, nil)
 	code(t, err, sabot.ECONFLICT)
 
 	// In a batch, a refused append writes no call; the others do.
 	batch := []sqlstore.BatchAppend{
-		{Rec: &sabot.LogRecord{TableID: tb.ID, Kind: "settle", Calls: []sabot.WalletCall{{ID: "c1", Op: "credit", Player: "p1", Amount: 1000}}}},
-		{Rec: &sabot.LogRecord{TableID: tb.ID, Kind: "bet", Counts: []string{"d1"}, Calls: []sabot.WalletCall{{ID: "c2", Op: "credit", Player: "p1"}}}},
-		{Rec: &sabot.LogRecord{TableID: tb.ID, Kind: "void", Calls: []sabot.WalletCall{{ID: "r1", Op: "rollback", Player: "p1", Reference: "d9", Amount: 5}}}},
+		{Rec: &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "settle"}, Calls: []sabot.WalletCall{{ID: "c1", Op: "credit", Player: "p1", Amount: 1000}}}},
+		{Rec: &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "bet"}, Counts: []string{"d1"}, Calls: []sabot.WalletCall{{ID: "c2", Op: "credit", Player: "p1"}}}},
+		{Rec: &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "void"}, Calls: []sabot.WalletCall{{ID: "r1", Op: "rollback", Player: "p1", Reference: "d9", Amount: 5}}}},
 	}
 	batcher(t, s).AppendBatch(ctx, batch)
 	if batch[0].Err != nil || sabot.ErrorCode(batch[1].Err) != sabot.ECONFLICT || batch[2].Err != nil {
@@ -140,7 +139,7 @@ func testOutboxAppend(t *testing.T, s sabot.Store) {
 		{ID: "x", Op: "credit", Player: "p1", Amount: -1},
 		{ID: "x", Op: "rollback", Player: "p1"},
 	} {
-		_, err := s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{c}}, nil)
+		_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "x"}, Calls: []sabot.WalletCall{c}}, nil)
 		code(t, err, sabot.EINVALID)
 	}
 }
@@ -152,7 +151,7 @@ func testOutboxClaim(t *testing.T, s sabot.Store) {
 	o := outbox(t, s)
 	tb := &sabot.Table{Name: "t", Profile: "vegas-s17"}
 	must(t, s.CreateTable(ctx, tb))
-	rec := &sabot.LogRecord{TableID: tb.ID, Kind: "settle", Calls: []sabot.WalletCall{
+	rec := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "settle"}, Calls: []sabot.WalletCall{
 		{ID: "d", Op: "debit", Player: "p", Amount: 5},
 		{ID: "c", Op: "credit", Player: "p", Amount: 10},
 		{ID: "r", Op: "rollback", Player: "p", Amount: 5, Reference: "d0"},
@@ -216,7 +215,7 @@ func testOutboxOwed(t *testing.T, s sabot.Store) {
 	o := outbox(t, s)
 	tb := &sabot.Table{Name: "t", Profile: "vegas-s17"}
 	must(t, s.CreateTable(ctx, tb))
-	_, err := s.Append(ctx, &sabot.LogRecord{TableID: tb.ID, Kind: "x", Calls: []sabot.WalletCall{
+	_, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tb.ID, Kind: "x"}, Calls: []sabot.WalletCall{
 		{ID: "c1", Op: "credit", Player: "p1", Round: "1-3", Amount: 2000, Kind: "settle", RoundClosed: true, Game: "blackjack-vegas-s17", Session: "a-1"},
 		{ID: "r1", Op: "rollback", Player: "p1", Round: "1-2", Amount: 500, Reference: "d1", Kind: "void"},
 		{ID: "d2", Op: "debit", Player: "p1", Round: "1-3", Amount: 100},

@@ -101,7 +101,7 @@ func testRollups(t *testing.T, s sabot.Store) {
 	tbl := account(t, s, sabot.AccountTable, t1.ID)
 	app := func(kind string, ps ...sabot.Posting) int64 {
 		rec := &sabot.LogRecord{TableID: t1.ID, Kind: kind, RoundNo: 1, Payload: json.RawMessage(`{}`)}
-		if _, err := s.Append(ctx, rec, ps); err != nil {
+		if _, err := s.Append(ctx, sabot.Appending(rec), ps); err != nil {
 			t.Fatal(err)
 		}
 		return rec.Seq

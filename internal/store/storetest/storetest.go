@@ -102,7 +102,7 @@ func benchmarkAppend(b *testing.B, s sabot.Store, guarded bool) {
 	b.ResetTimer()
 	for b.Loop() {
 		n++
-		rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, ClientID: "bench", CommandID: strconv.Itoa(n), UserID: 1, Payload: payload}
+		rec := &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogBet, ClientID: "bench", CommandID: strconv.Itoa(n), UserID: 1, Payload: payload}}
 		if guarded {
 			rec.Guard = &sabot.StakeGuard{UserID: 1, Session: "bench", Check: func(sabot.Eligibility) error { return nil }}
 		}
@@ -219,7 +219,7 @@ func BenchmarkAppendTables(b *testing.B, s sabot.Store, tables int) {
 				n := next.Load()
 				rec := &sabot.LogRecord{TableID: st.table, Kind: sabot.LogBet, ClientID: "bench", CommandID: strconv.FormatInt(n, 10), UserID: int64(i + 1), Payload: payload}
 				t := time.Now()
-				if _, err := s.Append(ctx, rec, []sabot.Posting{{AccountID: st.wallet, Amount: -1000}, {AccountID: st.account, Amount: 1000}}); err != nil {
+				if _, err := s.Append(ctx, sabot.Appending(rec), []sabot.Posting{{AccountID: st.wallet, Amount: -1000}, {AccountID: st.account, Amount: 1000}}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -336,7 +336,7 @@ func BenchmarkSettleNodes(b *testing.B, stores []sabot.Store, tables int, perTab
 				}
 				rec := &sabot.LogRecord{TableID: st.table, Kind: sabot.LogSettle, RoundNo: n, Payload: payload}
 				t := time.Now()
-				if _, err := st.s.Append(ctx, rec, []sabot.Posting{{AccountID: st.wallet, Amount: net}, {AccountID: st.house, Amount: -net}}); err != nil {
+				if _, err := st.s.Append(ctx, sabot.Appending(rec), []sabot.Posting{{AccountID: st.wallet, Amount: net}, {AccountID: st.house, Amount: -net}}); err != nil {
 					b.Error(err)
 					return
 				}

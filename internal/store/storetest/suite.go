@@ -553,7 +553,7 @@ func testFind(t *testing.T, s sabot.Store) {
 		{TableID: a.ID, Kind: sabot.LogVoid, Created: at(4)},
 		{TableID: a.ID, Kind: sabot.LogAdmin, Created: at(5)},
 	} {
-		_, err := s.Append(ctx, r, nil)
+		_, err := s.Append(ctx, sabot.Appending(r), nil)
 		must(t, err)
 	}
 	ids := func(recs []*sabot.LogRecord) string {
@@ -611,27 +611,27 @@ func testAppend(t *testing.T, s sabot.Store) {
 	credit(t, s, wallet, 1000)
 
 	open := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogTableOpened, Payload: json.RawMessage(`{"profile":"venice"}`)}
-	dup, err := s.Append(ctx, open, nil)
+	dup, err := s.Append(ctx, sabot.Appending(open), nil)
 	must(t, err)
 	if dup || open.Seq != 1 || !open.Created.Equal(Now()) {
 		t.Fatalf("first record: dup %v, %+v", dup, open)
 	}
 	rec, ps := bet(tbl.ID, 1, "c1", "k1", wallet, table, 250)
-	dup, err = s.Append(ctx, rec, ps)
+	dup, err = s.Append(ctx, sabot.Appending(rec), ps)
 	must(t, err)
 	if dup || rec.Seq != 2 {
 		t.Fatalf("second record: dup %v, seq %d", dup, rec.Seq)
 	}
 	// Another table's log has its own Seq.
 	o := &sabot.LogRecord{TableID: other.ID, Kind: sabot.LogTableOpened}
-	_, err = s.Append(ctx, o, nil)
+	_, err = s.Append(ctx, sabot.Appending(o), nil)
 	must(t, err)
 	if o.Seq != 1 {
 		t.Fatalf("the other table's first record has seq %d", o.Seq)
 	}
 	at := Now().Add(time.Second)
 	deal := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogDeal, RoundNo: 1, Created: at}
-	_, err = s.Append(ctx, deal, nil)
+	_, err = s.Append(ctx, sabot.Appending(deal), nil)
 	must(t, err)
 	if deal.Seq != 3 || !deal.Created.Equal(at) {
 		t.Fatalf("third record %+v", deal)
@@ -677,20 +677,20 @@ func testAppendRefused(t *testing.T, s sabot.Store) {
 	before := checkLedger(t, s)
 
 	rec, ps := bet(tbl.ID, 1, "c", "k1", wallet, table, 101)
-	_, err := s.Append(ctx, rec, ps)
+	_, err := s.Append(ctx, sabot.Appending(rec), ps)
 	code(t, err, sabot.EINSUFFICIENT)
 	rec, ps = bet(tbl.ID, 1, "c", "k2", wallet, table, 50)
 	ps[1].Amount = 49
-	_, err = s.Append(ctx, rec, ps)
+	_, err = s.Append(ctx, sabot.Appending(rec), ps)
 	code(t, err, sabot.EINVALID)
 	rec, ps = bet(tbl.ID, 1, "c", "k3", wallet, table, 50)
 	rec.Payload = json.RawMessage(`{"box":`)
-	_, err = s.Append(ctx, rec, ps)
+	_, err = s.Append(ctx, sabot.Appending(rec), ps)
 	code(t, err, sabot.EINVALID)
 	rec, ps = bet(999, 1, "c", "k4", wallet, table, 50)
-	_, err = s.Append(ctx, rec, ps)
+	_, err = s.Append(ctx, sabot.Appending(rec), ps)
 	code(t, err, sabot.ENOTFOUND)
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID}, nil)
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID}}, nil)
 	code(t, err, sabot.EINVALID)
 
 	if after := checkLedger(t, s); !reflect.DeepEqual(before, after) {
@@ -703,7 +703,7 @@ func testAppendRefused(t *testing.T, s sabot.Store) {
 	}
 	// The refused command may be sent again once it can succeed.
 	rec, ps = bet(tbl.ID, 1, "c", "k1", wallet, table, 100)
-	dup, err := s.Append(ctx, rec, ps)
+	dup, err := s.Append(ctx, sabot.Appending(rec), ps)
 	must(t, err)
 	if dup || rec.Seq != 1 {
 		t.Fatalf("after refusals: dup %v seq %d, want the first record", dup, rec.Seq)
@@ -719,7 +719,7 @@ func testCommand(t *testing.T, s sabot.Store) {
 	other := &sabot.Table{Name: "u", Profile: "venice"}
 	must(t, s.CreateTable(ctx, other))
 	first := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSit, ClientID: "c1", CommandID: "k1", UserID: 1, Payload: json.RawMessage(`{"player":"ana","box":1}`)}
-	_, err := s.Append(ctx, first, nil)
+	_, err := s.Append(ctx, sabot.Appending(first), nil)
 	must(t, err)
 	got, err := s.Command(ctx, tbl.ID, "c1", "k1")
 	must(t, err)
@@ -746,7 +746,7 @@ func testAppendIdempotent(t *testing.T, s sabot.Store) {
 	credit(t, s, wallet, 1000)
 
 	first, ps := bet(tbl.ID, 1, "c1", "k1", wallet, table, 100)
-	dup, err := s.Append(ctx, first, ps)
+	dup, err := s.Append(ctx, sabot.Appending(first), ps)
 	must(t, err)
 	if dup {
 		t.Fatal("the first append is a duplicate")
@@ -755,14 +755,14 @@ func testAppendIdempotent(t *testing.T, s sabot.Store) {
 	// and rec comes back as the first record.
 	again, ps := bet(tbl.ID, 1, "c1", "k1", wallet, table, 300)
 	again.Created = Now().Add(time.Hour)
-	dup, err = s.Append(ctx, again, ps)
+	dup, err = s.Append(ctx, sabot.Appending(again), ps)
 	must(t, err)
 	if !dup || !reflect.DeepEqual(again, first) {
 		t.Fatalf("repeated command: dup %v, rec %+v, want %+v", dup, again, first)
 	}
 	// A repeated command that would now be refused is still a duplicate.
 	again, ps = bet(tbl.ID, 1, "c1", "k1", wallet, table, 5000)
-	dup, err = s.Append(ctx, again, ps)
+	dup, err = s.Append(ctx, sabot.Appending(again), ps)
 	must(t, err)
 	if !dup || again.Seq != first.Seq {
 		t.Fatalf("repeated command beyond the wallet: dup %v %+v", dup, again)
@@ -784,7 +784,7 @@ func testAppendIdempotent(t *testing.T, s sabot.Store) {
 		{TableID: tbl.ID, Kind: sabot.LogAction, CommandID: "k1"},
 		{TableID: tbl.ID, Kind: sabot.LogAction, CommandID: "k1"},
 	} {
-		dup, err := s.Append(ctx, rec, nil)
+		dup, err := s.Append(ctx, sabot.Appending(rec), nil)
 		must(t, err)
 		if dup {
 			t.Errorf("record %d (%+v) taken for a duplicate", i, rec)
@@ -816,10 +816,10 @@ func testAppendConcurrent(t *testing.T, s sabot.Store) {
 		wg.Go(func() {
 			for i := range each {
 				rec, ps := bet(a.ID, 1, fmt.Sprintf("c%d", w), fmt.Sprintf("k%d", i), wallet, table, 10)
-				if _, err := s.Append(ctx, rec, ps); err != nil {
+				if _, err := s.Append(ctx, sabot.Appending(rec), ps); err != nil {
 					errs <- err
 				}
-				if _, err := s.Append(ctx, &sabot.LogRecord{TableID: b.ID, Kind: sabot.LogAction}, nil); err != nil {
+				if _, err := s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: b.ID, Kind: sabot.LogAction}}, nil); err != nil {
 					errs <- err
 				}
 			}
@@ -865,7 +865,7 @@ func testAppendConcurrentDuplicates(t *testing.T, s sabot.Store) {
 	for i := range senders {
 		wg.Go(func() {
 			rec, ps := bet(tbl.ID, 1, "c1", "k1", wallet, table, 100)
-			dups[i], errs[i] = s.Append(ctx, rec, ps)
+			dups[i], errs[i] = s.Append(ctx, sabot.Appending(rec), ps)
 			recs[i] = rec
 		})
 	}
@@ -912,7 +912,7 @@ func testAppendRace(t *testing.T, s sabot.Store) {
 	for i := range bets {
 		wg.Go(func() {
 			rec, ps := bet(tbl.ID, 1, "c", fmt.Sprint(i), wallet, table, stake)
-			_, err := s.Append(ctx, rec, ps)
+			_, err := s.Append(ctx, sabot.Appending(rec), ps)
 			mu.Lock()
 			defer mu.Unlock()
 			switch sabot.ErrorCode(err) {
@@ -959,10 +959,10 @@ func testCheckLedger(t *testing.T, s sabot.Store) {
 	wallet, table := account(t, s, sabot.AccountWallet, 1), account(t, s, sabot.AccountTable, tbl.ID)
 	credit(t, s, wallet, 1000)
 	rec, ps := bet(tbl.ID, 1, "c", "k", wallet, table, 200)
-	_, err := s.Append(ctx, rec, ps)
+	_, err := s.Append(ctx, sabot.Appending(rec), ps)
 	must(t, err)
 	// The round is lost: the stake goes to the house.
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: 1},
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: 1}},
 		[]sabot.Posting{{AccountID: table, Amount: -200}, {AccountID: house, Amount: 200}})
 	must(t, err)
 	r = checkLedger(t, s)
@@ -1066,7 +1066,7 @@ func testAmountBound(t *testing.T, s sabot.Store) {
 	}
 	unchanged(int64(money.Max)-5, 2)
 	// The same in an append: neither the record nor its postings.
-	_, err = s.Append(ctx, &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle},
+	_, err = s.Append(ctx, &sabot.LogAppend{LogRecord: &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle}},
 		[]sabot.Posting{{AccountID: table, Amount: -6}, {AccountID: wallet, Amount: 6}})
 	code(t, err, sabot.EINVALID)
 	unchanged(int64(money.Max)-5, 2)
