@@ -202,6 +202,8 @@ func (p *Profile) Readings() []Reading {
 	switch {
 	case p.SplitBlackjack == SplitBlackjackEven:
 		add("AR-19", "split_blackjack", "a two-card 21 on any split hand ranks as a blackjack (beats a dealer 21, pushes a dealer blackjack) and is paid even money")
+	case p.SplitBlackjack == Split21 && p.OwnRule("AR-19"):
+		out = append(out, Reading{Rule: "AR-19", Option: "split_blackjack", Value: "21", Text: "an Ace and a ten-value on a split hand count 21, not a blackjack: paid 1:1 when they win, beaten by a dealer blackjack; the Spanish and Venetian texts say so of split hands, AR-19's «éste será considerado para el pago en forma \"Simple\" (1 por 1)» gives only the payment of split Aces; split_blackjack=aces-even is AR-19 by the letter (AR-02's blackjack on any two cards)"})
 	case p.SplitBlackjack == SplitBlackjackAcesEven && p.OwnRule("AR-19"):
 		out = append(out, Reading{Rule: "AR-19", Option: "split_blackjack", Value: "aces-even", Text: "by the letter: «Se denomina BLACK JACK, a la combinación de dos cartas: un \"AS\" y una figura (K, Q, J) o un Diez (10)» (AR-02) and it is paid «el 150% de su apuesta» (AR-16); the sentence «éste será considerado para el pago en forma \"Simple\" (1 por 1)» stands under «APERTURA DE \"ASES\"» alone. So a split Ace that draws a ten-value is a blackjack paid 1:1, and a split ten-value that draws an Ace, one of «dos jugadas independientes», a blackjack paid 3:2; both rank as blackjacks (beat a dealer 21, push a dealer blackjack: «lograre Black Jack»). split_blackjack=blackjack-even pays every split hand's blackjack 1:1, the reading sabot took before"})
 	}
