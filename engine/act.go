@@ -299,6 +299,19 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		}
 		return errQuiet
 	}
+	if a.Player != b.holder && (a.Kind == Double || a.Kind == Split) && r.p.BackFollow != rules.BackChoose && r.findBet(a.Player, boxNo, idx+1) >= 0 {
+		// ES-03, VE-11, VE-12: a back bettor answers no split or double
+		// where the table's reading answers for him (back_follow).
+		why := "no back bet follows the holder's split or double at this table, it stays where it was placed"
+		if r.p.BackFollow == rules.BackFollows {
+			why = "a back bet follows the holder's split or double at once at this table, unasked"
+		}
+		rule := "ES-03, VE-12"
+		if a.Kind == Double {
+			rule = "ES-03, VE-11"
+		}
+		return r.refuseBy(explain, a, ErrIllegalAction, why, rule, "back_follow")
+	}
 	if a.Player != b.holder {
 		if explain {
 			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("decisions for box %d are its holder's, %s's", boxNo, b.holder), "AR-06, ES-03, VE-03")

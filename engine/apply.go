@@ -226,16 +226,46 @@ func (r *Round) applyPlay(a Action) {
 }
 
 // openFollow opens the window in which back bettors answer the holder's
-// double or split, if the hand has any (VE-11, VE-12).
+// double or split, if the hand has any (VE-11, VE-12). The table's reading
+// (back_follow) may leave them no answer: under follow every back bet on
+// the hand follows at once, a matching stake put on the double or the new
+// hand; under stay none does, and no window opens.
 func (r *Round) openFollow(k Kind, boxNo int) bool {
 	r.followKind = k
 	r.window++ // a fresh window: answers to earlier ones do not count
-	if !r.followPending(boxNo, r.curHand) {
+	if r.p.BackFollow == rules.BackStays || !r.followPending(boxNo, r.curHand) {
+		return false
+	}
+	if r.p.BackFollow == rules.BackFollows {
+		r.followAll(k, boxNo)
 		return false
 	}
 	r.phase = FollowWindow
 	r.emit(Event{Kind: EvWindow, Phase: FollowWindow})
 	return true
+}
+
+// followAll makes every back bet on the hand follow the holder's double or
+// split (back_follow=follow): each bettor's matching stake, in the order
+// the bets were placed, as if each had answered with it.
+func (r *Round) followAll(k Kind, boxNo int) {
+	idx := r.curHand
+	for r.followPending(boxNo, idx) {
+		holder := r.boxes[boxNo].holder
+		for i := range r.bets {
+			b := &r.bets[i]
+			if b.Box == boxNo && b.Hand == idx+1 && b.Player != holder && (b.Kind == MainBet || b.Kind == SplitBet) && b.window != r.window && !b.settled {
+				b.window = r.window
+				player, stake := b.Player, b.Stake
+				if k == Double {
+					r.addBet(player, boxNo, idx+1, DoubleBet, stake)
+				} else {
+					r.addBet(player, boxNo, r.boxes[boxNo].n, SplitBet, stake)
+				}
+				break // addBet may move r.bets: look again
+			}
+		}
+	}
 }
 
 // applyHouse applies the house's correction of an irregularity (AR-23).

@@ -202,6 +202,8 @@ func (p *Profile) Readings() []Reading {
 	switch {
 	case p.SplitBlackjack == SplitBlackjackEven:
 		add("AR-19", "split_blackjack", "a two-card 21 on any split hand ranks as a blackjack (beats a dealer 21, pushes a dealer blackjack) and is paid even money")
+	case p.SplitBlackjack == Split21 && p.OwnRule("AR-19"):
+		out = append(out, Reading{Rule: "AR-19", Option: "split_blackjack", Value: "21", Text: "an Ace and a ten-value on a split hand count 21, not a blackjack: paid 1:1 when they win, beaten by a dealer blackjack; the Spanish and Venetian texts say so of split hands, AR-19's «éste será considerado para el pago en forma \"Simple\" (1 por 1)» gives only the payment of split Aces; split_blackjack=aces-even is AR-19 by the letter (AR-02's blackjack on any two cards)"})
 	case p.SplitBlackjack == SplitBlackjackAcesEven && p.OwnRule("AR-19"):
 		out = append(out, Reading{Rule: "AR-19", Option: "split_blackjack", Value: "aces-even", Text: "by the letter: «Se denomina BLACK JACK, a la combinación de dos cartas: un \"AS\" y una figura (K, Q, J) o un Diez (10)» (AR-02) and it is paid «el 150% de su apuesta» (AR-16); the sentence «éste será considerado para el pago en forma \"Simple\" (1 por 1)» stands under «APERTURA DE \"ASES\"» alone. So a split Ace that draws a ten-value is a blackjack paid 1:1, and a split ten-value that draws an Ace, one of «dos jugadas independientes», a blackjack paid 3:2; both rank as blackjacks (beat a dealer 21, push a dealer blackjack: «lograre Black Jack»). split_blackjack=blackjack-even pays every split hand's blackjack 1:1, the reading sabot took before"})
 	}
@@ -235,11 +237,8 @@ func (p *Profile) Readings() []Reading {
 	if p.HoleCard == NoHole && p.DealerBlackjackTakes == TakesAll && p.OwnRule("ES-12") { // VE-15 says it: «tutte le altre puntate sono perdenti»
 		add("ES-12", "dealer_blackjack_takes", "a blackjack «gana a cualquier otra combinación», the dealer's too: doubled and split stakes are lost with the original")
 	}
-	switch {
-	case p.BackBetsPerBox > 0 && p.OwnRule("ES-03"):
-		add("ES-03", "", "after the box holder's split each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; after a double, to match it or not: the leaflet says only that they accept the holder's decisions («debiendo aceptar sus iniciativas»)")
-	case p.BackBetsPerBox > 0:
-		add("VE-12", "", "after the box holder's split each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; after a double, to match it or not (VE-11)")
+	if p.BackBetsPerBox > 0 {
+		out = append(out, p.backFollowReading())
 	}
 	if p.Regulation == "venice" && p.DoubleAfterSplit {
 		add("VE-13", "double_after_split", "a split hand may double: the rules give the double after a split in the case of an Ace on split ten-values («può richiedere una o più carte o raddoppiare»), and VE-11 lets the box holder double «dopo aver ricevuto le prime due carte, indipendentemente dal punteggio ottenuto», which a split hand's first two cards are")
@@ -304,4 +303,33 @@ func (p *Profile) Readings() []Reading {
 		out = append(out, r)
 	}
 	return out
+}
+
+// backFollowReading is the reading of what a back bet does after the box
+// holder's split or double (back_follow): ES-03 at a table of the Spanish
+// leaflet, VE-12 (and VE-11 for the double) at the others.
+func (p *Profile) backFollowReading() Reading {
+	v := backFollowName[p.BackFollow]
+	r := Reading{Rule: "VE-12", Option: "back_follow", Value: v}
+	if p.OwnRule("ES-03") {
+		r.Rule = "ES-03"
+		switch p.BackFollow {
+		case BackChoose:
+			r.Text = "the leaflet has the standing bettors accept the seated player's decisions («debiendo aceptar sus iniciativas»), read as his play of the hand, each bettor's stake his own: after the holder's split each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; after a double, to match it or not, his bet taking the one card either way; back_follow=follow reads the sentence as binding the stakes too, back_follow=stay as leaving every back bet where it was placed"
+		case BackFollows:
+			r.Text = "«debiendo aceptar sus iniciativas» read as binding the stakes too: the holder's split or double takes every back bet with it, a matching stake put at once on the new hand or on the double, without an answer; back_follow=choose lets each back bettor answer, back_follow=stay leaves every back bet where it was placed"
+		default:
+			r.Text = "«debiendo aceptar sus iniciativas» read as the back bettor taking the holder's play as it comes and adding no stake: after a split his bet stays on the first hand only, after a double on the doubled hand at its own stake, taking the one card; back_follow=choose lets each back bettor match the split or double, back_follow=follow makes every back bet follow it"
+		}
+		return r
+	}
+	switch p.BackFollow {
+	case BackChoose:
+		r.Text = "«I giocatori che hanno puntato sulla postazione non sono obbligati a raddoppiare la posta, ma devono accettare l’attribuzione di una sola carta» (VE-11): after the holder's double each back bettor doubles his own stake or not, his bet taking the one card either way; «Nella divisione la decisione del titolare di postazione è vincolante per gli altri giocatori» is read as binding the play, as VE-03 says of each of his decisions: the box is split for every bettor on it, and each back bettor chooses to put a matching stake on the new hand or to stay on the first hand only; back_follow=follow (every back bet follows) and back_follow=stay (none does) depart from VE-11's double"
+	case BackFollows:
+		r.Text = "«Nella divisione la decisione del titolare di postazione è vincolante per gli altri giocatori» read as binding the stakes: the holder's split, and his double too, takes every back bet with it, a matching stake put at once on the new hand or on the double, without an answer; for the double this departs from VE-11 («non sono obbligati a raddoppiare la posta»); back_follow=choose is the letter"
+	default:
+		r.Text = "no back bet follows the holder: after a split it stays on the first hand only, after a double on the doubled hand at its own stake, taking the one card («devono accettare l’attribuzione di una sola carta»); denying the back bettors the double departs from VE-11, which leaves it to them («non sono obbligati a raddoppiare la posta»); back_follow=choose is the letter"
+	}
+	return r
 }

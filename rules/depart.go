@@ -73,6 +73,7 @@ var regulatedValues = map[string][]regulated{
 		{"VE-09", "three_sevens", "false: «In caso di vincita il premio è alla pari»", func(p *Profile) bool { return !p.ThreeSevens }},
 		{"VE-10", "blackjack_pays", "3:2 («è pagata 3 a 2»)", func(p *Profile) bool { return p.BlackjackPays.Num*2 == p.BlackjackPays.Den*3 }},
 		{"VE-11", "double_on", "any («indipendentemente dal punteggio ottenuto»)", func(p *Profile) bool { return p.DoubleOn == DoubleAny }},
+		{"VE-11", "back_follow", "choose: the back bettors «non sono obbligati a raddoppiare la posta», each doubles his own stake or not", func(p *Profile) bool { return p.BackFollow == BackChoose }},
 		{"VE-12", "max_hands", "3 (one more split: «un'ultima divisione»)", func(p *Profile) bool { return p.MaxHands == 3 }},
 		{"VE-13", "split_ten_ace_choice", "true (the Ace on split ten-values «1 o 11 punti»)", func(p *Profile) bool { return p.SplitTenAceChoice }},
 		{"VE-14", "hit_split_aces", "false («una sola carta per ciascuno di essi»)", func(p *Profile) bool { return !p.HitSplitAces }},

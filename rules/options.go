@@ -139,6 +139,7 @@ var (
 	insClosesNames = []string{"first-decision", "third-card"}
 	dealerAceNames = []string{"recount", "stays-one"}
 	resplitNames   = []string{"any", "first"}
+	backFollowName = []string{"choose", "follow", "stay"}
 	collectedNames = []string{"discard", "under-face-up", "under-face-down"}
 )
 
@@ -152,6 +153,7 @@ var options = []Option{
 	enumOpt("collected_cards", "FAM-03,EG-05", "Where played cards go: the discard tray (reshuffle after the cut card), under the deck face up (reshuffle when the first face-up card is reached) or face down (dealt on until the bank changes hands).", collectedNames, func(p *Profile) *Collected { return &p.Collected }),
 	intOpt("boxes", "ES-03,VE-03", "Boxes (betting positions) on the layout.", func(p *Profile) *int { return &p.Boxes }),
 	intOpt("back_bets_per_box", "AR-05,ES-03,VE-03", "Back bettors allowed on a box besides its holder (0: no back betting).", func(p *Profile) *int { return &p.BackBetsPerBox }),
+	enumOpt("back_follow", "ES-03,VE-11,VE-12", "What a back bet does when the box holder splits or doubles: choose (each back bettor answers, putting a matching stake on the new hand or on the double, or not; not following, his bet stays on the first hand, or on the doubled hand at its own stake, taking the one card: spain, ES-03 «debiendo aceptar sus iniciativas» read as the play; venice, VE-11 «non sono obbligati a raddoppiare la posta, ma devono accettare l’attribuzione di una sola carta»), follow (every back bet follows at once, without an answer: the holder's initiative binds the stake too) or stay (no back bet follows: it stays where it was placed). Needs back_bets_per_box above 0.", backFollowName, func(p *Profile) *BackFollow { return &p.BackFollow }),
 	moneyOpt("min_bet", "AR-04,VE-18", "Table minimum stake, in minor units.", func(p *Profile) *money.Amount { return &p.MinBet }),
 	moneyOpt("max_bet", "AR-04,VE-21", "Table maximum stake, in minor units.", func(p *Profile) *money.Amount { return &p.MaxBet }),
 	enumOpt("max_bet_scope", "ES-03,VE-21", "What the maximum binds: each bettor's stake (bet) or a box's stakes together, the holder's and the back bettors' (box). venice: box, VE-21 «neppure con l'intervento di terzi»; spain: box, ES-03 reading («siempre dentro de los límites de las apuestas máximas»).", maxScopeNames, func(p *Profile) *MaxScope { return &p.MaxScope }),

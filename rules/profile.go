@@ -153,6 +153,26 @@ const (
 	ResplitFirst
 )
 
+// BackFollow says what a back bet does when the box holder splits or
+// doubles (ES-03, VE-11, VE-12): 001 has the back bettors accept the
+// holder's decisions («debiendo aceptar sus iniciativas»), 004 lets them
+// not double («non sono obbligati a raddoppiare la posta, ma devono
+// accettare l’attribuzione di una sola carta») and makes the split binding
+// («la decisione del titolare di postazione è vincolante»).
+type BackFollow uint8
+
+const (
+	// BackChoose: each back bettor answers the split or double, putting a
+	// matching stake on the new hand or the double, or not.
+	BackChoose BackFollow = iota
+	// BackFollows: every back bet follows at once, a matching stake put
+	// on the new hand or on the double without an answer.
+	BackFollows
+	// BackStays: no back bet follows: after a split it stays on the first
+	// hand, after a double on the doubled hand at its own stake.
+	BackStays
+)
+
 // InsuranceCloses says what closes the insurance window (ES-11, VE-15):
 // the offer is made once, before play, or stays open until a player is
 // dealt a third card.
@@ -213,6 +233,7 @@ type Profile struct {
 	// The table.
 	Boxes             int          // ES-03, VE-03
 	BackBetsPerBox    int          // AR-05, ES-03, VE-03
+	BackFollow        BackFollow   // ES-03, VE-11, VE-12: a back bet after the holder's split or double
 	MinBet, MaxBet    money.Amount // AR-04, VE-18, VE-21
 	MaxScope          MaxScope     // ES-03, VE-21
 	MaxCapsDouble     bool         // VE-21: a double counts only up to the maximum
@@ -284,6 +305,9 @@ func (p *Profile) Hash() string {
 var tableOnly = map[string]bool{
 	"min_bet": true, "max_bet": true, "max_bet_scope": true, "max_bet_caps_double": true, "below_min_stands": true,
 	"min_bets_to_start": true, "lone_customer_boxes": true, "boxes": true, "back_bets_per_box": true,
+	// What a back bet does after the holder's split or double changes the
+	// back bet's return, not the box's: the holder plays and stakes alike.
+	"back_follow":  true,
 	"bank_rotates": true, "bank_rounds": true,
 	"burn_cards": true, "min_cut": true, "cut_card_reserve": true, "last_round_void": true, "collected_cards": true, "player_cut": true,
 	// What the dealer draws when no live hand remains changes no bet's

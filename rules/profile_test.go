@@ -251,9 +251,9 @@ func TestReadingsOfTheDealerAndTheMaximum_AR14_ES03_ES05_VE08_VE21(t *testing.T)
 func TestReadingsListed_FAM01_VE13_VE01_ES09_ES11_AR10(t *testing.T) {
 	want := map[string][]string{
 		"argentina": {"AR-10 challenge"},
-		"spain":     {"ES-09 max_hands", "ES-09 resplit_aces", "ES-11 insurance_closes", "ES-03 "},
+		"spain":     {"ES-09 max_hands", "ES-09 resplit_aces", "ES-11 insurance_closes", "ES-03 back_follow"},
 		"family":    {"FAM-01 back_bets_per_box", "FAM-01 max_hands", "ES-09 resplit_aces", "ES-11 insurance_closes"},
-		"venice":    {"VE-13 double_after_split", "VE-01 cut_card_reserve", "VE-15 insurance_closes", "VE-12 "},
+		"venice":    {"VE-13 double_after_split", "VE-01 cut_card_reserve", "VE-15 insurance_closes", "VE-12 back_follow"},
 	}
 	for name, ws := range want {
 		var got []string
@@ -333,7 +333,7 @@ func TestReadingsListed_AR10_AR12_AR13_AR19_ES04_ES07_ES11_VE12_VE13_FAM01_FAM02
 	must(t, v.Set("resplit_hands", "first"))
 	var ve12 []string
 	for _, r := range v.Readings() {
-		if r.Rule == "VE-12" && r.Option != "" {
+		if r.Rule == "VE-12" && r.Option == "resplit_hands" {
 			ve12 = append(ve12, r.Option+"="+r.Value)
 		}
 	}

@@ -53,8 +53,11 @@ func (p *Profile) Validate() error {
 		return bad("blackjack_pays=%v: want a positive ratio", p.BlackjackPays)
 	case p.HoleCard > NoHole || p.DealerBlackjackTakes > TakesOriginal || p.DoubleOn > Double11 ||
 		p.SplitBlackjack > SplitBlackjackAcesEven || p.Surrender > EarlySurrender || p.EvenMoney > EvenMoneyAceTen ||
-		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysUnlessAllBust || p.InsuranceCloses > ClosesThirdCard:
+		p.MaxScope > MaxPerBox || p.Collected > UnderFaceDown || p.DealerPlays > PlaysUnlessAllBust || p.InsuranceCloses > ClosesThirdCard ||
+		p.BackFollow > BackStays:
 		return bad("an enumerated option is out of range")
+	case p.BackFollow != BackChoose && p.BackBetsPerBox == 0:
+		return bad("back_follow=%s with back_bets_per_box=0: no back bet to follow or stay (ES-03, VE-12)", backFollowName[p.BackFollow])
 	case p.Surrender == LateSurrender && p.HoleCard == NoPeek:
 		return bad("surrender=late with hole_card=no-peek: late surrender needs the dealer's peek (or no hole card)")
 	case p.Surrender == EarlySurrender && p.HoleCard == Peek:

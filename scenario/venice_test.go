@@ -51,6 +51,22 @@ var veniceRounds = []round{
 	{name: "VE-12 a back bettor stays on the first hand", profile: "venice", cards: "8S 6D 8H TC 9D TH 7S",
 		bets: "ana 1 100; ben 1 50", decisions: "ana 1 split; ana 1/1 stand; ana 1/2 stand",
 		net: "ana=200 ben=50"},
+	// ES-03, VE-11, VE-12: what a back bet does after the holder's split
+	// or double is the table's reading (back_follow): choose (above, the
+	// profile's), follow (every back bet follows unasked) or stay (none
+	// does; both depart from VE-11's double).
+	{name: "VE-11 option follow the back bet doubles unasked", profile: "venice", options: map[string]any{"back_follow": "follow"},
+		cards: "5S 6D 4H 9C TC 8D", bets: "ana 1 100; ben 1 50", decisions: "ana 1 double", net: "ana=200 ben=100"},
+	{name: "VE-11 option stay the back bet takes the one card at its own stake", profile: "venice", options: map[string]any{"back_follow": "stay"},
+		cards: "5S 6D 4H 9C TC 8D", bets: "ana 1 100; ben 1 50", decisions: "ana 1 double", net: "ana=200 ben=50"},
+	{name: "VE-12 option follow the back bet follows the split unasked", profile: "venice", options: map[string]any{"back_follow": "follow"},
+		cards: "8S 6D 8H TC 9D TH 7S", bets: "ana 1 100; ben 1 50", decisions: "ana 1 split; ana 1/1 stand; ana 1/2 stand", net: "ana=200 ben=100"},
+	{name: "VE-12 option follow a back bettor's answer is refused", profile: "venice", options: map[string]any{"back_follow": "follow"},
+		cards: "8S 6D 8H TC 9D TH 7S", bets: "ana 1 100; ben 1 50", decisions: "ana 1 split; ben 1 split", err: "unasked (VE-12)"},
+	{name: "VE-12 option stay the back bet stays on the first hand", profile: "venice", options: map[string]any{"back_follow": "stay"},
+		cards: "8S 6D 8H TC 9D TH 7S", bets: "ana 1 100; ben 1 50", decisions: "ana 1 split; ana 1/1 stand; ana 1/2 stand", net: "ana=200 ben=50"},
+	{name: "VE-12 option stay the back bettor may not follow the split", profile: "venice", options: map[string]any{"back_follow": "stay"},
+		cards: "8S 6D 8H TC 9D TH 7S", bets: "ana 1 100; ben 1 50", decisions: "ana 1 split; ben 1 split", err: "stays where it was placed (VE-12)"},
 	{name: "VE-12 split to three hands at most", profile: "venice", cards: "8S 6D 8H 8C 8D",
 		bets: "ana 1 100", decisions: "ana 1 split; ana 1 split; ana 1 split", err: "3 hands"},
 	// VE-12's two readings of which split hand splits again

@@ -398,6 +398,16 @@ func TestAgreesWithEngine(t *testing.T) {
 			setup: func(c *Config) { c.Boxes, c.BackBets, c.BackFollow = 2, 2, false }},
 		agreeCase{name: "spain/back-bettors", profile: "spain", random: true, rounds: 4000,
 			setup: func(c *Config) { c.Boxes, c.BackBets, c.BackFollow = 1, 3, true }},
+		// ES-03, VE-12: the table's reading decides (back_follow), the
+		// bettors' own choice (BackFollow) is never asked.
+		agreeCase{name: "venice/VE-12-back-follow-follow", profile: "venice", options: []string{"back_follow=follow"}, random: true, rounds: 6000,
+			setup: func(c *Config) { c.Boxes, c.BackBets, c.BackFollow = 2, 2, false }},
+		agreeCase{name: "venice/VE-12-back-follow-stay", profile: "venice", options: []string{"back_follow=stay"}, random: true, rounds: 6000,
+			setup: func(c *Config) { c.Boxes, c.BackBets, c.BackFollow = 2, 2, true }},
+		agreeCase{name: "spain/ES-03-back-follow-follow", profile: "spain", options: []string{"back_follow=follow"}, random: true, rounds: 4000,
+			setup: func(c *Config) { c.Boxes, c.BackBets, c.BackFollow = 1, 3, false }},
+		agreeCase{name: "spain/ES-03-back-follow-stay", profile: "spain", options: []string{"back_follow=stay"}, random: true, rounds: 4000,
+			setup: func(c *Config) { c.Boxes, c.BackBets, c.BackFollow = 1, 3, true }},
 		agreeCase{name: "family/pontoon", profile: "family", options: []string{"five_card_21=true", "three_sevens=true"}, random: true, rounds: 8000},
 		agreeCase{name: "family/pontoon-textbook", profile: "family", options: []string{"five_card_21=true", "three_sevens=true"}, rounds: 4000},
 		agreeCase{name: "family/face-down", profile: "family", options: []string{"collected_cards=under-face-down", "bank_rounds=5"}, random: true, rounds: 4000},

@@ -95,6 +95,9 @@ func fastCases() []fastCase {
 		fastCase{name: "vegas-h17/AR-13-dealer-ace-stays-one", profile: "vegas-h17", options: []string{"dealer_ace=stays-one"}},
 		fastCase{name: "venice/AR-13-dealer-ace-stays-one", profile: "venice", options: []string{"dealer_ace=stays-one"}},
 		fastCase{name: "venice/VE-12-resplit-first", profile: "venice", options: []string{"resplit_hands=first"}},
+		// ES-03, VE-12: the fast path plays no back bets (fastEligible),
+		// so back_follow leaves it as it is.
+		fastCase{name: "venice/VE-12-back-follow-stay", profile: "venice", options: []string{"back_follow=stay"}},
 		fastCase{name: "spain/VE-12-resplit-first-aces", profile: "spain", options: []string{"resplit_hands=first", "resplit_aces=true", "max_hands=4"}},
 		fastCase{name: "argentina/split-blackjack-aces-even", profile: "argentina", options: []string{"split_blackjack=aces-even"}},
 		fastCase{name: "venice/split-blackjack-aces-even", profile: "venice", options: []string{"split_blackjack=aces-even", "stand_on_21=false"}},

@@ -25,7 +25,7 @@ type Config struct {
 
 	Boxes      int  // boxes the player plays each round, from box 1 (default 1)
 	BackBets   int  // back bets of the player's own on each of his boxes (ES-03, VE-03)
-	BackFollow bool // the back bets match the holder's doubles and splits (VE-11, VE-12)
+	BackFollow bool // at a back_follow=choose table, the back bets match the holder's doubles and splits (VE-11, VE-12); elsewhere the table's reading decides
 	Others     int  // other players' boxes after the player's, flat one unit
 
 	// Counting: the system, the bet ramp by count (empty: flat one

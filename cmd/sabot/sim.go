@@ -275,7 +275,7 @@ for the reference rules (a labelled fallback).`,
 	f.IntVar(&boxes, "boxes", 1, "boxes the player plays each round (ES-03, VE-03)")
 	f.IntVar(&others, "others", 0, "other players' boxes at the table (flat one unit, basic strategy)")
 	f.IntVar(&backBets, "back-bets", 0, "back bets of the player's own on each of his boxes (ES-03, VE-03; refused where AR-05 forbids them)")
-	f.BoolVar(&backFollow, "back-follow", true, "back bets match the box holder's doubles and splits (VE-11, VE-12)")
+	f.BoolVar(&backFollow, "back-follow", true, "back bets match the box holder's doubles and splits (VE-11, VE-12), where the table lets them choose (back_follow=choose; under follow or stay the table decides)")
 	f.StringVar(&strategyFile, "strategy", "", "strategy card, CSV (sabot strategy --format csv); default: the exact basic strategy of package analysis")
 	f.BoolVar(&textbook, "textbook", false, "play the built-in textbook chart (4-8 decks, S17 or H17, DAS; a fallback for the reference rules)")
 	f.StringVar(&count, "count", "", "count cards: hi-lo, ko, hi-opt-ii or zen")

@@ -115,8 +115,18 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		layout = append(layout, ph("boxes.noBack", ". No back betting: only seated players bet, each on his own box or on free boxes"))
 	} else {
 		layout = append(layout, ph("boxes.back", ". Each box has its holder's spot and up to "+english.Count(p.BackBetsPerBox, "back bettor", "back bettors")+"; the box holder decides for the box and back bettors accept his decisions", "n", p.BackBetsPerBox))
+		// ES-03, VE-11, VE-12: what a back bet does after his split or
+		// double (back_follow).
+		switch p.BackFollow {
+		case rules.BackFollows:
+			layout = append(layout, ph("boxes.followAll", "; his split or double takes every back bet with it, a matching stake put on at once"))
+		case rules.BackStays:
+			layout = append(layout, ph("boxes.followNone", "; back bets never follow his split or double: they stay on the first hand, or on the doubled hand at their own stake"))
+		default:
+			layout = append(layout, ph("boxes.followChoose", "; after his split or double each back bettor chooses to match it or not, staying on the first hand, or on the doubled hand at his own stake"))
+		}
 	}
-	add("boxes", layout, []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box")
+	add("boxes", layout, []string{"AR-04", "AR-06", "VE-17", "AR-21"}, "boxes", "back_bets_per_box", "back_follow")
 
 	// min and max are money, in minor units: the text shows them as the
 	// client shows money (money.Amount.String).
