@@ -22,7 +22,7 @@ type downStore struct {
 	settles bool
 }
 
-func (s *downStore) Append(ctx context.Context, rec *sabot.LogRecord, ps []sabot.Posting) (bool, error) {
+func (s *downStore) Append(ctx context.Context, rec *sabot.LogAppend, ps []sabot.Posting) (bool, error) {
 	if s.down && s.settles && rec.Kind == sabot.LogSettle {
 		return false, s.unavailable()
 	}

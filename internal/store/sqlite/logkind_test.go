@@ -96,7 +96,7 @@ func TestLogKindCreatedMigration(t *testing.T) {
 		{TableID: b.ID, Kind: sabot.LogVoid, RoundNo: 1}, {TableID: b.ID, Kind: sabot.LogAdmin},
 	} {
 		rec.Created = at(i)
-		if _, err := old.Append(ctx, rec, nil); err != nil {
+		if _, err := old.Append(ctx, sabot.Appending(rec), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
