@@ -188,7 +188,7 @@ func (p *Profile) Readings() []Reading {
 		out = append(out, Reading{Rule: "AR-14", Option: "dealer_plays", Value: "unless-all-bust", Text: "by the letter: «Cuando todos los Jugadores se pasaren de puntaje» the dealer draws nothing; with any hand not bust, blackjacks alone included, he completes his hand by his rule (dealer_plays=as-needed stops him at two cards when only blackjacks are left)"})
 	case p.DealerPlays == PlaysAsNeeded:
 		add("AR-14", "dealer_plays", "the dealer draws nothing when no live hand other than blackjacks remains, but still completes two cards (turns the hole card, or draws one card under an Ace or ten) to settle blackjacks and insurance")
-	case p.EvenMoney == EvenMoneyAceTen:
+	case p.Regulation == "venice":
 		add("VE-08", "dealer_plays", "the dealer «deve portare a termine il suo, applicando obbligatoriamente “la regola del banco”»: he completes his hand by his rule whatever is left on the layout, every hand bust or every blackjack paid even money (AR-14 is the Argentine text's)")
 	default:
 		add("ES-05", "dealer_plays", "the dealer «deberá pedir otros naipes hasta que el total de su puntuación alcance 17»: he completes his hand by the rule of 17 whatever is left on the layout, every hand bust or every blackjack paid even money (AR-14 is the Argentine text's)")
@@ -301,6 +301,12 @@ func (p *Profile) Readings() []Reading {
 	}
 	if r, ok := p.cardsOutReading(); ok {
 		out = append(out, r)
+	}
+	for i := range out {
+		out[i].Cite = out[i].Rule
+		if p.Regulation != "" && !p.OwnRule(out[i].Rule) {
+			out[i].Cite = p.Cite(out[i].Rule, out[i].Option)
+		}
 	}
 	return out
 }

@@ -86,3 +86,35 @@ func TestDepartures_ES09_VE16_FAM01(t *testing.T) {
 		t.Errorf("five_card_21: family %v, spain %v", f.Departures(), s.Departures())
 	}
 }
+
+// The dealer who plays on when no live hand is left: venice's «deve portare
+// a termine il suo, applicando obbligatoriamente “la regola del banco”»
+// (VE-08) and argentina's dealer who draws nothing «Cuando todos los
+// Jugadores se pasaren de puntaje» (AR-14) are the regulations' own words,
+// so the other value departs; spain's ES-05 reading is a reading, no
+// departure.
+func TestDealerPlaysDepartures_AR14_VE08(t *testing.T) {
+	for _, c := range []struct{ name, value, want string }{
+		{"venice", "as-needed", "VE-08: dealer_plays=as-needed"},
+		{"venice", "unless-all-bust", "VE-08: dealer_plays=unless-all-bust"},
+		{"venice", "always", ""},
+		{"argentina", "always", "AR-14: dealer_plays=always"},
+		{"argentina", "unless-all-bust", ""},
+		{"spain", "as-needed", ""},
+	} {
+		p := MustLookup(c.name)
+		if err := p.Set("dealer_plays", c.value); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range p.Departures() {
+			got = append(got, d.String())
+		}
+		switch {
+		case c.want == "" && len(got) != 0:
+			t.Errorf("%s dealer_plays=%s departs: %q", c.name, c.value, got)
+		case c.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], c.want+", the regulation asks ")):
+			t.Errorf("%s dealer_plays=%s: departures %q, want %s", c.name, c.value, got, c.want)
+		}
+	}
+}

@@ -43,6 +43,12 @@ type Reading struct {
 	// Value is the option's value the reading explains, where the option
 	// has a reading for each of its values (insurance_closes); else empty.
 	Value string
+	// Cite is what the reading is shown under: Rule where it is a rule of
+	// the profile's own regulation, else "this table's rules: OPTION=VALUE"
+	// (TableRules): an option value that gives the table a behaviour its
+	// regulation does not have is read by the rule that has it (Rule, for
+	// the reading's words), never cited as the table's own rule.
+	Cite string
 }
 
 func intOpt(key, rules, doc string, f func(*Profile) *int) Option {

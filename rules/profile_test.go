@@ -268,14 +268,75 @@ func TestReadingsListed_FAM01_VE13_VE01_ES09_ES11_AR10(t *testing.T) {
 	}
 }
 
-// A profile of a seed reads it by its own rules: every reading names a
-// rule of the profile's regulation.
+// A profile of a seed reads it by its own rules: at every value of every
+// option of every built-in profile, a reading cites a rule of the
+// profile's regulation, or, where the value gives the table a behaviour its
+// regulation does not have (dealer_plays=as-needed at spain, AR-14's), it
+// is cited as this table's rules with the option and its value, never
+// another regulation's rule as the table's own.
 func TestReadingsCiteTheirOwnRegulation(t *testing.T) {
+	values := func(p *Profile, o Option) []string {
+		switch {
+		case o.Values == "bool":
+			return []string{"true", "false"}
+		case strings.Contains(o.Values, " | "):
+			return strings.Split(o.Values, " | ")
+		case strings.HasPrefix(o.Values, "integer"):
+			own, _ := p.Get(o.Key)
+			return []string{own, "0", "1", "2", "3", "7", "9"}
+		}
+		return nil
+	}
+	checked := 0
 	for _, name := range []string{"argentina", "spain", "family", "venice"} {
-		for _, r := range MustLookup(name).Readings() {
-			if !MustLookup(name).OwnRule(r.Rule) {
-				t.Errorf("%s: reading %s [%s] is another regulation's", name, r.Rule, r.Option)
+		base := MustLookup(name)
+		for _, o := range Options() {
+			for _, v := range values(base, o) {
+				p := base.Clone()
+				if p.Set(o.Key, v) != nil || p.Validate() != nil {
+					continue
+				}
+				for _, r := range p.Readings() {
+					checked++
+					if p.OwnRule(r.Rule) {
+						if r.Cite != r.Rule {
+							t.Errorf("%s %s=%s: reading %s [%s] cited %q, not its own rule", name, o.Key, v, r.Rule, r.Option, r.Cite)
+						}
+						continue
+					}
+					val, _ := p.Get(r.Option)
+					if want := TableRules + ": " + r.Option + "=" + val; r.Option == "" || r.Cite != want {
+						t.Errorf("%s %s=%s: reading %s [%s] is another regulation's, cited %q", name, o.Key, v, r.Rule, r.Option, r.Cite)
+					}
+				}
 			}
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d readings checked", checked)
+	}
+}
+
+// Which dealer reading a profile takes (VE-08 or ES-05) goes by its
+// regulation, not by an option that happens to differ between them:
+// venice with even_money=ace and spain with even_money=ace-or-ten keep
+// their own.
+func TestDealerPlaysReadingByRegulation_VE08_ES05(t *testing.T) {
+	for _, c := range []struct{ name, even, want string }{
+		{"venice", "ace", "VE-08"}, {"venice", "ace-or-ten", "VE-08"},
+		{"spain", "ace-or-ten", "ES-05"}, {"spain", "ace", "ES-05"}, {"family", "ace-or-ten", "ES-05"},
+	} {
+		p := MustLookup(c.name)
+		must(t, p.Set("dealer_plays", "always"))
+		must(t, p.Set("even_money", c.even))
+		var got []string
+		for _, r := range p.Readings() {
+			if r.Option == "dealer_plays" {
+				got = append(got, r.Cite)
+			}
+		}
+		if !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%s with even_money=%s: dealer_plays read under %q, want %s", c.name, c.even, got, c.want)
 		}
 	}
 }

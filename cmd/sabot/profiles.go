@@ -61,7 +61,11 @@ func newProfilesCmd(e *env) *cobra.Command {
 					if r.Value != "" {
 						opt = " [" + r.Option + "=" + r.Value + "]"
 					}
-					fmt.Fprintf(e.stdout, "  %s%s: %s\n", r.Rule, opt, r.Text)
+					cite := r.Cite
+					if cite == "" {
+						cite = r.Rule
+					}
+					fmt.Fprintf(e.stdout, "  %s%s: %s\n", cite, opt, r.Text)
 				}
 			}
 			fmt.Fprintf(e.stdout, "\nhash %s\n", p.Hash())

@@ -51,3 +51,31 @@ func TestKitSaysDepartures_AR01_AR05_AR20(t *testing.T) {
 		t.Errorf("argentina's kit departs: %v", d)
 	}
 }
+
+// AR-14 at spain: the kit's rules document cites a reading of another
+// regulation's rule as this table's rules, in the document's language, and
+// never under the other regulation's ID.
+func TestKitReadingUnderTheTablesRules_AR14(t *testing.T) {
+	p := rules.MustLookup("spain")
+	if err := p.Set("dealer_plays", "as-needed"); err != nil {
+		t.Fatal(err)
+	}
+	k := &Kit{Profile: p, Meta: Meta{Profile: p.Name}, StrategyCSV: "kind,hand,up,action\n"}
+	want := map[string]string{"es": "las reglas de esta mesa: dealer_plays=as-needed", "en": "this table's rules: dealer_plays=as-needed"}
+	for _, lang := range k.languages() {
+		doc, err := k.rulesDoc(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, l := range doc.Readings {
+			found = found || l.Topic == want[lang]
+			if strings.HasPrefix(l.Topic, "AR-") {
+				t.Errorf("%s: reading under %s at spain", lang, l.Topic)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no reading under %q", lang, want[lang])
+		}
+	}
+}

@@ -22,15 +22,15 @@ var langName = map[string]string{"en": "English", "es": "español", "it": "itali
 // words are the rules document's own words by language.
 var words = map[string]map[string]string{
 	"en": {"departs": "Where this table departs from its regulation", "limits": "The table's limits", "placeholder": "placeholder limits: the profile's defaults, not a table's; the operator sets the table's with -o min_bet=… -o max_bet=…", "min": "minimum stake", "max": "maximum stake", "title": "Rules of the game", "profile": "Profile", "rules": "The rules", "option": "options", "ids": "rules",
-		"readings": "Readings taken where the regulation is silent or ambiguous", "regulation": "The regulation, rule by rule",
+		"readings": "Readings taken where the regulation is silent or ambiguous", "tableRules": "this table's rules", "regulation": "The regulation, rule by rule",
 		"seed": "the regulation's words", "options": "Every option of the profile", "value": "value", "none": "This profile follows no regulation (a reference profile): its rules are its options.",
 		"note": "Made by `sabot certify` from the profile: each rule's sentence is the one the tables show (GET /api/tables/{id}/rules), each rule ID is RULES.md's, and the regulation's own words are quoted verbatim where the project has them."},
 	"es": {"departs": "Donde esta mesa se aparta de su reglamento", "limits": "Límites de la mesa", "placeholder": "límites provisionales: los del perfil por omisión, no los de una mesa; el operador fija los de la mesa con -o min_bet=… -o max_bet=…", "min": "apuesta mínima", "max": "apuesta máxima", "title": "Reglamento del juego", "profile": "Perfil", "rules": "Las reglas", "option": "opciones", "ids": "reglas",
-		"readings": "Lecturas tomadas donde el reglamento calla o es ambiguo", "regulation": "El reglamento, regla por regla",
+		"readings": "Lecturas tomadas donde el reglamento calla o es ambiguo", "tableRules": "las reglas de esta mesa", "regulation": "El reglamento, regla por regla",
 		"seed": "palabras del reglamento", "options": "Todas las opciones del perfil", "value": "valor", "none": "",
 		"note": "Hecho por `sabot certify` a partir del perfil: cada frase es la que muestran las mesas, en su traducción al español; cada regla lleva su identificador y, donde existen, las palabras del reglamento citadas textualmente."},
 	"it": {"departs": "Dove questo tavolo si discosta dal suo regolamento", "limits": "Limiti del tavolo", "placeholder": "limiti provvisori: quelli predefiniti del profilo, non di un tavolo; l'operatore fissa quelli del tavolo con -o min_bet=… -o max_bet=…", "min": "puntata minima", "max": "puntata massima", "title": "Regolamento del gioco", "profile": "Profilo", "rules": "Le regole", "option": "opzioni", "ids": "regole",
-		"readings": "Letture adottate dove il regolamento tace o è ambiguo", "regulation": "Il regolamento, regola per regola",
+		"readings": "Letture adottate dove il regolamento tace o è ambiguo", "tableRules": "le regole di questo tavolo", "regulation": "Il regolamento, regola per regola",
 		"seed": "parole del regolamento", "options": "Tutte le opzioni del profilo", "value": "valore", "none": "",
 		"note": "Prodotto da `sabot certify` a partire dal profilo: ogni frase è quella mostrata ai tavoli, nella traduzione italiana; ogni regola porta il suo identificativo e, dove esistono, le parole del regolamento citate alla lettera."},
 }
@@ -98,7 +98,13 @@ func (k *Kit) rulesDoc(lang string) (*RulesDoc, error) {
 		doc.Lines = append(doc.Lines, DocLine{Topic: say("topic."+l.Key, l.Topic), Text: sentence(l.Phrases, l.Text), Options: l.Options, Rules: l.Rules})
 	}
 	for _, l := range tr.Readings {
-		doc.Readings = append(doc.Readings, DocLine{Topic: l.Topic, Text: sentence(l.Phrases, l.Text), Options: l.Options, Rules: l.Rules})
+		// A reading cited as this table's rules says so in the
+		// document's language.
+		topic := l.Topic
+		if rest, ok := strings.CutPrefix(topic, rules.TableRules+": "); ok {
+			topic = words[lang]["tableRules"] + ": " + rest
+		}
+		doc.Readings = append(doc.Readings, DocLine{Topic: topic, Text: sentence(l.Phrases, l.Text), Options: l.Options, Rules: l.Rules})
 	}
 	for _, d := range tr.Departures {
 		doc.Departures = append(doc.Departures, DocLine{Topic: d.Rule.ID, Text: d.Text, Options: []string{d.Option}, Rules: []webapi.RuleRef{d.Rule}})

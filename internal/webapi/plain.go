@@ -314,7 +314,13 @@ func PlainRules(table int64, p *rules.Profile) *TableRules {
 		if rd.Value != "" {
 			key += "." + rd.Value
 		}
-		tr.Readings = append(tr.Readings, RuleLine{Topic: rd.Rule, Key: rd.Rule, Text: rd.Text, Phrases: []sabot.Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
+		// A reading whose rule is another regulation's is shown under
+		// this table's rules (rd.Cite), its rule not linked as the table's.
+		topic := rd.Cite
+		if topic == "" {
+			topic = rd.Rule
+		}
+		tr.Readings = append(tr.Readings, RuleLine{Topic: topic, Key: rd.Rule, Text: rd.Text, Phrases: []sabot.Phrase{ph(key, rd.Text)}, Options: keys, Rules: refs(rd.Rule)})
 	}
 	for _, d := range departures {
 		if r := refs(d.Rule); len(r) == 1 {

@@ -9,6 +9,11 @@ import { h, replace, pct, money } from './dom.js';
 import { t, phrase, sentence as words } from './i18n.js';
 import { calculator, strategyGrid } from './calc.js';
 
+// A reading of another regulation's rule is shown under this table's rules
+// with the option and its value (the server's topic "this table's rules: OPTION=VALUE").
+const TABLE_RULES = "this table's rules: ";
+const readingTopic = topic => topic.startsWith(TABLE_RULES) ? t('rules.tableRules', { option: topic.slice(TABLE_RULES.length) }) : topic;
+
 // rulesPanel fills el with the table's rules and resolves with every
 // option's value (for the felt's print), or null.
 export async function rulesPanel(el, id, { open = false } = {}) {
@@ -60,7 +65,7 @@ export async function rulesPanel(el, id, { open = false } = {}) {
     ])),
     r.readings.length ? h('details', { class: 'readings', open: open || null },
       h('summary', {}, t('rules.readings')),
-      h('ul', {}, r.readings.map(x => h('li', {}, h('strong', {}, x.topic + ': '), sentence(x), x.options?.length ? h('span', { class: 'hint' }, t('rules.option', { options: x.options.join(', ') })) : null)))) : null);
+      h('ul', {}, r.readings.map(x => h('li', {}, h('strong', {}, readingTopic(x.topic) + ': '), sentence(x), x.options?.length ? h('span', { class: 'hint' }, t('rules.option', { options: x.options.join(', ') })) : null)))) : null);
   if (table.status === 'fulfilled') {
     const tr = table.value.rules;
     replace(timers,

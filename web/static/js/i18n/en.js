@@ -444,6 +444,7 @@ export default {
   'rules.departsHere': ' This table departs from it: {how}.',
   'rules.readings': 'Where the regulation is silent: the readings this table takes',
   'rules.option': ' (option {options})',
+  'rules.tableRules': "this table's rules: {option}",
   'rules.timers': 'Timers',
   'rules.timersText': 'Bets close {bet} s after the first bet; each decision has {decision} s, an optional window (insurance, challenge, following the box holder) {window} s. Limits: {min} to {max}.',
   'rules.onTimeout': "When time runs out — betting window: the round is dealt; optional window (challenge, insurance, even money, back bettors' answer, VE-13 choice): closed; a hand: stands, or declares its Ace 11 where one must be declared (AR-11), or draws where it may not stand (VE-06), until the next hand's turn.",

@@ -436,6 +436,7 @@ export default {
   'rules.departsHere': ' Esta mesa se aparta de ella: {how}.',
   'rules.readings': 'Donde el reglamento calla: las lecturas que hace esta mesa',
   'rules.option': ' (opción {options})',
+  'rules.tableRules': 'las reglas de esta mesa: {option}',
   'rules.timers': 'Tiempos',
   'rules.timersText': 'Las apuestas cierran {bet} s después de la primera; cada decisión tiene {decision} s, una ventana opcional (seguro, desafío, seguir al titular) {window} s. Límites: de {min} a {max}.',
   'rules.onTimeout': "Cuando se acaba el tiempo — las apuestas: se reparte la ronda; una ventana opcional (desafío, seguro, pago 1 a 1, la respuesta de los apostadores de atrás, la elección de VE-13): se cierra; una mano: se planta, o declara su As como 11 donde hay que declararlo (AR-11), o pide donde no puede plantarse (VE-06), hasta el turno de la mano siguiente.",

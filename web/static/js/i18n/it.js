@@ -436,6 +436,7 @@ export default {
   'rules.departsHere': ' Questo tavolo se ne discosta: {how}.',
   'rules.readings': 'Dove il regolamento tace: le letture di questo tavolo',
   'rules.option': ' (opzione {options})',
+  'rules.tableRules': 'le regole di questo tavolo: {option}',
   'rules.timers': 'Tempi',
   'rules.timersText': 'Le puntate si chiudono {bet} s dopo la prima; ogni decisione ha {decision} s, una finestra facoltativa (assicurazione, sfida, seguire il titolare) {window} s. Limiti: da {min} a {max}.',
   'rules.onTimeout': "Allo scadere del tempo — le puntate: si distribuisce la mano; una finestra facoltativa (sfida, assicurazione, Black Jack alla pari, la risposta dei giocatori dietro, la scelta di VE-13): si chiude; una mano: no carta, o dichiara l'Asso 11 dove va dichiarato (AR-11), o chiede carta dove non può stare (VE-06), fino al turno della mano seguente.",
