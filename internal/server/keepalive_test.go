@@ -140,7 +140,10 @@ func TestServerDropsSilentSocket(t *testing.T) {
 	h.start(slow)
 	tb := h.table("vegas-s17", true, nil)
 	ana := h.player("ana", 1000)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// The context outlives every wait below (10 s, 10 s and the 5-s
+	// pause): with 10 s for all of them, a slow first wait ended the
+	// reading client's context during the pause, and its socket with it.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	u := strings.Replace(h.srv.URL(), "http", "ws", 1) + "/api/tables/" + itoa(tb) + "/ws"
 	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + ana.Token}}})
