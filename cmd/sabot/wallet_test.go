@@ -191,7 +191,23 @@ func kill9Wallet(t *testing.T, secret string, op kill9Operator) {
 		p.kill()
 		p = startServe(t, db, addr, flags...)
 	}
-	testwait.Pause(time.Second) // a second of play after the last restart
+	// Play after the last restart until a round is dealt twice past the
+	// one in play at the restart (so one round has been settled with the
+	// bots in it): a fixed second of play settled none on a loaded machine.
+	roundNo := func() int {
+		var views []*wire.TableView
+		n := 0
+		if lobby.Do(ctx, "GET", "/api/tables", nil, &views) == nil {
+			for _, v := range views {
+				if v.Round != nil {
+					n = max(n, v.Round.No)
+				}
+			}
+		}
+		return n
+	}
+	after := roundNo()
+	testwait.Until(t, 2*time.Minute, "a round settled after the last restart", func() bool { return roundNo() >= after+2 })
 	cancel()
 	rep := <-botsDone
 	if rep == nil || rep.Rounds == 0 {
