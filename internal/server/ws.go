@@ -52,7 +52,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
-	cw := &corkingWriter{ResponseWriter: w}
+	cw := &corkingWriter{ResponseWriter: w, writes: &s.socketWrites}
 	conn, err := websocket.Accept(cw, r, nil)
 	if err != nil {
 		return
@@ -244,6 +244,14 @@ type corkingWriter struct {
 	conn net.Conn // raw, if the writes come here (else nil: no corking)
 	on   bool
 	buf  []byte
+	// writes, if set, counts the writes to conn.
+	writes *atomic.Int64
+}
+
+func (c *corkingWriter) wrote() {
+	if c.writes != nil {
+		c.writes.Add(1)
+	}
 }
 
 // setWriteDeadline sets the connection's write deadline. It does not take
@@ -286,6 +294,7 @@ func (c *corkingWriter) Write(p []byte) (int, error) {
 		c.buf = append(c.buf, p...)
 		return len(p), nil
 	}
+	c.wrote()
 	return c.conn.Write(p)
 }
 
@@ -309,6 +318,7 @@ func (c *corkingWriter) uncork() error {
 	if len(c.buf) == 0 || c.conn == nil {
 		return nil
 	}
+	c.wrote()
 	_, err := c.conn.Write(c.buf)
 	if cap(c.buf) > maxCorked {
 		c.buf = nil
