@@ -53,9 +53,9 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 			p.a.expire(ctx)
 		}
 	}
-	sub := &Subscriber{ch: make(chan []byte, 64)}
+	sub := NewSubscriber(64)
 	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
-	<-sub.ch // its snapshot
+	sub.drain() // its snapshot
 	timer, due, last := p.a.timer, p.a.timer.due, p.a.lastSeq
 
 	for range 3 {
@@ -67,8 +67,8 @@ func TestHostileDuplicateIDDoesNotMoveTimer(t *testing.T) {
 	if p.a.timer != timer || !p.a.timer.due.Equal(due) || p.a.timer.kind != decisionTimer {
 		t.Fatalf("the repeat moved the decision timer: due %v, was %v", p.a.timer.due, due)
 	}
-	if n := len(sub.ch); n != 0 {
-		t.Fatalf("the repeat sent %d messages to the table's players: %s", n, <-sub.ch)
+	if got := sub.drain(); len(got) != 0 {
+		t.Fatalf("the repeat sent %d messages to the table's players: %s", len(got), got[0])
 	}
 	recs, err := p.st.Log(ctx, p.a.cfg.ID, last+1)
 	if err != nil || len(recs) != 0 || p.a.t.Holder(5) != "" {
@@ -111,7 +111,7 @@ func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
 	if p.a.dealt || p.a.timer.kind != betTimer {
 		t.Fatal("dealt before the window closed, with box 3 held and not bet on")
 	}
-	sub := &Subscriber{ch: make(chan []byte, 256)}
+	sub := NewSubscriber(256)
 	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
 	p.a.expire(ctx) // the betting window closes
 	if h := p.a.t.Holder(3); h != "" {
@@ -126,9 +126,9 @@ func TestSeatNotBetGivenUpAtWindowClose_AR21(t *testing.T) {
 	// The round is dealt to the boxes bet on (it may be over already: a
 	// dealer's blackjack ends it at the deal).
 	released, dealt := false, false
-	for len(sub.ch) > 0 {
+	for _, data := range sub.drain() {
 		var m wire.Message
-		json.Unmarshal(<-sub.ch, &m)
+		json.Unmarshal(data, &m)
 		released = released || m.Event != nil && m.Event.Kind == "release" && m.Event.Box == 3 && strings.Contains(m.Event.Text, "given up") && !strings.Contains(m.Event.Text, "AR-21") && // a reference table cites no regulation
 
 			m.Event.Reason == "box_given_up_no_bet" && m.Event.Params["box"] == float64(3)
@@ -260,7 +260,7 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 	p.do(t, zoe, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 300}) // behind ana
 	p.do(t, cy, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 100})
 	wallet := p.s.balance(ctx, sabot.AccountWallet, zoe.ID)
-	sub := &Subscriber{ch: make(chan []byte, 256)}
+	sub := NewSubscriber(256)
 	p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
 	p.a.expire(ctx) // the betting window closes; ana has not bet
 	if !p.a.dealt && p.a.t.RoundNo() == 0 {
@@ -278,9 +278,9 @@ func TestBackBetWithoutHolderReturned_ES03(t *testing.T) {
 		t.Errorf("ana kept box 1 without a bet (AR-21)")
 	}
 	returned := false
-	for len(sub.ch) > 0 {
+	for _, data := range sub.drain() {
 		var m wire.Message
-		json.Unmarshal(<-sub.ch, &m)
+		json.Unmarshal(data, &m)
 		returned = returned || m.Event != nil && m.Event.Kind == "withdraw" && m.Event.Player == "zoe" && m.Event.Box == 1 &&
 			m.Event.Amount == 300 && m.Event.Reason == "back_bet_unplayed" && m.Event.Params["rule"] == "ES-03" && strings.Contains(m.Event.Text, "(ES-03)")
 	}

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"sync/atomic"
 
 	"sabot"
 	"sabot/engine"
@@ -94,17 +95,26 @@ func (a *Table) Snapshot(ctx context.Context) (view *wire.TableView, epoch strin
 	return r.view, r.epoch, r.seq, r.err
 }
 
-// Subscriber receives a table's events, each a message ready to send.
+// Subscriber receives a table's events, each a message ready to send, in
+// batches: the events one command (or one timer) of the table caused come
+// together, so that its socket writes them at once.
 type Subscriber struct {
-	ch chan []byte
+	ch     chan [][]byte
+	max    int
+	queued atomic.Int64 // messages sent and not yet taken (Taken)
 }
 
 // NewSubscriber is a subscriber whose messages wait n at most: one that
 // falls behind is dropped, its channel closed, and must resync.
-func NewSubscriber(n int) *Subscriber { return &Subscriber{ch: make(chan []byte, n)} }
+func NewSubscriber(n int) *Subscriber { return &Subscriber{ch: make(chan [][]byte, n), max: n} }
 
-// C is the subscriber's messages; closed when the table drops it.
-func (s *Subscriber) C() <-chan []byte { return s.ch }
+// C is the subscriber's batches of messages, in order; closed when the
+// table drops it. Each batch received is given back to Taken.
+func (s *Subscriber) C() <-chan [][]byte { return s.ch }
+
+// Taken tells that a batch received from C is taken: its messages no
+// longer count against the subscriber's bound.
+func (s *Subscriber) Taken(batch [][]byte) { s.queued.Add(-int64(len(batch))) }
 
 // Subscribe sends the table's events to sub: those after since, if the
 // table still has them and epoch is its own; else a snapshot first.

@@ -19,6 +19,10 @@ type feed struct {
 	ringBytes int      // their bytes
 	seq       int64
 	epoch     string
+	// holding: the events published are gathered in held, sent together by
+	// flush (the actor holds them while it runs a command or a timer).
+	holding bool
+	held    [][]byte
 }
 
 // ringSize is how many events a table keeps for clients that reconnect, and
@@ -45,7 +49,31 @@ func (f *feed) publish(e wire.Event) {
 	f.seq++
 	data, _ := json.Marshal(wire.Message{Type: wire.MsgEvent, Seq: f.seq, Event: &e})
 	f.remember(outMsg{f.seq, data})
-	f.broadcast(data)
+	f.out(data)
+}
+
+// out sends a message to every subscriber: gathered, while the feed holds.
+func (f *feed) out(data []byte) {
+	if f.holding {
+		f.held = append(f.held, data)
+		return
+	}
+	f.broadcast([][]byte{data})
+}
+
+// hold gathers the events published from now until flush.
+func (f *feed) hold() { f.holding = true }
+
+// flush sends the events gathered since hold to every subscriber, as one
+// batch, and stops holding.
+func (f *feed) flush() {
+	f.holding = false
+	if len(f.held) == 0 {
+		return
+	}
+	batch := f.held
+	f.held = nil // the subscribers share batch: a new one for the next
+	f.broadcast(batch)
 }
 
 // remember keeps an event in the ring, the oldest going where the ring
@@ -73,17 +101,25 @@ func (f *feed) remember(m outMsg) {
 // ringAt is the ring's i-th event, the oldest first.
 func (f *feed) ringAt(i int) outMsg { return f.ring[(f.head+i)%len(f.ring)] }
 
-// broadcast sends a message to every subscriber.
-func (f *feed) broadcast(data []byte) {
+// broadcast sends a batch of messages to every subscriber.
+func (f *feed) broadcast(batch [][]byte) {
 	for s := range f.subs {
-		f.send(s, data)
+		f.send(s, batch)
 	}
 }
 
-func (f *feed) send(s *Subscriber, data []byte) {
+// send gives a subscriber a batch, or drops it when the batch would pass
+// its bound (max messages not taken).
+func (f *feed) send(s *Subscriber, batch [][]byte) {
+	if s.queued.Load()+int64(len(batch)) > int64(s.max) {
+		f.drop(s)
+		return
+	}
+	s.queued.Add(int64(len(batch)))
 	select {
-	case s.ch <- data:
+	case s.ch <- batch:
 	default:
+		s.queued.Add(-int64(len(batch)))
 		f.drop(s)
 	}
 }
@@ -94,14 +130,18 @@ func (f *feed) send(s *Subscriber, data []byte) {
 func (f *feed) subscribe(s *Subscriber, since int64, epoch string, snapshot func() []byte) {
 	f.subs[s] = struct{}{}
 	if epoch == f.epoch && since <= f.seq && f.ringN > 0 && since >= f.ringAt(0).seq-1 {
+		var missed [][]byte
 		for i := range f.ringN {
 			if m := f.ringAt(i); m.seq > since {
-				f.send(s, m.data)
+				missed = append(missed, m.data)
 			}
+		}
+		if len(missed) > 0 {
+			f.send(s, missed)
 		}
 		return
 	}
-	f.send(s, snapshot())
+	f.send(s, [][]byte{snapshot()})
 }
 
 // drop stops a subscriber's events (if it still has them): its channel

@@ -55,6 +55,9 @@ func (t debitTable) Run(ctx context.Context, c operator.Command) operator.Reply 
 }
 
 func (t debitTable) Answer(waiters []any, r operator.Reply) {
+	if t.a != nil {
+		t.a.feed.flush() // the events the command caused come before its answer
+	}
 	rep := reply{err: r.Err()}
 	if dr, ok := r.(debitReply); ok {
 		rep = dr.r

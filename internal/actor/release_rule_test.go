@@ -21,13 +21,13 @@ func TestReleaseCitesAR21OnlyAtArgentina(t *testing.T) {
 			p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 2})
 			p.do(t, eve, wire.OpSit, wire.CommandRequest{Box: 3})
 			p.do(t, eve, wire.OpBet, wire.CommandRequest{Box: 2, Stake: 500})
-			sub := &Subscriber{ch: make(chan []byte, 256)}
+			sub := NewSubscriber(256)
 			p.a.handle(ctx, &Command{inside: subscribing(sub, 0, "")})
 			p.a.expire(ctx) // the betting window closes: box 3 is given up
 			found := false
-			for len(sub.ch) > 0 {
+			for _, data := range sub.drain() {
 				var m wire.Message
-				json.Unmarshal(<-sub.ch, &m)
+				json.Unmarshal(data, &m)
 				if m.Event == nil || m.Event.Kind != "release" || m.Event.Box != 3 {
 					continue
 				}

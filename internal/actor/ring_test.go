@@ -21,11 +21,10 @@ func TestRingResync(t *testing.T) {
 	}
 	last := a.feed.seq
 	for _, since := range []int64{last, last - 1, last - 10, last - ringSize + 1, last - ringSize} {
-		sub := &Subscriber{ch: make(chan []byte, ringSize+1)}
+		sub := NewSubscriber(ringSize + 1)
 		a.subscribe(sub, since, a.feed.epoch)
-		close(sub.ch)
 		want := since + 1
-		for data := range sub.ch {
+		for _, data := range sub.drain() {
 			var m wire.Message
 			mustUnmarshal(t, data, &m)
 			if m.Type != "event" || m.Seq != want {
@@ -39,10 +38,10 @@ func TestRingResync(t *testing.T) {
 		delete(a.feed.subs, sub)
 	}
 	// Older than the ring: a snapshot.
-	sub := &Subscriber{ch: make(chan []byte, 2)}
+	sub := NewSubscriber(2)
 	a.subscribe(sub, last-ringSize-1, a.feed.epoch)
 	var m wire.Message
-	mustUnmarshal(t, <-sub.ch, &m)
+	mustUnmarshal(t, sub.drain()[0], &m)
 	if m.Type != "snapshot" || m.Seq != last {
 		t.Fatalf("too old: got %s seq %d, want the snapshot at %d", m.Type, m.Seq, last)
 	}
@@ -79,16 +78,16 @@ func TestRingBoundedInBytes(t *testing.T) {
 		t.Fatalf("the ring counts %d bytes, holds %d in %d events (at most %d)", a.feed.ringBytes, sum, a.feed.ringN, most)
 	}
 	last, kept := a.feed.seq, int64(a.feed.ringN)
-	sub := &Subscriber{ch: make(chan []byte, ringSize+1)}
+	sub := NewSubscriber(ringSize + 1)
 	a.subscribe(sub, last-kept, a.feed.epoch)
-	if got := len(sub.ch); got != int(kept) {
+	if got := len(sub.drain()); got != int(kept) {
 		t.Fatalf("since the oldest kept: %d events, want %d", got, kept)
 	}
 	delete(a.feed.subs, sub)
-	sub = &Subscriber{ch: make(chan []byte, 2)}
+	sub = NewSubscriber(2)
 	a.subscribe(sub, last-kept-1, a.feed.epoch)
 	var m wire.Message
-	mustUnmarshal(t, <-sub.ch, &m)
+	mustUnmarshal(t, sub.drain()[0], &m)
 	if m.Type != "snapshot" {
 		t.Fatalf("older than the ring: got %s, want a snapshot", m.Type)
 	}

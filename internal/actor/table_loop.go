@@ -167,7 +167,9 @@ func (a *Table) run(ctx context.Context) {
 				if !c.reads {
 					a.changes.Add(1)
 				}
+				a.feed.hold() // the events c causes leave together, before its answer
 				r := a.handle(work, c)
+				a.feed.flush()
 				if r.parked {
 					continue
 				}
@@ -181,11 +183,15 @@ func (a *Table) run(ctx context.Context) {
 		case <-a.timer.c():
 			a.changes.Add(1)
 			a.timer.fired()
+			a.feed.hold()
 			a.expire(work)
+			a.feed.flush()
 		case <-a.seatTimer.c():
 			a.changes.Add(1)
 			a.seatTimer.fired()
+			a.feed.hold()
 			a.expireSeats(work)
+			a.feed.flush()
 		}
 		a.armSeatTimer()
 	}

@@ -266,7 +266,7 @@ func (a *Table) subscribe(s *Subscriber, since int64, epoch string) {
 }
 
 // resync sends every subscriber a fresh snapshot.
-func (a *Table) resync() { a.feed.broadcast(a.snapshotMsg()) }
+func (a *Table) resync() { a.feed.out(a.snapshotMsg()) }
 
 // needView is whom the next card of a physical shoe is for (nil: no card
 // is due).

@@ -144,6 +144,7 @@ func benchSockets(b *testing.B, dsn string) {
 	round()
 	box, decisions := 1, 0
 	events.Store(0)
+	writes0 := s.socketWrites.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := processCPU()
@@ -158,6 +159,7 @@ func benchSockets(b *testing.B, dsn string) {
 	b.StopTimer()
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(decisions), "cpu-ns/op")
 	b.ReportMetric(float64(events.Load())/float64(decisions)/players, "events/decision")
+	b.ReportMetric(float64(s.socketWrites.Load()-writes0)/float64(decisions)/players, "writes/decision")
 	if r, err := st.CheckLedger(ctx); err != nil || !r.OK() {
 		b.Fatalf("ledger: %+v %v", r, err)
 	}

@@ -94,8 +94,9 @@ func benchDecision(b *testing.B, dsn string) {
 			b.Fatal(err)
 		}
 		go func() {
-			for range sub.C() {
-				events.Add(1)
+			for batch := range sub.C() {
+				sub.Taken(batch)
+				events.Add(int64(len(batch)))
 			}
 		}()
 	}

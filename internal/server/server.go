@@ -284,6 +284,9 @@ type Server struct {
 	op      *operator.Operator
 	opOnce  sync.Once
 	sockets sockets
+	// socketWrites counts the writes to the WebSockets' connections (the
+	// tests and BenchmarkDecisionSockets read it: writes per decision).
+	socketWrites atomic.Int64
 }
 
 // Open recovers every table from its log and starts serving.

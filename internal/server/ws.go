@@ -52,7 +52,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
-	cw := &corkingWriter{ResponseWriter: w}
+	cw := &corkingWriter{ResponseWriter: w, writes: &s.socketWrites}
 	conn, err := websocket.Accept(cw, r, nil)
 	if err != nil {
 		return
@@ -141,6 +141,17 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		cw.uncork()
 		conn.Close(websocket.StatusPolicyViolation, "too slow: reconnect with since and epoch to resync")
 	}
+	// A batch is the events one command or timer of the table caused:
+	// its frames are gathered (corked) and leave in one write.
+	writeBatch := func(batch [][]byte) error {
+		sub.Taken(batch)
+		for _, data := range batch {
+			if err := conn.Write(wctx, websocket.MessageText, data); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	idle := time.NewTimer(s.idleCheck(k))
 	defer idle.Stop()
 	for {
@@ -159,13 +170,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			}
 			idle.Reset(s.idleCheck(k))
 			continue
-		case data, ok := <-sub.C():
+		case batch, ok := <-sub.C():
 			if !ok {
 				tooSlow()
 				return
 			}
 			cw.cork()
-			if conn.Write(wctx, websocket.MessageText, data) != nil {
+			if writeBatch(batch) != nil {
 				return
 			}
 		case res := <-results:
@@ -173,12 +184,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			// The events a command caused come before its answer.
 			for drained := false; !drained; {
 				select {
-				case data, ok := <-sub.C():
+				case batch, ok := <-sub.C():
 					if !ok {
 						tooSlow()
 						return
 					}
-					if conn.Write(wctx, websocket.MessageText, data) != nil {
+					if writeBatch(batch) != nil {
 						return
 					}
 				default:
@@ -197,12 +208,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		// What else is ready goes in the same write.
 		for more := true; more && cw.corked() < maxCorked; {
 			select {
-			case data, ok := <-sub.C():
+			case batch, ok := <-sub.C():
 				if !ok {
 					tooSlow()
 					return
 				}
-				if conn.Write(wctx, websocket.MessageText, data) != nil {
+				if writeBatch(batch) != nil {
 					return
 				}
 			default:
@@ -233,6 +244,14 @@ type corkingWriter struct {
 	conn net.Conn // raw, if the writes come here (else nil: no corking)
 	on   bool
 	buf  []byte
+	// writes, if set, counts the writes to conn.
+	writes *atomic.Int64
+}
+
+func (c *corkingWriter) wrote() {
+	if c.writes != nil {
+		c.writes.Add(1)
+	}
 }
 
 // setWriteDeadline sets the connection's write deadline. It does not take
@@ -275,6 +294,7 @@ func (c *corkingWriter) Write(p []byte) (int, error) {
 		c.buf = append(c.buf, p...)
 		return len(p), nil
 	}
+	c.wrote()
 	return c.conn.Write(p)
 }
 
@@ -298,6 +318,7 @@ func (c *corkingWriter) uncork() error {
 	if len(c.buf) == 0 || c.conn == nil {
 		return nil
 	}
+	c.wrote()
 	_, err := c.conn.Write(c.buf)
 	if cap(c.buf) > maxCorked {
 		c.buf = nil
