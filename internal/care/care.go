@@ -59,6 +59,9 @@ type Tables interface {
 	// bets for the next round returned, on every node; it is called after
 	// his exclusion or block has committed.
 	Bar(ctx context.Context, userID int64)
+	// Lobby is the view of the tables of every node (the lobby's), for
+	// the pit's request r.
+	Lobby(r *http.Request) []*wire.TableView
 }
 
 // Users is what care reads of the users (a sabot.Store has both).
@@ -87,8 +90,12 @@ type Config struct {
 	// the pit's view shows them.
 	Wallet func(ctx context.Context, userID int64) money.Amount
 	Rounds func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error)
-	Logger *slog.Logger // nil: discard
-	HTTP   HTTP
+	// Ratings are the players' ratings from from to now, by name, of
+	// the names given (at most MaxFloorPlayers; nil: the floor shows
+	// none); a player with no round in the period is left out.
+	Ratings func(r *http.Request, from time.Time, names []string) (map[string]Rating, error)
+	Logger  *slog.Logger // nil: discard
+	HTTP    HTTP
 }
 
 // Care is player care.

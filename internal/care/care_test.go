@@ -46,6 +46,7 @@ type fixture struct {
 type fakeTables struct {
 	mu     sync.Mutex
 	seats  map[string][]care.PlayerSeat
+	lobby  []*wire.TableView
 	barred []int64
 }
 
@@ -53,6 +54,12 @@ func (f *fakeTables) Seats(*http.Request) map[string][]care.PlayerSeat {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.seats
+}
+
+func (f *fakeTables) Lobby(*http.Request) []*wire.TableView {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lobby
 }
 
 func (f *fakeTables) Bar(_ context.Context, userID int64) {
@@ -171,6 +178,7 @@ func (f *fixture) mux() http.Handler {
 	}
 	c := f.care
 	mux.HandleFunc("GET /api/admin/players", authed(c.HandlePlayers))
+	mux.HandleFunc("GET /api/admin/floor", authed(c.HandleFloor))
 	mux.HandleFunc("POST /api/admin/players/{name}/block", authed(c.HandleBlock))
 	mux.HandleFunc("POST /api/admin/players/{name}/unblock", authed(c.HandleUnblock))
 	mux.HandleFunc("GET /api/me/care", authed(c.HandleCare))

@@ -113,6 +113,9 @@ func ParseID(id int64) (int64, error) {
 // table shows it; its ID is the seq of the record that asked for it.
 func correctionWords(t Table, c wire.CorrectionView) string {
 	if cashCase(c.Case) {
+		if IsWalkIn(c.Player) { // named by his box, as the console names him
+			return fmt.Sprintf("%s of %s for walk-in, box %d: %s", c.Case, c.Amount, c.Box, c.Text)
+		}
 		return fmt.Sprintf("%s of %s for %s at box %d: %s", c.Case, c.Amount, c.Player, c.Box, c.Text)
 	}
 	s := fmt.Sprintf("correction (%s) round %d", c.Case, c.Round)

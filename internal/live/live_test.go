@@ -320,3 +320,17 @@ func TestCashLimits(t *testing.T) {
 		t.Error("a shuffled table shows cash limits")
 	}
 }
+
+// A walk-in's buy-in or cash-out over the cash_approval is told in the
+// significant events by his box, as the dealer's console names him, not
+// by his account ("#8-3"); a player by his name.
+func TestCashRequestNamesTheWalkInByHisBox(t *testing.T) {
+	got := correctionWords(nil, wire.CorrectionView{Case: wire.OpBuyIn, Amount: 400000, Player: "#8-3", Box: 2, Text: "over the table's cash_approval"})
+	if want := "buy-in of 4,000.00 for walk-in, box 2: over the table's cash_approval"; got != want {
+		t.Errorf("a walk-in's buy-in: %q, want %q", got, want)
+	}
+	got = correctionWords(nil, wire.CorrectionView{Case: wire.OpCashOut, Amount: 400000, Player: "ana", Box: 1, Text: "x"})
+	if want := "cash-out of 4,000.00 for ana at box 1: x"; got != want {
+		t.Errorf("a player's cash-out: %q, want %q", got, want)
+	}
+}

@@ -272,6 +272,10 @@ var eventWords = map[string]eventEntry{
 	}, []wire.AdminEvent{{Event: tablelog.EventDeviceRevoked, Device: 4, Text: "reader 1"}}},
 	tablelog.EventCorrectionAsked: {func(p wire.AdminEvent) []sabot.Phrase {
 		if x := p.Correction; x != nil {
+			if x.Box > 0 && walkIn(x.Player) && (x.Case == wire.OpBuyIn || x.Case == wire.OpCashOut) { // by his box, as the console names him
+				key := map[string]string{wire.OpBuyIn: "buyInAskedWalkIn", wire.OpCashOut: "cashOutAskedWalkIn"}[x.Case]
+				return []sabot.Phrase{sabot.Say(key, "correction-asked: "+p.Text, "box", x.Box, "amount", int64(x.Amount), "asked", x.Asked)}
+			}
 			return []sabot.Phrase{sabot.Say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
 		}
 		return nil

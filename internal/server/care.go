@@ -44,8 +44,9 @@ func (s *Server) playerCare() *care.Care {
 			Rounds: func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error) {
 				return recall.PlayerRounds(ctx, s.Store, u, "", n)
 			},
-			Logger: s.logger(),
-			HTTP:   careHTTP{s},
+			Ratings: s.floorRatings,
+			Logger:  s.logger(),
+			HTTP:    careHTTP{s},
 		})
 	})
 	return s.careSys
@@ -66,6 +67,10 @@ func (t careTables) Seats(r *http.Request) map[string][]care.PlayerSeat {
 	}
 	return seats
 }
+
+// Lobby is the view of the tables of every node, as the pit's request r
+// sees them.
+func (t careTables) Lobby(r *http.Request) []*wire.TableView { return t.s.lobby(r.Context(), r) }
 
 // Bar closes a player's sockets and gives up his places at the tables, on
 // every node (revoke.go).

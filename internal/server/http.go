@@ -48,6 +48,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))
 	mux.HandleFunc("POST /api/admin/staff", s.admin(s.handleCreateStaff))
 	mux.HandleFunc("GET /api/admin/players", s.admin(s.playerCare().HandlePlayers))
+	mux.HandleFunc("GET /api/admin/floor", s.admin(s.playerCare().HandleFloor))
 	mux.HandleFunc("POST /api/admin/players/{name}/block", s.admin(s.playerCare().HandleBlock))
 	mux.HandleFunc("POST /api/admin/players/{name}/unblock", s.admin(s.playerCare().HandleUnblock))
 	mux.HandleFunc("POST /api/admin/devices", s.admin(s.handleIssueDevice))

@@ -259,6 +259,7 @@ type Server struct {
 
 	guardOnce sync.Once
 	guard     *guards
+	floor     floorRatings // the floor's ratings, read at most once a minute (floor.go)
 	careOnce  sync.Once
 	careSys   *care.Care // player care (care.go)
 	shoeReads readLimit

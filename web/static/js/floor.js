@@ -1,10 +1,10 @@
 // The pit's floor: what the pit opens on. Each table's state, its players
 // with their rating and flags (a Block button beside each), today's win
-// against the theoretical, and the alarms. Read from the existing API:
-// GET /api/tables (the state, who sits), /api/admin/reports/tables and
-// /players over today (the wins and ratings, the house's), /api/admin/events
-// (the watches' alarms: the return outside its band, a player's count) and
-// /api/admin/players (a player's block or exclusion).
+// against the theoretical, and the alarms. Read from GET /api/admin/floor
+// (every table's state and seats, each seated player's block or exclusion
+// and today's rating, the house's, in one answer), /api/admin/reports/tables
+// over today (the tables' wins) and /api/admin/events (the watches' alarms:
+// the return outside its band, a player's count).
 
 import { api } from './api.js';
 import { h, replace, money } from './dom.js';
@@ -15,10 +15,6 @@ import { phaseName } from './status.js';
 // ALARM_EVENTS are the significant events the floor shows as alarms: the
 // watches' (docs/pit.md).
 const ALARM_EVENTS = new Set(['rtp-outside', 'advantage-play', 'index-play', 'back-counting']);
-
-// MAX_LOOKUPS bounds the players whose block and exclusion the floor asks
-// at each reload.
-const MAX_LOOKUPS = 50;
 
 // midnight is the start of the pit's day, in its own time.
 function midnight(now = new Date()) {
@@ -44,8 +40,8 @@ export function floorPanel(done) {
 
   let tables = [];
   let winOf = new Map(); // table → today's row of the tables report
-  let ratingOf = new Map(); // player → today's rating
-  let careOf = new Map(); // player → the pit's view (block, exclusion)
+  let ratingOf = new Map(); // player → today's rating (the floor's)
+  let careOf = new Map(); // player → his block, exclusion (the floor's)
   let events = [];
   let reportsAt = 0;
 
@@ -54,30 +50,32 @@ export function floorPanel(done) {
     // One report at a time on a node: asked one after the other.
     const tb = await api('/api/admin/reports/tables' + q);
     winOf = new Map(tb.tables.map(x => [x.table, x]));
-    const pl = await api('/api/admin/reports/players' + q);
-    ratingOf = new Map(pl.players.map(x => [x.player, x]));
     reportsAt = Date.now();
   }
 
-  async function loadCare(names) {
-    const out = new Map();
-    for (const name of names.slice(0, MAX_LOOKUPS)) {
-      const list = await api(`/api/admin/players?q=${encodeURIComponent(name)}&limit=20`);
-      const p = list.find(x => x.name === name);
-      if (p) out.set(name, p);
+  // loadFloor reads the tables, their players' care and today's ratings
+  // in one call (the server reads the ratings at most once a minute).
+  async function loadFloor() {
+    const f = await api(`/api/admin/floor?from=${encodeURIComponent(midnight().toISOString())}`);
+    tables = f.tables.map(x => x.table);
+    careOf = new Map();
+    ratingOf = new Map();
+    for (const x of f.tables) {
+      for (const p of x.players) {
+        if (p.walk_in) continue;
+        careOf.set(p.player, p);
+        if (p.rating) ratingOf.set(p.player, p.rating);
+      }
     }
-    careOf = out;
   }
 
   // load reads the floor again; the reports (the slow part) at most once a
   // minute unless asked.
   async function load({ reports = false } = {}) {
     try {
-      tables = await api('/api/tables');
-      const names = [...new Set(tables.flatMap(tb => (tb.seats || []).map(s => s.player)).filter(n => n && !n.startsWith('#')))];
+      await loadFloor();
       const since = midnight().toISOString();
       events = (await api(`/api/admin/events?limit=200&since=${encodeURIComponent(since)}`)).filter(e => ALARM_EVENTS.has(String(e.payload?.event || '')));
-      await loadCare(names);
       if (reports || Date.now() - reportsAt > 60e3) await loadReports();
     } catch (e) {
       toast(refusal(e));

@@ -811,6 +811,8 @@ export default {
   'event.correctionRefused': 'AR-23 correction ({case}) in round {round}, asked by {asked}, refused by {by}',
   'event.buyIn': '{user} buys {amount} in chips (dealer: {by})',
   'event.buyInWalkIn': 'Walk-in, box {box} buys {amount} in chips (dealer: {by})',
+  'event.buyInAskedWalkIn': 'Walk-in, box {box}: a buy-in of {amount} waits for the inspector (asked by {asked})',
+  'event.cashOutAskedWalkIn': 'Walk-in, box {box}: a cash-out of {amount} waits for the inspector (asked by {asked})',
   'event.cashOut': '{user} changes {amount} in chips back to cash (dealer: {by})',
   'event.cashOutWalkIn': 'Walk-in, box {box} changes {amount} in chips back to cash (dealer: {by})',
   'event.ruling': "the inspector's ruling ({by}): {text}",

@@ -848,6 +848,8 @@ export default {
   'event.correctionRefused': 'corrección AR-23 ({case}) en la ronda {round}, pedida por {asked}, rechazada por {by}',
   'event.buyIn': '{user} compra {amount} en fichas (croupier: {by})',
   'event.buyInWalkIn': 'Jugador en la mesa, casillero {box}: compra {amount} en fichas (croupier: {by})',
+  'event.buyInAskedWalkIn': 'Jugador en la mesa, casillero {box}: una compra de {amount} en fichas espera al inspector (pedida por {asked})',
+  'event.cashOutAskedWalkIn': 'Jugador en la mesa, casillero {box}: un cambio de {amount} en fichas a efectivo espera al inspector (pedido por {asked})',
   'event.cashOut': '{user} cambia {amount} en fichas por efectivo (croupier: {by})',
   'event.cashOutWalkIn': 'Jugador en la mesa, casillero {box}: cambia {amount} en fichas por efectivo (croupier: {by})',
   'event.ruling': 'decisión del jefe de mesa ({by}): {text}',

@@ -848,6 +848,8 @@ export default {
   'event.correctionRefused': 'correzione AR-23 ({case}) nella mano {round}, chiesta da {asked}, respinta da {by}',
   'event.buyIn': '{user} compra {amount} in fiches (croupier: {by})',
   'event.buyInWalkIn': 'Giocatore al tavolo, postazione {box}: compra {amount} in fiches (croupier: {by})',
+  'event.buyInAskedWalkIn': 'Giocatore al tavolo, postazione {box}: un acquisto di {amount} in fiches attende l\'ispettore (chiesto da {asked})',
+  'event.cashOutAskedWalkIn': 'Giocatore al tavolo, postazione {box}: un cambio di {amount} in fiches in contanti attende l\'ispettore (chiesto da {asked})',
   'event.cashOut': '{user} cambia {amount} in fiches in contanti (croupier: {by})',
   'event.cashOutWalkIn': 'Giocatore al tavolo, postazione {box}: cambia {amount} in fiches in contanti (croupier: {by})',
   'event.ruling': 'decisione del capotavolo ({by}): {text}',
