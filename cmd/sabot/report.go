@@ -319,7 +319,7 @@ func writeTablesText(w io.Writer, r *report.Tables) error {
 		line(name, x)
 	}
 	for _, x := range r.Profiles {
-		line("profile "+x.Rules[0][:min(8, len(x.Rules[0]))], x)
+		line("profile "+x.Label+" ("+x.Rules[0][:min(8, len(x.Rules[0]))]+")", x)
 	}
 	line("total", r.Total)
 	if err := tw.Flush(); err != nil {
