@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sabot/engine"
+	"sabot/internal/store"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -106,5 +107,23 @@ func TestSimChartsInSVGAndPNGWithUnits(t *testing.T) {
 	}
 	if bytes.Contains(svg, []byte("path 1")) {
 		t.Error("the bankroll chart still has a legend over its lines")
+	}
+}
+
+// sabot events --class keeps one class of the log (issue 45 item 6) and
+// refuses a class that is not one, naming those to give (exit 2).
+func TestEventsClassFlag(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "sabot.db")
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, stderr, code := run(t, "", "events", "--db", db, "--class", "pit"); code != 2 || !strings.Contains(stderr, "money, staff, exclusions, advantage, table, system") {
+		t.Errorf("events --class pit: exit %d, %q; want 2 and the classes", code, stderr)
+	}
+	if out, stderr, code := run(t, "", "events", "--db", db, "--class", "money"); code != 0 || out != "" {
+		t.Errorf("events --class money of an empty store: exit %d, %q %q", code, out, stderr)
 	}
 }

@@ -135,10 +135,10 @@ func newReportCmd(e *env) *cobra.Command {
 	tables.Flags().BoolVar(&rollup, "rollup", true, "bring the store's sums by hour and day up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once); false: read what is rolled up and the logs past it (a read-only store)")
 
 	var (
-		pf       reportFlags
-		player   string
-		noErrors bool
-		prollup  bool
+		pf                 reportFlags
+		player             string
+		noErrors, progress bool
+		prollup            bool
 	)
 	players := &cobra.Command{
 		Use:   "players",
@@ -175,7 +175,7 @@ func newReportCmd(e *env) *cobra.Command {
 					return failed("report players: the rollup: %s (--rollup=false reads without it)", errCause(err))
 				}
 			}
-			r, err := report.PlayersReport(cmd.Context(), pf.source(s), report.NewTheories(), p, report.PlayersOptions{Player: player, NoErrors: noErrors})
+			r, err := report.PlayersReport(cmd.Context(), pf.source(s), report.NewTheories(), p, report.PlayersOptions{Player: player, NoErrors: noErrors, Progress: progressTo(e, progress)})
 			if err != nil {
 				return failed("report players: %s", errCause(err))
 			}
@@ -192,6 +192,7 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	pf.add(players)
 	players.Flags().StringVar(&player, "player", "", "rate this player only")
+	players.Flags().BoolVar(&progress, "progress", false, "say on stderr how many rounds the report has read from the log, every 1,000 rounds")
 	players.Flags().BoolVar(&noErrors, "no-errors", false, "leave out the cost of errors (a few milliseconds a decision where it is not rolled up)")
 	players.Flags().BoolVar(&prollup, "rollup", true, "bring the store's sums by hour and day of the players (and of the cost of errors, unless --no-errors) up to the logs first, as `sabot report rollup` does (a write); false: read what is rolled up and the logs past it (a read-only store)")
 
@@ -319,7 +320,7 @@ func writeTablesText(w io.Writer, r *report.Tables) error {
 		line(name, x)
 	}
 	for _, x := range r.Profiles {
-		line("profile "+x.Rules[0][:min(8, len(x.Rules[0]))], x)
+		line("profile "+x.Label+" ("+x.Rules[0][:min(8, len(x.Rules[0]))]+")", x)
 	}
 	line("total", r.Total)
 	if err := tw.Flush(); err != nil {
@@ -333,4 +334,13 @@ func writeTablesText(w io.Writer, r *report.Tables) error {
 		fmt.Fprintln(w, "no round closed in the period")
 	}
 	return nil
+}
+
+// progressTo is a report's Progress that says the rounds read on stderr
+// (--progress), nil without it.
+func progressTo(e *env, on bool) func(int64) {
+	if !on {
+		return nil
+	}
+	return func(rounds int64) { fmt.Fprintf(e.stderr, "report: %d rounds read\n", rounds) }
 }

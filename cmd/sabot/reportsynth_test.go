@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sabot/internal/report"
@@ -33,9 +35,13 @@ func checkReportSynth(t *testing.T, db, writers string) {
 	if code != 0 {
 		t.Fatalf("report tables --rollup=false: exit %d: %s", code, stderr)
 	}
-	playersFromLog, stderr, code := run(t, "", append([]string{"report", "players", "--no-errors", "--rollup=false"}, period...)...)
+	playersFromLog, stderr, code := run(t, "", append([]string{"report", "players", "--no-errors", "--rollup=false", "--progress"}, period...)...)
 	if code != 0 {
 		t.Fatalf("report players --rollup=false: exit %d: %s", code, stderr)
+	}
+	// --progress says the rounds read on stderr, every 1,000 and at the end.
+	if !strings.HasPrefix(stderr, "report: 1000 rounds read\nreport: 2000 rounds read\nreport: 3000 rounds read\n") || !strings.HasSuffix(stderr, fmt.Sprintf("report: %d rounds read\n", rounds)) {
+		t.Errorf("report players --progress: stderr %q", stderr)
 	}
 	advFromLog, stderr, code := run(t, "", append([]string{"report", "advantage", "--rollup=false"}, period...)...)
 	if code != 0 {

@@ -40,16 +40,106 @@ type EventQuery struct {
 	Table int64
 	Since time.Time
 	Limit int
+	// Class keeps the events of one class (EventClasses; "": every one).
+	Class string
 }
+
+// The classes of significant event, by which the pit filters the log
+// (`sabot events --class`, `GET /api/admin/events?class=`).
+const (
+	ClassMoney      = "money"      // credits, walk-ins' chips, the operator's wallet
+	ClassStaff      = "staff"      // administrators, dealers, inspectors, passwords, card readers
+	ClassExclusions = "exclusions" // blocks, time-outs, self-exclusions, excluded players seen
+	ClassAdvantage  = "advantage"  // the count watch's alerts: bets, index plays, back counting
+	ClassTable      = "table"      // the table's own: opened, configured, voids, timeouts, shoes, corrections, its return
+	ClassSystem     = "system"     // the cluster's nodes
+)
+
+// EventClasses are the classes of significant event, in the order the pit
+// lists them.
+var EventClasses = []string{ClassMoney, ClassStaff, ClassExclusions, ClassAdvantage, ClassTable, ClassSystem}
+
+// adminClass is the class of each significant event written as a
+// sabot.LogAdmin record, by its name (tablelog.Events; a test checks that
+// every one has its class). The records of the other significant kinds
+// are the table's own.
+var adminClass = map[string]string{
+	tablelog.EventCredit: ClassMoney, tablelog.EventBuyIn: ClassMoney, tablelog.EventCashOut: ClassMoney,
+	tablelog.EventWalletRollback: ClassMoney, tablelog.EventWalletUndelivered: ClassMoney, tablelog.EventWalletRefused: ClassMoney,
+	tablelog.EventWalletPaid: ClassMoney, tablelog.EventWalletResolved: ClassMoney,
+	tablelog.EventAdminCreated: ClassStaff, tablelog.EventStaffCreated: ClassStaff, tablelog.EventPasswordChanged: ClassStaff,
+	tablelog.EventDeviceIssued: ClassStaff, tablelog.EventDeviceRevoked: ClassStaff,
+	tablelog.EventPlayerBlocked: ClassExclusions, tablelog.EventPlayerUnblocked: ClassExclusions, tablelog.EventTimeOut: ClassExclusions,
+	tablelog.EventSelfExclusion: ClassExclusions, tablelog.EventExcludedSeen: ClassExclusions,
+	tablelog.EventAdvantagePlay: ClassAdvantage, tablelog.EventIndexPlay: ClassAdvantage, tablelog.EventBackCounting: ClassAdvantage,
+	tablelog.EventCorrectionAsked: ClassTable, tablelog.EventCorrectionApproved: ClassTable, tablelog.EventCorrectionRefused: ClassTable,
+	tablelog.EventRuling: ClassTable, tablelog.EventForceCards: ClassTable, tablelog.EventNewShoe: ClassTable,
+	tablelog.EventCloseTable: ClassTable, tablelog.EventReopenTable: ClassTable, tablelog.EventVoid: ClassTable,
+	tablelog.EventTableCreated: ClassTable, tablelog.EventRTPOutside: ClassTable,
+	tablelog.EventNodeJoined: ClassSystem, tablelog.EventNodeLost: ClassSystem,
+}
+
+// EventClass is the class of a significant event's record: an
+// administrator's event by its name, any other significant kind the
+// table's own.
+func EventClass(r *sabot.LogRecord) string {
+	if r.Kind != sabot.LogAdmin {
+		return ClassTable
+	}
+	var p struct {
+		Event string `json:"event"`
+	}
+	json.Unmarshal(r.Payload, &p)
+	if c, ok := adminClass[p.Event]; ok {
+		return c
+	}
+	return ClassTable
+}
+
+// maxClassScan bounds the records one filtered read of the log goes
+// through looking for its class's events: past it, it answers what it
+// found.
+const maxClassScan = 100000
 
 // Events reads the significant-event log (GLI-19): every table's voids,
 // decisions applied by timeout, pit actions and configuration changes,
 // and the credits, tables created and administrators created of the
 // system log, the newest first (`GET /api/admin/events`, `sabot events`).
 func Events(ctx context.Context, st Log, q EventQuery) ([]EventView, error) {
-	recs, err := st.Find(ctx, sabot.LogQuery{Kinds: sabot.SignificantKinds, TableID: q.Table, Since: q.Since, Limit: q.Limit, Newest: true})
-	if err != nil {
-		return nil, err
+	if q.Class != "" && !slices.Contains(EventClasses, q.Class) {
+		return nil, sabot.Errorf(sabot.EINVALID, "event class %q: give one of %s", q.Class, strings.Join(EventClasses, ", "))
+	}
+	lq := sabot.LogQuery{Kinds: sabot.SignificantKinds, TableID: q.Table, Since: q.Since, Limit: q.Limit, Newest: true}
+	var recs []*sabot.LogRecord
+	if q.Class == "" {
+		var err error
+		if recs, err = st.Find(ctx, lq); err != nil {
+			return nil, err
+		}
+	} else {
+		// A class other than the table's own is of administrators'
+		// records only; the log is read a page at a time, newest first,
+		// until Limit of the class are found or maxClassScan read.
+		if q.Class != ClassTable {
+			lq.Kinds = []string{sabot.LogAdmin}
+		}
+		lq.Limit = 500
+		for scanned := 0; scanned < maxClassScan; {
+			page, err := st.Find(ctx, lq)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range page {
+				if EventClass(r) == q.Class && (q.Limit == 0 || len(recs) < q.Limit) {
+					recs = append(recs, r)
+				}
+			}
+			scanned += len(page)
+			if len(page) < lq.Limit || (q.Limit > 0 && len(recs) >= q.Limit) {
+				break
+			}
+			lq.Before = page[len(page)-1]
+		}
 	}
 	out := make([]EventView, len(recs))
 	for i, r := range recs {

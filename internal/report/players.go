@@ -120,7 +120,15 @@ type PlayersOptions struct {
 	// NoErrors leaves the cost of errors out (it takes a few milliseconds
 	// a decision, where it is not rolled up).
 	NoErrors bool
+	// Progress, if set, is told the rounds read from the log so far,
+	// every ProgressRounds rounds and once when they are all read: a
+	// long report says how far it is.
+	Progress func(rounds int64)
 }
+
+// ProgressRounds is how many rounds a report reads between two calls of
+// its Progress.
+const ProgressRounds = 1000
 
 // PlayersReport reads the players' ratings over a period. Where src keeps
 // the players' rollups (RollupPlayers, and RollupErrors for the cost of
@@ -193,11 +201,15 @@ func PlayersReport(ctx context.Context, src Source, th *Theories, p Period, po P
 			}
 		}
 	}
+	if a.po.Progress != nil {
+		a.po.Progress(a.rated)
+	}
 	return a.results(ctx, th, p)
 }
 
 // playersAcc sums the players' rounds of a period, table by table.
 type playersAcc struct {
+	rated   int64 // rounds read from the log, for Progress
 	src     Source
 	po      PlayersOptions
 	byID    map[int64]*sabot.Table
@@ -256,6 +268,11 @@ func (a *playersAcc) readPeriod(ctx context.Context, p Period, kinds []*rollKind
 	// read one after the other.
 	rate := func(c *closing, start time.Time) error {
 		rec := c.rec
+		if a.po.Progress != nil {
+			if a.rated++; a.rated%ProgressRounds == 0 {
+				a.po.Progress(a.rated)
+			}
+		}
 		o, err := a.options(ctx, rec.TableID)
 		if err != nil {
 			return err

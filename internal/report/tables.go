@@ -20,9 +20,12 @@ const BandZ = 1.96
 // over the period: the regulator's export (docs/pit.md, "The schema").
 // Amounts are minor units.
 type TableResult struct {
-	Table    int64  `json:"table,omitempty"` // 0: a profile's or the total's row
-	Name     string `json:"name,omitempty"`
-	Profile  string `json:"profile,omitempty"`
+	Table   int64  `json:"table,omitempty"` // 0: a profile's or the total's row
+	Name    string `json:"name,omitempty"`
+	Profile string `json:"profile,omitempty"`
+	// Label names a profile's row's rule set by the options in which it
+	// differs from its profile (RulesLabel: "spain · decks=4").
+	Label    string `json:"label,omitempty"`
 	Physical bool   `json:"physical,omitempty"`
 	// TestMode marks a table whose rounds may be dealt forced cards
 	// (sabot.Table.TestMode): counted, and marked so.
@@ -249,7 +252,7 @@ func (a *tablesAcc) results(ctx context.Context, th *Theories, p Period) (*Table
 			}
 			pr := profiles[t.Profile+" "+h]
 			if pr == nil {
-				pr = &TableResult{Profile: t.Profile, Rules: []string{h}}
+				pr = &TableResult{Profile: t.Profile, Label: RulesLabel(t.Profile, g.Options), Rules: []string{h}}
 				profiles[t.Profile+" "+h] = pr
 			}
 			tablesOf[t.Profile+" "+h]++

@@ -224,7 +224,9 @@ func (s *Server) ready(ctx context.Context) error {
 
 // handleEvents lists the significant-event log (GLI-19), the newest
 // first; ?table=ID keeps one table's, ?since=RFC3339 the later ones,
-// ?limit=N (1 to 10000, default 200) that many.
+// ?limit=N (1 to 10000, default 200) that many, ?class=C those of one
+// class (recall.EventClasses: money, staff, exclusions, advantage, table,
+// system).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.User) {
 	q := recall.EventQuery{Limit: 200}
 	v := r.URL.Query()
@@ -244,6 +246,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request, u *sabot.U
 		}
 		q.Since = at
 	}
+	q.Class = v.Get("class") // recall refuses one not of EventClasses
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > 10000 {

@@ -37,6 +37,15 @@ func TestPit(t *testing.T) {
 	click(t, pit, `#credit button[type=submit]`)
 	waitJS(t, pit, "the credit done", `document.querySelector('.pit-status').innerText === 'ana credited 12.34.'`)
 	waitJS(t, pit, "the credit in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="admin"]')].some(r => r.innerText.includes('ana credited 12.34: a birthday') && r.children[2].innerText === 'credit')`)
+	// The log filtered by class (issue 45 item 6): money keeps the
+	// credits and no table opened; every class shows them all again.
+	pickClass := func(c string) {
+		eval[bool](t, pit, `(() => { const s = document.querySelector('#events-class'); s.value = '`+c+`'; s.dispatchEvent(new Event('change')); return true })()`)
+	}
+	pickClass("money")
+	waitJS(t, pit, "the money events only", `(() => { const rs = [...document.querySelectorAll('.pit-events tbody tr[data-kind]')]; return rs.length > 0 && rs.every(r => r.dataset.kind === 'admin') && rs.some(r => r.innerText.includes('ana credited 12.34')) })()`)
+	pickClass("")
+	waitJS(t, pit, "every class again", `!!document.querySelector('.pit-events tbody tr[data-kind="table-opened"]')`)
 	open(t, ana, g.site, "/", ".lobby")
 	waitBalance(t, ana, "ana's wallet credited", "1,012.34")
 

@@ -21,6 +21,10 @@ export function pitPage(main) {
   const tables = h('tbody', {});
   const events = h('tbody', {});
   const filter = h('select', { id: 'events-table', 'aria-label': t('pit.eventsOf') }, h('option', { value: '' }, t('pit.everyTable')));
+  // The log's classes (recall.EventClasses): a filter beside the table's.
+  const classes = ['money', 'staff', 'exclusions', 'advantage', 'table', 'system'];
+  const classFilter = h('select', { id: 'events-class', 'aria-label': t('pit.eventsClass') },
+    h('option', { value: '' }, t('pit.everyClass')), classes.map(c => h('option', { value: c }, t('eventClass.' + c))));
   const status = h('p', { class: 'pit-status', role: 'status' });
   let known = [];
 
@@ -270,7 +274,7 @@ export function pitPage(main) {
 
   // ---- the significant events ----
   async function loadEvents() {
-    const q = filter.value ? `&table=${filter.value}` : '';
+    const q = (filter.value ? `&table=${filter.value}` : '') + (classFilter.value ? `&class=${classFilter.value}` : '');
     let list;
     try {
       list = await api(`/api/admin/events?limit=100${q}`);
@@ -287,6 +291,7 @@ export function pitPage(main) {
       h('td', {}, sentence('event.', e.words, e.summary)))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('pit.nothing'))));
   }
   filter.addEventListener('change', loadEvents);
+  classFilter.addEventListener('change', loadEvents);
 
   // The page opens on the floor; the forms, the tables' changes and the
   // events are below it, each a jump away.
@@ -309,7 +314,7 @@ export function pitPage(main) {
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colStakes')), h('th', {}, t('pit.colNow')), h('th', {}, t('pit.colChange')), h('th', {}, t('pit.colPit')))),
       tables),
     h('table', { class: 'rounds pit-events', id: 'pit-events' },
-      h('caption', {}, t('pit.events'), filter),
+      h('caption', {}, t('pit.events'), filter, classFilter),
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colWhen')), h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colKind')), h('th', {}, t('pit.colWhat')))),
       events));
 

@@ -71,7 +71,9 @@ function drawTables(el, r) {
   // A test-mode table's rounds (forced cards allowed) are counted, marked
   // so.
   const rows = r.tables.map(x => row([`${x.table} ${x.name || ''}`, x.test_mode ? h('span', { class: 'tag test-mode' }, t('felt.test')) : null], x));
-  for (const x of r.profiles) rows.push(row(t('reports.profileRow', { profile: x.profile }), x));
+  // A profile's row names its rule set by the options in which it differs
+  // from the profile (report.RulesLabel: "spain · decks=4").
+  for (const x of r.profiles) rows.push(row(t('reports.profileRow', { profile: x.label || x.profile }), x));
   rows.push(row(t('reports.total'), r.total));
   replace(el, h('h2', { id: 'report-tables-h' }, t('reports.tables')),
     r.tables.length === 0 ? h('p', { class: 'empty' }, t('reports.none')) : [
