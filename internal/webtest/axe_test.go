@@ -95,7 +95,7 @@ func TestAxeEveryPage(t *testing.T) {
 	// A round played to its end (ana's 18 against the dealer's 18), and
 	// its replay.
 	g.site.Force(t, virtual, "TS 9D 8H 7C 2S 3D 4H")
-	if !eval[bool](t, ana, `!!document.querySelector('.box[data-box="2"] .plate .me')`) {
+	if eval[bool](t, ana, `!!document.querySelector('.box[data-box="2"] .sit:not([disabled])')`) {
 		sit(t, ana, 2) // the seat gone while axe ran (an idle seat is released, AR-21)
 	}
 	bet(t, ana, 2, 100)
