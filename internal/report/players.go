@@ -603,9 +603,9 @@ func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h 
 		return v.Stand // declined, the blackjack stands
 	}
 	var legal sim.Legal
-	for m, x := range map[sim.Move]*float64{sim.Hit: v.Hit, sim.Stand: v.Stand, sim.Double: v.Double, sim.Split: v.Split, sim.Surrender: v.Surrender} {
-		if x != nil {
-			legal = legal.With(m)
+	for _, x := range basicMoves {
+		if played(v, x.kind) != nil {
+			legal = legal.With(x.move)
 		}
 	}
 	cs := h.Cards()
@@ -613,20 +613,21 @@ func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h 
 	if len(cs) == 2 && cs[0].Value() == cs[1].Value() {
 		hand.Pair = cs[0].Value()
 	}
-	switch card.Play(&hand, up, legal, 0) {
-	case sim.Hit:
-		return v.Hit
-	case sim.Stand:
-		return v.Stand
-	case sim.Double:
-		return v.Double
-	case sim.Split:
-		return v.Split
-	case sim.Surrender:
-		return v.Surrender
+	move := card.Play(&hand, up, legal, 0)
+	for _, x := range basicMoves {
+		if x.move == move {
+			return played(v, x.kind)
+		}
 	}
 	return nil
 }
+
+// basicMoves pairs the strategy card's moves with the engine's decisions
+// they are valued as (played).
+var basicMoves = [...]struct {
+	move sim.Move
+	kind engine.Kind
+}{{sim.Hit, engine.Hit}, {sim.Stand, engine.Stand}, {sim.Double, engine.Double}, {sim.Split, engine.Split}, {sim.Surrender, engine.Surrender}}
 
 // insurance values an insurance taken, a side bet beside the hand's play:
 // stake at 2:1 on a dealer blackjack, worth stake × (3·P(blackjack) − 1)
