@@ -28,24 +28,7 @@ func cardsOf(t *testing.T, s string) []card.Card {
 // against a 6 is an error, doubling is not, and another player's decision
 // is not his.
 func TestValueDecisions(t *testing.T) {
-	p, err := rules.Lookup("vegas-s17")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Deal order: box 1, box 2, the up card, box 1, box 2, the hole card.
-	cards := cardsOf(t, "6,T,6,5,8,T,9,9")
-	seen := cardsOf(t, "T,T,T,T,2,3")
-	bets := []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}, {Player: "bea", Box: 2, Stake: 500}}
-	rec := func(first engine.Kind) engine.Record {
-		return engine.Record{Cards: cards, Bets: bets, CutAfter: -1, Actions: []engine.Action{
-			{Kind: first, Player: "ana", Box: 1, Hand: 1},
-			{Kind: engine.Stand, Player: "bea", Box: 2, Hand: 1},
-		}}
-	}
-	want, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "6,5"), analysis.EVOptions{Removed: append(append([]card.Card(nil), seen...), cardsOf(t, "T,8")...)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, seen, rec, want := elevenAgainstSix(t)
 	stood := valueDecisions(p, rec(engine.Stand), seen, "ana")
 	if stood.decisions != 1 || stood.errors != 1 || math.Abs(stood.cost-(*want.Double-*want.Stand)*1000) > 1e-6 {
 		t.Errorf("stand on 11 v 6: %+v, want one error costing %.4f", stood, (*want.Double-*want.Stand)*1000)
@@ -132,23 +115,7 @@ func TestValueInsuranceAndEvenMoney(t *testing.T) {
 // gain, negative, of stake × (3p − 1), and one taken where it does not a
 // cost.
 func TestValueAgainstBasicStrategy(t *testing.T) {
-	p, err := rules.Lookup("vegas-s17")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cards := cardsOf(t, "6,T,6,5,8,T,9,9")
-	seen := cardsOf(t, "T,T,T,T,2,3")
-	bets := []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}, {Player: "bea", Box: 2, Stake: 500}}
-	rec := func(first engine.Kind) engine.Record {
-		return engine.Record{Cards: cards, Bets: bets, CutAfter: -1, Actions: []engine.Action{
-			{Kind: first, Player: "ana", Box: 1, Hand: 1},
-			{Kind: engine.Stand, Player: "bea", Box: 2, Hand: 1},
-		}}
-	}
-	want, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "6,5"), analysis.EVOptions{Removed: append(append([]card.Card(nil), seen...), cardsOf(t, "T,8")...)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, seen, rec, want := elevenAgainstSix(t)
 	if got := valueDecisions(p, rec(engine.Double), seen, "ana"); got.vsBasic != 0 || got.decisions != 1 {
 		t.Errorf("double on 11 v 6 (basic strategy): %+v, want nothing against basic", got)
 	}
@@ -262,4 +229,31 @@ func TestSkillTheoOfSynthPlayers(t *testing.T) {
 	if counters == 0 || len(r.Players) < 5 {
 		t.Fatalf("%d players, %d counters", len(r.Players), counters)
 	}
+}
+
+// elevenAgainstSix is the round both decision tests value: ana's 6-5 (a
+// stake of 10.00 at box 1) against the dealer's 6, bea's stand at box 2,
+// after a shoe that has shown seen; rec plays ana's first decision as
+// first, and want is the exact values of her 11 there.
+func elevenAgainstSix(t *testing.T) (*rules.Profile, []card.Card, func(engine.Kind) engine.Record, *analysis.Values) {
+	t.Helper()
+	p, err := rules.Lookup("vegas-s17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deal order: box 1, box 2, the up card, box 1, box 2, the hole card.
+	cards := cardsOf(t, "6,T,6,5,8,T,9,9")
+	seen := cardsOf(t, "T,T,T,T,2,3")
+	bets := []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}, {Player: "bea", Box: 2, Stake: 500}}
+	rec := func(first engine.Kind) engine.Record {
+		return engine.Record{Cards: cards, Bets: bets, CutAfter: -1, Actions: []engine.Action{
+			{Kind: first, Player: "ana", Box: 1, Hand: 1},
+			{Kind: engine.Stand, Player: "bea", Box: 2, Hand: 1},
+		}}
+	}
+	want, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "6,5"), analysis.EVOptions{Removed: append(append([]card.Card(nil), seen...), cardsOf(t, "T,8")...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, seen, rec, want
 }
