@@ -61,15 +61,20 @@ var suitSymbols = [...]string{"♠", "♥", "♦", "♣"}
 func (h *handView) cardsText(symbols bool) string {
 	parts := make([]string, len(h.cards))
 	for i, c := range h.cards {
-		parts[i] = c.String()
-		if symbols {
-			parts[i] = parts[i][:1] + suitSymbols[c.Suit()]
-		}
+		parts[i] = cardText(c, symbols)
 		if i == h.faceDown {
 			parts[i] = "??"
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// cardText is one card, its suit as its symbol (A♠) or its letter (AS).
+func cardText(c card.Card, symbols bool) string {
+	if symbols {
+		return c.String()[:1] + suitSymbols[c.Suit()]
+	}
+	return c.String()
 }
 
 // tableView is the table as the player sees it during a round.
@@ -165,12 +170,12 @@ func (t *tableView) dealerTotal() string {
 	return fmt.Sprint(c.AnnouncedTotal())
 }
 
-// upCard is the dealer's first card.
-func (t *tableView) upCard() card.Card {
+// upCard is the dealer's first card, written as his hand's cards are.
+func (t *tableView) upCard() string {
 	if len(t.dealer.cards) == 0 {
-		return 0
+		return ""
 	}
-	return t.dealer.cards[0]
+	return cardText(t.dealer.cards[0], t.symbols)
 }
 
 // apply mirrors one event on the view.

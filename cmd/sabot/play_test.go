@@ -230,6 +230,16 @@ func TestPlaySuits(t *testing.T) {
 			t.Errorf("--suits %s: exit %d %s\n%s", c.suits, code, errs, out)
 		}
 	}
+	// Every card of a symbols session in symbols, in every language: the
+	// dealer's up card in the decision's line too (it said "TC" beside
+	// "A♣").
+	letterCard := regexp.MustCompile(`\b[2-9TJQKA][SHDC]\b`)
+	for _, lang := range []string{"en", "es", "it"} {
+		out, errs, code := run(t, "\nh\n\ns\n", "play", "vegas-s17", "--seed", "2", "--rounds", "2", "--lang", lang, "--suits", "symbols")
+		if code != 0 || !strings.Contains(out, "T♣") || letterCard.MatchString(out) {
+			t.Errorf("--lang %s --suits symbols: exit %d %s, a card by its letters %q in:\n%s", lang, code, errs, letterCard.FindString(out), out)
+		}
+	}
 	if _, errs, code := run(t, "", "play", "--suits", "emoji"); code != 2 || !strings.Contains(errs, "want auto, symbols or letters") {
 		t.Errorf("--suits emoji: exit %d, %q", code, errs)
 	}
