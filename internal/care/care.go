@@ -94,8 +94,12 @@ type Config struct {
 	// the names given (at most MaxFloorPlayers; nil: the floor shows
 	// none); a player with no round in the period is left out.
 	Ratings func(r *http.Request, from time.Time, names []string) (map[string]Rating, error)
-	Logger  *slog.Logger // nil: discard
-	HTTP    HTTP
+	// TableDays are the tables' days from from to now, by table (nil:
+	// the floor shows none); a table with no round in the period may be
+	// left out.
+	TableDays func(r *http.Request, from time.Time) (map[int64]TableDay, error)
+	Logger    *slog.Logger // nil: discard
+	HTTP      HTTP
 }
 
 // Care is player care.

@@ -12,9 +12,10 @@ import (
 )
 
 // The pit's floor (GET /api/admin/floor): every table of the lobby with
-// its state and seats, and each seated player's block or exclusion and
-// today's rating, in one answer: the floor used to ask
-// /api/admin/players once per seated player at each reload.
+// its state and seats, its win today against the theoretical, and each
+// seated player's block or exclusion and today's rating, in one answer:
+// the floor used to ask /api/admin/players once per seated player at each
+// reload, and the tables report once a minute.
 
 // MaxFloorPlayers bounds the seated players whose care and rating one
 // floor answer reads; past it the seats are listed without them and the
@@ -32,10 +33,26 @@ type FloorView struct {
 }
 
 // FloorTable is one table: its lobby view (its state, its rules, its
-// seats) and the players at its boxes.
+// seats), the players at its boxes and its day.
 type FloorTable struct {
 	Table   *wire.TableView `json:"table"`
 	Players []FloorPlayer   `json:"players"`
+	// Today is the table's win over the pit's day against its
+	// theoretical, as the tables report gives it (nil: the floor shows
+	// none, or no report read yet).
+	Today *TableDay `json:"today,omitempty"`
+}
+
+// TableDay is a table's day as the tables report gives it (docs/pit.md):
+// the rounds settled, the house's win and theoretical win, and the band
+// the win is expected in; Outside says the win is outside it.
+type TableDay struct {
+	Rounds   int64        `json:"rounds"`
+	Win      money.Amount `json:"win"`
+	Theo     money.Amount `json:"theo_win"`
+	BandLow  money.Amount `json:"band_low"`
+	BandHigh money.Amount `json:"band_high"`
+	Outside  bool         `json:"outside_band"`
 }
 
 // FloorPlayer is a box's holder as the floor shows him. A walk-in (an
@@ -137,6 +154,17 @@ func (c *Care) floor(r *http.Request, from time.Time) (*FloorView, error) {
 		var err error
 		if ratings, err = c.cfg.Ratings(r, from, names); err != nil {
 			return nil, err
+		}
+	}
+	if c.cfg.TableDays != nil && len(out.Tables) > 0 {
+		days, err := c.cfg.TableDays(r, from)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out.Tables {
+			if d, ok := days[out.Tables[i].Table.ID]; ok {
+				out.Tables[i].Today = &d
+			}
 		}
 	}
 	for i := range out.Tables {

@@ -44,9 +44,10 @@ func (s *Server) playerCare() *care.Care {
 			Rounds: func(ctx context.Context, u *sabot.User, n int) ([]wire.RoundSummary, error) {
 				return recall.PlayerRounds(ctx, s.Store, u, "", n)
 			},
-			Ratings: s.floorRatings,
-			Logger:  s.logger(),
-			HTTP:    careHTTP{s},
+			Ratings:   s.floorRatings,
+			TableDays: s.floorTables,
+			Logger:    s.logger(),
+			HTTP:      careHTTP{s},
 		})
 	})
 	return s.careSys

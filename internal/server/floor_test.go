@@ -12,8 +12,9 @@ import (
 )
 
 // The pit's floor is one answer (GET /api/admin/floor): every table with
-// its state and seats, each seated player's block or exclusion and his
-// rating over the pit's day (the house's win); staff only, as
+// its state and seats, its win over the pit's day against the
+// theoretical, each seated player's block or exclusion and his rating
+// over the pit's day (the house's win); staff only, as
 // /api/admin/players; a bad ?from= is refused with the reason.
 func TestPitFloorInOneAnswer(t *testing.T) {
 	t.Parallel()
@@ -46,6 +47,15 @@ func TestPitFloorInOneAnswer(t *testing.T) {
 	}
 	if r := p.Rating; r == nil || r.Rounds != 2 || r.AvgBet != 100 || r.Win != -200 {
 		t.Fatalf("ana's rating today (the house's win -200): %+v", p.Rating)
+	}
+
+	// The table's day against its theoretical, in the same answer: the
+	// floor no longer asks the tables report.
+	if d := a.Today; d == nil || d.Rounds != 2 || d.Win != -200 || d.Theo <= 0 || d.BandLow >= d.Theo || d.BandHigh <= d.Theo || d.Outside {
+		t.Fatalf("the table's day (2 rounds, the house's win -200, a positive theo inside its band): %+v", a.Today)
+	}
+	if d := e.Today; d != nil && d.Rounds != 0 {
+		t.Fatalf("the empty table's day: %+v", d)
 	}
 
 	wantCode(t, h.admin.Do(ctx, "GET", "/api/admin/floor?from=yesterday", nil, &f), sabot.EINVALID, "from=")

@@ -59,8 +59,9 @@ func TestPitOpensOnTheFloor(t *testing.T) {
 	if !eval[bool](t, pit, `document.getElementById('floor').getBoundingClientRect().bottom <= document.getElementById('credit').getBoundingClientRect().top`) {
 		t.Error("the forms are above the floor")
 	}
-	// One call reads the floor's players (GET /api/admin/floor), not a
-	// search of /api/admin/players for each seated player.
+	// One call reads the floor's players and tables' days (GET
+	// /api/admin/floor), not a search of /api/admin/players for each
+	// seated player nor the tables report.
 	if n := eval[int](t, pit, `performance.getEntriesByType('resource').filter(e => e.name.includes('/api/admin/players?')).length`); n != 0 {
 		t.Errorf("the floor searched /api/admin/players %d times", n)
 	}
@@ -68,6 +69,10 @@ func TestPitOpensOnTheFloor(t *testing.T) {
 		t.Error("the floor did not read /api/admin/floor")
 	}
 	waitJS(t, pit, "today's win against the theoretical", `document.querySelector('`+card+` .floor-win').innerText.startsWith('Today, 1 round: house win −15.00 against a house theoretical of ')`)
+	// The table's day comes in the floor's answer too: no tables report.
+	if n := eval[int](t, pit, `performance.getEntriesByType('resource').filter(e => e.name.includes('/api/admin/reports/tables')).length`); n != 0 {
+		t.Errorf("the floor read /api/admin/reports/tables %d times", n)
+	}
 	if got := text(t, pit, card+" .floor-state"); got != "between rounds · 1.00 – 1,000.00" {
 		t.Errorf("the table's state: %q", got)
 	}

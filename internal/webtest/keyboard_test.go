@@ -32,7 +32,7 @@ func tabTo(t *testing.T, ctx context.Context, sel string, back bool) {
 // A whole round with the keyboard only: Tab to Sit and Enter; the focus
 // goes to the chip chosen, not to the page; the player's own box is
 // reached by Tab and takes the chip on Enter; Deal; the decision takes
-// the focus and its last seconds are read out (10 s); a key stands; the
+// the focus and its last seconds are read out (10 s, then 5 s); a key stands; the
 // focus is on the chip again for the next round.
 func TestKeyboardOnlyRound(t *testing.T) {
 	t.Parallel()
@@ -56,6 +56,7 @@ func TestKeyboardOnlyRound(t *testing.T) {
 	waitKey(t, ana, "ana's decision", "s")
 	focused("the focus on the decision", `.prompt button`)
 	waitJS(t, ana, "the last 10 seconds read out", `document.getElementById('announce-urgent').textContent.startsWith('10 seconds left to decide')`)
+	waitJS(t, ana, "the last 5 seconds read out", `document.getElementById('announce-urgent').textContent.startsWith('5 seconds left to decide')`)
 	press(t, ana, "stand", "s")
 	waitJS(t, ana, "the settlement", `!!document.querySelector('.box[data-box="1"] .badge')`)
 	focused("the focus on the chip for the next round", `.rack .chip.chosen`)

@@ -2,8 +2,8 @@
 // with their rating and flags (a Block button beside each), today's win
 // against the theoretical, and the alarms. Read from GET /api/admin/floor
 // (every table's state and seats, each seated player's block or exclusion
-// and today's rating, the house's, in one answer), /api/admin/reports/tables
-// over today (the tables' wins) and /api/admin/events (the watches' alarms:
+// and today's rating, the house's, and each table's win today against the
+// theoretical, in one answer) and /api/admin/events (the watches' alarms:
 // the return outside its band, a player's count).
 
 import { api } from './api.js';
@@ -39,25 +39,18 @@ export function floorPanel(done) {
     cards);
 
   let tables = [];
-  let winOf = new Map(); // table → today's row of the tables report
+  let winOf = new Map(); // table → its day, the tables report's (the floor's)
   let ratingOf = new Map(); // player → today's rating (the floor's)
   let careOf = new Map(); // player → his block, exclusion (the floor's)
   let events = [];
-  let reportsAt = 0;
 
-  async function loadReports() {
-    const q = `?from=${encodeURIComponent(midnight().toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 60e3).toISOString())}`;
-    // One report at a time on a node: asked one after the other.
-    const tb = await api('/api/admin/reports/tables' + q);
-    winOf = new Map(tb.tables.map(x => [x.table, x]));
-    reportsAt = Date.now();
-  }
-
-  // loadFloor reads the tables, their players' care and today's ratings
-  // in one call (the server reads the ratings at most once a minute).
+  // loadFloor reads the tables, their days, their players' care and
+  // today's ratings in one call (the server reads the reports behind the
+  // days and the ratings at most once a minute).
   async function loadFloor() {
     const f = await api(`/api/admin/floor?from=${encodeURIComponent(midnight().toISOString())}`);
     tables = f.tables.map(x => x.table);
+    winOf = new Map(f.tables.filter(x => x.today).map(x => [x.table.id, x.today]));
     careOf = new Map();
     ratingOf = new Map();
     for (const x of f.tables) {
@@ -69,14 +62,12 @@ export function floorPanel(done) {
     }
   }
 
-  // load reads the floor again; the reports (the slow part) at most once a
-  // minute unless asked.
-  async function load({ reports = false } = {}) {
+  // load reads the floor and its alarms again.
+  async function load() {
     try {
       await loadFloor();
       const since = midnight().toISOString();
       events = (await api(`/api/admin/events?limit=200&since=${encodeURIComponent(since)}`)).filter(e => ALARM_EVENTS.has(String(e.payload?.event || '')));
-      if (reports || Date.now() - reportsAt > 60e3) await loadReports();
     } catch (e) {
       toast(refusal(e));
     }

@@ -34,7 +34,7 @@ export function pitPage(main) {
     announce(text);
     loadTables();
     loadEvents();
-    floor.load({ reports: true });
+    floor.load();
   }
 
   async function command(id, op, body) {
@@ -318,7 +318,7 @@ export function pitPage(main) {
       h('thead', {}, h('tr', {}, h('th', {}, t('pit.colWhen')), h('th', {}, t('pit.colTable')), h('th', {}, t('pit.colKind')), h('th', {}, t('pit.colWhat')))),
       events));
 
-  floor.load({ reports: true }).then(loadTables).then(loadEvents);
+  floor.load().then(loadTables).then(loadEvents);
   const timer = setInterval(() => { floor.load(); loadTables(); loadEvents(); }, 10000);
   return () => clearInterval(timer);
 }
