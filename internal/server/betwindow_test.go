@@ -10,6 +10,8 @@ import (
 	"sabot/internal/client"
 	"sabot/internal/testwait"
 	"sabot/internal/wire"
+	"sabot/money"
+	"sabot/rules"
 )
 
 // keep is the timing of `sabot serve`: the betting window stays open once
@@ -64,6 +66,50 @@ func TestLonePlayerBuildsStakeThenDeals(t *testing.T) {
 	}
 	if stakes["ana"] != 1000 || stakes["ben"] != 500 {
 		t.Fatalf("the round's stakes are %v, want ana 1000 and ben 500 behind her", stakes)
+	}
+}
+
+// At every profile a lone player's window stays open while he builds his
+// stake: two chips on his box, then a second box taken and bet on, Undo
+// of a chip, and a bet behind him from one who does not sit (where the
+// profile takes back bets); the round is dealt only by his "deal", where
+// the seed lets a lone player play (not at Argentina, AR-03).
+func TestEveryProfileKeepsTheLonePlayersWindow(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil, keep)
+	ctx := context.Background()
+	ana, ben := h.player("ana", 1000000), h.player("ben", 1000000)
+	for _, name := range rules.Names() {
+		p := must(rules.Lookup(name))
+		tb := h.table(name, false, map[string]string{"player_cut": "false"})
+		must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 1}))
+		stake := p.MinBet
+		must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: stake}))
+		undealt(t, ana, tb, name+": after the first chip")
+		must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 2 * stake})) // a second chip
+		must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: stake}))     // Undo: the stake before it
+		must(ana.Command(ctx, tb, "sit", wire.CommandRequest{Box: 2}))
+		must(ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 2, Stake: stake}))
+		if p.BackBetsPerBox > 0 {
+			must(ben.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: stake}))
+		}
+		v := undealt(t, ana, tb, name+": after two boxes, an undo and a bet behind")
+		if v.BettingDeadline == 0 || !v.KeepBetWindow {
+			t.Fatalf("%s: the betting window is not shown: deadline %d, keep %v", name, v.BettingDeadline, v.KeepBetWindow)
+		}
+		if name == "argentina" {
+			continue // AR-03: TestDealKeepsLoneRules_VE20_AR03
+		}
+		v = waitDealtAfter(t, ana, tb, func() { must(ana.Command(ctx, tb, "deal", wire.CommandRequest{})) })
+		stakes := map[int]money.Amount{}
+		for _, b := range v.Round.Bets {
+			if b.Player == "ana" {
+				stakes[b.Box] += b.Stake
+			}
+		}
+		if stakes[1] != stake || stakes[2] != stake {
+			t.Errorf("%s: ana's stakes %v, want %v on boxes 1 and 2 (a chip undone)", name, stakes, stake)
+		}
 	}
 }
 
