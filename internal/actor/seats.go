@@ -315,7 +315,8 @@ func (a *Table) releaseSeats(ctx context.Context, windowClosed bool) {
 // release writes and applies the give-up of one box.
 // key names the reason for the client's catalogue (reason.KEY).
 func (a *Table) release(ctx context.Context, player string, box int, stake money.Amount, reason, key string) {
-	ps, err := a.moves(ctx, player, stake, "seat given up: bet returned (AR-21)")
+	rule := a.p.Own("AR-21") // the table's regulation's rule: Argentina's, not Spain's or Venice's
+	ps, err := a.moves(ctx, player, stake, "seat given up: bet returned"+cite(rule))
 	if err != nil {
 		a.log.Error("seat not given up", "player", player, "box", box, "err", err)
 		return
@@ -333,7 +334,6 @@ func (a *Table) release(ctx context.Context, player string, box int, stake money
 	if stake == 0 {
 		a.gaveUp(player, box)
 	}
-	rule := a.p.Own("AR-21") // the table's regulation's rule: Argentina's, not Spain's or Venice's
 	a.publish(wire.Event{Kind: wire.EvRelease, Player: player, Box: box, Amount: stake, Text: "box " + strconv.Itoa(box) + " given up: " + reason + cite(rule),
 		Reason: key, Params: releaseParams(box, a.s.timing().SeatIdle, rule)})
 }
