@@ -62,6 +62,13 @@ func TestStrategyPNGNotToATerminal(t *testing.T) {
 	if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "--out") {
 		t.Fatalf("exit %d, %d bytes written, %q; want 2, nothing, naming --out", code, out.Len(), errb.String())
 	}
+	// A pipe takes the PNG.
+	terminalOut = func(io.Writer) bool { return false }
+	out.Reset()
+	errb.Reset()
+	if code := Run(context.Background(), []string{"strategy", "vegas-s17", "--format", "png"}, strings.NewReader(""), &out, &errb); code != 0 || !bytes.HasPrefix(out.Bytes(), []byte("\x89PNG")) {
+		t.Fatalf("to a pipe: exit %d, %q, %d bytes; want a PNG", code, errb.String(), out.Len())
+	}
 }
 
 // recall prints a round's amounts as money, units with two decimals, not
@@ -103,6 +110,15 @@ func TestSimChartsInSVGAndPNGWithUnits(t *testing.T) {
 	for _, want := range []string{"rounds played", "net, in initial bets"} {
 		if !bytes.Contains(svg, []byte(want)) {
 			t.Errorf("the bankroll chart has no %q", want)
+		}
+	}
+	if bytes.Contains(svg, []byte("1 sessions")) {
+		t.Error(`the bankroll chart of one session says "1 sessions"`)
+	}
+	dist, _ := os.ReadFile(filepath.Join(dir, "distribution.svg"))
+	for _, want := range []string{"net of a round, in initial bets", "share of rounds, %"} {
+		if !bytes.Contains(dist, []byte(want)) {
+			t.Errorf("the distribution chart has no %q", want)
 		}
 	}
 	if bytes.Contains(svg, []byte("path 1")) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -140,6 +141,10 @@ func freeAddr(t testing.TB) string {
 // each restart every table is rebuilt from its log and play goes on. At the
 // end every round is settled or void, the ledger balances (`sabot ledger
 // check`), the tables hold no money, and rounds replay (GLI-19 §4.16, B.3).
+// replayInMoney is replay's line, each amount in units with two decimals
+// ("house +12.50, ana -12.50"), never in minor units.
+var replayInMoney = regexp.MustCompile(`^round \S+ replays to its stored result: house [+-]?\d{1,3}(?:,\d{3})*\.\d{2}(?:, \S+ [+-]?\d{1,3}(?:,\d{3})*\.\d{2})*(?: \(void\))?\n`)
+
 func TestKill9Recovery(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -291,6 +296,8 @@ func checkTables(t *testing.T, st sabot.Store, db string) {
 				id := recall.RoundID(tb.ID, int(r.RoundNo))
 				if out, errb, code := run(t, "", "replay", id, "--db", db); code != 0 {
 					t.Errorf("sabot replay %s: %s %s", id, out, errb)
+				} else if !replayInMoney.MatchString(out) {
+					t.Errorf("sabot replay %s prints its amounts not as money (units, two decimals): %s", id, out)
 				}
 				replayed++
 			}

@@ -59,6 +59,9 @@ func SimEVByCount(path string, rows []sim.CountRow) error {
 func SimBankroll(path string, paths [][]float64, roundsPerPoint float64) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Bankroll: %d sessions of the run, each a line", len(paths))
+	if len(paths) == 1 {
+		p.Title.Text = "Bankroll: the run's one session"
+	}
 	p.X.Label.Text = "rounds played"
 	p.Y.Label.Text = "net, in initial bets (1 = one base stake)"
 	for i, ys := range paths {
