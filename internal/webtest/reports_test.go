@@ -52,6 +52,10 @@ func TestPitReports(t *testing.T) {
 	click(t, pit, `.nav a[href="/pit/reports"]`)
 	row := `.report-tables tr[data-table="` + itoa(tb) + `"]`
 	waitJS(t, pit, "the table's row", `!!document.querySelector('`+row+`')`)
+	// A test-mode table (forced cards) is counted, and marked.
+	if !eval[bool](t, pit, `!!document.querySelector('`+row+` .tag.test-mode')`) {
+		t.Errorf("the test-mode table's row is not marked: %q", text(t, pit, row))
+	}
 	if got := text(t, pit, row+" td.win"); got != "−20.00" {
 		t.Errorf("the table's win: %q, want −20.00", got)
 	}
