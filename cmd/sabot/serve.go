@@ -40,54 +40,58 @@ const AdminPasswordEnv = "SABOT_ADMIN_PASSWORD"
 // the pit's session), unless --metrics-token-file names a file of it.
 const MetricsTokenEnv = "SABOT_METRICS_TOKEN"
 
+// serveConfig is `sabot serve`'s configuration: a field per flag (flags),
+// read by run.
+type serveConfig struct {
+	addr, dsn, admin, logFormat string
+	debugAddr                   string
+	testMode, defaultTables     bool
+	rtpWatch                    bool
+	timing                      actor.Timing
+	bcryptCost                  int
+	welcome                     int64
+	cashApproval, floatLimit    int64
+	currency, reportsDSN        string
+	careCooling, rollupEvery    time.Duration
+	snapshotEvery               int
+	lim                         server.Server
+	wsPerUser, wsBurst          int
+	boxesWithoutBet             int
+	reseatAfter                 time.Duration
+	unbetWindow                 time.Duration
+	sitsPerMinute               int
+	cashShift                   time.Duration
+	metricsTokenFile            string
+	metricsPublic               bool
+	wsRate                      float64
+	seedKeyFile                 string
+	shoeReads                   float64
+	advertise                   string
+	lease, drain, wsPing        time.Duration
+	walletURL                   string
+	walletSecretFile            string
+	walletTimeout               time.Duration
+	walletRetry                 time.Duration
+	walletRetries               int
+}
+
 func newServeCmd(e *env) *cobra.Command {
-	var (
-		addr, dsn, admin, logFormat string
-		debugAddr                   string
-		testMode, defaultTables     bool
-		rtpWatch                    bool
-		timing                      = actor.DefaultTiming
-		bcryptCost                  int
-		welcome                     int64
-		cashApproval, floatLimit    int64
-		currency, reportsDSN        string
-		careCooling, rollupEvery    time.Duration
-		snapshotEvery               int
-		lim                         = server.Server{
-			ReadTimeout: server.DefaultReadTimeout, WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
-			MaxConnsPerAddr: server.DefaultMaxConnsPerAddr,
-			LoginNameBurst:  server.DefaultLoginNameBurst, LoginNameEvery: server.DefaultLoginNameEvery,
-			LoginNameAllBurst: server.DefaultLoginNameAllBurst, LoginNameAllEvery: server.DefaultLoginNameAllEvery,
-			LoginAddrBurst: server.DefaultLoginAddrBurst, LoginAddrEvery: server.DefaultLoginAddrEvery,
-			RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
-			RefusalBurst: server.DefaultRefusalBurst, RefusalEvery: server.DefaultRefusalEvery, Tarpit: server.DefaultTarpit,
-			HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
-			HashPerAddr:      server.DefaultHashPerAddr,
-			LoginOKNameBurst: server.DefaultLoginOKNameBurst, LoginOKNameEvery: server.DefaultLoginOKNameEvery,
-			LoginOKAddrBurst: server.DefaultLoginOKAddrBurst, LoginOKAddrEvery: server.DefaultLoginOKAddrEvery,
-			SweepEvery:       server.DefaultSweepEvery,
-			ShoeReadsPerAddr: server.DefaultShoeReadsPerAddr, PublicReads: server.DefaultPublicReads, PublicReadBurst: server.DefaultPublicReadBurst,
-			CommandRate: server.DefaultSocketRate, CommandBurst: server.DefaultSocketBurst, SnapshotRecords: actor.DefaultSnapshotRecords,
-		} // the limits' flags
-		wsPerUser, wsBurst   int
-		boxesWithoutBet      int
-		reseatAfter          time.Duration
-		unbetWindow          time.Duration
-		sitsPerMinute        int
-		cashShift            time.Duration
-		metricsTokenFile     string
-		metricsPublic        bool
-		wsRate               float64
-		seedKeyFile          string
-		shoeReads            float64
-		advertise            string
-		lease, drain, wsPing time.Duration
-		walletURL            string
-		walletSecretFile     string
-		walletTimeout        time.Duration
-		walletRetry          time.Duration
-		walletRetries        int
-	)
+	cfg := &serveConfig{timing: actor.DefaultTiming, lim: server.Server{
+		ReadTimeout: server.DefaultReadTimeout, WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
+		MaxConnsPerAddr: server.DefaultMaxConnsPerAddr,
+		LoginNameBurst:  server.DefaultLoginNameBurst, LoginNameEvery: server.DefaultLoginNameEvery,
+		LoginNameAllBurst: server.DefaultLoginNameAllBurst, LoginNameAllEvery: server.DefaultLoginNameAllEvery,
+		LoginAddrBurst: server.DefaultLoginAddrBurst, LoginAddrEvery: server.DefaultLoginAddrEvery,
+		RegisterBurst: server.DefaultRegisterBurst, RegisterEvery: server.DefaultRegisterEvery,
+		RefusalBurst: server.DefaultRefusalBurst, RefusalEvery: server.DefaultRefusalEvery, Tarpit: server.DefaultTarpit,
+		HashQueue: server.DefaultHashQueue, MaxIDLength: server.DefaultMaxIDLength,
+		HashPerAddr:      server.DefaultHashPerAddr,
+		LoginOKNameBurst: server.DefaultLoginOKNameBurst, LoginOKNameEvery: server.DefaultLoginOKNameEvery,
+		LoginOKAddrBurst: server.DefaultLoginOKAddrBurst, LoginOKAddrEvery: server.DefaultLoginOKAddrEvery,
+		SweepEvery:       server.DefaultSweepEvery,
+		ShoeReadsPerAddr: server.DefaultShoeReadsPerAddr, PublicReads: server.DefaultPublicReads, PublicReadBurst: server.DefaultPublicReadBurst,
+		CommandRate: server.DefaultSocketRate, CommandBurst: server.DefaultSocketBurst, SnapshotRecords: actor.DefaultSnapshotRecords,
+	}} // the limits' flags
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "serve live tables: HTTP JSON API, a WebSocket per table, the ledger, game recall and crash recovery",
@@ -107,221 +111,230 @@ between rounds before it exits. Every node needs the same seed key; --advertise 
 the other nodes cannot reach this one at its listen address. A SQLite file is served by
 one process only.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
-			if logFormat == "json" {
-				h = slog.NewJSONHandler(e.stderr, nil)
-			}
-			logger := slog.New(h)
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			cur, err := server.CheckCurrency(currency)
-			if err != nil {
-				return refused("sabot serve: --%v", err)
-			}
-			// The flags are checked before anything is written: a mistyped
-			// flag leaves no store and no seed key behind.
-			if err := checkListen(addr); err != nil {
-				return refused("sabot serve: --addr %q: %v", addr, err)
-			}
-			if lease < 100*time.Millisecond {
-				return refused("sabot serve: --lease %v: give 100ms or more", lease)
-			}
-			if advertise != "" {
-				if u, err := url.Parse(advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", advertise)
-				}
-			}
-			if lim.MaxIDLength < 1 || lim.MaxIDLength > server.MaxIDLengthLimit {
-				return refused("sabot serve: --max-id-length %d: give 1 to %d", lim.MaxIDLength, server.MaxIDLengthLimit)
-			}
-			if store.IsPostgres(dsn) && seedKeyFile == "" && os.Getenv(seal.KeyEnv) == "" {
-				_, err := seedKey(dsn, seedKeyFile, logger) // refused: said before connecting
-				return err
-			}
-			// One process serves a SQLite file (a second one would deal its
-			// tables' rounds again); the lock goes with the process.
-			unlock, err := store.Lock(dsn)
-			if sabot.ErrorCode(err) == sabot.ECONFLICT {
-				return failed("sabot serve: %s", sabot.ErrorMessage(err))
-			} else if err != nil {
-				return failed("sabot serve: %v", err)
-			}
-			defer unlock()
-			st, err := store.Open(ctx, dsn)
-			if err != nil {
-				return failed("sabot serve: %v", err)
-			}
-			defer st.Close()
-			var reportStore sabot.Store
-			if reportsDSN != "" {
-				if !store.IsPostgres(reportsDSN) {
-					return refused("sabot serve: --reports-db %q: give a postgres:// URL of a replica of --db", reportsDSN)
-				}
-				if reportStore, err = store.OpenReadOnly(ctx, reportsDSN); err != nil {
-					return failed("sabot serve: --reports-db: %v", err)
-				}
-				defer reportStore.Close()
-			}
-			key, err := seedKey(dsn, seedKeyFile, logger)
-			if err != nil {
-				return err
-			}
-			opWallet, err := operatorWallet(walletURL, walletSecretFile, cur, walletTimeout)
-			if err != nil {
-				return err
-			}
-			s := &server.Server{Store: st, Addr: addr, Logger: logger, TestMode: testMode, RTPWatch: rtpWatch, RollupEvery: rollupEvery, ReportStore: reportStore, Timing: timing, BcryptCost: bcryptCost, WelcomeCredit: welcome, Currency: cur, CareCooling: careCooling,
-				SnapshotEvery: snapshotEvery, SeedKey: key, ShoeReads: shoeReads,
-				ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout, MaxConnsPerAddr: lim.MaxConnsPerAddr,
-				LoginNameBurst: lim.LoginNameBurst, LoginNameEvery: lim.LoginNameEvery, LoginNameAllBurst: lim.LoginNameAllBurst, LoginNameAllEvery: lim.LoginNameAllEvery,
-				LoginAddrBurst: lim.LoginAddrBurst, LoginAddrEvery: lim.LoginAddrEvery,
-				RegisterBurst: lim.RegisterBurst, RegisterEvery: lim.RegisterEvery, HashWorkers: lim.HashWorkers, HashQueue: lim.HashQueue,
-				HashPerAddr: lim.HashPerAddr, LoginOKNameBurst: lim.LoginOKNameBurst, LoginOKNameEvery: lim.LoginOKNameEvery,
-				LoginOKAddrBurst: lim.LoginOKAddrBurst, LoginOKAddrEvery: lim.LoginOKAddrEvery, SweepEvery: lim.SweepEvery,
-				ShoeReadsPerAddr: lim.ShoeReadsPerAddr, PublicReads: lim.PublicReads, PublicReadBurst: lim.PublicReadBurst,
-				CommandRate: lim.CommandRate, CommandBurst: lim.CommandBurst, SnapshotRecords: lim.SnapshotRecords,
-				RefusalBurst: lim.RefusalBurst, RefusalEvery: lim.RefusalEvery, Tarpit: lim.Tarpit,
-				MaxIDLength: lim.MaxIDLength, MaxSockets: wsPerUser, SocketRate: wsRate, SocketBurst: wsBurst, SocketPing: wsPing,
-				MaxBoxesWithoutBet: boxesWithoutBet, ReseatAfter: reseatAfter, UnbetWindow: unbetWindow, SitsPerMinute: sitsPerMinute,
-				Shared: store.IsPostgres(dsn), Advertise: advertise, Lease: lease,
-				Wallet: opWallet, WalletTimeout: walletTimeout, WalletRetryRefused: walletRetry, WalletRetries: walletRetries,
-				CashApproval: money.Amount(cashApproval), FloatLimit: money.Amount(floatLimit), CashShift: cashShift}
-			s.MetricsPrivate, s.MetricsToken = !metricsPublic, os.Getenv(MetricsTokenEnv)
-			if metricsTokenFile != "" {
-				b, err := os.ReadFile(metricsTokenFile)
-				if err != nil {
-					return refused("sabot serve: --metrics-token-file: %v", err)
-				}
-				s.MetricsToken = strings.TrimSpace(string(b))
-			}
-			if s.MetricsToken != "" && len(s.MetricsToken) < 16 {
-				return refused("sabot serve: the metrics token has %d characters: give 16 or more", len(s.MetricsToken))
-			}
-			if admin != "" {
-				pw := os.Getenv(AdminPasswordEnv)
-				if err := s.EnsureAdmin(ctx, admin, pw); err != nil {
-					return refused("sabot serve: administrator %s: %v (the password is read from $%s)", admin, err, AdminPasswordEnv)
-				}
-			}
-			s.Starting(true) // /readyz: not before the default tables
-			if err := s.Open(); err != nil {
-				return failed("sabot serve: %v", err)
-			}
-			if defaultTables && s.Eldest(ctx) {
-				if err := openDefaultTables(ctx, s, st); err != nil && ctx.Err() == nil {
-					s.Close()
-					return failed("sabot serve: %v", err)
-				} // stopped while it opened them: the shutdown below
-			}
-			s.Starting(false)
-			if debugAddr != "" {
-				url, stopDebug, err := serveDebug(debugAddr)
-				if err != nil {
-					s.Close()
-					return failed("sabot serve: --debug-addr: %v", err)
-				}
-				defer stopDebug()
-				logger.Info("profiling endpoints", "url", url)
-			}
-			// After the default tables: the count is what this node serves.
-			logger.Info("serving", "url", s.URL(), "tables", s.Serving(), "test_mode", testMode)
-			fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
-			<-ctx.Done()
-			if s.Shared {
-				// Hand the tables over between rounds, then go.
-				dctx, cancel := context.WithTimeout(context.Background(), drain)
-				err := s.Drain(dctx)
-				cancel()
-				if err != nil {
-					logger.Warn("drained in part: the rounds still in play resume on the node that takes their tables", "err", err)
-				}
-			}
-			logger.Info("shutting down: tables suspend, their rounds resume at the next start")
-			if err := s.Close(); err != nil {
-				return failed("sabot serve: %v", err)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd, e) },
 	}
-	f := c.Flags()
-	f.StringVar(&addr, "addr", ":8080", "listen address")
-	f.StringVar(&dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
-	f.StringVar(&admin, "admin", "", "create this administrator if missing, with the password in $"+AdminPasswordEnv)
-	f.BoolVar(&testMode, "test-mode", false, "allow test-mode tables: forced card orders, every round marked test")
-	f.BoolVar(&rtpWatch, "rtp-watch", false, "watch each table's return to player against the exact figure of its rules: the sabot_rtp metrics, and an rtp-outside significant event when it leaves its band (docs/pit.md); each rule set's figures take seconds of processor, once, in the background")
-	f.StringVar(&reportsDSN, "reports-db", "", "a postgres:// URL of a replica of --db (a hot standby) that the pit's reports over HTTP read, opened read-only: the year's reports beside the tables without taking the primary's processor (docs/server.md, \"Reports on a replica\"; \"\": --db)")
-	f.DurationVar(&rollupEvery, "rollup-every", server.DefaultRollupEvery, "how often the reports' sums by hour and day are brought up to the tables' logs, so that a report over a long period reads days and hours (docs/pit.md, \"Rollups\"; negative: never)")
-	f.DurationVar(&timing.BetWindow, "bet-window", timing.BetWindow, "betting window, from the first bet to the deal")
-	f.BoolVar(&timing.KeepBetWindow, "keep-bet-window", timing.KeepBetWindow, "keep the betting window open once every seated box has a bet, until it ends or every seated player says \"deal\" (false: the last seated box's bet deals)")
-	f.DurationVar(&timing.Decision, "decision-time", timing.Decision, "a player's time to decide a hand, then the default applies")
-	f.DurationVar(&timing.Window, "window-time", timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
-	f.DurationVar(&timing.SessionIdle, "session-idle", timing.SessionIdle, "a session idle this long must log in again")
-	f.DurationVar(&timing.SeatIdle, "seat-idle", timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
-	f.IntVar(&boxesWithoutBet, "max-boxes-without-bet", actor.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
-	f.DurationVar(&reseatAfter, "reseat-after", actor.DefaultReseatAfter, "a box given up for no bet is not its holder's again for this long (AR-21; negative: at once)")
-	f.DurationVar(&unbetWindow, "unbet-window", actor.DefaultUnbetWindow, "the boxes a player was given up for no bet count against --max-boxes-without-bet for this long, until he plays a round with a bet (negative: not counted)")
-	f.IntVar(&sitsPerMinute, "sits-per-minute", actor.DefaultSitsPerMinute, "times one player may sit down at a table in a minute; more get 429 (negative: no limit)")
-	f.Int64Var(&cashApproval, "cash-approval", int64(live.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
-	f.DurationVar(&cashShift, "cash-shift", live.DefaultCashShift, "a walk-in's buy-ins, and those a dealer makes alone, are summed over this shift against cash_approval (negative: each buy-in alone)")
-	f.Int64Var(&floatLimit, "float-limit", int64(live.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
-	f.IntVar(&bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
-	f.StringVar(&logFormat, "log-format", "text", "log format: text or json")
-	f.BoolVar(&defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
-	f.IntVar(&snapshotEvery, "snapshot-every", actor.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
-	f.StringVar(&advertise, "advertise", "", "the URL other nodes reach this one at (default: http:// and the listen address, the machine's name for an address on every interface)")
-	f.DurationVar(&lease, "lease", cluster.DefaultLease, "a node's lease on its tables (PostgreSQL): a node that stops renewing it loses them to the others within it")
-	f.DurationVar(&drain, "drain-timeout", cluster.DefaultDrainTimeout, "on SIGTERM, how long a node waits for its rounds in play to end as it hands its tables over (PostgreSQL)")
-	f.StringVar(&walletURL, "wallet", "", "the operator's wallet (docs/wallet.md): players launched from its site stake and win on it; needs --currency and the shared secret in $"+WalletSecretEnv+" or --wallet-secret-file")
-	f.StringVar(&walletSecretFile, "wallet-secret-file", "", "a file holding the secret shared with the operator's wallet (never on the command line)")
-	f.DurationVar(&walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
-	f.DurationVar(&walletRetry, "wallet-retry", operator.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
-	f.IntVar(&walletRetries, "wallet-retries", operator.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
-	f.StringVar(&metricsTokenFile, "metrics-token-file", "", "a file holding the bearer token GET /metrics answers to, beside the pit's session (else $"+MetricsTokenEnv+"; never on the command line)")
-	f.BoolVar(&metricsPublic, "metrics-public", false, "serve GET /metrics to anybody (it shows money owed to players: only behind a network of your own)")
-	f.StringVar(&debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
-	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
-	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")
-	f.DurationVar(&lim.WriteTimeout, "write-timeout", lim.WriteTimeout, "time to write an answer (not a WebSocket's)")
-	f.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "a keep-alive connection idle this long is closed")
-	f.IntVar(&lim.MaxConnsPerAddr, "max-conns-per-addr", lim.MaxConnsPerAddr, "connections open at once from one client address (IPv6: a /64); more are closed at once")
-	f.IntVar(&lim.LoginNameBurst, "login-name-burst", lim.LoginNameBurst, "failed logins for one name from one address before they are throttled (429)")
-	f.DurationVar(&lim.LoginNameEvery, "login-name-every", lim.LoginNameEvery, "then one failed login for that name from that address per this interval")
-	f.IntVar(&lim.LoginNameAllBurst, "login-name-all-burst", lim.LoginNameAllBurst, "failed logins for one name from all the addresses it has not logged in from, before they are throttled (429)")
-	f.DurationVar(&lim.LoginNameAllEvery, "login-name-all-every", lim.LoginNameAllEvery, "then one such failed login for that name per this interval")
-	f.IntVar(&lim.LoginAddrBurst, "login-addr-burst", lim.LoginAddrBurst, "failed logins from one address before it is throttled (429)")
-	f.DurationVar(&lim.LoginAddrEvery, "login-addr-every", lim.LoginAddrEvery, "then one failed login from that address per this interval")
-	f.IntVar(&lim.RegisterBurst, "register-burst", lim.RegisterBurst, "registrations from one address before it is throttled (429)")
-	f.DurationVar(&lim.RegisterEvery, "register-every", lim.RegisterEvery, "then one registration from that address per this interval")
-	f.IntVar(&lim.RefusalBurst, "refusal-burst", lim.RefusalBurst, "requests refused (4xx) from one address before its refusals are held back (--tarpit)")
-	f.DurationVar(&lim.RefusalEvery, "refusal-every", lim.RefusalEvery, "then one refusal from that address per this interval is answered at once")
-	f.DurationVar(&lim.Tarpit, "tarpit", lim.Tarpit, "how long a refusal beyond those waits before it is answered")
-	f.IntVar(&lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
-	f.IntVar(&lim.HashQueue, "hash-queue", lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
-	f.IntVar(&lim.HashPerAddr, "hash-per-addr", lim.HashPerAddr, "password hashes one address may have computed or waiting at once; more from it are answered 503 (negative: no share)")
-	f.IntVar(&lim.LoginOKNameBurst, "login-ok-name-burst", lim.LoginOKNameBurst, "successful logins of one account before they are throttled (429)")
-	f.DurationVar(&lim.LoginOKNameEvery, "login-ok-name-every", lim.LoginOKNameEvery, "then one successful login of that account per this interval")
-	f.IntVar(&lim.LoginOKAddrBurst, "login-ok-addr-burst", lim.LoginOKAddrBurst, "successful logins from one address before they are throttled (429)")
-	f.DurationVar(&lim.LoginOKAddrEvery, "login-ok-addr-every", lim.LoginOKAddrEvery, "then one successful login from that address per this interval")
-	f.DurationVar(&lim.SweepEvery, "sweep-every", lim.SweepEvery, "how often the sessions idle past --session-idle are deleted from the store (negative: never)")
-	f.Float64Var(&lim.ShoeReadsPerAddr, "shoe-reads-per-addr", lim.ShoeReadsPerAddr, "GET /api/shoes/{id} one address is answered a second, beside --shoe-reads for everybody; more get 429 (negative: no limit)")
-	f.Float64Var(&lim.PublicReads, "public-reads", lim.PublicReads, "requests a second one address without a session makes of GET /api/tables, a table's view, edge, rules and strategy, and POST /api/replay; more get 429 (negative: no limit)")
-	f.IntVar(&lim.PublicReadBurst, "public-read-burst", lim.PublicReadBurst, "such requests one address may make at once before --public-reads applies")
-	f.Float64Var(&lim.CommandRate, "command-rate", lim.CommandRate, "table commands a second one user may send over HTTP (as --ws-rate on a socket); more get 429 (negative: no limit)")
-	f.IntVar(&lim.CommandBurst, "command-burst", lim.CommandBurst, "table commands one user may send over HTTP at once before --command-rate applies")
-	f.IntVar(&lim.SnapshotRecords, "snapshot-records", lim.SnapshotRecords, "records a table writes between snapshots, rounds played or not, so that a start never replays more (negative: --snapshot-every only)")
-	f.IntVar(&lim.MaxIDLength, "max-id-length", lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
-	f.StringVar(&seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+seal.KeyEnv+
-		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")
-	f.Float64Var(&shoeReads, "shoe-reads", server.DefaultShoeReads, "GET /api/shoes/{id} (no login) answered a second, from everybody together; more get 429 (negative: no limit)")
-	f.DurationVar(&careCooling, "care-cooling", server.DefaultCareCooling, "how long a player's raise or removal of a responsible-gaming limit waits before it applies (docs/players.md)")
-	f.StringVar(&currency, "currency", "", "ISO 4217 code the pages show money in, e.g. EUR or ARS (a currency of hundredths; none: plain numbers, play money)")
-	f.Int64Var(&welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
-	f.IntVar(&wsPerUser, "ws-per-user", server.DefaultMaxSockets, "WebSockets one user may hold open at once, over every table (negative: no limit)")
-	f.Float64Var(&wsRate, "ws-rate", server.DefaultSocketRate, "messages a second the server reads from one WebSocket; faster ones wait their turn (negative: no limit)")
-	f.IntVar(&wsBurst, "ws-burst", server.DefaultSocketBurst, "messages one WebSocket may send at once before --ws-rate applies")
-	f.DurationVar(&wsPing, "ws-ping", server.DefaultSocketPing, "how often the server pings each WebSocket; one not answered by the next ping is closed (negative: no pings)")
+	cfg.flags(c)
 	return c
+}
+
+// run serves until a signal: the flags checked before anything is
+// written, then the store, the server and its tables.
+func (cfg *serveConfig) run(cmd *cobra.Command, e *env) error {
+	var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
+	if cfg.logFormat == "json" {
+		h = slog.NewJSONHandler(e.stderr, nil)
+	}
+	logger := slog.New(h)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cur, err := server.CheckCurrency(cfg.currency)
+	if err != nil {
+		return refused("sabot serve: --%v", err)
+	}
+	// The flags are checked before anything is written: a mistyped
+	// flag leaves no store and no seed key behind.
+	if err := checkListen(cfg.addr); err != nil {
+		return refused("sabot serve: --addr %q: %v", cfg.addr, err)
+	}
+	if cfg.lease < 100*time.Millisecond {
+		return refused("sabot serve: --lease %v: give 100ms or more", cfg.lease)
+	}
+	if cfg.advertise != "" {
+		if u, err := url.Parse(cfg.advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return refused("sabot serve: --advertise %q: give the URL other nodes reach this one at, http://host:port", cfg.advertise)
+		}
+	}
+	if cfg.lim.MaxIDLength < 1 || cfg.lim.MaxIDLength > server.MaxIDLengthLimit {
+		return refused("sabot serve: --max-id-length %d: give 1 to %d", cfg.lim.MaxIDLength, server.MaxIDLengthLimit)
+	}
+	if store.IsPostgres(cfg.dsn) && cfg.seedKeyFile == "" && os.Getenv(seal.KeyEnv) == "" {
+		_, err := seedKey(cfg.dsn, cfg.seedKeyFile, logger) // refused: said before connecting
+		return err
+	}
+	// One process serves a SQLite file (a second one would deal its
+	// tables' rounds again); the lock goes with the process.
+	unlock, err := store.Lock(cfg.dsn)
+	if sabot.ErrorCode(err) == sabot.ECONFLICT {
+		return failed("sabot serve: %s", sabot.ErrorMessage(err))
+	} else if err != nil {
+		return failed("sabot serve: %v", err)
+	}
+	defer unlock()
+	st, err := store.Open(ctx, cfg.dsn)
+	if err != nil {
+		return failed("sabot serve: %v", err)
+	}
+	defer st.Close()
+	var reportStore sabot.Store
+	if cfg.reportsDSN != "" {
+		if !store.IsPostgres(cfg.reportsDSN) {
+			return refused("sabot serve: --reports-db %q: give a postgres:// URL of a replica of --db", cfg.reportsDSN)
+		}
+		if reportStore, err = store.OpenReadOnly(ctx, cfg.reportsDSN); err != nil {
+			return failed("sabot serve: --reports-db: %v", err)
+		}
+		defer reportStore.Close()
+	}
+	key, err := seedKey(cfg.dsn, cfg.seedKeyFile, logger)
+	if err != nil {
+		return err
+	}
+	opWallet, err := operatorWallet(cfg.walletURL, cfg.walletSecretFile, cur, cfg.walletTimeout)
+	if err != nil {
+		return err
+	}
+	s := &server.Server{Store: st, Addr: cfg.addr, Logger: logger, TestMode: cfg.testMode, RTPWatch: cfg.rtpWatch, RollupEvery: cfg.rollupEvery, ReportStore: reportStore, Timing: cfg.timing, BcryptCost: cfg.bcryptCost, WelcomeCredit: cfg.welcome, Currency: cur, CareCooling: cfg.careCooling,
+		SnapshotEvery: cfg.snapshotEvery, SeedKey: key, ShoeReads: cfg.shoeReads,
+		ReadTimeout: cfg.lim.ReadTimeout, WriteTimeout: cfg.lim.WriteTimeout, IdleTimeout: cfg.lim.IdleTimeout, MaxConnsPerAddr: cfg.lim.MaxConnsPerAddr,
+		LoginNameBurst: cfg.lim.LoginNameBurst, LoginNameEvery: cfg.lim.LoginNameEvery, LoginNameAllBurst: cfg.lim.LoginNameAllBurst, LoginNameAllEvery: cfg.lim.LoginNameAllEvery,
+		LoginAddrBurst: cfg.lim.LoginAddrBurst, LoginAddrEvery: cfg.lim.LoginAddrEvery,
+		RegisterBurst: cfg.lim.RegisterBurst, RegisterEvery: cfg.lim.RegisterEvery, HashWorkers: cfg.lim.HashWorkers, HashQueue: cfg.lim.HashQueue,
+		HashPerAddr: cfg.lim.HashPerAddr, LoginOKNameBurst: cfg.lim.LoginOKNameBurst, LoginOKNameEvery: cfg.lim.LoginOKNameEvery,
+		LoginOKAddrBurst: cfg.lim.LoginOKAddrBurst, LoginOKAddrEvery: cfg.lim.LoginOKAddrEvery, SweepEvery: cfg.lim.SweepEvery,
+		ShoeReadsPerAddr: cfg.lim.ShoeReadsPerAddr, PublicReads: cfg.lim.PublicReads, PublicReadBurst: cfg.lim.PublicReadBurst,
+		CommandRate: cfg.lim.CommandRate, CommandBurst: cfg.lim.CommandBurst, SnapshotRecords: cfg.lim.SnapshotRecords,
+		RefusalBurst: cfg.lim.RefusalBurst, RefusalEvery: cfg.lim.RefusalEvery, Tarpit: cfg.lim.Tarpit,
+		MaxIDLength: cfg.lim.MaxIDLength, MaxSockets: cfg.wsPerUser, SocketRate: cfg.wsRate, SocketBurst: cfg.wsBurst, SocketPing: cfg.wsPing,
+		MaxBoxesWithoutBet: cfg.boxesWithoutBet, ReseatAfter: cfg.reseatAfter, UnbetWindow: cfg.unbetWindow, SitsPerMinute: cfg.sitsPerMinute,
+		Shared: store.IsPostgres(cfg.dsn), Advertise: cfg.advertise, Lease: cfg.lease,
+		Wallet: opWallet, WalletTimeout: cfg.walletTimeout, WalletRetryRefused: cfg.walletRetry, WalletRetries: cfg.walletRetries,
+		CashApproval: money.Amount(cfg.cashApproval), FloatLimit: money.Amount(cfg.floatLimit), CashShift: cfg.cashShift}
+	s.MetricsPrivate, s.MetricsToken = !cfg.metricsPublic, os.Getenv(MetricsTokenEnv)
+	if cfg.metricsTokenFile != "" {
+		b, err := os.ReadFile(cfg.metricsTokenFile)
+		if err != nil {
+			return refused("sabot serve: --metrics-token-file: %v", err)
+		}
+		s.MetricsToken = strings.TrimSpace(string(b))
+	}
+	if s.MetricsToken != "" && len(s.MetricsToken) < 16 {
+		return refused("sabot serve: the metrics token has %d characters: give 16 or more", len(s.MetricsToken))
+	}
+	if cfg.admin != "" {
+		pw := os.Getenv(AdminPasswordEnv)
+		if err := s.EnsureAdmin(ctx, cfg.admin, pw); err != nil {
+			return refused("sabot serve: administrator %s: %v (the password is read from $%s)", cfg.admin, err, AdminPasswordEnv)
+		}
+	}
+	s.Starting(true) // /readyz: not before the default tables
+	if err := s.Open(); err != nil {
+		return failed("sabot serve: %v", err)
+	}
+	if cfg.defaultTables && s.Eldest(ctx) {
+		if err := openDefaultTables(ctx, s, st); err != nil && ctx.Err() == nil {
+			s.Close()
+			return failed("sabot serve: %v", err)
+		} // stopped while it opened them: the shutdown below
+	}
+	s.Starting(false)
+	if cfg.debugAddr != "" {
+		url, stopDebug, err := serveDebug(cfg.debugAddr)
+		if err != nil {
+			s.Close()
+			return failed("sabot serve: --debug-addr: %v", err)
+		}
+		defer stopDebug()
+		logger.Info("profiling endpoints", "url", url)
+	}
+	// After the default tables: the count is what this node serves.
+	logger.Info("serving", "url", s.URL(), "tables", s.Serving(), "test_mode", cfg.testMode)
+	fmt.Fprintf(e.stdout, "sabot serve: %s\n", s.URL())
+	<-ctx.Done()
+	if s.Shared {
+		// Hand the tables over between rounds, then go.
+		dctx, cancel := context.WithTimeout(context.Background(), cfg.drain)
+		err := s.Drain(dctx)
+		cancel()
+		if err != nil {
+			logger.Warn("drained in part: the rounds still in play resume on the node that takes their tables", "err", err)
+		}
+	}
+	logger.Info("shutting down: tables suspend, their rounds resume at the next start")
+	if err := s.Close(); err != nil {
+		return failed("sabot serve: %v", err)
+	}
+	return nil
+}
+
+// flags are serve's flags, each into its field of cfg.
+func (cfg *serveConfig) flags(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVar(&cfg.addr, "addr", ":8080", "listen address")
+	f.StringVar(&cfg.dsn, "db", store.DefaultDSN, "the store: a SQLite file, or a postgres:// URL")
+	f.StringVar(&cfg.admin, "admin", "", "create this administrator if missing, with the password in $"+AdminPasswordEnv)
+	f.BoolVar(&cfg.testMode, "test-mode", false, "allow test-mode tables: forced card orders, every round marked test")
+	f.BoolVar(&cfg.rtpWatch, "rtp-watch", false, "watch each table's return to player against the exact figure of its rules: the sabot_rtp metrics, and an rtp-outside significant event when it leaves its band (docs/pit.md); each rule set's figures take seconds of processor, once, in the background")
+	f.StringVar(&cfg.reportsDSN, "reports-db", "", "a postgres:// URL of a replica of --db (a hot standby) that the pit's reports over HTTP read, opened read-only: the year's reports beside the tables without taking the primary's processor (docs/server.md, \"Reports on a replica\"; \"\": --db)")
+	f.DurationVar(&cfg.rollupEvery, "rollup-every", server.DefaultRollupEvery, "how often the reports' sums by hour and day are brought up to the tables' logs, so that a report over a long period reads days and hours (docs/pit.md, \"Rollups\"; negative: never)")
+	f.DurationVar(&cfg.timing.BetWindow, "bet-window", cfg.timing.BetWindow, "betting window, from the first bet to the deal")
+	f.BoolVar(&cfg.timing.KeepBetWindow, "keep-bet-window", cfg.timing.KeepBetWindow, "keep the betting window open once every seated box has a bet, until it ends or every seated player says \"deal\" (false: the last seated box's bet deals)")
+	f.DurationVar(&cfg.timing.Decision, "decision-time", cfg.timing.Decision, "a player's time to decide a hand, then the default applies")
+	f.DurationVar(&cfg.timing.Window, "window-time", cfg.timing.Window, "time for an optional window (insurance, challenge, back bettors' answers)")
+	f.DurationVar(&cfg.timing.SessionIdle, "session-idle", cfg.timing.SessionIdle, "a session idle this long must log in again")
+	f.DurationVar(&cfg.timing.SeatIdle, "seat-idle", cfg.timing.SeatIdle, "a box held this long with no round dealt is given up (AR-21)")
+	f.IntVar(&cfg.boxesWithoutBet, "max-boxes-without-bet", actor.DefaultMaxBoxesWithoutBet, "boxes one player may hold at a table without a bet on them (AR-21; negative: no limit)")
+	f.DurationVar(&cfg.reseatAfter, "reseat-after", actor.DefaultReseatAfter, "a box given up for no bet is not its holder's again for this long (AR-21; negative: at once)")
+	f.DurationVar(&cfg.unbetWindow, "unbet-window", actor.DefaultUnbetWindow, "the boxes a player was given up for no bet count against --max-boxes-without-bet for this long, until he plays a round with a bet (negative: not counted)")
+	f.IntVar(&cfg.sitsPerMinute, "sits-per-minute", actor.DefaultSitsPerMinute, "times one player may sit down at a table in a minute; more get 429 (negative: no limit)")
+	f.Int64Var(&cfg.cashApproval, "cash-approval", int64(live.DefaultCashApproval), "a live table's largest walk-in buy-in or cash-out (minor units) the dealer makes alone; over it, the inspector's (a table's cash_approval option overrides it; negative: no limit)")
+	f.DurationVar(&cfg.cashShift, "cash-shift", live.DefaultCashShift, "a walk-in's buy-ins, and those a dealer makes alone, are summed over this shift against cash_approval (negative: each buy-in alone)")
+	f.Int64Var(&cfg.floatLimit, "float-limit", int64(live.DefaultFloatLimit), "the most chips (minor units) a live table's cash float may have out: no buy-in passes it (a table's float_limit option overrides it; negative: no limit)")
+	f.IntVar(&cfg.bcryptCost, "bcrypt-cost", 0, "bcrypt cost of password hashes (0: the default; lower only for tests and load benchmarks)")
+	f.StringVar(&cfg.logFormat, "log-format", "text", "log format: text or json")
+	f.BoolVar(&cfg.defaultTables, "default-tables", true, "on a store with no table, open one table of each built-in profile")
+	f.IntVar(&cfg.snapshotEvery, "snapshot-every", actor.DefaultSnapshotEvery, "rounds a table plays between snapshots of its state, from which a start replays only the end of its log (negative: none)")
+	f.StringVar(&cfg.advertise, "advertise", "", "the URL other nodes reach this one at (default: http:// and the listen address, the machine's name for an address on every interface)")
+	f.DurationVar(&cfg.lease, "lease", cluster.DefaultLease, "a node's lease on its tables (PostgreSQL): a node that stops renewing it loses them to the others within it")
+	f.DurationVar(&cfg.drain, "drain-timeout", cluster.DefaultDrainTimeout, "on SIGTERM, how long a node waits for its rounds in play to end as it hands its tables over (PostgreSQL)")
+	f.StringVar(&cfg.walletURL, "wallet", "", "the operator's wallet (docs/wallet.md): players launched from its site stake and win on it; needs --currency and the shared secret in $"+WalletSecretEnv+" or --wallet-secret-file")
+	f.StringVar(&cfg.walletSecretFile, "wallet-secret-file", "", "a file holding the secret shared with the operator's wallet (never on the command line)")
+	f.DurationVar(&cfg.walletTimeout, "wallet-timeout", wallet.DefaultTimeout, "a debit's time limit: past it the stake does not count and the debit is rolled back")
+	f.DurationVar(&cfg.walletRetry, "wallet-retry", operator.DefaultRetryRefused, "money owed (a credit or rollback the operator refused) is sent again after this, each wait doubling up to an hour (negative: only the pit resolves it)")
+	f.IntVar(&cfg.walletRetries, "wallet-retries", operator.DefaultRetries, "tries of money owed in all before only the pit resolves it (negative: none)")
+	f.StringVar(&cfg.metricsTokenFile, "metrics-token-file", "", "a file holding the bearer token GET /metrics answers to, beside the pit's session (else $"+MetricsTokenEnv+"; never on the command line)")
+	f.BoolVar(&cfg.metricsPublic, "metrics-public", false, "serve GET /metrics to anybody (it shows money owed to players: only behind a network of your own)")
+	f.StringVar(&cfg.debugAddr, "debug-addr", "", "serve Go's profiling endpoints (/debug/pprof/) on this address, apart from the API (keep it private: 127.0.0.1:6060)")
+	// Abuse and limits (docs/server.md): 0 takes the default, a negative value turns a limit off.
+	f.DurationVar(&cfg.lim.ReadTimeout, "read-timeout", cfg.lim.ReadTimeout, "time to read a request, its body included (not a WebSocket's messages)")
+	f.DurationVar(&cfg.lim.WriteTimeout, "write-timeout", cfg.lim.WriteTimeout, "time to write an answer (not a WebSocket's)")
+	f.DurationVar(&cfg.lim.IdleTimeout, "idle-timeout", cfg.lim.IdleTimeout, "a keep-alive connection idle this long is closed")
+	f.IntVar(&cfg.lim.MaxConnsPerAddr, "max-conns-per-addr", cfg.lim.MaxConnsPerAddr, "connections open at once from one client address (IPv6: a /64); more are closed at once")
+	f.IntVar(&cfg.lim.LoginNameBurst, "login-name-burst", cfg.lim.LoginNameBurst, "failed logins for one name from one address before they are throttled (429)")
+	f.DurationVar(&cfg.lim.LoginNameEvery, "login-name-every", cfg.lim.LoginNameEvery, "then one failed login for that name from that address per this interval")
+	f.IntVar(&cfg.lim.LoginNameAllBurst, "login-name-all-burst", cfg.lim.LoginNameAllBurst, "failed logins for one name from all the addresses it has not logged in from, before they are throttled (429)")
+	f.DurationVar(&cfg.lim.LoginNameAllEvery, "login-name-all-every", cfg.lim.LoginNameAllEvery, "then one such failed login for that name per this interval")
+	f.IntVar(&cfg.lim.LoginAddrBurst, "login-addr-burst", cfg.lim.LoginAddrBurst, "failed logins from one address before it is throttled (429)")
+	f.DurationVar(&cfg.lim.LoginAddrEvery, "login-addr-every", cfg.lim.LoginAddrEvery, "then one failed login from that address per this interval")
+	f.IntVar(&cfg.lim.RegisterBurst, "register-burst", cfg.lim.RegisterBurst, "registrations from one address before it is throttled (429)")
+	f.DurationVar(&cfg.lim.RegisterEvery, "register-every", cfg.lim.RegisterEvery, "then one registration from that address per this interval")
+	f.IntVar(&cfg.lim.RefusalBurst, "refusal-burst", cfg.lim.RefusalBurst, "requests refused (4xx) from one address before its refusals are held back (--tarpit)")
+	f.DurationVar(&cfg.lim.RefusalEvery, "refusal-every", cfg.lim.RefusalEvery, "then one refusal from that address per this interval is answered at once")
+	f.DurationVar(&cfg.lim.Tarpit, "tarpit", cfg.lim.Tarpit, "how long a refusal beyond those waits before it is answered")
+	f.IntVar(&cfg.lim.HashWorkers, "hash-workers", 0, "password hashes (bcrypt) computed at once (0: half the CPUs, at least 1)")
+	f.IntVar(&cfg.lim.HashQueue, "hash-queue", cfg.lim.HashQueue, "requests waiting for a password hash beyond those; more are answered 503")
+	f.IntVar(&cfg.lim.HashPerAddr, "hash-per-addr", cfg.lim.HashPerAddr, "password hashes one address may have computed or waiting at once; more from it are answered 503 (negative: no share)")
+	f.IntVar(&cfg.lim.LoginOKNameBurst, "login-ok-name-burst", cfg.lim.LoginOKNameBurst, "successful logins of one account before they are throttled (429)")
+	f.DurationVar(&cfg.lim.LoginOKNameEvery, "login-ok-name-every", cfg.lim.LoginOKNameEvery, "then one successful login of that account per this interval")
+	f.IntVar(&cfg.lim.LoginOKAddrBurst, "login-ok-addr-burst", cfg.lim.LoginOKAddrBurst, "successful logins from one address before they are throttled (429)")
+	f.DurationVar(&cfg.lim.LoginOKAddrEvery, "login-ok-addr-every", cfg.lim.LoginOKAddrEvery, "then one successful login from that address per this interval")
+	f.DurationVar(&cfg.lim.SweepEvery, "sweep-every", cfg.lim.SweepEvery, "how often the sessions idle past --session-idle are deleted from the store (negative: never)")
+	f.Float64Var(&cfg.lim.ShoeReadsPerAddr, "shoe-reads-per-addr", cfg.lim.ShoeReadsPerAddr, "GET /api/shoes/{id} one address is answered a second, beside --shoe-reads for everybody; more get 429 (negative: no limit)")
+	f.Float64Var(&cfg.lim.PublicReads, "public-reads", cfg.lim.PublicReads, "requests a second one address without a session makes of GET /api/tables, a table's view, edge, rules and strategy, and POST /api/replay; more get 429 (negative: no limit)")
+	f.IntVar(&cfg.lim.PublicReadBurst, "public-read-burst", cfg.lim.PublicReadBurst, "such requests one address may make at once before --public-reads applies")
+	f.Float64Var(&cfg.lim.CommandRate, "command-rate", cfg.lim.CommandRate, "table commands a second one user may send over HTTP (as --ws-rate on a socket); more get 429 (negative: no limit)")
+	f.IntVar(&cfg.lim.CommandBurst, "command-burst", cfg.lim.CommandBurst, "table commands one user may send over HTTP at once before --command-rate applies")
+	f.IntVar(&cfg.lim.SnapshotRecords, "snapshot-records", cfg.lim.SnapshotRecords, "records a table writes between snapshots, rounds played or not, so that a start never replays more (negative: --snapshot-every only)")
+	f.IntVar(&cfg.lim.MaxIDLength, "max-id-length", cfg.lim.MaxIDLength, fmt.Sprintf("bytes of a command_id or client_id (at most %d)", server.MaxIDLengthLimit))
+	f.StringVar(&cfg.seedKeyFile, "seed-key-file", "", "the file of the key (64 hex digits) that seals live shoes' seeds in the log; or $"+seal.KeyEnv+
+		" (default for SQLite: DB.seed-key beside the database, made on first start; PostgreSQL needs one)")
+	f.Float64Var(&cfg.shoeReads, "shoe-reads", server.DefaultShoeReads, "GET /api/shoes/{id} (no login) answered a second, from everybody together; more get 429 (negative: no limit)")
+	f.DurationVar(&cfg.careCooling, "care-cooling", server.DefaultCareCooling, "how long a player's raise or removal of a responsible-gaming limit waits before it applies (docs/players.md)")
+	f.StringVar(&cfg.currency, "currency", "", "ISO 4217 code the pages show money in, e.g. EUR or ARS (a currency of hundredths; none: plain numbers, play money)")
+	f.Int64Var(&cfg.welcome, "welcome-credit", 1000_00, "play money (minor units) credited to each new player by the house (0: none; an administrator credits wallets)")
+	f.IntVar(&cfg.wsPerUser, "ws-per-user", server.DefaultMaxSockets, "WebSockets one user may hold open at once, over every table (negative: no limit)")
+	f.Float64Var(&cfg.wsRate, "ws-rate", server.DefaultSocketRate, "messages a second the server reads from one WebSocket; faster ones wait their turn (negative: no limit)")
+	f.IntVar(&cfg.wsBurst, "ws-burst", server.DefaultSocketBurst, "messages one WebSocket may send at once before --ws-rate applies")
+	f.DurationVar(&cfg.wsPing, "ws-ping", server.DefaultSocketPing, "how often the server pings each WebSocket; one not answered by the next ping is closed (negative: no pings)")
 }
 
 // seedKey is the key that seals live shoes' seeds (docs/server.md, "Shoe

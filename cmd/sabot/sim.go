@@ -24,168 +24,33 @@ import (
 	"sabot/sim"
 )
 
+// simConfig is `sabot sim`'s configuration: a field per flag (flags),
+// read by build into a sim.Config, which run runs and report prints.
+type simConfig struct {
+	pf                        profileFlags
+	rounds                    int64
+	targetSE                  float64
+	seed                      uint64
+	workers, boxes, others    int
+	backBets                  int
+	backFollow                bool
+	strategyFile, indicesFile string
+	textbook                  bool
+	count, ramp               string
+	tcDecks, tcRound, tcStep  string
+	wongIn, wongOut           string
+	unit                      int64
+	bankroll                  float64
+	continuous                bool
+	penetration               string
+	asJSON, progress          bool
+	chartDir, cpuProfile      string
+	shard                     string
+}
+
 func newSimCmd(e *env) *cobra.Command {
-	var (
-		pf                        profileFlags
-		rounds                    int64
-		targetSE                  float64
-		seed                      uint64
-		workers, boxes, others    int
-		backBets                  int
-		backFollow                bool
-		strategyFile, indicesFile string
-		textbook                  bool
-		count, ramp               string
-		tcDecks, tcRound, tcStep  string
-		wongIn, wongOut           string
-		unit                      int64
-		bankroll                  float64
-		continuous                bool
-		penetration               string
-		asJSON, progress          bool
-		chartDir, cpuProfile      string
-		shard                     string
-	)
-	var c *cobra.Command
-	// build reads the flags and the profile into a configuration.
-	build := func(cmd *cobra.Command, args []string) (cfg sim.Config, tab *sim.StrategyCard, err error) {
-		p, err := pf.resolve(args[0])
-		if err != nil {
-			return cfg, nil, err
-		}
-		if penetration != "" {
-			if err := setPenetration(p, penetration, pf.options, continuous); err != nil {
-				return cfg, nil, err
-			}
-		}
-		cfg = sim.Config{Profile: p, Rounds: rounds, TargetSE: targetSE, Seed: seed, Workers: workers,
-			Boxes: boxes, Others: others, BackBets: backBets, BackFollow: backFollow, Unit: unit, Continuous: continuous}
-		if targetSE > 0 && !cmd.Flags().Changed("rounds") {
-			cfg.Rounds = 0
-		}
-		if cfg.TrueCount, err = parseTrueCount(cmd, count, tcDecks, tcRound, tcStep); err != nil {
-			return cfg, nil, err
-		}
-		switch {
-		case strategyFile != "":
-			f, err := os.Open(strategyFile)
-			if err != nil {
-				return cfg, nil, refused("sim: %v", err)
-			}
-			tab, err = sim.ParseStrategyCard(f)
-			f.Close()
-			if err != nil {
-				return cfg, nil, refused("sim: %s: %v", strategyFile, err)
-			}
-			if tab.Name == "" {
-				tab.Name = strategyFile
-			}
-		case textbook:
-			tab = sim.Textbook(p.DealerHitsSoft17)
-		default:
-			// The built-in profiles' cards are computed ahead (basic.go).
-			data, ok := basicCard(p)
-			if !ok {
-				res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
-				if err != nil {
-					return cfg, nil, failed("sim: the basic strategy of %s: %v", p.Name, err)
-				}
-				var b bytes.Buffer
-				if err := res.Basic.WriteCSV(&b); err != nil {
-					return cfg, nil, failed("sim: %v", err)
-				}
-				data = b.Bytes()
-			}
-			if tab, err = sim.ParseStrategyCard(bytes.NewReader(data)); err != nil {
-				return cfg, nil, failed("sim: the analysis strategy card: %v", err)
-			}
-			tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
-		}
-		if count != "" {
-			sys, err := sim.LookupSystem(count)
-			if err != nil {
-				return cfg, nil, refused("sim: --count: %v", err)
-			}
-			cfg.Count = &sys
-		}
-		if indicesFile != "" {
-			var data []byte
-			if strings.EqualFold(indicesFile, "i18") {
-				data = sim.Illustrious18()
-			} else if data, err = os.ReadFile(indicesFile); err != nil {
-				return cfg, nil, refused("sim: %v", err)
-			}
-			if err := tab.LoadIndices(bytes.NewReader(data)); err != nil {
-				return cfg, nil, refused("sim: %s: %v", indicesFile, err)
-			}
-			if cfg.Count == nil {
-				return cfg, nil, refused("sim: --indices needs --count")
-			}
-		}
-		if ramp != "" {
-			if cfg.Count == nil {
-				return cfg, nil, refused("sim: --ramp needs --count")
-			}
-			if cfg.Ramp, err = sim.ParseRamp(ramp); err != nil {
-				return cfg, nil, refused("sim: --ramp: %v", err)
-			}
-		}
-		for _, w := range []struct {
-			s   string
-			v   *float64
-			has *bool
-		}{{wongIn, &cfg.Wong.In, &cfg.Wong.HasIn}, {wongOut, &cfg.Wong.Out, &cfg.Wong.HasOut}} {
-			if w.s == "" {
-				continue
-			}
-			if *w.v, err = strconv.ParseFloat(w.s, 64); err != nil || math.IsNaN(*w.v) {
-				return cfg, nil, refused("sim: wong count %q is not a number", w.s)
-			}
-			*w.has = true
-		}
-		cfg.Strategy = tab
-		if rounds <= 0 && targetSE <= 0 {
-			return cfg, nil, refused("sim: give --rounds N or --target-se X")
-		}
-		return cfg, tab, nil
-	}
-	// report prints a result, as text or JSON.
-	report := func(res *sim.Result, tab *sim.StrategyCard, cfg sim.Config, asJSON bool, elapsed time.Duration) error {
-		p := cfg.Profile
-		if asJSON {
-			out := struct {
-				*sim.Result
-				Strategy     string  `json:"strategy"`
-				Count        string  `json:"count,omitempty"`
-				Ramp         string  `json:"ramp,omitempty"`
-				TrueCount    string  `json:"true_count,omitempty"`
-				CutCard      int     `json:"cut_card_after,omitempty"`
-				Bankroll     float64 `json:"bankroll,omitempty"`
-				RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
-				Seconds      float64 `json:"seconds"`
-				RoundsPerSec float64 `json:"rounds_per_second"`
-			}{Result: res, Strategy: tab.Name, Seconds: elapsed.Seconds(), RoundsPerSec: float64(res.Rounds) / elapsed.Seconds()}
-			if cfg.Count != nil {
-				out.Count, out.Ramp = cfg.Count.Name, cfg.Ramp.String()
-				out.TrueCount = "running count (unbalanced)"
-				if cfg.Count.Balanced {
-					out.TrueCount = cfg.TrueCount.String()
-				}
-			}
-			if !cfg.Continuous {
-				out.CutCard = cutCardAfter(p)
-			}
-			if bankroll > 0 {
-				out.Bankroll, out.RiskOfRuin = bankroll, res.RiskOfRuin(bankroll)
-			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
-		}
-		printSim(e, res, tab.Name, cfg, bankroll, elapsed)
-		return nil
-	}
-	c = &cobra.Command{
+	sc := &simConfig{}
+	c := &cobra.Command{
 		Use:   "sim PROFILE|FILE",
 		Short: "Simulate rounds on a profile's rules: EV, SD, win rates, counting figures",
 		Long: `Simulate blackjack rounds on the fast path of package sim, on the profile's own
@@ -199,105 +64,255 @@ profile; --strategy FILE reads a card in the CSV format of
 'sabot strategy --format csv'; --textbook plays the built-in textbook chart
 for the reference rules (a labelled fallback).`,
 		Args: profileArg,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, tab, err := build(cmd, args)
-			if err != nil {
-				return err
-			}
-			p := cfg.Profile
-			if shard != "" {
-				if cfg.Shard, cfg.Shards, err = parseShard(shard); err != nil {
-					return err
-				}
-				if chartDir != "" || cfg.TargetSE > 0 {
-					return refused("sim: --shard deals a fixed number of rounds and writes its sums: not with --target-se or --chart")
-				}
-			}
-			if chartDir != "" {
-				cfg.Paths, cfg.PathPoints = 5, 400
-			}
-			var bar *progressbar.ProgressBar
-			showBar := progress
-			if f, ok := e.stderr.(*os.File); ok && !cmd.Flags().Changed("progress") {
-				showBar = term.IsTerminal(int(f.Fd()))
-			}
-			if showBar {
-				total := cfg.Rounds
-				if cfg.TargetSE > 0 {
-					total = -1
-				}
-				bar = progressbar.NewOptions64(total,
-					progressbar.OptionSetWriter(e.stderr),
-					progressbar.OptionSetDescription("sim "+p.Name),
-					progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(),
-					progressbar.OptionSetItsString("rounds"),
-					progressbar.OptionSetPredictTime(true),
-					progressbar.OptionThrottle(200*time.Millisecond),
-					progressbar.OptionClearOnFinish())
-				cfg.Progress = func(n int64) { bar.Set64(n) }
-			}
-			stopProfile, err := startCPUProfile("sim", cpuProfile)
-			if err != nil {
-				return err
-			}
-			start := time.Now()
-			res, err := sim.Run(cmd.Context(), cfg)
-			stopProfile()
-			if bar != nil {
-				bar.Finish()
-			}
-			if err != nil {
-				if errors.Is(err, sim.ErrConfig) {
-					return refused("sim: %v", err)
-				}
-				return failed("sim: %v", err)
-			}
-			elapsed := time.Since(start)
-			if chartDir != "" {
-				if err := writeSimCharts(chartDir, res, pathStep(cfg)); err != nil {
-					return failed("sim: charts: %v", err)
-				}
-			}
-			if cfg.Shards > 0 {
-				return writeShard(e, cmd, args[0], cfg, res, elapsed)
-			}
-			return report(res, tab, cfg, asJSON, elapsed)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return sc.run(cmd, args, e) },
 	}
-	c.AddCommand(newSimMergeCmd(e, c, build, report))
-	pf.add(c)
+	c.AddCommand(newSimMergeCmd(e, c, sc.build, func(res *sim.Result, tab *sim.StrategyCard, cfg sim.Config, asJSON bool, elapsed time.Duration) error {
+		return sc.report(e, res, tab, cfg, asJSON, elapsed)
+	}))
+	sc.flags(c)
+	return c
+}
+
+// build reads the flags and the profile into a configuration.
+func (sc *simConfig) build(cmd *cobra.Command, args []string) (cfg sim.Config, tab *sim.StrategyCard, err error) {
+	p, err := sc.pf.resolve(args[0])
+	if err != nil {
+		return cfg, nil, err
+	}
+	if sc.penetration != "" {
+		if err := setPenetration(p, sc.penetration, sc.pf.options, sc.continuous); err != nil {
+			return cfg, nil, err
+		}
+	}
+	cfg = sim.Config{Profile: p, Rounds: sc.rounds, TargetSE: sc.targetSE, Seed: sc.seed, Workers: sc.workers,
+		Boxes: sc.boxes, Others: sc.others, BackBets: sc.backBets, BackFollow: sc.backFollow, Unit: sc.unit, Continuous: sc.continuous}
+	if sc.targetSE > 0 && !cmd.Flags().Changed("rounds") {
+		cfg.Rounds = 0
+	}
+	if cfg.TrueCount, err = parseTrueCount(cmd, sc.count, sc.tcDecks, sc.tcRound, sc.tcStep); err != nil {
+		return cfg, nil, err
+	}
+	switch {
+	case sc.strategyFile != "":
+		f, err := os.Open(sc.strategyFile)
+		if err != nil {
+			return cfg, nil, refused("sim: %v", err)
+		}
+		tab, err = sim.ParseStrategyCard(f)
+		f.Close()
+		if err != nil {
+			return cfg, nil, refused("sim: %s: %v", sc.strategyFile, err)
+		}
+		if tab.Name == "" {
+			tab.Name = sc.strategyFile
+		}
+	case sc.textbook:
+		tab = sim.Textbook(p.DealerHitsSoft17)
+	default:
+		// The built-in profiles' cards are computed ahead (basic.go).
+		data, ok := basicCard(p)
+		if !ok {
+			res, err := analysis.Analyze(cmd.Context(), p, analysis.Options{})
+			if err != nil {
+				return cfg, nil, failed("sim: the basic strategy of %s: %v", p.Name, err)
+			}
+			var b bytes.Buffer
+			if err := res.Basic.WriteCSV(&b); err != nil {
+				return cfg, nil, failed("sim: %v", err)
+			}
+			data = b.Bytes()
+		}
+		if tab, err = sim.ParseStrategyCard(bytes.NewReader(data)); err != nil {
+			return cfg, nil, failed("sim: the analysis strategy card: %v", err)
+		}
+		tab.Name = "exact basic strategy of " + p.Name + " (package analysis)"
+	}
+	if sc.count != "" {
+		sys, err := sim.LookupSystem(sc.count)
+		if err != nil {
+			return cfg, nil, refused("sim: --count: %v", err)
+		}
+		cfg.Count = &sys
+	}
+	if sc.indicesFile != "" {
+		var data []byte
+		if strings.EqualFold(sc.indicesFile, "i18") {
+			data = sim.Illustrious18()
+		} else if data, err = os.ReadFile(sc.indicesFile); err != nil {
+			return cfg, nil, refused("sim: %v", err)
+		}
+		if err := tab.LoadIndices(bytes.NewReader(data)); err != nil {
+			return cfg, nil, refused("sim: %s: %v", sc.indicesFile, err)
+		}
+		if cfg.Count == nil {
+			return cfg, nil, refused("sim: --indices needs --count")
+		}
+	}
+	if sc.ramp != "" {
+		if cfg.Count == nil {
+			return cfg, nil, refused("sim: --ramp needs --count")
+		}
+		if cfg.Ramp, err = sim.ParseRamp(sc.ramp); err != nil {
+			return cfg, nil, refused("sim: --ramp: %v", err)
+		}
+	}
+	for _, w := range []struct {
+		s   string
+		v   *float64
+		has *bool
+	}{{sc.wongIn, &cfg.Wong.In, &cfg.Wong.HasIn}, {sc.wongOut, &cfg.Wong.Out, &cfg.Wong.HasOut}} {
+		if w.s == "" {
+			continue
+		}
+		if *w.v, err = strconv.ParseFloat(w.s, 64); err != nil || math.IsNaN(*w.v) {
+			return cfg, nil, refused("sim: wong count %q is not a number", w.s)
+		}
+		*w.has = true
+	}
+	cfg.Strategy = tab
+	if sc.rounds <= 0 && sc.targetSE <= 0 {
+		return cfg, nil, refused("sim: give --rounds N or --target-se X")
+	}
+	return cfg, tab, nil
+}
+
+// report prints a result, as text or JSON.
+func (sc *simConfig) report(e *env, res *sim.Result, tab *sim.StrategyCard, cfg sim.Config, asJSON bool, elapsed time.Duration) error {
+	p := cfg.Profile
+	if asJSON {
+		out := struct {
+			*sim.Result
+			Strategy     string  `json:"strategy"`
+			Count        string  `json:"count,omitempty"`
+			Ramp         string  `json:"ramp,omitempty"`
+			TrueCount    string  `json:"true_count,omitempty"`
+			CutCard      int     `json:"cut_card_after,omitempty"`
+			Bankroll     float64 `json:"bankroll,omitempty"`
+			RiskOfRuin   float64 `json:"risk_of_ruin,omitempty"`
+			Seconds      float64 `json:"seconds"`
+			RoundsPerSec float64 `json:"rounds_per_second"`
+		}{Result: res, Strategy: tab.Name, Seconds: elapsed.Seconds(), RoundsPerSec: float64(res.Rounds) / elapsed.Seconds()}
+		if cfg.Count != nil {
+			out.Count, out.Ramp = cfg.Count.Name, cfg.Ramp.String()
+			out.TrueCount = "running count (unbalanced)"
+			if cfg.Count.Balanced {
+				out.TrueCount = cfg.TrueCount.String()
+			}
+		}
+		if !cfg.Continuous {
+			out.CutCard = cutCardAfter(p)
+		}
+		if sc.bankroll > 0 {
+			out.Bankroll, out.RiskOfRuin = sc.bankroll, res.RiskOfRuin(sc.bankroll)
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printSim(e, res, tab.Name, cfg, sc.bankroll, elapsed)
+	return nil
+}
+
+// run simulates the rounds the flags ask for, and reports them.
+func (sc *simConfig) run(cmd *cobra.Command, args []string, e *env) error {
+	cfg, tab, err := sc.build(cmd, args)
+	if err != nil {
+		return err
+	}
+	p := cfg.Profile
+	if sc.shard != "" {
+		if cfg.Shard, cfg.Shards, err = parseShard(sc.shard); err != nil {
+			return err
+		}
+		if sc.chartDir != "" || cfg.TargetSE > 0 {
+			return refused("sim: --shard deals a fixed number of rounds and writes its sums: not with --target-se or --chart")
+		}
+	}
+	if sc.chartDir != "" {
+		cfg.Paths, cfg.PathPoints = 5, 400
+	}
+	var bar *progressbar.ProgressBar
+	showBar := sc.progress
+	if f, ok := e.stderr.(*os.File); ok && !cmd.Flags().Changed("progress") {
+		showBar = term.IsTerminal(int(f.Fd()))
+	}
+	if showBar {
+		total := cfg.Rounds
+		if cfg.TargetSE > 0 {
+			total = -1
+		}
+		bar = progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionSetDescription("sim "+p.Name),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("rounds"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+		cfg.Progress = func(n int64) { bar.Set64(n) }
+	}
+	stopProfile, err := startCPUProfile("sim", sc.cpuProfile)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := sim.Run(cmd.Context(), cfg)
+	stopProfile()
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		if errors.Is(err, sim.ErrConfig) {
+			return refused("sim: %v", err)
+		}
+		return failed("sim: %v", err)
+	}
+	elapsed := time.Since(start)
+	if sc.chartDir != "" {
+		if err := writeSimCharts(sc.chartDir, res, pathStep(cfg)); err != nil {
+			return failed("sim: charts: %v", err)
+		}
+	}
+	if cfg.Shards > 0 {
+		return writeShard(e, cmd, args[0], cfg, res, elapsed)
+	}
+	return sc.report(e, res, tab, cfg, sc.asJSON, elapsed)
+}
+
+// flags are sim's flags, each into its field of sc.
+func (sc *simConfig) flags(c *cobra.Command) {
+	sc.pf.add(c)
 	f := c.Flags()
-	f.Int64Var(&rounds, "rounds", 10_000_000, "rounds to deal (with --target-se: at most)")
-	f.Float64Var(&targetSE, "target-se", 0, "stop when the standard error of the EV per initial bet is at or below this (e.g. 0.0005)")
-	f.Uint64Var(&seed, "seed", 1, "seed: the same seed gives the same result whatever --workers is")
-	f.IntVar(&workers, "workers", 0, "worker goroutines (default every core)")
-	f.IntVar(&boxes, "boxes", 1, "boxes the player plays each round (ES-03, VE-03)")
-	f.IntVar(&others, "others", 0, "other players' boxes at the table (flat one unit, basic strategy)")
-	f.IntVar(&backBets, "back-bets", 0, "back bets of the player's own on each of his boxes (ES-03, VE-03; refused where AR-05 forbids them)")
-	f.BoolVar(&backFollow, "back-follow", true, "back bets match the box holder's doubles and splits (VE-11, VE-12), where the table lets them choose (back_follow=choose; under follow or stay the table decides)")
-	f.StringVar(&strategyFile, "strategy", "", "strategy card, CSV (sabot strategy --format csv); default: the exact basic strategy of package analysis")
-	f.BoolVar(&textbook, "textbook", false, "play the built-in textbook chart (4-8 decks, S17 or H17, DAS; a fallback for the reference rules)")
-	f.StringVar(&count, "count", "", "count cards: hi-lo, ko, hi-opt-ii or zen")
-	f.StringVar(&indicesFile, "indices", "", "index plays, CSV (docs/sim.md), or i18 for the Illustrious 18 and Fab 4 (Hi-Lo)")
-	f.StringVar(&ramp, "ramp", "", "bet ramp by count, count:units, e.g. 2:2,3:4,4:8,5:12 (1 unit below the first)")
-	f.StringVar(&tcDecks, "tc-decks", "exact", "true count: the decks left estimated to exact, 1, 0.5 or 0.25 deck (the nearest multiple)")
-	f.StringVar(&tcRound, "tc-round", "none", "true count: round the running count / decks left: none, floor, truncate or nearest")
-	f.StringVar(&tcStep, "tc-step", "1", "true count: --tc-round to a multiple of 1 or 0.5")
-	f.StringVar(&wongIn, "wong-in", "", "wonging: start each shoe out, enter at this count")
-	f.StringVar(&wongOut, "wong-out", "", "wonging: leave at a count below this")
-	f.Int64Var(&unit, "unit", 0, "one unit in minor units (default: the smallest that pays blackjacks and half stakes exactly)")
-	f.Float64Var(&bankroll, "bankroll", 0, "bankroll in units for the risk of ruin")
-	f.BoolVar(&continuous, "continuous", false, "shuffle every card back before each round (continuous shuffler): no cut card")
-	f.StringVar(&penetration, "penetration", "", "place the cut card after card P of the shoe: P cards (234) or a fraction of the shoe's cards, to the nearest card (0.75, 75%, 4.5/6);\n"+
+	f.Int64Var(&sc.rounds, "rounds", 10_000_000, "rounds to deal (with --target-se: at most)")
+	f.Float64Var(&sc.targetSE, "target-se", 0, "stop when the standard error of the EV per initial bet is at or below this (e.g. 0.0005)")
+	f.Uint64Var(&sc.seed, "seed", 1, "seed: the same seed gives the same result whatever --workers is")
+	f.IntVar(&sc.workers, "workers", 0, "worker goroutines (default every core)")
+	f.IntVar(&sc.boxes, "boxes", 1, "boxes the player plays each round (ES-03, VE-03)")
+	f.IntVar(&sc.others, "others", 0, "other players' boxes at the table (flat one unit, basic strategy)")
+	f.IntVar(&sc.backBets, "back-bets", 0, "back bets of the player's own on each of his boxes (ES-03, VE-03; refused where AR-05 forbids them)")
+	f.BoolVar(&sc.backFollow, "back-follow", true, "back bets match the box holder's doubles and splits (VE-11, VE-12), where the table lets them choose (back_follow=choose; under follow or stay the table decides)")
+	f.StringVar(&sc.strategyFile, "strategy", "", "strategy card, CSV (sabot strategy --format csv); default: the exact basic strategy of package analysis")
+	f.BoolVar(&sc.textbook, "textbook", false, "play the built-in textbook chart (4-8 decks, S17 or H17, DAS; a fallback for the reference rules)")
+	f.StringVar(&sc.count, "count", "", "count cards: hi-lo, ko, hi-opt-ii or zen")
+	f.StringVar(&sc.indicesFile, "indices", "", "index plays, CSV (docs/sim.md), or i18 for the Illustrious 18 and Fab 4 (Hi-Lo)")
+	f.StringVar(&sc.ramp, "ramp", "", "bet ramp by count, count:units, e.g. 2:2,3:4,4:8,5:12 (1 unit below the first)")
+	f.StringVar(&sc.tcDecks, "tc-decks", "exact", "true count: the decks left estimated to exact, 1, 0.5 or 0.25 deck (the nearest multiple)")
+	f.StringVar(&sc.tcRound, "tc-round", "none", "true count: round the running count / decks left: none, floor, truncate or nearest")
+	f.StringVar(&sc.tcStep, "tc-step", "1", "true count: --tc-round to a multiple of 1 or 0.5")
+	f.StringVar(&sc.wongIn, "wong-in", "", "wonging: start each shoe out, enter at this count")
+	f.StringVar(&sc.wongOut, "wong-out", "", "wonging: leave at a count below this")
+	f.Int64Var(&sc.unit, "unit", 0, "one unit in minor units (default: the smallest that pays blackjacks and half stakes exactly)")
+	f.Float64Var(&sc.bankroll, "bankroll", 0, "bankroll in units for the risk of ruin")
+	f.BoolVar(&sc.continuous, "continuous", false, "shuffle every card back before each round (continuous shuffler): no cut card")
+	f.StringVar(&sc.penetration, "penetration", "", "place the cut card after card P of the shoe: P cards (234) or a fraction of the shoe's cards, to the nearest card (0.75, 75%, 4.5/6);\n"+
 		"a round that begins with at most P cards out of the shoe (burn cards included) is dealt, so the one that begins with exactly P is dealt and is the last;\n"+
 		"cut_card_reserve = the shoe's cards − P (not with -o cut_card_reserve)")
-	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the simulation (go tool pprof) to this file")
-	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	f.BoolVar(&progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
-	f.StringVar(&shard, "shard", "", "run part K of N (K/N) of the --rounds: its sums as JSON on stdout, for `sabot sim merge` (docs/sim.md)")
-	f.StringVar(&chartDir, "chart", "", "write charts, each in SVG and PNG, to this folder: EV by count, bankroll paths, distribution of results")
-	return c
+	f.StringVar(&sc.cpuProfile, "cpuprofile", "", "write a CPU profile of the simulation (go tool pprof) to this file")
+	f.BoolVar(&sc.asJSON, "json", false, "print the result as JSON")
+	f.BoolVar(&sc.progress, "progress", false, "show the progress bar on stderr even when it is not a terminal")
+	f.StringVar(&sc.shard, "shard", "", "run part K of N (K/N) of the --rounds: its sums as JSON on stdout, for `sabot sim merge` (docs/sim.md)")
+	f.StringVar(&sc.chartDir, "chart", "", "write charts, each in SVG and PNG, to this folder: EV by count, bankroll paths, distribution of results")
 }
 
 // setPenetration places the cut card as --penetration says (see its help):

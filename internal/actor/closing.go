@@ -102,7 +102,7 @@ func (a *Table) pitCloseTable(ctx context.Context, c *Command, req wire.CloseTab
 		a.publish(wire.Event{Kind: wire.EvLeave, Player: p, Amount: pending, Text: "table closed by " + c.user.Name + " (" + rule + ")",
 			Reason: "table_closed_pit", Params: map[string]any{"table": req.To, "by": c.user.Name, "rule": rule}})
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: tablelog.EventCloseTable, User: c.user.Name, By: by, Table: req.To, Memo: pc.reason,
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, tablelog.CloseTable{User: c.user.Name, By: by, Table: req.To, Memo: pc.reason,
 		Text: pc.text() + " (" + rule + ")"}, nil)
 	if err != nil {
 		return 0, err
@@ -120,7 +120,7 @@ func (a *Table) pitReopenTable(ctx context.Context, c *Command, _ wire.ReopenTab
 	if a.shut == nil {
 		return 0, sabot.Errorf(sabot.ECONFLICT, "refused: table %d is open", a.cfg.ID).WithReason("table_open", nil)
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: tablelog.EventReopenTable, User: c.user.Name, Text: "reopened by " + c.user.Name}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, tablelog.ReopenTable{User: c.user.Name, Text: "reopened by " + c.user.Name}, nil)
 	if err != nil {
 		return 0, err
 	}

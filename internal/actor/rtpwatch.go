@@ -84,7 +84,7 @@ func (a *Table) watchRTP(ctx context.Context, pay *tablelog.Settle) {
 	text := fmt.Sprintf("table %d's return to player is %.4f %% over %d rounds, outside %.4f %% to %.4f %% (the certified %.4f %%, %.1f standard deviations off)",
 		a.created.ID, 100*st.RTP, st.Rounds, 100*st.Low, 100*st.High, 100*st.Certified, st.Z)
 	ret := &wire.ReturnValues{Rounds: st.Rounds, RTP: st.RTP, Low: st.Low, High: st.High, Certified: st.Certified, Z: st.Z}
-	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, wire.AdminEvent{Event: tablelog.EventRTPOutside, Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
+	if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, tablelog.RTPOutside{Table: a.created.ID, Round: pay.Round, Text: text, Return: ret}, nil); err != nil {
 		a.log.Error("rtp-outside not written", "err", err)
 	}
 	a.log.Warn("rtp-outside", "table", a.created.ID, "rtp", st.RTP, "certified", st.Certified, "z", st.Z, "rounds", st.Rounds)
@@ -110,29 +110,29 @@ func (a *Table) watchCount(ctx context.Context, pay *tablelog.Settle) {
 	// a.p is still the rules the round was dealt under: a change of
 	// configuration applies between rounds, after the settlement.
 	for _, f := range a.count.Settled(a.p, a.roundPos, stakes, pay.Record) {
-		p := wire.AdminEvent{Table: a.created.ID, User: f.Player, Round: pay.Round}
+		var p tablelog.Event
 		switch f.Kind {
 		case report.FlagIndex: // his play at the index plays' hands follows the count
 			x := f.Index
-			p.Event = "index-play"
-			p.Text = fmt.Sprintf("%s's play at the index hands follows the count at table %d: of his %d decisions there, %d at a count that called for the index play, which he took %d times then and %d otherwise; z = %.2f (flagged at %.1f)",
-				f.Player, a.created.ID, x.Decisions, x.Said, x.DeviatedSaid, x.DeviatedNotSay, x.Z, report.LiveFlagZ)
-			p.Count = &wire.CountValues{Rounds: x.Decisions, Said: x.Said, DeviatedSaid: x.DeviatedSaid, DeviatedNotSay: x.DeviatedNotSay, Z: x.Z}
+			p = tablelog.IndexPlay{Table: a.created.ID, User: f.Player, Round: pay.Round,
+				Text: fmt.Sprintf("%s's play at the index hands follows the count at table %d: of his %d decisions there, %d at a count that called for the index play, which he took %d times then and %d otherwise; z = %.2f (flagged at %.1f)",
+					f.Player, a.created.ID, x.Decisions, x.Said, x.DeviatedSaid, x.DeviatedNotSay, x.Z, report.LiveFlagZ),
+				Count: &wire.CountValues{Rounds: x.Decisions, Said: x.Said, DeviatedSaid: x.DeviatedSaid, DeviatedNotSay: x.DeviatedNotSay, Z: x.Z}}
 		case report.FlagBack: // his back bets follow the count
 			x := f.Back
-			p.Event = "back-counting"
-			p.Text = fmt.Sprintf("%s's back bets follow the count at table %d: he bet behind in %d of the %d rounds of his shoes; z = %.2f (flagged at %.1f)",
-				f.Player, a.created.ID, x.Backed, x.Rounds, x.Z, report.LiveFlagZ)
-			p.Count = &wire.CountValues{Rounds: x.Rounds, Backed: x.Backed, Z: x.Z}
+			p = tablelog.BackCounting{Table: a.created.ID, User: f.Player, Round: pay.Round,
+				Text: fmt.Sprintf("%s's back bets follow the count at table %d: he bet behind in %d of the %d rounds of his shoes; z = %.2f (flagged at %.1f)",
+					f.Player, a.created.ID, x.Backed, x.Rounds, x.Z, report.LiveFlagZ),
+				Count: &wire.CountValues{Rounds: x.Rounds, Backed: x.Backed, Z: x.Z}}
 		default: // report.FlagBets: his bets follow the count
-			p.Event = "advantage-play"
-			p.Text = fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",
-				f.Player, a.created.ID, f.HiLo.N, f.HiLo.Z, f.HiOptII.Z, report.LiveFlagZ)
-			p.Count = &wire.CountValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}
+			p = tablelog.AdvantagePlay{Table: a.created.ID, User: f.Player, Round: pay.Round,
+				Text: fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",
+					f.Player, a.created.ID, f.HiLo.N, f.HiLo.Z, f.HiOptII.Z, report.LiveFlagZ),
+				Count: &wire.CountValues{Rounds: f.HiLo.N, HiLoZ: f.HiLo.Z, HiOptIIZ: f.HiOptII.Z}}
 		}
 		if _, err := a.append(ctx, nil, sabot.LogAdmin, 0, p, nil); err != nil {
-			a.log.Error(p.Event+" not written", "err", err)
+			a.log.Error(p.EventName()+" not written", "err", err)
 		}
-		a.log.Warn(p.Event, "table", a.created.ID, "player", f.Player, "text", p.Text)
+		a.log.Warn(p.EventName(), "table", a.created.ID, "player", f.Player, "text", p.Admin().Text)
 	}
 }

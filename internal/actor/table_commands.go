@@ -261,7 +261,7 @@ func (a *Table) forceCards(ctx context.Context, c *Command, req wire.ForceCards)
 	if err != nil {
 		return 0, err
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: tablelog.EventForceCards, Cards: cards}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, tablelog.ForceCards{Cards: cards}, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -278,7 +278,7 @@ func (a *Table) newShoe(ctx context.Context, c *Command, _ wire.NewShoe) (int64,
 		return 0, wire.Refusal(err)
 	}
 	a.noteShoe()
-	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, wire.AdminEvent{Event: tablelog.EventNewShoe, Text: "a new shoe on the inspector's request" + cite(a.p.Cite(newShoeRules, ""))}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, 0, tablelog.NewShoe{Text: "a new shoe on the inspector's request" + cite(a.p.Cite(newShoeRules, ""))}, nil)
 	if err != nil {
 		a.rebuild(ctx)
 		return 0, err
@@ -304,7 +304,7 @@ func (a *Table) voidRound(ctx context.Context, c *Command, _ wire.Void) (int64, 
 	if c.user.Role == sabot.RoleInspector {
 		text = "void by the inspector " + c.user.Name
 	}
-	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), wire.AdminEvent{Event: tablelog.EventVoid, Round: a.t.RoundNo(), Text: text}, nil)
+	rec, err := a.append(ctx, c, sabot.LogAdmin, a.t.RoundNo(), tablelog.Void{Round: a.t.RoundNo(), Text: text}, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"sabot"
 	"sabot/internal/tablelog"
-	"sabot/internal/wire"
 )
 
 // The pit's block of a player. A
@@ -73,12 +72,11 @@ func (c *Care) setBlock(ctx context.Context, pit *sabot.User, name, reason strin
 	if err := st.SetBlock(ctx, u.ID, stored, now); err != nil {
 		return nil, err
 	}
-	ev := tablelog.EventPlayerBlocked
-	text := fmt.Sprintf("%s blocked by %s: %s", u.Name, pit.Name, reason)
+	var ev tablelog.Event = tablelog.PlayerBlocked{User: u.Name, By: pit.Name, Memo: reason, Text: fmt.Sprintf("%s blocked by %s: %s", u.Name, pit.Name, reason)}
 	if !block {
-		ev, text = tablelog.EventPlayerUnblocked, fmt.Sprintf("%s's block lifted by %s: %s", u.Name, pit.Name, reason)
+		ev = tablelog.PlayerUnblocked{User: u.Name, By: pit.Name, Memo: reason, Text: fmt.Sprintf("%s's block lifted by %s: %s", u.Name, pit.Name, reason)}
 	}
-	c.cfg.Event(ctx, pit, wire.AdminEvent{Event: ev, User: u.Name, By: pit.Name, Memo: reason, Text: text})
+	c.cfg.Event(ctx, pit, ev)
 	if block {
 		if _, err := st.EndSessions(ctx, u.ID); err != nil {
 			return nil, err

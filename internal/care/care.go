@@ -85,7 +85,7 @@ type Config struct {
 	// "self-exclusion", "player-blocked", "player-unblocked" or
 	// "excluded-seen", with its values; by is the pit's user who acted
 	// (nil: the player himself).
-	Event func(ctx context.Context, by *sabot.User, e wire.AdminEvent)
+	Event func(ctx context.Context, by *sabot.User, e tablelog.Event)
 	// Wallet is a player's wallet's balance, Rounds his last n rounds as
 	// the pit's view shows them.
 	Wallet func(ctx context.Context, userID int64) money.Amount

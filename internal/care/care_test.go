@@ -20,6 +20,7 @@ import (
 	"sabot/internal/httpjson"
 	"sabot/internal/store"
 	"sabot/internal/store/storetest"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -133,10 +134,10 @@ func newFixture(t *testing.T, dsn string) *fixture {
 		Users:  st,
 		Tables: f.tables,
 		Now:    f.now,
-		Event: func(_ context.Context, by *sabot.User, e wire.AdminEvent) {
+		Event: func(_ context.Context, by *sabot.User, e tablelog.Event) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			f.events = append(f.events, e)
+			f.events = append(f.events, e.Admin())
 			name := ""
 			if by != nil {
 				name = by.Name

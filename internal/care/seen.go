@@ -12,7 +12,6 @@ import (
 
 	"sabot"
 	"sabot/internal/tablelog"
-	"sabot/internal/wire"
 )
 
 // Re-registration after an exclusion: every registration and
@@ -72,7 +71,7 @@ func (c *Care) Sighted(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		if what == "registered" {
 			text += ": no welcome credit"
 		}
-		c.cfg.Event(ctx, nil, wire.AdminEvent{Event: tablelog.EventExcludedSeen, User: u.Name, Name: name, Until: until, Text: text})
+		c.cfg.Event(ctx, nil, tablelog.ExcludedSeen{User: u.Name, Name: name, Until: until, Text: text})
 	}
 	return len(names) > 0
 }

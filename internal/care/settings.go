@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"sabot"
-	"sabot/internal/wire"
+	"sabot/internal/tablelog"
 	"sabot/money"
 )
 
@@ -220,7 +220,11 @@ func (c *Care) exclude(ctx context.Context, u *sabot.User, req ExclusionRequest)
 	if err := st.PutCare(ctx, u.ID, *pc); err != nil {
 		return nil, err
 	}
-	c.cfg.Event(ctx, nil, wire.AdminEvent{Event: req.Kind, User: u.Name, Days: req.Days, Until: until.UTC().Format(time.RFC3339), Text: fmt.Sprintf("%s chose a %s of %d days, until %s", u.Name, req.Kind, req.Days, until.UTC().Format(time.RFC3339))})
+	var ev tablelog.Event = tablelog.TimeOut{User: u.Name, Days: req.Days, Until: until.UTC().Format(time.RFC3339), Text: fmt.Sprintf("%s chose a %s of %d days, until %s", u.Name, req.Kind, req.Days, until.UTC().Format(time.RFC3339))}
+	if req.Kind == tablelog.EventSelfExclusion {
+		ev = tablelog.SelfExclusion(ev.(tablelog.TimeOut))
+	}
+	c.cfg.Event(ctx, nil, ev)
 	if _, err := st.EndSessions(ctx, u.ID); err != nil {
 		return nil, err
 	}

@@ -191,7 +191,7 @@ func (p *Pending) Replay(t *table.Table, seq int64, event string, x *wire.Correc
 
 // ask writes a request for the inspector and keeps it waiting.
 func ask(ctx context.Context, t Table, x wire.CorrectionView, round int) (int64, error) {
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionAsked, Round: x.Round, Correction: &x, Text: correctionWords(t, x) + " (asked by " + x.Asked + ")"}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: tablelog.CorrectionAsked{Round: x.Round, Correction: &x, Text: correctionWords(t, x) + " (asked by " + x.Asked + ")"}})
 	if err != nil {
 		return 0, err
 	}
@@ -274,7 +274,7 @@ func (l *Live) Approve(ctx context.Context, t Table, by Sender, id int64) (int64
 		}
 	}
 	x.Status, x.By = "approved", by.User.Name
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionApproved, Round: x.Round, Correction: &x,
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: tablelog.CorrectionApproved{Round: x.Round, Correction: &x,
 		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		t.Rebuild(ctx)
@@ -310,7 +310,7 @@ func approveUndo(ctx context.Context, t Table, by Sender, x wire.CorrectionView)
 		return 0, err
 	}
 	// The card-undo record carries the command; this one the decision.
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionApproved, Round: x.Round, Correction: &x,
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Again: true, Payload: tablelog.CorrectionApproved{Round: x.Round, Correction: &x,
 		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", approved by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
@@ -326,7 +326,7 @@ func RefuseCorrection(ctx context.Context, t Table, by Sender, id int64) (int64,
 		return 0, err
 	}
 	x.Status, x.By = "refused", by.User.Name
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: wire.AdminEvent{Event: tablelog.EventCorrectionRefused, Round: x.Round, Correction: &x,
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: x.Round, Payload: tablelog.CorrectionRefused{Round: x.Round, Correction: &x,
 		Text: correctionWords(t, x) + " (asked by " + x.Asked + ", refused by " + x.By + ")"}})
 	if err != nil {
 		return 0, err
@@ -384,7 +384,7 @@ func Ruling(ctx context.Context, t Table, by Sender, text string) (int64, error)
 	if t.Dealt() {
 		round = t.Table().RoundNo()
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: wire.AdminEvent{Event: tablelog.EventRuling, Round: round, By: by.User.Name, Text: text}})
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Round: round, Payload: tablelog.Ruling{Round: round, By: by.User.Name, Text: text}})
 	if err != nil {
 		return 0, err
 	}

@@ -19,6 +19,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
@@ -79,7 +80,7 @@ type Table interface {
 type Record struct {
 	Kind     string // sabot.LogCard, LogAdmin, ...
 	Round    int
-	Payload  any // tablelog.Card, tablelog.Cut or wire.AdminEvent
+	Payload  any // tablelog.Card, tablelog.Cut or a tablelog.Event
 	Postings []sabot.Posting
 	// Again: the command's second record; it carries no command IDs (the
 	// first does).
@@ -132,7 +133,7 @@ type Live struct {
 	// CreateUser makes a user with a password and a role.
 	CreateUser func(ctx context.Context, name, password, role string) (*sabot.User, error)
 	// Event writes a significant event to the system log.
-	Event func(ctx context.Context, by *sabot.User, a wire.AdminEvent)
+	Event func(ctx context.Context, by *sabot.User, a tablelog.Event)
 }
 
 // physicalOnly refuses a dealer's command at a table dealt from a

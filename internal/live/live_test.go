@@ -173,7 +173,7 @@ func TestUndoCard_AR23(t *testing.T) {
 	if p, ok := undo.Payload.(tablelog.Card); undo.Kind != sabot.LogCardUndo || undo.Again || !ok || p.Correction != x || p.By != "ivo" {
 		t.Fatalf("the inspector's card-undo: %+v", undo)
 	}
-	if p, ok := approved.Payload.(wire.AdminEvent); !approved.Again || !ok || p.Event != "correction-approved" || p.Correction.By != "ivo" {
+	if p, ok := approved.Payload.(tablelog.CorrectionApproved); !approved.Again || !ok || p.Correction.By != "ivo" {
 		t.Fatalf("the approval: %+v (it is the command's second record)", approved)
 	}
 	if len(f.pending) != 0 || len(f.t.Cards()) != cards-1 {
@@ -209,7 +209,7 @@ func TestCorrectionFlow_AR23(t *testing.T) {
 	if len(f.pending) != 0 || f.proceeded != proceeded+1 {
 		t.Fatalf("after the burn: waiting %v, proceeded %d", f.pending, f.proceeded-proceeded)
 	}
-	if p := f.records[len(f.records)-1].Payload.(wire.AdminEvent); p.Correction.Card != card.MustParse("2C") || !strings.Contains(p.Text, "approved by ivo") {
+	if p := f.records[len(f.records)-1].Payload.(tablelog.CorrectionApproved); p.Correction.Card != card.MustParse("2C") || !strings.Contains(p.Text, "approved by ivo") {
 		t.Fatalf("the pit's record keeps the card burned: %+v", p)
 	}
 

@@ -9,7 +9,6 @@ import (
 
 	"sabot"
 	"sabot/internal/tablelog"
-	"sabot/internal/wire"
 )
 
 // The staff of a live table and its card readers (docs/live.md).
@@ -48,7 +47,7 @@ func (l *Live) CreateStaff(w http.ResponseWriter, r *http.Request, pit *sabot.Us
 		l.WriteError(w, r, err)
 		return
 	}
-	l.Event(r.Context(), pit, wire.AdminEvent{Event: tablelog.EventStaffCreated, User: u.Name, Role: u.Role, Text: u.Role + " " + u.Name + " by " + pit.Name})
+	l.Event(r.Context(), pit, tablelog.StaffCreated{User: u.Name, Role: u.Role, Text: u.Role + " " + u.Name + " by " + pit.Name})
 	l.WriteJSON(w, http.StatusCreated, StaffView{ID: u.ID, Name: u.Name, Role: u.Role})
 }
 
@@ -110,7 +109,7 @@ func (l *Live) IssueDevice(w http.ResponseWriter, r *http.Request, pit *sabot.Us
 		l.WriteError(w, r, err)
 		return
 	}
-	l.Event(r.Context(), pit, wire.AdminEvent{Event: tablelog.EventDeviceIssued, Table: t.ID, Name: d.Name, Device: d.ID, Text: "card reader " + strconv.FormatInt(d.ID, 10) + " " + strconv.Quote(d.Name) + " for table " + strconv.FormatInt(t.ID, 10)})
+	l.Event(r.Context(), pit, tablelog.DeviceIssued{Table: t.ID, Name: d.Name, Device: d.ID, Text: "card reader " + strconv.FormatInt(d.ID, 10) + " " + strconv.Quote(d.Name) + " for table " + strconv.FormatInt(t.ID, 10)})
 	l.WriteJSON(w, http.StatusCreated, DeviceIssued{Device: d, Token: token})
 }
 
@@ -150,7 +149,7 @@ func (l *Live) RevokeDevice(w http.ResponseWriter, r *http.Request, pit *sabot.U
 		l.WriteError(w, r, err)
 		return
 	}
-	l.Event(r.Context(), pit, wire.AdminEvent{Event: tablelog.EventDeviceRevoked, Device: id, Text: "card reader " + strconv.FormatInt(id, 10) + " revoked"})
+	l.Event(r.Context(), pit, tablelog.DeviceRevoked{Device: id, Text: "card reader " + strconv.FormatInt(id, 10) + " revoked"})
 	l.WriteJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 	"sabot/table"
@@ -374,7 +375,11 @@ func (l *Live) chips(ctx context.Context, t Table, by Sender, event, name string
 	if amount < 0 {
 		text = fmt.Sprintf("%s changes %s in chips back to cash at box %d (%s)", name, -amount, box, who)
 	}
-	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Payload: wire.AdminEvent{Event: event, User: name, Amount: max(amount, -amount), Table: t.ID(), By: by.User.Name, Box: box, Text: text, Correction: x}, Postings: ps})
+	var ev tablelog.Event = tablelog.BuyIn{User: name, Amount: max(amount, -amount), Table: t.ID(), By: by.User.Name, Box: box, Text: text, Correction: x}
+	if event == wire.OpCashOut {
+		ev = tablelog.CashOut(ev.(tablelog.BuyIn))
+	}
+	seq, err := t.Append(ctx, Record{Kind: sabot.LogAdmin, Payload: ev, Postings: ps})
 	if err != nil {
 		return 0, err
 	}

@@ -10,7 +10,6 @@ import (
 	"sabot"
 	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
-	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -434,7 +433,7 @@ func (d *Debits) rollback(ctx context.Context, player string, r debitRef, why st
 	uid := d.t.Players()[player]
 	call := sabot.WalletCall{ID: "r-" + r.id, TableID: table, Op: wallet.OpRollback, Player: PlayerID(player), UserID: uid,
 		Round: round, Amount: r.amount, Reference: r.id, Kind: KindLapsed, Game: game(d.t.Profile()), Session: d.o.gameSession(ctx, uid)}
-	e := wire.AdminEvent{Event: tablelog.EventWalletRollback, Table: table, User: player, Amount: r.amount, Memo: r.id, Text: why}
+	e := tablelog.WalletRollback{Table: table, User: player, Amount: r.amount, Memo: r.id, Text: why}
 	if err := d.o.event(ctx, nil, e, []sabot.WalletCall{call}); err != nil {
 		d.t.Log().Error("a debit's rollback not written: it is rolled back at the table's next start", "debit", r.id, "err", err)
 		return

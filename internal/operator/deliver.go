@@ -11,7 +11,6 @@ import (
 	"sabot"
 	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
-	"sabot/internal/wire"
 )
 
 // The deliverer (docs/wallet.md): every node sends the credits
@@ -134,7 +133,7 @@ func (o *Operator) sendCall(ctx context.Context, c *sabot.WalletCall) {
 	case state == sabot.CallRefused:
 		o.owe(context.WithoutCancel(ctx), c, res)
 	case c.RetryOf != "":
-		o.event(context.WithoutCancel(ctx), nil, wire.AdminEvent{Event: tablelog.EventWalletPaid, Table: c.TableID, User: Prefix + c.Player,
+		o.event(context.WithoutCancel(ctx), nil, tablelog.WalletPaid{Table: c.TableID, User: Prefix + c.Player,
 			Amount: c.Amount, Memo: c.RetryOf, Text: fmt.Sprintf("%s %s, refused, paid when sent again as %s", c.Op, c.RetryOf, c.ID)}, nil)
 	}
 }
@@ -159,7 +158,7 @@ func (o *Operator) checkUndelivered(ctx context.Context, reported map[string]boo
 		oldest = max(oldest, age)
 		if age >= after && !reported[c.ID] {
 			reported[c.ID] = true
-			o.event(ctx, nil, wire.AdminEvent{Event: tablelog.EventWalletUndelivered, Table: c.TableID, User: Prefix + c.Player,
+			o.event(ctx, nil, tablelog.WalletUndelivered{Table: c.TableID, User: Prefix + c.Player,
 				Amount: c.Amount, Memo: c.ID, Text: fmt.Sprintf("%s %s unanswered for %s (%d tries)", c.Op, c.ID, age.Round(time.Second), c.Attempts)}, nil)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sabot"
+	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
 	"sabot/internal/wallet/walletsim"
 	"sabot/internal/wire"
@@ -210,9 +211,9 @@ func newRig(t *testing.T, more ...func(*Config)) *rig {
 			}
 			return 100 + owner, nil // a player's wallet
 		},
-		Event: func(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error {
+		Event: func(ctx context.Context, u *sabot.User, e tablelog.Event, calls []sabot.WalletCall) error {
 			r.mu.Lock()
-			r.events = append(r.events, e)
+			r.events = append(r.events, e.Admin())
 			r.mu.Unlock()
 			r.out.add(calls...)
 			return nil

@@ -45,7 +45,6 @@ import (
 	"sabot"
 	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
-	"sabot/internal/wire"
 )
 
 // Config is what the operator's wallet takes from the server.
@@ -81,7 +80,7 @@ type Config struct {
 	Account func(ctx context.Context, kind string, owner int64) (int64, error)
 	// Event writes a significant event, with the calls to the wallet it
 	// causes in its transaction; u is who did it (nil: the server).
-	Event func(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error
+	Event func(ctx context.Context, u *sabot.User, e tablelog.Event, calls []sabot.WalletCall) error
 	// RoundID names a round; ParseRoundID reads the name.
 	RoundID      func(table int64, round int) string
 	ParseRoundID func(id string) (table int64, round int, err error)
@@ -124,7 +123,7 @@ func (o *Operator) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func (o *Operator) event(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error {
+func (o *Operator) event(ctx context.Context, u *sabot.User, e tablelog.Event, calls []sabot.WalletCall) error {
 	return o.cfg.Event(ctx, u, e, calls)
 }
 

@@ -11,7 +11,6 @@ import (
 	"sabot"
 	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
-	"sabot/internal/wire"
 	"sabot/money"
 )
 
@@ -65,7 +64,7 @@ func (o *Operator) owe(ctx context.Context, c *sabot.WalletCall, res *wallet.Res
 		}
 		next = fmt.Sprintf("sent again at %s (try %d)", at.UTC().Format(time.RFC3339), try+1)
 	}
-	o.event(ctx, nil, wire.AdminEvent{Event: tablelog.EventWalletRefused, Table: c.TableID, User: Prefix + c.Player, Amount: c.Amount, Memo: root,
+	o.event(ctx, nil, tablelog.WalletRefused{Table: c.TableID, User: Prefix + c.Player, Amount: c.Amount, Memo: root,
 		Text: fmt.Sprintf("%s %s refused: %s %s; %s owed to %s; %s", c.Op, c.ID, res.Reason, res.Message, c.Amount, c.Player, next)}, nil)
 }
 
@@ -143,6 +142,6 @@ func (o *Operator) ResolveOwed(ctx context.Context, u *sabot.User, id string, re
 	if err := o.cfg.Outbox.ResolveOwed(ctx, id, reason, u.Name, o.now()); err != nil {
 		return err
 	}
-	return o.event(ctx, u, wire.AdminEvent{Event: tablelog.EventWalletResolved, Table: c.TableID, User: Prefix + c.Player, Amount: c.Amount,
+	return o.event(ctx, u, tablelog.WalletResolved{Table: c.TableID, User: Prefix + c.Player, Amount: c.Amount,
 		Memo: id, By: u.Name, Text: fmt.Sprintf("%s %s of %s owed to %s resolved by %s: %s", c.Op, id, c.Amount, c.Player, u.Name, reason)}, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -277,9 +278,11 @@ func voidWhy(reason string) sabot.Phrase {
 // before an event carried its values (node, days…), and events of a name
 // the registry has not, are said with their English text.
 func adminWords(p wire.AdminEvent) []sabot.Phrase {
-	if e, ok := eventWords[p.Event]; ok && e.say != nil {
-		if out := e.say(p); out != nil {
-			return out
+	if ev, ok := tablelog.EventOf(p); ok {
+		if e := eventWords[reflect.TypeOf(ev)]; e.say != nil {
+			if out := e.say(ev); out != nil {
+				return out
+			}
 		}
 	}
 	return plainWords(p)
@@ -310,31 +313,59 @@ func plainWords(p wire.AdminEvent) []sabot.Phrase {
 	return []sabot.Phrase{{Text: s}}
 }
 
-// An eventEntry is a significant event's words: say words an event of its
-// name from its values (nil: one written before them, said as written);
-// examples are events of that name as the server writes them, which the
-// pit's catalogues must word (TestEventWordsInEveryLanguage). An entry
-// without say (plain) is said as written, in English, always.
+// An eventEntry is a significant event's words, for one type of event
+// (tablelog.Event): say words an event of its type from its values (nil
+// from say: one written before them, said as written); examples are events
+// of that type as the server writes them, which the pit's catalogues must
+// word (TestEventWordsInEveryLanguage). An entry without say (plain) is
+// said as written, in English, always.
 type eventEntry struct {
-	say      func(p wire.AdminEvent) []sabot.Phrase
-	examples []wire.AdminEvent
+	typ      reflect.Type
+	say      func(e tablelog.Event) []sabot.Phrase
+	examples []tablelog.Event
+}
+
+// words is the entry of the events of type E: say words one, from the
+// values its type has.
+func words[E tablelog.Event](say func(p E) []sabot.Phrase, examples ...E) eventEntry {
+	e := eventEntry{typ: reflect.TypeFor[E](), say: func(ev tablelog.Event) []sabot.Phrase { return say(ev.(E)) }}
+	for _, x := range examples {
+		e.examples = append(e.examples, x)
+	}
+	return e
+}
+
+// plain is the entry of the events of type E said as written.
+func plain[E tablelog.Event]() eventEntry { return eventEntry{typ: reflect.TypeFor[E]()} }
+
+// registry keys the entries by their event's type; a type given twice
+// stops the server at its start.
+func registry(entries ...eventEntry) map[reflect.Type]eventEntry {
+	reg := make(map[reflect.Type]eventEntry, len(entries))
+	for _, e := range entries {
+		if _, ok := reg[e.typ]; ok {
+			panic(fmt.Sprintf("recall's registry of events words %s twice", e.typ))
+		}
+		reg[e.typ] = e
+	}
+	return reg
 }
 
 // eventWords is the registry of the significant events' words, keyed by
-// the event's name (tablelog.Events): every event has its entry, checked
-// at start (checkEventWords).
-var eventWords = map[string]eventEntry{
-	tablelog.EventCredit: {func(p wire.AdminEvent) []sabot.Phrase {
+// the event's type (tablelog.EventTypes): every event has its entry,
+// checked at start (checkEventWords).
+var eventWords = registry(
+	words(func(p tablelog.Credit) []sabot.Phrase {
 		out := []sabot.Phrase{sabot.Say("credit", fmt.Sprintf("credit %s %s", p.User, p.Amount), "user", p.User, "amount", int64(p.Amount))}
 		if p.Memo != "" {
 			out = append(out, sabot.Say("memo", ": "+p.Memo, "memo", p.Memo))
 		}
 		return out
-	}, []wire.AdminEvent{{Event: tablelog.EventCredit, User: "ana", Amount: 5000, Memo: "welcome"}}},
-	tablelog.EventAdminCreated: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.Credit{User: "ana", Amount: 5000, Memo: "welcome"}),
+	words(func(p tablelog.AdminCreated) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("adminCreated", "admin-created "+p.User, "user", p.User)}
-	}, []wire.AdminEvent{{Event: tablelog.EventAdminCreated, User: "root"}}},
-	tablelog.EventStaffCreated: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.AdminCreated{User: "root"}),
+	words(func(p tablelog.StaffCreated) []sabot.Phrase {
 		switch p.Role {
 		case sabot.RoleDealer:
 			return []sabot.Phrase{sabot.Say("staffDealer", "staff-created: "+p.Text, "user", p.User)}
@@ -342,25 +373,25 @@ var eventWords = map[string]eventEntry{
 			return []sabot.Phrase{sabot.Say("staffInspector", "staff-created: "+p.Text, "user", p.User)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventStaffCreated, User: "dora", Role: sabot.RoleDealer, Text: "dealer dora"},
-		{Event: tablelog.EventStaffCreated, User: "ivo", Role: sabot.RoleInspector, Text: "inspector ivo"}}},
-	tablelog.EventPasswordChanged: {nil, nil},
-	tablelog.EventPlayerBlocked: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.StaffCreated{User: "dora", Role: sabot.RoleDealer, Text: "dealer dora"},
+		tablelog.StaffCreated{User: "ivo", Role: sabot.RoleInspector, Text: "inspector ivo"}),
+	plain[tablelog.PasswordChanged](),
+	words(func(p tablelog.PlayerBlocked) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("playerBlocked", "player-blocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
-	}, []wire.AdminEvent{{Event: tablelog.EventPlayerBlocked, User: "ana", By: "pit", Memo: "collusion", Text: "ana blocked"}}},
-	tablelog.EventPlayerUnblocked: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.PlayerBlocked{User: "ana", By: "pit", Memo: "collusion", Text: "ana blocked"}),
+	words(func(p tablelog.PlayerUnblocked) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("playerUnblocked", "player-unblocked: "+p.Text, "user", p.User, "by", p.By, "reason", p.Memo)}
-	}, []wire.AdminEvent{{Event: tablelog.EventPlayerUnblocked, User: "ana", By: "pit", Memo: "cleared", Text: "ana unblocked"}}},
-	tablelog.EventTimeOut:       {exclusionWords, []wire.AdminEvent{{Event: tablelog.EventTimeOut, User: "ana", Days: 7, Until: "2026-01-08T00:00:00Z", Text: "7 days"}}},
-	tablelog.EventSelfExclusion: {exclusionWords, []wire.AdminEvent{{Event: tablelog.EventSelfExclusion, User: "ana", Days: 180, Until: "2026-07-01T00:00:00Z", Text: "180 days"}}},
-	tablelog.EventExcludedSeen:  {nil, nil},
-	tablelog.EventDeviceIssued: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.PlayerUnblocked{User: "ana", By: "pit", Memo: "cleared", Text: "ana unblocked"}),
+	words(func(p tablelog.TimeOut) []sabot.Phrase { return exclusionWords(p.Admin()) }, tablelog.TimeOut{User: "ana", Days: 7, Until: "2026-01-08T00:00:00Z", Text: "7 days"}),
+	words(func(p tablelog.SelfExclusion) []sabot.Phrase { return exclusionWords(p.Admin()) }, tablelog.SelfExclusion{User: "ana", Days: 180, Until: "2026-07-01T00:00:00Z", Text: "180 days"}),
+	plain[tablelog.ExcludedSeen](),
+	words(func(p tablelog.DeviceIssued) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("deviceIssued", "device-issued: "+p.Text, "device", p.Device, "name", p.Name, "table", p.Table)}
-	}, []wire.AdminEvent{{Event: tablelog.EventDeviceIssued, Device: 4, Name: "reader 1", Table: 2, Text: "reader 1"}}},
-	tablelog.EventDeviceRevoked: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.DeviceIssued{Device: 4, Name: "reader 1", Table: 2, Text: "reader 1"}),
+	words(func(p tablelog.DeviceRevoked) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("deviceRevoked", "device-revoked: "+p.Text, "device", p.Device)}
-	}, []wire.AdminEvent{{Event: tablelog.EventDeviceRevoked, Device: 4, Text: "reader 1"}}},
-	tablelog.EventCorrectionAsked: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.DeviceRevoked{Device: 4, Text: "reader 1"}),
+	words(func(p tablelog.CorrectionAsked) []sabot.Phrase {
 		if x := p.Correction; x != nil {
 			if x.Box > 0 && walkIn(x.Player) && (x.Case == wire.OpBuyIn || x.Case == wire.OpCashOut) { // by his box, as the console names him
 				key := map[string]string{wire.OpBuyIn: "buyInAskedWalkIn", wire.OpCashOut: "cashOutAskedWalkIn"}[x.Case]
@@ -369,20 +400,20 @@ var eventWords = map[string]eventEntry{
 			return []sabot.Phrase{sabot.Say("correctionAsked", "correction-asked: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventCorrectionAsked, Text: "AR-23 (c)", Correction: &wire.CorrectionView{Case: "c", Round: 4, Asked: "dora"}}}},
-	tablelog.EventCorrectionApproved: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.CorrectionAsked{Text: "AR-23 (c)", Correction: &wire.CorrectionView{Case: "c", Round: 4, Asked: "dora"}}),
+	words(func(p tablelog.CorrectionApproved) []sabot.Phrase {
 		if x := p.Correction; x != nil {
 			return []sabot.Phrase{sabot.Say("correctionApproved", "correction-approved: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventCorrectionApproved, Text: "AR-23 (d)", Correction: &wire.CorrectionView{Case: "d", Round: 4, Asked: "dora", By: "ivo"}}}},
-	tablelog.EventCorrectionRefused: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.CorrectionApproved{Text: "AR-23 (d)", Correction: &wire.CorrectionView{Case: "d", Round: 4, Asked: "dora", By: "ivo"}}),
+	words(func(p tablelog.CorrectionRefused) []sabot.Phrase {
 		if x := p.Correction; x != nil {
 			return []sabot.Phrase{sabot.Say("correctionRefused", "correction-refused: "+p.Text, "case", x.Case, "round", x.Round, "asked", x.Asked, "by", x.By)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventCorrectionRefused, Text: "AR-23 (c)", Correction: &wire.CorrectionView{Case: "c", Round: 4, Asked: "dora", By: "ivo"}}}},
-	tablelog.EventBuyIn: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.CorrectionRefused{Text: "AR-23 (c)", Correction: &wire.CorrectionView{Case: "c", Round: 4, Asked: "dora", By: "ivo"}}),
+	words(func(p tablelog.BuyIn) []sabot.Phrase {
 		if p.By != "" && p.Box > 0 && walkIn(p.User) { // the walk-in by his box, as the console names him
 			return []sabot.Phrase{sabot.Say("buyInWalkIn", fmt.Sprintf("buy-in: walk-in, box %d buys %s in chips (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
 		}
@@ -390,8 +421,8 @@ var eventWords = map[string]eventEntry{
 			return []sabot.Phrase{sabot.Say("buyIn", "buy-in: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventBuyIn, User: "walk-in-1", Amount: 10000, By: "dora", Text: "chips"}}},
-	tablelog.EventCashOut: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.BuyIn{User: "walk-in-1", Amount: 10000, By: "dora", Text: "chips"}),
+	words(func(p tablelog.CashOut) []sabot.Phrase {
 		if p.By != "" && p.Box > 0 && walkIn(p.User) {
 			return []sabot.Phrase{sabot.Say("cashOutWalkIn", fmt.Sprintf("cash-out: walk-in, box %d changes %s in chips back to cash (by %s)", p.Box, p.Amount, p.By), "box", p.Box, "amount", int64(p.Amount), "by", p.By)}
 		}
@@ -399,36 +430,36 @@ var eventWords = map[string]eventEntry{
 			return []sabot.Phrase{sabot.Say("cashOut", "cash-out: "+p.Text, "user", p.User, "amount", int64(p.Amount), "by", p.By)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventCashOut, User: "walk-in-1", Amount: 10000, By: "dora", Text: "cash"}}},
-	tablelog.EventRuling: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.CashOut{User: "walk-in-1", Amount: 10000, By: "dora", Text: "cash"}),
+	words(func(p tablelog.Ruling) []sabot.Phrase {
 		if p.By != "" {
 			return []sabot.Phrase{sabot.Say("ruling", "ruling by "+p.By+": "+p.Text, "by", p.By, "text", p.Text)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventRuling, By: "ivo", Text: "the round stands"}}},
-	tablelog.EventWalletRollback: {func(p wire.AdminEvent) []sabot.Phrase { // a debit that does not count
+	}, tablelog.Ruling{By: "ivo", Text: "the round stands"}),
+	words(func(p tablelog.WalletRollback) []sabot.Phrase { // a debit that does not count
 		return []sabot.Phrase{sabot.Say("walletRollback", fmt.Sprintf("wallet-rollback: %s's debit %s of %s at table %d rolled back: %s", p.User, p.Memo, p.Amount, p.Table, p.Text),
 			"user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	}, []wire.AdminEvent{{Event: tablelog.EventWalletRollback, User: "op:ana", Amount: 500, Table: 2, Memo: "d-1", Text: "timed out"}}},
-	tablelog.EventWalletUndelivered: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.WalletRollback{User: "op:ana", Amount: 500, Table: 2, Memo: "d-1", Text: "timed out"}),
+	words(func(p tablelog.WalletUndelivered) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("walletUndelivered", "wallet-undelivered: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	}, []wire.AdminEvent{{Event: tablelog.EventWalletUndelivered, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "unreachable"}}},
-	tablelog.EventWalletRefused: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.WalletUndelivered{User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "unreachable"}),
+	words(func(p tablelog.WalletRefused) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("walletRefused", "wallet-refused: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "reason", p.Text)}
-	}, []wire.AdminEvent{{Event: tablelog.EventWalletRefused, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "refused"}}},
-	tablelog.EventWalletPaid: {func(p wire.AdminEvent) []sabot.Phrase { // money owed, paid when sent again
+	}, tablelog.WalletRefused{User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "refused"}),
+	words(func(p tablelog.WalletPaid) []sabot.Phrase { // money owed, paid when sent again
 		return []sabot.Phrase{sabot.Say("walletPaid", "wallet-paid: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo)}
-	}, []wire.AdminEvent{{Event: tablelog.EventWalletPaid, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "paid"}}},
-	tablelog.EventWalletResolved: {func(p wire.AdminEvent) []sabot.Phrase { // money owed, resolved by hand
+	}, tablelog.WalletPaid{User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", Text: "paid"}),
+	words(func(p tablelog.WalletResolved) []sabot.Phrase { // money owed, resolved by hand
 		return []sabot.Phrase{sabot.Say("walletResolved", "wallet-resolved: "+p.Text, "user", p.User, "amount", int64(p.Amount), "table", p.Table, "call", p.Memo, "by", p.By, "reason", p.Text)}
-	}, []wire.AdminEvent{{Event: tablelog.EventWalletResolved, User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", By: "pit", Text: "paid by hand"}}},
-	tablelog.EventForceCards: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.WalletResolved{User: "op:ana", Amount: 500, Table: 2, Memo: "c-1", By: "pit", Text: "paid by hand"}),
+	words(func(p tablelog.ForceCards) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("forceCards", fmt.Sprintf("force-cards %d cards", len(p.Cards)), "n", len(p.Cards))}
-	}, []wire.AdminEvent{{Event: tablelog.EventForceCards, Cards: nil}}},
-	tablelog.EventNewShoe: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.ForceCards{Cards: nil}),
+	words(func(p tablelog.NewShoe) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("newShoe", "new-shoe: "+p.Text)}
-	}, []wire.AdminEvent{{Event: tablelog.EventNewShoe, Text: "asked by pit"}}},
-	tablelog.EventCloseTable: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.NewShoe{Text: "asked by pit"}),
+	words(func(p tablelog.CloseTable) []sabot.Phrase {
 		switch {
 		case p.By != "" && p.Table != 0: // 003 §11
 			return []sabot.Phrase{sabot.Say("closeTableTo", "close-table: "+p.Text, "by", p.By, "table", p.Table)}
@@ -436,29 +467,29 @@ var eventWords = map[string]eventEntry{
 			return []sabot.Phrase{sabot.Say("closeTable", "close-table: "+p.Text, "by", p.By)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventCloseTable, By: "pit", Table: 3, Text: "moved"}, {Event: tablelog.EventCloseTable, By: "pit", Text: "closed"}}},
-	tablelog.EventReopenTable: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.CloseTable{By: "pit", Table: 3, Text: "moved"}, tablelog.CloseTable{By: "pit", Text: "closed"}),
+	words(func(p tablelog.ReopenTable) []sabot.Phrase {
 		if p.User != "" {
 			return []sabot.Phrase{sabot.Say("reopenTable", "reopen-table: "+p.Text, "user", p.User)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventReopenTable, User: "pit", Text: "reopened"}}},
-	tablelog.EventVoid: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.ReopenTable{User: "pit", Text: "reopened"}),
+	words(func(p tablelog.Void) []sabot.Phrase {
 		return []sabot.Phrase{sabot.Say("pitVoid", fmt.Sprintf("void round %d: %s", p.Round, p.Text), "round", p.Round)}
-	}, []wire.AdminEvent{{Event: tablelog.EventVoid, Round: 4, Text: "misdeal"}}},
-	tablelog.EventNodeJoined: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.Void{Round: 4, Text: "misdeal"}),
+	words(func(p tablelog.NodeJoined) []sabot.Phrase {
 		if p.Node != "" {
 			return []sabot.Phrase{sabot.Say("nodeJoined", "node-joined: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventNodeJoined, Node: "b", URL: "http://b", Tables: 2, Text: "b"}}},
-	tablelog.EventNodeLost: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.NodeJoined{Node: "b", URL: "http://b", Tables: 2, Text: "b"}),
+	words(func(p tablelog.NodeLost) []sabot.Phrase {
 		if p.Node != "" {
 			return []sabot.Phrase{sabot.Say("nodeLost", "node-lost: "+p.Text, "node", p.Node, "url", p.URL, "n", p.Tables, "at", p.At)}
 		}
 		return nil
-	}, []wire.AdminEvent{{Event: tablelog.EventNodeLost, Node: "b", URL: "http://b", Tables: 2, At: "2026-01-01T00:00:00Z", Text: "b"}}},
-	tablelog.EventTableCreated: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.NodeLost{Node: "b", URL: "http://b", Tables: 2, At: "2026-01-01T00:00:00Z", Text: "b"}),
+	words(func(p tablelog.TableCreated) []sabot.Phrase {
 		if p.Name == "" {
 			return nil
 		}
@@ -468,36 +499,36 @@ var eventWords = map[string]eventEntry{
 			out = append(out, sabot.Say("testMode", " (test mode)"))
 		}
 		return out
-	}, []wire.AdminEvent{{Event: tablelog.EventTableCreated, Table: 2, Name: "one", Profile: "es-ordinary", Options: map[string]string{"max_bet": "40000"}, TestMode: true, Text: "one"}}},
-	tablelog.EventRTPOutside: {func(p wire.AdminEvent) []sabot.Phrase { // the pit's watch of a table's return (docs/pit.md)
+	}, tablelog.TableCreated{Table: 2, Name: "one", Profile: "es-ordinary", Options: map[string]string{"max_bet": "40000"}, TestMode: true, Text: "one"}),
+	words(func(p tablelog.RTPOutside) []sabot.Phrase { // the pit's watch of a table's return (docs/pit.md)
 		r := p.Return
 		if r == nil {
 			return nil
 		}
 		return []sabot.Phrase{sabot.Say("rtpOutside", "rtp-outside: "+p.Text, "table", p.Table, "n", r.Rounds, "rtp", 100*r.RTP, "low", 100*r.Low, "high", 100*r.High, "certified", 100*r.Certified, "z", r.Z)}
-	}, []wire.AdminEvent{{Event: tablelog.EventRTPOutside, Table: 2, Text: "outside", Return: &wire.ReturnValues{Rounds: 5000, RTP: 1.05, Low: 0.97, High: 1.02, Certified: 0.995, Z: 5.1}}}},
-	tablelog.EventAdvantagePlay: {func(p wire.AdminEvent) []sabot.Phrase {
+	}, tablelog.RTPOutside{Table: 2, Text: "outside", Return: &wire.ReturnValues{Rounds: 5000, RTP: 1.05, Low: 0.97, High: 1.02, Certified: 0.995, Z: 5.1}}),
+	words(func(p tablelog.AdvantagePlay) []sabot.Phrase {
 		if p.Count == nil {
 			return nil
 		}
 		return []sabot.Phrase{sabot.Say("advantagePlay", "advantage-play: "+p.Text, "user", p.User, "table", p.Table, "n", p.Count.Rounds, "hilo", p.Count.HiLoZ, "hiopt", p.Count.HiOptIIZ)}
-	}, []wire.AdminEvent{{Event: tablelog.EventAdvantagePlay, User: "ana", Table: 2, Text: "counts", Count: &wire.CountValues{Rounds: 120, HiLoZ: 4.4, HiOptIIZ: 4.0}}}},
-	tablelog.EventIndexPlay: {func(p wire.AdminEvent) []sabot.Phrase { // his play at the index hands follows the count
+	}, tablelog.AdvantagePlay{User: "ana", Table: 2, Text: "counts", Count: &wire.CountValues{Rounds: 120, HiLoZ: 4.4, HiOptIIZ: 4.0}}),
+	words(func(p tablelog.IndexPlay) []sabot.Phrase { // his play at the index hands follows the count
 		c := p.Count
 		if c == nil {
 			return nil
 		}
 		return []sabot.Phrase{sabot.Say("indexPlay", "index-play: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "said", c.Said,
 			"took", c.DeviatedSaid, "other", c.DeviatedNotSay, "z", c.Z)}
-	}, []wire.AdminEvent{{Event: tablelog.EventIndexPlay, User: "ana", Table: 2, Text: "index", Count: &wire.CountValues{Rounds: 40, Said: 12, DeviatedSaid: 11, DeviatedNotSay: 1, Z: 4.2}}}},
-	tablelog.EventBackCounting: {func(p wire.AdminEvent) []sabot.Phrase { // his back bets follow the count
+	}, tablelog.IndexPlay{User: "ana", Table: 2, Text: "index", Count: &wire.CountValues{Rounds: 40, Said: 12, DeviatedSaid: 11, DeviatedNotSay: 1, Z: 4.2}}),
+	words(func(p tablelog.BackCounting) []sabot.Phrase { // his back bets follow the count
 		c := p.Count
 		if c == nil {
 			return nil
 		}
 		return []sabot.Phrase{sabot.Say("backCounting", "back-counting: "+p.Text, "user", p.User, "table", p.Table, "n", c.Rounds, "backed", c.Backed, "z", c.Z)}
-	}, []wire.AdminEvent{{Event: tablelog.EventBackCounting, User: "ben", Table: 2, Text: "backs", Count: &wire.CountValues{Rounds: 150, Backed: 30, Z: 4.1}}}},
-}
+	}, tablelog.BackCounting{User: "ben", Table: 2, Text: "backs", Count: &wire.CountValues{Rounds: 150, Backed: 30, Z: 4.1}}),
+)
 
 // exclusionWords say a player's time-out or self-exclusion.
 func exclusionWords(p wire.AdminEvent) []sabot.Phrase {
@@ -508,36 +539,33 @@ func exclusionWords(p wire.AdminEvent) []sabot.Phrase {
 }
 
 // checkEventWords says which of events has no entry in reg, which entry
-// names no event of them, and which entry's example is of another name or
-// has no words of its own.
-func checkEventWords(reg map[string]eventEntry, events []string) error {
+// is of no event of them, and which entry's example has no words of its
+// own.
+func checkEventWords(reg map[reflect.Type]eventEntry, events []tablelog.Event) error {
 	for _, ev := range events {
-		e, ok := reg[ev]
+		e, ok := reg[reflect.TypeOf(ev)]
 		if !ok {
-			return fmt.Errorf("significant event %q has no words in recall's registry of events (internal/recall/words.go)", ev)
+			return fmt.Errorf("significant event %q (%T) has no words in recall's registry of events (internal/recall/words.go)", ev.EventName(), ev)
 		}
 		if e.say != nil && len(e.examples) == 0 {
-			return fmt.Errorf("significant event %q: its words have no example", ev)
+			return fmt.Errorf("significant event %q: its words have no example", ev.EventName())
 		}
 		for _, x := range e.examples {
-			if x.Event != ev {
-				return fmt.Errorf("significant event %q: an example of %q", ev, x.Event)
-			}
 			if w := e.say(x); len(w) == 0 || w[0].Key == "" {
-				return fmt.Errorf("significant event %q: its example is said as written, not in its words", ev)
+				return fmt.Errorf("significant event %q: its example is said as written, not in its words", ev.EventName())
 			}
 		}
 	}
-	for ev := range reg {
-		if !slices.Contains(events, ev) {
-			return fmt.Errorf("recall's registry of events words %q, which is not one of tablelog.Events", ev)
+	for typ := range reg {
+		if !slices.ContainsFunc(events, func(ev tablelog.Event) bool { return reflect.TypeOf(ev) == typ }) {
+			return fmt.Errorf("recall's registry of events words %s, which is not one of tablelog.EventTypes", typ)
 		}
 	}
 	return nil
 }
 
 func init() {
-	if err := checkEventWords(eventWords, tablelog.Events); err != nil {
+	if err := checkEventWords(eventWords, tablelog.EventTypes); err != nil {
 		panic(err)
 	}
 }

@@ -2,12 +2,14 @@ package recall
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"sabot"
 	"sabot/internal/tablelog"
+	"sabot/internal/wire"
 	"sabot/web"
 )
 
@@ -77,14 +79,14 @@ func TestChangeWordsSayMoneyAsMoney(t *testing.T) {
 // are the two that have never had words of their own.
 func TestEventWordsInEveryLanguage(t *testing.T) {
 	plain := []string{tablelog.EventPasswordChanged, tablelog.EventExcludedSeen}
-	if err := checkEventWords(eventWords, tablelog.Events); err != nil {
+	if err := checkEventWords(eventWords, tablelog.EventTypes); err != nil {
 		t.Fatal(err)
 	}
-	for _, ev := range tablelog.Events {
-		e := eventWords[ev]
+	for _, ev := range tablelog.EventTypes {
+		e := eventWords[reflect.TypeOf(ev)]
 		if e.say == nil {
-			if !slices.Contains(plain, ev) {
-				t.Errorf("event %q has no words of its own", ev)
+			if !slices.Contains(plain, ev.EventName()) {
+				t.Errorf("event %q has no words of its own", ev.EventName())
 			}
 			continue
 		}
@@ -112,13 +114,20 @@ func TestEventWordsInEveryLanguage(t *testing.T) {
 // TestCheckEventWordsRefusesAnEventWithout: the start-up check refuses an
 // event without words, and words for an event that is not one.
 func TestCheckEventWordsRefusesAnEventWithout(t *testing.T) {
-	if err := checkEventWords(eventWords, append(slices.Clone(tablelog.Events), "new-event")); err == nil || !strings.Contains(err.Error(), `"new-event" has no words`) {
+	if err := checkEventWords(eventWords, append(slices.Clone(tablelog.EventTypes), newEvent{})); err == nil || !strings.Contains(err.Error(), `"new-event" (recall.newEvent) has no words`) {
 		t.Errorf("an event without words: %v", err)
 	}
-	if err := checkEventWords(eventWords, tablelog.Events[1:]); err == nil || !strings.Contains(err.Error(), "not one of tablelog.Events") {
+	if err := checkEventWords(eventWords, tablelog.EventTypes[1:]); err == nil || !strings.Contains(err.Error(), "not one of tablelog.EventTypes") {
 		t.Errorf("words of an event that is not one: %v", err)
 	}
 }
+
+// newEvent is an event no registry words.
+type newEvent struct{}
+
+func (newEvent) EventName() string      { return "new-event" }
+func (newEvent) EventType() string      { return tablelog.EventTypePrefix + "v1.new-event" }
+func (newEvent) Admin() wire.AdminEvent { return wire.AdminEvent{Event: "new-event"} }
 
 func mustJSON(t *testing.T, v any) json.RawMessage {
 	t.Helper()

@@ -94,7 +94,7 @@ func (s *Server) EnsureAdmin(ctx context.Context, name, password string) error {
 	if err != nil {
 		return err
 	}
-	s.event(ctx, u, wire.AdminEvent{Event: tablelog.EventAdminCreated, User: name}, nil, "")
+	s.event(ctx, u, tablelog.AdminCreated{User: name}, nil, "")
 	return nil
 }
 
@@ -420,7 +420,7 @@ func (s *Server) Credit(ctx context.Context, admin *sabot.User, req wire.CreditR
 	}
 	memo := "credit by " + admin.Name
 	ps := []sabot.Posting{{AccountID: wid, Amount: amount, Memo: memo}, {AccountID: hid, Amount: -amount, Memo: memo}}
-	return s.eventGuarded(ctx, admin, wire.AdminEvent{Event: tablelog.EventCredit, User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID, s.depositGuard(u.ID, amount))
+	return s.eventGuarded(ctx, admin, tablelog.Credit{User: u.Name, Amount: amount, Memo: req.Memo}, ps, req.CommandID, s.depositGuard(u.ID, amount))
 }
 
 func (s *Server) handleCredit(w http.ResponseWriter, r *http.Request, u *sabot.User) {

@@ -7,6 +7,7 @@ import (
 	"sabot"
 	"sabot/internal/care"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -35,7 +36,7 @@ func (s *Server) playerCare() *care.Care {
 			Tables:  careTables{s},
 			Now:     s.now,
 			Cooling: s.CareCooling,
-			Event: func(ctx context.Context, by *sabot.User, e wire.AdminEvent) {
+			Event: func(ctx context.Context, by *sabot.User, e tablelog.Event) {
 				s.event(ctx, by, e, nil, "")
 			},
 			Wallet: func(ctx context.Context, userID int64) money.Amount {

@@ -132,6 +132,6 @@ func (t clusterTables) Table(ctx context.Context, id int64) (*sabot.Table, error
 }
 
 func (t clusterTables) NodeLost(ctx context.Context, o sabot.Node, held int) {
-	t.s.event(ctx, nil, wire.AdminEvent{Event: tablelog.EventNodeLost, Node: o.ID, URL: o.URL, Tables: held, At: o.Renewed.UTC().Format(time.RFC3339Nano),
+	t.s.event(ctx, nil, tablelog.NodeLost{Node: o.ID, URL: o.URL, Tables: held, At: o.Renewed.UTC().Format(time.RFC3339Nano),
 		Text: fmt.Sprintf("node %s (%s) stopped renewing its lease at %s holding %d tables: they are taken over", o.ID, o.URL, o.Renewed.Format(time.RFC3339Nano), held)}, nil, "")
 }

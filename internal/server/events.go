@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sabot/internal/actor"
-	"sabot/internal/wire"
+	"sabot/internal/tablelog"
 
 	"sabot"
 )
@@ -44,27 +44,27 @@ func (s *Server) systemLog(ctx context.Context) (int64, error) {
 }
 
 // event writes a significant event to the system log, with its postings.
-func (s *Server) event(ctx context.Context, u *sabot.User, p wire.AdminEvent, ps []sabot.Posting, commandID string) (*sabot.LogRecord, bool, error) {
+func (s *Server) event(ctx context.Context, u *sabot.User, p tablelog.Event, ps []sabot.Posting, commandID string) (*sabot.LogRecord, bool, error) {
 	return s.eventWith(ctx, u, p, ps, nil, commandID)
 }
 
 // eventCalls writes a significant event with the calls to the operator's
 // wallet it causes (operator.go), in one transaction.
-func (s *Server) eventCalls(ctx context.Context, u *sabot.User, p wire.AdminEvent, calls []sabot.WalletCall) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventCalls(ctx context.Context, u *sabot.User, p tablelog.Event, calls []sabot.WalletCall) (*sabot.LogRecord, bool, error) {
 	return s.eventWith(ctx, u, p, nil, calls, "")
 }
 
-func (s *Server) eventWith(ctx context.Context, u *sabot.User, p wire.AdminEvent, ps []sabot.Posting, calls []sabot.WalletCall, commandID string) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventWith(ctx context.Context, u *sabot.User, p tablelog.Event, ps []sabot.Posting, calls []sabot.WalletCall, commandID string) (*sabot.LogRecord, bool, error) {
 	return s.eventRecord(ctx, u, p, ps, calls, commandID, nil)
 }
 
 // eventGuarded writes a significant event whose postings a guard checks in
 // their transaction (a credit against the player's deposit limits).
-func (s *Server) eventGuarded(ctx context.Context, u *sabot.User, p wire.AdminEvent, ps []sabot.Posting, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventGuarded(ctx context.Context, u *sabot.User, p tablelog.Event, ps []sabot.Posting, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
 	return s.eventRecord(ctx, u, p, ps, nil, commandID, guard)
 }
 
-func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p wire.AdminEvent, ps []sabot.Posting, calls []sabot.WalletCall, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
+func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p tablelog.Event, ps []sabot.Posting, calls []sabot.WalletCall, commandID string, guard *sabot.StakeGuard) (*sabot.LogRecord, bool, error) {
 	id, err := s.systemLog(ctx)
 	if err != nil {
 		return nil, false, err
@@ -75,7 +75,7 @@ func (s *Server) eventRecord(ctx context.Context, u *sabot.User, p wire.AdminEve
 	}
 	dup, err := s.Store.Append(ctx, rec, ps)
 	if err != nil && (guard == nil || sabot.ErrorCode(err) != sabot.EFORBIDDEN) { // a guard's refusal is no fault
-		s.logger().Error("significant event not written", "event", p.Event, "err", err)
+		s.logger().Error("significant event not written", "event", p.EventName(), "err", err)
 	}
 	return rec.LogRecord, dup, err
 }

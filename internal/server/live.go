@@ -8,6 +8,7 @@ import (
 	"sabot"
 	"sabot/internal/actor"
 	"sabot/internal/live"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 )
 
@@ -22,7 +23,7 @@ func (s *Server) liveDeps() *live.Live {
 		CreateUser: func(ctx context.Context, name, password, role string) (*sabot.User, error) {
 			return s.createUser(ctx, name, password, false, role)
 		},
-		Event: func(ctx context.Context, by *sabot.User, e wire.AdminEvent) { s.event(ctx, by, e, nil, "") },
+		Event: func(ctx context.Context, by *sabot.User, e tablelog.Event) { s.event(ctx, by, e, nil, "") },
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sabot"
 	"sabot/internal/operator"
 	"sabot/internal/recall"
+	"sabot/internal/tablelog"
 	"sabot/internal/wire"
 	"sabot/money"
 )
@@ -34,7 +35,7 @@ func (s *Server) operator() *operator.Operator {
 			Context: func() context.Context { return s.ctx },
 			Go:      func(f func()) { s.wg.Go(f) },
 			Now:     s.now, Logger: s.logger, Account: s.account,
-			Event: func(ctx context.Context, u *sabot.User, e wire.AdminEvent, calls []sabot.WalletCall) error {
+			Event: func(ctx context.Context, u *sabot.User, e tablelog.Event, calls []sabot.WalletCall) error {
 				_, _, err := s.eventWith(ctx, u, e, nil, calls, "")
 				return err
 			},

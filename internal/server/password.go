@@ -81,7 +81,7 @@ func (s *Server) changePassword(r *http.Request, u *sabot.User, req PasswordRequ
 	if err := s.Store.CreateSession(ctx, &sabot.Session{Token: token, UserID: u.ID, Created: now, LastSeen: now, Credentials: version}); err != nil {
 		return nil, err
 	}
-	s.event(ctx, u, wire.AdminEvent{Event: tablelog.EventPasswordChanged, User: u.Name, Text: u.Name + " changed his password: his other sessions ended"}, nil, "")
+	s.event(ctx, u, tablelog.PasswordChanged{User: u.Name, Text: u.Name + " changed his password: his other sessions ended"}, nil, "")
 	// His sockets of the sessions ended close, on every node; he stays at
 	// his tables (this session lives on).
 	s.revoke(ctx, sabot.Revocation{UserID: u.ID}, nil)

@@ -27,7 +27,6 @@ import (
 	"sabot/internal/seal"
 	"sabot/internal/tablelog"
 	"sabot/internal/wallet"
-	"sabot/internal/wire"
 	"sabot/money"
 	"sync"
 	"sync/atomic"
@@ -412,7 +411,7 @@ func (s *Server) start() error {
 			return err
 		}
 		self := s.cluster.Self()
-		s.event(s.ctx, nil, wire.AdminEvent{Event: tablelog.EventNodeJoined, Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
+		s.event(s.ctx, nil, tablelog.NodeJoined{Node: self.ID, URL: self.URL, Tables: len(s.tables), Text: fmt.Sprintf("node %s (%s) joined with %d tables", self.ID, self.URL, len(s.tables))}, nil, "")
 		return nil
 	}
 	ts, err := s.Store.Tables(s.ctx)

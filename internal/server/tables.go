@@ -124,6 +124,6 @@ func (s *Server) CreateTable(ctx context.Context, t *sabot.Table) (*wire.TableVi
 	if err != nil {
 		return nil, err
 	}
-	s.event(ctx, nil, wire.AdminEvent{Event: tablelog.EventTableCreated, Table: t.ID, Name: t.Name, Profile: t.Profile, Options: t.Options, TestMode: t.TestMode, Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
+	s.event(ctx, nil, tablelog.TableCreated{Table: t.ID, Name: t.Name, Profile: t.Profile, Options: t.Options, TestMode: t.TestMode, Text: fmt.Sprintf("table %d %q: %s %v test=%v", t.ID, t.Name, t.Profile, t.Options, t.TestMode)}, nil, "")
 	return a.View(ctx)
 }
