@@ -45,7 +45,7 @@ case "$store" in
   *) echo "cpu-per-decision.sh: --store disk, shm or postgres" >&2; exit 2 ;;
 esac
 export SABOT_ADMIN_PASSWORD=adminpassword
-# GET /metrics is private (issue 40): the server answers it to this token only.
+# GET /metrics is private: the server answers it to this token only.
 export SABOT_METRICS_TOKEN="${SABOT_METRICS_TOKEN:-perf-metrics-token-$RANDOM$RANDOM}"
 port=$((18200 + RANDOM % 500)) dport=$((16200 + RANDOM % 500))
 "$bin" serve --addr 127.0.0.1:$port --db "$db" --admin admin --bcrypt-cost 4 --bet-window 2s \

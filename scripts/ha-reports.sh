@@ -27,39 +27,11 @@
 set -euo pipefail
 secs=${1:-60}; tables=${2:-4}; rounds=${3:-200000}
 settle_tables=${SETTLE_TABLES:-30}
-cd "$(dirname "$0")/.."
-export BASE=${BASE:-26430}
-nodes=${NODE_PORT:-18280}
-dir=${HA_DIR:-/tmp/sabot-ha-reports}
-work=${HA_WORK:-$(mktemp -d /tmp/sabot-ha-reports-work.XXXXXX)}
-mkdir -p "$work"
-echo "the nodes', bots' and reports' logs: $work; the cluster's: $dir"
-bin="$work/sabot"
-go build -o "$bin" ./cmd/sabot
-scripts/pg-ha.sh start "$dir" >/dev/null
-# shellcheck disable=SC1091
-. "$dir/env"
-dsn=$SABOT_HA_PRIMARY_DSN standby=$SABOT_HA_STANDBY_DSN
-export SABOT_SEED_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') SABOT_ADMIN_PASSWORD=reports-password
-export SABOT_METRICS_TOKEN="ha-reports-metrics-$RANDOM$RANDOM$RANDOM"
-pids=(); urls=(); loop=
-fail() {
-  echo "FAIL: $*" >&2
-  for f in "$work"/node*.log; do
-    echo "--- the last warnings of $f" >&2
-    grep -E '"level":"(WARN|ERROR)"' "$f" | tail -5 | cut -c1-300 >&2 || true
-  done
-  echo "logs kept in $work and $dir" >&2
-  exit 1
-}
-cleanup() {
-  [ -n "$loop" ] && kill "$loop" 2>/dev/null || true
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  scripts/pg-ha.sh stop "$dir" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-trap "exit 1" TERM INT
+# shellcheck source=scripts/lib-ha.sh
+. "$(dirname "$0")/lib-ha.sh"
+ha_init ha-reports
+fail() { ha_fail "$@"; }
+loop=
 
 # The year goes into a database of its own on the same cluster (sabot_year,
 # streamed to the standby with the rest): the nodes serve `sabot` and never
@@ -84,31 +56,12 @@ done
 
 fi
 
-for i in 1 2 3; do
-  port=$((nodes + i))
-  # --rollup-every -1: the nodes do not roll the year up on the primary
-  # meanwhile (the reports below read the standby's logs past its rollups).
-  "$bin" serve --db "$dsn" --reports-db "$standby" --addr "127.0.0.1:$port" --admin pit --bcrypt-cost 4 \
-    --default-tables=false --register-burst 100000 --rollup-every -1s --log-format json 2>"$work/node$i.log" >/dev/null &
-  pids+=($!); urls+=("http://127.0.0.1:$port")
-  up=
-  for _ in $(seq 1 3000); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && { up=1; break; }; sleep 0.1; done
-  [ -n "$up" ] || fail "node $i not serving on port $port after 300 s"
-done
-list=$(IFS=,; echo "${urls[*]}")
-alive() {
-  local i
-  for i in 0 1 2; do
-    kill -0 "${pids[$i]}" 2>/dev/null || fail "node $((i + 1)) died: $(grep -m1 -A3 '^panic' "$work/node$((i + 1)).log" | tr '\n' ' ' | cut -c1-300)"
-  done
-}
+# --rollup-every -1: the nodes do not roll the year up on the primary
+# meanwhile (the reports below read the standby's logs past its rollups).
+ha_start_nodes 300 --reports-db "$standby" --rollup-every -1s
+alive() { ha_alive; }
 settled() { # the rounds the three nodes settled, summed
-  local sum=0 v u
-  for u in "${urls[@]}"; do
-    v=$(curl -s --max-time 2 -H "Authorization: Bearer $SABOT_METRICS_TOKEN" "$u/metrics" 2>/dev/null | awk '/^sabot_rounds_total\{result="settled"\}/ {print $2}' || true)
-    sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN {printf "%.0f", a + b}')
-  done
-  echo "$sum"
+  ha_metric_sum '/^sabot_rounds_total\{result="settled"\}/'
 }
 play() { # play NAME TABLES THINK [PLAYERS]: the bots over the three nodes for $secs s; their report in NAME.out
   local rc=0
@@ -139,7 +92,7 @@ echo "quiet:                 $(line quiet)  load $(cut -d' ' -f1-3 /proc/loadavg
     n=$((n + 1)); echo "$n $bad" >"$work/reports.count"
   done
 ) &
-loop=$!
+loop=$!; pids+=("$loop")
 play beside "$tables" 100ms
 kill "$loop" 2>/dev/null || true; wait "$loop" 2>/dev/null || true; loop=
 alive

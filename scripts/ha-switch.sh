@@ -21,65 +21,15 @@
 # cluster's directory, HA_WORK the nodes' and the bots' logs (kept).
 set -euo pipefail
 kills=${1:-5}; tables=${2:-6}; think=${3:-100ms}
-cd "$(dirname "$0")/.."
-export BASE=${BASE:-26430}
-nodes=${NODE_PORT:-18280}
-dir=${HA_DIR:-/tmp/sabot-ha-switch}
-work=${HA_WORK:-$(mktemp -d /tmp/sabot-ha-switch-work.XXXXXX)}
-mkdir -p "$work"
-echo "the nodes' and the bots' logs: $work; the cluster's: $dir"
-bin="$work/sabot"
-go build -o "$bin" ./cmd/sabot
-scripts/pg-ha.sh start "$dir" >/dev/null
-# shellcheck disable=SC1091
-. "$dir/env"
-dsn=$SABOT_HA_PRIMARY_DSN
-export SABOT_SEED_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n') SABOT_ADMIN_PASSWORD=switch-password
-# GET /metrics is private: the nodes answer it to this token only.
-export SABOT_METRICS_TOKEN="ha-switch-metrics-$RANDOM$RANDOM$RANDOM"
-pids=(); urls=()
-fail() { # fail MESSAGE: say what failed, and where to look
-  echo "FAIL: $*" >&2
-  for f in "$work"/node*.log; do
-    echo "--- the last warnings of $f" >&2
-    grep -E '"level":"(WARN|ERROR)"' "$f" | tail -5 | cut -c1-300 >&2 || true
-  done
-  echo "--- bots: $(tail -3 "$work/bots.out" "$work/bots.err" 2>/dev/null | tr '\n' ' ')" >&2
-  for n in 1 2; do echo "--- $dir/patroni$n.log" >&2; tail -4 "$dir/patroni$n.log" | cut -c1-300 >&2 || true; done
-  echo "logs kept in $work and $dir" >&2
-  exit 1
-}
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  scripts/pg-ha.sh stop "$dir" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-trap "exit 1" TERM INT
-for i in 1 2 3; do
-  port=$((nodes + i))
-  "$bin" serve --db "$dsn" --addr "127.0.0.1:$port" --admin pit --bcrypt-cost 4 --default-tables=false \
-    --register-burst 100000 --log-format json 2>"$work/node$i.log" >/dev/null &
-  pids+=($!); urls+=("http://127.0.0.1:$port")
-  up=
-  for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && { up=1; break; }; sleep 0.1; done
-  [ -n "$up" ] || fail "node $i not serving on port $port after 30 s"
-done
-list=$(IFS=,; echo "${urls[*]}")
+# shellcheck source=scripts/lib-ha.sh
+. "$(dirname "$0")/lib-ha.sh"
+ha_init ha-switch
+fail() { ha_fail "$@"; }
+ha_start_nodes 30
 decisions() { # the players' decisions the nodes applied, summed (a node that does not answer counts 0: see alive)
-  local sum=0 v
-  for u in "${urls[@]}"; do
-    v=$(curl -s --max-time 1 -H "Authorization: Bearer $SABOT_METRICS_TOKEN" "$u/metrics" 2>/dev/null | awk '/^sabot_decisions_total\{by="player"\}/ {print $2}' || true)
-    sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN {printf "%.0f", a + b}')
-  done
-  echo "$sum"
+  ha_metric_sum '/^sabot_decisions_total\{by="player"\}/' 1
 }
-alive() { # every node still runs: one that died takes its counter with it (a sum short of the acknowledged)
-  local i
-  for i in 0 1 2; do
-    kill -0 "${pids[$i]}" 2>/dev/null || fail "node $((i + 1)) died: $(grep -m1 -A3 '^panic' "$work/node$((i + 1)).log" | tr '\n' ' ' | cut -c1-300)"
-  done
-}
+alive() { ha_alive; }
 # The bots play until the kills are done (SIGINT: they print their report);
 # the timeout only bounds a run that hangs.
 timeout=$((kills * 300 + 600))

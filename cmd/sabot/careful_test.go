@@ -126,7 +126,7 @@ func TestSimChartsInSVGAndPNGWithUnits(t *testing.T) {
 	}
 }
 
-// sabot events --class keeps one class of the log (issue 45 item 6) and
+// sabot events --class keeps one class of the log and
 // refuses a class that is not one, naming those to give (exit 2).
 func TestEventsClassFlag(t *testing.T) {
 	t.Parallel()

@@ -49,7 +49,7 @@ func (s *downStore) Find(ctx context.Context, q sabot.LogQuery) ([]*sabot.LogRec
 
 // A rebuild whose log read fails (the database switching primaries) left
 // the actor with no table and the next step dereferenced it: the node
-// panicked and died with its tables (issue 44, the gate's 587 decisions
+// panicked and died with its tables (found by scripts/ha-switch.sh's gate: 587 decisions
 // counted of 627 acknowledged: the dead node's counter went with it). Now
 // the table answers 503 with a retry hint while it cannot rebuild, tries
 // again on its timer, and once the database answers serves the state its

@@ -12,7 +12,7 @@ import (
 )
 
 // Every significant event a server writes has its class, so that the
-// pit's filter by class (issue 45 item 6) shows each under one.
+// pit's filter by class shows each under one.
 func TestEveryEventHasAClass(t *testing.T) {
 	for _, ev := range tablelog.Events {
 		if _, ok := adminClass[ev]; !ok {

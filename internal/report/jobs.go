@@ -10,9 +10,9 @@ import (
 // Jobs run long reports (a year's players or tables) in the background,
 // one at a time for each member of the staff, so that a page asks for a
 // report, then polls its job for its progress and its answer instead of
-// holding a request open past the server's write timeout (issue 45 item
-// 6). A job finished is kept until its owner reads it done or starts
-// another; at most MaxJobs are kept in all.
+// holding a request open past the server's write timeout. A job finished
+// is kept until its owner reads it done or starts another; at most MaxJobs
+// are kept in all.
 type Jobs struct {
 	mu   sync.Mutex
 	next int64

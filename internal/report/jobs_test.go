@@ -9,7 +9,7 @@ import (
 	"sabot"
 )
 
-// A long report runs as a job (issue 45 item 6): its owner polls its
+// A long report runs as a job: its owner polls its
 // progress and then its answer; he runs one at a time (a second is
 // refused while the first runs), another member of the staff runs his
 // own, nobody reads another's, a job read done is gone, and a failing

@@ -3,7 +3,7 @@ package report
 import "testing"
 
 // A rule set is labelled by its profile and the options in which it
-// differs from it (issue 45 item 6): two rule sets of one profile are not
+// differs from it: two rule sets of one profile are not
 // both "vegas-s17"; a limit or an option set to the profile's own value
 // makes no other label.
 func TestRulesLabelNamesTheOptionsThatDiffer(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// A long players' report says how far it is (issue 45 item 6): Progress
+// A long players' report says how far it is: Progress
 // is told the rounds read every ProgressRounds rounds, in order, and once
 // at the end with every round of the period the tables report counts.
 func TestPlayersReportProgress(t *testing.T) {

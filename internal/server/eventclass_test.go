@@ -10,7 +10,7 @@ import (
 	"sabot/internal/tablelog"
 )
 
-// The pit filters the significant-event log by class (issue 45 item 6):
+// The pit filters the significant-event log by class:
 // ?class=money keeps the credits, ?class=table the tables opened, and a
 // class that is not one is refused with the classes to give.
 func TestEventsByClass(t *testing.T) {

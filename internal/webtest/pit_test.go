@@ -37,7 +37,7 @@ func TestPit(t *testing.T) {
 	click(t, pit, `#credit button[type=submit]`)
 	waitJS(t, pit, "the credit done", `document.querySelector('.pit-status').innerText === 'ana credited 12.34.'`)
 	waitJS(t, pit, "the credit in the events", `[...document.querySelectorAll('.pit-events tbody tr[data-kind="admin"]')].some(r => r.innerText.includes('ana credited 12.34: a birthday') && r.children[2].innerText === 'credit')`)
-	// The log filtered by class (issue 45 item 6): money keeps the
+	// The log filtered by class: money keeps the
 	// credits and no table opened; every class shows them all again.
 	pickClass := func(c string) {
 		eval[bool](t, pit, `(() => { const s = document.querySelector('#events-class'); s.value = '`+c+`'; s.dispatchEvent(new Event('change')); return true })()`)
