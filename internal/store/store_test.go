@@ -112,6 +112,14 @@ func BenchmarkSettle(b *testing.B) {
 		defer s.Close()
 		storetest.BenchmarkSettle(b, s)
 	})
+	b.Run("sqlite-nosync", func(b *testing.B) { // the SQL's own work, without the sync
+		s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db")+"?_pragma=synchronous(OFF)")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkSettle(b, s)
+	})
 }
 
 // BenchmarkAppendTables: bets appended from 100 tables at once, as a server's
