@@ -102,6 +102,26 @@ func BenchmarkStake(b *testing.B) {
 	})
 }
 
+// BenchmarkSettle: a settlement of seven players (storetest.BenchmarkSettle).
+func BenchmarkSettle(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkSettle(b, s)
+	})
+	b.Run("sqlite-nosync", func(b *testing.B) { // the SQL's own work, without the sync
+		s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db")+"?_pragma=synchronous(OFF)")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchmarkSettle(b, s)
+	})
+}
+
 // BenchmarkAppendTables: bets appended from 100 tables at once, as a server's
 // tables append; the group commit shares each transaction between them.
 // Reports appends/s, p50-µs and p99-µs of an append, and appends/tx.

@@ -144,7 +144,7 @@ func (db *DB) Open(ctx context.Context) error {
 		return sabot.Internal(fmt.Errorf("sqlite %s: %w", db.DSN, err))
 	}
 	// One writer: SQLite writes one transaction at a time.
-	db.db, db.conn, db.Store = sdb, c, sqlstore.New(c, now, sqlstore.Config{Writers: 1, Positional: true})
+	db.db, db.conn, db.Store = sdb, c, sqlstore.New(c, now, sqlstore.Config{Writers: 1, Positional: true, OneWriter: true})
 	return nil
 }
 

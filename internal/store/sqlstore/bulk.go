@@ -147,7 +147,7 @@ func (s *Store) BulkLoad(ctx context.Context, batch []sabot.BulkAppend) error {
 			}); err != nil {
 			return err
 		}
-		return applyNets(ctx, tx, net)
+		return applyNets(ctx, tx, net, s.oneWriter)
 	})
 	if err != nil {
 		return fail(err)

@@ -59,6 +59,13 @@ type Config struct {
 	// statement's parameters cost the square of their number: the bulk
 	// load's multi-row INSERTs (bulk.go) write `?` there.
 	Positional bool
+	// OneWriter says that the database admits one writing transaction at
+	// a time (SQLite's lock of the whole database): a transaction's
+	// accounts are then updated in one statement, in no lock order
+	// (applyNets). PostgreSQL locks rows, and two transactions that took
+	// the same accounts in different orders could deadlock: there each
+	// account is its own UPDATE, in the order of the IDs.
+	OneWriter bool
 }
 
 // GroupStats counts what the writers committed.

@@ -106,7 +106,7 @@ func (s *Store) Transfer(ctx context.Context, memo string, postings []sabot.Post
 	}
 	at := s.clock(time.Time{})
 	return fail(s.write(ctx, func(tx Tx) error {
-		return post(ctx, tx, memo, nil, at, postings)
+		return post(ctx, tx, memo, nil, at, postings, s.oneWriter)
 	}))
 }
 
@@ -145,8 +145,9 @@ type logRef struct{ table, seq int64 }
 // bank below zero: the check and the debit are one statement, under the
 // row's lock, so two transactions racing to spend the same money cannot both
 // pass the check. Accounts are updated in the order of their IDs so that two
-// transactions touching the same accounts cannot deadlock.
-func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, postings []sabot.Posting) error {
+// transactions touching the same accounts cannot deadlock (applyNets;
+// oneWriter: Config.OneWriter).
+func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, postings []sabot.Posting, oneWriter bool) error {
 	var table, seq any
 	if ref != nil {
 		table, seq = ref.table, ref.seq
@@ -161,7 +162,7 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 	for _, p := range postings {
 		net[p.AccountID] += int64(p.Amount)
 	}
-	if err := applyNets(ctx, tx, net); err != nil {
+	if err := applyNets(ctx, tx, net, oneWriter); err != nil {
 		return err
 	}
 
@@ -185,48 +186,135 @@ func post(ctx context.Context, tx Tx, memo string, ref *logRef, at time.Time, po
 // EINSUFFICIENT) where a balance would leave its bounds: a wallet or bank
 // below zero, any balance beyond money.Max. The accounts are taken in the
 // order of their IDs, so that two transactions lock them in the same order.
-func applyNets(ctx context.Context, tx Tx, net map[int64]int64) error {
+// Where the database admits one writer at a time (Config.OneWriter: SQLite)
+// there is no lock to order, and the accounts are updated in one statement,
+// up to maxMerged at a time (a round's 7 wallets, the table's float and its
+// house: one UPDATE, not 9); a refusal names the same account, the first in
+// ID order, with the same error.
+func applyNets(ctx context.Context, tx Tx, net map[int64]int64, oneWriter bool) error {
 	ids := make([]int64, 0, len(net))
 	for id := range net {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	for _, id := range ids {
-		// A net beyond twice the bound takes any balance in range out of
-		// it; refused here, it never reaches SQL, where balance + net
-		// could overflow.
-		if net[id] > 2*int64(money.Max) || net[id] < -2*int64(money.Max) {
-			return sabot.Errorf(sabot.EINVALID, "refused: the transaction moves %d minor units on account %d, beyond the most a balance may be (%d)", net[id], id, int64(money.Max))
+	// A net beyond twice the bound takes any balance in range out of it;
+	// refused here, it never reaches SQL, where balance + net could
+	// overflow. The accounts before it in ID order are updated first, so
+	// that a refusal is the first in ID order, whichever it is.
+	over := slices.IndexFunc(ids, func(id int64) bool { return net[id] > 2*int64(money.Max) || net[id] < -2*int64(money.Max) })
+	todo := ids
+	if over >= 0 {
+		todo = ids[:over]
+	}
+	if oneWriter {
+		for rest := todo; len(rest) > 0; {
+			n := min(len(rest), maxMerged)
+			if err := applyMerged(ctx, tx, rest[:n], net); err != nil {
+				return err
+			}
+			rest = rest[n:]
 		}
-		n, err := tx.Exec(ctx, `UPDATE accounts SET balance = balance + $2
-			WHERE id = $1 AND (kind NOT IN ('wallet', 'bank') OR balance + $2 >= 0)
-			AND balance + $2 BETWEEN -`+maxAmount+` AND `+maxAmount, id, net[id])
-		if err != nil {
-			return err
-		} else if n == 1 {
-			continue
+	} else {
+		for _, id := range todo {
+			if err := applyOne(ctx, tx, id, net[id]); err != nil {
+				return err
+			}
 		}
-		var kind string
-		var owner int64
-		var held string // a balance written before the bound may not be an integer (SQLite)
-		err = tx.QueryRow(ctx, `SELECT kind, owner_id, CAST(balance AS TEXT) FROM accounts WHERE id = $1`, id).Scan(&kind, &owner, &held)
-		if noRows(err) {
-			return sabot.Errorf(sabot.EINVALID, "no account %d", id)
-		} else if err != nil {
-			return err
-		}
-		balance, err := strconv.ParseInt(held, 10, 64)
-		switch {
-		case err != nil || balance > int64(money.Max) || balance < -int64(money.Max):
-			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %s, out of the range of an amount (±%d): run sabot ledger check", kind, owner, held, int64(money.Max))
-		case net[id] > int64(money.Max)-balance || net[id] < -int64(money.Max)-balance:
-			return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %d; %+d would take it beyond the most a balance may be (±%d minor units)",
-				kind, owner, balance, net[id], int64(money.Max))
-		}
-		return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: the %s of %d holds %d, the transaction takes %d",
-			kind, owner, balance, -net[id])
+	}
+	if over >= 0 {
+		id := ids[over]
+		return sabot.Errorf(sabot.EINVALID, "refused: the transaction moves %d minor units on account %d, beyond the most a balance may be (%d)", net[id], id, int64(money.Max))
 	}
 	return nil
+}
+
+// applyOne adds an account's net to its balance in one conditional UPDATE.
+func applyOne(ctx context.Context, tx Tx, id, net int64) error {
+	n, err := tx.Exec(ctx, `UPDATE accounts SET balance = balance + $2
+		WHERE id = $1 AND (kind NOT IN ('wallet', 'bank') OR balance + $2 >= 0)
+		AND balance + $2 BETWEEN -`+maxAmount+` AND `+maxAmount, id, net)
+	if err != nil {
+		return err
+	} else if n != 1 {
+		return refusal(ctx, tx, id, net)
+	}
+	return nil
+}
+
+// maxMerged bounds the accounts of one merged UPDATE (applyMerged): the
+// statements prepared for it are one a count, 1 to maxMerged.
+const maxMerged = 16
+
+// applyMerged adds the nets of ids, in ID order, in one UPDATE that returns
+// the accounts it changed: an account it did not change was refused, and
+// the first of them in ID order is reported (its balance is as it was). A
+// refusal fails the transaction, which rolls back the others.
+func applyMerged(ctx context.Context, tx Tx, ids []int64, net map[int64]int64) error {
+	if len(ids) == 1 {
+		return applyOne(ctx, tx, ids[0], net[ids[0]])
+	}
+	var q strings.Builder
+	q.WriteString(`UPDATE accounts SET balance = accounts.balance + v.column2 FROM (VALUES `)
+	args := make([]any, 0, 2*len(ids))
+	for i, id := range ids {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?)")
+		args = append(args, id, net[id])
+	}
+	q.WriteString(`) AS v WHERE accounts.id = v.column1
+		AND (accounts.kind NOT IN ('wallet', 'bank') OR accounts.balance + v.column2 >= 0)
+		AND accounts.balance + v.column2 BETWEEN -` + maxAmount + ` AND ` + maxAmount + `
+		RETURNING accounts.id`)
+	rows, err := tx.Query(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	changed := make(map[int64]bool, len(ids))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		changed[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if !changed[id] {
+			return refusal(ctx, tx, id, net[id])
+		}
+	}
+	return nil
+}
+
+// refusal is the error of a net that an account's UPDATE refused: no such
+// account, a balance out of an amount's range, a net that would take it
+// beyond the bound, or a wallet's or bank's insufficient funds.
+func refusal(ctx context.Context, tx Tx, id, net int64) error {
+	var kind string
+	var owner int64
+	var held string // a balance written before the bound may not be an integer (SQLite)
+	err := tx.QueryRow(ctx, `SELECT kind, owner_id, CAST(balance AS TEXT) FROM accounts WHERE id = $1`, id).Scan(&kind, &owner, &held)
+	if noRows(err) {
+		return sabot.Errorf(sabot.EINVALID, "no account %d", id)
+	} else if err != nil {
+		return err
+	}
+	balance, err := strconv.ParseInt(held, 10, 64)
+	switch {
+	case err != nil || balance > int64(money.Max) || balance < -int64(money.Max):
+		return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %s, out of the range of an amount (±%d): run sabot ledger check", kind, owner, held, int64(money.Max))
+	case net > int64(money.Max)-balance || net < -int64(money.Max)-balance:
+		return sabot.Errorf(sabot.EINVALID, "refused: the %s of %d holds %d; %+d would take it beyond the most a balance may be (±%d minor units)",
+			kind, owner, balance, net, int64(money.Max))
+	}
+	return sabot.Errorf(sabot.EINSUFFICIENT, "insufficient funds: the %s of %d holds %d, the transaction takes %d",
+		kind, owner, balance, -net)
 }
 
 // CheckLedger proves, on one snapshot of the database, that every account's

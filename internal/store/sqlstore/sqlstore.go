@@ -88,6 +88,7 @@ type Store struct {
 	now        func() time.Time
 	clockSQL   string // Config.Clock
 	positional bool   // Config.Positional
+	oneWriter  bool   // Config.OneWriter
 	group      *group
 }
 
@@ -97,7 +98,7 @@ var _ sabot.WriteChecker = (*Store)(nil)
 // New returns the store over conn, its group-commit writers started (Close
 // stops them); now is the clock that stamps records.
 func New(conn Conn, now func() time.Time, cfg Config) *Store {
-	s := &Store{conn: conn, now: now, clockSQL: cfg.Clock, positional: cfg.Positional}
+	s := &Store{conn: conn, now: now, clockSQL: cfg.Clock, positional: cfg.Positional, oneWriter: cfg.OneWriter}
 	s.startGroup(cfg)
 	return s
 }

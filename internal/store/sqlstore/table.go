@@ -211,7 +211,7 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 		return err
 	}
 	if len(p.postings) > 0 {
-		if err := post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, p.created, p.postings); err != nil {
+		if err := post(ctx, tx, rec.Kind, &logRef{rec.TableID, seq}, p.created, p.postings, s.oneWriter); err != nil {
 			return err
 		}
 	}

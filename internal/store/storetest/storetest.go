@@ -113,6 +113,42 @@ func benchmarkAppend(b *testing.B, s sabot.Store, guarded bool) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "ops/s")
 }
 
+// BenchmarkSettle measures the append of a settle record that pays a full
+// table, seven players: nine accounts' postings (the seven wallets, the
+// table's float and its house), as the table server's settlement writes.
+// It reports the processor time per append (cpu-ns/op: the whole
+// process's, SQLite's writer included).
+func BenchmarkSettle(b *testing.B, s sabot.Store) {
+	ctx := context.Background()
+	tbl := &sabot.Table{Name: "bench", Profile: "venice"}
+	if err := s.CreateTable(ctx, tbl); err != nil {
+		b.Fatal(err)
+	}
+	float, house := account(b, s, sabot.AccountTable, tbl.ID), account(b, s, sabot.AccountTableHouse, tbl.ID)
+	var wallets []int64
+	for i := range 7 {
+		wallets = append(wallets, account(b, s, sabot.AccountWallet, int64(i+1)))
+	}
+	payload := []byte(`{"round":1}`)
+	n := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for b.Loop() {
+		n++
+		ps := make([]sabot.Posting, 0, 16)
+		for _, w := range wallets {
+			ps = append(ps, sabot.Posting{AccountID: w, Amount: 1000, Memo: "win"}, sabot.Posting{AccountID: float, Amount: -1000, Memo: "win"})
+		}
+		ps = append(ps, sabot.Posting{AccountID: house, Amount: -500, Memo: "house"}, sabot.Posting{AccountID: float, Amount: 500, Memo: "house"})
+		rec := &sabot.LogRecord{TableID: tbl.ID, Kind: sabot.LogSettle, RoundNo: int64(n), Payload: payload}
+		if _, err := s.Append(ctx, &sabot.LogAppend{LogRecord: rec, Users: []int64{1, 2, 3, 4, 5, 6, 7}}, ps); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
 // account returns the ID of an account, creating it.
 func account(tb testing.TB, s sabot.Store, kind string, owner int64) int64 {
 	tb.Helper()

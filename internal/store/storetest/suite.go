@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) sabot.Store) {
 		{"Balances", testBalances},
 		{"Transfer", testTransfer},
 		{"TransferRefused", testTransferRefused},
+		{"TransferManyAccounts", testTransferManyAccounts},
 		{"TransferRace", testTransferRace},
 		{"Tables", testTables},
 		{"Append", testAppend},
@@ -468,6 +469,79 @@ func testTransferRefused(t *testing.T, s sabot.Store) {
 	}
 	if h := balance(t, s, sabot.AccountHouse, 0); h != -1000 {
 		t.Fatalf("house %d, want -1000", h)
+	}
+}
+
+// A transaction over more accounts than one statement updates on SQLite
+// (applyNets merges a transaction's accounts, 16 at a time): every balance
+// moves by its net. A refused one changes none, and names the first account
+// in ID order that refuses, whichever way it refuses, as one UPDATE per
+// account in ID order did: a wallet short of funds before a net beyond the
+// bound, a net beyond the bound before a wallet short of funds.
+func testTransferManyAccounts(t *testing.T, s sabot.Store) {
+	ctx := context.Background()
+	low := account(t, s, sabot.AccountWallet, 500)
+	credit(t, s, low, 1000)
+	float := account(t, s, sabot.AccountTable, 1)
+	var wallets []int64
+	var ps []sabot.Posting
+	for i := range 20 {
+		w := account(t, s, sabot.AccountWallet, int64(600+i))
+		wallets = append(wallets, w)
+		ps = append(ps, sabot.Posting{AccountID: w, Amount: money.Amount(10 + i), Memo: "win"}, sabot.Posting{AccountID: float, Amount: -money.Amount(10 + i), Memo: "win"})
+	}
+	must(t, s.Transfer(ctx, "settle", ps))
+	for i := range wallets {
+		if b := balance(t, s, sabot.AccountWallet, int64(600+i)); b != int64(10+i) {
+			t.Fatalf("wallet %d holds %d, want %d", 600+i, b, 10+i)
+		}
+	}
+	if b := balance(t, s, sabot.AccountTable, 1); b != -390 {
+		t.Fatalf("the float holds %d, want -390", b)
+	}
+	house := account(t, s, sabot.AccountHouse, 0)
+	high := account(t, s, sabot.AccountWallet, 700)
+	before := checkLedger(t, s)
+	// Each of the house and the float moves 3 × money.Max, beyond the
+	// bound; a wallet below them (low) and one above (high) lack the money;
+	// and wallets 610 and 615, in between, too.
+	beyond := func(short int64) []sabot.Posting {
+		return []sabot.Posting{
+			{AccountID: short, Amount: -1001}, {AccountID: wallets[10], Amount: -1000}, {AccountID: wallets[15], Amount: -1000},
+			{AccountID: house, Amount: money.Max}, {AccountID: house, Amount: money.Max}, {AccountID: house, Amount: money.Max},
+			{AccountID: float, Amount: -money.Max}, {AccountID: float, Amount: -money.Max}, {AccountID: float, Amount: -money.Max},
+			{AccountID: float, Amount: 3001},
+		}
+	}
+	err := s.Transfer(ctx, "short first", beyond(low))
+	code(t, err, sabot.EINSUFFICIENT)
+	if !strings.Contains(err.Error(), "the wallet of 500 holds 1000, the transaction takes 1001") {
+		t.Fatalf("short first: %v, want the wallet of 500 named", err)
+	}
+	err = s.Transfer(ctx, "beyond first", beyond(high))
+	code(t, err, sabot.EINVALID)
+	if !strings.Contains(err.Error(), fmt.Sprintf("on account %d, beyond the most", house)) {
+		t.Fatalf("beyond first: %v, want the house (%d) named", err, house)
+	}
+	// Wallets 610 and 615 both short, in one statement: the first named.
+	var short []sabot.Posting
+	for i, w := range wallets {
+		take := money.Amount(5)
+		if i == 10 || i == 15 {
+			take = 1005
+		}
+		short = append(short, sabot.Posting{AccountID: w, Amount: -take}, sabot.Posting{AccountID: float, Amount: take})
+	}
+	err = s.Transfer(ctx, "two short", short)
+	code(t, err, sabot.EINSUFFICIENT)
+	if !strings.Contains(err.Error(), "the wallet of 610 holds 20, the transaction takes 1005") {
+		t.Fatalf("two short: %v, want the wallet of 610 named", err)
+	}
+	if after := checkLedger(t, s); !reflect.DeepEqual(before, after) {
+		t.Fatalf("refused transfers wrote: %+v, then %+v", before, after)
+	}
+	if b := balance(t, s, sabot.AccountWallet, 600); b != 10 {
+		t.Fatalf("wallet 600 holds %d after the refusals, want 10", b)
 	}
 }
 
