@@ -145,8 +145,8 @@ type upResult struct {
 	splitsCD [kinds]float64
 	// The distributions of the round's net (netdist.go), by policy (CD,
 	// TD, mimic), when asked for.
-	net                 [nPolNet]ndist
-	netSplit, netAdjust [nPolNet]float64
+	net              [nPolNet]ndist
+	netSplit, netGap [nPolNet]float64
 }
 
 // Analyze returns the exact analysis of profile p, computing it unless the
