@@ -147,6 +147,7 @@ type upResult struct {
 	// TD, mimic), when asked for.
 	net              [nPolNet]ndist
 	netSplit, netGap [nPolNet]float64
+	netDealerGap     [nPolNet]float64 // the largest difference of the dealer's law between a split ending's hands
 }
 
 // Analyze returns the exact analysis of profile p, computing it unless the

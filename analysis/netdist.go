@@ -69,6 +69,11 @@ type NetDistribution struct {
 	// round: rounding only, nothing is set or moved.
 	SplitRounds  float64 `json:"split_rounds"`
 	SplitMeanGap float64 `json:"split_mean_gap"`
+	// dealerGap is the largest difference, over the split endings and the
+	// dealer's outcomes, between the outcome's probability in one hand's
+	// law and another's: each is the dealer's law for the same cards, so
+	// it is rounding (TestNetDistribution checks it).
+	dealerGap float64
 }
 
 // NetResult holds the net distributions of a profile.
@@ -90,7 +95,7 @@ func NetDistributions(ctx context.Context, p *rules.Profile) (*NetResult, error)
 	full := FullShoe(p)
 	N := float64(full.Total())
 	var acc [nPolNet]ndist
-	var split, gap [nPolNet]float64
+	var split, gap, dgap [nPolNet]float64
 	for i := range acc {
 		acc[i] = ndist{}
 	}
@@ -100,12 +105,13 @@ func NetDistributions(ctx context.Context, p *rules.Profile) (*NetResult, error)
 			acc[i].addScaled(r.net[i], pu)
 			split[i] += pu * r.netSplit[i]
 			gap[i] += pu * r.netGap[i]
+			dgap[i] = max(dgap[i], r.netDealerGap[i])
 		}
 	}
 	out := &NetResult{}
 	for i, d := range []*NetDistribution{&out.CD, &out.TD, &out.Mimic} {
 		*d = acc[i].summary([]string{"cd", "td", "mimic"}[i])
-		d.SplitRounds, d.SplitMeanGap = split[i], gap[i]
+		d.SplitRounds, d.SplitMeanGap, d.dealerGap = split[i], gap[i], dgap[i]
 	}
 	return out, nil
 }
@@ -353,7 +359,9 @@ func (s *solver) netRoots(r *upResult) {
 			if rh.w == 0 {
 				continue
 			}
+			s.netDealerGap = 0
 			d, split, gap := s.netRoot(ns, rh)
+			r.netDealerGap[i] = max(r.netDealerGap[i], s.netDealerGap)
 			acc.addScaled(d, rh.w)
 			if split {
 				r.netSplit[i] += rh.w
@@ -584,6 +592,13 @@ func (s *solver) netSplit(ns *netState, P int) ndist {
 			if gs[0].d[k] != nil {
 				mk = gs[0].d[k].mass()
 			}
+			for _, g := range gs[1:] {
+				m := 0.0
+				if g.d[k] != nil {
+					m = g.d[k].mass()
+				}
+				s.netDealerGap = max(s.netDealerGap, math.Abs(m-mk))
+			}
 			if mk == 0 {
 				continue
 			}
@@ -611,11 +626,29 @@ func (s *solver) netSplit(ns *netState, P int) ndist {
 		return out
 	}
 	type mix map[ending]float64
+	// inOrder lists a mixture's endings in one order (sums made in map
+	// order could differ in their last bits from one run to the next).
+	inOrder := func(m mix) []ending {
+		es := make([]ending, 0, len(m))
+		for e := range m {
+			es = append(es, e)
+		}
+		sort.Slice(es, func(i, j int) bool {
+			x, y := es[i], es[j]
+			for _, d := range [5]int{x.h - y.h, x.a - y.a, x.b - y.b, x.u - y.u, x.first - y.first} {
+				if d != 0 {
+					return d < 0
+				}
+			}
+			return false
+		})
+		return es
+	}
 	mean := func(m mix) float64 {
 		v := 0.0
-		for e, pr := range m {
+		for _, e := range inOrder(m) {
 			endDist(e)
-			v += pr * endMean[e]
+			v += m[e] * endMean[e]
 		}
 		return v
 	}
@@ -684,8 +717,8 @@ func (s *solver) netSplit(ns *netState, P int) ndist {
 		ends = chain(2, 2, 0, 0, firstOpen)
 	}
 	out := ndist{}
-	for e, pr := range ends {
-		out.addScaled(endDist(e), pr)
+	for _, e := range inOrder(ends) {
+		out.addScaled(endDist(e), ends[e])
 	}
 	return out
 }
