@@ -69,6 +69,8 @@ type NetDistribution struct {
 	// round: rounding only, nothing is set or moved.
 	SplitRounds  float64 `json:"split_rounds"`
 	SplitMeanGap float64 `json:"split_mean_gap"`
+	// Exactness says in words what is exact and what is not (netExactness).
+	Exactness string `json:"exactness"`
 	// dealerGap is the largest difference, over the split endings and the
 	// dealer's outcomes, between the outcome's probability in one hand's
 	// law and another's: each is the dealer's law for the same cards, so
@@ -112,9 +114,14 @@ func NetDistributions(ctx context.Context, p *rules.Profile) (*NetResult, error)
 	for i, d := range []*NetDistribution{&out.CD, &out.TD, &out.Mimic} {
 		*d = acc[i].summary([]string{"cd", "td", "mimic"}[i])
 		d.SplitRounds, d.SplitMeanGap, d.dealerGap = split[i], gap[i], dgap[i]
+		d.Exactness = netExactness
 	}
 	return out, nil
 }
+
+// netExactness is NetDistribution.Exactness.
+const netExactness = "exact for rounds without a split; in a split round each hand's net with the dealer's final outcome is exact, " +
+	"and so is the round's mean; the joint law of the split hands given the dealer's outcome is taken as independent"
 
 const (
 	polMimic = 2 // the dealer's mimic (netdist only)

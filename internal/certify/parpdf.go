@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"sabot/rules"
@@ -61,7 +62,7 @@ func (k *Kit) parPDF() ([]byte, error) {
 		d.Small(fmt.Sprintf("Exact for rounds without a split. A split round (%.2f %% of rounds, td): each hand's net jointly with the dealer's final total is exact, "+
 			"by the exact split value's method carried on distributions, and so is the round's mean (nothing set or moved: it differs from the exact split value by %.1g); "+
 			"the hands' joint law given the dealer's total is taken as independent. par-sheet.json's net_result holds every figure.",
-			100*n.TD.SplitRounds, n.TD.SplitMeanGap))
+			100*n.TD.SplitRounds, math.Abs(n.TD.SplitMeanGap)))
 		d.P(fmt.Sprintf("A reference player who mimics the dealer (draws to 16 and on a soft 17 as the table's dealer does, stands on the rest, never doubles, splits, surrenders or insures): "+
 			"return %s, house edge %s, SD %.4f per round.", pct(1+n.Mimic.Mean), pct(-n.Mimic.Mean), n.Mimic.SD))
 	}
