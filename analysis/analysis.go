@@ -145,8 +145,9 @@ type upResult struct {
 	splitsCD [kinds]float64
 	// The distributions of the round's net (netdist.go), by policy (CD,
 	// TD, mimic), when asked for.
-	net                 [nPolNet]ndist
-	netSplit, netAdjust [nPolNet]float64
+	net              [nPolNet]ndist
+	netSplit, netGap [nPolNet]float64
+	netDealerGap     [nPolNet]float64 // the largest difference of the dealer's law between a split ending's hands
 }
 
 // Analyze returns the exact analysis of profile p, computing it unless the

@@ -20,15 +20,20 @@ import (
 // for the cards it leaves, the dealer's blackjack added at the start under
 // a peek. Its mean is the strategy's expectation by construction.
 //
-// A split round is approximated: its hands are taken as independent given
-// the dealer's final outcome, each distributed as a split hand played from
-// the shoe less the pair and one other pair card (the split method's
-// D₁, see splitValue), the number of hands and the kinds of their second
-// cards from the second round's chain with every new pair resplit while
-// the rules allow. The approximation's mean differs from the exact split
-// value by a small amount (SplitAdjust); that much probability is moved
-// between the outcomes −1 and +1 so that the mean is the exact value, and
-// the distribution's mean is then the edge's to rounding.
+// A split round follows the exact split value's method (splitValue) with
+// distributions in place of values: each hand's net jointly with the
+// dealer's final outcome from D_j (the shoe less the pair and j more pair
+// cards), a random non-pair card removed by the same identity (linear in
+// the law, as in the value), the second round's chain to its endings (the
+// kinds of the hands' second cards, which is the first hand's, every new
+// pair resplit while the rules allow, or kept where the CD policy keeps it).
+// Each hand's law with the dealer's outcome is then exact for its ending,
+// and so is the round's mean (the exact split value, nothing set or moved);
+// what is not exact is the joint law of the hands given the dealer's
+// outcome, taken as independent (the cards one hand draws change the
+// others' shoe only through that dependence). A dealer blackjack that
+// takes the original stake only is settled on the round: the first hand's
+// unit unless it busted, and whatever busted.
 
 // NetOutcome is one net result of a round and its probability.
 type NetOutcome struct {
@@ -58,11 +63,19 @@ type NetDistribution struct {
 	// exposure per initial unit).
 	MaxWin  float64 `json:"max_win"`
 	MaxLoss float64 `json:"max_loss"`
-	// SplitRounds is the probability of a round with a split (its
-	// distribution approximated, above); SplitAdjust the probability
-	// moved between −1 and +1 to set those rounds' mean exactly.
-	SplitRounds float64 `json:"split_rounds"`
-	SplitAdjust float64 `json:"split_adjust"`
+	// SplitRounds is the probability of a round with a split (its joint
+	// law of the hands approximated, above); SplitMeanGap those rounds'
+	// contribution to Mean less their exact one (splitValue's), per
+	// round: rounding only, nothing is set or moved.
+	SplitRounds  float64 `json:"split_rounds"`
+	SplitMeanGap float64 `json:"split_mean_gap"`
+	// Exactness says in words what is exact and what is not (netExactness).
+	Exactness string `json:"exactness"`
+	// dealerGap is the largest difference, over the split endings and the
+	// dealer's outcomes, between the outcome's probability in one hand's
+	// law and another's: each is the dealer's law for the same cards, so
+	// it is rounding (TestNetDistribution checks it).
+	dealerGap float64
 }
 
 // NetResult holds the net distributions of a profile.
@@ -84,7 +97,7 @@ func NetDistributions(ctx context.Context, p *rules.Profile) (*NetResult, error)
 	full := FullShoe(p)
 	N := float64(full.Total())
 	var acc [nPolNet]ndist
-	var split, adj [nPolNet]float64
+	var split, gap, dgap [nPolNet]float64
 	for i := range acc {
 		acc[i] = ndist{}
 	}
@@ -93,16 +106,22 @@ func NetDistributions(ctx context.Context, p *rules.Profile) (*NetResult, error)
 		for i := range acc {
 			acc[i].addScaled(r.net[i], pu)
 			split[i] += pu * r.netSplit[i]
-			adj[i] += pu * r.netAdjust[i]
+			gap[i] += pu * r.netGap[i]
+			dgap[i] = max(dgap[i], r.netDealerGap[i])
 		}
 	}
 	out := &NetResult{}
 	for i, d := range []*NetDistribution{&out.CD, &out.TD, &out.Mimic} {
 		*d = acc[i].summary([]string{"cd", "td", "mimic"}[i])
-		d.SplitRounds, d.SplitAdjust = split[i], adj[i]
+		d.SplitRounds, d.SplitMeanGap, d.dealerGap = split[i], gap[i], dgap[i]
+		d.Exactness = netExactness
 	}
 	return out, nil
 }
+
+// netExactness is NetDistribution.Exactness.
+const netExactness = "exact for rounds without a split; in a split round each hand's net with the dealer's final outcome is exact, " +
+	"and so is the round's mean; the joint law of the split hands given the dealer's outcome is taken as independent"
 
 const (
 	polMimic = 2 // the dealer's mimic (netdist only)
@@ -347,11 +366,13 @@ func (s *solver) netRoots(r *upResult) {
 			if rh.w == 0 {
 				continue
 			}
-			d, split, moved := s.netRoot(ns, rh)
+			s.netDealerGap = 0
+			d, split, gap := s.netRoot(ns, rh)
+			r.netDealerGap[i] = max(r.netDealerGap[i], s.netDealerGap)
 			acc.addScaled(d, rh.w)
 			if split {
 				r.netSplit[i] += rh.w
-				r.netAdjust[i] += rh.w * moved
+				r.netGap[i] += rh.w * gap
 			}
 		}
 		r.net[i] = acc
@@ -359,8 +380,8 @@ func (s *solver) netRoots(r *upResult) {
 }
 
 // netRoot is the distribution of the round of root hand rh (given its
-// cards), whether it splits, and the probability moved to set a split's
-// mean (see the top of the file).
+// cards), whether it splits, and a split's mean less its exact value
+// (splitValue's; rounding only).
 func (s *solver) netRoot(ns *netState, rh rootHand) (ndist, bool, float64) {
 	h0 := s.number(hand{pair: -1}.with(rh.x).with(rh.y))
 	pbj := rh.pbj
@@ -386,7 +407,7 @@ func (s *solver) netRoot(ns *netState, rh rootHand) (ndist, bool, float64) {
 		code = rh.cands[rh.best].code
 	}
 	var w ndist // W-space
-	split, moved := false, 0.0
+	split, gap := false, 0.0
 	switch code.Act {
 	case Surrender:
 		out.add(s.surBJ, pbj)
@@ -397,7 +418,8 @@ func (s *solver) netRoot(ns *netState, rh rootHand) (ndist, bool, float64) {
 		if s.peek {
 			exact += pbj
 		}
-		w, moved = s.netSplit(ns, rh.x, exact)
+		w = s.netSplit(ns, rh.x)
+		gap = w.mean() - exact
 		split = true
 	default:
 		h := h0
@@ -445,109 +467,288 @@ func (s *solver) netRoot(ns *netState, rh rootHand) (ndist, bool, float64) {
 		if s.peek {
 			out.add(0, pbj)
 		}
-		return out, split, moved
+		return out, split, gap
 	}
 	out.addScaled(w, 1)
 	if s.peek {
 		out.add(-1, pbj)
 	}
-	return out, split, moved
+	return out, split, gap
 }
 
 // netSplit is the W-space distribution of splitting the pair of kind P
-// (approximated, see the top of the file), its mean set to exact, and the
-// probability moved to set it.
-func (s *solver) netSplit(ns *netState, P int, exact float64) (ndist, float64) {
-	x1 := pack(0).add(P)
-	start := hand{comp: pack(0).add(P), c: rules.Count{}.Add(kindCard[P]), split: true, pair: int8(P)}
-	sh := s.shoe(start.comp + x1)
-	n := sh.Total()
-	var nonPair, pair, anyCard jdist
-	for r := 0; r < kinds; r++ {
-		if sh[r] == 0 {
-			continue
-		}
-		p := float64(sh[r]) / float64(n)
-		d := s.netOf(ns, s.draw(start, r), x1)
-		if r == P {
-			pair.addScaled(d, 1)
-		} else {
-			nonPair.addScaled(d, p)
-		}
-		anyCard.addScaled(d, p)
-	}
-	// The second round's chain (splitValue's), every new pair resplit
-	// while allowed: the endings by (non-pair hands, pairs kept, hands
-	// taking any card).
+// (see the top of the file). It follows splitValue step for step with
+// distributions for values: each hand's law, jointly with the dealer's
+// final outcome, from D_j (j pair cards removed), a random non-pair card
+// removed by the same identity (it is linear in the law), the second
+// round's chain to its endings — the kinds of the hands' second cards, and
+// which is the first hand's — and at each ending the hands combined
+// independently given the dealer's outcome. Its mean is splitValue's
+// exactly (to rounding; the test checks it against the edge).
+func (s *solver) netSplit(ns *netState, P int) ndist {
 	maxHands := 2
 	for maxHands < s.base[P] && s.maySplit(P, maxHands) {
 		maxHands++
 	}
 	D := s.base
 	D[P] -= 2
-	pp, nn := D[P], D.Total()
-	ends := map[[3]int]float64{}
-	var chain func(h, w, a, b int, prob float64)
-	chain = func(h, w, a, b int, prob float64) {
-		if w == 0 {
-			ends[[3]int{b, a - (h - 2), 0}] += prob
-			return
+	p, n := D[P], D.Total()
+	start := hand{comp: pack(0).add(P), c: rules.Count{}.Add(kindCard[P]), split: true, pair: int8(P)}
+	// parts(k): the hand started from P with k other pair cards removed,
+	// its second card a non-pair (weighted by its probability), the pair
+	// (given it), any.
+	type partsD struct{ nonPair, pair, any *jdist }
+	partsMemo := map[int]*partsD{}
+	parts := func(k int) *partsD {
+		if e, ok := partsMemo[k]; ok {
+			return e
 		}
-		if !s.maySplit(P, h) || h >= maxHands {
-			ends[[3]int{b, a - (h - 2), w}] += prob
-			return
-		}
-		q := float64(pp-a) / float64(nn-a-b)
-		if q < 1 {
-			chain(h, w-1, a, b+1, prob*(1-q))
-		}
-		if q > 0 {
-			chain(h+1, w+1, a+1, b, prob*q)
-		}
-	}
-	chain(2, 2, 0, 0, 1)
-	out := ndist{}
-	for k := range outcomes {
-		mk := 0.0
-		if anyCard[k] != nil {
-			mk = anyCard[k].mass()
-		}
-		if mk == 0 {
-			continue
-		}
-		cond := func(j *jdist) ndist {
-			if j[k] == nil {
-				return nil
+		x := pack(0).addN(P, k)
+		sh := s.shoe(start.comp + x)
+		tot := sh.Total()
+		e := &partsD{nonPair: &jdist{}, pair: &jdist{}, any: &jdist{}}
+		for r := 0; r < kinds; r++ {
+			if sh[r] == 0 {
+				continue
 			}
-			m := j[k].mass()
-			c := ndist{}
-			c.addScaled(j[k], 1/m)
-			return c
+			pr := float64(sh[r]) / float64(tot)
+			d := s.netOf(ns, s.draw(start, r), x)
+			if r == P {
+				e.pair = d
+			} else {
+				e.nonPair.addScaled(d, pr)
+			}
+			e.any.addScaled(d, pr)
 		}
-		parts := [3]ndist{cond(&nonPair), cond(&pair), cond(&anyCard)}
-		for e, prob := range ends {
+		partsMemo[k] = e
+		return e
+	}
+	const (
+		fNonPair = iota
+		fPair
+		fAny
+	)
+	// reduced is the law from D_a less m random non-pair cards (splitValue's).
+	redMemo := map[[3]int]*jdist{}
+	var reduced func(f, a, m int) *jdist
+	reduced = func(f, a, m int) *jdist {
+		if m == 0 {
+			switch f {
+			case fNonPair:
+				return parts(a + 1).nonPair
+			case fPair:
+				return parts(a).pair
+			}
+			return parts(a + 1).any
+		}
+		if p-a <= 0 {
+			return reduced(f, a, m-1)
+		}
+		key := [3]int{f, a, m}
+		if d, ok := redMemo[key]; ok {
+			return d
+		}
+		q := float64(p-a) / float64(n-a-(m-1))
+		d := &jdist{}
+		d.addScaled(reduced(f, a, m-1), 1/(1-q))
+		d.addScaled(reduced(f, a+1, m-1), -q/(1-q))
+		redMemo[key] = d
+		return d
+	}
+	const (
+		firstOpen = iota
+		firstNonPair
+		firstPair
+		firstAny
+	)
+	// An ending of the second round: h hands made from a pair cards and b
+	// non-pair second cards dealt, u hands taking any card, the kind of the
+	// first hand's second card.
+	type ending struct{ h, a, b, u, first int }
+	origOnly := !s.peek && s.p.DealerBlackjackTakes == rules.TakesOriginal
+	endMemo := map[ending]ndist{}
+	endMean := map[ending]float64{}
+	endDist := func(e ending) ndist {
+		if d, ok := endMemo[e]; ok {
+			return d
+		}
+		type group struct {
+			d     *jdist
+			count int
+			first bool
+		}
+		var gs []group
+		if e.b > 0 {
+			q := float64(p-e.a) / float64(n-e.a-(e.b-1))
+			np := &jdist{}
+			np.addScaled(reduced(fNonPair, e.a, e.b-1), 1/(1-q))
+			gs = append(gs, group{np, e.b, e.first == firstNonPair})
+		}
+		if kept := e.a - (e.h - 2); kept > 0 {
+			gs = append(gs, group{reduced(fPair, e.a, e.b), kept, e.first == firstPair})
+		}
+		if e.u > 0 {
+			gs = append(gs, group{reduced(fAny, e.a, e.b), e.u, e.first == firstAny || e.first == firstOpen})
+		}
+		out := ndist{}
+		for k := range outcomes {
+			// The dealer's outcome k has the same probability in every
+			// hand's law (each is the dealer's from D_a less b non-pair
+			// cards): the first group's.
+			mk := 0.0
+			if gs[0].d[k] != nil {
+				mk = gs[0].d[k].mass()
+			}
+			for _, g := range gs[1:] {
+				m := 0.0
+				if g.d[k] != nil {
+					m = g.d[k].mass()
+				}
+				s.netDealerGap = max(s.netDealerGap, math.Abs(m-mk))
+			}
+			if mk == 0 {
+				continue
+			}
 			d := ndist{0: 1}
-			for i, cnt := range e {
-				for range cnt {
-					if parts[i] == nil {
-						parts[i] = parts[2] // a kind of hand of no weight here
+			for _, g := range gs {
+				c := ndist{}
+				if g.d[k] != nil {
+					c.addScaled(g.d[k], 1/g.d[k].mass())
+				}
+				for i := range g.count {
+					ci := c
+					if origOnly && k == dBJ {
+						// dealer_blackjack_takes=original: the box's
+						// original unit, on the first hand, is lost unless
+						// it busted; the other hands lose only what busted
+						// (each split hand's law carries −½ for it).
+						ci = bjShare(c, g.first && i == 0)
 					}
-					d = conv(d, parts[i])
+					d = conv(d, ci)
 				}
 			}
-			out.addScaled(d, mk*prob)
+			out.addScaled(d, mk)
+		}
+		endMemo[e], endMean[e] = out, out.mean()
+		return out
+	}
+	type mix map[ending]float64
+	// inOrder lists a mixture's endings in one order (sums made in map
+	// order could differ in their last bits from one run to the next).
+	inOrder := func(m mix) []ending {
+		es := make([]ending, 0, len(m))
+		for e := range m {
+			es = append(es, e)
+		}
+		sort.Slice(es, func(i, j int) bool {
+			x, y := es[i], es[j]
+			for _, d := range [5]int{x.h - y.h, x.a - y.a, x.b - y.b, x.u - y.u, x.first - y.first} {
+				if d != 0 {
+					return d < 0
+				}
+			}
+			return false
+		})
+		return es
+	}
+	mean := func(m mix) float64 {
+		v := 0.0
+		for _, e := range inOrder(m) {
+			endDist(e)
+			v += m[e] * endMean[e]
+		}
+		return v
+	}
+	add := func(m mix, o mix, pr float64) {
+		for e, q := range o {
+			m[e] += pr * q
 		}
 	}
-	// Set the mean to the exact split value: move δ between −1 and +1.
-	delta := (exact - out.mean()) / 2
-	from, to := netKey(-1), netKey(1)
-	if delta < 0 {
-		from, to, delta = to, from, -delta
+	chainMemo := map[[5]int]mix{}
+	var chain func(h, w, a, b, first int) mix
+	next := func(h, w, a, b, first, kind int) mix {
+		if first == firstOpen {
+			first = kind
+		}
+		if w == 0 {
+			return mix{{h, a, b, 0, first}: 1}
+		}
+		return chain(h, w, a, b, first)
 	}
-	if out[from] < delta {
-		delta = out[from] // cannot happen for any profile (tested)
+	chain = func(h, w, a, b, first int) mix {
+		if !s.maySplit(P, h) || h >= maxHands {
+			return mix{{h, a, b, w, first}: 1}
+		}
+		key := [5]int{h, w, a, b, first}
+		if m, ok := chainMemo[key]; ok {
+			return m
+		}
+		q := float64(p-a) / float64(n-a-b)
+		m := mix{}
+		add(m, next(h, w-1, a, b+1, first, firstNonPair), 1-q)
+		if q > 0 {
+			re := chain(h+1, w+1, a+1, b, first)
+			if s.pol == polCD && !s.alwaysResplit {
+				if keep := next(h, w-1, a+1, b, first, firstPair); mean(keep) > mean(re) {
+					re = keep
+				}
+			}
+			add(m, re, q)
+		}
+		chainMemo[key] = m
+		return m
 	}
-	out[from] -= delta
-	out[to] += delta
-	return out, delta
+	var firstOnly func(h int) mix
+	firstOnly = func(h int) mix {
+		a := h - 2
+		if !s.maySplit(P, h) || h >= maxHands {
+			return mix{{h, a, 0, h, firstAny}: 1}
+		}
+		q := float64(p-a) / float64(n-a)
+		m := mix{{h, a, 1, h - 1, firstNonPair}: 1 - q}
+		if q > 0 {
+			re := firstOnly(h + 1)
+			if s.pol == polCD && !s.alwaysResplit {
+				if keep := (mix{{h, a + 1, 0, h - 1, firstPair}: 1}); mean(keep) > mean(re) {
+					re = keep
+				}
+			}
+			add(m, re, q)
+		}
+		return m
+	}
+	var ends mix
+	if s.p.ResplitHands == rules.ResplitFirst {
+		ends = firstOnly(2)
+	} else {
+		ends = chain(2, 2, 0, 0, firstOpen)
+	}
+	out := ndist{}
+	for _, e := range inOrder(ends) {
+		out.addScaled(endDist(e), ends[e])
+	}
+	return out
+}
+
+// bjShare is a split hand's law against a dealer blackjack that takes the
+// original stake only: its −½ share of the box's loss (payTable.row) made
+// the whole unit on the box's first hand, nothing on the others.
+func bjShare(c ndist, first bool) ndist {
+	half := netKey(-0.5)
+	v, ok := c[half]
+	if !ok {
+		return c
+	}
+	out := ndist{}
+	for k, w := range c {
+		if k != half {
+			out[k] = w
+		}
+	}
+	if first {
+		out[netKey(-1)] += v
+	} else {
+		out[0] += v
+	}
+	return out
 }

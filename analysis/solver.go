@@ -297,6 +297,8 @@ type solver struct {
 	// cdpSplit by his CDP (the optimum for each shoe a split hand is valued
 	// from): HandValues, SplitCDZ and SplitCDP.
 	cdzSplit, cdpSplit bool
+	// netDealerGap is netSplit's check of its endings (NetDistributions).
+	netDealerGap float64
 	// exhaustiveStand values standing at every total, 11 or less too; the
 	// test of standWorthy uses it.
 	exhaustiveStand bool

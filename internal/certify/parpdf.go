@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"sabot/rules"
@@ -58,10 +59,10 @@ func (k *Kit) parPDF() ([]byte, error) {
 			}
 		}
 		d.Table([]float64{40, 70, 70}, []string{"net (initial bets)", "probability, td", "probability, cd"}, r, "RRR")
-		d.Small(fmt.Sprintf("Exact for rounds without a split (%.2f %% of rounds split, td). A split round is approximated: its hands independent given the dealer's final total, "+
-			"each distributed as a split hand from the shoe less the pair and one more pair card, their number from the resplit chain; its mean is then set to the exact split value "+
-			"by moving %.2g of probability between −1 and +1 (td), so that the distribution's mean is the edge to 10⁻¹². par-sheet.json's net_result holds every figure.",
-			100*n.TD.SplitRounds, n.TD.SplitAdjust))
+		d.Small(fmt.Sprintf("Exact for rounds without a split. A split round (%.2f %% of rounds, td): each hand's net jointly with the dealer's final total is exact, "+
+			"by the exact split value's method carried on distributions, and so is the round's mean (nothing set or moved: it differs from the exact split value by %.1g); "+
+			"the hands' joint law given the dealer's total is taken as independent. par-sheet.json's net_result holds every figure.",
+			100*n.TD.SplitRounds, math.Abs(n.TD.SplitMeanGap)))
 		d.P(fmt.Sprintf("A reference player who mimics the dealer (draws to 16 and on a soft 17 as the table's dealer does, stands on the rest, never doubles, splits, surrenders or insures): "+
 			"return %s, house edge %s, SD %.4f per round.", pct(1+n.Mimic.Mean), pct(-n.Mimic.Mean), n.Mimic.SD))
 	}
