@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"sabot"
@@ -26,9 +27,11 @@ const MaxJobs = 64
 type JobView struct {
 	ID     int64  `json:"id"`
 	Owner  string `json:"owner"`
+	Report string `json:"report"` // which report (Start's name)
 	Rounds int64  `json:"rounds"` // rounds read so far (Progress)
 	Done   bool   `json:"done"`
 	Error  string `json:"error,omitempty"`
+	Code   string `json:"code,omitempty"`   // the error's (sabot.ErrorCode)
 	Result any    `json:"result,omitempty"` // when done without an error
 }
 
@@ -37,10 +40,10 @@ type job struct {
 	cancel context.CancelFunc
 }
 
-// Start runs report in a job of owner's, giving it a Progress to say the
+// Start runs report, named name, in a job of owner's, giving it a Progress to say the
 // rounds read; it refuses (ECONFLICT) while another job of his runs, and
 // (ETHROTTLED) when MaxJobs are kept. A finished job of his is dropped.
-func (j *Jobs) Start(ctx context.Context, owner string, report func(ctx context.Context, progress func(rounds int64)) (any, error)) (int64, error) {
+func (j *Jobs) Start(ctx context.Context, owner, name string, report func(ctx context.Context, progress func(rounds int64)) (any, error)) (int64, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.jobs == nil {
@@ -61,7 +64,7 @@ func (j *Jobs) Start(ctx context.Context, owner string, report func(ctx context.
 	j.next++
 	id := j.next
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	x := &job{view: JobView{ID: id, Owner: owner}, cancel: cancel}
+	x := &job{view: JobView{ID: id, Owner: owner, Report: name}, cancel: cancel}
 	j.jobs[id] = x
 	go func() {
 		defer cancel()
@@ -74,7 +77,10 @@ func (j *Jobs) Start(ctx context.Context, owner string, report func(ctx context.
 		defer j.mu.Unlock()
 		x.view.Done = true
 		if err != nil {
-			x.view.Error = err.Error()
+			x.view.Error, x.view.Code = err.Error(), sabot.ErrorCode(err)
+			if e := (*sabot.Error)(nil); errors.As(err, &e) {
+				x.view.Error = e.Message // its one line, as an answer's
+			}
 		} else {
 			x.view.Result = r
 		}

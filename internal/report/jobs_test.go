@@ -19,7 +19,7 @@ func TestReportJobs(t *testing.T) {
 		ctx := context.Background()
 		var j Jobs
 		step, finish := make(chan int64), make(chan error)
-		id, err := j.Start(ctx, "pit", func(ctx context.Context, progress func(int64)) (any, error) {
+		id, err := j.Start(ctx, "pit", "tables", func(ctx context.Context, progress func(int64)) (any, error) {
 			for n := range step {
 				progress(n)
 			}
@@ -28,10 +28,10 @@ func TestReportJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := j.Start(ctx, "pit", nil); sabot.ErrorCode(err) != sabot.ECONFLICT {
+		if _, err := j.Start(ctx, "pit", "tables", nil); sabot.ErrorCode(err) != sabot.ECONFLICT {
 			t.Fatalf("a second job of pit's while the first runs: %v, want ECONFLICT", err)
 		}
-		other, err := j.Start(ctx, "ines", func(context.Context, func(int64)) (any, error) { return nil, errors.New("the store is down") })
+		other, err := j.Start(ctx, "ines", "tables", func(context.Context, func(int64)) (any, error) { return nil, errors.New("the store is down") })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,11 +65,11 @@ func TestReportJobsBounded(t *testing.T) {
 		var j Jobs
 		hold := make(chan struct{})
 		for i := range MaxJobs {
-			if _, err := j.Start(context.Background(), string(rune('a'+i%26))+string(rune('a'+i/26)), func(context.Context, func(int64)) (any, error) { <-hold; return nil, nil }); err != nil {
+			if _, err := j.Start(context.Background(), string(rune('a'+i%26))+string(rune('a'+i/26)), "tables", func(context.Context, func(int64)) (any, error) { <-hold; return nil, nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := j.Start(context.Background(), "one more", nil); sabot.ErrorCode(err) != sabot.ETHROTTLED {
+		if _, err := j.Start(context.Background(), "one more", "tables", nil); sabot.ErrorCode(err) != sabot.ETHROTTLED {
 			t.Errorf("job %d: %v, want ETHROTTLED", MaxJobs+1, err)
 		}
 		close(hold)

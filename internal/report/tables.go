@@ -98,6 +98,20 @@ type Tables struct {
 // period's first and last part hours, and each table's records past its
 // mark (docs/pit.md, "Rollups"); the answer is the same either way.
 func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tables, error) {
+	return TablesReportWith(ctx, src, th, p, TablesOptions{})
+}
+
+// TablesOptions are a tables' report's options.
+type TablesOptions struct {
+	// Progress, if set, is told the rounds summed so far (from the log or
+	// a rollup's rows), each time they pass a multiple of ProgressRounds
+	// and once when they are all summed: a long report says how far it is
+	// (a report job's poll, issue 45 item 6), as PlayersOptions.Progress.
+	Progress func(rounds int64)
+}
+
+// TablesReportWith is TablesReport with its options.
+func TablesReportWith(ctx context.Context, src Source, th *Theories, p Period, to TablesOptions) (*Tables, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -110,7 +124,7 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	for _, t := range tables {
 		byID[t.ID] = t
 	}
-	acc := &tablesAcc{src: src, byID: byID, sums: map[int64]*tableSums{}, opts: map[int64]*optionsAt{}}
+	acc := &tablesAcc{src: src, byID: byID, sums: map[int64]*tableSums{}, opts: map[int64]*optionsAt{}, progress: to.Progress}
 	_, acc.ledger = src.(sabot.LedgerReader)
 	plan, err := planRollups(ctx, src, tablesKind, p)
 	if err != nil {
@@ -124,6 +138,9 @@ func TablesReport(ctx context.Context, src Source, th *Theories, p Period) (*Tab
 	if err != nil {
 		return nil, err
 	}
+	if acc.progress != nil {
+		acc.progress(acc.summed)
+	}
 	return acc.results(ctx, th, p)
 }
 
@@ -134,6 +151,41 @@ type tablesAcc struct {
 	sums   map[int64]*tableSums
 	opts   map[int64]*optionsAt
 	ledger bool // the store sums its ledger (sabot.LedgerReader)
+	// progress (TablesOptions.Progress) is told summed, the rounds summed.
+	progress func(rounds int64)
+	summed   int64
+}
+
+// add sums s into table id's sums, telling progress of its rounds.
+func (a *tablesAcc) add(id int64, s *tableSums) {
+	a.table(id).plus(s)
+	a.counted(s)
+}
+
+// counted tells progress of the rounds of s, summed.
+func (a *tablesAcc) counted(s *tableSums) {
+	if a.progress != nil {
+		a.tell(s.rounds())
+	}
+}
+
+// tell adds n rounds summed, telling progress each time they pass a
+// multiple of ProgressRounds.
+func (a *tablesAcc) tell(n int64) {
+	was := a.summed
+	a.summed += n
+	if a.summed/ProgressRounds > was/ProgressRounds {
+		a.progress(a.summed)
+	}
+}
+
+// rounds are the settled rounds of the sums.
+func (t *tableSums) rounds() int64 {
+	var n int64
+	for _, g := range t.Rules {
+		n += g.Rounds
+	}
+	return n
 }
 
 func (a *tablesAcc) table(id int64) *tableSums {
@@ -175,7 +227,7 @@ func (a *tablesAcc) readPlan(ctx context.Context, plan *rollupPlan) error {
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(a.byID)) {
-		err := plan.read(ctx, a.src, a.byID[id], func(h rollSums) { a.table(id).then(h) })
+		err := plan.read(ctx, a.src, a.byID[id], func(h rollSums) { a.add(id, h.(*tableSums)) })
 		if err != nil {
 			return err
 		}
@@ -196,9 +248,16 @@ func (a *tablesAcc) readPeriod(ctx context.Context, p Period) error {
 			if !seen {
 				s = &tableSums{}
 			}
+			var before int64
+			if a.progress != nil {
+				before = s.rounds()
+			}
 			counts, err := s.record(rec, o)
 			if counts && !seen {
 				a.sums[rec.TableID] = s
+			}
+			if a.progress != nil && rec.Kind == sabot.LogSettle {
+				a.tell(s.rounds() - before)
 			}
 			return err
 		})

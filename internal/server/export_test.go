@@ -42,3 +42,15 @@ func ForgetTable(s *Server, id int64) (restore func()) {
 		s.mu.Unlock()
 	}
 }
+
+// SetReport makes a report job of that name run run instead: a slow
+// report, a failing one.
+func SetReport(s *Server, name string, run ReportRun) {
+	if s.reportTest == nil {
+		s.reportTest = map[string]ReportRun{}
+	}
+	s.reportTest[name] = run
+}
+
+// DefaultReport is the report of that name that the server runs.
+func DefaultReport(name string) ReportRun { return reportRuns[name] }

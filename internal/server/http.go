@@ -43,6 +43,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/admin/reports/tables", s.admin(s.handleReportTables)) // reports.go
 	mux.HandleFunc("GET /api/admin/reports/players", s.admin(s.handleReportPlayers))
 	mux.HandleFunc("GET /api/admin/reports/advantage", s.admin(s.handleReportAdvantage))
+	mux.HandleFunc("POST /api/admin/reports/jobs", s.admin(s.handleReportJobStart))
+	mux.HandleFunc("GET /api/admin/reports/jobs/{id}", s.admin(s.handleReportJob))
+	mux.HandleFunc("DELETE /api/admin/reports/jobs/{id}", s.admin(s.handleReportJobCancel))
 	mux.HandleFunc("POST /api/admin/wallet/owed/{id}/resolve", s.admin(s.handleResolveOwed))
 
 	mux.HandleFunc("POST /api/tables", s.admin(s.handleCreateTable))

@@ -65,7 +65,9 @@ type Server struct {
 	reportOnce sync.Once
 	reportTh   *report.Theories
 	reportSlot chan struct{}
-	Timing     actor.Timing // zero fields take actor.DefaultTiming's
+	reportJobs report.Jobs          // reports.go
+	reportTest map[string]ReportRun // a test's reports (SetReport), by name
+	Timing     actor.Timing         // zero fields take actor.DefaultTiming's
 	// BcryptCost is the cost of password hashes (0: bcrypt's default);
 	// tests and load benchmarks that register hundreds of players lower it.
 	BcryptCost int
