@@ -13,6 +13,7 @@ import (
 	"sabot"
 	"sabot/card"
 	"sabot/engine"
+	"sabot/internal/operator"
 	"sabot/internal/recall"
 	"sabot/internal/store/sqlite"
 	"sabot/internal/tablelog"
@@ -191,5 +192,36 @@ func TestStaysOnlyUnderFollow_ES03_VE12(t *testing.T) {
 	var ref *engine.Refusal
 	if !errors.As(err, &ref) || ref.Rule == "" {
 		t.Fatalf("stays at back_follow=choose: %v", err)
+	}
+}
+
+// ES-03, VE-12: an operator's player (--wallet) behind the box stays where
+// he bet under back_follow=follow: his stake would wait for the operator's
+// debit, which no decision of his asks for.
+func TestOperatorsPlayerStays_ES03_VE12(t *testing.T) {
+	p, us := followTable(t, "spain")
+	ana, ben := us["ana"], us["ben"]
+	op := p.player(t, operator.Prefix+"op1")
+	p.do(t, ana, wire.OpSit, wire.CommandRequest{Box: 1})
+	p.do(t, stepsPit, wire.OpForceCards, wire.CommandRequest{Cards: "8S 6D 8H TC TD TH 9S"})
+	p.steps(t)
+	p.do(t, ben, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, op, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpBet, wire.CommandRequest{Box: 1, Stake: 100})
+	p.do(t, ana, wire.OpAct, wire.CommandRequest{Action: "split", Box: 1, Hand: 1})
+	n := 0
+	for _, b := range p.a.t.Round().Bets() {
+		if b.Player == op.Name {
+			n++
+		}
+		if b.Player == op.Name && (b.Kind != engine.MainBet || b.Hand != 1) {
+			t.Fatalf("the operator's player's bet %v on hand %d: it stays", b.Kind, b.Hand)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the operator's player has %d bets, want his one", n)
+	}
+	if f, s := p.a.following(context.Background(), engine.Action{Kind: engine.Split, Player: "ana", Box: 1, Hand: 2}, nil); len(f) != 1 || f[0].Player != "ben" || len(s) != 0 {
+		t.Fatalf("hand 2 follows %v, stays %v: want ben's split bet alone", f, s)
 	}
 }
