@@ -96,6 +96,10 @@ type LogAppend struct {
 	// (nil: none to check), checked in its transaction: Append
 	// refuses the record with the guard's error.
 	Guard *StakeGuard
+	// Guards are the other players whose stakes the record takes with the
+	// first's (back bets following the holder's split or double,
+	// back_follow=follow: ES-03, VE-12), each checked as Guard is.
+	Guards []*StakeGuard
 }
 
 // Appending is the request to append rec with nothing besides.

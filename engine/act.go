@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"sabot/money"
 	"sabot/rules"
@@ -299,6 +300,11 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		}
 		return errQuiet
 	}
+	if len(a.Stays) > 0 {
+		if err := r.checkStays(a, boxNo, idx, explain); err != nil {
+			return err
+		}
+	}
 	if a.Player != b.holder && (a.Kind == Double || a.Kind == Split) && r.p.BackFollow != rules.BackChoose && r.findBet(a.Player, boxNo, idx+1) >= 0 {
 		// ES-03, VE-11, VE-12: a back bettor answers no split or double
 		// where the table's reading answers for him (back_follow).
@@ -373,6 +379,22 @@ func (r *Round) checkPlay(a Action, explain bool) error {
 		return r.checkDouble(a, r.pos(b, h), explain)
 	}
 	return r.refuse(explain, a, ErrIllegalAction, "unknown action", "")
+}
+
+// checkStays checks an action's Stays: only the holder's split or double
+// under back_follow=follow has back bettors who stay for want of the
+// matching stake, each with a bet on the hand (ES-03, VE-11, VE-12).
+func (r *Round) checkStays(a Action, boxNo, idx int, explain bool) error {
+	holder := r.boxes[boxNo].holder
+	if r.p.BackFollow != rules.BackFollows || a.Player != holder || a.Kind != Double && a.Kind != Split {
+		return r.refuseBy(explain, a, ErrIllegalAction, "only the holder's split or double at a table where back bets follow it names back bets that stay", "ES-03, VE-12", "back_follow")
+	}
+	for i, name := range a.Stays {
+		if name == holder || r.findBet(name, boxNo, idx+1) < 0 || slices.Contains(a.Stays[:i], name) {
+			return r.refuse(explain, a, ErrIllegalAction, fmt.Sprintf("%s has no back bet on box %d hand %d to stay", name, boxNo, idx+1), "ES-03, VE-12")
+		}
+	}
+	return nil
 }
 
 var doubleRule = [...]struct{ why, rule string }{

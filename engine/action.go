@@ -102,6 +102,10 @@ type Action struct {
 	Hand   int
 	Stake  money.Amount // Insure (required), Double (0: the hand's stake), Split (0: the hand's stake)
 	Value  int          // Declare: 1 or 11
+	// Stays are the back bettors on the hand whose bets do not follow the
+	// holder's split or double under back_follow=follow, for want of the
+	// matching stake (ES-03, VE-11, VE-12): each stays where it was placed.
+	Stays []string `json:",omitempty"`
 }
 
 func (a Action) String() string {

@@ -1,12 +1,17 @@
 package engine
 
 import (
+	"slices"
+
 	"sabot/rules"
 
 	"sabot/money"
 )
 
 func (r *Round) apply(a Action) {
+	if a.Stays != nil {
+		a.Stays = slices.Clone(a.Stays) // the record's own
+	}
 	r.actions = append(r.actions, a)
 	r.emit(Event{Kind: EvAction, Action: a, Player: a.Player, Box: a.Box, Hand: a.Hand})
 	if a.Kind.House() {
@@ -197,7 +202,7 @@ func (r *Round) applyPlay(a Action) {
 			stake = r.baseStake(a.Player, boxNo, r.curHand+1)
 		}
 		r.addBet(a.Player, boxNo, r.curHand+1, DoubleBet, stake)
-		if r.openFollow(Double, boxNo) {
+		if r.openFollow(Double, boxNo, a.Stays) {
 			return
 		}
 		r.dealDouble()
@@ -218,7 +223,7 @@ func (r *Round) applyPlay(a Action) {
 		nh.add(c2)
 		nh.split, nh.splitAces, nh.fromTens = true, aces, tens
 		r.addBet(a.Player, boxNo, bx.n, SplitBet, stake)
-		if r.openFollow(Split, boxNo) {
+		if r.openFollow(Split, boxNo, a.Stays) {
 			return
 		}
 	}
@@ -229,15 +234,17 @@ func (r *Round) applyPlay(a Action) {
 // double or split, if the hand has any (VE-11, VE-12). The table's reading
 // (back_follow) may leave them no answer: under follow every back bet on
 // the hand follows at once, a matching stake put on the double or the new
-// hand; under stay none does, and no window opens.
-func (r *Round) openFollow(k Kind, boxNo int) bool {
+// hand, but for the bettors among stays who cannot pay it (Action.Stays):
+// theirs stay where they were placed; under stay none does, and no window
+// opens.
+func (r *Round) openFollow(k Kind, boxNo int, stays []string) bool {
 	r.followKind = k
 	r.window++ // a fresh window: answers to earlier ones do not count
 	if r.p.BackFollow == rules.BackStays || !r.followPending(boxNo, r.curHand) {
 		return false
 	}
 	if r.p.BackFollow == rules.BackFollows {
-		r.followAll(k, boxNo)
+		r.followAll(k, boxNo, stays)
 		return false
 	}
 	r.phase = FollowWindow
@@ -247,8 +254,12 @@ func (r *Round) openFollow(k Kind, boxNo int) bool {
 
 // followAll makes every back bet on the hand follow the holder's double or
 // split (back_follow=follow): each bettor's matching stake, in the order
-// the bets were placed, as if each had answered with it.
-func (r *Round) followAll(k Kind, boxNo int) {
+// the bets were placed, as if each had answered with it. A bettor among
+// stays has not the matching stake: his bet stays as if he had declined,
+// on the first hand only after a split, at its own stake on the doubled
+// hand, taking the one card (VE-11's «devono accettare l'attribuzione di
+// una sola carta»).
+func (r *Round) followAll(k Kind, boxNo int, stays []string) {
 	idx := r.curHand
 	for r.followPending(boxNo, idx) {
 		holder := r.boxes[boxNo].holder
@@ -257,6 +268,9 @@ func (r *Round) followAll(k Kind, boxNo int) {
 			if b.Box == boxNo && b.Hand == idx+1 && b.Player != holder && (b.Kind == MainBet || b.Kind == SplitBet) && b.window != r.window && !b.settled {
 				b.window = r.window
 				player, stake := b.Player, b.Stake
+				if slices.Contains(stays, player) {
+					continue
+				}
 				if k == Double {
 					r.addBet(player, boxNo, idx+1, DoubleBet, stake)
 				} else {
@@ -365,4 +379,22 @@ func (r *Round) applyHouse(a Action) {
 			r.advance()
 		}
 	}
+}
+
+// Following returns the back bets that follow the holder's split or double
+// a at once under back_follow=follow (ES-03, VE-12), in the order the bets
+// were placed: each bettor adds his bet's stake, unless a names him among
+// its Stays. Nil for any other action or reading.
+func (r *Round) Following(a Action) []Bet {
+	if r.p.BackFollow != rules.BackFollows || a.Kind != Double && a.Kind != Split || a.Box < 1 || a.Box >= len(r.boxes) {
+		return nil
+	}
+	holder := r.boxes[a.Box].holder
+	var out []Bet
+	for i := range r.bets {
+		if b := &r.bets[i]; b.Box == a.Box && b.Hand == a.Hand && b.Player != holder && (b.Kind == MainBet || b.Kind == SplitBet) && !b.settled {
+			out = append(out, *b)
+		}
+	}
+	return out
 }

@@ -12,10 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sabot"
 	"sabot/card"
 	"sabot/engine"
 	"sabot/internal/client"
 	"sabot/internal/report"
+	"sabot/rules"
 )
 
 func newBotsCmd(e *env) *cobra.Command {
@@ -67,6 +69,13 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 					}
 					cfg.Options[k] = v
 				}
+			}
+			// VE-20: a lone customer plays at least lone_customer_boxes
+			// boxes; each bot plays one, so one bot alone would never be
+			// dealt a round.
+			if prof, err := sabot.ProfileOf(cfg.Profile, cfg.Options); err == nil && cfg.Players == 1 && cfg.Backers == 0 && prof.LoneBar(1, 1) != rules.NoBar {
+				return refused("sabot bots: --players 1 at %s: a lone customer must play at least %d boxes and each bot plays one, so no round would be dealt; give --players 2 or more (%s)",
+					cfg.Profile, prof.LoneBoxes(), prof.Cite("VE-20", "lone_customer_boxes"))
 			}
 			// A signal stops the bots where they are, with the report of
 			// what they played: a load run ended from outside.

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -79,5 +80,19 @@ func TestBotsStopOnSignalWithTheirReport(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// VE-20: one bot alone at a venice table would never be dealt a round (a
+// lone customer plays two boxes, a bot one): refused in one line naming
+// VE-20, exit status 2, before any server is asked.
+func TestBotsLonePlayerRefused_VE20(t *testing.T) {
+	_, stderr, code := run(t, "", "bots", "--url", "http://127.0.0.1:1", "--players", "1", "--profile", "venice")
+	if code != exitRefused || !strings.Contains(stderr, "VE-20") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	// spain has no such rule: the same command goes on to the server (here none).
+	if _, stderr, code := run(t, "", "bots", "--url", "http://127.0.0.1:1", "--players", "1", "--profile", "spain"); code == exitRefused || strings.Contains(stderr, "VE-20") {
+		t.Fatalf("spain: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -225,6 +225,15 @@ func (h *Host) stakeGuard(c *Command, userID int64, stake money.Amount) *sabot.S
 	return h.StakeGuard(c.session, userID, stake)
 }
 
+// followGuard is the guard of a back bettor's stake that follows the
+// holder's decision: no session of his sent it.
+func (h *Host) followGuard(userID int64, stake money.Amount) *sabot.StakeGuard {
+	if h.StakeGuard == nil {
+		return nil
+	}
+	return h.StakeGuard("", userID, stake)
+}
+
 func (h *Host) betGuard(c *Command, userID int64, stake money.Amount) *sabot.StakeGuard {
 	if h.BetGuard == nil {
 		return nil

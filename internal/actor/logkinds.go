@@ -159,6 +159,9 @@ func (a *Table) trackDeal(_ *sabot.LogRecord, p tablelog.Deal) {
 func (a *Table) trackAction(_ *sabot.LogRecord, p tablelog.Decision) {
 	a.escrow[p.Action.Player] += p.Debit
 	a.bankCover += p.BankCover
+	for _, f := range p.Follows {
+		a.escrow[f.Player] += f.Debit
+	}
 }
 
 func (a *Table) trackShoe(_ *sabot.LogRecord, p tablelog.ShoeStart) {

@@ -353,11 +353,18 @@ func (a *Table) append(ctx context.Context, c *Command, kind string, round int, 
 // appendStake is append for a record that takes a player's stake: the
 // guard (Host.StakeGuard) is checked in its transaction.
 func (a *Table) appendStake(ctx context.Context, c *Command, kind string, round int, payload any, ps []sabot.Posting, guard *sabot.StakeGuard) (*sabot.LogRecord, error) {
+	return a.appendStakes(ctx, c, kind, round, payload, ps, guard, nil)
+}
+
+// appendStakes is appendStake for a record that takes other players'
+// stakes too (back bets following a decision): their guards are checked in
+// its transaction as well.
+func (a *Table) appendStakes(ctx context.Context, c *Command, kind string, round int, payload any, ps []sabot.Posting, guard *sabot.StakeGuard, guards []*sabot.StakeGuard) (*sabot.LogRecord, error) {
 	if err := a.writeFresh(ctx); err != nil {
 		return nil, err
 	}
 	rec := &sabot.LogRecord{TableID: a.cfg.ID, Kind: kind, RoundNo: int64(round), Payload: MustJSON(payload), Created: a.s.now()}
-	req := &sabot.LogAppend{LogRecord: rec, Guard: guard}
+	req := &sabot.LogAppend{LogRecord: rec, Guard: guard, Guards: guards}
 	a.index(req, payload)
 	if c != nil {
 		rec.ClientID, rec.CommandID = c.clientID, c.commandID

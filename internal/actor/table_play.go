@@ -3,6 +3,7 @@ package actor
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"sabot"
 	"sabot/engine"
@@ -210,25 +211,25 @@ func (a *Table) act(ctx context.Context, c *Command, req wire.Act) (int64, error
 		return 0, wire.Refusal(r.Act(act)) // Act refuses and changes nothing: its reason names the rule
 	}
 	debit := stakeOf(act)
-	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
-	if err != nil {
-		return 0, err
-	}
-	cps, bankCover, err := a.actCover(ctx, act, debit) // FAM-01
-	if err != nil {
-		return 0, err
-	}
-	ps = append(ps, cps...)
-	// The player's eligibility and limits, in the stake's transaction.
-	rec, err := a.appendStake(ctx, c, sabot.LogAction, a.t.RoundNo(), tablelog.Decision{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover}, ps,
-		a.s.stakeGuard(c, a.players[act.Player], debit))
-	if err != nil {
-		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
-			if _, _, again := a.actCover(ctx, act, debit); again != nil {
-				return 0, again // the bank's funds went meanwhile
-			}
+	// ES-03, VE-12: under back_follow=follow the back bets follow with the
+	// holder's decision, their stakes taken in its transaction; a bettor
+	// who cannot pay stays (following). A follower refused in the
+	// transaction (his care, his wallet meanwhile) stays, and it is written
+	// again: at most once more than there are followers.
+	var left []string
+	var rec *sabot.LogRecord
+	for {
+		var follows []tablelog.Follow
+		follows, act.Stays = a.following(ctx, act, left)
+		var refused string
+		rec, err = a.actWrite(ctx, c, act, debit, follows, &refused)
+		if err == nil {
+			break
 		}
-		return 0, a.short(ctx, err, act.Player, debit, act.Kind.String())
+		if refused == "" {
+			return 0, err
+		}
+		left = append(left, refused)
 	}
 	if err := r.Act(act); err != nil { // cannot happen: checked above
 		a.log.Error("a checked decision was refused", "err", err)
@@ -240,6 +241,87 @@ func (a *Table) act(ctx context.Context, c *Command, req wire.Act) (int64, error
 	a.s.Metrics.decided(c)
 	a.proceed(ctx)
 	return rec.Seq, nil
+}
+
+// actWrite writes a decision with its stake's postings and the back bets
+// that follow it (follows), each bettor's guard checked in its
+// transaction. A refusal that is a follower's, not the decision's, names
+// him in refused.
+func (a *Table) actWrite(ctx context.Context, c *Command, act engine.Action, debit money.Amount, follows []tablelog.Follow, refused *string) (*sabot.LogRecord, error) {
+	ps, err := a.moves(ctx, act.Player, -debit, act.Kind.String())
+	if err != nil {
+		return nil, err
+	}
+	total := debit
+	var guards []*sabot.StakeGuard
+	for _, f := range follows {
+		fps, err := a.moves(ctx, f.Player, -f.Debit, act.Kind.String()+" followed (ES-03, VE-12)")
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, fps...)
+		total += f.Debit
+		if g := a.s.followGuard(a.players[f.Player], f.Debit); g != nil {
+			check, player := g.Check, f.Player
+			g.Check = func(e sabot.Eligibility) error {
+				err := check(e)
+				if err != nil {
+					*refused = player
+				}
+				return err
+			}
+			guards = append(guards, g)
+		}
+	}
+	cps, bankCover, err := a.actCover(ctx, act, total) // FAM-01
+	if err != nil {
+		return nil, err
+	}
+	ps = append(ps, cps...)
+	d := tablelog.Decision{Round: a.t.RoundNo(), Action: wire.ActionOf(act), Debit: debit, BankCover: bankCover, Follows: follows}
+	// The player's eligibility and limits, in the stake's transaction.
+	rec, err := a.appendStakes(ctx, c, sabot.LogAction, a.t.RoundNo(), d, ps, a.s.stakeGuard(c, a.players[act.Player], debit), guards)
+	if err != nil {
+		if *refused != "" {
+			return nil, err
+		}
+		if bankCover > 0 && sabot.ErrorCode(err) == sabot.EINSUFFICIENT {
+			if _, _, again := a.actCover(ctx, act, total); again != nil {
+				return nil, again // the bank's funds went meanwhile
+			}
+		}
+		if sabot.ErrorCode(err) == sabot.EINSUFFICIENT && len(follows) > 0 && a.s.balance(ctx, sabot.AccountWallet, a.players[act.Player]) >= debit {
+			// A follower's wallet went meanwhile (his stakes at another table).
+			for _, f := range follows {
+				if a.s.balance(ctx, sabot.AccountWallet, a.players[f.Player]) < f.Debit {
+					*refused = f.Player
+					return nil, err
+				}
+			}
+		}
+		return nil, a.short(ctx, err, act.Player, debit, act.Kind.String())
+	}
+	return rec, nil
+}
+
+// following are the back bets that follow the holder's split or double
+// under back_follow=follow (ES-03, VE-12), each with its bettor's matching
+// stake, and the bettors who stay for want of it: their bets stay where
+// they were placed, as a back bettor's who does not match it at a table of
+// back_follow=choose (VE-11: «devono accettare l'attribuzione di una sola
+// carta»). A bettor stays whose wallet holds less than the stake; an
+// operator's player, whose stake waits for the operator's debit, which no
+// decision of his asks for; one in left (his care refused the stake).
+func (a *Table) following(ctx context.Context, act engine.Action, left []string) (follows []tablelog.Follow, stays []string) {
+	act.Stays = nil
+	for _, b := range a.t.Round().Following(act) {
+		if slices.Contains(left, b.Player) || operator.PlayerID(b.Player) != "" || a.s.balance(ctx, sabot.AccountWallet, a.players[b.Player]) < b.Stake {
+			stays = append(stays, b.Player)
+			continue
+		}
+		follows = append(follows, tablelog.Follow{Player: b.Player, Debit: b.Stake})
+	}
+	return follows, stays
 }
 
 // fillStake sets the stake a decision adds, so that the log and the ledger

@@ -30,6 +30,17 @@ type Decision struct {
 	// BankCover is what moved from the bank holder's wallet to his bank
 	// account to cover the stake the decision added (FAM-01).
 	BankCover money.Amount `json:"bank_cover,omitempty"`
+	// Follows are the back bets that followed the holder's split or double
+	// (back_follow=follow: ES-03, VE-12), each bettor's matching stake
+	// debited in the decision's transaction; the bettors who could not pay
+	// it are the action's Stays.
+	Follows []Follow `json:"follows,omitempty"`
+}
+
+// Follow is a back bettor's stake put on the holder's split or double.
+type Follow struct {
+	Player string       `json:"player"`
+	Debit  money.Amount `json:"debit"`
 }
 
 // Configure is a change of a live table's configuration, made

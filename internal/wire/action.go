@@ -16,11 +16,15 @@ type Action struct {
 	Hand   int          `json:"hand,omitempty"`
 	Stake  money.Amount `json:"stake,omitempty"`
 	Value  int          `json:"value,omitempty"`
+	// Stays are the back bettors who could not follow the holder's split
+	// or double under back_follow=follow (engine.Action.Stays): the table
+	// names them, never a player.
+	Stays []string `json:"stays,omitempty"`
 }
 
 // ActionOf is an engine action as the wire says it.
 func ActionOf(a engine.Action) Action {
-	return Action{a.Kind.String(), a.Player, a.Box, a.Hand, a.Stake, a.Value}
+	return Action{a.Kind.String(), a.Player, a.Box, a.Hand, a.Stake, a.Value, a.Stays}
 }
 
 // Engine is the engine's action of the wire's: its kind read from its
@@ -35,5 +39,5 @@ func (w Action) Engine() (engine.Action, error) {
 	if hand == 0 && k != engine.Close && !k.House() {
 		hand = 1
 	}
-	return engine.Action{Kind: k, Player: w.Player, Box: w.Box, Hand: hand, Stake: w.Stake, Value: w.Value}, nil
+	return engine.Action{Kind: k, Player: w.Player, Box: w.Box, Hand: hand, Stake: w.Stake, Value: w.Value, Stays: w.Stays}, nil
 }

@@ -304,7 +304,7 @@ func (s *Store) commit(ctx context.Context, conn Conn, batch []*pending) {
 			// be refused after it wrote something; any other is refused
 			// by its first statement, if at all, before it changed
 			// anything.
-			save := p.idem || len(p.postings) > 0 || len(p.rec.Calls) > 0 || len(p.rec.Counts) > 0 || p.rec.Guard != nil
+			save := p.idem || len(p.postings) > 0 || len(p.rec.Calls) > 0 || len(p.rec.Counts) > 0 || p.rec.Guard != nil || len(p.rec.Guards) > 0
 			if save {
 				if _, err := tx.Exec(ctx, `SAVEPOINT append`); err != nil {
 					return err

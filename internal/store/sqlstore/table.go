@@ -222,6 +222,11 @@ func (s *Store) appendTx(ctx context.Context, tx Tx, p *pending) error {
 			return err
 		}
 	}
+	for _, g := range rec.Guards {
+		if err := s.guard(ctx, tx, g, p.created); err != nil {
+			return err
+		}
+	}
 	// The calls to the operator's wallet the record causes (outbox.go),
 	// after the duplicate check: a command repeated writes no call twice.
 	if len(rec.Calls) > 0 || len(rec.Counts) > 0 {
