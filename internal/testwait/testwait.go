@@ -8,21 +8,46 @@ package testwait
 
 import (
 	"os"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
 
 // Scale is the factor a test's deadlines are multiplied by:
-// $SABOT_TEST_TIME_SCALE where it is a positive number (scripts/
-// test-under-load.sh sets it beside its CPU hog), else 1. A deadline is how
-// long a test waits before it calls a state never reached, not how long it
-// takes: a larger one costs a passing test nothing.
+// $SABOT_TEST_TIME_SCALE where it is a positive number; else the machine's
+// load per core (the last minute's load average over runtime.NumCPU) where
+// it is above 1, at most maxLoadScale; else 1. A deadline is how long a test
+// waits before it calls a state never reached, not how long it takes: a
+// larger one costs a passing test nothing, and on two cores at a load of
+// 40 a process gets a twentieth of the time a quiet machine gives it.
 func Scale() float64 {
 	if f, err := strconv.ParseFloat(os.Getenv("SABOT_TEST_TIME_SCALE"), 64); err == nil && f > 0 {
 		return f
 	}
+	if l, ok := loadAverage(); ok {
+		if f := l / float64(runtime.NumCPU()); f > 1 {
+			return min(f, maxLoadScale)
+		}
+	}
 	return 1
+}
+
+// maxLoadScale bounds the scale the load gives: a state never reached is
+// still called so within a bounded time.
+const maxLoadScale = 20
+
+// loadAverage is the last minute's load average (Linux: /proc/loadavg);
+// false where it cannot be read. A variable: TestScale gives its own.
+var loadAverage = func() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	first, _, _ := strings.Cut(string(b), " ")
+	l, err := strconv.ParseFloat(first, 64)
+	return l, err == nil
 }
 
 // Deadline is d scaled for the machine (Scale).

@@ -50,37 +50,57 @@ func Migrate(ctx context.Context, conn Conn, fsys fs.FS, dir, lock string) error
 		if err != nil {
 			return err
 		}
-		err = conn.InTx(ctx, false, func(tx Tx) error {
-			if lock != "" {
-				if _, err := tx.Exec(ctx, lock); err != nil {
-					return err
-				}
+		// A transaction the database ended or a connection lost before
+		// the commit (EUNAVAILABLE: under CPU starvation PostgreSQL ends a
+		// transaction idle past idle_in_transaction_session_timeout) is
+		// tried again: the migration applies whole or not at all, and the
+		// next try finds it recorded if it did.
+		for try := 1; ; try++ {
+			err = migrateOne(ctx, conn, m.version, m.name, string(body), lock)
+			if err == nil || try == migrateTries || sabot.ErrorCode(err) != sabot.EUNAVAILABLE || ctx.Err() != nil {
+				break
 			}
-			if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-				version BIGINT PRIMARY KEY,
-				name    TEXT   NOT NULL,
-				applied BIGINT NOT NULL
-			)`); err != nil {
-				return err
-			}
-			var n int64
-			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, m.version).Scan(&n); err != nil {
-				return err
-			} else if n > 0 {
-				return nil
-			}
-			if _, err := tx.Exec(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)`,
-				m.version, path.Base(m.name), stamp(time.Now()))
-			return err
-		})
+		}
 		if err != nil {
 			return fmt.Errorf("migration %s: %w", path.Base(m.name), err)
 		}
 	}
 	return nil
+}
+
+// migrateTries bounds the tries of one migration whose transaction was
+// lost.
+const migrateTries = 3
+
+// migrateOne applies one migration in its own transaction, unless the
+// database has it already.
+func migrateOne(ctx context.Context, conn Conn, version int64, name, body, lock string) error {
+	return conn.InTx(ctx, false, func(tx Tx) error {
+		if lock != "" {
+			if _, err := tx.Exec(ctx, lock); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+				version BIGINT PRIMARY KEY,
+				name    TEXT   NOT NULL,
+				applied BIGINT NOT NULL
+			)`); err != nil {
+			return err
+		}
+		var n int64
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil {
+			return err
+		} else if n > 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, body); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)`,
+			version, path.Base(name), stamp(time.Now()))
+		return err
+	})
 }
 
 // UpTo is fsys with only the migrations up to a version: a database left
