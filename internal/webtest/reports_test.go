@@ -1,8 +1,13 @@
 package webtest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,5 +90,63 @@ func TestPitReports(t *testing.T) {
 	open(t, player, site, "/pit/reports", "h1")
 	if eval[bool](t, player, `!!document.querySelector('.nav a[href="/pit/reports"]') || !!document.querySelector('.report-tables table')`) {
 		t.Fatal("a player is shown the reports")
+	}
+}
+
+// A report that fails does not blank the others (issue 45 item 6): the
+// page runs each report as a job and draws each in its own section; here
+// the players' job is refused by the server (an internal error injected in
+// front of it) and its section shows the error while the tables' and the
+// count's, asked before and after it, are drawn; in Spanish too.
+func TestPitReportsOneFails(t *testing.T) {
+	t.Parallel()
+	site := MustStart(t, actor.Timing{BetWindow: time.Minute, Decision: time.Minute, Window: time.Minute})
+	ctx := context.Background()
+	tb := site.Table(t, "Vegas", "vegas-s17", nil)
+	ana := seatedClient(t, site, "ana", tb, 1)
+	site.Force(t, tb, "AS 6D KH TD")
+	if _, err := ana.Command(ctx, tb, "bet", wire.CommandRequest{Box: 1, Stake: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.Until(t, 10*time.Second, "the round over", func() bool {
+		v, err := ana.Table(ctx, tb)
+		return err == nil && v.Round != nil && v.Round.Phase == "done"
+	})
+	real := *site.handler.Load()
+	var failed atomic.Int64
+	var fail http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" && r.URL.Path == "/api/admin/reports/jobs" {
+			b, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(b), `"report":"players"`) {
+				failed.Add(1)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				io.WriteString(w, `{"code":"internal","error":"the players' report failed (injected)"}`)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		real.ServeHTTP(w, r)
+	})
+	site.handler.Store(&fail)
+
+	browser := Browser(t, 1280, 1000)
+	pit := Player(t, browser)
+	watch(t, pit)
+	login(t, pit, site, "pit")
+	click(t, pit, `.nav a[href="/pit/reports"]`)
+	waitJS(t, pit, "the players' error", `!!document.querySelector('.report-players .report-error')`)
+	if got := text(t, pit, ".report-players .report-error"); got != "This report failed: the players' report failed (injected)" {
+		t.Errorf("the players' section: %q", got)
+	}
+	waitJS(t, pit, "the table's row and ana's bets against the count, drawn beside the error",
+		`!!document.querySelector('.report-tables tr[data-table="`+itoa(tb)+`"]') && !!document.querySelector('.report-advantage tr[data-player="ana"]')`)
+	if got := text(t, pit, `.report-tables tr[data-table="`+itoa(tb)+`"] td.win`); got != "−15.00" {
+		t.Errorf("the table's win: %q, want −15.00", got)
+	}
+	choose(t, pit, "es")
+	waitJS(t, pit, "the error in Spanish", `(document.querySelector('.report-players .report-error')||{}).innerText === "Este informe ha fallado: the players' report failed (injected)"`)
+	if failed.Load() == 0 {
+		t.Error("the players' job was never asked for")
 	}
 }

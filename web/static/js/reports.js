@@ -1,12 +1,12 @@
 // The pit's reports (docs/pit.md): each table's results against
 // its theoretical win and band, with a chart of the two; the players'
 // ratings; their bets against the count, with a chart of a player's
-// average bet at each true count. Read from GET /api/admin/reports/…; the
-// server computes everything, the page only draws it.
+// average bet at each true count. Each run as a job of the server's
+// (POST /api/admin/reports/jobs, polled); the server computes everything,
+// the page only draws it.
 
 import { api, loggedIn, session } from './api.js';
 import { h, svgEl, replace, money } from './dom.js';
-import { toast } from './ui.js';
 import { t, formatPercent } from './i18n.js';
 
 // A day as the period's default: from yesterday at this hour to now.
@@ -32,21 +32,54 @@ export function reportsPage(main) {
   const advantage = h('section', { class: 'report-advantage', 'aria-labelledby': 'report-advantage-h' });
   let live = true;
 
+  // Each report runs as a job (POST /api/admin/reports/jobs), polled for
+  // the rounds it has read, then drawn in its own section: a report that
+  // fails shows its error there and the others are still drawn (issue 45
+  // item 6). One job at a time is an administrator's: one after the other.
+  const reports = [
+    { name: 'tables', el: tables, title: 'reports.tables', hid: 'report-tables-h', draw: drawTables },
+    { name: 'players', el: players, title: 'reports.players', hid: 'report-players-h', draw: drawPlayers },
+    { name: 'advantage', el: advantage, title: 'reports.advantage', hid: 'report-advantage-h', draw: drawAdvantage },
+  ];
+  let loading = 0; // the load running: an older one stops
   async function load() {
-    const q = `?from=${encodeURIComponent(new Date(from.value).toISOString())}&to=${encodeURIComponent(new Date(to.value).toISOString())}`;
-    try {
-      // One report at a time on a node: asked one after the other.
-      const tb = await api('/api/admin/reports/tables' + q);
-      if (!live) return;
-      drawTables(tables, tb);
-      const pl = await api('/api/admin/reports/players' + q);
-      if (!live) return;
-      drawPlayers(players, pl);
-      const ad = await api('/api/admin/reports/advantage' + q);
-      if (!live) return;
-      drawAdvantage(advantage, ad);
-    } catch (e) {
-      toast(e.message);
+    const mine = ++loading;
+    const body = { from: new Date(from.value).toISOString(), to: new Date(to.value).toISOString() };
+    for (const r of reports) status(r, t('reports.waiting'));
+    for (const r of reports) {
+      if (!live || mine !== loading) return;
+      try {
+        const out = await runJob(r, body, () => live && mine === loading);
+        if (!live || mine !== loading) return;
+        if (out !== undefined) r.draw(r.el, out);
+      } catch (e) {
+        if (!live || mine !== loading) return;
+        replace(r.el, h('h2', { id: r.hid }, t(r.title)),
+          h('p', { class: 'report-error', role: 'alert' }, t('reports.failed', { error: e.message })));
+      }
+    }
+  }
+  // status shows a report's section as it stands: its title and a line.
+  function status(r, line) {
+    replace(r.el, h('h2', { id: r.hid }, t(r.title)), h('p', { class: 'report-progress', role: 'status' }, line));
+  }
+  // runJob starts a report's job and polls it until it is done: its result
+  // (undefined if the page moved on), or it throws the job's error.
+  async function runJob(r, body, current) {
+    const job = await api('/api/admin/reports/jobs', { method: 'POST', body: { report: r.name, ...body } });
+    status(r, t('reports.running'));
+    for (let wait = 250; ; wait = Math.min(2000, wait * 2)) {
+      await new Promise(ok => setTimeout(ok, wait));
+      if (!current()) {
+        api('/api/admin/reports/jobs/' + encodeURIComponent(job.id), { method: 'DELETE' }).catch(() => {});
+        return undefined;
+      }
+      const v = await api('/api/admin/reports/jobs/' + encodeURIComponent(job.id));
+      if (v.done) {
+        if (v.error) throw new Error(v.error);
+        return v.result;
+      }
+      status(r, v.rounds > 0 ? t('reports.progress', { rounds: v.rounds }) : t('reports.running'));
     }
   }
   form.addEventListener('submit', ev => {
