@@ -29,7 +29,7 @@ func TestPlayersReportProgress(t *testing.T) {
 	t.Logf("progress: %v", calls)
 }
 
-// A long tables' report says how far it is too (issue 45 item 6), from
+// A long tables' report says how far it is too, from
 // the log alone and through the rollups: Progress is told the rounds
 // summed as they pass each multiple of ProgressRounds, and once at the end
 // with the report's rounds.

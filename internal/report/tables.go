@@ -106,7 +106,7 @@ type TablesOptions struct {
 	// Progress, if set, is told the rounds summed so far (from the log or
 	// a rollup's rows), each time they pass a multiple of ProgressRounds
 	// and once when they are all summed: a long report says how far it is
-	// (a report job's poll, issue 45 item 6), as PlayersOptions.Progress.
+	// (a report job's poll), as PlayersOptions.Progress.
 	Progress func(rounds int64)
 }
 

@@ -71,7 +71,7 @@ func gated(hold *atomic.Bool, started chan<- struct{}, release <-chan struct{}) 
 	}
 }
 
-// Report jobs over HTTP (issue 45 item 6): each report started as a job
+// Report jobs over HTTP: each report started as a job
 // answers at once (202), its poll says the rounds read, then its answer;
 // administrators only, one running job each, nobody reads or cancels
 // another's; a bad request refused with its reason; a cancelled job ends
@@ -173,7 +173,7 @@ func TestReportJobsOverHTTP(t *testing.T) {
 	close(release)
 }
 
-// A report slower than the server's write timeout (issue 45 item 6: the
+// A report slower than the server's write timeout (the
 // players' report outran 30 s and the page got no answer): asked directly
 // its connection is cut with no answer; as a job every request is
 // answered and the poll brings the result once the report ends. The

@@ -156,7 +156,7 @@ func (s *Server) reportRun(name string) ReportRun {
 	return reportRuns[name]
 }
 
-// ---- report jobs (issue 45 item 6) ----
+// ---- report jobs (docs/pit.md, "Report jobs") ----
 //
 // A report over a year can outrun the server's write timeout (30 s): the
 // page starts it as a job (POST /api/admin/reports/jobs), polls the job

@@ -93,7 +93,7 @@ func TestPitReports(t *testing.T) {
 	}
 }
 
-// A report that fails does not blank the others (issue 45 item 6): the
+// A report that fails does not blank the others: the
 // page runs each report as a job and draws each in its own section; here
 // the players' job is refused by the server (an internal error injected in
 // front of it) and its section shows the error while the tables' and the

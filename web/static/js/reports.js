@@ -34,8 +34,7 @@ export function reportsPage(main) {
 
   // Each report runs as a job (POST /api/admin/reports/jobs), polled for
   // the rounds it has read, then drawn in its own section: a report that
-  // fails shows its error there and the others are still drawn (issue 45
-  // item 6). One job at a time is an administrator's: one after the other.
+  // fails shows its error there and the others are still drawn. One job at a time is an administrator's: one after the other.
   const reports = [
     { name: 'tables', el: tables, title: 'reports.tables', hid: 'report-tables-h', draw: drawTables },
     { name: 'players', el: players, title: 'reports.players', hid: 'report-players-h', draw: drawPlayers },
