@@ -425,7 +425,7 @@ func openDefaultTables(ctx context.Context, s *server.Server, st sabot.Store) er
 		return err
 	}
 	for _, t := range tables {
-		if t.Profile != "" { // the significant-event log is a table without a profile
+		if !t.IsEventLog() {
 			return nil
 		}
 	}

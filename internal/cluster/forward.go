@@ -323,7 +323,7 @@ func (c *Cluster) tableExists(ctx context.Context, id int64) bool {
 		return true
 	}
 	t, err := c.Tables.Table(ctx, id)
-	return err == nil && t.Profile != ""
+	return err == nil && !t.IsEventLog()
 }
 
 // Forward sends a request for a table to the node that owns it. Every

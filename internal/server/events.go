@@ -13,11 +13,6 @@ import (
 // (credits, tables created, staff, blocks, the wallet's), written to a
 // log of their own; recall words them for the pit.
 
-// SystemLogName names the table row whose log is the significant-event log
-// of everything that belongs to no table: credits, tables created,
-// administrators. It has no profile and is not served.
-const SystemLogName = "significant events"
-
 // systemLog returns the ID of the significant-event log, creating it.
 func (s *Server) systemLog(ctx context.Context) (int64, error) {
 	s.mu.Lock()
@@ -30,12 +25,12 @@ func (s *Server) systemLog(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	for _, t := range ts {
-		if t.Profile == "" {
+		if t.IsEventLog() {
 			s.system = t.ID
 			return t.ID, nil
 		}
 	}
-	t := &sabot.Table{Name: SystemLogName}
+	t := sabot.EventLog()
 	if err := s.Store.CreateTable(ctx, t); err != nil {
 		return 0, err
 	}

@@ -421,7 +421,7 @@ func (s *Server) start() error {
 		return err
 	}
 	for _, t := range ts {
-		if t.Profile == "" { // the significant-event log
+		if t.IsEventLog() {
 			s.system = t.ID
 			continue
 		}

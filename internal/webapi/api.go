@@ -87,7 +87,7 @@ func (a *API) profile(r *http.Request) (*sabot.Table, *rules.Profile, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if t.Profile == "" {
+	if t.IsEventLog() {
 		return nil, nil, sabot.Errorf(sabot.ENOTFOUND, "no table %d", id)
 	}
 	p, err := t.Rules()
