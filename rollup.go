@@ -2,7 +2,6 @@ package sabot
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"sabot/money"
@@ -12,7 +11,7 @@ import (
 // by hour and by day, so that a report over a long period reads days and
 // hours, not rounds (docs/pit.md, "Rollups"). The sums are
 // the report's (internal/report), opaque to the store: a kind names them
-// and their format ("tables/1"), a row holds one table's hour or day of
+// and their format ("tables/2"), a row holds one table's hour or day of
 // them, and a mark per table says how far along its log they go: every
 // record of the kinds summed with a Seq at or below the mark is in the
 // rows of each span, none above it.
@@ -46,7 +45,7 @@ type Rollup struct {
 	TableID int64
 	Span    time.Duration // RollupHour or RollupDay
 	Start   time.Time     // UTC, on the hour or at midnight
-	Data    json.RawMessage
+	Data    []byte        // the report's encoding of its sums, opaque to the store
 }
 
 // RollupRange asks for the rows of one span starting in [From, To).

@@ -267,7 +267,7 @@ func newReportCmd(e *env) *cobra.Command {
 	}
 	af.add(advantage)
 	advantage.Flags().BoolVar(&pairs, "pairs", false, "with --json, list each round's bet and true counts, and each decision at an index play's hand (read from the log alone, not the rollups)")
-	advantage.Flags().BoolVar(&advRollup, "rollup", true, "bring the store's sums by hour and day of the advantage report (advantage/1) up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once; not with --pairs); false: read what is rolled up and the logs past it (a read-only store)")
+	advantage.Flags().BoolVar(&advRollup, "rollup", true, "bring the store's sums by hour and day of the advantage report (advantage/2) up to the logs first, as `sabot report rollup` does (a write; the first time it reads every log once; not with --pairs); false: read what is rolled up and the logs past it (a read-only store)")
 	c.AddCommand(tables, players, advantage, newReportRollupCmd(e), newReportSynthCmd(e))
 	return c
 }

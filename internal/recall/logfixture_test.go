@@ -104,10 +104,25 @@ func TestLogFixture(t *testing.T) {
 	for _, kind := range report.RollupKinds(true) {
 		marks, rows, err := st.(sabot.Rollups).RollupRows(ctx, kind, 0, sabot.RollupRange{Span: sabot.RollupHour, From: p.From, To: p.To},
 			sabot.RollupRange{Span: sabot.RollupDay, From: p.From, To: p.To})
+		// The rows are binary: each as its sums' JSON.
+		type row struct {
+			TableID int64
+			Span    time.Duration
+			Start   time.Time
+			Data    json.RawMessage
+		}
+		var shown []row
+		for _, r := range rows {
+			j, jerr := report.RollupJSON(kind, r.Data)
+			if jerr != nil {
+				t.Fatal(jerr)
+			}
+			shown = append(shown, row{r.TableID, r.Span, r.Start, j})
+		}
 		put("rollup rows "+kind, struct {
 			Marks map[int64]int64
-			Rows  []sabot.Rollup
-		}{marks, rows}, err)
+			Rows  []row
+		}{marks, shown}, err)
 	}
 	tr, err = report.TablesReport(ctx, st, report.NewTheories(), p)
 	put("tables report on the rollups", tr, err)

@@ -3,13 +3,9 @@ package report
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"sabot"
@@ -41,12 +37,15 @@ import (
 
 // RollupAdvantage is the kind of the advantage report's rollups: its name
 // and the version of advSums' format (a change of the grid, of
-// IndexPlays or of the sums bumps it).
-const RollupAdvantage = "advantage/1"
+// IndexPlays or of the sums bumps it). advantage/2 is advantage/1's sums
+// in the rows' binary codec (rowcodec.go), in place of JSON around a text
+// of their own.
+const RollupAdvantage = "advantage/2"
 
 // The advantage report's kind.
 var advantageKind = register(&rollKind{
 	name:  RollupAdvantage,
+	tag:   tagAdvantage,
 	kinds: []string{sabot.LogDeal, sabot.LogSettle},
 	fresh: func() rollSums { return &advSums{} },
 	run:   func(src Source, _ sabot.Rollups) roller { return &advRoller{c: newAdvCounter(src)} },
@@ -58,7 +57,7 @@ type advPlayer struct {
 	index    IndexScorer
 	sums     [13]money.Amount // Hi-Lo true counts −6 to +6: his bets
 	rounds   [13]int
-	// read are the scorers' cells as a row's JSON gave them, not yet in
+	// read are the scorers' cells as a row gave them, not yet in
 	// the scorers (a row is read to be added to other sums: its cells go
 	// straight to theirs, and not through maps of its own).
 	read *[2][]scoreCellK
@@ -136,7 +135,7 @@ func (s *IndexScorer) plus(u *IndexScorer) {
 type advShoe struct {
 	all    map[int32]int
 	backed map[string]map[int32]int
-	read   *frozenShoe // as a row's JSON gave them, not yet in the maps (advPlayer.read)
+	read   *frozenShoe // as a row gave them, not yet in the maps (advPlayer.read)
 }
 
 // unread puts the grids read in the maps.
@@ -266,7 +265,7 @@ func (f *frozenShoe) thaw() *advShoe {
 	return g
 }
 
-// advSums are a table's sums of some of its rounds (a row's JSON): its
+// advSums are a table's sums of some of its rounds (a row's): its
 // players' and its shoes'.
 type advSums struct {
 	players map[string]*advPlayer
@@ -305,275 +304,6 @@ func (s *advSums) then(u rollSums) {
 	for n, g := range v.shoes {
 		s.shoe(n).plus(g)
 	}
-}
-
-// The JSON of advSums. A day's row holds some thousands of counts, and a
-// year's report reads 365 rows a table: so a player's sums are one string
-// (encoding/json reads a string in one token; as lists of lists of
-// numbers, BenchmarkAdvantageReport's rows took twice as long), read by
-// hand, "HILO;HIOPTII;INDEX;CHART" where
-//
-//   - HILO and HIOPTII are his scorer's cells, "bet=GRID|bet=GRID…" by
-//     bet, a GRID being "q:k q:k…" by q (q a true count / CountStep, k
-//     its rounds);
-//   - INDEX his decisions at the index plays' hands, "row:a:b:c:d …" by
-//     row of IndexPlays: those that kept the basic play when the count
-//     did not call for the index play (a) and when it did (b), that took
-//     the index play when it did not (c) and when it did (d);
-//   - CHART his rounds by Hi-Lo true count, "count:rounds:bets …" from
-//     −6 to +6, the bets in minor units;
-//
-// and a shoe's are its rounds' GRID and each back bettor's.
-type advSumsJSON struct {
-	Players map[string]string    `json:"players,omitempty"`
-	Shoes   map[int]*advShoeJSON `json:"shoes,omitempty"`
-}
-
-type advShoeJSON struct {
-	All  string            `json:"all"`            // the GRID of its rounds' Hi-Lo true counts
-	Back map[string]string `json:"back,omitempty"` // each back bettor's rounds behind a box
-}
-
-// appendGrid appends a grid's text, "q:k q:k …" by q.
-func appendGrid(b []byte, m map[int32]int) []byte {
-	first := true
-	for _, q := range slices.Sorted(maps.Keys(m)) {
-		if m[q] == 0 {
-			continue
-		}
-		if !first {
-			b = append(b, ' ')
-		}
-		first = false
-		b = strconv.AppendInt(b, int64(q), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(m[q]), 10)
-	}
-	return b
-}
-
-func gridText(m map[int32]int) string { return string(appendGrid(nil, m)) }
-
-// readInts reads groups of n integers (at most 5), "a:b:c a:b:c …",
-// calling fn with each.
-func readInts(s string, n int, fn func(v *[5]int64) error) error {
-	var v [5]int64
-	for i := 0; i < len(s); {
-		for f := range n {
-			j, neg := i, false
-			if j < len(s) && s[j] == '-' {
-				neg = true
-				j++
-			}
-			var x int64
-			for d := j; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
-				if j-d < 18 { // below 10¹⁸: no overflow
-					x = x*10 + int64(s[j]-'0')
-				}
-			}
-			if neg {
-				x = -x
-			}
-			if j-i > 18 || j == i || neg && j == i+1 {
-				var err error
-				if x, err = strconv.ParseInt(s[i:j], 10, 64); err != nil {
-					return fmt.Errorf("%q: a number expected at %d", s, i)
-				}
-			}
-			v[f] = x
-			sep := byte(' ')
-			if f < n-1 {
-				sep = ':'
-			}
-			if j < len(s) && s[j] != sep || f < n-1 && j == len(s) || sep == ' ' && j+1 == len(s) {
-				return fmt.Errorf("%q: %d numbers a group expected at %d", s, n, i)
-			}
-			i = j + 1
-		}
-		if err := fn(&v); err != nil {
-			return fmt.Errorf("%q: %w", s, err)
-		}
-	}
-	return nil
-}
-
-// readGrid reads a grid's text, calling fn with each count and rounds.
-func readGrid(s string, fn func(q int32, k int)) error {
-	return readInts(s, 2, func(v *[5]int64) error {
-		if v[0] < -MaxCount/CountStep || v[0] > MaxCount/CountStep || v[1] < 0 || v[1] > math.MaxInt32 {
-			return fmt.Errorf("%d rounds at %d: off the grid", v[1], v[0])
-		}
-		fn(int32(v[0]), int(v[1]))
-		return nil
-	})
-}
-
-// appendScorer appends a scorer's cells, "bet=GRID|bet=GRID…" by bet.
-func appendScorer(b []byte, s *Scorer) []byte {
-	grids := map[float64]map[int32]int{}
-	for c, k := range s.cells {
-		if grids[c.bet] == nil {
-			grids[c.bet] = map[int32]int{}
-		}
-		grids[c.bet][c.count] += k
-	}
-	for i, bet := range slices.Sorted(maps.Keys(grids)) {
-		if i > 0 {
-			b = append(b, '|')
-		}
-		b = strconv.AppendFloat(b, bet, 'f', -1, 64)
-		b = append(b, '=')
-		b = appendGrid(b, grids[bet])
-	}
-	return b
-}
-
-// text is a player's sums as a row holds them.
-func (p *advPlayer) text() string {
-	p.unread()
-	b := appendScorer(nil, &p.hilo)
-	b = append(b, ';')
-	b = appendScorer(b, &p.h2)
-	b = append(b, ';')
-	first := true
-	for row, c := range p.index.cells {
-		if c == ([2][2]int{}) {
-			continue
-		}
-		if !first {
-			b = append(b, ' ')
-		}
-		first = false
-		b = strconv.AppendInt(b, int64(row), 10)
-		for _, k := range []int{c[0][0], c[0][1], c[1][0], c[1][1]} {
-			b = append(b, ':')
-			b = strconv.AppendInt(b, int64(k), 10)
-		}
-	}
-	b = append(b, ';')
-	first = true
-	for i, n := range p.rounds {
-		if n == 0 && p.sums[i] == 0 {
-			continue
-		}
-		if !first {
-			b = append(b, ' ')
-		}
-		first = false
-		b = strconv.AppendInt(b, int64(i-6), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(n), 10)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(p.sums[i]), 10)
-	}
-	return string(b)
-}
-
-// readText reads a player's sums from a row's text (his scorers' cells
-// kept in p.read, until added to other sums).
-func (p *advPlayer) readText(s string) error {
-	hilo, rest, ok1 := strings.Cut(s, ";")
-	h2, rest, ok2 := strings.Cut(rest, ";")
-	index, chart, ok3 := strings.Cut(rest, ";")
-	if !ok1 || !ok2 || !ok3 {
-		return fmt.Errorf("%q: four parts expected", s)
-	}
-	p.read = &[2][]scoreCellK{}
-	for i, part := range []string{hilo, h2} {
-		for part != "" {
-			var one string
-			one, part, _ = strings.Cut(part, "|")
-			bet, grid, ok := strings.Cut(one, "=")
-			v, err := strconv.ParseFloat(bet, 64)
-			if !ok || err != nil || bet == "" {
-				return fmt.Errorf("%q: a bet and its grid expected", one)
-			}
-			if err := readGrid(grid, func(q int32, k int) { p.read[i] = append(p.read[i], scoreCellK{scoreCell{v, q}, k}) }); err != nil {
-				return err
-			}
-		}
-	}
-	err := readInts(index, 5, func(v *[5]int64) error {
-		if v[0] < 0 || v[0] >= int64(len(IndexPlays)) {
-			return fmt.Errorf("index decisions at row %d: there are %d rows", v[0], len(IndexPlays))
-		}
-		if p.index.cells == nil {
-			p.index.cells = make([][2][2]int, len(IndexPlays))
-		}
-		c := &p.index.cells[v[0]]
-		c[0][0] += int(v[1])
-		c[0][1] += int(v[2])
-		c[1][0] += int(v[3])
-		c[1][1] += int(v[4])
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return readInts(chart, 3, func(v *[5]int64) error {
-		if v[0] < -6 || v[0] > 6 {
-			return fmt.Errorf("the chart at a count of %d: it runs from -6 to +6", v[0])
-		}
-		p.rounds[v[0]+6] += int(v[1])
-		p.sums[v[0]+6] += money.Amount(v[2])
-		return nil
-	})
-}
-
-func (s *advSums) MarshalJSON() ([]byte, error) {
-	var x advSumsJSON
-	if len(s.players) > 0 {
-		x.Players = map[string]string{}
-	}
-	for name, p := range s.players {
-		x.Players[name] = p.text()
-	}
-	if len(s.shoes) > 0 {
-		x.Shoes = map[int]*advShoeJSON{}
-	}
-	for n, g := range s.shoes {
-		g.unread()
-		j := &advShoeJSON{All: gridText(g.all)}
-		if len(g.backed) > 0 {
-			j.Back = map[string]string{}
-			for name, m := range g.backed {
-				j.Back[name] = gridText(m)
-			}
-		}
-		x.Shoes[n] = j
-	}
-	return json.Marshal(x)
-}
-
-func (s *advSums) UnmarshalJSON(b []byte) error {
-	var x advSumsJSON
-	if err := json.Unmarshal(b, &x); err != nil {
-		return err
-	}
-	*s = advSums{}
-	for name, text := range x.Players {
-		if err := s.player(name).readText(text); err != nil {
-			return fmt.Errorf("%s's sums: %w", name, err)
-		}
-	}
-	for n, j := range x.Shoes {
-		f := &frozenShoe{}
-		s.shoe(n).read = f
-		if err := readGrid(j.All, func(q int32, k int) { f.all = append(f.all, gridCell{q, int32(k)}) }); err != nil {
-			return fmt.Errorf("shoe %d: %w", n, err)
-		}
-		for name, grid := range j.Back {
-			if f.backed == nil {
-				f.backed = map[string][]gridCell{}
-			}
-			cells := []gridCell{}
-			if err := readGrid(grid, func(q int32, k int) { cells = append(cells, gridCell{q, int32(k)}) }); err != nil {
-				return fmt.Errorf("shoe %d, %s's back bets: %w", n, name, err)
-			}
-			f.backed[name] = cells
-		}
-	}
-	return nil
 }
 
 // advCounter reads the count at a table's deals: the rules the round was

@@ -22,12 +22,14 @@ import (
 // begins: a row keeps its first and last session whole, which the rows
 // before and after may join, and counts the sessions between.
 
-// The kinds of the players' rollups (RollupTables's kin).
+// The kinds of the players' rollups (RollupTables's kin): players/2 is
+// players/1 in the rows' binary codec (rowcodec.go); errors/2 added the
+// cost against basic strategy (errorSums.VsBasic) and errors/3 is errors/2
+// in the binary codec. The rows of a version before are left alone, and
+// rolled up anew.
 const (
-	RollupPlayers = "players/1"
-	// errors/2 adds the cost against basic strategy (errorSums.VsBasic):
-	// the rows of errors/1 are left alone and rolled up anew.
-	RollupErrors = "errors/2"
+	RollupPlayers = "players/2"
+	RollupErrors  = "errors/3"
 )
 
 // tableSessions are a player's sessions at one table over a run of his rounds
@@ -280,12 +282,14 @@ func (r *errorsRow) then(u rollSums) {
 var (
 	playersKind = register(&rollKind{
 		name:  RollupPlayers,
+		tag:   tagPlayers,
 		kinds: []string{sabot.LogDeal, sabot.LogSettle},
 		fresh: func() rollSums { return &playersRow{} },
 		run:   func(src Source, _ sabot.Rollups) roller { return &playersRoller{src: src} },
 	})
 	errorsKind = register(&rollKind{
 		name:   RollupErrors,
+		tag:    tagErrors,
 		kinds:  []string{sabot.LogSettle},
 		costly: true,
 		fresh:  func() rollSums { return &errorsRow{} },

@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -152,8 +151,8 @@ func TestErrorRollupsAgree(t *testing.T) {
 
 // A store rolled up before errors/2 keeps rows of errors/1, which have no
 // cost against basic strategy nor stakes by the count: they are left
-// alone, the report reads the log until errors/2 is rolled up, and then
-// the new rows, the same answer either way.
+// alone, the report reads the log until the errors' kind of now (errors/3)
+// is rolled up, and then the new rows, the same answer either way.
 func TestOldErrorRollupsAreRolledUpAnew(t *testing.T) {
 	ctx := context.Background()
 	full, p := synthLog(t, 1, 6, 200)
@@ -163,11 +162,11 @@ func TestOldErrorRollupsAreRolledUpAnew(t *testing.T) {
 	}
 	// The rows as errors/1 wrote them (here: with nothing in them), and
 	// no errors/2 yet.
-	old := map[int64]map[spanAt]json.RawMessage{}
+	old := map[int64]map[spanAt][]byte{}
 	for id, rows := range ro.rows[RollupErrors] {
-		old[id] = map[spanAt]json.RawMessage{}
+		old[id] = map[spanAt][]byte{}
 		for at := range rows {
-			old[id][at] = json.RawMessage(`{"players":{}}`)
+			old[id][at] = []byte(`{"players":{}}`)
 		}
 	}
 	ro.rows["errors/1"], ro.marks["errors/1"] = old, ro.marks[RollupErrors]
@@ -181,7 +180,7 @@ func TestOldErrorRollupsAreRolledUpAnew(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(ro.rows[RollupErrors]) == 0 {
-		t.Fatal("errors/2 not rolled up anew")
+		t.Fatal(RollupErrors + " not rolled up anew")
 	}
 	if got := playersJSON(t, ro, p, false); got != want {
 		t.Fatalf("rolled up anew:\n%s\nfrom the log\n%s", got, want)

@@ -28,11 +28,14 @@ import (
 
 // RollupTables is the kind of the tables' report's rollups: its name and
 // the version of tableSums' format, which a change of the sums bumps (the
-// rows of an older version are then left alone, and rolled up anew).
-const RollupTables = "tables/1"
+// rows of an older version are then left alone, and rolled up anew):
+// tables/2 is tables/1's sums in the rows' binary codec (rowcodec.go), in
+// place of their JSON.
+const RollupTables = "tables/2"
 
 // tableSums are a table's sums over some of its records: a period's in a
-// report, an hour's in a rollup row (its JSON).
+// report, an hour's in a rollup row (tableSums.appendRow; its JSON is
+// RollupJSON's).
 type tableSums struct {
 	Voids   int64        `json:"voids,omitempty"`
 	Drop    money.Amount `json:"drop,omitempty"`    // buy-ins (physical tables)
@@ -234,22 +237,28 @@ func rollupsOf(src Source) sabot.Rollups {
 // how it sums it.
 type rollKind struct {
 	name  string   // RollupTables, RollupPlayers, …
+	tag   byte     // its rows' second byte (rowcodec.go)
 	kinds []string // the kinds of record it reads
 	// costly kinds take milliseconds a record (the cost of errors):
 	// rolled up after the others, and by the server on their own.
 	costly bool
-	// fresh is an empty sums of the kind, to read a row's JSON into.
+	// fresh is an empty sums of the kind, to read a row into.
 	fresh func() rollSums
 	// run begins a run over the tables (what it keeps between pages, such
 	// as shoes read, is its own).
 	run func(src Source, ro sabot.Rollups) roller
 }
 
-// rollSums are a kind's sums of a table's records: a row's JSON.
+// rollSums are a kind's sums of a table's records: a row's.
 type rollSums interface {
 	// then adds to them u, the sums of the table's records that follow
 	// (the order matters to a player's sessions, not to a table's sums).
 	then(u rollSums)
+	// appendRow writes the sums in a row (rowcodec.go, encodeRow), and
+	// readRow reads them from one (decodeRow): the fresh sums of a kind
+	// read what its appendRow wrote, or an error.
+	appendRow(w *rowWriter)
+	readRow(r *rowReader)
 }
 
 // A roller sums a table's records, a page at a time.
@@ -287,6 +296,7 @@ func RollupKinds(costly ...bool) []string {
 // The tables' report's kind.
 var tablesKind = register(&rollKind{
 	name:  RollupTables,
+	tag:   tagTables,
 	kinds: []string{sabot.LogSettle, sabot.LogVoid, sabot.LogAdmin},
 	fresh: func() rollSums { return &tableSums{} },
 	run:   func(src Source, ro sabot.Rollups) roller { return &tablesRoller{src: src, ro: ro} },
@@ -376,9 +386,9 @@ func (plan *rollupPlan) read(ctx context.Context, src Source, t *sabot.Table, ta
 	}
 	slices.SortStableFunc(rows, func(a, b sabot.Rollup) int { return a.Start.Compare(b.Start) })
 	for _, r := range rows {
-		h := plan.kind.fresh()
-		if err := json.Unmarshal(r.Data, h); err != nil {
-			return fmt.Errorf("table %d's rollup of %v from %s (%s): %w", r.TableID, r.Span, r.Start.Format(time.RFC3339), plan.kind.name, err)
+		h, err := decodeRow(plan.kind, r.Data)
+		if err != nil {
+			return fmt.Errorf("table %d's rollup of %v from %s: %w", r.TableID, r.Span, r.Start.Format(time.RFC3339), err)
 		}
 		take(h)
 	}
@@ -559,20 +569,16 @@ func mergeRows(ctx context.Context, ro sabot.Rollups, k *rollKind, table int64, 
 		if h == nil {
 			continue
 		}
-		old := k.fresh()
-		if err := json.Unmarshal(r.Data, old); err != nil {
-			return nil, fmt.Errorf("table %d's rollup of %v from %s (%s): %w", table, r.Span, r.Start.Format(time.RFC3339), k.name, err)
+		old, err := decodeRow(k, r.Data)
+		if err != nil {
+			return nil, fmt.Errorf("table %d's rollup of %v from %s: %w", table, r.Span, r.Start.Format(time.RFC3339), err)
 		}
 		old.then(h)
 		sums[a] = old
 	}
 	rows := make([]sabot.Rollup, 0, len(at))
 	for _, a := range at {
-		data, err := json.Marshal(sums[a])
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, sabot.Rollup{TableID: table, Span: a.span, Start: a.start, Data: data})
+		rows = append(rows, sabot.Rollup{TableID: table, Span: a.span, Start: a.start, Data: encodeRow(k, sums[a])})
 	}
 	return rows, nil
 }

@@ -69,7 +69,11 @@ func TestServerRollsUp(t *testing.T) {
 				Win     int64 `json:"win"`
 			} `json:"rules"`
 		}
-		if err := json.Unmarshal(r.Data, &sums); err != nil {
+		j, err := pitreport.RollupJSON(pitreport.RollupTables, r.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(j, &sums); err != nil {
 			t.Fatal(err)
 		}
 		for _, g := range sums.Rules {

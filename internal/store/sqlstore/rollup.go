@@ -42,7 +42,7 @@ func (s *Store) RollupRows(ctx context.Context, kind string, table int64, ranges
 			return err
 		}
 		for _, r := range ranges {
-			q := `SELECT table_id, start_at, data FROM rollups WHERE kind = $1 AND span = $2 AND start_at >= $3 AND start_at < $4`
+			q := `SELECT table_id, start_at, data, bin FROM rollups WHERE kind = $1 AND span = $2 AND start_at >= $3 AND start_at < $4`
 			args := []any{kind, int64(r.Span / time.Second), stamp(r.From), stamp(r.To)}
 			if table != 0 {
 				q += ` AND table_id = $5`
@@ -56,11 +56,17 @@ func (s *Store) RollupRows(ctx context.Context, kind string, table int64, ranges
 				x := sabot.Rollup{Span: r.Span}
 				var start int64
 				var data string
-				if err := rs.Scan(&x.TableID, &start, &data); err != nil {
+				var bin []byte
+				if err := rs.Scan(&x.TableID, &start, &data, &bin); err != nil {
 					rs.Close()
 					return err
 				}
-				x.Start, x.Data = unstamp(start), []byte(data)
+				// A row is binary (bin, migration 023), or the JSON of a kind
+				// before it (data, bin NULL).
+				x.Start, x.Data = unstamp(start), bin
+				if bin == nil {
+					x.Data = []byte(data)
+				}
 				rows = append(rows, x)
 			}
 			rs.Close()
@@ -84,7 +90,7 @@ func rollupSpan(d time.Duration) bool { return d == sabot.RollupHour || d == sab
 
 // PutRollup implements sabot.Rollups: the mark moved by a compare and set
 // on its row (which PostgreSQL locks, SQLite's writer serializes), then
-// the rows upserted.
+// the rows upserted, their bytes in bin (migration 023).
 func (s *Store) PutRollup(ctx context.Context, kind string, table int64, from, to int64, rows []sabot.Rollup) error {
 	if from < 0 || to < from {
 		return sabot.Errorf(sabot.EINVALID, "a rollup's mark moves forward from 0 or more, not from %d to %d", from, to)
@@ -110,9 +116,9 @@ func (s *Store) PutRollup(ctx context.Context, kind string, table int64, from, t
 			return sabot.Errorf(sabot.ECONFLICT, "table %d's %s rollup is no longer at seq %d: rolled up meanwhile", table, kind, from)
 		}
 		for _, r := range rows {
-			if _, err := tx.Exec(ctx, `INSERT INTO rollups (kind, table_id, span, start_at, data) VALUES ($1, $2, $3, $4, $5)
-				ON CONFLICT (kind, table_id, span, start_at) DO UPDATE SET data = excluded.data`,
-				kind, table, int64(r.Span/time.Second), stamp(r.Start), string(r.Data)); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO rollups (kind, table_id, span, start_at, data, bin) VALUES ($1, $2, $3, $4, '', $5)
+				ON CONFLICT (kind, table_id, span, start_at) DO UPDATE SET data = '', bin = excluded.bin`,
+				kind, table, int64(r.Span/time.Second), stamp(r.Start), []byte(r.Data)); err != nil {
 				return err
 			}
 		}

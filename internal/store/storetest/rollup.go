@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,6 +88,15 @@ func testRollups(t *testing.T, s sabot.Store) {
 	must(t, err)
 	if len(marks) != 2 || len(rows) != 0 {
 		t.Fatalf("the marks alone: %v, rows %q", marks, got(rows))
+	}
+	// A row's bytes are kept as they are, whatever they are (binary: a
+	// zero byte, bytes that are no UTF-8).
+	bin := []byte{1, 4, 0, 0xff, 0xfe, 0x80, 0}
+	must(t, ro.PutRollup(ctx, "bin/1", t2.ID, 0, 1, []sabot.Rollup{{TableID: t2.ID, Span: sabot.RollupDay, Start: day, Data: bin}}))
+	_, rows, err = ro.RollupRows(ctx, "bin/1", t2.ID, days)
+	must(t, err)
+	if len(rows) != 1 || !bytes.Equal(rows[0].Data, bin) {
+		t.Fatalf("a binary row read as %q, want %q", got(rows), bin)
 	}
 	marks, rows, err = ro.RollupRows(ctx, "none/1", 0, hours, days)
 	must(t, err)
