@@ -24,6 +24,7 @@ func newBotsCmd(e *env) *cobra.Command {
 		opts     profileFlags
 		limit    time.Duration
 		strategy string
+		profile  string
 	)
 	c := &cobra.Command{
 		Use:   "bots --url URL",
@@ -77,7 +78,12 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 				ctx, cancel = context.WithTimeout(ctx, limit)
 				defer cancel()
 			}
+			stopProfile, err := startCPUProfile("sabot bots", profile)
+			if err != nil {
+				return err
+			}
 			rep, err := client.RunBots(ctx, cfg)
+			stopProfile()
 			if rep == nil {
 				return failed("sabot bots: %v", err)
 			}
@@ -111,6 +117,7 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 	f.DurationVar(&limit, "timeout", 0, "stop after this long (0: when every bot has played)")
 	f.StringVar(&strategy, "strategy", "basic", "how the bots bet: basic (flat --stake); hilo-ramp (they count Hi-Lo and bet --stake × 1, 2, 4, 6, 8 at true counts below +2, +2, +3, +4, +5 and up); hilo-index (the ramp, and the Illustrious 18 and Fab 4 index plays); hilo-back (the players bet flat, and --backers back bettors a table count Hi-Lo and bet --stake behind their boxes at true counts of +2 and up): docs/pit.md")
 	f.IntVar(&cfg.Backers, "backers", 0, "with --strategy hilo-back: back bettors per table (default 1), behind the players' boxes (the profile must take back bets: spain, venice)")
+	f.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the bots (go tool pprof) to this file: the load generator's own cost")
 	opts.add(c)
 	return c
 }
