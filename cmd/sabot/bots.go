@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -82,8 +86,19 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 			if err != nil {
 				return err
 			}
+			// The server's CPU per decision over the play, from its own
+			// /metrics (private: $SABOT_METRICS_TOKEN), when it answers.
+			var before serverCPU
+			token := os.Getenv(MetricsTokenEnv)
+			if token != "" {
+				cfg.Playing = func() { before = scrapeServerCPU(ctx, cfg.URL, token) }
+			}
 			rep, err := client.RunBots(ctx, cfg)
 			stopProfile()
+			var after serverCPU
+			if before.ok {
+				after = scrapeServerCPU(context.Background(), cfg.URL, token)
+			}
 			if rep == nil {
 				return failed("sabot bots: %v", err)
 			}
@@ -91,6 +106,10 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 				rep.Tables, rep.Players, rep.Rounds, rep.Decisions, rep.Errors, rep.Races, rep.Elapsed.Seconds())
 			fmt.Fprintf(e.stdout, "decisions/s %.0f  decision-to-event p50 %s  p99 %s  max %s\n",
 				rep.DecisionsPerSecond(), rep.P50, rep.P99, rep.Max)
+			if d := after.decisions - before.decisions; after.ok && d > 0 {
+				fmt.Fprintf(e.stdout, "server CPU per decision %.3f ms  (its /metrics: process_cpu_seconds_total over sabot_decisions_total{by=\"player\"}, %.0f decisions)\n",
+					(after.cpu-before.cpu)*1000/d, d)
+			}
 			for _, m := range rep.LastErrors {
 				fmt.Fprintln(e.stderr, "error:", m)
 			}
@@ -127,4 +146,54 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 func indexPlay(tc float64, hand []card.Card, up card.Card, legal func(kind string) bool) (string, bool) {
 	k, ok := report.IndexDecision(tc, hand, up, func(k engine.Kind) bool { return legal(k.String()) })
 	return k.String(), ok
+}
+
+// serverCPU is a reading of a server's /metrics: its process's CPU
+// seconds and the players' decisions it has applied.
+type serverCPU struct {
+	cpu, decisions float64
+	ok             bool
+}
+
+// scrapeServerCPU reads the first node's /metrics with the metrics token;
+// a server that does not answer gives no reading (ok false).
+func scrapeServerCPU(ctx context.Context, urls, token string) serverCPU {
+	base := strings.TrimRight(strings.Split(urls, ",")[0], "/")
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return serverCPU{}
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return serverCPU{}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return serverCPU{}
+	}
+	var r serverCPU
+	var seenCPU bool // the decisions' counter shows once a decision is made: none until then
+	sc := bufio.NewScanner(io.LimitReader(resp.Body, 8<<20))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "process_cpu_seconds_total":
+			r.cpu, seenCPU = v, true
+		case `sabot_decisions_total{by="player"}`:
+			r.decisions = v
+		}
+	}
+	r.ok = sc.Err() == nil && seenCPU
+	return r
 }
