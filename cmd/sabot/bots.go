@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -26,6 +30,7 @@ func newBotsCmd(e *env) *cobra.Command {
 		opts     profileFlags
 		limit    time.Duration
 		strategy string
+		profile  string
 	)
 	c := &cobra.Command{
 		Use:   "bots --url URL",
@@ -86,7 +91,23 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 				ctx, cancel = context.WithTimeout(ctx, limit)
 				defer cancel()
 			}
+			stopProfile, err := startCPUProfile("sabot bots", profile)
+			if err != nil {
+				return err
+			}
+			// The server's CPU per decision over the play, from its own
+			// /metrics (private: $SABOT_METRICS_TOKEN), when it answers.
+			var before serverCPU
+			token := os.Getenv(MetricsTokenEnv)
+			if token != "" {
+				cfg.Playing = func() { before = scrapeServerCPU(ctx, cfg.URL, token) }
+			}
 			rep, err := client.RunBots(ctx, cfg)
+			stopProfile()
+			var after serverCPU
+			if before.ok {
+				after = scrapeServerCPU(context.Background(), cfg.URL, token)
+			}
 			if rep == nil {
 				return failed("sabot bots: %v", err)
 			}
@@ -94,6 +115,10 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 				rep.Tables, rep.Players, rep.Rounds, rep.Decisions, rep.Errors, rep.Races, rep.Elapsed.Seconds())
 			fmt.Fprintf(e.stdout, "decisions/s %.0f  decision-to-event p50 %s  p99 %s  max %s\n",
 				rep.DecisionsPerSecond(), rep.P50, rep.P99, rep.Max)
+			if d := after.decisions - before.decisions; after.ok && d > 0 {
+				fmt.Fprintf(e.stdout, "server CPU per decision %.3f ms  (its /metrics: process_cpu_seconds_total over sabot_decisions_total{by=\"player\"}, %.0f decisions)\n",
+					(after.cpu-before.cpu)*1000/d, d)
+			}
 			for _, m := range rep.LastErrors {
 				fmt.Fprintln(e.stderr, "error:", m)
 			}
@@ -120,6 +145,7 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 	f.DurationVar(&limit, "timeout", 0, "stop after this long (0: when every bot has played)")
 	f.StringVar(&strategy, "strategy", "basic", "how the bots bet: basic (flat --stake); hilo-ramp (they count Hi-Lo and bet --stake × 1, 2, 4, 6, 8 at true counts below +2, +2, +3, +4, +5 and up); hilo-index (the ramp, and the Illustrious 18 and Fab 4 index plays); hilo-back (the players bet flat, and --backers back bettors a table count Hi-Lo and bet --stake behind their boxes at true counts of +2 and up): docs/pit.md")
 	f.IntVar(&cfg.Backers, "backers", 0, "with --strategy hilo-back: back bettors per table (default 1), behind the players' boxes (the profile must take back bets: spain, venice)")
+	f.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the bots (go tool pprof) to this file: the load generator's own cost")
 	opts.add(c)
 	return c
 }
@@ -129,4 +155,54 @@ SIGINT or SIGTERM stops the play and prints the same report of what was played u
 func indexPlay(tc float64, hand []card.Card, up card.Card, legal func(kind string) bool) (string, bool) {
 	k, ok := report.IndexDecision(tc, hand, up, func(k engine.Kind) bool { return legal(k.String()) })
 	return k.String(), ok
+}
+
+// serverCPU is a reading of a server's /metrics: its process's CPU
+// seconds and the players' decisions it has applied.
+type serverCPU struct {
+	cpu, decisions float64
+	ok             bool
+}
+
+// scrapeServerCPU reads the first node's /metrics with the metrics token;
+// a server that does not answer gives no reading (ok false).
+func scrapeServerCPU(ctx context.Context, urls, token string) serverCPU {
+	base := strings.TrimRight(strings.Split(urls, ",")[0], "/")
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return serverCPU{}
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return serverCPU{}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return serverCPU{}
+	}
+	var r serverCPU
+	var seenCPU bool // the decisions' counter shows once a decision is made: none until then
+	sc := bufio.NewScanner(io.LimitReader(resp.Body, 8<<20))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "process_cpu_seconds_total":
+			r.cpu, seenCPU = v, true
+		case `sabot_decisions_total{by="player"}`:
+			r.decisions = v
+		}
+	}
+	r.ok = sc.Err() == nil && seenCPU
+	return r
 }

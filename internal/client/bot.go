@@ -757,6 +757,9 @@ type BotsConfig struct {
 	// box j, from 1): the bots come from the operator's site
 	// and play on its wallet, with no registration or credit.
 	Launch func(table, box int) string
+	// Playing, if set, is called once every bot is registered, credited
+	// and about to play: where a measure of the play alone begins.
+	Playing func()
 }
 
 // BotsReport is what a crowd of bots measured.
@@ -930,6 +933,9 @@ func RunBots(ctx context.Context, cfg BotsConfig) (*BotsReport, error) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	rep := &BotsReport{Tables: cfg.Tables, Players: len(bots)}
+	if cfg.Playing != nil {
+		cfg.Playing()
+	}
 	start := time.Now()
 	for _, b := range bots {
 		b.Latency = func(d time.Duration) {
