@@ -124,6 +124,12 @@ func (a *Table) watchCount(ctx context.Context, pay *tablelog.Settle) {
 				Text: fmt.Sprintf("%s's back bets follow the count at table %d: he bet behind in %d of the %d rounds of his shoes; z = %.2f (flagged at %.1f)",
 					f.Player, a.created.ID, x.Backed, x.Rounds, x.Z, report.LiveFlagZ),
 				Count: &wire.CountValues{Rounds: x.Rounds, Backed: x.Backed, Z: x.Z}}
+		case report.FlagWong: // he plays at high counts and sits out at low ones
+			x := f.Back
+			p = tablelog.AdvantagePlay{Table: a.created.ID, User: f.Player, Round: pay.Round,
+				Text: fmt.Sprintf("%s's presence follows the count at table %d: he played %d of the %d rounds of his shoes; z = %.2f (flagged at %.1f)",
+					f.Player, a.created.ID, x.Backed, x.Rounds, x.Z, report.LiveFlagZ),
+				Count: &wire.CountValues{Rounds: x.Rounds, Z: x.Z}}
 		default: // report.FlagBets: his bets follow the count
 			p = tablelog.AdvantagePlay{Table: a.created.ID, User: f.Player, Round: pay.Round,
 				Text: fmt.Sprintf("%s's bets follow the count at table %d: over his %d rounds, Hi-Lo z = %.2f, Hi-Opt II z = %.2f (flagged at %.1f)",

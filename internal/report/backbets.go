@@ -161,3 +161,17 @@ func (b backShoes) flushAll(score func(name string) *BackScorer) {
 		s.flush(score)
 	}
 }
+
+// boxHolders returns the players who hold a box in a round's bets (each
+// box's first bettor).
+func boxHolders(bets []engine.PlacedBet) map[string]bool {
+	out := map[string]bool{}
+	seen := map[int]bool{}
+	for _, b := range bets {
+		if !seen[b.Box] {
+			seen[b.Box] = true
+			out[b.Player] = true
+		}
+	}
+	return out
+}

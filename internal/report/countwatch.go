@@ -40,6 +40,8 @@ type CountWatch struct {
 	// deal, and who has bet behind in the shoe.
 	shoeCounts []float64
 	backedShoe map[string]bool
+	// Who has held a box in the shoe (his presence, FlagWong).
+	seatedShoe map[string]bool
 	replays    replayer
 }
 
@@ -51,6 +53,10 @@ type countWatched struct {
 	index                     IndexScorer
 	back                      BackScorer
 	indexFlagged, backFlagged bool
+	// His presence at a box: the rounds of the shoes he held a box in,
+	// played or sat out, by the true count at the deal (as back bets).
+	present     BackScorer
+	wongFlagged bool
 }
 
 // What a Flag says crossed the threshold: the bets against the count (a
@@ -60,6 +66,10 @@ const (
 	FlagBets  = "bets"
 	FlagIndex = "index"
 	FlagBack  = "back"
+	// A box player's presence against the count: the rounds of his shoes
+	// he played, against those he sat out (wonging; Back is the score,
+	// Backed the rounds he played).
+	FlagWong = "wong"
 )
 
 // Flag is a player whose score crossed the threshold on a round: his bets'
@@ -166,7 +176,7 @@ func (w *CountWatch) Settled(p *rules.Profile, pos int, stakes map[string]money.
 	rc := w.hilo
 	if newShoe {
 		rc = 0
-		w.shoeCounts, w.backedShoe = w.shoeCounts[:0], map[string]bool{}
+		w.shoeCounts, w.backedShoe, w.seatedShoe = w.shoeCounts[:0], map[string]bool{}, map[string]bool{}
 	}
 	if w.replays == nil {
 		w.replays = replayer{}
@@ -187,8 +197,29 @@ func (w *CountWatch) Settled(p *rules.Profile, pos int, stakes map[string]money.
 			}
 		}
 	}
+	// Box players, the same way: a holder's first box in the shoe counts
+	// the shoe's rounds before it, sat out; from then on each round of
+	// the shoe counts, played or sat out.
+	holders := boxHolders(rec.Bets)
+	for _, name := range slices.Sorted(maps.Keys(holders)) {
+		if !w.seatedShoe[name] {
+			w.seatedShoe[name] = true
+			for _, c := range w.shoeCounts {
+				w.player(name).present.Add(false, c)
+			}
+		}
+	}
 	w.shoeCounts = append(w.shoeCounts, tc)
 	var out []Flag
+	for _, name := range slices.Sorted(maps.Keys(w.seatedShoe)) {
+		pl := w.player(name)
+		pl.present.Add(holders[name], tc)
+		n := pl.present.Score()
+		if !pl.wongFlagged && n.Rounds >= minRounds && n.Rounds%every == 0 && n.Z >= z {
+			pl.wongFlagged = true
+			out = append(out, Flag{Player: name, Kind: FlagWong, Back: n})
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(w.backedShoe)) {
 		pl := w.player(name)
 		pl.back.Add(backers[name], tc)
