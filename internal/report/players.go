@@ -521,12 +521,94 @@ func played(v *analysis.Values, k engine.Kind) *float64 {
 // the hole card).
 func valueDecisions(p *rules.Profile, rec engine.Record, seen []card.Card, player string) decisionValues {
 	var out decisionValues
-	replayer{}.replay(p, rec, func(r *engine.Round, a engine.Action) {
+	var offered []int // his boxes that could insure or take even money before the action
+	replayer{}.replayThen(p, rec, func(r *engine.Round, a engine.Action) {
 		if a.Player == player {
 			out.value(r, a, seen)
 		}
+	}, func(r *engine.Round, a *engine.Action) {
+		if a != nil && len(offered) > 0 && r.Phase() != engine.InsuranceWindow && p.InsuranceCloses != rules.ClosesThirdCard {
+			for _, box := range offered {
+				if a.Player != player || a.Box != box || (a.Kind != engine.Insure && a.Kind != engine.EvenMoney) {
+					out.declined(r, player, box, seen)
+				}
+			}
+		}
+		offered = offered[:0]
+		if r.Phase() == engine.InsuranceWindow {
+			offered = offers(r, player, offered)
+		}
 	})
 	return out
+}
+
+// offers appends the boxes player holds that could insure or take even
+// money now.
+func offers(r *engine.Round, player string, dst []int) []int {
+	for _, box := range r.Boxes() {
+		if r.Holder(box) != player {
+			continue
+		}
+		ins := engine.Action{Kind: engine.Insure, Player: player, Box: box, Hand: 1, Stake: 1}
+		em := engine.Action{Kind: engine.EvenMoney, Player: player, Box: box, Hand: 1}
+		if r.Legal(ins) || r.Legal(em) {
+			dst = append(dst, box)
+		}
+	}
+	return dst
+}
+
+// declined values an insurance or even money declined on box as the
+// insurance window closed (a decline is no action of the record: the
+// window closes on the dealer's Close or the last answer). Nothing the
+// window allows changes the hands or the up card, so the round as it
+// stands after the closing action values it. Declining is basic
+// strategy's play unless its card takes it: against the exact play, a
+// declined insurance worth ev > 0 costs ev × its stake (half the bet), a
+// declined even money its value over standing on the blackjack.
+//
+// Where insurance stays open while the boxes play (ES-11, closed at the
+// first third card), only an insurance or even money declined at the
+// window's close and never taken is seen: the later close is not.
+func (out *decisionValues) declined(r *engine.Round, player string, box int, seen []card.Card) {
+	a := engine.Action{Kind: engine.Insure, Player: player, Box: box, Hand: 1}
+	v, ok := out.values(r, a, seen)
+	if !ok {
+		return
+	}
+	basic := basicCard(r.Profile())
+	up := r.Dealer().Cards()[0].Value()
+	stake := mainStake(r, a)
+	out.decisions++
+	if v.EvenMoney != nil { // a blackjack: even money declined, it stands
+		if v.Stand == nil {
+			out.unvalued++
+			out.decisions--
+			return
+		}
+		if gain := *v.EvenMoney - *v.Stand; gain > 1e-9 {
+			out.errors++
+			out.costs(gain * float64(stake))
+		}
+		if basic != nil && basic.EvenMoney(up, 0) {
+			out.vsBasic += int64(math.Round((*v.EvenMoney - *v.Stand) * float64(stake) * 1e6))
+		}
+		return
+	}
+	if v.Insurance == nil {
+		out.unvalued++
+		out.decisions--
+		return
+	}
+	ev := 2 * *v.Insurance // per unit of the insurance's stake
+	ins := float64(stake / 2)
+	if ev > 1e-9 {
+		out.errors++
+		out.costs(ev * ins)
+	}
+	if basic != nil && basic.Insure(up, false, 0) {
+		out.vsBasic += int64(math.Round(ev * ins * 1e6))
+	}
 }
 
 func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.Card) {
@@ -536,26 +618,12 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 		out.unvalued++
 		return
 	}
+	v, ok := out.values(r, a, seen)
+	if !ok {
+		return
+	}
 	hands := r.Hands(a.Box)
 	dealer := r.Dealer().Cards()
-	if r.Holder(a.Box) != a.Player || len(hands) != 1 || a.Hand != 1 || len(dealer) == 0 {
-		out.unvalued++
-		return
-	}
-	removed := append([]card.Card(nil), seen...)
-	for _, box := range r.Boxes() {
-		if box == a.Box {
-			continue
-		}
-		for _, h := range r.Hands(box) {
-			removed = append(removed, h.Cards()...)
-		}
-	}
-	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[0].Cards(), analysis.EVOptions{Removed: removed})
-	if err != nil {
-		out.unvalued++
-		return
-	}
 	basic := basicCard(r.Profile())
 	up := dealer[0].Value()
 	if a.Kind == engine.Insure {
@@ -573,12 +641,7 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 			best = *x
 		}
 	}
-	var stake money.Amount
-	for _, b := range r.Bets() {
-		if b.Player == a.Player && b.Box == a.Box && b.Kind == engine.MainBet {
-			stake += b.Stake
-		}
-	}
+	stake := mainStake(r, a)
 	out.decisions++
 	if best-*chosen > 1e-9 {
 		out.errors++
@@ -587,6 +650,44 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 	if b := basicValue(basic, v, a.Kind, &hands[0], up); b != nil {
 		out.vsBasic += int64(math.Round((*b - *chosen) * float64(stake) * 1e6))
 	}
+}
+
+// values is the analysis of the hand a decides on, from the shoe less
+// seen and the other boxes' cards; false (counted unvalued) where it is
+// not valued: a box he does not hold, a split hand, no up card.
+func (out *decisionValues) values(r *engine.Round, a engine.Action, seen []card.Card) (*analysis.Values, bool) {
+	hands := r.Hands(a.Box)
+	dealer := r.Dealer().Cards()
+	if r.Holder(a.Box) != a.Player || len(hands) != 1 || a.Hand != 1 || len(dealer) == 0 {
+		out.unvalued++
+		return nil, false
+	}
+	removed := append([]card.Card(nil), seen...)
+	for _, box := range r.Boxes() {
+		if box == a.Box {
+			continue
+		}
+		for _, h := range r.Hands(box) {
+			removed = append(removed, h.Cards()...)
+		}
+	}
+	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[0].Cards(), analysis.EVOptions{Removed: removed})
+	if err != nil {
+		out.unvalued++
+		return nil, false
+	}
+	return v, true
+}
+
+// mainStake is his main bet on a's box.
+func mainStake(r *engine.Round, a engine.Action) money.Amount {
+	var stake money.Amount
+	for _, b := range r.Bets() {
+		if b.Player == a.Player && b.Box == a.Box && b.Kind == engine.MainBet {
+			stake += b.Stake
+		}
+	}
+	return stake
 }
 
 // basicValue is the value of basic strategy's decision (card's, with no
