@@ -647,7 +647,7 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 		out.errors++
 		out.costs((best - *chosen) * float64(stake))
 	}
-	if b := basicValue(basic, v, a.Kind, &hands[0], up); b != nil {
+	if b := basicValue(basic, v, a.Kind, &hands[a.Hand-1], len(hands), up); b != nil {
 		out.vsBasic += int64(math.Round((*b - *chosen) * float64(stake) * 1e6))
 	}
 }
@@ -658,32 +658,64 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 func (out *decisionValues) values(r *engine.Round, a engine.Action, seen []card.Card) (*analysis.Values, bool) {
 	hands := r.Hands(a.Box)
 	dealer := r.Dealer().Cards()
-	if r.Holder(a.Box) != a.Player || len(hands) != 1 || a.Hand != 1 || len(dealer) == 0 {
+	split := len(hands) == 2 && a.Hand >= 1 && a.Hand <= 2
+	if r.Holder(a.Box) != a.Player || len(dealer) == 0 || !(len(hands) == 1 && a.Hand == 1 || split && splitValued(r, a, &hands[a.Hand-1], dealer[0])) {
 		out.unvalued++
 		return nil, false
 	}
 	removed := append([]card.Card(nil), seen...)
 	for _, box := range r.Boxes() {
-		if box == a.Box {
-			continue
-		}
-		for _, h := range r.Hands(box) {
-			removed = append(removed, h.Cards()...)
+		for i, h := range r.Hands(box) {
+			if box != a.Box || i != a.Hand-1 {
+				removed = append(removed, h.Cards()...)
+			}
 		}
 	}
-	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[0].Cards(), analysis.EVOptions{Removed: removed})
+	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[a.Hand-1].Cards(), analysis.EVOptions{Removed: removed})
 	if err != nil {
 		out.unvalued++
 		return nil, false
 	}
+	if split {
+		// The split hand's options: hit, stand, and a double where the
+		// engine allows it (DAS); no surrender, no resplit valued.
+		w := analysis.Values{Stand: v.Stand, Hit: v.Hit}
+		if a.Kind == engine.Double || r.Legal(engine.Action{Kind: engine.Double, Player: a.Player, Box: a.Box, Hand: a.Hand}) {
+			w.Double = v.Double
+		}
+		v = &w
+	}
 	return v, true
+}
+
+// splitValued reports whether a decision on a hand of a box split once
+// is valued: a hit, stand or double, on a hand that is no two-card 21 (a
+// split hand's is not a blackjack, which the calculator would pay), with
+// no dealer blackjack still to come (a peek has checked it, or the up
+// card cannot make one). There the split hand's stand, hit and double
+// are worth what the calculator gives the same cards unsplit from the
+// shoe less the other hand's cards: the dealer's outcomes and the draws
+// are the same, and play after the hit is the hand's own. Where the
+// dealer's blackjack is still to come, what it takes of a split's stakes
+// (dealer_blackjack_takes) differs from the unsplit hand's, and a
+// resplit's hands, not valued.
+func splitValued(r *engine.Round, a engine.Action, h *engine.Hand, up card.Card) bool {
+	switch a.Kind {
+	case engine.Hit, engine.Stand, engine.Double:
+	default:
+		return false
+	}
+	if h.Count.TwoCard21() {
+		return false
+	}
+	return r.Profile().HoleCard == rules.Peek || !up.IsAce() && !up.IsTen()
 }
 
 // mainStake is his main bet on a's box.
 func mainStake(r *engine.Round, a engine.Action) money.Amount {
 	var stake money.Amount
 	for _, b := range r.Bets() {
-		if b.Player == a.Player && b.Box == a.Box && b.Kind == engine.MainBet {
+		if b.Player == a.Player && b.Box == a.Box && b.Hand == a.Hand && b.Kind == engine.MainBet {
 			stake += b.Stake
 		}
 	}
@@ -693,7 +725,7 @@ func mainStake(r *engine.Round, a engine.Action) money.Amount {
 // basicValue is the value of basic strategy's decision (card's, with no
 // count) where he made one of kind on hand against the up card: nil when
 // there is no card or it takes none of the decisions valued.
-func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h *engine.Hand, up int) *float64 {
+func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h *engine.Hand, hands, up int) *float64 {
 	if card == nil {
 		return nil
 	}
@@ -710,7 +742,7 @@ func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h 
 		}
 	}
 	cs := h.Cards()
-	hand := sim.Hand{Count: h.Count, Hands: 1}
+	hand := sim.Hand{Count: h.Count, Hands: hands, Split: hands > 1}
 	if len(cs) == 2 && cs[0].Value() == cs[1].Value() {
 		hand.Pair = cs[0].Value()
 	}

@@ -292,3 +292,28 @@ func elevenAgainstSix(t *testing.T) (*rules.Profile, []card.Card, func(engine.Ki
 	}
 	return p, seen, rec, want
 }
+
+// A hand of a box split once (vegas-s17: peek, DAS) is valued against
+// basic strategy as its cards unsplit from the shoe less the other hand's:
+// 8,8 v 6 split (basic strategy), the first hand 8,3 stood where basic
+// doubles 11 v 6 (the double-minus-stand gap of 8,3 less the other 8,
+// times 1,000), the second 8,7 stood (basic). A resplit is not valued.
+func TestSplitHandValuedAgainstBasic(t *testing.T) {
+	p, err := rules.Lookup("vegas-s17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := engine.Record{Cards: cardsOf(t, "8,6,8,T,3,7,5,5,5,5"), Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}}, CutAfter: -1,
+		Actions: []engine.Action{{Kind: engine.Split, Player: "ana", Box: 1, Hand: 1},
+			{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 1},
+			{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 2}}}
+	got := valueDecisions(p, rec, nil, "ana")
+	v, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "8,3"), analysis.EVOptions{Removed: cardsOf(t, "8")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := int64(math.Round((*v.Double - *v.Stand) * 1000 * 1e6))
+	if got.decisions != 3 || got.unvalued != 0 || got.vsBasic != w || w < 300e6 {
+		t.Errorf("split 8,8 v 6, stood on 8,3 and 8,7: %+v, want 3 decisions and %d millionths against basic", got, w)
+	}
+}
