@@ -246,6 +246,13 @@ type replayer map[*rules.Profile]*engine.Round
 // before each decision of a player (not the house's, not Close) with the
 // round as it stood.
 func (rp replayer) replay(p *rules.Profile, rec engine.Record, fn func(r *engine.Round, a engine.Action)) {
+	rp.replayThen(p, rec, fn, nil)
+}
+
+// replayThen is replay that also calls after, when set, after every
+// action the round took (Close and the house's too), with the round as it
+// then stands, and first after the deal with a nil action.
+func (rp replayer) replayThen(p *rules.Profile, rec engine.Record, fn func(r *engine.Round, a engine.Action), after func(r *engine.Round, a *engine.Action)) {
 	r := rp[p]
 	if r == nil {
 		r = engine.New(p)
@@ -260,12 +267,18 @@ func (rp replayer) replay(p *rules.Profile, rec engine.Record, fn func(r *engine
 	if r.Start() != nil {
 		return
 	}
+	if after != nil {
+		after(r, nil)
+	}
 	for _, a := range rec.Actions {
 		if a.Player != "" && !a.Kind.House() && a.Kind != engine.Close {
 			fn(r, a)
 		}
 		if r.Act(a) != nil {
 			return
+		}
+		if after != nil {
+			after(r, &a)
 		}
 	}
 }

@@ -521,12 +521,94 @@ func played(v *analysis.Values, k engine.Kind) *float64 {
 // the hole card).
 func valueDecisions(p *rules.Profile, rec engine.Record, seen []card.Card, player string) decisionValues {
 	var out decisionValues
-	replayer{}.replay(p, rec, func(r *engine.Round, a engine.Action) {
+	var offered []int // his boxes that could insure or take even money before the action
+	replayer{}.replayThen(p, rec, func(r *engine.Round, a engine.Action) {
 		if a.Player == player {
 			out.value(r, a, seen)
 		}
+	}, func(r *engine.Round, a *engine.Action) {
+		if a != nil && len(offered) > 0 && r.Phase() != engine.InsuranceWindow && p.InsuranceCloses != rules.ClosesThirdCard {
+			for _, box := range offered {
+				if a.Player != player || a.Box != box || (a.Kind != engine.Insure && a.Kind != engine.EvenMoney) {
+					out.declined(r, player, box, seen)
+				}
+			}
+		}
+		offered = offered[:0]
+		if r.Phase() == engine.InsuranceWindow {
+			offered = offers(r, player, offered)
+		}
 	})
 	return out
+}
+
+// offers appends the boxes player holds that could insure or take even
+// money now.
+func offers(r *engine.Round, player string, dst []int) []int {
+	for _, box := range r.Boxes() {
+		if r.Holder(box) != player {
+			continue
+		}
+		ins := engine.Action{Kind: engine.Insure, Player: player, Box: box, Hand: 1, Stake: 1}
+		em := engine.Action{Kind: engine.EvenMoney, Player: player, Box: box, Hand: 1}
+		if r.Legal(ins) || r.Legal(em) {
+			dst = append(dst, box)
+		}
+	}
+	return dst
+}
+
+// declined values an insurance or even money declined on box as the
+// insurance window closed (a decline is no action of the record: the
+// window closes on the dealer's Close or the last answer). Nothing the
+// window allows changes the hands or the up card, so the round as it
+// stands after the closing action values it. Declining is basic
+// strategy's play unless its card takes it: against the exact play, a
+// declined insurance worth ev > 0 costs ev × its stake (half the bet), a
+// declined even money its value over standing on the blackjack.
+//
+// Where insurance stays open while the boxes play (ES-11, closed at the
+// first third card), only an insurance or even money declined at the
+// window's close and never taken is seen: the later close is not.
+func (out *decisionValues) declined(r *engine.Round, player string, box int, seen []card.Card) {
+	a := engine.Action{Kind: engine.Insure, Player: player, Box: box, Hand: 1}
+	v, ok := out.values(r, a, seen)
+	if !ok {
+		return
+	}
+	basic := basicCard(r.Profile())
+	up := r.Dealer().Cards()[0].Value()
+	stake := mainStake(r, a)
+	out.decisions++
+	if v.EvenMoney != nil { // a blackjack: even money declined, it stands
+		if v.Stand == nil {
+			out.unvalued++
+			out.decisions--
+			return
+		}
+		if gain := *v.EvenMoney - *v.Stand; gain > 1e-9 {
+			out.errors++
+			out.costs(gain * float64(stake))
+		}
+		if basic != nil && basic.EvenMoney(up, 0) {
+			out.vsBasic += int64(math.Round((*v.EvenMoney - *v.Stand) * float64(stake) * 1e6))
+		}
+		return
+	}
+	if v.Insurance == nil {
+		out.unvalued++
+		out.decisions--
+		return
+	}
+	ev := 2 * *v.Insurance // per unit of the insurance's stake
+	ins := float64(stake / 2)
+	if ev > 1e-9 {
+		out.errors++
+		out.costs(ev * ins)
+	}
+	if basic != nil && basic.Insure(up, false, 0) {
+		out.vsBasic += int64(math.Round(ev * ins * 1e6))
+	}
 }
 
 func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.Card) {
@@ -536,26 +618,12 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 		out.unvalued++
 		return
 	}
+	v, ok := out.values(r, a, seen)
+	if !ok {
+		return
+	}
 	hands := r.Hands(a.Box)
 	dealer := r.Dealer().Cards()
-	if r.Holder(a.Box) != a.Player || len(hands) != 1 || a.Hand != 1 || len(dealer) == 0 {
-		out.unvalued++
-		return
-	}
-	removed := append([]card.Card(nil), seen...)
-	for _, box := range r.Boxes() {
-		if box == a.Box {
-			continue
-		}
-		for _, h := range r.Hands(box) {
-			removed = append(removed, h.Cards()...)
-		}
-	}
-	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[0].Cards(), analysis.EVOptions{Removed: removed})
-	if err != nil {
-		out.unvalued++
-		return
-	}
 	basic := basicCard(r.Profile())
 	up := dealer[0].Value()
 	if a.Kind == engine.Insure {
@@ -573,26 +641,91 @@ func (out *decisionValues) value(r *engine.Round, a engine.Action, seen []card.C
 			best = *x
 		}
 	}
-	var stake money.Amount
-	for _, b := range r.Bets() {
-		if b.Player == a.Player && b.Box == a.Box && b.Kind == engine.MainBet {
-			stake += b.Stake
-		}
-	}
+	stake := mainStake(r, a)
 	out.decisions++
 	if best-*chosen > 1e-9 {
 		out.errors++
 		out.costs((best - *chosen) * float64(stake))
 	}
-	if b := basicValue(basic, v, a.Kind, &hands[0], up); b != nil {
+	if b := basicValue(basic, v, a.Kind, &hands[a.Hand-1], len(hands), up); b != nil {
 		out.vsBasic += int64(math.Round((*b - *chosen) * float64(stake) * 1e6))
 	}
+}
+
+// values is the analysis of the hand a decides on, from the shoe less
+// seen and the other boxes' cards; false (counted unvalued) where it is
+// not valued: a box he does not hold, a split hand, no up card.
+func (out *decisionValues) values(r *engine.Round, a engine.Action, seen []card.Card) (*analysis.Values, bool) {
+	hands := r.Hands(a.Box)
+	dealer := r.Dealer().Cards()
+	split := len(hands) == 2 && a.Hand >= 1 && a.Hand <= 2
+	if r.Holder(a.Box) != a.Player || len(dealer) == 0 || !(len(hands) == 1 && a.Hand == 1 || split && splitValued(r, a, &hands[a.Hand-1], dealer[0])) {
+		out.unvalued++
+		return nil, false
+	}
+	removed := append([]card.Card(nil), seen...)
+	for _, box := range r.Boxes() {
+		for i, h := range r.Hands(box) {
+			if box != a.Box || i != a.Hand-1 {
+				removed = append(removed, h.Cards()...)
+			}
+		}
+	}
+	v, err := analysis.HandValues(r.Profile(), dealer[0], hands[a.Hand-1].Cards(), analysis.EVOptions{Removed: removed})
+	if err != nil {
+		out.unvalued++
+		return nil, false
+	}
+	if split {
+		// The split hand's options: hit, stand, and a double where the
+		// engine allows it (DAS); no surrender, no resplit valued.
+		w := analysis.Values{Stand: v.Stand, Hit: v.Hit}
+		if a.Kind == engine.Double || r.Legal(engine.Action{Kind: engine.Double, Player: a.Player, Box: a.Box, Hand: a.Hand}) {
+			w.Double = v.Double
+		}
+		v = &w
+	}
+	return v, true
+}
+
+// splitValued reports whether a decision on a hand of a box split once
+// is valued: a hit, stand or double, on a hand that is no two-card 21 (a
+// split hand's is not a blackjack, which the calculator would pay), with
+// no dealer blackjack still to come (a peek has checked it, or the up
+// card cannot make one). There the split hand's stand, hit and double
+// are worth what the calculator gives the same cards unsplit from the
+// shoe less the other hand's cards: the dealer's outcomes and the draws
+// are the same, and play after the hit is the hand's own. Where the
+// dealer's blackjack is still to come, what it takes of a split's stakes
+// (dealer_blackjack_takes) differs from the unsplit hand's, and a
+// resplit's hands, not valued.
+func splitValued(r *engine.Round, a engine.Action, h *engine.Hand, up card.Card) bool {
+	switch a.Kind {
+	case engine.Hit, engine.Stand, engine.Double:
+	default:
+		return false
+	}
+	if h.Count.TwoCard21() {
+		return false
+	}
+	return r.Profile().HoleCard == rules.Peek || !up.IsAce() && !up.IsTen()
+}
+
+// mainStake is his main bet on a's box.
+func mainStake(r *engine.Round, a engine.Action) money.Amount {
+	var stake money.Amount
+	for _, b := range r.Bets() {
+		if b.Player == a.Player && b.Box == a.Box && b.Hand == a.Hand && b.Kind == engine.MainBet {
+			stake += b.Stake
+		}
+	}
+	return stake
 }
 
 // basicValue is the value of basic strategy's decision (card's, with no
 // count) where he made one of kind on hand against the up card: nil when
 // there is no card or it takes none of the decisions valued.
-func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h *engine.Hand, up int) *float64 {
+func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h *engine.Hand, hands, up int) *float64 {
 	if card == nil {
 		return nil
 	}
@@ -609,7 +742,7 @@ func basicValue(card *sim.StrategyCard, v *analysis.Values, kind engine.Kind, h 
 		}
 	}
 	cs := h.Cards()
-	hand := sim.Hand{Count: h.Count, Hands: 1}
+	hand := sim.Hand{Count: h.Count, Hands: hands, Split: hands > 1}
 	if len(cs) == 2 && cs[0].Value() == cs[1].Value() {
 		hand.Pair = cs[0].Value()
 	}

@@ -155,6 +155,41 @@ func TestValueAgainstBasicStrategy(t *testing.T) {
 	}
 }
 
+// A declined insurance (ES-11, VE-15) is no action of the record: the
+// window closes. It counts as a decision on the close: nothing against
+// basic strategy (which declines), and against the exact play the
+// insurance's worth where it pays, 500·(3p − 1) on a bet of 1,000
+// (the shoe less 42 small cards), nothing where it does not (less 20
+// tens).
+func TestDeclinedInsuranceIsADecision(t *testing.T) {
+	p, _, _, _ := elevenAgainstSix(t)
+	smalls := cardsOf(t, strings.Repeat("2,3,4,5,", 9)+"2,3,4,5")
+	tens := cardsOf(t, strings.Repeat("T,", 19)+"T")
+	declined := func(seen []card.Card) decisionValues {
+		rec := engine.Record{Cards: cardsOf(t, "T,A,7,9,T"), Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}}, CutAfter: -1,
+			Actions: []engine.Action{{Kind: engine.Close}, {Kind: engine.Stand, Player: "ana", Box: 1, Hand: 1}}}
+		return valueDecisions(p, rec, seen, "ana")
+	}
+	for _, c := range []struct {
+		name string
+		seen []card.Card
+		t10  int
+	}{{"smalls out", smalls, 96 - 1}, {"tens out", tens, 96 - 1 - 20}} {
+		p10 := float64(c.t10) / float64(312-len(c.seen)-3)
+		got := declined(c.seen)
+		if got.decisions != 2 || got.vsBasic != 0 {
+			t.Errorf("declined, %s: %+v, want 2 decisions (the decline and the stand), 0 against basic", c.name, got)
+		}
+		want := math.Max(0, 500*(3*p10-1))
+		if math.Abs(got.cost-want) > 1e-6 || (want > 0) != (got.errors == 1) {
+			t.Errorf("declined, %s (p = %.4f): cost %.6f (%d errors), want %.6f", c.name, p10, got.cost, got.errors, want)
+		}
+	}
+	if declined(smalls).cost < 1 {
+		t.Error("declining an insurance that pays costs nothing")
+	}
+}
+
 // His bets against the count (betsVsCount), by hand: at an edge of
 // 0.5 % − 0.5 % a true count, ten rounds of 100 at 0 and two of 800 at
 // +4 (mean stake 2600/12) are worth (1000 − 10·2600/12)·0.005 +
@@ -256,4 +291,29 @@ func elevenAgainstSix(t *testing.T) (*rules.Profile, []card.Card, func(engine.Ki
 		t.Fatal(err)
 	}
 	return p, seen, rec, want
+}
+
+// A hand of a box split once (vegas-s17: peek, DAS) is valued against
+// basic strategy as its cards unsplit from the shoe less the other hand's:
+// 8,8 v 6 split (basic strategy), the first hand 8,3 stood where basic
+// doubles 11 v 6 (the double-minus-stand gap of 8,3 less the other 8,
+// times 1,000), the second 8,7 stood (basic). A resplit is not valued.
+func TestSplitHandValuedAgainstBasic(t *testing.T) {
+	p, err := rules.Lookup("vegas-s17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := engine.Record{Cards: cardsOf(t, "8,6,8,T,3,7,5,5,5,5"), Bets: []engine.PlacedBet{{Player: "ana", Box: 1, Stake: 1000}}, CutAfter: -1,
+		Actions: []engine.Action{{Kind: engine.Split, Player: "ana", Box: 1, Hand: 1},
+			{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 1},
+			{Kind: engine.Stand, Player: "ana", Box: 1, Hand: 2}}}
+	got := valueDecisions(p, rec, nil, "ana")
+	v, err := analysis.HandValues(p, cardsOf(t, "6")[0], cardsOf(t, "8,3"), analysis.EVOptions{Removed: cardsOf(t, "8")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := int64(math.Round((*v.Double - *v.Stand) * 1000 * 1e6))
+	if got.decisions != 3 || got.unvalued != 0 || got.vsBasic != w || w < 300e6 {
+		t.Errorf("split 8,8 v 6, stood on 8,3 and 8,7: %+v, want 3 decisions and %d millionths against basic", got, w)
+	}
 }
