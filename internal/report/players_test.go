@@ -13,7 +13,7 @@ import (
 	"sabot/rules"
 )
 
-func cardsOf(t *testing.T, s string) []card.Card {
+func cardsOf(t testing.TB, s string) []card.Card {
 	t.Helper()
 	c, err := analysis.ParseRanks(s)
 	if err != nil {
@@ -270,7 +270,7 @@ func TestSkillTheoOfSynthPlayers(t *testing.T) {
 // stake of 10.00 at box 1) against the dealer's 6, bea's stand at box 2,
 // after a shoe that has shown seen; rec plays ana's first decision as
 // first, and want is the exact values of her 11 there.
-func elevenAgainstSix(t *testing.T) (*rules.Profile, []card.Card, func(engine.Kind) engine.Record, *analysis.Values) {
+func elevenAgainstSix(t testing.TB) (*rules.Profile, []card.Card, func(engine.Kind) engine.Record, *analysis.Values) {
 	t.Helper()
 	p, err := rules.Lookup("vegas-s17")
 	if err != nil {
@@ -315,5 +315,17 @@ func TestSplitHandValuedAgainstBasic(t *testing.T) {
 	w := int64(math.Round((*v.Double - *v.Stand) * 1000 * 1e6))
 	if got.decisions != 3 || got.unvalued != 0 || got.vsBasic != w || w < 300e6 {
 		t.Errorf("split 8,8 v 6, stood on 8,3 and 8,7: %+v, want 3 decisions and %d millionths against basic", got, w)
+	}
+}
+
+// BenchmarkValueDecisions values one round's decisions (two boxes, a
+// double or a stand on 11 v 6 and a stand): the exact calculator's cost
+// a decision, beside the basic-strategy card's lookup (basicCard).
+func BenchmarkValueDecisions(b *testing.B) {
+	p, seen, rec, _ := elevenAgainstSix(b)
+	r := rec(engine.Stand)
+	b.ReportAllocs()
+	for b.Loop() {
+		valueDecisions(p, r, seen, "ana")
 	}
 }
