@@ -16,31 +16,7 @@ import (
 // (docs/architecture.md). An alias declared inside a function, a short
 // name for one function's body, keeps no old name and is not counted.
 func TestNoTypeAliases(t *testing.T) {
-	fset := token.NewFileSet()
-	var found []string
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); strings.HasPrefix(n, ".") && p != "." || n == "node_modules" || n == "testdata" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		found = append(found, fileAliases(fset, f)...)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	found := inGoSources(t, nil, fileAliases)
 	for _, a := range found {
 		t.Errorf("%s: a type alias; name the type itself", a)
 	}
@@ -86,4 +62,38 @@ func f() { type D = int; _ = D(0) }
 	if got != want {
 		t.Errorf("aliases found:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// inGoSources is what find reports in every non-test Go file of the
+// repository (hidden folders, node_modules, testdata and the folders skip
+// names left out), in walking order.
+func inGoSources(t *testing.T, skip func(dir string) bool, find func(*token.FileSet, *ast.File) []string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	var found []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); strings.HasPrefix(n, ".") && p != "." || n == "node_modules" || n == "testdata" ||
+				skip != nil && skip(p) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		found = append(found, find(fset, f)...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
 }

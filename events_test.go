@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,32 +17,9 @@ import (
 // record, and wire, which declares it, name the record's literal; the
 // readers decode into a declared variable, which is no literal.
 func TestEventsWrittenByTheirType(t *testing.T) {
-	fset := token.NewFileSet()
-	var found []string
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); strings.HasPrefix(n, ".") && p != "." || n == "node_modules" || n == "testdata" ||
-				p == filepath.Join("internal", "tablelog") || p == filepath.Join("internal", "wire") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		found = append(found, adminLiterals(fset, f)...)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	found := inGoSources(t, func(dir string) bool {
+		return dir == filepath.Join("internal", "tablelog") || dir == filepath.Join("internal", "wire")
+	}, adminLiterals)
 	for _, a := range found {
 		t.Errorf("%s: a significant event written as a wire.AdminEvent; build its type (internal/tablelog/events.go)", a)
 	}
